@@ -1,0 +1,42 @@
+/* config.h: settings from flags > environment > ~/.config/rentop/config.
+ * Built once by the main thread before any other thread starts, then read
+ * only.  Holds no secret: API keys live in auth.c. */
+#ifndef RENTOP_CONFIG_H
+#define RENTOP_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct key_binding {
+	char context[24];  /* "global", "instances", ... ("" = global) */
+	char key[32];      /* as written: "x", "C-d", "F5", "Enter", "S-Tab" */
+	char action[48];   /* action catalogue name, or "none" to unbind */
+};
+
+enum dump_what { DUMP_NONE, DUMP_INSTANCES, DUMP_OFFERS, DUMP_USER, DUMP_WORKERGROUPS, DUMP_TEMPLATES };
+
+struct config {
+	char *base_url;        /* default https://console.vast.ai; VAST_URL; --url */
+	char *run_url;         /* default https://run.vast.ai (the base when --url is not the default) */
+	char *config_path;     /* the file read, or NULL */
+	char *api_key_file;    /* --api-key-file */
+	char *vast_config_dir; /* ~/.config/vastai (where the official CLI keeps keys) */
+	int refresh_s;         /* instances poll, 2-3600, default 10 */
+	int slow_refresh_s;    /* user and workergroups, default 30 */
+	double connect_timeout_s; /* default 10 */
+	double total_timeout_s;   /* default 30 */
+	bool read_only;
+	bool no_color;         /* --no-color or NO_COLOR set */
+	bool ascii;            /* --ascii line drawing */
+	bool bell;             /* ring the bell when an instance fails (default on) */
+	char *theme;           /* name (themes/NAME.theme) or path; default "default" */
+	char *ssh_command;     /* default "ssh" */
+	struct key_binding *binds;
+	size_t nbinds;
+	/* --dump */
+	enum dump_what dump;
+	bool dump_json;
+	char *dump_query;
+};
+
+#endif

@@ -1,0 +1,554 @@
+/* model.c: the shared, mutex-guarded state.  Owns the current snapshot, the
+ * refcounted data parts it is built from, the event ring and the wake fd.
+ * The mutex guards pointer swaps and small copies only; nothing in here ever
+ * waits on the network or on the UI. */
+#include "model.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "util.h"
+
+enum part_kind { PART_INST, PART_USER, PART_WG, PART_EP };
+
+struct part {
+	atomic_int refs;
+	enum part_kind kind;
+	void *v;
+	size_t n;
+};
+
+struct snap {
+	struct snapshot pub; /* first: a snapshot pointer is a snap pointer */
+	atomic_int refs;
+	struct part *parts[4];
+};
+
+struct model {
+	pthread_mutex_t mu;
+	struct snap *cur;
+	uint64_t generation;
+	int wake_fd;
+	struct event *ring;
+	uint64_t next_seq;
+	long *announced; /* ids of failed instances already announced */
+	size_t nannounced;
+};
+
+static void part_unref(struct part *p)
+{
+	if (!p || atomic_fetch_sub(&p->refs, 1) != 1)
+		return;
+	switch (p->kind) {
+	case PART_INST: instances_free(p->v, p->n); break;
+	case PART_USER: user_free(p->v); break;
+	case PART_WG: workergroups_free(p->v, p->n); break;
+	case PART_EP: endpoints_free(p->v, p->n); break;
+	}
+	free(p);
+}
+
+static struct part *part_new(enum part_kind k, void *v, size_t n)
+{
+	struct part *p = xcalloc(1, sizeof *p);
+	atomic_init(&p->refs, 1);
+	p->kind = k;
+	p->v = v;
+	p->n = n;
+	return p;
+}
+
+/* A copy of the current snapshot with fresh references; caller holds mu. */
+static struct snap *snap_clone(const struct snap *old)
+{
+	struct snap *s = xcalloc(1, sizeof *s);
+	atomic_init(&s->refs, 1);
+	if (old) {
+		s->pub = old->pub;
+		for (int i = 0; i < 4; i++) {
+			s->parts[i] = old->parts[i];
+			if (s->parts[i])
+				atomic_fetch_add(&s->parts[i]->refs, 1);
+		}
+	}
+	return s;
+}
+
+static void snap_unref(struct snap *s)
+{
+	if (!s || atomic_fetch_sub(&s->refs, 1) != 1)
+		return;
+	for (int i = 0; i < 4; i++)
+		part_unref(s->parts[i]);
+	free(s);
+}
+
+/* Replace part slot k of s and point the public arrays at the parts. */
+static void snap_set_part(struct snap *s, enum part_kind k, struct part *p)
+{
+	part_unref(s->parts[k]);
+	s->parts[k] = p;
+	switch (k) {
+	case PART_INST:
+		s->pub.instances = p ? p->v : NULL;
+		s->pub.ninstances = p ? p->n : 0;
+		break;
+	case PART_USER:
+		s->pub.user = p ? p->v : NULL;
+		break;
+	case PART_WG:
+		s->pub.workergroups = p ? p->v : NULL;
+		s->pub.nworkergroups = p ? p->n : 0;
+		break;
+	case PART_EP:
+		s->pub.endpoints = p ? p->v : NULL;
+		s->pub.nendpoints = p ? p->n : 0;
+		break;
+	}
+}
+
+/* Install s as current (caller holds mu), bump generation, wake the reader. */
+static void publish_locked(struct model *m, struct snap *s)
+{
+	s->pub.generation = ++m->generation;
+	bool off = false;
+	for (int i = 0; i < SRC__COUNT; i++)
+		if (s->pub.fresh[i].last_err_at > 0 && s->pub.fresh[i].err_status == 0 &&
+		    s->pub.fresh[i].last_err_at >= s->pub.fresh[i].last_ok)
+			off = true;
+	s->pub.offline = off;
+	struct snap *old = m->cur;
+	m->cur = s;
+	snap_unref(old);
+	model_wake(m);
+}
+
+struct model *model_new(void)
+{
+	struct model *m = xcalloc(1, sizeof *m);
+	pthread_mutex_init(&m->mu, NULL);
+	m->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (m->wake_fd < 0) {
+		perror("rentop: eventfd");
+		abort();
+	}
+	m->ring = xcalloc(MODEL_EVENT_RING, sizeof *m->ring);
+	m->next_seq = 1;
+	m->cur = snap_clone(NULL);
+	return m;
+}
+
+void model_free(struct model *m)
+{
+	if (!m)
+		return;
+	snap_unref(m->cur);
+	close(m->wake_fd);
+	free(m->ring);
+	free(m->announced);
+	pthread_mutex_destroy(&m->mu);
+	free(m);
+}
+
+int model_wake_fd(const struct model *m) { return m->wake_fd; }
+
+void model_wake(struct model *m)
+{
+	uint64_t one = 1;
+	ssize_t r = write(m->wake_fd, &one, sizeof one); /* async-signal-safe */
+	(void)r;
+}
+
+void model_wake_drain(struct model *m)
+{
+	uint64_t v;
+	while (read(m->wake_fd, &v, sizeof v) > 0)
+		;
+}
+
+const struct snapshot *model_acquire(struct model *m)
+{
+	pthread_mutex_lock(&m->mu);
+	struct snap *s = m->cur;
+	atomic_fetch_add(&s->refs, 1);
+	pthread_mutex_unlock(&m->mu);
+	return &s->pub;
+}
+
+void model_release(const struct snapshot *s)
+{
+	if (s)
+		snap_unref((struct snap *)(void *)s);
+}
+
+uint64_t model_generation(struct model *m)
+{
+	pthread_mutex_lock(&m->mu);
+	uint64_t g = m->generation;
+	pthread_mutex_unlock(&m->mu);
+	return g;
+}
+
+static int cmp_inst_id(const void *a, const void *b)
+{
+	long x = ((const struct instance *)a)->id, y = ((const struct instance *)b)->id;
+	return (x > y) - (x < y);
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
+static void mark_ok(struct freshness *f, double now)
+{
+	f->last_ok = now;
+	f->last_attempt = now;
+	f->last_err_at = 0;
+	f->err_status = 0;
+	f->failures = 0;
+	f->in_flight = false;
+	f->err[0] = '\0';
+}
+
+/* Announce instances that newly entered a failure state (caller holds mu;
+ * events are appended after unlocking). */
+static size_t newly_failed_locked(struct model *m, const struct instance *v, size_t n,
+				  long **out)
+{
+	long *now_failed = xcalloc(n ? n : 1, sizeof *now_failed);
+	size_t nf = 0, nnew = 0;
+	long *fresh = xcalloc(n ? n : 1, sizeof *fresh);
+	for (size_t i = 0; i < n; i++) {
+		if (!inst_state_failed(v[i].state))
+			continue;
+		now_failed[nf++] = v[i].id;
+		if (!m->announced || !bsearch(&v[i].id, m->announced, m->nannounced,
+					      sizeof(long), cmp_long))
+			fresh[nnew++] = v[i].id;
+	}
+	qsort(now_failed, nf, sizeof(long), cmp_long);
+	free(m->announced);
+	m->announced = now_failed;
+	m->nannounced = nf;
+	*out = fresh;
+	return nnew;
+}
+
+void model_set_instances(struct model *m, struct instance *v, size_t n, double now)
+{
+	qsort(v, n, sizeof *v, cmp_inst_id);
+	pthread_mutex_lock(&m->mu);
+	struct snap *s = snap_clone(m->cur);
+	snap_set_part(s, PART_INST, part_new(PART_INST, v, n));
+	mark_ok(&s->pub.fresh[SRC_INSTANCES], now);
+	s->pub.auth_failed = false;
+	long *fresh;
+	size_t nfresh = newly_failed_locked(m, v, n, &fresh);
+	atomic_fetch_add(&s->refs, 1); /* keep it alive to read below */
+	publish_locked(m, s);
+	pthread_mutex_unlock(&m->mu);
+	for (size_t i = 0; i < nfresh; i++) {
+		const struct instance *x = snapshot_find_instance(&s->pub, fresh[i]);
+		if (!x)
+			continue;
+		model_event(m, EV_ERROR, -1, 0, x->id, EVF_FAILED_INSTANCE,
+			    "instance %ld (%s) is %s%s%s: destroy it and rent another offer", x->id,
+			    x->label[0] ? x->label : x->gpu_name, inst_state_name(x->state),
+			    x->status_msg[0] ? ": " : "", x->status_msg);
+	}
+	free(fresh);
+	snap_unref(s);
+}
+
+void model_set_user(struct model *m, struct user *u, double now)
+{
+	pthread_mutex_lock(&m->mu);
+	struct snap *s = snap_clone(m->cur);
+	snap_set_part(s, PART_USER, part_new(PART_USER, u, 1));
+	mark_ok(&s->pub.fresh[SRC_USER], now);
+	s->pub.auth_failed = false;
+	publish_locked(m, s);
+	pthread_mutex_unlock(&m->mu);
+}
+
+void model_set_workergroups(struct model *m, struct workergroup *v, size_t n, double now)
+{
+	pthread_mutex_lock(&m->mu);
+	struct snap *s = snap_clone(m->cur);
+	snap_set_part(s, PART_WG, part_new(PART_WG, v, n));
+	mark_ok(&s->pub.fresh[SRC_WORKERGROUPS], now);
+	publish_locked(m, s);
+	pthread_mutex_unlock(&m->mu);
+}
+
+void model_set_endpoints(struct model *m, struct endpoint *v, size_t n, double now)
+{
+	pthread_mutex_lock(&m->mu);
+	struct snap *s = snap_clone(m->cur);
+	snap_set_part(s, PART_EP, part_new(PART_EP, v, n));
+	mark_ok(&s->pub.fresh[SRC_ENDPOINTS], now);
+	publish_locked(m, s);
+	pthread_mutex_unlock(&m->mu);
+}
+
+void model_set_error(struct model *m, enum model_source src, int http_status, bool transport,
+		     bool auth, const char *msg, double now)
+{
+	if ((unsigned)src >= SRC__COUNT)
+		return;
+	char *clean = util_sanitize(msg ? msg : "");
+	pthread_mutex_lock(&m->mu);
+	struct snap *s = snap_clone(m->cur);
+	struct freshness *f = &s->pub.fresh[src];
+	f->last_attempt = now;
+	f->last_err_at = now;
+	f->err_status = transport ? 0 : (http_status ? http_status : -1);
+	f->failures++;
+	f->in_flight = false;
+	util_strlcpy(f->err, clean, sizeof f->err);
+	if (auth)
+		s->pub.auth_failed = true;
+	publish_locked(m, s);
+	pthread_mutex_unlock(&m->mu);
+	free(clean);
+}
+
+void model_set_in_flight(struct model *m, enum model_source src, bool on, double now)
+{
+	if ((unsigned)src >= SRC__COUNT)
+		return;
+	pthread_mutex_lock(&m->mu);
+	struct snap *s = snap_clone(m->cur);
+	s->pub.fresh[src].in_flight = on;
+	if (on)
+		s->pub.fresh[src].last_attempt = now;
+	publish_locked(m, s);
+	pthread_mutex_unlock(&m->mu);
+}
+
+void model_set_pending(struct model *m, const struct pending *p, size_t n)
+{
+	if (n > MODEL_MAX_PENDING)
+		n = MODEL_MAX_PENDING;
+	pthread_mutex_lock(&m->mu);
+	struct snap *s = snap_clone(m->cur);
+	if (n)
+		memcpy(s->pub.pending, p, n * sizeof *p);
+	s->pub.npending = n;
+	publish_locked(m, s);
+	pthread_mutex_unlock(&m->mu);
+}
+
+uint64_t model_event(struct model *m, enum ev_level lvl, int job_kind, int job_id,
+		     long instance_id, unsigned flags, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *raw = xvasprintf(fmt, ap);
+	va_end(ap);
+	char *clean = util_sanitize(raw);
+	free(raw);
+	double now = util_now();
+	pthread_mutex_lock(&m->mu);
+	uint64_t seq = m->next_seq++;
+	struct event *e = &m->ring[seq % MODEL_EVENT_RING];
+	memset(e, 0, sizeof *e);
+	e->seq = seq;
+	e->when = now;
+	e->level = lvl;
+	e->job_kind = job_kind;
+	e->job_id = job_id;
+	e->instance_id = instance_id;
+	e->flags = flags;
+	util_strlcpy(e->text, clean, sizeof e->text);
+	pthread_mutex_unlock(&m->mu);
+	free(clean);
+	model_wake(m);
+	return seq;
+}
+
+size_t model_events(struct model *m, uint64_t after, struct event *out, size_t max)
+{
+	size_t n = 0;
+	pthread_mutex_lock(&m->mu);
+	uint64_t last = m->next_seq - 1;
+	uint64_t first = after + 1;
+	if (last >= MODEL_EVENT_RING && first < last - MODEL_EVENT_RING + 1)
+		first = last - MODEL_EVENT_RING + 1;
+	for (uint64_t q = first; q <= last && n < max; q++)
+		out[n++] = m->ring[q % MODEL_EVENT_RING];
+	pthread_mutex_unlock(&m->mu);
+	return n;
+}
+
+static int streq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
+
+enum inst_state model_derive_state(const char *actual, const char *intended, const char *cur,
+				   const char *next)
+{
+	bool want_stop = streq(intended, "stopped");
+	bool want_run = streq(intended, "running") || !intended || !*intended;
+	if (!actual || !*actual)
+		return (want_stop && (streq(cur, "stopped") || streq(next, "stopped"))) ? IS_STOPPED
+											: IS_PROVISIONING;
+	if (streq(actual, "running"))
+		return want_stop ? IS_STOPPING : IS_RUNNING;
+	if (streq(actual, "loading"))
+		return want_stop ? IS_STOPPING : IS_LOADING;
+	if (streq(actual, "rebooting"))
+		return IS_REBOOTING;
+	if (streq(actual, "stopped") || streq(actual, "exited")) {
+		if (want_stop)
+			return IS_STOPPED;
+		if (want_run && (streq(cur, "stopped") || streq(cur, "unloaded")) &&
+		    streq(next, "running"))
+			return IS_STARTING;
+		if (streq(actual, "stopped"))
+			return IS_STOPPED;
+		return IS_EXITED;
+	}
+	if (streq(actual, "created"))
+		return want_stop ? IS_STOPPED : IS_CREATED;
+	if (streq(actual, "unknown"))
+		return IS_UNKNOWN;
+	if (streq(actual, "offline"))
+		return IS_OFFLINE;
+	if (streq(actual, "frozen"))
+		return IS_FROZEN;
+	return IS_OTHER;
+}
+
+const char *inst_state_name(enum inst_state s)
+{
+	static const char *const names[IS__COUNT] = {
+		[IS_PROVISIONING] = "provisioning", [IS_LOADING] = "loading",
+		[IS_RUNNING] = "running",           [IS_STOPPING] = "stopping",
+		[IS_STOPPED] = "stopped",           [IS_STARTING] = "starting",
+		[IS_REBOOTING] = "rebooting",       [IS_EXITED] = "crashed",
+		[IS_CREATED] = "failed start",      [IS_UNKNOWN] = "unknown",
+		[IS_OFFLINE] = "offline",           [IS_FROZEN] = "frozen",
+		[IS_OTHER] = "other",
+	};
+	return (unsigned)s < IS__COUNT ? names[s] : "other";
+}
+
+bool inst_state_failed(enum inst_state s)
+{
+	return s == IS_EXITED || s == IS_CREATED || s == IS_UNKNOWN || s == IS_OFFLINE;
+}
+
+bool inst_state_billing_compute(enum inst_state s)
+{
+	return s == IS_RUNNING || s == IS_LOADING || s == IS_STOPPING || s == IS_REBOOTING;
+}
+
+double model_burn_rate(const struct instance *v, size_t n)
+{
+	double total = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct instance *x = &v[i];
+		double storage = isfinite(x->storage_total_cost) ? x->storage_total_cost : 0;
+		if (inst_state_billing_compute(x->state)) {
+			if (isfinite(x->dph_total))
+				total += x->dph_total;
+			else if (isfinite(x->dph_base))
+				total += x->dph_base + storage;
+		} else {
+			total += storage;
+		}
+	}
+	return total;
+}
+
+const struct instance *snapshot_find_instance(const struct snapshot *s, long id)
+{
+	struct instance key;
+	key.id = id;
+	return bsearch(&key, s->instances, s->ninstances, sizeof key, cmp_inst_id);
+}
+
+bool snapshot_pending(const struct snapshot *s, long instance_id, int kind)
+{
+	for (size_t i = 0; i < s->npending; i++)
+		if (s->pending[i].instance_id == instance_id && (kind < 0 || s->pending[i].kind == kind))
+			return true;
+	return false;
+}
+
+void kv_free(struct kv *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].key);
+		free(v[i].value);
+	}
+	free(v);
+}
+
+void instance_clear(struct instance *x)
+{
+	char **strs[] = { &x->label, &x->actual_status, &x->intended_status, &x->cur_state,
+			  &x->next_state, &x->status_msg, &x->gpu_name, &x->image, &x->runtype,
+			  &x->ssh_host, &x->public_ip, &x->geolocation, &x->verification,
+			  &x->template_hash_id, &x->template_name };
+	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
+		free(*strs[i]);
+		*strs[i] = NULL;
+	}
+	free(x->ports);
+	x->ports = NULL;
+	kv_free(x->fields, x->nfields);
+	x->fields = NULL;
+	x->nfields = 0;
+}
+
+void instances_free(struct instance *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		instance_clear(&v[i]);
+	free(v);
+}
+
+void user_free(struct user *u)
+{
+	if (!u)
+		return;
+	free(u->email);
+	free(u->username);
+	free(u->fullname);
+	free(u->tfa_status);
+	free(u->ssh_key);
+	kv_free(u->fields, u->nfields);
+	free(u);
+}
+
+void workergroups_free(struct workergroup *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].endpoint_name);
+		free(v[i].template_hash);
+		free(v[i].search_query);
+		free(v[i].launch_args);
+		free(v[i].created_at);
+	}
+	free(v);
+}
+
+void endpoints_free(struct endpoint *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].endpoint_name);
+		free(v[i].endpoint_state);
+		free(v[i].created_at);
+	}
+	free(v);
+}

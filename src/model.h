@@ -1,0 +1,240 @@
+/* model.h: the one object shared between the poller thread (the only writer
+ * of service data) and the UI thread (the reader).
+ *
+ * Data arrive as immutable snapshots: the poller maps JSON with no lock held,
+ * hands the finished arrays to model_set_*() (which take ownership), and the
+ * model swaps a new snapshot in under its mutex, bumps the generation counter
+ * and makes model_wake_fd() readable.  Readers take a reference with
+ * model_acquire() and render with no lock held; model_release() drops it.
+ * Parts that did not change are shared between snapshots (refcounted), so a
+ * swap costs a few pointer copies.
+ *
+ * Every string in these records has already been through util_sanitize()
+ * and is never NULL ("" when the service sent null or nothing). Doubles the
+ * service did not send are NAN unless said otherwise.  Rows are keyed by id.
+ */
+#ifndef RENTOP_MODEL_H
+#define RENTOP_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Display state derived from actual/intended/cur/next status (model_derive_state). */
+enum inst_state {
+	IS_PROVISIONING, /* actual_status null: being provisioned */
+	IS_LOADING,      /* image downloading */
+	IS_RUNNING,
+	IS_STOPPING,     /* intended stopped, still running */
+	IS_STOPPED,      /* stopped by the user (intended_status stopped) */
+	IS_STARTING,     /* intended running again after a stop, not yet up */
+	IS_REBOOTING,
+	IS_EXITED,       /* crashed: exited while intended running (failure) */
+	IS_CREATED,      /* failed start with a Docker error (failure) */
+	IS_UNKNOWN,      /* no heartbeat from the host (failure) */
+	IS_OFFLINE,      /* host disconnected (failure) */
+	IS_FROZEN,
+	IS_OTHER,
+	IS__COUNT
+};
+
+struct kv {          /* one field as received, for the detail view */
+	char *key;
+	char *value;      /* JSON text of the value, sanitised; secrets masked */
+};
+
+struct port_map {
+	int container_port;
+	char proto[8];    /* "tcp" / "udp" */
+	int host_port;
+};
+
+struct instance {
+	long id;
+	char *label;
+	char *actual_status;  /* "" while provisioning (null) */
+	char *intended_status;
+	char *cur_state, *next_state;
+	char *status_msg;
+	enum inst_state state;
+	long machine_id, host_id;
+	int num_gpus;
+	char *gpu_name;
+	double gpu_ram;       /* MB per GPU */
+	double gpu_totalram;  /* MB */
+	double gpu_util;      /* %, NAN when unknown */
+	double gpu_temp;      /* degrees C, NAN when unknown */
+	double cpu_cores;     /* cpu_cores_effective */
+	double cpu_ram;       /* MB */
+	double disk_space;    /* GB */
+	double disk_usage;    /* GB, NAN or <0 when unknown */
+	double inet_up, inet_down;     /* Mbit/s */
+	double dph_base, dph_total;    /* $/hour */
+	double storage_cost;           /* $/GB/month */
+	double storage_total_cost;     /* $/hour */
+	bool is_bid;                   /* interruptible */
+	double min_bid;                /* $/hour */
+	double bid_price;              /* $/hour, NAN when not an interruptible */
+	char *image;                   /* image_uuid */
+	char *runtype;                 /* image_runtype */
+	char *ssh_host;                /* proxy SSH host */
+	int ssh_port;                  /* proxy SSH port (already +1 for jupyter runtypes) */
+	char *public_ip;
+	int direct_ssh_port;           /* ports["22/tcp"][0].HostPort, 0 when none */
+	struct port_map *ports;
+	size_t nports;
+	double start_date, end_date;   /* epoch seconds, NAN when unknown */
+	double uptime_mins;
+	double reliability;            /* 0-1 */
+	char *geolocation, *verification;
+	long template_id;
+	char *template_hash_id, *template_name;
+	double credit_balance;         /* prepaid credit left on the instance, $, NAN if not sent */
+	struct kv *fields;             /* every field as received (sorted by key) */
+	size_t nfields;
+};
+
+struct user {
+	long id;
+	char *email, *username, *fullname;
+	double credit;    /* prepaid USD */
+	double balance;   /* billing balance, NAN when not sent */
+	bool can_pay;
+	char *tfa_status; /* "enabled" / "disabled" / "legacy" / "" */
+	char *ssh_key;
+	struct kv *fields; /* api_key is never kept */
+	size_t nfields;
+};
+
+struct workergroup {
+	long id;
+	long endpoint_id, template_id, user_id;
+	char *endpoint_name, *template_hash, *search_query, *launch_args, *created_at;
+	double min_load, target_util, cold_mult, gpu_ram;
+	int test_workers;
+	/* api_key is never kept */
+};
+
+struct endpoint {
+	long id;
+	char *endpoint_name;
+	char *endpoint_state; /* active / suspended / stopped */
+	double min_load, target_util, cold_mult;
+	int cold_workers, max_workers;
+	long user_id;
+	char *created_at;
+};
+
+enum model_source { SRC_INSTANCES, SRC_USER, SRC_WORKERGROUPS, SRC_ENDPOINTS, SRC__COUNT };
+
+struct freshness {
+	double last_ok;       /* wall epoch of the last success, 0 = never */
+	double last_attempt;  /* wall epoch */
+	double last_err_at;   /* wall epoch of the last failure, 0 = none since last_ok */
+	int err_status;       /* HTTP status of the last failure, 0 = transport */
+	int failures;         /* consecutive */
+	bool in_flight;
+	char err[200];        /* the last failure, sanitised, no secrets */
+};
+
+struct pending {          /* a queued or running job, for the row badge */
+	int job_id;
+	int kind;             /* enum job_kind */
+	long instance_id;     /* 0 when not about one instance */
+};
+
+#define MODEL_MAX_PENDING 64
+
+struct snapshot {
+	uint64_t generation;
+	const struct instance *instances;
+	size_t ninstances;
+	const struct user *user;          /* NULL until first fetched */
+	const struct workergroup *workergroups;
+	size_t nworkergroups;
+	const struct endpoint *endpoints;
+	size_t nendpoints;
+	struct freshness fresh[SRC__COUNT];
+	struct pending pending[MODEL_MAX_PENDING];
+	size_t npending;
+	bool offline;                     /* the last attempt at any source failed at transport level */
+	bool auth_failed;                 /* the last poll was refused (401/403) */
+};
+
+enum ev_level { EV_INFO, EV_OK, EV_WARN, EV_ERROR };
+
+#define EVF_JOB_DONE   0x01u  /* a job finished; level says how */
+#define EVF_NEEDS_TFA  0x02u  /* the service asked for a 2FA session */
+#define EVF_FAILED_INSTANCE 0x04u /* an instance entered a failure state (said once) */
+#define EVF_AUTH       0x08u  /* the key was refused */
+
+struct event {
+	uint64_t seq;          /* 1, 2, ... */
+	double when;           /* wall epoch */
+	enum ev_level level;
+	int job_kind;          /* enum job_kind, -1 when none */
+	int job_id;            /* 0 when none */
+	long instance_id;      /* 0 when none */
+	unsigned flags;        /* EVF_* */
+	char text[256];        /* sanitised; never a secret */
+};
+
+#define MODEL_EVENT_RING 1024
+
+struct model;
+
+/* Any thread. */
+struct model *model_new(void);
+void model_free(struct model *m);
+
+/* UI thread: a descriptor that becomes readable when the model changed or an
+ * event arrived; model_wake_drain() empties it. */
+int model_wake_fd(const struct model *m);
+void model_wake_drain(struct model *m);
+/* Any thread: make the wake fd readable (used for signals and "quit"). */
+void model_wake(struct model *m);
+
+/* Any thread: a reference to the current snapshot (never NULL); the caller
+ * must model_release() it.  Takes the mutex for a few pointer operations. */
+const struct snapshot *model_acquire(struct model *m);
+void model_release(const struct snapshot *s);
+uint64_t model_generation(struct model *m);
+
+/* Poller thread (writer).  The arrays are taken over (freed with
+ * instances_free() etc. when the last snapshot using them goes). */
+void model_set_instances(struct model *m, struct instance *v, size_t n, double now);
+void model_set_user(struct model *m, struct user *u, double now);
+void model_set_workergroups(struct model *m, struct workergroup *v, size_t n, double now);
+void model_set_endpoints(struct model *m, struct endpoint *v, size_t n, double now);
+void model_set_error(struct model *m, enum model_source src, int http_status,
+		     bool transport, bool auth, const char *msg, double now);
+void model_set_in_flight(struct model *m, enum model_source src, bool on, double now);
+void model_set_pending(struct model *m, const struct pending *p, size_t n);
+
+/* Any thread: append an event (the text is formatted, then sanitised). */
+uint64_t model_event(struct model *m, enum ev_level lvl, int job_kind, int job_id,
+		     long instance_id, unsigned flags, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+/* Any thread: copy up to max events with seq > after, oldest first. */
+size_t model_events(struct model *m, uint64_t after, struct event *out, size_t max);
+
+/* Pure helpers. */
+enum inst_state model_derive_state(const char *actual, const char *intended,
+				   const char *cur, const char *next);
+const char *inst_state_name(enum inst_state s);  /* "running", "stopped", "crashed", ... */
+bool inst_state_failed(enum inst_state s);        /* SPEC rule 1: exited/created/unknown/offline */
+bool inst_state_billing_compute(enum inst_state s); /* GPU billed now */
+/* Burn rate of everything billing now: running in full, the rest storage only. */
+double model_burn_rate(const struct instance *v, size_t n); /* $/hour */
+const struct instance *snapshot_find_instance(const struct snapshot *s, long id);
+bool snapshot_pending(const struct snapshot *s, long instance_id, int kind); /* kind -1: any */
+
+/* Freeing records (used by the model and by mappers on error paths). */
+void instance_clear(struct instance *x);
+void instances_free(struct instance *v, size_t n);
+void user_free(struct user *u);
+void workergroups_free(struct workergroup *v, size_t n);
+void endpoints_free(struct endpoint *v, size_t n);
+void kv_free(struct kv *v, size_t n);
+
+#endif

@@ -1,0 +1,46 @@
+/* util.h: allocation that cannot fail silently, formatting of money, sizes and
+ * durations, and the sanitiser every server string passes through.
+ * All functions are thread-safe (no shared state). */
+#ifndef RENTOP_UTIL_H
+#define RENTOP_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* Allocation: on failure these print a short message and abort(). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);              /* NULL -> "" */
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+
+/* Copy with truncation, always NUL-terminated; returns strlen(src). */
+size_t util_strlcpy(char *dst, const char *src, size_t size);
+
+/* Sanitise text from the server for drawing: escape sequences (CSI, OSC, DCS,
+ * two-byte ESC forms) are removed whole, C0/C1 controls and DEL dropped,
+ * bidirectional overrides dropped, invalid UTF-8 bytes become '?', tabs and
+ * (single-line form) newlines become spaces.  Returns a new string. */
+char *util_sanitize(const char *s);
+char *util_sanitize_n(const char *s, size_t len);
+/* Multi-line form: keeps '\n' (drops '\r'), otherwise as above. */
+char *util_sanitize_ml(const char *s, size_t len);
+
+/* Formatting into caller buffers; each returns buf. */
+char *fmt_money(char *buf, size_t n, double dollars);       /* "$1,234.56", "-$0.05" */
+char *fmt_rate(char *buf, size_t n, double dollars_per_h);  /* "$0.412/h" */
+char *fmt_duration(char *buf, size_t n, double seconds);    /* "45s" "12m" "3h05m" "2d04h" "-" */
+char *fmt_mb(char *buf, size_t n, double mb);               /* "24GB" "512MB" "1.5TB" */
+char *fmt_age(char *buf, size_t n, double now, double then);/* duration since, "-" if then<=0 */
+
+/* Wall-clock epoch seconds and monotonic seconds. */
+double util_now(void);
+double util_mono(void);
+
+/* Display width in terminal columns of a UTF-8 string (wcwidth-based;
+ * unprintables count 0).  Locale must be set for wide characters. */
+int util_strwidth(const char *s);
+
+#endif

@@ -1,0 +1,49 @@
+#!/bin/sh
+# `make check`: build everything with warnings as errors, run every suite on
+# the release build, then the unit and end-to-end suites again under
+# AddressSanitizer+UBSan and under ThreadSanitizer.  Ends with the line
+# "N passed, N failed" and exits non-zero when anything failed.
+set -u
+cd "$(dirname "$0")/.."
+MAKE=${MAKE:-make}
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+RESULTS=$(pwd)/build/check-results.tap
+mkdir -p build; : >"$RESULTS"
+export RESULTS
+t0=$(date +%s)
+
+build() {   # build VARIANT: every program and test binary of that variant
+    echo "== build ($1)"
+    if ! $MAKE --no-print-directory -j"$JOBS" VARIANT="$1" WERROR=-Werror tests >build/build-$1.log 2>&1; then
+        tail -n 40 build/build-$1.log
+        echo "[build/$1] not ok - build of variant $1 failed (build/build-$1.log)" | tee -a "$RESULTS"
+        return 1
+    fi
+    echo "[build/$1] ok - variant $1 builds with -Werror" | tee -a "$RESULTS"
+}
+
+if build release; then
+    echo "== tests (release)"
+    LABEL=release sh tests/run.sh build/release layering unit contract integ e2e
+fi
+if build asan; then
+    echo "== tests (asan+ubsan)"
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        LABEL=asan sh tests/run.sh build/asan unit integ e2e
+fi
+if build tsan; then
+    echo "== tests (tsan)"
+    # the simulator under test is the release one: TSan covers the client.
+    RENTOP_SIM=$(pwd)/build/release/rentop-sim TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+        LABEL=tsan sh tests/run.sh build/tsan unit integ e2e
+fi
+
+passed=$(grep -cE '\] ok( |$)' "$RESULTS")
+failed=$(grep -cE '\] not ok( |$)' "$RESULTS")
+echo
+echo "== check finished in $(( $(date +%s) - t0 ))s; results in $RESULTS"
+if [ "$failed" -gt 0 ]; then
+    echo "failures:"; grep -E '\] not ok( |$)' "$RESULTS" | sed 's/^/  /'
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -1,0 +1,43 @@
+/* tfa.h: the simulator's two-factor authentication: TOTP (RFC 6238 through
+ * liboath), SMS and email codes, backup codes, the 30-minute
+ * authorize-new-method window, locks after repeated failures, and 2FA
+ * session keys.  Called with the simulator's state lock held. */
+#ifndef RENTOP_SIM_TFA_H
+#define RENTOP_SIM_TFA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim.h"
+
+struct tfa;
+
+/* seed: deterministic secrets and codes; email: the account's address. */
+struct tfa *tfa_new(uint64_t seed, const char *email);
+void tfa_free(struct tfa *t);
+
+/* Enable 2FA with one TOTP method whose base32 secret is returned (stable for
+ * a seed); used by --tfa on so tests and the demo can compute codes. */
+const char *tfa_enable_totp(struct tfa *t, double now);
+
+/* Handle a request under /api/v0/tfa/.  Returns false when the path is not
+ * a 2FA path (the caller routes on).  On true, *rs is filled. */
+bool tfa_handle(struct tfa *t, const struct sim_req *rq, struct sim_resp *rs);
+
+/* Session keys issued by POST /api/v0/tfa/ (CLI flow). */
+enum tfa_session { TFA_SESSION_UNKNOWN, TFA_SESSION_VALID, TFA_SESSION_EXPIRED };
+enum tfa_session tfa_session_check(struct tfa *t, const char *key, double now);
+
+/* State for other modules. */
+bool tfa_is_enabled(const struct tfa *t);
+const char *tfa_status_string(const struct tfa *t); /* "enabled" "disabled" "legacy" */
+/* The last code sent over "sms" or "email" (for /__sim/), or NULL. */
+const char *tfa_last_code(const struct tfa *t, const char *channel);
+/* A JSON description for /__sim/state: methods, secrets, backup codes left. */
+json_t *tfa_debug_json(const struct tfa *t);
+/* Session lifetime in seconds (default 24 h); for tests of expiry. */
+void tfa_set_session_ttl(struct tfa *t, double seconds);
+/* Forget everything (used by /__sim/reset), keeping seed and email. */
+void tfa_reset(struct tfa *t);
+
+#endif
