@@ -19,7 +19,7 @@ bool json_map_instance(const json_t *obj, struct instance *out);
 
 /* An instance list response in any of its shapes: v1 {"instances":[...],
  * "next_token":...}, v0 {"instances":[...]}, a bare array, or the one-instance
- * form {"instances": {...} | null}.  Appends to *v/*n (realloc'd).
+ * form {"instances": {...} | null}.  Appends to *v and *n (realloc'd).
  * *next_token gets a malloc'd token or NULL.  False if the shape is wrong. */
 bool json_map_instances(const json_t *root, struct instance **v, size_t *n, char **next_token);
 

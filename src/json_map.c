@@ -1,0 +1,656 @@
+/* json_map.c: owns the translation of the service's JSON (jansson values) into
+ * the model's C records: instances in every list shape the service and the
+ * spec use, the user, workergroups, endpoints, offers and templates, and the
+ * sorted key/value field lists the detail views show.  It is deliberately
+ * forgiving: a missing, null or wrongly typed field reads as "not sent" (""
+ * for strings, NAN for doubles, 0 for integers) and never disturbs another
+ * field; numbers sent as strings ("41022", "0.5") are read as numbers.
+ * Every string is sanitised on the way in, and secret fields are never
+ * copied into a record (their value shows as "********" in field lists). */
+#include "json_map.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define FIELD_VALUE_MAX 512 /* bytes of JSON text kept per field in kv lists */
+#define MASK "********"
+
+/* ---- scalar readers --------------------------------------------------- */
+
+/* Parse a whole string as a finite double (surrounding blanks allowed). */
+static bool str_to_double(const char *s, double *out)
+{
+	if (!s)
+		return false;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return false;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || errno == ERANGE)
+		return false;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end || !isfinite(v))
+		return false;
+	*out = v;
+	return true;
+}
+
+/* A JSON number, or a string holding one, as a double; NAN otherwise. */
+static double val_num(const json_t *v)
+{
+	double d;
+	if (json_is_integer(v))
+		return (double)json_integer_value(v);
+	if (json_is_real(v))
+		return json_real_value(v);
+	if (json_is_string(v) && str_to_double(json_string_value(v), &d))
+		return d;
+	return NAN;
+}
+
+static double get_num(const json_t *o, const char *key)
+{
+	return val_num(json_object_get(o, key));
+}
+
+/* An integral JSON value (or integral string / real) into *out. */
+static bool val_long(const json_t *v, long *out)
+{
+	if (json_is_integer(v)) {
+		json_int_t i = json_integer_value(v);
+		if (i < LONG_MIN || i > LONG_MAX)
+			return false;
+		*out = (long)i;
+		return true;
+	}
+	double d = val_num(v);
+	if (!isfinite(d) || d != floor(d) || d < -9.2e18 || d > 9.2e18)
+		return false;
+	*out = (long)d;
+	return true;
+}
+
+static long get_long(const json_t *o, const char *key)
+{
+	long v = 0;
+	return val_long(json_object_get(o, key), &v) ? v : 0;
+}
+
+static int get_int(const json_t *o, const char *key)
+{
+	long v = get_long(o, key);
+	return v > INT32_MAX || v < INT32_MIN ? 0 : (int)v;
+}
+
+/* Booleans as true/false, 0/1 or "true"/"false"; *known says whether it was sent. */
+static bool val_bool(const json_t *v, bool *known)
+{
+	bool k = true, r = false;
+	if (json_is_boolean(v))
+		r = json_is_true(v);
+	else if (json_is_integer(v))
+		r = json_integer_value(v) != 0;
+	else if (json_is_string(v) && (!strcmp(json_string_value(v), "true") ||
+				       !strcmp(json_string_value(v), "True")))
+		r = true;
+	else if (json_is_string(v) && (!strcmp(json_string_value(v), "false") ||
+				       !strcmp(json_string_value(v), "False")))
+		r = false;
+	else
+		k = false;
+	if (known)
+		*known = k;
+	return r;
+}
+
+static bool get_bool(const json_t *o, const char *key)
+{
+	return val_bool(json_object_get(o, key), NULL);
+}
+
+/* A sanitised copy of a string field; "" when missing or not a string. */
+static char *get_str(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	if (!json_is_string(v))
+		return xstrdup("");
+	return util_sanitize_n(json_string_value(v), json_string_length(v));
+}
+
+/* The first of several keys that holds a number, or NAN. */
+static double first_num(const json_t *o, const char *const *keys)
+{
+	for (; *keys; keys++) {
+		double d = get_num(o, *keys);
+		if (isfinite(d))
+			return d;
+	}
+	return NAN;
+}
+
+/* ---- secrets and kv lists ---------------------------------------------- */
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+bool json_map_is_secret_key(const char *key)
+{
+	static const char *const secret[] = {
+		"api_key", "instance_api_key", "jupyter_token", "session_key", "key",
+		"docker_login_pass", "image_login", "tfa_secret", "secret", "password",
+		"token", "backup_codes", "provisioning_uri", "totp_secret",
+	};
+	static const char *const safe[] = {
+		"ssh_key", "template_hash_id", "public_key", "ssh_keys", "hash_id",
+		"template_hash", "next_token", "after_token", "sort_key", "label_key",
+	};
+	static const char *const suffixes[] = { "_token", "_key", "password", "secret",
+						"_pass", "_passwd" };
+	if (!key)
+		return false;
+	char low[128];
+	size_t n = 0;
+	for (; key[n] && n < sizeof low - 1; n++)
+		low[n] = (char)tolower((unsigned char)key[n]);
+	low[n] = '\0';
+	for (size_t i = 0; i < sizeof safe / sizeof *safe; i++)
+		if (!strcmp(low, safe[i]))
+			return false;
+	for (size_t i = 0; i < sizeof secret / sizeof *secret; i++)
+		if (!strcmp(low, secret[i]))
+			return true;
+	for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++)
+		if (ends_with(low, suffixes[i]))
+			return true;
+	return false;
+}
+
+static int cmp_kv(const void *a, const void *b)
+{
+	return strcmp(((const struct kv *)a)->key, ((const struct kv *)b)->key);
+}
+
+/* Cut a UTF-8 string to at most max bytes on a character boundary, adding "…". */
+static void truncate_utf8(char *s, size_t max)
+{
+	size_t len = strlen(s);
+	if (len <= max)
+		return;
+	size_t cut = max - 3; /* room for the 3-byte ellipsis */
+	while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+		cut--;
+	memcpy(s + cut, "\xE2\x80\xA6", 4);
+}
+
+/* The JSON text of one value for display: compact, sanitised, truncated. */
+static char *value_text(const json_t *v)
+{
+	char *raw = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+	if (!raw)
+		return xstrdup("?");
+	char *clean = util_sanitize(raw);
+	free(raw);
+	truncate_utf8(clean, FIELD_VALUE_MAX);
+	return clean;
+}
+
+struct kv *json_map_fields(const json_t *obj, size_t *n)
+{
+	*n = 0;
+	if (!json_is_object(obj) || json_object_size(obj) == 0)
+		return NULL;
+	struct kv *v = xcalloc(json_object_size(obj), sizeof *v);
+	const char *key;
+	json_t *val;
+	size_t i = 0;
+	json_object_foreach((json_t *)obj, key, val) {
+		v[i].key = util_sanitize(key);
+		if (json_map_is_secret_key(key) && !json_is_null(val) &&
+		    !(json_is_string(val) && json_string_length(val) == 0))
+			v[i].value = xstrdup(MASK);
+		else
+			v[i].value = value_text(val);
+		i++;
+	}
+	qsort(v, i, sizeof *v, cmp_kv);
+	*n = i;
+	return v;
+}
+
+/* ---- instances ---------------------------------------------------------- */
+
+/* "22/tcp" -> 22, "tcp"; false when the key is not a port spec. */
+static bool parse_port_key(const char *key, int *port, char proto[8])
+{
+	char *end;
+	errno = 0;
+	long p = strtol(key, &end, 10);
+	if (end == key || errno || p <= 0 || p > 65535)
+		return false;
+	if (*end == '/') {
+		end++;
+		size_t len = strlen(end);
+		if (len == 0 || len >= 8)
+			return false;
+		for (size_t i = 0; i < len; i++)
+			if (!isalpha((unsigned char)end[i]))
+				return false;
+		memcpy(proto, end, len + 1);
+	} else if (*end == '\0') {
+		memcpy(proto, "tcp", 4);
+	} else {
+		return false;
+	}
+	*port = (int)p;
+	return true;
+}
+
+/* A HostPort (string or number) as a port number, 0 when unusable. */
+static int host_port(const json_t *binding)
+{
+	long p;
+	if (json_is_object(binding) && val_long(json_object_get(binding, "HostPort"), &p) &&
+	    p > 0 && p <= 65535)
+		return (int)p;
+	if (!json_is_object(binding) && val_long(binding, &p) && p > 0 && p <= 65535)
+		return (int)p;
+	return 0;
+}
+
+/* ports {"22/tcp":[{"HostIp":..,"HostPort":"41022"}], ...} into x->ports. */
+static void map_ports(const json_t *ports, struct instance *x)
+{
+	if (!json_is_object(ports))
+		return;
+	size_t cap = 0;
+	const char *key;
+	json_t *val;
+	json_object_foreach((json_t *)ports, key, val) {
+		int cport;
+		char proto[8];
+		if (!parse_port_key(key, &cport, proto))
+			continue;
+		size_t nb = json_is_array(val) ? json_array_size(val) : 1;
+		for (size_t i = 0; i < nb; i++) {
+			const json_t *b = json_is_array(val) ? json_array_get(val, i) : val;
+			int hp = host_port(b);
+			if (!hp)
+				continue;
+			if (x->nports == cap) {
+				cap = cap ? cap * 2 : 4;
+				x->ports = xrealloc(x->ports, cap * sizeof *x->ports);
+			}
+			struct port_map *pm = &x->ports[x->nports++];
+			pm->container_port = cport;
+			memcpy(pm->proto, proto, sizeof pm->proto);
+			pm->host_port = hp;
+			if (cport == 22 && !strcmp(proto, "tcp") && !x->direct_ssh_port)
+				x->direct_ssh_port = hp;
+		}
+	}
+}
+
+bool json_map_instance(const json_t *o, struct instance *x)
+{
+	memset(x, 0, sizeof *x);
+	long id;
+	if (!json_is_object(o) || !val_long(json_object_get(o, "id"), &id))
+		return false;
+	x->id = id;
+	x->label = get_str(o, "label");
+	x->actual_status = get_str(o, "actual_status");
+	x->intended_status = get_str(o, "intended_status");
+	x->cur_state = get_str(o, "cur_state");
+	x->next_state = get_str(o, "next_state");
+	x->status_msg = get_str(o, "status_msg");
+	x->state = model_derive_state(x->actual_status, x->intended_status, x->cur_state,
+				      x->next_state);
+	x->machine_id = get_long(o, "machine_id");
+	x->host_id = get_long(o, "host_id");
+	x->num_gpus = get_int(o, "num_gpus");
+	x->gpu_name = get_str(o, "gpu_name");
+	x->gpu_ram = get_num(o, "gpu_ram");
+	x->gpu_totalram = get_num(o, "gpu_totalram");
+	if (!isfinite(x->gpu_totalram))
+		x->gpu_totalram = get_num(o, "gpu_total_ram");
+	x->gpu_util = get_num(o, "gpu_util");
+	x->gpu_temp = get_num(o, "gpu_temp");
+	x->cpu_cores = get_num(o, "cpu_cores_effective");
+	x->cpu_ram = get_num(o, "cpu_ram");
+	x->disk_space = get_num(o, "disk_space");
+	x->disk_usage = get_num(o, "disk_usage");
+	x->inet_up = get_num(o, "inet_up");
+	x->inet_down = get_num(o, "inet_down");
+	x->dph_base = get_num(o, "dph_base");
+	x->dph_total = get_num(o, "dph_total");
+	x->storage_cost = get_num(o, "storage_cost");
+	x->storage_total_cost = get_num(o, "storage_total_cost");
+	x->min_bid = get_num(o, "min_bid");
+	bool bid_known;
+	x->is_bid = val_bool(json_object_get(o, "is_bid"), &bid_known);
+	static const char *const bid_keys[] = { "bid_price", "current_bid", "price", NULL };
+	double bid = first_num(o, bid_keys);
+	if (!bid_known && isfinite(bid))
+		x->is_bid = true;
+	if (x->is_bid)
+		x->bid_price = isfinite(bid) ? bid : x->min_bid;
+	else
+		x->bid_price = NAN;
+	x->image = get_str(o, "image_uuid");
+	if (!x->image[0]) {
+		free(x->image);
+		x->image = get_str(o, "image");
+	}
+	x->runtype = get_str(o, "image_runtype");
+	if (!x->runtype[0]) {
+		free(x->runtype);
+		x->runtype = get_str(o, "runtype");
+	}
+	x->ssh_host = get_str(o, "ssh_host");
+	long sp = get_long(o, "ssh_port");
+	if (sp > 0 && sp < 65535 && strstr(x->runtype, "jupyter"))
+		sp++;
+	x->ssh_port = sp > 0 && sp <= 65535 ? (int)sp : 0;
+	x->public_ip = get_str(o, "public_ipaddr");
+	map_ports(json_object_get(o, "ports"), x);
+	x->start_date = get_num(o, "start_date");
+	x->end_date = get_num(o, "end_date");
+	x->uptime_mins = get_num(o, "uptime_mins");
+	x->reliability = get_num(o, "reliability2");
+	if (!isfinite(x->reliability))
+		x->reliability = get_num(o, "reliability");
+	x->geolocation = get_str(o, "geolocation");
+	x->verification = get_str(o, "verification");
+	x->template_id = get_long(o, "template_id");
+	x->template_hash_id = get_str(o, "template_hash_id");
+	x->template_name = get_str(o, "template_name");
+	static const char *const credit_keys[] = { "credit_balance", "prepaid_credit",
+						   "credit_remaining", NULL };
+	x->credit_balance = first_num(o, credit_keys);
+	x->fields = json_map_fields(o, &x->nfields);
+	return true;
+}
+
+/* Append the instances of an array to *v and *n; non-objects and id-less entries are skipped. */
+static void append_instances(const json_t *arr, struct instance **v, size_t *n)
+{
+	size_t count = json_array_size(arr);
+	if (!count)
+		return;
+	*v = xrealloc(*v, (*n + count) * sizeof **v);
+	for (size_t i = 0; i < count; i++) {
+		if (json_map_instance(json_array_get(arr, i), &(*v)[*n]))
+			(*n)++;
+		else
+			instance_clear(&(*v)[*n]);
+	}
+}
+
+bool json_map_instances(const json_t *root, struct instance **v, size_t *n, char **next_token)
+{
+	if (next_token)
+		*next_token = NULL;
+	if (json_is_array(root)) {
+		append_instances(root, v, n);
+		return true;
+	}
+	if (!json_is_object(root))
+		return false;
+	const json_t *list = json_object_get(root, "instances");
+	if (!list && json_object_get(root, "id")) { /* a bare instance object */
+		*v = xrealloc(*v, (*n + 1) * sizeof **v);
+		if (json_map_instance(root, &(*v)[*n])) {
+			(*n)++;
+			return true;
+		}
+		instance_clear(&(*v)[*n]);
+		return false;
+	}
+	if (json_is_array(list)) {
+		append_instances(list, v, n);
+	} else if (json_is_object(list)) {
+		*v = xrealloc(*v, (*n + 1) * sizeof **v);
+		if (json_map_instance(list, &(*v)[*n]))
+			(*n)++;
+		else
+			instance_clear(&(*v)[*n]);
+	} else if (!json_is_null(list)) {
+		return false; /* missing or a wrong type */
+	}
+	const json_t *tok = json_object_get(root, "next_token");
+	if (next_token && json_is_string(tok) && json_string_length(tok) > 0)
+		*next_token = xstrndup(json_string_value(tok), json_string_length(tok));
+	else if (next_token && json_is_integer(tok))
+		*next_token = xasprintf("%lld", (long long)json_integer_value(tok));
+	return true;
+}
+
+/* ---- user, serverless ---------------------------------------------------- */
+
+bool json_map_user(const json_t *root, struct user *u)
+{
+	memset(u, 0, sizeof *u);
+	const json_t *o = root;
+	if (json_is_object(root) && json_is_object(json_object_get(root, "user")))
+		o = json_object_get(root, "user");
+	long id;
+	if (!json_is_object(o) || !val_long(json_object_get(o, "id"), &id))
+		return false;
+	u->id = id;
+	u->email = get_str(o, "email");
+	u->username = get_str(o, "username");
+	u->fullname = get_str(o, "fullname");
+	u->credit = get_num(o, "credit");
+	u->balance = get_num(o, "balance");
+	u->can_pay = get_bool(o, "can_pay");
+	u->tfa_status = get_str(o, "tfa_status");
+	u->ssh_key = get_str(o, "ssh_key");
+	u->fields = json_map_fields(o, &u->nfields);
+	return true;
+}
+
+/* The array of a list response: a bare array or root[key]; NULL when neither. */
+static const json_t *list_of(const json_t *root, const char *key)
+{
+	if (json_is_array(root))
+		return root;
+	const json_t *a = json_object_get(root, key);
+	return json_is_array(a) ? a : NULL;
+}
+
+bool json_map_workergroups(const json_t *root, struct workergroup **v, size_t *n)
+{
+	const json_t *arr = list_of(root, "results");
+	if (!arr)
+		return false;
+	size_t count = json_array_size(arr);
+	*v = xrealloc(*v, (*n + count + 1) * sizeof **v);
+	for (size_t i = 0; i < count; i++) {
+		const json_t *o = json_array_get(arr, i);
+		long id;
+		if (!json_is_object(o) || !val_long(json_object_get(o, "id"), &id))
+			continue;
+		struct workergroup *w = &(*v)[(*n)++];
+		memset(w, 0, sizeof *w);
+		w->id = id;
+		w->endpoint_id = get_long(o, "endpoint_id");
+		w->template_id = get_long(o, "template_id");
+		w->user_id = get_long(o, "user_id");
+		w->endpoint_name = get_str(o, "endpoint_name");
+		w->template_hash = get_str(o, "template_hash");
+		w->search_query = get_str(o, "search_query");
+		if (!w->search_query[0]) {
+			free(w->search_query);
+			w->search_query = get_str(o, "search_params");
+		}
+		w->launch_args = get_str(o, "launch_args");
+		w->created_at = get_str(o, "created_at");
+		w->min_load = get_num(o, "min_load");
+		w->target_util = get_num(o, "target_util");
+		w->cold_mult = get_num(o, "cold_mult");
+		w->gpu_ram = get_num(o, "gpu_ram");
+		w->test_workers = get_int(o, "test_workers");
+	}
+	return true;
+}
+
+bool json_map_endpoints(const json_t *root, struct endpoint **v, size_t *n)
+{
+	const json_t *arr = list_of(root, "results");
+	if (!arr)
+		return false;
+	size_t count = json_array_size(arr);
+	*v = xrealloc(*v, (*n + count + 1) * sizeof **v);
+	for (size_t i = 0; i < count; i++) {
+		const json_t *o = json_array_get(arr, i);
+		long id;
+		if (!json_is_object(o) || !val_long(json_object_get(o, "id"), &id))
+			continue;
+		struct endpoint *e = &(*v)[(*n)++];
+		memset(e, 0, sizeof *e);
+		e->id = id;
+		e->endpoint_name = get_str(o, "endpoint_name");
+		e->endpoint_state = get_str(o, "endpoint_state");
+		e->min_load = get_num(o, "min_load");
+		e->target_util = get_num(o, "target_util");
+		e->cold_mult = get_num(o, "cold_mult");
+		e->cold_workers = get_int(o, "cold_workers");
+		e->max_workers = get_int(o, "max_workers");
+		e->user_id = get_long(o, "user_id");
+		e->created_at = get_str(o, "created_at");
+		if (!e->created_at[0] && isfinite(get_num(o, "created_at"))) {
+			free(e->created_at);
+			e->created_at = xasprintf("%.0f", get_num(o, "created_at"));
+		}
+	}
+	return true;
+}
+
+/* ---- offers and templates ------------------------------------------------ */
+
+bool json_map_offers(const json_t *root, struct offer **v, size_t *n)
+{
+	const json_t *arr = list_of(root, "offers");
+	if (!arr)
+		return false;
+	size_t count = json_array_size(arr);
+	*v = xrealloc(*v, (*n + count + 1) * sizeof **v);
+	for (size_t i = 0; i < count; i++) {
+		const json_t *o = json_array_get(arr, i);
+		long id;
+		if (!json_is_object(o))
+			continue;
+		if (!val_long(json_object_get(o, "id"), &id) &&
+		    !val_long(json_object_get(o, "ask_contract_id"), &id))
+			continue;
+		struct offer *f = &(*v)[(*n)++];
+		memset(f, 0, sizeof *f);
+		f->id = id;
+		f->machine_id = get_long(o, "machine_id");
+		f->num_gpus = get_int(o, "num_gpus");
+		f->gpu_name = get_str(o, "gpu_name");
+		f->dph_total = get_num(o, "dph_total");
+		f->dph_base = get_num(o, "dph_base");
+		f->min_bid = get_num(o, "min_bid");
+		f->reliability = get_num(o, "reliability");
+		if (!isfinite(f->reliability))
+			f->reliability = get_num(o, "reliability2");
+		f->verified = get_bool(o, "verified");
+		if (!json_object_get(o, "verified"))
+			f->verified = json_is_string(json_object_get(o, "verification")) &&
+				      !strcmp(json_string_value(json_object_get(o, "verification")),
+					      "verified");
+		f->rentable = get_bool(o, "rentable");
+		f->gpu_ram = get_num(o, "gpu_ram");
+		f->direct_port_count = get_int(o, "direct_port_count");
+		f->dlperf = get_num(o, "dlperf");
+		f->dlperf_per_dphtotal = get_num(o, "dlperf_per_dphtotal");
+		f->total_flops = get_num(o, "total_flops");
+		f->score = get_num(o, "score");
+		f->cpu_ram = get_num(o, "cpu_ram");
+		f->disk_space = get_num(o, "disk_space");
+		f->inet_up = get_num(o, "inet_up");
+		f->inet_down = get_num(o, "inet_down");
+		f->cuda_max_good = get_num(o, "cuda_max_good");
+		f->geolocation = get_str(o, "geolocation");
+		f->verification = get_str(o, "verification");
+		f->duration = get_num(o, "duration");
+	}
+	return true;
+}
+
+void offers_free(struct offer *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].gpu_name);
+		free(v[i].geolocation);
+		free(v[i].verification);
+	}
+	free(v);
+}
+
+/* One template object into *t; false without an id or hash_id. */
+static bool map_template(const json_t *o, struct template_rec *t)
+{
+	memset(t, 0, sizeof *t);
+	if (!json_is_object(o))
+		return false;
+	long id = 0;
+	bool has_id = val_long(json_object_get(o, "id"), &id);
+	if (!has_id && !json_is_string(json_object_get(o, "hash_id")))
+		return false;
+	t->id = id;
+	t->hash_id = get_str(o, "hash_id");
+	t->name = get_str(o, "name");
+	t->image = get_str(o, "image");
+	t->tag = get_str(o, "tag");
+	t->runtype = get_str(o, "runtype");
+	t->desc = get_str(o, "desc");
+	t->recommended_disk_space = get_num(o, "recommended_disk_space");
+	t->creator_id = get_long(o, "creator_id");
+	t->count_created = get_long(o, "count_created");
+	t->created_at = get_num(o, "created_at");
+	t->private_ = get_bool(o, "private");
+	return true;
+}
+
+bool json_map_templates(const json_t *root, struct template_rec **v, size_t *n)
+{
+	const json_t *arr = list_of(root, "templates");
+	const json_t *one = json_is_object(root) ? json_object_get(root, "template") : NULL;
+	if (!arr && !json_is_object(one))
+		return false;
+	size_t count = arr ? json_array_size(arr) : 1;
+	*v = xrealloc(*v, (*n + count + 1) * sizeof **v);
+	for (size_t i = 0; i < count; i++)
+		if (map_template(arr ? json_array_get(arr, i) : one, &(*v)[*n]))
+			(*n)++;
+	return true;
+}
+
+void templates_free(struct template_rec *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].hash_id);
+		free(v[i].name);
+		free(v[i].image);
+		free(v[i].tag);
+		free(v[i].runtype);
+		free(v[i].desc);
+	}
+	free(v);
+}
