@@ -37,7 +37,20 @@ const char *tfa_last_code(const struct tfa *t, const char *channel);
 json_t *tfa_debug_json(const struct tfa *t);
 /* Session lifetime in seconds (default 24 h); for tests of expiry. */
 void tfa_set_session_ttl(struct tfa *t, double seconds);
-/* Forget everything (used by /__sim/reset), keeping seed and email. */
+/* Forget everything (used by /__sim/reset), keeping seed, email and user id. */
 void tfa_reset(struct tfa *t);
+
+/* Extensions (added by sim-tfa; all optional for callers). */
+/* The account's user id, shown as user_id in method objects and as id in the
+ * login answer (default 0 until set). */
+void tfa_set_user_id(struct tfa *t, long user_id);
+/* Whether the account's email is verified (default true); unverified accounts
+ * cannot be sent codes (403 email_not_verified).  For /__sim/set
+ * {"what":"user","field":"email_verified","value":false}. */
+void tfa_set_email_verified(struct tfa *t, bool verified);
+bool tfa_email_verified(const struct tfa *t);
+/* Mark the account as a legacy 2FA user (tfa_status "legacy"; enables TOTP
+ * first when 2FA is off).  For /__sim/set {"what":"user","field":"tfa_legacy"}. */
+void tfa_set_legacy(struct tfa *t, bool legacy, double now);
 
 #endif
