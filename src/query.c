@@ -259,6 +259,13 @@ json_t *query_parse(const char *text, bool no_defaults, struct query_error *err)
 	if (!text)
 		return q;
 	size_t n = strlen(text), i = 0;
+	for (size_t k = 0; k < n; k++) {
+		unsigned char c = (unsigned char)text[k];
+		if ((c < 0x20 && !isspace(c)) || c == 0x7F) {
+			fail(err, (int)k, 1, "control character 0x%02X", c);
+			goto bad;
+		}
+	}
 	while (i < n) {
 		while (i < n && isspace((unsigned char)text[i]))
 			i++;
