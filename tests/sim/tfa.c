@@ -655,7 +655,7 @@ static void masked_email(const struct tfa *t, char *out, size_t n)
 
 static bool has_bearer(const struct sim_req *rq)
 {
-	return rq->key == KEY_FULL || rq->key == KEY_SESSION || rq->key == KEY_READONLY;
+	return rq->key == KEY_FULL || rq->key == KEY_SESSION;
 }
 
 /* ---- endpoints ------------------------------------------------------------ */
@@ -1221,6 +1221,7 @@ const char *tfa_enable_totp(struct tfa *t, double now)
 		m->has_label = true;
 		m->is_primary = t->n_methods == 1;
 		m->created_at = now;
+		m->last_used = now;
 	}
 	if (!t->enabled) {
 		t->enabled = true;
@@ -1358,8 +1359,8 @@ bool tfa_handle(struct tfa *t, const struct sim_req *rq, struct sim_resp *rs)
 		    !strcmp(sub, "sms") || !strcmp(sub, "sms/resend");
 	if (rq->key == KEY_NONE && !open)
 		return fail(rs, 403, "auth_error", "This action requires login.");
-	bool writes = strcmp(sub, "status") && !open;
-	if (rq->key == KEY_READONLY && writes)
+	/* A scoped key reads the status; anything else could mint a full session. */
+	if (rq->key == KEY_READONLY && strcmp(sub, "status"))
 		return fail(rs, 403, "forbidden", "This API key lacks the permission for this action");
 
 	if (!strcmp(sub, "status")) {
