@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct key_binding {
 	char context[24];  /* "global", "instances", ... ("" = global) */
@@ -37,6 +38,29 @@ struct config {
 	enum dump_what dump;
 	bool dump_json;
 	char *dump_query;
+	/* Added by core-net (backward-compatible: new fields at the end). */
+	char *log_path;        /* --log FILE: debug log, NULL = none */
+	double page_rate;      /* paged list requests per second, default 1.0
+				  (the v1 list threshold); 0 = unpaced */
+	bool want_help;        /* --help */
+	bool want_version;     /* --version */
 };
+
+/* Main thread, before any other thread.  Fills *cfg from defaults, the config
+ * file, the environment and argv (in rising precedence).  Returns 0 on
+ * success, 2 on a usage or config-file error with a message in err
+ * ("config:12: unknown key 'foo'", "--refresh: must be 2-3600").  The caller
+ * must config_free() *cfg in both cases. */
+int config_load(struct config *cfg, int argc, char **argv, char *err, size_t errlen);
+/* Parse one config file's text into *cfg (keys and bind lines); name is used
+ * in messages.  Returns 0, or 2 with "name:LINE: message" in err. */
+int config_parse_text(struct config *cfg, const char *text, const char *name, char *err,
+		      size_t errlen);
+void config_free(struct config *cfg);
+/* The --help text. */
+void config_usage(FILE *out);
+
+#define CONFIG_DEFAULT_URL "https://console.vast.ai"
+#define CONFIG_DEFAULT_RUN_URL "https://run.vast.ai"
 
 #endif

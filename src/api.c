@@ -1,0 +1,393 @@
+/* api.c: the endpoints the client uses, as data.  Owns the paths, query
+ * strings and JSON bodies of every call (SPEC.md and the live forms of
+ * API-NOTES.md), the decoding of the answers that are more than a list, the
+ * fall-back and retry rules, and api_run(), the blocking executor used by
+ * --dump with the official CLI's retry schedule. */
+#include "api.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "auth.h"
+#include "backoff.h"
+#include "config.h"
+#include "jobs.h"
+#include "log.h"
+#include "util.h"
+
+static const struct {
+	const char *name;
+	double rate; /* requests per second, API-NOTES "thresholds" */
+} ep_info[EP__COUNT] = {
+	[EP_INSTANCES_V1] = {"instances (v1)", 1.0}, [EP_INSTANCES_V0] = {"instances (v0)", 1.0},
+	[EP_INSTANCE] = {"instance", 2.0},           [EP_USER] = {"user", 2.0},
+	[EP_WORKERGROUPS] = {"workergroups", 2.0},   [EP_AUTOJOBS] = {"autojobs", 2.0},
+	[EP_ENDPTJOBS] = {"endpoints", 2.0},         [EP_OFFERS] = {"offers", 10.0 / 60.0},
+	[EP_TEMPLATES] = {"templates", 3.0},         [EP_STATE] = {"instance state", 1.0},
+	[EP_REBOOT] = {"reboot", 1.0},               [EP_DESTROY] = {"destroy", 3.0},
+	[EP_BID] = {"bid", 5.5},                     [EP_PREPAY] = {"prepay", 2.0},
+	[EP_CREATE] = {"create", 4.5},               [EP_TFA_LOGIN] = {"2FA login", 1.0},
+	[EP_LOGS] = {"endpoint logs", 1.0},          [EP_LOGS_CLI] = {"endpoint logs", 1.0},
+};
+
+const char *api_ep_name(enum api_ep ep)
+{
+	return (unsigned)ep < EP__COUNT ? ep_info[ep].name : "?";
+}
+
+double api_ep_rate(enum api_ep ep)
+{
+	return (unsigned)ep < EP__COUNT ? ep_info[ep].rate : 1.0;
+}
+
+void api_call_free(struct api_call *c)
+{
+	free(c->url);
+	free(c->body);
+	c->url = c->body = NULL;
+}
+
+static struct api_call mk(enum api_ep ep, const char *method, char *url, json_t *body)
+{
+	struct api_call c = {ep, method, url, NULL};
+	if (body) {
+		c.body = json_dumps(body, JSON_COMPACT);
+		json_decref(body);
+	}
+	return c;
+}
+
+/* URL-encode s (malloc'd). */
+static char *uenc(const char *s)
+{
+	char *e = curl_easy_escape(NULL, s, 0);
+	char *r = xstrdup(e);
+	curl_free(e);
+	return r;
+}
+
+struct api_call api_instances_v1(const struct config *c, const char *after)
+{
+	char *url;
+	if (after && *after) {
+		char *t = uenc(after);
+		url = xasprintf("%s/api/v1/instances/?limit=%d&after_token=%s", c->base_url,
+				API_PAGE_LIMIT, t);
+		free(t);
+	} else {
+		url = xasprintf("%s/api/v1/instances/?limit=%d", c->base_url, API_PAGE_LIMIT);
+	}
+	return mk(EP_INSTANCES_V1, "GET", url, NULL);
+}
+
+struct api_call api_instances_v0(const struct config *c)
+{
+	return mk(EP_INSTANCES_V0, "GET", xasprintf("%s/api/v0/instances/", c->base_url), NULL);
+}
+
+struct api_call api_instance(const struct config *c, long id)
+{
+	return mk(EP_INSTANCE, "GET", xasprintf("%s/api/v0/instances/%ld/?owner=me", c->base_url, id),
+		  NULL);
+}
+
+struct api_call api_user(const struct config *c)
+{
+	return mk(EP_USER, "GET", xasprintf("%s/api/v0/users/current/", c->base_url), NULL);
+}
+
+struct api_call api_workergroups(const struct config *c, bool autojobs_alias)
+{
+	return mk(autojobs_alias ? EP_AUTOJOBS : EP_WORKERGROUPS, "GET",
+		  xasprintf("%s/api/v0/%s/", c->base_url,
+			    autojobs_alias ? "autojobs" : "workergroups"),
+		  NULL);
+}
+
+struct api_call api_endptjobs(const struct config *c)
+{
+	return mk(EP_ENDPTJOBS, "GET", xasprintf("%s/api/v0/endptjobs/", c->base_url), NULL);
+}
+
+struct api_call api_offers(const struct config *c, json_t *body)
+{
+	return mk(EP_OFFERS, "POST", xasprintf("%s/api/v0/bundles/", c->base_url),
+		  body ? body : json_object());
+}
+
+struct api_call api_templates(const struct config *c, json_t *select_filters)
+{
+	char *url;
+	if (select_filters) {
+		char *js = json_dumps(select_filters, JSON_COMPACT);
+		char *q = uenc(js ? js : "{}");
+		url = xasprintf("%s/api/v0/template/?select_filters=%s", c->base_url, q);
+		free(q);
+		free(js);
+		json_decref(select_filters);
+	} else {
+		url = xasprintf("%s/api/v0/template/", c->base_url);
+	}
+	return mk(EP_TEMPLATES, "GET", url, NULL);
+}
+
+static struct api_call state_call(const struct config *c, long id, const char *key,
+				  const char *val)
+{
+	return mk(EP_STATE, "PUT", xasprintf("%s/api/v0/instances/%ld/", c->base_url, id),
+		  json_pack("{s:s}", key, val));
+}
+
+struct api_call api_start(const struct config *c, long id)
+{
+	return state_call(c, id, "state", "running");
+}
+
+struct api_call api_stop(const struct config *c, long id)
+{
+	return state_call(c, id, "state", "stopped");
+}
+
+struct api_call api_label(const struct config *c, long id, const char *label)
+{
+	return state_call(c, id, "label", label);
+}
+
+struct api_call api_reboot(const struct config *c, long id)
+{
+	return mk(EP_REBOOT, "PUT", xasprintf("%s/api/v0/instances/reboot/%ld/", c->base_url, id),
+		  json_object());
+}
+
+struct api_call api_destroy(const struct config *c, long id)
+{
+	return mk(EP_DESTROY, "DELETE", xasprintf("%s/api/v0/instances/%ld/", c->base_url, id),
+		  json_object());
+}
+
+struct api_call api_bid(const struct config *c, long id, double price)
+{
+	return mk(EP_BID, "PUT", xasprintf("%s/api/v0/instances/bid_price/%ld/", c->base_url, id),
+		  json_pack("{s:s,s:f}", "client_id", "me", "price", price));
+}
+
+struct api_call api_prepay(const struct config *c, long id, double amount)
+{
+	return mk(EP_PREPAY, "PUT", xasprintf("%s/api/v0/instances/prepay/%ld/", c->base_url, id),
+		  json_pack("{s:f}", "amount", amount));
+}
+
+struct api_call api_create(const struct config *c, const struct create_req *r)
+{
+	json_t *b = json_pack("{s:s}", "client_id", "me");
+	if (r->image[0])
+		json_object_set_new(b, "image", json_string(r->image));
+	if (r->template_hash_id[0])
+		json_object_set_new(b, "template_hash_id", json_string(r->template_hash_id));
+	if (r->label[0])
+		json_object_set_new(b, "label", json_string(r->label));
+	if (r->disk > 0)
+		json_object_set_new(b, "disk", json_real(r->disk));
+	if (r->runtype[0])
+		json_object_set_new(b, "runtype", json_string(r->runtype));
+	if (r->price > 0)
+		json_object_set_new(b, "price", json_real(r->price));
+	if (r->onstart[0])
+		json_object_set_new(b, "onstart", json_string(r->onstart));
+	if (r->cancel_unavail)
+		json_object_set_new(b, "cancel_unavail", json_true());
+	return mk(EP_CREATE, "PUT", xasprintf("%s/api/v0/asks/%ld/", c->base_url, r->offer_id), b);
+}
+
+struct api_call api_tfa_login(const struct config *c, const char *method, const char *code)
+{
+	json_t *b = strcmp(method, "backup") == 0
+			    ? json_pack("{s:s}", "backup_code", code)
+			    : json_pack("{s:s,s:s}", "tfa_method", method, "code", code);
+	return mk(EP_TFA_LOGIN, "POST", xasprintf("%s/api/v0/tfa/", c->base_url), b);
+}
+
+struct api_call api_endpoint_logs(const struct config *c, const char *endpoint, int tail)
+{
+	return mk(EP_LOGS, "POST", xasprintf("%s/get_endpoint_logs", c->run_url),
+		  json_pack("{s:s,s:i}", "endpoint", endpoint, "tail", tail));
+}
+
+struct api_call api_endpoint_logs_cli(const struct config *c, long endpoint_id,
+				      const char *endpoint_api_key, int tail)
+{
+	return mk(EP_LOGS_CLI, "POST", xasprintf("%s/get_endpoint_logs/", c->run_url),
+		  json_pack("{s:I,s:s,s:i}", "id", (json_int_t)endpoint_id, "api_key",
+			    endpoint_api_key ? endpoint_api_key : "", "tail", tail));
+}
+
+bool api_should_fall_back(const struct api_error *e)
+{
+	return (e->http_status == 404 || e->http_status == 405) && e->cls != AE_AUTH &&
+	       e->cls != AE_SESSION_EXPIRED;
+}
+
+bool api_retryable(const struct api_error *e, CURLcode rc)
+{
+	if (e->cls == AE_TRANSPORT)
+		return rc != CURLE_OPERATION_TIMEDOUT && rc != CURLE_OK;
+	return e->http_status == 429 || (e->http_status >= 500 && e->http_status <= 504);
+}
+
+bool api_parse(const struct http_xfer *x, json_t **root, struct api_error *e)
+{
+	*root = NULL;
+	memset(e, 0, sizeof *e);
+	if (http_xfer_failed(x, e))
+		return false;
+	size_t len;
+	const char *body = http_xfer_body(x, &len);
+	json_error_t je;
+	json_t *j = json_loadb(body, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+	if (!j) {
+		char m[200];
+		snprintf(m, sizeof m, "malformed JSON from the service (%s)", je.text);
+		apierr_protocol(e, (int)http_xfer_status(x), m);
+		return false;
+	}
+	*root = j;
+	e->cls = AE_NONE;
+	e->http_status = (int)http_xfer_status(x);
+	return true;
+}
+
+static bool num(const json_t *o, const char *k, double *out)
+{
+	json_t *v = json_object_get(o, k);
+	if (json_is_number(v)) {
+		*out = json_number_value(v);
+		return true;
+	}
+	if (json_is_string(v)) {
+		char *end;
+		double d = strtod(json_string_value(v), &end);
+		if (end != json_string_value(v) && !*end) {
+			*out = d;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool api_prepay_result(const json_t *root, double *timescale, double *discount_rate)
+{
+	*timescale = NAN;
+	*discount_rate = NAN;
+	if (!json_is_object(root))
+		return false;
+	bool a = num(root, "timescale", timescale);
+	bool b = num(root, "discount_rate", discount_rate);
+	return a || b;
+}
+
+bool api_create_result(const json_t *root, long *new_contract)
+{
+	double d;
+	if (!json_is_object(root) || !num(root, "new_contract", &d) || d <= 0)
+		return false;
+	*new_contract = (long)d;
+	return true;
+}
+
+char *api_tfa_session_key(const json_t *root)
+{
+	json_t *v = json_object_get(root, "session_key");
+	if (!json_is_string(v) || !json_string_length(v))
+		return NULL;
+	return xstrdup(json_string_value(v));
+}
+
+char *api_logs_text(const json_t *root)
+{
+	if (!json_is_object(root))
+		return NULL;
+	json_t *v = json_object_get(root, "logs");
+	if (json_is_string(v))
+		return util_sanitize_ml(json_string_value(v), json_string_length(v));
+	/* the CLI's form: one string per level */
+	static const char *const levels[] = {"info0", "info1", "trace", "debug"};
+	char *acc = NULL;
+	for (size_t i = 0; i < 4; i++) {
+		json_t *s = json_object_get(root, levels[i]);
+		if (!json_is_string(s) || !json_string_length(s))
+			continue;
+		char *clean = util_sanitize_ml(json_string_value(s), json_string_length(s));
+		char *n = xasprintf("%s%s%s", acc ? acc : "", acc ? "\n" : "", clean);
+		free(clean);
+		free(acc);
+		acc = n;
+	}
+	return acc;
+}
+
+void api_client_init(struct api_client *cl, const struct config *cfg, struct auth *auth)
+{
+	memset(cl, 0, sizeof *cl);
+	cl->cfg = cfg;
+	cl->auth = auth;
+	cl->opts.connect_timeout_s = cfg->connect_timeout_s;
+	cl->opts.total_timeout_s = cfg->total_timeout_s;
+	cl->opts.share = curl_share_init();
+	if (cl->opts.share) {
+		curl_share_setopt(cl->opts.share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
+		curl_share_setopt(cl->opts.share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+		curl_share_setopt(cl->opts.share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+	}
+	cl->retries = 5;
+}
+
+void api_client_cleanup(struct api_client *cl)
+{
+	if (cl->opts.share)
+		curl_share_cleanup(cl->opts.share);
+	cl->opts.share = NULL;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+	while (nanosleep(&ts, &ts) != 0)
+		;
+}
+
+bool api_run(struct api_client *cl, const struct api_call *call, json_t **root,
+	     struct api_error *e)
+{
+	bool session_retry = false;
+	for (int attempt = 0;; attempt++) {
+		char *hdr = cl->auth ? auth_header(cl->auth) : NULL;
+		struct http_xfer *x = http_xfer_new(&cl->opts, call->method, call->url, call->body,
+						    hdr, e);
+		auth_header_free(hdr);
+		if (!x)
+			return false;
+		cl->requests++;
+		http_xfer_perform(x);
+		bool ok = api_parse(x, root, e);
+		CURLcode rc = http_xfer_code(x);
+		http_xfer_free(x);
+		if (ok)
+			return true;
+		if (e->cls == AE_SESSION_EXPIRED && !session_retry && cl->auth &&
+		    auth_session_expired(cl->auth)) {
+			log_msg("session key expired: dropped, retrying with the normal key");
+			session_retry = true;
+			attempt--;
+			continue;
+		}
+		if (attempt >= cl->retries || !api_retryable(e, rc))
+			return false;
+		cl->retried++;
+		double d = backoff_retry_delay(attempt);
+		log_msg("%s: %s, retry %d in %.2f s", api_ep_name(call->ep),
+			e->http_status ? "error status" : "transport error", attempt + 1, d);
+		sleep_s(d);
+	}
+}

@@ -1,0 +1,117 @@
+/* api.h: one request builder per endpoint the client uses (method, URL, JSON
+ * body) and the decoders of their answers.  No I/O in the builders or the
+ * decoders: the poller runs the calls on its multi handle, --dump through
+ * api_run() (blocking, with the official CLI's retries).  Any thread; the
+ * results are the caller's. */
+#ifndef RENTOP_API_H
+#define RENTOP_API_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "apierr.h"
+#include "http.h"
+
+struct config;
+struct auth;
+struct create_req;
+
+enum api_ep {
+	EP_INSTANCES_V1,   /* GET /api/v1/instances/?limit=25[&after_token=T] */
+	EP_INSTANCES_V0,   /* GET /api/v0/instances/ (the spec's list) */
+	EP_INSTANCE,       /* GET /api/v0/instances/{id}/?owner=me */
+	EP_USER,           /* GET /api/v0/users/current/ */
+	EP_WORKERGROUPS,   /* GET /api/v0/workergroups/ */
+	EP_AUTOJOBS,       /* GET /api/v0/autojobs/ (the CLI's alias) */
+	EP_ENDPTJOBS,      /* GET /api/v0/endptjobs/ */
+	EP_OFFERS,         /* POST /api/v0/bundles/ */
+	EP_TEMPLATES,      /* GET /api/v0/template/?select_filters=... */
+	EP_STATE,          /* PUT /api/v0/instances/{id}/ {"state"} or {"label"} */
+	EP_REBOOT,         /* PUT /api/v0/instances/reboot/{id}/ */
+	EP_DESTROY,        /* DELETE /api/v0/instances/{id}/ */
+	EP_BID,            /* PUT /api/v0/instances/bid_price/{id}/ */
+	EP_PREPAY,         /* PUT /api/v0/instances/prepay/{id}/ */
+	EP_CREATE,         /* PUT /api/v0/asks/{offer}/ */
+	EP_TFA_LOGIN,      /* POST /api/v0/tfa/ */
+	EP_LOGS,           /* POST {run_url}/get_endpoint_logs (spec) */
+	EP_LOGS_CLI,       /* POST {run_url}/get_endpoint_logs/ (the CLI's form) */
+	EP__COUNT
+};
+
+struct api_call {
+	enum api_ep ep;
+	const char *method;
+	char *url;      /* malloc'd */
+	char *body;     /* malloc'd JSON text, NULL for none */
+};
+
+void api_call_free(struct api_call *c);
+const char *api_ep_name(enum api_ep ep);
+/* Published rate threshold of the endpoint, requests per second (API-NOTES). */
+double api_ep_rate(enum api_ep ep);
+
+#define API_PAGE_LIMIT 25
+
+/* Builders.  `after` may be NULL (first page). */
+struct api_call api_instances_v1(const struct config *c, const char *after);
+struct api_call api_instances_v0(const struct config *c);
+struct api_call api_instance(const struct config *c, long id);
+struct api_call api_user(const struct config *c);
+struct api_call api_workergroups(const struct config *c, bool autojobs_alias);
+struct api_call api_endptjobs(const struct config *c);
+/* body: the search body (query_search_body), taken over. */
+struct api_call api_offers(const struct config *c, json_t *body);
+/* select_filters: a filters object or NULL, taken over. */
+struct api_call api_templates(const struct config *c, json_t *select_filters);
+struct api_call api_start(const struct config *c, long id);
+struct api_call api_stop(const struct config *c, long id);
+struct api_call api_label(const struct config *c, long id, const char *label);
+struct api_call api_reboot(const struct config *c, long id);
+struct api_call api_destroy(const struct config *c, long id);
+struct api_call api_bid(const struct config *c, long id, double price);
+struct api_call api_prepay(const struct config *c, long id, double amount);
+struct api_call api_create(const struct config *c, const struct create_req *r);
+/* method "totp" (code = 6 digits) or "backup" (code = XXXX-XXXX-XXXX). */
+struct api_call api_tfa_login(const struct config *c, const char *method, const char *code);
+struct api_call api_endpoint_logs(const struct config *c, const char *endpoint, int tail);
+/* The CLI's form needs the endpoint's api_key; the caller passes it (it goes
+ * into the body only). */
+struct api_call api_endpoint_logs_cli(const struct config *c, long endpoint_id,
+				      const char *endpoint_api_key, int tail);
+
+/* Should a 404/405 make the caller try the older or newer form? */
+bool api_should_fall_back(const struct api_error *e);
+/* Worth retrying (429, 500-504, transport failures other than a timeout)? */
+bool api_retryable(const struct api_error *e, CURLcode rc);
+
+/* Decode a finished transfer: every error becomes *e (false); success gives
+ * the parsed body (*root, the caller's).  A success body that is not JSON
+ * is AE_PROTOCOL. */
+bool api_parse(const struct http_xfer *x, json_t **root, struct api_error *e);
+
+/* Answers with more than a list. */
+bool api_prepay_result(const json_t *root, double *timescale, double *discount_rate);
+bool api_create_result(const json_t *root, long *new_contract);
+/* The session_key of a 2FA login answer (malloc'd; wipe it), or NULL. */
+char *api_tfa_session_key(const json_t *root);
+/* The log text of either get_endpoint_logs form (malloc'd, sanitised, lines
+ * kept), or NULL. */
+char *api_logs_text(const json_t *root);
+
+/* Blocking calls (--dump, one-shot): runs call with the CLI's retries on 429
+ * and 5xx (0.15 s, x1.5; `retries` of them), and on "Session expired" drops
+ * the session key and retries once with the normal key. */
+struct api_client {
+	const struct config *cfg;
+	struct auth *auth;
+	struct http_opts opts;
+	int retries;
+	unsigned requests;   /* counters, for tests and the log */
+	unsigned retried;
+};
+void api_client_init(struct api_client *cl, const struct config *cfg, struct auth *auth);
+void api_client_cleanup(struct api_client *cl);
+bool api_run(struct api_client *cl, const struct api_call *call, json_t **root,
+	     struct api_error *e);
+
+#endif

@@ -1,0 +1,48 @@
+/* auth.h: the API key.  Found like the official CLI does (first hit wins):
+ * --api-key-file, env VAST_API_KEY, <vastai dir>/vast_tfa_key (a 2FA session
+ * key), <vastai dir>/vast_api_key, legacy ~/.vast_api_key.  The key lives in
+ * this module's memory only; it leaves it solely as an Authorization header
+ * line (auth_header) and never reaches a message.  Thread-safe (a mutex
+ * guards the keys: the poller may store or drop a session key while the main
+ * thread reads). */
+#ifndef RENTOP_AUTH_H
+#define RENTOP_AUTH_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct config;
+struct auth;
+
+/* Main thread, before curses: discover the key.  Warnings (a key file
+ * readable by group or others, an unreadable file) go to `warn` (may be
+ * NULL).  Never NULL; auth_has_key() says whether a key was found. */
+struct auth *auth_new(const struct config *cfg, FILE *warn);
+void auth_free(struct auth *a); /* wipes the keys */
+
+bool auth_has_key(struct auth *a);
+/* Where the key in use came from ("VAST_API_KEY", a file path, ...), for
+ * messages; never the key.  Copied into buf. */
+const char *auth_source(struct auth *a, char *buf, size_t n);
+/* Is the key in use a 2FA session key? */
+bool auth_using_session(struct auth *a);
+
+/* A malloc'd "Authorization: Bearer <key>" line, or NULL when there is no
+ * key.  The caller hands it to curl and frees it with auth_header_free()
+ * (which wipes it). */
+char *auth_header(struct auth *a);
+void auth_header_free(char *h);
+
+/* Store a session key from a 2FA login: written to <vastai dir>/vast_tfa_key
+ * (mode 0600, atomic rename) and used from now on.  Returns 0, or -1 with a
+ * message (no key in it) in err. */
+int auth_store_session(struct auth *a, const char *session_key, char *err, size_t n);
+/* The service said the session expired: delete the session file, fall back
+ * to the normal key.  True when there is a normal key to retry with. */
+bool auth_session_expired(struct auth *a);
+
+/* Check a key file's permissions; print a warning to warn when readable by
+ * group or others.  True when it warned. */
+bool auth_check_perms(const char *path, FILE *warn);
+
+#endif

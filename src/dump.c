@@ -1,0 +1,483 @@
+/* dump.c: the non-interactive mode.  Owns fetching one resource completely
+ * (every v1 page of the instance list, paced to the published threshold,
+ * with the v0 fall-back; workergroups with the autojobs fall-back), the
+ * table and JSON renderings, the removal of secret fields from JSON output,
+ * and the mapping of failures to exit statuses. */
+#include "dump.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "api.h"
+#include "auth.h"
+#include "backoff.h"
+#include "config.h"
+#include "json_map.h"
+#include "query.h"
+#include "util.h"
+
+/* Drop secret keys everywhere in v (objects and arrays, recursively). */
+static void strip_secrets(json_t *v)
+{
+	if (json_is_object(v)) {
+		const char *k;
+		json_t *x;
+		void *tmp;
+		json_object_foreach_safe(v, tmp, k, x) {
+			if (json_map_is_secret_key(k))
+				json_object_del(v, k);
+			else
+				strip_secrets(x);
+		}
+	} else if (json_is_array(v)) {
+		size_t i;
+		json_t *x;
+		json_array_foreach(v, i, x) strip_secrets(x);
+	}
+}
+
+static int exit_for(const struct api_error *e)
+{
+	switch (e->cls) {
+	case AE_AUTH:
+	case AE_NEEDS_TFA:
+	case AE_SESSION_EXPIRED:
+		return DUMP_EXIT_AUTH;
+	default:
+		return DUMP_EXIT_NET;
+	}
+}
+
+static int report(FILE *err, struct auth *auth, const char *what, const struct api_error *e)
+{
+	char buf[400], src[300];
+	apierr_format(e, buf, sizeof buf);
+	fprintf(err, "rentop: %s: %s\n", what, buf);
+	int rc = exit_for(e);
+	if (rc == DUMP_EXIT_AUTH && auth)
+		fprintf(err, "rentop: the API key was refused (key from %s)\n",
+			auth_source(auth, src, sizeof src));
+	return rc;
+}
+
+static void sleep_until(double t)
+{
+	double d = t - util_mono();
+	if (d <= 0)
+		return;
+	struct timespec ts = {(time_t)d, (long)((d - (double)(time_t)d) * 1e9)};
+	while (nanosleep(&ts, &ts) != 0)
+		;
+}
+
+/* Append the records of an instances page (raw) to arr. */
+static void append_raw(json_t *arr, const json_t *root)
+{
+	json_t *list = json_is_array(root) ? (json_t *)root : json_object_get(root, "instances");
+	if (json_is_array(list))
+		json_array_extend(arr, list);
+	else if (json_is_object(list))
+		json_array_append(arr, list);
+}
+
+/* Every instance: v1 pages until next_token is null; v0 when v1 is absent. */
+static bool fetch_instances(struct api_client *cl, json_t *raw, struct instance **v, size_t *n,
+			    struct api_error *e)
+{
+	struct backoff pace;
+	backoff_init(&pace, 1, 1, cl->cfg->page_rate, 1, util_mono());
+	char *token = NULL;
+	for (int page = 0;; page++) {
+		struct api_call c = api_instances_v1(cl->cfg, token);
+		free(token);
+		token = NULL;
+		sleep_until(backoff_pace(&pace, util_mono()));
+		backoff_sent(&pace, util_mono());
+		json_t *root;
+		bool ok = api_run(cl, &c, &root, e);
+		api_call_free(&c);
+		if (!ok) {
+			if (page == 0 && api_should_fall_back(e)) {
+				struct api_call c0 = api_instances_v0(cl->cfg);
+				ok = api_run(cl, &c0, &root, e);
+				api_call_free(&c0);
+				if (!ok)
+					return false;
+				if (!json_map_instances(root, v, n, &token)) {
+					apierr_protocol(e, 200, "unexpected instance list shape");
+					json_decref(root);
+					return false;
+				}
+				free(token);
+				append_raw(raw, root);
+				json_decref(root);
+				return true;
+			}
+			return false;
+		}
+		if (!json_map_instances(root, v, n, &token)) {
+			apierr_protocol(e, 200, "unexpected instance list shape");
+			json_decref(root);
+			return false;
+		}
+		append_raw(raw, root);
+		json_decref(root);
+		if (!token || !*token)
+			break;
+		if (page > 100000) {
+			apierr_protocol(e, 200, "the instance list never ends");
+			free(token);
+			return false;
+		}
+	}
+	free(token);
+	return true;
+}
+
+static void print_json(FILE *out, json_t *v)
+{
+	strip_secrets(v);
+	json_dumpf(v, out, JSON_INDENT(2) | JSON_SORT_KEYS);
+	fputc('\n', out);
+}
+
+/* A plain table: columns padded to their widest cell (display width). */
+struct table {
+	size_t ncols, nrows;
+	char **cells; /* nrows x ncols, row 0 is the header */
+};
+
+static void table_add(struct table *t, char **row)
+{
+	t->cells = xrealloc(t->cells, (t->nrows + 1) * t->ncols * sizeof *t->cells);
+	for (size_t c = 0; c < t->ncols; c++)
+		t->cells[t->nrows * t->ncols + c] = util_sanitize(row[c] ? row[c] : "");
+	t->nrows++;
+}
+
+static void table_print(struct table *t, FILE *out)
+{
+	int *w = xcalloc(t->ncols, sizeof *w);
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t c = 0; c < t->ncols; c++) {
+			int cw = util_strwidth(t->cells[r * t->ncols + c]);
+			if (cw > w[c])
+				w[c] = cw;
+		}
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			const char *s = t->cells[r * t->ncols + c];
+			fputs(s, out);
+			if (c + 1 < t->ncols)
+				fprintf(out, "%*s", w[c] - util_strwidth(s) + 2, "");
+		}
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	free(w);
+}
+
+/* A number with `prec` decimals (-1: shortest form), "-" when unknown. */
+static char *fnum(double d, int prec)
+{
+	if (!isfinite(d))
+		return xstrdup("-");
+	return prec < 0 ? xasprintf("%g", d) : xasprintf("%.*f", prec, d);
+}
+
+static void instances_table(const struct instance *v, size_t n, FILE *out)
+{
+	struct table t = {8, 0, NULL};
+	char *hdr[] = {"ID", "STATUS", "GPUS", "$/H", "AGE", "SSH", "LABEL", "IMAGE"};
+	table_add(&t, hdr);
+	double now = util_now();
+	for (size_t i = 0; i < n; i++) {
+		const struct instance *x = &v[i];
+		char age[32];
+		char *row[8];
+		row[0] = xasprintf("%ld", x->id);
+		row[1] = xstrdup(inst_state_name(x->state));
+		row[2] = xasprintf("%dx %s", x->num_gpus, x->gpu_name);
+		row[3] = fnum(x->dph_total, 3);
+		row[4] = xstrdup(fmt_age(age, sizeof age, now, isfinite(x->start_date) ? x->start_date : 0));
+		if (x->public_ip[0] && x->direct_ssh_port)
+			row[5] = xasprintf("%s:%d", x->public_ip, x->direct_ssh_port);
+		else if (x->ssh_host[0])
+			row[5] = xasprintf("%s:%d", x->ssh_host, x->ssh_port);
+		else
+			row[5] = xstrdup("-");
+		row[6] = xstrdup(x->label);
+		row[7] = xstrdup(x->image);
+		table_add(&t, row);
+		for (int c = 0; c < 8; c++)
+			free(row[c]);
+	}
+	table_print(&t, out);
+}
+
+static void offers_table(const struct offer *v, size_t n, FILE *out)
+{
+	struct table t = {8, 0, NULL};
+	char *hdr[] = {"ID", "GPUS", "VRAM", "$/H", "DLP/$", "RELIAB", "VERIFIED", "LOCATION"};
+	table_add(&t, hdr);
+	for (size_t i = 0; i < n; i++) {
+		const struct offer *o = &v[i];
+		char mb[32];
+		char *row[8];
+		row[0] = xasprintf("%ld", o->id);
+		row[1] = xasprintf("%dx %s", o->num_gpus, o->gpu_name ? o->gpu_name : "");
+		row[2] = xstrdup(isfinite(o->gpu_ram) ? fmt_mb(mb, sizeof mb, o->gpu_ram) : "-");
+		row[3] = fnum(o->dph_total, 3);
+		row[4] = fnum(o->dlperf_per_dphtotal, 1);
+		row[5] = fnum(o->reliability, 3);
+		row[6] = xstrdup(o->verified ? "yes" : "no");
+		row[7] = xstrdup(o->geolocation ? o->geolocation : "");
+		table_add(&t, row);
+		for (int c = 0; c < 8; c++)
+			free(row[c]);
+	}
+	table_print(&t, out);
+}
+
+static void kv_table(const struct kv *f, size_t n, FILE *out)
+{
+	struct table t = {2, 0, NULL};
+	char *hdr[] = {"FIELD", "VALUE"};
+	table_add(&t, hdr);
+	for (size_t i = 0; i < n; i++) {
+		char *row[] = {f[i].key, f[i].value};
+		table_add(&t, row);
+	}
+	table_print(&t, out);
+}
+
+static void workergroups_table(const struct workergroup *v, size_t n, FILE *out)
+{
+	struct table t = {7, 0, NULL};
+	char *hdr[] = {"ID", "ENDPOINT", "MIN_LOAD", "TARGET_UTIL", "COLD_MULT", "TEMPLATE",
+		       "QUERY"};
+	table_add(&t, hdr);
+	for (size_t i = 0; i < n; i++) {
+		const struct workergroup *w = &v[i];
+		char *row[7];
+		row[0] = xasprintf("%ld", w->id);
+		row[1] = xasprintf("%s (%ld)", w->endpoint_name, w->endpoint_id);
+		row[2] = fnum(w->min_load, -1);
+		row[3] = fnum(w->target_util, -1);
+		row[4] = fnum(w->cold_mult, -1);
+		row[5] = xstrdup(w->template_hash);
+		row[6] = xstrdup(w->search_query);
+		table_add(&t, row);
+		for (int c = 0; c < 7; c++)
+			free(row[c]);
+	}
+	table_print(&t, out);
+}
+
+static void templates_table(const struct template_rec *v, size_t n, FILE *out)
+{
+	struct table t = {6, 0, NULL};
+	char *hdr[] = {"ID", "HASH_ID", "NAME", "IMAGE", "RUNTYPE", "DISK"};
+	table_add(&t, hdr);
+	for (size_t i = 0; i < n; i++) {
+		const struct template_rec *x = &v[i];
+		char *row[6];
+		row[0] = xasprintf("%ld", x->id);
+		row[1] = xstrdup(x->hash_id);
+		row[2] = xstrdup(x->name);
+		row[3] = x->tag && *x->tag ? xasprintf("%s:%s", x->image ? x->image : "", x->tag)
+					   : xstrdup(x->image);
+		row[4] = xstrdup(x->runtype);
+		row[5] = fnum(x->recommended_disk_space, -1);
+		table_add(&t, row);
+		for (int c = 0; c < 6; c++)
+			free(row[c]);
+	}
+	table_print(&t, out);
+}
+
+/* The list inside an envelope ({"results":[...]}, {"offers":[...]}, ...) as
+ * a new reference to an array. */
+static json_t *list_of(json_t *root, const char *key)
+{
+	json_t *a = json_is_array(root) ? root : json_object_get(root, key);
+	return json_is_array(a) ? json_incref(a) : json_array();
+}
+
+static int dump_instances(struct api_client *cl, FILE *out, FILE *err)
+{
+	json_t *raw = json_array();
+	struct instance *v = NULL;
+	size_t n = 0;
+	struct api_error e;
+	int rc = DUMP_EXIT_OK;
+	if (!fetch_instances(cl, raw, &v, &n, &e))
+		rc = report(err, cl->auth, "instances", &e);
+	else if (cl->cfg->dump_json)
+		print_json(out, raw);
+	else
+		instances_table(v, n, out);
+	instances_free(v, n);
+	json_decref(raw);
+	return rc;
+}
+
+static int dump_offers(struct api_client *cl, FILE *out, FILE *err)
+{
+	struct query_error qe;
+	json_t *body = query_search_body(cl->cfg->dump_query ? cl->cfg->dump_query : "", NULL,
+					 NULL, 0, 0, &qe);
+	if (!body) {
+		fprintf(err, "rentop: --query: %s\n", qe.msg);
+		return DUMP_EXIT_USAGE;
+	}
+	struct api_call c = api_offers(cl->cfg, body);
+	json_t *root;
+	struct api_error e;
+	bool ok = api_run(cl, &c, &root, &e);
+	api_call_free(&c);
+	if (!ok)
+		return report(err, cl->auth, "offers", &e);
+	int rc = DUMP_EXIT_OK;
+	struct offer *v = NULL;
+	size_t n = 0;
+	if (!json_map_offers(root, &v, &n)) {
+		apierr_protocol(&e, 200, "unexpected offer list shape");
+		rc = report(err, cl->auth, "offers", &e);
+	} else if (cl->cfg->dump_json) {
+		json_t *a = list_of(root, "offers");
+		print_json(out, a);
+		json_decref(a);
+	} else {
+		offers_table(v, n, out);
+	}
+	offers_free(v, n);
+	json_decref(root);
+	return rc;
+}
+
+static int dump_user(struct api_client *cl, FILE *out, FILE *err)
+{
+	struct api_call c = api_user(cl->cfg);
+	json_t *root;
+	struct api_error e;
+	bool ok = api_run(cl, &c, &root, &e);
+	api_call_free(&c);
+	if (!ok)
+		return report(err, cl->auth, "user", &e);
+	int rc = DUMP_EXIT_OK;
+	struct user *u = xcalloc(1, sizeof *u);
+	if (!json_is_object(root) || !json_map_user(root, u)) {
+		apierr_protocol(&e, 200, "unexpected user shape");
+		rc = report(err, cl->auth, "user", &e);
+	} else if (cl->cfg->dump_json) {
+		print_json(out, root);
+	} else {
+		kv_table(u->fields, u->nfields, out);
+	}
+	user_free(u); /* frees u itself */
+	json_decref(root);
+	return rc;
+}
+
+static int dump_workergroups(struct api_client *cl, FILE *out, FILE *err)
+{
+	struct api_call c = api_workergroups(cl->cfg, false);
+	json_t *root;
+	struct api_error e;
+	bool ok = api_run(cl, &c, &root, &e);
+	api_call_free(&c);
+	if (!ok && api_should_fall_back(&e)) {
+		c = api_workergroups(cl->cfg, true);
+		ok = api_run(cl, &c, &root, &e);
+		api_call_free(&c);
+	}
+	if (!ok)
+		return report(err, cl->auth, "workergroups", &e);
+	int rc = DUMP_EXIT_OK;
+	struct workergroup *v = NULL;
+	size_t n = 0;
+	if (!json_map_workergroups(root, &v, &n)) {
+		apierr_protocol(&e, 200, "unexpected workergroup list shape");
+		rc = report(err, cl->auth, "workergroups", &e);
+	} else if (cl->cfg->dump_json) {
+		json_t *a = list_of(root, "results");
+		print_json(out, a);
+		json_decref(a);
+	} else {
+		workergroups_table(v, n, out);
+	}
+	workergroups_free(v, n);
+	json_decref(root);
+	return rc;
+}
+
+static int dump_templates(struct api_client *cl, FILE *out, FILE *err)
+{
+	json_t *filters = NULL;
+	if (cl->cfg->dump_query && *cl->cfg->dump_query) {
+		struct query_error qe;
+		filters = query_parse(cl->cfg->dump_query, true, &qe);
+		if (!filters) {
+			fprintf(err, "rentop: --query: %s\n", qe.msg);
+			return DUMP_EXIT_USAGE;
+		}
+	}
+	struct api_call c = api_templates(cl->cfg, filters);
+	json_t *root;
+	struct api_error e;
+	bool ok = api_run(cl, &c, &root, &e);
+	api_call_free(&c);
+	if (!ok)
+		return report(err, cl->auth, "templates", &e);
+	int rc = DUMP_EXIT_OK;
+	struct template_rec *v = NULL;
+	size_t n = 0;
+	if (!json_map_templates(root, &v, &n)) {
+		apierr_protocol(&e, 200, "unexpected template list shape");
+		rc = report(err, cl->auth, "templates", &e);
+	} else if (cl->cfg->dump_json) {
+		json_t *a = list_of(root, "templates");
+		print_json(out, a);
+		json_decref(a);
+	} else {
+		templates_table(v, n, out);
+	}
+	templates_free(v, n);
+	json_decref(root);
+	return rc;
+}
+
+int dump_run(const struct config *cfg, struct auth *auth, FILE *out, FILE *err)
+{
+	/* offers search works without a key; everything else needs one */
+	if (cfg->dump != DUMP_OFFERS && !auth_has_key(auth)) {
+		fprintf(err, "rentop: no API key found: set VAST_API_KEY, use --api-key-file FILE, "
+			     "or put the key in %s/vast_api_key\n",
+			cfg->vast_config_dir);
+		return DUMP_EXIT_AUTH;
+	}
+	struct api_client cl;
+	api_client_init(&cl, cfg, auth);
+	int rc;
+	switch (cfg->dump) {
+	case DUMP_INSTANCES: rc = dump_instances(&cl, out, err); break;
+	case DUMP_OFFERS: rc = dump_offers(&cl, out, err); break;
+	case DUMP_USER: rc = dump_user(&cl, out, err); break;
+	case DUMP_WORKERGROUPS: rc = dump_workergroups(&cl, out, err); break;
+	case DUMP_TEMPLATES: rc = dump_templates(&cl, out, err); break;
+	default:
+		fprintf(err, "rentop: nothing to dump\n");
+		rc = DUMP_EXIT_USAGE;
+	}
+	api_client_cleanup(&cl);
+	if (rc == DUMP_EXIT_OK && fflush(out) != 0) {
+		fprintf(err, "rentop: writing the output failed\n");
+		rc = DUMP_EXIT_NET;
+	}
+	return rc;
+}

@@ -1,0 +1,120 @@
+/* main.c: rentop's entry point.  Owns the start-up and shut-down order:
+ * configuration, the debug log, curl, the API key, then either the --dump
+ * mode (no curses, one fetch, exit status 0/2/3/4) or the dashboard: model,
+ * jobs, the poller thread, ui_run() on this thread, and everything stopped,
+ * joined and freed in reverse. */
+#include <errno.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auth.h"
+#include "config.h"
+#include "dump.h"
+#include "http.h"
+#include "jobs.h"
+#include "log.h"
+#include "model.h"
+#include "poller.h"
+#include "ui.h"
+#include "util.h"
+
+/* Both URLs must be https (or http to loopback) before anything starts. */
+static bool urls_ok(const struct config *cfg)
+{
+	char why[300];
+	if (!http_url_allowed(cfg->base_url, why, sizeof why)) {
+		fprintf(stderr, "rentop: --url: %s\n", why);
+		return false;
+	}
+	if (!http_url_allowed(cfg->run_url, why, sizeof why)) {
+		fprintf(stderr, "rentop: --run-url: %s\n", why);
+		return false;
+	}
+	return true;
+}
+
+/* The dashboard: threads up, UI, threads down. */
+static int run_dashboard(const struct config *cfg, struct auth *auth)
+{
+	if (!auth_has_key(auth)) {
+		fprintf(stderr,
+			"rentop: no API key found: set VAST_API_KEY, use --api-key-file FILE, or "
+			"put the key in %s/vast_api_key (mode 600)\n",
+			cfg->vast_config_dir);
+		return DUMP_EXIT_AUTH;
+	}
+	struct model *m = model_new();
+	struct jobs *j = jobs_new(m, cfg->read_only);
+	struct poller *p = poller_new(cfg, auth, m, j);
+	if (!p || poller_start(p) != 0) {
+		fprintf(stderr, "rentop: cannot start the network thread\n");
+		poller_free(p);
+		jobs_free(j);
+		model_free(m);
+		return 1;
+	}
+	log_msg("dashboard started (refresh %d s)", cfg->refresh_s);
+	int rc = ui_run(cfg, m, j, p);
+	poller_stop(p);
+	poller_free(p);
+	jobs_free(j);
+	model_free(m);
+	log_msg("dashboard stopped (status %d)", rc);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	setlocale(LC_ALL, "");
+	signal(SIGPIPE, SIG_IGN);
+	struct config cfg;
+	char err[600];
+	int rc = config_load(&cfg, argc, argv, err, sizeof err);
+	if (rc) {
+		fprintf(stderr, "rentop: %s\n", err);
+		config_free(&cfg);
+		return DUMP_EXIT_USAGE;
+	}
+	if (cfg.want_help) {
+		config_usage(stdout);
+		config_free(&cfg);
+		return 0;
+	}
+	if (cfg.want_version) {
+		printf("rentop %s\n", RENTOP_VERSION);
+		config_free(&cfg);
+		return 0;
+	}
+	if (cfg.log_path && log_open(cfg.log_path) != 0) {
+		fprintf(stderr, "rentop: --log %s: cannot open: %s\n", cfg.log_path,
+			strerror(errno));
+		config_free(&cfg);
+		return DUMP_EXIT_USAGE;
+	}
+	if (http_global_init() != 0) {
+		fprintf(stderr, "rentop: libcurl failed to initialise\n");
+		config_free(&cfg);
+		return 1;
+	}
+	if (!urls_ok(&cfg)) {
+		rc = DUMP_EXIT_USAGE;
+	} else {
+		/* warnings about key files go out now, before curses starts */
+		struct auth *auth = auth_new(&cfg, stderr);
+		char src[300];
+		log_msg("rentop %s: base %s, key from %s", RENTOP_VERSION, cfg.base_url,
+			auth_source(auth, src, sizeof src));
+		if (cfg.dump != DUMP_NONE)
+			rc = dump_run(&cfg, auth, stdout, stderr);
+		else
+			rc = run_dashboard(&cfg, auth);
+		auth_free(auth);
+	}
+	http_global_cleanup();
+	log_close();
+	config_free(&cfg);
+	return rc;
+}
