@@ -246,7 +246,8 @@ static size_t newly_failed_locked(struct model *m, const struct instance *v, siz
 
 void model_set_instances(struct model *m, struct instance *v, size_t n, double now)
 {
-	qsort(v, n, sizeof *v, cmp_inst_id);
+	if (v && n > 1)
+		qsort(v, n, sizeof *v, cmp_inst_id);
 	pthread_mutex_lock(&m->mu);
 	struct snap *s = snap_clone(m->cur);
 	snap_set_part(s, PART_INST, part_new(PART_INST, v, n));
@@ -474,6 +475,8 @@ const struct instance *snapshot_find_instance(const struct snapshot *s, long id)
 {
 	struct instance key;
 	key.id = id;
+	if (!s->instances || !s->ninstances)
+		return NULL; /* bsearch must not see a NULL base */
 	return bsearch(&key, s->instances, s->ninstances, sizeof key, cmp_inst_id);
 }
 
