@@ -1,0 +1,279 @@
+/* test_auth.c: key discovery in the official CLI's order (--api-key-file,
+ * VAST_API_KEY, vast_tfa_key, vast_api_key, ~/.vast_api_key), the
+ * permission warning, the 0600 session file written atomically, dropping it
+ * on "session expired", and that no message ever carries a key.  Runs in a
+ * temporary HOME. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "auth.h"
+#include "config.h"
+#include "util.h"
+
+static char home[256];
+static char vast[300];
+
+static void put(const char *path, const char *text, mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+	return xasprintf("%s/%s", dir, name);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(home, sizeof home, "/tmp/rentop-test-auth-XXXXXX");
+	assert_non_null(mkdtemp(home));
+	snprintf(vast, sizeof vast, "%s/.config/vastai", home);
+	char p[400];
+	snprintf(p, sizeof p, "%s/.config", home);
+	mkdir(p, 0700);
+	mkdir(vast, 0700);
+	setenv("HOME", home, 1);
+	unsetenv("XDG_CONFIG_HOME");
+	unsetenv("VAST_API_KEY");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[400];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", home);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static struct config cfg_with(const char *key_file)
+{
+	struct config c;
+	memset(&c, 0, sizeof c);
+	c.vast_config_dir = vast;
+	c.api_key_file = (char *)key_file;
+	return c;
+}
+
+/* The bearer value auth would send. */
+static void assert_bearer(struct auth *a, const char *want)
+{
+	char *h = auth_header(a);
+	assert_non_null(h);
+	char *exp = xasprintf("Authorization: Bearer %s", want);
+	assert_string_equal(h, exp);
+	free(exp);
+	auth_header_free(h);
+}
+
+/* Run auth_new with warnings captured into a string (returned, malloc'd). */
+static struct auth *discover(const struct config *c, char **warnings)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *w = open_memstream(&buf, &len);
+	struct auth *a = auth_new(c, w);
+	fclose(w);
+	*warnings = buf;
+	return a;
+}
+
+static void discovery_order(void **state)
+{
+	(void)state;
+	char *legacy = path_in(home, ".vast_api_key");
+	char *normal = path_in(vast, "vast_api_key");
+	char *session = path_in(vast, "vast_tfa_key");
+	char *flagf = path_in(home, "flagkey");
+	char *w;
+	struct config c = cfg_with(NULL);
+
+	/* nothing */
+	struct auth *a = discover(&c, &w);
+	assert_false(auth_has_key(a));
+	assert_null(auth_header(a));
+	auth_free(a);
+	free(w);
+
+	/* 5: legacy */
+	put(legacy, "legacykey\n", 0600);
+	a = discover(&c, &w);
+	assert_bearer(a, "legacykey");
+	auth_free(a);
+	free(w);
+
+	/* 4: the normal key file beats legacy; blanks trimmed */
+	put(normal, "  normalkey \n", 0600);
+	a = discover(&c, &w);
+	assert_bearer(a, "normalkey");
+	assert_false(auth_using_session(a));
+	auth_free(a);
+	free(w);
+
+	/* 3: a session key beats the normal key file */
+	put(session, "sessionkey", 0600);
+	a = discover(&c, &w);
+	assert_bearer(a, "sessionkey");
+	assert_true(auth_using_session(a));
+	auth_free(a);
+	free(w);
+
+	/* 2: the environment beats the files */
+	setenv("VAST_API_KEY", "envkey", 1);
+	a = discover(&c, &w);
+	assert_bearer(a, "envkey");
+	char src[300];
+	assert_string_equal(auth_source(a, src, sizeof src), "VAST_API_KEY");
+	auth_free(a);
+	free(w);
+
+	/* 1: --api-key-file beats everything */
+	put(flagf, "flagkey\n", 0600);
+	c = cfg_with(flagf);
+	a = discover(&c, &w);
+	assert_bearer(a, "flagkey");
+	assert_string_equal(auth_source(a, src, sizeof src), flagf);
+	assert_string_equal(w, "");
+	auth_free(a);
+	free(w);
+	unsetenv("VAST_API_KEY");
+	free(legacy);
+	free(normal);
+	free(session);
+	free(flagf);
+}
+
+static void permission_warning(void **state)
+{
+	(void)state;
+	char *normal = path_in(vast, "vast_api_key");
+	put(normal, "normalkey\n", 0644);
+	struct config c = cfg_with(NULL);
+	char *w;
+	struct auth *a = discover(&c, &w);
+	assert_bearer(a, "normalkey"); /* still used */
+	assert_non_null(strstr(w, "readable by group or others"));
+	assert_non_null(strstr(w, normal));
+	assert_null(strstr(w, "normalkey\n"));
+	assert_null(strstr(w, " normalkey"));
+	auth_free(a);
+	free(w);
+	/* group-readable only also warns; 0600 does not */
+	chmod(normal, 0640);
+	assert_true(auth_check_perms(normal, NULL));
+	chmod(normal, 0600);
+	a = discover(&c, &w);
+	assert_string_equal(w, "");
+	auth_free(a);
+	free(w);
+	free(normal);
+}
+
+static void session_store_and_expiry(void **state)
+{
+	(void)state;
+	/* the vastai dir does not exist yet: it is created */
+	char cmd[400];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", vast);
+	assert_int_equal(system(cmd), 0);
+	setenv("VAST_API_KEY", "envkey", 1);
+	struct config c = cfg_with(NULL);
+	char *w;
+	struct auth *a = discover(&c, &w);
+	free(w);
+	assert_bearer(a, "envkey");
+	/* nothing to fall back from */
+	assert_false(auth_session_expired(a));
+
+	char err[300];
+	assert_int_equal(auth_store_session(a, "sess-123", err, sizeof err), 0);
+	assert_bearer(a, "sess-123");
+	assert_true(auth_using_session(a));
+	char *session = path_in(vast, "vast_tfa_key");
+	struct stat st;
+	assert_int_equal(stat(session, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	FILE *f = fopen(session, "r");
+	char buf[64] = {0};
+	assert_non_null(fgets(buf, sizeof buf, f));
+	fclose(f);
+	assert_string_equal(buf, "sess-123");
+	/* no temporary file left behind */
+	snprintf(cmd, sizeof cmd, "ls '%s' | grep -c tmp >/dev/null", vast);
+	assert_int_not_equal(system(cmd), 0);
+	/* the source names the file, never the key */
+	char src[300];
+	auth_source(a, src, sizeof src);
+	assert_null(strstr(src, "sess-123"));
+	assert_non_null(strstr(src, "vast_tfa_key"));
+
+	/* an empty session key is refused */
+	assert_int_equal(auth_store_session(a, "", err, sizeof err), -1);
+
+	/* expiry: file dropped, back to the normal key */
+	assert_true(auth_session_expired(a));
+	assert_int_equal(stat(session, &st), -1);
+	assert_bearer(a, "envkey");
+	assert_false(auth_using_session(a));
+	assert_false(auth_session_expired(a)); /* only once */
+	auth_free(a);
+	unsetenv("VAST_API_KEY");
+	free(session);
+}
+
+static void session_without_normal_key(void **state)
+{
+	(void)state;
+	char *session = path_in(vast, "vast_tfa_key");
+	put(session, "onlysession\n", 0600);
+	struct config c = cfg_with(NULL);
+	char *w;
+	struct auth *a = discover(&c, &w);
+	free(w);
+	assert_bearer(a, "onlysession");
+	/* expired and nothing to retry with */
+	assert_false(auth_session_expired(a));
+	assert_false(auth_has_key(a));
+	struct stat st;
+	assert_int_equal(stat(session, &st), -1);
+	auth_free(a);
+	free(session);
+}
+
+static void missing_flag_file_warns(void **state)
+{
+	(void)state;
+	struct config c = cfg_with("/nonexistent/rentop-key");
+	char *w;
+	struct auth *a = discover(&c, &w);
+	assert_false(auth_has_key(a));
+	assert_non_null(strstr(w, "/nonexistent/rentop-key"));
+	auth_free(a);
+	free(w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(discovery_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(permission_warning, setup, teardown),
+		cmocka_unit_test_setup_teardown(session_store_and_expiry, setup, teardown),
+		cmocka_unit_test_setup_teardown(session_without_normal_key, setup, teardown),
+		cmocka_unit_test_setup_teardown(missing_flag_file_warns, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,226 @@
+/* test_jobs.c: the action queue: validation before anything is sent (bid
+ * 0.001-32, prepay > 0, label 1-1024, 2FA code forms, create), read-only
+ * refusing everything, the same action on the same instance refused while
+ * queued or running, the pending set in the model, the waker, and a full
+ * queue. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "jobs.h"
+#include "model.h"
+
+static int woken;
+static void waker(void *arg)
+{
+	(void)arg;
+	woken++;
+}
+
+static struct job_req req(enum job_kind k, long id, double amount)
+{
+	struct job_req r;
+	memset(&r, 0, sizeof r);
+	r.kind = k;
+	r.instance_id = id;
+	r.amount = amount;
+	return r;
+}
+
+static void validation(void **state)
+{
+	(void)state;
+	struct model *m = model_new();
+	struct jobs *j = jobs_new(m, false);
+	struct job_req r;
+	/* bid range */
+	static const double bad_bids[] = {0, 0.0009, 32.0001, -1, NAN, INFINITY};
+	for (size_t i = 0; i < sizeof bad_bids / sizeof *bad_bids; i++) {
+		r = req(JOB_BID, 5, bad_bids[i]);
+		assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	}
+	r = req(JOB_BID, 5, 0.001);
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_OK);
+	r = req(JOB_BID, 6, 32.0);
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_OK);
+	/* prepay > 0 */
+	r = req(JOB_PREPAY, 5, 0);
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	r = req(JOB_PREPAY, 5, -3);
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	r = req(JOB_PREPAY, 5, 10);
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_OK);
+	/* an instance id is needed */
+	r = req(JOB_STOP, 0, 0);
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	/* label 1..1024 */
+	r = req(JOB_LABEL, 5, 0);
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	memset(r.text, 'a', LABEL_MAX);
+	r.text[LABEL_MAX] = '\0';
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_OK);
+	/* 2FA codes */
+	r = req(JOB_TFA_LOGIN, 0, 0);
+	strcpy(r.tfa_method, "totp");
+	strcpy(r.text, "12345");
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	strcpy(r.text, "12345a");
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	strcpy(r.tfa_method, "backup");
+	strcpy(r.text, "ABCD-EFGH-123");
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	strcpy(r.tfa_method, "sms");
+	strcpy(r.text, "123456");
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	strcpy(r.tfa_method, "backup");
+	strcpy(r.text, "ABCD-EFGH-1234");
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_OK);
+	/* create */
+	r = req(JOB_CREATE, 0, 0);
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL); /* no offer */
+	r.create.offer_id = 77;
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL); /* no image or template */
+	strcpy(r.create.image, "pytorch/pytorch");
+	r.create.price = 40;
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL); /* bid out of range */
+	r.create.price = 0;
+	r.create.disk = -1;
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	r.create.disk = 16;
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_OK);
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_OK); /* creates may repeat */
+	/* unknown kind */
+	r = req((enum job_kind)JOB__COUNT, 5, 0);
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	jobs_free(j);
+	model_free(m);
+}
+
+static void read_only_refuses_everything(void **state)
+{
+	(void)state;
+	struct model *m = model_new();
+	struct jobs *j = jobs_new(m, true);
+	for (int k = 0; k < JOB__COUNT; k++) {
+		struct job_req r = req((enum job_kind)k, 5, 1.0);
+		strcpy(r.text, "123456");
+		strcpy(r.tfa_method, "totp");
+		r.create.offer_id = 1;
+		strcpy(r.create.image, "x");
+		assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EREADONLY);
+	}
+	assert_int_equal(jobs_queued(j), 0);
+	const struct snapshot *s = model_acquire(m);
+	assert_int_equal(s->npending, 0);
+	model_release(s);
+	jobs_free(j);
+	model_free(m);
+}
+
+static void dedupe_and_pending(void **state)
+{
+	(void)state;
+	struct model *m = model_new();
+	struct jobs *j = jobs_new(m, false);
+	woken = 0;
+	jobs_set_waker(j, waker, NULL);
+	struct job_req r = req(JOB_STOP, 42, 0);
+	int id1 = 0, id2 = 0, id3 = 0;
+	assert_int_equal(jobs_submit(j, &r, &id1), JOBS_OK);
+	assert_true(id1 > 0);
+	assert_int_equal(woken, 1);
+	/* the same action on the same instance: busy while queued */
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EBUSY);
+	/* another action, or another instance, is fine */
+	struct job_req d = req(JOB_DESTROY, 42, 0);
+	assert_int_equal(jobs_submit(j, &d, &id2), JOBS_OK);
+	struct job_req r2 = req(JOB_STOP, 43, 0);
+	assert_int_equal(jobs_submit(j, &r2, &id3), JOBS_OK);
+	assert_true(id1 != id2 && id2 != id3);
+	assert_int_equal(jobs_queued(j), 3);
+	assert_int_equal(woken, 3);
+
+	const struct snapshot *s = model_acquire(m);
+	assert_int_equal(s->npending, 3);
+	assert_true(snapshot_pending(s, 42, JOB_STOP));
+	assert_true(snapshot_pending(s, 42, JOB_DESTROY));
+	assert_true(snapshot_pending(s, 43, -1));
+	assert_false(snapshot_pending(s, 44, -1));
+	model_release(s);
+
+	/* taken in submit order; still busy while running */
+	struct job_req got;
+	int gid;
+	assert_true(jobs_take(j, &got, &gid));
+	assert_int_equal(gid, id1);
+	assert_int_equal(got.kind, JOB_STOP);
+	assert_int_equal(got.instance_id, 42);
+	assert_int_equal(jobs_queued(j), 2);
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EBUSY);
+	s = model_acquire(m);
+	assert_true(snapshot_pending(s, 42, JOB_STOP)); /* running: badge stays */
+	model_release(s);
+	/* finished: the badge goes and the action may be queued again */
+	jobs_finish(j, gid);
+	s = model_acquire(m);
+	assert_false(snapshot_pending(s, 42, JOB_STOP));
+	assert_int_equal(s->npending, 2);
+	model_release(s);
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_OK);
+	/* drain */
+	int n = 0;
+	while (jobs_take(j, &got, &gid)) {
+		jobs_finish(j, gid);
+		n++;
+	}
+	assert_int_equal(n, 3);
+	assert_false(jobs_take(j, &got, &gid));
+	s = model_acquire(m);
+	assert_int_equal(s->npending, 0);
+	model_release(s);
+	jobs_finish(j, 9999); /* unknown id: harmless */
+	jobs_free(j);
+	model_free(m);
+}
+
+static void one_login_at_a_time_and_full(void **state)
+{
+	(void)state;
+	struct jobs *j = jobs_new(NULL, false);
+	struct job_req t = req(JOB_TFA_LOGIN, 0, 0);
+	strcpy(t.tfa_method, "totp");
+	strcpy(t.text, "123456");
+	assert_int_equal(jobs_submit(j, &t, NULL), JOBS_OK);
+	strcpy(t.text, "654321");
+	assert_int_equal(jobs_submit(j, &t, NULL), JOBS_EBUSY);
+	int ok = 1, full = 0;
+	for (long id = 1; id < 200; id++) {
+		struct job_req r = req(JOB_REBOOT, id, 0);
+		int rc = jobs_submit(j, &r, NULL);
+		if (rc == JOBS_OK)
+			ok++;
+		else if (rc == JOBS_EFULL)
+			full++;
+	}
+	assert_true(ok <= MODEL_MAX_PENDING);
+	assert_true(full > 0);
+	assert_string_equal(jobs_strerror(JOBS_EREADONLY), "read-only mode: actions are disabled");
+	assert_string_equal(job_kind_name(JOB_DESTROY), "destroy");
+	jobs_free(j);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(validation),
+		cmocka_unit_test(read_only_refuses_everything),
+		cmocka_unit_test(dedupe_and_pending),
+		cmocka_unit_test(one_login_at_a_time_and_full),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
