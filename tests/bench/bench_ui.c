@@ -1,0 +1,306 @@
+/* bench_ui.c: what the dashboard costs on a terminal, measured on a pty.
+ *
+ * Owns the pty side of the UI benchmarks: it starts rentop under forkpty()
+ * with a fixed window size, reads everything rentop writes to the terminal,
+ * and measures one of two things:
+ *
+ *   bench_ui idle SECONDS COLSxROWS RENTOP [ARGS...]
+ *       after the first screen has settled, the bytes written to the terminal
+ *       and the CPU time (utime+stime from /proc/PID/stat) over SECONDS of
+ *       idling, both scaled to one minute, and the resident memory.
+ *   bench_ui keys COUNT COLSxROWS RENTOP [ARGS...]
+ *       key-to-screen latency: COUNT times, send "j" and time until the
+ *       output it causes has arrived and gone quiet; median, p95, max, and
+ *       the resident memory afterwards.
+ *
+ * Settling: when BENCH_READY is set, the run waits until that text has
+ * appeared in the output (escape sequences stripped), then until the output
+ * has been quiet for a second.  rentop's environment (HOME, TERM, the key in
+ * VAST_API_KEY) is this program's; tests/bench/run.sh prepares it.  Prints
+ * "name: value unit" lines on stdout; BENCH_NAME prefixes the names. */
+#include <errno.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define QUIET_MS 60.0     /* ms of silence that ends the response to a key */
+#define KEY_TIMEOUT 3.0   /* s: a key with no output by then counts as lost */
+#define SETTLE_MAX 180.0  /* s: the longest wait for the first screen */
+
+static int master = -1;
+static pid_t child = -1;
+static unsigned long long total_bytes; /* bytes read from the pty */
+static char ready_buf[8192];            /* recent visible output, escapes stripped */
+static size_t ready_len;
+static int esc_state;                   /* 0 text, 1 after ESC, 2 in CSI, 3 in OSC */
+
+/* monotonic clock in seconds */
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* keep the visible characters of a chunk of output, for the ready check */
+static void strip_into_ready(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		switch (esc_state) {
+		case 1:
+			esc_state = c == '[' ? 2 : c == ']' ? 3 : 0;
+			continue;
+		case 2:
+			if (c >= 0x40 && c <= 0x7e)
+				esc_state = 0;
+			continue;
+		case 3:
+			if (c == 0x07 || c == 0x1b)
+				esc_state = c == 0x1b ? 1 : 0;
+			continue;
+		default:
+			break;
+		}
+		if (c == 0x1b) {
+			esc_state = 1;
+			continue;
+		}
+		if (c < 0x20)
+			continue;
+		if (ready_len == sizeof ready_buf - 1) {
+			memmove(ready_buf, ready_buf + sizeof ready_buf / 2, sizeof ready_buf / 2 - 1);
+			ready_len = sizeof ready_buf / 2 - 1;
+		}
+		ready_buf[ready_len++] = (char)c;
+		ready_buf[ready_len] = '\0';
+	}
+}
+
+/* read whatever the pty has within timeout_s; returns bytes read, -1 on EOF */
+static long pump(double timeout_s)
+{
+	struct pollfd pfd = { .fd = master, .events = POLLIN };
+	int ms = timeout_s <= 0 ? 0 : (int)(timeout_s * 1000.0 + 0.5);
+	int r = poll(&pfd, 1, ms);
+	if (r < 0)
+		return errno == EINTR ? 0 : -1;
+	if (r == 0)
+		return 0;
+	char buf[65536];
+	ssize_t n = read(master, buf, sizeof buf);
+	if (n <= 0)
+		return n < 0 && errno == EINTR ? 0 : -1;
+	total_bytes += (unsigned long long)n;
+	strip_into_ready(buf, (size_t)n);
+	return (long)n;
+}
+
+/* read until the output has been quiet for quiet_s or deadline passes;
+ * returns the time of the last byte seen (0 when none), -1 on EOF */
+static double drain_until_quiet(double quiet_s, double deadline)
+{
+	double last = 0, start = now_s();
+	for (;;) {
+		double t = now_s();
+		double since = t - (last > 0 ? last : start);
+		if (since >= quiet_s || t >= deadline)
+			return last;
+		long n = pump(quiet_s - since);
+		if (n < 0)
+			return -1;
+		if (n > 0)
+			last = now_s();
+	}
+}
+
+/* CPU time of the child in seconds (utime + stime) */
+static double child_cpu_s(void)
+{
+	char path[64], buf[4096];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)child);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	char *p = strrchr(buf, ')'); /* the command name may hold spaces */
+	if (!p)
+		return -1;
+	unsigned long long ut = 0, st = 0;
+	/* after ")": state(3) ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime(14) stime(15) */
+	if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+		return -1;
+	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* resident memory of the child in MB (VmRSS) */
+static double child_rss_mb(void)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/%d/status", (int)child);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	double kb = -1;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "VmRSS: %lf kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb / 1024.0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* wait for the first screen: the ready text (if any), then a quiet second */
+static int settle(void)
+{
+	const char *ready = getenv("BENCH_READY");
+	double deadline = now_s() + SETTLE_MAX;
+	if (ready && ready[0]) {
+		while (!strstr(ready_buf, ready)) {
+			if (now_s() >= deadline) {
+				fprintf(stderr, "bench_ui: \"%s\" never appeared on the screen\n", ready);
+				return -1;
+			}
+			if (pump(0.5) < 0) {
+				fprintf(stderr, "bench_ui: rentop exited before its screen was ready\n");
+				return -1;
+			}
+		}
+	} else if (drain_until_quiet(3.0, deadline) < 0) {
+		fprintf(stderr, "bench_ui: rentop exited at start\n");
+		return -1;
+	}
+	return drain_until_quiet(1.0, now_s() + 30.0) < 0 ? -1 : 0;
+}
+
+/* quit rentop with q, then make sure it is gone */
+static void stop_child(void)
+{
+	if (write(master, "q", 1) != 1)
+		kill(child, SIGTERM);
+	double deadline = now_s() + 5.0;
+	int status;
+	while (waitpid(child, &status, WNOHANG) == 0) {
+		if (now_s() >= deadline) {
+			kill(child, SIGKILL);
+			waitpid(child, &status, 0);
+			break;
+		}
+		pump(0.05);
+	}
+}
+
+/* the idle figures over secs seconds */
+static int bench_idle(const char *name, double secs)
+{
+	unsigned long long b0 = total_bytes;
+	double c0 = child_cpu_s(), t0 = now_s();
+	while (now_s() - t0 < secs)
+		if (pump(t0 + secs - now_s()) < 0) {
+			fprintf(stderr, "bench_ui: rentop exited while idle\n");
+			return -1;
+		}
+	double c1 = child_cpu_s(), t1 = now_s();
+	double span = t1 - t0;
+	double bytes_min = (double)(total_bytes - b0) * 60.0 / span;
+	double cpu_frac = (c1 - c0) / span;
+	printf("%s_idle_cpu: %.3f %% of a core (%.0f ms CPU per minute over %.0f s; aim < 0.5 %%)\n",
+	       name, cpu_frac * 100.0, cpu_frac * 60000.0, span);
+	printf("%s_idle_output: %.0f bytes/min to the terminal (aim < 2048)\n", name, bytes_min);
+	printf("%s_idle_rss: %.1f MB\n", name, child_rss_mb());
+	return 0;
+}
+
+/* the key-to-screen latency over count presses of j */
+static int bench_keys(const char *name, int count)
+{
+	double *lat = calloc((size_t)count, sizeof *lat);
+	if (!lat)
+		return -1;
+	int n = 0, lost = 0;
+	for (int i = 0; i < count; i++) {
+		if (drain_until_quiet(0.2, now_s() + 5.0) < 0)
+			break;
+		double sent = now_s();
+		if (write(master, "j", 1) != 1)
+			break;
+		double last = drain_until_quiet(QUIET_MS / 1000.0, sent + KEY_TIMEOUT);
+		if (last < 0)
+			break;
+		if (last == 0) {
+			/* nothing within QUIET_MS: wait for a late answer, up to KEY_TIMEOUT */
+			long r = pump(sent + KEY_TIMEOUT - now_s());
+			if (r <= 0) {
+				lost++;
+				continue;
+			}
+			last = drain_until_quiet(QUIET_MS / 1000.0, sent + KEY_TIMEOUT);
+			if (last <= 0)
+				last = now_s();
+		}
+		lat[n++] = (last - sent) * 1e3;
+	}
+	if (n == 0) {
+		fprintf(stderr, "bench_ui: no key produced output\n");
+		free(lat);
+		return -1;
+	}
+	qsort(lat, (size_t)n, sizeof *lat, cmp_double);
+	printf("%s_key_to_screen_p50: %.2f ms (%d keys; aim < 16 ms)\n", name, lat[n / 2], n);
+	printf("%s_key_to_screen_p95: %.2f ms\n", name, lat[(size_t)((n - 1) * 0.95 + 0.5)]);
+	printf("%s_key_to_screen_max: %.2f ms\n", name, lat[n - 1]);
+	if (lost)
+		printf("%s_keys_without_output: %d\n", name, lost);
+	printf("%s_rss: %.1f MB\n", name, child_rss_mb());
+	free(lat);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 5) {
+		fprintf(stderr, "usage: bench_ui idle SECONDS|keys COUNT COLSxROWS RENTOP [ARGS...]\n");
+		return 2;
+	}
+	const char *mode = argv[1];
+	double amount = strtod(argv[2], NULL);
+	struct winsize ws = { .ws_col = 120, .ws_row = 40 };
+	unsigned cols, rows;
+	if (sscanf(argv[3], "%ux%u", &cols, &rows) == 2) {
+		ws.ws_col = (unsigned short)cols;
+		ws.ws_row = (unsigned short)rows;
+	}
+	const char *name = getenv("BENCH_NAME") ? getenv("BENCH_NAME") : "ui";
+	if (!getenv("TERM"))
+		setenv("TERM", "xterm-256color", 1);
+
+	child = forkpty(&master, NULL, NULL, &ws);
+	if (child < 0) {
+		perror("bench_ui: forkpty");
+		return 1;
+	}
+	if (child == 0) {
+		execv(argv[4], argv + 4);
+		perror("bench_ui: exec");
+		_exit(127);
+	}
+	int rc = settle();
+	if (rc == 0)
+		rc = strcmp(mode, "keys") == 0 ? bench_keys(name, (int)amount) : bench_idle(name, amount);
+	stop_child();
+	close(master);
+	return rc == 0 ? 0 : 1;
+}
