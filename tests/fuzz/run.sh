@@ -1,0 +1,65 @@
+#!/bin/sh
+# `make fuzz`: build the libFuzzer targets with clang
+# (-fsanitize=fuzzer,address,undefined) and run each for a bounded time,
+# seeded from the unit-test fixtures.
+#
+#   tests/fuzz/run.sh [target ...]     targets: json_map apierr query sanitize
+#
+# Environment: FUZZ_SECONDS (per target, default 30), FUZZ_OUT (default
+# build/fuzz), CLANG (default clang).  Prints "ok - fuzz_<target> ..." or
+# "not ok - ..." per target; crashing inputs are kept in $FUZZ_OUT/crash-*.
+# Exits non-zero when a target crashed or did not build.
+set -u
+cd "$(dirname "$0")/../.."
+SECS=${FUZZ_SECONDS:-30}
+OUT=${FUZZ_OUT:-build/fuzz}
+CLANG=${CLANG:-clang}
+[ $# -gt 0 ] || set -- json_map apierr query sanitize
+mkdir -p "$OUT"
+FIX=tests/unit/fixtures
+CORE="src/util.c src/model.c src/json_map.c src/apierr.c src/query.c"
+CFLAGS="-std=c11 -g -O1 -D_GNU_SOURCE -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
+LIBS="$(pkg-config --cflags --libs jansson) -lm -pthread"
+failed=0
+
+for t in "$@"; do
+    bin=$OUT/fuzz_$t
+    if ! $CLANG $CFLAGS -o "$bin" "tests/fuzz/fuzz_$t.c" $CORE $LIBS >"$OUT/build-$t.log" 2>&1; then
+        echo "not ok - fuzz_$t does not build (log: $OUT/build-$t.log)"
+        tail -n 20 "$OUT/build-$t.log" | sed 's/^/    # /'
+        failed=1
+        continue
+    fi
+    corpus=$OUT/corpus-$t
+    mkdir -p "$corpus"
+    seeds=$OUT/seeds-$t
+    rm -rf "$seeds"; mkdir -p "$seeds"
+    dict=""
+    case $t in
+    json_map) cp $FIX/*.json "$seeds"/; dict="-dict=tests/fuzz/json.dict" ;;
+    apierr)   # two status bytes (429, 404, 502, 200: 100 + value % 500) in front of each body
+              n=0
+              for f in $FIX/errors/*; do
+                  for st in '\001\111' '\001\060' '\001\222' '\000\144'; do
+                      n=$((n + 1)); { printf "$st"; cat "$f"; } >"$seeds/e$n"
+                  done
+              done
+              dict="-dict=tests/fuzz/json.dict" ;;
+    query)    cp tests/fuzz/seeds/query/* "$seeds"/ ;;
+    sanitize) cp $FIX/*.json $FIX/errors/* "$seeds"/ ;;
+    esac
+    log=$OUT/fuzz-$t.log
+    "$bin" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+        -artifact_prefix="$OUT/crash-$t-" $dict "$corpus" "$seeds" >"$log" 2>&1
+    rc=$?
+    runs=$(grep -oE 'Done [0-9]+ runs' "$log" | tail -n 1 | grep -oE '[0-9]+')
+    cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -n 1 | grep -oE '[0-9]+')
+    if [ "$rc" -eq 0 ]; then
+        echo "ok - fuzz_$t: ${runs:-?} runs in ${SECS}s, coverage ${cov:-?} edges, no crash"
+    else
+        echo "not ok - fuzz_$t crashed (exit $rc; log: $log)"
+        grep -E 'ERROR|SUMMARY|runtime error|Test unit written' "$log" | head -n 10 | sed 's/^/    # /'
+        failed=1
+    fi
+done
+exit $failed
