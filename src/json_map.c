@@ -119,13 +119,22 @@ static bool get_bool(const json_t *o, const char *key)
 	return val_bool(json_object_get(o, key), NULL);
 }
 
+/* util_sanitize_n with a fast path for plain printable ASCII (most fields). */
+static char *sanitize_str(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7F)
+			return util_sanitize_n(s, len);
+	return xstrndup(s, len);
+}
+
 /* A sanitised copy of a string field; "" when missing or not a string. */
 static char *get_str(const json_t *o, const char *key)
 {
 	const json_t *v = json_object_get(o, key);
 	if (!json_is_string(v))
 		return xstrdup("");
-	return util_sanitize_n(json_string_value(v), json_string_length(v));
+	return sanitize_str(json_string_value(v), json_string_length(v));
 }
 
 /* The first of several keys that holds a number, or NAN. */
@@ -196,16 +205,56 @@ static void truncate_utf8(char *s, size_t max)
 	memcpy(s + cut, "\xE2\x80\xA6", 4);
 }
 
-/* The JSON text of one value for display: compact, sanitised, truncated. */
+/* The JSON text of one value for display: compact, sanitised, truncated.
+ * Scalars are formatted here (the common case, and much cheaper than
+ * json_dumps); a string is sanitised before quoting, so escape sequences
+ * vanish instead of showing as \u001b text. */
 static char *value_text(const json_t *v)
 {
-	char *raw = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-	if (!raw)
-		return xstrdup("?");
-	char *clean = util_sanitize(raw);
-	free(raw);
-	truncate_utf8(clean, FIELD_VALUE_MAX);
-	return clean;
+	char num[48];
+	char *out;
+	switch (json_typeof(v)) {
+	case JSON_STRING: {
+		char *clean = sanitize_str(json_string_value(v), json_string_length(v));
+		size_t len = strlen(clean), extra = 0;
+		for (size_t i = 0; i < len; i++)
+			extra += clean[i] == '"' || clean[i] == '\\';
+		out = xmalloc(len + extra + 3);
+		size_t o = 0;
+		out[o++] = '"';
+		for (size_t i = 0; i < len; i++) {
+			if (clean[i] == '"' || clean[i] == '\\')
+				out[o++] = '\\';
+			out[o++] = clean[i];
+		}
+		out[o++] = '"';
+		out[o] = '\0';
+		free(clean);
+		break;
+	}
+	case JSON_INTEGER:
+		snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		return xstrdup(num);
+	case JSON_REAL:
+		snprintf(num, sizeof num, "%.15g", json_real_value(v));
+		return xstrdup(num);
+	case JSON_TRUE:
+		return xstrdup("true");
+	case JSON_FALSE:
+		return xstrdup("false");
+	case JSON_NULL:
+		return xstrdup("null");
+	default: {
+		char *raw = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+		if (!raw)
+			return xstrdup("?");
+		out = util_sanitize(raw);
+		free(raw);
+		break;
+	}
+	}
+	truncate_utf8(out, FIELD_VALUE_MAX);
+	return out;
 }
 
 struct kv *json_map_fields(const json_t *obj, size_t *n)
@@ -218,7 +267,7 @@ struct kv *json_map_fields(const json_t *obj, size_t *n)
 	json_t *val;
 	size_t i = 0;
 	json_object_foreach((json_t *)obj, key, val) {
-		v[i].key = util_sanitize(key);
+		v[i].key = sanitize_str(key, strlen(key));
 		if (json_map_is_secret_key(key) && !json_is_null(val) &&
 		    !(json_is_string(val) && json_string_length(val) == 0))
 			v[i].value = xstrdup(MASK);
