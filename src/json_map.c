@@ -391,14 +391,21 @@ bool json_map_instance(const json_t *o, struct instance *x)
 	x->min_bid = get_num(o, "min_bid");
 	bool bid_known;
 	x->is_bid = val_bool(json_object_get(o, "is_bid"), &bid_known);
-	static const char *const bid_keys[] = { "bid_price", "current_bid", "price", NULL };
+	/* An interruptible pays its bid: the service reports it as dph_base (a
+	 * bid change rewrites dph_base); an explicit bid field wins, the
+	 * offer's minimum bid is the last resort. */
+	static const char *const bid_keys[] = { "bid_price", "current_bid", NULL };
 	double bid = first_num(o, bid_keys);
 	if (!bid_known && isfinite(bid))
 		x->is_bid = true;
-	if (x->is_bid)
-		x->bid_price = isfinite(bid) ? bid : x->min_bid;
-	else
+	if (!x->is_bid)
 		x->bid_price = NAN;
+	else if (isfinite(bid))
+		x->bid_price = bid;
+	else if (isfinite(x->dph_base))
+		x->bid_price = x->dph_base;
+	else
+		x->bid_price = x->min_bid;
 	x->image = get_str(o, "image_uuid");
 	if (!x->image[0]) {
 		free(x->image);

@@ -129,7 +129,7 @@ static void test_v1_page(void **state)
 	const struct instance *c = &v[2];
 	assert_int_equal(c->state, IS_STOPPED); /* exited + intended stopped */
 	assert_true(c->is_bid);
-	assert_float_equal(c->bid_price, 1.1, 1e-9); /* no bid field: the min bid */
+	assert_float_equal(c->bid_price, 1.1, 1e-9); /* no bid field, no dph_base: the min bid */
 	assert_int_equal(c->direct_ssh_port, 0);
 	assert_int_equal(c->nports, 0);
 	assert_string_equal(c->public_ip, "");
@@ -272,7 +272,7 @@ static void test_hostile_instance(void **state)
 	assert_int_equal(x.ssh_port, 41022);
 	assert_float_equal(x.start_date, 1763700000, 1e-9);
 	assert_true(x.is_bid); /* "true" */
-	assert_float_equal(x.bid_price, 0.2, 1e-9);
+	assert_float_equal(x.bid_price, 0.45, 1e-9); /* no bid field: dph_base */
 	/* ports: bad HostPort and bad keys skipped, udp kept */
 	assert_int_equal(x.direct_ssh_port, 41023);
 	assert_int_equal(x.nports, 2);
