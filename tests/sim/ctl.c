@@ -1,0 +1,257 @@
+/* ctl.c: the simulator's control API under /__sim/, for tests and the
+ * demo.  JSON in, JSON out, no authentication (the server listens on
+ * loopback only).  It owns fault injection bookkeeping, moving the manual
+ * clock, exposing the last SMS/email code, forcing instance status and
+ * arbitrary fields (escape sequences included), appending endpoint log lines,
+ * reset, and the full state dump with internals, rate-limit counters, 2FA
+ * state and the record of what clients sent. */
+#include "ctl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "routes.h"
+#include "tfa.h"
+
+#define HANG_MS_DEFAULT 120000L
+#define HANG_MS_MAX 600000L
+#define LATENCY_MS_DEFAULT 2000L
+#define HUGE_MB_DEFAULT 40L
+#define HUGE_MB_MAX 512L
+
+static void reply(struct sim_resp *rs, int status, json_t *j)
+{
+	rs->status = status;
+	rs->json = j;
+}
+
+static void bad(struct sim_resp *rs, const char *msg)
+{
+	routes_error(rs, 400, "invalid_args", msg);
+}
+
+/* POST /__sim/fault: queue a fault; {"clear":true} removes all. */
+static void fault(struct simstate *st, json_t *b, struct sim_resp *rs)
+{
+	if (json_is_true(json_object_get(b, "clear"))) {
+		st->nfaults = 0;
+		reply(rs, 200, json_pack("{s:b,s:i}", "success", 1, "faults", 0));
+		return;
+	}
+	const char *path = jstr(b, "path");
+	const char *kind = jstr(b, "kind");
+	const char *method = jstr(b, "method");
+	struct fault f = { 0 };
+	if (!path || strlen(path) >= sizeof f.path)
+		{ bad(rs, "path (a path prefix) is required"); return; }
+	if (!server_fault_kind(kind, &f.kind))
+		{ bad(rs, "kind must be latency, hang, 500, 502, 503, 429, malformed, truncated, drop or huge"); return; }
+	if (method && strlen(method) >= sizeof f.method)
+		{ bad(rs, "method is too long"); return; }
+	if (st->nfaults >= MAX_FAULTS)
+		{ bad(rs, "too many faults queued"); return; }
+	snprintf(f.path, sizeof f.path, "%s", path);
+	snprintf(f.method, sizeof f.method, "%s", method ? method : "");
+	f.count = (long)jnum(b, "count", 1);
+	if (f.count < 1)
+		f.count = 1;
+	f.ms = (long)jnum(b, "ms", f.kind == FAULT_HANG ? HANG_MS_DEFAULT : LATENCY_MS_DEFAULT);
+	if (f.ms < 0)
+		f.ms = 0;
+	if (f.ms > HANG_MS_MAX)
+		f.ms = HANG_MS_MAX;
+	f.mb = (long)jnum(b, "mb", HUGE_MB_DEFAULT);
+	if (f.mb < 1)
+		f.mb = 1;
+	if (f.mb > HUGE_MB_MAX)
+		f.mb = HUGE_MB_MAX;
+	st->faults[st->nfaults++] = f;
+	reply(rs, 200, json_pack("{s:b,s:i}", "success", 1, "faults", st->nfaults));
+}
+
+static const char *plan_name(enum boot_plan p)
+{
+	return p == BOOT_CRASH ? "crash" : p == BOOT_DOCKER ? "docker_error" : "ok";
+}
+
+static const char *phase_name(enum inst_phase p)
+{
+	switch (p) {
+	case PH_PROVISION: return "provisioning";
+	case PH_LOADING: return "loading";
+	case PH_STOPPING: return "stopping";
+	case PH_STEADY: break;
+	}
+	return "steady";
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The simulator's view of one instance: public fields plus "sim" internals. */
+static json_t *inst_state(struct world *w, struct inst *in, double now)
+{
+	json_t *o = routes_inst_json(w, in, now, NULL);
+	json_object_set_new(o, "sim",
+			    json_pack("{s:s,s:o,s:s,s:b,s:b,s:o,s:f,s:s,s:o,s:f}", "phase", phase_name(in->phase),
+				      "next_step_at", num_or_null(in->t_next), "boot_plan", plan_name(in->plan),
+				      "start_unavailable", in->start_unavailable, "outbid", in->outbid,
+				      "compete_at", num_or_null(in->compete_at), "compete_price", in->compete_price,
+				      "instance_api_key", in->key, "image_login",
+				      in->image_login ? json_string(in->image_login) : json_null(), "billed_until",
+				      in->last_bill));
+	return o;
+}
+
+static void state(struct simstate *st, struct sim_resp *rs, double now)
+{
+	struct world *w = st->w;
+	json_t *insts = json_array();
+	for (size_t i = 0; i < w->ninst; i++)
+		json_array_append_new(insts, inst_state(w, w->inst[i], now));
+	json_t *faults = json_array();
+	for (int i = 0; i < st->nfaults; i++)
+		json_array_append_new(faults, json_pack("{s:s,s:s,s:s,s:I,s:I,s:I}", "path", st->faults[i].path, "method",
+							st->faults[i].method, "kind",
+							server_fault_name(st->faults[i].kind), "count",
+							(json_int_t)st->faults[i].count, "ms", (json_int_t)st->faults[i].ms,
+							"mb", (json_int_t)st->faults[i].mb));
+	json_t *user = json_copy(w->user);
+	json_object_set_new(user, "tfa_status", json_string(tfa_status_string(w->tfa)));
+	json_t *tpl = json_deep_copy(w->templates);
+	reply(rs, 200,
+	      json_pack("{s:b,s:f,s:b,s:f,s:o,s:o,s:I,s:o,s:o,s:o,s:O,s:O,s:O,s:o,s:o,s:O,s:o}", "success", 1, "now",
+			now, "manual_clock", w->opt.manual_clock, "credit", w->credit, "user", user, "instances", insts,
+			"offers_count", (json_int_t)json_array_size(w->offers), "rate_limits", rl_debug(st->rl),
+			"rate_limits_on", json_boolean(st->rate_limits), "tfa", tfa_debug_json(w->tfa), "requests",
+			st->requests, "secrets", w->secrets, "endpoints", w->endpoints, "templates", tpl, "faults",
+			faults, "roles", w->roles, "speed", json_real(w->opt.speed)));
+}
+
+/* POST /__sim/instance {"id":N, "actual_status":..., other fields...}. */
+static void force_instance(struct simstate *st, json_t *b, struct sim_resp *rs, double now)
+{
+	double id;
+	struct inst *in = jnum_value(json_object_get(b, "id"), &id) ? world_find(st->w, (long)id) : NULL;
+	if (!in) {
+		routes_error(rs, 404, "not_found", "no such instance");
+		return;
+	}
+	const char *k;
+	json_t *v;
+	json_object_foreach(b, k, v) {
+		if (!strcmp(k, "id"))
+			continue;
+		if (!strcmp(k, "actual_status")) {
+			world_inst_force_status(st->w, in, json_string_value(v), now);
+		} else if (!strcmp(k, "start_unavailable")) {
+			in->start_unavailable = json_is_true(v);
+		} else if (!strcmp(k, "boot_plan")) {
+			const char *p = json_string_value(v);
+			in->plan = p && !strcmp(p, "crash") ? BOOT_CRASH : p && !strcmp(p, "docker_error") ? BOOT_DOCKER
+													 : BOOT_OK;
+		} else if (!strcmp(k, "compete_in")) {
+			in->compete_at = now + jnum(b, "compete_in", 0);
+		} else if (!strcmp(k, "compete_at")) {
+			in->compete_at = jnum(b, "compete_at", INFINITY);
+		} else if (!strcmp(k, "compete_price")) {
+			in->compete_price = jnum(b, "compete_price", 0);
+		} else {
+			json_object_set(in->o, k, v);
+		}
+	}
+	world_inst_sync(st->w, in);
+	reply(rs, 200, json_pack("{s:b,s:o}", "success", 1, "instance", inst_state(st->w, in, now)));
+}
+
+/* POST /__sim/set {"what":"instance"|"user"|"log", ...}. */
+static void set(struct simstate *st, json_t *b, struct sim_resp *rs, double now)
+{
+	const char *what = jstr(b, "what");
+	const char *field = jstr(b, "field");
+	json_t *value = json_object_get(b, "value");
+	if (what && !strcmp(what, "log")) {
+		const char *line = jstr(b, "line");
+		json_t *ep = jstr(b, "endpoint") ? world_endpoint_by_name(st->w, jstr(b, "endpoint"))
+						 : world_endpoint_by_id(st->w, (long)jnum(b, "endpoint_id", -1));
+		if (!ep || !line)
+			{ bad(rs, "log needs endpoint (name) or endpoint_id of an endpoint, and line"); return; }
+		world_eplog_tail(st->w, (long)json_integer_value(json_object_get(ep, "id")), now, 0);
+		world_eplog_append(st->w, (long)json_integer_value(json_object_get(ep, "id")), line);
+		reply(rs, 200, json_pack("{s:b}", "success", 1));
+		return;
+	}
+	if (!field || !value)
+		{ bad(rs, "field and value are required"); return; }
+	if (what && !strcmp(what, "user")) {
+		if (!strcmp(field, "credit")) {
+			double c;
+			if (!jnum_value(value, &c))
+				{ bad(rs, "credit must be a number"); return; }
+			world_set_credit(st->w, c);
+		} else {
+			json_object_set(st->w->user, field, value);
+		}
+		reply(rs, 200, json_pack("{s:b}", "success", 1));
+		return;
+	}
+	if (what && !strcmp(what, "instance")) {
+		json_t *fb = json_pack("{s:O,s:O}", "id", json_object_get(b, "id"), field, value);
+		force_instance(st, fb, rs, now);
+		json_decref(fb);
+		return;
+	}
+	bad(rs, "what must be instance, user or log");
+}
+
+void ctl_handle(struct simstate *st, const struct sim_req *rq, struct sim_resp *rs)
+{
+	const char *p = rq->path + 7; /* after "/__sim/" */
+	json_t *b = json_is_object(rq->body) ? rq->body : NULL;
+	json_t *empty = b ? NULL : json_object();
+	if (!b)
+		b = empty;
+	double now = rq->now;
+	bool get = !strcmp(rq->method, "GET");
+	if (!strcmp(p, "reset") && !get) {
+		world_reset(st->w);
+		rl_reset(st->rl);
+		st->nfaults = 0;
+		json_object_clear(st->requests);
+		reply(rs, 200, json_pack("{s:b}", "success", 1));
+	} else if (!strcmp(p, "state") && get) {
+		world_advance(st->w, now);
+		state(st, rs, now);
+	} else if (!strcmp(p, "codes") && get) {
+		const char *sms = tfa_last_code(st->w->tfa, "sms");
+		const char *email = tfa_last_code(st->w->tfa, "email");
+		reply(rs, 200, json_pack("{s:o,s:o}", "sms", sms ? json_string(sms) : json_null(), "email",
+					 email ? json_string(email) : json_null()));
+	} else if (!strcmp(p, "fault") && !get) {
+		fault(st, b, rs);
+	} else if (!strcmp(p, "clock") && !get) {
+		double adv;
+		if (!jnum_value(json_object_get(b, "advance"), &adv) || adv < 0) {
+			bad(rs, "advance (seconds, >= 0) is required");
+		} else {
+			world_advance(st->w, now);
+			world_advance_clock(st->w, adv);
+			double t = world_now(st->w);
+			world_advance(st->w, t);
+			reply(rs, 200, json_pack("{s:b,s:f,s:f}", "success", 1, "now", t, "credit", st->w->credit));
+		}
+	} else if (!strcmp(p, "instance") && !get) {
+		world_advance(st->w, now);
+		force_instance(st, b, rs, now);
+	} else if (!strcmp(p, "set") && !get) {
+		world_advance(st->w, now);
+		set(st, b, rs, now);
+	} else {
+		routes_error(rs, 404, "not_found", "unknown control call (fault, clock, codes, instance, set, reset, state)");
+	}
+	json_decref(empty);
+}

@@ -1,0 +1,30 @@
+/* filter.h: the service's query filters and orderings over JSON records:
+ * select_filters `{"field":{"op":value}}` with eq, neq, lt, lte, gt, gte, in,
+ * notin (numbers may arrive as strings), and multi-key sorting.  Pure
+ * functions; no locking needed. */
+#ifndef RENTOP_SIM_FILTER_H
+#define RENTOP_SIM_FILTER_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Check that filters is an object of {op: value} objects (or bare values,
+ * meaning eq) with known operators; on failure write a message to err. */
+bool filter_valid(const json_t *filters, char *err, size_t errn);
+/* True when obj passes every filter.  Fields obj lacks are not filtered on;
+ * keys listed in skip (NULL-terminated) are ignored. */
+bool filter_match(const json_t *obj, const json_t *filters, const char *const *skip);
+
+/* One sort key. */
+struct sort_key {
+	const char *field;
+	bool desc;
+};
+/* Parse an ordering: [["f","desc"],...], [{"col":"f","dir":"desc"}], or
+ * ["f", ...]; at most max keys; returns the count. */
+size_t filter_parse_order(const json_t *order, struct sort_key *keys, size_t max);
+/* Stable sort of n records by the keys (ties keep input order). */
+void filter_sort(json_t **recs, size_t n, const struct sort_key *keys, size_t nkeys);
+
+#endif

@@ -1,0 +1,163 @@
+/* world.h: the simulated account and market: options, the clock, instances
+ * with their lifecycle and billing, offers, templates, keys, serverless
+ * endpoints.  Everything here is called with the simulator's state lock held
+ * (server.c takes it around every request). */
+#ifndef RENTOP_SIM_WORLD_H
+#define RENTOP_SIM_WORLD_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim.h"
+
+struct sim_opts {
+	int port;
+	uint64_t seed;
+	int instances;          /* seeded instance count */
+	int offers;             /* seeded offer count */
+	int endpoints;          /* seeded serverless endpoints */
+	double speed;           /* lifecycle speed factor */
+	bool manual_clock;
+	bool v0_spec;           /* --v0-list spec (else the live 410) */
+	bool rate_limits;
+	bool tfa;
+	bool quiet;
+	double fail_rate;       /* fraction of new instances whose boot fails, 0-1 */
+	char api_key[128];
+	char ro_key[128];
+	char email[128];
+};
+
+enum inst_phase {
+	PH_STEADY,    /* nothing pending */
+	PH_PROVISION, /* actual_status null, going to loading */
+	PH_LOADING,   /* loading, going to running (or the boot failure) */
+	PH_STOPPING,  /* still running, going to exited */
+};
+
+enum boot_plan { BOOT_OK, BOOT_CRASH, BOOT_DOCKER };
+
+struct inst {
+	long id;
+	json_t *o;              /* every public field */
+	enum inst_phase phase;
+	double t_next;          /* s, sim clock: next lifecycle step (INFINITY: none) */
+	enum boot_plan plan;
+	bool start_unavailable; /* a start answers resources_unavailable */
+	bool outbid;            /* stopped by a higher competing bid */
+	double compete_at;      /* s, sim clock: when the competing bid rises */
+	double compete_price;   /* $/hour: the competing bid from then on */
+	double last_bill;       /* s, sim clock: billed up to here */
+	double created;         /* s, sim clock */
+	char key[48];           /* instance_api_key */
+	char *image_login;      /* registry credentials carried from a template, or NULL */
+};
+
+struct eplog {                  /* one serverless endpoint's log ring */
+	char **lines;
+	size_t n, cap, head;    /* ring of at most cap lines */
+	double last_gen;        /* s, sim clock: lines generated up to here */
+	uint64_t seq;
+};
+
+struct logreq {                 /* a request_logs result */
+	char token[40];
+	double ready_at;        /* s, sim clock */
+	char *text;
+};
+
+struct world {
+	struct sim_opts opt;
+	uint64_t rng;
+	double t0_wall;         /* s, wall clock at start */
+	double t0_mono;         /* s, monotonic at start */
+	double manual_offset;   /* s added by /__sim/clock */
+	double last_now;        /* s, the clock never goes backwards */
+	char base_url[128];
+
+	json_t *user;
+	double credit;          /* $, mirrored into user.credit */
+	struct inst **inst;     /* sorted by id */
+	size_t ninst, cap;
+	long next_id;
+
+	json_t *offers;         /* array */
+	json_t *templates;      /* array */
+	long next_template_id;
+	json_t *secrets;        /* object: name -> value */
+	json_t *apikeys;        /* array; each carries its "key" (stripped on output) */
+	long next_apikey_id;
+	json_t *ssh_keys;       /* array */
+	long next_ssh_id;
+	json_t *roles;          /* array */
+	long next_role_id;
+	json_t *endpoints;      /* array (endptjobs) */
+	long next_endpoint_id;
+	json_t *workergroups;   /* array */
+	long next_wg_id;
+	struct eplog *eplogs;   /* parallel to endpoint ids: index by position in neplog */
+	long *eplog_ids;
+	size_t neplog;
+	struct logreq *logreqs;
+	size_t nlogreq;
+	json_t *reports;        /* object: machine_id -> array */
+
+	struct tfa *tfa;
+};
+
+/* Build the seeded world; reset rebuilds it from the same options. */
+struct world *world_new(const struct sim_opts *opt);
+void world_free(struct world *w);
+void world_reset(struct world *w);
+
+/* The simulated clock (s since the epoch), never decreasing. */
+double world_now(struct world *w);
+void world_advance_clock(struct world *w, double seconds);
+/* Bring lifecycle, billing, outbidding up to now. */
+void world_advance(struct world *w, double now);
+
+struct inst *world_find(struct world *w, long id);
+bool world_remove(struct world *w, long id);
+/* Refresh the live figures (utilisation, temperature, uptime, duration) of an
+ * instance's JSON before it is sent. */
+void world_inst_view(struct world *w, struct inst *in, double now);
+/* Recompute derived fields and billing after a field was changed from outside. */
+void world_inst_sync(struct world *w, struct inst *in);
+/* Force an actual status (control API), with consistent side fields. */
+void world_inst_force_status(struct world *w, struct inst *in, const char *status, double now);
+
+/* Lifecycle actions. */
+void world_inst_start(struct world *w, struct inst *in, double now);
+void world_inst_stop(struct world *w, struct inst *in, double now, const char *msg);
+void world_inst_reboot(struct world *w, struct inst *in, double now);
+/* Create an instance from an offer with a prepared JSON (fields from the
+ * request); returns it. */
+struct inst *world_inst_create(struct world *w, json_t *offer, json_t *fields, double now,
+			       bool bid, double price);
+
+void world_set_credit(struct world *w, double credit);
+json_t *world_offer_by_id(struct world *w, long id);
+
+/* Endpoint logs: grow to now, then the last `tail` lines joined by '\n'. */
+char *world_eplog_tail(struct world *w, long endpoint_id, double now, long tail);
+void world_eplog_append(struct world *w, long endpoint_id, const char *line);
+json_t *world_endpoint_by_id(struct world *w, long id);
+json_t *world_endpoint_by_name(struct world *w, const char *name);
+
+/* Recompute a template's content-derived hash_id. */
+void world_template_rehash(json_t *t);
+
+/* Deterministic helpers. */
+uint64_t world_rand(struct world *w);
+double world_randf(struct world *w); /* [0,1) */
+void world_make_key(struct world *w, char *buf, size_t n, const char *prefix);
+
+/* JSON helpers used by every module. */
+double jnum(const json_t *o, const char *k, double def);  /* numbers or numeric strings */
+const char *jstr(const json_t *o, const char *k);          /* NULL when absent/not string */
+bool jnum_value(const json_t *v, double *out);             /* number or numeric string */
+double round_to(double v, double step);
+
+#endif
