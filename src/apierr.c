@@ -260,6 +260,22 @@ static bool contains_ci(const char *hay, const char *needle)
 	return strcasestr(hay, needle) != NULL;
 }
 
+/* Is slug a refusal of a 2FA code or step (not of the key, not a pace
+ * limit): a wrong or expired code, a locked method, a missing authorization? */
+static bool tfa_refusal(const char *slug)
+{
+	static const char *const slugs[] = {
+		"invalid_backup_code", "2fa_verification_failed", "2fa_expired", "tfa_locked",
+		"challenge_not_found", "no_pending_authorization", "authorization_required",
+		"sms_rate_limited", "tfa_challenge_exists", "duplicate_tfa_method",
+		"phone_number_mismatch", "email_not_verified",
+	};
+	for (size_t i = 0; i < sizeof slugs / sizeof *slugs; i++)
+		if (!strcmp(slug, slugs[i]))
+			return true;
+	return false;
+}
+
 /* Class of an error from its status, slug and message. */
 static enum apierr_class classify(int status, const struct api_error *e)
 {
@@ -267,6 +283,8 @@ static enum apierr_class classify(int status, const struct api_error *e)
 		return AE_SESSION_EXPIRED;
 	if (status == 401 && contains_ci(e->msg, "Two Factor Authentication"))
 		return AE_NEEDS_TFA;
+	if (status >= 400 && status < 500 && tfa_refusal(e->slug))
+		return AE_CLIENT; /* a wrong code is no refused key; a locked method no pace limit */
 	if (status == 401 || status == 403)
 		return AE_AUTH;
 	if (status == 404 && (contains_ci(e->msg, "Invalid user key") ||

@@ -16,7 +16,9 @@ enum apierr_class {
 	AE_NEEDS_TFA,  /* 401 whose message contains "Two Factor Authentication" */
 	AE_RATE_LIMIT, /* 429 */
 	AE_SERVER,     /* 5xx */
-	AE_CLIENT,     /* other 4xx, or HTTP 200 with success:false */
+	AE_CLIENT,     /* other 4xx, or HTTP 200 with success:false; also a refused
+			* 2FA code or step whatever its status (invalid_backup_code 401,
+			* authorization_required 403, tfa_locked 429, ...) */
 	AE_PROTOCOL,   /* malformed or unexpected body, oversize response */
 };
 

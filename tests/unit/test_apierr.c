@@ -165,6 +165,17 @@ static void test_auth_classes(void **state)
 	e = decode(401, "{\"success\":false,\"error\":\"tfa_required\",\"msg\":"
 			"\"This action requires Two Factor Authentication\"}");
 	assert_int_equal(e.cls, AE_NEEDS_TFA);
+	/* 2FA refusals are about the code, not the key or the pace */
+	e = decode(401, "{\"success\":false,\"error\":\"invalid_backup_code\",\"msg\":\"Invalid backup code\"}");
+	assert_int_equal(e.cls, AE_CLIENT);
+	e = decode(403, "{\"success\":false,\"error\":\"authorization_required\",\"msg\":\"Authorize first\"}");
+	assert_int_equal(e.cls, AE_CLIENT);
+	e = decode(429, "{\"error\":\"tfa_locked\",\"msg\":\"Too many attempts\",\"fail_count\":5,\"locked_until\":1763710000}");
+	assert_int_equal(e.cls, AE_CLIENT);
+	assert_false(apierr_retryable(&e));
+	e = decode(400, "{\"error\":\"2fa_verification_failed\",\"msg\":\"Wrong code\",\"fail_count\":1}");
+	assert_int_equal(e.cls, AE_CLIENT);
+	assert_string_equal(e.msg, "Wrong code");
 	e = decode(404, "{\"success\":false,\"error\":\"not_found\",\"msg\":\"Instance not found\"}");
 	assert_int_equal(e.cls, AE_CLIENT);
 	e = decode(410, "{\"success\":false,\"error\":\"deprecated_endpoint\",\"msg\":\"/api/v0/instances/ is deprecated. Use /api/v1/instances/ instead.\"}");
