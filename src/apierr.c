@@ -106,7 +106,13 @@ static void set_text(char *dst, size_t n, const char *src, size_t len)
 	char *clean = util_sanitize_n(src, len);
 	mask_secrets(clean);
 	trim(clean);
-	util_strlcpy(dst, clean, n);
+	if (util_strlcpy(dst, clean, n) >= n) {
+		/* cut on a character boundary, never inside a UTF-8 sequence */
+		size_t cut = n - 1;
+		while (cut > 0 && ((unsigned char)clean[cut] & 0xC0) == 0x80)
+			cut--;
+		dst[cut] = '\0';
+	}
 	free(clean);
 }
 

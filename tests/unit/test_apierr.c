@@ -123,6 +123,13 @@ static void test_empty_and_odd_bodies(void **state)
 	big[sizeof big - 1] = '\0';
 	e = decode(400, big);
 	assert_true(strlen(e.msg) < sizeof e.msg);
+	/* cut on a character boundary: 300 two-byte characters */
+	char wide[700] = "";
+	for (int i = 0; i < 300; i++)
+		strcat(wide, "\xc3\xa9");
+	e = decode(400, wide);
+	assert_int_equal(strlen(e.msg) % 2, 0);
+	assert_true(strlen(e.msg) >= sizeof e.msg - 2);
 }
 
 static void test_success_bodies(void **state)
