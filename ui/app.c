@@ -1,0 +1,526 @@
+/* app.c: what the keys do beyond moving around one pane: instance actions
+ * with their confirmations and inputs, job submission (pending badge and
+ * toast), the event feed (log, toasts, the bell on a new failure, the 2FA
+ * dialog and the retry of the action that asked for it), the `:` command
+ * line, themes, ssh and copying the ssh command. */
+#include "app.h"
+
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "command.h"
+#include "config.h"
+#include "poller.h"
+#include "ui.h"
+#include "util.h"
+
+void app_toast(struct app *a, enum role r, double secs, const char *fmt, ...)
+{
+	char raw[sizeof a->msg];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof raw, fmt, ap);
+	va_end(ap);
+	char *clean = util_sanitize(raw);
+	util_strlcpy(a->msg, clean, sizeof a->msg);
+	free(clean);
+	a->msg_role = r;
+	a->msg_until = secs > 0 ? util_mono() + secs : 0;
+	a->dirty |= DIRTY_MSG;
+}
+
+const struct instance *app_selected(const struct app *a)
+{
+	const struct pane *p = pane_current(a);
+	if (!p || !p->selected || !a->snap)
+		return NULL;
+	long id = p->selected(a);
+	return id ? snapshot_find_instance(a->snap, id) : NULL;
+}
+
+bool app_ssh_target(const struct instance *x, char *host, size_t n, int *port)
+{
+	if (x->public_ip[0] && x->direct_ssh_port > 0) {
+		util_strlcpy(host, x->public_ip, n);
+		*port = x->direct_ssh_port;
+		return true;
+	}
+	if (x->ssh_host[0] && x->ssh_port > 0) {
+		util_strlcpy(host, x->ssh_host, n);
+		*port = x->ssh_port;
+		return true;
+	}
+	return false;
+}
+
+/* Remember a submitted job (for a retry after 2FA or a failed input). */
+static void remember(struct app *a, int id, const struct job_req *req, const char *typed)
+{
+	struct sent_job *s = &a->sent[a->nsent++ % APP_SENT];
+	s->id = id;
+	s->req = *req;
+	util_strlcpy(s->typed, typed ? typed : "", sizeof s->typed);
+}
+
+static const struct sent_job *find_sent(const struct app *a, int id)
+{
+	for (int i = 0; i < APP_SENT; i++)
+		if (a->sent[i].id == id && id > 0)
+			return &a->sent[i];
+	return NULL;
+}
+
+static int submit_typed(struct app *a, const struct job_req *req, const char *typed)
+{
+	int id = 0;
+	int rc = jobs_submit(a->jobs, req, &id);
+	const char *what = job_kind_name(req->kind);
+	if (rc != JOBS_OK) {
+		if (rc == JOBS_EREADONLY)
+			app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled", what);
+		else
+			app_toast(a, ROLE_ERROR, 8, "%s refused: %s", what, jobs_strerror(rc));
+		return 0;
+	}
+	remember(a, id, req, typed);
+	if (req->kind == JOB_TFA_LOGIN)
+		app_toast(a, ROLE_PENDING, 0, "checking the two-factor code...");
+	else
+		app_toast(a, ROLE_PENDING, 0, "%s: sent for instance %ld", what, req->instance_id);
+	a->dirty |= DIRTY_BODY;
+	return id;
+}
+
+int app_submit(struct app *a, const struct job_req *req) { return submit_typed(a, req, NULL); }
+
+static void simple_job(struct app *a, enum job_kind k, long id)
+{
+	struct job_req req;
+	memset(&req, 0, sizeof req);
+	req.kind = k;
+	req.instance_id = id;
+	app_submit(a, &req);
+}
+
+/* "N (label)" for questions. */
+static void who(const struct instance *x, char *buf, size_t n)
+{
+	if (x->label[0])
+		snprintf(buf, n, "%ld (%s)", x->id, x->label);
+	else
+		snprintf(buf, n, "%ld (%s)", x->id, x->gpu_name[0] ? x->gpu_name : "no label");
+}
+
+/* Leave curses and ssh to x; come back intact. */
+static void do_ssh(struct app *a, const struct instance *x)
+{
+	char host[256], target[300], port[16];
+	int p;
+	if (!app_ssh_target(x, host, sizeof host, &p)) {
+		app_toast(a, ROLE_WARNING, 8, "instance %ld has no SSH address yet", x->id);
+		return;
+	}
+	snprintf(target, sizeof target, "root@%s", host);
+	snprintf(port, sizeof port, "%d", p);
+	/* ssh_command may carry options ("ssh -o X"): split on spaces, no shell */
+	char cmd[512];
+	util_strlcpy(cmd, a->cfg->ssh_command && *a->cfg->ssh_command ? a->cfg->ssh_command : "ssh",
+		     sizeof cmd);
+	char *argv[24];
+	int argc = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(cmd, " \t", &save); t && argc < 20; t = strtok_r(NULL, " \t", &save))
+		argv[argc++] = t;
+	if (!argc)
+		argv[argc++] = (char *)"ssh";
+	argv[argc++] = (char *)"-p";
+	argv[argc++] = port;
+	argv[argc++] = target;
+	argv[argc] = NULL;
+	int st = ui_run_external(argv);
+	a->dirty |= DIRTY_ALL;
+	if (st == 127 || st < 0)
+		app_toast(a, ROLE_ERROR, 10, "could not run %s", argv[0]);
+	else if (st != 0)
+		app_toast(a, ROLE_WARNING, 8, "ssh to instance %ld ended with status %d", x->id, st);
+	else
+		app_toast(a, ROLE_OK, 5, "back from ssh to instance %ld", x->id);
+}
+
+char *app_base64(const unsigned char *in, size_t n, char *out)
+{
+	static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t o = 0;
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = (unsigned)in[i] << 16;
+		if (i + 1 < n)
+			v |= (unsigned)in[i + 1] << 8;
+		if (i + 2 < n)
+			v |= in[i + 2];
+		out[o++] = tbl[(v >> 18) & 63];
+		out[o++] = tbl[(v >> 12) & 63];
+		out[o++] = i + 1 < n ? tbl[(v >> 6) & 63] : '=';
+		out[o++] = i + 2 < n ? tbl[v & 63] : '=';
+	}
+	out[o] = '\0';
+	return out;
+}
+
+void app_copy(struct app *a, const char *text)
+{
+	(void)a;
+	size_t n = strlen(text);
+	char *b64 = xmalloc(4 * (n / 3 + 1) + 1);
+	app_base64((const unsigned char *)text, n, b64);
+	char *seq = xasprintf("\033]52;c;%s\a", b64);
+	/* between two doupdate()s: curses has flushed, nothing is interleaved */
+	fflush(stdout);
+	ssize_t w = write(STDOUT_FILENO, seq, strlen(seq));
+	(void)w;
+	free(seq);
+	free(b64);
+}
+
+void app_instance_action(struct app *a, enum action act, long id)
+{
+	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
+	if (!x) {
+		app_toast(a, ROLE_WARNING, 6, "instance %ld is no longer listed", id);
+		return;
+	}
+	if (a->read_only && (action_flags(act) & AF_MUTATES)) {
+		app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled", action_name(act));
+		return;
+	}
+	char w[160], text[512], init[64];
+	who(x, w, sizeof w);
+	switch (act) {
+	case ACT_STOP:
+		snprintf(text, sizeof text,
+			 "Stop instance %s? This halts compute billing; disk charges continue.", w);
+		dialog_confirm(&a->dlg, DP_STOP, id, "Stop", text, "Stop");
+		break;
+	case ACT_DESTROY:
+		snprintf(text, sizeof text,
+			 "Destroy instance %s? This stops all billing and permanently deletes its disk.",
+			 w);
+		dialog_confirm(&a->dlg, DP_DESTROY, id, "Destroy", text, "Destroy");
+		break;
+	case ACT_START: simple_job(a, JOB_START, id); break;
+	case ACT_REBOOT: simple_job(a, JOB_REBOOT, id); break;
+	case ACT_LABEL:
+		snprintf(text, sizeof text, "New label for instance %ld:", id);
+		dialog_input(&a->dlg, DP_LABEL, id, "Label", text, x->label, LABEL_MAX);
+		break;
+	case ACT_BID:
+		if (!x->is_bid) {
+			app_toast(a, ROLE_WARNING, 8, "instance %ld is on-demand: no bid to change", id);
+			return;
+		}
+		init[0] = '\0';
+		if (isfinite(x->bid_price))
+			snprintf(init, sizeof init, "%.3f", x->bid_price);
+		dialog_input(&a->dlg, DP_BID, id, "Change bid", "New bid ($/hour, 0.001-32):", init, 20);
+		break;
+	case ACT_PREPAY:
+		snprintf(text, sizeof text, "Prepay instance %s: amount ($ of credit):", w);
+		dialog_input(&a->dlg, DP_PREPAY, id, "Prepay", text, "", 20);
+		break;
+	case ACT_SSH: do_ssh(a, x); break;
+	case ACT_COPY_SSH: {
+		char host[256];
+		int p;
+		if (!app_ssh_target(x, host, sizeof host, &p)) {
+			app_toast(a, ROLE_WARNING, 8, "instance %ld has no SSH address yet", id);
+			return;
+		}
+		char cmd[320];
+		snprintf(cmd, sizeof cmd, "ssh -p %d root@%s", p, host);
+		app_copy(a, cmd);
+		app_toast(a, ROLE_OK, 10, "copied: %s", cmd);
+		break;
+	}
+	default:
+		return;
+	}
+	a->dirty |= DIRTY_ALL;
+}
+
+/* Open the 2FA dialog (error: the service's message of a failed try). */
+static void open_tfa(struct app *a, const char *error)
+{
+	if (!(dialog_open(&a->dlg) && a->dlg.purpose == DP_TFA))
+		dialog_input(&a->dlg, DP_TFA, 0, "Two-factor authentication",
+			     "Two-factor code (TOTP or backup code):", "", 14);
+	a->dlg.waiting = false;
+	util_strlcpy(a->dlg.error, error ? error : "", sizeof a->dlg.error);
+	a->dirty |= DIRTY_ALL;
+}
+
+/* Submit what the input dialog holds; false keeps it open with an error. */
+static bool submit_input(struct app *a)
+{
+	struct dialog *d = &a->dlg;
+	struct job_req req;
+	memset(&req, 0, sizeof req);
+	req.instance_id = d->instance_id;
+	char err[256];
+	switch (d->purpose) {
+	case DP_BID:
+		if (!dialog_parse_bid(d->tb.s, &req.amount, err, sizeof err))
+			goto refuse;
+		req.kind = JOB_BID;
+		break;
+	case DP_PREPAY:
+		if (!dialog_parse_amount(d->tb.s, &req.amount, err, sizeof err))
+			goto refuse;
+		req.kind = JOB_PREPAY;
+		break;
+	case DP_LABEL:
+		if (!dialog_check_label(d->tb.s, err, sizeof err))
+			goto refuse;
+		req.kind = JOB_LABEL;
+		util_strlcpy(req.text, d->tb.s, sizeof req.text);
+		break;
+	case DP_TFA: {
+		const char *method = dialog_tfa_method(d->tb.s);
+		if (!method) {
+			snprintf(err, sizeof err,
+				 "enter the 6-digit code of your authenticator app, or a backup code XXXX-XXXX-XXXX");
+			goto refuse;
+		}
+		req.kind = JOB_TFA_LOGIN;
+		req.instance_id = 0;
+		util_strlcpy(req.text, d->tb.s, sizeof req.text);
+		util_strlcpy(req.tfa_method, method, sizeof req.tfa_method);
+		int id = 0;
+		int rc = jobs_submit(a->jobs, &req, &id);
+		if (rc != JOBS_OK) {
+			snprintf(err, sizeof err, "%s", jobs_strerror(rc));
+			goto refuse;
+		}
+		a->tfa_job = id;
+		d->waiting = true;
+		d->error[0] = '\0';
+		app_toast(a, ROLE_PENDING, 0, "checking the two-factor code...");
+		return false; /* stays open until the result */
+	}
+	default:
+		return true;
+	}
+	int id = 0;
+	int rc = jobs_submit(a->jobs, &req, &id);
+	if (rc != JOBS_OK) {
+		snprintf(err, sizeof err, "%s refused: %s", job_kind_name(req.kind), jobs_strerror(rc));
+		goto refuse;
+	}
+	remember(a, id, &req, d->tb.s);
+	app_toast(a, ROLE_PENDING, 0, "%s: sent for instance %ld", job_kind_name(req.kind),
+		  req.instance_id);
+	return true;
+refuse:
+	util_strlcpy(d->error, err, sizeof d->error);
+	return false;
+}
+
+void app_dialog_result(struct app *a, enum dlg_result res)
+{
+	struct dialog *d = &a->dlg;
+	a->dirty |= DIRTY_ALL;
+	if (res == DLG_CANCEL) {
+		if (d->purpose == DP_TFA) {
+			if (a->tfa_have_retry)
+				app_toast(a, ROLE_WARNING, 8, "two-factor login cancelled: %s not retried",
+					  job_kind_name(a->tfa_retry.kind));
+			a->tfa_have_retry = false;
+			a->tfa_job = 0;
+		} else {
+			app_toast(a, ROLE_DIM, 4, "cancelled");
+		}
+		dialog_close(d);
+		return;
+	}
+	if (res != DLG_SUBMIT)
+		return;
+	if (d->kind == DLG_CONFIRM) {
+		long id = d->instance_id;
+		int purpose = d->purpose;
+		dialog_close(d);
+		if (a->read_only) {
+			app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled",
+				  purpose == DP_STOP ? "stop" : "destroy");
+			return;
+		}
+		simple_job(a, purpose == DP_STOP ? JOB_STOP : JOB_DESTROY, id);
+		return;
+	}
+	if (submit_input(a))
+		dialog_close(d);
+}
+
+/* Keep a copy of e in the log (dropping the oldest quarter when full). */
+static void log_event(struct app *a, const struct event *e)
+{
+	if (!a->events)
+		a->events = xcalloc(APP_MAX_EVENTS, sizeof *a->events);
+	if (a->nevents == APP_MAX_EVENTS) {
+		size_t drop = APP_MAX_EVENTS / 4;
+		memmove(a->events, a->events + drop, (APP_MAX_EVENTS - drop) * sizeof *a->events);
+		a->nevents -= drop;
+	}
+	a->events[a->nevents++] = *e;
+	if (a->ev_sel)
+		a->ev_sel++; /* stay on the same event */
+}
+
+static enum role level_role(enum ev_level l)
+{
+	switch (l) {
+	case EV_OK: return ROLE_OK;
+	case EV_WARN: return ROLE_WARNING;
+	case EV_ERROR: return ROLE_ERROR;
+	default: return ROLE_NORMAL;
+	}
+}
+
+/* A job failed: reopen its input dialog with what was typed and why. */
+static void reopen_input(struct app *a, const struct sent_job *s, const char *why)
+{
+	if (dialog_open(&a->dlg))
+		return;
+	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, s->req.instance_id) : NULL;
+	if (!x)
+		return;
+	enum action act = s->req.kind == JOB_BID ? ACT_BID
+			  : s->req.kind == JOB_PREPAY ? ACT_PREPAY
+						      : ACT_LABEL;
+	app_instance_action(a, act, x->id);
+	if (!dialog_open(&a->dlg))
+		return;
+	textbuf_set(&a->dlg.tb, s->req.kind == JOB_LABEL ? s->req.text : s->typed);
+	util_strlcpy(a->dlg.error, why, sizeof a->dlg.error);
+}
+
+static void handle_event(struct app *a, const struct event *e)
+{
+	log_event(a, e);
+	if (pane_current(a) == &pane_events)
+		a->dirty |= DIRTY_BODY;
+	if (e->flags & EVF_NEEDS_TFA) {
+		const struct sent_job *s = find_sent(a, e->job_id);
+		if (s && s->req.kind != JOB_TFA_LOGIN) {
+			a->tfa_retry = s->req;
+			a->tfa_have_retry = true;
+		}
+		app_toast(a, ROLE_WARNING, 0, "%s", e->text);
+		open_tfa(a, e->text);
+		return;
+	}
+	if (e->job_kind == JOB_TFA_LOGIN && (e->flags & EVF_JOB_DONE) && e->job_id == a->tfa_job &&
+	    a->tfa_job) {
+		a->tfa_job = 0;
+		if (e->level == EV_OK || e->level == EV_INFO) {
+			if (dialog_open(&a->dlg) && a->dlg.purpose == DP_TFA)
+				dialog_close(&a->dlg);
+			app_toast(a, ROLE_OK, 8, "%s", e->text);
+			if (a->tfa_have_retry) {
+				a->tfa_have_retry = false;
+				app_submit(a, &a->tfa_retry);
+			}
+		} else {
+			open_tfa(a, e->text); /* keeps what was typed */
+		}
+		a->dirty |= DIRTY_ALL;
+		return;
+	}
+	app_toast(a, level_role(e->level), e->level == EV_ERROR ? 20 : 10, "%s", e->text);
+	if (e->flags & EVF_FAILED_INSTANCE) {
+		if (a->cfg->bell)
+			a->bell_pending = true;
+		a->dirty |= DIRTY_HINTS;
+	}
+	if ((e->flags & EVF_JOB_DONE) && e->level == EV_ERROR) {
+		const struct sent_job *s = find_sent(a, e->job_id);
+		if (s && (s->req.kind == JOB_BID || s->req.kind == JOB_PREPAY ||
+			  s->req.kind == JOB_LABEL))
+			reopen_input(a, s, e->text);
+	}
+}
+
+void app_pull_events(struct app *a)
+{
+	struct event buf[64];
+	for (;;) {
+		size_t n = model_events(a->m, a->last_seq, buf, 64);
+		for (size_t i = 0; i < n; i++) {
+			a->last_seq = buf[i].seq;
+			handle_event(a, &buf[i]);
+		}
+		if (n < 64)
+			break;
+	}
+}
+
+bool app_set_theme(struct app *a, const char *name)
+{
+	struct theme t;
+	char err[300];
+	if (!theme_load(&t, name, err, sizeof err)) {
+		app_toast(a, ROLE_WARNING, 10, "%s; keeping theme %s", err, a->theme.name);
+		return false;
+	}
+	a->theme = t;
+	theme_activate(&a->theme, a->color);
+	bkgdset((chtype)' ' | (attr_t)theme_attr(ROLE_NORMAL));
+	a->dirty |= DIRTY_ALL;
+	app_toast(a, ROLE_OK, 4, "theme %s", t.name);
+	return true;
+}
+
+void app_command(struct app *a, const char *line)
+{
+	char arg[256];
+	enum cmd c = command_parse(line, arg, sizeof arg);
+	switch (c) {
+	case CMD_EMPTY: break;
+	case CMD_INSTANCES: pane_show_view(a, pane_find(a, "instances")); break;
+	case CMD_EVENTS: pane_show_view(a, pane_find(a, "events")); break;
+	case CMD_HELP: pane_open_overlay(a, &pane_help); break;
+	case CMD_QUIT: a->quit = true; break;
+	case CMD_SORT: {
+		int col = table_col_by_name(&a->itab, arg);
+		if (col < 0) {
+			app_toast(a, ROLE_ERROR, 8,
+				  "unknown column: %s (ID LABEL STATUS GPUS UTIL $/H AGE SSH IMAGE MACHINE)",
+				  arg);
+			break;
+		}
+		table_set_sort(&a->itab, col, false);
+		pane_show_view(a, pane_find(a, "instances"));
+		break;
+	}
+	case CMD_FILTER: {
+		const struct pane *p = pane_current(a);
+		if (!p->filter)
+			p = a->views[a->view];
+		if (p->filter)
+			p->filter(a, arg);
+		break;
+	}
+	case CMD_THEME: app_set_theme(a, arg); break;
+	case CMD_REFRESH:
+		if (a->poller)
+			poller_refresh_now(a->poller);
+		app_toast(a, ROLE_DIM, 3, "refreshing...");
+		break;
+	case CMD_MISSING_ARG: app_toast(a, ROLE_ERROR, 8, ":%s needs an argument", arg); break;
+	case CMD_UNKNOWN: app_toast(a, ROLE_ERROR, 8, "unknown command: %s", arg); break;
+	}
+	a->dirty |= DIRTY_ALL;
+}

@@ -1,0 +1,123 @@
+/* app.h: the UI thread's state (struct app) shared by ui.c, the panes and
+ * the status bar, and the behaviour behind the keys that is not one pane's:
+ * toasts, job submission with its dialogs, the 2FA retry, the event feed,
+ * the command line, ssh and copying.  UI thread only; the model is read
+ * through the held snapshot (no lock held while drawing). */
+#ifndef RENTOP_UI_APP_H
+#define RENTOP_UI_APP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dialog.h"
+#include "jobs.h"
+#include "keymap.h"
+#include "layout.h"
+#include "model.h"
+#include "pane.h"
+#include "table.h"
+#include "textbuf.h"
+#include "theme.h"
+
+struct config;
+struct poller;
+
+#define APP_MAX_EVENTS 2000
+#define APP_SENT 16
+
+#define DIRTY_HEADER 0x1u
+#define DIRTY_BODY 0x2u
+#define DIRTY_MSG 0x4u
+#define DIRTY_HINTS 0x8u
+#define DIRTY_ALL 0xfu
+
+enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_COMMAND };
+
+/* Dialog purposes. */
+enum dlg_purpose { DP_NONE, DP_STOP, DP_DESTROY, DP_BID, DP_PREPAY, DP_LABEL, DP_TFA };
+
+struct sent_job {
+	int id;
+	struct job_req req;
+	char typed[64]; /* what was typed into the bid/prepay dialog */
+};
+
+struct app {
+	const struct config *cfg;
+	struct model *m;
+	struct jobs *jobs;
+	struct poller *poller;
+	bool read_only;
+	struct keymap km;
+	struct theme theme;
+	bool color;
+	struct layout lay;
+
+	const struct snapshot *snap; /* displayed; held reference */
+	bool paused;
+
+	const struct pane *views[PANE_MAX_VIEWS];
+	int nviews, view;
+	const struct pane *overlay; /* detail or help, NULL when none */
+
+	/* instances */
+	struct table itab;
+	int itab_rows;      /* rows of the table drawn last time */
+	long detail_id;
+	int detail_scroll;
+	int help_scroll;
+
+	/* events, oldest first */
+	struct event *events;
+	size_t nevents;
+	uint64_t last_seq;
+	size_t ev_sel;      /* index from the newest (0 = newest) */
+	char ev_filter[128];
+
+	/* message line */
+	enum prompt prompt;
+	const struct pane *prompt_pane; /* the pane the filter applies to */
+	struct textbuf ptb;
+	char msg[300];
+	enum role msg_role;
+	double msg_until;   /* monotonic seconds; 0: stays until replaced */
+
+	struct dialog dlg;
+	struct sent_job sent[APP_SENT];
+	int nsent;
+	struct job_req tfa_retry;
+	bool tfa_have_retry;
+	int tfa_job;        /* the TFA_LOGIN job awaited */
+
+	unsigned dirty;
+	bool quit;
+	bool bell_pending;
+};
+
+/* A toast in the message line (secs 0: until replaced). */
+void app_toast(struct app *a, enum role r, double secs, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* The instance the current pane has selected, or NULL. */
+const struct instance *app_selected(const struct app *a);
+/* An instance action (stop, destroy, bid, ...) on instance id: checks,
+ * opens its dialog or submits its job. */
+void app_instance_action(struct app *a, enum action act, long id);
+/* The open dialog returned res. */
+void app_dialog_result(struct app *a, enum dlg_result res);
+/* Pull new events from the model: log, toasts, bell, 2FA. */
+void app_pull_events(struct app *a);
+/* Run a `:` command line. */
+void app_command(struct app *a, const char *line);
+/* Load and activate a theme by name; false (with a toast) when missing. */
+bool app_set_theme(struct app *a, const char *name);
+/* Submit a job; a toast says what happened; the job id or 0. */
+int app_submit(struct app *a, const struct job_req *req);
+/* The SSH address of x (direct when it has one); false when none. */
+bool app_ssh_target(const struct instance *x, char *host, size_t n, int *port);
+/* Copy text to the terminal's clipboard (OSC 52). */
+void app_copy(struct app *a, const char *text);
+/* Base64 of n bytes into out (4*ceil(n/3)+1 bytes); returns out. */
+char *app_base64(const unsigned char *in, size_t n, char *out);
+
+#endif

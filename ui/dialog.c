@@ -1,0 +1,290 @@
+/* dialog.c: the modal dialogs (confirm, input), their keys, the checks of
+ * what is typed into them, and their drawing. */
+#include "dialog.h"
+
+#define NCURSES_WIDECHAR 1
+#include <ctype.h>
+#include <curses.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw.h"
+#include "jobs.h"
+#include "keymap.h"
+#include "layout.h"
+#include "theme.h"
+#include "util.h"
+
+void dialog_confirm(struct dialog *d, int purpose, long id, const char *title, const char *text,
+		    const char *ok_label)
+{
+	memset(d, 0, sizeof *d);
+	d->kind = DLG_CONFIRM;
+	d->purpose = purpose;
+	d->instance_id = id;
+	util_strlcpy(d->title, title, sizeof d->title);
+	util_strlcpy(d->text, text, sizeof d->text);
+	util_strlcpy(d->ok_label, ok_label, sizeof d->ok_label);
+	d->focus = 0; /* a destructive question starts on Cancel */
+}
+
+void dialog_input(struct dialog *d, int purpose, long id, const char *title, const char *prompt,
+		  const char *initial, size_t max_chars)
+{
+	memset(d, 0, sizeof *d);
+	d->kind = DLG_INPUT;
+	d->purpose = purpose;
+	d->instance_id = id;
+	util_strlcpy(d->title, title, sizeof d->title);
+	util_strlcpy(d->text, prompt, sizeof d->text);
+	util_strlcpy(d->ok_label, "OK", sizeof d->ok_label);
+	d->tb.max_chars = max_chars;
+	textbuf_set(&d->tb, initial ? initial : "");
+	d->focus = 1;
+}
+
+void dialog_close(struct dialog *d) { d->kind = DLG_NONE; }
+bool dialog_open(const struct dialog *d) { return d->kind != DLG_NONE; }
+
+enum dlg_result dialog_key(struct dialog *d, int key)
+{
+	if (d->kind == DLG_NONE)
+		return DLG_CONTINUE;
+	if (key == 27)
+		return DLG_CANCEL;
+	if (d->waiting)
+		return DLG_CONTINUE; /* only Esc while the result is awaited */
+	switch (key) {
+	case '\t': case KM_FN(KEY_BTAB):
+		d->focus = !d->focus;
+		return DLG_CONTINUE;
+	case '\n':
+		return d->focus ? DLG_SUBMIT : DLG_CANCEL;
+	case KM_FN(KEY_LEFT): case KM_FN(KEY_RIGHT):
+		if (d->kind == DLG_CONFIRM) {
+			d->focus = key == KM_FN(KEY_RIGHT);
+			return DLG_CONTINUE;
+		}
+		break;
+	default:
+		break;
+	}
+	if (d->kind == DLG_INPUT && textbuf_key(&d->tb, key)) {
+		d->error[0] = '\0';
+		d->focus = 1;
+	}
+	return DLG_CONTINUE;
+}
+
+bool dialog_parse_number(const char *s, double lo, double hi, double *out, char *err, size_t n)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '$')
+		s++;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (end == s || *end || errno || !isfinite(v)) {
+		snprintf(err, n, "not a number: \"%s\"", s);
+		return false;
+	}
+	if (v < lo || v > hi) {
+		snprintf(err, n, "out of range: %g is not between %g and %g", v, lo, hi);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+bool dialog_parse_bid(const char *s, double *out, char *err, size_t n)
+{
+	char why[200];
+	if (!dialog_parse_number(s, BID_MIN, BID_MAX, out, why, sizeof why)) {
+		snprintf(err, n, "%s; a bid is 0.001-32 $/hour", why);
+		return false;
+	}
+	return true;
+}
+
+bool dialog_parse_amount(const char *s, double *out, char *err, size_t n)
+{
+	if (!dialog_parse_number(s, 0, 1e7, out, err, n))
+		return false;
+	if (!(*out > 0)) {
+		snprintf(err, n, "the amount must be more than $0");
+		return false;
+	}
+	return true;
+}
+
+bool dialog_check_label(const char *s, char *err, size_t n)
+{
+	const char *p = s;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!*p) {
+		snprintf(err, n, "the label cannot be empty");
+		return false;
+	}
+	size_t chars = 0;
+	for (p = s; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			snprintf(err, n, "the label cannot hold control characters");
+			return false;
+		}
+		if (((unsigned char)*p & 0xc0) != 0x80)
+			chars++;
+	}
+	if (chars > LABEL_MAX) {
+		snprintf(err, n, "the label is longer than %d characters", LABEL_MAX);
+		return false;
+	}
+	return true;
+}
+
+const char *dialog_tfa_method(const char *code)
+{
+	size_t n = strlen(code);
+	if (n == 6) {
+		for (size_t i = 0; i < 6; i++)
+			if (!isdigit((unsigned char)code[i]))
+				return NULL;
+		return "totp";
+	}
+	if (n == 14) {
+		for (size_t i = 0; i < 14; i++) {
+			if (i == 4 || i == 9) {
+				if (code[i] != '-')
+					return NULL;
+			} else if (!isalnum((unsigned char)code[i])) {
+				return NULL;
+			}
+		}
+		return "backup";
+	}
+	return NULL;
+}
+
+int dialog_wrap(const char *s, int w, char (*out)[256], int max)
+{
+	int n = 0;
+	if (w < 1)
+		w = 1;
+	char line[256] = "";
+	int lw = 0;
+	const char *p = s;
+	while (*p && n < max) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		size_t wl = strcspn(p, " ");
+		char word[256];
+		if (wl >= sizeof word)
+			wl = sizeof word - 1;
+		memcpy(word, p, wl);
+		word[wl] = '\0';
+		p += strcspn(p, " ");
+		int ww = util_strwidth(word);
+		if (lw && lw + 1 + ww > w) {
+			util_strlcpy(out[n++], line, 256);
+			line[0] = '\0';
+			lw = 0;
+			if (n >= max)
+				break;
+		}
+		size_t len = strlen(line);
+		if (lw && len + 1 < sizeof line) {
+			line[len++] = ' ';
+			line[len] = '\0';
+		}
+		util_strlcpy(line + len, word, sizeof line - len);
+		lw += (lw ? 1 : 0) + ww;
+	}
+	if (lw && n < max)
+		util_strlcpy(out[n++], line, 256);
+	return n;
+}
+
+/* The input's visible part: the tail around the cursor that fits in w. */
+static void draw_input(const struct textbuf *tb, int y, int x, int w, unsigned long attr)
+{
+	draw_fill(y, x, w, attr);
+	char before[TEXTBUF_BYTES + 1];
+	memcpy(before, tb->s, tb->cur);
+	before[tb->cur] = '\0';
+	const char *start = tb->s;
+	/* scroll so the cursor stays visible */
+	while (util_strwidth(before + (start - tb->s)) > w - 1 && *start) {
+		start++;
+		while ((*start & 0xc0) == 0x80)
+			start++;
+	}
+	draw_text(y, x, w, start, attr);
+	int cx = x + util_strwidth(before + (start - tb->s));
+	if (cx >= x + w)
+		cx = x + w - 1;
+	move(y, cx);
+}
+
+void dialog_draw(const struct dialog *d, const struct layout *l)
+{
+	if (d->kind == DLG_NONE || l->too_small)
+		return;
+	int want_w = util_strwidth(d->text) + 6;
+	if (want_w < 50)
+		want_w = 50;
+	if (want_w > 72)
+		want_w = 72;
+	struct rect probe = layout_dialog(l, want_w, l->rows);
+	int inner = probe.w - 4;
+	char lines[12][256];
+	int nl = dialog_wrap(d->text, inner, lines, 8);
+	char elines[4][256];
+	int ne = d->error[0] ? dialog_wrap(d->error, inner, elines, 3) : 0;
+	int h = 2 + 1 + nl + (d->kind == DLG_INPUT ? 2 : 0) + (ne ? ne + 1 : 0) + (d->waiting ? 2 : 0) +
+		2;
+	struct rect r = layout_dialog(l, want_w, h);
+	unsigned long bg = theme_attr(ROLE_DIALOG);
+	for (int j = 0; j < r.h; j++)
+		draw_fill(r.y + j, r.x, r.w, bg);
+	draw_box(r.y, r.x, r.h, r.w, d->title, bg);
+	int y = r.y + 2, bottom = r.y + r.h - 2;
+	for (int i = 0; i < nl && y < bottom; i++)
+		draw_text(y++, r.x + 2, inner, lines[i], bg);
+	int iy = -1;
+	if (d->kind == DLG_INPUT && y + 1 < bottom) {
+		y++;
+		iy = y++;
+	}
+	if (ne && y + 1 <= bottom) {
+		y++;
+		for (int i = 0; i < ne && y < bottom; i++)
+			draw_text(y++, r.x + 2, inner, elines[i], theme_attr(ROLE_ERROR));
+	}
+	if (d->waiting && y + 1 <= bottom) {
+		y++;
+		draw_text(y++, r.x + 2, inner, "checking with the service...", theme_attr(ROLE_PENDING));
+	}
+	/* buttons, right-aligned: [ Cancel ]  [ OK ] */
+	char b0[40], b1[40];
+	snprintf(b0, sizeof b0, "[ %s ]", "Cancel");
+	snprintf(b1, sizeof b1, "[ %s ]", d->ok_label);
+	int w0 = util_strwidth(b0), w1 = util_strwidth(b1);
+	int bx = r.x + r.w - 2 - w1 - 2 - w0;
+	if (bx < r.x + 1)
+		bx = r.x + 1;
+	draw_text(bottom, bx, w0, b0, theme_attr(d->focus == 0 ? ROLE_BUTTON_FOCUS : ROLE_BUTTON));
+	draw_text(bottom, bx + w0 + 2, w1, b1,
+		  theme_attr(d->focus == 1 ? ROLE_BUTTON_FOCUS : ROLE_BUTTON));
+	if (iy >= 0) {
+		draw_input(&d->tb, iy, r.x + 2, inner, theme_attr(ROLE_INPUT));
+		curs_set(1);
+	}
+}

@@ -1,0 +1,56 @@
+/* dialog.h: modal dialogs: a confirmation that starts on Cancel, and a
+ * one-line input (text, or a number checked against a range by the caller)
+ * that keeps what the user typed when the action fails.  Key handling and
+ * input validation are pure; dialog_draw() needs curses.  UI thread only. */
+#ifndef RENTOP_UI_DIALOG_H
+#define RENTOP_UI_DIALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "textbuf.h"
+
+struct layout;
+
+enum dlg_kind { DLG_NONE, DLG_CONFIRM, DLG_INPUT };
+enum dlg_result { DLG_CONTINUE, DLG_CANCEL, DLG_SUBMIT };
+
+struct dialog {
+	enum dlg_kind kind;
+	int purpose;        /* the caller's tag */
+	long instance_id;   /* the instance it is about, 0 if none */
+	char title[64];
+	char text[512];     /* the question, or the input's prompt */
+	char ok_label[24];  /* "Destroy", "OK", ... */
+	int focus;          /* 0: Cancel, 1: the OK button */
+	struct textbuf tb;  /* DLG_INPUT */
+	char error[256];    /* shown under the input; kept until the next edit */
+	bool waiting;       /* submitted; the result is awaited (2FA) */
+};
+
+void dialog_confirm(struct dialog *d, int purpose, long id, const char *title, const char *text,
+		    const char *ok_label);
+void dialog_input(struct dialog *d, int purpose, long id, const char *title, const char *prompt,
+		  const char *initial, size_t max_chars);
+void dialog_close(struct dialog *d);
+bool dialog_open(const struct dialog *d);
+/* Feed one key (keymap codes): Tab/Left/Right move between buttons (Left and
+ * Right edit the text in an input), Enter activates, Esc cancels. */
+enum dlg_result dialog_key(struct dialog *d, int key);
+
+/* Input checks, before anything is sent: false with a message in err. */
+bool dialog_parse_number(const char *s, double lo, double hi, double *out, char *err, size_t n);
+bool dialog_parse_bid(const char *s, double *out, char *err, size_t n); /* 0.001-32 $/h */
+bool dialog_parse_amount(const char *s, double *out, char *err, size_t n); /* > 0 */
+bool dialog_check_label(const char *s, char *err, size_t n);
+/* "totp" for 6 digits, "backup" for XXXX-XXXX-XXXX, NULL otherwise. */
+const char *dialog_tfa_method(const char *code);
+
+/* Word-wrap s into lines of at most w cells; returns the number of lines
+ * (at most max), each copied into out[i] (cap bytes). */
+int dialog_wrap(const char *s, int w, char (*out)[256], int max);
+
+/* curses: draw d centred over the screen. */
+void dialog_draw(const struct dialog *d, const struct layout *l);
+
+#endif

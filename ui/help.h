@@ -1,0 +1,22 @@
+/* help.h: the help screen, generated from the action catalogue and the
+ * bindings in force (user overrides included), so it cannot drift.  Under
+ * --read-only, actions that change anything are left out.  help_build() is
+ * pure; the help pane (pane_help in pane.h) draws its lines. */
+#ifndef RENTOP_UI_HELP_H
+#define RENTOP_UI_HELP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct keymap;
+
+struct help_line {
+	bool heading;
+	char keys[64];
+	char text[160];
+};
+
+/* Fill out (at most max lines); returns the number of lines. */
+size_t help_build(const struct keymap *km, bool read_only, struct help_line *out, size_t max);
+
+#endif

@@ -1,0 +1,180 @@
+/* pane_detail.c: every field of one instance (instance.fields as received)
+ * after the derived lines an operator looks for first: status and its
+ * message, SSH commands, ports, template, an estimate of the cost so far and
+ * the prepaid credit.  Scrolls; Esc or q returns to the table; instance keys
+ * act on the instance shown. */
+#include "pane_detail.h"
+
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "draw.h"
+#include "model.h"
+#include "theme.h"
+#include "util.h"
+
+static size_t add(struct detail_line *out, size_t n, size_t max, const char *k, int role,
+		  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static size_t add(struct detail_line *out, size_t n, size_t max, const char *k, int role,
+		  const char *fmt, ...)
+{
+	if (n >= max)
+		return n;
+	util_strlcpy(out[n].key, k, sizeof out[n].key);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(out[n].value, sizeof out[n].value, fmt, ap);
+	va_end(ap);
+	out[n].role = role;
+	return n + 1;
+}
+
+size_t pane_detail_lines(const struct instance *x, double now, struct detail_line *out, size_t max)
+{
+	size_t n = 0;
+	char b1[64], b2[64];
+	n = add(out, n, max, "instance", ROLE_TITLE, "%ld%s%s%s", x->id, x->label[0] ? " (" : "",
+		x->label, x->label[0] ? ")" : "");
+	n = add(out, n, max, "status", inst_state_failed(x->state) ? ROLE_FAILED : ROLE_NORMAL,
+		"%s (actual %s, intended %s)", inst_state_name(x->state),
+		x->actual_status[0] ? x->actual_status : "null",
+		x->intended_status[0] ? x->intended_status : "-");
+	if (inst_state_failed(x->state))
+		n = add(out, n, max, "", ROLE_FAILED, "%s",
+			"this instance has failed: it will not reach running; destroy it (D) and rent another offer");
+	n = add(out, n, max, "status_msg", ROLE_NORMAL, "%s", x->status_msg[0] ? x->status_msg : "-");
+	if (x->public_ip[0] && x->direct_ssh_port > 0)
+		n = add(out, n, max, "ssh (direct)", ROLE_OK, "ssh -p %d root@%s", x->direct_ssh_port,
+			x->public_ip);
+	if (x->ssh_host[0] && x->ssh_port > 0)
+		n = add(out, n, max, "ssh (proxy)", ROLE_OK, "ssh -p %d root@%s", x->ssh_port, x->ssh_host);
+	if (!(x->public_ip[0] && x->direct_ssh_port > 0) && !(x->ssh_host[0] && x->ssh_port > 0))
+		n = add(out, n, max, "ssh", ROLE_DIM, "no address yet");
+	if (x->nports) {
+		char ports[512] = "";
+		for (size_t i = 0; i < x->nports; i++) {
+			size_t len = strlen(ports);
+			snprintf(ports + len, sizeof ports - len, "%s%d/%s->%d", i ? ", " : "",
+				 x->ports[i].container_port, x->ports[i].proto, x->ports[i].host_port);
+		}
+		n = add(out, n, max, "ports", ROLE_NORMAL, "%s", ports);
+	} else {
+		n = add(out, n, max, "ports", ROLE_DIM, "none mapped");
+	}
+	if (x->template_name[0] || x->template_hash_id[0] || x->template_id > 0)
+		n = add(out, n, max, "template", ROLE_NORMAL, "%s (hash %s, id %ld)",
+			x->template_name[0] ? x->template_name : "-",
+			x->template_hash_id[0] ? x->template_hash_id : "-", x->template_id);
+	else
+		n = add(out, n, max, "template", ROLE_DIM, "none");
+	char util[16] = "-", temp[16] = "-", b3[64];
+	if (isfinite(x->gpu_util))
+		snprintf(util, sizeof util, "%.0f%%", x->gpu_util);
+	if (isfinite(x->gpu_temp))
+		snprintf(temp, sizeof temp, "%.0fC", x->gpu_temp);
+	n = add(out, n, max, "gpus", ROLE_NORMAL, "%dx %s, %s each, util %s, temp %s", x->num_gpus,
+		x->gpu_name[0] ? x->gpu_name : "-", fmt_mb(b1, sizeof b1, x->gpu_ram), util, temp);
+	n = add(out, n, max, "price", ROLE_NORMAL, "%s total (GPU %s, storage %s), %s",
+		fmt_rate(b1, sizeof b1, x->dph_total), fmt_rate(b2, sizeof b2, x->dph_base),
+		fmt_rate(b3, sizeof b3, x->storage_total_cost),
+		x->is_bid ? "interruptible" : "on-demand");
+	if (x->is_bid)
+		n = add(out, n, max, "bid", ROLE_NORMAL, "%s (min %s)",
+			fmt_rate(b1, sizeof b1, x->bid_price), fmt_rate(b2, sizeof b2, x->min_bid));
+	if (isfinite(x->start_date) && x->start_date > 0 && now > x->start_date &&
+	    isfinite(x->dph_total)) {
+		double hours = (now - x->start_date) / 3600.0;
+		n = add(out, n, max, "cost so far", ROLE_NORMAL,
+			"~%s (estimate: %.1f h since start x %s at today's price)",
+			fmt_money(b1, sizeof b1, hours * x->dph_total), hours,
+			fmt_rate(b2, sizeof b2, x->dph_total));
+	} else {
+		n = add(out, n, max, "cost so far", ROLE_DIM, "unknown (no start date or price)");
+	}
+	n = add(out, n, max, "prepaid credit", ROLE_NORMAL, "%s",
+		isfinite(x->credit_balance) ? fmt_money(b1, sizeof b1, x->credit_balance) : "-");
+	n = add(out, n, max, "age", ROLE_NORMAL, "%s", fmt_age(b1, sizeof b1, now, x->start_date));
+	n = add(out, n, max, "", ROLE_NORMAL, "%s", "");
+	n = add(out, n, max, "all fields", ROLE_TITLE, "(as received)");
+	for (size_t i = 0; i < x->nfields; i++)
+		n = add(out, n, max, x->fields[i].key, ROLE_NORMAL, "%s", x->fields[i].value);
+	return n;
+}
+
+#define DETAIL_MAX 400
+
+static void detail_draw(struct app *a, const struct rect *r)
+{
+	static struct detail_line lines[DETAIL_MAX];
+	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, a->detail_id) : NULL;
+	char title[200];
+	snprintf(title, sizeof title, " Instance %ld  (Esc or q returns; Up/Down scroll)", a->detail_id);
+	draw_cell(r->y, r->x, r->w, title, false, theme_attr(ROLE_TITLE));
+	size_t n = 0;
+	if (x)
+		n = pane_detail_lines(x, util_now(), lines, DETAIL_MAX);
+	int h = r->h - 1;
+	if (a->detail_scroll > (int)n - h)
+		a->detail_scroll = (int)n - h;
+	if (a->detail_scroll < 0)
+		a->detail_scroll = 0;
+	int kw = 18;
+	for (int i = 0; i < h; i++) {
+		int y = r->y + 1 + i;
+		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
+		if (!x && i == 0) {
+			char gone[120];
+			snprintf(gone, sizeof gone, "instance %ld is no longer listed (destroyed?)",
+				 a->detail_id);
+			draw_text(y, r->x + 1, r->w - 1, gone, theme_attr(ROLE_WARNING));
+			continue;
+		}
+		size_t k = (size_t)(a->detail_scroll + i);
+		if (k >= n)
+			continue;
+		draw_text(y, r->x + 1, kw, lines[k].key, theme_attr(ROLE_COLHEAD) & ~A_UNDERLINE);
+		draw_text(y, r->x + 2 + kw, r->w - 3 - kw, lines[k].value,
+			  theme_attr((enum role)lines[k].role));
+	}
+}
+
+static bool detail_action(struct app *a, enum action act)
+{
+	int page = a->lay.body.h > 2 ? a->lay.body.h - 2 : 1;
+	switch (act) {
+	case ACT_UP: a->detail_scroll--; break;
+	case ACT_DOWN: a->detail_scroll++; break;
+	case ACT_PAGE_UP: a->detail_scroll -= page; break;
+	case ACT_PAGE_DOWN: a->detail_scroll += page; break;
+	case ACT_TOP: a->detail_scroll = 0; break;
+	case ACT_BOTTOM: a->detail_scroll = DETAIL_MAX; break;
+	default:
+		if (action_contexts(act) == CM_INST) {
+			app_instance_action(a, act, a->detail_id);
+			return true;
+		}
+		return false;
+	}
+	a->dirty |= DIRTY_BODY;
+	return true;
+}
+
+static void detail_show(struct app *a) { a->detail_scroll = 0; }
+static long detail_selected(const struct app *a) { return a->detail_id; }
+
+const struct pane pane_detail = {
+	.name = "detail",
+	.title = "Detail",
+	.ctx = CTX_DETAIL,
+	.draw = detail_draw,
+	.action = detail_action,
+	.on_show = detail_show,
+	.selected = detail_selected,
+};

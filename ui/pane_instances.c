@@ -1,0 +1,259 @@
+/* pane_instances.c: the instance table: one row per instance (id, label,
+ * status with pending badges, GPUs, utilisation, price, age, SSH address,
+ * image, machine), coloured by state, failed rows highlighted; sorting,
+ * filtering and a selection that follows the instance id. */
+#include "pane_instances.h"
+
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "config.h"
+#include "draw.h"
+#include "jobs.h"
+#include "model.h"
+#include "table.h"
+#include "theme.h"
+#include "util.h"
+
+enum { C_ID, C_LABEL, C_STATUS, C_GPUS, C_UTIL, C_DPH, C_AGE, C_SSH, C_IMAGE, C_MACHINE, NCOLS };
+
+/* title, min, max (0 flexible), drop priority (0 never), right, numeric */
+static const struct table_col cols[NCOLS] = {
+	[C_ID] = { "ID", 8, 9, 0, true, true },
+	[C_LABEL] = { "LABEL", 8, 0, 3, false, false },
+	[C_STATUS] = { "STATUS", 12, 20, 0, false, false },
+	[C_GPUS] = { "GPUS", 10, 16, 1, false, false },
+	[C_UTIL] = { "UTIL", 4, 5, 5, true, true },
+	[C_DPH] = { "$/H", 7, 8, 2, true, true },
+	[C_AGE] = { "AGE", 6, 7, 6, true, true },
+	[C_SSH] = { "SSH", 14, 22, 4, false, false },
+	[C_IMAGE] = { "IMAGE", 10, 0, 7, false, false },
+	[C_MACHINE] = { "MACHINE", 7, 8, 8, true, true },
+};
+
+void pane_instances_init(struct app *a) { table_init(&a->itab, cols, NCOLS, C_ID); }
+
+static enum role state_role(enum inst_state s)
+{
+	switch (s) {
+	case IS_RUNNING: return ROLE_RUNNING;
+	case IS_PROVISIONING: case IS_LOADING: case IS_STARTING: case IS_REBOOTING:
+	case IS_STOPPING:
+		return ROLE_LOADING;
+	case IS_STOPPED: return ROLE_STOPPED;
+	case IS_EXITED: case IS_CREATED: case IS_UNKNOWN: case IS_OFFLINE: return ROLE_FAILED;
+	default: return ROLE_DIM;
+	}
+}
+
+void pane_instances_row(struct table_row *row, const struct instance *x, const struct snapshot *s,
+			double now, bool ascii)
+{
+	memset(row, 0, sizeof *row);
+	for (int c = 0; c < NCOLS; c++)
+		row->keys[c] = NAN;
+	row->id = x->id;
+	row->role = inst_state_failed(x->state) ? ROLE_FAILED : ROLE_NORMAL;
+	row->cell_role_col = C_STATUS;
+	row->cell_role = state_role(x->state);
+
+	row->cells[C_ID] = xasprintf("%ld", x->id);
+	row->keys[C_ID] = (double)x->id;
+	row->cells[C_LABEL] = xstrdup(x->label);
+
+	char status[160];
+	util_strlcpy(status, inst_state_name(x->state), sizeof status);
+	for (size_t i = 0; s && i < s->npending; i++)
+		if (s->pending[i].instance_id == x->id) {
+			size_t len = strlen(status);
+			snprintf(status + len, sizeof status - len, " %s%s", ascii ? "*" : "\u27f3",
+				 job_kind_name((enum job_kind)s->pending[i].kind));
+			row->cell_role = ROLE_PENDING;
+		}
+	row->cells[C_STATUS] = xstrdup(status);
+
+	if (x->num_gpus > 0)
+		row->cells[C_GPUS] = xasprintf("%dx %s", x->num_gpus, x->gpu_name);
+	else
+		row->cells[C_GPUS] = xstrdup(x->gpu_name[0] ? x->gpu_name : "-");
+	row->keys[C_GPUS] = x->num_gpus;
+
+	if (isfinite(x->gpu_util)) {
+		row->cells[C_UTIL] = xasprintf("%.0f%%", x->gpu_util);
+		row->keys[C_UTIL] = x->gpu_util;
+	} else {
+		row->cells[C_UTIL] = xstrdup("-");
+	}
+	if (isfinite(x->dph_total)) {
+		row->cells[C_DPH] = xasprintf(x->dph_total < 10 ? "$%.3f" : "$%.2f", x->dph_total);
+		row->keys[C_DPH] = x->dph_total;
+	} else {
+		row->cells[C_DPH] = xstrdup("-");
+	}
+	char age[32];
+	row->cells[C_AGE] = xstrdup(fmt_age(age, sizeof age, now, x->start_date));
+	if (isfinite(x->start_date) && x->start_date > 0)
+		row->keys[C_AGE] = now - x->start_date;
+
+	char host[256];
+	int port;
+	if (app_ssh_target(x, host, sizeof host, &port))
+		row->cells[C_SSH] = xasprintf("%s:%d", host, port);
+	else
+		row->cells[C_SSH] = xstrdup("-");
+	row->cells[C_IMAGE] = xstrdup(x->image);
+	if (x->machine_id > 0) {
+		row->cells[C_MACHINE] = xasprintf("%ld", x->machine_id);
+		row->keys[C_MACHINE] = (double)x->machine_id;
+	} else {
+		row->cells[C_MACHINE] = xstrdup("-");
+	}
+}
+
+void pane_instances_rebuild(struct app *a)
+{
+	const struct snapshot *s = a->snap;
+	size_t n = s ? s->ninstances : 0;
+	struct table_row *rows = xcalloc(n ? n : 1, sizeof *rows);
+	double now = util_now();
+	for (size_t i = 0; i < n; i++)
+		pane_instances_row(&rows[i], &s->instances[i], s, now, a->cfg->ascii);
+	table_set_rows(&a->itab, rows, n);
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS | DIRTY_HEADER;
+}
+
+/* The empty-table message. */
+static const char *empty_text(const struct app *a, char *buf, size_t n)
+{
+	const struct snapshot *s = a->snap;
+	if (a->itab.nrows && a->itab.filter[0])
+		snprintf(buf, n, "no instance matches \"%s\" (Esc clears the filter)", a->itab.filter);
+	else if (s && s->fresh[SRC_INSTANCES].last_ok > 0)
+		snprintf(buf, n, "no instances");
+	else if (s && s->fresh[SRC_INSTANCES].err[0])
+		snprintf(buf, n, "no data yet: %s", s->fresh[SRC_INSTANCES].err);
+	else
+		snprintf(buf, n, "loading instances...");
+	return buf;
+}
+
+static void inst_draw(struct app *a, const struct rect *r)
+{
+	struct table *t = &a->itab;
+	int w[NCOLS];
+	unsigned shown = table_widths(cols, NCOLS, r->w, w);
+	table_set_visible(t, shown);
+	bool ascii = a->cfg->ascii;
+	/* column titles */
+	unsigned long ch = theme_attr(ROLE_COLHEAD);
+	draw_fill(r->y, r->x, r->w, ch);
+	int x = r->x;
+	for (int c = 0; c < NCOLS; c++) {
+		if (!(shown & (1u << c)))
+			continue;
+		char title[32];
+		if (c == t->sort_col)
+			snprintf(title, sizeof title, "%s%s", cols[c].title,
+				 t->sort_rev ? (ascii ? "v" : "\u25bc") : (ascii ? "^" : "\u25b2"));
+		else
+			snprintf(title, sizeof title, "%s", cols[c].title);
+		draw_cell(r->y, x, w[c], title, cols[c].right, ch);
+		x += w[c] + 1;
+	}
+	int h = r->h - 1;
+	a->itab_rows = h;
+	table_scroll(t, h);
+	for (int i = 0; i < h; i++) {
+		int y = r->y + 1 + i;
+		size_t k = t->top + (size_t)i;
+		if (k >= t->nview) {
+			draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
+			if (k == 0 && i == 0) {
+				char buf[300];
+				draw_text(y, r->x + 1, r->w - 1, empty_text(a, buf, sizeof buf),
+					  theme_attr(ROLE_DIM));
+			}
+			continue;
+		}
+		const struct table_row *row = &t->rows[t->view[k]];
+		bool sel = k == t->sel;
+		unsigned long base = theme_attr(sel ? ROLE_SELECTION : (enum role)row->role);
+		draw_fill(y, r->x, r->w, base);
+		x = r->x;
+		for (int c = 0; c < NCOLS; c++) {
+			if (!(shown & (1u << c)))
+				continue;
+			unsigned long at = base;
+			if (!sel && c == row->cell_role_col && row->cell_role >= 0)
+				at = theme_attr((enum role)row->cell_role);
+			draw_cell(y, x, w[c], row->cells[c], cols[c].right, at);
+			x += w[c] + 1;
+		}
+	}
+}
+
+static bool inst_action(struct app *a, enum action act)
+{
+	struct table *t = &a->itab;
+	long page = a->itab_rows > 1 ? a->itab_rows - 1 : 1;
+	switch (act) {
+	case ACT_UP: table_move(t, -1); break;
+	case ACT_DOWN: table_move(t, 1); break;
+	case ACT_PAGE_UP: table_move(t, -page); break;
+	case ACT_PAGE_DOWN: table_move(t, page); break;
+	case ACT_TOP: table_home(t); break;
+	case ACT_BOTTOM: table_end(t); break;
+	case ACT_SORT_PREV: table_sort_step(t, -1); break;
+	case ACT_SORT_NEXT: table_sort_step(t, 1); break;
+	case ACT_SORT_INVERT: table_set_sort(t, t->sort_col, !t->sort_rev); break;
+	case ACT_DETAIL: {
+		const struct table_row *row = table_selected(t);
+		if (!row)
+			return true;
+		a->detail_id = row->id;
+		pane_open_overlay(a, &pane_detail);
+		break;
+	}
+	default: {
+		const struct table_row *row = table_selected(t);
+		if (action_contexts(act) == CM_INST) {
+			if (row)
+				app_instance_action(a, act, row->id);
+			return true;
+		}
+		return false;
+	}
+	}
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+	return true;
+}
+
+static long inst_selected(const struct app *a)
+{
+	const struct table_row *row = table_selected(&a->itab);
+	return row ? row->id : 0;
+}
+
+static void inst_filter(struct app *a, const char *text)
+{
+	table_set_filter(&a->itab, text);
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS | DIRTY_HEADER;
+}
+
+static const char *inst_filter_text(const struct app *a) { return a->itab.filter; }
+
+const struct pane pane_instances = {
+	.name = "instances",
+	.title = "Instances",
+	.ctx = CTX_INSTANCES,
+	.draw = inst_draw,
+	.action = inst_action,
+	.selected = inst_selected,
+	.filter = inst_filter,
+	.filter_text = inst_filter_text,
+};

@@ -1,0 +1,147 @@
+/* statusbar.c: the message line (prompt, toast, filter reminder) and the
+ * hint bar generated from the key bindings. */
+#include "statusbar.h"
+
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "draw.h"
+#include "theme.h"
+#include "util.h"
+
+/* Add the hint of act (first key bound in ctx) unless already there. */
+static size_t add_hint(const struct keymap *km, enum km_ctx ctx, enum action act, struct hint *out,
+		       size_t n, size_t max)
+{
+	if (n >= max)
+		return n;
+	for (size_t i = 0; i < n; i++)
+		if (out[i].label == action_name(act))
+			return n;
+	char keys[64];
+	keymap_keys_for(km, ctx, act, keys, sizeof keys);
+	if (!keys[0])
+		return n;
+	char *slash = strchr(keys + 1, '/');
+	if (slash)
+		*slash = '\0';
+	util_strlcpy(out[n].key, keys, sizeof out[n].key);
+	out[n].label = action_name(act);
+	return n + 1;
+}
+
+size_t statusbar_hints(const struct keymap *km, enum km_ctx ctx, bool read_only, bool failed_sel,
+		       struct hint *out, size_t max)
+{
+	size_t n = 0;
+	if (failed_sel && !read_only && (action_contexts(ACT_DESTROY) & CTXM(ctx)))
+		n = add_hint(km, ctx, ACT_DESTROY, out, n, max);
+	/* the context's own actions first, then the global ones */
+	for (int pass = 0; pass < 2; pass++)
+		for (int a = 0; a < ACT__COUNT; a++) {
+			unsigned f = action_flags((enum action)a), where = action_contexts((enum action)a);
+			if (!(f & AF_HINT) || (read_only && (f & AF_MUTATES)))
+				continue;
+			bool global = where == CM_ALL;
+			if (pass == 0 ? (global || !(where & CTXM(ctx))) : !global)
+				continue;
+			n = add_hint(km, ctx, (enum action)a, out, n, max);
+		}
+	return n;
+}
+
+char *statusbar_hints_text(const struct hint *h, size_t n, int width, char *buf, size_t bufn)
+{
+	buf[0] = '\0';
+	int used = 0;
+	for (size_t i = 0; i < n; i++) {
+		char item[96];
+		snprintf(item, sizeof item, "%s%s %s", i ? "  " : "", h[i].key, h[i].label);
+		int w = util_strwidth(item);
+		if (used + w > width)
+			break;
+		size_t len = strlen(buf);
+		snprintf(buf + len, bufn - len, "%s", item);
+		used += w;
+	}
+	return buf;
+}
+
+void statusbar_draw_message(struct app *a)
+{
+	const struct rect *r = &a->lay.message;
+	draw_fill(r->y, r->x, r->w, theme_attr(ROLE_NORMAL));
+	if (a->prompt != PROMPT_NONE) {
+		const char *lead = a->prompt == PROMPT_FILTER ? "/" : ":";
+		int lw = draw_text(r->y, r->x, r->w, lead, theme_attr(ROLE_KEY));
+		const struct textbuf *tb = &a->ptb;
+		char before[TEXTBUF_BYTES + 1];
+		memcpy(before, tb->s, tb->cur);
+		before[tb->cur] = '\0';
+		int avail = r->w - lw - 1;
+		const char *start = tb->s;
+		while (util_strwidth(before + (start - tb->s)) > avail && *start) {
+			start++;
+			while ((*start & 0xc0) == 0x80)
+				start++;
+		}
+		draw_text(r->y, r->x + lw, avail + 1, start, theme_attr(ROLE_NORMAL));
+		move(r->y, r->x + lw + util_strwidth(before + (start - tb->s)));
+		return;
+	}
+	if (a->msg[0]) {
+		draw_text(r->y, r->x, r->w, a->msg, theme_attr(a->msg_role));
+		return;
+	}
+	const struct pane *p = pane_current(a);
+	const char *f = p && p->filter_text ? p->filter_text(a) : "";
+	if (f && *f) {
+		char line[200];
+		snprintf(line, sizeof line, "filter: %s   (/ edits, Esc clears)", f);
+		draw_text(r->y, r->x, r->w, line, theme_attr(ROLE_DIM));
+	}
+}
+
+void statusbar_draw_hints(struct app *a)
+{
+	const struct rect *r = &a->lay.hints;
+	unsigned long bg = theme_attr(ROLE_HINT), kattr = theme_attr(ROLE_KEY);
+	draw_fill(r->y, r->x, r->w, bg);
+	struct hint h[24];
+	size_t n;
+	static const char *const dlg_labels[] = { "move", "activate", "cancel" };
+	static const char *const prompt_labels[] = { "apply", "clear", "cancel" };
+	if (dialog_open(&a->dlg)) {
+		n = 3;
+		snprintf(h[0].key, sizeof h[0].key, "Tab");
+		snprintf(h[1].key, sizeof h[1].key, "Enter");
+		snprintf(h[2].key, sizeof h[2].key, "Esc");
+		for (size_t i = 0; i < 3; i++)
+			h[i].label = dlg_labels[i];
+	} else if (a->prompt != PROMPT_NONE) {
+		n = 2;
+		snprintf(h[0].key, sizeof h[0].key, "Enter");
+		snprintf(h[1].key, sizeof h[1].key, "Esc");
+		h[0].label = prompt_labels[0];
+		h[1].label = prompt_labels[a->prompt == PROMPT_FILTER ? 1 : 2];
+	} else {
+		const struct pane *p = pane_current(a);
+		const struct instance *x = app_selected(a);
+		n = statusbar_hints(&a->km, p ? p->ctx : CTX_GLOBAL, a->read_only,
+				    x && inst_state_failed(x->state), h, 24);
+	}
+	int x = r->x + 1, end = r->x + r->w;
+	for (size_t i = 0; i < n; i++) {
+		int need = util_strwidth(h[i].key) + 1 + util_strwidth(h[i].label) + (i ? 2 : 0);
+		if (x + need > end)
+			break;
+		if (i)
+			x += 2;
+		x += draw_text(r->y, x, end - x, h[i].key, kattr);
+		x += draw_text(r->y, x, end - x, " ", bg);
+		x += draw_text(r->y, x, end - x, h[i].label, bg);
+	}
+}

@@ -1,0 +1,31 @@
+/* statusbar.h: the two bottom lines.  The message line shows the filter or
+ * command prompt, else the current toast (new events, errors, results);
+ * the hint bar shows key hints generated from the bindings of the current
+ * context (mutating actions hidden under --read-only; `D destroy` first
+ * when the selected instance has failed).  statusbar_hints() is pure. */
+#ifndef RENTOP_UI_STATUSBAR_H
+#define RENTOP_UI_STATUSBAR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "keymap.h"
+
+struct app;
+
+struct hint {
+	char key[24];
+	const char *label;
+};
+
+/* Hints for ctx in display order; returns how many (at most max). */
+size_t statusbar_hints(const struct keymap *km, enum km_ctx ctx, bool read_only, bool failed_sel,
+		       struct hint *out, size_t max);
+/* The hints as one line ("? help  / filter ..."), cut to width cells. */
+char *statusbar_hints_text(const struct hint *h, size_t n, int width, char *buf, size_t bufn);
+
+/* curses: draw the message line and the hint bar. */
+void statusbar_draw_message(struct app *a);
+void statusbar_draw_hints(struct app *a);
+
+#endif

@@ -1,0 +1,262 @@
+/* table.c: the column table behind the instance list: filter, sort, a
+ * selection kept by id, scrolling, and column widths that fit the terminal
+ * by dropping the least important columns first. */
+#include "table.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util.h"
+
+void table_init(struct table *t, const struct table_col *cols, int ncols, int sort_col)
+{
+	memset(t, 0, sizeof *t);
+	t->cols = cols;
+	t->ncols = ncols > TABLE_MAX_COLS ? TABLE_MAX_COLS : ncols;
+	t->sort_col = sort_col;
+	t->visible = ~0u;
+}
+
+void table_row_free(struct table_row *r, int ncols)
+{
+	for (int c = 0; c < ncols; c++)
+		free(r->cells[c]);
+}
+
+static void free_rows(struct table *t)
+{
+	for (size_t i = 0; i < t->nrows; i++)
+		table_row_free(&t->rows[i], t->ncols);
+	free(t->rows);
+	t->rows = NULL;
+	t->nrows = 0;
+}
+
+void table_free(struct table *t)
+{
+	free_rows(t);
+	free(t->view);
+	t->view = NULL;
+	t->nview = 0;
+}
+
+void table_set_rows(struct table *t, struct table_row *rows, size_t n)
+{
+	free_rows(t);
+	t->rows = rows;
+	t->nrows = n;
+	table_apply(t);
+}
+
+void table_set_filter(struct table *t, const char *filter)
+{
+	util_strlcpy(t->filter, filter ? filter : "", sizeof t->filter);
+	table_apply(t);
+}
+
+void table_set_sort(struct table *t, int col, bool rev)
+{
+	if (col < 0 || col >= t->ncols)
+		return;
+	t->sort_col = col;
+	t->sort_rev = rev;
+	table_apply(t);
+}
+
+void table_sort_step(struct table *t, int delta)
+{
+	if (t->ncols <= 0)
+		return;
+	int c = ((t->sort_col + delta) % t->ncols + t->ncols) % t->ncols;
+	table_set_sort(t, c, t->sort_rev);
+}
+
+void table_set_visible(struct table *t, unsigned mask)
+{
+	if (mask == t->visible)
+		return;
+	t->visible = mask;
+	if (t->filter[0])
+		table_apply(t);
+}
+
+/* Case-insensitive (ASCII) substring search. */
+static bool contains_ci(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	if (!n)
+		return true;
+	for (; *hay; hay++)
+		if (strncasecmp(hay, needle, n) == 0)
+			return true;
+	return false;
+}
+
+bool table_row_matches(const struct table *t, const struct table_row *r, const char *filter)
+{
+	if (!filter || !*filter)
+		return true;
+	for (int c = 0; c < t->ncols; c++)
+		if ((t->visible & (1u << c)) && r->cells[c] && contains_ci(r->cells[c], filter))
+			return true;
+	return false;
+}
+
+/* Order two rows by the sort column (numeric key or text), then by id. */
+static int cmp_rows(const void *a, const void *b, void *arg)
+{
+	const struct table *t = arg;
+	const struct table_row *x = &t->rows[*(const size_t *)a], *y = &t->rows[*(const size_t *)b];
+	int c = t->sort_col, r = 0;
+	if (t->cols[c].numeric) {
+		double p = x->keys[c], q = y->keys[c];
+		bool pn = isnan(p), qn = isnan(q);
+		if (pn || qn)
+			r = pn - qn; /* unknown values last */
+		else
+			r = (p > q) - (p < q);
+	} else {
+		r = strcasecmp(x->cells[c] ? x->cells[c] : "", y->cells[c] ? y->cells[c] : "");
+	}
+	if (r == 0)
+		r = (x->id > y->id) - (x->id < y->id);
+	return t->sort_rev ? -r : r;
+}
+
+void table_apply(struct table *t)
+{
+	size_t old_sel = t->sel;
+	free(t->view);
+	t->view = xcalloc(t->nrows ? t->nrows : 1, sizeof *t->view);
+	t->nview = 0;
+	for (size_t i = 0; i < t->nrows; i++)
+		if (table_row_matches(t, &t->rows[i], t->filter))
+			t->view[t->nview++] = i;
+	if (t->sort_col >= 0 && t->sort_col < t->ncols)
+		qsort_r(t->view, t->nview, sizeof *t->view, cmp_rows, t);
+	if (t->nview == 0) {
+		t->sel = 0;
+		t->top = 0;
+		return;
+	}
+	if (t->sel_id && table_select_id(t, t->sel_id))
+		return;
+	/* the selected row went away (or none yet): stay at the same place */
+	t->sel = old_sel < t->nview ? old_sel : t->nview - 1;
+	if (!t->sel_id)
+		t->sel = 0;
+	t->sel_id = t->rows[t->view[t->sel]].id;
+}
+
+bool table_select_id(struct table *t, long id)
+{
+	for (size_t i = 0; i < t->nview; i++)
+		if (t->rows[t->view[i]].id == id) {
+			t->sel = i;
+			t->sel_id = id;
+			return true;
+		}
+	return false;
+}
+
+void table_move(struct table *t, long delta)
+{
+	if (!t->nview)
+		return;
+	long s = (long)t->sel + delta;
+	if (s < 0)
+		s = 0;
+	if (s >= (long)t->nview)
+		s = (long)t->nview - 1;
+	t->sel = (size_t)s;
+	t->sel_id = t->rows[t->view[t->sel]].id;
+}
+
+void table_home(struct table *t) { table_move(t, -(long)t->nview); }
+void table_end(struct table *t) { table_move(t, (long)t->nview); }
+
+const struct table_row *table_selected(const struct table *t)
+{
+	return t->nview && t->sel < t->nview ? &t->rows[t->view[t->sel]] : NULL;
+}
+
+void table_scroll(struct table *t, int h)
+{
+	if (h <= 0 || !t->nview) {
+		t->top = 0;
+		return;
+	}
+	if (t->sel < t->top)
+		t->top = t->sel;
+	if (t->sel >= t->top + (size_t)h)
+		t->top = t->sel - (size_t)h + 1;
+	if (t->top + (size_t)h > t->nview)
+		t->top = t->nview > (size_t)h ? t->nview - (size_t)h : 0;
+}
+
+int table_col_by_name(const struct table *t, const char *name)
+{
+	for (int c = 0; c < t->ncols; c++)
+		if (strcasecmp(t->cols[c].title, name) == 0)
+			return c;
+	return -1;
+}
+
+unsigned table_widths(const struct table_col *cols, int ncols, int width, int *w)
+{
+	unsigned shown = 0;
+	for (int c = 0; c < ncols; c++) {
+		w[c] = cols[c].min_w;
+		shown |= 1u << c;
+	}
+	/* drop the least important columns until the rest fit */
+	for (;;) {
+		int need = -1;
+		for (int c = 0; c < ncols; c++)
+			if (shown & (1u << c))
+				need += w[c] + 1;
+		if (need <= width)
+			break;
+		int drop = -1;
+		for (int c = 0; c < ncols; c++)
+			if ((shown & (1u << c)) && cols[c].prio > 0 &&
+			    (drop < 0 || cols[c].prio >= cols[drop].prio))
+				drop = c;
+		if (drop < 0) {
+			/* only essential columns left: shrink the last one */
+			int last = -1;
+			for (int c = 0; c < ncols; c++)
+				if (shown & (1u << c))
+					last = c;
+			if (last >= 0) {
+				w[last] -= need - width;
+				if (w[last] < 1)
+					w[last] = 1;
+			}
+			break;
+		}
+		shown &= ~(1u << drop);
+		w[drop] = 0;
+	}
+	int used = -1;
+	for (int c = 0; c < ncols; c++)
+		if (shown & (1u << c))
+			used += w[c] + 1;
+	int spare = width - used;
+	/* share the spare width one cell at a time among the columns that can
+	 * grow (bounded ones up to their max, flexible ones without limit) */
+	while (spare > 0) {
+		bool grew = false;
+		for (int c = 0; c < ncols && spare > 0; c++)
+			if ((shown & (1u << c)) && (cols[c].max_w == 0 || w[c] < cols[c].max_w)) {
+				w[c]++;
+				spare--;
+				grew = true;
+			}
+		if (!grew)
+			break;
+	}
+	return shown;
+}

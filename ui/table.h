@@ -1,0 +1,78 @@
+/* table.h: a sortable, filterable table of rows keyed by id, with column
+ * widths computed from the terminal width.  Pure (no curses): the panes fill
+ * it and draw it.  The selection is an id and follows its row across
+ * refreshes, sorts and filters.  UI thread only. */
+#ifndef RENTOP_UI_TABLE_H
+#define RENTOP_UI_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define TABLE_MAX_COLS 16
+
+struct table_col {
+	const char *title;
+	int min_w;    /* cells */
+	int max_w;    /* cells; 0: takes any spare width */
+	int prio;     /* 0: never dropped; a larger number is dropped first */
+	bool right;   /* right-aligned (numbers) */
+	bool numeric; /* sorts by the row's key, not its text */
+};
+
+struct table_row {
+	long id;
+	int role;      /* a theme role for the whole row (the pane's choice) */
+	int cell_role; /* a theme role for cell cell_role_col, -1: none */
+	int cell_role_col;
+	char *cells[TABLE_MAX_COLS]; /* owned, sanitised text */
+	double keys[TABLE_MAX_COLS]; /* sort keys of numeric columns */
+};
+
+struct table {
+	const struct table_col *cols;
+	int ncols;
+	struct table_row *rows;
+	size_t nrows;
+	size_t *view;     /* indices into rows after filter and sort */
+	size_t nview;
+	int sort_col;
+	bool sort_rev;
+	char filter[128];
+	unsigned visible; /* bitmask of drawn columns (filter matches these) */
+	long sel_id;      /* 0: nothing selected yet */
+	size_t sel;       /* index into view */
+	size_t top;       /* first row drawn */
+};
+
+void table_init(struct table *t, const struct table_col *cols, int ncols, int sort_col);
+void table_free(struct table *t);
+/* Take over rows (and their cells); re-filter, re-sort, keep the selection. */
+void table_set_rows(struct table *t, struct table_row *rows, size_t n);
+void table_set_filter(struct table *t, const char *filter);
+void table_set_sort(struct table *t, int col, bool rev);
+void table_sort_step(struct table *t, int delta); /* previous/next column */
+void table_set_visible(struct table *t, unsigned mask);
+/* Recompute the view and put the selection back on its id. */
+void table_apply(struct table *t);
+
+/* Moves: by delta rows (clamped), to the first or last row. */
+void table_move(struct table *t, long delta);
+void table_home(struct table *t);
+void table_end(struct table *t);
+bool table_select_id(struct table *t, long id);
+const struct table_row *table_selected(const struct table *t);
+/* Scroll so that the selection is visible in a window of h rows. */
+void table_scroll(struct table *t, int h);
+/* Column index by title, case-insensitive ("$/h", "gpus"); -1 if none. */
+int table_col_by_name(const struct table *t, const char *name);
+
+/* Column widths for a total width: w[i] = 0 for a dropped column.  Columns
+ * are separated by one space; the least important columns are dropped
+ * until the rest fit, spare width goes to flexible columns.  Returns the
+ * bitmask of shown columns. */
+unsigned table_widths(const struct table_col *cols, int ncols, int width, int *w);
+/* Case-insensitive substring match of the filter in any visible cell. */
+bool table_row_matches(const struct table *t, const struct table_row *r, const char *filter);
+void table_row_free(struct table_row *r, int ncols);
+
+#endif

@@ -1,0 +1,580 @@
+/* ui.c: the UI thread: curses set-up and tear-down, the main loop, signals,
+ * resize, suspend and running external programs (ssh) with the terminal.
+ *
+ * The loop sleeps in poll() on stdin and the model's wake fd, with no
+ * timeout unless something is due (a toast to expire, the minute an age
+ * changes, the moment data turns stale).  Each iteration takes new events,
+ * swaps in a newer snapshot unless paused, drains every key, redraws only
+ * the dirty parts and calls doupdate() once.  Signal handlers only set a
+ * flag and wake the loop.  The terminal is restored on every exit path:
+ * normal return, exit() (atexit), and fatal signals (a handler that resets
+ * the terminal with async-signal-safe calls, then re-raises). */
+#include "ui.h"
+
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <term.h> /* tigetstr; its capability macros are dropped below */
+#include <termios.h>
+#undef bell
+#undef lines
+#undef columns
+#include <unistd.h>
+
+#include "app.h"
+#include "config.h"
+#include "draw.h"
+#include "header.h"
+#include "model.h"
+#include "pane_instances.h"
+#include "poller.h"
+#include "statusbar.h"
+#include "util.h"
+
+static volatile sig_atomic_t sig_winch, sig_quit, sig_tstp, sig_cont;
+static struct model *sig_model;
+static struct termios orig_tio;
+static bool have_tio;
+static volatile sig_atomic_t curses_on;
+static char restore_seq[256]; /* sgr0 + cnorm + rmcup, captured at start */
+static size_t restore_len;
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+	switch (sig) {
+	case SIGWINCH: sig_winch = 1; break;
+	case SIGTSTP: sig_tstp = 1; break;
+	case SIGCONT: sig_cont = 1; break;
+	default: sig_quit = sig; break;
+	}
+	if (sig_model)
+		model_wake(sig_model);
+	errno = saved;
+}
+
+/* Async-signal-safe terminal restore for fatal paths. */
+static void restore_async(void)
+{
+	if (!curses_on)
+		return;
+	if (restore_len) {
+		ssize_t w = write(STDOUT_FILENO, restore_seq, restore_len);
+		(void)w;
+	}
+	if (have_tio)
+		tcsetattr(STDIN_FILENO, TCSANOW, &orig_tio);
+	curses_on = 0;
+}
+
+static void on_fatal(int sig)
+{
+	restore_async();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void at_exit(void)
+{
+	if (curses_on && !isendwin())
+		endwin();
+	curses_on = 0;
+}
+
+static void set_handler(int sig, void (*fn)(int), int flags)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = flags;
+	sigaction(sig, &sa, NULL);
+}
+
+static void install_signals(void)
+{
+	static const int flagged[] = { SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGTSTP, SIGCONT };
+	for (size_t i = 0; i < sizeof flagged / sizeof flagged[0]; i++)
+		set_handler(flagged[i], on_signal, SA_RESTART);
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT };
+	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+		set_handler(fatal[i], on_fatal, SA_RESETHAND | SA_NODEFER);
+}
+
+static void reset_signals(void)
+{
+	static const int all[] = { SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGTSTP, SIGCONT,
+				   SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		set_handler(all[i], SIG_DFL, 0);
+}
+
+/* Capture the strings that put the terminal back (for on_fatal). */
+static void capture_restore(void)
+{
+	const char *caps[] = { "sgr0", "cnorm", "rmcup" };
+	restore_len = 0;
+	for (size_t i = 0; i < 3; i++) {
+		char *s = tigetstr(caps[i]);
+		if (!s || s == (char *)-1)
+			continue;
+		size_t n = strlen(s);
+		if (restore_len + n < sizeof restore_seq) {
+			memcpy(restore_seq + restore_len, s, n);
+			restore_len += n;
+		}
+	}
+}
+
+int ui_run_external(char *const argv[])
+{
+	def_prog_mode();
+	endwin();
+	struct sigaction ign, old_int, old_quit, old_tstp;
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	sigaction(SIGTSTP, &ign, &old_tstp);
+	int status = -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		reset_signals();
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		signal(SIGTSTP, SIG_DFL);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (pid > 0) {
+		int st;
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	sigaction(SIGTSTP, &old_tstp, NULL);
+	reset_prog_mode();
+	refresh();
+	return status;
+}
+
+/* Stop the process for the shell (C-z or SIGTSTP); back on SIGCONT. */
+static void suspend(struct app *a)
+{
+	def_prog_mode();
+	endwin();
+	set_handler(SIGTSTP, SIG_DFL, 0);
+	kill(getpid(), SIGTSTP);
+	/* continued */
+	set_handler(SIGTSTP, on_signal, SA_RESTART);
+	reset_prog_mode();
+	a->dirty |= DIRTY_ALL;
+}
+
+static void resize(struct app *a)
+{
+	struct winsize ws;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
+		resizeterm(ws.ws_row, ws.ws_col);
+	layout_compute(&a->lay, LINES, COLS);
+	erase();
+	clearok(curscr, TRUE); /* what the terminal shows after a resize is unknown */
+	a->dirty |= DIRTY_ALL;
+}
+
+/* Take the model's newest snapshot (unless paused); rebuild what changed. */
+static void take_snapshot(struct app *a)
+{
+	if (a->paused && a->snap)
+		return;
+	if (a->snap && model_generation(a->m) == a->snap->generation)
+		return;
+	const struct snapshot *old = a->snap;
+	const struct snapshot *s = model_acquire(a->m);
+	a->snap = s;
+	bool rows_changed = !old || old->instances != s->instances ||
+			    old->ninstances != s->ninstances || old->npending != s->npending ||
+			    memcmp(old->pending, s->pending, s->npending * sizeof s->pending[0]) != 0;
+	if (rows_changed)
+		pane_instances_rebuild(a);
+	a->dirty |= DIRTY_HEADER;
+	if (a->overlay == &pane_detail)
+		a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+	model_release(old);
+}
+
+static void global_action(struct app *a, enum action act)
+{
+	const struct pane *p = pane_current(a);
+	switch (act) {
+	case ACT_HELP:
+		if (a->overlay == &pane_help)
+			pane_close_overlay(a);
+		else
+			pane_open_overlay(a, &pane_help);
+		break;
+	case ACT_COMMAND:
+		a->prompt = PROMPT_COMMAND;
+		textbuf_clear(&a->ptb);
+		break;
+	case ACT_FILTER:
+		if (!p->filter)
+			pane_close_overlay(a);
+		p = pane_current(a);
+		if (!p->filter)
+			break;
+		a->prompt = PROMPT_FILTER;
+		a->prompt_pane = p;
+		textbuf_set(&a->ptb, p->filter_text(a));
+		break;
+	case ACT_REFRESH:
+		if (a->poller)
+			poller_refresh_now(a->poller);
+		app_toast(a, ROLE_DIM, 3, "refreshing...");
+		break;
+	case ACT_PAUSE:
+		a->paused = !a->paused;
+		app_toast(a, ROLE_DIM, 3, a->paused ? "display paused (p resumes)" : "display resumed");
+		take_snapshot(a);
+		break;
+	case ACT_QUIT:
+		if (a->overlay)
+			pane_close_overlay(a);
+		else if (a->view != 0)
+			pane_show_view(a, 0);
+		else
+			a->quit = true;
+		break;
+	case ACT_QUIT_NOW: a->quit = true; break;
+	case ACT_SUSPEND: suspend(a); break;
+	case ACT_REDRAW:
+		clear();
+		a->dirty |= DIRTY_ALL;
+		break;
+	case ACT_VIEW_INSTANCES: pane_show_view(a, pane_find(a, "instances")); break;
+	case ACT_VIEW_EVENTS: pane_show_view(a, pane_find(a, "events")); break;
+	case ACT_NEXT_VIEW: pane_next_view(a); break;
+	case ACT_BACK:
+		if (a->overlay)
+			pane_close_overlay(a);
+		else if (p->filter_text && p->filter_text(a)[0])
+			p->filter(a, "");
+		else
+			a->msg[0] = '\0';
+		break;
+	default:
+		break;
+	}
+	a->dirty |= DIRTY_ALL;
+}
+
+static void prompt_key(struct app *a, int key)
+{
+	a->dirty |= DIRTY_MSG | DIRTY_HINTS;
+	if (a->prompt == PROMPT_FILTER) {
+		const struct pane *p = a->prompt_pane;
+		if (key == 27) {
+			p->filter(a, "");
+			a->prompt = PROMPT_NONE;
+		} else if (key == '\n') {
+			a->prompt = PROMPT_NONE;
+		} else if (textbuf_key(&a->ptb, key)) {
+			p->filter(a, a->ptb.s);
+		}
+		a->dirty |= DIRTY_BODY | DIRTY_HEADER;
+		return;
+	}
+	if (key == 27 || (key == KM_FN(KEY_BACKSPACE) && a->ptb.len == 0)) {
+		a->prompt = PROMPT_NONE;
+	} else if (key == '\n') {
+		a->prompt = PROMPT_NONE;
+		char line[TEXTBUF_BYTES + 1];
+		util_strlcpy(line, a->ptb.s, sizeof line);
+		app_command(a, line);
+	} else {
+		textbuf_key(&a->ptb, key);
+	}
+}
+
+static void handle_key(struct app *a, int key)
+{
+	if (dialog_open(&a->dlg)) {
+		enum dlg_result r = dialog_key(&a->dlg, key);
+		if (r != DLG_CONTINUE)
+			app_dialog_result(a, r);
+		a->dirty |= DIRTY_ALL;
+		return;
+	}
+	if (a->prompt != PROMPT_NONE) {
+		prompt_key(a, key);
+		return;
+	}
+	const struct pane *p = pane_current(a);
+	enum action act = keymap_lookup(&a->km, p->ctx, key);
+	if (act == ACT_NONE)
+		return;
+	unsigned f = action_flags(act);
+	if ((f & AF_MUTATES) && a->read_only) {
+		app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled", action_name(act));
+		return;
+	}
+	if ((f & AF_NEEDS_SEL) && !(p->selected && p->selected(a))) {
+		app_toast(a, ROLE_WARNING, 4, "no instance selected");
+		return;
+	}
+	if (p->action && p->action(a, act))
+		return;
+	global_action(a, act);
+}
+
+static void draw_too_small(struct app *a)
+{
+	erase();
+	const char *l1 = "terminal too small";
+	char l2[64];
+	snprintf(l2, sizeof l2, "need %dx%d, have %dx%d", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS, COLS,
+		 LINES);
+	struct rect all = { 0, 0, LINES, COLS };
+	int y = LINES / 2 - 1;
+	if (y < 0)
+		y = 0;
+	draw_text(y, layout_center_x(&all, (int)strlen(l1)), COLS, l1, theme_attr(ROLE_WARNING));
+	if (y + 1 < LINES)
+		draw_text(y + 1, layout_center_x(&all, (int)strlen(l2)), COLS, l2,
+			  theme_attr(ROLE_NORMAL));
+	(void)a;
+}
+
+static void draw(struct app *a)
+{
+	if (a->lay.too_small) {
+		draw_too_small(a);
+		curs_set(0);
+		return;
+	}
+	const struct pane *p = pane_current(a);
+	bool dlg = dialog_open(&a->dlg);
+	if (a->prompt != PROMPT_NONE)
+		a->dirty |= DIRTY_MSG;
+	if (a->dirty & DIRTY_HEADER)
+		header_draw(a);
+	if ((a->dirty & DIRTY_BODY) && p)
+		p->draw(a, &a->lay.body);
+	if (a->dirty & DIRTY_HINTS)
+		statusbar_draw_hints(a);
+	if (a->dirty & DIRTY_MSG)
+		statusbar_draw_message(a);
+	bool cursor = a->prompt != PROMPT_NONE && !dlg;
+	if (dlg) {
+		dialog_draw(&a->dlg, &a->lay);
+		cursor = a->dlg.kind == DLG_INPUT && !a->dlg.waiting;
+	}
+	curs_set(cursor ? 1 : 0);
+}
+
+/* Milliseconds until something on screen changes by itself; -1: never. */
+static int next_timeout(struct app *a)
+{
+	double now = util_now(), mono = util_mono();
+	double wait = -1;
+	if (a->msg[0] && a->msg_until > 0)
+		wait = a->msg_until - mono;
+	const struct pane *p = pane_current(a);
+	if ((p == &pane_instances || p == &pane_detail) && a->snap && a->snap->ninstances) {
+		double w = 60.0 - fmod(now, 60.0) + 0.05; /* ages change with the minute */
+		if (wait < 0 || w < wait)
+			wait = w;
+	}
+	double stale = a->snap ? header_stale_at(a->snap, a->cfg->refresh_s) : 0;
+	if (stale > now) {
+		double w = stale - now + 0.05;
+		if (wait < 0 || w < wait)
+			wait = w;
+	}
+	if (wait < 0)
+		return -1;
+	return wait < 0.001 ? 1 : (int)(wait * 1000.0) + 1;
+}
+
+/* Work that is due by the clock. */
+static void clock_tick(struct app *a, double *last_minute)
+{
+	if (a->msg[0] && a->msg_until > 0 && util_mono() >= a->msg_until) {
+		a->msg[0] = '\0';
+		a->dirty |= DIRTY_MSG;
+	}
+	double minute = floor(util_now() / 60.0);
+	if (minute != *last_minute) {
+		*last_minute = minute;
+		const struct pane *p = pane_current(a);
+		if (p == &pane_instances)
+			pane_instances_rebuild(a);
+		else if (p == &pane_detail)
+			a->dirty |= DIRTY_BODY;
+		a->dirty |= DIRTY_HEADER;
+	}
+	double stale = a->snap ? header_stale_at(a->snap, a->cfg->refresh_s) : 0;
+	if (stale > 0 && util_now() >= stale)
+		a->dirty |= DIRTY_HEADER;
+}
+
+static void start_messages(struct app *a, const char *theme_err)
+{
+	for (int i = 0; i < a->km.nerrors; i++)
+		model_event(a->m, EV_WARN, -1, 0, 0, 0, "config: %s", a->km.errors[i]);
+	if (theme_err && *theme_err)
+		model_event(a->m, EV_WARN, -1, 0, 0, 0, "%s", theme_err);
+}
+
+static void set_up_theme(struct app *a, char *err, size_t n)
+{
+	const char *name = a->cfg->theme && *a->cfg->theme ? a->cfg->theme : "default";
+	err[0] = '\0';
+	theme_builtin(&a->theme);
+	if (!theme_load(&a->theme, name, err, n)) {
+		size_t len = strlen(err);
+		if (strcmp(name, "default") != 0 && theme_load(&a->theme, "default", err + len, 1))
+			snprintf(err + len, n - len, "; using the default theme");
+		else
+			snprintf(err + len, n - len, "; using the built-in colours");
+	}
+	const char *nc = getenv("NO_COLOR");
+	a->color = !a->cfg->no_color && !(nc && *nc);
+	theme_activate(&a->theme, a->color);
+	bkgdset((chtype)' ' | (attr_t)theme_attr(ROLE_NORMAL));
+}
+
+int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct poller *p)
+{
+	setlocale(LC_ALL, "");
+	struct app *a = xcalloc(1, sizeof *a);
+	a->cfg = cfg;
+	a->m = m;
+	a->jobs = j;
+	a->poller = p;
+	a->read_only = cfg->read_only;
+	keymap_init(&a->km);
+	keymap_apply(&a->km, cfg->binds, cfg->nbinds);
+	draw_set_ascii(cfg->ascii);
+
+	have_tio = tcgetattr(STDIN_FILENO, &orig_tio) == 0;
+	sig_model = m;
+	sig_quit = sig_winch = sig_tstp = sig_cont = 0;
+	install_signals(); /* before curses, so that it keeps ours */
+	static bool atexit_done;
+	if (!atexit_done) {
+		atexit(at_exit);
+		atexit_done = true;
+	}
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		reset_signals();
+		fprintf(stderr, "rentop: cannot use this terminal (TERM=%s)\n",
+			getenv("TERM") ? getenv("TERM") : "unset");
+		free(a);
+		return 1;
+	}
+	curses_on = 1;
+	capture_restore();
+	raw();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	intrflush(stdscr, FALSE);
+	set_escdelay(25);
+	curs_set(0);
+	leaveok(stdscr, FALSE);
+
+	char theme_err[400];
+	set_up_theme(a, theme_err, sizeof theme_err);
+	pane_instances_init(a);
+	pane_register(a, &pane_instances);
+	pane_register(a, &pane_events);
+	layout_compute(&a->lay, LINES, COLS);
+	start_messages(a, theme_err);
+	take_snapshot(a);
+	a->dirty = DIRTY_ALL;
+	double last_minute = floor(util_now() / 60.0);
+	int status = 0;
+
+	struct pollfd fds[2] = {
+		{ .fd = STDIN_FILENO, .events = POLLIN },
+		{ .fd = model_wake_fd(m), .events = POLLIN },
+	};
+	while (!a->quit) {
+		if (sig_quit) {
+			status = 0;
+			break;
+		}
+		if (sig_winch) {
+			sig_winch = 0;
+			resize(a);
+		}
+		if (sig_tstp) {
+			sig_tstp = 0;
+			suspend(a);
+		}
+		if (sig_cont) {
+			sig_cont = 0;
+			resize(a); /* the size may have changed while stopped */
+		}
+		model_wake_drain(m);
+		app_pull_events(a);
+		take_snapshot(a);
+		clock_tick(a, &last_minute);
+		if (a->bell_pending) {
+			a->bell_pending = false;
+			beep();
+		}
+		if (a->dirty) {
+			draw(a);
+			a->dirty = 0;
+			wnoutrefresh(stdscr);
+			doupdate();
+		}
+		int r = poll(fds, 2, next_timeout(a));
+		if (r < 0 && errno != EINTR)
+			break;
+		if (r > 0 && (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)) &&
+		    !(fds[0].revents & POLLIN))
+			break; /* the terminal went away */
+		if (r > 0 && (fds[0].revents & POLLIN)) {
+			wint_t ch;
+			int got, n = 0;
+			while (!a->quit && (got = get_wch(&ch)) != ERR) {
+				n++;
+				if (got == KEY_CODE_YES && ch == KEY_RESIZE) {
+					sig_winch = 1;
+					continue;
+				}
+				handle_key(a, keymap_normalize(got == KEY_CODE_YES, (unsigned)ch));
+			}
+			if (n == 0 && (fds[0].revents & POLLHUP))
+				break;
+		}
+	}
+
+	model_release(a->snap);
+	table_free(&a->itab);
+	free(a->events);
+	endwin();
+	curses_on = 0;
+	delscreen(scr);
+	sig_model = NULL;
+	reset_signals();
+	free(a);
+	return status;
+}
