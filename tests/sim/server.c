@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -407,6 +408,16 @@ out:
 	return ret;
 }
 
+/* libmicrohttpd's own messages, shown unless --quiet. */
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	const struct simstate *st = cls;
+	if (st->quiet)
+		return;
+	fputs("rentop-sim: ", stderr);
+	vfprintf(stderr, fmt, ap);
+}
+
 struct server *server_start(struct simstate *st, int port)
 {
 	struct server *sv = calloc(1, sizeof *sv);
@@ -424,6 +435,7 @@ struct server *server_start(struct simstate *st, int port)
 				 MHD_OPTION_URI_LOG_CALLBACK, on_uri, NULL,
 				 MHD_OPTION_NOTIFY_COMPLETED, on_done, NULL,
 				 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)900,
+				 MHD_OPTION_EXTERNAL_LOGGER, mhd_log, st,
 				 MHD_OPTION_END);
 	if (!sv->d) {
 		free(sv);
