@@ -271,12 +271,13 @@ char *fmt_duration(char *buf, size_t n, double secs)
 
 char *fmt_mb(char *buf, size_t n, double mb)
 {
+	/* The service's MB are binary: an RTX 4090's 24564 MB is its 24 GB. */
 	if (!isfinite(mb) || mb < 0)
 		snprintf(buf, n, "-");
-	else if (mb >= 1000.0 * 1000.0)
-		snprintf(buf, n, "%.1fTB", mb / 1e6);
-	else if (mb >= 1000.0)
-		snprintf(buf, n, "%.0fGB", mb / 1000.0);
+	else if (mb >= 1024.0 * 1024.0)
+		snprintf(buf, n, "%.1fTB", mb / (1024.0 * 1024.0));
+	else if (mb >= 1024.0)
+		snprintf(buf, n, "%.0fGB", mb / 1024.0);
 	else
 		snprintf(buf, n, "%.0fMB", mb);
 	return buf;

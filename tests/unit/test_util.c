@@ -122,9 +122,11 @@ static void test_duration_size_age(void **state)
 	assert_string_equal(fmt_duration(b, sizeof b, 150 * 86400.0), "150d");
 	assert_string_equal(fmt_duration(b, sizeof b, -1), "-");
 	assert_string_equal(fmt_duration(b, sizeof b, NAN), "-");
-	assert_string_equal(fmt_mb(b, sizeof b, 24000), "24GB");
+	assert_string_equal(fmt_mb(b, sizeof b, 24564), "24GB");  /* RTX 4090 */
+	assert_string_equal(fmt_mb(b, sizeof b, 81920), "80GB");  /* A100 80GB */
+	assert_string_equal(fmt_mb(b, sizeof b, 49140), "48GB");  /* RTX A6000 */
 	assert_string_equal(fmt_mb(b, sizeof b, 512), "512MB");
-	assert_string_equal(fmt_mb(b, sizeof b, 1.5e6), "1.5TB");
+	assert_string_equal(fmt_mb(b, sizeof b, 1.5 * 1024 * 1024), "1.5TB");
 	assert_string_equal(fmt_mb(b, sizeof b, -1), "-");
 	assert_string_equal(fmt_mb(b, sizeof b, NAN), "-");
 	assert_string_equal(fmt_age(b, sizeof b, 1000, 400), "10m");
