@@ -1,0 +1,205 @@
+/* test_ui_dialog.c: dialogs without a terminal: a confirmation starts on
+ * Cancel (Enter alone cancels), Tab/Left/Right move, Esc cancels; inputs
+ * edit with Backspace, C-u, Left/Right in UTF-8; and what is typed is
+ * checked before anything is sent (bid range, amount, label, 2FA code). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <locale.h>
+#include <string.h>
+
+#include "dialog.h"
+#include "keymap.h"
+#include "textbuf.h"
+
+static void test_confirm_starts_on_cancel(void **state)
+{
+	(void)state;
+	static struct dialog d;
+	dialog_confirm(&d, 1, 42, "Destroy", "Destroy instance 42?", "Destroy");
+	assert_true(dialog_open(&d));
+	assert_int_equal(d.focus, 0);
+	assert_int_equal(dialog_key(&d, '\n'), DLG_CANCEL);
+	dialog_confirm(&d, 1, 42, "Destroy", "Destroy instance 42?", "Destroy");
+	assert_int_equal(dialog_key(&d, '\t'), DLG_CONTINUE);
+	assert_int_equal(d.focus, 1);
+	assert_int_equal(dialog_key(&d, '\n'), DLG_SUBMIT);
+	dialog_confirm(&d, 1, 42, "Destroy", "?", "Destroy");
+	dialog_key(&d, KM_FN(KEY_RIGHT));
+	assert_int_equal(d.focus, 1);
+	dialog_key(&d, KM_FN(KEY_LEFT));
+	assert_int_equal(d.focus, 0);
+	dialog_key(&d, KM_FN(KEY_RIGHT));
+	assert_int_equal(dialog_key(&d, 27), DLG_CANCEL); /* Esc always cancels */
+	/* typing does nothing to a confirmation */
+	dialog_confirm(&d, 1, 42, "Destroy", "?", "Destroy");
+	assert_int_equal(dialog_key(&d, 'y'), DLG_CONTINUE);
+	assert_int_equal(d.focus, 0);
+	dialog_close(&d);
+	assert_false(dialog_open(&d));
+}
+
+static void type(struct dialog *d, const char *s)
+{
+	for (; *s; s++)
+		assert_int_equal(dialog_key(d, (unsigned char)*s), DLG_CONTINUE);
+}
+
+static void test_input_editing(void **state)
+{
+	(void)state;
+	static struct dialog d;
+	dialog_input(&d, 2, 42, "Label", "New label:", "old", 1024);
+	assert_string_equal(d.tb.s, "old");
+	assert_int_equal(d.focus, 1); /* Enter submits */
+	dialog_key(&d, KM_FN(KEY_BACKSPACE));
+	assert_string_equal(d.tb.s, "ol");
+	dialog_key(&d, KM_CTRL('u'));
+	assert_string_equal(d.tb.s, "");
+	type(&d, "abd");
+	dialog_key(&d, KM_FN(KEY_LEFT));
+	type(&d, "c");
+	assert_string_equal(d.tb.s, "abcd");
+	dialog_key(&d, KM_FN(KEY_RIGHT));
+	type(&d, "e");
+	assert_string_equal(d.tb.s, "abcde");
+	/* control characters are refused */
+	dialog_key(&d, 1 /* C-a moves home */);
+	dialog_key(&d, 7);
+	assert_string_equal(d.tb.s, "abcde");
+	/* a typed error goes away on the next edit */
+	strcpy(d.error, "bad");
+	type(&d, "x");
+	assert_string_equal(d.error, "");
+	assert_string_equal(d.tb.s, "xabcde");
+	/* Tab to Cancel then Enter cancels, keeping the text until closed */
+	dialog_key(&d, '\t');
+	assert_int_equal(dialog_key(&d, '\n'), DLG_CANCEL);
+	/* waiting for a result: only Esc does anything */
+	dialog_input(&d, 2, 0, "2FA", "code", "", 14);
+	d.waiting = true;
+	assert_int_equal(dialog_key(&d, '1'), DLG_CONTINUE);
+	assert_string_equal(d.tb.s, "");
+	assert_int_equal(dialog_key(&d, '\n'), DLG_CONTINUE);
+	assert_int_equal(dialog_key(&d, 27), DLG_CANCEL);
+}
+
+static void test_textbuf_utf8(void **state)
+{
+	(void)state;
+	static struct textbuf b;
+	memset(&b, 0, sizeof b);
+	textbuf_set(&b, "h\xc3\xa9llo"); /* héllo */
+	assert_int_equal(textbuf_chars(&b), 5);
+	textbuf_end(&b);
+	textbuf_left(&b);
+	textbuf_left(&b);
+	textbuf_left(&b);
+	textbuf_backspace(&b); /* removes é whole */
+	assert_string_equal(b.s, "hllo");
+	textbuf_insert(&b, 0x5bbd); /* 宽 */
+	assert_string_equal(b.s, "h\xe5\xae\xbdllo");
+	textbuf_left(&b);
+	textbuf_delete(&b);
+	assert_string_equal(b.s, "hllo");
+	textbuf_home(&b);
+	textbuf_backspace(&b);
+	assert_string_equal(b.s, "hllo");
+	/* the character limit */
+	b.max_chars = 5;
+	textbuf_end(&b);
+	assert_true(textbuf_insert(&b, 'x'));
+	assert_false(textbuf_insert(&b, 'y'));
+	assert_string_equal(b.s, "hllox");
+	assert_false(textbuf_insert(&b, 0x9b)); /* C1 */
+	/* invalid UTF-8 in set() becomes '?' */
+	b.max_chars = 0;
+	textbuf_set(&b, "a\xff" "b");
+	assert_string_equal(b.s, "a?b");
+}
+
+static void test_bid_range(void **state)
+{
+	(void)state;
+	double v;
+	char err[200];
+	assert_true(dialog_parse_bid("0.001", &v, err, sizeof err));
+	assert_true(v > 0.00099 && v < 0.00101);
+	assert_true(dialog_parse_bid(" 32 ", &v, err, sizeof err));
+	assert_true(dialog_parse_bid("$0.35", &v, err, sizeof err));
+	assert_false(dialog_parse_bid("0.0009", &v, err, sizeof err));
+	assert_non_null(strstr(err, "0.001-32"));
+	assert_false(dialog_parse_bid("32.01", &v, err, sizeof err));
+	assert_false(dialog_parse_bid("-1", &v, err, sizeof err));
+	assert_false(dialog_parse_bid("abc", &v, err, sizeof err));
+	assert_non_null(strstr(err, "not a number"));
+	assert_false(dialog_parse_bid("", &v, err, sizeof err));
+	assert_false(dialog_parse_bid("1.5x", &v, err, sizeof err));
+	assert_false(dialog_parse_bid("nan", &v, err, sizeof err));
+	assert_false(dialog_parse_bid("inf", &v, err, sizeof err));
+}
+
+static void test_amount_label_tfa(void **state)
+{
+	(void)state;
+	double v;
+	char err[200];
+	assert_true(dialog_parse_amount("25", &v, err, sizeof err));
+	assert_true(v == 25);
+	assert_false(dialog_parse_amount("0", &v, err, sizeof err));
+	assert_false(dialog_parse_amount("-5", &v, err, sizeof err));
+	assert_false(dialog_parse_amount("ten", &v, err, sizeof err));
+	assert_true(dialog_check_label("train-7b", err, sizeof err));
+	assert_false(dialog_check_label("   ", err, sizeof err));
+	assert_false(dialog_check_label("a\x1b[31m", err, sizeof err));
+	char big[1100];
+	memset(big, 'a', 1025);
+	big[1025] = '\0';
+	assert_false(dialog_check_label(big, err, sizeof err));
+	big[1024] = '\0';
+	assert_true(dialog_check_label(big, err, sizeof err));
+	assert_string_equal(dialog_tfa_method("123456"), "totp");
+	assert_string_equal(dialog_tfa_method("AB12-CD34-EF56"), "backup");
+	assert_null(dialog_tfa_method("12345"));
+	assert_null(dialog_tfa_method("1234567"));
+	assert_null(dialog_tfa_method("12a456"));
+	assert_null(dialog_tfa_method("AB12CD34EF56"));
+	assert_null(dialog_tfa_method("AB12-CD34-EF5!"));
+	assert_null(dialog_tfa_method(""));
+}
+
+static void test_wrap(void **state)
+{
+	(void)state;
+	char lines[8][256];
+	int n = dialog_wrap("Destroy instance 42 (job)? This stops all billing and permanently "
+			    "deletes its disk.", 30, lines, 8);
+	assert_true(n >= 3);
+	for (int i = 0; i < n; i++)
+		assert_true(strlen(lines[i]) <= 30);
+	assert_string_equal(lines[0], "Destroy instance 42 (job)?");
+	/* a word longer than the width gets a line of its own */
+	n = dialog_wrap("a verylongwordthatdoesnotfit b", 10, lines, 8);
+	assert_int_equal(n, 3);
+	assert_string_equal(lines[2], "b");
+	assert_int_equal(dialog_wrap("", 10, lines, 8), 0);
+}
+
+int main(void)
+{
+	setlocale(LC_ALL, "C.UTF-8");
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_confirm_starts_on_cancel),
+		cmocka_unit_test(test_input_editing),
+		cmocka_unit_test(test_textbuf_utf8),
+		cmocka_unit_test(test_bid_range),
+		cmocka_unit_test(test_amount_label_tfa),
+		cmocka_unit_test(test_wrap),
+	};
+	return cmocka_run_group_tests_name("ui_dialog", tests, NULL, NULL);
+}

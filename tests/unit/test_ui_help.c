@@ -1,0 +1,336 @@
+/* test_ui_help.c: text generated from the bindings (help screen, hint bar)
+ * with --read-only hiding every mutating action; theme files (parsing,
+ * errors, colour fallback, the shipped themes), the header's freshness and
+ * runway, and the detail view's derived lines. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <glob.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "header.h"
+#include "help.h"
+#include "keymap.h"
+#include "model.h"
+#include "pane_detail.h"
+#include "statusbar.h"
+#include "theme.h"
+
+static struct keymap km;
+static struct help_line lines[200];
+
+static bool help_has(size_t n, const char *keys, const char *text_part)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!lines[i].heading && strcmp(lines[i].keys, keys) == 0 &&
+		    strstr(lines[i].text, text_part))
+			return true;
+	return false;
+}
+
+static void test_help_generated(void **state)
+{
+	(void)state;
+	keymap_init(&km);
+	size_t n = help_build(&km, false, lines, 200);
+	assert_true(n > 30);
+	assert_true(help_has(n, "D", "destroy"));
+	assert_true(help_has(n, "s", "stop"));
+	assert_true(help_has(n, "?", "help"));
+	assert_true(help_has(n, "Up/k", "up"));
+	assert_true(help_has(n, "$", "prepay"));
+	/* read-only: no mutating action anywhere */
+	size_t r = help_build(&km, true, lines, 200);
+	assert_true(r < n);
+	for (int a = 0; a < ACT__COUNT; a++)
+		if (action_flags((enum action)a) & AF_MUTATES)
+			for (size_t i = 0; i < r; i++)
+				if (!lines[i].heading && lines[i].keys[0])
+					assert_string_not_equal(lines[i].text, action_help((enum action)a));
+	assert_false(help_has(r, "D", "destroy"));
+	assert_true(help_has(r, "x", "ssh"));
+	/* an override shows up in the help */
+	struct key_binding b[] = { { "instances", "K", "destroy" } };
+	keymap_apply(&km, b, 1);
+	n = help_build(&km, false, lines, 200);
+	assert_true(help_has(n, "D/K", "destroy"));
+}
+
+static void test_hints(void **state)
+{
+	(void)state;
+	keymap_init(&km);
+	struct hint h[24];
+	char buf[400];
+	size_t n = statusbar_hints(&km, CTX_INSTANCES, false, false, h, 24);
+	statusbar_hints_text(h, n, 400, buf, sizeof buf);
+	assert_non_null(strstr(buf, "s stop"));
+	assert_non_null(strstr(buf, "D destroy"));
+	assert_non_null(strstr(buf, "? help"));
+	assert_non_null(strstr(buf, "q quit"));
+	/* the context's own actions come before the global ones */
+	assert_true(strstr(buf, "s stop") < strstr(buf, "? help"));
+	/* a failed selection puts destroy first */
+	n = statusbar_hints(&km, CTX_INSTANCES, false, true, h, 24);
+	assert_string_equal(h[0].key, "D");
+	assert_string_equal(h[0].label, "destroy");
+	/* read-only hides every mutating action, even on a failed row */
+	n = statusbar_hints(&km, CTX_INSTANCES, true, true, h, 24);
+	statusbar_hints_text(h, n, 400, buf, sizeof buf);
+	assert_null(strstr(buf, "destroy"));
+	assert_null(strstr(buf, "stop"));
+	assert_non_null(strstr(buf, "x ssh"));
+	/* the event log has no instance actions */
+	n = statusbar_hints(&km, CTX_EVENTS, false, true, h, 24);
+	statusbar_hints_text(h, n, 400, buf, sizeof buf);
+	assert_null(strstr(buf, "destroy"));
+	/* cut to the width, whole items only */
+	n = statusbar_hints(&km, CTX_INSTANCES, false, false, h, 24);
+	statusbar_hints_text(h, n, 20, buf, sizeof buf);
+	assert_true(strlen(buf) <= 20);
+	assert_string_equal(buf, "Enter detail  s stop");
+	/* rebinding changes the hint */
+	struct key_binding b[] = { { "instances", "F8", "destroy" }, { "instances", "D", "none" } };
+	keymap_apply(&km, b, 2);
+	n = statusbar_hints(&km, CTX_INSTANCES, false, true, h, 24);
+	assert_string_equal(h[0].key, "F8");
+}
+
+static void test_theme_parse(void **state)
+{
+	(void)state;
+	struct theme_spec sp;
+	char err[200];
+	assert_true(theme_parse_spec("red default bold", &sp, err, sizeof err));
+	assert_int_equal(sp.fg, 1);
+	assert_int_equal(sp.bg, -1);
+	assert_int_equal(sp.attrs, TA_BOLD);
+	assert_true(theme_parse_spec("214 color24 reverse underline", &sp, err, sizeof err));
+	assert_int_equal(sp.fg, 214);
+	assert_int_equal(sp.bg, 24);
+	assert_int_equal(sp.attrs, TA_REVERSE | TA_UNDERLINE);
+	assert_true(theme_parse_spec("brightwhite", &sp, err, sizeof err));
+	assert_int_equal(sp.fg, 15);
+	assert_false(theme_parse_spec("purple", &sp, err, sizeof err));
+	assert_non_null(strstr(err, "purple"));
+	assert_false(theme_parse_spec("256 red", &sp, err, sizeof err));
+	assert_false(theme_parse_spec("red green blue", &sp, err, sizeof err));
+
+	struct theme t;
+	theme_builtin(&t);
+	assert_true(theme_parse_text(&t, "# c\n[colors]\nfailed = 196 default bold\n\n[about]\nx = y\n",
+				     err, sizeof err));
+	assert_int_equal(t.role[ROLE_FAILED].fg, 196);
+	assert_false(theme_parse_text(&t, "[colors]\nrunning = green\nbogus = red\n", err, sizeof err));
+	assert_non_null(strstr(err, "line 3"));
+	assert_non_null(strstr(err, "bogus"));
+	assert_false(theme_parse_text(&t, "[colors]\nrunning green\n", err, sizeof err));
+	assert_non_null(strstr(err, "line 2"));
+}
+
+static void test_theme_fallback(void **state)
+{
+	(void)state;
+	bool bold;
+	assert_int_equal(theme_fallback_color(-1, 8, &bold), -1);
+	assert_int_equal(theme_fallback_color(200, 256, &bold), 200);
+	assert_int_equal(theme_fallback_color(196, 16, &bold), 9);   /* bright red */
+	assert_int_equal(theme_fallback_color(196, 8, &bold), 1);
+	assert_true(bold);
+	assert_int_equal(theme_fallback_color(9, 8, &bold), 1);
+	assert_true(bold);
+	assert_int_equal(theme_fallback_color(2, 8, &bold), 2);
+	assert_false(bold);
+	assert_int_equal(theme_fallback_color(16, 16, &bold), 0);    /* cube black */
+	assert_int_equal(theme_fallback_color(231, 16, &bold), 15);  /* cube white */
+	assert_int_equal(theme_fallback_color(232, 16, &bold), 0);   /* dark grey ramp */
+	assert_int_equal(theme_fallback_color(255, 16, &bold), 15);
+	assert_int_equal(theme_fallback_color(28, 16, &bold), 2);    /* dark green */
+	/* every role has monochrome attributes that tell the important ones apart */
+	assert_true(theme_mono_attrs(ROLE_SELECTION) & TA_REVERSE);
+	assert_true(theme_mono_attrs(ROLE_FAILED) & TA_BOLD);
+	assert_int_equal(theme_mono_attrs(ROLE_NORMAL), 0);
+}
+
+static void test_shipped_themes(void **state)
+{
+	(void)state;
+	const char *src = getenv("SRCDIR");
+	char pat[1024];
+	snprintf(pat, sizeof pat, "%s/themes/*.theme", src && *src ? src : ".");
+	glob_t g;
+	assert_int_equal(glob(pat, 0, NULL, &g), 0);
+	assert_true(g.gl_pathc >= 4);
+	const char *need[] = { "default", "light", "monochrome", "solarized-dark" };
+	for (size_t k = 0; k < 4; k++) {
+		bool found = false;
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			char want[64];
+			snprintf(want, sizeof want, "/%s.theme", need[k]);
+			size_t lw = strlen(want), lp = strlen(g.gl_pathv[i]);
+			if (lp >= lw && strcmp(g.gl_pathv[i] + lp - lw, want) == 0)
+				found = true;
+		}
+		assert_true(found);
+	}
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		struct theme t;
+		char err[300];
+		memset(&t, 0, sizeof t);
+		if (!theme_load(&t, g.gl_pathv[i], err, sizeof err))
+			fail_msg("%s", err);
+		/* every shipped theme names every role itself */
+		struct theme only;
+		memset(&only, 0, sizeof only);
+		FILE *f = fopen(g.gl_pathv[i], "r");
+		assert_non_null(f);
+		static char text[65536];
+		size_t len = fread(text, 1, sizeof text - 1, f);
+		text[len] = '\0';
+		fclose(f);
+		assert_true(theme_parse_text(&only, text, err, sizeof err));
+		for (int r = 0; r < ROLE__COUNT; r++)
+			if (!only.role[r].set)
+				fail_msg("%s does not set role %s", g.gl_pathv[i], theme_role_name((enum role)r));
+	}
+	globfree(&g);
+	/* found by name through RENTOP_THEMES; a missing one is an error */
+	char dir[1100];
+	snprintf(dir, sizeof dir, "%s/themes", src && *src ? src : ".");
+	setenv("RENTOP_THEMES", dir, 1);
+	struct theme t;
+	char err[300];
+	assert_true(theme_load(&t, "light", err, sizeof err));
+	assert_string_equal(t.name, "light");
+	assert_false(theme_load(&t, "no-such-theme", err, sizeof err));
+	assert_non_null(strstr(err, "not found"));
+	unsetenv("RENTOP_THEMES");
+}
+
+static void test_header(void **state)
+{
+	(void)state;
+	char buf[64], err[200];
+	assert_string_equal(header_runway(100, 0, true, buf, sizeof buf), "-");
+	assert_string_equal(header_runway(100, 0, false, buf, sizeof buf), "\u221e");
+	assert_string_equal(header_runway(100, 4, true, buf, sizeof buf), "1d01h");
+	assert_string_equal(header_runway(-5, 4, true, buf, sizeof buf), "0");
+	static struct snapshot s;
+	memset(&s, 0, sizeof s);
+	assert_int_equal(header_freshness(&s, 1000, 10, err, sizeof err), DS_LOADING);
+	s.fresh[SRC_INSTANCES].last_ok = 990;
+	s.fresh[SRC_USER].last_ok = 990;
+	assert_int_equal(header_freshness(&s, 1000, 10, err, sizeof err), DS_FRESH);
+	/* older than three refresh intervals */
+	assert_int_equal(header_freshness(&s, 1021, 10, err, sizeof err), DS_STALE);
+	assert_true(header_stale_at(&s, 10) == 1020);
+	/* the last attempt failed with an HTTP error: stale, with its text */
+	s.fresh[SRC_USER].last_err_at = 995;
+	s.fresh[SRC_USER].err_status = 500;
+	strcpy(s.fresh[SRC_USER].err, "HTTP 500: boom");
+	assert_int_equal(header_freshness(&s, 1000, 10, err, sizeof err), DS_STALE);
+	assert_string_equal(err, "HTTP 500: boom");
+	/* transport failure: offline */
+	s.fresh[SRC_INSTANCES].last_err_at = 996;
+	s.fresh[SRC_INSTANCES].err_status = 0;
+	strcpy(s.fresh[SRC_INSTANCES].err, "connection refused");
+	assert_int_equal(header_freshness(&s, 1000, 10, err, sizeof err), DS_OFFLINE);
+	assert_string_equal(err, "connection refused");
+}
+
+static void test_detail_lines(void **state)
+{
+	(void)state;
+	struct kv fields[2] = { { (char *)"gpu_name", (char *)"\"RTX 4090\"" },
+				{ (char *)"id", (char *)"42" } };
+	struct port_map ports[1] = { { 22, "tcp", 41022 } };
+	struct instance x;
+	memset(&x, 0, sizeof x);
+	x.id = 42;
+	x.label = (char *)"train";
+	x.actual_status = (char *)"exited";
+	x.intended_status = (char *)"running";
+	x.cur_state = x.next_state = (char *)"";
+	x.status_msg = (char *)"OOM killed";
+	x.state = IS_EXITED;
+	x.gpu_name = (char *)"RTX 4090";
+	x.num_gpus = 1;
+	x.gpu_util = x.gpu_temp = x.storage_total_cost = x.min_bid = x.bid_price = NAN;
+	x.dph_total = 0.5;
+	x.dph_base = 0.45;
+	x.ssh_host = (char *)"ssh4.example";
+	x.ssh_port = 2200;
+	x.public_ip = (char *)"203.0.113.9";
+	x.direct_ssh_port = 41022;
+	x.ports = ports;
+	x.nports = 1;
+	x.start_date = 1000;
+	x.credit_balance = 12.5;
+	x.template_hash_id = (char *)"abc";
+	x.template_name = (char *)"PyTorch";
+	x.template_id = 7;
+	x.image = x.runtype = x.geolocation = x.verification = (char *)"";
+	x.fields = fields;
+	x.nfields = 2;
+	struct detail_line out[64];
+	size_t n = pane_detail_lines(&x, 1000 + 7200, out, 64);
+	bool cost = false, ssh_direct = false, ssh_proxy = false, credit = false, failed = false,
+	     msg = false, port = false, tmpl = false, field = false;
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(out[i].key, "cost so far") && strstr(out[i].value, "$1.00") &&
+		    strstr(out[i].value, "estimate"))
+			cost = true;
+		if (!strcmp(out[i].key, "ssh (direct)") &&
+		    !strcmp(out[i].value, "ssh -p 41022 root@203.0.113.9"))
+			ssh_direct = true;
+		if (!strcmp(out[i].key, "ssh (proxy)") &&
+		    !strcmp(out[i].value, "ssh -p 2200 root@ssh4.example"))
+			ssh_proxy = true;
+		if (!strcmp(out[i].key, "prepaid credit") && !strcmp(out[i].value, "$12.50"))
+			credit = true;
+		if (strstr(out[i].value, "destroy it"))
+			failed = true;
+		if (!strcmp(out[i].key, "status_msg") && !strcmp(out[i].value, "OOM killed"))
+			msg = true;
+		if (!strcmp(out[i].key, "ports") && strstr(out[i].value, "22/tcp->41022"))
+			port = true;
+		if (!strcmp(out[i].key, "template") && strstr(out[i].value, "PyTorch"))
+			tmpl = true;
+		if (!strcmp(out[i].key, "gpu_name") && !strcmp(out[i].value, "\"RTX 4090\""))
+			field = true;
+	}
+	assert_true(cost);
+	assert_true(ssh_direct);
+	assert_true(ssh_proxy);
+	assert_true(credit);
+	assert_true(failed);
+	assert_true(msg);
+	assert_true(port);
+	assert_true(tmpl);
+	assert_true(field);
+	/* the cap is respected */
+	assert_int_equal(pane_detail_lines(&x, 8200, out, 3), 3);
+}
+
+int main(void)
+{
+	setlocale(LC_ALL, "C.UTF-8");
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_help_generated),
+		cmocka_unit_test(test_hints),
+		cmocka_unit_test(test_theme_parse),
+		cmocka_unit_test(test_theme_fallback),
+		cmocka_unit_test(test_shipped_themes),
+		cmocka_unit_test(test_header),
+		cmocka_unit_test(test_detail_lines),
+	};
+	return cmocka_run_group_tests_name("ui_help", tests, NULL, NULL);
+}

@@ -1,0 +1,282 @@
+/* test_ui_table.c: the instance table's pure parts: column widths that fit
+ * the terminal by dropping the least important columns, sorting (numeric,
+ * text, reversed, unknown values last), the incremental filter over visible
+ * columns, and a selection that follows its id across refreshes; plus the
+ * rows built from instances (status names, pending badges, SSH address). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "jobs.h"
+#include "model.h"
+#include "pane_instances.h"
+#include "table.h"
+#include "util.h"
+
+static const struct table_col cols[] = {
+	{ "ID", 6, 8, 0, true, true },     { "NAME", 6, 0, 3, false, false },
+	{ "STATUS", 8, 12, 0, false, false }, { "PRICE", 6, 7, 1, true, true },
+	{ "EXTRA", 10, 0, 5, false, false },
+};
+#define NC 5
+
+/* Rows: id, name, status, price (NAN: unknown). */
+static struct table_row *rows_of(const long *ids, const char *const *names, const double *prices,
+				 size_t n)
+{
+	struct table_row *r = xcalloc(n, sizeof *r);
+	for (size_t i = 0; i < n; i++) {
+		r[i].id = ids[i];
+		r[i].cells[0] = xasprintf("%ld", ids[i]);
+		r[i].keys[0] = (double)ids[i];
+		r[i].cells[1] = xstrdup(names[i]);
+		r[i].cells[2] = xstrdup(i % 2 ? "running" : "stopped");
+		r[i].cells[3] = isnan(prices[i]) ? xstrdup("-") : xasprintf("$%.2f", prices[i]);
+		r[i].keys[3] = prices[i];
+		r[i].cells[4] = xstrdup("hidden-text");
+	}
+	return r;
+}
+
+static const long ids[] = { 30, 10, 20, 40 };
+static const char *const names[] = { "beta", "Alpha", "gamma", "delta" };
+static const double prices[] = { 0.5, NAN, 0.25, 2.0 };
+
+static void test_widths_fit_and_drop(void **state)
+{
+	(void)state;
+	int w[NC];
+	/* wide: everything shown, sum plus separators equals the width */
+	unsigned shown = table_widths(cols, NC, 100, w);
+	assert_int_equal(shown, 0x1f);
+	int total = -1;
+	for (int c = 0; c < NC; c++)
+		total += w[c] + 1;
+	assert_int_equal(total, 100);
+	assert_true(w[0] <= 8 && w[2] <= 12 && w[3] <= 7); /* bounded columns stay bounded */
+	/* narrow: EXTRA (prio 5) goes first, then NAME (3) */
+	shown = table_widths(cols, NC, 30, w);
+	assert_false(shown & (1u << 4));
+	assert_true(shown & (1u << 1));
+	assert_int_equal(w[4], 0);
+	shown = table_widths(cols, NC, 22, w);
+	assert_int_equal(shown, 0x1 | 0x4 | 0x8);
+	total = -1;
+	for (int c = 0; c < NC; c++)
+		if (shown & (1u << c))
+			total += w[c] + 1;
+	assert_true(total <= 22);
+	/* too narrow even for the essentials: still within the width */
+	shown = table_widths(cols, NC, 12, w);
+	total = -1;
+	for (int c = 0; c < NC; c++)
+		if (shown & (1u << c))
+			total += w[c] + 1;
+	assert_true(total <= 12);
+	assert_true(shown & 1u);
+}
+
+static void test_sort(void **state)
+{
+	(void)state;
+	struct table t;
+	table_init(&t, cols, NC, 0);
+	table_set_rows(&t, rows_of(ids, names, prices, 4), 4);
+	assert_int_equal(t.nview, 4);
+	assert_int_equal(t.rows[t.view[0]].id, 10);
+	assert_int_equal(t.rows[t.view[3]].id, 40);
+	table_set_sort(&t, 0, true);
+	assert_int_equal(t.rows[t.view[0]].id, 40);
+	/* text sort is case-insensitive */
+	table_set_sort(&t, 1, false);
+	assert_string_equal(t.rows[t.view[0]].cells[1], "Alpha");
+	assert_string_equal(t.rows[t.view[1]].cells[1], "beta");
+	/* numeric, unknown last */
+	table_set_sort(&t, 3, false);
+	assert_int_equal(t.rows[t.view[0]].id, 20);
+	assert_int_equal(t.rows[t.view[1]].id, 30);
+	assert_int_equal(t.rows[t.view[2]].id, 40);
+	assert_int_equal(t.rows[t.view[3]].id, 10);
+	/* stepping wraps around */
+	table_set_sort(&t, 0, false);
+	table_sort_step(&t, -1);
+	assert_int_equal(t.sort_col, NC - 1);
+	table_sort_step(&t, 1);
+	assert_int_equal(t.sort_col, 0);
+	assert_int_equal(table_col_by_name(&t, "price"), 3);
+	assert_int_equal(table_col_by_name(&t, "nope"), -1);
+	table_free(&t);
+}
+
+static void test_filter(void **state)
+{
+	(void)state;
+	struct table t;
+	table_init(&t, cols, NC, 0);
+	table_set_rows(&t, rows_of(ids, names, prices, 4), 4);
+	table_set_filter(&t, "ALP");
+	assert_int_equal(t.nview, 1);
+	assert_int_equal(t.rows[t.view[0]].id, 10);
+	table_set_filter(&t, "running");
+	assert_int_equal(t.nview, 2);
+	table_set_filter(&t, "$2.00");
+	assert_int_equal(t.nview, 1);
+	/* only visible columns match */
+	table_set_filter(&t, "hidden");
+	assert_int_equal(t.nview, 4);
+	table_set_visible(&t, 0x0f);
+	assert_int_equal(t.nview, 0);
+	assert_null(table_selected(&t));
+	table_set_filter(&t, "");
+	assert_int_equal(t.nview, 4);
+	table_free(&t);
+}
+
+static void test_selection_follows_id(void **state)
+{
+	(void)state;
+	struct table t;
+	table_init(&t, cols, NC, 0);
+	table_set_rows(&t, rows_of(ids, names, prices, 4), 4);
+	assert_int_equal(table_selected(&t)->id, 10); /* first row by default */
+	assert_true(table_select_id(&t, 30));
+	/* re-sorting keeps the id */
+	table_set_sort(&t, 0, true);
+	assert_int_equal(table_selected(&t)->id, 30);
+	/* a refresh with new rows in another order keeps the id */
+	static const long ids2[] = { 50, 30, 5 };
+	static const char *const names2[] = { "ee", "b", "zz" };
+	static const double prices2[] = { 1, 1, 1 };
+	table_set_rows(&t, rows_of(ids2, names2, prices2, 3), 3);
+	assert_int_equal(table_selected(&t)->id, 30);
+	/* a filter that hides it, then clears: back on it */
+	table_set_filter(&t, "zz");
+	assert_int_equal(table_selected(&t)->id, 5);
+	table_set_filter(&t, "");
+	assert_int_equal(table_selected(&t)->id, 5);
+	/* the selected row disappears: the selection stays at its place */
+	table_select_id(&t, 30); /* view: 50, 30, 5 (id descending) */
+	static const long ids3[] = { 50, 5 };
+	table_set_rows(&t, rows_of(ids3, names2, prices2, 2), 2);
+	assert_int_equal(table_selected(&t)->id, 5);
+	table_free(&t);
+}
+
+static void test_moves_and_scroll(void **state)
+{
+	(void)state;
+	struct table t;
+	table_init(&t, cols, NC, 0);
+	long many[30];
+	const char *nm[30];
+	double pr[30];
+	for (int i = 0; i < 30; i++) {
+		many[i] = i + 1;
+		nm[i] = "n";
+		pr[i] = i;
+	}
+	table_set_rows(&t, rows_of(many, nm, pr, 30), 30);
+	table_move(&t, -5);
+	assert_int_equal(t.sel, 0);
+	table_move(&t, 12);
+	assert_int_equal(table_selected(&t)->id, 13);
+	table_scroll(&t, 10);
+	assert_int_equal(t.top, 3);
+	table_end(&t);
+	assert_int_equal(table_selected(&t)->id, 30);
+	table_scroll(&t, 10);
+	assert_int_equal(t.top, 20);
+	table_home(&t);
+	table_scroll(&t, 10);
+	assert_int_equal(t.top, 0);
+	table_move(&t, 1000);
+	assert_int_equal(t.sel, 29);
+	table_free(&t);
+}
+
+static struct instance inst(long id, const char *actual, const char *intended)
+{
+	struct instance x;
+	memset(&x, 0, sizeof x);
+	x.id = id;
+	x.label = (char *)"job";
+	x.actual_status = (char *)actual;
+	x.intended_status = (char *)intended;
+	x.cur_state = x.next_state = x.status_msg = (char *)"";
+	x.state = model_derive_state(actual, intended, "", "");
+	x.gpu_name = (char *)"RTX 4090";
+	x.num_gpus = 2;
+	x.gpu_util = NAN;
+	x.dph_total = 0.412;
+	x.image = (char *)"pytorch";
+	x.ssh_host = (char *)"ssh4.example";
+	x.ssh_port = 20001;
+	x.public_ip = (char *)"";
+	x.start_date = 1000;
+	x.machine_id = 77;
+	x.template_hash_id = x.template_name = x.geolocation = x.verification = x.runtype = (char *)"";
+	return x;
+}
+
+static void test_instance_rows(void **state)
+{
+	(void)state;
+	struct instance x = inst(42, "running", "running");
+	struct snapshot s;
+	memset(&s, 0, sizeof s);
+	s.npending = 1;
+	s.pending[0] = (struct pending){ 7, JOB_STOP, 42 };
+	struct table_row r;
+	pane_instances_row(&r, &x, &s, 1000 + 3600 + 300, true);
+	assert_string_equal(r.cells[0], "42");
+	assert_string_equal(r.cells[2], "running *stop");
+	assert_string_equal(r.cells[3], "2x RTX 4090");
+	assert_string_equal(r.cells[4], "-");
+	assert_string_equal(r.cells[5], "$0.412");
+	assert_string_equal(r.cells[6], "1h05m");
+	assert_string_equal(r.cells[7], "ssh4.example:20001"); /* proxy when no direct port */
+	assert_string_equal(r.cells[9], "77");
+	assert_true(isnan(r.keys[4]));
+	table_row_free(&r, TABLE_MAX_COLS);
+	/* direct SSH wins; failed state names; no badge without a pending job */
+	x = inst(43, "exited", "running");
+	x.public_ip = (char *)"203.0.113.9";
+	x.direct_ssh_port = 41022;
+	pane_instances_row(&r, &x, &s, 2000, false);
+	assert_string_equal(r.cells[2], "crashed");
+	assert_string_equal(r.cells[7], "203.0.113.9:41022");
+	assert_int_equal(r.role, ROLE_FAILED);
+	table_row_free(&r, TABLE_MAX_COLS);
+	x = inst(44, "exited", "stopped");
+	pane_instances_row(&r, &x, NULL, 2000, false);
+	assert_string_equal(r.cells[2], "stopped");
+	assert_int_equal(r.role, ROLE_NORMAL);
+	table_row_free(&r, TABLE_MAX_COLS);
+	x = inst(45, "", "running");
+	pane_instances_row(&r, &x, NULL, 2000, false);
+	assert_string_equal(r.cells[2], "provisioning");
+	table_row_free(&r, TABLE_MAX_COLS);
+}
+
+int main(void)
+{
+	setlocale(LC_ALL, "C.UTF-8");
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_widths_fit_and_drop),
+		cmocka_unit_test(test_sort),
+		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_selection_follows_id),
+		cmocka_unit_test(test_moves_and_scroll),
+		cmocka_unit_test(test_instance_rows),
+	};
+	return cmocka_run_group_tests_name("ui_table", tests, NULL, NULL);
+}
