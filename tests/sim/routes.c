@@ -679,8 +679,9 @@ static void h_create(struct ctx *c)
 		routes_error(c->rs, 400, "invalid_args", "image is required unless template_hash_id is given");
 		return;
 	}
-	const char *tag = json_object_get(b, "image") ? NULL : jstr(tpl, "tag");
-	if (tag && *tag && !strchr(json_string_value(img), ':'))
+	const char *tag = json_is_string(json_object_get(b, "image")) ? NULL : jstr(tpl, "tag");
+	const char *slash = strrchr(json_string_value(img), '/');
+	if (tag && *tag && !strchr(slash ? slash : json_string_value(img), ':'))
 		snprintf(image, sizeof image, "%s:%s", json_string_value(img), tag);
 	else
 		snprintf(image, sizeof image, "%s", json_string_value(img));
