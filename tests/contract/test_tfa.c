@@ -151,7 +151,7 @@ static void oathtool_code(const char *secret, long long t, char out[16])
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	buf[strcspn(buf, "\r\n")] = '\0';
 	assert_int_equal(strlen(buf), 6);
-	snprintf(out, 16, "%s", buf);
+	snprintf(out, 16, "%.6s", buf);
 }
 
 static void totp_now(const struct simproc *s, const char *secret, char out[16])
