@@ -1,0 +1,118 @@
+#!/bin/sh
+# test_dump.sh: `rentop --dump` against rentop-sim: all 1,000 instances over
+# 40 v1 pages, the spec and retired v0 lists, the other resources, tables,
+# secrets kept out of JSON, and usage errors.
+. "$(dirname "$0")/corenet_lib.sh"
+
+start_sim --seed 11 --instances 1000 --rate-limits off || { notok "simulator starts"; exit 1; }
+
+# 1,000 instances across 40 pages (unpaced: the simulator's limits are off)
+before=$(requests /api/v1/instances/)
+"$RENTOP" --url "$SIM_URL" --api-key-file "$KEYFILE" --page-rate 0 --dump instances --json \
+    >"$T/all.json" 2>"$T/all.err"
+rc=$?
+after=$(requests /api/v1/instances/)
+n=$(records "$T/all.json")
+uniq=$(grep '^    "id": ' "$T/all.json" | sort -u | wc -l)
+if [ $rc -eq 0 ] && [ "$n" -eq 1000 ] && [ "$uniq" -eq 1000 ]; then
+    ok "dump instances --json returns all 1000 instances"
+else
+    notok "dump instances --json returns all 1000 instances" "rc=$rc records=$n unique=$uniq" "$(head -c 300 "$T/all.err")"
+fi
+if [ $((after - before)) -eq 40 ]; then
+    ok "the 1000 instances took exactly 40 v1 pages"
+else
+    notok "the 1000 instances took exactly 40 v1 pages" "requests: $before -> $after"
+fi
+if ! grep -qE '"(instance_api_key|api_key|jupyter_token)"' "$T/all.json"; then
+    ok "no secret fields in --json output"
+else
+    notok "no secret fields in --json output" "$(grep -m1 -E '"(instance_api_key|api_key|jupyter_token)"' "$T/all.json")"
+fi
+if ! grep -q "$SIM_KEY" "$T/all.json" "$T/all.err"; then
+    ok "the API key is not in the output"
+else
+    notok "the API key is not in the output"
+fi
+
+# the plain table: a header and one line per instance
+"$RENTOP" --url "$SIM_URL" --api-key-file "$KEYFILE" --page-rate 0 --dump instances \
+    >"$T/table.txt" 2>"$T/table.err"
+rc=$?
+lines=$(wc -l <"$T/table.txt")
+if [ $rc -eq 0 ] && [ "$lines" -eq 1001 ] && head -n 1 "$T/table.txt" | grep -q '^ID  *STATUS  *GPUS'; then
+    ok "dump instances prints an aligned table"
+else
+    notok "dump instances prints an aligned table" "rc=$rc lines=$lines" "$(head -n 2 "$T/table.txt")"
+fi
+
+# the key through the environment works the same (and is not echoed)
+VAST_API_KEY="$SIM_KEY" "$RENTOP" --url "$SIM_URL" --dump user >"$T/user.txt" 2>"$T/user.err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^email ' "$T/user.txt" && ! grep -q "$SIM_KEY" "$T/user.txt" "$T/user.err"; then
+    ok "dump user (key from VAST_API_KEY) prints fields, never the key"
+else
+    notok "dump user (key from VAST_API_KEY) prints fields, never the key" "rc=$rc" "$(head -n 3 "$T/user.txt" "$T/user.err")"
+fi
+"$RENTOP" --url "$SIM_URL" --api-key-file "$KEYFILE" --dump user --json >"$T/user.json" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q '"email"' "$T/user.json" && ! grep -q '"api_key"' "$T/user.json"; then
+    ok "dump user --json drops api_key"
+else
+    notok "dump user --json drops api_key" "rc=$rc"
+fi
+
+# VAST_URL is honoured like the official CLI
+VAST_URL="$SIM_URL" "$RENTOP" --api-key-file "$KEYFILE" --dump workergroups --json >"$T/wg.json" 2>"$T/wg.err"
+rc=$?
+if [ $rc -eq 0 ] && head -c 1 "$T/wg.json" | grep -q '\['; then
+    ok "dump workergroups via VAST_URL"
+else
+    notok "dump workergroups via VAST_URL" "rc=$rc" "$(head -c 300 "$T/wg.err")"
+fi
+
+"$RENTOP" --url "$SIM_URL" --api-key-file "$KEYFILE" --dump offers --query 'num_gpus>=2 verified=any' --json >"$T/offers.json" 2>"$T/offers.err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(records "$T/offers.json")" -gt 0 ] && ! grep -q '"num_gpus": 1,' "$T/offers.json"; then
+    ok "dump offers --query filters offers"
+else
+    notok "dump offers --query filters offers" "rc=$rc" "$(head -c 300 "$T/offers.err")"
+fi
+"$RENTOP" --url "$SIM_URL" --api-key-file "$KEYFILE" --dump offers --query 'num_gpus>=' >"$T/q.out" 2>"$T/q.err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q 'query' "$T/q.err"; then
+    ok "a bad --query exits 2 with a message"
+else
+    notok "a bad --query exits 2 with a message" "rc=$rc" "$(cat "$T/q.err")"
+fi
+
+"$RENTOP" --url "$SIM_URL" --api-key-file "$KEYFILE" --dump templates >"$T/tpl.txt" 2>"$T/tpl.err"
+rc=$?
+if [ $rc -eq 0 ] && head -n 1 "$T/tpl.txt" | grep -q '^ID  *HASH_ID'; then
+    ok "dump templates prints a table"
+else
+    notok "dump templates prints a table" "rc=$rc" "$(head -c 300 "$T/tpl.err")"
+fi
+
+# usage errors exit 2
+"$RENTOP" --dump everything >/dev/null 2>"$T/u.err"; rc=$?
+if [ $rc -eq 2 ] && grep -q 'not one of' "$T/u.err"; then ok "an unknown --dump exits 2"; else notok "an unknown --dump exits 2" "rc=$rc"; fi
+"$RENTOP" --api-key "$SIM_KEY" --dump user >/dev/null 2>"$T/u.err"; rc=$?
+if [ $rc -eq 2 ] && ! grep -q "$SIM_KEY" "$T/u.err"; then ok "--api-key is refused without echoing the key"; else notok "--api-key is refused without echoing the key" "rc=$rc"; fi
+out=$("$RENTOP" --version); rc=$?
+if [ $rc -eq 0 ] && echo "$out" | grep -qE '^rentop [0-9]+\.[0-9]+'; then ok "--version"; else notok "--version" "$out"; fi
+
+# the retired v0 list and the spec's v0 list: the client uses v1 either way
+for mode in gone spec; do
+    start_sim --seed 12 --instances 60 --rate-limits off --v0-list $mode || { notok "simulator starts (v0 $mode)"; continue; }
+    "$RENTOP" --url "$SIM_URL" --api-key-file "$KEYFILE" --page-rate 0 --dump instances --json >"$T/v0.json" 2>"$T/v0.err"
+    rc=$?
+    n=$(records "$T/v0.json")
+    if [ $rc -eq 0 ] && [ "$n" -eq 60 ]; then
+        ok "dump instances with --v0-list $mode"
+    else
+        notok "dump instances with --v0-list $mode" "rc=$rc records=$n" "$(head -c 300 "$T/v0.err")"
+    fi
+done
+
+finish

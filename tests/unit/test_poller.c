@@ -1,0 +1,311 @@
+/* test_poller.c: the network thread against a real rentop-sim (path in
+ * $RENTOP_SIM, as tests/run.sh provides): the model
+ * fills with every instance and the user; a queued job runs, reports its
+ * event and triggers a refresh that shows its effect; prepay's event states
+ * months and discount; a refused key marks the model; and stopping while a
+ * request hangs returns without waiting for the hung request. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <curl/curl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "auth.h"
+#include "config.h"
+#include "jobs.h"
+#include "model.h"
+#include "poller.h"
+#include "util.h"
+
+struct sim {
+	pid_t pid;
+	char url[128];
+	char key[160];
+	char dir[64];
+};
+
+static struct sim sim;
+
+/* Start the simulator with output to a file; read its URL and key. */
+static int sim_start(void **state)
+{
+	(void)state;
+	const char *bin = getenv("RENTOP_SIM");
+	memset(&sim, 0, sizeof sim);
+	if (!bin || access(bin, X_OK) != 0) {
+		fprintf(stderr, "# RENTOP_SIM is not set or not executable\n");
+		return -1; /* tests/run.sh always provides it */
+	}
+	snprintf(sim.dir, sizeof sim.dir, "/tmp/rentop-test-poller-XXXXXX");
+	if (!mkdtemp(sim.dir))
+		return -1;
+	char out[128];
+	snprintf(out, sizeof out, "%s/sim.out", sim.dir);
+	sim.pid = fork();
+	if (sim.pid == 0) {
+		if (!freopen(out, "w", stdout))
+			_exit(126);
+		execl(bin, bin, "--port", "0", "--seed", "7", "--instances", "60", "--rate-limits",
+		      "off", "--quiet", (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 200 && !sim.key[0]; i++) {
+		usleep(50 * 1000);
+		FILE *f = fopen(out, "r");
+		char line[512];
+		while (f && fgets(line, sizeof line, f)) {
+			line[strcspn(line, "\r\n")] = '\0';
+			const char *u = strstr(line, "listening on ");
+			if (u)
+				util_strlcpy(sim.url, u + 13, sizeof sim.url);
+			if (strncmp(line, "full-access key: ", 17) == 0)
+				util_strlcpy(sim.key, line + 17, sizeof sim.key);
+		}
+		if (f)
+			fclose(f);
+	}
+	return sim.key[0] && sim.url[0] ? 0 : -1;
+}
+
+static int sim_stop(void **state)
+{
+	(void)state;
+	if (sim.pid > 0) {
+		kill(sim.pid, SIGTERM);
+		waitpid(sim.pid, NULL, 0);
+	}
+	if (sim.dir[0]) {
+		char cmd[128];
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", sim.dir);
+		if (system(cmd) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static size_t sink(char *p, size_t s, size_t n, void *arg)
+{
+	(void)p;
+	(void)arg;
+	return s * n;
+}
+
+/* POST a control request to the simulator. */
+static void sim_ctl(const char *what, const char *body)
+{
+	char url[256];
+	snprintf(url, sizeof url, "%s/__sim/%s", sim.url, what);
+	CURL *c = curl_easy_init();
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, sink);
+	assert_int_equal(curl_easy_perform(c), CURLE_OK);
+	long st = 0;
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &st);
+	curl_easy_cleanup(c);
+	assert_true(st >= 200 && st < 300);
+}
+
+static struct config test_cfg(void)
+{
+	struct config c;
+	memset(&c, 0, sizeof c);
+	c.base_url = sim.url;
+	c.run_url = sim.url;
+	c.vast_config_dir = sim.dir;
+	c.refresh_s = 2;
+	c.slow_refresh_s = 2;
+	c.connect_timeout_s = 5;
+	c.total_timeout_s = 600; /* a hung request must not delay stopping */
+	c.page_rate = 20;
+	return c;
+}
+
+/* Wait (up to ~20 s) until pred(snapshot) holds; the model's fd wakes us. */
+static bool wait_for(struct model *m, bool (*pred)(const struct snapshot *, void *), void *arg)
+{
+	for (int i = 0; i < 400; i++) {
+		const struct snapshot *s = model_acquire(m);
+		bool ok = pred(s, arg);
+		model_release(s);
+		if (ok)
+			return true;
+		struct pollfd pf = {model_wake_fd(m), POLLIN, 0};
+		poll(&pf, 1, 50);
+		model_wake_drain(m);
+	}
+	return false;
+}
+
+static bool all_loaded(const struct snapshot *s, void *arg)
+{
+	(void)arg;
+	return s->ninstances == 60 && s->user != NULL;
+}
+
+struct label_wait {
+	long id;
+	const char *label;
+};
+
+static bool has_label(const struct snapshot *s, void *arg)
+{
+	struct label_wait *w = arg;
+	const struct instance *x = snapshot_find_instance(s, w->id);
+	return x && strcmp(x->label, w->label) == 0;
+}
+
+/* Find the event of job_id (EVF_JOB_DONE); waits up to ~20 s. */
+static bool job_event(struct model *m, int job_id, struct event *out)
+{
+	for (int i = 0; i < 400; i++) {
+		struct event ev[MODEL_EVENT_RING / 4];
+		size_t n = model_events(m, 0, ev, sizeof ev / sizeof *ev);
+		for (size_t k = 0; k < n; k++)
+			if (ev[k].job_id == job_id && (ev[k].flags & EVF_JOB_DONE)) {
+				*out = ev[k];
+				return true;
+			}
+		usleep(50 * 1000);
+	}
+	return false;
+}
+
+static void fills_model_and_runs_jobs(void **state)
+{
+	(void)state;
+	setenv("VAST_API_KEY", sim.key, 1);
+	struct config c = test_cfg();
+	struct auth *a = auth_new(&c, NULL);
+	struct model *m = model_new();
+	struct jobs *j = jobs_new(m, false);
+	struct poller *p = poller_new(&c, a, m, j);
+	assert_non_null(p);
+	assert_int_equal(poller_start(p), 0);
+	assert_true(wait_for(m, all_loaded, NULL));
+
+	const struct snapshot *s = model_acquire(m);
+	long id = s->instances[3].id;
+	assert_true(s->fresh[SRC_INSTANCES].last_ok > 0);
+	assert_false(s->offline);
+	model_release(s);
+
+	/* label: event, then the refresh shows it */
+	struct job_req r;
+	memset(&r, 0, sizeof r);
+	r.kind = JOB_LABEL;
+	r.instance_id = id;
+	strcpy(r.text, "poller-test");
+	int jid = 0;
+	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
+	struct event ev;
+	assert_true(job_event(m, jid, &ev));
+	assert_int_equal(ev.level, EV_OK);
+	assert_int_equal(ev.instance_id, id);
+	struct label_wait lw = {id, "poller-test"};
+	assert_true(wait_for(m, has_label, &lw));
+
+	/* prepay: the event states the months covered and the discount */
+	memset(&r, 0, sizeof r);
+	r.kind = JOB_PREPAY;
+	r.instance_id = id;
+	r.amount = 25;
+	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
+	assert_true(job_event(m, jid, &ev));
+	if (ev.level == EV_OK) {
+		assert_non_null(strstr(ev.text, "months"));
+		assert_non_null(strstr(ev.text, "discount"));
+	} else {
+		/* the seeded account may lack credit: the service's message is shown */
+		assert_int_equal(ev.level, EV_ERROR);
+		assert_non_null(strstr(ev.text, "prepay"));
+	}
+
+	/* an action on a missing instance fails with the service's message */
+	memset(&r, 0, sizeof r);
+	r.kind = JOB_BID;
+	r.instance_id = 999999999;
+	r.amount = 0.5;
+	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
+	assert_true(job_event(m, jid, &ev));
+	assert_int_equal(ev.level, EV_ERROR);
+	assert_null(strstr(ev.text, sim.key));
+
+	/* destroy: gone from the model after the refresh */
+	memset(&r, 0, sizeof r);
+	r.kind = JOB_DESTROY;
+	r.instance_id = id;
+	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
+	assert_true(job_event(m, jid, &ev));
+	assert_int_equal(ev.level, EV_OK);
+	s = model_acquire(m);
+	assert_int_equal(s->npending, 0);
+	model_release(s);
+
+	/* stop while a request hangs: returns without waiting for it */
+	sim_ctl("fault", "{\"path\":\"/api/v1/instances/\",\"kind\":\"hang\",\"count\":1}");
+	poller_refresh_now(p);
+	usleep(300 * 1000);
+	poller_stop(p);
+	poller_stop(p); /* twice is safe */
+	poller_free(p);
+	jobs_free(j);
+	model_free(m);
+	auth_free(a);
+	unsetenv("VAST_API_KEY");
+}
+
+static bool refused(const struct snapshot *s, void *arg)
+{
+	(void)arg;
+	return s->auth_failed && s->fresh[SRC_INSTANCES].err[0];
+}
+
+static void refused_key_marks_model(void **state)
+{
+	(void)state;
+	setenv("VAST_API_KEY", "not-a-valid-key-0123456789", 1);
+	struct config c = test_cfg();
+	struct auth *a = auth_new(&c, NULL);
+	struct model *m = model_new();
+	struct poller *p = poller_new(&c, a, m, NULL);
+	assert_int_equal(poller_start(p), 0);
+	assert_true(wait_for(m, refused, NULL));
+	const struct snapshot *s = model_acquire(m);
+	assert_null(strstr(s->fresh[SRC_INSTANCES].err, "not-a-valid-key"));
+	assert_int_equal(s->ninstances, 0);
+	model_release(s);
+	struct event ev[64];
+	size_t n = model_events(m, 0, ev, 64);
+	bool auth_ev = false;
+	for (size_t i = 0; i < n; i++) {
+		auth_ev |= (ev[i].flags & EVF_AUTH) != 0;
+		assert_null(strstr(ev[i].text, "not-a-valid-key"));
+	}
+	assert_true(auth_ev);
+	poller_free(p);
+	model_free(m);
+	auth_free(a);
+	unsetenv("VAST_API_KEY");
+}
+
+int main(void)
+{
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(fills_model_and_runs_jobs),
+		cmocka_unit_test(refused_key_marks_model),
+	};
+	int rc = cmocka_run_group_tests(tests, sim_start, sim_stop);
+	curl_global_cleanup();
+	return rc;
+}
