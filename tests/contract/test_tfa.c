@@ -860,6 +860,49 @@ static void test_callers(void **state)
 	json_decref(j);
 }
 
+/* The official CLI's paths and payloads: /tfa/test/ sends an SMS, /tfa/resend/
+ * resends with only the secret, /tfa/test-submit/ activates with tfa_method
+ * "totp" plus phone_number, and regen-backup-codes takes a backup code. */
+static void test_cli_paths(void **state)
+{
+	struct simproc *s = *state;
+	authorize_with_totp(s);
+	json_t *j = req(s, "POST", "/api/v0/tfa/test/", s->full_key, 200, "{\"phone_number\":\"+15550006666\"}");
+	char secret[128], code[16], first[16];
+	snprintf(secret, sizeof secret, "%s", str(j, "secret"));
+	json_decref(j);
+	last_code(s, "sms", first);
+	advance(s, 31);
+	j = req(s, "POST", "/api/v0/tfa/resend/", s->full_key, 200, "{\"secret\":\"%s\"}", secret);
+	json_decref(j);
+	last_code(s, "sms", code);
+	j = req(s, "POST", "/api/v0/tfa/test-submit/", s->full_key, 200,
+		"{\"tfa_method\":\"totp\",\"code\":\"%s\",\"secret\":\"%s\",\"phone_number\":\"+15550006666\",\"label\":\"Work Phone\"}",
+		code, secret);
+	assert_string_equal(str(json_object_get(j, "method"), "method"), "sms");
+	json_decref(j);
+
+	/* Regenerate with a code, then with one of the new backup codes; the old set is void. */
+	totp_now(s, s->totp_secret, code);
+	j = req(s, "PUT", "/api/v0/tfa/regen-backup-codes/", s->full_key, 200,
+		"{\"tfa_method\":\"totp\",\"code\":\"%s\"}", code);
+	char bc[32], old[32];
+	snprintf(bc, sizeof bc, "%s", json_string_value(json_array_get(json_object_get(j, "backup_codes"), 0)));
+	snprintf(old, sizeof old, "%s", json_string_value(json_array_get(json_object_get(j, "backup_codes"), 1)));
+	json_decref(j);
+	j = req(s, "PUT", "/api/v0/tfa/regen-backup-codes/", s->full_key, 200,
+		"{\"tfa_method\":\"totp\",\"backup_code\":\"%s\"}", bc);
+	assert_int_equal(json_array_size(json_object_get(j, "backup_codes")), 10);
+	json_decref(j);
+	j = req(s, "POST", "/api/v0/tfa/", s->full_key, 401, "{\"backup_code\":\"%s\"}", old);
+	expect_error(j, "invalid_backup_code");
+	json_decref(j);
+	json_t *st = status(s);
+	assert_int_equal(num(st, "backup_codes_remaining"), 10);
+	assert_int_equal(json_array_size(json_object_get(st, "methods")), 2);
+	json_decref(st);
+}
+
 /* With --tfa on a destroy needs the session key from POST /api/v0/tfa/. */
 static void test_destroy_needs_session(void **state)
 {
@@ -908,6 +951,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_code_expiry, start_on, stop),
 		cmocka_unit_test_setup_teardown(test_email_not_verified, start_on, stop),
 		cmocka_unit_test_setup_teardown(test_callers, start_on, stop),
+		cmocka_unit_test_setup_teardown(test_cli_paths, start_on, stop),
 		cmocka_unit_test_setup_teardown(test_destroy_needs_session, start_on, stop),
 	};
 	return cmocka_run_group_tests_name("tfa", tests, NULL, NULL);

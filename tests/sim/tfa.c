@@ -893,8 +893,6 @@ static bool do_sms_resend(struct tfa *t, const struct sim_req *rq, const json_t 
 				return fail(rs, 404, "method_not_found", "No such SMS method");
 			if (strcmp(m->phone, c->phone))
 				return fail(rs, 400, "phone_number_mismatch", "The method's number differs from the original");
-		} else if (!p && !c->method_id) {
-			return fail(rs, 400, "missing_input", "phone_number or tfa_method_id is required");
 		} else if (p && strcmp(p, c->phone)) {
 			return fail(rs, 400, "phone_number_mismatch", "phone_number does not match the original request");
 		}
@@ -1050,8 +1048,15 @@ static bool do_confirm_new(struct tfa *t, const struct sim_req *rq, const json_t
 	const char *label = body_str(body, "label");
 	char codebuf[16];
 	const char *code = body_code(body, codebuf);
-	if (!kind || !secret || !code)
-		return fail(rs, 400, "missing_input", "tfa_method, code and secret are required");
+	if (!secret || !code)
+		return fail(rs, 400, "missing_input", "code and secret are required");
+	/* The official CLI sends tfa_method "totp" with an SMS secret and a
+	 * phone_number unless --sms is given: an SMS challenge's secret decides. */
+	const struct challenge *sc = challenge_by_secret(t, secret);
+	if (sc && !strcmp(sc->channel, "sms"))
+		kind = "sms";
+	if (!kind)
+		kind = body_str(body, "phone_number") ? "sms" : "totp";
 	if (strcmp(kind, "totp") && strcmp(kind, "sms"))
 		return fail(rs, 400, "invalid_args", "tfa_method must be sms or totp");
 	if (label && utf8_len(label) > LABEL_MAX)
@@ -1136,8 +1141,6 @@ static bool do_update(struct tfa *t, const json_t *body, struct sim_resp *rs)
 		return fail(rs, 400, "invalid_args", "label must be a string");
 	if (json_is_string(lv) && utf8_len(json_string_value(lv)) > LABEL_MAX)
 		return fail(rs, 400, "label_too_long", "label must be at most 30 characters");
-	if (have_primary && !primary && m->is_primary)
-		return fail(rs, 400, "invalid_args", "Make another method primary instead");
 	if (json_is_string(lv)) {
 		snprintf(m->label, sizeof m->label, "%s", json_string_value(lv));
 		m->has_label = json_string_length(lv) > 0;
@@ -1148,6 +1151,8 @@ static bool do_update(struct tfa *t, const json_t *body, struct sim_resp *rs)
 	if (have_primary && primary)
 		for (int i = 0; i < t->n_methods; i++)
 			t->methods[i].is_primary = &t->methods[i] == m;
+	else if (have_primary)
+		m->is_primary = false;
 	return reply(rs, 200, json_pack("{s:b, s:o}", "success", 1, "method", method_json(t, m)));
 }
 
@@ -1156,9 +1161,14 @@ static bool do_regen(struct tfa *t, const struct sim_req *rq, const json_t *body
 {
 	if (!t->enabled)
 		return fail(rs, 400, "tfa_not_enabled", "Two Factor Authentication is not enabled for this account");
+	const char *bc = body_str(body, "backup_code");
 	struct method *m;
-	if (!verify_code(t, rq, body, rs, &m))
+	if (bc) {
+		if (!backup_consume(t, bc))
+			return fail(rs, 401, "invalid_backup_code", "Invalid or already used backup code");
+	} else if (!verify_code(t, rq, body, rs, &m)) {
 		return true;
+	}
 	backup_generate(t);
 	return reply(rs, 200, json_pack("{s:b, s:s, s:o}", "success", 1, "msg", "success", "backup_codes", backup_list(t)));
 }
@@ -1355,6 +1365,14 @@ bool tfa_handle(struct tfa *t, const struct sim_req *rq, struct sim_resp *rs)
 		return fail(rs, 400, "invalid_args", "The request body must be a JSON object");
 
 	/* Endpoints a logged-out browser may call carry a secret instead of a key. */
+	/* The official CLI's names: test = sms, resend = sms/resend,
+	 * test-submit = confirm-new. */
+	if (!strcmp(sub, "test"))
+		sub = "sms";
+	else if (!strcmp(sub, "resend"))
+		sub = "sms/resend";
+	else if (!strcmp(sub, "test-submit"))
+		sub = "confirm-new";
 	bool open = (!strcmp(sub, "") && !strcmp(m, "POST")) || !strcmp(sub, "email") ||
 		    !strcmp(sub, "sms") || !strcmp(sub, "sms/resend");
 	if (rq->key == KEY_NONE && !open)
