@@ -1,0 +1,176 @@
+/* test_serverless.c: endpoints (endptjobs), workergroups create/update/
+ * delete with no_such_workergroup, both get_endpoint_logs forms (the spec's
+ * {"endpoint","tail"} -> logs, the CLI's {"id","api_key","tail"} -> info0,
+ * info1, trace, debug), bare-string failures, logs growing with time, and
+ * get_endpoint_workers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ct.h"
+
+static int setup(void **state)
+{
+	(void)state;
+	static const char *const args[] = { "--rate-limits", "off", "--clock", "manual", "--endpoints", "3", NULL };
+	return ct_start(args);
+}
+
+static int count_lines(const char *s)
+{
+	if (!*s)
+		return 0;
+	int n = 1;
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static void test_endptjobs_list_create_update_delete(void **state)
+{
+	(void)state;
+	json_t *j = ct_expect("GET", "/api/v0/endptjobs/", NULL, 200);
+	json_t *res = json_object_get(j, "results");
+	assert_int_equal(json_array_size(res), 3);
+	json_t *e = json_array_get(res, 0);
+	static const char *const f[] = { "id", "endpoint_name", "endpoint_state", "min_load", "target_util",
+					 "cold_mult", "cold_workers", "max_workers", "api_key", "user_id", "created_at" };
+	for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+		assert_non_null(json_object_get(e, f[i]));
+	json_decref(j);
+	j = ct_expect("POST", "/api/v0/endptjobs/", "{\"endpoint_name\":\"new-ep\",\"max_workers\":9}", 200);
+	long id = (long)json_integer_value(json_object_get(j, "id"));
+	json_decref(j);
+	char path[64];
+	snprintf(path, sizeof path, "/api/v0/endptjobs/%ld/", id);
+	json_decref(ct_expect("PUT", path, "{\"endpoint_state\":\"suspended\"}", 200));
+	j = ct_expect("GET", "/api/v0/endptjobs/", NULL, 200);
+	json_t *last = json_array_get(json_object_get(j, "results"), 3);
+	assert_string_equal(ct_str(last, "endpoint_state"), "suspended");
+	assert_int_equal(json_integer_value(json_object_get(last, "max_workers")), 9);
+	json_decref(j);
+	json_decref(ct_expect("DELETE", path, "{}", 200));
+	ct_expect_error(ct_sim->full_key, "DELETE", path, "{}", 404, "no_such_endpoint", NULL);
+	ct_expect_error(ct_sim->full_key, "POST", "/api/v0/endptjobs/", "{}", 400, "missing_input", NULL);
+}
+
+static void test_workergroups_create_update_delete(void **state)
+{
+	(void)state;
+	json_t *j = ct_expect("POST", "/api/v0/workergroups/",
+			      "{\"endpoint_name\":\"llm-chat\",\"search_params\":\"gpu_ram>=40\",\"min_load\":5}", 200);
+	long id = (long)json_integer_value(json_object_get(j, "id"));
+	json_decref(j);
+	j = ct_expect("GET", "/api/v0/workergroups/", NULL, 200);
+	json_t *g = json_array_get(json_object_get(j, "results"), 3);
+	assert_int_equal(json_integer_value(json_object_get(g, "id")), id);
+	assert_string_equal(ct_str(g, "search_query"), "gpu_ram>=40");
+	assert_string_equal(ct_str(g, "endpoint_name"), "llm-chat");
+	assert_string_equal(ct_str(g, "api_key"), "<API_KEY>");
+	json_decref(j);
+	char path[64];
+	snprintf(path, sizeof path, "/api/v0/autojobs/%ld/", id);
+	json_decref(ct_expect("PUT", path, "{\"min_load\":7}", 200));
+	snprintf(path, sizeof path, "/api/v0/workergroups/%ld/", id);
+	json_decref(ct_expect("DELETE", path, "{}", 200));
+	ct_expect_error(ct_sim->full_key, "DELETE", path, "{}", 404, "no_such_workergroup", NULL);
+	ct_expect_error(ct_sim->full_key, "POST", "/api/v0/workergroups/", "{\"endpoint_name\":\"nope\"}", 400,
+			"invalid_args", NULL);
+}
+
+static void test_endpoint_logs_spec_form(void **state)
+{
+	(void)state;
+	ct_advance(60);
+	json_t *j = ct_expect("POST", "/get_endpoint_logs", "{\"endpoint\":\"llm-chat\",\"tail\":5}", 200);
+	const char *logs = ct_str(j, "logs");
+	assert_non_null(logs);
+	assert_int_equal(count_lines(logs), 5);
+	json_decref(j);
+	/* logs keep growing */
+	j = ct_expect("POST", "/get_endpoint_logs/", "{\"endpoint\":\"llm-chat\",\"tail\":1000}", 200);
+	int before = count_lines(ct_str(j, "logs"));
+	json_decref(j);
+	ct_advance(30);
+	j = ct_expect("POST", "/get_endpoint_logs/", "{\"endpoint\":\"llm-chat\",\"tail\":1000}", 200);
+	assert_int_equal(count_lines(ct_str(j, "logs")), before + 10);
+	json_decref(j);
+}
+
+static void test_endpoint_logs_cli_form(void **state)
+{
+	(void)state;
+	ct_advance(120);
+	json_t *e = ct_expect("GET", "/api/v0/endptjobs/", NULL, 200);
+	json_t *ep = json_array_get(json_object_get(e, "results"), 1);
+	char body[256];
+	snprintf(body, sizeof body, "{\"id\":%lld,\"api_key\":\"%s\",\"tail\":20}",
+		 (long long)json_integer_value(json_object_get(ep, "id")), ct_str(ep, "api_key"));
+	json_decref(e);
+	json_t *j = ct_expect_as(NULL, "POST", "/get_endpoint_logs/", body, 200);
+	static const char *const levels[] = { "info0", "info1", "trace", "debug" };
+	for (size_t i = 0; i < 4; i++)
+		assert_true(json_is_string(json_object_get(j, levels[i])));
+	assert_int_equal(count_lines(ct_str(j, "info0")), 20);
+	json_decref(j);
+}
+
+static void test_endpoint_logs_failures_are_bare_strings(void **state)
+{
+	(void)state;
+	json_t *j = ct_expect_as(NULL, "POST", "/get_endpoint_logs/", "{\"endpoint\":\"llm-chat\",\"tail\":5}", 401);
+	assert_true(json_is_string(j));
+	json_decref(j);
+	j = ct_expect("POST", "/get_endpoint_logs/", "{\"endpoint\":\"no-such\",\"tail\":5}", 404);
+	assert_true(json_is_string(j));
+	json_decref(j);
+}
+
+static void test_injected_log_line_with_escapes_is_served_verbatim(void **state)
+{
+	(void)state;
+	ct_ctl("set", "{\"what\":\"log\",\"endpoint\":\"sdxl-gen\",\"line\":\"\\u001b[31mred\\u001b[0m \\u0007bell\"}");
+	json_t *j = ct_expect("POST", "/get_endpoint_logs", "{\"endpoint\":\"sdxl-gen\",\"tail\":1}", 200);
+	assert_string_equal(ct_str(j, "logs"), "\x1b[31mred\x1b[0m \x07" "bell");
+	json_decref(j);
+}
+
+static void test_endpoint_workers(void **state)
+{
+	(void)state;
+	json_t *e = ct_expect("GET", "/api/v0/endptjobs/", NULL, 200);
+	char body[64];
+	snprintf(body, sizeof body, "{\"id\":%lld}",
+		 (long long)json_integer_value(json_object_get(json_array_get(json_object_get(e, "results"), 0), "id")));
+	json_decref(e);
+	json_t *j = ct_expect("POST", "/get_endpoint_workers/", body, 200);
+	assert_true(json_is_array(j));
+	assert_true(json_array_size(j) >= 2);
+	json_t *w = json_array_get(j, 0);
+	static const char *const f[] = { "id", "status", "cur_load", "perf", "reliability", "reqs_working",
+					 "disk_usage", "started_at" };
+	for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+		assert_non_null(json_object_get(w, f[i]));
+	json_decref(j);
+	json_decref(ct_expect("POST", "/get_endpoint_workers/", "{\"id\":1}", 404));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_endptjobs_list_create_update_delete, ct_reset),
+		cmocka_unit_test_setup(test_workergroups_create_update_delete, ct_reset),
+		cmocka_unit_test_setup(test_endpoint_logs_spec_form, ct_reset),
+		cmocka_unit_test_setup(test_endpoint_logs_cli_form, ct_reset),
+		cmocka_unit_test_setup(test_endpoint_logs_failures_are_bare_strings, ct_reset),
+		cmocka_unit_test_setup(test_injected_log_line_with_escapes_is_served_verbatim, ct_reset),
+		cmocka_unit_test_setup(test_endpoint_workers, ct_reset),
+	};
+	return cmocka_run_group_tests_name("contract_serverless", tests, setup, ct_stop);
+}
