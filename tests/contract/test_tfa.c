@@ -723,6 +723,18 @@ static void test_remove_last_method(void **state)
 	assert_true(json_is_true(json_object_get(j, "success")));
 	assert_non_null(str(j, "secret"));
 	json_decref(j);
+
+	/* A simulator reset brings back the seeded TOTP method with the same secret. */
+	struct http_result r = sim_ctl(s, "reset", "{}");
+	assert_int_equal(r.status, 200);
+	http_result_free(&r);
+	st = status(s);
+	assert_true(json_is_true(json_object_get(st, "tfa_enabled")));
+	assert_int_equal(json_array_size(json_object_get(st, "methods")), 1);
+	assert_int_equal(num(st, "backup_codes_remaining"), 10);
+	json_decref(st);
+	char *key = login_totp(s, s->totp_secret);
+	free(key);
 }
 
 /* Five wrong codes lock the method for 15 minutes with the documented 429 body. */

@@ -124,6 +124,8 @@ struct tfa {
 	double session_ttl;       /* s */
 
 	char enabled_secret[64];  /* base32 from tfa_enable_totp */
+	bool seeded_totp;         /* tfa_enable_totp was called: a reset restores it */
+	double seeded_at;         /* epoch s, when it was first enabled */
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -1203,6 +1205,8 @@ void tfa_reset(struct tfa *t)
 	char *email = t->email;
 	uint64_t seed = t->seed;
 	long uid = t->user_id;
+	bool seeded = t->seeded_totp;
+	double seeded_at = t->seeded_at;
 	struct session *sessions = t->sessions;
 	memset(t, 0, sizeof *t);
 	t->email = email;
@@ -1213,10 +1217,16 @@ void tfa_reset(struct tfa *t)
 	t->next_method_id = 1001 + (long)(mix64(seed) % 8000);
 	t->email_verified = true;
 	t->session_ttl = SESSION_TTL;
+	if (seeded)
+		tfa_enable_totp(t, seeded_at);
 }
 
 const char *tfa_enable_totp(struct tfa *t, double now)
 {
+	if (!t->seeded_totp) {
+		t->seeded_totp = true;
+		t->seeded_at = now;
+	}
 	totp_secret_from(mix64(t->seed ^ 0x70705ec7e7ULL), t->enabled_secret, sizeof t->enabled_secret);
 	for (int i = 0; i < t->n_methods; i++)
 		if (!strcmp(t->methods[i].kind, "totp") && !strcmp(t->methods[i].secret, t->enabled_secret))

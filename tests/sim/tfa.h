@@ -37,7 +37,10 @@ const char *tfa_last_code(const struct tfa *t, const char *channel);
 json_t *tfa_debug_json(const struct tfa *t);
 /* Session lifetime in seconds (default 24 h); for tests of expiry. */
 void tfa_set_session_ttl(struct tfa *t, double seconds);
-/* Forget everything (used by /__sim/reset), keeping seed, email and user id. */
+/* Forget everything (used by /__sim/reset), keeping seed, email and user id.
+ * When tfa_enable_totp was called before, the same seeded TOTP method (same
+ * secret) is enabled again, as at start-up; calling tfa_enable_totp after the
+ * reset as well is harmless (it is idempotent). */
 void tfa_reset(struct tfa *t);
 
 /* Extensions (added by sim-tfa; all optional for callers). */
