@@ -290,7 +290,11 @@ static void test_status_seeded(void **state)
 	json_t *u = req(s, "GET", "/api/v0/users/current/", s->full_key, 200, NULL);
 	assert_string_equal(str(u, "tfa_status"), "enabled");
 	st = status(s);
-	assert_int_equal(num(json_array_get(json_object_get(st, "methods"), 0), "user_id"), num(u, "id"));
+	long long uid = num(json_array_get(json_object_get(st, "methods"), 0), "user_id");
+	if (uid != num(u, "id"))
+		print_error("method user_id %lld is not the user's id %lld: the simulator must call "
+			    "tfa_set_user_id() with the account's id\n", uid, num(u, "id"));
+	assert_int_equal(uid, num(u, "id"));
 	json_decref(st);
 	json_decref(u);
 	/* The TOTP secret is nowhere in what a client sees. */
@@ -837,6 +841,11 @@ static void test_email_not_verified(void **state)
 	struct simproc *s = *state;
 	struct http_result r = sim_ctl(s, "set", "{\"what\":\"user\",\"field\":\"email_verified\",\"value\":false}");
 	assert_int_equal(r.status, 200);
+	http_result_free(&r);
+	r = http_call(s, "POST", "/api/v0/tfa/email/", s->full_key, "{}");
+	if (r.status != 403)
+		print_error("an email code was sent to an unverified address: /__sim/set user.email_verified "
+			    "must reach tfa_set_email_verified()\n");
 	http_result_free(&r);
 	json_t *j = req(s, "POST", "/api/v0/tfa/email/", s->full_key, 403, "{}");
 	expect_error(j, "email_not_verified");
