@@ -180,7 +180,8 @@ static void set(struct simstate *st, json_t *b, struct sim_resp *rs, double now)
 						 : world_endpoint_by_id(st->w, (long)jnum(b, "endpoint_id", -1));
 		if (!ep || !line)
 			{ bad(rs, "log needs endpoint (name) or endpoint_id of an endpoint, and line"); return; }
-		world_eplog_tail(st->w, (long)json_integer_value(json_object_get(ep, "id")), now, 0);
+		/* grow the log to now first, so the line lands after the generated ones */
+		free(world_eplog_tail(st->w, (long)json_integer_value(json_object_get(ep, "id")), now, 0));
 		world_eplog_append(st->w, (long)json_integer_value(json_object_get(ep, "id")), line);
 		reply(rs, 200, json_pack("{s:b}", "success", 1));
 		return;

@@ -431,11 +431,11 @@ struct server *server_start(struct simstate *st, int port)
 	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	sv->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG,
 				 (uint16_t)port, NULL, NULL, on_request, sv,
+				 MHD_OPTION_EXTERNAL_LOGGER, mhd_log, st,
 				 MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
 				 MHD_OPTION_URI_LOG_CALLBACK, on_uri, NULL,
 				 MHD_OPTION_NOTIFY_COMPLETED, on_done, NULL,
 				 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)900,
-				 MHD_OPTION_EXTERNAL_LOGGER, mhd_log, st,
 				 MHD_OPTION_END);
 	if (!sv->d) {
 		free(sv);

@@ -204,9 +204,13 @@ void world_inst_sync(struct world *w, struct inst *in)
 }
 
 /* Set the four status fields and the message in one go (NULL actual = null). */
-static void set_status(struct inst *in, const char *act, const char *intended, const char *cur,
+static void set_status(struct inst *in, const char *act_in, const char *intended_in, const char *cur,
 		       const char *msg)
 {
+	/* the arguments may point into in->o's own strings: copy them first */
+	char act_buf[64], int_buf[64];
+	const char *act = act_in ? (snprintf(act_buf, sizeof act_buf, "%s", act_in), act_buf) : NULL;
+	const char *intended = intended_in ? (snprintf(int_buf, sizeof int_buf, "%s", intended_in), int_buf) : NULL;
 	set_str(in->o, "actual_status", act);
 	if (intended) {
 		set_str(in->o, "intended_status", intended);
