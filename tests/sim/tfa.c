@@ -25,6 +25,7 @@
 #define LOCK_SECS       900.0    /* s: lock length, 15 min */
 #define WINDOW_SECS     1800.0   /* s: authorize-new-method window, 30 min */
 #define SESSION_TTL     86400.0  /* s: default session lifetime, 24 h */
+#define SESSION_FORGET  604800.0 /* s after expiry when a session key is forgotten */
 #define SMS_EXISTS_GAP  60.0     /* s: a new SMS to the same phone within this is refused */
 #define SMS_RESEND_GAP  30.0     /* s: resends closer than this are rate limited */
 #define SMS_PER_HOUR    10       /* SMS sends allowed per rolling hour */
@@ -683,6 +684,12 @@ static void session_add(struct tfa *t, double now, char out[65])
 			out[w * 16 + i] = hexd[v & 15];
 	}
 	out[64] = '\0';
+	/* Drop sessions expired for over a week (until then they answer "expired"). */
+	size_t keep = 0;
+	for (size_t i = 0; i < t->n_sessions; i++)
+		if (t->sessions[i].expires_at + SESSION_FORGET > now)
+			t->sessions[keep++] = t->sessions[i];
+	t->n_sessions = keep;
 	if (t->n_sessions == t->cap_sessions) {
 		size_t cap = t->cap_sessions ? t->cap_sessions * 2 : 8;
 		struct session *s = realloc(t->sessions, cap * sizeof *s);
@@ -1373,6 +1380,16 @@ bool tfa_handle(struct tfa *t, const struct sim_req *rq, struct sim_resp *rs)
 		return fail(rs, 400, "invalid_args", "The request body is not valid JSON");
 	if (rq->body && !body)
 		return fail(rs, 400, "invalid_args", "The request body must be a JSON object");
+	static const char *const id_keys[] = { "tfa_method_id", "target_id" };
+	for (size_t i = 0; i < sizeof id_keys / sizeof id_keys[0]; i++) {
+		const json_t *v = json_object_get(body, id_keys[i]);
+		long ignored;
+		if (v && !json_is_null(v) && !body_long(body, id_keys[i], &ignored)) {
+			char msg[64];
+			snprintf(msg, sizeof msg, "%s must be an integer", id_keys[i]);
+			return fail(rs, 400, "invalid_args", msg);
+		}
+	}
 
 	/* Endpoints a logged-out browser may call carry a secret instead of a key. */
 	/* The official CLI's names: test = sms, resend = sms/resend,
