@@ -663,6 +663,20 @@ static void test_remove_method(void **state)
 	assert_string_equal(str(m, "label"), "desk");
 	assert_true(json_is_true(json_object_get(m, "is_primary")));
 	json_decref(j);
+	/* Labels count characters, not bytes: 30 two-byte characters fit, 31 do not. */
+	char label[128] = "";
+	for (int i = 0; i < 30; i++)
+		strcat(label, "\xc3\xa9");
+	j = req(s, "PUT", "/api/v0/tfa/update/", s->full_key, 200, "{\"tfa_method_id\":%ld,\"label\":\"%s\"}", b, label);
+	assert_string_equal(str(json_object_get(j, "method"), "label"), label);
+	json_decref(j);
+	strcat(label, "\xc3\xa9");
+	j = req(s, "PUT", "/api/v0/tfa/update/", s->full_key, 400, "{\"tfa_method_id\":%ld,\"label\":\"%s\"}", b, label);
+	assert_false(json_is_true(json_object_get(j, "success")));
+	json_decref(j);
+	j = req(s, "PUT", "/api/v0/tfa/update/", s->full_key, 404, "{\"tfa_method_id\":%ld,\"label\":\"x\"}", b + 1000);
+	expect_error(j, "method_not_found");
+	json_decref(j);
 
 	char code[16];
 	totp_now(s, s->totp_secret, code);
@@ -835,6 +849,23 @@ static void test_code_expiry(void **state)
 	json_decref(j);
 }
 
+/* SMS sends are capped per hour (429 sms_rate_limited), whatever the number. */
+static void test_sms_hourly_cap(void **state)
+{
+	struct simproc *s = *state;
+	char secret[128], phone[32];
+	for (int i = 0; i < 10; i++) {
+		snprintf(phone, sizeof phone, "+1555100%04d", i);
+		send_sms(s, phone, secret);
+	}
+	json_t *j = req(s, "POST", "/api/v0/tfa/sms/", s->full_key, 429, "{\"phone_number\":\"+15551009999\"}");
+	expect_error(j, "sms_rate_limited");
+	json_decref(j);
+	advance(s, 3601);
+	send_sms(s, "+15551009999", secret);
+	assert_true(strlen(secret) > 0);
+}
+
 /* An account whose email is unverified cannot be sent codes. */
 static void test_email_not_verified(void **state)
 {
@@ -970,6 +1001,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_remove_last_method, start_on, stop),
 		cmocka_unit_test_setup_teardown(test_lock_after_five_failures, start_on, stop),
 		cmocka_unit_test_setup_teardown(test_code_expiry, start_on, stop),
+		cmocka_unit_test_setup_teardown(test_sms_hourly_cap, start_on, stop),
 		cmocka_unit_test_setup_teardown(test_email_not_verified, start_on, stop),
 		cmocka_unit_test_setup_teardown(test_callers, start_on, stop),
 		cmocka_unit_test_setup_teardown(test_cli_paths, start_on, stop),
