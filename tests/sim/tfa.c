@@ -588,7 +588,8 @@ static bool verify_code(struct tfa *t, const struct sim_req *rq, const json_t *b
 	if (strcmp(kind, "sms") && strcmp(kind, "email"))
 		return fail(rs, 400, "invalid_args", "tfa_method must be sms, totp or email"), false;
 	if (!secret)
-		return fail(rs, 400, "missing_input", "secret is required for sms and email codes"), false;
+		return fail(rs, 400, "missing_input",
+			    "secret is required for sms and email codes (tfa_method defaults to sms)"), false;
 	struct challenge *c = challenge_by_secret(t, secret);
 	if (!c || c->purpose != CH_CODE || strcmp(c->channel, kind))
 		return fail(rs, 404, "challenge_not_found", "No such verification challenge"), false;
