@@ -124,7 +124,9 @@ struct tfa {
 	size_t n_sessions, cap_sessions;
 	double session_ttl;       /* s */
 
-	char enabled_secret[64];  /* base32 from tfa_enable_totp */
+	char *seed_secret;        /* base32 of the seeded TOTP method: computed once in
+				   * tfa_new and never written again, so the pointer
+				   * tfa_enable_totp returns stays valid and unchanged */
 	bool seeded_totp;         /* tfa_enable_totp was called: a reset restores it */
 	double seeded_at;         /* epoch s, when it was first enabled */
 };
@@ -1194,6 +1196,8 @@ struct tfa *tfa_new(uint64_t seed, const char *email)
 	t->email = zalloc(n);
 	memcpy(t->email, email ? email : "", n);
 	t->user_id = 0;
+	t->seed_secret = zalloc(64);
+	totp_secret_from(mix64(seed ^ 0x70705ec7e7ULL), t->seed_secret, 64);
 	tfa_reset(t);
 	return t;
 }
@@ -1204,6 +1208,7 @@ void tfa_free(struct tfa *t)
 		return;
 	free(t->sessions);
 	free(t->email);
+	free(t->seed_secret);
 	free(t);
 	oath_done();
 }
@@ -1213,6 +1218,7 @@ void tfa_reset(struct tfa *t)
 	char *email = t->email;
 	uint64_t seed = t->seed;
 	long uid = t->user_id;
+	char *seed_secret = t->seed_secret;
 	bool seeded = t->seeded_totp;
 	double seeded_at = t->seeded_at;
 	struct session *sessions = t->sessions;
@@ -1220,6 +1226,7 @@ void tfa_reset(struct tfa *t)
 	t->email = email;
 	t->seed = seed;
 	t->user_id = uid;
+	t->seed_secret = seed_secret;
 	free(sessions);
 	t->rng = mix64(seed ^ 0x7fa1c0de2fa2fa00ULL);
 	t->next_method_id = 1001 + (long)(mix64(seed) % 8000);
@@ -1235,16 +1242,15 @@ const char *tfa_enable_totp(struct tfa *t, double now)
 		t->seeded_totp = true;
 		t->seeded_at = now;
 	}
-	totp_secret_from(mix64(t->seed ^ 0x70705ec7e7ULL), t->enabled_secret, sizeof t->enabled_secret);
 	for (int i = 0; i < t->n_methods; i++)
-		if (!strcmp(t->methods[i].kind, "totp") && !strcmp(t->methods[i].secret, t->enabled_secret))
-			return t->enabled_secret;
+		if (!strcmp(t->methods[i].kind, "totp") && !strcmp(t->methods[i].secret, t->seed_secret))
+			return t->seed_secret;
 	if (t->n_methods < MAX_METHODS) {
 		struct method *m = &t->methods[t->n_methods++];
 		memset(m, 0, sizeof *m);
 		m->id = t->next_method_id++;
 		snprintf(m->kind, sizeof m->kind, "totp");
-		snprintf(m->secret, sizeof m->secret, "%s", t->enabled_secret);
+		snprintf(m->secret, sizeof m->secret, "%s", t->seed_secret);
 		snprintf(m->label, sizeof m->label, "Authenticator");
 		m->has_label = true;
 		m->is_primary = t->n_methods == 1;
@@ -1255,7 +1261,7 @@ const char *tfa_enable_totp(struct tfa *t, double now)
 		t->enabled = true;
 		backup_generate(t);
 	}
-	return t->enabled_secret;
+	return t->seed_secret;
 }
 
 enum tfa_session tfa_session_check(struct tfa *t, const char *key, double now)
