@@ -209,8 +209,11 @@ static void h_list_v1(struct ctx *c)
 				continue;
 			m[n++] = w->inst[i]->o;
 			const char *l = jstr(w->inst[i]->o, "label");
-			if (l)
-				json_object_set_new(labels, l, json_integer(json_integer_value(json_object_get(labels, l)) + 1));
+			json_t *cnt = l ? json_object_get(labels, l) : NULL;
+			if (cnt)
+				json_integer_set(cnt, json_integer_value(cnt) + 1);
+			else if (l)
+				json_object_set_new(labels, l, json_integer(1));
 		}
 		struct sort_key keys[3];
 		size_t nk = order ? filter_parse_order(order, keys, 3) : 0;
@@ -446,6 +449,7 @@ static void h_prepay(struct ctx *c)
 	world_set_credit(c->w, c->w->credit - amount);
 	json_object_set_new(in->o, "credit_balance", json_real(jnum(in->o, "credit_balance", 0) + amount));
 	json_object_set_new(in->o, "credit_discount", json_real(disc));
+	world_inst_sync(c->w, in);
 	reply(c->rs, 200, json_pack("{s:b,s:f,s:f}", "success", 1, "timescale", timescale, "discount_rate", disc));
 }
 
@@ -485,6 +489,7 @@ static void h_recycle(struct ctx *c)
 	json_object_set_new(in->o, "cur_state", json_string("stopped"));
 	json_object_set_new(in->o, "status_msg", json_null());
 	json_object_del(in->o, "ports");
+	world_inst_sync(c->w, in);
 	ok(c->rs);
 }
 

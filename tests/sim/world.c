@@ -185,8 +185,7 @@ static const char *actual(const struct inst *in)
 
 static bool is_running(const struct inst *in)
 {
-	const char *a = actual(in);
-	return a && !strcmp(a, "running");
+	return in->c_running;
 }
 
 /* Recompute storage_total_cost and dph_total from their parts. */
@@ -197,10 +196,23 @@ static void recompute_prices(json_t *o)
 	set_num(o, "dph_total", jnum(o, "dph_base", 0) + storage);
 }
 
+/* Refresh the cached copies of the fields billing and outbidding read. */
+static void cache(struct inst *in)
+{
+	const char *a = jstr(in->o, "actual_status");
+	in->c_running = a && !strcmp(a, "running");
+	in->c_bid = json_is_true(json_object_get(in->o, "is_bid"));
+	in->c_prepaid = json_is_number(json_object_get(in->o, "credit_balance"));
+	in->c_dph_total = jnum(in->o, "dph_total", 0);
+	in->c_storage = jnum(in->o, "storage_total_cost", 0);
+	in->c_dph_base = jnum(in->o, "dph_base", 0);
+}
+
 void world_inst_sync(struct world *w, struct inst *in)
 {
 	(void)w;
 	recompute_prices(in->o);
+	cache(in);
 }
 
 /* Set the four status fields and the message in one go (NULL actual = null). */
@@ -227,6 +239,7 @@ static void set_status(struct inst *in, const char *act_in, const char *intended
 	} else {
 		json_object_del(in->o, "ports");
 	}
+	cache(in);
 }
 
 /* Port map an instance shows while running: direct SSH, direct Jupyter, and
@@ -371,9 +384,9 @@ static void bill(struct world *w, struct inst *in, double t)
 	if (dt <= 0)
 		return;
 	in->last_bill = t;
-	double rate = is_running(in) ? jnum(in->o, "dph_total", 0) : jnum(in->o, "storage_total_cost", 0);
+	double rate = in->c_running ? in->c_dph_total : in->c_storage;
 	double cost = rate * dt / 3600.0;
-	json_t *cbj = json_object_get(in->o, "credit_balance");
+	json_t *cbj = in->c_prepaid ? json_object_get(in->o, "credit_balance") : NULL;
 	if (json_is_number(cbj) && json_number_value(cbj) > 0) {
 		double cb = json_number_value(cbj);
 		double disc = jnum(in->o, "credit_discount", 0);
@@ -393,9 +406,9 @@ static void bill(struct world *w, struct inst *in, double t)
 /* Time at which a running interruptible instance is outbid, or INFINITY. */
 static double outbid_time(const struct inst *in)
 {
-	if (!is_running(in) || !json_is_true(json_object_get(in->o, "is_bid")) || in->outbid)
+	if (!in->c_running || !in->c_bid || in->outbid || in->compete_at == INFINITY)
 		return INFINITY;
-	if (!(in->compete_price > jnum(in->o, "dph_base", 0)))
+	if (!(in->compete_price > in->c_dph_base))
 		return INFINITY;
 	return in->compete_at > in->last_bill ? in->compete_at : in->last_bill;
 }
@@ -681,6 +694,7 @@ struct inst *world_inst_create(struct world *w, json_t *offer, json_t *fields, d
 	json_object_set_new(in->o, "_ports_run", make_ports(w, jstr(in->o, "image_runtype"), env));
 	json_object_del(in->o, "_env_obj");
 	recompute_prices(in->o);
+	cache(in);
 	double r = world_randf(w);
 	in->plan = r < w->opt.fail_rate / 2 ? BOOT_CRASH : r < w->opt.fail_rate ? BOOT_DOCKER : BOOT_OK;
 	in->start_unavailable = world_randf(w) < w->opt.fail_rate / 2;
@@ -751,6 +765,7 @@ static void seed_instance(struct world *w, int i, double now)
 		in->compete_price = round_to(mb * 1.4, 0.0001);
 	}
 	recompute_prices(o);
+	cache(in);
 	switch (kind) {
 	case 0: case 1: case 2: case 3: case 4:
 		set_status(in, "running", "running", "running", "success, running");

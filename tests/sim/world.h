@@ -53,6 +53,14 @@ struct inst {
 	double created;         /* s, sim clock */
 	char key[48];           /* instance_api_key */
 	char *image_login;      /* registry credentials carried from a template, or NULL */
+	/* cached from o (refreshed by world_inst_sync and every status change) so
+	 * the per-request advance over all instances reads no JSON */
+	bool c_running;         /* actual_status is "running" */
+	bool c_bid;             /* is_bid */
+	bool c_prepaid;         /* carries credit_balance */
+	double c_dph_total;     /* $/hour */
+	double c_storage;       /* $/hour, storage_total_cost */
+	double c_dph_base;      /* $/hour */
 };
 
 struct eplog {                  /* one serverless endpoint's log ring */
