@@ -194,7 +194,11 @@ static void set(struct simstate *st, json_t *b, struct sim_resp *rs, double now)
 			if (!jnum_value(value, &c))
 				{ bad(rs, "credit must be a number"); return; }
 			world_set_credit(st->w, c);
+		} else if (!strcmp(field, "tfa_legacy")) {
+			tfa_set_legacy(st->w->tfa, json_is_true(value), now);
 		} else {
+			if (!strcmp(field, "email_verified"))
+				tfa_set_email_verified(st->w->tfa, json_is_true(value));
 			json_object_set(st->w->user, field, value);
 		}
 		reply(rs, 200, json_pack("{s:b}", "success", 1));

@@ -1137,6 +1137,7 @@ struct world *world_new(const struct sim_opts *opt)
 	w->t0_mono = mono();
 	seed_all(w);
 	w->tfa = tfa_new(w->opt.seed, w->opt.email);
+	tfa_set_user_id(w->tfa, (long)json_integer_value(json_object_get(w->user, "id")));
 	return w;
 }
 
@@ -1149,6 +1150,7 @@ void world_reset(struct world *w)
 	w->last_now = 0;
 	seed_all(w);
 	tfa_reset(w->tfa);
+	tfa_set_user_id(w->tfa, (long)json_integer_value(json_object_get(w->user, "id")));
 }
 
 void world_free(struct world *w)
