@@ -1,0 +1,424 @@
+# lib.sh: the shell library of the end-to-end suite, sourced by every
+# tests/e2e/test_*.sh (and by screenshots.sh).
+#
+# It owns the moving parts of one test script: a private temp directory, one
+# rentop-sim per script on a free loopback port, and rentop itself running in
+# a detached tmux session (own socket, own HOME, TERM=xterm-256color) that the
+# test drives with send-keys and reads back with capture-pane.  Cleanup is a
+# trap that always kills the tmux server and the simulator, whatever way the
+# script ends.  Results are TAP lines "ok - name" / "not ok - name"; the
+# reasons of a failure (and a dump of the screen) are "# " lines in the log.
+#
+# Environment (from tests/run.sh): RENTOP, RENTOP_SIM, BUILD_DIR, SRCDIR.
+# E2E_SCALE multiplies every timeout (the ASan/TSan runs are slower).
+#
+# The API key never appears on any argv: the test writes it into a 0600 file
+# that rentop reads with --api-key-file (or into $HOME/.config/vastai/).
+
+set -u
+
+: "${SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${BUILD_DIR:=$SRCDIR/build/release}"
+: "${RENTOP:=$BUILD_DIR/rentop}"
+: "${RENTOP_SIM:=$BUILD_DIR/rentop-sim}"
+export RENTOP RENTOP_SIM BUILD_DIR SRCDIR
+
+# Sanitizer builds are several times slower: stretch the waits, never the checks.
+if [ -z "${E2E_SCALE:-}" ]; then
+    case "$RENTOP" in
+    *asan*|*tsan*) E2E_SCALE=3 ;;
+    *) E2E_SCALE=1 ;;
+    esac
+fi
+
+E2E_TMP=$(mktemp -d "${TMPDIR:-/tmp}/rentop-e2e.XXXXXX")
+E2E_SOCK="$E2E_TMP/tmux.sock"
+E2E_SESSION=rentop
+E2E_FAILS=0
+E2E_COUNT=0
+SIM_PID=
+SIM_URL=
+SIM_KEY=
+SIM_RO_KEY=
+SIM_TOTP=
+E2E_HOME=
+E2E_WATCH=0
+
+# ---- cleanup -----------------------------------------------------------------
+
+# e2e_cleanup: kill the tmux server and the simulator this script started.
+e2e_cleanup() {
+    tmux -S "$E2E_SOCK" kill-server >/dev/null 2>&1
+    if [ -n "$SIM_PID" ]; then
+        kill "$SIM_PID" 2>/dev/null
+        # give it a moment to exit, then make sure
+        i=0
+        while kill -0 "$SIM_PID" 2>/dev/null && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
+        kill -9 "$SIM_PID" 2>/dev/null
+        wait "$SIM_PID" 2>/dev/null
+        SIM_PID=
+    fi
+    [ -n "${E2E_KEEP:-}" ] || rm -rf "$E2E_TMP"
+}
+trap 'e2e_cleanup' EXIT
+trap 'e2e_cleanup; exit 130' INT
+trap 'e2e_cleanup; exit 143' TERM HUP
+
+# ---- TAP -----------------------------------------------------------------------
+
+# note TEXT...: a diagnostic line in the log.
+note() { printf '# %s\n' "$*"; }
+
+# fail TEXT...: say why a check failed; always returns 1 so it ends a && chain.
+fail() { printf '# FAIL: %s\n' "$*"; return 1; }
+
+# tap NAME FUNC [ARGS...]: run one test function and print its TAP line
+# (a script may redefine tap to prepare each test, then call e2e_tap).
+tap() { e2e_tap "$@"; }
+e2e_tap() {
+    name=$1; shift
+    E2E_COUNT=$((E2E_COUNT + 1))
+    note "---- $name"
+    if "$@"; then
+        echo "ok - $name"
+    else
+        echo "not ok - $name"
+        E2E_FAILS=$((E2E_FAILS + 1))
+        screen_dump
+        rentop_stderr_dump
+    fi
+}
+
+# skip_all REASON: the script cannot run here (say so as a skipped test).
+skip_all() {
+    echo "ok - $(basename "$0" .sh) # SKIP $*"
+    exit 0
+}
+
+# e2e_done: exit status of the script (non-zero when any test failed).
+e2e_done() {
+    [ "$E2E_FAILS" -eq 0 ]
+}
+
+# scaled SECONDS: a timeout stretched for slow builds.
+scaled() { echo $(( $1 * E2E_SCALE )); }
+
+# ---- the simulator ---------------------------------------------------------------
+
+# sim_start [FLAGS...]: start rentop-sim on a free port and read its URL and keys.
+sim_start() {
+    [ -x "$RENTOP_SIM" ] || { fail "no simulator at $RENTOP_SIM"; return 1; }
+    "$RENTOP_SIM" --port 0 "$@" >"$E2E_TMP/sim.out" 2>"$E2E_TMP/sim.err" &
+    SIM_PID=$!
+    i=0 limit=$(( $(scaled 30) * 10 ))
+    while :; do
+        SIM_URL=$(sed -n 's/^rentop-sim listening on \(http[^ ]*\).*/\1/p' "$E2E_TMP/sim.out" | head -n 1)
+        SIM_KEY=$(sed -n 's/^full-access key: *//p' "$E2E_TMP/sim.out" | head -n 1)
+        SIM_RO_KEY=$(sed -n 's/^read-only key: *//p' "$E2E_TMP/sim.out" | head -n 1)
+        SIM_TOTP=$(sed -n 's/^totp secret: *//p' "$E2E_TMP/sim.out" | head -n 1)
+        if [ -n "$SIM_URL" ] && [ -n "$SIM_KEY" ] && [ -n "$SIM_RO_KEY" ]; then
+            case " $* " in *" --tfa on "*) [ -n "$SIM_TOTP" ] && break ;; *) break ;; esac
+        fi
+        if ! kill -0 "$SIM_PID" 2>/dev/null; then
+            sed 's/^/# sim: /' "$E2E_TMP/sim.err"
+            SIM_PID=
+            fail "rentop-sim exited before it listened"
+            return 1
+        fi
+        i=$((i + 1))
+        if [ $i -ge $limit ]; then fail "rentop-sim did not print its URL and keys"; return 1; fi
+        sleep 0.1
+    done
+    SIM_URL=${SIM_URL%/}
+    return 0
+}
+
+# sim_get PATH: GET a simulator path (control API or REST, no auth) to stdout.
+sim_get() { curl -sS --max-time 10 "$SIM_URL$1"; }
+
+# sim_post PATH JSON: POST a JSON body to a control path; fails on HTTP >= 400.
+sim_post() {
+    curl -sS -f --max-time 10 -X POST -H 'Content-Type: application/json' \
+        --data-binary "$2" "$SIM_URL$1" >/dev/null || fail "POST $1 $2 refused"
+}
+
+# sim_fault PATH KIND COUNT [MS]: inject a fault on PATH for the next COUNT
+# requests (MS: the latency or hang length; the simulator's default without it).
+sim_fault() {
+    sim_post /__sim/fault "{\"path\":\"$1\",\"kind\":\"$2\",\"count\":$3${4:+,\"ms\":$4}}"
+}
+
+# jpy EXPR: evaluate a Python expression over the JSON on stdin (as d) and print it.
+# Booleans print as true/false, None as null, lists and dicts as JSON.
+jpy() {
+    python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+v = eval(sys.argv[1], {"d": d, "json": json})
+if isinstance(v, bool): print("true" if v else "false")
+elif v is None: print("null")
+elif isinstance(v, (list, dict)): print(json.dumps(v))
+else: print(v)
+' "$1"
+}
+
+# sim_state EXPR: evaluate EXPR over GET /__sim/state (d); helpers inst(id)
+# gives an instance by id, and count(path) the requests seen on a path.
+sim_state() {
+    sim_get /__sim/state | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+insts = d.get("instances") or []
+def inst(i):
+    for x in insts:
+        if int(x.get("id", -1)) == int(i):
+            return x
+    return None
+def count(p):
+    rc = d.get("requests") or d.get("request_counts") or {}
+    if isinstance(rc, dict):
+        return sum(v if isinstance(v, int) else v.get("count", 0) for k, v in rc.items() if p in k)
+    return sum(x.get("count", 0) for x in rc if p in x.get("path", ""))
+v = eval(sys.argv[1], {"d": d, "inst": inst, "count": count, "insts": insts, "json": json})
+if isinstance(v, bool): print("true" if v else "false")
+elif v is None: print("null")
+elif isinstance(v, (list, dict)): print(json.dumps(v))
+else: print(v)
+' "$1"
+}
+
+# sim_expect EXPR WANT [TIMEOUT]: wait until sim_state EXPR prints WANT.
+sim_expect() {
+    deadline=$(( $(date +%s) + $(scaled "${3:-15}") ))
+    while :; do
+        got=$(sim_state "$1" 2>&1)
+        [ "$got" = "$2" ] && return 0
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            fail "simulator: $1 is '$got', expected '$2'"
+            return 1
+        fi
+        sleep 0.2
+    done
+}
+
+# ---- rentop in tmux -----------------------------------------------------------------
+
+# tm ARGS...: tmux on this script's private server.
+tm() { tmux -S "$E2E_SOCK" "$@"; }
+
+# e2e_home: a fresh HOME for rentop (no user config, no key files).
+e2e_home() {
+    E2E_HOME="$E2E_TMP/home"
+    rm -rf "$E2E_HOME"
+    mkdir -p "$E2E_HOME/.config"
+}
+
+# write_key_file PATH KEY: store a key with mode 0600.
+write_key_file() {
+    (umask 077; printf '%s\n' "$2" >"$1")
+}
+
+# rentop_start [-s WxH] [-k full|ro|home|none] [RENTOP FLAGS...]: start rentop
+# against the simulator in a detached tmux session and wait for its screen.
+# -k full (default): the full-access key in a 0600 file given by --api-key-file;
+# -k ro: the read-only key the same way; -k home: the full key in
+# $HOME/.config/vastai/vast_api_key (the official CLI's file); -k none: no key.
+# The pane runs a launcher that records rentop's exit status in $E2E_TMP/rentop.rc,
+# keeps its stderr in $E2E_TMP/rentop.stderr, then leaves a shell at the prompt.
+rentop_start() {
+    size=100x30 keymode=full
+    while [ $# -gt 0 ]; do
+        case $1 in
+        -s) size=$2; shift 2 ;;
+        -k) keymode=$2; shift 2 ;;
+        *) break ;;
+        esac
+    done
+    [ -x "$RENTOP" ] || { fail "no rentop at $RENTOP"; return 1; }
+    [ -n "$E2E_HOME" ] || e2e_home
+    keyarg=
+    case $keymode in
+    full) write_key_file "$E2E_TMP/api_key" "$SIM_KEY"; keyarg="--api-key-file $E2E_TMP/api_key" ;;
+    ro) write_key_file "$E2E_TMP/api_key" "$SIM_RO_KEY"; keyarg="--api-key-file $E2E_TMP/api_key" ;;
+    home) mkdir -p "$E2E_HOME/.config/vastai"
+          write_key_file "$E2E_HOME/.config/vastai/vast_api_key" "$SIM_KEY" ;;
+    none) ;;
+    esac
+    rm -f "$E2E_TMP/rentop.rc" "$E2E_TMP/rentop.stderr"
+    {
+        echo '#!/bin/sh'
+        echo "cd '$E2E_TMP'"
+        echo "export HOME='$E2E_HOME' TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
+        echo "unset VAST_API_KEY VAST_URL NO_COLOR XDG_CONFIG_HOME TMUX"
+        printf '%s' "'$RENTOP' --url '$SIM_URL' $keyarg"
+        for a in "$@"; do printf " '%s'" "$a"; done
+        echo " 2>'$E2E_TMP/rentop.stderr'"
+        echo "echo \$? >'$E2E_TMP/rentop.rc'"
+        echo "echo \"[rentop exited with status \$(cat '$E2E_TMP/rentop.rc')]\""
+        echo "PS1='e2e-shell\$ ' exec sh -i"
+    } >"$E2E_TMP/launch.sh"
+    chmod 700 "$E2E_TMP/launch.sh"
+    E2E_WATCH=1
+    printf 'set -g status off\nset -g history-limit 100\nset -g escape-time 10\nset -g remain-on-exit on\n' \
+        >"$E2E_TMP/tmux.conf"
+    tm -f "$E2E_TMP/tmux.conf" new-session -d -s "$E2E_SESSION" \
+        -x "${size%x*}" -y "${size#*x}" "$E2E_TMP/launch.sh" || { fail "tmux new-session failed"; return 1; }
+    return 0
+}
+
+# screen: the visible text of the pane.
+screen() { tm capture-pane -p -t "$E2E_SESSION" 2>/dev/null; }
+
+# screen_esc: the pane with its attributes as escape sequences (capture-pane -e).
+screen_esc() { tm capture-pane -p -e -t "$E2E_SESSION" 2>/dev/null; }
+
+# screen_dump: the screen into the log, for failures.
+screen_dump() {
+    tm has-session -t "$E2E_SESSION" 2>/dev/null || return 0
+    note "screen ($(tm display -p -t "$E2E_SESSION" '#{pane_width}x#{pane_height}' 2>/dev/null)):"
+    screen | sed 's/^/#  |/'
+}
+
+# rentop_stderr_dump: what rentop wrote on stderr (sanitizer reports land there).
+rentop_stderr_dump() {
+    [ -s "$E2E_TMP/rentop.stderr" ] || return 0
+    note "rentop stderr:"
+    head -n 60 "$E2E_TMP/rentop.stderr" | sed 's/^/#  !/'
+}
+
+# keys KEY...: send tmux key names (j, Enter, Tab, C-l, Escape, ...).
+keys() { tm send-keys -t "$E2E_SESSION" "$@"; }
+
+# type_text TEXT: send TEXT literally, character by character.
+type_text() { tm send-keys -t "$E2E_SESSION" -l -- "$1"; }
+
+# wait_for TEXT [TIMEOUT]: wait until TEXT (fixed string) is on screen.
+wait_for() {
+    deadline=$(( $(date +%s) + $(scaled "${2:-15}") ))
+    while :; do
+        screen | grep -qF -- "$1" && return 0
+        rentop_alive || { fail "rentop is gone while waiting for '$1'"; return 1; }
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            fail "'$1' did not appear within ${2:-15}s (x$E2E_SCALE)"
+            return 1
+        fi
+        sleep 0.1
+    done
+}
+
+# screen_flat: the screen as one line, box-drawing borders and runs of blanks
+# folded into single spaces, so that text word-wrapped in a dialog reads whole.
+screen_flat() {
+    screen | sed 's/[│┃║|]/ /g' | tr '\n' ' ' | tr -s ' '
+}
+
+# wait_for_flat TEXT [TIMEOUT]: wait until TEXT is in screen_flat.
+wait_for_flat() {
+    deadline=$(( $(date +%s) + $(scaled "${2:-15}") ))
+    while :; do
+        screen_flat | grep -qF -- "$1" && return 0
+        rentop_alive || { fail "rentop is gone while waiting for '$1'"; return 1; }
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            fail "'$1' did not appear (even across wrapped lines) within ${2:-15}s (x$E2E_SCALE)"
+            return 1
+        fi
+        sleep 0.1
+    done
+}
+
+# wait_for_re REGEX [TIMEOUT]: wait until an extended regex matches a screen line.
+wait_for_re() {
+    deadline=$(( $(date +%s) + $(scaled "${2:-15}") ))
+    while :; do
+        screen | grep -qE -- "$1" && return 0
+        rentop_alive || { fail "rentop is gone while waiting for /$1/"; return 1; }
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            fail "/$1/ did not match within ${2:-15}s (x$E2E_SCALE)"
+            return 1
+        fi
+        sleep 0.1
+    done
+}
+
+# wait_gone TEXT [TIMEOUT]: wait until TEXT is no longer on screen.
+wait_gone() {
+    deadline=$(( $(date +%s) + $(scaled "${2:-15}") ))
+    while :; do
+        screen | grep -qF -- "$1" || return 0
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            fail "'$1' still on screen after ${2:-15}s (x$E2E_SCALE)"
+            return 1
+        fi
+        sleep 0.1
+    done
+}
+
+# on_screen TEXT: TEXT is on screen right now.
+on_screen() { screen | grep -qF -- "$1" || fail "'$1' is not on screen"; }
+
+# not_on_screen TEXT: TEXT is not on screen right now.
+not_on_screen() { screen | grep -qF -- "$1" && fail "'$1' is on screen" || return 0; }
+
+# line_with TEXT: the first screen line holding TEXT.
+line_with() { screen | grep -F -- "$1" | head -n 1; }
+
+# rentop_alive: rentop has not exited (the launcher writes rentop.rc after it),
+# or it is expected to be gone (after rentop_wait_exit).
+rentop_alive() { [ "$E2E_WATCH" = 0 ] || [ ! -f "$E2E_TMP/rentop.rc" ]; }
+
+# rentop_wait_exit [TIMEOUT]: wait for rentop to exit; prints nothing, sets RENTOP_RC.
+rentop_wait_exit() {
+    deadline=$(( $(date +%s) + $(scaled "${1:-15}") ))
+    while [ ! -s "$E2E_TMP/rentop.rc" ]; do
+        if [ "$(date +%s)" -ge "$deadline" ]; then fail "rentop did not exit"; return 1; fi
+        sleep 0.1
+    done
+    RENTOP_RC=$(cat "$E2E_TMP/rentop.rc")
+    E2E_WATCH=0
+    return 0
+}
+
+# rentop_quit: close views (Escape), quit with q, expect status 0 and a clean stderr (no sanitizer report).
+rentop_quit() {
+    [ ! -f "$E2E_TMP/rentop.rc" ] || { fail "rentop had already exited with status $(cat "$E2E_TMP/rentop.rc")"; return 1; }
+    keys q
+    rentop_wait_exit 20 || return 1
+    [ "$RENTOP_RC" = 0 ] || { fail "rentop exited with status $RENTOP_RC"; return 1; }
+    sanitizer_clean
+}
+
+# sanitizer_clean: rentop's stderr holds no AddressSanitizer/UBSan/TSan report.
+sanitizer_clean() {
+    if grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|WARNING: ThreadSanitizer' \
+        "$E2E_TMP/rentop.stderr" 2>/dev/null; then
+        fail "sanitizer report on rentop's stderr"
+        return 1
+    fi
+    return 0
+}
+
+# no_secret_on_screen: neither API key is visible.
+no_secret_on_screen() {
+    s=$(screen)
+    case $s in *"$SIM_KEY"*|*"$SIM_RO_KEY"*) fail "an API key is on screen"; return 1 ;; esac
+    return 0
+}
+
+# ---- instances -----------------------------------------------------------------------
+
+# inst_field ID FIELD: a field of one instance in the simulator's state.
+inst_field() { sim_state "(inst($1) or {}).get('$2')"; }
+
+# first_inst PYCOND: the id of the first instance (by id) whose dict x satisfies PYCOND.
+first_inst() {
+    sim_state "next((x['id'] for x in sorted(insts, key=lambda x: x['id']) if ($1)), None)"
+}
+
+# select_row ID: move the selection onto the row of instance ID by filtering
+# on its id, so the test does not depend on sort order.  Leaves the filter set.
+select_row() {
+    keys /
+    type_text "$1"
+    keys Enter
+    wait_for "$1"
+}

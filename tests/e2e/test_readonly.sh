@@ -1,0 +1,57 @@
+#!/bin/sh
+# test_readonly.sh: --read-only hides every action that changes anything from
+# the help screen and refuses those keys without sending a request, while
+# viewing (detail, filter, refresh) still works.
+. "$(dirname "$0")/lib.sh"
+
+sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
+rentop_start -s 120x32 -k ro --read-only || { echo "not ok - rentop starts"; exit 1; }
+ID=$(first_inst "x.get('actual_status') == 'running'")
+
+t_marker() {
+    wait_for "$ID" 30 || return 1
+    wait_for "READ-ONLY" 10
+}
+
+t_help_hides() {
+    keys '?'
+    wait_for "show this help" 10 || return 1
+    not_on_screen "stops all billing" || return 1
+    not_on_screen "halts compute billing" || return 1
+    not_on_screen "prepay credit" || return 1
+    not_on_screen "change the bid" || return 1
+    not_on_screen "change the label" || return 1
+    on_screen "ssh into the instance" || return 1
+    keys Escape
+    wait_gone "show this help" 10
+}
+
+t_refused() {
+    select_row "$ID" || return 1
+    puts=$(sim_state "count('/api/v0/instances/$ID')")
+    for k in s D b '$' l R; do
+        keys "$k"
+        wait_for_re "[Rr]ead-only|READ-ONLY.*(refus|not allowed)" 10 || return 1
+        not_on_screen "[ Cancel ]" || return 1
+        keys Escape
+    done
+    sleep 1
+    [ "$(sim_state "count('/api/v0/instances/$ID')")" = "$puts" ] || { fail "a request reached instance $ID"; return 1; }
+    [ "$(inst_field "$ID" intended_status)" = running ] || { fail "instance $ID changed"; return 1; }
+    keys Escape
+}
+
+t_view_works() {
+    keys Enter
+    wait_for "Instance $ID" 10 || return 1
+    wait_for "status_msg" 10 || return 1
+    keys Escape
+    wait_gone "status_msg" 10
+}
+
+tap "--read-only shows the READ-ONLY marker" t_marker
+tap "--read-only: help hides every mutating action" t_help_hides
+tap "--read-only: stop, destroy, bid, prepay, label, reboot keys are refused and send nothing" t_refused
+tap "--read-only: the detail view still works" t_view_works
+tap "q quits with status 0 and no sanitizer report" rentop_quit
+e2e_done

@@ -1,0 +1,141 @@
+#!/bin/sh
+# test_table.sh: the instance table against the seeded simulator: it appears
+# with every seeded instance and the account header, the detail view, the
+# filter, sorting, help, resizing down to 40x10 and back, and a clean quit
+# that gives the terminal back.
+. "$(dirname "$0")/lib.sh"
+
+sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
+rentop_start -s 120x32 || { echo "not ok - rentop starts"; exit 1; }
+IDS=$(sim_state "' '.join(str(x['id']) for x in sorted(insts, key=lambda x: x['id']))")
+EMAIL=$(sim_state "d['user']['email']")
+FIRST=${IDS%% *}
+LAST=${IDS##* }
+note "instances: $IDS; email $EMAIL"
+
+# row_of ID: the screen line number where ID first appears as a word (0: absent).
+row_of() { screen | grep -nw -- "$1" | head -n 1 | cut -d: -f1 | grep . || echo 0; }
+
+t_table_appears() {
+    wait_for "$FIRST" 30 || return 1
+    for id in $IDS; do wait_for "$id" 10 || return 1; done
+    wait_for "$EMAIL" 10 || return 1
+    no_secret_on_screen
+}
+
+t_detail() {
+    id=$(first_inst "x.get('actual_status') == 'running' and x.get('ssh_host')")
+    host=$(inst_field "$id" ssh_host)
+    port=$(inst_field "$id" ssh_port)
+    msg=$(inst_field "$id" status_msg)
+    select_row "$id" || return 1
+    keys Enter
+    wait_for "Instance $id" 10 || return 1
+    wait_for "status_msg" 5 || return 1
+    wait_for "$msg" 5 || return 1
+    wait_for "$host" 5 || return 1
+    wait_for "$port" 5 || return 1
+    wait_for "cost so far" 5 || return 1
+    wait_for "all fields" 5 || return 1
+    keys Escape
+    wait_gone "status_msg" 10 || return 1
+    keys Escape
+    wait_for "$LAST" 10
+}
+
+t_filter() {
+    a=$(first_inst "x.get('label')")
+    la=$(inst_field "$a" label)
+    b=$(first_inst "x.get('label') and x.get('label') != '$la'")
+    keys /
+    type_text "$la"
+    keys Enter
+    wait_for "$a" 10 || return 1
+    wait_gone "$b" 10 || return 1
+    keys Escape
+    wait_for "$b" 10 || return 1
+}
+
+t_sort() {
+    keys :
+    type_text "sort id"
+    keys Enter
+    # ascending: the smallest id above the largest
+    deadline=$(( $(date +%s) + $(scaled 10) ))
+    while :; do
+        f=$(row_of "$FIRST") l=$(row_of "$LAST")
+        [ "$f" -gt 0 ] && [ "$l" -gt "$f" ] && break
+        [ "$(date +%s)" -lt "$deadline" ] || { fail "sorted by id: $FIRST on row $f, $LAST on row $l"; return 1; }
+        sleep 0.1
+    done
+    keys i
+    deadline=$(( $(date +%s) + $(scaled 10) ))
+    while :; do
+        f=$(row_of "$FIRST") l=$(row_of "$LAST")
+        [ "$l" -gt 0 ] && [ "$f" -gt "$l" ] && break
+        [ "$(date +%s)" -lt "$deadline" ] || { fail "inverted: $FIRST on row $f, $LAST on row $l"; return 1; }
+        sleep 0.1
+    done
+    keys i
+    return 0
+}
+
+t_help() {
+    keys '?'
+    wait_for "show this help" 10 || return 1
+    wait_for "halts compute billing" 5 || return 1
+    keys NPage NPage
+    wait_for "stops all billing" 5 || return 1
+    keys Escape
+    wait_gone "show this help" 10 || return 1
+    wait_for "$FIRST" 10
+}
+
+t_resize() {
+    tm resize-window -t "$E2E_SESSION" -x 40 -y 10 || return 1
+    wait_for "$FIRST" 10 || return 1
+    wait_for "credit" 5 || return 1
+    rentop_alive || { fail "rentop died at 40x10"; return 1; }
+    tm resize-window -t "$E2E_SESSION" -x 30 -y 8 || return 1
+    wait_for "too small" 10 || return 1
+    rentop_alive || { fail "rentop died at 30x8"; return 1; }
+    tm resize-window -t "$E2E_SESSION" -x 120 -y 32 || return 1
+    wait_for "$LAST" 10 || return 1
+    wait_for "$EMAIL" 10 || return 1
+    not_on_screen "too small"
+}
+
+t_redraw() {
+    keys C-l
+    wait_for "$FIRST" 10 && wait_for "$EMAIL" 5
+}
+
+t_quit_restores() {
+    rentop_quit || return 1
+    wait_for "[rentop exited with status 0]" 10 || return 1
+    wait_for "e2e-shell" 10 || return 1
+    alt=$(tm display -p -t "$E2E_SESSION" '#{alternate_on}')
+    [ "$alt" = 0 ] || { fail "still on the alternate screen"; return 1; }
+    cur=$(tm display -p -t "$E2E_SESSION" '#{cursor_flag}')
+    [ "$cur" = 1 ] || { fail "the cursor is still hidden"; return 1; }
+    type_text "stty -a >'$E2E_TMP/stty.out'; echo stty-\$((40 + 2))-done"
+    keys Enter
+    wait_for "stty-42-done" 10 || return 1
+    modes=$(tr ' ;' '\n\n' <"$E2E_TMP/stty.out" | grep -xE -- '-?(icanon|echo|isig|icrnl|opost)' | tr '\n' ' ')
+    note "stty: $modes"
+    case " $modes " in
+    *" -icanon "*|*" -echo "*|*" -isig "*|*" -icrnl "*|*" -opost "*) fail "terminal modes not restored: $modes"; return 1 ;;
+    *" icanon "*) return 0 ;;
+    esac
+    fail "no stty output"
+}
+
+tap "the seeded table appears with every instance and the account" t_table_appears
+tap "Enter opens the detail view with every field, Escape closes it" t_detail
+tap "/ filters the table, Escape clears the filter" t_filter
+tap ":sort id orders the rows, i inverts" t_sort
+tap "? shows the help generated from the key bindings" t_help
+tap "resize to 40x10 (table), 30x8 (too-small notice) and back redraws without a crash" t_resize
+tap "C-l redraws the screen" t_redraw
+tap "q quits and gives the terminal back (shell, modes, cursor)" t_quit_restores
+e2e_done
