@@ -5,6 +5,7 @@
  * and the mapping of failures to exit statuses. */
 #include "dump.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,12 @@ static int report(FILE *err, struct auth *auth, const char *what, const struct a
 	apierr_format(e, buf, sizeof buf);
 	fprintf(err, "rentop: %s: %s\n", what, buf);
 	int rc = exit_for(e);
-	if (rc == DUMP_EXIT_AUTH && auth)
+	if (e->cls == AE_SESSION_EXPIRED)
+		fprintf(err, "rentop: the 2FA session expired and its file was removed; no normal "
+			     "API key to fall back to: log in again with 2FA\n");
+	else if (e->cls == AE_NEEDS_TFA)
+		fprintf(err, "rentop: this needs a 2FA session: log in with 2FA first\n");
+	else if (rc == DUMP_EXIT_AUTH && auth)
 		fprintf(err, "rentop: the API key was refused (key from %s)\n",
 			auth_source(auth, src, sizeof src));
 	return rc;
@@ -475,8 +481,10 @@ int dump_run(const struct config *cfg, struct auth *auth, FILE *out, FILE *err)
 		rc = DUMP_EXIT_USAGE;
 	}
 	api_client_cleanup(&cl);
-	if (rc == DUMP_EXIT_OK && fflush(out) != 0) {
-		fprintf(err, "rentop: writing the output failed\n");
+	if (rc == DUMP_EXIT_OK && (fflush(out) != 0 || ferror(out))) {
+		/* a reader that went away (| head) is not worth a message */
+		if (errno != EPIPE)
+			fprintf(err, "rentop: writing the output failed: %s\n", strerror(errno));
 		rc = DUMP_EXIT_NET;
 	}
 	return rc;

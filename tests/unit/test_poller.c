@@ -52,7 +52,7 @@ static int sim_start(void **state)
 	snprintf(out, sizeof out, "%s/sim.out", sim.dir);
 	sim.pid = fork();
 	if (sim.pid == 0) {
-		if (!freopen(out, "w", stdout))
+		if (!freopen(out, "w", stdout) || !freopen("/dev/null", "w", stderr))
 			_exit(126);
 		execl(bin, bin, "--port", "0", "--seed", "7", "--instances", "60", "--rate-limits",
 		      "off", "--quiet", (char *)NULL);
