@@ -1,7 +1,7 @@
 /* test_lifecycle.c: instance lifecycle under the manual clock: boot
  * null -> loading -> running, stop and start, resources_unavailable,
  * failure states that never reach running, boot failures, target_state
- * stopped, reboot, request_logs, outbidding, and --speed. */
+ * stopped, reboot, request_logs, outbidding, hosts dropping out, --speed. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -274,6 +274,32 @@ static void test_interruptible_outbid_then_rebid_restarts(void **state)
 	expect_status(id, "running", "running");
 }
 
+static void test_host_drop_makes_a_running_instance_offline_for_good(void **state)
+{
+	(void)state;
+	long id = ct_find("running", "running");
+	char body[128], path[96];
+	snprintf(body, sizeof body, "{\"id\":%ld,\"drop_in\":120,\"drop_offline\":true}", id);
+	ct_ctl("instance", body);
+	ct_advance(119);
+	expect_status(id, "running", "running");
+	ct_advance(2);
+	expect_status(id, "offline", "running");
+	json_t *in = ct_inst(id);
+	assert_null(json_object_get(in, "ports"));
+	json_decref(in);
+	snprintf(path, sizeof path, "/api/v0/instances/%ld/", id);
+	json_decref(ct_expect("PUT", path, "{\"state\":\"running\"}", 200));
+	ct_advance(600);
+	expect_status(id, "offline", "running");
+	/* an unknown host the same way */
+	long other = ct_find("running", "running");
+	snprintf(body, sizeof body, "{\"id\":%ld,\"drop_in\":10,\"drop_offline\":false}", other);
+	ct_ctl("instance", body);
+	ct_advance(11);
+	expect_status(other, "unknown", NULL);
+}
+
 static void test_speed_scales_the_boot(void **state)
 {
 	(void)state;
@@ -313,6 +339,7 @@ int main(void)
 		cmocka_unit_test_setup(test_recycle_goes_back_through_provisioning, ct_reset),
 		cmocka_unit_test_setup(test_request_logs_url_404_until_ready, ct_reset),
 		cmocka_unit_test_setup(test_interruptible_outbid_then_rebid_restarts, ct_reset),
+		cmocka_unit_test_setup(test_host_drop_makes_a_running_instance_offline_for_good, ct_reset),
 		cmocka_unit_test_setup(test_speed_scales_the_boot, ct_reset),
 	};
 	return cmocka_run_group_tests_name("contract_lifecycle", tests, setup, ct_stop);

@@ -97,13 +97,13 @@ static json_t *inst_state(struct world *w, struct inst *in, double now)
 {
 	json_t *o = routes_inst_json(w, in, now, NULL);
 	json_object_set_new(o, "sim",
-			    json_pack("{s:s,s:o,s:s,s:b,s:b,s:o,s:f,s:s,s:o,s:f}", "phase", phase_name(in->phase),
+			    json_pack("{s:s,s:o,s:s,s:b,s:b,s:o,s:f,s:s,s:o,s:f,s:o}", "phase", phase_name(in->phase),
 				      "next_step_at", num_or_null(in->t_next), "boot_plan", plan_name(in->plan),
 				      "start_unavailable", in->start_unavailable, "outbid", in->outbid,
 				      "compete_at", num_or_null(in->compete_at), "compete_price", in->compete_price,
 				      "instance_api_key", in->key, "image_login",
 				      in->image_login ? json_string(in->image_login) : json_null(), "billed_until",
-				      in->last_bill));
+				      in->last_bill, "host_drop_at", num_or_null(in->drop_at)));
 	return o;
 }
 
@@ -158,6 +158,11 @@ static void force_instance(struct simstate *st, json_t *b, struct sim_resp *rs, 
 			in->compete_at = now + jnum(b, "compete_in", 0);
 		} else if (!strcmp(k, "compete_at")) {
 			in->compete_at = jnum(b, "compete_at", INFINITY);
+		} else if (!strcmp(k, "drop_in")) {
+			in->drop_at = now + jnum(b, "drop_in", 0);
+			in->drop_offline = !json_is_false(json_object_get(b, "drop_offline"));
+		} else if (!strcmp(k, "drop_offline")) {
+			in->drop_offline = json_is_true(v);
 		} else if (!strcmp(k, "compete_price")) {
 			in->compete_price = jnum(b, "compete_price", 0);
 		} else {

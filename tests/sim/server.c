@@ -12,6 +12,7 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,11 +67,19 @@ static double mono_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static atomic_bool stopping; /* set by server_stop: fault sleeps end early */
+
+/* Sleep ms milliseconds in short slices, ending early when the server stops
+ * (so a shutdown never waits for a two-minute hang). */
 static void sleep_ms(long ms)
 {
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-	while (nanosleep(&ts, &ts) != 0)
-		;
+	while (ms > 0 && !atomic_load(&stopping)) {
+		long slice = ms < 50 ? ms : 50;
+		struct timespec ts = { 0, slice * 1000000L };
+		while (nanosleep(&ts, &ts) != 0)
+			;
+		ms -= slice;
+	}
 }
 
 /* MHD: the raw URI, before any parsing; becomes the request's state. */
@@ -429,7 +438,8 @@ struct server *server_start(struct simstate *st, int port)
 	addr.sin_family = AF_INET;
 	addr.sin_port = htons((uint16_t)port);
 	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	sv->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG,
+	sv->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ITC |
+				     MHD_USE_ERROR_LOG,
 				 (uint16_t)port, NULL, NULL, on_request, sv,
 				 MHD_OPTION_EXTERNAL_LOGGER, mhd_log, st,
 				 MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
@@ -455,6 +465,7 @@ void server_stop(struct server *s)
 {
 	if (!s)
 		return;
+	atomic_store(&stopping, true);
 	MHD_stop_daemon(s->d);
 	free(s);
 }

@@ -413,15 +413,31 @@ static double outbid_time(const struct inst *in)
 	return in->compete_at > in->last_bill ? in->compete_at : in->last_bill;
 }
 
+/* Time at which a running instance's host drops out, or INFINITY. */
+static double drop_time(const struct inst *in)
+{
+	if (!in->c_running || in->drop_at == INFINITY)
+		return INFINITY;
+	return in->drop_at > in->last_bill ? in->drop_at : in->last_bill;
+}
+
 static void advance_inst(struct world *w, struct inst *in, double now)
 {
 	for (int guard = 0; guard < 16; guard++) {
-		double tb = outbid_time(in);
+		double tb = outbid_time(in), td = drop_time(in);
 		double te = in->t_next < tb ? in->t_next : tb;
+		if (td < te)
+			te = td;
 		if (te > now)
 			break;
 		bill(w, in, te);
-		if (te == tb && tb <= in->t_next) {
+		if (te == td) {
+			in->drop_at = INFINITY;
+			in->phase = PH_STEADY;
+			in->t_next = INFINITY;
+			set_status(in, in->drop_offline ? "offline" : "unknown", NULL, NULL,
+				   in->drop_offline ? "Host is offline" : "No heartbeat from host");
+		} else if (te == tb && tb <= in->t_next) {
 			in->outbid = true;
 			in->phase = PH_STEADY;
 			in->t_next = INFINITY;
@@ -528,6 +544,7 @@ static struct inst *inst_append(struct world *w, long id)
 	in->id = id;
 	in->t_next = INFINITY;
 	in->compete_at = INFINITY;
+	in->drop_at = INFINITY;
 	w->inst[w->ninst++] = in;
 	return in;
 }
@@ -698,6 +715,11 @@ struct inst *world_inst_create(struct world *w, json_t *offer, json_t *fields, d
 	double r = world_randf(w);
 	in->plan = r < w->opt.fail_rate / 2 ? BOOT_CRASH : r < w->opt.fail_rate ? BOOT_DOCKER : BOOT_OK;
 	in->start_unavailable = world_randf(w) < w->opt.fail_rate / 2;
+	if (world_randf(w) < w->opt.fail_rate / 4) {
+		/* the host drops out two hours after the boot */
+		in->drop_at = now + (T_PROVISION + T_LOAD + 7200.0) / w->opt.speed;
+		in->drop_offline = world_rand(w) & 1;
+	}
 	if (bid) {
 		in->compete_at = now + 3600.0 / w->opt.speed;
 		in->compete_price = round_to(jnum(offer, "min_bid", price) * 1.25, 0.0001);
@@ -770,6 +792,10 @@ static void seed_instance(struct world *w, int i, double now)
 	case 0: case 1: case 2: case 3: case 4:
 		set_status(in, "running", "running", "running", "success, running");
 		set_num(o, "_running_since", now - age * 0.9);
+		if (i >= 12 && world_randf(w) < 0.03) {
+			in->drop_at = now + (3600.0 + 18000.0 * world_randf(w)) / w->opt.speed;
+			in->drop_offline = world_rand(w) & 1;
+		}
 		break;
 	case 5:
 		set_status(in, NULL, "running", "stopped", NULL);

@@ -49,6 +49,8 @@ struct inst {
 	bool outbid;            /* stopped by a higher competing bid */
 	double compete_at;      /* s, sim clock: when the competing bid rises */
 	double compete_price;   /* $/hour: the competing bid from then on */
+	double drop_at;         /* s, sim clock: the host drops out while running (INFINITY: never) */
+	bool drop_offline;      /* it then shows "offline" (else "unknown") */
 	double last_bill;       /* s, sim clock: billed up to here */
 	double created;         /* s, sim clock */
 	char key[48];           /* instance_api_key */
