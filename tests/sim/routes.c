@@ -25,6 +25,7 @@
 #define V1_PAGE_MAX 25
 #define LOG_READY_DELAY 2.0 /* s of sim time at --speed 1 before a log URL serves */
 #define USER_ID 148213
+#define MAX_LOGREQS 256     /* request_logs results kept */
 
 enum {
 	R_NOAUTH = 1, /* no key needed (the handler may check its own) */
@@ -503,6 +504,11 @@ static void h_request_logs(struct ctx *c)
 	if (tail < 1)
 		tail = 1;
 	struct world *w = c->w;
+	if (w->nlogreq >= MAX_LOGREQS) { /* forget the oldest result */
+		free(w->logreqs[0].text);
+		memmove(&w->logreqs[0], &w->logreqs[1], (w->nlogreq - 1) * sizeof *w->logreqs);
+		w->nlogreq--;
+	}
 	w->logreqs = realloc(w->logreqs, (w->nlogreq + 1) * sizeof *w->logreqs);
 	if (!w->logreqs)
 		abort();
