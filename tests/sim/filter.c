@@ -156,6 +156,83 @@ bool filter_match(const json_t *obj, const json_t *filters, const char *const *s
 	return true;
 }
 
+enum op { OP_EQ, OP_NEQ, OP_LT, OP_LTE, OP_GT, OP_GTE, OP_IN, OP_NOTIN };
+
+struct cond {
+	const char *field;
+	enum op op;
+	const json_t *want;
+};
+
+struct filter_prog {
+	struct cond *c;
+	size_t n;
+};
+
+static enum op op_of(const char *op)
+{
+	static const char *const names[] = { "eq", "neq", "lt", "lte", "gt", "gte", "in", "notin" };
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (!strcmp(names[i], op))
+			return (enum op)i;
+	return OP_EQ;
+}
+
+struct filter_prog *filter_compile(const json_t *filters, const char *const *skip)
+{
+	struct filter_prog *p = calloc(1, sizeof *p);
+	if (!p)
+		abort();
+	if (!json_is_object(filters))
+		return p;
+	size_t cap = 0;
+	const char *field;
+	json_t *cond;
+	json_object_foreach((json_t *)filters, field, cond) {
+		if (skipped(field, skip))
+			continue;
+		const char *op;
+		json_t *want;
+		json_t *single = json_is_object(cond) ? NULL : cond;
+		size_t k = single ? 1 : json_object_size(cond);
+		if (p->n + k > cap) {
+			cap = (p->n + k) * 2;
+			p->c = realloc(p->c, cap * sizeof *p->c);
+			if (!p->c)
+				abort();
+		}
+		if (single) {
+			p->c[p->n++] = (struct cond){ field, OP_EQ, single };
+			continue;
+		}
+		json_object_foreach(cond, op, want)
+			p->c[p->n++] = (struct cond){ field, op_of(op), want };
+	}
+	return p;
+}
+
+static const char *const opnames[] = { "eq", "neq", "lt", "lte", "gt", "gte", "in", "notin" };
+
+bool filter_prog_match(const struct filter_prog *p, const json_t *obj)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const json_t *v = json_object_get(obj, p->c[i].field);
+		if (!v)
+			continue;
+		if (!test_op(v, opnames[p->c[i].op], p->c[i].want))
+			return false;
+	}
+	return true;
+}
+
+void filter_prog_free(struct filter_prog *p)
+{
+	if (p) {
+		free(p->c);
+		free(p);
+	}
+}
+
 size_t filter_parse_order(const json_t *order, struct sort_key *keys, size_t max)
 {
 	size_t n = 0;

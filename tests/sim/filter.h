@@ -16,6 +16,13 @@ bool filter_valid(const json_t *filters, char *err, size_t errn);
  * keys listed in skip (NULL-terminated) are ignored. */
 bool filter_match(const json_t *obj, const json_t *filters, const char *const *skip);
 
+/* The same filters compiled once for many records (searches over
+ * thousands of offers or instances). */
+struct filter_prog;
+struct filter_prog *filter_compile(const json_t *filters, const char *const *skip);
+bool filter_prog_match(const struct filter_prog *p, const json_t *obj);
+void filter_prog_free(struct filter_prog *p);
+
 /* One sort key. */
 struct sort_key {
 	const char *field;

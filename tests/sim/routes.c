@@ -205,8 +205,9 @@ static void h_list_v1(struct ctx *c)
 			abort();
 		size_t n = 0;
 		json_t *labels = json_object();
+		struct filter_prog *prog = filter_compile(filters, NULL);
 		for (size_t i = 0; i < w->ninst; i++) {
-			if (!filter_match(w->inst[i]->o, filters, NULL))
+			if (!filter_prog_match(prog, w->inst[i]->o))
 				continue;
 			m[n++] = w->inst[i]->o;
 			const char *l = jstr(w->inst[i]->o, "label");
@@ -216,6 +217,7 @@ static void h_list_v1(struct ctx *c)
 			else if (l)
 				json_object_set_new(labels, l, json_integer(1));
 		}
+		filter_prog_free(prog);
 		struct sort_key keys[3];
 		size_t nk = order ? filter_parse_order(order, keys, 3) : 0;
 		filter_sort(m, n, keys, nk);
@@ -866,11 +868,13 @@ static void search(struct ctx *c, json_t *q)
 	json_t **hits = malloc((n + 1) * sizeof *hits);
 	if (!hits)
 		abort();
+	struct filter_prog *prog = filter_compile(filters, NULL);
 	for (size_t i = 0; i < n; i++) {
 		json_t *o = json_array_get(c->w->offers, i);
-		if (filter_match(o, filters, NULL))
+		if (filter_prog_match(prog, o))
 			hits[m++] = o;
 	}
+	filter_prog_free(prog);
 	struct sort_key keys[3];
 	json_t *order = json_object_get(q, "order");
 	size_t nk = order ? filter_parse_order(order, keys, 3) : 0;
