@@ -15,8 +15,8 @@
 #include "theme.h"
 #include "util.h"
 
-enum data_state header_freshness(const struct snapshot *s, double now, int refresh_s, char *err,
-				 size_t n)
+enum data_state header_freshness(const struct snapshot *s, double now, int refresh_s,
+				 double grace_s, char *err, size_t n)
 {
 	if (n)
 		err[0] = '\0';
@@ -31,9 +31,11 @@ enum data_state header_freshness(const struct snapshot *s, double now, int refre
 			if (n && !err[0])
 				snprintf(err, n, "%s", f->err[0] ? f->err : "request failed");
 		}
-		if (f->last_ok > 0 && refresh_s > 0 && now - f->last_ok > 3.0 * refresh_s &&
-		    watched[i] == SRC_INSTANCES)
-			old = true;
+		if (watched[i] == SRC_INSTANCES) {
+			double at = header_stale_at(s, refresh_s, grace_s);
+			if (at > 0 && now >= at)
+				old = true;
+		}
 		if (f->last_ok <= 0 && watched[i] == SRC_INSTANCES)
 			loading = true;
 	}
@@ -44,10 +46,19 @@ enum data_state header_freshness(const struct snapshot *s, double now, int refre
 	return loading ? DS_LOADING : DS_FRESH;
 }
 
-double header_stale_at(const struct snapshot *s, int refresh_s)
+double header_stale_at(const struct snapshot *s, int refresh_s, double grace_s)
 {
-	double ok = s->fresh[SRC_INSTANCES].last_ok;
-	return ok > 0 && refresh_s > 0 ? ok + 3.0 * refresh_s : 0;
+	const struct freshness *f = &s->fresh[SRC_INSTANCES];
+	if (!(f->last_ok > 0) || refresh_s <= 0)
+		return 0;
+	double at = f->last_ok + 3.0 * refresh_s;
+	/* a fetch under way (many pages) is given its time, a hung one is not */
+	if (f->in_flight && f->last_attempt > f->last_ok) {
+		double busy = f->last_attempt + 3.0 * refresh_s + (grace_s > 0 ? grace_s : 0);
+		if (busy > at)
+			at = busy;
+	}
+	return at;
 }
 
 char *header_runway(double credit, double burn, bool ascii, char *buf, size_t n)
@@ -71,7 +82,8 @@ void header_draw(struct app *a)
 
 	/* line 1, right: markers; left: name and views */
 	char err[200] = "";
-	enum data_state ds = header_freshness(s, util_now(), a->cfg->refresh_s, err, sizeof err);
+	enum data_state ds = header_freshness(s, util_now(), a->cfg->refresh_s,
+					      a->cfg->total_timeout_s, err, sizeof err);
 	const char *marks[4];
 	int nm = 0;
 	if (ds == DS_OFFLINE)
@@ -115,7 +127,7 @@ void header_draw(struct app *a)
 			  theme_attr(ROLE_TAB_ACTIVE));
 
 	/* line 2: account */
-	char line[600], b1[32], b2[32], b3[32], when[16] = "never";
+	char line[600], b1[32], b2[32], b3[32], when[16] = "";
 	const struct user *u = s->user;
 	double burn = model_burn_rate(s->instances, s->ninstances);
 	double credit = u ? u->credit : NAN;
@@ -133,7 +145,10 @@ void header_draw(struct app *a)
 	snprintf(seg[2], sizeof seg[2], "burn %s", fmt_rate(b2, sizeof b2, burn));
 	snprintf(seg[3], sizeof seg[3], "runway %s",
 		 u ? header_runway(credit, burn, a->cfg->ascii, b3, sizeof b3) : "-");
-	snprintf(seg[4], sizeof seg[4], "refreshed %s", when);
+	if (ok > 0)
+		snprintf(seg[4], sizeof seg[4], "refreshed %s", when);
+	else
+		snprintf(seg[4], sizeof seg[4], "loading...");
 	static const int drop_order[] = { 0, 4, 3, 2, 1 };
 	bool keep[5] = { true, true, true, true, true };
 	for (size_t d = 0; d < 5; d++) {

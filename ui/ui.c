@@ -397,7 +397,9 @@ static int next_timeout(struct app *a)
 		if (wait < 0 || w < wait)
 			wait = w;
 	}
-	double stale = a->snap ? header_stale_at(a->snap, a->cfg->refresh_s) : 0;
+	double stale = a->snap ? header_stale_at(a->snap, a->cfg->refresh_s,
+						 a->cfg->total_timeout_s)
+			       : 0;
 	if (stale > now) {
 		double w = stale - now + 0.05;
 		if (wait < 0 || w < wait)
@@ -425,7 +427,9 @@ static void clock_tick(struct app *a, double *last_minute)
 			a->dirty |= DIRTY_BODY;
 		a->dirty |= DIRTY_HEADER;
 	}
-	double stale = a->snap ? header_stale_at(a->snap, a->cfg->refresh_s) : 0;
+	double stale = a->snap ? header_stale_at(a->snap, a->cfg->refresh_s,
+						 a->cfg->total_timeout_s)
+			       : 0;
 	if (stale > 0 && util_now() >= stale)
 		a->dirty |= DIRTY_HEADER;
 }
@@ -497,6 +501,7 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 	set_escdelay(25);
 	curs_set(0);
 	leaveok(stdscr, FALSE);
+	idlok(stdscr, TRUE); /* rows that move by one are scrolled, not rewritten */
 
 	char theme_err[400];
 	set_up_theme(a, theme_err, sizeof theme_err);

@@ -225,24 +225,31 @@ static void test_header(void **state)
 	assert_string_equal(header_runway(-5, 4, true, buf, sizeof buf), "0");
 	static struct snapshot s;
 	memset(&s, 0, sizeof s);
-	assert_int_equal(header_freshness(&s, 1000, 10, err, sizeof err), DS_LOADING);
+	assert_int_equal(header_freshness(&s, 1000, 10, 30, err, sizeof err), DS_LOADING);
 	s.fresh[SRC_INSTANCES].last_ok = 990;
 	s.fresh[SRC_USER].last_ok = 990;
-	assert_int_equal(header_freshness(&s, 1000, 10, err, sizeof err), DS_FRESH);
+	assert_int_equal(header_freshness(&s, 1000, 10, 30, err, sizeof err), DS_FRESH);
 	/* older than three refresh intervals */
-	assert_int_equal(header_freshness(&s, 1021, 10, err, sizeof err), DS_STALE);
-	assert_true(header_stale_at(&s, 10) == 1020);
+	assert_int_equal(header_freshness(&s, 1021, 10, 30, err, sizeof err), DS_STALE);
+	assert_true(header_stale_at(&s, 10, 30) == 1020);
+	/* a paged fetch under way since 1005 gets its grace, a hung one does not */
+	s.fresh[SRC_INSTANCES].in_flight = true;
+	s.fresh[SRC_INSTANCES].last_attempt = 1005;
+	assert_true(header_stale_at(&s, 10, 30) == 1065);
+	assert_int_equal(header_freshness(&s, 1040, 10, 30, err, sizeof err), DS_FRESH);
+	assert_int_equal(header_freshness(&s, 1066, 10, 30, err, sizeof err), DS_STALE);
+	s.fresh[SRC_INSTANCES].in_flight = false;
 	/* the last attempt failed with an HTTP error: stale, with its text */
 	s.fresh[SRC_USER].last_err_at = 995;
 	s.fresh[SRC_USER].err_status = 500;
 	strcpy(s.fresh[SRC_USER].err, "HTTP 500: boom");
-	assert_int_equal(header_freshness(&s, 1000, 10, err, sizeof err), DS_STALE);
+	assert_int_equal(header_freshness(&s, 1000, 10, 30, err, sizeof err), DS_STALE);
 	assert_string_equal(err, "HTTP 500: boom");
 	/* transport failure: offline */
 	s.fresh[SRC_INSTANCES].last_err_at = 996;
 	s.fresh[SRC_INSTANCES].err_status = 0;
 	strcpy(s.fresh[SRC_INSTANCES].err, "connection refused");
-	assert_int_equal(header_freshness(&s, 1000, 10, err, sizeof err), DS_OFFLINE);
+	assert_int_equal(header_freshness(&s, 1000, 10, 30, err, sizeof err), DS_OFFLINE);
 	assert_string_equal(err, "connection refused");
 }
 
