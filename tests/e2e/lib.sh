@@ -250,6 +250,8 @@ rentop_start() {
         echo "cd '$E2E_TMP'"
         echo "export HOME='$E2E_HOME' TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
         echo "unset VAST_API_KEY VAST_URL NO_COLOR XDG_CONFIG_HOME TMUX"
+        # the shipped themes, as an installed rentop finds them in its data dir
+        [ -d "$SRCDIR/themes" ] && echo "export RENTOP_THEMES='$SRCDIR/themes'"
         printf '%s' "'$RENTOP' --url '$SIM_URL' $keyarg"
         for a in "$@"; do printf " '%s'" "$a"; done
         echo " 2>'$E2E_TMP/rentop.stderr'"

@@ -1,0 +1,112 @@
+#!/bin/sh
+# screenshots.sh BUILD_DIR: `make screenshots`.  Renders real PNGs of the
+# running program into screenshots/: the seeded instance table, the detail
+# view, the destroy dialog, the help screen and the light theme.
+#
+# Pipeline per picture: rentop runs against rentop-sim in a detached tmux
+# session (lib.sh); `tmux capture-pane -e -p -N` gives the screen with its
+# colours as SGR sequences; `aha` turns that into HTML, which is wrapped in a
+# page with a dark background and a monospace font; headless Chromium takes
+# the screenshot.  chromium, aha and a monospace font are installed with
+# apt-get when missing (as root, or through sudo).
+set -u
+[ $# -ge 1 ] && BUILD_DIR=$(cd "$1" && pwd)
+SRCDIR=$(cd "$(dirname "$0")/../.." && pwd)
+export BUILD_DIR SRCDIR
+. "$SRCDIR/tests/e2e/lib.sh"
+
+OUT=$SRCDIR/screenshots
+COLS=120 ROWS=32
+
+# need_pkgs: install the Debian packages of missing tools.
+need_pkgs() {
+    pkgs=
+    command -v aha >/dev/null 2>&1 || pkgs="$pkgs aha"
+    command -v chromium >/dev/null 2>&1 || pkgs="$pkgs chromium"
+    [ -e /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf ] || pkgs="$pkgs fonts-dejavu-core"
+    [ -n "$pkgs" ] || return 0
+    echo "screenshots: installing$pkgs"
+    if [ "$(id -u)" -eq 0 ]; then sudo=; elif command -v sudo >/dev/null 2>&1; then sudo=sudo; else
+        echo "screenshots: need$pkgs and neither root nor sudo is available" >&2; return 1
+    fi
+    # shellcheck disable=SC2086
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $pkgs ||
+        { $sudo apt-get update && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $pkgs; }
+}
+
+# shoot NAME TITLE: the current screen into $OUT/NAME.png.
+shoot() {
+    html=$E2E_TMP/$1.html
+    {
+        printf '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>%s</title>\n' "$2"
+        printf '<style>html,body{margin:0;background:%s;}\n' "$PAGE_BG"
+        printf 'pre{margin:0;padding:14px 16px;color:%s;background:%s;' "$PAGE_FG" "$PAGE_BG"
+        printf 'font-family:"DejaVu Sans Mono",monospace;font-size:15px;line-height:18px;}</style>\n'
+        printf '</head><body><pre>'
+        # --black: colours as the terminal shows them (no swap for a light page)
+        tm capture-pane -p -e -N -t "$E2E_SESSION" | aha --black --no-header
+        printf '</pre></body></html>\n'
+    } >"$html"
+    w=$((COLS * 9 + 40)) h=$((ROWS * 18 + 30))
+    prof=$(mktemp -d "$E2E_TMP/chrome.XXXXXX")
+    chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --hide-scrollbars --user-data-dir="$prof" --window-size="$w,$h" \
+        --screenshot="$OUT/$1.png" "file://$html" >"$E2E_TMP/chrome-$1.log" 2>&1
+    if [ -s "$OUT/$1.png" ]; then
+        echo "screenshots: $OUT/$1.png"
+    else
+        cat "$E2E_TMP/chrome-$1.log" >&2
+        echo "screenshots: chromium made no $1.png" >&2
+        return 1
+    fi
+}
+
+# settle: let the screen finish drawing (two identical captures in a row).
+settle() {
+    prev='' i=0
+    while [ $i -lt 50 ]; do
+        cur=$(screen_esc | cksum)
+        [ "$cur" = "$prev" ] && return 0
+        prev=$cur i=$((i + 1))
+        sleep 0.2
+    done
+}
+
+need_pkgs || exit 1
+mkdir -p "$OUT"
+rm -f "$OUT/instances.png" "$OUT/detail.png" "$OUT/destroy-dialog.png" "$OUT/help.png" "$OUT/light-theme.png"
+sim_start --seed 1 --quiet --rate-limits off || exit 1
+first=$(first_inst "x.get('actual_status') == 'running'")
+email=$(sim_state "d.get('user', {}).get('email', '')")
+
+run_set() {   # run_set THEME_ARGS...: the pictures of one rentop run
+    rentop_start -s "${COLS}x$ROWS" "$@" || return 1
+    wait_for "$first" 30 || return 1
+    [ -z "$email" ] || wait_for "$email" 30 || return 1
+}
+
+PAGE_BG='#101218' PAGE_FG='#d8dee9'
+ok=0
+if run_set; then
+    settle; shoot instances "rentop: instances" || ok=1
+    keys '?'; wait_for "show this help" 10 && settle && shoot help "rentop: help" || ok=1
+    keys Escape; wait_gone "show this help" 10
+    keys Enter; wait_for "status_msg" 10 && settle && shoot detail "rentop: instance detail" || ok=1
+    keys Escape; wait_for "$first" 10
+    keys D; wait_for "Destroy instance" 10 && settle && shoot destroy-dialog "rentop: destroy dialog" || ok=1
+    keys Escape; wait_gone "Destroy instance" 10
+    rentop_quit || ok=1
+else
+    screen_dump; ok=1
+fi
+tm kill-server >/dev/null 2>&1
+# the light theme on a light terminal, as its users run it
+PAGE_BG='#fafafa' PAGE_FG='#1e1e1e'
+if run_set --theme light; then
+    settle; shoot light-theme "rentop: light theme" || ok=1
+    rentop_quit || ok=1
+else
+    screen_dump; ok=1
+fi
+exit $ok
