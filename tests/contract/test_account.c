@@ -180,6 +180,17 @@ static void test_machine_reports_bare_array(void **state)
 	assert_true(nonempty > 0);
 }
 
+static void test_blacklisted_user_gets_403(void **state)
+{
+	(void)state;
+	ct_ctl("set", "{\"what\":\"user\",\"field\":\"blacklisted\",\"value\":true}");
+	ct_expect_error(ct_sim->full_key, "DELETE", "/api/v0/secrets/", "{\"key\":\"HF_TOKEN\"}", 403, "user_blacklisted",
+			NULL);
+	ct_expect_error(ct_sim->full_key, "GET", "/api/v1/instances/", NULL, 403, "user_blacklisted", NULL);
+	ct_ctl("set", "{\"what\":\"user\",\"field\":\"blacklisted\",\"value\":false}");
+	json_decref(ct_expect("DELETE", "/api/v0/secrets/", "{\"key\":\"HF_TOKEN\"}", 200));
+}
+
 static void test_unknown_path_and_method(void **state)
 {
 	(void)state;
@@ -297,6 +308,7 @@ int main(void)
 		cmocka_unit_test_setup(test_ssh_keys_list_add_delete, ct_reset),
 		cmocka_unit_test_setup(test_team_roles_create_read_update_delete, ct_reset),
 		cmocka_unit_test_setup(test_machine_reports_bare_array, ct_reset),
+		cmocka_unit_test_setup(test_blacklisted_user_gets_403, ct_reset),
 		cmocka_unit_test_setup(test_unknown_path_and_method, ct_reset),
 		cmocka_unit_test_setup(test_tfa_gates_destroy_keys_and_env_vars, ct_reset),
 		cmocka_unit_test_setup(test_expired_session_key_gets_404, ct_reset),

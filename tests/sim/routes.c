@@ -1778,6 +1778,10 @@ void routes_handle(struct world *w, struct rl *rl, const char *caller, double mo
 			break;
 		}
 	}
+	if (!(r->flags & R_NOAUTH) && json_is_true(json_object_get(w->user, "blacklisted"))) {
+		routes_error(rs, 403, "user_blacklisted", "This account is blacklisted; contact support.");
+		return;
+	}
 	if (rl && !rl_take(rl, r->rl, caller, mono_now)) {
 		char msg[96];
 		snprintf(msg, sizeof msg, "API requests too frequent endpoint threshold=%s", rl_threshold(r->rl));
