@@ -299,12 +299,13 @@ int theme_fallback_color(int c, int ncolors, bool *bold)
 unsigned theme_mono_attrs(enum role r)
 {
 	switch (r) {
-	case ROLE_HEADER: case ROLE_SELECTION: case ROLE_TAB_ACTIVE: case ROLE_BUTTON_FOCUS:
+	case ROLE_HEADER: case ROLE_SELECTION: case ROLE_TAB: case ROLE_BUTTON_FOCUS:
 	case ROLE_HINT:
 		return TA_REVERSE;
-	case ROLE_MARKER: case ROLE_ERROR:
+	case ROLE_MARKER: case ROLE_ERROR: case ROLE_TITLE: case ROLE_KEY:
 		return TA_REVERSE | TA_BOLD;
-	case ROLE_TITLE: case ROLE_FAILED: case ROLE_PENDING: case ROLE_WARNING: case ROLE_KEY:
+	case ROLE_TAB_ACTIVE: /* normal video stands out of the reversed header */
+	case ROLE_FAILED: case ROLE_PENDING: case ROLE_WARNING:
 		return TA_BOLD;
 	case ROLE_COLHEAD:
 		return TA_BOLD | TA_UNDERLINE;
