@@ -53,6 +53,25 @@ static void test_search_post_filters_order_limit(void **state)
 	http_result_free(&r);
 }
 
+static void test_search_limit_is_the_head_of_the_full_ordering(void **state)
+{
+	(void)state;
+	json_t *full = ct_expect("POST", "/api/v0/bundles/",
+				 "{\"order\":[[\"dph_total\",\"desc\"],[\"id\",\"asc\"]],\"limit\":100000}", 200);
+	json_t *top = ct_expect("POST", "/api/v0/bundles/",
+				"{\"order\":[[\"dph_total\",\"desc\"],[\"id\",\"asc\"]],\"limit\":17}", 200);
+	json_t *fo = json_object_get(full, "offers"), *to = json_object_get(top, "offers");
+	assert_int_equal(json_array_size(fo), 200);
+	assert_int_equal(json_array_size(to), 17);
+	for (size_t i = 0; i < 17; i++)
+		assert_int_equal(json_integer_value(json_object_get(json_array_get(fo, i), "id")),
+				 json_integer_value(json_object_get(json_array_get(to, i), "id")));
+	for (size_t i = 1; i < json_array_size(fo); i++)
+		assert_true(ct_num(json_array_get(fo, i - 1), "dph_total") >= ct_num(json_array_get(fo, i), "dph_total"));
+	json_decref(full);
+	json_decref(top);
+}
+
 static void test_search_get_q_and_put_search_asks_agree(void **state)
 {
 	(void)state;
@@ -335,6 +354,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_search_post_filters_order_limit, ct_reset),
+		cmocka_unit_test_setup(test_search_limit_is_the_head_of_the_full_ordering, ct_reset),
 		cmocka_unit_test_setup(test_search_get_q_and_put_search_asks_agree, ct_reset),
 		cmocka_unit_test_setup(test_search_rejects_unknown_operator, ct_reset),
 		cmocka_unit_test_setup(test_gpu_names_unique, ct_reset),

@@ -98,28 +98,41 @@ static bool in_list(const json_t *v, const json_t *list)
 	return false;
 }
 
-static bool test_op(const json_t *v, const char *op, const json_t *want)
+enum op { OP_EQ, OP_NEQ, OP_LT, OP_LTE, OP_GT, OP_GTE, OP_IN, OP_NOTIN };
+static const char *const opnames[] = { "eq", "neq", "lt", "lte", "gt", "gte", "in", "notin" };
+
+static enum op op_of(const char *op)
 {
-	if (!strcmp(op, "in"))
+	for (size_t i = 0; i < sizeof opnames / sizeof *opnames; i++)
+		if (!strcmp(opnames[i], op))
+			return (enum op)i;
+	return OP_EQ;
+}
+
+static bool test_op_e(const json_t *v, enum op op, const json_t *want)
+{
+	if (op == OP_IN)
 		return in_list(v, want);
-	if (!strcmp(op, "notin"))
+	if (op == OP_NOTIN)
 		return !in_list(v, want);
 	int c = cmp_values(v, want);
-	if (!strcmp(op, "eq"))
-		return c == 0;
-	if (!strcmp(op, "neq"))
-		return c != 0;
-	if (c == 2)
-		return false;
-	if (!strcmp(op, "lt"))
-		return c < 0;
-	if (!strcmp(op, "lte"))
-		return c <= 0;
-	if (!strcmp(op, "gt"))
-		return c > 0;
-	if (!strcmp(op, "gte"))
-		return c >= 0;
+	switch (op) {
+	case OP_EQ: return c == 0;
+	case OP_NEQ: return c != 0;
+	case OP_LT: return c != 2 && c < 0;
+	case OP_LTE: return c != 2 && c <= 0;
+	case OP_GT: return c != 2 && c > 0;
+	case OP_GTE: return c != 2 && c >= 0;
+	case OP_IN:
+	case OP_NOTIN:
+		break;
+	}
 	return false;
+}
+
+static bool test_op(const json_t *v, const char *op, const json_t *want)
+{
+	return test_op_e(v, op_of(op), want);
 }
 
 static bool skipped(const char *field, const char *const *skip)
@@ -156,8 +169,6 @@ bool filter_match(const json_t *obj, const json_t *filters, const char *const *s
 	return true;
 }
 
-enum op { OP_EQ, OP_NEQ, OP_LT, OP_LTE, OP_GT, OP_GTE, OP_IN, OP_NOTIN };
-
 struct cond {
 	const char *field;
 	enum op op;
@@ -168,15 +179,6 @@ struct filter_prog {
 	struct cond *c;
 	size_t n;
 };
-
-static enum op op_of(const char *op)
-{
-	static const char *const names[] = { "eq", "neq", "lt", "lte", "gt", "gte", "in", "notin" };
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-		if (!strcmp(names[i], op))
-			return (enum op)i;
-	return OP_EQ;
-}
 
 struct filter_prog *filter_compile(const json_t *filters, const char *const *skip)
 {
@@ -211,15 +213,13 @@ struct filter_prog *filter_compile(const json_t *filters, const char *const *ski
 	return p;
 }
 
-static const char *const opnames[] = { "eq", "neq", "lt", "lte", "gt", "gte", "in", "notin" };
-
 bool filter_prog_match(const struct filter_prog *p, const json_t *obj)
 {
 	for (size_t i = 0; i < p->n; i++) {
 		const json_t *v = json_object_get(obj, p->c[i].field);
 		if (!v)
 			continue;
-		if (!test_op(v, opnames[p->c[i].op], p->c[i].want))
+		if (!test_op_e(v, p->c[i].op, p->c[i].want))
 			return false;
 	}
 	return true;
@@ -278,7 +278,8 @@ struct ent {
 	bool num[MAXK];
 };
 
-static const struct sort_key *g_keys; /* sort context (qsort has no user data) */
+/* sort context (qsort has no user data); callers hold the state lock */
+static const struct sort_key *g_keys;
 static size_t g_nkeys;
 
 static int cmp_ent(const void *pa, const void *pb)
@@ -298,7 +299,34 @@ static int cmp_ent(const void *pa, const void *pb)
 	return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
-void filter_sort(json_t **recs, size_t n, const struct sort_key *keys, size_t nkeys)
+static void swap_ent(struct ent *a, struct ent *b)
+{
+	struct ent t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* Quickselect: afterwards e[0..k) hold the k smallest entries (unordered). */
+static void select_k(struct ent *e, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n;
+	while (hi - lo > 1 && k > lo && k < hi) {
+		swap_ent(&e[lo + (hi - lo) / 2], &e[hi - 1]); /* middle as pivot */
+		size_t store = lo;
+		for (size_t i = lo; i + 1 < hi; i++)
+			if (cmp_ent(&e[i], &e[hi - 1]) < 0)
+				swap_ent(&e[i], &e[store++]);
+		swap_ent(&e[store], &e[hi - 1]);
+		if (store == k || store + 1 == k)
+			return;
+		if (store > k)
+			hi = store;
+		else
+			lo = store + 1;
+	}
+}
+
+static void sort_impl(json_t **recs, size_t n, const struct sort_key *keys, size_t nkeys, size_t topk)
 {
 	if (nkeys == 0 || n < 2)
 		return;
@@ -325,8 +353,23 @@ void filter_sort(json_t **recs, size_t n, const struct sort_key *keys, size_t nk
 	}
 	g_keys = keys;
 	g_nkeys = nkeys;
-	qsort(e, n, sizeof *e, cmp_ent);
+	if (topk < n) {
+		select_k(e, n, topk);
+		qsort(e, topk, sizeof *e, cmp_ent);
+	} else {
+		qsort(e, n, sizeof *e, cmp_ent);
+	}
 	for (size_t i = 0; i < n; i++)
 		recs[i] = e[i].o;
 	free(e);
+}
+
+void filter_sort(json_t **recs, size_t n, const struct sort_key *keys, size_t nkeys)
+{
+	sort_impl(recs, n, keys, nkeys, n);
+}
+
+void filter_top(json_t **recs, size_t n, const struct sort_key *keys, size_t nkeys, size_t k)
+{
+	sort_impl(recs, n, keys, nkeys, k);
 }

@@ -33,5 +33,8 @@ struct sort_key {
 size_t filter_parse_order(const json_t *order, struct sort_key *keys, size_t max);
 /* Stable sort of n records by the keys (ties keep input order). */
 void filter_sort(json_t **recs, size_t n, const struct sort_key *keys, size_t nkeys);
+/* Like filter_sort, but only the first k records need to be the sorted
+ * top k (the rest are left in any order): O(n) selection plus O(k log k). */
+void filter_top(json_t **recs, size_t n, const struct sort_key *keys, size_t nkeys, size_t k);
 
 #endif

@@ -883,7 +883,7 @@ static void search(struct ctx *c, json_t *q)
 		keys[0].desc = true;
 		nk = 1;
 	}
-	filter_sort(hits, m, keys, nk);
+	filter_top(hits, m, keys, nk, (size_t)lim);
 	json_t *arr = json_array();
 	double alloc;
 	bool have_alloc = jnum_value(json_object_get(q, "allocated_storage"), &alloc);
