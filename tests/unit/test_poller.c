@@ -2,8 +2,10 @@
  * $RENTOP_SIM, as tests/run.sh provides): the model
  * fills with every instance and the user; a queued job runs, reports its
  * event and triggers a refresh that shows its effect; prepay's event states
- * months and discount; a refused key marks the model; and stopping while a
- * request hangs returns without waiting for the hung request. */
+ * months and discount; a refused key marks the model; stopping while a
+ * request hangs returns without waiting for the hung request; and with 2FA
+ * on, a destroy asks for 2FA, a TOTP login stores the session key (0600)
+ * and the destroy then succeeds. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,15 +33,16 @@ struct sim {
 	pid_t pid;
 	char url[128];
 	char key[160];
+	char totp[128];
 	char dir[64];
 };
 
 static struct sim sim;
 
-/* Start the simulator with output to a file; read its URL and key. */
-static int sim_start(void **state)
+/* Start the simulator (with extra flags) with output to a file; read its URL,
+ * key and TOTP secret. */
+static int sim_start_with(const char *extra)
 {
-	(void)state;
 	const char *bin = getenv("RENTOP_SIM");
 	memset(&sim, 0, sizeof sim);
 	if (!bin || access(bin, X_OK) != 0) {
@@ -55,7 +59,7 @@ static int sim_start(void **state)
 		if (!freopen(out, "w", stdout) || !freopen("/dev/null", "w", stderr))
 			_exit(126);
 		execl(bin, bin, "--port", "0", "--seed", "7", "--instances", "60", "--rate-limits",
-		      "off", "--quiet", (char *)NULL);
+		      "off", "--quiet", "--tfa", extra, (char *)NULL);
 		_exit(127);
 	}
 	for (int i = 0; i < 200 && !sim.key[0]; i++) {
@@ -69,6 +73,8 @@ static int sim_start(void **state)
 				util_strlcpy(sim.url, u + 13, sizeof sim.url);
 			if (strncmp(line, "full-access key: ", 17) == 0)
 				util_strlcpy(sim.key, line + 17, sizeof sim.key);
+			if (strncmp(line, "totp secret: ", 13) == 0)
+				util_strlcpy(sim.totp, line + 13, sizeof sim.totp);
 		}
 		if (f)
 			fclose(f);
@@ -76,12 +82,31 @@ static int sim_start(void **state)
 	return sim.key[0] && sim.url[0] ? 0 : -1;
 }
 
+static int sim_start(void **state)
+{
+	(void)state;
+	return sim_start_with("off");
+}
+
+static int sim_start_tfa(void **state)
+{
+	(void)state;
+	return sim_start_with("on");
+}
+
 static int sim_stop(void **state)
 {
 	(void)state;
 	if (sim.pid > 0) {
 		kill(sim.pid, SIGTERM);
-		waitpid(sim.pid, NULL, 0);
+		/* a connection held by a "hang" fault may keep it: then kill it */
+		int i = 0;
+		while (waitpid(sim.pid, NULL, WNOHANG) == 0) {
+			if (++i == 100)
+				kill(sim.pid, SIGKILL);
+			usleep(20 * 1000);
+		}
+		sim.pid = 0;
 	}
 	if (sim.dir[0]) {
 		char cmd[128];
@@ -252,7 +277,7 @@ static void fills_model_and_runs_jobs(void **state)
 	model_release(s);
 
 	/* stop while a request hangs: returns without waiting for it */
-	sim_ctl("fault", "{\"path\":\"/api/v1/instances/\",\"kind\":\"hang\",\"count\":1}");
+	sim_ctl("fault", "{\"path\":\"/api/v1/instances/\",\"kind\":\"hang\",\"count\":1,\"ms\":3000}");
 	poller_refresh_now(p);
 	usleep(300 * 1000);
 	poller_stop(p);
@@ -298,14 +323,110 @@ static void refused_key_marks_model(void **state)
 	unsetenv("VAST_API_KEY");
 }
 
+/* The current TOTP code for the simulator's secret, from oathtool. */
+static void totp_code(char *code, size_t n)
+{
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "oathtool --totp -b '%s'", sim.totp);
+	FILE *f = popen(cmd, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(code, (int)n, f));
+	pclose(f);
+	code[strcspn(code, "\r\n")] = '\0';
+	assert_int_equal(strlen(code), 6);
+}
+
+static void destroy_needs_tfa_then_login(void **state)
+{
+	(void)state;
+	assert_true(sim.totp[0] != '\0');
+	setenv("VAST_API_KEY", sim.key, 1);
+	struct config c = test_cfg();
+	struct auth *a = auth_new(&c, NULL);
+	struct model *m = model_new();
+	struct jobs *j = jobs_new(m, false);
+	struct poller *p = poller_new(&c, a, m, j);
+	assert_int_equal(poller_start(p), 0);
+	assert_true(wait_for(m, all_loaded, NULL));
+	const struct snapshot *s = model_acquire(m);
+	long id = s->instances[0].id;
+	model_release(s);
+
+	/* destroy without a session: the event asks for 2FA */
+	struct job_req r;
+	memset(&r, 0, sizeof r);
+	r.kind = JOB_DESTROY;
+	r.instance_id = id;
+	int jid;
+	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
+	struct event ev;
+	assert_true(job_event(m, jid, &ev));
+	assert_int_equal(ev.level, EV_ERROR);
+	assert_true(ev.flags & EVF_NEEDS_TFA);
+
+	/* a wrong code: an error event, no session file */
+	memset(&r, 0, sizeof r);
+	r.kind = JOB_TFA_LOGIN;
+	strcpy(r.tfa_method, "totp");
+	char code[16];
+	totp_code(code, sizeof code);
+	snprintf(r.text, sizeof r.text, "%06d", (atoi(code) + 1) % 1000000);
+	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
+	assert_true(job_event(m, jid, &ev));
+	assert_int_equal(ev.level, EV_ERROR);
+	assert_false(auth_using_session(a));
+
+	/* the right code: the session key is stored (0600) and used */
+	totp_code(code, sizeof code);
+	strcpy(r.text, code);
+	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
+	assert_true(job_event(m, jid, &ev));
+	assert_int_equal(ev.level, EV_OK);
+	assert_non_null(strstr(ev.text, "session key stored"));
+	assert_true(auth_using_session(a));
+	char path[256];
+	snprintf(path, sizeof path, "%s/vast_tfa_key", sim.dir);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	FILE *f = fopen(path, "r");
+	char stored[256] = {0};
+	assert_non_null(fgets(stored, sizeof stored, f));
+	fclose(f);
+	assert_null(strstr(ev.text, stored));
+
+	/* and the destroy goes through now */
+	memset(&r, 0, sizeof r);
+	r.kind = JOB_DESTROY;
+	r.instance_id = id;
+	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
+	assert_true(job_event(m, jid, &ev));
+	assert_int_equal(ev.level, EV_OK);
+
+	/* no event ever carried a key */
+	struct event all[256];
+	size_t n = model_events(m, 0, all, 256);
+	for (size_t i = 0; i < n; i++) {
+		assert_null(strstr(all[i].text, sim.key));
+		assert_null(strstr(all[i].text, stored));
+	}
+	poller_free(p);
+	jobs_free(j);
+	model_free(m);
+	auth_free(a);
+	unsetenv("VAST_API_KEY");
+}
+
 int main(void)
 {
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(fills_model_and_runs_jobs),
-		cmocka_unit_test(refused_key_marks_model),
+		cmocka_unit_test_setup_teardown(fills_model_and_runs_jobs, sim_start, sim_stop),
+		cmocka_unit_test_setup_teardown(refused_key_marks_model, sim_start, sim_stop),
+		cmocka_unit_test_setup_teardown(destroy_needs_tfa_then_login, sim_start_tfa,
+						sim_stop),
 	};
-	int rc = cmocka_run_group_tests(tests, sim_start, sim_stop);
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	curl_global_cleanup();
 	return rc;
 }
