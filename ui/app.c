@@ -172,9 +172,8 @@ char *app_base64(const unsigned char *in, size_t n, char *out)
 	return out;
 }
 
-void app_copy(struct app *a, const char *text)
+void app_copy(const char *text)
 {
-	(void)a;
 	size_t n = strlen(text);
 	char *b64 = xmalloc(4 * (n / 3 + 1) + 1);
 	app_base64((const unsigned char *)text, n, b64);
@@ -242,7 +241,7 @@ void app_instance_action(struct app *a, enum action act, long id)
 		}
 		char cmd[320];
 		snprintf(cmd, sizeof cmd, "ssh -p %d root@%s", p, host);
-		app_copy(a, cmd);
+		app_copy(cmd);
 		app_toast(a, ROLE_OK, 10, "copied: %s", cmd);
 		break;
 	}

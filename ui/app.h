@@ -116,7 +116,7 @@ int app_submit(struct app *a, const struct job_req *req);
 /* The SSH address of x (direct when it has one); false when none. */
 bool app_ssh_target(const struct instance *x, char *host, size_t n, int *port);
 /* Copy text to the terminal's clipboard (OSC 52). */
-void app_copy(struct app *a, const char *text);
+void app_copy(const char *text);
 /* Base64 of n bytes into out (4*ceil(n/3)+1 bytes); returns out. */
 char *app_base64(const unsigned char *in, size_t n, char *out);
 

@@ -53,7 +53,7 @@ enum dlg_result dialog_key(struct dialog *d, int key)
 {
 	if (d->kind == DLG_NONE)
 		return DLG_CONTINUE;
-	if (key == 27)
+	if (key == 27 || (d->kind == DLG_CONFIRM && key == 'q'))
 		return DLG_CANCEL;
 	if (d->waiting)
 		return DLG_CONTINUE; /* only Esc while the result is awaited */

@@ -35,7 +35,8 @@ void dialog_input(struct dialog *d, int purpose, long id, const char *title, con
 void dialog_close(struct dialog *d);
 bool dialog_open(const struct dialog *d);
 /* Feed one key (keymap codes): Tab/Left/Right move between buttons (Left and
- * Right edit the text in an input), Enter activates, Esc cancels. */
+ * Right edit the text in an input), Enter activates, Esc cancels (and q, in
+ * a confirmation, where it is not text). */
 enum dlg_result dialog_key(struct dialog *d, int key);
 
 /* Input checks, before anything is sent: false with a message in err. */

@@ -310,6 +310,15 @@ static void prompt_key(struct app *a, int key)
 
 static void handle_key(struct app *a, int key)
 {
+	/* control keys bound to quit-now, suspend or redraw work everywhere,
+	 * dialogs and prompts included */
+	if (key > 0 && key < 0x20 && key != '\t' && key != '\n' && key != 27) {
+		enum action g = keymap_lookup(&a->km, CTX_GLOBAL, key);
+		if (g == ACT_QUIT_NOW || g == ACT_SUSPEND || g == ACT_REDRAW) {
+			global_action(a, g);
+			return;
+		}
+	}
 	if (dialog_open(&a->dlg)) {
 		enum dlg_result r = dialog_key(&a->dlg, key);
 		if (r != DLG_CONTINUE)
@@ -339,7 +348,7 @@ static void handle_key(struct app *a, int key)
 	global_action(a, act);
 }
 
-static void draw_too_small(struct app *a)
+static void draw_too_small(void)
 {
 	erase();
 	const char *l1 = "terminal too small";
@@ -354,13 +363,12 @@ static void draw_too_small(struct app *a)
 	if (y + 1 < LINES)
 		draw_text(y + 1, layout_center_x(&all, (int)strlen(l2)), COLS, l2,
 			  theme_attr(ROLE_NORMAL));
-	(void)a;
 }
 
 static void draw(struct app *a)
 {
 	if (a->lay.too_small) {
-		draw_too_small(a);
+		draw_too_small();
 		curs_set(0);
 		return;
 	}

@@ -36,10 +36,11 @@ static void test_confirm_starts_on_cancel(void **state)
 	assert_int_equal(d.focus, 0);
 	dialog_key(&d, KM_FN(KEY_RIGHT));
 	assert_int_equal(dialog_key(&d, 27), DLG_CANCEL); /* Esc always cancels */
-	/* typing does nothing to a confirmation */
+	/* typing does nothing to a confirmation; q closes it */
 	dialog_confirm(&d, 1, 42, "Destroy", "?", "Destroy");
 	assert_int_equal(dialog_key(&d, 'y'), DLG_CONTINUE);
 	assert_int_equal(d.focus, 0);
+	assert_int_equal(dialog_key(&d, 'q'), DLG_CANCEL);
 	dialog_close(&d);
 	assert_false(dialog_open(&d));
 }
@@ -77,6 +78,9 @@ static void test_input_editing(void **state)
 	type(&d, "x");
 	assert_string_equal(d.error, "");
 	assert_string_equal(d.tb.s, "xabcde");
+	/* in an input, q is text */
+	assert_int_equal(dialog_key(&d, 'q'), DLG_CONTINUE);
+	assert_string_equal(d.tb.s, "xqabcde");
 	/* Tab to Cancel then Enter cancels, keeping the text until closed */
 	dialog_key(&d, '\t');
 	assert_int_equal(dialog_key(&d, '\n'), DLG_CANCEL);
