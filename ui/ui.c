@@ -370,6 +370,7 @@ static void draw(struct app *a)
 	if (a->lay.too_small) {
 		draw_too_small();
 		curs_set(0);
+		leaveok(stdscr, TRUE);
 		return;
 	}
 	const struct pane *p = pane_current(a);
@@ -390,6 +391,7 @@ static void draw(struct app *a)
 		cursor = a->dlg.kind == DLG_INPUT && !a->dlg.waiting;
 	}
 	curs_set(cursor ? 1 : 0);
+	leaveok(stdscr, !cursor); /* a hidden cursor need not be moved after each update */
 }
 
 /* Milliseconds until something on screen changes by itself; -1: never. */
