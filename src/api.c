@@ -340,7 +340,7 @@ void api_client_init(struct api_client *cl, const struct config *cfg, struct aut
 		curl_share_setopt(cl->opts.share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
 		curl_share_setopt(cl->opts.share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
 	}
-	cl->retries = 5;
+	cl->retries = 3; /* the official CLI's count */
 }
 
 void api_client_cleanup(struct api_client *cl)

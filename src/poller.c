@@ -212,7 +212,7 @@ static void fetch_failed(struct poller *p, struct op *o, const struct api_error 
 	char msg[400];
 	apierr_format(e, msg, sizeof msg);
 	bool transport = e->cls == AE_TRANSPORT;
-	bool auth = e->cls == AE_AUTH;
+	bool auth = e->cls == AE_AUTH || e->cls == AE_SESSION_EXPIRED;
 	instances_free(src->acc, src->nacc);
 	src->acc = NULL;
 	src->nacc = 0;
