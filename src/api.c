@@ -375,6 +375,8 @@ bool api_run(struct api_client *cl, const struct api_call *call, json_t **root,
 		http_xfer_free(x);
 		if (ok)
 			return true;
+		auth_redact(cl->auth, e->msg);
+		auth_redact(cl->auth, e->slug);
 		if (e->cls == AE_SESSION_EXPIRED && !session_retry && cl->auth &&
 		    auth_session_expired(cl->auth)) {
 			log_msg("session key expired: dropped, retrying with the normal key");

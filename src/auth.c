@@ -259,3 +259,28 @@ bool auth_session_expired(struct auth *a)
 	pthread_mutex_unlock(&a->mu);
 	return retry;
 }
+
+/* Star out every occurrence of key in buf. */
+static bool redact_one(char *buf, const char *key)
+{
+	size_t n = key ? strlen(key) : 0;
+	bool hit = false;
+	if (n < 4) /* too short to be a key; would mangle ordinary text */
+		return false;
+	for (char *p = strstr(buf, key); p; p = strstr(p + n, key)) {
+		memset(p, '*', n);
+		hit = true;
+	}
+	return hit;
+}
+
+bool auth_redact(struct auth *a, char *buf)
+{
+	if (!a || !buf)
+		return false;
+	pthread_mutex_lock(&a->mu);
+	bool hit = redact_one(buf, a->primary);
+	hit |= redact_one(buf, a->session);
+	pthread_mutex_unlock(&a->mu);
+	return hit;
+}

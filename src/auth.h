@@ -41,6 +41,11 @@ int auth_store_session(struct auth *a, const char *session_key, char *err, size_
  * to the normal key.  True when there is a normal key to retry with. */
 bool auth_session_expired(struct auth *a);
 
+/* Defence in depth: overwrite every occurrence of a key this module holds
+ * (normal or session) in buf with '*' (a server could echo the bearer back
+ * in an error message).  Returns true when something was hidden. */
+bool auth_redact(struct auth *a, char *buf);
+
 /* Check a key file's permissions; print a warning to warn when readable by
  * group or others.  True when it warned. */
 bool auth_check_perms(const char *path, FILE *warn);

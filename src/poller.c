@@ -448,6 +448,10 @@ static void op_complete(struct poller *p, struct op *o, struct http_xfer *x)
 			apierr_transport(&e, "could not start the request");
 		rc = CURLE_FAILED_INIT;
 	}
+	if (!ok) {
+		auth_redact(p->auth, e.msg);
+		auth_redact(p->auth, e.slug);
+	}
 	double now = util_mono();
 	if (!ok) {
 		if (e.cls == AE_SESSION_EXPIRED && !o->session_retried &&

@@ -266,6 +266,27 @@ static void missing_flag_file_warns(void **state)
 	free(w);
 }
 
+static void redaction(void **state)
+{
+	(void)state;
+	setenv("VAST_API_KEY", "envkey-abcdef", 1);
+	struct config c = cfg_with(NULL);
+	char *w;
+	struct auth *a = discover(&c, &w);
+	free(w);
+	char err[200];
+	assert_int_equal(auth_store_session(a, "sess-zyxwvu", err, sizeof err), 0);
+	char msg[200] = "bad bearer envkey-abcdef, also sess-zyxwvu and envkey-abcdef";
+	assert_true(auth_redact(a, msg));
+	assert_string_equal(msg, "bad bearer *************, also *********** and *************");
+	char clean[] = "nothing to hide";
+	assert_false(auth_redact(a, clean));
+	assert_string_equal(clean, "nothing to hide");
+	assert_false(auth_redact(NULL, clean));
+	auth_free(a);
+	unsetenv("VAST_API_KEY");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +295,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(session_store_and_expiry, setup, teardown),
 		cmocka_unit_test_setup_teardown(session_without_normal_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(missing_flag_file_warns, setup, teardown),
+		cmocka_unit_test_setup_teardown(redaction, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
