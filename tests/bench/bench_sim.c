@@ -10,7 +10,8 @@
  *   bench_sim NAME URL [BODY] [MAX_REQUESTS] [MAX_SECONDS]
  *
  * A BODY (JSON) makes it a POST, else a GET.  The bearer key comes from the
- * environment (BENCH_KEY), never from argv. */
+ * environment (BENCH_KEY), never from argv; BENCH_AIM, when set, is printed
+ * beside the median latency. */
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,7 @@ int main(int argc, char **argv)
 	long max_req = argc > 4 ? strtol(argv[4], NULL, 10) : 2000;
 	double max_s = argc > 5 ? strtod(argv[5], NULL) : 10.0;
 	const char *key = getenv("BENCH_KEY");
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (max_req < 1)
 		max_req = 1;
 
@@ -119,7 +121,9 @@ int main(int argc, char **argv)
 	}
 	qsort(lat, n, sizeof *lat, cmp_double);
 	printf("%s_rps: %.0f req/s (%zu requests in %.2f s, keep-alive)\n", name, (double)n / elapsed, n, elapsed);
-	printf("%s_latency_p50: %.3f ms\n", name, quantile(lat, n, 0.5) * 1e3);
+	const char *aim = getenv("BENCH_AIM");
+	printf("%s_latency_p50: %.3f ms%s%s%s\n", name, quantile(lat, n, 0.5) * 1e3, aim ? " (aim " : "",
+	       aim ? aim : "", aim ? ")" : "");
 	printf("%s_latency_p95: %.3f ms\n", name, quantile(lat, n, 0.95) * 1e3);
 	printf("%s_body: %.1f KB per response\n", name, (double)bytes / (double)n / 1024.0);
 	free(lat);

@@ -284,6 +284,7 @@ int main(int argc, char **argv)
 		ws.ws_row = (unsigned short)rows;
 	}
 	const char *name = getenv("BENCH_NAME") ? getenv("BENCH_NAME") : "ui";
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!getenv("TERM"))
 		setenv("TERM", "xterm-256color", 1);
 

@@ -1,0 +1,103 @@
+#!/bin/sh
+# tests/bench/run.sh BUILD_DIR: `make bench`.  Runs every figure against
+# rentop-sim on loopback and prints "name: value unit" lines with the aims
+# beside them.  Builds nothing: the Makefile has built rentop, rentop-sim and
+# the bench-bins (tests/bench/bench_*.c) into BUILD_DIR first.
+#
+#   a. the simulator with 10,000 instances and 20,000 offers: requests per
+#      second and latency of a v1 instance page and of an offer search
+#      (bench_sim, libcurl keep-alive loop), and its resident memory;
+#   b. the core's parse+map of 10,000 instances (bench_parse, when built);
+#   c. `rentop --dump instances` of 1,000 instances, end to end (unpaced:
+#      --page-rate 0; at the default 1 page/s the 40 pages take ~40 s);
+#   d. the dashboard on a pty (bench_ui): idle for BENCH_IDLE_S (default 60)
+#      seconds with 1,000 instances at the default refresh (CPU and bytes
+#      written to the terminal per minute), and with 10,000 instances the
+#      key-to-screen latency over 50 keys and the resident memory (the list
+#      fetched unpaced, --page-rate 0, so that it arrives in seconds).
+#
+# Simulators run with --rate-limits off so that the figures measure code, not
+# the published thresholds.  Keys reach the programs through the environment.
+set -u
+O=$(cd "${1:?usage: tests/bench/run.sh BUILD_DIR}" && pwd)
+SRCDIR=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD_DIR=$O RENTOP=$O/rentop RENTOP_SIM=$O/rentop-sim E2E_SCALE=4
+export BUILD_DIR RENTOP RENTOP_SIM SRCDIR E2E_SCALE
+. "$SRCDIR/tests/e2e/lib.sh"
+B=$O/tests/bench
+IDLE_S=${BENCH_IDLE_S:-60}
+KEYS=${BENCH_KEYS:-50}
+READY=${BENCH_READY:-refreshed}
+status=0
+
+# sim_stop: stop this script's simulator.
+sim_stop() {
+    [ -n "$SIM_PID" ] || return 0
+    kill "$SIM_PID" 2>/dev/null; wait "$SIM_PID" 2>/dev/null; SIM_PID=
+}
+
+# rss_mb PID: resident memory of a process in MB.
+rss_mb() { awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
+
+# ms_now: a millisecond wall clock.
+ms_now() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# median: the median of the numbers on stdin, one a line.
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+
+# settled_home: a fresh HOME for rentop with no key file of the user's.
+e2e_home
+export HOME="$E2E_HOME" TERM=xterm-256color
+unset VAST_URL
+
+echo "== simulator: 10,000 instances, 20,000 offers"
+if sim_start --seed 1 --instances 10000 --offers 20000 --rate-limits off --quiet; then
+    export BENCH_KEY="$SIM_KEY"
+    BENCH_AIM="< 5 ms" "$B/bench_sim" sim_v1_page "$SIM_URL/api/v1/instances/?limit=25" "" 5000 8 || status=1
+    "$B/bench_sim" sim_offer_search "$SIM_URL/api/v0/bundles/" \
+        '{"verified":{"eq":true},"rentable":{"eq":true},"external":{"eq":false},"rented":{"eq":false},"order":[["score","desc"]],"type":"on-demand","limit":64,"allocated_storage":5.0}' \
+        1000 8 || status=1
+    echo "sim_rss: $(rss_mb "$SIM_PID") MB (10,000 instances, 20,000 offers, after the loops)"
+    unset BENCH_KEY
+
+    echo "== dashboard: key-to-screen with 10,000 instances"
+    # Ready once the header says "refreshed" (it reads "loading..." until the
+    # whole first list has arrived), and the output has gone quiet.
+    VAST_API_KEY=$SIM_KEY BENCH_NAME=ui_10k BENCH_READY=$READY \
+        "$B/bench_ui" keys "$KEYS" 120x40 "$RENTOP" --url "$SIM_URL" --page-rate 0 || status=1
+    sim_stop
+else
+    echo "bench: the simulator did not start" >&2; status=1
+fi
+
+echo "== core: parse and map 10,000 instances"
+if [ -x "$B/bench_parse" ]; then
+    "$B/bench_parse" || status=1
+else
+    echo "bench_parse: not built (tests/bench/bench_parse.c absent)"
+fi
+
+echo "== rentop --dump instances: 1,000 instances, and the idle dashboard"
+if sim_start --seed 1 --instances 1000 --rate-limits off --quiet; then
+    times=
+    for i in 1 2 3 4 5; do
+        t0=$(ms_now)
+        if VAST_API_KEY=$SIM_KEY "$RENTOP" --url "$SIM_URL" --page-rate 0 --dump instances \
+            >"$E2E_TMP/dump.out" 2>"$E2E_TMP/dump.err"; then
+            times="$times $(( $(ms_now) - t0 ))"
+        else
+            echo "dump failed: $(head -n 3 "$E2E_TMP/dump.err")" >&2; status=1; break
+        fi
+    done
+    if [ -n "$times" ]; then
+        rows=$(grep -c . "$E2E_TMP/dump.out")
+        echo "dump_instances_1000: $(printf "%s\n" $times | median) ms median of 5 ($rows lines, 40 pages unpaced: --page-rate 0)"
+    fi
+    # every default (refresh 10 s, paging at 1 page/s): the first list takes ~40 s
+    VAST_API_KEY=$SIM_KEY BENCH_NAME=ui_1k BENCH_READY=$READY \
+        "$B/bench_ui" idle "$IDLE_S" 120x40 "$RENTOP" --url "$SIM_URL" || status=1
+    sim_stop
+else
+    echo "bench: the simulator did not start" >&2; status=1
+fi
+exit $status
