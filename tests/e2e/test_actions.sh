@@ -130,8 +130,9 @@ t_prepay() {
     keys C-u
     type_text "50"
     keys Enter
-    wait_for_re "month" 20 || return 1
-    wait_for_re "discount" 5 || return 1
+    # the toast carries the service's answer: months covered and discount
+    want=$(sim_state "'covers %.2f months at %.0f%% discount' % (50 / (inst($id)['dph_total'] * 720), 100 * min(0.4, 0.4 * 50 / (inst($id)['dph_total'] * 720) / 12))")
+    wait_for_flat "prepaid \$50.00, $want" 20 || return 1
     sim_expect "round(inst($id)['credit_balance'] - $paid0, 2)" 50.0 15 || return 1
     clear_filter
 }
@@ -140,7 +141,9 @@ t_failed_announced() {
     id=$(first_inst "$RUNNING")
     sim_post /__sim/instance "{\"id\":$id,\"actual_status\":\"offline\"}" || return 1
     keys r
-    wait_for_re "$id.*offline|offline.*$id" 30 || return 1
+    # the status bar line, not the table row
+    wait_for_re "^ *instance $id .*is offline" 30 || return 1
+    wait_for_re "^ *$id .*offline" 5
 }
 
 # each test starts with no dialog, view or filter left by the one before
@@ -160,5 +163,14 @@ tap "b refuses a bid of 99 on screen and sends nothing" t_bid_out_of_range
 tap "b is refused on an on-demand instance" t_bid_on_demand_refused
 tap "\$ prepays and the toast reports months covered and discount" t_prepay
 tap "an instance forced offline is announced in the status bar" t_failed_announced
+t_event_log() {
+    keys 2
+    wait_for "destroyed: all billing stopped" 10 || return 1
+    wait_for "prepaid \$50.00" 5 || return 1
+    keys 1
+    wait_for "$(first_inst True)" 10
+}
+
+tap "2 shows the event log with the actions' results" t_event_log
 tap "q quits with status 0 and no sanitizer report" rentop_quit
 e2e_done

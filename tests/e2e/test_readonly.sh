@@ -53,5 +53,12 @@ tap "--read-only shows the READ-ONLY marker" t_marker
 tap "--read-only: help hides every mutating action" t_help_hides
 tap "--read-only: stop, destroy, bid, prepay, label, reboot keys are refused and send nothing" t_refused
 tap "--read-only: the detail view still works" t_view_works
-tap "q quits with status 0 and no sanitizer report" rentop_quit
+t_colon_q() {
+    keys : ; type_text q; keys Enter
+    rentop_wait_exit 20 || return 1
+    [ "$RENTOP_RC" = 0 ] || { fail "rentop exited with status $RENTOP_RC"; return 1; }
+    sanitizer_clean
+}
+
+tap ":q quits with status 0 and no sanitizer report" t_colon_q
 e2e_done

@@ -6,6 +6,16 @@
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
+# The config file where rentop looks by default: ssh runs a stand-in that
+# records its arguments and the terminal mode it was given.
+e2e_home
+mkdir -p "$E2E_HOME/.config/rentop"
+{
+    echo '#!/bin/sh'
+    echo "{ echo \"args: \$*\"; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\?icanon'; } >'$E2E_TMP/ssh.out' 2>&1"
+} >"$E2E_TMP/fake-ssh"
+chmod 755 "$E2E_TMP/fake-ssh"
+printf 'ssh_command = %s\n' "$E2E_TMP/fake-ssh" >"$E2E_HOME/.config/rentop/config"
 rentop_start -s 120x32 || { echo "not ok - rentop starts"; exit 1; }
 IDS=$(sim_state "' '.join(str(x['id']) for x in sorted(insts, key=lambda x: x['id']))")
 EMAIL=$(sim_state "d['user']['email']")
@@ -20,6 +30,9 @@ t_table_appears() {
     wait_for "$FIRST" 30 || return 1
     for id in $IDS; do wait_for "$id" 10 || return 1; done
     wait_for "$EMAIL" 10 || return 1
+    # the header: credit, burn rate, runway, last refresh
+    wait_for_re "credit \\\$[0-9]+\.[0-9]{2} +burn \\\$[0-9.]+/h +runway [0-9]" 10 || return 1
+    wait_for_re "refreshed [0-9]{2}:[0-9]{2}" 10 || return 1
     no_secret_on_screen
 }
 
@@ -105,6 +118,38 @@ t_resize() {
     not_on_screen "too small"
 }
 
+t_pause() {
+    keys p
+    wait_for "PAUSED" 10 || return 1
+    keys p
+    wait_gone "PAUSED" 10
+}
+
+t_copy_ssh() {
+    id=$(first_inst "x.get('actual_status') == 'running' and x.get('ports')")
+    select_row "$id" || return 1
+    keys y
+    wait_for_re "copied: ssh -p [0-9]+ root@" 10 || return 1
+    keys Escape
+}
+
+t_ssh() {
+    id=$(first_inst "x.get('actual_status') == 'running' and x.get('ports')")
+    port=$(sim_state "inst($id)['ports']['22/tcp'][0]['HostPort']")
+    ip=$(inst_field "$id" public_ipaddr)
+    select_row "$id" || return 1
+    keys x
+    wait_for "back from ssh to instance $id" 15 || return 1
+    [ -s "$E2E_TMP/ssh.out" ] || { fail "the ssh command did not run"; return 1; }
+    note "ssh stand-in saw: $(tr '\n' ' ' <"$E2E_TMP/ssh.out")"
+    grep -q -- "-p $port root@$ip" "$E2E_TMP/ssh.out" || { fail "ssh got other arguments"; return 1; }
+    # curses had given the terminal back (canonical mode) while ssh ran
+    grep -qx "icanon" "$E2E_TMP/ssh.out" || { fail "ssh ran with the terminal still in curses mode"; return 1; }
+    # and the screen is whole again
+    keys Escape
+    wait_for "$FIRST" 10 && wait_for "$EMAIL" 5
+}
+
 t_redraw() {
     keys C-l
     wait_for "$FIRST" 10 && wait_for "$EMAIL" 5
@@ -136,6 +181,9 @@ tap "/ filters the table, Escape clears the filter" t_filter
 tap ":sort id orders the rows, i inverts" t_sort
 tap "? shows the help generated from the key bindings" t_help
 tap "resize to 40x10 (table), 30x8 (too-small notice) and back redraws without a crash" t_resize
+tap "p pauses updates (PAUSED marker) and p resumes" t_pause
+tap "y copies the ssh command (toast shows it)" t_copy_ssh
+tap "x leaves curses, runs ssh to the instance's address and comes back" t_ssh
 tap "C-l redraws the screen" t_redraw
 tap "q quits and gives the terminal back (shell, modes, cursor)" t_quit_restores
 e2e_done

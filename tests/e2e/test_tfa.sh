@@ -23,10 +23,13 @@ t_wrong_code() {
     keys D
     wait_for "Destroy instance $ID" 10 || return 1
     keys Tab Enter
-    wait_for_re "(Two Factor|2FA|code)" 20 || return 1
+    wait_for "Two-factor code" 20 || return 1
+    wait_for_flat "requires Two Factor Authentication" 10 || return 1
     type_text "000000"
     keys Enter
-    wait_for_re "([Ww]rong|[Ii]nvalid|failed|[Ii]ncorrect)" 20 || return 1
+    # the service's own message, and the dialog stays open for another try
+    wait_for_flat "Invalid verification code" 20 || return 1
+    on_screen "Two-factor code" || return 1
     [ "$(sim_state "inst($ID) is not None")" = true ] || { fail "destroyed without a valid code"; return 1; }
 }
 
