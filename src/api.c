@@ -49,6 +49,7 @@ void api_call_free(struct api_call *c)
 	c->url = c->body = NULL;
 }
 
+/* A call record; the JSON body (taken over) is serialised compactly. */
 static struct api_call mk(enum api_ep ep, const char *method, char *url, json_t *body)
 {
 	struct api_call c = {ep, method, url, NULL};

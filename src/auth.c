@@ -26,6 +26,7 @@ struct auth {
 	char *vast_dir;
 };
 
+/* Zero a secret string before freeing it. */
 static void wipe_free(char *s)
 {
 	if (!s)
@@ -81,6 +82,8 @@ static char *read_key_file(const char *path, FILE *warn)
 	return key;
 }
 
+/* Discovery in the official CLI's order; the session file only when neither
+ * --api-key-file nor VAST_API_KEY gave a key (as the CLI does). */
 struct auth *auth_new(const struct config *cfg, FILE *warn)
 {
 	struct auth *a = xcalloc(1, sizeof *a);
@@ -203,6 +206,7 @@ static int make_dirs(const char *dir)
 	return rc;
 }
 
+/* Write to a private temporary file, fsync, rename over vast_tfa_key. */
 int auth_store_session(struct auth *a, const char *session_key, char *err, size_t n)
 {
 	if (!session_key || !*session_key) {

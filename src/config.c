@@ -110,6 +110,7 @@ static bool parse_rate(const char *v, double *out)
 	return true;
 }
 
+/* Built-in defaults; the vastai key directory follows XDG like the CLI. */
 static void set_defaults(struct config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
@@ -543,6 +544,7 @@ static int apply_flags(struct config *cfg, int argc, char **argv, bool *run_url_
 	return 0;
 }
 
+/* Defaults, then the file, then the environment, then the flags. */
 int config_load(struct config *cfg, int argc, char **argv, char *err, size_t errlen)
 {
 	set_defaults(cfg);

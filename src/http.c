@@ -81,6 +81,7 @@ bool http_url_allowed(const char *url, char *err, size_t n)
 	return ok;
 }
 
+/* curl write callback: append to the body, abort past the size cap. */
 static size_t on_body(char *p, size_t size, size_t nmemb, void *arg)
 {
 	struct http_xfer *x = arg;
@@ -102,6 +103,7 @@ static size_t on_body(char *p, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
+/* Seconds to whole milliseconds for curl (0 = no limit). */
 static long ms(double s)
 {
 	return s > 0 ? (long)(s * 1000.0 + 0.5) : 0;
@@ -201,6 +203,7 @@ void http_xfer_perform(struct http_xfer *x)
 	http_xfer_done(x, curl_easy_perform(x->easy));
 }
 
+/* Record the outcome (status, Content-Type, timing) and log one line. */
 void http_xfer_done(struct http_xfer *x, CURLcode rc)
 {
 	x->done = true;
@@ -259,6 +262,7 @@ const char *http_xfer_url(const struct http_xfer *x)
 	return x->url;
 }
 
+/* Size cap first, then transport, then the service's own error envelope. */
 bool http_xfer_failed(const struct http_xfer *x, struct api_error *e)
 {
 	if (x->too_large) {
