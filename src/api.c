@@ -394,3 +394,31 @@ bool api_run(struct api_client *cl, const struct api_call *call, json_t **root,
 		sleep_s(d);
 	}
 }
+
+char *api_fetch_endpoint_logs(struct api_client *cl, const char *name, long id, int tail,
+			      struct api_error *e)
+{
+	struct api_call c = api_endpoint_logs(cl->cfg, name, tail);
+	json_t *root = NULL;
+	bool ok = api_run(cl, &c, &root, e);
+	api_call_free(&c);
+	if (!ok && api_should_fall_back(e)) {
+		c = api_endpoint_logs_cli(cl->cfg, id, NULL, tail);
+		ok = api_run(cl, &c, &root, e);
+		api_call_free(&c);
+	}
+	if (!ok)
+		return NULL;
+	char *text = api_logs_text(root);
+	if (!text) {
+		/* failures can come as a bare JSON string with HTTP 200 */
+		if (json_is_string(root)) {
+			char *clean = util_sanitize(json_string_value(root));
+			apierr_protocol(e, 200, clean);
+			free(clean);
+		} else
+			apierr_protocol(e, 200, "no logs in the answer");
+	}
+	json_decref(root);
+	return text;
+}

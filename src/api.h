@@ -113,5 +113,10 @@ void api_client_init(struct api_client *cl, const struct config *cfg, struct aut
 void api_client_cleanup(struct api_client *cl);
 bool api_run(struct api_client *cl, const struct api_call *call, json_t **root,
 	     struct api_error *e);
+/* Blocking: the last `tail` lines of an endpoint's logs (malloc'd, sanitised,
+ * newlines kept): the spec's form first, then the CLI's form (by id) when the
+ * spec's is absent (404/405).  NULL with *e filled on failure. */
+char *api_fetch_endpoint_logs(struct api_client *cl, const char *name, long id, int tail,
+			      struct api_error *e);
 
 #endif

@@ -359,6 +359,44 @@ static void v0_retired_is_an_error(void **state)
 	free(err);
 }
 
+static void endpoint_logs_both_forms(void **state)
+{
+	(void)state;
+	static const struct route spec[] = {
+		{"POST", "/get_endpoint_logs", 200, "{\"logs\":\"one\\ntwo\\u001b[2J\"}"},
+	};
+	static const struct route cli[] = {
+		{"POST", "/get_endpoint_logs", 404, "{\"detail\":\"Not Found\"}"},
+		{"POST", "/get_endpoint_logs/", 200, "{\"info0\":\"i0\",\"debug\":\"dbg\"}"},
+	};
+	static const struct route bare[] = {
+		{"POST", "/get_endpoint_logs", 200, "\"endpoint not found\""},
+	};
+	struct config c = test_cfg();
+	struct api_client cl;
+	api_client_init(&cl, &c, NULL);
+	struct api_error e;
+	set_routes(spec, 1);
+	char *t = api_fetch_endpoint_logs(&cl, "ep-a", 12, 50, &e);
+	assert_string_equal(t, "one\ntwo");
+	free(t);
+	char *r = request(0);
+	assert_non_null(strstr(r, "\r\n\r\n{\"endpoint\":\"ep-a\",\"tail\":50}"));
+	free(r);
+	set_routes(cli, 2);
+	t = api_fetch_endpoint_logs(&cl, "ep-a", 12, 50, &e);
+	assert_string_equal(t, "i0\ndbg");
+	free(t);
+	r = request(1);
+	assert_non_null(strstr(r, "POST /get_endpoint_logs/ "));
+	assert_non_null(strstr(r, "\"id\":12"));
+	free(r);
+	set_routes(bare, 1);
+	assert_null(api_fetch_endpoint_logs(&cl, "ep-a", 12, 50, &e));
+	assert_non_null(strstr(e.msg, "endpoint not found"));
+	api_client_cleanup(&cl);
+}
+
 int main(void)
 {
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -367,6 +405,7 @@ int main(void)
 		cmocka_unit_test(size_cap),
 		cmocka_unit_test(v0_and_autojobs_fall_back),
 		cmocka_unit_test(v0_retired_is_an_error),
+		cmocka_unit_test(endpoint_logs_both_forms),
 	};
 	int rc = cmocka_run_group_tests(tests, srv_start, srv_stop);
 	curl_global_cleanup();
