@@ -90,7 +90,18 @@ t_sort() {
         sleep 0.1
     done
     keys i
-    return 0
+    # > and < move the sort to the next and previous column (marked with an arrow)
+    wait_for_re "ID[▲▼^v] " 10 || return 1
+    keys '>'
+    wait_for_re "LABEL[▲▼^v]" 10 || return 1
+    la=$(sim_state "sorted((x.get('label') or '') for x in insts)[-1]")
+    keys i
+    # descending by label: the largest label on the first row
+    wait_for_re "LABEL[▲▼^v]" 10 || return 1
+    first_row=$(screen | sed -n '4p')
+    case $first_row in *"$(printf '%.12s' "$la")"*) ;; *) fail "first row '$first_row' is not label $la"; return 1 ;; esac
+    keys i '<'
+    wait_for_re "ID[▲▼^v] " 10
 }
 
 t_help() {
@@ -178,7 +189,7 @@ t_quit_restores() {
 tap "the seeded table appears with every instance and the account" t_table_appears
 tap "Enter opens the detail view with every field, Escape closes it" t_detail
 tap "/ filters the table, Escape clears the filter" t_filter
-tap ":sort id orders the rows, i inverts" t_sort
+tap ":sort id orders the rows, i inverts, > and < change the column" t_sort
 tap "? shows the help generated from the key bindings" t_help
 tap "resize to 40x10 (table), 30x8 (too-small notice) and back redraws without a crash" t_resize
 tap "p pauses updates (PAUSED marker) and p resumes" t_pause
