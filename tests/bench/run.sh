@@ -34,6 +34,7 @@ status=0
 sim_stop() {
     [ -n "$SIM_PID" ] || return 0
     kill "$SIM_PID" 2>/dev/null; wait "$SIM_PID" 2>/dev/null; SIM_PID=
+    rm -f "$E2E_TMP/sim.pid"
 }
 
 # rss_mb PID: resident memory of a process in MB.

@@ -48,6 +48,7 @@ E2E_WATCH=0
 
 # e2e_cleanup: kill the tmux server and the simulator this script started.
 e2e_cleanup() {
+    [ -n "${E2E_WATCHDOG:-}" ] && kill "$E2E_WATCHDOG" 2>/dev/null
     tmux -S "$E2E_SOCK" kill-server >/dev/null 2>&1
     if [ -n "$SIM_PID" ]; then
         kill "$SIM_PID" 2>/dev/null
@@ -58,8 +59,22 @@ e2e_cleanup() {
         wait "$SIM_PID" 2>/dev/null
         SIM_PID=
     fi
+    rm -f "$E2E_TMP/sim.pid"
     [ -n "${E2E_KEEP:-}" ] || rm -rf "$E2E_TMP"
 }
+
+# A watchdog for the one case a trap cannot catch: the script killed with
+# SIGKILL (a runner's hard timeout).  It then ends the tmux server and the
+# simulator, so nothing outlives the script.
+E2E_PARENT=$$
+(
+    trap - EXIT INT TERM HUP
+    while kill -0 "$E2E_PARENT" 2>/dev/null; do sleep 2; done
+    tmux -S "$E2E_SOCK" kill-server >/dev/null 2>&1
+    [ -s "$E2E_TMP/sim.pid" ] && kill "$(cat "$E2E_TMP/sim.pid")" 2>/dev/null
+    [ -n "${E2E_KEEP:-}" ] || rm -rf "$E2E_TMP"
+) </dev/null >/dev/null 2>&1 &
+E2E_WATCHDOG=$!
 trap 'e2e_cleanup' EXIT
 trap 'e2e_cleanup; exit 130' INT
 trap 'e2e_cleanup; exit 143' TERM HUP
@@ -110,6 +125,7 @@ sim_start() {
     [ -x "$RENTOP_SIM" ] || { fail "no simulator at $RENTOP_SIM"; return 1; }
     "$RENTOP_SIM" --port 0 "$@" >"$E2E_TMP/sim.out" 2>"$E2E_TMP/sim.err" &
     SIM_PID=$!
+    echo "$SIM_PID" >"$E2E_TMP/sim.pid"
     i=0 limit=$(( $(scaled 30) * 10 ))
     while :; do
         SIM_URL=$(sed -n 's/^rentop-sim listening on \(http[^ ]*\).*/\1/p' "$E2E_TMP/sim.out" | head -n 1)
