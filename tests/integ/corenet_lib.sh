@@ -22,16 +22,21 @@ trap cleanup EXIT INT TERM
 ok()    { echo "ok - $1"; }
 notok() { echo "not ok - $1"; FAILED=$((FAILED + 1)); shift; for l in "$@"; do echo "# $l"; done; }
 
-# start_sim ARGS...: start the simulator; sets SIM_URL, SIM_KEY, SIM_RO_KEY, KEYFILE.
+# start_sim ARGS...: start the simulator; sets SIM_URL, SIM_KEY, SIM_RO_KEY, KEYFILE,
+# SIM_OUT (its output).
 start_sim() {
     [ -n "$SIM_PID" ] && stop_sim
-    "$RENTOP_SIM" --port 0 --quiet "$@" >"$T/sim.out" 2>"$T/sim.err" &
+    # a fresh file per start: the shell may open it after we first read it
+    SIM_N=$((${SIM_N:-0} + 1))
+    SIM_OUT="$T/sim$SIM_N.out"
+    "$RENTOP_SIM" --port 0 --quiet "$@" >"$SIM_OUT" 2>"$T/sim.err" &
     SIM_PID=$!
+    SIM_URL= SIM_KEY=
     i=0
     while [ $i -lt 200 ]; do
-        SIM_URL=$(sed -n 's/^rentop-sim listening on //p' "$T/sim.out" | head -n 1)
-        SIM_KEY=$(sed -n 's/^full-access key: //p' "$T/sim.out" | head -n 1)
-        SIM_RO_KEY=$(sed -n 's/^read-only key: //p' "$T/sim.out" | head -n 1)
+        SIM_URL=$(sed -n 's/^rentop-sim listening on //p' "$SIM_OUT" 2>/dev/null | head -n 1)
+        SIM_KEY=$(sed -n 's/^full-access key: //p' "$SIM_OUT" 2>/dev/null | head -n 1)
+        SIM_RO_KEY=$(sed -n 's/^read-only key: //p' "$SIM_OUT" 2>/dev/null | head -n 1)
         if [ -n "$SIM_URL" ] && [ -n "$SIM_KEY" ]; then
             KEYFILE="$T/key"
             (umask 077; printf '%s\n' "$SIM_KEY" >"$KEYFILE")

@@ -7,7 +7,7 @@
 
 command -v oathtool >/dev/null || { notok "oathtool is installed"; exit 1; }
 start_sim --seed 31 --instances 30 --rate-limits off --tfa on || { notok "simulator starts"; exit 1; }
-SECRET=$(sed -n 's/^totp secret: //p' "$T/sim.out" | head -n 1)
+SECRET=$(sed -n 's/^totp secret: //p' "$SIM_OUT" | head -n 1)
 VDIR="$HOME/.config/vastai"
 mkdir -p "$VDIR"
 (umask 077; printf '%s\n' "$SIM_KEY" >"$VDIR/vast_api_key")
