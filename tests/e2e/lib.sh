@@ -164,22 +164,10 @@ sim_fault() {
     sim_post /__sim/fault "{\"path\":\"$1\",\"kind\":\"$2\",\"count\":$3${4:+,\"ms\":$4}}"
 }
 
-# jpy EXPR: evaluate a Python expression over the JSON on stdin (as d) and print it.
-# Booleans print as true/false, None as null, lists and dicts as JSON.
-jpy() {
-    python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-v = eval(sys.argv[1], {"d": d, "json": json})
-if isinstance(v, bool): print("true" if v else "false")
-elif v is None: print("null")
-elif isinstance(v, (list, dict)): print(json.dumps(v))
-else: print(v)
-' "$1"
-}
-
-# sim_state EXPR: evaluate EXPR over GET /__sim/state (d); helpers inst(id)
-# gives an instance by id, and count(path) the requests seen on a path.
+# sim_state EXPR: evaluate the Python expression EXPR over GET /__sim/state
+# (as d) and print it (true/false/null, JSON for lists and dicts); helpers:
+# insts, inst(id) (an instance by id, None when gone) and count(path) (the
+# requests the simulator served on every path containing path).
 sim_state() {
     sim_get /__sim/state | python3 -c '
 import json, sys
@@ -191,10 +179,7 @@ def inst(i):
             return x
     return None
 def count(p):
-    rc = d.get("requests") or d.get("request_counts") or {}
-    if isinstance(rc, dict):
-        return sum(v if isinstance(v, int) else v.get("count", 0) for k, v in rc.items() if p in k)
-    return sum(x.get("count", 0) for x in rc if p in x.get("path", ""))
+    return sum(v["count"] for k, v in d["requests"].items() if p in k)
 v = eval(sys.argv[1], {"d": d, "inst": inst, "count": count, "insts": insts, "json": json})
 if isinstance(v, bool): print("true" if v else "false")
 elif v is None: print("null")
