@@ -167,7 +167,8 @@ sim_fault() {
 # sim_state EXPR: evaluate the Python expression EXPR over GET /__sim/state
 # (as d) and print it (true/false/null, JSON for lists and dicts); helpers:
 # insts, inst(id) (an instance by id, None when gone) and count(path) (the
-# requests the simulator served on every path containing path).
+# requests the simulator served on every path containing path) and writes()
+# (every POST, PUT and DELETE it served).
 sim_state() {
     sim_get /__sim/state | python3 -c '
 import json, sys
@@ -180,7 +181,9 @@ def inst(i):
     return None
 def count(p):
     return sum(v["count"] for k, v in d["requests"].items() if p in k)
-v = eval(sys.argv[1], {"d": d, "inst": inst, "count": count, "insts": insts, "json": json})
+def writes():
+    return sum(n for v in d["requests"].values() for m, n in v["methods"].items() if m != "GET")
+v = eval(sys.argv[1], {"d": d, "inst": inst, "count": count, "writes": writes, "insts": insts, "json": json})
 if isinstance(v, bool): print("true" if v else "false")
 elif v is None: print("null")
 elif isinstance(v, (list, dict)): print(json.dumps(v))
