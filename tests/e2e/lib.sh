@@ -222,17 +222,20 @@ write_key_file() {
     (umask 077; printf '%s\n' "$2" >"$1")
 }
 
-# rentop_start [-s WxH] [-k full|ro|home|none] [RENTOP FLAGS...]: start rentop
+# rentop_start [-i] [-s WxH] [-k full|ro|home|none] [RENTOP FLAGS...]: start rentop
 # against the simulator in a detached tmux session and wait for its screen.
 # -k full (default): the full-access key in a 0600 file given by --api-key-file;
 # -k ro: the read-only key the same way; -k home: the full key in
 # $HOME/.config/vastai/vast_api_key (the official CLI's file); -k none: no key.
 # The pane runs a launcher that records rentop's exit status in $E2E_TMP/rentop.rc,
 # keeps its stderr in $E2E_TMP/rentop.stderr, then leaves a shell at the prompt.
+# -i: the pane runs an interactive shell with job control instead, and the
+# command ($E2E_CMD) is typed at its prompt (for C-z and fg; no rentop.rc).
 rentop_start() {
-    size=100x30 keymode=full
+    size=100x30 keymode=full interactive=0
     while [ $# -gt 0 ]; do
         case $1 in
+        -i) interactive=1; shift ;;
         -s) size=$2; shift 2 ;;
         -k) keymode=$2; shift 2 ;;
         *) break ;;
@@ -249,6 +252,9 @@ rentop_start() {
     none) ;;
     esac
     rm -f "$E2E_TMP/rentop.rc" "$E2E_TMP/rentop.stderr"
+    E2E_CMD="'$RENTOP' --url '$SIM_URL' $keyarg"
+    for a in "$@"; do E2E_CMD="$E2E_CMD '$a'"; done
+    E2E_CMD="$E2E_CMD 2>'$E2E_TMP/rentop.stderr'"
     {
         echo '#!/bin/sh'
         echo "cd '$E2E_TMP'"
@@ -256,19 +262,24 @@ rentop_start() {
         echo "unset VAST_API_KEY VAST_URL NO_COLOR XDG_CONFIG_HOME TMUX"
         # the shipped themes, as an installed rentop finds them in its data dir
         [ -d "$SRCDIR/themes" ] && echo "export RENTOP_THEMES='$SRCDIR/themes'"
-        printf '%s' "'$RENTOP' --url '$SIM_URL' $keyarg"
-        for a in "$@"; do printf " '%s'" "$a"; done
-        echo " 2>'$E2E_TMP/rentop.stderr'"
-        echo "echo \$? >'$E2E_TMP/rentop.rc'"
-        echo "echo \"[rentop exited with status \$(cat '$E2E_TMP/rentop.rc')]\""
+        if [ "$interactive" = 0 ]; then
+            echo "$E2E_CMD"
+            echo "echo \$? >'$E2E_TMP/rentop.rc'"
+            echo "echo \"[rentop exited with status \$(cat '$E2E_TMP/rentop.rc')]\""
+        fi
         echo "PS1='e2e-shell\$ ' exec sh -i"
     } >"$E2E_TMP/launch.sh"
     chmod 700 "$E2E_TMP/launch.sh"
-    E2E_WATCH=1
+    E2E_WATCH=$((1 - interactive))
     printf 'set -g status off\nset -g history-limit 100\nset -g escape-time 10\nset -g remain-on-exit on\n' \
         >"$E2E_TMP/tmux.conf"
     tm -f "$E2E_TMP/tmux.conf" new-session -d -s "$E2E_SESSION" \
         -x "${size%x*}" -y "${size#*x}" "$E2E_TMP/launch.sh" || { fail "tmux new-session failed"; return 1; }
+    if [ "$interactive" = 1 ]; then
+        wait_for "e2e-shell\$" 10 || return 1
+        type_text "$E2E_CMD"
+        keys Enter
+    fi
     return 0
 }
 
@@ -427,4 +438,31 @@ select_row() {
     type_text "$1"
     keys Enter
     wait_for "$1"
+}
+
+# rentop_pid: the pid of rentop (the child of the pane's launcher).
+rentop_pid() {
+    ppid=$(tm display -p -t "$E2E_SESSION" '#{pane_pid}' 2>/dev/null) || return 1
+    pgrep -P "$ppid" | head -n 1
+}
+
+# term_restored: the pane is off the alternate screen with a visible cursor,
+# and the tty modes (checked with stty in the shell left behind) are sane.
+term_restored() {
+    wait_for "e2e-shell" 10 || return 1
+    alt=$(tm display -p -t "$E2E_SESSION" '#{alternate_on}')
+    [ "$alt" = 0 ] || { fail "still on the alternate screen"; return 1; }
+    cur=$(tm display -p -t "$E2E_SESSION" '#{cursor_flag}')
+    [ "$cur" = 1 ] || { fail "the cursor is still hidden"; return 1; }
+    rm -f "$E2E_TMP/stty.out"
+    type_text "stty -a >'$E2E_TMP/stty.out'; echo stty-\$((40 + 2))-done"
+    keys Enter
+    wait_for "stty-42-done" 10 || return 1
+    modes=$(tr ' ;' '\n\n' <"$E2E_TMP/stty.out" | grep -xE -- '-?(icanon|echo|isig|icrnl|opost)' | tr '\n' ' ')
+    note "stty: $modes"
+    case " $modes " in
+    *" -icanon "*|*" -echo "*|*" -isig "*|*" -icrnl "*|*" -opost "*) fail "terminal modes not restored: $modes"; return 1 ;;
+    *" icanon "*) return 0 ;;
+    esac
+    fail "no stty output"
 }

@@ -169,21 +169,7 @@ t_redraw() {
 t_quit_restores() {
     rentop_quit || return 1
     wait_for "[rentop exited with status 0]" 10 || return 1
-    wait_for "e2e-shell" 10 || return 1
-    alt=$(tm display -p -t "$E2E_SESSION" '#{alternate_on}')
-    [ "$alt" = 0 ] || { fail "still on the alternate screen"; return 1; }
-    cur=$(tm display -p -t "$E2E_SESSION" '#{cursor_flag}')
-    [ "$cur" = 1 ] || { fail "the cursor is still hidden"; return 1; }
-    type_text "stty -a >'$E2E_TMP/stty.out'; echo stty-\$((40 + 2))-done"
-    keys Enter
-    wait_for "stty-42-done" 10 || return 1
-    modes=$(tr ' ;' '\n\n' <"$E2E_TMP/stty.out" | grep -xE -- '-?(icanon|echo|isig|icrnl|opost)' | tr '\n' ' ')
-    note "stty: $modes"
-    case " $modes " in
-    *" -icanon "*|*" -echo "*|*" -isig "*|*" -icrnl "*|*" -opost "*) fail "terminal modes not restored: $modes"; return 1 ;;
-    *" icanon "*) return 0 ;;
-    esac
-    fail "no stty output"
+    term_restored
 }
 
 tap "the seeded table appears with every instance and the account" t_table_appears
