@@ -12,7 +12,7 @@ e2e_home
 mkdir -p "$E2E_HOME/.config/rentop"
 {
     echo '#!/bin/sh'
-    echo "{ echo \"args: \$*\"; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\?icanon'; } >'$E2E_TMP/ssh.out' 2>&1"
+    printf '%s\n' "{ echo \"args: \$*\"; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\?icanon'; } >'$E2E_TMP/ssh.out' 2>&1"
 } >"$E2E_TMP/fake-ssh"
 chmod 755 "$E2E_TMP/fake-ssh"
 printf 'ssh_command = %s\n' "$E2E_TMP/fake-ssh" >"$E2E_HOME/.config/rentop/config"
