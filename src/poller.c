@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -587,7 +588,20 @@ int poller_start(struct poller *p)
 {
 	if (p->started)
 		return 0;
-	if (pthread_create(&p->th, NULL, run, p) != 0)
+	/* Asynchronous signals belong to the UI thread: the poller thread (and
+	 * any resolver thread curl starts from it) inherits a mask that blocks
+	 * them, so a handler never runs concurrently with the UI loop. */
+	static const int async_sigs[] = { SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP,
+					  SIGCONT, SIGPIPE, SIGCHLD, SIGALRM, SIGUSR1, SIGUSR2,
+					  SIGTTIN, SIGTTOU };
+	sigset_t block, old;
+	sigemptyset(&block);
+	for (size_t i = 0; i < sizeof async_sigs / sizeof *async_sigs; i++)
+		sigaddset(&block, async_sigs[i]);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	int rc = pthread_create(&p->th, NULL, run, p);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0)
 		return -1;
 	p->started = true;
 	return 0;
