@@ -24,7 +24,7 @@ PKG_CONFIG ?= pkg-config
 
 # Recursive (=) on purpose: pkg-config runs when a recipe needs it, after `deps`.
 PKGS_CORE  = libcurl jansson
-PKGS_UI    = ncursesw libqrencode
+PKGS_UI    = ncursesw libqrencode inih
 PKGS_SIM   = libmicrohttpd jansson liboath
 pc_cflags  = $(shell $(PKG_CONFIG) --cflags $(1))
 pc_libs    = $(shell $(PKG_CONFIG) --libs $(1))

@@ -7,6 +7,7 @@
 #include <curses.h>
 #include <ctype.h>
 #include <errno.h>
+#include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,70 +102,45 @@ bool theme_parse_spec(const char *s, struct theme_spec *out, char *err, size_t e
 	return true;
 }
 
-/* Trim spaces at both ends, in place. */
-static char *trim(char *s)
+struct parse_ctx {
+	struct theme *t;
+	char why[160]; /* the first error, without its line number */
+};
+
+/* libinih callback: one "role = fg bg [attributes]" line.  Other sections
+ * (name, author...) are for people; keys before any section count as colours.
+ * Returning 0 makes ini_parse_string() report this line. */
+static int on_ini_line(void *user, const char *section, const char *key, const char *val)
 {
-	while (isspace((unsigned char)*s))
-		s++;
-	size_t n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-	return s;
+	struct parse_ctx *c = user;
+	if (c->why[0])
+		return 1;
+	if (*section && strcasecmp(section, "colors") != 0)
+		return 1;
+	int r = theme_role_by_name(key);
+	if (r < 0) {
+		snprintf(c->why, sizeof c->why, "unknown role \"%s\"", key);
+		return 0;
+	}
+	if (!theme_parse_spec(val ? val : "", &c->t->role[r], c->why, sizeof c->why)) {
+		if (!c->why[0])
+			snprintf(c->why, sizeof c->why, "bad colour specification");
+		return 0;
+	}
+	return 1;
 }
 
 bool theme_parse_text(struct theme *t, const char *text, char *err, size_t errn)
 {
-	char *copy = xstrdup(text);
-	int lineno = 0;
-	bool in_colors = true, ok = true;
-	char *p = copy;
-	while (p && ok) {
-		char *nl = strchr(p, '\n');
-		if (nl)
-			*nl = '\0';
-		lineno++;
-		char *line = trim(p);
-		p = nl ? nl + 1 : NULL;
-		if (!*line || *line == '#' || *line == ';')
-			continue;
-		if (*line == '[') {
-			char *close = strchr(line, ']');
-			if (!close) {
-				snprintf(err, errn, "line %d: unterminated section", lineno);
-				ok = false;
-				break;
-			}
-			*close = '\0';
-			in_colors = strcasecmp(trim(line + 1), "colors") == 0;
-			continue;
-		}
-		if (!in_colors)
-			continue; /* other sections (name, author...) are for people */
-		char *eq = strchr(line, '=');
-		if (!eq) {
-			snprintf(err, errn, "line %d: expected \"role = fg bg [attributes]\"", lineno);
-			ok = false;
-			break;
-		}
-		*eq = '\0';
-		char *key = trim(line), *val = trim(eq + 1);
-		char *hash = strstr(val, " #");
-		if (hash)
-			*hash = '\0';
-		int r = theme_role_by_name(key);
-		if (r < 0) {
-			snprintf(err, errn, "line %d: unknown role \"%s\"", lineno, key);
-			ok = false;
-			break;
-		}
-		char why[160];
-		if (!theme_parse_spec(val, &t->role[r], why, sizeof why)) {
-			snprintf(err, errn, "line %d: %s", lineno, why);
-			ok = false;
-		}
-	}
-	free(copy);
-	return ok;
+	struct parse_ctx c = { .t = t };
+	int line = ini_parse_string(text, on_ini_line, &c);
+	if (line == 0)
+		return true;
+	if (c.why[0])
+		snprintf(err, errn, "line %d: %s", line, c.why);
+	else /* a syntax error inih found itself */
+		snprintf(err, errn, "line %d: expected \"role = fg bg [attributes]\" or [section]", line);
+	return false;
 }
 
 void theme_builtin(struct theme *t)
