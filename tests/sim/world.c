@@ -350,7 +350,9 @@ static void step(struct world *w, struct inst *in, double t)
 		in->phase = PH_STEADY;
 		in->t_next = INFINITY;
 		if (in->plan == BOOT_CRASH) {
-			set_status(in, "exited", NULL, "stopped",
+			/* a crashed container keeps its contract (cur_state running): only
+			 * intended running + exited tells it from a user stop */
+			set_status(in, "exited", NULL, "running",
 				   "Error: container exited with code 1: python: can't open file "
 				   "'/workspace/train.py': [Errno 2] No such file or directory");
 		} else if (in->plan == BOOT_DOCKER) {
@@ -815,7 +817,7 @@ static void seed_instance(struct world *w, int i, double now)
 		set_status(in, "exited", "stopped", "stopped", "Stopped by user");
 		break;
 	case 8:
-		set_status(in, "exited", "running", "stopped",
+		set_status(in, "exited", "running", "running",
 			   "Error: process exited with code 137 (out of memory: killed by the kernel)");
 		break;
 	case 9:
