@@ -6,7 +6,8 @@
  * The config file is $XDG_CONFIG_HOME/rentop/config (default
  * ~/.config/rentop/config), or the file given with --config.  Format:
  *
- *     # a comment (a line whose first non-blank character is '#')
+ *     # a comment (a line whose first non-blank character is '#', or a '#'
+ *       after a blank outside double quotes: `refresh = 15  # seconds`)
  *     url = https://console.vast.ai      key = value; blanks around '=' ignored
  *     run_url = https://run.vast.ai
  *     refresh = 10                       seconds, 2-3600
@@ -162,7 +163,23 @@ static char *trim(char *s)
 	return s;
 }
 
-/* bind [CONTEXT] KEY ACTION: split rest into 2 or 3 words. */
+/* Cut a trailing comment in place: a '#' after a blank, outside double
+ * quotes ("refresh = 15  # seconds"; bind the '#' key as "#"). */
+static void strip_comment(char *s)
+{
+	bool quoted = false;
+	for (char *p = s; *p; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else if (*p == '#' && !quoted && p > s && isspace((unsigned char)p[-1])) {
+			*p = '\0';
+			return;
+		}
+	}
+}
+
+/* bind [CONTEXT] KEY ACTION: split rest into 2 or 3 words (a word may be
+ * double-quoted). */
 static int parse_bind(struct config *cfg, char *rest, char *msg, size_t n)
 {
 	char *w[4];
@@ -170,6 +187,11 @@ static int parse_bind(struct config *cfg, char *rest, char *msg, size_t n)
 	for (char *tok = strtok(rest, " \t"); tok; tok = strtok(NULL, " \t")) {
 		if (nw == 4)
 			break;
+		size_t tl = strlen(tok);
+		if (tl >= 3 && tok[0] == '"' && tok[tl - 1] == '"') {
+			tok[tl - 1] = '\0';
+			tok++;
+		}
 		w[nw++] = tok;
 	}
 	if (nw < 2 || nw > 3) {
@@ -287,6 +309,8 @@ static int parse_text(struct config *cfg, const char *text, const char *name, bo
 		char *s = trim(line);
 		if (!*s || *s == '#')
 			continue;
+		strip_comment(s);
+		s = trim(s);
 		msg[0] = '\0';
 		if (strncmp(s, "bind", 4) == 0 && (s[4] == ' ' || s[4] == '\t')) {
 			if (parse_bind(cfg, s + 5, msg, sizeof msg) == 0)

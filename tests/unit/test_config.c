@@ -148,6 +148,30 @@ static void file_keys_and_binds(void **state)
 	config_free(&c);
 }
 
+static void inline_comments(void **state)
+{
+	(void)state;
+	write_config("refresh = 15   # seconds\n"
+		     "ssh_command = \"ssh -o 'x #y'\"  # quoted hash kept\n"
+		     "theme = solarized-dark#no blank, not a comment\n"
+		     "bind D none\t# unbind destroy\n"
+		     "bind instances \"#\" help # the hash key, quoted\n");
+	struct config c;
+	char err[300];
+	char *av[] = {"rentop"};
+	assert_int_equal(config_load(&c, 1, av, err, sizeof err), 0);
+	assert_int_equal(c.refresh_s, 15);
+	assert_string_equal(c.ssh_command, "ssh -o 'x #y'");
+	assert_string_equal(c.theme, "solarized-dark#no blank, not a comment");
+	assert_int_equal(c.nbinds, 2);
+	assert_string_equal(c.binds[0].key, "D");
+	assert_string_equal(c.binds[0].action, "none");
+	assert_string_equal(c.binds[1].context, "instances");
+	assert_string_equal(c.binds[1].key, "#");
+	assert_string_equal(c.binds[1].action, "help");
+	config_free(&c);
+}
+
 static void bad_lines(void **state)
 {
 	(void)state;
@@ -344,6 +368,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(defaults, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_keys_and_binds, setup, teardown),
+		cmocka_unit_test_setup_teardown(inline_comments, setup, teardown),
 		cmocka_unit_test_setup_teardown(bad_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(precedence, setup, teardown),
 		cmocka_unit_test_setup_teardown(explicit_config_file, setup, teardown),
