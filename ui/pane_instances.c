@@ -22,18 +22,18 @@
 
 enum { C_ID, C_LABEL, C_STATUS, C_GPUS, C_UTIL, C_DPH, C_AGE, C_SSH, C_IMAGE, C_MACHINE, NCOLS };
 
-/* title, min, max (0 flexible), drop priority (0 never), right, numeric */
+/* title, min, max (0 flexible), drop priority (0 never), right, numeric, whole */
 static const struct table_col cols[NCOLS] = {
-	[C_ID] = { "ID", 8, 9, 0, true, true },
-	[C_LABEL] = { "LABEL", 8, 0, 3, false, false },
-	[C_STATUS] = { "STATUS", 12, 20, 0, false, false },
-	[C_GPUS] = { "GPUS", 10, 16, 1, false, false },
-	[C_UTIL] = { "UTIL", 4, 5, 5, true, true },
-	[C_DPH] = { "$/H", 7, 8, 2, true, true },
-	[C_AGE] = { "AGE", 6, 7, 6, true, true },
-	[C_SSH] = { "SSH", 14, 22, 4, false, false },
-	[C_IMAGE] = { "IMAGE", 10, 0, 7, false, false },
-	[C_MACHINE] = { "MACHINE", 7, 8, 8, true, true },
+	[C_ID] = { "ID", 8, 9, 0, true, true, true },
+	[C_LABEL] = { "LABEL", 8, 0, 3, false, false, false },
+	[C_STATUS] = { "STATUS", 12, 20, 0, false, false, false },
+	[C_GPUS] = { "GPUS", 10, 16, 1, false, false, false },
+	[C_UTIL] = { "UTIL", 4, 5, 5, true, true, false },
+	[C_DPH] = { "$/H", 7, 8, 2, true, true, false },
+	[C_AGE] = { "AGE", 6, 7, 6, true, true, false },
+	[C_SSH] = { "SSH", 14, 22, 4, false, false, true },
+	[C_IMAGE] = { "IMAGE", 10, 0, 7, false, false, false },
+	[C_MACHINE] = { "MACHINE", 7, 8, 8, true, true, false },
 };
 
 void pane_instances_init(struct app *a) { table_init(&a->itab, cols, NCOLS, C_ID); }
@@ -146,7 +146,7 @@ static void inst_draw(struct app *a, const struct rect *r)
 {
 	struct table *t = &a->itab;
 	int w[NCOLS];
-	unsigned shown = table_widths(cols, NCOLS, r->w, w);
+	unsigned shown = table_widths_fit(cols, NCOLS, r->w, t->natural, w);
 	table_set_visible(t, shown);
 	bool ascii = a->cfg->ascii;
 	/* column titles */

@@ -47,6 +47,16 @@ void table_set_rows(struct table *t, struct table_row *rows, size_t n)
 	free_rows(t);
 	t->rows = rows;
 	t->nrows = n;
+	for (int c = 0; c < t->ncols; c++) {
+		t->natural[c] = 0;
+		if (!t->cols[c].whole)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			int cw = rows[i].cells[c] ? util_strwidth(rows[i].cells[c]) : 0;
+			if (cw > t->natural[c])
+				t->natural[c] = cw;
+		}
+	}
 	table_apply(t);
 }
 
@@ -206,9 +216,26 @@ int table_col_by_name(const struct table *t, const char *name)
 
 unsigned table_widths(const struct table_col *cols, int ncols, int width, int *w)
 {
+	return table_widths_fit(cols, ncols, width, NULL, w);
+}
+
+/* The widest a column may become: its max, or exactly its natural width
+ * when it is whole; 0 means unbounded. */
+static int col_cap(const struct table_col *col, const int *natural, int c)
+{
+	if (col->whole && natural && natural[c] > 0)
+		return natural[c] > col->min_w ? natural[c] : col->min_w;
+	return col->max_w;
+}
+
+unsigned table_widths_fit(const struct table_col *cols, int ncols, int width, const int *natural,
+			  int *w)
+{
 	unsigned shown = 0;
 	for (int c = 0; c < ncols; c++) {
 		w[c] = cols[c].min_w;
+		if (cols[c].whole && natural && natural[c] > w[c])
+			w[c] = natural[c];
 		shown |= 1u << c;
 	}
 	/* drop the least important columns until the rest fit */
@@ -225,11 +252,17 @@ unsigned table_widths(const struct table_col *cols, int ncols, int width, int *w
 			    (drop < 0 || cols[c].prio >= cols[drop].prio))
 				drop = c;
 		if (drop < 0) {
-			/* only essential columns left: shrink the last one */
-			int last = -1;
+			/* only essential columns left: shrink the last one that
+			 * may be cut (the last one of all if every one is whole) */
+			int last = -1, last_any = -1;
 			for (int c = 0; c < ncols; c++)
-				if (shown & (1u << c))
-					last = c;
+				if (shown & (1u << c)) {
+					last_any = c;
+					if (!cols[c].whole)
+						last = c;
+				}
+			if (last < 0)
+				last = last_any;
 			if (last >= 0) {
 				w[last] -= need - width;
 				if (w[last] < 1)
@@ -250,7 +283,8 @@ unsigned table_widths(const struct table_col *cols, int ncols, int width, int *w
 	while (spare > 0) {
 		bool grew = false;
 		for (int c = 0; c < ncols && spare > 0; c++)
-			if ((shown & (1u << c)) && (cols[c].max_w == 0 || w[c] < cols[c].max_w)) {
+			if ((shown & (1u << c)) &&
+			    (col_cap(&cols[c], natural, c) == 0 || w[c] < col_cap(&cols[c], natural, c))) {
 				w[c]++;
 				spare--;
 				grew = true;

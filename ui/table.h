@@ -17,6 +17,8 @@ struct table_col {
 	int prio;     /* 0: never dropped; a larger number is dropped first */
 	bool right;   /* right-aligned (numbers) */
 	bool numeric; /* sorts by the row's key, not its text */
+	bool whole;   /* never cut (an address, an id): as wide as its widest
+		       * cell, and dropped rather than truncated when that does not fit */
 };
 
 struct table_row {
@@ -42,6 +44,7 @@ struct table {
 	long sel_id;      /* 0: nothing selected yet */
 	size_t sel;       /* index into view */
 	size_t top;       /* first row drawn */
+	int natural[TABLE_MAX_COLS]; /* widest cell of each whole column, in cells */
 };
 
 void table_init(struct table *t, const struct table_col *cols, int ncols, int sort_col);
@@ -71,6 +74,11 @@ int table_col_by_name(const struct table *t, const char *name);
  * until the rest fit, spare width goes to flexible columns.  Returns the
  * bitmask of shown columns. */
 unsigned table_widths(const struct table_col *cols, int ncols, int width, int *w);
+/* The same, where natural[c] (may be NULL) is the width of the widest cell
+ * of each column: a whole column is given exactly that (at least its
+ * minimum), never less. */
+unsigned table_widths_fit(const struct table_col *cols, int ncols, int width, const int *natural,
+			  int *w);
 /* Case-insensitive substring match of the filter in any visible cell. */
 bool table_row_matches(const struct table *t, const struct table_row *r, const char *filter);
 void table_row_free(struct table_row *r, int ncols);

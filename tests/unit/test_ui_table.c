@@ -23,9 +23,9 @@
 #include "util.h"
 
 static const struct table_col cols[] = {
-	{ "ID", 6, 8, 0, true, true },     { "NAME", 6, 0, 3, false, false },
-	{ "STATUS", 8, 12, 0, false, false }, { "PRICE", 6, 7, 1, true, true },
-	{ "EXTRA", 10, 0, 5, false, false },
+	{ "ID", 6, 8, 0, true, true, false },     { "NAME", 6, 0, 3, false, false, false },
+	{ "STATUS", 8, 12, 0, false, false, false }, { "PRICE", 6, 7, 1, true, true, false },
+	{ "EXTRA", 10, 0, 5, false, false, false },
 };
 #define NC 5
 
@@ -83,6 +83,47 @@ static void test_widths_fit_and_drop(void **state)
 			total += w[c] + 1;
 	assert_true(total <= 12);
 	assert_true(shown & 1u);
+}
+
+/* A whole column (an SSH address) is as wide as its widest cell and is
+ * dropped, never cut, when that does not fit. */
+static void test_whole_column_never_cut(void **state)
+{
+	(void)state;
+	static const struct table_col wc[3] = {
+		{ "ID", 4, 6, 0, true, true, true },
+		{ "NAME", 4, 0, 1, false, false, false },
+		{ "SSH", 8, 10, 2, false, false, true },
+	};
+	struct table t;
+	table_init(&t, wc, 3, 0);
+	struct table_row *r = xcalloc(2, sizeof *r);
+	const char *ssh[2] = { "198.51.100.38:59843", "ssh2.vast.ai:3912" };
+	for (int i = 0; i < 2; i++) {
+		r[i].id = i + 1;
+		r[i].cells[0] = xasprintf("%d", i + 1);
+		r[i].cells[1] = xstrdup("name");
+		r[i].cells[2] = xstrdup(ssh[i]);
+	}
+	table_set_rows(&t, r, 2);
+	assert_int_equal(t.natural[2], 19); /* the widest address */
+	assert_int_equal(t.natural[1], 0);  /* not whole: not measured */
+	int w[3];
+	/* room: exactly the natural width (beyond its max of 10), never more */
+	unsigned shown = table_widths_fit(wc, 3, 60, t.natural, w);
+	assert_int_equal(shown, 0x7);
+	assert_int_equal(w[2], 19);
+	assert_int_equal(w[0], 4);
+	/* 4+1+4+1+19 = 29 columns needed: at 28 the address is dropped whole
+	 * (its 8-cell minimum would have fitted, cut), NAME stays */
+	shown = table_widths_fit(wc, 3, 28, t.natural, w);
+	assert_false(shown & 0x4);
+	assert_int_equal(w[2], 0);
+	assert_true(shown & 0x2);
+	/* without natural widths the old behaviour: bounded by max_w */
+	shown = table_widths(wc, 3, 60, w);
+	assert_int_equal(w[2], 10);
+	table_free(&t);
 }
 
 static void test_sort(void **state)
@@ -272,6 +313,7 @@ int main(void)
 	setlocale(LC_ALL, "C.UTF-8");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_widths_fit_and_drop),
+		cmocka_unit_test(test_whole_column_never_cut),
 		cmocka_unit_test(test_sort),
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_selection_follows_id),
