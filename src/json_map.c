@@ -1,7 +1,8 @@
 /* json_map.c: owns the translation of the service's JSON (jansson values) into
  * the model's C records: instances in every list shape the service and the
- * spec use, the user, workergroups, endpoints, offers and templates, and the
- * sorted key/value field lists the detail views show.  It is deliberately
+ * spec use, the user, workergroups, endpoints, offers and templates, the
+ * account's 2FA status, env vars (secrets) and API keys, machine reports, and
+ * the sorted key/value field lists the detail views show.  It is deliberately
  * forgiving: a missing, null or wrongly typed field reads as "not sent" (""
  * for strings, NAN for doubles, 0 for integers) and never disturbs another
  * field; numbers sent as strings ("41022", "0.5") are read as numbers.
@@ -707,6 +708,270 @@ void templates_free(struct template_rec *v, size_t n)
 		free(v[i].tag);
 		free(v[i].runtype);
 		free(v[i].desc);
+	}
+	free(v);
+}
+
+/* ---- account: 2FA status, env vars, API keys; machine reports ------------- */
+
+/* One 2FA method object into *m; false (nothing allocated) without an id. */
+static bool map_tfa_method(const json_t *o, struct tfa_method_rec *m)
+{
+	memset(m, 0, sizeof *m);
+	long id;
+	if (!json_is_object(o) || !val_long(json_object_get(o, "id"), &id))
+		return false;
+	m->id = id;
+	m->user_id = get_long(o, "user_id");
+	m->method = get_str(o, "method");
+	m->label = get_str(o, "label");
+	m->phone_number = get_str(o, "phone_number");
+	m->is_primary = get_bool(o, "is_primary");
+	m->fail_count = get_int(o, "fail_count");
+	m->locked_until = get_num(o, "locked_until");
+	m->created_at = get_num(o, "created_at");
+	m->last_used = get_num(o, "last_used");
+	return true;
+}
+
+bool json_map_tfa_status(const json_t *root, struct tfa_status_rec *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!json_is_object(root))
+		return false;
+	const json_t *methods = json_object_get(root, "methods");
+	if (methods && !json_is_array(methods) && !json_is_null(methods))
+		return false;
+	if (!methods && !json_object_get(root, "tfa_enabled"))
+		return false;
+	out->tfa_enabled = get_bool(root, "tfa_enabled");
+	out->new_method_authorized = get_bool(root, "new_method_authorized");
+	out->backup_codes_remaining = get_int(root, "backup_codes_remaining");
+	size_t count = json_array_size(methods);
+	if (!count)
+		return true;
+	out->methods = xcalloc(count, sizeof *out->methods);
+	for (size_t i = 0; i < count; i++)
+		if (map_tfa_method(json_array_get(methods, i), &out->methods[out->nmethods]))
+			out->nmethods++;
+	return true;
+}
+
+void tfa_status_free(struct tfa_status_rec *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; s->methods && i < s->nmethods; i++) {
+		free(s->methods[i].method);
+		free(s->methods[i].label);
+		free(s->methods[i].phone_number);
+	}
+	free(s->methods);
+	memset(s, 0, sizeof *s);
+}
+
+/* Is v a string of one or more '*' (a value the service already masked)? */
+static bool is_star_run(const json_t *v)
+{
+	if (!json_is_string(v) || json_string_length(v) == 0)
+		return false;
+	const char *s = json_string_value(v);
+	for (size_t i = 0; i < json_string_length(v); i++)
+		if (s[i] != '*')
+			return false;
+	return true;
+}
+
+/* Append one env var (name, value) unless the name is empty after sanitising. */
+static void add_env_var(const char *name, size_t len, const json_t *value, struct env_var **v,
+			size_t *n, size_t *cap)
+{
+	char *key = sanitize_str(name, len);
+	if (!key[0]) {
+		free(key);
+		return;
+	}
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : *n + 8;
+		*v = xrealloc(*v, *cap * sizeof **v);
+	}
+	(*v)[*n].key = key;
+	(*v)[*n].value = is_star_run(value) ? xstrndup(json_string_value(value),
+						       json_string_length(value))
+					    : xstrdup(MASK);
+	(*n)++;
+}
+
+static int cmp_env_var(const void *a, const void *b)
+{
+	return strcmp(((const struct env_var *)a)->key, ((const struct env_var *)b)->key);
+}
+
+bool json_map_env_vars(const json_t *root, struct env_var **v, size_t *n)
+{
+	const json_t *src = root;
+	if (json_is_object(root)) {
+		const json_t *s = json_object_get(root, "secrets");
+		if (s)
+			src = s;
+		else if (json_object_get(root, "error") || json_object_get(root, "success"))
+			return false; /* an error or empty envelope, not a map of names */
+	}
+	size_t cap = *n;
+	if (json_is_object(src)) {
+		const char *key;
+		json_t *val;
+		json_object_foreach((json_t *)src, key, val)
+			add_env_var(key, strlen(key), val, v, n, &cap);
+	} else if (json_is_array(src)) {
+		for (size_t i = 0; i < json_array_size(src); i++) {
+			const json_t *o = json_array_get(src, i);
+			const json_t *k = json_object_get(o, "key");
+			if (json_is_string(k))
+				add_env_var(json_string_value(k), json_string_length(k),
+					    json_object_get(o, "value"), v, n, &cap);
+		}
+	} else {
+		return false;
+	}
+	if (*n > 1)
+		qsort(*v, *n, sizeof **v, cmp_env_var);
+	return true;
+}
+
+void env_vars_free(struct env_var *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].key);
+		free(v[i].value);
+	}
+	free(v);
+}
+
+/* A copy of a JSON value fit for display: strings and keys sanitised, the
+ * values of secret keys replaced by the mask (so no secret nested in a
+ * permissions object can leak into its text). */
+static json_t *clean_copy(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_STRING: {
+		char *s = sanitize_str(json_string_value(v), json_string_length(v));
+		json_t *r = json_string(s);
+		free(s);
+		return r ? r : json_string("?");
+	}
+	case JSON_OBJECT: {
+		json_t *r = json_object();
+		const char *key;
+		json_t *val;
+		json_object_foreach((json_t *)v, key, val) {
+			char *k = sanitize_str(key, strlen(key));
+			bool masked = json_map_is_secret_key(key) && !json_is_null(val);
+			json_object_set_new(r, k, masked ? json_string(MASK) : clean_copy(val));
+			free(k);
+		}
+		return r;
+	}
+	case JSON_ARRAY: {
+		json_t *r = json_array();
+		for (size_t i = 0; i < json_array_size(v); i++)
+			json_array_append_new(r, clean_copy(json_array_get(v, i)));
+		return r;
+	}
+	default:
+		return json_copy((json_t *)v);
+	}
+}
+
+/* The permissions of an API key as compact JSON text: an object or array as
+ * sent, or a string that holds one; "" otherwise. */
+static char *rights_text(const json_t *v)
+{
+	json_t *parsed = NULL;
+	if (json_is_string(v)) {
+		parsed = json_loadb(json_string_value(v), json_string_length(v), 0, NULL);
+		v = parsed;
+	}
+	char *out;
+	if (json_is_object(v) || json_is_array(v)) {
+		json_t *c = clean_copy(v);
+		char *raw = json_dumps(c, JSON_COMPACT | JSON_SORT_KEYS);
+		out = raw ? util_sanitize(raw) : xstrdup("");
+		free(raw);
+		json_decref(c);
+	} else {
+		out = xstrdup("");
+	}
+	json_decref(parsed);
+	return out;
+}
+
+bool json_map_api_keys(const json_t *root, struct api_key_rec **v, size_t *n)
+{
+	const json_t *arr = list_of(root, "apikeys");
+	if (!arr)
+		return false;
+	size_t count = json_array_size(arr);
+	*v = xrealloc(*v, (*n + count + 1) * sizeof **v);
+	for (size_t i = 0; i < count; i++) {
+		const json_t *o = json_array_get(arr, i);
+		long id;
+		if (!json_is_object(o) || !val_long(json_object_get(o, "id"), &id))
+			continue;
+		struct api_key_rec *k = &(*v)[(*n)++];
+		memset(k, 0, sizeof *k);
+		k->id = id;
+		k->user_id = get_long(o, "user_id");
+		k->team_id = get_long(o, "team_id");
+		k->name = get_str(o, "name");
+		const json_t *rights = json_object_get(o, "rights");
+		k->rights = rights_text(rights && !json_is_null(rights)
+						? rights
+						: json_object_get(o, "permissions"));
+		k->created_at = get_num(o, "created_at");
+	}
+	return true;
+}
+
+void api_keys_free(struct api_key_rec *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].name);
+		free(v[i].rights);
+	}
+	free(v);
+}
+
+bool json_map_machine_reports(const json_t *root, struct machine_report **v, size_t *n)
+{
+	const json_t *arr = list_of(root, "reports");
+	if (!arr)
+		return false;
+	size_t count = json_array_size(arr);
+	*v = xrealloc(*v, (*n + count + 1) * sizeof **v);
+	for (size_t i = 0; i < count; i++) {
+		const json_t *o = json_array_get(arr, i);
+		if (!json_is_object(o))
+			continue;
+		struct machine_report *r = &(*v)[(*n)++];
+		r->problem = get_str(o, "problem");
+		r->message = get_str(o, "message");
+		r->created_at = get_str(o, "created_at");
+		double t = get_num(o, "created_at");
+		if (!json_is_string(json_object_get(o, "created_at")) && isfinite(t)) {
+			free(r->created_at);
+			r->created_at = xasprintf("%.0f", t);
+		}
+	}
+	return true;
+}
+
+void machine_reports_free(struct machine_report *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].problem);
+		free(v[i].message);
+		free(v[i].created_at);
 	}
 	free(v);
 }

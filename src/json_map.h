@@ -67,4 +67,57 @@ struct kv *json_map_fields(const json_t *obj, size_t *n);
 /* Is this key a secret whose value must never be shown? */
 bool json_map_is_secret_key(const char *key);
 
+/* ---- account: 2FA, env vars, API keys; machine reports ------------------ */
+
+struct tfa_method_rec {
+	long id, user_id;                     /* id is usable as tfa_method_id */
+	char *method;                         /* sms|totp|email */
+	char *label;
+	char *phone_number;                   /* masked as sent ("+1******4321"), SMS only */
+	bool is_primary;
+	int fail_count;                       /* failed attempts */
+	double locked_until;                  /* epoch s, NAN when null (not locked) */
+	double created_at, last_used;         /* epoch s, NAN when missing */
+};
+struct tfa_status_rec {
+	bool tfa_enabled, new_method_authorized;
+	int backup_codes_remaining;
+	struct tfa_method_rec *methods;       /* as sent; id-less entries skipped */
+	size_t nmethods;
+};
+/* GET /api/v0/tfa/status/ into *out (zeroed first).  False when root is not
+ * an object, "methods" has a wrong type, or neither tfa_enabled nor methods
+ * was sent (an error body). */
+bool json_map_tfa_status(const json_t *root, struct tfa_status_rec *out);
+void tfa_status_free(struct tfa_status_rec *s); /* frees what *s owns, zeroes *s */
+
+struct env_var {
+	char *key;
+	char *value;  /* as sent when a run of '*' (the service masks values), else "********" */
+};
+/* {"success":true,"secrets":{"NAME":"*****"}}, a bare object of name->value or
+ * a list of {"key","value"} objects (bare or under "secrets").  Appends to *v
+ * and *n (realloc'd) and sorts the whole list by key.  False if the shape is
+ * wrong (an object with "error" or "success" but no "secrets" is an error body). */
+bool json_map_env_vars(const json_t *root, struct env_var **v, size_t *n);
+void env_vars_free(struct env_var *v, size_t n);
+
+struct api_key_rec {
+	long id, user_id, team_id;
+	char *name;
+	char *rights;      /* the permissions object as compact JSON text, sanitised; "" if not sent */
+	double created_at; /* epoch s */
+};
+/* {"apikeys":[...]} or a bare array; appends.  The key itself is never copied. */
+bool json_map_api_keys(const json_t *root, struct api_key_rec **v, size_t *n);
+void api_keys_free(struct api_key_rec *v, size_t n);
+
+struct machine_report {
+	char *problem, *message;
+	char *created_at;  /* date-time text as sent (an epoch number as "%.0f") */
+};
+/* A bare array (live) or {"reports":[...]}; appends; every object is a report. */
+bool json_map_machine_reports(const json_t *root, struct machine_report **v, size_t *n);
+void machine_reports_free(struct machine_report *v, size_t n);
+
 #endif

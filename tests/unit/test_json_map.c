@@ -2,7 +2,8 @@
  * sends: the v1 page, the spec's v0 list, the one-instance form (object and
  * null), a bare array, a provisioning instance full of nulls, a hostile
  * instance (wrong types, numbers as strings, escape sequences, secrets,
- * unknown fields), the user, workergroups, endpoints, offers, templates. */
+ * unknown fields), the user, workergroups, endpoints, offers, templates,
+ * 2FA status, env vars, API keys and machine reports (secrets never copied). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -497,6 +498,315 @@ static void test_fields_empty(void **state)
 	json_decref(o);
 }
 
+static void test_tfa_status(void **state)
+{
+	(void)state;
+	json_t *j = fixture("tfa_status.json");
+	struct tfa_status_rec s;
+	assert_true(json_map_tfa_status(j, &s));
+	assert_true(s.tfa_enabled);
+	assert_false(s.new_method_authorized); /* "false" */
+	assert_int_equal(s.backup_codes_remaining, 7); /* "7" */
+	assert_int_equal(s.nmethods, 3); /* the id-less, number and null entries skipped */
+
+	const struct tfa_method_rec *a = &s.methods[0];
+	assert_int_equal(a->id, 41);
+	assert_int_equal(a->user_id, 501);
+	assert_string_equal(a->method, "sms");
+	assert_string_equal(a->phone_number, "+1******4321"); /* masked, kept as sent */
+	assert_false(has_control(a->label));
+	assert_non_null(strstr(a->label, "work"));
+	assert_non_null(strstr(a->label, "phone"));
+	assert_null(strstr(a->label, "[31m"));
+	assert_null(strstr(a->label, "pwned"));
+	assert_true(a->is_primary);
+	assert_int_equal(a->fail_count, 2);
+	assert_true(isnan(a->locked_until)); /* null: not locked */
+	assert_float_equal(a->created_at, 1763000000.5, 1e-6);
+	assert_float_equal(a->last_used, 1763100000, 1e-9);
+
+	const struct tfa_method_rec *b = &s.methods[1];
+	assert_int_equal(b->id, 42); /* strings for numbers */
+	assert_int_equal(b->user_id, 501);
+	assert_string_equal(b->method, "totp");
+	assert_string_equal(b->label, "");
+	assert_string_equal(b->phone_number, "");
+	assert_false(b->is_primary);
+	assert_int_equal(b->fail_count, 5);
+	assert_float_equal(b->locked_until, 1763200900, 1e-9);
+	assert_float_equal(b->created_at, 1763000100, 1e-9);
+	assert_true(isnan(b->last_used));
+
+	const struct tfa_method_rec *c = &s.methods[2]; /* wrong types read as missing */
+	assert_int_equal(c->id, 43);
+	assert_int_equal(c->user_id, 0);
+	assert_string_equal(c->method, "");
+	assert_string_equal(c->label, "");
+	assert_string_equal(c->phone_number, ""); /* a number is not a masked phone */
+	assert_false(c->is_primary);
+	assert_int_equal(c->fail_count, 0);
+	assert_true(isnan(c->locked_until));
+	assert_true(isnan(c->created_at));
+	assert_true(isnan(c->last_used));
+
+	/* the methods' secrets are never copied */
+	for (size_t i = 0; i < s.nmethods; i++) {
+		const char *f[] = { s.methods[i].method, s.methods[i].label, s.methods[i].phone_number };
+		for (size_t k = 0; k < 3; k++) {
+			assert_non_null(f[k]);
+			assert_null(strstr(f[k], "SMSSECRET"));
+			assert_null(strstr(f[k], "JBSWY3DP"));
+		}
+	}
+	tfa_status_free(&s);
+	assert_null(s.methods);
+	assert_int_equal(s.nmethods, 0);
+	json_decref(j);
+
+	/* shapes */
+	json_t *x = json_loads("{\"tfa_enabled\": false}", 0, NULL);
+	assert_true(json_map_tfa_status(x, &s));
+	assert_false(s.tfa_enabled);
+	assert_int_equal(s.nmethods, 0);
+	assert_null(s.methods);
+	tfa_status_free(&s);
+	json_decref(x);
+	x = json_loads("{\"tfa_enabled\": 1, \"methods\": null, \"backup_codes_remaining\": null}", 0, NULL);
+	assert_true(json_map_tfa_status(x, &s));
+	assert_true(s.tfa_enabled);
+	assert_int_equal(s.backup_codes_remaining, 0);
+	tfa_status_free(&s);
+	json_decref(x);
+	x = json_loads("{\"methods\": []}", 0, NULL);
+	assert_true(json_map_tfa_status(x, &s));
+	assert_false(s.tfa_enabled);
+	tfa_status_free(&s);
+	json_decref(x);
+	const char *bad[] = { "{\"tfa_enabled\": true, \"methods\": {\"id\": 1}}",
+			      "{\"tfa_enabled\": true, \"methods\": \"sms\"}",
+			      "{\"error\": \"tfa_locked\", \"fail_count\": 5}",
+			      "[{\"id\": 1}]", "\"text\"", "null" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		x = json_loads(bad[i], JSON_DECODE_ANY, NULL);
+		assert_non_null(x);
+		s.nmethods = 99;
+		assert_false(json_map_tfa_status(x, &s));
+		assert_int_equal(s.nmethods, 0); /* zeroed, nothing to free */
+		assert_null(s.methods);
+		json_decref(x);
+	}
+	assert_false(json_map_tfa_status(NULL, &s));
+	tfa_status_free(NULL);
+}
+
+/* Is this env var value a run of one or more '*'? */
+static bool all_stars(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s != '*')
+			return false;
+	return true;
+}
+
+static void test_env_vars(void **state)
+{
+	(void)state;
+	json_t *j = fixture("secrets.json");
+	struct env_var *v = NULL;
+	size_t n = 0;
+	assert_true(json_map_env_vars(j, &v, &n));
+	const char *keys[] = { "ALPHA", "EMPTY", "ESCNAME", "LEAKY", "NUL", "NUM", "OBJ",
+			       "STARS_THEN_TEXT", "ZETA" };
+	assert_int_equal(n, sizeof keys / sizeof *keys); /* the empty name skipped */
+	for (size_t i = 0; i < n; i++) {
+		assert_string_equal(v[i].key, keys[i]); /* sorted, escape sequence cleaned */
+		assert_false(has_control(v[i].key));
+		assert_true(all_stars(v[i].value));
+		assert_null(strstr(v[i].key, "hunter"));
+		assert_null(strstr(v[i].value, "hunter"));
+	}
+	assert_string_equal(v[0].value, "*****");    /* already masked: as sent */
+	assert_string_equal(v[1].value, "********"); /* "" */
+	assert_string_equal(v[3].value, "********"); /* plain text masked */
+	assert_string_equal(v[4].value, "********"); /* null */
+	assert_string_equal(v[5].value, "********"); /* a number */
+	assert_string_equal(v[6].value, "********"); /* an object */
+	assert_string_equal(v[7].value, "********"); /* "**x**" is not a run of '*' */
+	json_decref(j);
+
+	/* a list of {"key","value"} appends, and the whole list stays sorted */
+	j = json_loads("[{\"key\": \"BETA\", \"value\": \"secret-b\"}, {\"key\": \"AAA\", \"value\": \"***\"},"
+		       " {\"value\": \"orphan-secret\"}, 7, {\"key\": 5, \"value\": \"x\"}, null]", 0, NULL);
+	assert_true(json_map_env_vars(j, &v, &n));
+	assert_int_equal(n, 11);
+	assert_string_equal(v[0].key, "AAA");
+	assert_string_equal(v[0].value, "***");
+	assert_string_equal(v[1].key, "ALPHA");
+	assert_string_equal(v[2].key, "BETA");
+	assert_string_equal(v[2].value, "********");
+	for (size_t i = 1; i < n; i++)
+		assert_true(strcmp(v[i - 1].key, v[i].key) <= 0);
+	for (size_t i = 0; i < n; i++) {
+		assert_null(strstr(v[i].value, "secret"));
+		assert_null(strstr(v[i].key, "orphan"));
+	}
+	env_vars_free(v, n);
+	json_decref(j);
+
+	/* a bare object; the list under "secrets" */
+	v = NULL;
+	n = 0;
+	j = json_loads("{\"X\": \"*****\", \"W\": \"open-value\"}", 0, NULL);
+	assert_true(json_map_env_vars(j, &v, &n));
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0].key, "W");
+	assert_string_equal(v[0].value, "********");
+	assert_string_equal(v[1].value, "*****");
+	json_decref(j);
+	j = json_loads("{\"success\": true, \"secrets\": [{\"key\": \"K\", \"value\": \"v\"}]}", 0, NULL);
+	assert_true(json_map_env_vars(j, &v, &n));
+	assert_int_equal(n, 3);
+	assert_string_equal(v[0].key, "K"); /* sorted in among W and X */
+	assert_string_equal(v[0].value, "********");
+	assert_string_equal(v[2].key, "X");
+	json_decref(j);
+	j = json_loads("{\"success\": true, \"secrets\": {}}", 0, NULL);
+	assert_true(json_map_env_vars(j, &v, &n));
+	assert_int_equal(n, 3);
+	json_decref(j);
+
+	/* wrong shapes: nothing appended */
+	const char *bad[] = { "{\"success\": false, \"error\": \"missing_input\", \"msg\": \"m\"}",
+			      "{\"success\": true}", "{\"secrets\": 7}", "{\"secrets\": null}",
+			      "\"text\"", "42" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		j = json_loads(bad[i], JSON_DECODE_ANY, NULL);
+		assert_non_null(j);
+		assert_false(json_map_env_vars(j, &v, &n));
+		json_decref(j);
+	}
+	assert_false(json_map_env_vars(NULL, &v, &n));
+	assert_int_equal(n, 3);
+	env_vars_free(v, n);
+}
+
+static void test_api_keys(void **state)
+{
+	(void)state;
+	json_t *j = fixture("apikeys.json");
+	struct api_key_rec *v = NULL;
+	size_t n = 0;
+	assert_true(json_map_api_keys(j, &v, &n));
+	assert_int_equal(n, 5); /* the id-less, string and null entries skipped */
+
+	assert_int_equal(v[0].id, 11);
+	assert_int_equal(v[0].user_id, 501);
+	assert_int_equal(v[0].team_id, 0); /* null */
+	assert_string_equal(v[0].name, "ci");
+	assert_string_equal(v[0].rights, "{\"api\":{\"instance_read\":{},\"misc\":{}}}");
+	assert_float_equal(v[0].created_at, 1763000000.5, 1e-6);
+
+	assert_int_equal(v[1].id, 12); /* strings for numbers */
+	assert_int_equal(v[1].user_id, 501);
+	assert_int_equal(v[1].team_id, 9);
+	assert_false(has_control(v[1].name));
+	assert_null(strstr(v[1].name, "pwned"));
+	assert_null(strstr(v[1].name, "\xE2\x80\xAE"));
+	assert_non_null(strstr(v[1].name, "evil"));
+	assert_string_equal(v[1].rights, "{\"api\":{\"user_read\":{}}}"); /* JSON text in a string */
+	assert_float_equal(v[1].created_at, 1763000001, 1e-9);
+
+	assert_int_equal(v[2].id, 13); /* wrong types read as missing */
+	assert_int_equal(v[2].user_id, 0);
+	assert_int_equal(v[2].team_id, 0);
+	assert_string_equal(v[2].name, "");
+	assert_true(isnan(v[2].created_at));
+	/* nested keys and strings cleaned, a nested secret masked */
+	assert_string_equal(v[2].rights, "{\"api\":{\"xy\":{\"note\":\"ab\",\"token\":\"********\"}}}");
+
+	assert_int_equal(v[3].id, 14);
+	assert_string_equal(v[3].rights, "{\"api\":{\"instance_write\":{}}}"); /* "permissions" */
+	assert_true(isnan(v[3].created_at));
+	assert_int_equal(v[4].id, 15);
+	assert_string_equal(v[4].rights, ""); /* a string that is not JSON */
+
+	/* the key (the secret) appears in no mapped string */
+	for (size_t i = 0; i < n; i++) {
+		const char *f[] = { v[i].name, v[i].rights };
+		for (size_t k = 0; k < 2; k++) {
+			assert_non_null(f[k]);
+			assert_false(has_control(f[k]));
+			assert_null(strstr(f[k], "deadbeef"));
+		}
+	}
+	json_decref(j);
+
+	/* a bare array appends; wrong shapes append nothing */
+	j = json_loads("[{\"id\": 99, \"key\": \"deadbeef99\"}]", 0, NULL);
+	assert_true(json_map_api_keys(j, &v, &n));
+	assert_int_equal(n, 6);
+	assert_int_equal(v[5].id, 99);
+	assert_string_equal(v[5].name, "");
+	assert_string_equal(v[5].rights, "");
+	assert_true(isnan(v[5].created_at));
+	json_decref(j);
+	const char *bad[] = { "{\"apikeys\": {\"id\": 1}}", "{\"apikeys\": null}", "{\"id\": 1}",
+			      "\"Successfully Deleted API Key\"" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		j = json_loads(bad[i], JSON_DECODE_ANY, NULL);
+		assert_non_null(j);
+		assert_false(json_map_api_keys(j, &v, &n));
+		json_decref(j);
+	}
+	assert_int_equal(n, 6);
+	api_keys_free(v, n);
+}
+
+static void test_machine_reports(void **state)
+{
+	(void)state;
+	json_t *j = fixture("machine_reports.json");
+	struct machine_report *v = NULL;
+	size_t n = 0;
+	assert_true(json_map_machine_reports(j, &v, &n));
+	assert_int_equal(n, 4); /* "junk" skipped */
+	assert_string_equal(v[0].problem, "GPU fell off the bus");
+	assert_false(has_control(v[0].message));
+	assert_null(strstr(v[0].message, "[2J"));
+	assert_non_null(strstr(v[0].message, "Xid 79"));
+	assert_non_null(strstr(v[0].message, "reboot needed"));
+	assert_string_equal(v[0].created_at, "2026-11-20T10:00:00Z");
+	assert_string_equal(v[1].problem, "");
+	assert_string_equal(v[1].message, "");
+	assert_string_equal(v[1].created_at, "1763000000"); /* epoch number as text */
+	assert_string_equal(v[2].problem, "");
+	assert_string_equal(v[2].message, "");
+	assert_string_equal(v[2].created_at, "");
+	assert_null(strstr(v[3].problem, "\xE2\x80\xAE"));
+	assert_non_null(strstr(v[3].problem, "full"));
+	assert_string_equal(v[3].created_at, "1763000000");
+	json_decref(j);
+
+	j = json_loads("{\"success\": true, \"reports\": [{\"problem\": \"p\", \"message\": \"m\"}]}", 0, NULL);
+	assert_true(json_map_machine_reports(j, &v, &n));
+	assert_int_equal(n, 5);
+	assert_string_equal(v[4].problem, "p");
+	assert_string_equal(v[4].message, "m");
+	assert_string_equal(v[4].created_at, "");
+	json_decref(j);
+	const char *bad[] = { "{\"reports\": {}}", "{\"error\": \"no_such_machine\"}", "7", "null" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		j = json_loads(bad[i], JSON_DECODE_ANY, NULL);
+		assert_non_null(j);
+		assert_false(json_map_machine_reports(j, &v, &n));
+		json_decref(j);
+	}
+	assert_int_equal(n, 5);
+	machine_reports_free(v, n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -511,6 +821,10 @@ int main(void)
 		cmocka_unit_test(test_workergroups_endpoints),
 		cmocka_unit_test(test_offers_templates),
 		cmocka_unit_test(test_fields_empty),
+		cmocka_unit_test(test_tfa_status),
+		cmocka_unit_test(test_env_vars),
+		cmocka_unit_test(test_api_keys),
+		cmocka_unit_test(test_machine_reports),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
