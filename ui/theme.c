@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -186,7 +187,7 @@ bool theme_find(const char *name, char *path, size_t n)
 	const char *env = getenv("RENTOP_THEMES");
 	const char *xdg = getenv("XDG_CONFIG_HOME");
 	const char *home = getenv("HOME");
-	char dirs[4][1024];
+	char dirs[5][1024];
 	int nd = 0;
 	if (env && *env)
 		snprintf(dirs[nd++], sizeof dirs[0], "%s", env);
@@ -195,6 +196,18 @@ bool theme_find(const char *name, char *path, size_t n)
 		snprintf(dirs[nd++], sizeof dirs[0], "%s/rentop/themes", xdg);
 	else if (home && *home)
 		snprintf(dirs[nd++], sizeof dirs[0], "%s/.config/rentop/themes", home);
+	/* installed beside the binary: <prefix>/bin/rentop -> <prefix>/share/rentop,
+	 * whatever PREFIX was when it was built */
+	char exe[900];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(dirs[nd++], sizeof dirs[0], "%s/../share/rentop/themes", exe);
+		}
+	}
 	snprintf(dirs[nd++], sizeof dirs[0], "%s/themes", RENTOP_DATADIR);
 	for (int i = 0; i < nd; i++) {
 		snprintf(path, n, "%s/%s.theme", dirs[i], name);
