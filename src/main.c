@@ -104,6 +104,9 @@ int main(int argc, char **argv)
 	} else {
 		/* warnings about key files go out now, before curses starts */
 		struct auth *auth = auth_new(&cfg, stderr);
+		/* auth holds its own copy now: no child (ssh from the dashboard)
+		 * inherits the key through the environment */
+		unsetenv("VAST_API_KEY");
 		char src[300];
 		log_msg("rentop %s: base %s, key from %s", RENTOP_VERSION, cfg.base_url,
 			auth_source(auth, src, sizeof src));

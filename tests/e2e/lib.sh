@@ -249,6 +249,7 @@ rentop_start() {
     ro) write_key_file "$E2E_TMP/api_key" "$SIM_RO_KEY"; keyarg="--api-key-file $E2E_TMP/api_key" ;;
     home) mkdir -p "$E2E_HOME/.config/vastai"
           write_key_file "$E2E_HOME/.config/vastai/vast_api_key" "$SIM_KEY" ;;
+    env) ;;   # the key in VAST_API_KEY, exported by the launch script below
     none) ;;
     esac
     rm -f "$E2E_TMP/rentop.rc" "$E2E_TMP/rentop.stderr"
@@ -262,6 +263,7 @@ rentop_start() {
         echo "unset VAST_API_KEY VAST_URL NO_COLOR XDG_CONFIG_HOME TMUX"
         # the shipped themes, as an installed rentop finds them in its data dir
         [ -d "$SRCDIR/themes" ] && echo "export RENTOP_THEMES='$SRCDIR/themes'"
+        [ "$keymode" = env ] && echo "export VAST_API_KEY='$SIM_KEY'"
         if [ "$interactive" = 0 ]; then
             echo "$E2E_CMD"
             echo "echo \$? >'$E2E_TMP/rentop.rc'"

@@ -7,16 +7,17 @@
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
 # The config file where rentop looks by default: ssh runs a stand-in that
-# records its arguments and the terminal mode it was given.
+# records its arguments, the terminal mode it was given and whether the API
+# key reached it through the environment (rentop gets it from VAST_API_KEY).
 e2e_home
 mkdir -p "$E2E_HOME/.config/rentop"
 {
     echo '#!/bin/sh'
-    printf '%s\n' "{ echo \"args: \$*\"; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\?icanon'; } >'$E2E_TMP/ssh.out' 2>&1"
+    printf '%s\n' "{ echo \"args: \$*\"; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\?icanon'; echo \"key in env: \${VAST_API_KEY:+yes}\"; } >'$E2E_TMP/ssh.out' 2>&1"
 } >"$E2E_TMP/fake-ssh"
 chmod 755 "$E2E_TMP/fake-ssh"
 printf 'ssh_command = %s\n' "$E2E_TMP/fake-ssh" >"$E2E_HOME/.config/rentop/config"
-rentop_start -s 120x32 || { echo "not ok - rentop starts"; exit 1; }
+rentop_start -s 120x32 -k env || { echo "not ok - rentop starts"; exit 1; }
 IDS=$(sim_state "' '.join(str(x['id']) for x in sorted(insts, key=lambda x: x['id']))")
 EMAIL=$(sim_state "d['user']['email']")
 FIRST=${IDS%% *}
@@ -156,6 +157,8 @@ t_ssh() {
     grep -q -- "-p $port root@$ip" "$E2E_TMP/ssh.out" || { fail "ssh got other arguments"; return 1; }
     # curses had given the terminal back (canonical mode) while ssh ran
     grep -qx "icanon" "$E2E_TMP/ssh.out" || { fail "ssh ran with the terminal still in curses mode"; return 1; }
+    # the key rentop read from VAST_API_KEY is not handed on to ssh
+    grep -qx "key in env: " "$E2E_TMP/ssh.out" || { fail "ssh inherited VAST_API_KEY"; return 1; }
     # and the screen is whole again
     keys Escape
     wait_for "$FIRST" 10 && wait_for "$EMAIL" 5
