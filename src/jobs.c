@@ -3,7 +3,8 @@
  * states is checked before anything is sent), the read-only refusal, the
  * "same action on the same instance only once at a time" rule, and the
  * pending set mirrored into the model on every change.  One mutex guards
- * the queue; the waker and the model are called with it released. */
+ * the queue and orders the model's pending updates; the waker is called
+ * with it released. */
 #include "jobs.h"
 
 #include <ctype.h>
@@ -162,7 +163,11 @@ static bool validate(const struct job_req *r)
 	}
 }
 
-/* Mirror queued and running jobs into the model (called unlocked). */
+/* Mirror queued and running jobs into the model (called unlocked).  The
+ * model is updated with the mutex still held, so that a submit (UI thread)
+ * and a finish (poller thread) publish in the order they changed the queue;
+ * the model never calls back into jobs, so the lock order jobs -> model is
+ * the only one. */
 static void publish(struct jobs *j)
 {
 	struct pending p[JOBS_MAX];
@@ -174,9 +179,9 @@ static void publish(struct jobs *j)
 		p[n].instance_id = j->slots[i].req.instance_id;
 		n++;
 	}
-	pthread_mutex_unlock(&j->mu);
 	if (j->m)
 		model_set_pending(j->m, p, n);
+	pthread_mutex_unlock(&j->mu);
 }
 
 int jobs_submit(struct jobs *j, const struct job_req *req, int *job_id)

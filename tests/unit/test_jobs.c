@@ -1,8 +1,9 @@
 /* test_jobs.c: the action queue: validation before anything is sent (bid
  * 0.001-32, prepay > 0, label 1-1024, 2FA code forms, create), read-only
  * refusing everything, the same action on the same instance refused while
- * queued or running, the pending set in the model, the waker, and a full
- * queue. */
+ * queued or running, the pending set in the model, the waker, a full
+ * queue, and the pending set staying in step with the queue while the UI
+ * thread submits and the poller thread finishes at the same time. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,8 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "jobs.h"
@@ -214,6 +217,55 @@ static void one_login_at_a_time_and_full(void **state)
 	jobs_free(j);
 }
 
+/* The poller's side of the race test: take and finish jobs as they come. */
+struct race {
+	struct jobs *j;
+	atomic_int finished;
+	int rounds;
+};
+
+static void *finisher(void *arg)
+{
+	struct race *r = arg;
+	while (atomic_load(&r->finished) < r->rounds) {
+		struct job_req got;
+		int id;
+		if (jobs_take(r->j, &got, &id)) {
+			jobs_finish(r->j, id);
+			atomic_fetch_add(&r->finished, 1);
+		}
+	}
+	return NULL;
+}
+
+/* A submit (UI thread) and a finish (poller thread) racing must never leave
+ * the model showing a job the queue no longer holds: after each round the
+ * pending badge of the finished job is gone. */
+static void pending_follows_queue_under_races(void **state)
+{
+	(void)state;
+	struct model *m = model_new();
+	struct race r = { .j = jobs_new(m, false), .rounds = 20000 };
+	atomic_init(&r.finished, 0);
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, finisher, &r), 0);
+	int stale = 0;
+	for (int i = 0; i < r.rounds; i++) {
+		struct job_req q = req(JOB_STOP, 1000 + i, 0);
+		assert_int_equal(jobs_submit(r.j, &q, NULL), JOBS_OK);
+		while (atomic_load(&r.finished) <= i)
+			;
+		const struct snapshot *s = model_acquire(m);
+		stale += s->npending != 0;
+		model_release(s);
+	}
+	pthread_join(th, NULL);
+	assert_int_equal(jobs_queued(r.j), 0);
+	assert_int_equal(stale, 0);
+	jobs_free(r.j);
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +273,7 @@ int main(void)
 		cmocka_unit_test(read_only_refuses_everything),
 		cmocka_unit_test(dedupe_and_pending),
 		cmocka_unit_test(one_login_at_a_time_and_full),
+		cmocka_unit_test(pending_follows_queue_under_races),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
