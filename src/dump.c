@@ -210,10 +210,10 @@ static void instances_table(const struct instance *v, size_t n, FILE *out)
 		row[2] = xasprintf("%dx %s", x->num_gpus, x->gpu_name);
 		row[3] = fnum(x->dph_total, 3);
 		row[4] = xstrdup(fmt_age(age, sizeof age, now, isfinite(x->start_date) ? x->start_date : 0));
-		if (x->public_ip[0] && x->direct_ssh_port)
-			row[5] = xasprintf("%s:%d", x->public_ip, x->direct_ssh_port);
-		else if (x->ssh_host[0])
-			row[5] = xasprintf("%s:%d", x->ssh_host, x->ssh_port);
+		char host[256];
+		int port;
+		if (instance_ssh_target(x, host, sizeof host, &port))
+			row[5] = xasprintf("%s:%d", host, port);
 		else
 			row[5] = xstrdup("-");
 		row[6] = xstrdup(x->label);

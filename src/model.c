@@ -488,6 +488,21 @@ bool snapshot_pending(const struct snapshot *s, long instance_id, int kind)
 	return false;
 }
 
+bool instance_ssh_target(const struct instance *x, char *host, size_t n, int *port)
+{
+	if (x->public_ip[0] && x->direct_ssh_port > 0) {
+		util_strlcpy(host, x->public_ip, n);
+		*port = x->direct_ssh_port;
+		return true;
+	}
+	if (x->ssh_host[0] && x->ssh_port > 0) {
+		util_strlcpy(host, x->ssh_host, n);
+		*port = x->ssh_port;
+		return true;
+	}
+	return false;
+}
+
 void kv_free(struct kv *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

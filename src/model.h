@@ -229,6 +229,11 @@ double model_burn_rate(const struct instance *v, size_t n); /* $/hour */
 const struct instance *snapshot_find_instance(const struct snapshot *s, long id);
 bool snapshot_pending(const struct snapshot *s, long instance_id, int kind); /* kind -1: any */
 
+/* Where to SSH: the direct address (public_ip, ports["22/tcp"]) when the
+ * instance has one, else the service's proxy (ssh_host:ssh_port).  False when
+ * neither is known yet.  Pure. */
+bool instance_ssh_target(const struct instance *x, char *host, size_t n, int *port);
+
 /* Freeing records (used by the model and by mappers on error paths). */
 void instance_clear(struct instance *x);
 void instances_free(struct instance *v, size_t n);

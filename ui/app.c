@@ -44,21 +44,6 @@ const struct instance *app_selected(const struct app *a)
 	return id ? snapshot_find_instance(a->snap, id) : NULL;
 }
 
-bool app_ssh_target(const struct instance *x, char *host, size_t n, int *port)
-{
-	if (x->public_ip[0] && x->direct_ssh_port > 0) {
-		util_strlcpy(host, x->public_ip, n);
-		*port = x->direct_ssh_port;
-		return true;
-	}
-	if (x->ssh_host[0] && x->ssh_port > 0) {
-		util_strlcpy(host, x->ssh_host, n);
-		*port = x->ssh_port;
-		return true;
-	}
-	return false;
-}
-
 /* Remember a submitted job (for a retry after 2FA or a failed input). */
 static void remember(struct app *a, int id, const struct job_req *req, const char *typed)
 {
@@ -122,7 +107,7 @@ static void do_ssh(struct app *a, const struct instance *x)
 {
 	char host[256], target[300], port[16];
 	int p;
-	if (!app_ssh_target(x, host, sizeof host, &p)) {
+	if (!instance_ssh_target(x, host, sizeof host, &p)) {
 		app_toast(a, ROLE_WARNING, 8, "instance %ld has no SSH address yet", x->id);
 		return;
 	}
@@ -235,7 +220,7 @@ void app_instance_action(struct app *a, enum action act, long id)
 	case ACT_COPY_SSH: {
 		char host[256];
 		int p;
-		if (!app_ssh_target(x, host, sizeof host, &p)) {
+		if (!instance_ssh_target(x, host, sizeof host, &p)) {
 			app_toast(a, ROLE_WARNING, 8, "instance %ld has no SSH address yet", id);
 			return;
 		}

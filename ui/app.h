@@ -113,8 +113,6 @@ void app_command(struct app *a, const char *line);
 bool app_set_theme(struct app *a, const char *name);
 /* Submit a job; a toast says what happened; the job id or 0. */
 int app_submit(struct app *a, const struct job_req *req);
-/* The SSH address of x (direct when it has one); false when none. */
-bool app_ssh_target(const struct instance *x, char *host, size_t n, int *port);
 /* Copy text to the terminal's clipboard (OSC 52). */
 void app_copy(const char *text);
 /* Base64 of n bytes into out (4*ceil(n/3)+1 bytes); returns out. */

@@ -55,7 +55,9 @@ size_t pane_detail_lines(const struct instance *x, double now, struct detail_lin
 			x->public_ip);
 	if (x->ssh_host[0] && x->ssh_port > 0)
 		n = add(out, n, max, "ssh (proxy)", ROLE_OK, "ssh -p %d root@%s", x->ssh_port, x->ssh_host);
-	if (!(x->public_ip[0] && x->direct_ssh_port > 0) && !(x->ssh_host[0] && x->ssh_port > 0))
+	char host[256];
+	int port;
+	if (!instance_ssh_target(x, host, sizeof host, &port))
 		n = add(out, n, max, "ssh", ROLE_DIM, "no address yet");
 	if (x->nports) {
 		char ports[512] = "";

@@ -102,7 +102,7 @@ void pane_instances_row(struct table_row *row, const struct instance *x, const s
 
 	char host[256];
 	int port;
-	if (app_ssh_target(x, host, sizeof host, &port))
+	if (instance_ssh_target(x, host, sizeof host, &port))
 		row->cells[C_SSH] = xasprintf("%s:%d", host, port);
 	else
 		row->cells[C_SSH] = xstrdup("-");

@@ -307,6 +307,33 @@ static void test_failed_announced_once(void **state)
 	model_free(m);
 }
 
+/* The direct address wins; the proxy is the fall-back; half an address
+ * (a host without a port) is no address. */
+static void test_ssh_target(void **state)
+{
+	(void)state;
+	struct instance x;
+	memset(&x, 0, sizeof x);
+	char host[64];
+	int port = -1;
+	x.public_ip = "203.0.113.7";
+	x.direct_ssh_port = 41022;
+	x.ssh_host = "ssh5.vast.ai";
+	x.ssh_port = 12345;
+	assert_true(instance_ssh_target(&x, host, sizeof host, &port));
+	assert_string_equal(host, "203.0.113.7");
+	assert_int_equal(port, 41022);
+	x.direct_ssh_port = 0; /* not running: no ports map */
+	assert_true(instance_ssh_target(&x, host, sizeof host, &port));
+	assert_string_equal(host, "ssh5.vast.ai");
+	assert_int_equal(port, 12345);
+	x.ssh_port = 0;
+	assert_false(instance_ssh_target(&x, host, sizeof host, &port));
+	x.ssh_host = "";
+	x.ssh_port = 2222;
+	assert_false(instance_ssh_target(&x, host, sizeof host, &port));
+}
+
 static void test_burn_rate(void **state)
 {
 	(void)state;
@@ -434,6 +461,7 @@ int main(void)
 		cmocka_unit_test(test_errors_pending),
 		cmocka_unit_test(test_event_ring),
 		cmocka_unit_test(test_failed_announced_once),
+		cmocka_unit_test(test_ssh_target),
 		cmocka_unit_test(test_burn_rate),
 		cmocka_unit_test(test_stress_swaps),
 	};
