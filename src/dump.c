@@ -95,6 +95,7 @@ static bool fetch_instances(struct api_client *cl, json_t *raw, struct instance 
 	struct backoff pace;
 	backoff_init(&pace, 1, 1, cl->cfg->page_rate, 1, util_mono());
 	char *token = NULL;
+	bool v0 = false; /* the spec's v0 list: one answer, no pages */
 	for (int page = 0;; page++) {
 		struct api_call c = api_instances_v1(cl->cfg, token);
 		free(token);
@@ -104,33 +105,23 @@ static bool fetch_instances(struct api_client *cl, json_t *raw, struct instance 
 		json_t *root;
 		bool ok = api_run(cl, &c, &root, e);
 		api_call_free(&c);
-		if (!ok) {
-			if (page == 0 && api_should_fall_back(e)) {
-				struct api_call c0 = api_instances_v0(cl->cfg);
-				ok = api_run(cl, &c0, &root, e);
-				api_call_free(&c0);
-				if (!ok)
-					return false;
-				if (!json_map_instances(root, v, n, &token)) {
-					apierr_protocol(e, 200, "unexpected instance list shape");
-					json_decref(root);
-					return false;
-				}
-				free(token);
-				append_raw(raw, root);
-				json_decref(root);
-				return true;
-			}
-			return false;
+		if (!ok && page == 0 && api_should_fall_back(e)) {
+			v0 = true;
+			c = api_instances_v0(cl->cfg);
+			ok = api_run(cl, &c, &root, e);
+			api_call_free(&c);
 		}
+		if (!ok)
+			return false;
 		if (!json_map_instances(root, v, n, &token)) {
 			apierr_protocol(e, 200, "unexpected instance list shape");
 			json_decref(root);
+			free(token);
 			return false;
 		}
 		append_raw(raw, root);
 		json_decref(root);
-		if (!token || !*token)
+		if (v0 || !token || !*token)
 			break;
 		if (page > 100000) {
 			apierr_protocol(e, 200, "the instance list never ends");
