@@ -35,7 +35,7 @@ struct poller;
 enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_COMMAND };
 
 /* Dialog purposes. */
-enum dlg_purpose { DP_NONE, DP_STOP, DP_DESTROY, DP_BID, DP_PREPAY, DP_LABEL, DP_TFA };
+enum dlg_purpose { DP_NONE, DP_STOP, DP_REBOOT, DP_DESTROY, DP_BID, DP_PREPAY, DP_LABEL, DP_TFA };
 
 struct sent_job {
 	int id;
