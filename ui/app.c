@@ -22,6 +22,8 @@
 
 void app_toast(struct app *a, enum role r, double secs, const char *fmt, ...)
 {
+	if (a->msg_sticky)
+		return; /* the event log keeps what would have replaced it */
 	char raw[sizeof a->msg];
 	va_list ap;
 	va_start(ap, fmt);

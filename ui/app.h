@@ -82,6 +82,8 @@ struct app {
 	char msg[300];
 	enum role msg_role;
 	double msg_until;   /* monotonic seconds; 0: stays until replaced */
+	bool msg_sticky;    /* start-up warnings: kept, not replaced by toasts,
+			     * until a key is pressed */
 
 	struct dialog dlg;
 	struct sent_job sent[APP_SENT];
