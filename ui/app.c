@@ -22,6 +22,8 @@
 
 void app_toast(struct app *a, enum role r, double secs, const char *fmt, ...)
 {
+	if (a->msg_sticky)
+		return; /* the event log keeps what would have replaced it */
 	char raw[sizeof a->msg];
 	va_list ap;
 	va_start(ap, fmt);
@@ -197,7 +199,13 @@ void app_instance_action(struct app *a, enum action act, long id)
 		dialog_confirm(&a->dlg, DP_DESTROY, id, "Destroy", text, "Destroy");
 		break;
 	case ACT_START: simple_job(a, JOB_START, id); break;
-	case ACT_REBOOT: simple_job(a, JOB_REBOOT, id); break;
+	case ACT_REBOOT:
+		snprintf(text, sizeof text,
+			 "Reboot instance %s? The work running on the machine is interrupted: every "
+			 "process in the container is killed and starts again.",
+			 w);
+		dialog_confirm(&a->dlg, DP_REBOOT, id, "Reboot", text, "Reboot");
+		break;
 	case ACT_LABEL:
 		snprintf(text, sizeof text, "New label for instance %ld:", id);
 		dialog_input(&a->dlg, DP_LABEL, id, "Label", text, x->label, LABEL_MAX);
@@ -336,12 +344,14 @@ void app_dialog_result(struct app *a, enum dlg_result res)
 		long id = d->instance_id;
 		int purpose = d->purpose;
 		dialog_close(d);
+		enum job_kind k = purpose == DP_STOP	 ? JOB_STOP
+				  : purpose == DP_REBOOT ? JOB_REBOOT
+							 : JOB_DESTROY;
 		if (a->read_only) {
-			app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled",
-				  purpose == DP_STOP ? "stop" : "destroy");
+			app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled", job_kind_name(k));
 			return;
 		}
-		simple_job(a, purpose == DP_STOP ? JOB_STOP : JOB_DESTROY, id);
+		simple_job(a, k, id);
 		return;
 	}
 	if (submit_input(a))

@@ -35,7 +35,7 @@ struct poller;
 enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_COMMAND };
 
 /* Dialog purposes. */
-enum dlg_purpose { DP_NONE, DP_STOP, DP_DESTROY, DP_BID, DP_PREPAY, DP_LABEL, DP_TFA };
+enum dlg_purpose { DP_NONE, DP_STOP, DP_REBOOT, DP_DESTROY, DP_BID, DP_PREPAY, DP_LABEL, DP_TFA };
 
 struct sent_job {
 	int id;
@@ -82,6 +82,8 @@ struct app {
 	char msg[300];
 	enum role msg_role;
 	double msg_until;   /* monotonic seconds; 0: stays until replaced */
+	bool msg_sticky;    /* start-up warnings: kept, not replaced by toasts,
+			     * until a key is pressed */
 
 	struct dialog dlg;
 	struct sent_job sent[APP_SENT];

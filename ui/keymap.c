@@ -28,6 +28,14 @@ struct action_info {
 static const struct action_info actions[ACT__COUNT] = { ACTIONS(ACT_INFO) };
 #undef ACT_INFO
 
+/* Contexts that share another's bindings of the actions both allow: the
+ * detail view acts on its instance with the table's keys, so a `bind
+ * instances KEY ...` line applies to the detail view as well. */
+static const int ctx_parent[CTX__COUNT] = {
+	[CTX_GLOBAL] = -1, [CTX_INSTANCES] = -1, [CTX_EVENTS] = -1,
+	[CTX_DETAIL] = CTX_INSTANCES, [CTX_HELP] = -1,
+};
+
 static const char *const ctx_names[CTX__COUNT] = {
 	[CTX_GLOBAL] = "global", [CTX_INSTANCES] = "instances", [CTX_EVENTS] = "events",
 	[CTX_DETAIL] = "detail", [CTX_HELP] = "help",
@@ -232,6 +240,39 @@ static void km_error(struct keymap *km, const char *fmt, ...)
 	va_end(ap);
 }
 
+static const struct km_entry *find(const struct keymap *km, enum km_ctx ctx, int key);
+
+/* One `bind` line: act (ACT_NONE: unbind) on key in ctx, and where else it
+ * must reach so that what the user wrote holds everywhere.  Unbinding in
+ * global takes the key away in every context that binds it; a line for a
+ * context also applies to the contexts that share its bindings (the detail
+ * view shares the table's), where the key is bound to an action both
+ * allow (unbinding) or where act may be bound (binding).  False when a
+ * context is full. */
+static bool bind_everywhere(struct keymap *km, enum km_ctx ctx, int key, enum action act)
+{
+	bool ok = keymap_bind(km, ctx, key, act);
+	for (int c = 0; c < CTX__COUNT; c++) {
+		if (c == (int)ctx)
+			continue;
+		const struct km_entry *e = find(km, (enum km_ctx)c, key);
+		if (ctx == CTX_GLOBAL) {
+			if (act == ACT_NONE && e && e->act != ACT_NONE)
+				ok = keymap_bind(km, (enum km_ctx)c, key, ACT_NONE) && ok;
+			continue;
+		}
+		if (ctx_parent[c] != (int)ctx)
+			continue;
+		if (act == ACT_NONE) {
+			if (e && e->act != ACT_NONE && (action_contexts(e->act) & CTXM(ctx)))
+				ok = keymap_bind(km, (enum km_ctx)c, key, ACT_NONE) && ok;
+		} else if (action_contexts(act) & CTXM(c)) {
+			ok = keymap_bind(km, (enum km_ctx)c, key, act) && ok;
+		}
+	}
+	return ok;
+}
+
 int keymap_apply(struct keymap *km, const struct key_binding *b, size_t n)
 {
 	int refused = 0;
@@ -266,7 +307,7 @@ int keymap_apply(struct keymap *km, const struct key_binding *b, size_t n)
 				continue;
 			}
 		}
-		if (!keymap_bind(km, (enum km_ctx)ctx, key, act)) {
+		if (!bind_everywhere(km, (enum km_ctx)ctx, key, act)) {
 			km_error(km, "bind: too many bindings in context %s (key %s)", ctx_names[ctx],
 				 b[i].key);
 			refused++;

@@ -106,6 +106,9 @@ int keymap_normalize(bool fn, unsigned ch);
 /* The default bindings. */
 void keymap_init(struct keymap *km);
 /* Apply `bind [CONTEXT] KEY ACTION` overrides; errors go to km->errors.
+ * `bind KEY none` (global) unbinds KEY in every context; a line for the
+ * instances context applies to the detail view too (it shares the table's
+ * instance keys), so an unbinding never leaves the key working elsewhere.
  * Returns the number of bindings refused. */
 int keymap_apply(struct keymap *km, const struct key_binding *b, size_t n);
 /* Bind one key (action ACT_NONE unbinds); false when the context is full. */

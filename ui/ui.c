@@ -310,6 +310,11 @@ static void prompt_key(struct app *a, int key)
 
 static void handle_key(struct app *a, int key)
 {
+	if (a->msg_sticky) { /* a key dismisses the start-up warnings, then acts */
+		a->msg_sticky = false;
+		a->msg[0] = '\0';
+		a->dirty |= DIRTY_MSG;
+	}
 	/* control keys bound to quit-now, suspend or redraw work everywhere,
 	 * dialogs and prompts included */
 	if (key > 0 && key < 0x20 && key != '\t' && key != '\n' && key != 27) {
@@ -444,12 +449,27 @@ static void clock_tick(struct app *a, double *last_minute)
 		a->dirty |= DIRTY_HEADER;
 }
 
+/* Start-up warnings (refused bind lines, a missing theme): into the event
+ * log, and into the message line where they stay until a key is pressed. */
 static void start_messages(struct app *a, const char *theme_err)
 {
+	int n = a->km.nerrors + (theme_err && *theme_err ? 1 : 0);
 	for (int i = 0; i < a->km.nerrors; i++)
 		model_event(a->m, EV_WARN, -1, 0, 0, 0, "config: %s", a->km.errors[i]);
 	if (theme_err && *theme_err)
 		model_event(a->m, EV_WARN, -1, 0, 0, 0, "%s", theme_err);
+	if (!n)
+		return;
+	char first[400];
+	if (a->km.nerrors)
+		snprintf(first, sizeof first, "config: %s", a->km.errors[0]);
+	else
+		snprintf(first, sizeof first, "%s", theme_err);
+	char more[64] = "";
+	if (n > 1)
+		snprintf(more, sizeof more, " (+%d more: 2 shows the event log)", n - 1);
+	app_toast(a, ROLE_WARNING, 0, "%s%s  [any key dismisses]", first, more);
+	a->msg_sticky = true;
 }
 
 static void set_up_theme(struct app *a, char *err, size_t n)

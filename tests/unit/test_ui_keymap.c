@@ -14,6 +14,7 @@
 
 #include "command.h"
 #include "config.h"
+#include "help.h"
 #include "keymap.h"
 
 static void test_parse_key_names(void **state)
@@ -142,7 +143,9 @@ static void test_bind_overrides(void **state)
 	assert_int_equal(keymap_lookup(&km, CTX_INSTANCES, KM_FN(KEY_F(5))), ACT_HELP);
 	assert_int_equal(keymap_lookup(&km, CTX_INSTANCES, 'X'), ACT_DESTROY);
 	assert_int_equal(keymap_lookup(&km, CTX_INSTANCES, 'D'), ACT_NONE);
-	assert_int_equal(keymap_lookup(&km, CTX_DETAIL, 'D'), ACT_DESTROY); /* other context kept */
+	/* the detail view shares the table's instance keys: unbound there too */
+	assert_int_equal(keymap_lookup(&km, CTX_DETAIL, 'D'), ACT_NONE);
+	assert_int_equal(keymap_lookup(&km, CTX_DETAIL, 'X'), ACT_DESTROY);
 	assert_int_equal(keymap_lookup(&km, CTX_INSTANCES, 'r'), ACT_NONE);
 	char keys[64];
 	assert_string_equal(keymap_keys_for(&km, CTX_INSTANCES, ACT_DESTROY, keys, sizeof keys), "X");
@@ -150,6 +153,52 @@ static void test_bind_overrides(void **state)
 	/* a global key shadowed in the context is not listed there */
 	assert_string_equal(keymap_keys_for(&km, CTX_INSTANCES, ACT_REFRESH, keys, sizeof keys), "");
 	assert_string_equal(keymap_keys_for(&km, CTX_EVENTS, ACT_REFRESH, keys, sizeof keys), "F5");
+}
+
+/* issue 12: the README's `bind D none` must take D away everywhere, and
+ * the help (generated from the bindings) must stop listing it. */
+static void test_unbind_everywhere(void **state)
+{
+	(void)state;
+	static struct keymap km;
+	keymap_init(&km);
+	struct key_binding b[] = { { "", "D", "none" } };
+	assert_int_equal(keymap_apply(&km, b, 1), 0);
+	for (int c = 0; c < CTX__COUNT; c++)
+		if (keymap_lookup(&km, (enum km_ctx)c, 'D') != ACT_NONE)
+			fail_msg("D still does %s in %s",
+				 action_name(keymap_lookup(&km, (enum km_ctx)c, 'D')),
+				 km_ctx_name((enum km_ctx)c));
+	char keys[64];
+	assert_string_equal(keymap_keys_for(&km, CTX_INSTANCES, ACT_DESTROY, keys, sizeof keys), "");
+	assert_string_equal(keymap_keys_for(&km, CTX_DETAIL, ACT_DESTROY, keys, sizeof keys), "");
+	static struct help_line lines[200];
+	size_t n = help_build(&km, false, lines, 200);
+	for (size_t i = 0; i < n; i++)
+		if (strstr(lines[i].text, "destroy (stops"))
+			fail_msg("help still lists destroy with keys \"%s\"", lines[i].keys);
+	/* other keys are untouched */
+	assert_int_equal(keymap_lookup(&km, CTX_DETAIL, 's'), ACT_STOP);
+	assert_int_equal(keymap_lookup(&km, CTX_INSTANCES, 'd'), ACT_NONE);
+
+	/* a context line: instances reaches the detail view, not the event log */
+	keymap_init(&km);
+	struct key_binding c[] = { { "instances", "s", "none" }, { "instances", "Esc", "none" },
+				   { "instances", "Z", "stop" } };
+	assert_int_equal(keymap_apply(&km, c, 3), 0);
+	assert_int_equal(keymap_lookup(&km, CTX_INSTANCES, 's'), ACT_NONE);
+	assert_int_equal(keymap_lookup(&km, CTX_DETAIL, 's'), ACT_NONE);
+	assert_int_equal(keymap_lookup(&km, CTX_DETAIL, 'Z'), ACT_STOP);
+	/* Esc is a global key: the table's unbinding does not take it from the detail view */
+	assert_int_equal(keymap_lookup(&km, CTX_INSTANCES, 27), ACT_NONE);
+	assert_int_equal(keymap_lookup(&km, CTX_DETAIL, 27), ACT_BACK);
+	assert_int_equal(keymap_lookup(&km, CTX_EVENTS, 27), ACT_BACK);
+	/* a detail line stays in the detail view */
+	keymap_init(&km);
+	struct key_binding d[] = { { "detail", "S", "none" } };
+	assert_int_equal(keymap_apply(&km, d, 1), 0);
+	assert_int_equal(keymap_lookup(&km, CTX_DETAIL, 'S'), ACT_NONE);
+	assert_int_equal(keymap_lookup(&km, CTX_INSTANCES, 'S'), ACT_START);
 }
 
 static void test_bind_errors(void **state)
@@ -213,6 +262,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_catalogue),
 		cmocka_unit_test(test_bind_overrides),
+		cmocka_unit_test(test_unbind_everywhere),
 		cmocka_unit_test(test_bind_errors),
 		cmocka_unit_test(test_commands),
 	};
