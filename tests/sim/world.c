@@ -909,6 +909,8 @@ static void seed_serverless(struct world *w, double now)
 				      "min_load", 10.0 * (double)(i + 1), "target_util", 0.9, "cold_mult", 2.5,
 				      "cold_workers", 1 + i % 3, "max_workers", 4 + 2 * i, "api_key", key,
 				      "user_id", (json_int_t)148213, "created_at", now - 86400.0 * (double)(10 + i));
+		if (i == 2) /* whisper-asr: every worker in ERROR (the flag rule's case) */
+			json_object_set_new(e, "sim_workers", json_string("error"));
 		json_array_append_new(w->endpoints, e);
 		json_t *tpl = json_array_get(w->templates, (size_t)i % json_array_size(w->templates));
 		char created[32];
@@ -1172,6 +1174,7 @@ struct world *world_new(const struct sim_opts *opt)
 void world_reset(struct world *w)
 {
 	free_all(w);
+	w->logs_cli_only = false;
 	w->manual_offset = 0;
 	w->t0_wall = floor((double)time(NULL));
 	w->t0_mono = mono();

@@ -113,6 +113,8 @@ struct world {
 	struct logreq *logreqs;
 	size_t nlogreq;
 	json_t *reports;        /* object: machine_id -> array */
+	bool logs_cli_only;     /* get_endpoint_logs answers only the CLI's form
+				 * (the spec's {"endpoint"} gets a bare 404) */
 
 	struct tfa *tfa;
 };
