@@ -53,6 +53,8 @@ double api_ep_rate(enum api_ep ep)
 void api_call_free(struct api_call *c)
 {
 	free(c->url);
+	if (c->body) /* may hold a secret: an env value, a 2FA code or secret */
+		explicit_bzero(c->body, strlen(c->body));
 	free(c->body);
 	c->url = c->body = NULL;
 }

@@ -64,7 +64,7 @@ struct api_call {
 			 * service handed out: the key must not go there) */
 };
 
-void api_call_free(struct api_call *c);
+void api_call_free(struct api_call *c); /* wipes the body (it may hold a secret) */
 /* A call record for the request builders of other files: url (malloc'd) and
  * body (may be NULL) are taken over; the body is serialised compactly. */
 struct api_call api_call_make(enum api_ep ep, const char *method, char *url, json_t *body);
