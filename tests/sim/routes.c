@@ -515,7 +515,7 @@ static void h_request_logs(struct ctx *c)
 	if (!w->logreqs)
 		abort();
 	struct logreq *lr = &w->logreqs[w->nlogreq++];
-	world_make_key(w, lr->token, sizeof lr->token, "");
+	world_make_token(w, lr->token, sizeof lr->token, ""); /* a capability URL, not a key */
 	lr->token[32] = '\0';
 	lr->ready_at = c->rq->now + LOG_READY_DELAY / w->opt.speed;
 	/* the container's log: boot lines, then periodic progress */
@@ -993,6 +993,8 @@ static void h_secrets_set(struct ctx *c)
 		return;
 	}
 	bool exists = json_object_get(c->w->secrets, key) != NULL;
+	if (!del)
+		world_issue(c->w, json_string_value(val)); /* even when refused: it was sent */
 	if (!strcmp(m, "POST")) {
 		if (exists) {
 			errorf(c->rs, 400, "existing_key", "Environment variable %s already exists", key);
