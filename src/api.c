@@ -30,6 +30,14 @@ static const struct {
 	[EP_BID] = {"bid", 5.5},                     [EP_PREPAY] = {"prepay", 2.0},
 	[EP_CREATE] = {"create", 4.5},               [EP_TFA_LOGIN] = {"2FA login", 1.0},
 	[EP_LOGS] = {"endpoint logs", 1.0},          [EP_LOGS_CLI] = {"endpoint logs", 1.0},
+	[EP_ENDPT_WRITE] = {"endpoint change", 1.0}, [EP_WG_WRITE] = {"workergroup change", 1.0},
+	[EP_WORKERS] = {"endpoint workers", 2.0},    [EP_INSTANCE_LOGS] = {"instance logs", 1.0},
+	[EP_LOG_RESULT] = {"log result", 2.0},       [EP_SECRETS] = {"env vars", 5.0},
+	[EP_SECRETS_WRITE] = {"env var change", 3.0}, [EP_APIKEYS] = {"API keys", 1.0},
+	[EP_APIKEY_WRITE] = {"API key change", 1.0}, [EP_SSH] = {"SSH keys", 1.0},
+	[EP_SSH_WRITE] = {"SSH key change", 1.0},    [EP_ROLES] = {"team roles", 1.0},
+	[EP_ROLE_WRITE] = {"team role change", 1.0}, [EP_REPORTS] = {"machine reports", 1.2},
+	[EP_TFA_STATUS] = {"2FA status", 1.0},       [EP_TFA_WRITE] = {"2FA", 1.0},
 };
 
 const char *api_ep_name(enum api_ep ep)
@@ -45,6 +53,8 @@ double api_ep_rate(enum api_ep ep)
 void api_call_free(struct api_call *c)
 {
 	free(c->url);
+	if (c->body) /* may hold a secret: an env value, a 2FA code or secret */
+		explicit_bzero(c->body, strlen(c->body));
 	free(c->body);
 	c->url = c->body = NULL;
 }
@@ -52,12 +62,17 @@ void api_call_free(struct api_call *c)
 /* A call record; the JSON body (taken over) is serialised compactly. */
 static struct api_call mk(enum api_ep ep, const char *method, char *url, json_t *body)
 {
-	struct api_call c = {ep, method, url, NULL};
+	struct api_call c = {ep, method, url, NULL, false};
 	if (body) {
 		c.body = json_dumps(body, JSON_COMPACT);
 		json_decref(body);
 	}
 	return c;
+}
+
+struct api_call api_call_make(enum api_ep ep, const char *method, char *url, json_t *body)
+{
+	return mk(ep, method, url, body);
 }
 
 /* URL-encode s (malloc'd). */
@@ -363,7 +378,7 @@ bool api_run(struct api_client *cl, const struct api_call *call, json_t **root,
 {
 	bool session_retry = false;
 	for (int attempt = 0;; attempt++) {
-		char *hdr = cl->auth ? auth_header(cl->auth) : NULL;
+		char *hdr = cl->auth && !call->no_auth ? auth_header(cl->auth) : NULL;
 		struct http_xfer *x = http_xfer_new(&cl->opts, call->method, call->url, call->body,
 						    hdr, e);
 		auth_header_free(hdr);

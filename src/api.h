@@ -35,6 +35,23 @@ enum api_ep {
 	EP_TFA_LOGIN,      /* POST /api/v0/tfa/ */
 	EP_LOGS,           /* POST {run_url}/get_endpoint_logs (spec) */
 	EP_LOGS_CLI,       /* POST {run_url}/get_endpoint_logs/ (the CLI's form) */
+	/* serverless and account calls (api_serverless.h, api_account.h) */
+	EP_ENDPT_WRITE,    /* POST|PUT|DELETE /api/v0/endptjobs/[{id}/] */
+	EP_WG_WRITE,       /* POST|PUT|DELETE /api/v0/workergroups/[{id}/] */
+	EP_WORKERS,        /* POST {run_url}/get_endpoint_workers/ */
+	EP_INSTANCE_LOGS,  /* PUT /api/v0/instances/request_logs/{id}/ */
+	EP_LOG_RESULT,     /* GET result_url (no auth) */
+	EP_SECRETS,        /* GET /api/v0/secrets/ */
+	EP_SECRETS_WRITE,  /* POST|PUT|DELETE /api/v0/secrets/ */
+	EP_APIKEYS,        /* GET /api/v0/auth/apikeys/ */
+	EP_APIKEY_WRITE,   /* POST /api/v0/auth/apikeys/, DELETE .../{id}/ */
+	EP_SSH,            /* GET /api/v0/ssh/ */
+	EP_SSH_WRITE,      /* POST /api/v0/ssh/, DELETE .../{id}/ */
+	EP_ROLES,          /* GET /api/v0/team/roles-full/, GET .../roles/{id}/ */
+	EP_ROLE_WRITE,     /* POST /api/v0/team/roles/, PUT|DELETE .../{id}/ */
+	EP_REPORTS,        /* GET /api/v0/machines/{id}/reports/ */
+	EP_TFA_STATUS,     /* GET /api/v0/tfa/status/ */
+	EP_TFA_WRITE,      /* the other /api/v0/tfa/... calls */
 	EP__COUNT
 };
 
@@ -43,9 +60,14 @@ struct api_call {
 	const char *method;
 	char *url;      /* malloc'd */
 	char *body;     /* malloc'd JSON text, NULL for none */
+	bool no_auth;   /* send no Authorization header (a result_url the
+			 * service handed out: the key must not go there) */
 };
 
-void api_call_free(struct api_call *c);
+void api_call_free(struct api_call *c); /* wipes the body (it may hold a secret) */
+/* A call record for the request builders of other files: url (malloc'd) and
+ * body (may be NULL) are taken over; the body is serialised compactly. */
+struct api_call api_call_make(enum api_ep ep, const char *method, char *url, json_t *body);
 const char *api_ep_name(enum api_ep ep);
 /* Published rate threshold of the endpoint, requests per second (API-NOTES). */
 double api_ep_rate(enum api_ep ep);

@@ -147,7 +147,7 @@ static void op_complete(struct poller *p, struct op *o, struct http_xfer *x);
 static void op_launch(struct poller *p, struct op *o)
 {
 	struct api_error e;
-	char *hdr = auth_header(p->auth);
+	char *hdr = o->call.no_auth ? NULL : auth_header(p->auth);
 	o->x = http_xfer_new(&p->opts, o->call.method, o->call.url, o->call.body, hdr, &e);
 	auth_header_free(hdr);
 	if (o->kind == OP_FETCH)

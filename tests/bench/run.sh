@@ -78,6 +78,13 @@ else
     echo "bench_parse: not built (tests/bench/bench_parse.c absent)"
 fi
 
+echo "== core: a log pane at 100 lines/s (10,000 lines kept)"
+if [ -x "$B/bench_logtail" ]; then
+    "$B/bench_logtail" || status=1
+else
+    echo "bench_logtail: not built"
+fi
+
 echo "== rentop --dump instances: 1,000 instances, and the idle dashboard"
 if sim_start --seed 1 --instances 1000 --rate-limits off --quiet; then
     times=

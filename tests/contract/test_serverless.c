@@ -2,7 +2,11 @@
  * delete with no_such_workergroup, both get_endpoint_logs forms (the spec's
  * {"endpoint","tail"} -> logs, the CLI's {"id","api_key","tail"} -> info0,
  * info1, trace, debug), bare-string failures, logs growing with time, and
- * get_endpoint_workers. */
+ * get_endpoint_workers with its per-endpoint worker modes (the seeded
+ * all-ERROR endpoint, "loading", "none" through /__sim/set), suspend/resume
+ * with a bad state refused, search_params on a workergroup PUT, the request
+ * record showing only the fields a PUT sent, and a server with only the
+ * CLI's log form (/__sim/set logs_cli_only). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -161,6 +165,121 @@ static void test_endpoint_workers(void **state)
 	json_decref(ct_expect("POST", "/get_endpoint_workers/", "{\"id\":1}", 404));
 }
 
+static long ep_id(const char *name)
+{
+	json_t *e = ct_expect("GET", "/api/v0/endptjobs/", NULL, 200);
+	size_t i;
+	json_t *o;
+	long id = -1;
+	json_array_foreach(json_object_get(e, "results"), i, o)
+		if (!strcmp(ct_str(o, "endpoint_name"), name))
+			id = (long)json_integer_value(json_object_get(o, "id"));
+	json_decref(e);
+	assert_true(id > 0);
+	return id;
+}
+
+static json_t *workers_of(const char *name)
+{
+	char body[64];
+	snprintf(body, sizeof body, "{\"id\":%ld}", ep_id(name));
+	return ct_expect("POST", "/get_endpoint_workers/", body, 200);
+}
+
+static size_t count_status(json_t *arr, const char *status)
+{
+	size_t i, n = 0;
+	json_t *w;
+	json_array_foreach(arr, i, w)
+		n += !strcmp(ct_str(w, "status"), status);
+	return n;
+}
+
+static void test_worker_modes(void **state)
+{
+	(void)state;
+	/* seeded: whisper-asr's workers are all in ERROR; llm-chat is mixed */
+	json_t *j = workers_of("whisper-asr");
+	assert_true(json_array_size(j) > 0);
+	assert_int_equal(count_status(j, "ERROR"), json_array_size(j));
+	json_decref(j);
+	j = workers_of("llm-chat");
+	assert_true(count_status(j, "RUNNING") > 0);
+	json_decref(j);
+	/* the knob never shows in the list */
+	j = ct_expect("GET", "/api/v0/endptjobs/", NULL, 200);
+	size_t i;
+	json_t *o;
+	json_array_foreach(json_object_get(j, "results"), i, o)
+		assert_null(json_object_get(o, "sim_workers"));
+	json_decref(j);
+	ct_ctl("set", "{\"what\":\"endpoint\",\"endpoint\":\"llm-chat\",\"field\":\"workers\",\"value\":\"loading\"}");
+	j = workers_of("llm-chat");
+	assert_int_equal(count_status(j, "LOADING"), json_array_size(j));
+	json_decref(j);
+	ct_ctl("set", "{\"what\":\"endpoint\",\"endpoint\":\"llm-chat\",\"field\":\"workers\",\"value\":\"none\"}");
+	j = workers_of("llm-chat");
+	assert_int_equal(json_array_size(j), 0);
+	json_decref(j);
+	struct http_result r = sim_ctl(ct_sim, "set", "{\"what\":\"endpoint\",\"endpoint\":\"llm-chat\",\"field\":\"workers\",\"value\":\"bogus\"}");
+	assert_int_equal(r.status, 400);
+	http_result_free(&r);
+	/* a hostile endpoint name through the control API */
+	ct_ctl("set", "{\"what\":\"endpoint\",\"endpoint\":\"sdxl-gen\",\"field\":\"endpoint_name\",\"value\":\"\\u001b[31mevil\"}");
+	assert_true(ep_id("\x1b[31mevil") > 0);
+}
+
+static void test_suspend_resume_and_put_record(void **state)
+{
+	(void)state;
+	char path[64];
+	snprintf(path, sizeof path, "/api/v0/endptjobs/%ld/", ep_id("llm-chat"));
+	json_decref(ct_expect("PUT", path, "{\"endpoint_state\":\"suspended\"}", 200));
+	json_decref(ct_expect("PUT", path, "{\"endpoint_state\":\"active\"}", 200));
+	ct_expect_error(ct_sim->full_key, "PUT", path, "{\"endpoint_state\":\"sleeping\"}", 400, "invalid_args", NULL);
+	/* a stopped endpoint has no worker */
+	json_decref(ct_expect("PUT", path, "{\"endpoint_state\":\"stopped\"}", 200));
+	json_t *j = workers_of("llm-chat");
+	assert_int_equal(json_array_size(j), 0);
+	json_decref(j);
+	/* workergroup PUT: search_params lands in search_query; the request
+	 * record shows exactly the fields sent */
+	j = ct_expect("GET", "/api/v0/workergroups/", NULL, 200);
+	long wg = (long)json_integer_value(json_object_get(json_array_get(json_object_get(j, "results"), 0), "id"));
+	json_decref(j);
+	snprintf(path, sizeof path, "/api/v0/workergroups/%ld/", wg);
+	json_decref(ct_expect("PUT", path, "{\"search_params\":\"gpu_ram>=80\",\"test_workers\":4}", 200));
+	j = ct_expect("GET", "/api/v0/workergroups/", NULL, 200);
+	json_t *g = json_array_get(json_object_get(j, "results"), 0);
+	assert_string_equal(ct_str(g, "search_query"), "gpu_ram>=80");
+	assert_int_equal(json_integer_value(json_object_get(g, "test_workers")), 4);
+	json_decref(j);
+	json_t *st = ct_state();
+	json_t *rec = json_object_get(json_object_get(st, "requests"), path);
+	assert_string_equal(ct_str(rec, "last_method"), "PUT");
+	json_t *b = json_object_get(rec, "last_body");
+	assert_int_equal(json_object_size(b), 2);
+	json_decref(st);
+}
+
+static void test_logs_cli_only(void **state)
+{
+	(void)state;
+	ct_advance(30);
+	ct_ctl("set", "{\"what\":\"sim\",\"field\":\"logs_cli_only\",\"value\":true}");
+	json_t *j = ct_expect("POST", "/get_endpoint_logs", "{\"endpoint\":\"llm-chat\",\"tail\":5}", 404);
+	assert_true(json_is_string(j));
+	json_decref(j);
+	char body[64];
+	snprintf(body, sizeof body, "{\"id\":%ld,\"tail\":5}", ep_id("llm-chat"));
+	j = ct_expect("POST", "/get_endpoint_logs/", body, 200);
+	assert_int_equal(count_lines(ct_str(j, "info0")), 5);
+	json_decref(j);
+	/* reset brings the spec's form back */
+	ct_reset(NULL);
+	json_decref(ct_expect("POST", "/get_endpoint_logs", "{\"endpoint\":\"llm-chat\",\"tail\":5}", 200));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +290,9 @@ int main(void)
 		cmocka_unit_test_setup(test_endpoint_logs_failures_are_bare_strings, ct_reset),
 		cmocka_unit_test_setup(test_injected_log_line_with_escapes_is_served_verbatim, ct_reset),
 		cmocka_unit_test_setup(test_endpoint_workers, ct_reset),
+		cmocka_unit_test_setup(test_worker_modes, ct_reset),
+		cmocka_unit_test_setup(test_suspend_resume_and_put_record, ct_reset),
+		cmocka_unit_test_setup(test_logs_cli_only, ct_reset),
 	};
 	return cmocka_run_group_tests_name("contract_serverless", tests, setup, ct_stop);
 }

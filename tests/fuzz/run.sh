@@ -3,7 +3,7 @@
 # (-fsanitize=fuzzer,address,undefined) and run each for a bounded time,
 # seeded from the unit-test fixtures.
 #
-#   tests/fuzz/run.sh [target ...]     targets: json_map apierr query sanitize
+#   tests/fuzz/run.sh [target ...]     targets: json_map apierr query sanitize logtail sshkey
 #
 # Environment: FUZZ_SECONDS (per target, default 30), FUZZ_OUT (default
 # build/fuzz), CLANG (default clang).  Prints "ok - fuzz_<target> ..." or
@@ -14,12 +14,12 @@ cd "$(dirname "$0")/../.."
 SECS=${FUZZ_SECONDS:-30}
 OUT=${FUZZ_OUT:-build/fuzz}
 CLANG=${CLANG:-clang}
-[ $# -gt 0 ] || set -- json_map apierr query sanitize
+[ $# -gt 0 ] || set -- json_map apierr query sanitize logtail sshkey
 mkdir -p "$OUT"
 FIX=tests/unit/fixtures
-CORE="src/util.c src/model.c src/json_map.c src/apierr.c src/query.c"
+CORE="src/util.c src/model.c src/json_map.c src/apierr.c src/query.c src/logtail.c src/sshkey.c"
 CFLAGS="-std=c11 -g -O1 -D_GNU_SOURCE -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
-LIBS="$(pkg-config --cflags --libs jansson) -lm -pthread"
+LIBS="$(pkg-config --cflags --libs jansson libcrypto) -lm -pthread"
 failed=0
 
 for t in "$@"; do
@@ -47,6 +47,8 @@ for t in "$@"; do
               dict="-dict=tests/fuzz/json.dict" ;;
     query)    cp tests/fuzz/seeds/query/* "$seeds"/ ;;
     sanitize) cp $FIX/*.json $FIX/errors/* "$seeds"/ ;;
+    logtail)  cp tests/fuzz/seeds/logtail/* "$seeds"/ ;;
+    sshkey)   cp tests/fuzz/seeds/sshkey/* "$seeds"/ ;;
     esac
     log=$OUT/fuzz-$t.log
     "$bin" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \

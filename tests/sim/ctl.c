@@ -173,7 +173,7 @@ static void force_instance(struct simstate *st, json_t *b, struct sim_resp *rs, 
 	reply(rs, 200, json_pack("{s:b,s:o}", "success", 1, "instance", inst_state(st->w, in, now)));
 }
 
-/* POST /__sim/set {"what":"instance"|"user"|"log", ...}. */
+/* POST /__sim/set {"what":"instance"|"user"|"endpoint"|"log", ...}. */
 static void set(struct simstate *st, json_t *b, struct sim_resp *rs, double now)
 {
 	const char *what = jstr(b, "what");
@@ -209,13 +209,37 @@ static void set(struct simstate *st, json_t *b, struct sim_resp *rs, double now)
 		reply(rs, 200, json_pack("{s:b}", "success", 1));
 		return;
 	}
+	if (what && !strcmp(what, "sim") && !strcmp(field, "logs_cli_only")) {
+		st->w->logs_cli_only = json_is_true(value);
+		reply(rs, 200, json_pack("{s:b}", "success", 1));
+		return;
+	}
+	if (what && !strcmp(what, "endpoint")) {
+		json_t *ep = jstr(b, "endpoint") ? world_endpoint_by_name(st->w, jstr(b, "endpoint"))
+						 : world_endpoint_by_id(st->w, (long)jnum(b, "endpoint_id", -1));
+		if (!ep)
+			{ bad(rs, "endpoint needs endpoint (name) or endpoint_id of an endpoint"); return; }
+		if (!strcmp(field, "workers")) {
+			const char *m = json_string_value(value);
+			if (!m || (strcmp(m, "mixed") && strcmp(m, "error") && strcmp(m, "loading") && strcmp(m, "none")))
+				{ bad(rs, "workers must be mixed, error, loading or none"); return; }
+			json_object_set(ep, "sim_workers", value);
+		} else if (!strcmp(field, "id")) {
+			bad(rs, "the id cannot be changed");
+			return;
+		} else {
+			json_object_set(ep, field, value);
+		}
+		reply(rs, 200, json_pack("{s:b}", "success", 1));
+		return;
+	}
 	if (what && !strcmp(what, "instance")) {
 		json_t *fb = json_pack("{s:O,s:O}", "id", json_object_get(b, "id"), field, value);
 		force_instance(st, fb, rs, now);
 		json_decref(fb);
 		return;
 	}
-	bad(rs, "what must be instance, user or log");
+	bad(rs, "what must be instance, user, endpoint, sim or log");
 }
 
 void ctl_handle(struct simstate *st, const struct sim_req *rq, struct sim_resp *rs)
@@ -236,6 +260,12 @@ void ctl_handle(struct simstate *st, const struct sim_req *rq, struct sim_resp *
 	} else if (!strcmp(p, "state") && get) {
 		world_advance(st->w, now);
 		state(st, rs, now);
+	} else if (!strcmp(p, "secrets") && get) {
+		/* every secret issued since start, for the tests' grep of captures */
+		json_t *all = json_copy(st->w->issued);
+		json_array_extend(all, tfa_issued(st->w->tfa));
+		reply(rs, 200, json_pack("{s:b,s:o,s:O}", "success", 1, "secrets", all, "codes",
+					 tfa_codes(st->w->tfa)));
 	} else if (!strcmp(p, "codes") && get) {
 		const char *sms = tfa_last_code(st->w->tfa, "sms");
 		const char *email = tfa_last_code(st->w->tfa, "email");
@@ -261,7 +291,7 @@ void ctl_handle(struct simstate *st, const struct sim_req *rq, struct sim_resp *
 		world_advance(st->w, now);
 		set(st, b, rs, now);
 	} else {
-		routes_error(rs, 404, "not_found", "unknown control call (fault, clock, codes, instance, set, reset, state)");
+		routes_error(rs, 404, "not_found", "unknown control call (fault, clock, codes, secrets, instance, set, reset, state)");
 	}
 	json_decref(empty);
 }

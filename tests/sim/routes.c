@@ -515,7 +515,7 @@ static void h_request_logs(struct ctx *c)
 	if (!w->logreqs)
 		abort();
 	struct logreq *lr = &w->logreqs[w->nlogreq++];
-	world_make_key(w, lr->token, sizeof lr->token, "");
+	world_make_token(w, lr->token, sizeof lr->token, ""); /* a capability URL, not a key */
 	lr->token[32] = '\0';
 	lr->ready_at = c->rq->now + LOG_READY_DELAY / w->opt.speed;
 	/* the container's log: boot lines, then periodic progress */
@@ -993,6 +993,8 @@ static void h_secrets_set(struct ctx *c)
 		return;
 	}
 	bool exists = json_object_get(c->w->secrets, key) != NULL;
+	if (!del)
+		world_issue(c->w, json_string_value(val)); /* even when refused: it was sent */
 	if (!strcmp(m, "POST")) {
 		if (exists) {
 			errorf(c->rs, 400, "existing_key", "Environment variable %s already exists", key);
@@ -1421,10 +1423,14 @@ static void h_wg_one(struct ctx *c)
 		errorf(c->rs, 404, "no_such_workergroup", "Workergroup %s not found", c->seg ? c->seg : "");
 		return;
 	}
-	if (!strcmp(c->rq->method, "DELETE"))
+	if (!strcmp(c->rq->method, "DELETE")) {
 		json_array_remove(c->w->workergroups, idx);
-	else
+	} else {
 		copy_fields(g, c->body, wg_fields);
+		/* the CLI sends the offer query as search_params */
+		if (jstr(c->body, "search_params"))
+			json_object_set(g, "search_query", json_object_get(c->body, "search_params"));
+	}
 	ok(c->rs);
 }
 
@@ -1433,8 +1439,11 @@ static void h_ep_get(struct ctx *c)
 	json_t *arr = json_array();
 	size_t i;
 	json_t *e;
-	json_array_foreach(c->w->endpoints, i, e)
-		json_array_append_new(arr, json_copy(e));
+	json_array_foreach(c->w->endpoints, i, e) {
+		json_t *o = json_copy(e);
+		json_object_del(o, "sim_workers"); /* the simulator's own knob */
+		json_array_append_new(arr, o);
+	}
 	reply(c->rs, 200, json_pack("{s:b,s:o}", "success", 1, "results", arr));
 }
 
@@ -1469,10 +1478,18 @@ static void h_ep_one(struct ctx *c)
 		errorf(c->rs, 404, "no_such_endpoint", "Endpoint %s not found", c->seg ? c->seg : "");
 		return;
 	}
-	if (!strcmp(c->rq->method, "DELETE"))
+	if (!strcmp(c->rq->method, "DELETE")) {
 		json_array_remove(c->w->endpoints, idx);
-	else
-		copy_fields(e, c->body, ep_fields);
+		ok(c->rs);
+		return;
+	}
+	const char *st = jstr(c->body, "endpoint_state");
+	if (json_object_get(c->body, "endpoint_state") &&
+	    (!st || (strcmp(st, "active") && strcmp(st, "suspended") && strcmp(st, "stopped")))) {
+		routes_error(c->rs, 400, "invalid_args", "endpoint_state must be active, suspended or stopped");
+		return;
+	}
+	copy_fields(e, c->body, ep_fields);
 	ok(c->rs);
 }
 
@@ -1538,6 +1555,10 @@ static void h_endpoint_logs(struct ctx *c)
 		bare(c->rs, 400, "endpoint (name) or id is required");
 		return;
 	}
+	if (name && c->w->logs_cli_only) {
+		bare(c->rs, 404, "Not Found");
+		return;
+	}
 	if (!run_auth(c, ep)) {
 		bare(c->rs, 401, "Invalid API key");
 		return;
@@ -1571,12 +1592,17 @@ static void h_endpoint_workers(struct ctx *c)
 		return;
 	}
 	static const char *const st[] = { "RUNNING", "RUNNING", "IDLE", "LOADING", "RUNNING", "ERROR" };
-	long n = (long)jnum(ep, "cold_workers", 1) + 2;
+	/* sim_workers: "mixed" (default), "error" (every worker in ERROR),
+	 * "loading" (none running), "none" (no worker) */
+	const char *mode = jstr(ep, "sim_workers") ? jstr(ep, "sim_workers") : "mixed";
+	long n = !strcmp(mode, "none") ? 0 : (long)jnum(ep, "cold_workers", 1) + 2;
+	if (!strcmp(jstr(ep, "endpoint_state") ? jstr(ep, "endpoint_state") : "", "stopped"))
+		n = 0;
 	json_t *arr = json_array();
 	long eid = (long)json_integer_value(json_object_get(ep, "id"));
 	for (long i = 0; i < n; i++) {
 		double ph = c->rq->now / 30.0 + (double)i;
-		const char *s = st[(eid + i) % 6];
+		const char *s = !strcmp(mode, "error") ? "ERROR" : !strcmp(mode, "loading") ? "LOADING" : st[(eid + i) % 6];
 		bool run = !strcmp(s, "RUNNING");
 		json_array_append_new(arr, json_pack("{s:I,s:s,s:f,s:f,s:f,s:i,s:f,s:f}", "id",
 						     (json_int_t)(eid * 100 + i), "status", s, "cur_load",

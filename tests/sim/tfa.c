@@ -128,6 +128,9 @@ struct tfa {
 				   * tfa_new and never written again, so the pointer
 				   * tfa_enable_totp returns stays valid and unchanged */
 	bool seeded_totp;         /* tfa_enable_totp was called: a reset restores it */
+	json_t *issued;           /* every secret handed out (TOTP secrets, backup codes,
+				   * session keys, challenge secrets), kept across reset */
+	json_t *codes;            /* every SMS/email code sent (short: kept apart) */
 	double seeded_at;         /* epoch s, when it was first enabled */
 };
 
@@ -141,6 +144,19 @@ static void *zalloc(size_t n)
 		abort();
 	}
 	return p;
+}
+
+/* Record a secret handed out, once. */
+static void issue(json_t *ledger, const char *secret)
+{
+	size_t i;
+	json_t *v;
+	if (!ledger || !secret || !*secret)
+		return;
+	json_array_foreach(ledger, i, v)
+		if (!strcmp(json_string_value(v), secret))
+			return;
+	json_array_append_new(ledger, json_string(secret));
 }
 
 /* splitmix64 finaliser: a good 64-bit mix of x. */
@@ -382,6 +398,7 @@ static struct challenge *challenge_new(struct tfa *t, enum ch_purpose purpose, c
 	snprintf(c->channel, sizeof c->channel, "%s", channel);
 	hex_from(t, c->secret, 32);
 	c->created_at = now;
+	issue(t->issued, c->secret);
 	return c;
 }
 
@@ -410,6 +427,7 @@ static void backup_generate(struct tfa *t)
 				c[k++] = '-';
 		}
 		c[k] = '\0';
+		issue(t->issued, c);
 		t->backup[i].used = false;
 		t->backup[i].deleted = false;
 	}
@@ -639,6 +657,7 @@ static void sms_send(struct tfa *t, struct challenge *c, double now)
 	six_digits(t, c->code);
 	c->sent_at = now;
 	snprintf(t->last_sms, sizeof t->last_sms, "%s", c->code);
+	issue(t->codes, c->code);
 	t->sms_sends[t->sms_ring] = now;
 	t->sms_ring = (t->sms_ring + 1) % SMS_PER_HOUR;
 }
@@ -648,6 +667,7 @@ static void email_send(struct tfa *t, struct challenge *c, double now)
 	six_digits(t, c->code);
 	c->sent_at = now;
 	snprintf(t->last_email, sizeof t->last_email, "%s", c->code);
+	issue(t->codes, c->code);
 }
 
 static void masked_email(const struct tfa *t, char *out, size_t n)
@@ -705,6 +725,7 @@ static void session_add(struct tfa *t, double now, char out[65])
 	}
 	struct session *s = &t->sessions[t->n_sessions++];
 	memcpy(s->key, out, 65);
+	issue(t->issued, out);
 	s->expires_at = now + t->session_ttl;
 }
 
@@ -940,6 +961,7 @@ static bool do_totp_setup(struct tfa *t, const struct sim_req *rq, struct sim_re
 	p->used = true;
 	p->created_at = rq->now;
 	totp_secret_from(draw(t), p->secret, sizeof p->secret);
+	issue(t->issued, p->secret);
 
 	/* The account part is percent-encoded (RFC 3986 unreserved kept). */
 	char account[512];
@@ -1198,6 +1220,9 @@ struct tfa *tfa_new(uint64_t seed, const char *email)
 	t->user_id = 0;
 	t->seed_secret = zalloc(64);
 	totp_secret_from(mix64(seed ^ 0x70705ec7e7ULL), t->seed_secret, 64);
+	t->issued = json_array();
+	t->codes = json_array();
+	issue(t->issued, t->seed_secret);
 	tfa_reset(t);
 	return t;
 }
@@ -1209,6 +1234,8 @@ void tfa_free(struct tfa *t)
 	free(t->sessions);
 	free(t->email);
 	free(t->seed_secret);
+	json_decref(t->issued);
+	json_decref(t->codes);
 	free(t);
 	oath_done();
 }
@@ -1222,7 +1249,10 @@ void tfa_reset(struct tfa *t)
 	bool seeded = t->seeded_totp;
 	double seeded_at = t->seeded_at;
 	struct session *sessions = t->sessions;
+	json_t *issued = t->issued, *codes = t->codes;
 	memset(t, 0, sizeof *t);
+	t->issued = issued;
+	t->codes = codes;
 	t->email = email;
 	t->seed = seed;
 	t->user_id = uid;
@@ -1321,6 +1351,16 @@ json_t *tfa_debug_json(const struct tfa *t)
 	json_object_set_new(j, "last_email_code", t->last_email[0] ? json_string(t->last_email) : json_null());
 	json_object_set_new(j, "session_ttl", json_real(t->session_ttl));
 	return j;
+}
+
+json_t *tfa_issued(const struct tfa *t)
+{
+	return t->issued;
+}
+
+json_t *tfa_codes(const struct tfa *t)
+{
+	return t->codes;
 }
 
 void tfa_set_session_ttl(struct tfa *t, double seconds)

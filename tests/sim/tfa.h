@@ -35,6 +35,11 @@ const char *tfa_status_string(const struct tfa *t); /* "enabled" "disabled" "leg
 const char *tfa_last_code(const struct tfa *t, const char *channel);
 /* A JSON description for /__sim/state: methods, secrets, backup codes left. */
 json_t *tfa_debug_json(const struct tfa *t);
+/* Every secret handed out since start (borrowed): TOTP secrets (seeded and
+ * set up), backup codes, session keys, challenge secrets; and, apart, the
+ * SMS/email codes sent. */
+json_t *tfa_issued(const struct tfa *t);
+json_t *tfa_codes(const struct tfa *t);
 /* Session lifetime in seconds (default 24 h); for tests of expiry. */
 void tfa_set_session_ttl(struct tfa *t, double seconds);
 /* Forget everything (used by /__sim/reset), keeping seed, email and user id.

@@ -127,7 +127,7 @@ static long randi(struct world *w, long lo, long hi) /* inclusive */
 	return lo + (long)(world_rand(w) % (uint64_t)(hi - lo + 1));
 }
 
-void world_make_key(struct world *w, char *buf, size_t n, const char *prefix)
+void world_make_token(struct world *w, char *buf, size_t n, const char *prefix)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t p = (size_t)snprintf(buf, n, "%s", prefix);
@@ -135,6 +135,24 @@ void world_make_key(struct world *w, char *buf, size_t n, const char *prefix)
 		buf[p++] = hex[world_rand(w) & 15];
 	}
 	buf[p < n ? p : n - 1] = '\0';
+}
+
+void world_issue(struct world *w, const char *secret)
+{
+	if (!secret || !*secret || !w->issued)
+		return;
+	size_t i;
+	json_t *v;
+	json_array_foreach(w->issued, i, v)
+		if (!strcmp(json_string_value(v), secret))
+			return;
+	json_array_append_new(w->issued, json_string(secret));
+}
+
+void world_make_key(struct world *w, char *buf, size_t n, const char *prefix)
+{
+	world_make_token(w, buf, n, prefix);
+	world_issue(w, buf);
 }
 
 static void set_str(json_t *o, const char *k, const char *v)
@@ -684,8 +702,9 @@ static json_t *inst_base(struct world *w, long id, json_t *m, double now, double
 	json_object_set_new(o, "status_msg", json_null());
 	json_object_set_new(o, "vm", json_false());
 	char tok[80];
-	world_make_key(w, tok, sizeof tok, "");
+	world_make_token(w, tok, sizeof tok, "");
 	tok[32] = '\0';
+	world_issue(w, tok);
 	set_str(o, "jupyter_token", tok);
 	char uuid[80];
 	set_str(o, "image_uuid", images[0]);
@@ -707,8 +726,9 @@ struct inst *world_inst_create(struct world *w, json_t *offer, json_t *fields, d
 		set_num(in->o, "dph_base", price);
 	in->created = now;
 	in->last_bill = now;
-	world_make_key(w, in->key, sizeof in->key, "ik_");
+	world_make_token(w, in->key, sizeof in->key, "ik_");
 	in->key[40] = '\0';
+	world_issue(w, in->key);
 	json_t *env = json_object_get(fields, "_env_obj");
 	json_object_set_new(in->o, "_ports_run", make_ports(w, jstr(in->o, "image_runtype"), env));
 	json_object_del(in->o, "_env_obj");
@@ -751,8 +771,9 @@ static void seed_instance(struct world *w, int i, double now)
 	json_t *o = in->o;
 	in->created = now - age;
 	in->last_bill = now;
-	world_make_key(w, in->key, sizeof in->key, "ik_");
+	world_make_token(w, in->key, sizeof in->key, "ik_");
 	in->key[40] = '\0';
+	world_issue(w, in->key);
 	const char *img = images[world_rand(w) % NELEM(images)];
 	set_str(o, "image_uuid", img);
 	double dr = world_randf(w);
@@ -909,6 +930,8 @@ static void seed_serverless(struct world *w, double now)
 				      "min_load", 10.0 * (double)(i + 1), "target_util", 0.9, "cold_mult", 2.5,
 				      "cold_workers", 1 + i % 3, "max_workers", 4 + 2 * i, "api_key", key,
 				      "user_id", (json_int_t)148213, "created_at", now - 86400.0 * (double)(10 + i));
+		if (i == 2) /* whisper-asr: every worker in ERROR (the flag rule's case) */
+			json_object_set_new(e, "sim_workers", json_string("error"));
 		json_array_append_new(w->endpoints, e);
 		json_t *tpl = json_array_get(w->templates, (size_t)i % json_array_size(w->templates));
 		char created[32];
@@ -1075,6 +1098,10 @@ static void seed_all(struct world *w)
 	w->templates = json_array();
 	w->secrets = json_pack("{s:s,s:s}", "HF_TOKEN", "hf_simulated0000000000000000000000",
 			       "WANDB_API_KEY", "0000000000000000000000000000000000000000");
+	world_issue(w, "hf_simulated0000000000000000000000");
+	world_issue(w, "0000000000000000000000000000000000000000");
+	world_issue(w, w->opt.api_key);
+	world_issue(w, w->opt.ro_key);
 	w->apikeys = json_array();
 	json_array_append_new(w->apikeys, json_pack("{s:I,s:I,s:n,s:n,s:s,s:f,s:s}", "id",
 						     (json_int_t)w->next_apikey_id++, "user_id", (json_int_t)148213,
@@ -1163,6 +1190,7 @@ struct world *world_new(const struct sim_opts *opt)
 		w->opt.speed = 1;
 	w->t0_wall = floor((double)time(NULL));
 	w->t0_mono = mono();
+	w->issued = json_array();
 	seed_all(w);
 	w->tfa = tfa_new(w->opt.seed, w->opt.email);
 	tfa_set_user_id(w->tfa, (long)json_integer_value(json_object_get(w->user, "id")));
@@ -1172,6 +1200,7 @@ struct world *world_new(const struct sim_opts *opt)
 void world_reset(struct world *w)
 {
 	free_all(w);
+	w->logs_cli_only = false;
 	w->manual_offset = 0;
 	w->t0_wall = floor((double)time(NULL));
 	w->t0_mono = mono();
@@ -1187,5 +1216,6 @@ void world_free(struct world *w)
 		return;
 	free_all(w);
 	tfa_free(w->tfa);
+	json_decref(w->issued);
 	free(w);
 }

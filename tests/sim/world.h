@@ -113,6 +113,10 @@ struct world {
 	struct logreq *logreqs;
 	size_t nlogreq;
 	json_t *reports;        /* object: machine_id -> array */
+	json_t *issued;         /* every secret handed out since start (keys, tokens,
+				 * env values), kept across reset: /__sim/secrets */
+	bool logs_cli_only;     /* get_endpoint_logs answers only the CLI's form
+				 * (the spec's {"endpoint"} gets a bare 404) */
 
 	struct tfa *tfa;
 };
@@ -162,7 +166,12 @@ void world_template_rehash(json_t *t);
 /* Deterministic helpers. */
 uint64_t world_rand(struct world *w);
 double world_randf(struct world *w); /* [0,1) */
+/* A random key (prefix + 64 hex) into buf, recorded as issued. */
 void world_make_key(struct world *w, char *buf, size_t n, const char *prefix);
+/* The same, not recorded (a token that is no secret, e.g. a log URL's). */
+void world_make_token(struct world *w, char *buf, size_t n, const char *prefix);
+/* Record a secret handed out (NULL and "" ignored; duplicates kept once). */
+void world_issue(struct world *w, const char *secret);
 
 /* JSON helpers used by every module. */
 double jnum(const json_t *o, const char *k, double def);  /* numbers or numeric strings */

@@ -1,0 +1,283 @@
+/* logfollow.c: owns the schedule and the answer handling of one log pane's
+ * fetches (endpoint logs in either form, instance logs through request_logs
+ * and the result_url), on top of backoff.c's timing and logtail.c's merge. */
+#include "logfollow.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backoff.h"
+#include "config.h"
+#include "logtail.h"
+#include "util.h"
+
+enum phase {
+	PH_ENDPOINT,       /* endpoint logs: one call per poll */
+	PH_INST_REQUEST,   /* instance logs: request_logs next */
+	PH_INST_RESULT,    /* instance logs: the result_url next */
+};
+
+enum sent { SENT_NONE, SENT_SPEC, SENT_CLI, SENT_REQUEST, SENT_RESULT };
+
+struct logfollow {
+	bool instance;
+	char *name;
+	long id;
+	int tail;
+	enum log_stream stream;
+	bool cli_form;       /* the spec's form answered 404/405 */
+	bool follow;
+	enum phase phase;
+	enum sent sent;
+	char *result_url;
+	int pending_tries;
+	struct backoff bo;
+	double pending_at;   /* s: the next result_url try, while pending */
+	struct api_error last_err;
+	bool failed;
+	bool ever_ok;
+	bool kicked;         /* "r": due now even with follow off */
+};
+
+static struct logfollow *mkf(bool instance, double now)
+{
+	struct logfollow *f = xcalloc(1, sizeof *f);
+	f->instance = instance;
+	f->follow = true;
+	f->stream = LOGS_DEFAULT;
+	backoff_init(&f->bo, instance ? LOGFOLLOW_INSTANCE_S : LOGFOLLOW_ENDPOINT_S,
+		     BACKOFF_CAP_S, 0, (uint64_t)(now * 1000) | 1u, now);
+	return f;
+}
+
+struct logfollow *logfollow_new_endpoint(const char *name, long id, int tail, double now)
+{
+	struct logfollow *f = mkf(false, now);
+	f->name = xstrdup(name);
+	f->id = id;
+	f->tail = tail > 0 ? tail : API_INSTANCE_LOG_TAIL;
+	f->phase = PH_ENDPOINT;
+	return f;
+}
+
+struct logfollow *logfollow_new_instance(long instance_id, int tail, double now)
+{
+	struct logfollow *f = mkf(true, now);
+	f->id = instance_id;
+	f->tail = tail > 0 ? tail : API_INSTANCE_LOG_TAIL;
+	f->phase = PH_INST_REQUEST;
+	return f;
+}
+
+void logfollow_free(struct logfollow *f)
+{
+	if (!f)
+		return;
+	free(f->name);
+	free(f->result_url);
+	free(f);
+}
+
+bool logfollow_set_stream(struct logfollow *f, enum log_stream s, double now)
+{
+	if (f->stream == s)
+		return false;
+	f->stream = s;
+	backoff_due_now(&f->bo, now);
+	return true;
+}
+
+enum log_stream logfollow_stream(const struct logfollow *f)
+{
+	return f->stream;
+}
+
+void logfollow_set_follow(struct logfollow *f, bool on)
+{
+	f->follow = on;
+}
+
+void logfollow_refresh(struct logfollow *f, double now)
+{
+	if (f->instance && f->phase != PH_INST_RESULT)
+		f->phase = PH_INST_REQUEST;
+	backoff_due_now(&f->bo, now);
+	f->pending_at = now;
+	f->kicked = true;
+}
+
+double logfollow_wait(const struct logfollow *f, double now)
+{
+	double at;
+	if (f->phase == PH_INST_RESULT)
+		at = f->pending_at;
+	else if (f->instance && !f->follow && f->ever_ok && !f->failed && !f->kicked)
+		return 1e9; /* no periodic refresh: only "r" */
+	else
+		at = f->bo.next_due;
+	return at > now ? at - now : 0;
+}
+
+struct api_call logfollow_next(struct logfollow *f, const struct config *c, double now)
+{
+	struct api_call none = {EP_LOGS, "POST", NULL, NULL, false};
+	if (logfollow_wait(f, now) > 0)
+		return none;
+	f->kicked = false;
+	switch (f->phase) {
+	case PH_ENDPOINT: {
+		/* the level streams exist only in the CLI's form */
+		bool cli = f->cli_form || f->stream != LOGS_DEFAULT;
+		f->sent = cli ? SENT_CLI : SENT_SPEC;
+		backoff_sent(&f->bo, now);
+		return cli ? api_endpoint_logs_cli(c, f->id, NULL, f->tail)
+			   : api_endpoint_logs(c, f->name, f->tail);
+	}
+	case PH_INST_REQUEST:
+		f->sent = SENT_REQUEST;
+		backoff_sent(&f->bo, now);
+		return api_instance_logs_request(c, f->id, f->tail);
+	case PH_INST_RESULT: {
+		char err[160];
+		struct api_call call = api_instance_logs_fetch(f->result_url, err, sizeof err);
+		if (!call.url) {
+			apierr_protocol(&f->last_err, 0, err);
+			f->failed = true;
+			f->phase = PH_INST_REQUEST;
+			backoff_failure(&f->bo, now);
+			f->sent = SENT_NONE;
+			return call;
+		}
+		f->sent = SENT_RESULT;
+		return call;
+	}
+	}
+	return none;
+}
+
+static enum logfollow_ev fail(struct logfollow *f, const struct api_error *err, double now,
+			      struct api_error *e)
+{
+	f->last_err = *err;
+	f->failed = true;
+	if (e)
+		*e = *err;
+	backoff_failure(&f->bo, now);
+	if (f->phase == PH_INST_RESULT)
+		f->phase = PH_INST_REQUEST;
+	return LFE_FAILED;
+}
+
+static void ok(struct logfollow *f, double now)
+{
+	f->failed = false;
+	f->ever_ok = true;
+	backoff_success(&f->bo, now);
+}
+
+enum logfollow_ev logfollow_done(struct logfollow *f, const struct http_xfer *x,
+				 struct logtail *t, double now, size_t *added,
+				 struct api_error *e)
+{
+	*added = 0;
+	struct api_error err;
+	memset(&err, 0, sizeof err);
+	enum sent sent = f->sent;
+	f->sent = SENT_NONE;
+	switch (sent) {
+	case SENT_NONE:
+		apierr_protocol(&err, 0, "no request was sent");
+		return fail(f, &err, now, e);
+	case SENT_SPEC:
+	case SENT_CLI: {
+		json_t *root = NULL;
+		if (!api_parse(x, &root, &err)) {
+			if (sent == SENT_SPEC && api_should_fall_back(&err)) {
+				f->cli_form = true;
+				backoff_due_now(&f->bo, now);
+				return LFE_SWITCHED;
+			}
+			return fail(f, &err, now, e);
+		}
+		if (api_logs_failure(root, &err)) {
+			json_decref(root);
+			return fail(f, &err, now, e);
+		}
+		char *text = api_log_stream_text(root, f->stream);
+		json_decref(root);
+		if (!text) {
+			char m[80];
+			snprintf(m, sizeof m, "the answer has no %s stream", api_log_stream_name(f->stream));
+			apierr_protocol(&err, 200, m);
+			return fail(f, &err, now, e);
+		}
+		if (t)
+			*added = logtail_merge(t, text, strlen(text), NULL);
+		free(text);
+		ok(f, now);
+		return LFE_MERGED;
+	}
+	case SENT_REQUEST: {
+		json_t *root = NULL;
+		if (!api_parse(x, &root, &err))
+			return fail(f, &err, now, e);
+		char *url = api_instance_logs_url(root);
+		json_decref(root);
+		if (!url) {
+			apierr_protocol(&err, 200, "the answer has no result_url");
+			return fail(f, &err, now, e);
+		}
+		free(f->result_url);
+		f->result_url = url;
+		f->phase = PH_INST_RESULT;
+		f->pending_tries = 0;
+		f->pending_at = now + LOGFOLLOW_PENDING_S;
+		return LFE_PENDING;
+	}
+	case SENT_RESULT: {
+		char *text = NULL;
+		switch (api_instance_logs_result(x, &text, &err)) {
+		case LOGRES_PENDING:
+			if (++f->pending_tries >= LOGFOLLOW_PENDING_TRIES) {
+				apierr_protocol(&err, 404, "the log did not appear in time");
+				return fail(f, &err, now, e);
+			}
+			f->pending_at = now + LOGFOLLOW_PENDING_S;
+			return LFE_PENDING;
+		case LOGRES_FAILED:
+			return fail(f, &err, now, e);
+		case LOGRES_READY:
+			break;
+		}
+		if (t)
+			*added = logtail_merge(t, text, strlen(text), NULL);
+		free(text);
+		f->phase = PH_INST_REQUEST;
+		ok(f, now);
+		return LFE_MERGED;
+	}
+	}
+	return LFE_FAILED;
+}
+
+char *logfollow_state(const struct logfollow *f, double now, char *buf, size_t n)
+{
+	if (f->failed) {
+		char m[300], d[32];
+		apierr_format(&f->last_err, m, sizeof m);
+		double w = logfollow_wait(f, now);
+		snprintf(buf, n, "error: %s, retry in %s", m, fmt_duration(d, sizeof d, w));
+	} else if (f->phase == PH_INST_RESULT) {
+		snprintf(buf, n, "waiting for the log (%d/%d)", f->pending_tries + 1,
+			 LOGFOLLOW_PENDING_TRIES);
+	} else if (f->instance) {
+		snprintf(buf, n, f->follow ? "following (every %.0fs)" : "paused (r to refresh)",
+			 LOGFOLLOW_INSTANCE_S);
+	} else {
+		snprintf(buf, n, "following (every %.0fs)%s%s%s", LOGFOLLOW_ENDPOINT_S,
+			 f->cli_form ? ", CLI form" : "", f->stream != LOGS_DEFAULT ? ", stream " : "",
+			 f->stream != LOGS_DEFAULT ? api_log_stream_name(f->stream) : "");
+	}
+	return buf;
+}
