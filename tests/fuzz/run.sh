@@ -17,7 +17,7 @@ CLANG=${CLANG:-clang}
 [ $# -gt 0 ] || set -- json_map apierr query sanitize
 mkdir -p "$OUT"
 FIX=tests/unit/fixtures
-CORE="src/util.c src/model.c src/json_map.c src/apierr.c src/query.c"
+CORE="src/util.c src/model.c src/json_map.c src/apierr.c src/retry.c src/query.c"
 CFLAGS="-std=c11 -g -O1 -D_GNU_SOURCE -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 LIBS="$(pkg-config --cflags --libs jansson) -lm -pthread"
 failed=0
