@@ -177,9 +177,15 @@ static bool validate(const struct job_req *r)
 			return false;
 		return true;
 	}
-	default:
+	case JOB_START:
+	case JOB_STOP:
+	case JOB_REBOOT:
+	case JOB_DESTROY:
 		return true;
+	case JOB__COUNT:
+		break;
 	}
+	return false;
 }
 
 /* Mirror queued and running jobs into the model (called unlocked).  The
