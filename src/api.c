@@ -50,6 +50,50 @@ double api_ep_rate(enum api_ep ep)
 	return (unsigned)ep < EP__COUNT ? ep_info[ep].rate : 1.0;
 }
 
+enum retry_kind api_ep_kind(enum api_ep ep)
+{
+	switch (ep) {
+	case EP_INSTANCES_V1:
+	case EP_INSTANCES_V0:
+	case EP_INSTANCE:
+	case EP_USER:
+	case EP_WORKERGROUPS:
+	case EP_AUTOJOBS:
+	case EP_ENDPTJOBS:
+	case EP_OFFERS:      /* a POST that only searches */
+	case EP_TEMPLATES:
+	case EP_LOGS:        /* POSTs that only read */
+	case EP_LOGS_CLI:
+	case EP_WORKERS:       /* a POST that only reads */
+	case EP_INSTANCE_LOGS: /* asks for a log copy: repeating it changes nothing */
+	case EP_LOG_RESULT:
+	case EP_SECRETS:
+	case EP_APIKEYS:
+	case EP_SSH:
+	case EP_ROLES:
+	case EP_REPORTS:
+	case EP_TFA_STATUS:
+		return RK_FETCH;
+	case EP_STATE:
+	case EP_REBOOT:
+	case EP_DESTROY:
+	case EP_BID:
+	case EP_PREPAY:
+	case EP_CREATE:
+	case EP_TFA_LOGIN:
+	case EP_ENDPT_WRITE:
+	case EP_WG_WRITE:
+	case EP_SECRETS_WRITE:
+	case EP_APIKEY_WRITE:
+	case EP_SSH_WRITE:
+	case EP_ROLE_WRITE:
+	case EP_TFA_WRITE:
+	case EP__COUNT:
+		return RK_ACTION;
+	}
+	return RK_ACTION;
+}
+
 void api_call_free(struct api_call *c)
 {
 	free(c->url);
@@ -245,13 +289,6 @@ bool api_should_fall_back(const struct api_error *e)
 	       e->cls != AE_SESSION_EXPIRED;
 }
 
-bool api_retryable(const struct api_error *e, CURLcode rc)
-{
-	if (e->cls == AE_TRANSPORT)
-		return rc != CURLE_OPERATION_TIMEDOUT && rc != CURLE_OK;
-	return e->http_status == 429 || (e->http_status >= 500 && e->http_status <= 504);
-}
-
 bool api_parse(const struct http_xfer *x, json_t **root, struct api_error *e)
 {
 	*root = NULL;
@@ -357,6 +394,10 @@ void api_client_init(struct api_client *cl, const struct config *cfg, struct aut
 		curl_share_setopt(cl->opts.share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
 	}
 	cl->retries = 3; /* the official CLI's count */
+	double now = util_mono();
+	cl->seed = (uint64_t)(util_now() * 1e6) | 1;
+	for (int i = 0; i < EP__COUNT; i++)
+		pace_init(&cl->pace[i], 0, 1, now);
 }
 
 void api_client_cleanup(struct api_client *cl)
@@ -373,40 +414,82 @@ static void sleep_s(double s)
 		;
 }
 
+/* A number in [0,1) for jitter (xorshift64). */
+static double jitter(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return (double)(*s >> 11) / 9007199254740992.0;
+}
+
 bool api_run(struct api_client *cl, const struct api_call *call, json_t **root,
 	     struct api_error *e)
 {
 	bool session_retry = false;
-	for (int attempt = 0;; attempt++) {
+	enum retry_kind kind = api_ep_kind(call->ep);
+	struct pace *pc = (unsigned)call->ep < EP__COUNT ? &cl->pace[call->ep] : NULL;
+	int quick = 0, refused = 0;
+	cl->unknown = false;
+	for (;;) {
+		if (pc) {
+			double w = pace_wait(pc, util_mono());
+			if (w > 0)
+				sleep_s(w);
+		}
 		char *hdr = cl->auth && !call->no_auth ? auth_header(cl->auth) : NULL;
 		struct http_xfer *x = http_xfer_new(&cl->opts, call->method, call->url, call->body,
 						    hdr, e);
 		auth_header_free(hdr);
 		if (!x)
 			return false;
+		if (kind == RK_ACTION)
+			http_xfer_at_most_once(x);
 		cl->requests++;
 		http_xfer_perform(x);
 		bool ok = api_parse(x, root, e);
 		CURLcode rc = http_xfer_code(x);
+		bool sent = http_xfer_sent(x);
 		http_xfer_free(x);
-		if (ok)
+		if (ok) {
+			if (pc)
+				pace_answered(pc);
 			return true;
+		}
 		auth_redact(cl->auth, e->msg);
 		auth_redact(cl->auth, e->slug);
-		if (e->cls == AE_SESSION_EXPIRED && !session_retry && cl->auth &&
-		    auth_session_expired(cl->auth)) {
+		enum retry_fail f = retry_classify(e, rc, sent);
+		enum retry_decision d = retry_decide(kind, f);
+		if (d == RD_UNKNOWN) {
+			cl->unknown = true;
+			log_msg("%s: %s: not resent, the outcome is unknown", api_ep_name(call->ep),
+				retry_fail_name(f));
+			return false;
+		}
+		if (d == RD_FAIL)
+			return false;
+		if (f == RF_SESSION) {
+			if (session_retry || !cl->auth || !auth_session_expired(cl->auth))
+				return false;
 			log_msg("session key expired: dropped, retrying with the normal key");
 			session_retry = true;
-			attempt--;
 			continue;
 		}
-		if (attempt >= cl->retries || !api_retryable(e, rc))
-			return false;
+		double delay;
+		if (f == RF_RATE_LIMIT) {
+			if (refused >= API_RATE_RETRIES || !pc)
+				return false;
+			refused++;
+			double now = util_mono();
+			delay = pace_refused(pc, now, jitter(&cl->seed)) - now;
+		} else {
+			if (quick >= cl->retries)
+				return false;
+			delay = backoff_retry_delay(quick++);
+		}
 		cl->retried++;
-		double d = backoff_retry_delay(attempt);
-		log_msg("%s: %s, retry %d in %.2f s", api_ep_name(call->ep),
-			e->http_status ? "error status" : "transport error", attempt + 1, d);
-		sleep_s(d);
+		log_msg("%s: %s, retry in %.2f s", api_ep_name(call->ep), retry_fail_name(f), delay);
+		sleep_s(delay);
 	}
 }
 

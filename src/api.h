@@ -8,9 +8,12 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "apierr.h"
 #include "http.h"
+#include "pace.h"
+#include "retry.h"
 
 struct config;
 struct auth;
@@ -71,6 +74,8 @@ struct api_call api_call_make(enum api_ep ep, const char *method, char *url, jso
 const char *api_ep_name(enum api_ep ep);
 /* Published rate threshold of the endpoint, requests per second (API-NOTES). */
 double api_ep_rate(enum api_ep ep);
+/* Fetch (retry-safe read) or action (at most once, retry.h) of the endpoint. */
+enum retry_kind api_ep_kind(enum api_ep ep);
 
 #define API_PAGE_LIMIT 25
 
@@ -103,8 +108,6 @@ struct api_call api_endpoint_logs_cli(const struct config *c, long endpoint_id,
 
 /* Should a 404/405 make the caller try the older or newer form? */
 bool api_should_fall_back(const struct api_error *e);
-/* Worth retrying (429, 500-504, transport failures other than a timeout)? */
-bool api_retryable(const struct api_error *e, CURLcode rc);
 
 /* Decode a finished transfer: every error becomes *e (false); success gives
  * the parsed body (*root, the caller's).  A success body that is not JSON
@@ -120,9 +123,13 @@ char *api_tfa_session_key(const json_t *root);
  * kept), or NULL. */
 char *api_logs_text(const json_t *root);
 
-/* Blocking calls (--dump, one-shot): runs call with the CLI's retries on 429
- * and 5xx (0.15 s, x1.5; `retries` of them), and on "Session expired" drops
- * the session key and retries once with the normal key. */
+/* Blocking calls (--dump, one-shot): runs call under the one retry rule
+ * (retry.h): what it may resend is resent after the CLI's delays (0.15 s,
+ * x1.5; `retries` of them), a 429 after waiting past the service's window
+ * (pace_refused; up to API_RATE_RETRIES of them); an action is never resent
+ * once the service may have acted (then `unknown` is set).  On "Session
+ * expired" it drops the session key and retries once with the normal key. */
+#define API_RATE_RETRIES 6
 struct api_client {
 	const struct config *cfg;
 	struct auth *auth;
@@ -130,6 +137,9 @@ struct api_client {
 	int retries;
 	unsigned requests;   /* counters, for tests and the log */
 	unsigned retried;
+	bool unknown;        /* the last api_run failed with its outcome unknown */
+	struct pace pace[EP__COUNT]; /* 429 blocks per endpoint (no rate: --dump paces itself) */
+	uint64_t seed;       /* jitter of the 429 waits */
 };
 void api_client_init(struct api_client *cl, const struct config *cfg, struct auth *auth);
 void api_client_cleanup(struct api_client *cl);

@@ -386,16 +386,3 @@ char *apierr_format(const struct api_error *e, char *buf, size_t n)
 		snprintf(buf, n, "HTTP %d: %s", e->http_status, e->msg);
 	return buf;
 }
-
-bool apierr_retryable(const struct api_error *e)
-{
-	switch (e->cls) {
-	case AE_TRANSPORT:
-	case AE_RATE_LIMIT:
-		return true;
-	case AE_SERVER:
-		return e->http_status >= 502 && e->http_status <= 504;
-	default:
-		return false;
-	}
-}

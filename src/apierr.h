@@ -39,7 +39,5 @@ void apierr_transport(struct api_error *e, const char *msg);
 void apierr_protocol(struct api_error *e, int http_status, const char *what);
 /* "HTTP 429 rate_limit_exceeded: API requests too frequent ..." into buf. */
 char *apierr_format(const struct api_error *e, char *buf, size_t n);
-/* Should the caller retry with backoff? (429, 502-504, transport) */
-bool apierr_retryable(const struct api_error *e);
 
 #endif

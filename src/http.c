@@ -25,6 +25,7 @@ struct http_xfer {
 	size_t len, cap, max;
 	bool too_large;
 	bool done;
+	bool sent;             /* some request bytes were handed to the connection */
 	CURLcode rc;
 	long status;
 	char ctype[128];
@@ -215,6 +216,12 @@ void http_xfer_done(struct http_xfer *x, CURLcode rc)
 	curl_easy_getinfo(x->easy, CURLINFO_CONTENT_TYPE, &ct);
 	util_strlcpy(x->ctype, ct ? ct : "", sizeof x->ctype);
 	curl_easy_getinfo(x->easy, CURLINFO_TOTAL_TIME, &x->seconds);
+	/* conservative: unless curl says no request byte was issued, it may
+	 * have reached the service */
+	long reqsize = 1;
+	if (curl_easy_getinfo(x->easy, CURLINFO_REQUEST_SIZE, &reqsize) != CURLE_OK)
+		reqsize = 1;
+	x->sent = rc == CURLE_OK || reqsize > 0;
 	if (rc == CURLE_FILESIZE_EXCEEDED)
 		x->too_large = true;
 	if (log_enabled()) {
@@ -245,6 +252,16 @@ const char *http_xfer_content_type(const struct http_xfer *x)
 CURLcode http_xfer_code(const struct http_xfer *x)
 {
 	return x->rc;
+}
+
+bool http_xfer_sent(const struct http_xfer *x)
+{
+	return !x->done || x->sent;
+}
+
+void http_xfer_at_most_once(struct http_xfer *x)
+{
+	curl_easy_setopt(x->easy, CURLOPT_FRESH_CONNECT, 1L);
 }
 
 double http_xfer_seconds(const struct http_xfer *x)

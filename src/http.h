@@ -49,6 +49,13 @@ long http_xfer_status(const struct http_xfer *x);     /* 0 on transport failure 
 const char *http_xfer_body(const struct http_xfer *x, size_t *len); /* NUL-terminated */
 const char *http_xfer_content_type(const struct http_xfer *x); /* "" when none */
 CURLcode http_xfer_code(const struct http_xfer *x);
+/* Were some request bytes handed to the connection (CURLINFO_REQUEST_SIZE)?
+ * True when unsure.  False means the service certainly never saw it. */
+bool http_xfer_sent(const struct http_xfer *x);
+/* Before the transfer starts: an action sent at most once.  It gets a fresh
+ * connection, so libcurl never re-sends it by itself (libcurl silently
+ * repeats a request whose reused connection died before any answer byte). */
+void http_xfer_at_most_once(struct http_xfer *x);
 double http_xfer_seconds(const struct http_xfer *x);  /* total time */
 const char *http_xfer_method(const struct http_xfer *x);
 const char *http_xfer_url(const struct http_xfer *x);

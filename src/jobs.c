@@ -17,6 +17,16 @@
 #include "util.h"
 
 #define JOBS_MAX 64 /* queued + running; fits MODEL_MAX_PENDING */
+#define CALLS_MAX 64 /* one-shot calls queued (not yet taken) */
+#define SUBS_MAX 32  /* live subscriptions */
+
+struct sub {
+	int id;
+	struct job_call c;
+	double interval_s;
+	double next_due;     /* s, monotonic; 0 = at once */
+	bool while_visible, visible, in_flight;
+};
 
 struct slot {
 	struct job_req req;
@@ -33,6 +43,11 @@ struct jobs {
 	int next_id;
 	void (*wake)(void *);
 	void *wake_arg;
+	struct job_call calls[CALLS_MAX]; /* one-shot calls, in submit order */
+	int call_ids[CALLS_MAX];
+	size_t ncalls;
+	struct sub subs[SUBS_MAX];
+	size_t nsubs;
 };
 
 static const char *const kind_names[JOB__COUNT] = {
@@ -75,6 +90,10 @@ void jobs_free(struct jobs *j)
 		return;
 	explicit_bzero(j->slots, JOBS_MAX * sizeof *j->slots); /* TFA codes */
 	free(j->slots);
+	for (size_t i = 0; i < j->ncalls; i++)
+		api_call_free(&j->calls[i].call);
+	for (size_t i = 0; i < j->nsubs; i++)
+		api_call_free(&j->subs[i].c.call);
 	pthread_mutex_destroy(&j->mu);
 	free(j);
 }
@@ -158,9 +177,15 @@ static bool validate(const struct job_req *r)
 			return false;
 		return true;
 	}
-	default:
+	case JOB_START:
+	case JOB_STOP:
+	case JOB_REBOOT:
+	case JOB_DESTROY:
 		return true;
+	case JOB__COUNT:
+		break;
 	}
+	return false;
 }
 
 /* Mirror queued and running jobs into the model (called unlocked).  The
@@ -263,4 +288,186 @@ size_t jobs_queued(struct jobs *j)
 		q += !j->slots[i].running;
 	pthread_mutex_unlock(&j->mu);
 	return q;
+}
+
+/* ---- on-demand calls and subscriptions -------------------------------- */
+
+/* Wake the poller (called with the mutex released). */
+static void wake_poller(struct jobs *j)
+{
+	pthread_mutex_lock(&j->mu);
+	void (*wake)(void *) = j->wake;
+	void *arg = j->wake_arg;
+	pthread_mutex_unlock(&j->mu);
+	if (wake)
+		wake(arg);
+}
+
+int jobs_call(struct jobs *j, struct job_call *c, int *req_id)
+{
+	if (!c->call.url) {
+		api_call_free(&c->call);
+		return JOBS_EINVAL;
+	}
+	if (c->action && j->read_only) {
+		api_call_free(&c->call);
+		return JOBS_EREADONLY;
+	}
+	pthread_mutex_lock(&j->mu);
+	if (j->ncalls == CALLS_MAX) {
+		pthread_mutex_unlock(&j->mu);
+		api_call_free(&c->call);
+		return JOBS_EFULL;
+	}
+	int id = j->next_id++;
+	j->calls[j->ncalls] = *c;
+	j->call_ids[j->ncalls++] = id;
+	pthread_mutex_unlock(&j->mu);
+	c->call.url = c->call.body = NULL; /* taken over */
+	if (req_id)
+		*req_id = id;
+	wake_poller(j);
+	return JOBS_OK;
+}
+
+int jobs_subscribe(struct jobs *j, struct job_call *c, double interval_s, bool while_visible,
+		   int *sub_id)
+{
+	if (!c->call.url || c->action || !(interval_s >= 1.0)) {
+		api_call_free(&c->call);
+		return JOBS_EINVAL;
+	}
+	pthread_mutex_lock(&j->mu);
+	if (j->nsubs == SUBS_MAX) {
+		pthread_mutex_unlock(&j->mu);
+		api_call_free(&c->call);
+		return JOBS_EFULL;
+	}
+	struct sub *s = &j->subs[j->nsubs++];
+	memset(s, 0, sizeof *s);
+	s->id = j->next_id++;
+	s->c = *c;
+	s->interval_s = interval_s;
+	s->next_due = 0;
+	s->while_visible = while_visible;
+	s->visible = true;
+	int id = s->id;
+	pthread_mutex_unlock(&j->mu);
+	c->call.url = c->call.body = NULL;
+	if (sub_id)
+		*sub_id = id;
+	wake_poller(j);
+	return JOBS_OK;
+}
+
+/* The subscription with this id (mutex held), or NULL. */
+static struct sub *find_sub(struct jobs *j, int id)
+{
+	for (size_t i = 0; i < j->nsubs; i++)
+		if (j->subs[i].id == id)
+			return &j->subs[i];
+	return NULL;
+}
+
+void jobs_set_visible(struct jobs *j, int sub_id, bool visible)
+{
+	bool wake = false;
+	pthread_mutex_lock(&j->mu);
+	struct sub *s = find_sub(j, sub_id);
+	if (s) {
+		wake = visible && !s->visible;
+		s->visible = visible;
+		if (wake && !s->in_flight)
+			s->next_due = 0;
+	}
+	pthread_mutex_unlock(&j->mu);
+	if (wake)
+		wake_poller(j);
+}
+
+void jobs_unsubscribe(struct jobs *j, int sub_id)
+{
+	pthread_mutex_lock(&j->mu);
+	struct sub *s = find_sub(j, sub_id);
+	if (s) {
+		api_call_free(&s->c.call);
+		size_t i = (size_t)(s - j->subs);
+		memmove(s, s + 1, (j->nsubs - i - 1) * sizeof *s);
+		j->nsubs--;
+	}
+	pthread_mutex_unlock(&j->mu);
+}
+
+bool jobs_subscribed(struct jobs *j, int sub_id)
+{
+	pthread_mutex_lock(&j->mu);
+	bool alive = find_sub(j, sub_id) != NULL;
+	pthread_mutex_unlock(&j->mu);
+	return alive;
+}
+
+/* A deep copy of a call (url and body duplicated). */
+static struct api_call call_dup(const struct api_call *c)
+{
+	struct api_call d = *c;
+	d.url = c->url ? xstrdup(c->url) : NULL;
+	d.body = c->body ? xstrdup(c->body) : NULL;
+	return d;
+}
+
+bool jobs_take_call(struct jobs *j, double now, struct job_call *out, int *req_id, int *sub_id)
+{
+	bool got = false;
+	pthread_mutex_lock(&j->mu);
+	if (j->ncalls) {
+		*out = j->calls[0];
+		*req_id = j->call_ids[0];
+		*sub_id = 0;
+		memmove(j->calls, j->calls + 1, (j->ncalls - 1) * sizeof *j->calls);
+		memmove(j->call_ids, j->call_ids + 1, (j->ncalls - 1) * sizeof *j->call_ids);
+		j->ncalls--;
+		got = true;
+	} else {
+		for (size_t i = 0; i < j->nsubs && !got; i++) {
+			struct sub *s = &j->subs[i];
+			if (s->in_flight || (s->while_visible && !s->visible) || s->next_due > now)
+				continue;
+			s->in_flight = true;
+			*out = s->c;
+			out->call = call_dup(&s->c.call);
+			*req_id = s->id;
+			*sub_id = s->id;
+			got = true;
+		}
+	}
+	pthread_mutex_unlock(&j->mu);
+	return got;
+}
+
+void jobs_call_done(struct jobs *j, int sub_id, double now)
+{
+	pthread_mutex_lock(&j->mu);
+	struct sub *s = find_sub(j, sub_id);
+	if (s) {
+		s->in_flight = false;
+		s->next_due = now + s->interval_s;
+	}
+	pthread_mutex_unlock(&j->mu);
+}
+
+double jobs_next_call_due(struct jobs *j)
+{
+	double next = INFINITY;
+	pthread_mutex_lock(&j->mu);
+	if (j->ncalls)
+		next = 0;
+	for (size_t i = 0; i < j->nsubs; i++) {
+		const struct sub *s = &j->subs[i];
+		if (s->in_flight || (s->while_visible && !s->visible))
+			continue;
+		if (s->next_due < next)
+			next = s->next_due;
+	}
+	pthread_mutex_unlock(&j->mu);
+	return next;
 }

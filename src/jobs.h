@@ -8,8 +8,11 @@
 #ifndef RENTOP_JOBS_H
 #define RENTOP_JOBS_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "api.h"
 
 struct model;
 
@@ -81,5 +84,66 @@ bool jobs_take(struct jobs *j, struct job_req *out, int *job_id);
 /* Poller thread: the job has finished (its pending badge goes). */
 void jobs_finish(struct jobs *j, int job_id);
 size_t jobs_queued(struct jobs *j);
+
+/* ---- on-demand calls and subscriptions --------------------------------
+ *
+ * Data a view asks for (an offer search, a log tail, machine reports, a 2FA
+ * status) and account actions go out through the poller as a call: any
+ * api_call built by the request builders of api*.c, flagged fetch
+ * (retry-safe) or action (at most once, retry.h), with a mapper chosen by
+ * the caller.  The poller runs it under the endpoint's pacer, maps the
+ * answer on the poller thread (no json_t crosses threads) and stores the
+ * result in the model under the request id (model_take_result, model.h);
+ * the model's wake fd then wakes the UI.
+ *
+ * Ownership: jobs_call and jobs_subscribe take over c->call (its url and
+ * body are freed by the jobs module, also on refusal); the mapper's value
+ * belongs to the model until a model_take_result hands it to the taker,
+ * who frees it with the result's free_value.  Ids of calls, subscriptions
+ * and jobs come from one counter: they never collide.
+ *
+ * Threads: jobs_call, jobs_subscribe, jobs_set_visible, jobs_unsubscribe
+ * from any thread (the UI); jobs_take_call, jobs_call_done and
+ * jobs_next_call_due on the poller thread only. */
+
+/* Poller thread: the answer's JSON -> a C value (malloc'd, sanitised,
+ * never a secret).  NULL with e->cls set (apierr_protocol) when the answer
+ * has not the expected shape; NULL with e->cls AE_NONE is a valid value. */
+typedef void *(*jobs_map_fn)(const json_t *root, struct api_error *e);
+/* Any thread: frees a value of the mapper (NULL: free()). */
+typedef void (*jobs_free_fn)(void *value);
+
+struct job_call {
+	struct api_call call;    /* taken over by jobs_call / jobs_subscribe */
+	bool action;             /* at most once (retry.h); refused under --read-only */
+	jobs_map_fn map;         /* NULL: the value is NULL (only success matters) */
+	jobs_free_fn free_value; /* NULL: free() */
+	char what[64];           /* for messages and the log: "offer search" */
+};
+
+/* Queue one call; *req_id (> 0) keys its result in the model.
+ * JOBS_EREADONLY for an action under --read-only, JOBS_EINVAL without a
+ * call, JOBS_EFULL when too many are queued. */
+int jobs_call(struct jobs *j, struct job_call *c, int *req_id);
+/* Re-issue a fetch every interval_s (>= 1) until unsubscribed; each answer
+ * replaces the previous result under *sub_id.  while_visible: only issued
+ * while jobs_set_visible(sub, true) (it starts visible).  Actions cannot
+ * be subscribed (JOBS_EINVAL). */
+int jobs_subscribe(struct jobs *j, struct job_call *c, double interval_s, bool while_visible,
+		   int *sub_id);
+/* The subscription's pane is shown (true: due at once) or hidden. */
+void jobs_set_visible(struct jobs *j, int sub_id, bool visible);
+/* Stop it; a request in flight finishes but its result is dropped. */
+void jobs_unsubscribe(struct jobs *j, int sub_id);
+/* Is the subscription still alive? (the poller drops results of dead ones) */
+bool jobs_subscribed(struct jobs *j, int sub_id);
+
+/* Poller thread: the next queued call, or a subscription due at now (its
+ * call a copy); *sub_id 0 for a one-shot call.  The caller owns out->call. */
+bool jobs_take_call(struct jobs *j, double now, struct job_call *out, int *req_id, int *sub_id);
+/* Poller thread: a subscription's request ended: due again interval_s after now. */
+void jobs_call_done(struct jobs *j, int sub_id, double now);
+/* Poller thread: when the next subscription is due (s, monotonic; +inf: none). */
+double jobs_next_call_due(struct jobs *j);
 
 #endif

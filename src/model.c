@@ -41,6 +41,8 @@ struct model {
 	uint64_t next_seq;
 	long *announced; /* ids of failed instances already announced */
 	size_t nannounced;
+	struct call_result results[MODEL_MAX_RESULTS]; /* untaken, oldest first */
+	size_t nresults;
 };
 
 static void part_unref(struct part *p)
@@ -154,6 +156,8 @@ void model_free(struct model *m)
 	close(m->wake_fd);
 	free(m->ring);
 	free(m->announced);
+	for (size_t i = 0; i < m->nresults; i++)
+		call_result_free(&m->results[i]);
 	pthread_mutex_destroy(&m->mu);
 	free(m);
 }
@@ -350,6 +354,107 @@ void model_set_pending(struct model *m, const struct pending *p, size_t n)
 	pthread_mutex_unlock(&m->mu);
 }
 
+void model_set_unsure(struct model *m, int job_id, int kind, long instance_id, bool on)
+{
+	pthread_mutex_lock(&m->mu);
+	struct snap *s = snap_clone(m->cur);
+	struct snapshot *p = &s->pub;
+	size_t i = 0;
+	while (i < p->nunsure && p->unsure[i].job_id != job_id)
+		i++;
+	if (on && i == p->nunsure) {
+		if (p->nunsure == MODEL_MAX_UNSURE) { /* the oldest goes */
+			memmove(p->unsure, p->unsure + 1, (MODEL_MAX_UNSURE - 1) * sizeof *p->unsure);
+			p->nunsure--;
+		}
+		p->unsure[p->nunsure++] = (struct unsure){job_id, kind, instance_id, util_now()};
+	} else if (!on && i < p->nunsure) {
+		memmove(p->unsure + i, p->unsure + i + 1, (p->nunsure - i - 1) * sizeof *p->unsure);
+		p->nunsure--;
+	}
+	publish_locked(m, s);
+	pthread_mutex_unlock(&m->mu);
+}
+
+void model_set_actions_waiting(struct model *m, int n)
+{
+	pthread_mutex_lock(&m->mu);
+	if (m->cur && m->cur->pub.actions_waiting == n) {
+		pthread_mutex_unlock(&m->mu);
+		return;
+	}
+	struct snap *s = snap_clone(m->cur);
+	s->pub.actions_waiting = n;
+	publish_locked(m, s);
+	pthread_mutex_unlock(&m->mu);
+}
+
+void call_result_free(struct call_result *r)
+{
+	if (r->value) {
+		if (r->free_value)
+			r->free_value(r->value);
+		else
+			free(r->value);
+	}
+	r->value = NULL;
+}
+
+/* Remove results[i] (mu held); its value is freed when free_it. */
+static void result_remove(struct model *m, size_t i, bool free_it)
+{
+	if (free_it)
+		call_result_free(&m->results[i]);
+	memmove(m->results + i, m->results + i + 1, (m->nresults - i - 1) * sizeof *m->results);
+	m->nresults--;
+}
+
+void model_put_result(struct model *m, const struct call_result *r)
+{
+	struct call_result old[2];
+	size_t nold = 0;
+	pthread_mutex_lock(&m->mu);
+	for (size_t i = 0; i < m->nresults; i++)
+		if (m->results[i].req_id == r->req_id) {
+			old[nold++] = m->results[i];
+			result_remove(m, i, false);
+			break;
+		}
+	if (m->nresults == MODEL_MAX_RESULTS) {
+		old[nold++] = m->results[0];
+		result_remove(m, 0, false);
+	}
+	m->results[m->nresults++] = *r;
+	struct snap *s = snap_clone(m->cur);
+	s->pub.results_seq++;
+	publish_locked(m, s);
+	pthread_mutex_unlock(&m->mu);
+	for (size_t i = 0; i < nold; i++) /* values freed with no lock held */
+		call_result_free(&old[i]);
+}
+
+bool model_take_result(struct model *m, int req_id, struct call_result *out)
+{
+	bool got = false;
+	pthread_mutex_lock(&m->mu);
+	for (size_t i = 0; i < m->nresults; i++)
+		if (m->results[i].req_id == req_id) {
+			*out = m->results[i];
+			result_remove(m, i, false);
+			got = true;
+			break;
+		}
+	pthread_mutex_unlock(&m->mu);
+	return got;
+}
+
+void model_drop_result(struct model *m, int req_id)
+{
+	struct call_result r;
+	if (model_take_result(m, req_id, &r))
+		call_result_free(&r);
+}
+
 uint64_t model_event(struct model *m, enum ev_level lvl, int job_kind, int job_id,
 		     long instance_id, unsigned flags, const char *fmt, ...)
 {
@@ -486,6 +591,14 @@ bool snapshot_pending(const struct snapshot *s, long instance_id, int kind)
 		if (s->pending[i].instance_id == instance_id && (kind < 0 || s->pending[i].kind == kind))
 			return true;
 	return false;
+}
+
+const struct unsure *snapshot_unsure(const struct snapshot *s, long instance_id)
+{
+	for (size_t i = 0; i < s->nunsure; i++)
+		if (s->unsure[i].instance_id == instance_id)
+			return &s->unsure[i];
+	return NULL;
 }
 
 bool instance_ssh_target(const struct instance *x, char *host, size_t n, int *port)

@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "apierr.h"
+
 /* Display state derived from actual/intended/cur/next status (model_derive_state). */
 enum inst_state {
 	IS_PROVISIONING, /* actual_status null: being provisioned */
@@ -145,6 +147,15 @@ struct pending {          /* a queued or running job, for the row badge */
 
 #define MODEL_MAX_PENDING 64
 
+struct unsure {           /* an action whose outcome is not known (answer lost) */
+	int job_id;
+	int kind;             /* enum job_kind */
+	long instance_id;     /* 0 when not about one instance (create) */
+	double since;         /* wall epoch */
+};
+
+#define MODEL_MAX_UNSURE 32
+
 struct snapshot {
 	uint64_t generation;
 	const struct instance *instances;
@@ -159,6 +170,11 @@ struct snapshot {
 	size_t npending;
 	bool offline;                     /* the last attempt at any source failed at transport level */
 	bool auth_failed;                 /* the last poll was refused (401/403) */
+	/* jobs whose answer was lost: marked until a re-read tells what happened */
+	struct unsure unsure[MODEL_MAX_UNSURE];
+	size_t nunsure;
+	int actions_waiting;              /* queued actions waiting for their pacer ("N actions queued") */
+	uint64_t results_seq;             /* bumped by every model_put_result */
 };
 
 enum ev_level { EV_INFO, EV_OK, EV_WARN, EV_ERROR };
@@ -167,6 +183,8 @@ enum ev_level { EV_INFO, EV_OK, EV_WARN, EV_ERROR };
 #define EVF_NEEDS_TFA  0x02u  /* the service asked for a 2FA session */
 #define EVF_FAILED_INSTANCE 0x04u /* an instance entered a failure state (said once) */
 #define EVF_AUTH       0x08u  /* the key was refused */
+#define EVF_UNKNOWN    0x10u  /* a job's outcome is unknown (its answer was lost) */
+#define EVF_RESOLVED   0x20u  /* a re-read told what an unknown outcome was */
 
 struct event {
 	uint64_t seq;          /* 1, 2, ... */
@@ -210,6 +228,41 @@ void model_set_error(struct model *m, enum model_source src, int http_status,
 		     bool transport, bool auth, const char *msg, double now);
 void model_set_in_flight(struct model *m, enum model_source src, bool on, double now);
 void model_set_pending(struct model *m, const struct pending *p, size_t n);
+/* Poller thread: mark (on) or clear the unknown outcome of job_id. */
+void model_set_unsure(struct model *m, int job_id, int kind, long instance_id, bool on);
+/* Poller thread: how many queued actions wait for their endpoint's pacer. */
+void model_set_actions_waiting(struct model *m, int n);
+
+/* On-demand results (jobs_call / jobs_subscribe, jobs.h), keyed by request
+ * id.  The poller puts; the view that holds the id takes. */
+enum call_outcome {
+	CALL_OK,      /* value holds the mapper's result */
+	CALL_ERROR,   /* err says why; the service did nothing (or a fetch failed) */
+	CALL_UNKNOWN, /* an action whose answer was lost: it may have taken effect */
+};
+
+struct call_result {
+	int req_id;
+	enum call_outcome outcome;
+	void *value;                 /* CALL_OK: the mapper's value, or NULL */
+	void (*free_value)(void *);  /* frees value; NULL: free() */
+	struct api_error err;        /* CALL_ERROR, CALL_UNKNOWN: sanitised, no secret */
+	double when;                 /* wall epoch */
+};
+
+#define MODEL_MAX_RESULTS 128
+
+/* Poller thread: store r (its value taken over), replacing an untaken
+ * result of the same id; wakes the UI and bumps snapshot.results_seq.  Past
+ * MODEL_MAX_RESULTS untaken results the oldest is freed. */
+void model_put_result(struct model *m, const struct call_result *r);
+/* UI thread (any thread): take the result of req_id: true and *out filled;
+ * the value is then the caller's (free it with call_result_free). */
+bool model_take_result(struct model *m, int req_id, struct call_result *out);
+/* Any thread: drop an untaken result (a view that went away). */
+void model_drop_result(struct model *m, int req_id);
+/* Free a taken result's value. */
+void call_result_free(struct call_result *r);
 
 /* Any thread: append an event (the text is formatted, then sanitised). */
 uint64_t model_event(struct model *m, enum ev_level lvl, int job_kind, int job_id,
@@ -228,6 +281,8 @@ bool inst_state_billing_compute(enum inst_state s); /* GPU billed now */
 double model_burn_rate(const struct instance *v, size_t n); /* $/hour */
 const struct instance *snapshot_find_instance(const struct snapshot *s, long id);
 bool snapshot_pending(const struct snapshot *s, long instance_id, int kind); /* kind -1: any */
+/* The unknown-outcome mark of an instance (the first), or NULL. */
+const struct unsure *snapshot_unsure(const struct snapshot *s, long instance_id);
 
 /* Where to SSH: the direct address (public_ip, ports["22/tcp"]) when the
  * instance has one, else the service's proxy (ssh_host:ssh_port).  False when

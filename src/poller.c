@@ -25,22 +25,35 @@
 #include "json_map.h"
 #include "log.h"
 #include "model.h"
+#include "poller_pace.h"
+#include "retry.h"
 #include "util.h"
 
-#define OP_RETRIES 3 /* the CLI's retries of 429/5xx for one request */
+#define OP_RETRIES 3    /* quick resends (retry.h allows them) of one request */
+#define OP_REFUSALS 8    /* 429s of one request before it fails */
+#define REFRESH_GAP_S 3.0 /* "refresh now" at most once per source per this (s) */
 
-enum op_kind { OP_FETCH, OP_JOB };
+/* OP_FETCH: a periodic fetch of a model source (fleet's half).  The rest
+ * are the job half: OP_JOB a queued action, OP_REREAD the re-read of an
+ * instance after an action's outcome was lost, OP_CALL an on-demand call
+ * (jobs_call / jobs_subscribe). */
+enum op_kind { OP_FETCH, OP_JOB, OP_REREAD, OP_CALL };
 
 /* One request: in flight (x set) or waiting for retry_at (x NULL). */
 struct op {
 	enum op_kind kind;
 	enum model_source src;  /* OP_FETCH */
-	struct job_req req;     /* OP_JOB */
-	int job_id;
+	struct job_req req;     /* OP_JOB, OP_REREAD: the action */
+	int job_id;             /* OP_JOB, OP_REREAD; OP_CALL: the request id */
+	struct job_call jc;     /* OP_CALL (jc.call unused: the call is `call`) */
+	int sub_id;             /* OP_CALL: the subscription, 0 for one-shot */
+	double before;          /* OP_REREAD: the instance's credit_balance before ($, NAN) */
 	struct api_call call;
 	struct http_xfer *x;
-	int attempt;
+	int attempt;            /* quick resends so far */
+	int refusals;           /* 429s so far */
 	bool session_retried;
+	bool wanting;           /* counted as waiting for its pacer (poller_pace) */
 	double retry_at;        /* s, monotonic */
 	struct op *next;
 };
@@ -52,6 +65,8 @@ struct source {
 	bool alt;               /* instances: v0 list; workergroups: autojobs alias */
 	bool absent;            /* endpoints: the service has none of this (404) */
 	bool auth_reported;     /* an EVF_AUTH event was sent for the current failure */
+	bool pressed_again;     /* "refresh now" arrived while busy: again, after the gap */
+	double started;         /* s, monotonic: the last fetch's first request, -1 = never */
 	struct instance *acc;   /* instances: pages gathered so far */
 	size_t nacc;
 };
@@ -69,6 +84,9 @@ struct poller {
 	atomic_bool refresh;
 	struct source src[SRC__COUNT];
 	struct op *ops;
+	struct poller_pace pace;  /* per-endpoint buckets (poller_pace.h) */
+	uint64_t rng;             /* jitter of 429 waits */
+	struct op *parked;        /* on-demand actions refused for want of 2FA */
 };
 
 static void wake(void *arg)
@@ -102,7 +120,10 @@ struct poller *poller_new(const struct config *cfg, struct auth *auth, struct mo
 		double every = s == SRC_INSTANCES ? cfg->refresh_s : cfg->slow_refresh_s;
 		double rate = s == SRC_INSTANCES ? cfg->page_rate : 0;
 		backoff_init(&p->src[s].bo, every, BACKOFF_CAP_S, rate, seed + (uint64_t)s, now);
+		p->src[s].started = -1;
 	}
+	poller_pace_init(&p->pace, now);
+	p->rng = seed ^ 0x9e3779b97f4a7c15ull;
 	if (j)
 		jobs_set_waker(j, wake, p);
 	return p;
@@ -136,12 +157,14 @@ static void op_unlink_free(struct poller *p, struct op *o)
 		curl_multi_remove_handle(p->multi, http_xfer_easy(o->x));
 		http_xfer_free(o->x);
 	}
+	poller_pace_forget(&p->pace, o->call.ep, &o->wanting);
 	api_call_free(&o->call);
 	explicit_bzero(&o->req, sizeof o->req); /* may hold a 2FA code */
 	free(o);
 }
 
 static void op_complete(struct poller *p, struct op *o, struct http_xfer *x);
+static enum retry_kind op_rkind(const struct op *o);
 
 /* Send the op's request now. */
 static void op_launch(struct poller *p, struct op *o)
@@ -157,6 +180,8 @@ static void op_launch(struct poller *p, struct op *o)
 		op_complete(p, o, NULL);
 		return;
 	}
+	if (o->kind != OP_FETCH && op_rkind(o) == RK_ACTION)
+		http_xfer_at_most_once(o->x); /* libcurl must not resend it either */
 	curl_easy_setopt(http_xfer_easy(o->x), CURLOPT_PRIVATE, o);
 	if (curl_multi_add_handle(p->multi, http_xfer_easy(o->x)) != CURLM_OK) {
 		http_xfer_free(o->x);
@@ -180,8 +205,10 @@ static void fetch_start(struct poller *p, enum model_source s, const char *token
 	default: o->call = api_endptjobs(p->cfg); break;
 	}
 	o->retry_at = at;
-	if (!src->busy)
+	if (!src->busy) {
+		src->started = at > util_mono() ? at : util_mono();
 		model_set_in_flight(p->m, s, true, util_now());
+	}
 	src->busy = true;
 }
 
@@ -195,7 +222,36 @@ static void refresh_soon(struct poller *p, enum model_source s)
 		backoff_due_now(&src->bo, util_mono());
 }
 
+/* "Refresh now" from the user (job half's debounce): one refresh in flight
+ * per source; a press while it is in flight only marks "again when done",
+ * and a source is refreshed by presses at most once per REFRESH_GAP_S
+ * (key auto-repeat sends dozens of presses a second). */
+static void refresh_pressed_due(struct poller *p, enum model_source s)
+{
+	struct source *src = &p->src[s];
+	double now = util_mono();
+	double at = src->started >= 0 ? src->started + REFRESH_GAP_S : now;
+	if (at < now)
+		at = now;
+	double paced = backoff_pace(&src->bo, at);
+	if (paced > at)
+		at = paced;
+	if (at < src->bo.next_due)
+		src->bo.next_due = at;
+}
+
+static void refresh_pressed(struct poller *p, enum model_source s)
+{
+	struct source *src = &p->src[s];
+	if (src->busy)
+		src->pressed_again = true;
+	else
+		refresh_pressed_due(p, s);
+}
+
 /* ---- fetch results ---------------------------------------------------- */
+
+static void refresh_pressed_due(struct poller *p, enum model_source s);
 
 static void fetch_done(struct poller *p, enum model_source s)
 {
@@ -204,6 +260,10 @@ static void fetch_done(struct poller *p, enum model_source s)
 	if (src->again) {
 		src->again = false;
 		backoff_due_now(&src->bo, util_mono());
+	}
+	if (src->pressed_again) {
+		src->pressed_again = false;
+		refresh_pressed_due(p, s);
 	}
 }
 
@@ -293,7 +353,34 @@ static void fetch_ok(struct poller *p, struct op *o, json_t *root)
 	fetch_done(p, s);
 }
 
-/* ---- job results ------------------------------------------------------ */
+/* ---- job half: actions, re-reads, on-demand calls ---------------------
+ * Everything below up to the thread loop belongs to the job half (actions,
+ * the re-reads that follow an unknown outcome, on-demand calls); the fetch
+ * half above only calls refresh_soon() from here. */
+
+/* Retry kind of an op: the one rule of retry.h decides per kind. */
+static enum retry_kind op_rkind(const struct op *o)
+{
+	switch (o->kind) {
+	case OP_FETCH:
+	case OP_REREAD:
+		return RK_FETCH;
+	case OP_JOB:
+		return RK_ACTION;
+	case OP_CALL:
+		return o->jc.action ? RK_ACTION : RK_FETCH;
+	}
+	return RK_ACTION;
+}
+
+/* A number in [0,1) for jitter (xorshift64). */
+static double jitter(struct poller *p)
+{
+	p->rng ^= p->rng << 13;
+	p->rng ^= p->rng >> 7;
+	p->rng ^= p->rng << 17;
+	return (double)(p->rng >> 11) / 9007199254740992.0;
+}
 
 static void job_start(struct poller *p, const struct job_req *r, int id)
 {
@@ -310,11 +397,27 @@ static void job_start(struct poller *p, const struct job_req *r, int id)
 	case JOB_BID: o->call = api_bid(c, r->instance_id, r->amount); break;
 	case JOB_PREPAY: o->call = api_prepay(c, r->instance_id, r->amount); break;
 	case JOB_CREATE: o->call = api_create(c, &r->create); break;
-	default: o->call = api_tfa_login(c, r->tfa_method, r->text); break;
+	case JOB_TFA_LOGIN:
+	case JOB__COUNT: o->call = api_tfa_login(c, r->tfa_method, r->text); break;
 	}
 	o->retry_at = 0;
 	log_msg("job %d: %s %ld", id, job_kind_name(r->kind), r->instance_id);
 }
+
+static void call_start(struct poller *p, struct job_call *c, int req_id, int sub_id)
+{
+	struct op *o = op_add(p, OP_CALL);
+	o->jc = *c;
+	o->call = c->call;
+	o->jc.call.url = o->jc.call.body = NULL;
+	o->job_id = req_id;
+	o->sub_id = sub_id;
+	o->retry_at = 0;
+	log_msg("call %d: %s (%s)", req_id, c->what[0] ? c->what : api_ep_name(c->call.ep),
+		c->action ? "action" : "fetch");
+}
+
+static void relaunch_parked(struct poller *p);
 
 static void job_event_ok(struct poller *p, struct op *o, const json_t *root)
 {
@@ -375,7 +478,8 @@ static void job_event_ok(struct poller *p, struct op *o, const json_t *root)
 		refresh_soon(p, SRC_USER);
 		break;
 	}
-	default: {
+	case JOB_TFA_LOGIN:
+	case JOB__COUNT: {
 		char *key = api_tfa_session_key(root);
 		char err[300];
 		if (!key) {
@@ -389,6 +493,7 @@ static void job_event_ok(struct poller *p, struct op *o, const json_t *root)
 			model_event(p->m, EV_OK, k, o->job_id, 0, f,
 				    "2FA login succeeded: session key stored in %s/vast_tfa_key",
 				    p->cfg->vast_config_dir);
+			relaunch_parked(p);
 		}
 		if (key) {
 			explicit_bzero(key, strlen(key));
@@ -424,19 +529,299 @@ static void job_done(struct poller *p, struct op *o, bool ok, const json_t *root
 	refresh_soon(p, SRC_INSTANCES);
 }
 
+/* Why the outcome is unknown, in words. */
+static void lost_why(enum retry_fail f, const struct api_error *e, char *buf, size_t n)
+{
+	switch (f) {
+	case RF_TIMEOUT: snprintf(buf, n, "no answer came in time"); break;
+	case RF_GATEWAY:
+	case RF_SERVER: snprintf(buf, n, "the service answered HTTP %d", e->http_status); break;
+	case RF_BAD_ANSWER: snprintf(buf, n, "the answer was unreadable"); break;
+	case RF_NOT_SENT:
+	case RF_LOST:
+	case RF_RATE_LIMIT:
+	case RF_SESSION:
+	case RF_REFUSED:
+	case RF_REQ_TIMEOUT:
+	case RF__COUNT: snprintf(buf, n, "the answer was lost"); break;
+	}
+}
+
+/* The instance as the model holds it now (its credit before a prepay). */
+static double credit_before(struct poller *p, long id)
+{
+	const struct snapshot *s = model_acquire(p->m);
+	const struct instance *x = snapshot_find_instance(s, id);
+	double c = x && isfinite(x->credit_balance) ? x->credit_balance : 0;
+	model_release(s);
+	return c;
+}
+
+/* An action's answer was lost: say so, mark the row, never resend; re-read
+ * the instance (and the balance) at once to tell what happened. */
+static void job_unknown(struct poller *p, struct op *o, const struct api_error *e,
+			enum retry_fail f)
+{
+	const struct job_req *r = &o->req;
+	long id = r->instance_id;
+	int k = (int)r->kind;
+	unsigned fl = EVF_JOB_DONE | EVF_UNKNOWN;
+	char why[80];
+	lost_why(f, e, why, sizeof why);
+	bool reread = true;
+	switch (r->kind) {
+	case JOB_PREPAY:
+		model_event(p->m, EV_WARN, k, o->job_id, id, fl,
+			    "prepay of $%.2f to instance %ld: %s, the outcome is unknown; "
+			    "check the credit before trying again", r->amount, id, why);
+		break;
+	case JOB_BID:
+		model_event(p->m, EV_WARN, k, o->job_id, id, fl,
+			    "bid of $%.3f/h on instance %ld: %s, the outcome is unknown; "
+			    "check the bid before trying again", r->amount, id, why);
+		break;
+	case JOB_CREATE:
+		model_event(p->m, EV_WARN, k, o->job_id, 0, fl,
+			    "create from offer %ld: %s, the outcome is unknown; check the "
+			    "instance list before trying again", r->create.offer_id, why);
+		reread = false;
+		break;
+	case JOB_DESTROY:
+		model_event(p->m, EV_WARN, k, o->job_id, id, fl,
+			    "destroy of instance %ld: %s, the outcome is unknown; checking whether "
+			    "it is gone", id, why);
+		break;
+	case JOB_START:
+	case JOB_STOP:
+	case JOB_REBOOT:
+	case JOB_LABEL:
+		model_event(p->m, EV_WARN, k, o->job_id, id, fl,
+			    "%s of instance %ld: %s, the outcome is unknown; checking its state",
+			    job_kind_name(r->kind), id, why);
+		break;
+	case JOB_TFA_LOGIN:
+	case JOB__COUNT:
+		model_event(p->m, EV_WARN, k, o->job_id, 0, fl,
+			    "2FA login: %s, the outcome is unknown; log in again", why);
+		reread = false;
+		break;
+	}
+	log_msg("job %d: %s: not resent, outcome unknown", o->job_id, retry_fail_name(f));
+	if (reread) {
+		model_set_unsure(p->m, o->job_id, k, id, true);
+		struct op *q = op_add(p, OP_REREAD);
+		q->req = *r;
+		q->job_id = o->job_id;
+		q->before = credit_before(p, id);
+		q->call = api_instance(p->cfg, id);
+		q->retry_at = 0;
+	}
+	jobs_finish(p->j, o->job_id);
+	refresh_soon(p, SRC_USER);
+	refresh_soon(p, SRC_INSTANCES);
+}
+
+static bool near(double a, double b)
+{
+	return isfinite(a) && isfinite(b) && fabs(a - b) < 0.0005;
+}
+
+/* The re-read after an unknown outcome ended: report what it shows. */
+static void reread_done(struct poller *p, struct op *o, const json_t *root,
+			const struct api_error *e)
+{
+	const struct job_req *r = &o->req;
+	long id = r->instance_id;
+	int k = (int)r->kind;
+	unsigned fl = EVF_RESOLVED;
+	struct instance x;
+	memset(&x, 0, sizeof x);
+	bool gone, have = false;
+	if (root) {
+		const json_t *v = json_is_object(root) ? json_object_get(root, "instances") : NULL;
+		gone = !json_is_object(v);
+		if (!gone)
+			have = json_map_instance(v, &x);
+		if (!gone && !have) {
+			model_event(p->m, EV_WARN, k, o->job_id, id, fl,
+				    "%s of instance %ld: its re-read was unreadable; the outcome is "
+				    "still unknown", job_kind_name(r->kind), id);
+			return;
+		}
+	} else if (e->http_status == 404 && e->cls == AE_CLIENT) {
+		gone = true;
+	} else {
+		char msg[300];
+		apierr_format(e, msg, sizeof msg);
+		model_event(p->m, EV_WARN, k, o->job_id, id, fl,
+			    "%s of instance %ld: could not re-read it (%s); the outcome is still "
+			    "unknown", job_kind_name(r->kind), id, msg);
+		return;
+	}
+	const char *st = have ? inst_state_name(x.state) : "gone";
+	switch (r->kind) {
+	case JOB_DESTROY:
+		if (gone)
+			model_event(p->m, EV_OK, k, o->job_id, id, fl,
+				    "instance %ld is gone: destroyed", id);
+		else
+			model_event(p->m, EV_ERROR, k, o->job_id, id, fl,
+				    "instance %ld is still there (%s): the destroy did not take effect",
+				    id, st);
+		break;
+	case JOB_STOP:
+	case JOB_START: {
+		const char *want = r->kind == JOB_STOP ? "stopped" : "running";
+		if (gone)
+			model_event(p->m, EV_WARN, k, o->job_id, id, fl, "instance %ld is gone", id);
+		else if (strcmp(x.intended_status, want) == 0)
+			model_event(p->m, EV_OK, k, o->job_id, id, fl,
+				    "instance %ld is %s: the %s took effect", id, st,
+				    job_kind_name(r->kind));
+		else
+			model_event(p->m, EV_ERROR, k, o->job_id, id, fl,
+				    "instance %ld is %s: the %s did not take effect", id, st,
+				    job_kind_name(r->kind));
+		break;
+	}
+	case JOB_REBOOT:
+		if (have && x.state == IS_REBOOTING)
+			model_event(p->m, EV_OK, k, o->job_id, id, fl,
+				    "instance %ld is rebooting: the reboot took effect", id);
+		else
+			model_event(p->m, EV_WARN, k, o->job_id, id, fl,
+				    "instance %ld is %s: whether the reboot took effect is not known",
+				    id, st);
+		break;
+	case JOB_LABEL:
+		if (have && strcmp(x.label, r->text) == 0)
+			model_event(p->m, EV_OK, k, o->job_id, id, fl,
+				    "instance %ld is labelled \"%s\": the label took effect", id, x.label);
+		else
+			model_event(p->m, EV_ERROR, k, o->job_id, id, fl,
+				    "instance %ld: the label did not take effect", id);
+		break;
+	case JOB_BID:
+		if (have && (near(x.bid_price, r->amount) || near(x.dph_base, r->amount)))
+			model_event(p->m, EV_OK, k, o->job_id, id, fl,
+				    "instance %ld bids $%.3f/h: the bid took effect", id, r->amount);
+		else if (have)
+			model_event(p->m, EV_ERROR, k, o->job_id, id, fl,
+				    "instance %ld bids $%.3f/h: the bid did not take effect", id,
+				    isfinite(x.bid_price) ? x.bid_price : x.dph_base);
+		else
+			model_event(p->m, EV_WARN, k, o->job_id, id, fl, "instance %ld is gone", id);
+		break;
+	case JOB_PREPAY: {
+		double now = have && isfinite(x.credit_balance) ? x.credit_balance : 0;
+		bool took = have && now - o->before >= r->amount * 0.5;
+		if (took)
+			model_event(p->m, EV_OK, k, o->job_id, id, fl,
+				    "instance %ld has $%.2f of prepaid credit (was $%.2f): the prepay "
+				    "took effect", id, now, o->before);
+		else if (have)
+			model_event(p->m, EV_ERROR, k, o->job_id, id, fl,
+				    "instance %ld has $%.2f of prepaid credit (was $%.2f): the prepay "
+				    "did not take effect", id, now, o->before);
+		else
+			model_event(p->m, EV_WARN, k, o->job_id, id, fl,
+				    "instance %ld is gone; check the credit", id);
+		refresh_soon(p, SRC_USER);
+		break;
+	}
+	case JOB_CREATE:
+	case JOB_TFA_LOGIN:
+	case JOB__COUNT:
+		break;
+	}
+	if (have)
+		instance_clear(&x);
+	model_set_unsure(p->m, o->job_id, k, id, false);
+	refresh_soon(p, SRC_INSTANCES);
+}
+
+/* An on-demand call ended: map its answer here (poller thread) and store the
+ * result in the model under its request id. */
+static void call_done(struct poller *p, struct op *o, const json_t *root,
+		      const struct api_error *e, bool unknown)
+{
+	struct call_result r;
+	memset(&r, 0, sizeof r);
+	r.req_id = o->job_id;
+	r.free_value = o->jc.free_value;
+	r.when = util_now();
+	if (root) {
+		struct api_error me;
+		memset(&me, 0, sizeof me);
+		r.value = o->jc.map ? o->jc.map(root, &me) : NULL;
+		if (!r.value && me.cls != AE_NONE) {
+			r.outcome = o->jc.action ? CALL_UNKNOWN : CALL_ERROR;
+			r.err = me;
+		} else {
+			r.outcome = CALL_OK;
+		}
+	} else {
+		r.outcome = unknown ? CALL_UNKNOWN : CALL_ERROR;
+		r.err = *e;
+	}
+	if (o->sub_id) {
+		jobs_call_done(p->j, o->sub_id, util_mono());
+		if (!jobs_subscribed(p->j, o->sub_id)) {
+			call_result_free(&r);
+			return;
+		}
+	}
+	const char *what = o->jc.what[0] ? o->jc.what : api_ep_name(o->call.ep);
+	if (r.outcome == CALL_ERROR && e && e->cls == AE_NEEDS_TFA && o->jc.action) {
+		/* refused for want of 2FA: nothing done; sent again after a login */
+		struct op *q = xcalloc(1, sizeof *q);
+		*q = *o;
+		q->call.url = xstrdup(o->call.url);
+		q->call.body = o->call.body ? xstrdup(o->call.body) : NULL;
+		q->x = NULL;
+		q->wanting = false;
+		q->attempt = q->refusals = 0;
+		q->next = p->parked;
+		p->parked = q;
+		model_event(p->m, EV_WARN, -1, o->job_id, 0, EVF_NEEDS_TFA,
+			    "%s needs a 2FA login: %s", what, e->msg);
+	} else if (r.outcome == CALL_UNKNOWN) {
+		model_event(p->m, EV_WARN, -1, o->job_id, 0, EVF_UNKNOWN,
+			    "%s: the answer was lost, the outcome is unknown; check before trying "
+			    "again", what);
+	}
+	model_put_result(p->m, &r);
+}
+
+/* After a 2FA login: the on-demand actions it was missing go out again
+ * (they were refused, so nothing was done). */
+static void relaunch_parked(struct poller *p)
+{
+	while (p->parked) {
+		struct op *q = p->parked;
+		p->parked = q->next;
+		q->next = p->ops;
+		q->retry_at = 0;
+		q->session_retried = false;
+		p->ops = q;
+	}
+}
+
 /* ---- completion ------------------------------------------------------- */
 
-/* A transfer ended (x NULL: it could not be started).  Decides between
- * retry, fall-back, failure and success; frees or re-arms the op. */
+/* A transfer ended (x NULL: it could not be started).  The one retry rule
+ * (retry.h) decides between resend, failure and unknown outcome; then the
+ * op is handed to its kind's end and freed, or re-armed. */
 static void op_complete(struct poller *p, struct op *o, struct http_xfer *x)
 {
 	struct api_error e;
 	json_t *root = NULL;
 	CURLcode rc = CURLE_OK;
-	bool ok;
+	bool ok, sent = false;
 	if (x) {
 		ok = api_parse(x, &root, &e);
 		rc = http_xfer_code(x);
+		sent = http_xfer_sent(x);
 		curl_multi_remove_handle(p->multi, http_xfer_easy(x));
 		http_xfer_free(x);
 		o->x = NULL;
@@ -449,44 +834,67 @@ static void op_complete(struct poller *p, struct op *o, struct http_xfer *x)
 			apierr_transport(&e, "could not start the request");
 		rc = CURLE_FAILED_INIT;
 	}
-	if (!ok) {
-		auth_redact(p->auth, e.msg);
-		auth_redact(p->auth, e.slug);
-	}
 	double now = util_mono();
-	if (!ok) {
-		if (e.cls == AE_SESSION_EXPIRED && !o->session_retried &&
-		    auth_session_expired(p->auth)) {
+	if (ok || e.cls != AE_RATE_LIMIT)
+		poller_pace_answered(&p->pace, o->call.ep);
+	if (ok) {
+		switch (o->kind) {
+		case OP_FETCH: fetch_ok(p, o, root); break;
+		case OP_JOB: job_done(p, o, true, root, NULL); break;
+		case OP_REREAD: reread_done(p, o, root, NULL); break;
+		case OP_CALL: call_done(p, o, root, NULL, false); break;
+		}
+		json_decref(root);
+		op_unlink_free(p, o);
+		return;
+	}
+	auth_redact(p->auth, e.msg);
+	auth_redact(p->auth, e.slug);
+	enum retry_fail f = retry_classify(&e, rc, sent);
+	enum retry_decision d = retry_decide(op_rkind(o), f);
+	if (f == RF_SESSION && d == RD_RETRY) {
+		if (!o->session_retried && auth_session_expired(p->auth)) {
 			o->session_retried = true;
 			o->retry_at = now;
 			model_event(p->m, EV_WARN, -1, 0, 0, 0,
 				    "2FA session expired: using the normal API key");
 			return;
 		}
-		if (o->kind == OP_FETCH && api_should_fall_back(&e) && !p->src[o->src].alt) {
-			struct source *src = &p->src[o->src];
-			if (o->src == SRC_INSTANCES || o->src == SRC_WORKERGROUPS) {
-				src->alt = true;
-				api_call_free(&o->call);
-				o->call = o->src == SRC_INSTANCES ? api_instances_v0(p->cfg)
-								  : api_workergroups(p->cfg, true);
-				o->retry_at = now;
-				log_msg("%s answered %d: falling back", api_ep_name(o->call.ep),
-					e.http_status);
-				return;
-			}
-			if (o->src == SRC_ENDPOINTS) {
-				/* a service without serverless endpoints: stop asking */
-				src->absent = true;
-				model_set_endpoints(p->m, NULL, 0, util_now());
-				fetch_done(p, o->src);
-				op_unlink_free(p, o);
-				return;
-			}
+		d = RD_FAIL;
+	}
+	if (o->kind == OP_FETCH && api_should_fall_back(&e) && !p->src[o->src].alt) {
+		struct source *src = &p->src[o->src];
+		if (o->src == SRC_INSTANCES || o->src == SRC_WORKERGROUPS) {
+			src->alt = true;
+			api_call_free(&o->call);
+			o->call = o->src == SRC_INSTANCES ? api_instances_v0(p->cfg)
+							  : api_workergroups(p->cfg, true);
+			o->retry_at = now;
+			log_msg("%s answered %d: falling back", api_ep_name(o->call.ep),
+				e.http_status);
+			return;
 		}
-		if (api_retryable(&e, rc) && o->attempt < OP_RETRIES && rc != CURLE_FAILED_INIT) {
-			double d = backoff_retry_delay(o->attempt++);
-			o->retry_at = now + d;
+		if (o->src == SRC_ENDPOINTS) {
+			/* a service without serverless endpoints: stop asking */
+			src->absent = true;
+			model_set_endpoints(p->m, NULL, 0, util_now());
+			fetch_done(p, o->src);
+			op_unlink_free(p, o);
+			return;
+		}
+	}
+	if (d == RD_RETRY) {
+		if (f == RF_RATE_LIMIT) {
+			if (o->refusals < OP_REFUSALS) {
+				/* refused, nothing done: wait past the service's window */
+				o->refusals++;
+				o->retry_at = poller_pace_refused(&p->pace, o->call.ep, now, jitter(p));
+				log_msg("%s: 429, waiting %.2f s", api_ep_name(o->call.ep),
+					o->retry_at - now);
+				return;
+			}
+		} else if (o->attempt < OP_RETRIES && rc != CURLE_FAILED_INIT) {
+			o->retry_at = now + backoff_retry_delay(o->attempt++);
 			if (o->kind == OP_FETCH) {
 				double paced = backoff_pace(&p->src[o->src].bo, now);
 				if (paced > o->retry_at)
@@ -494,20 +902,66 @@ static void op_complete(struct poller *p, struct op *o, struct http_xfer *x)
 			}
 			return;
 		}
-		if (o->kind == OP_FETCH)
-			fetch_failed(p, o, &e);
+		d = RD_FAIL;
+	}
+	switch (o->kind) {
+	case OP_FETCH: fetch_failed(p, o, &e); break;
+	case OP_JOB:
+		if (d == RD_UNKNOWN)
+			job_unknown(p, o, &e, f);
 		else
 			job_done(p, o, false, NULL, &e);
-	} else if (o->kind == OP_FETCH) {
-		fetch_ok(p, o, root);
-	} else {
-		job_done(p, o, true, root, NULL);
+		break;
+	case OP_REREAD: reread_done(p, o, NULL, &e); break;
+	case OP_CALL: call_done(p, o, NULL, &e, d == RD_UNKNOWN); break;
 	}
-	json_decref(root);
 	op_unlink_free(p, o);
 }
 
 /* ---- the thread ------------------------------------------------------- */
+
+static void drop_parked(struct poller *p)
+{
+	while (p->parked) {
+		struct op *q = p->parked;
+		p->parked = q->next;
+		api_call_free(&q->call);
+		free(q);
+	}
+}
+
+/* Launch what is due: actions, re-reads and calls first, each under its
+ * endpoint's pacer (an action waiting for a token is counted in the model's
+ * "N actions queued"), then the fetches.  op_launch may complete and free
+ * an op, so the walk restarts after each launch. */
+static void launch_due(struct poller *p, double now)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		bool again = true;
+		while (again) {
+			again = false;
+			for (struct op *o = p->ops; o; o = o->next) {
+				if (o->x || o->retry_at > now || (pass == 0) != (o->kind != OP_FETCH))
+					continue;
+				if (o->kind != OP_FETCH &&
+				    !poller_pace_take(&p->pace, o->call.ep, op_rkind(o), now,
+						      &o->wanting)) {
+					o->retry_at = now + poller_pace_wait(&p->pace, o->call.ep,
+									     op_rkind(o), now);
+					continue;
+				}
+				op_launch(p, o);
+				again = true;
+				break;
+			}
+		}
+	}
+	int waiting = 0;
+	for (struct op *o = p->ops; o; o = o->next)
+		if (!o->x && (o->kind == OP_JOB || (o->kind == OP_CALL && o->jc.action)))
+			waiting++;
+	model_set_actions_waiting(p->m, waiting);
+}
 
 static void *run(void *arg)
 {
@@ -516,7 +970,7 @@ static void *run(void *arg)
 		double now = util_mono();
 		if (atomic_exchange(&p->refresh, false))
 			for (int s = 0; s < SRC__COUNT; s++)
-				refresh_soon(p, (enum model_source)s);
+				refresh_pressed(p, (enum model_source)s);
 		for (int s = 0; s < SRC__COUNT; s++) {
 			struct source *src = &p->src[s];
 			if (!src->busy && !src->absent && now >= src->bo.next_due)
@@ -528,17 +982,11 @@ static void *run(void *arg)
 		while (p->j && jobs_take(p->j, &r, &id))
 			job_start(p, &r, id);
 		explicit_bzero(&r, sizeof r);
-		/* launch what is due (op_launch may complete and free an op) */
-		bool again = true;
-		while (again) {
-			again = false;
-			for (struct op *o = p->ops; o; o = o->next)
-				if (!o->x && o->retry_at <= now) {
-					op_launch(p, o);
-					again = true;
-					break;
-				}
-		}
+		struct job_call jc;
+		int sub;
+		while (p->j && jobs_take_call(p->j, now, &jc, &id, &sub))
+			call_start(p, &jc, id, sub);
+		launch_due(p, now);
 		int running;
 		curl_multi_perform(p->multi, &running);
 		CURLMsg *msg;
@@ -564,6 +1012,11 @@ static void *run(void *arg)
 		for (struct op *o = p->ops; o; o = o->next)
 			if (!o->x && o->retry_at < next)
 				next = o->retry_at;
+		if (p->j) {
+			double due = jobs_next_call_due(p->j);
+			if (due < next)
+				next = due;
+		}
 		double wait = next - now;
 		int ms = wait <= 0 ? 0 : (int)(wait * 1000.0 + 1);
 		if (ms > 0 || running)
@@ -576,6 +1029,7 @@ static void *run(void *arg)
 			jobs_finish(p->j, o->job_id);
 		op_unlink_free(p, o);
 	}
+	drop_parked(p);
 	for (int s = 0; s < SRC__COUNT; s++) {
 		instances_free(p->src[s].acc, p->src[s].nacc);
 		p->src[s].acc = NULL;
@@ -626,6 +1080,7 @@ void poller_free(struct poller *p)
 		jobs_set_waker(p->j, NULL, NULL);
 	while (p->ops)
 		op_unlink_free(p, p->ops);
+	drop_parked(p);
 	curl_multi_cleanup(p->multi);
 	free(p);
 }

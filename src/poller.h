@@ -1,6 +1,11 @@
 /* poller.h: the network thread.  Owns a curl multi handle and every easy
  * handle; refreshes instances (every refresh_s), the user and workergroups
- * (every slow_refresh_s) into the model and runs queued jobs.  Sleeps in
+ * (every slow_refresh_s) into the model and runs queued jobs, on-demand
+ * calls and subscriptions (jobs.h).  Every request goes through the one
+ * retry rule (retry.h: an action at most once) and the per-endpoint pacer
+ * (poller_pace.h: actions before fetches, 429 waits past the window).  An
+ * action whose answer is lost is reported unknown, its row marked
+ * (snapshot.unsure) and its instance re-read at once.  Sleeps in
  * curl_multi_poll() until something is due or it is woken. */
 #ifndef RENTOP_POLLER_H
 #define RENTOP_POLLER_H
@@ -20,7 +25,10 @@ int poller_start(struct poller *p);   /* spawns the thread; 0 ok */
 void poller_stop(struct poller *p);   /* wakes, joins; safe to call twice */
 void poller_free(struct poller *p);
 
-/* Any thread: refresh every source now (resets backoff's wait, not its count). */
+/* Any thread: refresh every source now (resets backoff's wait, not its
+ * count).  Debounced: one refresh in flight per source, a press while one
+ * is in flight only asks for one more after it, and presses refresh a
+ * source at most once per 3 s. */
 void poller_refresh_now(struct poller *p);
 
 #endif

@@ -149,6 +149,11 @@ void header_draw(struct app *a)
 		snprintf(seg[4], sizeof seg[4], "refreshed %s", when);
 	else
 		snprintf(seg[4], sizeof seg[4], "loading...");
+	if (s->actions_waiting > 0) { /* paced actions (poller_pace.h) */
+		size_t l = strlen(seg[4]);
+		snprintf(seg[4] + l, sizeof seg[4] - l, "  %d action%s queued", s->actions_waiting,
+			 s->actions_waiting == 1 ? "" : "s");
+	}
 	static const int drop_order[] = { 0, 4, 3, 2, 1 };
 	bool keep[5] = { true, true, true, true, true };
 	for (size_t d = 0; d < 5; d++) {

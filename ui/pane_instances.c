@@ -75,6 +75,13 @@ void pane_instances_row(struct table_row *row, const struct instance *x, const s
 				 job_kind_name((enum job_kind)s->pending[i].kind));
 			row->cell_role = ROLE_PENDING;
 		}
+	const struct unsure *u = s ? snapshot_unsure(s, x->id) : NULL;
+	if (u) { /* an action whose answer was lost, until a re-read tells */
+		size_t len = strlen(status);
+		snprintf(status + len, sizeof status - len, " ?%s",
+			 job_kind_name((enum job_kind)u->kind));
+		row->cell_role = ROLE_PENDING;
+	}
 	row->cells[C_STATUS] = xstrdup(status);
 
 	if (x->num_gpus > 0)

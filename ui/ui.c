@@ -206,7 +206,9 @@ static void take_snapshot(struct app *a)
 	a->snap = s;
 	bool rows_changed = !old || old->instances != s->instances ||
 			    old->ninstances != s->ninstances || old->npending != s->npending ||
-			    memcmp(old->pending, s->pending, s->npending * sizeof s->pending[0]) != 0;
+			    memcmp(old->pending, s->pending, s->npending * sizeof s->pending[0]) != 0 ||
+			    old->nunsure != s->nunsure ||
+			    memcmp(old->unsure, s->unsure, s->nunsure * sizeof s->unsure[0]) != 0;
 	if (rows_changed)
 		pane_instances_rebuild(a);
 	a->dirty |= DIRTY_HEADER;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "apierr.h"
+#include "retry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -28,6 +29,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	apierr_format(&e, buf, sizeof buf);
 	if (strlen(buf) >= sizeof buf)
 		abort();
-	(void)apierr_retryable(&e);
+	(void)retry_decision_for(RK_ACTION, &e, CURLE_OK, true);
 	return 0;
 }

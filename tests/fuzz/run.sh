@@ -17,7 +17,7 @@ CLANG=${CLANG:-clang}
 [ $# -gt 0 ] || set -- json_map apierr query sanitize logtail sshkey
 mkdir -p "$OUT"
 FIX=tests/unit/fixtures
-CORE="src/util.c src/model.c src/json_map.c src/apierr.c src/query.c src/logtail.c src/sshkey.c"
+CORE="src/util.c src/model.c src/json_map.c src/apierr.c src/retry.c src/query.c src/logtail.c src/sshkey.c"
 CFLAGS="-std=c11 -g -O1 -D_GNU_SOURCE -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 LIBS="$(pkg-config --cflags --libs jansson libcrypto) -lm -pthread"
 failed=0

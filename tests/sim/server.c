@@ -43,6 +43,7 @@ static const char *const fault_names[] = {
 	[FAULT_LATENCY] = "latency", [FAULT_HANG] = "hang", [FAULT_500] = "500", [FAULT_502] = "502",
 	[FAULT_503] = "503", [FAULT_429] = "429", [FAULT_MALFORMED] = "malformed",
 	[FAULT_TRUNCATED] = "truncated", [FAULT_DROP] = "drop", [FAULT_HUGE] = "huge",
+	[FAULT_LOST] = "lost",
 };
 
 bool server_fault_kind(const char *name, enum fault_kind *out)
@@ -273,6 +274,7 @@ static enum MHD_Result send_fault(struct MHD_Connection *conn, const struct faul
 	case FAULT_LATENCY:
 	case FAULT_HANG:
 	case FAULT_DROP:
+	case FAULT_LOST:
 		break;
 	}
 	return MHD_NO;
@@ -394,19 +396,32 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		fprintf(stderr, "rentop-sim: %s %s: fault %s\n", method, path, server_fault_name(f.kind));
 	if (faulted && (f.kind == FAULT_LATENCY || f.kind == FAULT_HANG))
 		sleep_ms(f.ms);
-	if (faulted && (f.kind == FAULT_HANG || f.kind == FAULT_DROP)) {
-		ret = MHD_NO;
-		goto out;
-	}
 	int status;
 	const char *ctype;
 	size_t len;
 	char *out;
-	if (faulted && f.kind != FAULT_LATENCY && f.kind != FAULT_TRUNCATED) {
+	if (faulted && f.kind != FAULT_LATENCY && f.kind != FAULT_TRUNCATED && f.kind != FAULT_LOST) {
+		/* the request arrived: it is counted, though not acted on */
+		pthread_mutex_lock(&sv->st->lock);
+		long iid;
+		rq.key = routes_classify_key(sv->st->w, rq.bearer, world_now(sv->st->w), &iid);
+		rq.key_instance_id = iid;
+		record(sv->st, &rq);
+		pthread_mutex_unlock(&sv->st->lock);
+		if (f.kind == FAULT_HANG || f.kind == FAULT_DROP) {
+			ret = MHD_NO;
+			goto out;
+		}
 		ret = send_fault(conn, &f, NULL, 0);
 		goto out;
 	}
 	out = process(sv, &rq, peer, &status, &ctype, &len);
+	if (faulted && f.kind == FAULT_LOST) {
+		/* acted on, then the connection closes with no answer */
+		free(out);
+		ret = MHD_NO;
+		goto out;
+	}
 	if (faulted && f.kind == FAULT_TRUNCATED)
 		ret = send_fault(conn, &f, out, len);
 	else

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "apierr.h"
+#include "retry.h"
 
 static struct api_error decode(int status, const char *body)
 {
@@ -29,7 +30,7 @@ static void test_full_envelope(void **state)
 	assert_int_equal(e.http_status, 429);
 	assert_string_equal(e.slug, "rate_limit_exceeded");
 	assert_string_equal(e.msg, "API requests too frequent endpoint threshold=3.0");
-	assert_true(apierr_retryable(&e));
+	assert_int_equal(retry_decision_for(RK_FETCH, &e, CURLE_OK, true), RD_RETRY);
 	char buf[400];
 	assert_string_equal(apierr_format(&e, buf, sizeof buf),
 			    "HTTP 429 rate_limit_exceeded: API requests too frequent endpoint threshold=3.0");
@@ -37,7 +38,7 @@ static void test_full_envelope(void **state)
 	e = decode(400, "{\"success\":false,\"error\":\"invalid_args\",\"msg\":\"price below 0.001\"}");
 	assert_int_equal(e.cls, AE_CLIENT);
 	assert_string_equal(e.slug, "invalid_args");
-	assert_false(apierr_retryable(&e));
+	assert_int_equal(retry_decision_for(RK_FETCH, &e, CURLE_OK, true), RD_FAIL);
 }
 
 static void test_other_envelopes(void **state)
@@ -51,7 +52,8 @@ static void test_other_envelopes(void **state)
 	e = decode(500, "{\"message\": \"Internal error\"}");
 	assert_int_equal(e.cls, AE_SERVER);
 	assert_string_equal(e.msg, "Internal error");
-	assert_false(apierr_retryable(&e)); /* 500: the CLI retries 502-504 only */
+	assert_int_equal(retry_decision_for(RK_FETCH, &e, CURLE_OK, true), RD_RETRY);
+	assert_int_equal(retry_decision_for(RK_ACTION, &e, CURLE_OK, true), RD_UNKNOWN);
 
 	e = decode(429, "{\"detail\": \"API requests too frequent endpoint threshold=2.0\"}");
 	assert_int_equal(e.cls, AE_RATE_LIMIT);
@@ -67,13 +69,13 @@ static void test_other_envelopes(void **state)
 	e = decode(503, "\n\n   upstream \t unavailable   \r\nsecond line\n");
 	assert_int_equal(e.cls, AE_SERVER);
 	assert_string_equal(e.msg, "upstream   unavailable");
-	assert_true(apierr_retryable(&e));
+	assert_int_equal(retry_decision_for(RK_FETCH, &e, CURLE_OK, true), RD_RETRY);
 
 	e = decode(502, "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
 			"<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n"
 			"</body>\r\n</html>\r\n");
 	assert_string_equal(e.msg, "502 Bad Gateway");
-	assert_true(apierr_retryable(&e));
+	assert_int_equal(retry_decision_for(RK_FETCH, &e, CURLE_OK, true), RD_RETRY);
 
 	e = decode(500, "<!DOCTYPE html><html><head><style>body{color:red}</style>"
 			"<script>var x=1;</script></head><body><p>Server &amp; <b>database</b> "
@@ -179,7 +181,7 @@ static void test_auth_classes(void **state)
 	assert_int_equal(e.cls, AE_CLIENT);
 	e = decode(429, "{\"error\":\"tfa_locked\",\"msg\":\"Too many attempts\",\"fail_count\":5,\"locked_until\":1763710000}");
 	assert_int_equal(e.cls, AE_CLIENT);
-	assert_false(apierr_retryable(&e));
+	assert_int_equal(retry_decision_for(RK_FETCH, &e, CURLE_OK, true), RD_FAIL);
 	e = decode(400, "{\"error\":\"2fa_verification_failed\",\"msg\":\"Wrong code\",\"fail_count\":1}");
 	assert_int_equal(e.cls, AE_CLIENT);
 	assert_string_equal(e.msg, "Wrong code");
@@ -188,7 +190,7 @@ static void test_auth_classes(void **state)
 	e = decode(410, "{\"success\":false,\"error\":\"deprecated_endpoint\",\"msg\":\"/api/v0/instances/ is deprecated. Use /api/v1/instances/ instead.\"}");
 	assert_int_equal(e.cls, AE_CLIENT);
 	assert_string_equal(e.msg, "/api/v0/instances/ is deprecated. Use /api/v1/instances/ instead.");
-	assert_false(apierr_retryable(&e));
+	assert_int_equal(retry_decision_for(RK_FETCH, &e, CURLE_OK, true), RD_FAIL);
 }
 
 static void test_secrets_masked(void **state)
@@ -221,7 +223,7 @@ static void test_secrets_masked(void **state)
 	assert_int_equal(t.http_status, 0);
 	assert_null(strstr(t.msg, "3f8a9c0b"));
 	assert_null(strchr(t.msg, '\x1b'));
-	assert_true(apierr_retryable(&t));
+	assert_int_equal(retry_decision_for(RK_FETCH, &t, CURLE_OK, true), RD_RETRY);
 	char buf[300];
 	assert_non_null(strstr(apierr_format(&t, buf, sizeof buf), "network error"));
 }
@@ -236,7 +238,7 @@ static void test_protocol_and_format(void **state)
 	char buf[64];
 	assert_string_equal(apierr_format(&e, buf, sizeof buf),
 			    "HTTP 200: unexpected response: instances is not a list");
-	assert_false(apierr_retryable(&e));
+	assert_int_equal(retry_decision_for(RK_FETCH, &e, CURLE_OK, true), RD_FAIL);
 	char tiny[8];
 	apierr_format(&e, tiny, sizeof tiny);
 	assert_int_equal(strlen(tiny), 7);

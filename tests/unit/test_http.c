@@ -193,24 +193,19 @@ static void rules(void **state)
 	e.cls = AE_AUTH; /* "Invalid user key" on a 404 */
 	assert_false(api_should_fall_back(&e));
 
+	/* the one retry rule (retry.h; every row in test_retry.c) */
 	e.cls = AE_RATE_LIMIT;
 	e.http_status = 429;
-	assert_true(api_retryable(&e, CURLE_OK));
-	e.cls = AE_SERVER;
-	for (int s = 500; s <= 504; s++) {
-		e.http_status = s;
-		assert_true(api_retryable(&e, CURLE_OK));
-	}
+	assert_int_equal(retry_decision_for(RK_FETCH, &e, CURLE_OK, true), RD_RETRY);
+	assert_int_equal(retry_decision_for(RK_ACTION, &e, CURLE_OK, true), RD_RETRY);
 	e.cls = AE_CLIENT;
 	e.http_status = 400;
-	assert_false(api_retryable(&e, CURLE_OK));
-	e.cls = AE_AUTH;
-	e.http_status = 401;
-	assert_false(api_retryable(&e, CURLE_OK));
+	assert_int_equal(retry_decision_for(RK_FETCH, &e, CURLE_OK, true), RD_FAIL);
 	e.cls = AE_TRANSPORT;
 	e.http_status = 0;
-	assert_true(api_retryable(&e, CURLE_COULDNT_CONNECT));
-	assert_false(api_retryable(&e, CURLE_OPERATION_TIMEDOUT)); /* already waited */
+	assert_int_equal(retry_decision_for(RK_ACTION, &e, CURLE_COULDNT_CONNECT, false), RD_RETRY);
+	assert_int_equal(retry_decision_for(RK_ACTION, &e, CURLE_PARTIAL_FILE, true), RD_UNKNOWN);
+	assert_int_equal(retry_decision_for(RK_FETCH, &e, CURLE_OPERATION_TIMEDOUT, true), RD_FAIL); /* already waited */
 }
 
 static void decoders(void **state)

@@ -45,6 +45,7 @@ static struct {
 	char *reqs[MAX_REQ]; /* each whole request: head and body */
 	size_t nreqs;
 	size_t big;          /* > 0: answer every request with a body of this many bytes */
+	bool drop;           /* close every connection after reading the request, no answer */
 } srv;
 
 static void serve_one(int c)
@@ -86,6 +87,11 @@ static void serve_one(int c)
 			body = rt->body;
 			break;
 		}
+	}
+	if (srv.drop) {
+		pthread_mutex_unlock(&srv.mu);
+		free(buf);
+		return;
 	}
 	if (srv.big) {
 		bigbody = xmalloc(srv.big + 1);
@@ -397,6 +403,83 @@ static void endpoint_logs_both_forms(void **state)
 	api_client_cleanup(&cl);
 }
 
+/* api_run (--dump and one-shot calls) under the one retry rule: an action
+ * whose answer is lost or came from a failing gateway is sent once and
+ * reported unknown; a fetch is retried; an action that never reached the
+ * service (connection refused) is retried and is not unknown. */
+static void api_run_at_most_once(void **state)
+{
+	(void)state;
+	static const struct route routes[] = {
+		{"PUT", "/api/v0/instances/prepay/5/", 502, "<html>502 Bad Gateway</html>"},
+		{"GET", "/api/v0/users/current/", 502, "<html>502 Bad Gateway</html>"},
+	};
+	set_routes(routes, 2);
+	struct config c = test_cfg();
+	struct api_client cl;
+	api_client_init(&cl, &c, NULL);
+	struct api_call call = api_prepay(&c, 5, 10);
+	json_t *root = NULL;
+	struct api_error e;
+	assert_false(api_run(&cl, &call, &root, &e));
+	assert_true(cl.unknown);
+	assert_int_equal(cl.requests, 1);
+	assert_int_equal(nrequests(), 1);
+	api_call_free(&call);
+
+	set_routes(routes, 2);
+	cl.requests = 0;
+	call = api_user(&c);
+	assert_false(api_run(&cl, &call, &root, &e));
+	assert_false(cl.unknown);
+	assert_int_equal(cl.requests, 4); /* the fetch: 1 + 3 retries */
+	assert_int_equal(nrequests(), 4);
+	api_call_free(&call);
+
+	/* the connection closes with no answer after the request arrived */
+	set_routes(routes, 2);
+	pthread_mutex_lock(&srv.mu);
+	srv.drop = true;
+	pthread_mutex_unlock(&srv.mu);
+	cl.requests = 0;
+	call = api_destroy(&c, 7);
+	assert_false(api_run(&cl, &call, &root, &e));
+	assert_true(cl.unknown);
+	assert_int_equal(e.cls, AE_TRANSPORT);
+	assert_int_equal(cl.requests, 1);
+	assert_int_equal(nrequests(), 1);
+	api_call_free(&call);
+	pthread_mutex_lock(&srv.mu);
+	srv.drop = false;
+	pthread_mutex_unlock(&srv.mu);
+
+	/* nothing listens: certainly not sent, so retried, and not unknown */
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = 0};
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	socklen_t al = sizeof a;
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &al), 0);
+	char dead[64];
+	snprintf(dead, sizeof dead, "http://127.0.0.1:%d", ntohs(a.sin_port));
+	struct config dc = c;
+	dc.base_url = dead;
+	cl.requests = 0;
+	call = api_prepay(&dc, 5, 10);
+	struct http_xfer *x = http_xfer_new(&cl.opts, call.method, call.url, call.body, NULL, &e);
+	http_xfer_at_most_once(x);
+	http_xfer_perform(x);
+	assert_int_equal(http_xfer_code(x), CURLE_COULDNT_CONNECT);
+	assert_false(http_xfer_sent(x));
+	http_xfer_free(x);
+	assert_false(api_run(&cl, &call, &root, &e));
+	assert_false(cl.unknown);
+	assert_int_equal(cl.requests, 4);
+	api_call_free(&call);
+	close(fd);
+	api_client_cleanup(&cl);
+}
+
 int main(void)
 {
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -406,6 +489,7 @@ int main(void)
 		cmocka_unit_test(v0_and_autojobs_fall_back),
 		cmocka_unit_test(v0_retired_is_an_error),
 		cmocka_unit_test(endpoint_logs_both_forms),
+		cmocka_unit_test(api_run_at_most_once),
 	};
 	int rc = cmocka_run_group_tests(tests, srv_start, srv_stop);
 	curl_global_cleanup();

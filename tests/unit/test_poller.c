@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include <curl/curl.h>
+#include <jansson.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,7 +26,9 @@
 
 #include "auth.h"
 #include "config.h"
+#include "api.h"
 #include "jobs.h"
+#include "json_map.h"
 #include "log.h"
 #include "model.h"
 #include "poller.h"
@@ -43,7 +46,14 @@ static struct sim sim;
 
 /* Start the simulator (with extra flags) with output to a file; read its URL,
  * key and TOTP secret. */
+static int sim_start_with2(const char *extra, const char *rate_limits);
+
 static int sim_start_with(const char *extra)
+{
+	return sim_start_with2(extra, "off");
+}
+
+static int sim_start_with2(const char *extra, const char *rate_limits)
 {
 	const char *bin = getenv("RENTOP_SIM");
 	memset(&sim, 0, sizeof sim);
@@ -61,7 +71,7 @@ static int sim_start_with(const char *extra)
 		if (!freopen(out, "w", stdout) || !freopen("/dev/null", "w", stderr))
 			_exit(126);
 		execl(bin, bin, "--port", "0", "--seed", "7", "--instances", "60", "--rate-limits",
-		      "off", "--quiet", "--tfa", extra, (char *)NULL);
+		      rate_limits, "--quiet", "--tfa", extra, (char *)NULL);
 		_exit(127);
 	}
 	for (int i = 0; i < 200 && !sim.key[0]; i++) {
@@ -88,6 +98,12 @@ static int sim_start(void **state)
 {
 	(void)state;
 	return sim_start_with("off");
+}
+
+static int sim_start_rl(void **state)
+{
+	(void)state;
+	return sim_start_with2("off", "on");
 }
 
 static int sim_start_tfa(void **state)
@@ -510,6 +526,487 @@ static void errors_back_off_and_recover(void **state)
 	rig_down();
 }
 
+/* ---- at most once, pacing, debounce, on-demand calls ------------------ */
+
+struct buf {
+	char *p;
+	size_t n;
+};
+
+static size_t collect(char *p, size_t s, size_t n, void *arg)
+{
+	struct buf *b = arg;
+	b->p = realloc(b->p, b->n + s * n + 1);
+	memcpy(b->p + b->n, p, s * n);
+	b->n += s * n;
+	b->p[b->n] = '\0';
+	return s * n;
+}
+
+/* GET /__sim/state, parsed. */
+static json_t *sim_state_json(void)
+{
+	char url[256];
+	snprintf(url, sizeof url, "%s/__sim/state", sim.url);
+	struct buf b = {NULL, 0};
+	CURL *c = curl_easy_init();
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
+	assert_int_equal(curl_easy_perform(c), CURLE_OK);
+	curl_easy_cleanup(c);
+	json_t *j = json_loadb(b.p, b.n, 0, NULL);
+	free(b.p);
+	assert_non_null(j);
+	return j;
+}
+
+/* Requests of `method` (NULL: any) the simulator counted on `path` (a
+ * prefix when prefix is true, else exactly, trailing slash ignored). */
+static long sim_count(const char *path, const char *method, bool prefix)
+{
+	json_t *st = sim_state_json();
+	json_t *reqs = json_object_get(st, "requests");
+	const char *k;
+	json_t *v;
+	long n = 0;
+	size_t pl = strlen(path);
+	while (pl && path[pl - 1] == '/')
+		pl--;
+	json_object_foreach(reqs, k, v) {
+		size_t kl = strlen(k);
+		while (kl && k[kl - 1] == '/')
+			kl--;
+		bool match = prefix ? strncmp(k, path, pl) == 0 : (kl == pl && !strncmp(k, path, pl));
+		if (!match)
+			continue;
+		if (method)
+			n += (long)json_integer_value(json_object_get(json_object_get(v, "methods"), method));
+		else
+			n += (long)json_integer_value(json_object_get(v, "count"));
+	}
+	json_decref(st);
+	return n;
+}
+
+static size_t sim_ninstances(void)
+{
+	json_t *st = sim_state_json();
+	size_t n = json_array_size(json_object_get(st, "instances"));
+	json_decref(st);
+	return n;
+}
+
+/* A running instance's id, the k-th (sim state order). */
+static long running_instance(int k)
+{
+	json_t *st = sim_state_json();
+	json_t *v;
+	size_t i;
+	long id = 0;
+	json_array_foreach(json_object_get(st, "instances"), i, v) {
+		if (!json_is_string(json_object_get(v, "actual_status")) ||
+		    strcmp(json_string_value(json_object_get(v, "actual_status")), "running") ||
+		    strcmp(json_string_value(json_object_get(v, "intended_status")), "running"))
+			continue;
+		if (k-- == 0) {
+			id = (long)json_integer_value(json_object_get(v, "id"));
+			break;
+		}
+	}
+	json_decref(st);
+	return id;
+}
+
+struct offers_val {
+	struct offer *v;
+	size_t n;
+};
+
+static void offers_val_free(void *p)
+{
+	struct offers_val *o = p;
+	offers_free(o->v, o->n);
+	free(o);
+}
+
+/* Mapper of the on-demand channel: runs on the poller thread. */
+static void *map_offers(const json_t *root, struct api_error *e)
+{
+	struct offers_val *o = calloc(1, sizeof *o);
+	if (!json_map_offers(root, &o->v, &o->n)) {
+		free(o);
+		apierr_protocol(e, 200, "no offers list");
+		return NULL;
+	}
+	return o;
+}
+
+static void *map_user(const json_t *root, struct api_error *e)
+{
+	struct user *u = calloc(1, sizeof *u);
+	if (!json_map_user(root, u)) {
+		free(u);
+		apierr_protocol(e, 200, "no user");
+		return NULL;
+	}
+	return u;
+}
+
+static void user_val_free(void *p)
+{
+	user_free(p);
+}
+
+/* Wait (up to ~20 s) for the result of req_id. */
+static bool take_result(struct model *m, int req_id, struct call_result *out)
+{
+	for (int i = 0; i < 400; i++) {
+		if (model_take_result(m, req_id, out))
+			return true;
+		struct pollfd pf = {model_wake_fd(m), POLLIN, 0};
+		poll(&pf, 1, 50);
+		model_wake_drain(m);
+	}
+	return false;
+}
+
+/* A rentable offer id, found through the on-demand channel. */
+static long find_offer(struct jobs *j, struct model *m, const struct config *c, int skip)
+{
+	struct job_call jc;
+	memset(&jc, 0, sizeof jc);
+	jc.call = api_offers(c, NULL);
+	jc.map = map_offers;
+	jc.free_value = offers_val_free;
+	strcpy(jc.what, "offer search");
+	int rid = 0;
+	assert_int_equal(jobs_call(j, &jc, &rid), JOBS_OK);
+	assert_null(jc.call.url); /* taken over */
+	struct call_result r;
+	assert_true(take_result(m, rid, &r));
+	assert_int_equal(r.outcome, CALL_OK);
+	struct offers_val *o = r.value;
+	assert_non_null(o);
+	assert_true(o->n > 0);
+	long id = 0;
+	for (size_t i = 0; i < o->n && !id; i++)
+		if (o->v[i].rentable && skip-- == 0)
+			id = o->v[i].id;
+	call_result_free(&r);
+	assert_true(id > 0);
+	return id;
+}
+
+/* create has no key yet: the at-most-once rule is checked here.  A create
+ * whose answer is lost ("lost": acted on, no answer; "truncated") is sent
+ * once, makes one instance, and says the outcome is unknown. */
+static void create_lost_is_not_resent(void **state)
+{
+	(void)state;
+	setenv("VAST_API_KEY", sim.key, 1);
+	struct config c = test_cfg();
+	struct auth *a = auth_new(&c, NULL);
+	struct model *m = model_new();
+	struct jobs *j = jobs_new(m, false);
+	struct poller *p = poller_new(&c, a, m, j);
+	rig_keep(a, m, j, p);
+	assert_int_equal(poller_start(p), 0);
+	assert_true(wait_for(m, all_loaded, NULL));
+	static const char *const kinds[] = {"lost", "truncated"};
+	for (int k = 0; k < 2; k++) {
+		long offer = find_offer(j, m, &c, k);
+		char path[96], body[256];
+		snprintf(path, sizeof path, "/api/v0/asks/%ld/", offer);
+		snprintf(body, sizeof body,
+			 "{\"path\":\"%s\",\"method\":\"PUT\",\"kind\":\"%s\",\"count\":1}", path,
+			 kinds[k]);
+		sim_ctl("fault", body);
+		size_t before = sim_ninstances();
+		struct job_req r;
+		memset(&r, 0, sizeof r);
+		r.kind = JOB_CREATE;
+		r.create.offer_id = offer;
+		strcpy(r.create.image, "pytorch/pytorch");
+		int jid;
+		assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
+		struct event ev;
+		assert_true(job_event(m, jid, &ev));
+		assert_int_equal(ev.level, EV_WARN);
+		assert_true(ev.flags & EVF_UNKNOWN);
+		assert_non_null(strstr(ev.text, "outcome is unknown"));
+		assert_non_null(strstr(ev.text, "create from offer"));
+		usleep(500 * 1000);
+		assert_int_equal(sim_count(path, "PUT", false), 1);
+		assert_int_equal(sim_ninstances(), before + 1);
+	}
+	rig_down();
+}
+
+struct ev_count {
+	int ids[8];
+	int n;
+	int ok;
+};
+
+/* Rebooting 4 instances in a row with the service's rate limits on: paced
+ * per endpoint, each sent once, all succeed; the model counts the queue. */
+static void four_reboots_paced(void **state)
+{
+	(void)state;
+	setenv("VAST_API_KEY", sim.key, 1);
+	struct config c = test_cfg();
+	c.page_rate = 1;
+	c.refresh_s = 30;
+	c.slow_refresh_s = 30;
+	struct auth *a = auth_new(&c, NULL);
+	struct model *m = model_new();
+	struct jobs *j = jobs_new(m, false);
+	struct poller *p = poller_new(&c, a, m, j);
+	rig_keep(a, m, j, p);
+	assert_int_equal(poller_start(p), 0);
+	assert_true(wait_for(m, all_loaded, NULL));
+	long ids[4];
+	int jids[4];
+	for (int i = 0; i < 4; i++) {
+		ids[i] = running_instance(i);
+		assert_true(ids[i] > 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		struct job_req r;
+		memset(&r, 0, sizeof r);
+		r.kind = JOB_REBOOT;
+		r.instance_id = ids[i];
+		assert_int_equal(jobs_submit(j, &r, &jids[i]), JOBS_OK);
+	}
+	int most_waiting = 0;
+	for (int t = 0; t < 40; t++) {
+		const struct snapshot *s = model_acquire(m);
+		if (s->actions_waiting > most_waiting)
+			most_waiting = s->actions_waiting;
+		model_release(s);
+		usleep(50 * 1000);
+	}
+	assert_true(most_waiting >= 1); /* "N actions queued" was shown */
+	for (int i = 0; i < 4; i++) {
+		struct event ev;
+		assert_true(job_event(m, jids[i], &ev));
+		assert_int_equal(ev.level, EV_OK);
+		char path[96];
+		snprintf(path, sizeof path, "/api/v0/instances/reboot/%ld/", ids[i]);
+		assert_int_equal(sim_count(path, "PUT", false), 1); /* no 429 and resend */
+	}
+	const struct snapshot *s = model_acquire(m);
+	assert_int_equal(s->actions_waiting, 0);
+	model_release(s);
+	rig_down();
+}
+
+/* 60 presses of "refresh now" in 2.4 s: at most two refreshes per source. */
+static void refresh_debounced(void **state)
+{
+	(void)state;
+	setenv("VAST_API_KEY", sim.key, 1);
+	struct config c = test_cfg();
+	c.refresh_s = 120;
+	c.slow_refresh_s = 120;
+	struct auth *a = auth_new(&c, NULL);
+	struct model *m = model_new();
+	struct poller *p = poller_new(&c, a, m, NULL);
+	rig_keep(a, m, NULL, p);
+	assert_int_equal(poller_start(p), 0);
+	assert_true(wait_for(m, all_loaded, NULL));
+	usleep(500 * 1000);
+	long inst0 = sim_count("/api/v1/instances", "GET", false);
+	long user0 = sim_count("/api/v0/users/current", "GET", false);
+	long wg0 = sim_count("/api/v0/workergroups", "GET", false);
+	long ep0 = sim_count("/api/v0/endptjobs", "GET", false);
+	for (int i = 0; i < 60; i++) {
+		poller_refresh_now(p);
+		usleep(40 * 1000);
+	}
+	sleep(3);
+	long inst = sim_count("/api/v1/instances", "GET", false) - inst0;
+	long user = sim_count("/api/v0/users/current", "GET", false) - user0;
+	long wg = sim_count("/api/v0/workergroups", "GET", false) - wg0;
+	long ep = sim_count("/api/v0/endptjobs", "GET", false) - ep0;
+	fprintf(stderr, "# 60 presses: %ld instance pages, %ld user, %ld workergroups, %ld endpoints\n",
+		inst, user, wg, ep);
+	assert_true(inst >= 3 && inst <= 6); /* 60 instances: 3 pages a sweep */
+	assert_true(user >= 1 && user <= 2);
+	assert_true(wg >= 1 && wg <= 2);
+	assert_true(ep >= 1 && ep <= 2);
+	rig_down();
+}
+
+/* The on-demand channel: a fetch with its mapper, an action whose answer is
+ * lost (unknown, sent once), a refused action, a subscription re-issued at
+ * its interval, paused while hidden and stopped by unsubscribe; read-only
+ * refuses actions. */
+static void on_demand_calls(void **state)
+{
+	(void)state;
+	setenv("VAST_API_KEY", sim.key, 1);
+	struct config c = test_cfg();
+	c.refresh_s = 120;
+	c.slow_refresh_s = 120;
+	struct auth *a = auth_new(&c, NULL);
+	struct model *m = model_new();
+	struct jobs *j = jobs_new(m, false);
+	struct poller *p = poller_new(&c, a, m, j);
+	rig_keep(a, m, j, p);
+	assert_int_equal(poller_start(p), 0);
+	assert_true(wait_for(m, all_loaded, NULL));
+
+	const struct snapshot *s = model_acquire(m);
+	uint64_t seq0 = s->results_seq;
+	model_release(s);
+	assert_true(find_offer(j, m, &c, 0) > 0);
+	s = model_acquire(m);
+	assert_true(s->results_seq > seq0);
+	model_release(s);
+
+	/* an action whose answer is lost: unknown, sent once, acted on once */
+	long id = running_instance(0);
+	char path[96], body[256];
+	snprintf(path, sizeof path, "/api/v0/instances/%ld/", id);
+	snprintf(body, sizeof body, "{\"path\":\"%s\",\"method\":\"PUT\",\"kind\":\"lost\",\"count\":1}",
+		 path);
+	sim_ctl("fault", body);
+	struct job_call jc;
+	memset(&jc, 0, sizeof jc);
+	jc.call = api_label(&c, id, "on-demand");
+	jc.action = true;
+	int rid;
+	assert_int_equal(jobs_call(j, &jc, &rid), JOBS_OK);
+	struct call_result r;
+	assert_true(take_result(m, rid, &r));
+	assert_int_equal(r.outcome, CALL_UNKNOWN);
+	assert_null(r.value);
+	assert_int_equal(sim_count(path, "PUT", false), 1);
+	call_result_free(&r);
+	/* a refused action: the service's error, nothing else sent */
+	memset(&jc, 0, sizeof jc);
+	jc.call = api_label(&c, 999999999, "x");
+	jc.action = true;
+	assert_int_equal(jobs_call(j, &jc, &rid), JOBS_OK);
+	assert_true(take_result(m, rid, &r));
+	assert_int_equal(r.outcome, CALL_ERROR);
+	assert_int_equal(r.err.http_status, 404);
+	assert_int_equal(sim_count("/api/v0/instances/999999999/", "PUT", false), 1);
+
+	/* a subscription every second */
+	memset(&jc, 0, sizeof jc);
+	jc.call = api_user(&c);
+	jc.map = map_user;
+	jc.free_value = user_val_free;
+	jc.action = true;
+	int sid;
+	assert_int_equal(jobs_subscribe(j, &jc, 1.0, true, &sid), JOBS_EINVAL); /* no action */
+	jc.call = api_user(&c);
+	jc.action = false;
+	assert_int_equal(jobs_subscribe(j, &jc, 1.0, true, &sid), JOBS_OK);
+	for (int k = 0; k < 3; k++) {
+		assert_true(take_result(m, sid, &r));
+		assert_int_equal(r.outcome, CALL_OK);
+		struct user *u = r.value;
+		assert_true(u->id > 0);
+		call_result_free(&r);
+	}
+	/* hidden: not re-issued */
+	jobs_set_visible(j, sid, false);
+	usleep(1300 * 1000);
+	long n0 = sim_count("/api/v0/users/current", "GET", false);
+	usleep(2500 * 1000);
+	assert_int_equal(sim_count("/api/v0/users/current", "GET", false), n0);
+	/* shown: at once */
+	model_drop_result(m, sid);
+	jobs_set_visible(j, sid, true);
+	assert_true(take_result(m, sid, &r));
+	call_result_free(&r);
+	jobs_unsubscribe(j, sid);
+	assert_false(jobs_subscribed(j, sid));
+	usleep(1300 * 1000);
+	n0 = sim_count("/api/v0/users/current", "GET", false);
+	usleep(2500 * 1000);
+	assert_int_equal(sim_count("/api/v0/users/current", "GET", false), n0);
+	assert_false(model_take_result(m, sid, &r));
+	rig_down();
+
+	/* read-only: actions refused (the call freed), fetches allowed */
+	m = model_new();
+	j = jobs_new(m, true);
+	memset(&jc, 0, sizeof jc);
+	jc.call = api_label(&c, 1, "x");
+	jc.action = true;
+	assert_int_equal(jobs_call(j, &jc, &rid), JOBS_EREADONLY);
+	assert_null(jc.call.url);
+	jc.call = api_user(&c);
+	jc.action = false;
+	assert_int_equal(jobs_call(j, &jc, &rid), JOBS_OK);
+	jobs_free(j);
+	model_free(m);
+}
+
+/* An on-demand action that needs 2FA: refused with EVF_NEEDS_TFA (nothing
+ * done), then sent again by the poller after a 2FA login, and it succeeds. */
+static void on_demand_action_needs_tfa(void **state)
+{
+	(void)state;
+	setenv("VAST_API_KEY", sim.key, 1);
+	struct config c = test_cfg();
+	struct auth *a = auth_new(&c, NULL);
+	struct model *m = model_new();
+	struct jobs *j = jobs_new(m, false);
+	struct poller *p = poller_new(&c, a, m, j);
+	rig_keep(a, m, j, p);
+	assert_int_equal(poller_start(p), 0);
+	assert_true(wait_for(m, all_loaded, NULL));
+	long id = running_instance(1);
+	struct job_call jc;
+	memset(&jc, 0, sizeof jc);
+	jc.call = api_destroy(&c, id);
+	jc.action = true;
+	strcpy(jc.what, "destroy");
+	int rid;
+	assert_int_equal(jobs_call(j, &jc, &rid), JOBS_OK);
+	struct call_result r;
+	assert_true(take_result(m, rid, &r));
+	assert_int_equal(r.outcome, CALL_ERROR);
+	assert_int_equal(r.err.cls, AE_NEEDS_TFA);
+	bool asked = false;
+	struct event ev[256];
+	size_t n = model_events(m, 0, ev, 256);
+	for (size_t i = 0; i < n; i++)
+		asked |= ev[i].job_id == rid && (ev[i].flags & EVF_NEEDS_TFA);
+	assert_true(asked);
+
+	struct job_req lr;
+	memset(&lr, 0, sizeof lr);
+	lr.kind = JOB_TFA_LOGIN;
+	strcpy(lr.tfa_method, "totp");
+	char code[16];
+	totp_code(code, sizeof code);
+	strcpy(lr.text, code);
+	int jid;
+	assert_int_equal(jobs_submit(j, &lr, &jid), JOBS_OK);
+	struct event le;
+	assert_true(job_event(m, jid, &le));
+	assert_int_equal(le.level, EV_OK);
+	assert_true(take_result(m, rid, &r));
+	assert_int_equal(r.outcome, CALL_OK);
+	char path[96];
+	snprintf(path, sizeof path, "/api/v0/instances/%ld/", id);
+	assert_int_equal(sim_count(path, "DELETE", false), 2); /* refused once, then done */
+	json_t *st = sim_state_json();
+	json_t *v;
+	size_t i;
+	json_array_foreach(json_object_get(st, "instances"), i, v)
+		assert_true(json_integer_value(json_object_get(v, "id")) != id);
+	json_decref(st);
+	rig_down();
+}
+
 int main(void)
 {
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -520,6 +1017,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(refused_key_marks_model, sim_start, sim_stop),
 		cmocka_unit_test_setup_teardown(errors_back_off_and_recover, sim_start, sim_stop),
 		cmocka_unit_test_setup_teardown(destroy_needs_tfa_then_login, sim_start_tfa,
+						sim_stop),
+		cmocka_unit_test_setup_teardown(create_lost_is_not_resent, sim_start, sim_stop),
+		cmocka_unit_test_setup_teardown(four_reboots_paced, sim_start_rl, sim_stop),
+		cmocka_unit_test_setup_teardown(refresh_debounced, sim_start, sim_stop),
+		cmocka_unit_test_setup_teardown(on_demand_calls, sim_start, sim_stop),
+		cmocka_unit_test_setup_teardown(on_demand_action_needs_tfa, sim_start_tfa,
 						sim_stop),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,107 @@
+/* poller_pace.c: the endpoint buckets of poller_pace.h: grouping of the
+ * endpoints the service limits together, and the rule that an action waiting
+ * for a bucket goes before any fetch on it. */
+#include "poller_pace.h"
+
+void poller_pace_init(struct poller_pace *pp, double now)
+{
+	for (int i = 0; i < EP__COUNT; i++) {
+		pace_init(&pp->b[i], api_ep_rate((enum api_ep)i), 1, now);
+		pp->actions_wanting[i] = 0;
+	}
+}
+
+enum api_ep poller_pace_group(enum api_ep ep)
+{
+	switch (ep) {
+	case EP_INSTANCES_V0: return EP_INSTANCES_V1;
+	case EP_AUTOJOBS: return EP_WORKERGROUPS;
+	case EP_REBOOT: return EP_STATE;
+	case EP_LOGS_CLI: return EP_LOGS;
+	case EP_INSTANCES_V1:
+	case EP_INSTANCE:
+	case EP_USER:
+	case EP_WORKERGROUPS:
+	case EP_ENDPTJOBS:
+	case EP_OFFERS:
+	case EP_TEMPLATES:
+	case EP_STATE:
+	case EP_DESTROY:
+	case EP_BID:
+	case EP_PREPAY:
+	case EP_CREATE:
+	case EP_TFA_LOGIN:
+	case EP_LOGS:
+	case EP_ENDPT_WRITE:
+	case EP_WG_WRITE:
+	case EP_WORKERS:
+	case EP_INSTANCE_LOGS:
+	case EP_LOG_RESULT:
+	case EP_SECRETS:
+	case EP_SECRETS_WRITE:
+	case EP_APIKEYS:
+	case EP_APIKEY_WRITE:
+	case EP_SSH:
+	case EP_SSH_WRITE:
+	case EP_ROLES:
+	case EP_ROLE_WRITE:
+	case EP_REPORTS:
+	case EP_TFA_STATUS:
+	case EP_TFA_WRITE:
+		return ep;
+	case EP__COUNT:
+		break;
+	}
+	return EP_INSTANCE;
+}
+
+double poller_pace_wait(const struct poller_pace *pp, enum api_ep ep, enum retry_kind k,
+			double now)
+{
+	enum api_ep g = poller_pace_group(ep);
+	double w = pace_wait(&pp->b[g], now);
+	if (k == RK_FETCH && pp->actions_wanting[g] > 0) {
+		/* behind the waiting actions: at least one refill interval more */
+		double r = pp->b[g].rate > 0 ? 1.0 / pp->b[g].rate : 0.05;
+		if (w < r)
+			w = r;
+	}
+	return w;
+}
+
+bool poller_pace_take(struct poller_pace *pp, enum api_ep ep, enum retry_kind k, double now,
+		      bool *wanting)
+{
+	enum api_ep g = poller_pace_group(ep);
+	if (k == RK_FETCH && pp->actions_wanting[g] > 0)
+		return false;
+	if (!pace_take(&pp->b[g], now)) {
+		if (k == RK_ACTION && wanting && !*wanting) {
+			*wanting = true;
+			pp->actions_wanting[g]++;
+		}
+		return false;
+	}
+	poller_pace_forget(pp, ep, wanting);
+	return true;
+}
+
+void poller_pace_forget(struct poller_pace *pp, enum api_ep ep, bool *wanting)
+{
+	enum api_ep g = poller_pace_group(ep);
+	if (wanting && *wanting) {
+		*wanting = false;
+		if (pp->actions_wanting[g] > 0)
+			pp->actions_wanting[g]--;
+	}
+}
+
+double poller_pace_refused(struct poller_pace *pp, enum api_ep ep, double now, double jitter)
+{
+	return pace_refused(&pp->b[poller_pace_group(ep)], now, jitter);
+}
+
+void poller_pace_answered(struct poller_pace *pp, enum api_ep ep)
+{
+	pace_answered(&pp->b[poller_pace_group(ep)]);
+}
