@@ -1,7 +1,8 @@
-/* pane_instances.c: the instance table: one row per instance (id, label,
+/* pane_instances.c: the instances view: one row per instance (id, label,
  * status with pending badges, GPUs, utilisation, price, age, SSH address,
  * image, machine), coloured by state, failed rows highlighted; sorting,
- * filtering and a selection that follows the instance id. */
+ * filtering and a selection that follows the instance id.  Its keys are the
+ * instance actions (inst_actions.c) and Enter, which opens the detail view. */
 #include "pane_instances.h"
 
 #define NCURSES_WIDECHAR 1
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "inst_actions.h"
 #include "config.h"
 #include "draw.h"
 #include "jobs.h"
@@ -36,7 +38,11 @@ static const struct table_col cols[NCOLS] = {
 	[C_MACHINE] = { "MACHINE", 7, 8, 8, true, true, false },
 };
 
-void pane_instances_init(struct app *a) { table_init(&a->itab, cols, NCOLS, C_ID); }
+/* The view's private state. */
+struct inst_view {
+	struct table t;
+	int rows; /* table rows drawn last time (the page size) */
+};
 
 static enum role state_role(enum inst_state s)
 {
@@ -122,7 +128,9 @@ void pane_instances_row(struct table_row *row, const struct instance *x, const s
 	}
 }
 
-void pane_instances_rebuild(struct app *a)
+/* Rebuild the rows from the held snapshot (data changed or time passed);
+ * the selection stays on its instance. */
+static void rebuild(struct app *a, struct inst_view *v)
 {
 	const struct snapshot *s = a->snap;
 	size_t n = s ? s->ninstances : 0;
@@ -130,16 +138,16 @@ void pane_instances_rebuild(struct app *a)
 	double now = util_now();
 	for (size_t i = 0; i < n; i++)
 		pane_instances_row(&rows[i], &s->instances[i], s, now, a->cfg->ascii);
-	table_set_rows(&a->itab, rows, n);
+	table_set_rows(&v->t, rows, n);
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS | DIRTY_HEADER;
 }
 
 /* The empty-table message. */
-static const char *empty_text(const struct app *a, char *buf, size_t n)
+static const char *empty_text(const struct app *a, const struct table *t, char *buf, size_t n)
 {
 	const struct snapshot *s = a->snap;
-	if (a->itab.nrows && a->itab.filter[0])
-		snprintf(buf, n, "no instance matches \"%s\" (Esc clears the filter)", a->itab.filter);
+	if (t->nrows && t->filter[0])
+		snprintf(buf, n, "no instance matches \"%s\" (Esc clears the filter)", t->filter);
 	else if (s && s->fresh[SRC_INSTANCES].last_ok > 0)
 		snprintf(buf, n, "no instances");
 	else if (s && s->fresh[SRC_INSTANCES].err[0])
@@ -149,9 +157,10 @@ static const char *empty_text(const struct app *a, char *buf, size_t n)
 	return buf;
 }
 
-static void inst_draw(struct app *a, const struct rect *r)
+static void inst_draw(struct app *a, void *st, const struct rect *r)
 {
-	struct table *t = &a->itab;
+	struct inst_view *v = st;
+	struct table *t = &v->t;
 	int w[NCOLS];
 	unsigned shown = table_widths_fit(cols, NCOLS, r->w, t->natural, w);
 	table_set_visible(t, shown);
@@ -173,7 +182,7 @@ static void inst_draw(struct app *a, const struct rect *r)
 		x += w[c] + 1;
 	}
 	int h = r->h - 1;
-	a->itab_rows = h;
+	v->rows = h;
 	table_scroll(t, h);
 	for (int i = 0; i < h; i++) {
 		int y = r->y + 1 + i;
@@ -182,7 +191,7 @@ static void inst_draw(struct app *a, const struct rect *r)
 			draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
 			if (k == 0 && i == 0) {
 				char buf[300];
-				draw_text(y, r->x + 1, r->w - 1, empty_text(a, buf, sizeof buf),
+				draw_text(y, r->x + 1, r->w - 1, empty_text(a, t, buf, sizeof buf),
 					  theme_attr(ROLE_DIM));
 			}
 			continue;
@@ -204,10 +213,11 @@ static void inst_draw(struct app *a, const struct rect *r)
 	}
 }
 
-static bool inst_action(struct app *a, enum action act)
+static bool inst_action(struct app *a, void *st, enum action act)
 {
-	struct table *t = &a->itab;
-	long page = a->itab_rows > 1 ? a->itab_rows - 1 : 1;
+	struct inst_view *v = st;
+	struct table *t = &v->t;
+	long page = v->rows > 1 ? v->rows - 1 : 1;
 	switch (act) {
 	case ACT_UP: table_move(t, -1); break;
 	case ACT_DOWN: table_move(t, 1); break;
@@ -218,49 +228,127 @@ static bool inst_action(struct app *a, enum action act)
 	case ACT_SORT_PREV: table_sort_step(t, -1); break;
 	case ACT_SORT_NEXT: table_sort_step(t, 1); break;
 	case ACT_SORT_INVERT: table_set_sort(t, t->sort_col, !t->sort_rev); break;
-	case ACT_DETAIL: {
-		const struct table_row *row = table_selected(t);
-		if (!row)
-			return true;
-		a->detail_id = row->id;
-		pane_open_overlay(a, &pane_detail);
-		break;
-	}
-	default: {
-		const struct table_row *row = table_selected(t);
-		if (action_contexts(act) == CM_INST) {
-			if (row)
-				app_instance_action(a, act, row->id);
-			return true;
-		}
+	default: /* enum action is open (views register more): not this view's */
 		return false;
-	}
 	}
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 	return true;
 }
 
-static long inst_selected(const struct app *a)
+/* Enter: the detail view of the selected instance. */
+static void run_detail(struct app *a, enum action act)
 {
-	const struct table_row *row = table_selected(&a->itab);
-	return row ? row->id : 0;
+	(void)act;
+	const struct instance *x = app_selected(a);
+	if (x)
+		view_open(a, "detail", x->id);
 }
 
-static void inst_filter(struct app *a, const char *text)
+static const struct action_def detail_def = {
+	"detail", "every field of the selected instance", NULL, AF_NEEDS_SEL | AF_HINT, NULL,
+	run_detail,
+};
+
+static void inst_keys(struct keymap *km, int ctx)
 {
-	table_set_filter(&a->itab, text);
+	enum action d = action_register(&detail_def);
+	action_allow(d, ctx);
+	keymap_default(km, ctx, "Enter", d);
+	inst_actions_keys(km, ctx);
+}
+
+static void *inst_init(struct app *a)
+{
+	(void)a;
+	struct inst_view *v = xcalloc(1, sizeof *v);
+	table_init(&v->t, cols, NCOLS, C_ID);
+	return v;
+}
+
+static void inst_fini(struct app *a, void *st)
+{
+	(void)a;
+	struct inst_view *v = st;
+	table_free(&v->t);
+	free(v);
+}
+
+static void inst_snapshot(struct app *a, void *st, bool rows)
+{
+	if (rows)
+		rebuild(a, st);
+}
+
+static void inst_clock(struct app *a, void *st) { rebuild(a, st); }
+
+static const void *inst_row(const struct app *a, const void *st)
+{
+	const struct inst_view *v = st;
+	const struct table_row *row = table_selected(&v->t);
+	return row && a->snap ? snapshot_find_instance(a->snap, row->id) : NULL;
+}
+
+static void inst_filter(struct app *a, void *st, const char *text)
+{
+	struct inst_view *v = st;
+	table_set_filter(&v->t, text);
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS | DIRTY_HEADER;
 }
 
-static const char *inst_filter_text(const struct app *a) { return a->itab.filter; }
+static const char *inst_filter_text(const struct app *a, const void *st)
+{
+	(void)a;
+	const struct inst_view *v = st;
+	return v->t.filter;
+}
 
-const struct pane pane_instances = {
+static bool inst_sort(struct app *a, void *st, const char *col, char *err, size_t n)
+{
+	struct inst_view *v = st;
+	int c = table_col_by_name(&v->t, col);
+	if (c < 0) {
+		char names[200] = "";
+		for (int i = 0; i < NCOLS; i++) {
+			size_t len = strlen(names);
+			snprintf(names + len, sizeof names - len, "%s%s", i ? " " : "", cols[i].title);
+		}
+		snprintf(err, n, "unknown column: %s (%s)", col, names);
+		return false;
+	}
+	table_set_sort(&v->t, c, false);
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+	return true;
+}
+
+/* The tab's count: "12", or "3/12" while a filter hides some. */
+static void inst_tab(const struct app *a, const void *st, char *buf, size_t n)
+{
+	(void)a;
+	const struct inst_view *v = st;
+	if (v->t.nview != v->t.nrows)
+		snprintf(buf, n, "%zu/%zu", v->t.nview, v->t.nrows);
+	else
+		snprintf(buf, n, "%zu", v->t.nrows);
+}
+
+const struct view_ops view_instances = {
 	.name = "instances",
+	.alias = "i",
 	.title = "Instances",
-	.ctx = CTX_INSTANCES,
+	.heading = "Instances view",
+	.number_key = '1',
+	.ctx_flags = CTXF_LIST | CTXF_TABLE,
+	.instance_rows = true,
+	.keys = inst_keys,
+	.init = inst_init,
+	.fini = inst_fini,
+	.on_snapshot = inst_snapshot,
+	.on_clock = inst_clock,
 	.draw = inst_draw,
 	.action = inst_action,
-	.selected = inst_selected,
+	.selected_row = inst_row,
 	.filter = inst_filter,
 	.filter_text = inst_filter_text,
+	.sort = inst_sort,
+	.tab_text = inst_tab,
 };
