@@ -14,6 +14,7 @@
 
 #include "app.h"
 #include "inst_actions.h"
+#include "instcol.h"
 #include "config.h"
 #include "draw.h"
 #include "jobs.h"
@@ -22,21 +23,44 @@
 #include "theme.h"
 #include "util.h"
 
-enum { C_ID, C_LABEL, C_STATUS, C_GPUS, C_UTIL, C_DPH, C_AGE, C_SSH, C_IMAGE, C_MACHINE, NCOLS };
-
-/* title, min, max (0 flexible), drop priority (0 never), right, numeric, whole */
-static const struct table_col cols[NCOLS] = {
-	[C_ID] = { "ID", 8, 9, 0, true, true, true },
-	[C_LABEL] = { "LABEL", 8, 0, 3, false, false, false },
-	[C_STATUS] = { "STATUS", 12, 20, 0, false, false, false },
-	[C_GPUS] = { "GPUS", 10, 16, 1, false, false, false },
-	[C_UTIL] = { "UTIL", 4, 5, 5, true, true, false },
-	[C_DPH] = { "$/H", 7, 8, 2, true, true, false },
-	[C_AGE] = { "AGE", 6, 7, 6, true, true, false },
-	[C_SSH] = { "SSH", 14, 22, 4, false, false, true },
-	[C_IMAGE] = { "IMAGE", 10, 0, 7, false, false, false },
-	[C_MACHINE] = { "MACHINE", 7, 8, 8, true, true, false },
+/* What the accessors need besides the instance. */
+struct inst_ctx {
+	const struct snapshot *s;
+	double now;
+	bool ascii;
 };
+
+/* The accessor of every column: instcol.c formats it, for --dump too. */
+static void cell(const void *rec, const void *ctx, int arg, char *buf, size_t n, double *key)
+{
+	const struct inst_ctx *c = ctx;
+	instcol_format((enum instcol)arg, rec, c->s, c->now, c->ascii, buf, n, key);
+}
+
+#define COL(ic, min, max, prio, right, num, whole) \
+	[ic] = { NULL, min, max, prio, right, num, whole, cell, ic }
+/* min, max (0 flexible), drop priority (0 never), right, numeric, whole;
+ * titles from instcol.c (filled in at init) */
+static struct table_col cols[IC__COUNT] = {
+	COL(IC_ID, 8, 9, 0, true, true, true),
+	COL(IC_LABEL, 8, 0, 3, false, false, false),
+	COL(IC_STATUS, 12, 20, 0, false, false, false),
+	COL(IC_GPUS, 10, 16, 1, false, false, false),
+	COL(IC_UTIL, 4, 5, 5, true, true, false),
+	COL(IC_DPH, 7, 8, 2, true, true, false),
+	COL(IC_AGE, 6, 7, 6, true, true, false),
+	COL(IC_SSH, 14, 22, 4, false, false, true),
+	COL(IC_IMAGE, 10, 0, 7, false, false, false),
+	COL(IC_MACHINE, 7, 8, 8, true, true, false),
+};
+#undef COL
+#define NCOLS IC__COUNT
+
+static void set_titles(void)
+{
+	for (int c = 0; c < NCOLS; c++)
+		cols[c].title = instcol_title((enum instcol)c);
+}
 
 /* The view's private state. */
 struct inst_view {
@@ -53,79 +77,29 @@ static enum role state_role(enum inst_state s)
 		return ROLE_LOADING;
 	case IS_STOPPED: return ROLE_STOPPED;
 	case IS_EXITED: case IS_CREATED: case IS_UNKNOWN: case IS_OFFLINE: return ROLE_FAILED;
-	default: return ROLE_DIM;
+	case IS_FROZEN: case IS_OTHER: case IS__COUNT: return ROLE_DIM;
 	}
+	return ROLE_DIM;
+}
+
+/* Id and colours of a row built by the accessors. */
+static void finish(struct table_row *row, const void *rec, const void *ctx)
+{
+	const struct instance *x = rec;
+	const struct inst_ctx *c = ctx;
+	row->id = x->id;
+	row->role = inst_state_failed(x->state) ? ROLE_FAILED : ROLE_NORMAL;
+	row->cell_role_col = IC_STATUS;
+	row->cell_role = instcol_pending(x, c->s) ? ROLE_PENDING : state_role(x->state);
 }
 
 void pane_instances_row(struct table_row *row, const struct instance *x, const struct snapshot *s,
 			double now, bool ascii)
 {
-	memset(row, 0, sizeof *row);
-	for (int c = 0; c < NCOLS; c++)
-		row->keys[c] = NAN;
-	row->id = x->id;
-	row->role = inst_state_failed(x->state) ? ROLE_FAILED : ROLE_NORMAL;
-	row->cell_role_col = C_STATUS;
-	row->cell_role = state_role(x->state);
-
-	row->cells[C_ID] = xasprintf("%ld", x->id);
-	row->keys[C_ID] = (double)x->id;
-	row->cells[C_LABEL] = xstrdup(x->label);
-
-	char status[160];
-	util_strlcpy(status, inst_state_name(x->state), sizeof status);
-	for (size_t i = 0; s && i < s->npending; i++)
-		if (s->pending[i].instance_id == x->id) {
-			size_t len = strlen(status);
-			snprintf(status + len, sizeof status - len, " %s%s", ascii ? "*" : "\u27f3",
-				 job_kind_name((enum job_kind)s->pending[i].kind));
-			row->cell_role = ROLE_PENDING;
-		}
-	const struct unsure *u = s ? snapshot_unsure(s, x->id) : NULL;
-	if (u) { /* an action whose answer was lost, until a re-read tells */
-		size_t len = strlen(status);
-		snprintf(status + len, sizeof status - len, " ?%s",
-			 job_kind_name((enum job_kind)u->kind));
-		row->cell_role = ROLE_PENDING;
-	}
-	row->cells[C_STATUS] = xstrdup(status);
-
-	if (x->num_gpus > 0)
-		row->cells[C_GPUS] = xasprintf("%dx %s", x->num_gpus, x->gpu_name);
-	else
-		row->cells[C_GPUS] = xstrdup(x->gpu_name[0] ? x->gpu_name : "-");
-	row->keys[C_GPUS] = x->num_gpus;
-
-	if (isfinite(x->gpu_util)) {
-		row->cells[C_UTIL] = xasprintf("%.0f%%", x->gpu_util);
-		row->keys[C_UTIL] = x->gpu_util;
-	} else {
-		row->cells[C_UTIL] = xstrdup("-");
-	}
-	if (isfinite(x->dph_total)) {
-		row->cells[C_DPH] = xasprintf(x->dph_total < 10 ? "$%.3f" : "$%.2f", x->dph_total);
-		row->keys[C_DPH] = x->dph_total;
-	} else {
-		row->cells[C_DPH] = xstrdup("-");
-	}
-	char age[32];
-	row->cells[C_AGE] = xstrdup(fmt_age(age, sizeof age, now, x->start_date));
-	if (isfinite(x->start_date) && x->start_date > 0)
-		row->keys[C_AGE] = now - x->start_date;
-
-	char host[256];
-	int port;
-	if (instance_ssh_target(x, host, sizeof host, &port))
-		row->cells[C_SSH] = xasprintf("%s:%d", host, port);
-	else
-		row->cells[C_SSH] = xstrdup("-");
-	row->cells[C_IMAGE] = xstrdup(x->image);
-	if (x->machine_id > 0) {
-		row->cells[C_MACHINE] = xasprintf("%ld", x->machine_id);
-		row->keys[C_MACHINE] = (double)x->machine_id;
-	} else {
-		row->cells[C_MACHINE] = xstrdup("-");
-	}
+	set_titles();
+	struct inst_ctx c = { s, now, ascii };
+	table_row_build(row, cols, NCOLS, x, &c);
+	finish(row, x, &c);
 }
 
 /* Rebuild the rows from the held snapshot (data changed or time passed);
@@ -133,12 +107,9 @@ void pane_instances_row(struct table_row *row, const struct instance *x, const s
 static void rebuild(struct app *a, struct inst_view *v)
 {
 	const struct snapshot *s = a->snap;
-	size_t n = s ? s->ninstances : 0;
-	struct table_row *rows = xcalloc(n ? n : 1, sizeof *rows);
-	double now = util_now();
-	for (size_t i = 0; i < n; i++)
-		pane_instances_row(&rows[i], &s->instances[i], s, now, a->cfg->ascii);
-	table_set_rows(&v->t, rows, n);
+	struct inst_ctx c = { s, util_now(), a->cfg->ascii };
+	table_fill(&v->t, s ? s->instances : NULL, s ? s->ninstances : 0, sizeof(struct instance), &c,
+		   finish);
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS | DIRTY_HEADER;
 }
 
@@ -261,7 +232,8 @@ static void *inst_init(struct app *a)
 {
 	(void)a;
 	struct inst_view *v = xcalloc(1, sizeof *v);
-	table_init(&v->t, cols, NCOLS, C_ID);
+	set_titles();
+	table_init(&v->t, cols, NCOLS, IC_ID);
 	return v;
 }
 
