@@ -477,7 +477,12 @@ static bool command_word(struct app *a, const char *word)
 	int v = view_find(a, word);
 	if (v >= 0) {
 		const struct instance *x = app_selected(a);
-		view_show(a, v, a->views[v].ops->instance_rows && x ? x->id : 0);
+		const struct view_ops *o = a->views[v].ops;
+		if (!o->number_key && o->instance_rows && !x) {
+			app_toast(a, ROLE_WARNING, 6, ":%s needs a selected instance", word);
+			return true;
+		}
+		view_show(a, v, o->instance_rows && x ? x->id : 0);
 		return true;
 	}
 	enum action act = action_by_name(word);

@@ -61,7 +61,7 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 	n = add(out, n, max, false, "Tab/Left/Right", "move between buttons");
 	n = add(out, n, max, false, "Enter", "activate the button; apply the prompt");
 	n = add(out, n, max, false, "Esc", "cancel; clear the filter");
-	n = add(out, n, max, false, "Backspace/C-u", "delete a character; delete to the start");
+	n = add(out, n, max, false, "Backspace/C-u/C-w", "delete a character; to the start; the word before");
 	n = add(out, n, max, false, "", "");
 	n = add(out, n, max, true, "", "Commands (after :)");
 	char views[160] = "";
