@@ -125,6 +125,11 @@ t_stop_on_stopped() {
     not_on_screen "Stop instance" || return 1
     keys x
     wait_for "instance $id is stopped: S starts it, then x connects" 10 || return 1
+    # the same action as a command, through the same preconditions
+    keys :
+    type_text "stop"
+    keys Enter
+    wait_for "instance $id is stopped: S starts it" 10 || return 1
     sleep 1
     [ "$(sim_state "writes()")" = "$w0" ] || { fail "a request was sent"; return 1; }
     clear_filter
