@@ -15,6 +15,7 @@
 #include "auth.h"
 #include "backoff.h"
 #include "config.h"
+#include "instcol.h"
 #include "json_map.h"
 #include "query.h"
 #include "util.h"
@@ -186,31 +187,24 @@ static char *fnum(double d, int prec)
 	return prec < 0 ? xasprintf("%g", d) : xasprintf("%.*f", prec, d);
 }
 
+/* The dashboard's columns, in its order, formatted by instcol.c; an empty
+ * cell prints "-" so that every line splits into the same fields. */
 static void instances_table(const struct instance *v, size_t n, FILE *out)
 {
-	struct table t = {8, 0, NULL};
-	char *hdr[] = {"ID", "STATUS", "GPUS", "$/H", "AGE", "SSH", "LABEL", "IMAGE"};
-	table_add(&t, hdr);
+	struct table t = {IC__COUNT, 0, NULL};
+	char *row[IC__COUNT];
+	for (int c = 0; c < IC__COUNT; c++)
+		row[c] = (char *)instcol_title((enum instcol)c);
+	table_add(&t, row);
 	double now = util_now();
 	for (size_t i = 0; i < n; i++) {
-		const struct instance *x = &v[i];
-		char age[32];
-		char *row[8];
-		row[0] = xasprintf("%ld", x->id);
-		row[1] = xstrdup(inst_state_name(x->state));
-		row[2] = xasprintf("%dx %s", x->num_gpus, x->gpu_name);
-		row[3] = fnum(x->dph_total, 3);
-		row[4] = xstrdup(fmt_age(age, sizeof age, now, isfinite(x->start_date) ? x->start_date : 0));
-		char host[256];
-		int port;
-		if (instance_ssh_target(x, host, sizeof host, &port))
-			row[5] = xasprintf("%s:%d", host, port);
-		else
-			row[5] = xstrdup("-");
-		row[6] = xstrdup(x->label);
-		row[7] = xstrdup(x->image);
+		for (int c = 0; c < IC__COUNT; c++) {
+			char buf[1024];
+			instcol_format((enum instcol)c, &v[i], NULL, now, true, buf, sizeof buf, NULL);
+			row[c] = xstrdup(buf[0] ? buf : "-");
+		}
 		table_add(&t, row);
-		for (int c = 0; c < 8; c++)
+		for (int c = 0; c < IC__COUNT; c++)
 			free(row[c]);
 	}
 	table_print(&t, out);

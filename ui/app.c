@@ -1,4 +1,4 @@
-/* app.c: what the keys do beyond moving around one pane: instance actions
+/* app.c: what the keys do beyond moving around one view: instance actions
  * with their confirmations and inputs, job submission (pending badge and
  * toast), the event feed (log, toasts, the bell on a new failure, the 2FA
  * dialog and the retry of the action that asked for it), the `:` command
@@ -39,11 +39,10 @@ void app_toast(struct app *a, enum role r, double secs, const char *fmt, ...)
 
 const struct instance *app_selected(const struct app *a)
 {
-	const struct pane *p = pane_current(a);
-	if (!p || !p->selected || !a->snap)
+	const struct view *v = view_current(a);
+	if (!v || !v->ops->instance_rows)
 		return NULL;
-	long id = p->selected(a);
-	return id ? snapshot_find_instance(a->snap, id) : NULL;
+	return view_row(a);
 }
 
 /* Remember a submitted job (for a retry after 2FA or a failed input). */
@@ -173,59 +172,51 @@ void app_copy(const char *text)
 	free(b64);
 }
 
-void app_instance_action(struct app *a, enum action act, long id)
+void app_instance_action(struct app *a, enum inst_op op, long id)
 {
 	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
 	if (!x) {
 		app_toast(a, ROLE_WARNING, 6, "instance %ld is no longer listed", id);
 		return;
 	}
-	if (a->read_only && (action_flags(act) & AF_MUTATES)) {
-		app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled", action_name(act));
-		return;
-	}
 	char w[160], text[512], init[64];
 	who(x, w, sizeof w);
-	switch (act) {
-	case ACT_STOP:
+	switch (op) {
+	case IOP_STOP:
 		snprintf(text, sizeof text,
 			 "Stop instance %s? This halts compute billing; disk charges continue.", w);
 		dialog_confirm(&a->dlg, DP_STOP, id, "Stop", text, "Stop");
 		break;
-	case ACT_DESTROY:
+	case IOP_DESTROY:
 		snprintf(text, sizeof text,
 			 "Destroy instance %s? This stops all billing and permanently deletes its disk.",
 			 w);
 		dialog_confirm(&a->dlg, DP_DESTROY, id, "Destroy", text, "Destroy");
 		break;
-	case ACT_START: simple_job(a, JOB_START, id); break;
-	case ACT_REBOOT:
+	case IOP_START: simple_job(a, JOB_START, id); break;
+	case IOP_REBOOT:
 		snprintf(text, sizeof text,
 			 "Reboot instance %s? The work running on the machine is interrupted: every "
 			 "process in the container is killed and starts again.",
 			 w);
 		dialog_confirm(&a->dlg, DP_REBOOT, id, "Reboot", text, "Reboot");
 		break;
-	case ACT_LABEL:
+	case IOP_LABEL:
 		snprintf(text, sizeof text, "New label for instance %ld:", id);
 		dialog_input(&a->dlg, DP_LABEL, id, "Label", text, x->label, LABEL_MAX);
 		break;
-	case ACT_BID:
-		if (!x->is_bid) {
-			app_toast(a, ROLE_WARNING, 8, "instance %ld is on-demand: no bid to change", id);
-			return;
-		}
+	case IOP_BID:
 		init[0] = '\0';
 		if (isfinite(x->bid_price))
 			snprintf(init, sizeof init, "%.3f", x->bid_price);
 		dialog_input(&a->dlg, DP_BID, id, "Change bid", "New bid ($/hour, 0.001-32):", init, 20);
 		break;
-	case ACT_PREPAY:
+	case IOP_PREPAY:
 		snprintf(text, sizeof text, "Prepay instance %s: amount ($ of credit):", w);
 		dialog_input(&a->dlg, DP_PREPAY, id, "Prepay", text, "", 20);
 		break;
-	case ACT_SSH: do_ssh(a, x); break;
-	case ACT_COPY_SSH: {
+	case IOP_SSH: do_ssh(a, x); break;
+	case IOP_COPY_SSH: {
 		char host[256];
 		int p;
 		if (!instance_ssh_target(x, host, sizeof host, &p)) {
@@ -238,10 +229,27 @@ void app_instance_action(struct app *a, enum action act, long id)
 		app_toast(a, ROLE_OK, 10, "copied: %s", cmd);
 		break;
 	}
-	default:
-		return;
 	}
 	a->dirty |= DIRTY_ALL;
+}
+
+void app_run_action(struct app *a, enum action act)
+{
+	const struct action_def *d = action_get(act);
+	if (!d)
+		return;
+	char why[300];
+	const char *no = action_refusal(act, view_row(a), a->read_only, why, sizeof why);
+	if (no) {
+		app_toast(a, (d->flags & AF_MUTATES) && a->read_only ? ROLE_ERROR : ROLE_WARNING, 8,
+			  "%s", no);
+		return;
+	}
+	struct view *v = view_current(a);
+	if (d->run)
+		d->run(a, act);
+	else if (!(v && v->ops->action && v->ops->action(a, v->st, act)) && a->global)
+		a->global(a, act);
 }
 
 /* Open the 2FA dialog (error: the service's message of a failed try). */
@@ -358,21 +366,6 @@ void app_dialog_result(struct app *a, enum dlg_result res)
 		dialog_close(d);
 }
 
-/* Keep a copy of e in the log (dropping the oldest quarter when full). */
-static void log_event(struct app *a, const struct event *e)
-{
-	if (!a->events)
-		a->events = xcalloc(APP_MAX_EVENTS, sizeof *a->events);
-	if (a->nevents == APP_MAX_EVENTS) {
-		size_t drop = APP_MAX_EVENTS / 4;
-		memmove(a->events, a->events + drop, (APP_MAX_EVENTS - drop) * sizeof *a->events);
-		a->nevents -= drop;
-	}
-	a->events[a->nevents++] = *e;
-	if (a->ev_sel)
-		a->ev_sel++; /* stay on the same event */
-}
-
 static enum role level_role(enum ev_level l)
 {
 	switch (l) {
@@ -391,10 +384,10 @@ static void reopen_input(struct app *a, const struct sent_job *s, const char *wh
 	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, s->req.instance_id) : NULL;
 	if (!x)
 		return;
-	enum action act = s->req.kind == JOB_BID ? ACT_BID
-			  : s->req.kind == JOB_PREPAY ? ACT_PREPAY
-						      : ACT_LABEL;
-	app_instance_action(a, act, x->id);
+	enum inst_op op = s->req.kind == JOB_BID ? IOP_BID
+			  : s->req.kind == JOB_PREPAY ? IOP_PREPAY
+						      : IOP_LABEL;
+	app_instance_action(a, op, x->id);
 	if (!dialog_open(&a->dlg))
 		return;
 	textbuf_set(&a->dlg.tb, s->req.kind == JOB_LABEL ? s->req.text : s->typed);
@@ -403,9 +396,9 @@ static void reopen_input(struct app *a, const struct sent_job *s, const char *wh
 
 static void handle_event(struct app *a, const struct event *e)
 {
-	log_event(a, e);
-	if (pane_current(a) == &pane_events)
-		a->dirty |= DIRTY_BODY;
+	for (int i = 0; i < a->nviews; i++) /* the event log view keeps it */
+		if (a->views[i].ops->on_event)
+			a->views[i].ops->on_event(a, a->views[i].st, e);
 	if (e->flags & EVF_NEEDS_TFA) {
 		const struct sent_job *s = find_sent(a, e->job_id);
 		if (s && s->req.kind != JOB_TFA_LOGIN) {
@@ -477,34 +470,73 @@ bool app_set_theme(struct app *a, const char *name)
 	return true;
 }
 
+/* `:WORD`: a view by name (or alias), else an action by name, run as its
+ * key would run it; false when WORD is neither. */
+static bool command_word(struct app *a, const char *word)
+{
+	int v = view_find(a, word);
+	if (v >= 0) {
+		const struct instance *x = app_selected(a);
+		const struct view_ops *o = a->views[v].ops;
+		if (!o->number_key && o->instance_rows && !x) {
+			app_toast(a, ROLE_WARNING, 6, ":%s needs a selected instance", word);
+			return true;
+		}
+		view_show(a, v, o->instance_rows && x ? x->id : 0);
+		return true;
+	}
+	enum action act = action_by_name(word);
+	if (act == ACT_NONE || act == ACT_COMMAND)
+		return false;
+	struct view *cur = view_current(a);
+	if (!action_allowed(act, cur ? cur->ctx : CTX_GLOBAL)) {
+		app_toast(a, ROLE_WARNING, 8, ":%s does not apply in the %s view", word,
+			  cur ? cur->ops->name : "current");
+		return true;
+	}
+	app_run_action(a, act);
+	return true;
+}
+
+/* :sort COLUMN on the current view, else the first view that sorts. */
+static void command_sort(struct app *a, const char *col)
+{
+	int idx = -1;
+	struct view *cur = view_current(a);
+	if (cur && cur->ops->sort)
+		idx = (int)(cur - a->views);
+	for (int i = 0; idx < 0 && i < a->nviews; i++)
+		if (a->views[i].ops->sort && a->views[i].ops->number_key)
+			idx = i;
+	if (idx < 0) {
+		app_toast(a, ROLE_ERROR, 8, "no view here sorts by column");
+		return;
+	}
+	char err[200];
+	struct view *v = &a->views[idx];
+	if (!v->ops->sort(a, v->st, col, err, sizeof err)) {
+		app_toast(a, ROLE_ERROR, 8, "%s", err);
+		return;
+	}
+	if (v->ops->number_key)
+		view_show(a, idx, 0);
+}
+
 void app_command(struct app *a, const char *line)
 {
 	char arg[256];
 	enum cmd c = command_parse(line, arg, sizeof arg);
 	switch (c) {
 	case CMD_EMPTY: break;
-	case CMD_INSTANCES: pane_show_view(a, pane_find(a, "instances")); break;
-	case CMD_EVENTS: pane_show_view(a, pane_find(a, "events")); break;
-	case CMD_HELP: pane_open_overlay(a, &pane_help); break;
+	case CMD_HELP: view_open(a, "help", 0); break;
 	case CMD_QUIT: a->quit = true; break;
-	case CMD_SORT: {
-		int col = table_col_by_name(&a->itab, arg);
-		if (col < 0) {
-			app_toast(a, ROLE_ERROR, 8,
-				  "unknown column: %s (ID LABEL STATUS GPUS UTIL $/H AGE SSH IMAGE MACHINE)",
-				  arg);
-			break;
-		}
-		table_set_sort(&a->itab, col, false);
-		pane_show_view(a, pane_find(a, "instances"));
-		break;
-	}
+	case CMD_SORT: command_sort(a, arg); break;
 	case CMD_FILTER: {
-		const struct pane *p = pane_current(a);
-		if (!p->filter)
-			p = a->views[a->view];
-		if (p->filter)
-			p->filter(a, arg);
+		struct view *v = view_current(a);
+		if (!v->ops->filter)
+			v = &a->views[a->view];
+		if (v->ops->filter)
+			v->ops->filter(a, v->st, arg);
 		break;
 	}
 	case CMD_THEME: app_set_theme(a, arg); break;
@@ -514,6 +546,10 @@ void app_command(struct app *a, const char *line)
 		app_toast(a, ROLE_DIM, 3, "refreshing...");
 		break;
 	case CMD_MISSING_ARG: app_toast(a, ROLE_ERROR, 8, ":%s needs an argument", arg); break;
+	case CMD_WORD:
+		if (!command_word(a, arg))
+			app_toast(a, ROLE_ERROR, 8, "unknown command: %s", arg);
+		break;
 	case CMD_UNKNOWN: app_toast(a, ROLE_ERROR, 8, "unknown command: %s", arg); break;
 	}
 	a->dirty |= DIRTY_ALL;

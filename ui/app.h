@@ -15,15 +15,13 @@
 #include "keymap.h"
 #include "layout.h"
 #include "model.h"
-#include "pane.h"
-#include "table.h"
 #include "textbuf.h"
 #include "theme.h"
+#include "view.h"
 
 struct config;
 struct poller;
 
-#define APP_MAX_EVENTS 2000
 #define APP_SENT 16
 
 #define DIRTY_HEADER 0x1u
@@ -57,27 +55,17 @@ struct app {
 	const struct snapshot *snap; /* displayed; held reference */
 	bool paused;
 
-	const struct pane *views[PANE_MAX_VIEWS];
-	int nviews, view;
-	const struct pane *overlay; /* detail or help, NULL when none */
+	/* the views (view.h): their state is theirs alone */
+	struct view views[VIEW_MAX];
+	int nviews;
+	int view;           /* index of the Tab view shown */
+	int overlay;        /* index of the overlay open over it, -1: none */
 
-	/* instances */
-	struct table itab;
-	int itab_rows;      /* rows of the table drawn last time */
-	long detail_id;
-	int detail_scroll;
-	int help_scroll;
-
-	/* events, oldest first */
-	struct event *events;
-	size_t nevents;
-	uint64_t last_seq;
-	size_t ev_sel;      /* index from the newest (0 = newest) */
-	char ev_filter[128];
+	uint64_t last_seq;  /* the last model event taken */
 
 	/* message line */
 	enum prompt prompt;
-	const struct pane *prompt_pane; /* the pane the filter applies to */
+	struct view *prompt_view; /* the view the filter applies to */
 	struct textbuf ptb;
 	char msg[300];
 	enum role msg_role;
@@ -92,6 +80,9 @@ struct app {
 	bool tfa_have_retry;
 	int tfa_job;        /* the TFA_LOGIN job awaited */
 
+	/* the app's own actions (ui.c), run when no view handled an action */
+	void (*global)(struct app *a, enum action act);
+
 	unsigned dirty;
 	bool quit;
 	bool bell_pending;
@@ -100,11 +91,19 @@ struct app {
 /* A toast in the message line (secs 0: until replaced). */
 void app_toast(struct app *a, enum role r, double secs, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-/* The instance the current pane has selected, or NULL. */
+/* The instance the current view has selected, or NULL. */
 const struct instance *app_selected(const struct app *a);
-/* An instance action (stop, destroy, bid, ...) on instance id: checks,
- * opens its dialog or submits its job. */
-void app_instance_action(struct app *a, enum action act, long id);
+
+/* What an instance action does (inst_actions.c maps its actions here). */
+enum inst_op { IOP_STOP, IOP_START, IOP_REBOOT, IOP_LABEL, IOP_DESTROY, IOP_BID, IOP_PREPAY,
+	       IOP_SSH, IOP_COPY_SSH };
+/* An instance operation on instance id: opens its dialog (confirmation or
+ * input) or submits its job.  The action's preconditions were checked. */
+void app_instance_action(struct app *a, enum inst_op op, long id);
+/* Run act as a key would from the current view: preconditions (read-only,
+ * selection, row state: refused with a toast saying why), then its
+ * handler. */
+void app_run_action(struct app *a, enum action act);
 /* The open dialog returned res. */
 void app_dialog_result(struct app *a, enum dlg_result res);
 /* Pull new events from the model: log, toasts, bell, 2FA. */

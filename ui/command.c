@@ -1,4 +1,5 @@
-/* command.c: the words of the `:` command line and their arguments. */
+/* command.c: the app's own words of the `:` command line and their
+ * arguments (views and actions are looked up by the app). */
 #include "command.h"
 
 #include <ctype.h>
@@ -12,8 +13,6 @@ static const struct {
 	enum cmd cmd;
 	int needs_arg; /* 1: required, 0: none, 2: optional */
 } words[] = {
-	{ "instances", CMD_INSTANCES, 0 }, { "i", CMD_INSTANCES, 0 },
-	{ "events", CMD_EVENTS, 0 },       { "e", CMD_EVENTS, 0 },
 	{ "help", CMD_HELP, 0 },           { "h", CMD_HELP, 0 },
 	{ "q", CMD_QUIT, 0 },              { "quit", CMD_QUIT, 0 },
 	{ "sort", CMD_SORT, 1 },           { "filter", CMD_FILTER, 2 },
@@ -59,5 +58,5 @@ enum cmd command_parse(const char *line, char *arg, size_t n)
 	size_t al = strlen(arg);
 	while (al && isspace((unsigned char)arg[al - 1]))
 		arg[--al] = '\0';
-	return CMD_UNKNOWN;
+	return *tail ? CMD_UNKNOWN : CMD_WORD;
 }

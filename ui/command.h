@@ -1,14 +1,16 @@
-/* command.h: the `:` command line: parsing of ":instances", ":events",
- * ":help", ":q"/":quit", ":sort COLUMN", ":filter TEXT", ":theme NAME",
- * ":refresh".  Pure, UI thread only. */
+/* command.h: the `:` command line: parsing of ":help", ":q"/":quit",
+ * ":sort COLUMN", ":filter TEXT", ":theme NAME", ":refresh"; any other
+ * single word (":instances", ":stop") is CMD_WORD, which the app looks up
+ * among the views and the action table.  Pure, UI thread only. */
 #ifndef RENTOP_UI_COMMAND_H
 #define RENTOP_UI_COMMAND_H
 
 #include <stddef.h>
 
 enum cmd {
-	CMD_EMPTY, CMD_INSTANCES, CMD_EVENTS, CMD_HELP, CMD_QUIT, CMD_SORT, CMD_FILTER, CMD_THEME,
-	CMD_REFRESH, CMD_UNKNOWN, CMD_MISSING_ARG
+	CMD_EMPTY, CMD_HELP, CMD_QUIT, CMD_SORT, CMD_FILTER, CMD_THEME, CMD_REFRESH,
+	CMD_WORD,   /* one other word, in arg: a view or an action */
+	CMD_UNKNOWN, CMD_MISSING_ARG
 };
 
 /* Parse a command line (with or without the leading ':'); the argument (or

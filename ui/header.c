@@ -107,24 +107,24 @@ void header_draw(struct app *a)
 	}
 	int x = r->x;
 	x += draw_text(r->y, x, right - x, " rentop ", theme_attr(ROLE_TITLE));
-	const struct pane *cur = a->overlay ? NULL : a->views[a->view];
+	/* the views in Tab order, each with its number key and its tab text */
 	for (int i = 0; i < a->nviews && x < right; i++) {
-		char tab[64];
-		const struct pane *p = a->views[i];
-		if (p == &pane_instances && a->itab.nview != a->itab.nrows)
-			snprintf(tab, sizeof tab, " %d %s %zu/%zu ", i + 1, p->title, a->itab.nview,
-				 a->itab.nrows);
-		else if (p == &pane_instances)
-			snprintf(tab, sizeof tab, " %d %s %zu ", i + 1, p->title, a->itab.nrows);
-		else
-			snprintf(tab, sizeof tab, " %d %s ", i + 1, p->title);
+		const struct view *v = &a->views[i];
+		if (!v->ops->number_key)
+			continue;
+		char tab[64], extra[32] = "";
+		if (v->ops->tab_text)
+			v->ops->tab_text(a, v->st, extra, sizeof extra);
+		snprintf(tab, sizeof tab, " %c %s%s%s ", v->ops->number_key, v->ops->title,
+			 extra[0] ? " " : "", extra);
 		x += draw_text(r->y, x + 1, right - x - 1, tab,
-			       theme_attr(p == cur || (a->overlay && i == a->view) ? ROLE_TAB_ACTIVE
-										     : ROLE_TAB)) + 1;
+			       theme_attr(i == a->view ? ROLE_TAB_ACTIVE : ROLE_TAB)) + 1;
 	}
-	if (a->overlay && x + 2 < right)
-		draw_text(r->y, x + 1, right - x - 1, a->overlay == &pane_help ? " > Help " : " > Detail ",
-			  theme_attr(ROLE_TAB_ACTIVE));
+	if (a->overlay >= 0 && x + 2 < right) {
+		char ov[64];
+		snprintf(ov, sizeof ov, " > %s ", a->views[a->overlay].ops->title);
+		draw_text(r->y, x + 1, right - x - 1, ov, theme_attr(ROLE_TAB_ACTIVE));
+	}
 
 	/* line 2: account */
 	char line[600], b1[32], b2[32], b3[32], when[16] = "";

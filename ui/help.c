@@ -1,16 +1,18 @@
-/* help.c: the generated help (one section per key context, then dialogs and
- * the command line) and the help overlay pane that shows it. */
+/* help.c: the generated help (one section per key context, from the action
+ * table and the bindings in force, then dialogs and the command line) and
+ * the help overlay view that shows it. */
 #include "help.h"
 
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
 #include "draw.h"
 #include "keymap.h"
-#include "pane.h"
+#include "view.h"
 #include "theme.h"
 #include "util.h"
 
@@ -27,33 +29,31 @@ static size_t add(struct help_line *out, size_t n, size_t max, bool heading, con
 
 size_t help_build(const struct keymap *km, bool read_only, struct help_line *out, size_t max)
 {
-	static const char *const headings[CTX__COUNT] = {
-		[CTX_GLOBAL] = "Everywhere", [CTX_INSTANCES] = "Instances view",
-		[CTX_EVENTS] = "Events view", [CTX_DETAIL] = "Instance detail",
-		[CTX_HELP] = "This help",
-	};
 	size_t n = 0;
-	for (int c = 0; c < CTX__COUNT; c++) {
+	for (int c = 0; c < km_ctx_count(); c++) {
 		bool any = false;
-		for (int a = 0; a < ACT__COUNT; a++) {
-			unsigned where = action_contexts((enum action)a);
-			bool here = c == CTX_GLOBAL ? where == CM_ALL
-						    : where != CM_ALL && (where & CTXM(c));
+		for (int a = 0; a < action_count(); a++) {
+			unsigned f = action_flags((enum action)a);
+			bool here = c == CTX_GLOBAL ? (f & AF_GLOBAL)
+						    : !(f & AF_GLOBAL) && action_allowed((enum action)a, c);
 			if (!here)
 				continue;
-			if (read_only && (action_flags((enum action)a) & AF_MUTATES))
+			if (read_only && (f & AF_MUTATES))
 				continue;
 			char keys[64];
-			keymap_keys_for(km, (enum km_ctx)c, (enum action)a, keys, sizeof keys);
+			keymap_keys_for(km, c, (enum action)a, keys, sizeof keys);
 			if (!keys[0])
 				continue;
 			if (!any) {
 				if (n)
 					n = add(out, n, max, false, "", "");
-				n = add(out, n, max, true, "", headings[c]);
+				n = add(out, n, max, true, "", km_ctx_heading(c));
 				any = true;
 			}
-			n = add(out, n, max, false, keys, action_help((enum action)a));
+			char text[160];
+			snprintf(text, sizeof text, "%s%s", action_help((enum action)a),
+				 (f & AF_NEEDS_TFA) ? " (asks for a two-factor code)" : "");
+			n = add(out, n, max, false, keys, text);
 		}
 	}
 	n = add(out, n, max, false, "", "");
@@ -61,10 +61,16 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 	n = add(out, n, max, false, "Tab/Left/Right", "move between buttons");
 	n = add(out, n, max, false, "Enter", "activate the button; apply the prompt");
 	n = add(out, n, max, false, "Esc", "cancel; clear the filter");
-	n = add(out, n, max, false, "Backspace/C-u", "delete a character; delete to the start");
+	n = add(out, n, max, false, "Backspace/C-u/C-w", "delete a character; to the start; the word before");
 	n = add(out, n, max, false, "", "");
 	n = add(out, n, max, true, "", "Commands (after :)");
-	n = add(out, n, max, false, ":instances :events", "switch view");
+	char views[160] = "";
+	for (int c = 1; c < km_ctx_count(); c++) {
+		size_t len = strlen(views);
+		snprintf(views + len, sizeof views - len, "%s:%s", len ? " " : "", km_ctx_name(c));
+	}
+	n = add(out, n, max, false, views, "open that view");
+	n = add(out, n, max, false, ":ACTION", "run an action on the selection, as its key does (:stop, :ssh, ...)");
 	n = add(out, n, max, false, ":sort COLUMN", "sort the instances (ID, LABEL, STATUS, GPUS, $/H, ...)");
 	n = add(out, n, max, false, ":filter TEXT", "filter the current list");
 	n = add(out, n, max, false, ":theme NAME", "load themes/NAME.theme");
@@ -76,22 +82,28 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 
 #define HELP_MAX 160
 
-static void help_draw(struct app *a, const struct rect *r)
+/* The view's private state. */
+struct help_view {
+	int scroll; /* first line drawn */
+};
+
+static void help_draw(struct app *a, void *st, const struct rect *r)
 {
+	struct help_view *v = st;
 	static struct help_line lines[HELP_MAX];
 	size_t n = help_build(&a->km, a->read_only, lines, HELP_MAX);
 	draw_cell(r->y, r->x, r->w, " Help  (Esc or q closes; Up/Down scroll)", false,
 		  theme_attr(ROLE_TITLE));
 	int h = r->h - 1;
-	if (a->help_scroll > (int)n - h)
-		a->help_scroll = (int)n - h;
-	if (a->help_scroll < 0)
-		a->help_scroll = 0;
+	if (v->scroll > (int)n - h)
+		v->scroll = (int)n - h;
+	if (v->scroll < 0)
+		v->scroll = 0;
 	int kw = 22;
 	for (int i = 0; i < h; i++) {
 		int y = r->y + 1 + i;
 		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
-		size_t k = (size_t)(a->help_scroll + i);
+		size_t k = (size_t)(v->scroll + i);
 		if (k >= n)
 			continue;
 		if (lines[k].heading) {
@@ -103,30 +115,55 @@ static void help_draw(struct app *a, const struct rect *r)
 	}
 }
 
-static bool help_action(struct app *a, enum action act)
+static bool help_action(struct app *a, void *st, enum action act)
 {
+	struct help_view *v = st;
 	int page = a->lay.body.h > 2 ? a->lay.body.h - 2 : 1;
 	switch (act) {
-	case ACT_UP: a->help_scroll--; break;
-	case ACT_DOWN: a->help_scroll++; break;
-	case ACT_PAGE_UP: a->help_scroll -= page; break;
-	case ACT_PAGE_DOWN: a->help_scroll += page; break;
-	case ACT_TOP: a->help_scroll = 0; break;
-	case ACT_BOTTOM: a->help_scroll = HELP_MAX; break;
-	case ACT_HELP: pane_close_overlay(a); break;
-	default: return false;
+	case ACT_UP: v->scroll--; break;
+	case ACT_DOWN: v->scroll++; break;
+	case ACT_PAGE_UP: v->scroll -= page; break;
+	case ACT_PAGE_DOWN: v->scroll += page; break;
+	case ACT_TOP: v->scroll = 0; break;
+	case ACT_BOTTOM: v->scroll = HELP_MAX; break;
+	case ACT_HELP: view_close_overlay(a); break;
+	default: /* enum action is open (views register more): not this view's */
+		return false;
 	}
 	a->dirty |= DIRTY_BODY;
 	return true;
 }
 
-static void help_show(struct app *a) { a->help_scroll = 0; }
+static void *help_init(struct app *a)
+{
+	(void)a;
+	return xcalloc(1, sizeof(struct help_view));
+}
 
-const struct pane pane_help = {
+static void help_fini(struct app *a, void *st)
+{
+	(void)a;
+	free(st);
+}
+
+static void help_enter(struct app *a, void *st, long arg)
+{
+	(void)a;
+	(void)arg;
+	struct help_view *v = st;
+	v->scroll = 0;
+}
+
+const struct view_ops view_help = {
 	.name = "help",
+	.alias = "h",
 	.title = "Help",
-	.ctx = CTX_HELP,
+	.heading = "This help",
+	.number_key = 0, /* an overlay */
+	.ctx_flags = CTXF_LIST,
+	.init = help_init,
+	.fini = help_fini,
+	.enter = help_enter,
 	.draw = help_draw,
 	.action = help_action,
-	.on_show = help_show,
 };

@@ -1,7 +1,8 @@
-/* keymap.c: the action catalogue, the default binding tables, the user's
- * `bind` overrides and key names.  Everything a key can do is listed once
- * here (ACTIONS in keymap.h); help and the hint bar are generated from the
- * same tables, so they cannot drift from what the keys really do. */
+/* keymap.c: the key contexts, the one action table (the app's own actions
+ * from ACTIONS in keymap.h, then those the views register), the default
+ * binding tables, the user's `bind` overrides and key names.  Help, the
+ * hint bar, `:` commands and --read-only read the same table, so they
+ * cannot drift from what the keys really do. */
 #include "keymap.h"
 
 #define NCURSES_WIDECHAR 1
@@ -17,57 +18,132 @@
 #include "config.h"
 #include "util.h"
 
-struct action_info {
-	const char *name;
-	unsigned ctx;
+/* ---- contexts ------------------------------------------------------------ */
+
+struct ctx_info {
+	const char *name, *heading;
 	unsigned flags;
-	const char *help;
+	int parent;
 };
 
-#define ACT_INFO(e, nm, c, f, h) [ACT_##e] = { nm, c, f, h },
-static const struct action_info actions[ACT__COUNT] = { ACTIONS(ACT_INFO) };
-#undef ACT_INFO
-
-/* Contexts that share another's bindings of the actions both allow: the
- * detail view acts on its instance with the table's keys, so a `bind
- * instances KEY ...` line applies to the detail view as well. */
-static const int ctx_parent[CTX__COUNT] = {
-	[CTX_GLOBAL] = -1, [CTX_INSTANCES] = -1, [CTX_EVENTS] = -1,
-	[CTX_DETAIL] = CTX_INSTANCES, [CTX_HELP] = -1,
+static struct ctx_info ctxs[KM_MAX_CTX] = {
+	[CTX_GLOBAL] = { "global", "Everywhere", 0, -1 },
 };
+static int nctx = 1;
 
-static const char *const ctx_names[CTX__COUNT] = {
-	[CTX_GLOBAL] = "global", [CTX_INSTANCES] = "instances", [CTX_EVENTS] = "events",
-	[CTX_DETAIL] = "detail", [CTX_HELP] = "help",
-};
-
-const char *action_name(enum action a)
+int km_ctx_register(const char *name, const char *heading, unsigned flags, int parent)
 {
-	return (unsigned)a < ACT__COUNT ? actions[a].name : "none";
+	int have = km_ctx_by_name(name);
+	if (have >= 0 && *name)
+		return have;
+	if (nctx >= KM_MAX_CTX)
+		return -1;
+	ctxs[nctx] = (struct ctx_info){ name, heading, flags, parent };
+	return nctx++;
 }
 
-const char *action_help(enum action a) { return (unsigned)a < ACT__COUNT ? actions[a].help : ""; }
-unsigned action_flags(enum action a) { return (unsigned)a < ACT__COUNT ? actions[a].flags : 0; }
-unsigned action_contexts(enum action a) { return (unsigned)a < ACT__COUNT ? actions[a].ctx : 0; }
-
-enum action action_by_name(const char *name)
-{
-	for (int i = 0; i < ACT__COUNT; i++)
-		if (strcmp(actions[i].name, name) == 0)
-			return (enum action)i;
-	return ACT_NONE;
-}
-
-const char *km_ctx_name(enum km_ctx c) { return (unsigned)c < CTX__COUNT ? ctx_names[c] : "?"; }
+int km_ctx_count(void) { return nctx; }
+const char *km_ctx_name(int c) { return c >= 0 && c < nctx ? ctxs[c].name : "?"; }
+const char *km_ctx_heading(int c) { return c >= 0 && c < nctx ? ctxs[c].heading : "?"; }
+unsigned km_ctx_flags(int c) { return c >= 0 && c < nctx ? ctxs[c].flags : 0; }
 
 int km_ctx_by_name(const char *name)
 {
 	if (!name || !*name)
 		return CTX_GLOBAL;
-	for (int i = 0; i < CTX__COUNT; i++)
-		if (strcasecmp(ctx_names[i], name) == 0)
+	for (int i = 0; i < nctx; i++)
+		if (strcasecmp(ctxs[i].name, name) == 0)
 			return i;
 	return -1;
+}
+
+/* ---- the action table ------------------------------------------------------ */
+
+#define ACT_DEF(e, nm, f, h) [ACT_##e] = { .name = nm, .help = h, .flags = f },
+static struct action_def actions[ACT_MAX] = { ACTIONS(ACT_DEF) };
+#undef ACT_DEF
+static unsigned allowed[ACT_MAX]; /* registered actions: bit c set when bindable in context c */
+static int nactions = ACT__BUILTIN;
+
+enum action action_register(const struct action_def *d)
+{
+	enum action have = action_by_name(d->name);
+	if (have != ACT_NONE)
+		return have;
+	if (nactions >= ACT_MAX)
+		return ACT_NONE;
+	actions[nactions] = *d;
+	return (enum action)nactions++;
+}
+
+void action_allow(enum action act, int ctx)
+{
+	if ((int)act >= 0 && (int)act < nactions && ctx >= 0 && ctx < KM_MAX_CTX)
+		allowed[act] |= 1u << ctx;
+}
+
+bool action_allowed(enum action act, int ctx)
+{
+	if ((int)act < 0 || (int)act >= nactions || ctx < 0 || ctx >= nctx)
+		return false;
+	unsigned f = actions[act].flags;
+	if (f & AF_GLOBAL)
+		return true;
+	if (ctx == CTX_GLOBAL)
+		return false;
+	if ((f & AF_LIST) && (ctxs[ctx].flags & CTXF_LIST))
+		return true;
+	if ((f & AF_TABLE) && (ctxs[ctx].flags & CTXF_TABLE))
+		return true;
+	return (allowed[act] >> ctx) & 1u;
+}
+
+int action_count(void) { return nactions; }
+
+const struct action_def *action_get(enum action a)
+{
+	return (int)a >= 0 && (int)a < nactions ? &actions[a] : NULL;
+}
+
+const char *action_name(enum action a)
+{
+	return (int)a >= 0 && (int)a < nactions ? actions[a].name : "none";
+}
+
+const char *action_help(enum action a) { return (int)a >= 0 && (int)a < nactions ? actions[a].help : ""; }
+unsigned action_flags(enum action a) { return (int)a >= 0 && (int)a < nactions ? actions[a].flags : 0; }
+
+const char *action_hint(enum action a)
+{
+	const struct action_def *d = action_get(a);
+	return d ? (d->hint ? d->hint : d->name) : "";
+}
+
+enum action action_by_name(const char *name)
+{
+	for (int i = 0; i < nactions; i++)
+		if (strcmp(actions[i].name, name) == 0)
+			return (enum action)i;
+	return ACT_NONE;
+}
+
+const char *action_refusal(enum action act, const void *row, bool read_only, char *buf,
+			   size_t n)
+{
+	const struct action_def *d = action_get(act);
+	if (!d)
+		return NULL;
+	if (read_only && (d->flags & AF_MUTATES)) {
+		snprintf(buf, n, "read-only mode: %s is disabled", d->name);
+		return buf;
+	}
+	if (!row && (d->flags & AF_NEEDS_SEL)) {
+		snprintf(buf, n, "nothing selected: %s needs a row", d->name);
+		return buf;
+	}
+	if (row && d->why_not)
+		return d->why_not(row, buf, n);
+	return NULL;
 }
 
 struct named_key {
@@ -169,40 +245,32 @@ int keymap_normalize(bool fn, unsigned ch)
 }
 
 struct default_bind {
-	enum km_ctx ctx;
 	const char *key;
 	enum action act;
 };
 
-static const struct default_bind defaults[] = {
-	{ CTX_GLOBAL, "?", ACT_HELP },        { CTX_GLOBAL, ":", ACT_COMMAND },
-	{ CTX_GLOBAL, "/", ACT_FILTER },      { CTX_GLOBAL, "r", ACT_REFRESH },
-	{ CTX_GLOBAL, "p", ACT_PAUSE },       { CTX_GLOBAL, "q", ACT_QUIT },
-	{ CTX_GLOBAL, "C-c", ACT_QUIT_NOW },  { CTX_GLOBAL, "C-z", ACT_SUSPEND },
-	{ CTX_GLOBAL, "C-l", ACT_REDRAW },    { CTX_GLOBAL, "1", ACT_VIEW_INSTANCES },
-	{ CTX_GLOBAL, "2", ACT_VIEW_EVENTS }, { CTX_GLOBAL, "Tab", ACT_NEXT_VIEW },
-	{ CTX_GLOBAL, "Esc", ACT_BACK },
-	{ CTX_INSTANCES, "Enter", ACT_DETAIL },
-	{ CTX_INSTANCES, "<", ACT_SORT_PREV }, { CTX_INSTANCES, ">", ACT_SORT_NEXT },
-	{ CTX_INSTANCES, "i", ACT_SORT_INVERT },
+static const struct default_bind global_defaults[] = {
+	{ "?", ACT_HELP },    { ":", ACT_COMMAND },   { "/", ACT_FILTER },  { "r", ACT_REFRESH },
+	{ "p", ACT_PAUSE },   { "q", ACT_QUIT },      { "C-c", ACT_QUIT_NOW }, { "C-z", ACT_SUSPEND },
+	{ "C-l", ACT_REDRAW }, { "Tab", ACT_NEXT_VIEW }, { "Esc", ACT_BACK },
 };
 
 /* Navigation, bound in every list context. */
-static const struct { const char *key; enum action act; } nav[] = {
+static const struct default_bind nav[] = {
 	{ "Up", ACT_UP }, { "k", ACT_UP }, { "Down", ACT_DOWN }, { "j", ACT_DOWN },
 	{ "PgUp", ACT_PAGE_UP }, { "PgDn", ACT_PAGE_DOWN }, { "Home", ACT_TOP }, { "g", ACT_TOP },
 	{ "End", ACT_BOTTOM }, { "G", ACT_BOTTOM },
 };
 
-/* Instance actions, bound in the table and in the detail view. */
-static const struct { const char *key; enum action act; } inst[] = {
-	{ "s", ACT_STOP }, { "S", ACT_START }, { "R", ACT_REBOOT }, { "l", ACT_LABEL },
-	{ "D", ACT_DESTROY }, { "b", ACT_BID }, { "$", ACT_PREPAY }, { "x", ACT_SSH },
-	{ "y", ACT_COPY_SSH },
+/* Sorting, bound in every table context. */
+static const struct default_bind sort[] = {
+	{ "<", ACT_SORT_PREV }, { ">", ACT_SORT_NEXT }, { "i", ACT_SORT_INVERT },
 };
 
-bool keymap_bind(struct keymap *km, enum km_ctx ctx, int key, enum action act)
+bool keymap_bind(struct keymap *km, int ctx, int key, enum action act)
 {
+	if (ctx < 0 || ctx >= KM_MAX_CTX)
+		return false;
 	for (int i = 0; i < km->n[ctx]; i++)
 		if (km->e[ctx][i].key == key) {
 			km->e[ctx][i].act = act;
@@ -214,18 +282,37 @@ bool keymap_bind(struct keymap *km, enum km_ctx ctx, int key, enum action act)
 	return true;
 }
 
+void keymap_ctx_defaults(struct keymap *km, int ctx)
+{
+	unsigned f = km_ctx_flags(ctx);
+	if (f & CTXF_LIST)
+		for (size_t i = 0; i < sizeof nav / sizeof nav[0]; i++)
+			keymap_bind(km, ctx, keymap_parse_key(nav[i].key), nav[i].act);
+	if (f & CTXF_TABLE)
+		for (size_t i = 0; i < sizeof sort / sizeof sort[0]; i++)
+			keymap_bind(km, ctx, keymap_parse_key(sort[i].key), sort[i].act);
+}
+
+void keymap_default(struct keymap *km, int ctx, const char *keys, enum action act)
+{
+	char buf[64];
+	util_strlcpy(buf, keys, sizeof buf);
+	char *save = NULL;
+	for (char *k = strtok_r(buf, " ", &save); k; k = strtok_r(NULL, " ", &save)) {
+		int code = keymap_parse_key(k);
+		if (code >= 0)
+			keymap_bind(km, ctx, code, act);
+	}
+}
+
 void keymap_init(struct keymap *km)
 {
 	memset(km, 0, sizeof *km);
-	for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
-		keymap_bind(km, defaults[i].ctx, keymap_parse_key(defaults[i].key), defaults[i].act);
-	for (int c = CTX_INSTANCES; c < CTX__COUNT; c++)
-		for (size_t i = 0; i < sizeof nav / sizeof nav[0]; i++)
-			keymap_bind(km, (enum km_ctx)c, keymap_parse_key(nav[i].key), nav[i].act);
-	for (size_t i = 0; i < sizeof inst / sizeof inst[0]; i++) {
-		keymap_bind(km, CTX_INSTANCES, keymap_parse_key(inst[i].key), inst[i].act);
-		keymap_bind(km, CTX_DETAIL, keymap_parse_key(inst[i].key), inst[i].act);
-	}
+	for (size_t i = 0; i < sizeof global_defaults / sizeof global_defaults[0]; i++)
+		keymap_bind(km, CTX_GLOBAL, keymap_parse_key(global_defaults[i].key),
+			    global_defaults[i].act);
+	for (int c = 1; c < nctx; c++)
+		keymap_ctx_defaults(km, c);
 }
 
 static void km_error(struct keymap *km, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -240,7 +327,7 @@ static void km_error(struct keymap *km, const char *fmt, ...)
 	va_end(ap);
 }
 
-static const struct km_entry *find(const struct keymap *km, enum km_ctx ctx, int key);
+static const struct km_entry *find(const struct keymap *km, int ctx, int key);
 
 /* One `bind` line: act (ACT_NONE: unbind) on key in ctx, and where else it
  * must reach so that what the user wrote holds everywhere.  Unbinding in
@@ -249,25 +336,25 @@ static const struct km_entry *find(const struct keymap *km, enum km_ctx ctx, int
  * view shares the table's), where the key is bound to an action both
  * allow (unbinding) or where act may be bound (binding).  False when a
  * context is full. */
-static bool bind_everywhere(struct keymap *km, enum km_ctx ctx, int key, enum action act)
+static bool bind_everywhere(struct keymap *km, int ctx, int key, enum action act)
 {
 	bool ok = keymap_bind(km, ctx, key, act);
-	for (int c = 0; c < CTX__COUNT; c++) {
-		if (c == (int)ctx)
+	for (int c = 0; c < nctx; c++) {
+		if (c == ctx)
 			continue;
-		const struct km_entry *e = find(km, (enum km_ctx)c, key);
+		const struct km_entry *e = find(km, c, key);
 		if (ctx == CTX_GLOBAL) {
 			if (act == ACT_NONE && e && e->act != ACT_NONE)
-				ok = keymap_bind(km, (enum km_ctx)c, key, ACT_NONE) && ok;
+				ok = keymap_bind(km, c, key, ACT_NONE) && ok;
 			continue;
 		}
-		if (ctx_parent[c] != (int)ctx)
+		if (ctxs[c].parent != ctx)
 			continue;
 		if (act == ACT_NONE) {
-			if (e && e->act != ACT_NONE && (action_contexts(e->act) & CTXM(ctx)))
-				ok = keymap_bind(km, (enum km_ctx)c, key, ACT_NONE) && ok;
-		} else if (action_contexts(act) & CTXM(c)) {
-			ok = keymap_bind(km, (enum km_ctx)c, key, act) && ok;
+			if (e && e->act != ACT_NONE && action_allowed(e->act, ctx))
+				ok = keymap_bind(km, c, key, ACT_NONE) && ok;
+		} else if (action_allowed(act, c)) {
+			ok = keymap_bind(km, c, key, act) && ok;
 		}
 	}
 	return ok;
@@ -298,17 +385,15 @@ int keymap_apply(struct keymap *km, const struct key_binding *b, size_t n)
 				refused++;
 				continue;
 			}
-			unsigned where = action_contexts(act);
-			bool ok = ctx == CTX_GLOBAL ? where == CM_ALL : (where & CTXM(ctx)) != 0;
-			if (!ok) {
+			if (!action_allowed(act, ctx)) {
 				km_error(km, "bind: action \"%s\" cannot be bound in context %s",
-					 b[i].action, ctx_names[ctx]);
+					 b[i].action, ctxs[ctx].name);
 				refused++;
 				continue;
 			}
 		}
-		if (!bind_everywhere(km, (enum km_ctx)ctx, key, act)) {
-			km_error(km, "bind: too many bindings in context %s (key %s)", ctx_names[ctx],
+		if (!bind_everywhere(km, ctx, key, act)) {
+			km_error(km, "bind: too many bindings in context %s (key %s)", ctxs[ctx].name,
 				 b[i].key);
 			refused++;
 		}
@@ -316,7 +401,7 @@ int keymap_apply(struct keymap *km, const struct key_binding *b, size_t n)
 	return refused;
 }
 
-static const struct km_entry *find(const struct keymap *km, enum km_ctx ctx, int key)
+static const struct km_entry *find(const struct keymap *km, int ctx, int key)
 {
 	for (int i = 0; i < km->n[ctx]; i++)
 		if (km->e[ctx][i].key == key)
@@ -324,9 +409,9 @@ static const struct km_entry *find(const struct keymap *km, enum km_ctx ctx, int
 	return NULL;
 }
 
-enum action keymap_lookup(const struct keymap *km, enum km_ctx ctx, int key)
+enum action keymap_lookup(const struct keymap *km, int ctx, int key)
 {
-	if ((unsigned)ctx >= CTX__COUNT)
+	if (ctx < 0 || ctx >= nctx)
 		ctx = CTX_GLOBAL;
 	const struct km_entry *e = find(km, ctx, key);
 	if (!e && ctx != CTX_GLOBAL)
@@ -343,7 +428,7 @@ static void add_key(char *buf, size_t n, int key)
 	snprintf(buf + len, n - len, "%s%s", len ? "/" : "", name);
 }
 
-char *keymap_keys_for(const struct keymap *km, enum km_ctx ctx, enum action act, char *buf,
+char *keymap_keys_for(const struct keymap *km, int ctx, enum action act, char *buf,
 		      size_t n)
 {
 	buf[0] = '\0';

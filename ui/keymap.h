@@ -1,68 +1,119 @@
-/* keymap.h: keys are data.  The action catalogue (one X-macro giving the
- * enum, the name used in `bind` lines, the contexts it may be bound in, its
- * flags and its help text), the default bindings per context, user overrides
- * from the config file, and key names both ways.  Pure: no terminal needed,
- * UI thread only (no shared state). */
+/* keymap.h: keys are data.  The one action table (name, help line, hint
+ * word, flags, a row-state precondition and the handler), the key contexts
+ * (global, then one per view, registered by the views), the default
+ * bindings, user overrides from the config file, and key names both ways.
+ *
+ * The app's own actions (help, quit, moving in a list, sorting a table, ...)
+ * are the built-in enum below; a view registers its own with
+ * action_register() and binds them in its context, so a new view never
+ * edits this file.  Bindings, the `:` commands, the help screen, the hint
+ * bar and --read-only all read this table.
+ *
+ * Pure: no terminal needed.  UI thread only: the registries are
+ * process-wide, filled at start (registration is idempotent by name). */
 #ifndef RENTOP_UI_KEYMAP_H
 #define RENTOP_UI_KEYMAP_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+struct app;
 struct key_binding;
 
-/* Contexts: where a key is looked up first (then in global). */
-enum km_ctx { CTX_GLOBAL, CTX_INSTANCES, CTX_EVENTS, CTX_DETAIL, CTX_HELP, CTX__COUNT };
+/* ---- key contexts ---------------------------------------------------------- */
 
-#define CTXM(c) (1u << (c))
-#define CM_ALL ((1u << CTX__COUNT) - 1u)
-#define CM_LIST (CTXM(CTX_INSTANCES) | CTXM(CTX_EVENTS) | CTXM(CTX_DETAIL) | CTXM(CTX_HELP))
-#define CM_INST (CTXM(CTX_INSTANCES) | CTXM(CTX_DETAIL))
-#define CM_TABLE CTXM(CTX_INSTANCES)
+/* Where a key is looked up first (then in global).  Context 0 is global;
+ * the others are registered by the views (km_ctx_register). */
+#define CTX_GLOBAL 0
+#define KM_MAX_CTX 16
+
+#define CTXF_LIST 0x1u  /* a list: the navigation actions are bound and allowed */
+#define CTXF_TABLE 0x2u /* a sortable table: the sort actions are bound and allowed */
+
+/* Register a context (idempotent by name): heading is its help section;
+ * parent (-1: none) is a context whose `bind` lines also apply here, for
+ * the actions both allow (the detail view shares the table's instance
+ * keys).  Returns its id, or -1 when KM_MAX_CTX are registered. */
+int km_ctx_register(const char *name, const char *heading, unsigned flags, int parent);
+int km_ctx_count(void);
+const char *km_ctx_name(int ctx);
+const char *km_ctx_heading(int ctx);
+unsigned km_ctx_flags(int ctx);
+int km_ctx_by_name(const char *name); /* -1 if unknown; "" means global */
+
+/* ---- actions --------------------------------------------------------------- */
 
 /* Action flags. */
-#define AF_MUTATES  0x1u /* changes something on the service: hidden and refused under --read-only */
-#define AF_NEEDS_SEL 0x2u /* needs a selected instance */
-#define AF_HINT     0x4u /* shown in the hint bar of its context */
+#define AF_MUTATES   0x01u /* changes something on the service: hidden and refused under --read-only */
+#define AF_NEEDS_SEL 0x02u /* needs a selected row */
+#define AF_HINT      0x04u /* shown in the hint bar of its context */
+#define AF_NEEDS_TFA 0x08u /* the service asks for a two-factor code first (said in help) */
+#define AF_GLOBAL    0x10u /* may be bound in every context */
+#define AF_LIST      0x20u /* may be bound in every list context (CTXF_LIST) */
+#define AF_TABLE     0x40u /* may be bound in every table context (CTXF_TABLE) */
+#define AF_FIRST_ON_FAILED 0x80u /* first in the hint bar when the selected instance has failed */
 
-/* X(ENUM, "name", contexts, flags, "help text") */
+/* The app's own actions: X(ENUM, "name", flags, "help text"). */
 #define ACTIONS(X) \
-	X(HELP, "help", CM_ALL, AF_HINT, "show this help") \
-	X(COMMAND, "command", CM_ALL, 0, "command line (:instances :events :sort COL :filter TEXT :theme NAME :refresh :q)") \
-	X(FILTER, "filter", CM_ALL, AF_HINT, "filter the list as you type (Esc clears)") \
-	X(REFRESH, "refresh", CM_ALL, AF_HINT, "refresh now") \
-	X(PAUSE, "pause", CM_ALL, 0, "pause or resume display updates") \
-	X(QUIT, "quit", CM_ALL, AF_HINT, "quit (closes a view or dialog first)") \
-	X(QUIT_NOW, "quit-now", CM_ALL, 0, "quit at once") \
-	X(SUSPEND, "suspend", CM_ALL, 0, "suspend to the shell (fg resumes)") \
-	X(REDRAW, "redraw", CM_ALL, 0, "redraw the whole screen") \
-	X(VIEW_INSTANCES, "view-instances", CM_ALL, 0, "instances view") \
-	X(VIEW_EVENTS, "view-events", CM_ALL, 0, "event log view") \
-	X(NEXT_VIEW, "next-view", CM_ALL, 0, "next view") \
-	X(BACK, "back", CM_ALL, 0, "back; clear the filter") \
-	X(UP, "up", CM_LIST, 0, "move up") \
-	X(DOWN, "down", CM_LIST, 0, "move down") \
-	X(PAGE_UP, "page-up", CM_LIST, 0, "page up") \
-	X(PAGE_DOWN, "page-down", CM_LIST, 0, "page down") \
-	X(TOP, "top", CM_LIST, 0, "first row") \
-	X(BOTTOM, "bottom", CM_LIST, 0, "last row") \
-	X(DETAIL, "detail", CM_TABLE, AF_NEEDS_SEL | AF_HINT, "every field of the selected instance") \
-	X(STOP, "stop", CM_INST, AF_MUTATES | AF_NEEDS_SEL | AF_HINT, "stop (halts compute billing; disk charges continue)") \
-	X(START, "start", CM_INST, AF_MUTATES | AF_NEEDS_SEL | AF_HINT, "start a stopped instance") \
-	X(REBOOT, "reboot", CM_INST, AF_MUTATES | AF_NEEDS_SEL, "reboot the instance") \
-	X(LABEL, "label", CM_INST, AF_MUTATES | AF_NEEDS_SEL, "change the label") \
-	X(DESTROY, "destroy", CM_INST, AF_MUTATES | AF_NEEDS_SEL | AF_HINT, "destroy (stops all billing, deletes the disk)") \
-	X(BID, "bid", CM_INST, AF_MUTATES | AF_NEEDS_SEL, "change the bid (interruptible instances)") \
-	X(PREPAY, "prepay", CM_INST, AF_MUTATES | AF_NEEDS_SEL, "prepay credit on the instance") \
-	X(SSH, "ssh", CM_INST, AF_NEEDS_SEL | AF_HINT, "ssh into the instance") \
-	X(COPY_SSH, "copy-ssh", CM_INST, AF_NEEDS_SEL, "copy the ssh command to the clipboard") \
-	X(SORT_PREV, "sort-prev", CM_TABLE, 0, "sort by the previous column") \
-	X(SORT_NEXT, "sort-next", CM_TABLE, 0, "sort by the next column") \
-	X(SORT_INVERT, "sort-invert", CM_TABLE, 0, "reverse the sort order")
+	X(HELP, "help", AF_GLOBAL | AF_HINT, "show this help") \
+	X(COMMAND, "command", AF_GLOBAL, "command line (:VIEW :ACTION :sort COL :filter TEXT :theme NAME :refresh :q)") \
+	X(FILTER, "filter", AF_GLOBAL | AF_HINT, "filter the list as you type (Esc clears)") \
+	X(REFRESH, "refresh", AF_GLOBAL | AF_HINT, "refresh now") \
+	X(PAUSE, "pause", AF_GLOBAL, "pause or resume display updates") \
+	X(QUIT, "quit", AF_GLOBAL | AF_HINT, "quit (closes a view or dialog first)") \
+	X(QUIT_NOW, "quit-now", AF_GLOBAL, "quit at once") \
+	X(SUSPEND, "suspend", AF_GLOBAL, "suspend to the shell (fg resumes)") \
+	X(REDRAW, "redraw", AF_GLOBAL, "redraw the whole screen") \
+	X(NEXT_VIEW, "next-view", AF_GLOBAL, "next view") \
+	X(BACK, "back", AF_GLOBAL, "back; clear the filter") \
+	X(UP, "up", AF_LIST, "move up") \
+	X(DOWN, "down", AF_LIST, "move down") \
+	X(PAGE_UP, "page-up", AF_LIST, "page up") \
+	X(PAGE_DOWN, "page-down", AF_LIST, "page down") \
+	X(TOP, "top", AF_LIST, "first row") \
+	X(BOTTOM, "bottom", AF_LIST, "last row") \
+	X(SORT_PREV, "sort-prev", AF_TABLE, "sort by the previous column") \
+	X(SORT_NEXT, "sort-next", AF_TABLE, "sort by the next column") \
+	X(SORT_INVERT, "sort-invert", AF_TABLE, "reverse the sort order")
 
-#define ACT_ENUM(e, name, ctx, flags, help) ACT_##e,
-enum action { ACT_NONE = -1, ACTIONS(ACT_ENUM) ACT__COUNT };
+#define ACT_ENUM(e, name, flags, help) ACT_##e,
+/* Registered actions take the ids from ACT__BUILTIN up to ACT_MAX - 1. */
+enum action { ACT_NONE = -1, ACTIONS(ACT_ENUM) ACT__BUILTIN, ACT_MAX = 128 };
 #undef ACT_ENUM
+
+struct action_def {
+	const char *name;  /* in `bind` lines and as a `:` command */
+	const char *help;  /* the help line */
+	const char *hint;  /* the hint bar's word; NULL: the name */
+	unsigned flags;    /* AF_* */
+	/* Why the action cannot run on row now (row: what the view has
+	 * selected, a struct instance for the instance views), into buf;
+	 * NULL when it can.  NULL: always can.  Pure. */
+	const char *(*why_not)(const void *row, char *buf, size_t n);
+	/* The handler, after every precondition held; NULL: the view's
+	 * action op handles it. */
+	void (*run)(struct app *a, enum action act);
+};
+
+/* Register an action (idempotent by name); its id, or ACT_NONE when full. */
+enum action action_register(const struct action_def *d);
+/* Allow act to be bound in ctx (registered actions; built-ins follow their flags). */
+void action_allow(enum action act, int ctx);
+bool action_allowed(enum action act, int ctx);
+int action_count(void); /* ids are 0 .. action_count() - 1 */
+const struct action_def *action_get(enum action a); /* NULL when out of range */
+const char *action_name(enum action a);
+const char *action_help(enum action a);
+const char *action_hint(enum action a);
+unsigned action_flags(enum action a);
+enum action action_by_name(const char *name); /* ACT_NONE if unknown */
+/* Every precondition of act, in order: --read-only (AF_MUTATES), a
+ * selection (AF_NEEDS_SEL, row NULL), then the row-state predicate.  NULL
+ * when act may run, else why not (into buf). */
+const char *action_refusal(enum action act, const void *row, bool read_only, char *buf,
+			   size_t n);
+
+/* ---- keys ------------------------------------------------------------------ */
 
 /* Key codes: a Unicode code point (control characters included: Enter is
  * '\n', Tab 9, Esc 27, C-a 1), or KM_FN(curses KEY_*) for function keys.
@@ -80,20 +131,11 @@ struct km_entry {
 };
 
 struct keymap {
-	struct km_entry e[CTX__COUNT][KM_MAX_PER_CTX];
-	int n[CTX__COUNT];
+	struct km_entry e[KM_MAX_CTX][KM_MAX_PER_CTX];
+	int n[KM_MAX_CTX];
 	char errors[KM_MAX_ERRORS][160]; /* messages from keymap_apply, shown at start */
 	int nerrors;
 };
-
-const char *action_name(enum action a);
-const char *action_help(enum action a);
-unsigned action_flags(enum action a);
-unsigned action_contexts(enum action a);
-enum action action_by_name(const char *name); /* ACT_NONE if unknown */
-
-const char *km_ctx_name(enum km_ctx c);
-int km_ctx_by_name(const char *name); /* -1 if unknown; "" means global */
 
 /* Key names: "x", "C-d", "Enter", "Esc", "Tab", "S-Tab", "Space", "Backspace",
  * "Up", "PgDn", "F5", ...  Returns -1 for an unknown name. */
@@ -103,20 +145,24 @@ char *keymap_key_name(int key, char *buf, size_t n);
 /* Normalise what get_wch() returned (fn: it was KEY_CODE_YES). */
 int keymap_normalize(bool fn, unsigned ch);
 
-/* The default bindings. */
+/* The global default bindings, and the list/table keys of every context
+ * registered so far. */
 void keymap_init(struct keymap *km);
+/* Bind the list/table defaults of ctx (after km_ctx_register). */
+void keymap_ctx_defaults(struct keymap *km, int ctx);
+/* Bind act to each key named in keys ("D X"), as a default. */
+void keymap_default(struct keymap *km, int ctx, const char *keys, enum action act);
 /* Apply `bind [CONTEXT] KEY ACTION` overrides; errors go to km->errors.
- * `bind KEY none` (global) unbinds KEY in every context; a line for the
- * instances context applies to the detail view too (it shares the table's
- * instance keys), so an unbinding never leaves the key working elsewhere.
- * Returns the number of bindings refused. */
+ * `bind KEY none` (global) unbinds KEY in every context; a line for a
+ * context also applies to the contexts that share its keys (the detail
+ * view shares the table's), so an unbinding never leaves the key working
+ * elsewhere.  Returns the number of bindings refused. */
 int keymap_apply(struct keymap *km, const struct key_binding *b, size_t n);
 /* Bind one key (action ACT_NONE unbinds); false when the context is full. */
-bool keymap_bind(struct keymap *km, enum km_ctx ctx, int key, enum action act);
+bool keymap_bind(struct keymap *km, int ctx, int key, enum action act);
 /* The action of key in ctx, falling back to global; ACT_NONE when unbound. */
-enum action keymap_lookup(const struct keymap *km, enum km_ctx ctx, int key);
+enum action keymap_lookup(const struct keymap *km, int ctx, int key);
 /* The keys reaching act from ctx ("Up/k"), "" when none; returns buf. */
-char *keymap_keys_for(const struct keymap *km, enum km_ctx ctx, enum action act, char *buf,
-		      size_t n);
+char *keymap_keys_for(const struct keymap *km, int ctx, enum action act, char *buf, size_t n);
 
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "inst_actions.h"
 #include "draw.h"
 #include "model.h"
 #include "theme.h"
@@ -112,21 +113,28 @@ size_t pane_detail_lines(const struct instance *x, double now, struct detail_lin
 
 #define DETAIL_MAX 400
 
-static void detail_draw(struct app *a, const struct rect *r)
+/* The view's private state. */
+struct detail_view {
+	long id;    /* the instance shown */
+	int scroll; /* first line drawn */
+};
+
+static void detail_draw(struct app *a, void *st, const struct rect *r)
 {
+	struct detail_view *v = st;
 	static struct detail_line lines[DETAIL_MAX];
-	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, a->detail_id) : NULL;
+	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, v->id) : NULL;
 	char title[200];
-	snprintf(title, sizeof title, " Instance %ld  (Esc or q returns; Up/Down scroll)", a->detail_id);
+	snprintf(title, sizeof title, " Instance %ld  (Esc or q returns; Up/Down scroll)", v->id);
 	draw_cell(r->y, r->x, r->w, title, false, theme_attr(ROLE_TITLE));
 	size_t n = 0;
 	if (x)
 		n = pane_detail_lines(x, util_now(), lines, DETAIL_MAX);
 	int h = r->h - 1;
-	if (a->detail_scroll > (int)n - h)
-		a->detail_scroll = (int)n - h;
-	if (a->detail_scroll < 0)
-		a->detail_scroll = 0;
+	if (v->scroll > (int)n - h)
+		v->scroll = (int)n - h;
+	if (v->scroll < 0)
+		v->scroll = 0;
 	int kw = 18;
 	for (int i = 0; i < h; i++) {
 		int y = r->y + 1 + i;
@@ -134,11 +142,11 @@ static void detail_draw(struct app *a, const struct rect *r)
 		if (!x && i == 0) {
 			char gone[120];
 			snprintf(gone, sizeof gone, "instance %ld is no longer listed (destroyed?)",
-				 a->detail_id);
+				 v->id);
 			draw_text(y, r->x + 1, r->w - 1, gone, theme_attr(ROLE_WARNING));
 			continue;
 		}
-		size_t k = (size_t)(a->detail_scroll + i);
+		size_t k = (size_t)(v->scroll + i);
 		if (k >= n)
 			continue;
 		draw_text(y, r->x + 1, kw, lines[k].key, theme_attr(ROLE_COLHEAD) & ~A_UNDERLINE);
@@ -147,36 +155,78 @@ static void detail_draw(struct app *a, const struct rect *r)
 	}
 }
 
-static bool detail_action(struct app *a, enum action act)
+static bool detail_action(struct app *a, void *st, enum action act)
 {
+	struct detail_view *v = st;
 	int page = a->lay.body.h > 2 ? a->lay.body.h - 2 : 1;
 	switch (act) {
-	case ACT_UP: a->detail_scroll--; break;
-	case ACT_DOWN: a->detail_scroll++; break;
-	case ACT_PAGE_UP: a->detail_scroll -= page; break;
-	case ACT_PAGE_DOWN: a->detail_scroll += page; break;
-	case ACT_TOP: a->detail_scroll = 0; break;
-	case ACT_BOTTOM: a->detail_scroll = DETAIL_MAX; break;
-	default:
-		if (action_contexts(act) == CM_INST) {
-			app_instance_action(a, act, a->detail_id);
-			return true;
-		}
+	case ACT_UP: v->scroll--; break;
+	case ACT_DOWN: v->scroll++; break;
+	case ACT_PAGE_UP: v->scroll -= page; break;
+	case ACT_PAGE_DOWN: v->scroll += page; break;
+	case ACT_TOP: v->scroll = 0; break;
+	case ACT_BOTTOM: v->scroll = DETAIL_MAX; break;
+	default: /* enum action is open (views register more): not this view's */
 		return false;
 	}
 	a->dirty |= DIRTY_BODY;
 	return true;
 }
 
-static void detail_show(struct app *a) { a->detail_scroll = 0; }
-static long detail_selected(const struct app *a) { return a->detail_id; }
+static void *detail_init(struct app *a)
+{
+	(void)a;
+	return xcalloc(1, sizeof(struct detail_view));
+}
 
-const struct pane pane_detail = {
+static void detail_fini(struct app *a, void *st)
+{
+	(void)a;
+	free(st);
+}
+
+static void detail_enter(struct app *a, void *st, long id)
+{
+	(void)a;
+	struct detail_view *v = st;
+	v->id = id;
+	v->scroll = 0;
+}
+
+static void detail_snapshot(struct app *a, void *st, bool rows)
+{
+	(void)st;
+	(void)rows;
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+}
+
+static void detail_clock(struct app *a, void *st)
+{
+	(void)st;
+	a->dirty |= DIRTY_BODY;
+}
+
+static const void *detail_row(const struct app *a, const void *st)
+{
+	const struct detail_view *v = st;
+	return a->snap ? snapshot_find_instance(a->snap, v->id) : NULL;
+}
+
+const struct view_ops view_detail = {
 	.name = "detail",
 	.title = "Detail",
-	.ctx = CTX_DETAIL,
+	.heading = "Instance detail",
+	.number_key = 0, /* an overlay */
+	.ctx_flags = CTXF_LIST,
+	.ctx_parent = "instances", /* `bind instances ...` reaches it too */
+	.instance_rows = true,
+	.keys = inst_actions_keys,
+	.init = detail_init,
+	.fini = detail_fini,
+	.enter = detail_enter,
+	.on_snapshot = detail_snapshot,
+	.on_clock = detail_clock,
 	.draw = detail_draw,
 	.action = detail_action,
-	.on_show = detail_show,
-	.selected = detail_selected,
+	.selected_row = detail_row,
 };

@@ -1,4 +1,4 @@
-/* pane_detail.h: the detail overlay of one instance (pane_detail in pane.h).
+/* pane_detail.h: the detail overlay of one instance (view_detail, in view.c).
  * detail_lines() is pure so that the tests can check the derived lines. */
 #ifndef RENTOP_UI_PANE_DETAIL_H
 #define RENTOP_UI_PANE_DETAIL_H

@@ -1,9 +1,10 @@
-/* pane_events.c: the event log view: every event the model reported (job
- * results, failures, errors, 2FA requests), newest first, with its time and
- * level; scrolls and filters. */
+/* pane_events.c: the event log view: it keeps every event the model
+ * reported (job results, failures, errors, 2FA requests) and shows them
+ * newest first, with time and level; scrolls and filters. */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -11,9 +12,19 @@
 #include "app.h"
 #include "draw.h"
 #include "model.h"
-#include "pane.h"
+#include "view.h"
 #include "theme.h"
 #include "util.h"
+
+#define EV_MAX 2000
+
+/* The view's private state: the log, oldest first, and the selection. */
+struct ev_view {
+	struct event *events;
+	size_t n;
+	size_t sel;         /* index from the newest (0 = newest) */
+	char filter[128];
+};
 
 static const char *level_name(enum ev_level l)
 {
@@ -47,35 +58,37 @@ static bool matches(const struct event *e, const char *f)
 }
 
 /* How many events pass the filter. */
-static size_t shown_count(const struct app *a)
+static size_t shown_count(const struct ev_view *v)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < a->nevents; i++)
-		if (matches(&a->events[i], a->ev_filter))
+	for (size_t i = 0; i < v->n; i++)
+		if (matches(&v->events[i], v->filter))
 			n++;
 	return n;
 }
 
-static void ev_draw(struct app *a, const struct rect *r)
+static void ev_draw(struct app *a, void *st, const struct rect *r)
 {
-	size_t total = shown_count(a);
+	(void)a;
+	struct ev_view *v = st;
+	size_t total = shown_count(v);
 	char title[160];
-	snprintf(title, sizeof title, " Events: %zu%s%s", total, a->ev_filter[0] ? " matching " : "",
-		 a->ev_filter);
+	snprintf(title, sizeof title, " Events: %zu%s%s", total, v->filter[0] ? " matching " : "",
+		 v->filter);
 	draw_cell(r->y, r->x, r->w, title, false, theme_attr(ROLE_COLHEAD));
 	int h = r->h - 1;
-	if (total && a->ev_sel >= total)
-		a->ev_sel = total - 1;
-	size_t top = a->ev_sel >= (size_t)h ? a->ev_sel - (size_t)h + 1 : 0;
+	if (total && v->sel >= total)
+		v->sel = total - 1;
+	size_t top = v->sel >= (size_t)h ? v->sel - (size_t)h + 1 : 0;
 	size_t k = 0; /* shown index from the newest */
 	int y = r->y + 1;
-	for (size_t i = a->nevents; i-- > 0 && y < r->y + 1 + h;) {
-		const struct event *e = &a->events[i];
-		if (!matches(e, a->ev_filter))
+	for (size_t i = v->n; i-- > 0 && y < r->y + 1 + h;) {
+		const struct event *e = &v->events[i];
+		if (!matches(e, v->filter))
 			continue;
 		if (k++ < top)
 			continue;
-		bool sel = k - 1 == a->ev_sel;
+		bool sel = k - 1 == v->sel;
 		unsigned long base = theme_attr(sel ? ROLE_SELECTION : ROLE_NORMAL);
 		draw_fill(y, r->x, r->w, base);
 		char when[16];
@@ -95,42 +108,88 @@ static void ev_draw(struct app *a, const struct rect *r)
 		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
 	if (!total)
 		draw_text(r->y + 1, r->x + 1, r->w - 1,
-			  a->ev_filter[0] ? "no event matches the filter" : "no events yet",
+			  v->filter[0] ? "no event matches the filter" : "no events yet",
 			  theme_attr(ROLE_DIM));
 }
 
-static bool ev_action(struct app *a, enum action act)
+static bool ev_action(struct app *a, void *st, enum action act)
 {
-	size_t total = shown_count(a);
+	struct ev_view *v = st;
+	size_t total = shown_count(v);
 	size_t page = a->lay.body.h > 2 ? (size_t)a->lay.body.h - 2 : 1;
 	switch (act) {
-	case ACT_UP: if (a->ev_sel) a->ev_sel--; break;
-	case ACT_DOWN: if (a->ev_sel + 1 < total) a->ev_sel++; break;
-	case ACT_PAGE_UP: a->ev_sel = a->ev_sel > page ? a->ev_sel - page : 0; break;
+	case ACT_UP: if (v->sel) v->sel--; break;
+	case ACT_DOWN: if (v->sel + 1 < total) v->sel++; break;
+	case ACT_PAGE_UP: v->sel = v->sel > page ? v->sel - page : 0; break;
 	case ACT_PAGE_DOWN:
-		a->ev_sel = a->ev_sel + page < total ? a->ev_sel + page : (total ? total - 1 : 0);
+		v->sel = v->sel + page < total ? v->sel + page : (total ? total - 1 : 0);
 		break;
-	case ACT_TOP: a->ev_sel = 0; break;
-	case ACT_BOTTOM: a->ev_sel = total ? total - 1 : 0; break;
-	default: return false;
+	case ACT_TOP: v->sel = 0; break;
+	case ACT_BOTTOM: v->sel = total ? total - 1 : 0; break;
+	default: /* enum action is open (views register more): not this view's */
+		return false;
 	}
 	a->dirty |= DIRTY_BODY;
 	return true;
 }
 
-static void ev_filter(struct app *a, const char *text)
+static void ev_filter(struct app *a, void *st, const char *text)
 {
-	util_strlcpy(a->ev_filter, text, sizeof a->ev_filter);
-	a->ev_sel = 0;
+	struct ev_view *v = st;
+	util_strlcpy(v->filter, text, sizeof v->filter);
+	v->sel = 0;
 	a->dirty |= DIRTY_BODY;
 }
 
-static const char *ev_filter_text(const struct app *a) { return a->ev_filter; }
+static const char *ev_filter_text(const struct app *a, const void *st)
+{
+	(void)a;
+	const struct ev_view *v = st;
+	return v->filter;
+}
 
-const struct pane pane_events = {
+/* Keep a copy of e in the log (dropping the oldest quarter when full). */
+static void ev_event(struct app *a, void *st, const struct event *e)
+{
+	struct ev_view *v = st;
+	if (v->n == EV_MAX) {
+		size_t drop = EV_MAX / 4;
+		memmove(v->events, v->events + drop, (EV_MAX - drop) * sizeof *v->events);
+		v->n -= drop;
+	}
+	v->events[v->n++] = *e;
+	if (v->sel)
+		v->sel++; /* stay on the same event */
+	if (view_is(a, view_current(a), "events"))
+		a->dirty |= DIRTY_BODY;
+}
+
+static void *ev_init(struct app *a)
+{
+	(void)a;
+	struct ev_view *v = xcalloc(1, sizeof *v);
+	v->events = xcalloc(EV_MAX, sizeof *v->events);
+	return v;
+}
+
+static void ev_fini(struct app *a, void *st)
+{
+	(void)a;
+	struct ev_view *v = st;
+	free(v->events);
+	free(v);
+}
+
+const struct view_ops view_events = {
 	.name = "events",
+	.alias = "e",
 	.title = "Events",
-	.ctx = CTX_EVENTS,
+	.heading = "Events view",
+	.number_key = '2',
+	.ctx_flags = CTXF_LIST,
+	.init = ev_init,
+	.fini = ev_fini,
+	.on_event = ev_event,
 	.draw = ev_draw,
 	.action = ev_action,
 	.filter = ev_filter,

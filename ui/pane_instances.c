@@ -1,7 +1,8 @@
-/* pane_instances.c: the instance table: one row per instance (id, label,
+/* pane_instances.c: the instances view: one row per instance (id, label,
  * status with pending badges, GPUs, utilisation, price, age, SSH address,
  * image, machine), coloured by state, failed rows highlighted; sorting,
- * filtering and a selection that follows the instance id. */
+ * filtering and a selection that follows the instance id.  Its keys are the
+ * instance actions (inst_actions.c) and Enter, which opens the detail view. */
 #include "pane_instances.h"
 
 #define NCURSES_WIDECHAR 1
@@ -12,6 +13,8 @@
 #include <string.h>
 
 #include "app.h"
+#include "inst_actions.h"
+#include "instcol.h"
 #include "config.h"
 #include "draw.h"
 #include "jobs.h"
@@ -20,23 +23,50 @@
 #include "theme.h"
 #include "util.h"
 
-enum { C_ID, C_LABEL, C_STATUS, C_GPUS, C_UTIL, C_DPH, C_AGE, C_SSH, C_IMAGE, C_MACHINE, NCOLS };
-
-/* title, min, max (0 flexible), drop priority (0 never), right, numeric, whole */
-static const struct table_col cols[NCOLS] = {
-	[C_ID] = { "ID", 8, 9, 0, true, true, true },
-	[C_LABEL] = { "LABEL", 8, 0, 3, false, false, false },
-	[C_STATUS] = { "STATUS", 12, 20, 0, false, false, false },
-	[C_GPUS] = { "GPUS", 10, 16, 1, false, false, false },
-	[C_UTIL] = { "UTIL", 4, 5, 5, true, true, false },
-	[C_DPH] = { "$/H", 7, 8, 2, true, true, false },
-	[C_AGE] = { "AGE", 6, 7, 6, true, true, false },
-	[C_SSH] = { "SSH", 14, 22, 4, false, false, true },
-	[C_IMAGE] = { "IMAGE", 10, 0, 7, false, false, false },
-	[C_MACHINE] = { "MACHINE", 7, 8, 8, true, true, false },
+/* What the accessors need besides the instance. */
+struct inst_ctx {
+	const struct snapshot *s;
+	double now;
+	bool ascii;
 };
 
-void pane_instances_init(struct app *a) { table_init(&a->itab, cols, NCOLS, C_ID); }
+/* The accessor of every column: instcol.c formats it, for --dump too. */
+static void cell(const void *rec, const void *ctx, int arg, char *buf, size_t n, double *key)
+{
+	const struct inst_ctx *c = ctx;
+	instcol_format((enum instcol)arg, rec, c->s, c->now, c->ascii, buf, n, key);
+}
+
+#define COL(ic, min, max, prio, right, num, whole) \
+	[ic] = { NULL, min, max, prio, right, num, whole, cell, ic }
+/* min, max (0 flexible), drop priority (0 never), right, numeric, whole;
+ * titles from instcol.c (filled in at init) */
+static struct table_col cols[IC__COUNT] = {
+	COL(IC_ID, 8, 9, 0, true, true, true),
+	COL(IC_LABEL, 8, 0, 3, false, false, false),
+	COL(IC_STATUS, 12, 20, 0, false, false, false),
+	COL(IC_GPUS, 10, 16, 1, false, false, false),
+	COL(IC_UTIL, 4, 5, 5, true, true, false),
+	COL(IC_DPH, 7, 8, 2, true, true, false),
+	COL(IC_AGE, 6, 7, 6, true, true, false),
+	COL(IC_SSH, 14, 22, 4, false, false, true),
+	COL(IC_IMAGE, 10, 0, 7, false, false, false),
+	COL(IC_MACHINE, 7, 8, 8, true, true, false),
+};
+#undef COL
+#define NCOLS IC__COUNT
+
+static void set_titles(void)
+{
+	for (int c = 0; c < NCOLS; c++)
+		cols[c].title = instcol_title((enum instcol)c);
+}
+
+/* The view's private state. */
+struct inst_view {
+	struct table t;
+	int rows; /* table rows drawn last time (the page size) */
+};
 
 static enum role state_role(enum inst_state s)
 {
@@ -47,99 +77,48 @@ static enum role state_role(enum inst_state s)
 		return ROLE_LOADING;
 	case IS_STOPPED: return ROLE_STOPPED;
 	case IS_EXITED: case IS_CREATED: case IS_UNKNOWN: case IS_OFFLINE: return ROLE_FAILED;
-	default: return ROLE_DIM;
+	case IS_FROZEN: case IS_OTHER: case IS__COUNT: return ROLE_DIM;
 	}
+	return ROLE_DIM;
+}
+
+/* Id and colours of a row built by the accessors. */
+static void finish(struct table_row *row, const void *rec, const void *ctx)
+{
+	const struct instance *x = rec;
+	const struct inst_ctx *c = ctx;
+	row->id = x->id;
+	row->role = inst_state_failed(x->state) ? ROLE_FAILED : ROLE_NORMAL;
+	row->cell_role_col = IC_STATUS;
+	row->cell_role = instcol_pending(x, c->s) ? ROLE_PENDING : state_role(x->state);
 }
 
 void pane_instances_row(struct table_row *row, const struct instance *x, const struct snapshot *s,
 			double now, bool ascii)
 {
-	memset(row, 0, sizeof *row);
-	for (int c = 0; c < NCOLS; c++)
-		row->keys[c] = NAN;
-	row->id = x->id;
-	row->role = inst_state_failed(x->state) ? ROLE_FAILED : ROLE_NORMAL;
-	row->cell_role_col = C_STATUS;
-	row->cell_role = state_role(x->state);
-
-	row->cells[C_ID] = xasprintf("%ld", x->id);
-	row->keys[C_ID] = (double)x->id;
-	row->cells[C_LABEL] = xstrdup(x->label);
-
-	char status[160];
-	util_strlcpy(status, inst_state_name(x->state), sizeof status);
-	for (size_t i = 0; s && i < s->npending; i++)
-		if (s->pending[i].instance_id == x->id) {
-			size_t len = strlen(status);
-			snprintf(status + len, sizeof status - len, " %s%s", ascii ? "*" : "\u27f3",
-				 job_kind_name((enum job_kind)s->pending[i].kind));
-			row->cell_role = ROLE_PENDING;
-		}
-	const struct unsure *u = s ? snapshot_unsure(s, x->id) : NULL;
-	if (u) { /* an action whose answer was lost, until a re-read tells */
-		size_t len = strlen(status);
-		snprintf(status + len, sizeof status - len, " ?%s",
-			 job_kind_name((enum job_kind)u->kind));
-		row->cell_role = ROLE_PENDING;
-	}
-	row->cells[C_STATUS] = xstrdup(status);
-
-	if (x->num_gpus > 0)
-		row->cells[C_GPUS] = xasprintf("%dx %s", x->num_gpus, x->gpu_name);
-	else
-		row->cells[C_GPUS] = xstrdup(x->gpu_name[0] ? x->gpu_name : "-");
-	row->keys[C_GPUS] = x->num_gpus;
-
-	if (isfinite(x->gpu_util)) {
-		row->cells[C_UTIL] = xasprintf("%.0f%%", x->gpu_util);
-		row->keys[C_UTIL] = x->gpu_util;
-	} else {
-		row->cells[C_UTIL] = xstrdup("-");
-	}
-	if (isfinite(x->dph_total)) {
-		row->cells[C_DPH] = xasprintf(x->dph_total < 10 ? "$%.3f" : "$%.2f", x->dph_total);
-		row->keys[C_DPH] = x->dph_total;
-	} else {
-		row->cells[C_DPH] = xstrdup("-");
-	}
-	char age[32];
-	row->cells[C_AGE] = xstrdup(fmt_age(age, sizeof age, now, x->start_date));
-	if (isfinite(x->start_date) && x->start_date > 0)
-		row->keys[C_AGE] = now - x->start_date;
-
-	char host[256];
-	int port;
-	if (instance_ssh_target(x, host, sizeof host, &port))
-		row->cells[C_SSH] = xasprintf("%s:%d", host, port);
-	else
-		row->cells[C_SSH] = xstrdup("-");
-	row->cells[C_IMAGE] = xstrdup(x->image);
-	if (x->machine_id > 0) {
-		row->cells[C_MACHINE] = xasprintf("%ld", x->machine_id);
-		row->keys[C_MACHINE] = (double)x->machine_id;
-	} else {
-		row->cells[C_MACHINE] = xstrdup("-");
-	}
+	set_titles();
+	struct inst_ctx c = { s, now, ascii };
+	table_row_build(row, cols, NCOLS, x, &c);
+	finish(row, x, &c);
 }
 
-void pane_instances_rebuild(struct app *a)
+/* Rebuild the rows from the held snapshot (data changed or time passed);
+ * the selection stays on its instance. */
+static void rebuild(struct app *a, struct inst_view *v)
 {
 	const struct snapshot *s = a->snap;
-	size_t n = s ? s->ninstances : 0;
-	struct table_row *rows = xcalloc(n ? n : 1, sizeof *rows);
-	double now = util_now();
-	for (size_t i = 0; i < n; i++)
-		pane_instances_row(&rows[i], &s->instances[i], s, now, a->cfg->ascii);
-	table_set_rows(&a->itab, rows, n);
+	struct inst_ctx c = { s, util_now(), a->cfg->ascii };
+	table_fill(&v->t, s ? s->instances : NULL, s ? s->ninstances : 0, sizeof(struct instance), &c,
+		   finish);
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS | DIRTY_HEADER;
 }
 
 /* The empty-table message. */
-static const char *empty_text(const struct app *a, char *buf, size_t n)
+static const char *empty_text(const struct app *a, const struct table *t, char *buf, size_t n)
 {
 	const struct snapshot *s = a->snap;
-	if (a->itab.nrows && a->itab.filter[0])
-		snprintf(buf, n, "no instance matches \"%s\" (Esc clears the filter)", a->itab.filter);
+	if (t->nrows && t->filter[0])
+		snprintf(buf, n, "no instance matches \"%s\" (Esc clears the filter)", t->filter);
 	else if (s && s->fresh[SRC_INSTANCES].last_ok > 0)
 		snprintf(buf, n, "no instances");
 	else if (s && s->fresh[SRC_INSTANCES].err[0])
@@ -149,9 +128,10 @@ static const char *empty_text(const struct app *a, char *buf, size_t n)
 	return buf;
 }
 
-static void inst_draw(struct app *a, const struct rect *r)
+static void inst_draw(struct app *a, void *st, const struct rect *r)
 {
-	struct table *t = &a->itab;
+	struct inst_view *v = st;
+	struct table *t = &v->t;
 	int w[NCOLS];
 	unsigned shown = table_widths_fit(cols, NCOLS, r->w, t->natural, w);
 	table_set_visible(t, shown);
@@ -173,7 +153,7 @@ static void inst_draw(struct app *a, const struct rect *r)
 		x += w[c] + 1;
 	}
 	int h = r->h - 1;
-	a->itab_rows = h;
+	v->rows = h;
 	table_scroll(t, h);
 	for (int i = 0; i < h; i++) {
 		int y = r->y + 1 + i;
@@ -182,7 +162,7 @@ static void inst_draw(struct app *a, const struct rect *r)
 			draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
 			if (k == 0 && i == 0) {
 				char buf[300];
-				draw_text(y, r->x + 1, r->w - 1, empty_text(a, buf, sizeof buf),
+				draw_text(y, r->x + 1, r->w - 1, empty_text(a, t, buf, sizeof buf),
 					  theme_attr(ROLE_DIM));
 			}
 			continue;
@@ -204,10 +184,11 @@ static void inst_draw(struct app *a, const struct rect *r)
 	}
 }
 
-static bool inst_action(struct app *a, enum action act)
+static bool inst_action(struct app *a, void *st, enum action act)
 {
-	struct table *t = &a->itab;
-	long page = a->itab_rows > 1 ? a->itab_rows - 1 : 1;
+	struct inst_view *v = st;
+	struct table *t = &v->t;
+	long page = v->rows > 1 ? v->rows - 1 : 1;
 	switch (act) {
 	case ACT_UP: table_move(t, -1); break;
 	case ACT_DOWN: table_move(t, 1); break;
@@ -218,49 +199,128 @@ static bool inst_action(struct app *a, enum action act)
 	case ACT_SORT_PREV: table_sort_step(t, -1); break;
 	case ACT_SORT_NEXT: table_sort_step(t, 1); break;
 	case ACT_SORT_INVERT: table_set_sort(t, t->sort_col, !t->sort_rev); break;
-	case ACT_DETAIL: {
-		const struct table_row *row = table_selected(t);
-		if (!row)
-			return true;
-		a->detail_id = row->id;
-		pane_open_overlay(a, &pane_detail);
-		break;
-	}
-	default: {
-		const struct table_row *row = table_selected(t);
-		if (action_contexts(act) == CM_INST) {
-			if (row)
-				app_instance_action(a, act, row->id);
-			return true;
-		}
+	default: /* enum action is open (views register more): not this view's */
 		return false;
-	}
 	}
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 	return true;
 }
 
-static long inst_selected(const struct app *a)
+/* Enter: the detail view of the selected instance. */
+static void run_detail(struct app *a, enum action act)
 {
-	const struct table_row *row = table_selected(&a->itab);
-	return row ? row->id : 0;
+	(void)act;
+	const struct instance *x = app_selected(a);
+	if (x)
+		view_open(a, "detail", x->id);
 }
 
-static void inst_filter(struct app *a, const char *text)
+static const struct action_def detail_def = {
+	"detail", "every field of the selected instance", NULL, AF_NEEDS_SEL | AF_HINT, NULL,
+	run_detail,
+};
+
+static void inst_keys(struct keymap *km, int ctx)
 {
-	table_set_filter(&a->itab, text);
+	enum action d = action_register(&detail_def);
+	action_allow(d, ctx);
+	keymap_default(km, ctx, "Enter", d);
+	inst_actions_keys(km, ctx);
+}
+
+static void *inst_init(struct app *a)
+{
+	(void)a;
+	struct inst_view *v = xcalloc(1, sizeof *v);
+	set_titles();
+	table_init(&v->t, cols, NCOLS, IC_ID);
+	return v;
+}
+
+static void inst_fini(struct app *a, void *st)
+{
+	(void)a;
+	struct inst_view *v = st;
+	table_free(&v->t);
+	free(v);
+}
+
+static void inst_snapshot(struct app *a, void *st, bool rows)
+{
+	if (rows)
+		rebuild(a, st);
+}
+
+static void inst_clock(struct app *a, void *st) { rebuild(a, st); }
+
+static const void *inst_row(const struct app *a, const void *st)
+{
+	const struct inst_view *v = st;
+	const struct table_row *row = table_selected(&v->t);
+	return row && a->snap ? snapshot_find_instance(a->snap, row->id) : NULL;
+}
+
+static void inst_filter(struct app *a, void *st, const char *text)
+{
+	struct inst_view *v = st;
+	table_set_filter(&v->t, text);
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS | DIRTY_HEADER;
 }
 
-static const char *inst_filter_text(const struct app *a) { return a->itab.filter; }
+static const char *inst_filter_text(const struct app *a, const void *st)
+{
+	(void)a;
+	const struct inst_view *v = st;
+	return v->t.filter;
+}
 
-const struct pane pane_instances = {
+static bool inst_sort(struct app *a, void *st, const char *col, char *err, size_t n)
+{
+	struct inst_view *v = st;
+	int c = table_col_by_name(&v->t, col);
+	if (c < 0) {
+		char names[200] = "";
+		for (int i = 0; i < NCOLS; i++) {
+			size_t len = strlen(names);
+			snprintf(names + len, sizeof names - len, "%s%s", i ? " " : "", cols[i].title);
+		}
+		snprintf(err, n, "unknown column: %s (%s)", col, names);
+		return false;
+	}
+	table_set_sort(&v->t, c, false);
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+	return true;
+}
+
+/* The tab's count: "12", or "3/12" while a filter hides some. */
+static void inst_tab(const struct app *a, const void *st, char *buf, size_t n)
+{
+	(void)a;
+	const struct inst_view *v = st;
+	if (v->t.nview != v->t.nrows)
+		snprintf(buf, n, "%zu/%zu", v->t.nview, v->t.nrows);
+	else
+		snprintf(buf, n, "%zu", v->t.nrows);
+}
+
+const struct view_ops view_instances = {
 	.name = "instances",
+	.alias = "i",
 	.title = "Instances",
-	.ctx = CTX_INSTANCES,
+	.heading = "Instances view",
+	.number_key = '1',
+	.ctx_flags = CTXF_LIST | CTXF_TABLE,
+	.instance_rows = true,
+	.keys = inst_keys,
+	.init = inst_init,
+	.fini = inst_fini,
+	.on_snapshot = inst_snapshot,
+	.on_clock = inst_clock,
 	.draw = inst_draw,
 	.action = inst_action,
-	.selected = inst_selected,
+	.selected_row = inst_row,
 	.filter = inst_filter,
 	.filter_text = inst_filter_text,
+	.sort = inst_sort,
+	.tab_text = inst_tab,
 };

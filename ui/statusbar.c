@@ -13,13 +13,13 @@
 #include "util.h"
 
 /* Add the hint of act (first key bound in ctx) unless already there. */
-static size_t add_hint(const struct keymap *km, enum km_ctx ctx, enum action act, struct hint *out,
+static size_t add_hint(const struct keymap *km, int ctx, enum action act, struct hint *out,
 		       size_t n, size_t max)
 {
 	if (n >= max)
 		return n;
 	for (size_t i = 0; i < n; i++)
-		if (out[i].label == action_name(act))
+		if (out[i].label == action_hint(act))
 			return n;
 	char keys[64];
 	keymap_keys_for(km, ctx, act, keys, sizeof keys);
@@ -29,26 +29,33 @@ static size_t add_hint(const struct keymap *km, enum km_ctx ctx, enum action act
 	if (slash)
 		*slash = '\0';
 	util_strlcpy(out[n].key, keys, sizeof out[n].key);
-	out[n].label = action_name(act);
+	out[n].label = action_hint(act);
 	return n + 1;
 }
 
-size_t statusbar_hints(const struct keymap *km, enum km_ctx ctx, bool read_only, bool failed_sel,
-		       struct hint *out, size_t max)
+size_t statusbar_hints(const struct keymap *km, int ctx, bool read_only, const void *row,
+		       bool failed_sel, struct hint *out, size_t max)
 {
 	size_t n = 0;
-	if (failed_sel && !read_only && (action_contexts(ACT_DESTROY) & CTXM(ctx)))
-		n = add_hint(km, ctx, ACT_DESTROY, out, n, max);
-	/* the context's own actions first, then the global ones */
-	for (int pass = 0; pass < 2; pass++)
-		for (int a = 0; a < ACT__COUNT; a++) {
-			unsigned f = action_flags((enum action)a), where = action_contexts((enum action)a);
-			if (!(f & AF_HINT) || (read_only && (f & AF_MUTATES)))
+	char why[200];
+	/* the context's own actions first (the urgent one first of all), then
+	 * the global ones; only what may run on the selected row now */
+	for (int pass = 0; pass < 3; pass++)
+		for (int a = 0; a < action_count(); a++) {
+			enum action act = (enum action)a;
+			unsigned f = action_flags(act);
+			if (!(f & AF_HINT) || !action_allowed(act, ctx))
 				continue;
-			bool global = where == CM_ALL;
-			if (pass == 0 ? (global || !(where & CTXM(ctx))) : !global)
+			bool global = f & AF_GLOBAL;
+			if (pass == 0 && !(failed_sel && (f & AF_FIRST_ON_FAILED) && !global))
 				continue;
-			n = add_hint(km, ctx, (enum action)a, out, n, max);
+			if (pass == 1 && global)
+				continue;
+			if (pass == 2 && !global)
+				continue;
+			if (action_refusal(act, row, read_only, why, sizeof why))
+				continue;
+			n = add_hint(km, ctx, act, out, n, max);
 		}
 	return n;
 }
@@ -96,8 +103,8 @@ void statusbar_draw_message(struct app *a)
 		draw_text(r->y, r->x, r->w, a->msg, theme_attr(a->msg_role));
 		return;
 	}
-	const struct pane *p = pane_current(a);
-	const char *f = p && p->filter_text ? p->filter_text(a) : "";
+	const struct view *v = view_current(a);
+	const char *f = v && v->ops->filter_text ? v->ops->filter_text(a, v->st) : "";
 	if (f && *f) {
 		char line[200];
 		snprintf(line, sizeof line, "filter: %s   (/ edits, Esc clears)", f);
@@ -128,9 +135,9 @@ void statusbar_draw_hints(struct app *a)
 		h[0].label = prompt_labels[0];
 		h[1].label = prompt_labels[a->prompt == PROMPT_FILTER ? 1 : 2];
 	} else {
-		const struct pane *p = pane_current(a);
+		const struct view *v = view_current(a);
 		const struct instance *x = app_selected(a);
-		n = statusbar_hints(&a->km, p ? p->ctx : CTX_GLOBAL, a->read_only,
+		n = statusbar_hints(&a->km, v ? v->ctx : CTX_GLOBAL, a->read_only, view_row(a),
 				    x && inst_state_failed(x->state), h, 24);
 	}
 	int x = r->x + 1, end = r->x + r->w;

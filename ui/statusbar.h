@@ -1,8 +1,10 @@
 /* statusbar.h: the two bottom lines.  The message line shows the filter or
  * command prompt, else the current toast (new events, errors, results);
- * the hint bar shows key hints generated from the bindings of the current
- * context (mutating actions hidden under --read-only; `D destroy` first
- * when the selected instance has failed).  statusbar_hints() is pure. */
+ * the hint bar shows key hints generated from the action table and the
+ * bindings of the current context: only the actions that fit the selected
+ * row (their preconditions hold; mutating ones hidden under --read-only),
+ * `D destroy` first when the selected instance has failed.
+ * statusbar_hints() is pure. */
 #ifndef RENTOP_UI_STATUSBAR_H
 #define RENTOP_UI_STATUSBAR_H
 
@@ -18,9 +20,11 @@ struct hint {
 	const char *label;
 };
 
-/* Hints for ctx in display order; returns how many (at most max). */
-size_t statusbar_hints(const struct keymap *km, enum km_ctx ctx, bool read_only, bool failed_sel,
-		       struct hint *out, size_t max);
+/* Hints for ctx in display order, for the selected row (NULL: none;
+ * failed_sel: it is an instance that has failed); returns how many (at
+ * most max). */
+size_t statusbar_hints(const struct keymap *km, int ctx, bool read_only, const void *row,
+		       bool failed_sel, struct hint *out, size_t max);
 /* The hints as one line ("? help  / filter ..."), cut to width cells. */
 char *statusbar_hints_text(const struct hint *h, size_t n, int width, char *buf, size_t bufn);
 

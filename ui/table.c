@@ -1,4 +1,5 @@
-/* table.c: the column table behind the instance list: filter, sort, a
+/* table.c: the generic column table behind the instance list (and the
+ * tables to come): rows built through column accessors, filter, sort, a
  * selection kept by id, scrolling, and column widths that fit the terminal
  * by dropping the least important columns first. */
 #include "table.h"
@@ -23,6 +24,35 @@ void table_row_free(struct table_row *r, int ncols)
 {
 	for (int c = 0; c < ncols; c++)
 		free(r->cells[c]);
+}
+
+void table_row_build(struct table_row *row, const struct table_col *cols, int ncols,
+		     const void *rec, const void *ctx)
+{
+	memset(row, 0, sizeof *row);
+	row->cell_role = -1;
+	for (int c = 0; c < ncols && c < TABLE_MAX_COLS; c++) {
+		char buf[1024];
+		double key = NAN;
+		buf[0] = '\0';
+		if (cols[c].cell)
+			cols[c].cell(rec, ctx, cols[c].arg, buf, sizeof buf, &key);
+		row->cells[c] = xstrdup(buf);
+		row->keys[c] = key;
+	}
+}
+
+void table_fill(struct table *t, const void *recs, size_t n, size_t stride, const void *ctx,
+		void (*finish)(struct table_row *row, const void *rec, const void *ctx))
+{
+	struct table_row *rows = xcalloc(n ? n : 1, sizeof *rows);
+	for (size_t i = 0; i < n; i++) {
+		const void *rec = (const char *)recs + i * stride;
+		table_row_build(&rows[i], t->cols, t->ncols, rec, ctx);
+		if (finish)
+			finish(&rows[i], rec, ctx);
+	}
+	table_set_rows(t, rows, n);
 }
 
 static void free_rows(struct table *t)

@@ -1,6 +1,11 @@
-/* table.h: a sortable, filterable table of rows keyed by id, with column
- * widths computed from the terminal width.  Pure (no curses): the panes fill
- * it and draw it.  The selection is an id and follows its row across
+/* table.h: the generic table widget: a sortable, filterable table of rows
+ * keyed by id, with column widths computed from the terminal width.  A
+ * view's table is a column list (title, width rule, accessor, sort key)
+ * and its records: table_fill() builds the rows by calling each column's
+ * accessor, so the instance, offer, template, workergroup or env var
+ * tables are data, not copies of one another.  Whole columns (an id, an
+ * address) are dropped rather than cut mid-value.  Pure (no curses): the
+ * views draw it.  The selection is an id and follows its row across
  * refreshes, sorts and filters.  UI thread only. */
 #ifndef RENTOP_UI_TABLE_H
 #define RENTOP_UI_TABLE_H
@@ -9,6 +14,12 @@
 #include <stddef.h>
 
 #define TABLE_MAX_COLS 16
+
+/* A column's accessor: the text of cell arg of record rec into buf, and
+ * (numeric columns) its sort key into *key (NAN: unknown, sorted last);
+ * ctx is what table_fill() was given. */
+typedef void (*table_cell_fn)(const void *rec, const void *ctx, int arg, char *buf, size_t n,
+			      double *key);
 
 struct table_col {
 	const char *title;
@@ -19,6 +30,8 @@ struct table_col {
 	bool numeric; /* sorts by the row's key, not its text */
 	bool whole;   /* never cut (an address, an id): as wide as its widest
 		       * cell, and dropped rather than truncated when that does not fit */
+	table_cell_fn cell; /* the accessor (NULL: the view fills the rows itself) */
+	int arg;            /* passed to cell: which field */
 };
 
 struct table_row {
@@ -82,5 +95,14 @@ unsigned table_widths_fit(const struct table_col *cols, int ncols, int width, co
 /* Case-insensitive substring match of the filter in any visible cell. */
 bool table_row_matches(const struct table *t, const struct table_row *r, const char *filter);
 void table_row_free(struct table_row *r, int ncols);
+/* One row from rec through the columns' accessors (id and roles are the
+ * caller's: set them after). */
+void table_row_build(struct table_row *row, const struct table_col *cols, int ncols,
+		     const void *rec, const void *ctx);
+/* Rows from n records stride bytes apart: table_row_build(), then
+ * finish(row, rec, ctx) (may be NULL) sets id and roles; the selection
+ * stays on its id. */
+void table_fill(struct table *t, const void *recs, size_t n, size_t stride, const void *ctx,
+		void (*finish)(struct table_row *row, const void *rec, const void *ctx));
 
 #endif

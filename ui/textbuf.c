@@ -116,6 +116,16 @@ void textbuf_home(struct textbuf *b) { b->cur = 0; }
 void textbuf_end(struct textbuf *b) { b->cur = b->len; }
 void textbuf_kill_to_start(struct textbuf *b) { cut(b, 0, b->cur); }
 
+void textbuf_kill_word(struct textbuf *b)
+{
+	size_t from = b->cur;
+	while (from && b->s[from - 1] == ' ')
+		from = prev_char(b, from);
+	while (from && b->s[from - 1] != ' ')
+		from = prev_char(b, from);
+	cut(b, from, b->cur);
+}
+
 bool textbuf_key(struct textbuf *b, int key)
 {
 	switch (key) {
@@ -126,6 +136,7 @@ bool textbuf_key(struct textbuf *b, int key)
 	case KM_FN(KEY_HOME): case KM_CTRL('a'): textbuf_home(b); return true;
 	case KM_FN(KEY_END): case KM_CTRL('e'): textbuf_end(b); return true;
 	case KM_CTRL('u'): textbuf_kill_to_start(b); return true;
+	case KM_CTRL('w'): textbuf_kill_word(b); return true;
 	default:
 		if (!(key & KM_FN_BIT) && key >= 0x20)
 			return textbuf_insert(b, (unsigned)key);

@@ -26,6 +26,7 @@ void textbuf_right(struct textbuf *b);
 void textbuf_home(struct textbuf *b);
 void textbuf_end(struct textbuf *b);
 void textbuf_kill_to_start(struct textbuf *b); /* C-u */
+void textbuf_kill_word(struct textbuf *b);     /* C-w: the word before the cursor */
 size_t textbuf_chars(const struct textbuf *b);
 /* Apply an editing key (keymap codes); true when the key was an edit. */
 bool textbuf_key(struct textbuf *b, int key);

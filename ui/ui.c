@@ -35,7 +35,6 @@
 #include "draw.h"
 #include "header.h"
 #include "model.h"
-#include "pane_instances.h"
 #include "poller.h"
 #include "statusbar.h"
 #include "util.h"
@@ -209,37 +208,39 @@ static void take_snapshot(struct app *a)
 			    memcmp(old->pending, s->pending, s->npending * sizeof s->pending[0]) != 0 ||
 			    old->nunsure != s->nunsure ||
 			    memcmp(old->unsure, s->unsure, s->nunsure * sizeof s->unsure[0]) != 0;
-	if (rows_changed)
-		pane_instances_rebuild(a);
-	a->dirty |= DIRTY_HEADER;
-	if (a->overlay == &pane_detail)
-		a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+	for (int i = 0; i < a->nviews; i++) {
+		struct view *v = &a->views[i];
+		if (v->ops->on_snapshot)
+			v->ops->on_snapshot(a, v->st, rows_changed);
+	}
+	a->dirty |= DIRTY_HEADER | DIRTY_HINTS;
 	model_release(old);
 }
 
+/* The app's own actions (those no view handled). */
 static void global_action(struct app *a, enum action act)
 {
-	const struct pane *p = pane_current(a);
+	struct view *v = view_current(a);
 	switch (act) {
 	case ACT_HELP:
-		if (a->overlay == &pane_help)
-			pane_close_overlay(a);
+		if (view_is(a, v, "help"))
+			view_close_overlay(a);
 		else
-			pane_open_overlay(a, &pane_help);
+			view_open(a, "help", 0);
 		break;
 	case ACT_COMMAND:
 		a->prompt = PROMPT_COMMAND;
 		textbuf_clear(&a->ptb);
 		break;
 	case ACT_FILTER:
-		if (!p->filter)
-			pane_close_overlay(a);
-		p = pane_current(a);
-		if (!p->filter)
+		if (!v->ops->filter)
+			view_close_overlay(a);
+		v = view_current(a);
+		if (!v->ops->filter)
 			break;
 		a->prompt = PROMPT_FILTER;
-		a->prompt_pane = p;
-		textbuf_set(&a->ptb, p->filter_text(a));
+		a->prompt_view = v;
+		textbuf_set(&a->ptb, v->ops->filter_text(a, v->st));
 		break;
 	case ACT_REFRESH:
 		if (a->poller)
@@ -252,10 +253,10 @@ static void global_action(struct app *a, enum action act)
 		take_snapshot(a);
 		break;
 	case ACT_QUIT:
-		if (a->overlay)
-			pane_close_overlay(a);
+		if (a->overlay >= 0)
+			view_close_overlay(a);
 		else if (a->view != 0)
-			pane_show_view(a, 0);
+			view_show(a, 0, 0);
 		else
 			a->quit = true;
 		break;
@@ -265,18 +266,16 @@ static void global_action(struct app *a, enum action act)
 		clear();
 		a->dirty |= DIRTY_ALL;
 		break;
-	case ACT_VIEW_INSTANCES: pane_show_view(a, pane_find(a, "instances")); break;
-	case ACT_VIEW_EVENTS: pane_show_view(a, pane_find(a, "events")); break;
-	case ACT_NEXT_VIEW: pane_next_view(a); break;
+	case ACT_NEXT_VIEW: view_next(a); break;
 	case ACT_BACK:
-		if (a->overlay)
-			pane_close_overlay(a);
-		else if (p->filter_text && p->filter_text(a)[0])
-			p->filter(a, "");
+		if (a->overlay >= 0)
+			view_close_overlay(a);
+		else if (v->ops->filter_text && v->ops->filter_text(a, v->st)[0])
+			v->ops->filter(a, v->st, "");
 		else
 			a->msg[0] = '\0';
 		break;
-	default:
+	default: /* moves and sorts in a view without them, or a registered action */
 		break;
 	}
 	a->dirty |= DIRTY_ALL;
@@ -286,14 +285,14 @@ static void prompt_key(struct app *a, int key)
 {
 	a->dirty |= DIRTY_MSG | DIRTY_HINTS;
 	if (a->prompt == PROMPT_FILTER) {
-		const struct pane *p = a->prompt_pane;
+		struct view *v = a->prompt_view;
 		if (key == 27) {
-			p->filter(a, "");
+			v->ops->filter(a, v->st, "");
 			a->prompt = PROMPT_NONE;
 		} else if (key == '\n') {
 			a->prompt = PROMPT_NONE;
 		} else if (textbuf_key(&a->ptb, key)) {
-			p->filter(a, a->ptb.s);
+			v->ops->filter(a, v->st, a->ptb.s);
 		}
 		a->dirty |= DIRTY_BODY | DIRTY_HEADER;
 		return;
@@ -337,22 +336,10 @@ static void handle_key(struct app *a, int key)
 		prompt_key(a, key);
 		return;
 	}
-	const struct pane *p = pane_current(a);
-	enum action act = keymap_lookup(&a->km, p->ctx, key);
-	if (act == ACT_NONE)
-		return;
-	unsigned f = action_flags(act);
-	if ((f & AF_MUTATES) && a->read_only) {
-		app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled", action_name(act));
-		return;
-	}
-	if ((f & AF_NEEDS_SEL) && !(p->selected && p->selected(a))) {
-		app_toast(a, ROLE_WARNING, 4, "no instance selected");
-		return;
-	}
-	if (p->action && p->action(a, act))
-		return;
-	global_action(a, act);
+	const struct view *v = view_current(a);
+	enum action act = keymap_lookup(&a->km, v->ctx, key);
+	if (act != ACT_NONE)
+		app_run_action(a, act);
 }
 
 static void draw_too_small(void)
@@ -380,14 +367,14 @@ static void draw(struct app *a)
 		leaveok(stdscr, TRUE);
 		return;
 	}
-	const struct pane *p = pane_current(a);
+	struct view *v = view_current(a);
 	bool dlg = dialog_open(&a->dlg);
 	if (a->prompt != PROMPT_NONE)
 		a->dirty |= DIRTY_MSG;
 	if (a->dirty & DIRTY_HEADER)
 		header_draw(a);
-	if ((a->dirty & DIRTY_BODY) && p)
-		p->draw(a, &a->lay.body);
+	if ((a->dirty & DIRTY_BODY) && v)
+		v->ops->draw(a, v->st, &a->lay.body);
 	if (a->dirty & DIRTY_HINTS)
 		statusbar_draw_hints(a);
 	if (a->dirty & DIRTY_MSG)
@@ -408,8 +395,8 @@ static int next_timeout(struct app *a)
 	double wait = -1;
 	if (a->msg[0] && a->msg_until > 0)
 		wait = a->msg_until - mono;
-	const struct pane *p = pane_current(a);
-	if ((p == &pane_instances || p == &pane_detail) && a->snap && a->snap->ninstances) {
+	const struct view *v = view_current(a);
+	if (v && v->ops->on_clock && a->snap && a->snap->ninstances) {
 		double w = 60.0 - fmod(now, 60.0) + 0.05; /* ages change with the minute */
 		if (wait < 0 || w < wait)
 			wait = w;
@@ -437,11 +424,9 @@ static void clock_tick(struct app *a, double *last_minute)
 	double minute = floor(util_now() / 60.0);
 	if (minute != *last_minute) {
 		*last_minute = minute;
-		const struct pane *p = pane_current(a);
-		if (p == &pane_instances)
-			pane_instances_rebuild(a);
-		else if (p == &pane_detail)
-			a->dirty |= DIRTY_BODY;
+		struct view *v = view_current(a);
+		if (v && v->ops->on_clock)
+			v->ops->on_clock(a, v->st);
 		a->dirty |= DIRTY_HEADER;
 	}
 	double stale = a->snap ? header_stale_at(a->snap, a->cfg->refresh_s,
@@ -502,7 +487,6 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 	a->poller = p;
 	a->read_only = cfg->read_only;
 	keymap_init(&a->km);
-	keymap_apply(&a->km, cfg->binds, cfg->nbinds);
 	draw_set_ascii(cfg->ascii);
 
 	have_tio = tcgetattr(STDIN_FILENO, &orig_tio) == 0;
@@ -537,9 +521,9 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 
 	char theme_err[400];
 	set_up_theme(a, theme_err, sizeof theme_err);
-	pane_instances_init(a);
-	pane_register(a, &pane_instances);
-	pane_register(a, &pane_events);
+	a->global = global_action;
+	view_init_all(a);
+	keymap_apply(&a->km, cfg->binds, cfg->nbinds); /* after the views bound their keys */
 	layout_compute(&a->lay, LINES, COLS);
 	start_messages(a, theme_err);
 	take_snapshot(a);
@@ -605,8 +589,7 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 	}
 
 	model_release(a->snap);
-	table_free(&a->itab);
-	free(a->events);
+	view_fini_all(a);
 	endwin();
 	curses_on = 0;
 	delscreen(scr);

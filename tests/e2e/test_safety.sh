@@ -6,7 +6,9 @@
 # reboots; the same from the detail view.  `bind D none` (global) unbinds D
 # in the table and the detail view and takes it out of the help; a refused
 # bind line's warning stays on screen until a key is pressed, whatever
-# other toast arrives meanwhile.
+# other toast arrives meanwhile.  Actions fit the row: s or x on a stopped
+# row and S on a running one say why and send nothing, and the hint bar
+# offers only what applies.
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
@@ -106,6 +108,51 @@ t_unbound_d() {
     [ "$(sim_state "inst($id) is not None")" = true ] || { fail "instance $id was destroyed"; return 1; }
 }
 
+# Actions that fit the row: refused with the reason, nothing sent.
+STOPPED="x.get('intended_status') == 'stopped' and x.get('actual_status') in ('exited', 'stopped')"
+
+t_stop_on_stopped() {
+    id=$(first_inst "$STOPPED")
+    [ "$id" != null ] || { fail "no stopped instance in the seed"; return 1; }
+    select_row "$id" || return 1
+    # the hint bar offers start, not stop or ssh
+    wait_for_re "S start" 10 || return 1
+    hints=$(screen | tail -n 1)
+    case $hints in *"s stop"*|*"x ssh"*) fail "hint bar of a stopped row: $hints"; return 1 ;; esac
+    w0=$(sim_state "writes()")
+    keys s
+    wait_for "instance $id is stopped: S starts it" 10 || return 1
+    not_on_screen "Stop instance" || return 1
+    keys x
+    wait_for "instance $id is stopped: S starts it, then x connects" 10 || return 1
+    # the same action as a command, through the same preconditions
+    keys :
+    type_text "stop"
+    keys Enter
+    wait_for "instance $id is stopped: S starts it" 10 || return 1
+    sleep 1
+    [ "$(sim_state "writes()")" = "$w0" ] || { fail "a request was sent"; return 1; }
+    clear_filter
+}
+
+t_start_on_running() {
+    # the last running instance by id: not one the reboot tests touched
+    id=$(sim_state "max(x['id'] for x in insts if $RUNNING)")
+    select_row "$id" || return 1
+    hints=$(screen | tail -n 1)
+    case $hints in *"S start"*) fail "hint bar of a running row: $hints"; return 1 ;; esac
+    w0=$(sim_state "writes()")
+    # a toast of an earlier job may replace the answer: press again if so
+    for try in 1 2 3; do
+        keys S
+        wait_for "instance $id is running" 3 2>/dev/null >/dev/null && break
+    done
+    wait_for "instance $id is running" 5 || return 1
+    sleep 1
+    [ "$(sim_state "writes()")" = "$w0" ] || { fail "a request was sent"; return 1; }
+    clear_filter
+}
+
 tap() {
     keys Escape Escape Escape
     sleep 0.3
@@ -117,6 +164,8 @@ wait_for "$(first_inst True)" 30 || { screen_dump; echo "not ok - the table appe
 tap "R then Enter (Cancel) sends no reboot" t_reboot_cancel
 tap "R then Tab Enter reboots the instance" t_reboot_confirm
 tap "R confirms in the detail view too" t_reboot_detail_confirms
+tap "s and x on a stopped row say why and send nothing; its hints offer start only" t_stop_on_stopped
+tap "S on a running row says why and sends nothing" t_start_on_running
 tap "q quits with status 0" rentop_quit
 e2e_tap "rentop starts with 'bind D none' and a refused bind line" t_unbind_start
 e2e_tap "the refused bind line's warning stays until a key is pressed" t_warning_stays

@@ -35,12 +35,12 @@ else
     notok "the API key is not in the output"
 fi
 
-# the plain table: a header and one line per instance
+# the plain table: a header (the dashboard's columns, in its order) and one line per instance
 "$RENTOP" --url "$SIM_URL" --api-key-file "$KEYFILE" --page-rate 0 --dump instances \
     >"$T/table.txt" 2>"$T/table.err"
 rc=$?
 lines=$(wc -l <"$T/table.txt")
-if [ $rc -eq 0 ] && [ "$lines" -eq 1001 ] && head -n 1 "$T/table.txt" | grep -q '^ID  *STATUS  *GPUS'; then
+if [ $rc -eq 0 ] && [ "$lines" -eq 1001 ] && head -n 1 "$T/table.txt" | grep -q '^ID  *LABEL  *STATUS  *GPUS  *UTIL  *\$/H  *AGE  *SSH  *IMAGE  *MACHINE$'; then
     ok "dump instances prints an aligned table"
 else
     notok "dump instances prints an aligned table" "rc=$rc lines=$lines" "$(head -n 2 "$T/table.txt")"

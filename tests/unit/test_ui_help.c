@@ -19,6 +19,31 @@
 #include "header.h"
 #include "help.h"
 #include "keymap.h"
+#include "view.h"
+
+/* The contexts and actions the views register (view.c), by name. */
+#define CTX_INSTANCES km_ctx_by_name("instances")
+#define CTX_EVENTS km_ctx_by_name("events")
+#define CTX_DETAIL km_ctx_by_name("detail")
+#define ACT_DETAIL action_by_name("detail")
+#define ACT_STOP action_by_name("stop")
+#define ACT_START action_by_name("start")
+#define ACT_REBOOT action_by_name("reboot")
+#define ACT_LABEL action_by_name("label")
+#define ACT_DESTROY action_by_name("destroy")
+#define ACT_BID action_by_name("bid")
+#define ACT_PREPAY action_by_name("prepay")
+#define ACT_SSH action_by_name("ssh")
+#define ACT_COPY_SSH action_by_name("copy-ssh")
+#define ACT_VIEW_INSTANCES action_by_name("view-instances")
+#define ACT_VIEW_EVENTS action_by_name("view-events")
+
+/* The keymap as the app builds it: global defaults, then every view's. */
+static void km_default(struct keymap *km)
+{
+	keymap_init(km);
+	view_keys_all(km);
+}
 #include "model.h"
 #include "pane_detail.h"
 #include "statusbar.h"
@@ -39,7 +64,7 @@ static bool help_has(size_t n, const char *keys, const char *text_part)
 static void test_help_generated(void **state)
 {
 	(void)state;
-	keymap_init(&km);
+	km_default(&km);
 	size_t n = help_build(&km, false, lines, 200);
 	assert_true(n > 30);
 	assert_true(help_has(n, "D", "destroy"));
@@ -50,7 +75,7 @@ static void test_help_generated(void **state)
 	/* read-only: no mutating action anywhere */
 	size_t r = help_build(&km, true, lines, 200);
 	assert_true(r < n);
-	for (int a = 0; a < ACT__COUNT; a++)
+	for (int a = 0; a < action_count(); a++)
 		if (action_flags((enum action)a) & AF_MUTATES)
 			for (size_t i = 0; i < r; i++)
 				if (!lines[i].heading && lines[i].keys[0])
@@ -64,13 +89,31 @@ static void test_help_generated(void **state)
 	assert_true(help_has(n, "D/K", "destroy"));
 }
 
+/* An instance in state actual/intended with a proxy SSH address. */
+static struct instance row_inst(long id, const char *actual, const char *intended)
+{
+	struct instance x;
+	memset(&x, 0, sizeof x);
+	x.id = id;
+	x.label = x.cur_state = x.next_state = x.status_msg = x.public_ip = (char *)"";
+	x.actual_status = (char *)actual;
+	x.intended_status = (char *)intended;
+	x.state = model_derive_state(actual, intended, "", "");
+	x.ssh_host = (char *)"ssh4.example";
+	x.ssh_port = 20001;
+	x.is_bid = false;
+	return x;
+}
+
 static void test_hints(void **state)
 {
 	(void)state;
-	keymap_init(&km);
+	km_default(&km);
+	struct instance running = row_inst(1, "running", "running");
+	const void *row = &running;
 	struct hint h[24];
 	char buf[400];
-	size_t n = statusbar_hints(&km, CTX_INSTANCES, false, false, h, 24);
+	size_t n = statusbar_hints(&km, CTX_INSTANCES, false, row, false, h, 24);
 	statusbar_hints_text(h, n, 400, buf, sizeof buf);
 	assert_non_null(strstr(buf, "s stop"));
 	assert_non_null(strstr(buf, "D destroy"));
@@ -79,29 +122,61 @@ static void test_hints(void **state)
 	/* the context's own actions come before the global ones */
 	assert_true(strstr(buf, "s stop") < strstr(buf, "? help"));
 	/* a failed selection puts destroy first */
-	n = statusbar_hints(&km, CTX_INSTANCES, false, true, h, 24);
+	n = statusbar_hints(&km, CTX_INSTANCES, false, row, true, h, 24);
 	assert_string_equal(h[0].key, "D");
 	assert_string_equal(h[0].label, "destroy");
 	/* read-only hides every mutating action, even on a failed row */
-	n = statusbar_hints(&km, CTX_INSTANCES, true, true, h, 24);
+	n = statusbar_hints(&km, CTX_INSTANCES, true, row, true, h, 24);
 	statusbar_hints_text(h, n, 400, buf, sizeof buf);
 	assert_null(strstr(buf, "destroy"));
 	assert_null(strstr(buf, "stop"));
 	assert_non_null(strstr(buf, "x ssh"));
 	/* the event log has no instance actions */
-	n = statusbar_hints(&km, CTX_EVENTS, false, true, h, 24);
+	n = statusbar_hints(&km, CTX_EVENTS, false, NULL, true, h, 24);
 	statusbar_hints_text(h, n, 400, buf, sizeof buf);
 	assert_null(strstr(buf, "destroy"));
 	/* cut to the width, whole items only */
-	n = statusbar_hints(&km, CTX_INSTANCES, false, false, h, 24);
+	n = statusbar_hints(&km, CTX_INSTANCES, false, row, false, h, 24);
 	statusbar_hints_text(h, n, 20, buf, sizeof buf);
 	assert_true(strlen(buf) <= 20);
 	assert_string_equal(buf, "Enter detail  s stop");
 	/* rebinding changes the hint */
 	struct key_binding b[] = { { "instances", "F8", "destroy" }, { "instances", "D", "none" } };
 	keymap_apply(&km, b, 2);
-	n = statusbar_hints(&km, CTX_INSTANCES, false, true, h, 24);
+	n = statusbar_hints(&km, CTX_INSTANCES, false, row, true, h, 24);
 	assert_string_equal(h[0].key, "F8");
+}
+
+/* issue 12: the hint bar shows only what fits the selected row. */
+static void test_hints_fit_the_row(void **state)
+{
+	(void)state;
+	km_default(&km);
+	struct hint h[24];
+	char buf[400];
+	struct instance running = row_inst(1, "running", "running");
+	struct instance stopped = row_inst(2, "exited", "stopped");
+	size_t n = statusbar_hints(&km, CTX_INSTANCES, false, &running, false, h, 24);
+	statusbar_hints_text(h, n, 400, buf, sizeof buf);
+	assert_non_null(strstr(buf, "s stop"));
+	assert_null(strstr(buf, "S start"));
+	assert_non_null(strstr(buf, "x ssh"));
+	n = statusbar_hints(&km, CTX_INSTANCES, false, &stopped, false, h, 24);
+	statusbar_hints_text(h, n, 400, buf, sizeof buf);
+	assert_non_null(strstr(buf, "S start"));
+	assert_null(strstr(buf, "s stop"));
+	assert_null(strstr(buf, "x ssh"));
+	assert_non_null(strstr(buf, "D destroy"));
+	/* the same in the detail view */
+	n = statusbar_hints(&km, CTX_DETAIL, false, &stopped, false, h, 24);
+	statusbar_hints_text(h, n, 400, buf, sizeof buf);
+	assert_non_null(strstr(buf, "S start"));
+	assert_null(strstr(buf, "s stop"));
+	/* no row: no row action at all */
+	n = statusbar_hints(&km, CTX_INSTANCES, false, NULL, false, h, 24);
+	statusbar_hints_text(h, n, 400, buf, sizeof buf);
+	assert_null(strstr(buf, "destroy"));
+	assert_non_null(strstr(buf, "? help"));
 }
 
 static void test_theme_parse(void **state)
@@ -333,6 +408,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help_generated),
 		cmocka_unit_test(test_hints),
+		cmocka_unit_test(test_hints_fit_the_row),
 		cmocka_unit_test(test_theme_parse),
 		cmocka_unit_test(test_theme_fallback),
 		cmocka_unit_test(test_shipped_themes),

@@ -16,6 +16,31 @@
 #include "config.h"
 #include "help.h"
 #include "keymap.h"
+#include "view.h"
+
+/* The contexts and actions the views register (view.c), by name. */
+#define CTX_INSTANCES km_ctx_by_name("instances")
+#define CTX_EVENTS km_ctx_by_name("events")
+#define CTX_DETAIL km_ctx_by_name("detail")
+#define ACT_DETAIL action_by_name("detail")
+#define ACT_STOP action_by_name("stop")
+#define ACT_START action_by_name("start")
+#define ACT_REBOOT action_by_name("reboot")
+#define ACT_LABEL action_by_name("label")
+#define ACT_DESTROY action_by_name("destroy")
+#define ACT_BID action_by_name("bid")
+#define ACT_PREPAY action_by_name("prepay")
+#define ACT_SSH action_by_name("ssh")
+#define ACT_COPY_SSH action_by_name("copy-ssh")
+#define ACT_VIEW_INSTANCES action_by_name("view-instances")
+#define ACT_VIEW_EVENTS action_by_name("view-events")
+
+/* The keymap as the app builds it: global defaults, then every view's. */
+static void km_default(struct keymap *km)
+{
+	keymap_init(km);
+	view_keys_all(km);
+}
 
 static void test_parse_key_names(void **state)
 {
@@ -71,9 +96,9 @@ static void test_defaults(void **state)
 {
 	(void)state;
 	static struct keymap km;
-	keymap_init(&km);
+	km_default(&km);
 	struct {
-		enum km_ctx ctx;
+		int ctx;
 		const char *key;
 		enum action act;
 	} want[] = {
@@ -116,7 +141,7 @@ static void test_catalogue(void **state)
 	assert_true(action_flags(ACT_DESTROY) & AF_NEEDS_SEL);
 	assert_false(action_flags(ACT_SSH) & AF_MUTATES);
 	assert_false(action_flags(ACT_HELP) & AF_MUTATES);
-	for (int a = 0; a < ACT__COUNT; a++) {
+	for (int a = 0; a < action_count(); a++) {
 		assert_int_equal(action_by_name(action_name((enum action)a)), a);
 		assert_true(strlen(action_help((enum action)a)) > 0);
 	}
@@ -129,7 +154,7 @@ static void test_bind_overrides(void **state)
 {
 	(void)state;
 	static struct keymap km;
-	keymap_init(&km);
+	km_default(&km);
 	struct key_binding b[] = {
 		{ "", "F5", "refresh" },               /* new global key */
 		{ "instances", "X", "destroy" },       /* context key */
@@ -161,14 +186,14 @@ static void test_unbind_everywhere(void **state)
 {
 	(void)state;
 	static struct keymap km;
-	keymap_init(&km);
+	km_default(&km);
 	struct key_binding b[] = { { "", "D", "none" } };
 	assert_int_equal(keymap_apply(&km, b, 1), 0);
-	for (int c = 0; c < CTX__COUNT; c++)
-		if (keymap_lookup(&km, (enum km_ctx)c, 'D') != ACT_NONE)
+	for (int c = 0; c < km_ctx_count(); c++)
+		if (keymap_lookup(&km, c, 'D') != ACT_NONE)
 			fail_msg("D still does %s in %s",
-				 action_name(keymap_lookup(&km, (enum km_ctx)c, 'D')),
-				 km_ctx_name((enum km_ctx)c));
+				 action_name(keymap_lookup(&km, c, 'D')),
+				 km_ctx_name(c));
 	char keys[64];
 	assert_string_equal(keymap_keys_for(&km, CTX_INSTANCES, ACT_DESTROY, keys, sizeof keys), "");
 	assert_string_equal(keymap_keys_for(&km, CTX_DETAIL, ACT_DESTROY, keys, sizeof keys), "");
@@ -182,7 +207,7 @@ static void test_unbind_everywhere(void **state)
 	assert_int_equal(keymap_lookup(&km, CTX_INSTANCES, 'd'), ACT_NONE);
 
 	/* a context line: instances reaches the detail view, not the event log */
-	keymap_init(&km);
+	km_default(&km);
 	struct key_binding c[] = { { "instances", "s", "none" }, { "instances", "Esc", "none" },
 				   { "instances", "Z", "stop" } };
 	assert_int_equal(keymap_apply(&km, c, 3), 0);
@@ -194,7 +219,7 @@ static void test_unbind_everywhere(void **state)
 	assert_int_equal(keymap_lookup(&km, CTX_DETAIL, 27), ACT_BACK);
 	assert_int_equal(keymap_lookup(&km, CTX_EVENTS, 27), ACT_BACK);
 	/* a detail line stays in the detail view */
-	keymap_init(&km);
+	km_default(&km);
 	struct key_binding d[] = { { "detail", "S", "none" } };
 	assert_int_equal(keymap_apply(&km, d, 1), 0);
 	assert_int_equal(keymap_lookup(&km, CTX_DETAIL, 'S'), ACT_NONE);
@@ -205,7 +230,7 @@ static void test_bind_errors(void **state)
 {
 	(void)state;
 	static struct keymap km;
-	keymap_init(&km);
+	km_default(&km);
 	struct key_binding b[] = {
 		{ "", "F99", "help" },
 		{ "instances", "z", "frobnicate" },
@@ -229,8 +254,12 @@ static void test_commands(void **state)
 {
 	(void)state;
 	char arg[256];
-	assert_int_equal(command_parse(":instances", arg, sizeof arg), CMD_INSTANCES);
-	assert_int_equal(command_parse("events", arg, sizeof arg), CMD_EVENTS);
+	/* views and actions are words the app looks up */
+	assert_int_equal(command_parse(":instances", arg, sizeof arg), CMD_WORD);
+	assert_string_equal(arg, "instances");
+	assert_int_equal(command_parse("events", arg, sizeof arg), CMD_WORD);
+	assert_int_equal(command_parse(":stop", arg, sizeof arg), CMD_WORD);
+	assert_string_equal(arg, "stop");
 	assert_int_equal(command_parse(":help", arg, sizeof arg), CMD_HELP);
 	assert_int_equal(command_parse(":q", arg, sizeof arg), CMD_QUIT);
 	assert_int_equal(command_parse(":quit", arg, sizeof arg), CMD_QUIT);
@@ -246,7 +275,7 @@ static void test_commands(void **state)
 	assert_int_equal(command_parse(":sort", arg, sizeof arg), CMD_MISSING_ARG);
 	assert_int_equal(command_parse(":frobnicate now", arg, sizeof arg), CMD_UNKNOWN);
 	assert_string_equal(arg, "frobnicate now");
-	assert_int_equal(command_parse(":q!", arg, sizeof arg), CMD_UNKNOWN);
+	assert_int_equal(command_parse(":q!", arg, sizeof arg), CMD_WORD); /* neither a view nor an action */
 	assert_int_equal(command_parse(":help me", arg, sizeof arg), CMD_UNKNOWN);
 	assert_int_equal(command_parse(":", arg, sizeof arg), CMD_EMPTY);
 	assert_int_equal(command_parse("   ", arg, sizeof arg), CMD_EMPTY);

@@ -18,14 +18,15 @@
 #include "app.h"
 #include "jobs.h"
 #include "model.h"
+#include "instcol.h"
 #include "pane_instances.h"
 #include "table.h"
 #include "util.h"
 
 static const struct table_col cols[] = {
-	{ "ID", 6, 8, 0, true, true, false },     { "NAME", 6, 0, 3, false, false, false },
-	{ "STATUS", 8, 12, 0, false, false, false }, { "PRICE", 6, 7, 1, true, true, false },
-	{ "EXTRA", 10, 0, 5, false, false, false },
+	{ "ID", 6, 8, 0, true, true, false, NULL, 0 },     { "NAME", 6, 0, 3, false, false, false, NULL, 0 },
+	{ "STATUS", 8, 12, 0, false, false, false, NULL, 0 }, { "PRICE", 6, 7, 1, true, true, false, NULL, 0 },
+	{ "EXTRA", 10, 0, 5, false, false, false, NULL, 0 },
 };
 #define NC 5
 
@@ -91,9 +92,9 @@ static void test_whole_column_never_cut(void **state)
 {
 	(void)state;
 	static const struct table_col wc[3] = {
-		{ "ID", 4, 6, 0, true, true, true },
-		{ "NAME", 4, 0, 1, false, false, false },
-		{ "SSH", 8, 10, 2, false, false, true },
+		{ "ID", 4, 6, 0, true, true, true, NULL, 0 },
+		{ "NAME", 4, 0, 1, false, false, false, NULL, 0 },
+		{ "SSH", 8, 10, 2, false, false, true, NULL, 0 },
 	};
 	struct table t;
 	table_init(&t, wc, 3, 0);
@@ -308,10 +309,35 @@ static void test_instance_rows(void **state)
 	table_row_free(&r, TABLE_MAX_COLS);
 }
 
+/* issue 11: one formatter: the table's cells are instcol.c's (what
+ * --dump prints), column by column, titles included. */
+static void test_one_formatter(void **state)
+{
+	(void)state;
+	struct instance x = inst(45, "running", "running");
+	x.gpu_util = 93;
+	struct table_row r;
+	pane_instances_row(&r, &x, NULL, 5000, true);
+	for (int c = 0; c < IC__COUNT; c++) {
+		char buf[512];
+		double key;
+		instcol_format((enum instcol)c, &x, NULL, 5000, true, buf, sizeof buf, &key);
+		assert_string_equal(r.cells[c], buf);
+		if (isnan(key))
+			assert_true(isnan(r.keys[c]));
+		else
+			assert_true(r.keys[c] == key);
+	}
+	assert_string_equal(instcol_title(IC_DPH), "$/H");
+	assert_string_equal(instcol_title(IC_MACHINE), "MACHINE");
+	table_row_free(&r, TABLE_MAX_COLS);
+}
+
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_formatter),
 		cmocka_unit_test(test_widths_fit_and_drop),
 		cmocka_unit_test(test_whole_column_never_cut),
 		cmocka_unit_test(test_sort),

@@ -1,0 +1,107 @@
+/* instcol.c: titles and cell formatting of the instance columns (id,
+ * label, status with pending badges, GPUs, utilisation, price, age, SSH
+ * address, image, machine) for both the dashboard and --dump. */
+#include "instcol.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "jobs.h"
+#include "model.h"
+#include "util.h"
+
+static const char *const titles[IC__COUNT] = {
+	[IC_ID] = "ID",       [IC_LABEL] = "LABEL", [IC_STATUS] = "STATUS", [IC_GPUS] = "GPUS",
+	[IC_UTIL] = "UTIL",   [IC_DPH] = "$/H",     [IC_AGE] = "AGE",       [IC_SSH] = "SSH",
+	[IC_IMAGE] = "IMAGE", [IC_MACHINE] = "MACHINE",
+};
+
+const char *instcol_title(enum instcol c) { return (unsigned)c < IC__COUNT ? titles[c] : "?"; }
+
+bool instcol_pending(const struct instance *x, const struct snapshot *s)
+{
+	for (size_t i = 0; s && i < s->npending; i++)
+		if (s->pending[i].instance_id == x->id)
+			return true;
+	return s && snapshot_unsure(s, x->id);
+}
+
+char *instcol_format(enum instcol c, const struct instance *x, const struct snapshot *s,
+		     double now, bool ascii, char *buf, size_t n, double *key)
+{
+	double k = NAN;
+	buf[0] = '\0';
+	switch (c) {
+	case IC_ID:
+		snprintf(buf, n, "%ld", x->id);
+		k = (double)x->id;
+		break;
+	case IC_LABEL: util_strlcpy(buf, x->label, n); break;
+	case IC_STATUS: {
+		util_strlcpy(buf, inst_state_name(x->state), n);
+		for (size_t i = 0; s && i < s->npending; i++)
+			if (s->pending[i].instance_id == x->id) {
+				size_t len = strlen(buf);
+				snprintf(buf + len, n - len, " %s%s", ascii ? "*" : "\u27f3",
+					 job_kind_name((enum job_kind)s->pending[i].kind));
+			}
+		const struct unsure *u = s ? snapshot_unsure(s, x->id) : NULL;
+		if (u) { /* an action whose answer was lost, until a re-read tells */
+			size_t len = strlen(buf);
+			snprintf(buf + len, n - len, " ?%s", job_kind_name((enum job_kind)u->kind));
+		}
+		break;
+	}
+	case IC_GPUS:
+		if (x->num_gpus > 0)
+			snprintf(buf, n, "%dx %s", x->num_gpus, x->gpu_name);
+		else
+			util_strlcpy(buf, x->gpu_name[0] ? x->gpu_name : "-", n);
+		k = x->num_gpus;
+		break;
+	case IC_UTIL:
+		if (isfinite(x->gpu_util)) {
+			snprintf(buf, n, "%.0f%%", x->gpu_util);
+			k = x->gpu_util;
+		} else {
+			util_strlcpy(buf, "-", n);
+		}
+		break;
+	case IC_DPH:
+		if (isfinite(x->dph_total)) {
+			snprintf(buf, n, x->dph_total < 10 ? "$%.3f" : "$%.2f", x->dph_total);
+			k = x->dph_total;
+		} else {
+			util_strlcpy(buf, "-", n);
+		}
+		break;
+	case IC_AGE:
+		fmt_age(buf, n, now, isfinite(x->start_date) ? x->start_date : 0);
+		if (isfinite(x->start_date) && x->start_date > 0)
+			k = now - x->start_date;
+		break;
+	case IC_SSH: {
+		char host[256];
+		int port;
+		if (instance_ssh_target(x, host, sizeof host, &port))
+			snprintf(buf, n, "%s:%d", host, port);
+		else
+			util_strlcpy(buf, "-", n);
+		break;
+	}
+	case IC_IMAGE: util_strlcpy(buf, x->image, n); break;
+	case IC_MACHINE:
+		if (x->machine_id > 0) {
+			snprintf(buf, n, "%ld", x->machine_id);
+			k = (double)x->machine_id;
+		} else {
+			util_strlcpy(buf, "-", n);
+		}
+		break;
+	case IC__COUNT: break;
+	}
+	if (key)
+		*key = k;
+	return buf;
+}

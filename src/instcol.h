@@ -1,0 +1,30 @@
+/* instcol.h: the instance table's columns in one place: their titles and
+ * how each cell is formatted (and its sort key), shared by the dashboard's
+ * table (ui/pane_instances.c) and --dump's plain table (dump.c), so the two
+ * cannot drift.  Pure, any thread; no curses. */
+#ifndef RENTOP_INSTCOL_H
+#define RENTOP_INSTCOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct instance;
+struct snapshot;
+
+/* In the dashboard's order. */
+enum instcol { IC_ID, IC_LABEL, IC_STATUS, IC_GPUS, IC_UTIL, IC_DPH, IC_AGE, IC_SSH, IC_IMAGE,
+	       IC_MACHINE, IC__COUNT };
+
+const char *instcol_title(enum instcol c); /* "ID", "$/H", ... */
+/* Cell c of x into buf (sanitised text, "-" when unknown; a label may be
+ * ""); *key (may be NULL) gets the numeric sort key, NAN when none or the
+ * column sorts by text.  s (may be NULL) adds pending-job badges to the
+ * status ("running *stop"; ascii picks "*" over the Unicode mark) and the
+ * mark of an action whose outcome is unknown ("?prepay"); now is
+ * the wall clock for the age.  Returns buf. */
+char *instcol_format(enum instcol c, const struct instance *x, const struct snapshot *s,
+		     double now, bool ascii, char *buf, size_t n, double *key);
+/* True when x's status carries a badge in s (pending or unknown outcome). */
+bool instcol_pending(const struct instance *x, const struct snapshot *s);
+
+#endif

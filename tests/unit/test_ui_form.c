@@ -1,0 +1,239 @@
+/* test_ui_form.c: the form widget without a terminal: readline editing in
+ * a field, validation of every field kind (messages, marks, nothing
+ * submitted until all are valid), focus order, choices and toggles, the
+ * secret's show toggle, the service's answer keeping what was typed, and
+ * secrets wiped when the form is freed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <locale.h>
+#include <string.h>
+
+#include "form.h"
+#include "keymap.h"
+
+static struct form fm;
+
+static void type(struct form *f, const char *s)
+{
+	for (; *s; s++)
+		assert_int_equal(form_key(f, (unsigned char)*s), FORM_CONTINUE);
+}
+
+static void keys(struct form *f, const int *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		form_key(f, k[i]);
+}
+
+static void test_editing(void **state)
+{
+	(void)state;
+	form_init(&fm, "Edit");
+	form_add_text(&fm, "image", "Image", "", 200, true);
+	type(&fm, "pytorch latest");
+	assert_string_equal(form_value(&fm, "image"), "pytorch latest");
+	form_key(&fm, KM_CTRL('w')); /* the word before the cursor */
+	assert_string_equal(form_value(&fm, "image"), "pytorch ");
+	form_key(&fm, KM_CTRL('a'));
+	type(&fm, "x/");
+	assert_string_equal(form_value(&fm, "image"), "x/pytorch ");
+	form_key(&fm, KM_CTRL('e'));
+	type(&fm, ":2");
+	assert_string_equal(form_value(&fm, "image"), "x/pytorch :2");
+	int left2[] = { KM_FN(KEY_LEFT), KM_FN(KEY_LEFT), KM_FN(KEY_BACKSPACE) };
+	keys(&fm, left2, 3);
+	assert_string_equal(form_value(&fm, "image"), "x/pytorch:2");
+	int del[] = { KM_FN(KEY_DC), KM_FN(KEY_RIGHT) };
+	keys(&fm, del, 2);
+	assert_string_equal(form_value(&fm, "image"), "x/pytorch2");
+	form_key(&fm, KM_CTRL('a'));
+	form_key(&fm, KM_FN(KEY_RIGHT));
+	form_key(&fm, KM_FN(KEY_RIGHT));
+	form_key(&fm, KM_CTRL('u'));
+	assert_string_equal(form_value(&fm, "image"), "pytorch2");
+	/* UTF-8 is edited by character */
+	form_key(&fm, KM_CTRL('e'));
+	form_key(&fm, 0xe9);
+	assert_string_equal(form_value(&fm, "image"), "pytorch2\xc3\xa9");
+	form_key(&fm, KM_FN(KEY_BACKSPACE));
+	assert_string_equal(form_value(&fm, "image"), "pytorch2");
+	form_free(&fm);
+}
+
+static void test_focus_order(void **state)
+{
+	(void)state;
+	form_init(&fm, "Focus");
+	form_add_text(&fm, "a", "A", "", 10, false);
+	form_add_number(&fm, "b", "B", "1", 0, 10, false, false);
+	form_add_toggle(&fm, "c", "C", false);
+	assert_int_equal(fm.focus, 0);
+	form_key(&fm, '\t');
+	assert_int_equal(fm.focus, 1);
+	form_key(&fm, KM_FN(KEY_DOWN));
+	assert_int_equal(fm.focus, 2);
+	form_key(&fm, '\t'); /* wraps */
+	assert_int_equal(fm.focus, 0);
+	form_key(&fm, KM_FN(KEY_BTAB));
+	assert_int_equal(fm.focus, 2);
+	form_key(&fm, KM_FN(KEY_UP));
+	assert_int_equal(fm.focus, 1);
+	/* Enter moves on; on the last field it submits */
+	form_key(&fm, '\n');
+	assert_int_equal(fm.focus, 2);
+	form_key(&fm, KM_FN(KEY_UP));
+	form_key(&fm, KM_FN(KEY_UP));
+	form_key(&fm, '\n');
+	assert_int_equal(fm.focus, 1);
+	/* typing goes to the focused field only */
+	type(&fm, "0");
+	assert_string_equal(form_value(&fm, "b"), "10");
+	assert_string_equal(form_value(&fm, "a"), "");
+	/* Esc cancels from anywhere */
+	assert_int_equal(form_key(&fm, 27), FORM_CANCEL);
+	form_free(&fm);
+}
+
+static bool no_spaces(const struct form_field *f, char *err, size_t n)
+{
+	if (!strchr(f->tb.s, ' '))
+		return true;
+	snprintf(err, n, "no spaces in an image name");
+	return false;
+}
+
+static void test_validation(void **state)
+{
+	(void)state;
+	form_init(&fm, "Create");
+	int img = form_add_text(&fm, "image", "Image", "", 200, true);
+	fm.f[img].check = no_spaces;
+	int disk = form_add_number(&fm, "disk", "Disk (GB)", "8", 1, 2048, true, true);
+	int bid = form_add_number(&fm, "bid", "Bid ($/h)", "", 0.001, 32, false, false);
+	int on = form_add_multiline(&fm, "onstart", "On-start", "", 10, false);
+	/* nothing is submitted until all are valid; the first invalid gets the focus */
+	form_key(&fm, '\t');
+	assert_int_equal(form_key(&fm, KM_CTRL('s')), FORM_CONTINUE);
+	assert_int_equal(fm.focus, img);
+	assert_string_equal(fm.f[img].error, "required");
+	assert_true(fm.f[img].touched);
+	assert_string_equal(fm.f[disk].error, "");
+	type(&fm, "my image");
+	assert_string_equal(fm.f[img].error, "no spaces in an image name"); /* checked as typed */
+	assert_int_equal(form_key(&fm, KM_CTRL('s')), FORM_CONTINUE);
+	form_key(&fm, KM_CTRL('u'));
+	type(&fm, "pytorch");
+	assert_string_equal(fm.f[img].error, "");
+	/* number: range and whole numbers */
+	form_key(&fm, '\t');
+	form_key(&fm, KM_CTRL('u'));
+	type(&fm, "4096");
+	assert_non_null(strstr(fm.f[disk].error, "out of range"));
+	form_key(&fm, KM_CTRL('u'));
+	type(&fm, "8.5");
+	assert_non_null(strstr(fm.f[disk].error, "whole number"));
+	form_key(&fm, KM_CTRL('u'));
+	type(&fm, "abc");
+	assert_non_null(strstr(fm.f[disk].error, "not a number"));
+	assert_int_equal(form_key(&fm, KM_CTRL('s')), FORM_CONTINUE);
+	assert_int_equal(fm.focus, disk);
+	form_key(&fm, KM_CTRL('u'));
+	type(&fm, "16");
+	/* an optional number may stay empty, but not be wrong */
+	form_key(&fm, '\t');
+	type(&fm, "40");
+	assert_int_equal(form_key(&fm, KM_CTRL('s')), FORM_CONTINUE);
+	assert_int_equal(fm.focus, bid);
+	form_key(&fm, KM_CTRL('u'));
+	assert_int_equal(form_key(&fm, KM_CTRL('s')), FORM_SUBMIT);
+	double d;
+	assert_true(form_number(&fm, "disk", &d));
+	assert_true(d == 16);
+	assert_false(form_number(&fm, "bid", &d));
+	/* multi-line: Enter asks for the editor; its length is checked */
+	fm.focus = on;
+	assert_int_equal(form_key(&fm, '\n'), FORM_EDIT);
+	form_set_text(&fm, on, "echo hello world");
+	assert_non_null(strstr(fm.f[on].error, "at most 10"));
+	assert_int_equal(form_key(&fm, KM_CTRL('s')), FORM_CONTINUE);
+	form_set_text(&fm, on, "echo hi");
+	assert_int_equal(form_key(&fm, KM_CTRL('s')), FORM_SUBMIT);
+	assert_string_equal(form_value(&fm, "onstart"), "echo hi");
+	/* the service's answer: the form keeps what was typed, marks the field */
+	form_set_answer(&fm, "image", "bad image: \x1b[31mnot found");
+	assert_string_equal(form_value(&fm, "image"), "pytorch");
+	assert_null(strchr(fm.answer, '\x1b')); /* sanitised */
+	assert_non_null(strstr(fm.f[img].error, "not found"));
+	assert_int_equal(fm.focus, img);
+	form_free(&fm);
+}
+
+static void test_choice_toggle_secret(void **state)
+{
+	(void)state;
+	static const char *const modes[] = { "ssh", "ssh direct", "jupyter" };
+	form_init(&fm, "Kinds");
+	form_add_choice(&fm, "mode", "Launch mode", modes, 3, 0);
+	form_add_toggle(&fm, "stopped", "Start stopped", false);
+	int sec = form_add_secret(&fm, "pw", "Password", 64, true);
+	form_key(&fm, KM_FN(KEY_RIGHT));
+	assert_string_equal(form_value(&fm, "mode"), "ssh direct");
+	form_key(&fm, KM_FN(KEY_LEFT));
+	form_key(&fm, KM_FN(KEY_LEFT)); /* wraps */
+	assert_int_equal(form_choice(&fm, "mode"), 2);
+	type(&fm, "x"); /* letters do not change a choice */
+	assert_int_equal(form_choice(&fm, "mode"), 2);
+	form_key(&fm, '\t');
+	form_key(&fm, ' ');
+	assert_true(form_toggle(&fm, "stopped"));
+	form_key(&fm, '\n'); /* Enter flips a toggle */
+	assert_false(form_toggle(&fm, "stopped"));
+	form_key(&fm, '\t');
+	type(&fm, "hunter2");
+	assert_false(fm.f[sec].reveal);
+	form_key(&fm, KM_CTRL('r'));
+	assert_true(fm.f[sec].reveal);
+	assert_string_equal(form_value(&fm, "pw"), "hunter2");
+	form_key(&fm, KM_CTRL('r'));
+	assert_false(fm.f[sec].reveal);
+	/* freed: the secret's bytes are gone (the struct outlives form_free) */
+	form_free(&fm);
+	const char *p = (const char *)&fm;
+	for (size_t i = 0; i + 7 <= sizeof fm; i++)
+		if (memcmp(p + i, "hunter2", 7) == 0)
+			fail_msg("the secret is still in memory at offset %zu", i);
+	assert_int_equal(fm.n, 0);
+}
+
+static void test_full_and_waiting(void **state)
+{
+	(void)state;
+	form_init(&fm, "Full");
+	for (int i = 0; i < FORM_MAX_FIELDS; i++)
+		assert_int_equal(form_add_toggle(&fm, "t", "T", false), i);
+	assert_int_equal(form_add_toggle(&fm, "t", "T", false), -1);
+	fm.waiting = true; /* submitted: only Esc */
+	assert_int_equal(form_key(&fm, '\t'), FORM_CONTINUE);
+	assert_int_equal(fm.focus, 0);
+	assert_int_equal(form_key(&fm, 27), FORM_CANCEL);
+	form_free(&fm);
+}
+
+int main(void)
+{
+	setlocale(LC_ALL, "C.UTF-8");
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_editing),
+		cmocka_unit_test(test_focus_order),
+		cmocka_unit_test(test_validation),
+		cmocka_unit_test(test_choice_toggle_secret),
+		cmocka_unit_test(test_full_and_waiting),
+	};
+	return cmocka_run_group_tests_name("ui_form", tests, NULL, NULL);
+}

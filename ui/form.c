@@ -1,0 +1,564 @@
+/* form.c: the form widget: fields and their values, key handling (focus
+ * order, readline editing, choices and toggles, secrets shown on C-r),
+ * validation with a message per field, the service's answer, drawing that
+ * fits any screen size, and multi-line fields edited in $EDITOR. */
+#include "form.h"
+
+#define NCURSES_WIDECHAR 1
+#include <ctype.h>
+#include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dialog.h"
+#include "draw.h"
+#include "keymap.h"
+#include "layout.h"
+#include "theme.h"
+#include "ui.h"
+#include "util.h"
+
+void form_init(struct form *fm, const char *title)
+{
+	memset(fm, 0, sizeof *fm);
+	util_strlcpy(fm->title, title, sizeof fm->title);
+}
+
+void form_free(struct form *fm)
+{
+	for (int i = 0; i < fm->n; i++) {
+		struct form_field *f = &fm->f[i];
+		if (f->kind == FK_SECRET)
+			explicit_bzero(&f->tb, sizeof f->tb);
+		free(f->text);
+		f->text = NULL;
+	}
+	fm->n = 0;
+	fm->focus = 0;
+}
+
+/* A new field of kind k, or NULL when the form is full. */
+static struct form_field *add(struct form *fm, enum field_kind k, const char *name,
+			      const char *label)
+{
+	if (fm->n >= FORM_MAX_FIELDS)
+		return NULL;
+	struct form_field *f = &fm->f[fm->n++];
+	memset(f, 0, sizeof *f);
+	f->kind = k;
+	util_strlcpy(f->name, name, sizeof f->name);
+	util_strlcpy(f->label, label, sizeof f->label);
+	return f;
+}
+
+int form_add_text(struct form *fm, const char *name, const char *label, const char *initial,
+		  size_t max_chars, bool required)
+{
+	struct form_field *f = add(fm, FK_TEXT, name, label);
+	if (!f)
+		return -1;
+	f->required = required;
+	f->tb.max_chars = max_chars;
+	textbuf_set(&f->tb, initial ? initial : "");
+	return fm->n - 1;
+}
+
+int form_add_secret(struct form *fm, const char *name, const char *label, size_t max_chars,
+		    bool required)
+{
+	int i = form_add_text(fm, name, label, "", max_chars, required);
+	if (i >= 0)
+		fm->f[i].kind = FK_SECRET;
+	return i;
+}
+
+int form_add_number(struct form *fm, const char *name, const char *label, const char *initial,
+		    double lo, double hi, bool integer, bool required)
+{
+	int i = form_add_text(fm, name, label, initial, 32, required);
+	if (i < 0)
+		return -1;
+	struct form_field *f = &fm->f[i];
+	f->kind = FK_NUMBER;
+	f->lo = lo;
+	f->hi = hi;
+	f->integer = integer;
+	return i;
+}
+
+int form_add_choice(struct form *fm, const char *name, const char *label,
+		    const char *const *choices, int n, int initial)
+{
+	struct form_field *f = add(fm, FK_CHOICE, name, label);
+	if (!f)
+		return -1;
+	if (n > FORM_MAX_CHOICES)
+		n = FORM_MAX_CHOICES;
+	for (int i = 0; i < n; i++)
+		f->choices[i] = choices[i];
+	f->nchoices = n;
+	f->choice = initial >= 0 && initial < n ? initial : 0;
+	return fm->n - 1;
+}
+
+int form_add_toggle(struct form *fm, const char *name, const char *label, bool on)
+{
+	struct form_field *f = add(fm, FK_TOGGLE, name, label);
+	if (!f)
+		return -1;
+	f->on = on;
+	return fm->n - 1;
+}
+
+int form_add_multiline(struct form *fm, const char *name, const char *label, const char *initial,
+		       size_t max_bytes, bool required)
+{
+	struct form_field *f = add(fm, FK_MULTILINE, name, label);
+	if (!f)
+		return -1;
+	f->required = required;
+	f->max_bytes = max_bytes;
+	f->text = xstrdup(initial ? initial : "");
+	return fm->n - 1;
+}
+
+int form_find(const struct form *fm, const char *name)
+{
+	for (int i = 0; i < fm->n; i++)
+		if (strcmp(fm->f[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* The field's text with blanks around it ignored: is there any? */
+static bool blank(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return !*s;
+}
+
+bool form_check_field(struct form_field *f)
+{
+	f->error[0] = '\0';
+	switch (f->kind) {
+	case FK_TEXT:
+	case FK_SECRET:
+		if (f->required && blank(f->tb.s)) {
+			snprintf(f->error, sizeof f->error, "required");
+			return false;
+		}
+		break;
+	case FK_NUMBER: {
+		if (blank(f->tb.s)) {
+			if (f->required) {
+				snprintf(f->error, sizeof f->error, "required (%g-%g)", f->lo, f->hi);
+				return false;
+			}
+			break;
+		}
+		double v;
+		char why[160];
+		if (!dialog_parse_number(f->tb.s, f->lo, f->hi, &v, why, sizeof why)) {
+			util_strlcpy(f->error, why, sizeof f->error);
+			return false;
+		}
+		if (f->integer && v != floor(v)) {
+			snprintf(f->error, sizeof f->error, "a whole number (%g-%g)", f->lo, f->hi);
+			return false;
+		}
+		break;
+	}
+	case FK_CHOICE:
+		if (f->nchoices == 0) {
+			snprintf(f->error, sizeof f->error, "nothing to choose from");
+			return false;
+		}
+		break;
+	case FK_TOGGLE:
+		break;
+	case FK_MULTILINE:
+		if (f->required && (!f->text || blank(f->text))) {
+			snprintf(f->error, sizeof f->error, "required (Enter opens $EDITOR)");
+			return false;
+		}
+		if (f->text && f->max_bytes && strlen(f->text) > f->max_bytes) {
+			snprintf(f->error, sizeof f->error, "%zu bytes, at most %zu", strlen(f->text),
+				 f->max_bytes);
+			return false;
+		}
+		break;
+	}
+	if (f->check && !f->check(f, f->error, sizeof f->error))
+		return false;
+	return true;
+}
+
+bool form_validate(struct form *fm)
+{
+	bool ok = true;
+	for (int i = 0; i < fm->n; i++) {
+		fm->f[i].touched = true;
+		ok = form_check_field(&fm->f[i]) && ok;
+	}
+	return ok;
+}
+
+static void move_focus(struct form *fm, int delta)
+{
+	if (fm->n)
+		fm->focus = ((fm->focus + delta) % fm->n + fm->n) % fm->n;
+}
+
+/* C-s, or Enter on the last field: submit when every field is valid,
+ * else focus the first invalid one. */
+static enum form_result try_submit(struct form *fm)
+{
+	if (form_validate(fm)) {
+		fm->answer[0] = '\0';
+		return FORM_SUBMIT;
+	}
+	for (int i = 0; i < fm->n; i++)
+		if (fm->f[i].error[0]) {
+			fm->focus = i;
+			break;
+		}
+	return FORM_CONTINUE;
+}
+
+enum form_result form_key(struct form *fm, int key)
+{
+	if (key == 27)
+		return FORM_CANCEL;
+	if (fm->waiting || fm->n == 0)
+		return FORM_CONTINUE;
+	struct form_field *f = &fm->f[fm->focus];
+	switch (key) {
+	case '\t': case KM_FN(KEY_DOWN): move_focus(fm, 1); return FORM_CONTINUE;
+	case KM_FN(KEY_BTAB): case KM_FN(KEY_UP): move_focus(fm, -1); return FORM_CONTINUE;
+	case KM_CTRL('s'): return try_submit(fm);
+	case '\n':
+		if (f->kind == FK_MULTILINE)
+			return FORM_EDIT;
+		if (f->kind == FK_TOGGLE) {
+			f->on = !f->on;
+			f->touched = true;
+			return FORM_CONTINUE;
+		}
+		if (fm->focus == fm->n - 1)
+			return try_submit(fm);
+		move_focus(fm, 1);
+		return FORM_CONTINUE;
+	default:
+		break;
+	}
+	switch (f->kind) {
+	case FK_CHOICE:
+		if (f->nchoices && (key == KM_FN(KEY_RIGHT) || key == ' '))
+			f->choice = (f->choice + 1) % f->nchoices;
+		else if (f->nchoices && key == KM_FN(KEY_LEFT))
+			f->choice = (f->choice + f->nchoices - 1) % f->nchoices;
+		else
+			return FORM_CONTINUE;
+		break;
+	case FK_TOGGLE:
+		if (key == ' ' || key == KM_FN(KEY_LEFT) || key == KM_FN(KEY_RIGHT))
+			f->on = !f->on;
+		else
+			return FORM_CONTINUE;
+		break;
+	case FK_SECRET:
+		if (key == KM_CTRL('r')) {
+			f->reveal = !f->reveal;
+			return FORM_CONTINUE;
+		}
+		if (!textbuf_key(&f->tb, key))
+			return FORM_CONTINUE;
+		break;
+	case FK_TEXT:
+	case FK_NUMBER:
+		if (!textbuf_key(&f->tb, key))
+			return FORM_CONTINUE;
+		break;
+	case FK_MULTILINE:
+		return FORM_CONTINUE;
+	}
+	/* an edit: re-check the field as it is typed */
+	f->touched = true;
+	form_check_field(f);
+	return FORM_CONTINUE;
+}
+
+const char *form_value(const struct form *fm, const char *name)
+{
+	int i = form_find(fm, name);
+	if (i < 0)
+		return "";
+	const struct form_field *f = &fm->f[i];
+	switch (f->kind) {
+	case FK_TEXT: case FK_SECRET: case FK_NUMBER: return f->tb.s;
+	case FK_CHOICE: return f->nchoices ? f->choices[f->choice] : "";
+	case FK_TOGGLE: return f->on ? "yes" : "no";
+	case FK_MULTILINE: return f->text ? f->text : "";
+	}
+	return "";
+}
+
+bool form_number(const struct form *fm, const char *name, double *out)
+{
+	int i = form_find(fm, name);
+	if (i < 0 || fm->f[i].kind != FK_NUMBER || blank(fm->f[i].tb.s))
+		return false;
+	char why[160];
+	return dialog_parse_number(fm->f[i].tb.s, fm->f[i].lo, fm->f[i].hi, out, why, sizeof why);
+}
+
+bool form_toggle(const struct form *fm, const char *name)
+{
+	int i = form_find(fm, name);
+	return i >= 0 && fm->f[i].kind == FK_TOGGLE && fm->f[i].on;
+}
+
+int form_choice(const struct form *fm, const char *name)
+{
+	int i = form_find(fm, name);
+	return i >= 0 && fm->f[i].kind == FK_CHOICE ? fm->f[i].choice : -1;
+}
+
+void form_set_text(struct form *fm, int idx, const char *text)
+{
+	if (idx < 0 || idx >= fm->n || fm->f[idx].kind != FK_MULTILINE)
+		return;
+	free(fm->f[idx].text);
+	fm->f[idx].text = xstrdup(text ? text : "");
+	fm->f[idx].touched = true;
+	form_check_field(&fm->f[idx]);
+}
+
+void form_set_answer(struct form *fm, const char *field, const char *msg)
+{
+	char *clean = util_sanitize(msg ? msg : "");
+	util_strlcpy(fm->answer, clean, sizeof fm->answer);
+	free(clean);
+	fm->waiting = false;
+	int i = field ? form_find(fm, field) : -1;
+	if (i >= 0) {
+		util_strlcpy(fm->f[i].error, fm->answer, sizeof fm->f[i].error);
+		fm->f[i].touched = true;
+		fm->focus = i;
+	}
+}
+
+/* ---- drawing ----------------------------------------------------------------- */
+
+/* What a field shows: its text, dots for a hidden secret, "< x >" for a
+ * choice, "[x]" for a toggle, the first line and a size for multi-line. */
+static void shown_value(const struct form_field *f, char *buf, size_t n)
+{
+	switch (f->kind) {
+	case FK_TEXT: case FK_NUMBER: util_strlcpy(buf, f->tb.s, n); return;
+	case FK_SECRET:
+		if (f->reveal) {
+			util_strlcpy(buf, f->tb.s, n);
+		} else {
+			size_t k = textbuf_chars(&f->tb), o = 0;
+			for (size_t i = 0; i < k && o + 1 < n; i++)
+				buf[o++] = '*';
+			buf[o] = '\0';
+		}
+		return;
+	case FK_CHOICE:
+		snprintf(buf, n, "< %s >", f->nchoices ? f->choices[f->choice] : "-");
+		return;
+	case FK_TOGGLE: snprintf(buf, n, "[%s]", f->on ? "x" : " "); return;
+	case FK_MULTILINE: {
+		const char *t = f->text ? f->text : "";
+		size_t first = strcspn(t, "\n");
+		size_t lines = 0;
+		for (const char *p = t; *p; p++)
+			lines += *p == '\n';
+		char line[128];
+		snprintf(line, sizeof line, "%.*s", (int)(first < 60 ? first : 60), t);
+		if (!*t)
+			snprintf(buf, n, "(empty: Enter edits)");
+		else
+			snprintf(buf, n, "%s%s (%zu bytes, Enter edits)", line, lines ? " ..." : "",
+				 strlen(t));
+		return;
+	}
+	}
+	buf[0] = '\0';
+}
+
+void form_draw(const struct form *fm, const struct layout *l)
+{
+	if (l->too_small)
+		return;
+	int lw = 0;
+	for (int i = 0; i < fm->n; i++) {
+		int w = util_strwidth(fm->f[i].label);
+		if (w > lw)
+			lw = w;
+	}
+	/* label, field (at least 24), the error beside it when room */
+	int want_w = 4 + lw + 2 + 40 + 2 + 30;
+	int want_h = 2 + fm->n + 1 + (fm->answer[0] ? 3 : 0) + 2;
+	struct rect r = layout_dialog(l, want_w, want_h);
+	unsigned long bg = theme_attr(ROLE_DIALOG);
+	int need_w = 4 + lw + 2 + 12;
+	if (r.w < need_w || r.h < 2 + fm->n + 2) {
+		for (int j = 0; j < r.h; j++)
+			draw_fill(r.y + j, r.x, r.w, bg);
+		char msg[120];
+		snprintf(msg, sizeof msg, "terminal too small for this form: need %dx%d (Esc cancels)",
+			 need_w + 2, 2 + fm->n + 4);
+		draw_text(r.y + r.h / 2, r.x + 1, r.w - 2, msg, theme_attr(ROLE_WARNING));
+		curs_set(0);
+		return;
+	}
+	for (int j = 0; j < r.h; j++)
+		draw_fill(r.y + j, r.x, r.w, bg);
+	draw_box(r.y, r.x, r.h, r.w, fm->title, bg);
+	int inner = r.w - 4;
+	int fx = r.x + 2 + lw + 2;          /* field column */
+	int fw = inner - lw - 2;            /* field and error share this */
+	int ew = fw > 64 ? fw - 42 : 0;     /* error beside the field when it fits */
+	if (ew)
+		fw -= ew + 1;
+	int cy = -1, cx = -1;
+	for (int i = 0; i < fm->n; i++) {
+		const struct form_field *f = &fm->f[i];
+		int y = r.y + 2 + i;
+		bool invalid = f->touched && f->error[0];
+		draw_text(y, r.x + 2, lw, f->label,
+			  theme_attr(invalid ? ROLE_ERROR : i == fm->focus ? ROLE_KEY : ROLE_DIALOG));
+		char val[TEXTBUF_BYTES + 1];
+		shown_value(f, val, sizeof val);
+		unsigned long at = theme_attr(i == fm->focus ? ROLE_INPUT : ROLE_DIALOG);
+		draw_fill(y, fx, fw, at);
+		/* keep the cursor in view: show the tail when the text is wider */
+		const char *start = val;
+		int cur_w = 0;
+		if ((f->kind == FK_TEXT || f->kind == FK_NUMBER || f->kind == FK_SECRET) &&
+		    i == fm->focus) {
+			char before[TEXTBUF_BYTES + 1];
+			if (f->kind == FK_SECRET && !f->reveal) {
+				size_t k = 0;
+				for (size_t b = 0; b < f->tb.cur; b++)
+					k += ((unsigned char)f->tb.s[b] & 0xc0) != 0x80;
+				memset(before, '*', k);
+				before[k] = '\0';
+			} else {
+				memcpy(before, f->tb.s, f->tb.cur);
+				before[f->tb.cur] = '\0';
+			}
+			size_t skip = 0;
+			while (util_strwidth(before + skip) > fw - 1 && before[skip]) {
+				skip++;
+				while ((before[skip] & 0xc0) == 0x80)
+					skip++;
+			}
+			start = val + skip;
+			cur_w = util_strwidth(before + skip);
+			cy = y;
+			cx = fx + cur_w;
+		}
+		draw_text(y, fx, fw, start, at);
+		if (invalid) {
+			char e[200];
+			snprintf(e, sizeof e, "! %s", f->error);
+			if (ew)
+				draw_text(y, fx + fw + 1, ew, e, theme_attr(ROLE_ERROR));
+			else if (i != fm->focus)
+				draw_text(y, fx, fw, e, theme_attr(ROLE_ERROR)); /* over the value */
+		}
+	}
+	int y = r.y + 2 + fm->n + 1;
+	const struct form_field *ff = fm->n ? &fm->f[fm->focus] : NULL;
+	if (ff && ff->touched && ff->error[0] && !ew && y < r.y + r.h - 1) {
+		char e[200];
+		snprintf(e, sizeof e, "%s: %s", ff->label, ff->error);
+		draw_text(y, r.x + 2, inner, e, theme_attr(ROLE_ERROR));
+	}
+	if (fm->answer[0] && y + 1 < r.y + r.h - 1)
+		draw_text(y + 1, r.x + 2, inner, fm->answer, theme_attr(ROLE_ERROR));
+	const char *keys = fm->waiting ? "sending... (Esc closes)"
+				       : "C-s submit  Esc cancel  Tab next field";
+	draw_text(r.y + r.h - 2, r.x + 2, inner, keys, theme_attr(ROLE_DIM));
+	if (cy >= 0 && !fm->waiting) {
+		move(cy, cx < fx + fw ? cx : fx + fw - 1);
+		curs_set(1);
+	} else {
+		curs_set(0);
+	}
+}
+
+bool form_edit_external(struct form *fm, int idx, char *err, size_t n)
+{
+	if (idx < 0 || idx >= fm->n || fm->f[idx].kind != FK_MULTILINE) {
+		snprintf(err, n, "not a multi-line field");
+		return false;
+	}
+	const char *tmpdir = getenv("TMPDIR");
+	char path[512];
+	snprintf(path, sizeof path, "%s/rentop-edit.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	int fd = mkstemp(path); /* mode 0600 */
+	if (fd < 0) {
+		snprintf(err, n, "cannot create a temporary file: %s", strerror(errno));
+		return false;
+	}
+	const char *t = fm->f[idx].text ? fm->f[idx].text : "";
+	size_t len = strlen(t), off = 0;
+	while (off < len) {
+		ssize_t w = write(fd, t + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		off += (size_t)w;
+	}
+	close(fd);
+	const char *ed = getenv("VISUAL");
+	if (!ed || !*ed)
+		ed = getenv("EDITOR");
+	if (!ed || !*ed)
+		ed = "vi";
+	char edbuf[256];
+	util_strlcpy(edbuf, ed, sizeof edbuf);
+	char *argv[18];
+	int argc = 0;
+	char *save = NULL;
+	for (char *w = strtok_r(edbuf, " \t", &save); w && argc < 16; w = strtok_r(NULL, " \t", &save))
+		argv[argc++] = w;
+	argv[argc++] = path;
+	argv[argc] = NULL;
+	int st = ui_run_external(argv);
+	bool ok = false;
+	if (st != 0) {
+		snprintf(err, n, "%s ended with status %d; the text is unchanged", argv[0], st);
+	} else {
+		FILE *in = fopen(path, "r");
+		if (!in) {
+			snprintf(err, n, "cannot read the edited file: %s", strerror(errno));
+		} else {
+			size_t cap = fm->f[idx].max_bytes ? fm->f[idx].max_bytes + 2 : 65536;
+			char *buf = xmalloc(cap);
+			size_t got = fread(buf, 1, cap - 1, in);
+			buf[got] = '\0';
+			fclose(in);
+			while (got && buf[got - 1] == '\n') /* editors add a final newline */
+				buf[--got] = '\0';
+			form_set_text(fm, idx, buf);
+			free(buf);
+			ok = true;
+		}
+	}
+	unlink(path);
+	return ok;
+}

@@ -1,0 +1,110 @@
+/* form.h: the form widget: a modal box of typed fields (text, secret,
+ * number with a range, choice, toggle, multi-line text edited in $EDITOR),
+ * each validated with its message drawn beside it, a focus order, and an
+ * area for the service's answer, which keeps the form open with what was
+ * typed.  The create-instance, template, env var, API key, SSH key, 2FA and
+ * workergroup forms are lists of these fields.
+ *
+ * Keys: Tab / Down next field, S-Tab / Up previous, readline editing in a
+ * field (C-a, C-e, C-u, C-w, Left/Right, Backspace, Delete), Left/Right or
+ * Space change a choice or a toggle, C-r shows or hides a secret, Enter on
+ * a multi-line field asks for $EDITOR (FORM_EDIT), Enter elsewhere moves on
+ * (on the last field it submits), C-s submits from any field, Esc cancels.
+ * Nothing is submitted until every field is valid: the first invalid one
+ * gets the focus and every invalid one is marked.
+ *
+ * Everything but form_draw() and form_edit_external() is pure (the tests
+ * drive it without a terminal).  Secret values are wiped (explicit_bzero)
+ * when the form is freed or reset.  UI thread only. */
+#ifndef RENTOP_UI_FORM_H
+#define RENTOP_UI_FORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "textbuf.h"
+
+struct layout;
+
+enum field_kind { FK_TEXT, FK_SECRET, FK_NUMBER, FK_CHOICE, FK_TOGGLE, FK_MULTILINE };
+
+#define FORM_MAX_FIELDS 24
+#define FORM_MAX_CHOICES 12
+
+struct form_field {
+	enum field_kind kind;
+	char name[32];       /* the caller's key */
+	char label[48];
+	bool required;       /* text, secret, number, multi-line: not empty */
+	struct textbuf tb;   /* text, secret, number */
+	double lo, hi;       /* number: the range */
+	bool integer;        /* number: whole numbers only */
+	const char *choices[FORM_MAX_CHOICES]; /* choice: static strings */
+	int nchoices, choice;
+	bool on;             /* toggle */
+	char *text;          /* multi-line: owned, may be NULL */
+	size_t max_bytes;    /* multi-line: the longest accepted */
+	bool reveal;         /* secret: shown in clear (C-r) */
+	bool touched;        /* edited, or a submit was tried: its error is shown */
+	/* Extra validation after the kind's own: false with a message. */
+	bool (*check)(const struct form_field *f, char *err, size_t n);
+	char error[160];     /* why it is invalid, "" when valid */
+};
+
+struct form {
+	char title[64];
+	struct form_field f[FORM_MAX_FIELDS];
+	int n;
+	int focus;
+	char answer[300];    /* the service's answer to the last submit, "" when none */
+	bool waiting;        /* submitted; the answer is awaited (keys but Esc ignored) */
+};
+
+enum form_result { FORM_CONTINUE, FORM_CANCEL, FORM_SUBMIT, FORM_EDIT };
+
+void form_init(struct form *fm, const char *title);
+/* Wipe secret values, free multi-line texts; the form is empty after. */
+void form_free(struct form *fm);
+
+/* Add a field; its index, or -1 when the form is full. */
+int form_add_text(struct form *fm, const char *name, const char *label, const char *initial,
+		  size_t max_chars, bool required);
+int form_add_secret(struct form *fm, const char *name, const char *label, size_t max_chars,
+		    bool required);
+int form_add_number(struct form *fm, const char *name, const char *label, const char *initial,
+		    double lo, double hi, bool integer, bool required);
+int form_add_choice(struct form *fm, const char *name, const char *label,
+		    const char *const *choices, int n, int initial);
+int form_add_toggle(struct form *fm, const char *name, const char *label, bool on);
+int form_add_multiline(struct form *fm, const char *name, const char *label, const char *initial,
+		       size_t max_bytes, bool required);
+
+int form_find(const struct form *fm, const char *name); /* index or -1 */
+/* Feed one key (keymap codes). */
+enum form_result form_key(struct form *fm, int key);
+/* Check every field (each error set or cleared); true when all are valid. */
+bool form_validate(struct form *fm);
+/* Check one field; true when valid. */
+bool form_check_field(struct form_field *f);
+
+/* Values: a field's text (text, secret, number, multi-line: "" when none;
+ * choice: the chosen string; toggle: "yes"/"no"). */
+const char *form_value(const struct form *fm, const char *name);
+bool form_number(const struct form *fm, const char *name, double *out);
+bool form_toggle(const struct form *fm, const char *name);
+int form_choice(const struct form *fm, const char *name);
+/* Replace a multi-line field's text (after $EDITOR). */
+void form_set_text(struct form *fm, int idx, const char *text);
+/* The service's answer (the form stays open); field: mark that field too
+ * (NULL: none). */
+void form_set_answer(struct form *fm, const char *field, const char *msg);
+
+/* curses: draw the form centred over the screen, whatever its size (a
+ * clear "too small" notice when the fields cannot be shown); places the
+ * cursor in the focused field. */
+void form_draw(const struct form *fm, const struct layout *l);
+/* curses: edit multi-line field idx in $VISUAL / $EDITOR (vi when unset)
+ * through a private temporary file; false with a message in err. */
+bool form_edit_external(struct form *fm, int idx, char *err, size_t n);
+
+#endif

@@ -1,0 +1,181 @@
+/* view.c: the list of views (VIEWS: their Tab order), their registration
+ * (key context, actions, the view-NAME action on the number key, private
+ * state), the current view and the one overlay (detail or help) shown over
+ * it. */
+#include "view.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "app.h"
+
+/* Every view, in Tab order; overlays anywhere.  One line per view. */
+#define VIEWS(X) \
+	X(instances) \
+	X(events) \
+	X(detail) \
+	X(help)
+
+#define DECL(n) extern const struct view_ops view_##n;
+VIEWS(DECL)
+#undef DECL
+#define REF(n) &view_##n,
+static const struct view_ops *const registry[] = { VIEWS(REF) };
+#undef REF
+#define NREG (sizeof registry / sizeof registry[0])
+
+/* The run of every view-NAME action: show that view. */
+static void run_show(struct app *a, enum action act)
+{
+	for (int i = 0; i < a->nviews; i++)
+		if (a->views[i].show == act)
+			view_show(a, i, 0);
+}
+
+/* view-NAME's def (its strings live as long as the program). */
+static enum action show_action(const struct view_ops *ops)
+{
+	static char names[VIEW_MAX][40], helps[VIEW_MAX][80];
+	static int n;
+	char name[40];
+	snprintf(name, sizeof name, "view-%s", ops->name);
+	enum action have = action_by_name(name);
+	if (have != ACT_NONE || n >= VIEW_MAX)
+		return have;
+	snprintf(names[n], sizeof names[n], "%s", name);
+	snprintf(helps[n], sizeof helps[n], "%s view", ops->title);
+	struct action_def d = { .name = names[n], .help = helps[n], .flags = AF_GLOBAL,
+				.run = run_show };
+	n++;
+	return action_register(&d);
+}
+
+int view_keys(struct keymap *km, const struct view_ops *ops)
+{
+	int parent = ops->ctx_parent ? km_ctx_by_name(ops->ctx_parent) : -1;
+	int ctx = km_ctx_register(ops->name, ops->heading, ops->ctx_flags, parent);
+	if (ctx < 0)
+		return CTX_GLOBAL;
+	keymap_ctx_defaults(km, ctx);
+	if (ops->keys)
+		ops->keys(km, ctx);
+	if (ops->number_key) {
+		enum action show = show_action(ops);
+		if (show != ACT_NONE)
+			keymap_bind(km, CTX_GLOBAL, ops->number_key, show);
+	}
+	return ctx;
+}
+
+void view_keys_all(struct keymap *km)
+{
+	for (size_t i = 0; i < NREG; i++)
+		view_keys(km, registry[i]);
+}
+
+void view_init_all(struct app *a)
+{
+	a->overlay = -1;
+	for (size_t i = 0; i < NREG && a->nviews < VIEW_MAX; i++) {
+		struct view *v = &a->views[a->nviews++];
+		v->ops = registry[i];
+		v->ctx = view_keys(&a->km, v->ops);
+		v->show = v->ops->number_key ? show_action(v->ops) : ACT_NONE;
+		v->st = v->ops->init ? v->ops->init(a) : NULL;
+	}
+	/* the first Tab view is the one shown at start */
+	for (int i = 0; i < a->nviews; i++)
+		if (a->views[i].ops->number_key) {
+			a->view = i;
+			break;
+		}
+}
+
+void view_fini_all(struct app *a)
+{
+	for (int i = 0; i < a->nviews; i++)
+		if (a->views[i].ops->fini)
+			a->views[i].ops->fini(a, a->views[i].st);
+	a->nviews = 0;
+}
+
+struct view *view_current(const struct app *a)
+{
+	struct app *m = (struct app *)a; /* the views are the app's to hand out */
+	if (a->overlay >= 0)
+		return &m->views[a->overlay];
+	return a->nviews ? &m->views[a->view] : NULL;
+}
+
+const void *view_row(const struct app *a)
+{
+	const struct view *v = view_current(a);
+	return v && v->ops->selected_row ? v->ops->selected_row(a, v->st) : NULL;
+}
+
+int view_find(const struct app *a, const char *name)
+{
+	for (int i = 0; i < a->nviews; i++) {
+		const struct view_ops *o = a->views[i].ops;
+		if (strcasecmp(o->name, name) == 0 || (o->alias && strcasecmp(o->alias, name) == 0))
+			return i;
+	}
+	return -1;
+}
+
+bool view_is(const struct app *a, const struct view *v, const char *name)
+{
+	(void)a;
+	return v && strcmp(v->ops->name, name) == 0;
+}
+
+void view_close_overlay(struct app *a)
+{
+	if (a->overlay < 0)
+		return;
+	struct view *v = &a->views[a->overlay];
+	if (v->ops->leave)
+		v->ops->leave(a, v->st);
+	a->overlay = -1;
+	a->dirty |= DIRTY_ALL;
+}
+
+void view_show(struct app *a, int idx, long arg)
+{
+	if (idx < 0 || idx >= a->nviews)
+		return;
+	struct view *v = &a->views[idx];
+	if (!v->ops->number_key) { /* an overlay over the current view */
+		if (a->overlay >= 0 && a->overlay != idx)
+			view_close_overlay(a);
+		a->overlay = idx;
+		if (v->ops->enter)
+			v->ops->enter(a, v->st, arg);
+		a->dirty |= DIRTY_ALL;
+		return;
+	}
+	view_close_overlay(a);
+	if (idx != a->view) {
+		struct view *old = &a->views[a->view];
+		if (old->ops->leave)
+			old->ops->leave(a, old->st);
+		a->view = idx;
+		if (v->ops->enter)
+			v->ops->enter(a, v->st, arg);
+	}
+	a->dirty |= DIRTY_ALL;
+}
+
+void view_open(struct app *a, const char *name, long arg) { view_show(a, view_find(a, name), arg); }
+
+void view_next(struct app *a)
+{
+	for (int k = 1; k <= a->nviews; k++) {
+		int i = (a->view + k) % a->nviews;
+		if (a->views[i].ops->number_key) {
+			view_show(a, i, 0);
+			return;
+		}
+	}
+}

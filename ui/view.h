@@ -1,0 +1,106 @@
+/* view.h: the view interface.  A view (instances, events, and later offers,
+ * serverless, account) or an overlay opened over one (detail, help) is one
+ * file holding a table of operations and a private state struct that only
+ * it sees; struct app keeps the list of views and knows none of their
+ * insides.  tmux's mode-tree is the model: the view supplies its callbacks
+ * and its data, the framework does the rest (Tab order, number keys, `:`
+ * words, key contexts, help sections, the header's list of views).
+ *
+ * How to add a view:
+ *   1. Write ui/pane_NAME.c with `const struct view_ops view_NAME = {...}`:
+ *      name (its `:` word and its `bind` context), title (header), heading
+ *      (its help section), number_key ('3': a view in Tab order; 0: an
+ *      overlay opened with view_open()), ctx_flags (CTXF_LIST gives it the
+ *      navigation keys, CTXF_TABLE the sort keys), and the callbacks below
+ *      (draw is required; any other may be NULL).  Keep its state in a
+ *      struct of its own, allocated by init and freed by fini.
+ *   2. Register its actions in its keys callback: action_register() with a
+ *      name, help line, flags (AF_MUTATES, AF_NEEDS_SEL, AF_HINT, ...), a
+ *      row-state precondition (why_not) and a handler (run, or the view's
+ *      action callback); action_allow() it in the view's context and bind
+ *      its default keys with keymap_default().  Help, hints, `:NAME`, `bind`
+ *      lines and --read-only follow from that.
+ *   3. Add one line X(NAME) to VIEWS in view.c (its place sets Tab order).
+ *
+ * UI thread only.  Callbacks run on the UI thread with no lock held; the
+ * snapshot they read is a->snap (held by the app). */
+#ifndef RENTOP_UI_VIEW_H
+#define RENTOP_UI_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "keymap.h"
+#include "layout.h"
+
+struct app;
+struct event;
+struct instance;
+
+struct view_ops {
+	const char *name;       /* its `:` word and its `bind` context: "instances" */
+	const char *alias;      /* a short `:` word ("i"), or NULL */
+	const char *title;      /* in the header's list of views */
+	const char *heading;    /* its section in the help */
+	int number_key;         /* '1'..'9': a view in Tab order; 0: an overlay */
+	unsigned ctx_flags;     /* CTXF_LIST, CTXF_TABLE */
+	const char *ctx_parent; /* a context whose `bind` lines also apply here, or NULL */
+	bool instance_rows;     /* selected_row is a struct instance * */
+
+	/* Register the view's actions and bind its default keys in ctx.
+	 * Needs no app: the tests build the keymap with it. */
+	void (*keys)(struct keymap *km, int ctx);
+	void *(*init)(struct app *a);                 /* the private state */
+	void (*fini)(struct app *a, void *st);
+	/* Shown (arg: what an overlay opens on, an instance id; 0 otherwise). */
+	void (*enter)(struct app *a, void *st, long arg);
+	void (*leave)(struct app *a, void *st);
+	/* A new snapshot is in a->snap (rows: its rows or pending jobs changed). */
+	void (*on_snapshot)(struct app *a, void *st, bool rows);
+	void (*on_clock)(struct app *a, void *st);    /* a minute passed while shown (ages) */
+	void (*on_event)(struct app *a, void *st, const struct event *e); /* every new event */
+	void (*draw)(struct app *a, void *st, const struct rect *body);
+	/* An action looked up in its context whose def has no run; true when handled. */
+	bool (*action)(struct app *a, void *st, enum action act);
+	/* What its actions apply to (a struct instance * when instance_rows), NULL: none. */
+	const void *(*selected_row)(const struct app *a, const void *st);
+	/* The `/` filter: apply text; the text in force.  NULL: no filter. */
+	void (*filter)(struct app *a, void *st, const char *text);
+	const char *(*filter_text)(const struct app *a, const void *st);
+	/* `:sort COLUMN`: false with a message in err when there is no such column. */
+	bool (*sort)(struct app *a, void *st, const char *col, char *err, size_t n);
+	/* Extra text of its header tab (a count), into buf. */
+	void (*tab_text)(const struct app *a, const void *st, char *buf, size_t n);
+};
+
+#define VIEW_MAX 12
+
+struct view {
+	const struct view_ops *ops;
+	void *st;              /* the view's private state */
+	int ctx;               /* its key context */
+	enum action show;      /* view-NAME (number key), ACT_NONE for an overlay */
+};
+
+/* The key context of ops (registered on first use), its actions, its
+ * default keys and its view-NAME action; returns the context.  Pure. */
+int view_keys(struct keymap *km, const struct view_ops *ops);
+/* view_keys for every view in VIEWS (the tests' complete keymap). */
+void view_keys_all(struct keymap *km);
+/* Register every view in VIEWS into a (keys into a->km, init). */
+void view_init_all(struct app *a);
+void view_fini_all(struct app *a);
+
+/* The view that gets keys and the body: the overlay if one is open. */
+struct view *view_current(const struct app *a);
+/* The current view's selected row (NULL: none). */
+const void *view_row(const struct app *a);
+int view_find(const struct app *a, const char *name); /* index or -1 (name or alias) */
+/* Show view idx (a Tab view, or open an overlay on arg). */
+void view_show(struct app *a, int idx, long arg);
+void view_open(struct app *a, const char *name, long arg); /* by name */
+void view_next(struct app *a);
+void view_close_overlay(struct app *a);
+bool view_is(const struct app *a, const struct view *v, const char *name);
+
+#endif
