@@ -30,6 +30,8 @@ static const struct {
 	[EP_BID] = {"bid", 5.5},                     [EP_PREPAY] = {"prepay", 2.0},
 	[EP_CREATE] = {"create", 4.5},               [EP_TFA_LOGIN] = {"2FA login", 1.0},
 	[EP_LOGS] = {"endpoint logs", 1.0},          [EP_LOGS_CLI] = {"endpoint logs", 1.0},
+	[EP_TEMPLATE_CREATE] = {"template create", 3.0}, [EP_TEMPLATE_EDIT] = {"template edit", 3.0},
+	[EP_TEMPLATE_DELETE] = {"template delete", 3.0},
 };
 
 const char *api_ep_name(enum api_ep ep)
@@ -58,6 +60,11 @@ static struct api_call mk(enum api_ep ep, const char *method, char *url, json_t 
 		json_decref(body);
 	}
 	return c;
+}
+
+struct api_call api_call_make(enum api_ep ep, const char *method, char *url, json_t *body)
+{
+	return mk(ep, method, url, body);
 }
 
 /* URL-encode s (malloc'd). */
@@ -178,28 +185,6 @@ struct api_call api_prepay(const struct config *c, long id, double amount)
 {
 	return mk(EP_PREPAY, "PUT", xasprintf("%s/api/v0/instances/prepay/%ld/", c->base_url, id),
 		  json_pack("{s:f}", "amount", amount));
-}
-
-struct api_call api_create(const struct config *c, const struct create_req *r)
-{
-	json_t *b = json_pack("{s:s}", "client_id", "me");
-	if (r->image[0])
-		json_object_set_new(b, "image", json_string(r->image));
-	if (r->template_hash_id[0])
-		json_object_set_new(b, "template_hash_id", json_string(r->template_hash_id));
-	if (r->label[0])
-		json_object_set_new(b, "label", json_string(r->label));
-	if (r->disk > 0)
-		json_object_set_new(b, "disk", json_real(r->disk));
-	if (r->runtype[0])
-		json_object_set_new(b, "runtype", json_string(r->runtype));
-	if (r->price > 0)
-		json_object_set_new(b, "price", json_real(r->price));
-	if (r->onstart[0])
-		json_object_set_new(b, "onstart", json_string(r->onstart));
-	if (r->cancel_unavail)
-		json_object_set_new(b, "cancel_unavail", json_true());
-	return mk(EP_CREATE, "PUT", xasprintf("%s/api/v0/asks/%ld/", c->base_url, r->offer_id), b);
 }
 
 struct api_call api_tfa_login(const struct config *c, const char *method, const char *code)

@@ -35,6 +35,9 @@ enum api_ep {
 	EP_TFA_LOGIN,      /* POST /api/v0/tfa/ */
 	EP_LOGS,           /* POST {run_url}/get_endpoint_logs (spec) */
 	EP_LOGS_CLI,       /* POST {run_url}/get_endpoint_logs/ (the CLI's form) */
+	EP_TEMPLATE_CREATE, /* POST /api/v0/template/ */
+	EP_TEMPLATE_EDIT,  /* PUT /api/v0/template/ */
+	EP_TEMPLATE_DELETE, /* DELETE /api/v0/template/ */
 	EP__COUNT
 };
 
@@ -46,6 +49,9 @@ struct api_call {
 };
 
 void api_call_free(struct api_call *c);
+/* A call record for builders in other files: url taken over, body (taken
+ * over, may be NULL) serialised compactly. */
+struct api_call api_call_make(enum api_ep ep, const char *method, char *url, json_t *body);
 const char *api_ep_name(enum api_ep ep);
 /* Published rate threshold of the endpoint, requests per second (API-NOTES). */
 double api_ep_rate(enum api_ep ep);
@@ -70,6 +76,7 @@ struct api_call api_reboot(const struct config *c, long id);
 struct api_call api_destroy(const struct config *c, long id);
 struct api_call api_bid(const struct config *c, long id, double price);
 struct api_call api_prepay(const struct config *c, long id, double amount);
+/* In api_offers.c. */
 struct api_call api_create(const struct config *c, const struct create_req *r);
 /* method "totp" (code = 6 digits) or "backup" (code = XXXX-XXXX-XXXX). */
 struct api_call api_tfa_login(const struct config *c, const char *method, const char *code);
