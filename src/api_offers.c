@@ -760,6 +760,48 @@ bool create_form_to_req(const struct create_form *f, const struct create_limits 
 	return true;
 }
 
+#define TERMINATED(a) (memchr((a), 0, sizeof(a)) != NULL)
+
+bool create_req_valid(const struct create_req *r, char *why, size_t n)
+{
+	const char *bad = NULL;
+	if (r->offer_id <= 0)
+		bad = "no offer";
+	else if (!TERMINATED(r->image) || !TERMINATED(r->template_hash_id) ||
+		 !TERMINATED(r->label) || !TERMINATED(r->runtype) || !TERMINATED(r->onstart) ||
+		 !TERMINATED(r->env) || !TERMINATED(r->args_str) || !TERMINATED(r->image_login))
+		bad = "a field is not terminated";
+	else if (!r->image[0] && !r->template_hash_id[0])
+		bad = "an image or a template is required";
+	else if (!isfinite(r->disk) || r->disk < 0)
+		bad = "disk is a size in GB";
+	else if (r->price != 0 &&
+		 (!isfinite(r->price) || r->price < CREATE_BID_MIN || r->price > CREATE_BID_MAX))
+		bad = "a bid is 0.001 to 32 $/h";
+	else if (strlen(r->onstart) > CREATE_ONSTART_MAX)
+		bad = "onstart is over 4048 characters";
+	else if (r->args_str[0] && r->runtype[0] && strcmp(r->runtype, "args"))
+		bad = "arguments apply only to runtype args";
+	else if (r->runtype[0]) {
+		enum create_launch m;
+		if (!create_launch_from_runtype(r->runtype, &m))
+			bad = "unknown runtype";
+	}
+	if (!bad && r->env[0]) {
+		json_t *e = create_env_parse(r->env, why, n, NULL);
+		if (!e)
+			return false;
+		json_decref(e);
+	}
+	if (!bad && r->image_login[0] && login_problem(r->image_login))
+		bad = "registry login is -u USER -p TOKEN REGISTRY";
+	if (bad) {
+		snprintf(why, n, "%s", bad);
+		return false;
+	}
+	return true;
+}
+
 /* ---- templates ----------------------------------------------------------------------- */
 
 json_t *templates_filters(enum template_scope scope, long user_id)

@@ -151,6 +151,12 @@ bool create_validate(const struct create_form *f, const struct create_limits *li
 bool create_form_to_req(const struct create_form *f, const struct create_limits *lim,
 			long offer_id, struct create_req *r, struct create_errors *errs);
 
+/* A request as a job receives it (any thread may have filled it): every
+ * string terminated, an image or template, disk >= 0, a price 0 or within
+ * the bid range, env that parses, onstart within the wire limit, args only
+ * with runtype args.  False with the reason in why (no secret in it). */
+bool create_req_valid(const struct create_req *r, char *why, size_t n);
+
 /* ---- templates ---------------------------------------------------------------- */
 
 enum template_scope {

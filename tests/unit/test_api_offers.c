@@ -441,6 +441,49 @@ static void test_create_body_every_field(void **state)
 	free(script);
 }
 
+static void test_req_valid(void **state)
+{
+	(void)state;
+	struct create_req r;
+	memset(&r, 0, sizeof r);
+	char why[200];
+	r.offer_id = 5;
+	strcpy(r.image, "a/b");
+	assert_true(create_req_valid(&r, why, sizeof why));
+	r.offer_id = 0;
+	assert_false(create_req_valid(&r, why, sizeof why));
+	r.offer_id = 5;
+	r.image[0] = '\0';
+	assert_false(create_req_valid(&r, why, sizeof why));
+	assert_non_null(strstr(why, "image or a template"));
+	strcpy(r.template_hash_id, "abc");
+	assert_true(create_req_valid(&r, why, sizeof why));
+	r.price = 40;
+	assert_false(create_req_valid(&r, why, sizeof why));
+	r.price = 0.5;
+	assert_true(create_req_valid(&r, why, sizeof why));
+	r.disk = -1;
+	assert_false(create_req_valid(&r, why, sizeof why));
+	r.disk = 10;
+	strcpy(r.env, "-e K=secretvalue -p x");
+	assert_false(create_req_valid(&r, why, sizeof why));
+	assert_null(strstr(why, "secretvalue"));
+	strcpy(r.env, "-e K=v -p 1:1");
+	assert_true(create_req_valid(&r, why, sizeof why));
+	strcpy(r.runtype, "telnet");
+	assert_false(create_req_valid(&r, why, sizeof why));
+	strcpy(r.runtype, "ssh_proxy");
+	strcpy(r.args_str, "x");
+	assert_false(create_req_valid(&r, why, sizeof why));
+	strcpy(r.runtype, "args");
+	assert_true(create_req_valid(&r, why, sizeof why));
+	strcpy(r.image_login, "-u a docker.io");
+	assert_false(create_req_valid(&r, why, sizeof why));
+	r.image_login[0] = '\0';
+	memset(r.onstart, 'x', sizeof r.onstart);
+	assert_false(create_req_valid(&r, why, sizeof why)); /* not terminated */
+}
+
 static void test_templates(void **state)
 {
 	(void)state;
@@ -568,6 +611,7 @@ int main(void)
 		cmocka_unit_test(test_onstart_encoding),
 		cmocka_unit_test(test_validation),
 		cmocka_unit_test(test_create_body_every_field),
+		cmocka_unit_test(test_req_valid),
 		cmocka_unit_test(test_templates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
