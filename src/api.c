@@ -38,6 +38,8 @@ static const struct {
 	[EP_SSH_WRITE] = {"SSH key change", 1.0},    [EP_ROLES] = {"team roles", 1.0},
 	[EP_ROLE_WRITE] = {"team role change", 1.0}, [EP_REPORTS] = {"machine reports", 1.2},
 	[EP_TFA_STATUS] = {"2FA status", 1.0},       [EP_TFA_WRITE] = {"2FA", 1.0},
+	[EP_TEMPLATE_CREATE] = {"template create", 3.0}, [EP_TEMPLATE_EDIT] = {"template edit", 3.0},
+	[EP_TEMPLATE_DELETE] = {"template delete", 3.0},
 };
 
 const char *api_ep_name(enum api_ep ep)
@@ -88,6 +90,9 @@ enum retry_kind api_ep_kind(enum api_ep ep)
 	case EP_SSH_WRITE:
 	case EP_ROLE_WRITE:
 	case EP_TFA_WRITE:
+	case EP_TEMPLATE_CREATE:
+	case EP_TEMPLATE_EDIT:
+	case EP_TEMPLATE_DELETE:
 	case EP__COUNT:
 		return RK_ACTION;
 	}
@@ -237,28 +242,6 @@ struct api_call api_prepay(const struct config *c, long id, double amount)
 {
 	return mk(EP_PREPAY, "PUT", xasprintf("%s/api/v0/instances/prepay/%ld/", c->base_url, id),
 		  json_pack("{s:f}", "amount", amount));
-}
-
-struct api_call api_create(const struct config *c, const struct create_req *r)
-{
-	json_t *b = json_pack("{s:s}", "client_id", "me");
-	if (r->image[0])
-		json_object_set_new(b, "image", json_string(r->image));
-	if (r->template_hash_id[0])
-		json_object_set_new(b, "template_hash_id", json_string(r->template_hash_id));
-	if (r->label[0])
-		json_object_set_new(b, "label", json_string(r->label));
-	if (r->disk > 0)
-		json_object_set_new(b, "disk", json_real(r->disk));
-	if (r->runtype[0])
-		json_object_set_new(b, "runtype", json_string(r->runtype));
-	if (r->price > 0)
-		json_object_set_new(b, "price", json_real(r->price));
-	if (r->onstart[0])
-		json_object_set_new(b, "onstart", json_string(r->onstart));
-	if (r->cancel_unavail)
-		json_object_set_new(b, "cancel_unavail", json_true());
-	return mk(EP_CREATE, "PUT", xasprintf("%s/api/v0/asks/%ld/", c->base_url, r->offer_id), b);
 }
 
 struct api_call api_tfa_login(const struct config *c, const char *method, const char *code)

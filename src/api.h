@@ -55,6 +55,9 @@ enum api_ep {
 	EP_REPORTS,        /* GET /api/v0/machines/{id}/reports/ */
 	EP_TFA_STATUS,     /* GET /api/v0/tfa/status/ */
 	EP_TFA_WRITE,      /* the other /api/v0/tfa/... calls */
+	EP_TEMPLATE_CREATE, /* POST /api/v0/template/ */
+	EP_TEMPLATE_EDIT,  /* PUT /api/v0/template/ */
+	EP_TEMPLATE_DELETE, /* DELETE /api/v0/template/ */
 	EP__COUNT
 };
 
@@ -97,6 +100,7 @@ struct api_call api_reboot(const struct config *c, long id);
 struct api_call api_destroy(const struct config *c, long id);
 struct api_call api_bid(const struct config *c, long id, double price);
 struct api_call api_prepay(const struct config *c, long id, double amount);
+/* In api_offers.c. */
 struct api_call api_create(const struct config *c, const struct create_req *r);
 /* method "totp" (code = 6 digits) or "backup" (code = XXXX-XXXX-XXXX). */
 struct api_call api_tfa_login(const struct config *c, const char *method, const char *code);

@@ -17,6 +17,8 @@
 #include "config.h"
 #include "instcol.h"
 #include "json_map.h"
+#include "offers.h"
+#include "pace.h"
 #include "query.h"
 #include "util.h"
 
@@ -317,11 +319,19 @@ static int dump_instances(struct api_client *cl, FILE *out, FILE *err)
 	return rc;
 }
 
+/* Searches refused with 429 after the CLI's quick retries: waits at the
+ * published rate (10 a minute; pace.c's backoff from 6 s, doubling) */
+#define DUMP_OFFERS_429_WAITS 3
+
 static int dump_offers(struct api_client *cl, FILE *out, FILE *err)
 {
 	struct query_error qe;
-	json_t *body = query_search_body(cl->cfg->dump_query ? cl->cfg->dump_query : "", NULL,
-					 NULL, 0, 0, &qe);
+	struct query_cmd qc;
+	json_t *body = NULL;
+	if (query_cmd_parse(cl->cfg->dump_query ? cl->cfg->dump_query : "", &qc, &qe)) {
+		body = query_cmd_body(&qc, &qe);
+		query_cmd_free(&qc);
+	}
 	if (!body) {
 		fprintf(err, "rentop: --query: %s\n", qe.msg);
 		return DUMP_EXIT_USAGE;
@@ -329,7 +339,19 @@ static int dump_offers(struct api_client *cl, FILE *out, FILE *err)
 	struct api_call c = api_offers(cl->cfg, body);
 	json_t *root;
 	struct api_error e;
-	bool ok = api_run(cl, &c, &root, &e);
+	struct pace pc;
+	offers_pace_init(&pc, util_mono());
+	bool ok;
+	for (int waits = 0;; waits++) {
+		ok = api_run(cl, &c, &root, &e);
+		if (ok || e.cls != AE_RATE_LIMIT || waits >= DUMP_OFFERS_429_WAITS)
+			break;
+		char msg[160];
+		double w = offers_pace_refused(&pc, util_mono(), 0, msg, sizeof msg);
+		fprintf(err, "rentop: offers: %s (about 10 searches a minute per address); "
+			     "waiting, %d of %d\n", msg, waits + 1, DUMP_OFFERS_429_WAITS);
+		sleep_until(util_mono() + w);
+	}
 	api_call_free(&c);
 	if (!ok)
 		return report(err, cl->auth, "offers", &e);
@@ -412,7 +434,7 @@ static int dump_templates(struct api_client *cl, FILE *out, FILE *err)
 	json_t *filters = NULL;
 	if (cl->cfg->dump_query && *cl->cfg->dump_query) {
 		struct query_error qe;
-		filters = query_parse(cl->cfg->dump_query, true, &qe);
+		filters = query_parse_for(QUERY_TEMPLATES, cl->cfg->dump_query, true, &qe);
 		if (!filters) {
 			fprintf(err, "rentop: --query: %s\n", qe.msg);
 			return DUMP_EXIT_USAGE;

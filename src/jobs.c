@@ -160,22 +160,8 @@ static bool validate(const struct job_req *r)
 			return backup_code_ok(r->text);
 		return false;
 	case JOB_CREATE: {
-		const struct create_req *c = &r->create;
-		if (c->offer_id <= 0)
-			return false;
-		if (!memchr(c->image, 0, sizeof c->image) ||
-		    !memchr(c->template_hash_id, 0, sizeof c->template_hash_id) ||
-		    !memchr(c->label, 0, sizeof c->label) ||
-		    !memchr(c->onstart, 0, sizeof c->onstart) ||
-		    !memchr(c->runtype, 0, sizeof c->runtype))
-			return false;
-		if (!c->image[0] && !c->template_hash_id[0])
-			return false;
-		if (!isfinite(c->disk) || c->disk < 0)
-			return false;
-		if (c->price != 0 && !bid_ok(c->price))
-			return false;
-		return true;
+		char why[200]; /* api_offers.c owns the create request's rules */
+		return create_req_valid(&r->create, why, sizeof why);
 	}
 	case JOB_START:
 	case JOB_STOP:

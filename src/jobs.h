@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "api.h"
+#include "api_offers.h"
 
 struct model;
 
@@ -34,17 +35,7 @@ enum job_kind {
 #define LABEL_MAX 1024
 #define ONSTART_MAX 4048
 
-struct create_req {
-	long offer_id;
-	char image[256];
-	char template_hash_id[128];
-	char label[LABEL_MAX + 1];
-	double disk;          /* GB, 0 = service default (8) */
-	char runtype[32];     /* "" = default */
-	double price;         /* $/hour bid; 0 = on-demand */
-	char onstart[ONSTART_MAX + 1];
-	bool cancel_unavail;
-};
+/* struct create_req: api_offers.h. */
 
 struct job_req {
 	enum job_kind kind;

@@ -138,6 +138,15 @@ static char *get_str(const json_t *o, const char *key)
 	return sanitize_str(json_string_value(v), json_string_length(v));
 }
 
+/* A multi-line text field (scripts): sanitised with its newlines kept. */
+static char *get_text_ml(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	if (!json_is_string(v))
+		return xstrdup("");
+	return util_sanitize_ml(json_string_value(v), json_string_length(v));
+}
+
 /* The first of several keys that holds a number, or NAN. */
 static double first_num(const json_t *o, const char *const *keys)
 {
@@ -646,6 +655,15 @@ bool json_map_offers(const json_t *root, struct offer **v, size_t *n)
 		f->geolocation = get_str(o, "geolocation");
 		f->verification = get_str(o, "verification");
 		f->duration = get_num(o, "duration");
+		f->storage_cost = get_num(o, "storage_cost");
+		f->host_id = get_long(o, "host_id");
+		f->cpu_cores_effective = get_num(o, "cpu_cores_effective");
+		f->cpu_ghz = get_num(o, "cpu_ghz");
+		f->compute_cap = get_num(o, "compute_cap");
+		f->driver_version = get_str(o, "driver_version");
+		f->cpu_name = get_str(o, "cpu_name");
+		f->credit_discount_max = get_num(o, "credit_discount_max");
+		f->is_bid = get_bool(o, "is_bid");
 	}
 	return true;
 }
@@ -656,6 +674,8 @@ void offers_free(struct offer *v, size_t n)
 		free(v[i].gpu_name);
 		free(v[i].geolocation);
 		free(v[i].verification);
+		free(v[i].driver_version);
+		free(v[i].cpu_name);
 	}
 	free(v);
 }
@@ -682,6 +702,15 @@ static bool map_template(const json_t *o, struct template_rec *t)
 	t->count_created = get_long(o, "count_created");
 	t->created_at = get_num(o, "created_at");
 	t->private_ = get_bool(o, "private");
+	t->recommended = get_bool(o, "recommended");
+	t->env = get_str(o, "env");
+	t->onstart = get_text_ml(o, "onstart");
+	t->args_str = get_str(o, "args_str");
+	t->ssh_direct = get_bool(o, "ssh_direct");
+	t->jup_direct = get_bool(o, "jup_direct");
+	t->use_ssh = get_bool(o, "use_ssh");
+	t->docker_login_repo = get_str(o, "docker_login_repo");
+	t->docker_login_user = get_str(o, "docker_login_user");
 	return true;
 }
 
@@ -708,6 +737,11 @@ void templates_free(struct template_rec *v, size_t n)
 		free(v[i].tag);
 		free(v[i].runtype);
 		free(v[i].desc);
+		free(v[i].env);
+		free(v[i].onstart);
+		free(v[i].args_str);
+		free(v[i].docker_login_repo);
+		free(v[i].docker_login_user);
 	}
 	free(v);
 }

@@ -45,6 +45,13 @@ struct offer {
 	double cuda_max_good;
 	char *geolocation, *verification;
 	double duration;                      /* s of availability left */
+	double storage_cost;                  /* $/GB/month, NAN when not sent */
+	long host_id;
+	double cpu_cores_effective, cpu_ghz;
+	double compute_cap;                   /* 890 = 8.9 */
+	char *driver_version, *cpu_name;
+	double credit_discount_max;           /* 0-0.4, NAN when not sent */
+	bool is_bid;                          /* priced as an interruptible (type bid) */
 };
 bool json_map_offers(const json_t *root, struct offer **v, size_t *n); /* {"offers":[...]} or array */
 void offers_free(struct offer *v, size_t n);
@@ -56,6 +63,12 @@ struct template_rec {
 	long creator_id, count_created;
 	double created_at;                    /* epoch */
 	bool private_;
+	bool recommended;
+	char *env;                            /* flag string "-e K=V -p H:C" */
+	char *onstart;                        /* newlines kept */
+	char *args_str;
+	bool ssh_direct, jup_direct, use_ssh;
+	char *docker_login_repo, *docker_login_user; /* the password is never kept */
 };
 bool json_map_templates(const json_t *root, struct template_rec **v, size_t *n); /* {"templates":[...]} */
 void templates_free(struct template_rec *v, size_t n);

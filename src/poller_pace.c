@@ -48,6 +48,9 @@ enum api_ep poller_pace_group(enum api_ep ep)
 	case EP_REPORTS:
 	case EP_TFA_STATUS:
 	case EP_TFA_WRITE:
+	case EP_TEMPLATE_CREATE:
+	case EP_TEMPLATE_EDIT:
+	case EP_TEMPLATE_DELETE:
 		return ep;
 	case EP__COUNT:
 		break;

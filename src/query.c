@@ -36,6 +36,39 @@ static const struct { const char *field; double mult; } multipliers[] = {
 	{ "duration", 86400.0 },   /* days -> seconds */
 };
 
+/* The fields an offer search filters or sorts on: the official CLI's list
+ * and the offer fields of API-NOTES.md (sorted, for bsearch). */
+static const char *const offer_fields[] = {
+	"ask_contract_id", "bw_nvlink", "compute_cap", "cpu_arch", "cpu_cores",
+	"cpu_cores_effective", "cpu_ghz", "cpu_name", "cpu_ram", "credit_discount_max",
+	"cuda_max_good", "datacenter", "direct_port_count", "disk_bw", "disk_space", "dlperf",
+	"dlperf_per_dphtotal", "dph_base", "dph_total", "driver_version", "duration", "end_date",
+	"external", "flops_per_dphtotal", "geolocation", "gpu_arch", "gpu_display_active",
+	"gpu_frac", "gpu_max_power", "gpu_max_temp", "gpu_mem_bw", "gpu_name", "gpu_ram",
+	"gpu_total_ram", "has_avx", "host_id", "id", "inet_down", "inet_down_cost", "inet_up",
+	"inet_up_cost", "machine_id", "min_bid", "mobo_name", "num_gpus", "pci_gen", "pcie_bw",
+	"reliability", "reliability2", "rentable", "rented", "score", "static_ip", "storage_cost",
+	"total_flops", "ubuntu_version", "verification", "verified", "vms_enabled",
+};
+
+/* The searchable template fields of SPEC.md (sorted). */
+static const char *const template_fields[] = {
+	"count_created", "created_at", "creator_id", "default_tag", "docker_login_repo", "hash_id",
+	"id", "image", "jup_direct", "name", "recent_create_date", "recommended",
+	"recommended_disk_space", "ssh_direct", "tag", "use_ssh",
+};
+
+const struct query_sort_key query_sort_keys[] = {
+	{ "score", "score", true },
+	{ "dph_total", "$/h", false },
+	{ "dlperf_per_dphtotal", "DLPerf/$", true },
+	{ "reliability", "reliability", true },
+	{ "gpu_ram", "GPU RAM", true },
+	{ "inet_down", "inet down", true },
+	{ "geolocation", "location", false },
+};
+const size_t query_nsort_keys = sizeof query_sort_keys / sizeof *query_sort_keys;
+
 /* Operator spellings (symbols and words) and the body's operator names. */
 static const struct { const char *text; const char *op; } ops[] = {
 	{ "=", "eq" },       { "==", "eq" },   { "!=", "neq" },  { "<", "lt" },
@@ -59,6 +92,113 @@ const char *query_alias(const char *field)
 	return field;
 }
 
+static void fail(struct query_error *err, int pos, int len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static char *show(const char *s, size_t len);
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static const char *const *field_list(enum query_target t, size_t *n)
+{
+	switch (t) {
+	case QUERY_OFFERS:
+		*n = sizeof offer_fields / sizeof *offer_fields;
+		return offer_fields;
+	case QUERY_TEMPLATES:
+		*n = sizeof template_fields / sizeof *template_fields;
+		return template_fields;
+	}
+	*n = 0;
+	return NULL;
+}
+
+bool query_field_known(enum query_target t, const char *field)
+{
+	if (!field)
+		return false;
+	if (t == QUERY_OFFERS)
+		field = query_alias(field);
+	size_t n;
+	const char *const *list = field_list(t, &n);
+	return list && bsearch(&field, list, n, sizeof *list, cmp_str) != NULL;
+}
+
+/* Edit distance (insert, delete, substitute, swap of neighbours), capped. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 63 || lb > 63)
+		return 99;
+	size_t d[64][64];
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cost = a[i - 1] != b[j - 1];
+			size_t v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (d[i - 1][j - 1] + cost < v)
+				v = d[i - 1][j - 1] + cost;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[la][lb];
+}
+
+const char *query_field_nearest(enum query_target t, const char *field)
+{
+	if (!field || !*field)
+		return NULL;
+	size_t n, best = 99;
+	const char *const *list = field_list(t, &n);
+	const char *pick = NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t d = distance(field, list[i]);
+		if (d < best) {
+			best = d;
+			pick = list[i];
+		}
+	}
+	if (t == QUERY_OFFERS)
+		for (size_t i = 0; i < sizeof aliases / sizeof *aliases; i++) {
+			size_t d = distance(field, aliases[i].alias);
+			if (d < best) {
+				best = d;
+				pick = aliases[i].alias;
+			}
+		}
+	size_t len = strlen(field);
+	size_t limit = len <= 2 ? 1 : len / 3 > 2 ? len / 3 : 2;
+	if (best <= limit)
+		return pick;
+	/* a cut-short name: the first field it begins */
+	for (size_t i = 0; len >= 4 && i < n; i++)
+		if (!strncmp(list[i], field, len))
+			return list[i];
+	return NULL;
+}
+
+/* "unknown field X (did you mean Y?)" into *err at the field. */
+static void unknown_field(struct query_error *err, enum query_target t, const char *field,
+			  int pos, int len, const char *what)
+{
+	const char *near = query_field_nearest(t, field);
+	char *shown = show(field, strlen(field));
+	if (near)
+		fail(err, pos, len, "unknown %s %s (did you mean %s?)", what, shown, near);
+	else
+		fail(err, pos, len, "unknown %s %s", what, shown);
+	free(shown);
+}
+
 static double multiplier(const char *field)
 {
 	for (size_t i = 0; i < sizeof multipliers / sizeof *multipliers; i++)
@@ -76,7 +216,6 @@ static const char *op_name(const char *text, size_t len)
 }
 
 /* Fill *err: the token at [pos, pos+len) and a message (its column is appended). */
-__attribute__((format(printf, 4, 5)))
 static void fail(struct query_error *err, int pos, int len, const char *fmt, ...)
 {
 	if (!err)
@@ -248,13 +387,19 @@ static void add_defaults(json_t *q)
 
 json_t *query_parse(const char *text, bool no_defaults, struct query_error *err)
 {
+	return query_parse_for(QUERY_OFFERS, text, no_defaults, err);
+}
+
+json_t *query_parse_for(enum query_target target, const char *text, bool no_defaults,
+			struct query_error *err)
+{
 	if (err) {
 		err->pos = -1;
 		err->len = 0;
 		err->msg[0] = '\0';
 	}
 	json_t *q = json_object();
-	if (!no_defaults)
+	if (!no_defaults && target == QUERY_OFFERS)
 		add_defaults(q);
 	if (!text)
 		return q;
@@ -292,6 +437,10 @@ json_t *query_parse(const char *text, bool no_defaults, struct query_error *err)
 		}
 		memcpy(field, text + fstart, flen);
 		field[flen] = '\0';
+		if (!query_field_known(target, field)) {
+			unknown_field(err, target, field, (int)fstart, (int)flen, "field");
+			goto bad;
+		}
 		/* operator */
 		size_t sp = i;
 		while (i < n && text[i] == ' ')
@@ -371,7 +520,7 @@ json_t *query_parse(const char *text, bool no_defaults, struct query_error *err)
 			goto bad;
 		}
 		i = vpos + vlen;
-		const char *canon = query_alias(field);
+		const char *canon = target == QUERY_OFFERS ? query_alias(field) : field;
 		if (is_wildcard(text + vpos, vlen)) {
 			if (strcmp(op, "eq")) {
 				fail(err, (int)opos, (int)olen,
@@ -398,11 +547,14 @@ bad:
 	return NULL;
 }
 
-/* "score-,dph+" into [["score","desc"],["dph_total","asc"]]. */
-static json_t *parse_order(const char *order, struct query_error *err)
+/* "score-,dph+" into [["score","desc"],["dph_total","asc"]]; base is the
+ * offset of order in the line as typed (for the error's column), -1 when
+ * it was not typed in a line. */
+static json_t *parse_order(const char *order, int base, struct query_error *err)
 {
 	json_t *arr = json_array();
 	const char *p = order && *order ? order : "score-";
+	const char *text = p;
 	while (*p) {
 		while (*p == ',' || *p == ' ')
 			p++;
@@ -429,57 +581,280 @@ static json_t *parse_order(const char *order, struct query_error *err)
 		bool ok = len > 0 && len < sizeof field;
 		for (size_t k = 0; ok && k < len; k++)
 			ok = is_field_char(f[k]);
+		int pos = base >= 0 ? base + (int)(start - text) : -1;
 		if (!ok) {
-			if (err) {
-				char *t = show(start, (size_t)(p - start));
-				err->pos = -1;
-				err->len = 0;
-				snprintf(err->msg, sizeof err->msg, "bad sort field '%s'", t);
-				free(t);
-			}
+			char *t = show(start, (size_t)(p - start));
+			fail(err, pos, (int)(p - start), "bad sort field '%s'", t);
+			free(t);
 			json_decref(arr);
 			return NULL;
 		}
 		memcpy(field, f, len);
 		field[len] = '\0';
+		if (!query_field_known(QUERY_OFFERS, field)) {
+			unknown_field(err, QUERY_OFFERS, field,
+				      base >= 0 ? base + (int)(f - text) : -1, (int)len, "sort field");
+			json_decref(arr);
+			return NULL;
+		}
 		json_array_append_new(arr, json_pack("[ss]", query_alias(field), dir));
 	}
 	return arr;
 }
 
-json_t *query_search_body(const char *text, const char *order, const char *type, int limit,
-			  double allocated_storage, struct query_error *err)
+/* The offer type as sent, or NULL when unknown. */
+static const char *canon_type(const char *t)
 {
-	json_t *q = query_parse(text, false, err);
+	if (!t || !*t)
+		return "on-demand";
+	if (!strcmp(t, "interruptible") || !strcmp(t, "bid"))
+		return "bid";
+	if (!strcmp(t, "ondemand") || !strcmp(t, "on-demand"))
+		return "on-demand";
+	if (!strcmp(t, "reserved"))
+		return "reserved";
+	return NULL;
+}
+
+/* The whole body; order_base as for parse_order. */
+static json_t *build_body(const char *text, bool no_defaults, const char *order, int order_base,
+			  const char *type, int limit, double storage, struct query_error *err)
+{
+	json_t *q = query_parse_for(QUERY_OFFERS, text, no_defaults, err);
 	if (!q)
 		return NULL;
-	json_t *ord = parse_order(order, err);
+	json_t *ord = parse_order(order, order_base, err);
 	if (!ord) {
 		json_decref(q);
 		return NULL;
 	}
 	json_object_set_new(q, "order", ord);
-	const char *t = type && *type ? type : "on-demand";
-	if (!strcmp(t, "interruptible"))
-		t = "bid";
-	else if (!strcmp(t, "ondemand"))
-		t = "on-demand";
-	if (strcmp(t, "on-demand") && strcmp(t, "bid") && strcmp(t, "reserved")) {
-		if (err) {
-			char *shown = show(t, strlen(t));
-			err->pos = -1;
-			err->len = 0;
-			snprintf(err->msg, sizeof err->msg,
-				 "unknown offer type '%s' (on-demand, bid or reserved)", shown);
-			free(shown);
-		}
+	const char *t = canon_type(type);
+	if (!t) {
+		char *shown = show(type, strlen(type));
+		fail(err, -1, 0, "unknown offer type '%s' (on-demand, bid or reserved)", shown);
+		free(shown);
 		json_decref(q);
 		return NULL;
 	}
 	json_object_set_new(q, "type", json_string(t));
 	if (limit > 0)
 		json_object_set_new(q, "limit", json_integer(limit));
-	json_object_set_new(q, "allocated_storage",
-			    json_real(allocated_storage > 0 ? allocated_storage : 5.0));
+	json_object_set_new(q, "allocated_storage", json_real(storage > 0 ? storage : 5.0));
 	return q;
+}
+
+json_t *query_search_body(const char *text, const char *order, const char *type, int limit,
+			  double allocated_storage, struct query_error *err)
+{
+	return build_body(text, false, order, -1, type, limit, allocated_storage, err);
+}
+
+/* ---- the search line ----------------------------------------------------- */
+
+/* Options of the search line: long and short spellings, whether a value follows. */
+static const struct {
+	const char *lng, *shrt;
+	bool has_value;
+} cmd_opts[] = {
+	{ "--order", "-o", true },     { "--type", "-t", true },   { "--limit", NULL, true },
+	{ "--storage", NULL, true },   { "--disk", NULL, true },   { "--no-default", "-n", false },
+	{ "--on-demand", "-d", false }, { "--bid", "-b", false },  { "--interruptible", "-i", false },
+	{ "--reserved", "-r", false },
+};
+
+void query_cmd_free(struct query_cmd *c)
+{
+	free(c->filters);
+	free(c->order);
+	c->filters = c->order = NULL;
+}
+
+/* Blank [from, to) of the filter copy. */
+static void blank(char *f, size_t from, size_t to)
+{
+	memset(f + from, ' ', to - from);
+}
+
+bool query_cmd_parse(const char *line, struct query_cmd *c, struct query_error *err)
+{
+	memset(c, 0, sizeof *c);
+	strcpy(c->type, "on-demand");
+	if (err) {
+		err->pos = -1;
+		err->len = 0;
+		err->msg[0] = '\0';
+	}
+	if (!line)
+		line = "";
+	c->filters = xstrdup(line);
+	size_t n = strlen(line), i = 0;
+	char open = 0; /* inside a quoted value or a list */
+	while (i < n) {
+		if (open) {
+			if (line[i] == open)
+				open = 0;
+			i++;
+			continue;
+		}
+		if (line[i] == '"' || line[i] == '[') {
+			open = line[i] == '"' ? '"' : ']';
+			i++;
+			continue;
+		}
+		bool at_token = i == 0 || isspace((unsigned char)line[i - 1]);
+		if (!at_token || line[i] != '-') {
+			i++;
+			continue;
+		}
+		size_t e = i;
+		while (e < n && !isspace((unsigned char)line[e]))
+			e++;
+		size_t tl = e - i;
+		const char *tok = line + i;
+		/* --opt=value */
+		const char *eqs = memchr(tok, '=', tl);
+		size_t nl = eqs ? (size_t)(eqs - tok) : tl;
+		int which = -1;
+		for (size_t k = 0; k < sizeof cmd_opts / sizeof *cmd_opts && which < 0; k++)
+			if ((strlen(cmd_opts[k].lng) == nl && !strncmp(tok, cmd_opts[k].lng, nl)) ||
+			    (cmd_opts[k].shrt && strlen(cmd_opts[k].shrt) == nl &&
+			     !strncmp(tok, cmd_opts[k].shrt, nl)))
+				which = (int)k;
+		if (which < 0) {
+			if (tl > 1 && !isdigit((unsigned char)tok[1]) && tok[1] != '.') {
+				char *t = show(tok, tl);
+				fail(err, (int)i, (int)tl, "unknown option '%s' (-o, -t, -n, --limit, "
+							  "--storage)", t);
+				free(t);
+				goto bad;
+			}
+			i = e;
+			continue;
+		}
+		const char *name = cmd_opts[which].lng;
+		char *val = NULL;
+		size_t vpos = 0, vend = e;
+		if (cmd_opts[which].has_value) {
+			if (eqs) {
+				vpos = (size_t)(eqs + 1 - line);
+			} else {
+				vpos = e;
+				while (vpos < n && isspace((unsigned char)line[vpos]))
+					vpos++;
+				vend = vpos;
+				while (vend < n && !isspace((unsigned char)line[vend]))
+					vend++;
+			}
+			if (vend <= vpos) {
+				fail(err, (int)i, (int)tl, "%s needs a value", name);
+				goto bad;
+			}
+			val = xstrndup(line + vpos, vend - vpos);
+		} else if (eqs) {
+			fail(err, (int)i, (int)tl, "%s takes no value", name);
+			goto bad;
+		}
+		bool ok = true;
+		if (!strcmp(name, "--order")) {
+			free(c->order);
+			c->order = val;
+			val = NULL;
+			/* checked here for the column; query_cmd_body checks again */
+			json_t *o = parse_order(c->order, (int)vpos, err);
+			ok = o != NULL;
+			json_decref(o);
+		} else if (!strcmp(name, "--type")) {
+			const char *t = canon_type(val);
+			if (!t) {
+				char *sh = show(val, strlen(val));
+				fail(err, (int)vpos, (int)(vend - vpos),
+				     "unknown offer type '%s' (on-demand, bid or reserved)", sh);
+				free(sh);
+				ok = false;
+			} else {
+				util_strlcpy(c->type, t, sizeof c->type);
+			}
+		} else if (!strcmp(name, "--limit")) {
+			char *end;
+			long v = strtol(val, &end, 10);
+			if (*end || v < 1 || v > 100000) {
+				fail(err, (int)vpos, (int)(vend - vpos), "--limit is a count from 1");
+				ok = false;
+			} else {
+				c->limit = (int)v;
+			}
+		} else if (!strcmp(name, "--storage") || !strcmp(name, "--disk")) {
+			double d;
+			if (!parse_number(val, &d) || d <= 0 || d > 1e6) {
+				fail(err, (int)vpos, (int)(vend - vpos), "%s is a size in GB", name);
+				ok = false;
+			} else {
+				c->storage = d;
+			}
+		} else if (!strcmp(name, "--no-default")) {
+			c->no_default = true;
+		} else if (!strcmp(name, "--on-demand")) {
+			strcpy(c->type, "on-demand");
+		} else if (!strcmp(name, "--bid") || !strcmp(name, "--interruptible")) {
+			strcpy(c->type, "bid");
+		} else if (!strcmp(name, "--reserved")) {
+			strcpy(c->type, "reserved");
+		}
+		free(val);
+		if (!ok)
+			goto bad;
+		blank(c->filters, i, vend);
+		i = vend;
+	}
+	return true;
+bad:
+	query_cmd_free(c);
+	return false;
+}
+
+json_t *query_cmd_body(const struct query_cmd *c, struct query_error *err)
+{
+	return build_body(c->filters, c->no_default, c->order, -1, c->type, c->limit, c->storage,
+			  err);
+}
+
+char *query_defaults_desc(const json_t *body, char *buf, size_t n)
+{
+	static const struct {
+		const char *field, *name;
+		bool val;
+	} defs[] = { { "verified", "verified", true },
+		     { "rentable", "rentable", true },
+		     { "rented", "not rented", false },
+		     { "external", "not external", false } };
+	char on[120] = "", changed[120] = "";
+	for (size_t i = 0; i < sizeof defs / sizeof *defs; i++) {
+		const json_t *cond = json_object_get(body, defs[i].field);
+		const json_t *eq = json_object_get(cond, "eq");
+		bool is_default = json_is_object(cond) && json_object_size(cond) == 1 &&
+				  json_is_boolean(eq) && json_boolean_value(eq) == defs[i].val;
+		char *dst = is_default ? on : changed;
+		const char *name = is_default ? defs[i].name : defs[i].field;
+		size_t len = strlen(dst);
+		snprintf(dst + len, sizeof on - len, "%s%s", len ? ", " : "", name);
+	}
+	if (!on[0])
+		snprintf(buf, n, "no default filters");
+	else if (!changed[0])
+		snprintf(buf, n, "defaults: %s", on);
+	else
+		snprintf(buf, n, "defaults: %s (%s yours or off)", on, changed);
+	return buf;
+}
+
+char *query_sort_order(size_t i, bool invert, char *buf, size_t n)
+{
+	if (i >= query_nsort_keys) {
+		snprintf(buf, n, "score-");
+		return buf;
+	}
+	bool desc = query_sort_keys[i].desc != invert;
+	snprintf(buf, n, "%s%c", query_sort_keys[i].field, desc ? '-' : '+');
+	return buf;
 }

@@ -86,6 +86,47 @@ else
     notok "a bad --query exits 2 with a message" "rc=$rc" "$(cat "$T/q.err")"
 fi
 
+# issue 12: an unknown field names the nearest one and exits 2, sending nothing
+before=$(requests /api/v0/bundles/)
+"$RENTOP" --url "$SIM_URL" --api-key-file "$KEYFILE" --dump offers --query 'gpu_nam=RTX_4090' >"$T/q2.out" 2>"$T/q2.err"
+rc=$?
+after=$(requests /api/v0/bundles/)
+if [ $rc -eq 2 ] && grep -q 'unknown field gpu_nam (did you mean gpu_name?)' "$T/q2.err" && [ "$before" -gt 0 ] && [ "$before" -eq "$after" ]; then
+    ok "an unknown --query field exits 2 naming the nearest field, nothing sent"
+else
+    notok "an unknown --query field exits 2 naming the nearest field, nothing sent" "rc=$rc requests $before -> $after" "$(cat "$T/q2.err")"
+fi
+
+# the search line's options: order before limit, cheapest first
+"$RENTOP" --url "$SIM_URL" --dump offers --query 'num_gpus>=1 -o dph+ --limit 5 -n' --json >"$T/o5.json" 2>"$T/o5.err"
+rc=$?
+prices=$(grep '^    "dph_total": ' "$T/o5.json" | sed 's/.*: //; s/,$//')
+sorted=$(printf '%s\n' "$prices" | sort -g)
+if [ $rc -eq 0 ] && [ "$(records "$T/o5.json")" -eq 5 ] && [ "$prices" = "$sorted" ]; then
+    ok "dump offers --query with -o dph+ --limit 5 gives the 5 cheapest in order"
+else
+    notok "dump offers --query with -o dph+ --limit 5 gives the 5 cheapest in order" "rc=$rc" "$prices" "$(head -c 300 "$T/o5.err")"
+fi
+
+# issue 12: a 429 on the search waits at the published rate and retries
+fault /api/v0/bundles/ 429 5
+"$RENTOP" --url "$SIM_URL" --dump offers --query 'num_gpus>=1' --json >"$T/o429.json" 2>"$T/o429.err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(records "$T/o429.json")" -gt 0 ] && grep -q 'refused by the service (429): next search in 6 s' "$T/o429.err"; then
+    ok "dump offers waits out a 429 (saying so) instead of exiting 4"
+else
+    notok "dump offers waits out a 429 (saying so) instead of exiting 4" "rc=$rc" "$(cat "$T/o429.err")"
+fi
+
+# templates: their own fields; a misspelt one is named
+"$RENTOP" --url "$SIM_URL" --api-key-file "$KEYFILE" --dump templates --query 'nam=x' >"$T/t2.out" 2>"$T/t2.err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q 'did you mean name?' "$T/t2.err"; then
+    ok "dump templates --query checks template fields"
+else
+    notok "dump templates --query checks template fields" "rc=$rc" "$(cat "$T/t2.err")"
+fi
+
 "$RENTOP" --url "$SIM_URL" --api-key-file "$KEYFILE" --dump templates >"$T/tpl.txt" 2>"$T/tpl.err"
 rc=$?
 if [ $rc -eq 0 ] && head -n 1 "$T/tpl.txt" | grep -q '^ID  *HASH_ID'; then

@@ -643,6 +643,59 @@ static const char *runtype_wire(const char *rt)
 	return "ssh_proxy";
 }
 
+/* Docker's reference grammar, loosely: no spaces or control characters,
+ * a lowercase repository path of [a-z0-9._-] components, an optional
+ * registry host (with a port), :tag ([A-Za-z0-9_.-], at most 128) and
+ * @digest. */
+static bool image_ref_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 255)
+		return false;
+	const char *at = strchr(s, '@');
+	size_t end = at ? (size_t)(at - s) : n;
+	if (at && strncmp(at + 1, "sha256:", 7))
+		return false;
+	/* the tag: after the last ':' that follows the last '/' */
+	const char *slash = memrchr(s, '/', end);
+	const char *colon = memchr(slash ? slash : s, ':', end - (size_t)((slash ? slash : s) - s));
+	size_t path_end = colon ? (size_t)(colon - s) : end;
+	if (colon) {
+		size_t tl = end - path_end - 1;
+		if (tl == 0 || tl > 128)
+			return false;
+		for (size_t i = path_end + 1; i < end; i++)
+			if (!(isalnum((unsigned char)s[i]) || strchr("_.-", s[i])))
+				return false;
+	}
+	/* the first component is a registry host when it has '.' or ':' or is localhost */
+	size_t i = 0;
+	const char *first_slash = memchr(s, '/', path_end);
+	if (first_slash) {
+		size_t hl = (size_t)(first_slash - s);
+		const char *pc = memchr(s, ':', hl);
+		if (pc) { /* host:port */
+			if (pc + 1 == first_slash)
+				return false;
+			for (const char *d = pc + 1; d < first_slash; d++)
+				if (!isdigit((unsigned char)*d))
+					return false;
+		}
+		if (memchr(s, '.', hl) || pc || (hl == 9 && !strncmp(s, "localhost", 9)))
+			i = hl + 1;
+	}
+	if (i >= path_end || s[i] == '/' || s[path_end - 1] == '/')
+		return false;
+	for (; i < path_end; i++) {
+		char ch = s[i];
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || strchr("._-/", ch)))
+			return false;
+		if (ch == '/' && s[i + 1] == '/')
+			return false;
+	}
+	return true;
+}
+
 static json_t *template_by_hash(struct world *w, const char *hash)
 {
 	size_t i;
@@ -690,6 +743,11 @@ static void h_create(struct ctx *c)
 	json_t *img = merged(b, tpl, "image", NULL);
 	if (!json_is_string(img) || !json_string_length(img)) {
 		routes_error(c->rs, 400, "invalid_args", "image is required unless template_hash_id is given");
+		return;
+	}
+	if (!image_ref_ok(json_string_value(img))) {
+		routes_error(c->rs, 400, "invalid_args",
+			     "invalid image name: [registry/]repository[:tag][@digest], lowercase repository");
 		return;
 	}
 	const char *tag = json_is_string(json_object_get(b, "image")) ? NULL : jstr(tpl, "tag");
@@ -830,6 +888,9 @@ static void h_create(struct ctx *c)
 			 jstr(tpl, "docker_login_repo") ? jstr(tpl, "docker_login_repo") : "");
 		in->image_login = strdup(buf);
 	}
+	/* a private image without registry credentials cannot be pulled */
+	if (!in->image_login && !strncmp(image, "private/", 8))
+		in->plan = BOOT_PULL;
 	if (tpl)
 		json_object_set_new(tpl, "count_created",
 				    json_integer(json_integer_value(json_object_get(tpl, "count_created")) + 1));

@@ -378,6 +378,14 @@ static void step(struct world *w, struct inst *in, double t)
 				   "Error response from daemon: failed to create task for container: "
 				   "OCI runtime create failed: nvidia-container-cli: device error: "
 				   "unknown device");
+		} else if (in->plan == BOOT_PULL) {
+			char msg[512];
+			snprintf(msg, sizeof msg,
+				 "Error response from daemon: pull access denied for %s, repository does "
+				 "not exist or may require 'docker login': denied: requested access to the "
+				 "resource is denied",
+				 jstr(in->o, "image_uuid") ? jstr(in->o, "image_uuid") : "?");
+			set_status(in, "created", NULL, "stopped", msg);
 		} else if (want_run) {
 			set_status(in, "running", NULL, "running", "success, running");
 			set_num(in->o, "_running_since", t);

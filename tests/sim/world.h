@@ -37,7 +37,9 @@ enum inst_phase {
 	PH_STOPPING,  /* still running, going to exited */
 };
 
-enum boot_plan { BOOT_OK, BOOT_CRASH, BOOT_DOCKER };
+/* BOOT_PULL: the image cannot be pulled (a private/ image without registry
+ * credentials): `created` with Docker's pull error. */
+enum boot_plan { BOOT_OK, BOOT_CRASH, BOOT_DOCKER, BOOT_PULL };
 
 struct inst {
 	long id;

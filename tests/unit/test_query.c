@@ -74,8 +74,8 @@ static void test_word_ops(void **state)
 	expect("num_gpus not eq 1", "{\"num_gpus\":{\"neq\":\"1\"}}");
 	expect("num_gpus in 1,2,4", "{\"num_gpus\":{\"in\":[\"1\",\"2\",\"4\"]}}");
 	expect("geolocation in \"US,CA\"", "{\"geolocation\":{\"in\":[\"US\",\"CA\"]}}");
-	/* a field named like an operator word is still a field */
-	expect("in=3", "{\"in\":{\"eq\":\"3\"}}");
+	/* a field named like an operator word is read as a field (and is unknown) */
+	expect_error("in=3", 0, 2, "unknown field in (did you mean id?) at column 1");
 }
 
 static void test_values(void **state)
@@ -87,9 +87,9 @@ static void test_values(void **state)
 	expect("verified=true rentable=True", "{\"verified\":{\"eq\":true},\"rentable\":{\"eq\":true}}");
 	expect("external=false rented=False", "{\"external\":{\"eq\":false},\"rented\":{\"eq\":false}}");
 	expect("static_ip=null gpu_arch=None", "{\"static_ip\":{\"eq\":null},\"gpu_arch\":{\"eq\":null}}");
-	expect("label=\"true\"", "{\"label\":{\"eq\":\"true\"}}"); /* quoted: a string */
+	expect("geolocation=\"true\"", "{\"geolocation\":{\"eq\":\"true\"}}"); /* quoted: a string */
 	expect("compute_cap>=890", "{\"compute_cap\":{\"gte\":\"890\"}}");
-	expect("a=b=c", "{\"a\":{\"eq\":\"b=c\"}}");
+	expect("gpu_name=b=c", "{\"gpu_name\":{\"eq\":\"b=c\"}}");
 	expect("", "{}");
 	expect("   ", "{}");
 }
@@ -218,6 +218,166 @@ static void test_search_body(void **state)
 	assert_non_null(strstr(err.msg, "unknown offer type 'spot'"));
 }
 
+static void test_unknown_fields(void **state)
+{
+	(void)state;
+	/* issue 12: a misspelt field is an error naming the nearest one */
+	expect_error("gpu_nam=RTX_4090", 0, 7, "unknown field gpu_nam (did you mean gpu_name?) at column 1");
+	expect_error("num_gpus=2 relability>0.9", 11, 10, "(did you mean reliability?) at column 12");
+	expect_error("num_gpus=2 dhp<1", 11, 3, "unknown field dhp (did you mean dph?)");
+	expect_error("num_gpus=2 zzzzzzzz=1", 11, 8, "unknown field zzzzzzzz at column 12");
+	struct query_error err;
+	assert_null(query_parse("zzzzzzzz=1", true, &err));
+	assert_null(strstr(err.msg, "did you mean"));
+	assert_true(query_field_known(QUERY_OFFERS, "dph"));          /* an alias */
+	assert_true(query_field_known(QUERY_OFFERS, "reliability2"));
+	assert_false(query_field_known(QUERY_OFFERS, "name"));
+	assert_true(query_field_known(QUERY_TEMPLATES, "name"));
+	assert_false(query_field_known(QUERY_TEMPLATES, "gpu_name"));
+	assert_string_equal(query_field_nearest(QUERY_OFFERS, "gpuname"), "gpu_name");
+	assert_string_equal(query_field_nearest(QUERY_OFFERS, "dlperf_per_dph"), "dlperf_per_dphtotal");
+	assert_string_equal(query_field_nearest(QUERY_TEMPLATES, "creatorid"), "creator_id");
+	assert_null(query_field_nearest(QUERY_OFFERS, "q"));
+	/* templates: their own fields, never the offer defaults */
+	json_t *q = query_parse_for(QUERY_TEMPLATES, "creator_id=42 recommended=true", false, &err);
+	assert_non_null(q);
+	json_t *want = json_loads("{\"creator_id\":{\"eq\":\"42\"},\"recommended\":{\"eq\":true}}", 0, NULL);
+	assert_true(json_equal(q, want));
+	json_decref(q);
+	json_decref(want);
+	assert_null(query_parse_for(QUERY_TEMPLATES, "imag=pytorch", true, &err));
+	assert_non_null(strstr(err.msg, "did you mean image?"));
+	/* sort fields are checked too */
+	assert_null(query_search_body("", "dph_totl+", NULL, 0, 0, &err));
+	assert_non_null(strstr(err.msg, "unknown sort field dph_totl (did you mean dph_total?)"));
+}
+
+/* Parse a line and build its body; fail the test on an error. */
+static json_t *cmd_body(const char *line, struct query_cmd *c)
+{
+	struct query_error err;
+	if (!query_cmd_parse(line, c, &err))
+		fail_msg("'%s': %s", line, err.msg);
+	json_t *b = query_cmd_body(c, &err);
+	if (!b)
+		fail_msg("'%s' body: %s", line, err.msg);
+	return b;
+}
+
+static void test_search_line(void **state)
+{
+	(void)state;
+	struct query_cmd c;
+	json_t *b = cmd_body("gpu_name=RTX_4090 num_gpus>=2 dph<1.5 -o dph+ --no-default", &c);
+	json_t *want = json_loads(
+		"{\"gpu_name\":{\"eq\":\"RTX 4090\"},\"num_gpus\":{\"gte\":\"2\"},"
+		"\"dph_total\":{\"lt\":\"1.5\"},\"order\":[[\"dph_total\",\"asc\"]],"
+		"\"type\":\"on-demand\",\"allocated_storage\":5.0}", 0, NULL);
+	if (!json_equal(b, want))
+		fail_msg("body %s", json_dumps(b, JSON_SORT_KEYS | JSON_COMPACT));
+	assert_true(c.no_default);
+	/* options are blanked, columns kept */
+	assert_int_equal(strlen(c.filters), strlen("gpu_name=RTX_4090 num_gpus>=2 dph<1.5 -o dph+ --no-default"));
+	json_decref(want);
+	json_decref(b);
+	query_cmd_free(&c);
+
+	/* every option spelling; the defaults stay without -n */
+	b = cmd_body("--type=bid num_gpus=1 --limit 20 --storage 64 --order score-,reliability-", &c);
+	assert_string_equal(json_string_value(json_object_get(b, "type")), "bid");
+	assert_int_equal(json_integer_value(json_object_get(b, "limit")), 20);
+	assert_true(json_real_value(json_object_get(b, "allocated_storage")) == 64.0);
+	assert_true(json_is_true(json_object_get(json_object_get(b, "verified"), "eq")));
+	want = json_loads("[[\"score\",\"desc\"],[\"reliability\",\"desc\"]]", 0, NULL);
+	assert_true(json_equal(json_object_get(b, "order"), want));
+	json_decref(want);
+	json_decref(b);
+	query_cmd_free(&c);
+	b = cmd_body("-i", &c);
+	assert_string_equal(json_string_value(json_object_get(b, "type")), "bid");
+	json_decref(b);
+	query_cmd_free(&c);
+	b = cmd_body("-r --disk 20", &c);
+	assert_string_equal(json_string_value(json_object_get(b, "type")), "reserved");
+	assert_true(json_real_value(json_object_get(b, "allocated_storage")) == 20.0);
+	json_decref(b);
+	query_cmd_free(&c);
+	b = cmd_body("-t interruptible -d", &c); /* the last type wins */
+	assert_string_equal(json_string_value(json_object_get(b, "type")), "on-demand");
+	json_decref(b);
+	query_cmd_free(&c);
+	/* a default order */
+	b = cmd_body("", &c);
+	want = json_loads("[[\"score\",\"desc\"]]", 0, NULL);
+	assert_true(json_equal(json_object_get(b, "order"), want));
+	json_decref(want);
+	json_decref(b);
+	query_cmd_free(&c);
+	/* "-o" inside a quoted value or a list is not an option; negative numbers are values */
+	b = cmd_body("geolocation=\"a -o b\" gpu_name in [x, -o] dph_base > -1", &c);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(b, "geolocation"), "eq")), "a -o b");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(b, "dph_base"), "gt")), "-1");
+	assert_null(c.order);
+	json_decref(b);
+	query_cmd_free(&c);
+
+	/* errors carry the column in the line as typed */
+	struct query_error err;
+	assert_false(query_cmd_parse("num_gpus=1 -o", &c, &err));
+	assert_int_equal(err.pos, 11);
+	assert_non_null(strstr(err.msg, "--order needs a value"));
+	assert_false(query_cmd_parse("num_gpus=1 -x 3", &c, &err));
+	assert_int_equal(err.pos, 11);
+	assert_non_null(strstr(err.msg, "unknown option '-x'"));
+	assert_false(query_cmd_parse("-t spot", &c, &err));
+	assert_int_equal(err.pos, 3);
+	assert_false(query_cmd_parse("-o dph+,scor-", &c, &err));
+	assert_int_equal(err.pos, 8);
+	assert_non_null(strstr(err.msg, "did you mean score?"));
+	assert_false(query_cmd_parse("--limit 0", &c, &err));
+	assert_false(query_cmd_parse("--storage lots", &c, &err));
+	assert_false(query_cmd_parse("-n=1", &c, &err));
+	assert_true(query_cmd_parse("-o dph- gpu_nam=X", &c, &err));
+	assert_null(query_cmd_body(&c, &err));
+	assert_int_equal(err.pos, 8);
+	assert_non_null(strstr(err.msg, "unknown field gpu_nam (did you mean gpu_name?) at column 9"));
+	query_cmd_free(&c);
+}
+
+static void test_defaults_desc_and_sort_keys(void **state)
+{
+	(void)state;
+	struct query_error err;
+	char buf[160];
+	json_t *b = query_search_body("num_gpus=1", NULL, NULL, 0, 0, &err);
+	assert_string_equal(query_defaults_desc(b, buf, sizeof buf),
+			    "defaults: verified, rentable, not rented, not external");
+	json_decref(b);
+	b = query_search_body("rented=any external=true", NULL, NULL, 0, 0, &err);
+	assert_string_equal(query_defaults_desc(b, buf, sizeof buf),
+			    "defaults: verified, rentable (rented, external yours or off)");
+	json_decref(b);
+	struct query_cmd c;
+	b = cmd_body("-n num_gpus=1", &c);
+	assert_string_equal(query_defaults_desc(b, buf, sizeof buf), "no default filters");
+	json_decref(b);
+	query_cmd_free(&c);
+
+	assert_int_equal(query_nsort_keys, 7);
+	assert_string_equal(query_sort_keys[0].field, "score");
+	assert_string_equal(query_sort_order(0, false, buf, sizeof buf), "score-");
+	assert_string_equal(query_sort_order(1, false, buf, sizeof buf), "dph_total+");
+	assert_string_equal(query_sort_order(1, true, buf, sizeof buf), "dph_total-");
+	assert_string_equal(query_sort_order(99, false, buf, sizeof buf), "score-");
+	/* every key is a field the service sorts on */
+	for (size_t i = 0; i < query_nsort_keys; i++) {
+		json_t *o = query_search_body("", query_sort_order(i, false, buf, sizeof buf), NULL, 0, 0, &err);
+		if (!o)
+			fail_msg("sort key %s: %s", query_sort_keys[i].field, err.msg);
+		json_decref(o);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +388,9 @@ int main(void)
 		cmocka_unit_test(test_defaults_and_any),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_search_body),
+		cmocka_unit_test(test_unknown_fields),
+		cmocka_unit_test(test_search_line),
+		cmocka_unit_test(test_defaults_desc_and_sort_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -225,8 +225,9 @@ static void builders_kinds(void **state)
 	for (int ep = 0; ep < EP__COUNT; ep++)
 		actions += api_ep_kind((enum api_ep)ep) == RK_ACTION;
 	/* state, reboot, destroy, bid, prepay, create, 2FA login, and the writes of
-	 * endpoints, workergroups, secrets, API keys, SSH keys, roles and 2FA */
-	assert_int_equal(actions, 14);
+	 * endpoints, workergroups, secrets, API keys, SSH keys, roles and 2FA, and
+	 * template create, edit and delete */
+	assert_int_equal(actions, 17);
 }
 
 int main(void)

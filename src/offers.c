@@ -1,0 +1,298 @@
+/* offers.c: owns the rules behind the offers view that are not drawing:
+ * an offer's price for the disk and bid the operator chose (the service's
+ * billing: GPU + storage_cost x disk / 720), the figures' text, the search
+ * for offers like an instance (the failure rule: destroy it and rent
+ * another offer), the create-form pre-fill from the old instance, and the
+ * pacing of searches at the service's published limit. */
+#include "offers.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "util.h"
+
+/* ---- figures ------------------------------------------------------------------ */
+
+double offers_storage_dph(const struct offer *o, double disk_gb)
+{
+	if (!isfinite(o->storage_cost) || !isfinite(disk_gb) || disk_gb < 0)
+		return NAN;
+	return o->storage_cost * disk_gb / 720.0;
+}
+
+double offers_dph(const struct offer *o, double disk_gb, double bid)
+{
+	double gpu = bid > 0 ? bid : o->is_bid && isfinite(o->min_bid) ? o->min_bid : o->dph_base;
+	double st = offers_storage_dph(o, disk_gb);
+	if (isfinite(gpu) && isfinite(st))
+		return gpu + st;
+	return o->dph_total; /* the service's own price for the searched storage */
+}
+
+double offers_dlperf_per_dph(const struct offer *o, double disk_gb, double bid)
+{
+	double p = offers_dph(o, disk_gb, bid);
+	if (!isfinite(p) || p <= 0 || !isfinite(o->dlperf))
+		return NAN;
+	return o->dlperf / p;
+}
+
+char *offers_fmt_dph(char *buf, size_t n, double dph)
+{
+	return fmt_rate(buf, n, dph);
+}
+
+char *offers_fmt_gpus(char *buf, size_t n, const struct offer *o)
+{
+	snprintf(buf, n, "%dx %s", o->num_gpus, o->gpu_name ? o->gpu_name : "?");
+	return buf;
+}
+
+char *offers_fmt_reliability(char *buf, size_t n, double r)
+{
+	if (!isfinite(r))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.1f%%", r * 100.0);
+	return buf;
+}
+
+char *offers_fmt_dlperf_per_dph(char *buf, size_t n, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.1f", v);
+	return buf;
+}
+
+char *offers_fmt_max_duration(char *buf, size_t n, double s)
+{
+	if (!isfinite(s) || s <= 0)
+		snprintf(buf, n, "-");
+	else if (s >= 86400)
+		snprintf(buf, n, "%.1f d", s / 86400.0);
+	else if (s >= 3600)
+		snprintf(buf, n, "%.0f h", floor(s / 3600.0));
+	else
+		snprintf(buf, n, "%.0f min", floor(s / 60.0));
+	return buf;
+}
+
+/* ---- similar offers ------------------------------------------------------------- */
+
+/* v (>= 0) written with 3 decimals, rounded down so that the value read
+ * back and multiplied by mult (the query language's unit) never exceeds
+ * v x mult: a bound that must not exclude v itself. */
+static void lower_bound(char *buf, size_t n, double v, double mult)
+{
+	double t = floor(v * 1000.0) / 1000.0;
+	for (int i = 0; i < 3; i++) {
+		snprintf(buf, n, "%.3f", t);
+		if (strtod(buf, NULL) * mult <= v * mult)
+			break;
+		t -= 0.001;
+	}
+	/* "24.000" -> "24" */
+	char *dot = strchr(buf, '.');
+	if (dot) {
+		char *e = buf + strlen(buf) - 1;
+		while (e > dot && *e == '0')
+			*e-- = '\0';
+		if (e == dot)
+			*e = '\0';
+	}
+}
+
+static const char *failure_words(const struct instance *x)
+{
+	switch (x->state) {
+	case IS_EXITED:
+		return "exited while meant to run";
+	case IS_CREATED:
+		return "was created with an error";
+	case IS_UNKNOWN:
+		return "is unknown to its host";
+	case IS_OFFLINE:
+		return "is offline";
+	case IS_PROVISIONING:
+	case IS_LOADING:
+	case IS_RUNNING:
+	case IS_STOPPING:
+	case IS_STOPPED:
+	case IS_STARTING:
+	case IS_REBOOTING:
+	case IS_FROZEN:
+	case IS_OTHER:
+	case IS__COUNT:
+		break;
+	}
+	return NULL;
+}
+
+bool offers_similar(const struct instance *x, struct offers_similar *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!x->gpu_name || !*x->gpu_name || x->num_gpus <= 0)
+		return false;
+	/* the query language turns _ into spaces: the name's spaces become _ */
+	char name[128];
+	size_t k = 0;
+	for (const char *c = x->gpu_name; *c && k < sizeof name - 1; c++)
+		if ((unsigned char)*c > ' ' && *c != '"')
+			name[k++] = *c;
+		else if (*c == ' ')
+			name[k++] = '_';
+	name[k] = '\0';
+	size_t len = (size_t)snprintf(out->filters, sizeof out->filters, "gpu_name=%s num_gpus=%d",
+				      name, x->num_gpus);
+	char num[32];
+	if (isfinite(x->gpu_ram) && x->gpu_ram > 0 && len < sizeof out->filters) {
+		lower_bound(num, sizeof num, x->gpu_ram / 1000.0, 1000.0);
+		len += (size_t)snprintf(out->filters + len, sizeof out->filters - len,
+					" gpu_ram>=%s", num);
+	}
+	double rel = OFFERS_SIMILAR_MIN_RELIABILITY;
+	if (isfinite(x->reliability) && x->reliability > rel && x->reliability <= 1)
+		rel = x->reliability;
+	lower_bound(num, sizeof num, rel, 1.0);
+	if (len < sizeof out->filters)
+		len += (size_t)snprintf(out->filters + len, sizeof out->filters - len,
+					" reliability>=%s", num);
+	if (x->machine_id > 0 && len < sizeof out->filters)
+		snprintf(out->filters + len, sizeof out->filters - len, " machine_id!=%ld",
+			 x->machine_id);
+	snprintf(out->order, sizeof out->order, "dph_total+");
+	snprintf(out->type, sizeof out->type, "%s", x->is_bid ? "bid" : "on-demand");
+	snprintf(out->line, sizeof out->line, "%s -o %s%s", out->filters, out->order,
+		 x->is_bid ? " -t bid" : "");
+	out->disk = isfinite(x->disk_space) && x->disk_space > 0 ? x->disk_space : 0;
+	const char *fw = failure_words(x);
+	char gpu[96];
+	snprintf(gpu, sizeof gpu, "%dx %s", x->num_gpus, x->gpu_name);
+	if (fw)
+		snprintf(out->why, sizeof out->why,
+			 "instance %ld (%s) %s: offers like it, cheapest first, not on machine %ld",
+			 x->id, gpu, fw, x->machine_id);
+	else
+		snprintf(out->why, sizeof out->why,
+			 "offers like instance %ld (%s), cheapest first, not on machine %ld", x->id,
+			 gpu, x->machine_id);
+	return true;
+}
+
+/* ---- pre-fill ------------------------------------------------------------------ */
+
+static char *str_of(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+	return xstrdup(json_is_string(v) ? json_string_value(v) : "");
+}
+
+/* Variables the service sets on every instance, not the operator's. */
+static bool service_var(const char *name)
+{
+	return !strncmp(name, "VAST_", 5) || !strcmp(name, "CONTAINER_API_KEY") ||
+	       !strcmp(name, "CONTAINER_ID") || !strcmp(name, "PUBLIC_KEY");
+}
+
+void offers_prefill_from_json(const json_t *inst, struct offers_prefill *p)
+{
+	memset(p, 0, sizeof *p);
+	p->image = str_of(inst, "image_uuid");
+	p->template_hash_id = str_of(inst, "template_hash_id");
+	p->label = str_of(inst, "label");
+	p->args_str = str_of(inst, "args_str");
+	const json_t *d = json_object_get(inst, "disk_space");
+	p->disk = json_is_number(d) && json_number_value(d) > 0 ? json_number_value(d) : 0;
+	/* extra_env: [[name, value], ...] (or an object), minus the service's */
+	const json_t *ee = json_object_get(inst, "extra_env");
+	json_t *mine = json_array();
+	size_t i;
+	const json_t *pair;
+	if (json_is_array(ee)) {
+		json_array_foreach(ee, i, pair) {
+			const json_t *k = json_array_get(pair, 0);
+			if (json_is_string(k) && !service_var(json_string_value(k)))
+				json_array_append(mine, (json_t *)pair);
+		}
+	} else if (json_is_object(ee)) {
+		const char *k;
+		json_t *v;
+		json_object_foreach((json_t *)ee, k, v) if (!service_var(k))
+			json_array_append_new(mine, json_pack("[sO]", k, v));
+	}
+	p->env = create_env_format(mine);
+	json_decref(mine);
+	const json_t *os = json_object_get(inst, "onstart");
+	if (json_is_string(os)) {
+		p->onstart = create_onstart_decode(json_string_value(os));
+		if (!p->onstart)
+			p->onstart = xstrdup(json_string_value(os));
+	} else {
+		p->onstart = xstrdup("");
+	}
+	const json_t *rt = json_object_get(inst, "image_runtype");
+	p->launch = LAUNCH_SSH;
+	p->launch_known = json_is_string(rt) &&
+			  create_launch_from_runtype(json_string_value(rt), &p->launch);
+	if (!p->launch_known)
+		p->launch = LAUNCH_SSH;
+}
+
+void offers_prefill_free(struct offers_prefill *p)
+{
+	free(p->image);
+	free(p->template_hash_id);
+	free(p->label);
+	free(p->args_str);
+	free(p->onstart);
+	if (p->env) /* secret values: wipe before freeing */
+		memset(p->env, 0, strlen(p->env));
+	free(p->env);
+	memset(p, 0, sizeof *p);
+}
+
+void offers_prefill_form(const struct offers_prefill *p, struct create_form *f)
+{
+	f->image = p->image;
+	f->template_hash_id = p->template_hash_id;
+	f->disk = p->disk;
+	f->label = p->label;
+	f->launch = p->launch;
+	f->launch_from_template = false;
+	f->env = p->env;
+	f->onstart = p->onstart;
+	f->args_str = p->launch == LAUNCH_ARGS ? p->args_str : NULL;
+}
+
+/* ---- pacing ------------------------------------------------------------------- */
+
+void offers_pace_init(struct pace *p, double now)
+{
+	pace_init(p, api_ep_rate(EP_OFFERS), OFFERS_PACE_BURST, now);
+}
+
+bool offers_pace_ready(const struct pace *p, double now, char *buf, size_t n)
+{
+	double w = pace_wait(p, now);
+	if (w <= 0) {
+		if (n)
+			buf[0] = '\0';
+		return true;
+	}
+	snprintf(buf, n, "next search in %.0f s", ceil(w));
+	return false;
+}
+
+double offers_pace_refused(struct pace *p, double now, double jitter, char *buf, size_t n)
+{
+	double until = pace_refused(p, now, jitter);
+	double w = until > now ? until - now : 0;
+	snprintf(buf, n, "offer search refused by the service (429): next search in %.0f s",
+		 ceil(w));
+	return w;
+}

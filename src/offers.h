@@ -1,0 +1,98 @@
+/* offers.h: what the offers view and the create form show and pre-fill,
+ * below the UI: an offer's figures for a chosen disk and bid ($/h with the
+ * storage, DLPerf/$, min bid, max duration) and their text; the "similar
+ * offers" search for an instance (`O`, the failure rule of SPEC.md); the
+ * create-form pre-fill from an old instance; and the offer search pacing
+ * (about 10 searches a minute per address).  Pure; any thread; no curses. */
+#ifndef RENTOP_OFFERS_H
+#define RENTOP_OFFERS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "api_offers.h"
+#include "json_map.h"
+#include "model.h"
+#include "pace.h"
+
+/* ---- figures --------------------------------------------------------------- */
+
+/* Storage of disk_gb on this offer, $/h: storage_cost ($/GB/month) x disk /
+ * 720 (API-NOTES: storage_total_cost).  NAN when the offer has no
+ * storage_cost. */
+double offers_storage_dph(const struct offer *o, double disk_gb);
+/* What the instance would cost, $/h, GPU + storage for disk_gb: the GPU
+ * part is bid ($/h) when bid > 0, else min_bid for a bid-priced offer, else
+ * dph_base.  Without dph_base or storage_cost it is the service's own
+ * dph_total (priced for the allocated_storage of the search).  NAN when
+ * nothing is known. */
+double offers_dph(const struct offer *o, double disk_gb, double bid);
+/* DLPerf per $/h at offers_dph(); NAN when either is unknown or zero. */
+double offers_dlperf_per_dph(const struct offer *o, double disk_gb, double bid);
+
+/* Text (into buf, returned): "$0.412/h" or "-"; "2x RTX 4090"; "99.2%";
+ * "123.4" (DLPerf/$); max duration "12.5 d", "6 h", "45 min" or "-". */
+char *offers_fmt_dph(char *buf, size_t n, double dph);
+char *offers_fmt_gpus(char *buf, size_t n, const struct offer *o);
+char *offers_fmt_reliability(char *buf, size_t n, double r);
+char *offers_fmt_dlperf_per_dph(char *buf, size_t n, double v);
+char *offers_fmt_max_duration(char *buf, size_t n, double seconds);
+
+/* ---- similar offers (`O`) ----------------------------------------------------- */
+
+#define OFFERS_SIMILAR_MIN_RELIABILITY 0.95
+
+struct offers_similar {
+	char filters[512];  /* query language: gpu_name=RTX_4090 num_gpus=2 gpu_ram>=24.564
+			     * reliability>=0.95 machine_id!=4123 */
+	char order[32];     /* "dph_total+": cheapest first */
+	char type[16];      /* "bid" when the old one was interruptible, else "on-demand" */
+	char line[640];     /* the search line for the query prompt: filters -o order [-t bid] */
+	char why[240];      /* "instance 123 (RTX 4090) exited while meant to run: offers like it" */
+	double disk;        /* GB: the old instance's disk, to price with (0 = unknown) */
+};
+/* The search for offers like instance x (any state; the failure states
+ * say so in why): same gpu_name and num_gpus, gpu_ram >= its own,
+ * reliability >= max(0.95, its machine's), not its machine, cheapest first.
+ * False when x lacks a GPU name or count (nothing to match). */
+bool offers_similar(const struct instance *x, struct offers_similar *out);
+
+/* ---- create-form pre-fill -------------------------------------------------------- */
+
+struct offers_prefill {
+	char *image;            /* image_uuid */
+	char *template_hash_id; /* the template it came from ("" = none): its registry login carries over */
+	double disk;            /* GB (disk_space), 0 = unknown */
+	char *label;
+	char *env;              /* extra_env as a flag string (service-set VAST_* and
+				 * CONTAINER_API_KEY dropped); SECRET values */
+	char *onstart;          /* the script (decoded when rentop had encoded it) */
+	char *args_str;
+	enum create_launch launch;
+	bool launch_known;      /* image_runtype was understood */
+};
+/* From an instance object as the service sends it (GET
+ * /api/v0/instances/{id}/ or a list row): everything owned by *p. */
+void offers_prefill_from_json(const json_t *inst, struct offers_prefill *p);
+void offers_prefill_free(struct offers_prefill *p);
+/* Point the form's fields at p's (p must outlive f); disk, label and
+ * launch included; price, login and start-stopped left as they are. */
+void offers_prefill_form(const struct offers_prefill *p, struct create_form *f);
+
+/* ---- search pacing -------------------------------------------------------------- */
+
+#define OFFERS_PACE_BURST 5.0 /* searches sent back to back before pacing */
+
+/* A pacer for offer searches at the published rate (api_ep_rate(EP_OFFERS),
+ * 10 a minute), full at now (s, monotonic). */
+void offers_pace_init(struct pace *p, double now);
+/* May a search go at now?  True: yes (nothing taken: pace_take() when it is
+ * sent).  False: buf says "next search in 4 s". */
+bool offers_pace_ready(const struct pace *p, double now, char *buf, size_t n);
+/* A search was refused with 429 at now (jitter in [0,1)): the seconds to
+ * wait, and buf says "offer search refused by the service (429): next
+ * search in 6 s". */
+double offers_pace_refused(struct pace *p, double now, double jitter, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,333 @@
+/* test_offers.c: the offers view's rules below the UI: $/h with the storage
+ * for the chosen disk and bid, DLPerf/$, the figures' text, the "similar
+ * offers" search from an instance of every failure kind (and a running one)
+ * as the query line and as the body it becomes, the create-form pre-fill
+ * from an old instance, and the search pacing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "offers.h"
+#include "query.h"
+
+static struct offer mk_offer(void)
+{
+	struct offer o;
+	memset(&o, 0, sizeof o);
+	o.id = 1;
+	o.num_gpus = 2;
+	o.gpu_name = (char *)"RTX 4090";
+	o.dph_base = 0.70;
+	o.storage_cost = 0.15; /* $/GB/month */
+	o.dph_total = 0.70 + 0.15 * 5 / 720.0;
+	o.min_bid = 0.30;
+	o.dlperf = 140;
+	o.reliability = 0.9923;
+	o.credit_discount_max = NAN;
+	return o;
+}
+
+static void test_figures(void **state)
+{
+	(void)state;
+	struct offer o = mk_offer();
+	assert_true(fabs(offers_storage_dph(&o, 720) - 0.15) < 1e-12);
+	/* on-demand: dph_base + storage for the disk chosen */
+	assert_true(fabs(offers_dph(&o, 100, 0) - (0.70 + 0.15 * 100 / 720.0)) < 1e-12);
+	/* a bid: the bid + storage */
+	assert_true(fabs(offers_dph(&o, 100, 0.4) - (0.40 + 0.15 * 100 / 720.0)) < 1e-12);
+	/* a bid-priced offer (type bid) starts at min_bid */
+	o.is_bid = true;
+	assert_true(fabs(offers_dph(&o, 10, 0) - (0.30 + 0.15 * 10 / 720.0)) < 1e-12);
+	o.is_bid = false;
+	/* DLPerf per $/h at that price */
+	assert_true(fabs(offers_dlperf_per_dph(&o, 0, 0) - 200.0) < 1e-9);
+	/* without the parts: the service's own dph_total */
+	o.storage_cost = NAN;
+	assert_true(offers_dph(&o, 100, 0) == o.dph_total);
+	assert_true(isnan(offers_storage_dph(&o, 100)));
+	o.dph_total = NAN;
+	o.dph_base = NAN;
+	assert_true(isnan(offers_dph(&o, 100, 0)));
+	assert_true(isnan(offers_dlperf_per_dph(&o, 100, 0)));
+
+	char b[64];
+	assert_string_equal(offers_fmt_dph(b, sizeof b, 0.4121), "$0.412/h");
+	assert_string_equal(offers_fmt_dph(b, sizeof b, NAN), "-");
+	o = mk_offer();
+	assert_string_equal(offers_fmt_gpus(b, sizeof b, &o), "2x RTX 4090");
+	assert_string_equal(offers_fmt_reliability(b, sizeof b, 0.9923), "99.2%");
+	assert_string_equal(offers_fmt_reliability(b, sizeof b, NAN), "-");
+	assert_string_equal(offers_fmt_dlperf_per_dph(b, sizeof b, 123.44), "123.4");
+	assert_string_equal(offers_fmt_max_duration(b, sizeof b, 86400 * 12.5), "12.5 d");
+	assert_string_equal(offers_fmt_max_duration(b, sizeof b, 6.5 * 3600), "6 h");
+	assert_string_equal(offers_fmt_max_duration(b, sizeof b, 45 * 60 + 10), "45 min");
+	assert_string_equal(offers_fmt_max_duration(b, sizeof b, 0), "-");
+}
+
+static struct instance mk_inst(enum inst_state st)
+{
+	struct instance x;
+	memset(&x, 0, sizeof x);
+	x.id = 9108142;
+	x.state = st;
+	x.gpu_name = (char *)"RTX 4090";
+	x.num_gpus = 2;
+	x.gpu_ram = 24564;
+	x.reliability = 0.9871;
+	x.machine_id = 4123;
+	x.disk_space = 40;
+	return x;
+}
+
+/* The body the similar line becomes (through the same parser as the view). */
+static json_t *similar_body(const struct offers_similar *s)
+{
+	struct query_cmd c;
+	struct query_error err;
+	if (!query_cmd_parse(s->line, &c, &err))
+		fail_msg("'%s': %s", s->line, err.msg);
+	json_t *b = query_cmd_body(&c, &err);
+	query_cmd_free(&c);
+	if (!b)
+		fail_msg("'%s': %s", s->line, err.msg);
+	return b;
+}
+
+static void test_similar_every_failure_kind(void **state)
+{
+	(void)state;
+	static const struct {
+		enum inst_state st;
+		const char *words;
+	} kinds[] = {
+		{ IS_EXITED, "exited while meant to run" },
+		{ IS_CREATED, "was created with an error" },
+		{ IS_UNKNOWN, "is unknown to its host" },
+		{ IS_OFFLINE, "is offline" },
+		{ IS_RUNNING, NULL },
+		{ IS_STOPPED, NULL },
+	};
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+		struct instance x = mk_inst(kinds[i].st);
+		struct offers_similar s;
+		assert_true(offers_similar(&x, &s));
+		assert_string_equal(s.filters, "gpu_name=RTX_4090 num_gpus=2 gpu_ram>=24.564 "
+					       "reliability>=0.987 machine_id!=4123");
+		assert_string_equal(s.order, "dph_total+");
+		assert_string_equal(s.type, "on-demand");
+		assert_string_equal(s.line, "gpu_name=RTX_4090 num_gpus=2 gpu_ram>=24.564 "
+					    "reliability>=0.987 machine_id!=4123 -o dph_total+");
+		assert_true(s.disk == 40);
+		if (kinds[i].words) {
+			assert_non_null(strstr(s.why, kinds[i].words));
+			assert_non_null(strstr(s.why, "instance 9108142 (2x RTX 4090)"));
+		} else {
+			assert_non_null(strstr(s.why, "offers like instance 9108142"));
+		}
+		json_t *b = similar_body(&s);
+		json_t *want = json_loads(
+			"{\"verified\":{\"eq\":true},\"external\":{\"eq\":false},\"rentable\":{\"eq\":true},"
+			"\"rented\":{\"eq\":false},\"gpu_name\":{\"eq\":\"RTX 4090\"},"
+			"\"num_gpus\":{\"eq\":\"2\"},\"reliability\":{\"gte\":\"0.987\"},"
+			"\"machine_id\":{\"neq\":\"4123\"},\"order\":[[\"dph_total\",\"asc\"]],"
+			"\"type\":\"on-demand\",\"allocated_storage\":5.0}", 0, NULL);
+		/* gpu_ram: a number; never above the old instance's own (it must match itself) */
+		double gr = json_number_value(json_object_get(json_object_get(b, "gpu_ram"), "gte"));
+		assert_true(gr <= 24564 && gr > 24563);
+		json_object_del(b, "gpu_ram");
+		if (!json_equal(b, want))
+			fail_msg("body %s", json_dumps(b, JSON_SORT_KEYS | JSON_COMPACT));
+		json_decref(b);
+		json_decref(want);
+	}
+}
+
+static void test_similar_edges(void **state)
+{
+	(void)state;
+	struct offers_similar s;
+	/* a machine below 0.95 asks for 0.95 */
+	struct instance x = mk_inst(IS_EXITED);
+	x.reliability = 0.80;
+	assert_true(offers_similar(&x, &s));
+	assert_non_null(strstr(s.filters, "reliability>=0.95 "));
+	x.reliability = NAN;
+	assert_true(offers_similar(&x, &s));
+	assert_non_null(strstr(s.filters, "reliability>=0.95 "));
+	/* a reliability with more digits is rounded down, never up */
+	x.reliability = 0.99999;
+	assert_true(offers_similar(&x, &s));
+	assert_non_null(strstr(s.filters, "reliability>=0.999 "));
+	x.reliability = 1.0;
+	assert_true(offers_similar(&x, &s));
+	assert_non_null(strstr(s.filters, "reliability>=1 "));
+	/* whole GB and odd MB bounds hold */
+	x.gpu_ram = 81920;
+	assert_true(offers_similar(&x, &s));
+	assert_non_null(strstr(s.filters, "gpu_ram>=81.92 "));
+	for (double mb = 1000; mb < 200000; mb += 997.3) {
+		x.gpu_ram = mb;
+		assert_true(offers_similar(&x, &s));
+		json_t *b = similar_body(&s);
+		double gr = json_number_value(json_object_get(json_object_get(b, "gpu_ram"), "gte"));
+		if (!(gr <= mb && gr > mb - 1.0001))
+			fail_msg("gpu_ram %.3f gave a bound of %.6f", mb, gr);
+		json_decref(b);
+	}
+	/* an interruptible one searches bid offers */
+	x = mk_inst(IS_OFFLINE);
+	x.is_bid = true;
+	assert_true(offers_similar(&x, &s));
+	assert_string_equal(s.type, "bid");
+	assert_non_null(strstr(s.line, " -t bid"));
+	json_t *b = similar_body(&s);
+	assert_string_equal(json_string_value(json_object_get(b, "type")), "bid");
+	json_decref(b);
+	/* no machine id: no exclusion; no GPU RAM: no bound */
+	x = mk_inst(IS_UNKNOWN);
+	x.machine_id = 0;
+	x.gpu_ram = NAN;
+	assert_true(offers_similar(&x, &s));
+	assert_null(strstr(s.filters, "machine_id"));
+	assert_null(strstr(s.filters, "gpu_ram"));
+	/* a multi-word GPU name */
+	x = mk_inst(IS_EXITED);
+	x.gpu_name = (char *)"H100 SXM";
+	assert_true(offers_similar(&x, &s));
+	b = similar_body(&s);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(b, "gpu_name"), "eq")), "H100 SXM");
+	json_decref(b);
+	/* nothing to match */
+	x.gpu_name = (char *)"";
+	assert_false(offers_similar(&x, &s));
+	x = mk_inst(IS_EXITED);
+	x.num_gpus = 0;
+	assert_false(offers_similar(&x, &s));
+}
+
+static void test_prefill(void **state)
+{
+	(void)state;
+	size_t wl;
+	char *script = malloc(9000);
+	size_t o = 0;
+	while (o < 8000)
+		o += (size_t)sprintf(script + o, "pip install something-%zu\n", o);
+	char *wire = create_onstart_encode(script, &wl);
+	assert_non_null(wire);
+	json_t *inst = json_pack(
+		"{s:I,s:s,s:f,s:s,s:[[s,s],[s,s],[s,s],[s,s]],s:s,s:s,s:s}", "id", (json_int_t)5,
+		"image_uuid", "pytorch/pytorch:latest", "disk_space", 40.0, "label", "train-7",
+		"extra_env", "HF_TOKEN", "hf secret", "VAST_CONTAINERLABEL", "C.5", "CONTAINER_API_KEY",
+		"k", "MODE", "fast", "onstart", wire, "image_runtype", "jupyter_direc ssh_direc ssh_proxy",
+		"template_hash_id", "abc");
+	struct offers_prefill p;
+	offers_prefill_from_json(inst, &p);
+	assert_string_equal(p.image, "pytorch/pytorch:latest");
+	assert_true(p.disk == 40);
+	assert_string_equal(p.label, "train-7");
+	assert_string_equal(p.env, "-e \"HF_TOKEN=hf secret\" -e MODE=fast");
+	assert_string_equal(p.onstart, script); /* decoded back */
+	assert_true(p.launch_known);
+	assert_int_equal(p.launch, LAUNCH_JUPYTER_DIRECT);
+	assert_string_equal(p.template_hash_id, "abc");
+	/* into the form: it validates and sends the same fields */
+	struct create_form f;
+	memset(&f, 0, sizeof f);
+	offers_prefill_form(&p, &f);
+	struct create_limits lim = { false, NAN, 100 };
+	struct create_req r;
+	struct create_errors e;
+	assert_true(create_form_to_req(&f, &lim, 77, &r, &e));
+	json_t *b = api_offers_create_body(&r);
+	assert_string_equal(json_string_value(json_object_get(b, "image")), "pytorch/pytorch:latest");
+	assert_string_equal(json_string_value(json_object_get(b, "label")), "train-7");
+	assert_true(json_number_value(json_object_get(b, "disk")) == 40);
+	assert_string_equal(json_string_value(json_object_get(b, "runtype")), "jupyter_direc ssh_direc ssh_proxy");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(b, "env"), "HF_TOKEN")), "hf secret");
+	assert_null(json_object_get(json_object_get(b, "env"), "VAST_CONTAINERLABEL"));
+	assert_string_equal(json_string_value(json_object_get(b, "onstart")), wire);
+	json_decref(b);
+	offers_prefill_free(&p);
+	json_decref(inst);
+
+	/* a provisioning row: nulls and nothing else */
+	inst = json_pack("{s:I,s:n,s:n,s:n}", "id", (json_int_t)6, "label", "onstart", "image_runtype");
+	offers_prefill_from_json(inst, &p);
+	assert_string_equal(p.image, "");
+	assert_string_equal(p.label, "");
+	assert_string_equal(p.env, "");
+	assert_string_equal(p.onstart, "");
+	assert_false(p.launch_known);
+	assert_int_equal(p.launch, LAUNCH_SSH);
+	assert_true(p.disk == 0);
+	offers_prefill_free(&p);
+	json_decref(inst);
+	/* a plain onstart stays as it is; args mode keeps args_str */
+	inst = json_pack("{s:s,s:s,s:s}", "onstart", "echo hi", "image_runtype", "args", "args_str", "-c x");
+	offers_prefill_from_json(inst, &p);
+	assert_string_equal(p.onstart, "echo hi");
+	assert_int_equal(p.launch, LAUNCH_ARGS);
+	memset(&f, 0, sizeof f);
+	offers_prefill_form(&p, &f);
+	assert_string_equal(f.args_str, "-c x");
+	offers_prefill_free(&p);
+	json_decref(inst);
+	free(wire);
+	free(script);
+}
+
+static void test_pacing(void **state)
+{
+	(void)state;
+	struct pace p;
+	char msg[160];
+	offers_pace_init(&p, 1000.0);
+	/* a burst goes at once, then one every 6 s (10 a minute) */
+	for (int i = 0; i < (int)OFFERS_PACE_BURST; i++) {
+		assert_true(offers_pace_ready(&p, 1000.0, msg, sizeof msg));
+		assert_string_equal(msg, "");
+		assert_true(pace_take(&p, 1000.0));
+	}
+	assert_false(offers_pace_ready(&p, 1000.0, msg, sizeof msg));
+	assert_string_equal(msg, "next search in 6 s");
+	assert_false(offers_pace_ready(&p, 1002.5, msg, sizeof msg));
+	assert_string_equal(msg, "next search in 4 s");
+	assert_true(offers_pace_ready(&p, 1006.0, msg, sizeof msg));
+	assert_true(pace_take(&p, 1006.0));
+	/* a 429: at least the 6 s interval, doubling */
+	double w = offers_pace_refused(&p, 1010.0, 0, msg, sizeof msg);
+	assert_true(w >= 6.0 && w < 6.01);
+	assert_string_equal(msg, "offer search refused by the service (429): next search in 6 s");
+	assert_false(offers_pace_ready(&p, 1015.0, msg, sizeof msg));
+	double w2 = offers_pace_refused(&p, 1016.0, 0, msg, sizeof msg);
+	assert_true(w2 >= 12.0 && w2 < 12.01);
+	pace_answered(&p);
+	/* never more than 10 in any minute when taken as fast as allowed */
+	offers_pace_init(&p, 0);
+	int sent = 0;
+	for (double t = 0; t < 60.0; t += 0.05)
+		if (offers_pace_ready(&p, t, msg, sizeof msg) && pace_take(&p, t))
+			sent++;
+	assert_true(sent <= (int)OFFERS_PACE_BURST + 10);
+	assert_true(sent >= 10);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_figures),
+		cmocka_unit_test(test_similar_every_failure_kind),
+		cmocka_unit_test(test_similar_edges),
+		cmocka_unit_test(test_prefill),
+		cmocka_unit_test(test_pacing),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
