@@ -48,6 +48,7 @@ struct op {
 	struct job_call jc;     /* OP_CALL (jc.call unused: the call is `call`) */
 	int sub_id;             /* OP_CALL: the subscription, 0 for one-shot */
 	double before;          /* OP_REREAD: the instance's credit_balance before ($, NAN) */
+	int rereads;            /* OP_REREAD: earlier re-reads that failed */
 	struct api_call call;
 	struct http_xfer *x;
 	int attempt;            /* quick resends so far */
@@ -626,6 +627,24 @@ static bool near(double a, double b)
 	return isfinite(a) && isfinite(b) && fabs(a - b) < 0.0005;
 }
 
+#define REREAD_TRIES 4     /* re-reads of an unknown outcome before giving up */
+#define REREAD_AGAIN_S 5.0 /* s between them */
+
+/* The re-read failed: try again later (the row stays marked), or give up. */
+static bool reread_again(struct poller *p, const struct op *o)
+{
+	if (o->rereads + 1 >= REREAD_TRIES)
+		return false;
+	struct op *q = op_add(p, OP_REREAD);
+	q->req = o->req;
+	q->job_id = o->job_id;
+	q->before = o->before;
+	q->rereads = o->rereads + 1;
+	q->call = api_instance(p->cfg, o->req.instance_id);
+	q->retry_at = util_mono() + REREAD_AGAIN_S;
+	return true;
+}
+
 /* The re-read after an unknown outcome ended: report what it shows. */
 static void reread_done(struct poller *p, struct op *o, const json_t *root,
 			const struct api_error *e)
@@ -643,9 +662,11 @@ static void reread_done(struct poller *p, struct op *o, const json_t *root,
 		if (!gone)
 			have = json_map_instance(v, &x);
 		if (!gone && !have) {
+			bool again = reread_again(p, o);
 			model_event(p->m, EV_WARN, k, o->job_id, id, fl,
 				    "%s of instance %ld: its re-read was unreadable; the outcome is "
-				    "still unknown", job_kind_name(r->kind), id);
+				    "still unknown%s", job_kind_name(r->kind), id,
+				    again ? " (reading it again)" : "");
 			return;
 		}
 	} else if (e->http_status == 404 && e->cls == AE_CLIENT) {
@@ -653,9 +674,11 @@ static void reread_done(struct poller *p, struct op *o, const json_t *root,
 	} else {
 		char msg[300];
 		apierr_format(e, msg, sizeof msg);
+		bool again = reread_again(p, o);
 		model_event(p->m, EV_WARN, k, o->job_id, id, fl,
 			    "%s of instance %ld: could not re-read it (%s); the outcome is still "
-			    "unknown", job_kind_name(r->kind), id, msg);
+			    "unknown%s", job_kind_name(r->kind), id, msg,
+			    again ? " (reading it again)" : "");
 		return;
 	}
 	const char *st = have ? inst_state_name(x.state) : "gone";

@@ -1007,6 +1007,90 @@ static void on_demand_action_needs_tfa(void **state)
 	rig_down();
 }
 
+/* A prepay whose answer is lost: the row is marked while the outcome is
+ * unknown, kept marked while the re-read itself fails (a 503 outlasting the
+ * quick retries), and cleared when a later re-read tells: took effect. */
+static bool marked(const struct snapshot *s, void *arg)
+{
+	return snapshot_unsure(s, *(long *)arg) != NULL;
+}
+
+static bool unmarked(const struct snapshot *s, void *arg)
+{
+	return snapshot_unsure(s, *(long *)arg) == NULL;
+}
+
+/* The first event with flag EVF_RESOLVED for job_id (~20 s). */
+static bool resolved_event(struct model *m, int job_id, struct event *out)
+{
+	for (int i = 0; i < 400; i++) {
+		struct event ev[MODEL_EVENT_RING / 4];
+		size_t n = model_events(m, 0, ev, sizeof ev / sizeof *ev);
+		for (size_t k = 0; k < n; k++)
+			if (ev[k].job_id == job_id && (ev[k].flags & EVF_RESOLVED) &&
+			    !strstr(ev[k].text, "still unknown")) {
+				*out = ev[k];
+				return true;
+			}
+		usleep(50 * 1000);
+	}
+	return false;
+}
+
+static void unknown_prepay_marked_until_reread(void **state)
+{
+	(void)state;
+	setenv("VAST_API_KEY", sim.key, 1);
+	struct config c = test_cfg();
+	c.refresh_s = 60;
+	c.slow_refresh_s = 60;
+	struct auth *a = auth_new(&c, NULL);
+	struct model *m = model_new();
+	struct jobs *j = jobs_new(m, false);
+	struct poller *p = poller_new(&c, a, m, j);
+	rig_keep(a, m, j, p);
+	assert_int_equal(poller_start(p), 0);
+	assert_true(wait_for(m, all_loaded, NULL));
+	long id = running_instance(2);
+	char path[96], body[256];
+	snprintf(path, sizeof path, "/api/v0/instances/prepay/%ld/", id);
+	snprintf(body, sizeof body,
+		 "{\"path\":\"%s\",\"method\":\"PUT\",\"kind\":\"truncated\",\"count\":1}", path);
+	sim_ctl("fault", body);
+	snprintf(body, sizeof body,
+		 "{\"path\":\"/api/v0/instances/%ld/\",\"method\":\"GET\",\"kind\":\"503\",\"count\":4}",
+		 id);
+	sim_ctl("fault", body);
+	struct job_req r;
+	memset(&r, 0, sizeof r);
+	r.kind = JOB_PREPAY;
+	r.instance_id = id;
+	r.amount = 10;
+	int jid;
+	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
+	struct event ev;
+	assert_true(job_event(m, jid, &ev));
+	assert_int_equal(ev.level, EV_WARN);
+	assert_true(ev.flags & EVF_UNKNOWN);
+	assert_non_null(strstr(ev.text, "the answer was lost, the outcome is unknown"));
+	assert_true(wait_for(m, marked, &id));
+	assert_true(resolved_event(m, jid, &ev));
+	assert_int_equal(ev.level, EV_OK);
+	assert_non_null(strstr(ev.text, "the prepay took effect"));
+	assert_true(wait_for(m, unmarked, &id));
+	assert_int_equal(sim_count(path, "PUT", false), 1);
+	/* the first re-read failed (1 + 3 quick retries), a later one told */
+	snprintf(path, sizeof path, "/api/v0/instances/%ld/", id);
+	assert_true(sim_count(path, "GET", false) >= 5);
+	bool said_again = false;
+	struct event all[256];
+	size_t n = model_events(m, 0, all, 256);
+	for (size_t i = 0; i < n; i++)
+		said_again |= all[i].job_id == jid && strstr(all[i].text, "reading it again") != NULL;
+	assert_true(said_again);
+	rig_down();
+}
+
 int main(void)
 {
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -1023,6 +1107,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(refresh_debounced, sim_start, sim_stop),
 		cmocka_unit_test_setup_teardown(on_demand_calls, sim_start, sim_stop),
 		cmocka_unit_test_setup_teardown(on_demand_action_needs_tfa, sim_start_tfa,
+						sim_stop),
+		cmocka_unit_test_setup_teardown(unknown_prepay_marked_until_reread, sim_start,
 						sim_stop),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
