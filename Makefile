@@ -47,12 +47,12 @@ else
   $(error VARIANT must be release, debug, asan or tsan)
 endif
 
-CPPFLAGS_ALL = -D_GNU_SOURCE -DRENTOP_VERSION='"$(VERSION)"' -DRENTOP_DATADIR='"$(DATADIR)"' -Isrc -Iui
+CPPFLAGS_ALL = -D_GNU_SOURCE -DRENTOP_VERSION='"$(VERSION)"' -DRENTOP_DATADIR='"$(DATADIR)"' -Isrc -Iui -Iui/widgets -Iui/views
 CFLAGS_ALL   = -std=c11 $(OPT) $(WARN) $(WERROR) -pthread -MMD -MP
 LDFLAGS_ALL  = -pthread $(SAN_LD)
 
 CORE_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
-UI_SRC   := $(wildcard ui/*.c)
+UI_SRC   := $(wildcard ui/*.c ui/widgets/*.c ui/views/*.c)
 SIM_SRC  := $(wildcard tests/sim/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/obj/%.o)
 UI_OBJ   := $(UI_SRC:%.c=$(O)/obj/%.o)

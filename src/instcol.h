@@ -1,7 +1,7 @@
 /* instcol.h: the instance table's columns in one place: their titles and
  * how each cell is formatted (and its sort key), shared by the dashboard's
- * table (ui/pane_instances.c) and --dump's plain table (dump.c), so the two
- * cannot drift.  Pure, any thread; no curses. */
+ * table (ui/views/pane_instances.c) and --dump's plain table (dump.c), so
+ * the two cannot drift.  Pure, any thread; no curses. */
 #ifndef RENTOP_INSTCOL_H
 #define RENTOP_INSTCOL_H
 
