@@ -18,9 +18,11 @@
 #include "instcol.h"
 #include "json_map.h"
 #include "query.h"
+#include "secrets.h"
 #include "util.h"
 
-/* Drop secret keys everywhere in v (objects and arrays, recursively). */
+/* Drop secret keys everywhere in v (objects and arrays, recursively) and
+ * mask every environment value (extra_env, env, onstart exports). */
 static void strip_secrets(json_t *v)
 {
 	if (json_is_object(v)) {
@@ -28,10 +30,14 @@ static void strip_secrets(json_t *v)
 		json_t *x;
 		void *tmp;
 		json_object_foreach_safe(v, tmp, k, x) {
+			json_t *m = secrets_masked(k, x);
 			if (json_map_is_secret_key(k))
 				json_object_del(v, k);
+			else if (m)
+				json_object_set(v, k, m);
 			else
 				strip_secrets(x);
+			json_decref(m);
 		}
 	} else if (json_is_array(v)) {
 		size_t i;

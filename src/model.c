@@ -640,6 +640,11 @@ void instance_clear(struct instance *x)
 	kv_free(x->fields, x->nfields);
 	x->fields = NULL;
 	x->nfields = 0;
+	for (size_t i = 0; i < x->nenv; i++)
+		explicit_bzero(x->env[i].value, strlen(x->env[i].value));
+	kv_free(x->env, x->nenv);
+	x->env = NULL;
+	x->nenv = 0;
 }
 
 void instances_free(struct instance *v, size_t n)

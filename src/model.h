@@ -92,8 +92,12 @@ struct instance {
 	long template_id;
 	char *template_hash_id, *template_name;
 	double credit_balance;         /* prepaid credit left on the instance, $, NAN if not sent */
-	struct kv *fields;             /* every field as received (sorted by key) */
+	struct kv *fields;             /* every field as received (sorted by key; env values masked) */
 	size_t nfields;
+	struct kv *env;                /* extra_env in order: key = name, value = the value in
+					  clear (sanitised, not JSON); shown masked, one revealed
+					  on request; never printed by --dump */
+	size_t nenv;
 };
 
 struct user {
