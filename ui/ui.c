@@ -18,6 +18,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,41 @@ static void capture_restore(void)
 	}
 }
 
+/* posix_spawnp (no fork of this threaded process): the child starts with
+ * every signal at its default and none blocked, and with only descriptors
+ * 0-2 open (whatever curl, the resolver or a library left without
+ * close-on-exec).  0 with *pid set, or an errno value. */
+static int spawn_child(pid_t *pid, char *const argv[])
+{
+	posix_spawnattr_t at;
+	posix_spawn_file_actions_t fa;
+	if (posix_spawnattr_init(&at) != 0)
+		return ENOMEM;
+	if (posix_spawn_file_actions_init(&fa) != 0) {
+		posix_spawnattr_destroy(&at);
+		return ENOMEM;
+	}
+	sigset_t none, dfl;
+	sigemptyset(&none);
+	sigemptyset(&dfl);
+	static const int sigs[] = { SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGTSTP, SIGCONT,
+				    SIGQUIT, SIGPIPE, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaddset(&dfl, sigs[i]);
+	int rc = posix_spawnattr_setsigmask(&at, &none);
+	if (!rc)
+		rc = posix_spawnattr_setsigdefault(&at, &dfl);
+	if (!rc)
+		rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	if (!rc)
+		rc = posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+	if (!rc)
+		rc = posix_spawnp(pid, argv[0], &fa, &at, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	return rc;
+}
+
 int ui_run_external(char *const argv[])
 {
 	def_prog_mode();
@@ -146,20 +182,14 @@ int ui_run_external(char *const argv[])
 	sigaction(SIGQUIT, &ign, &old_quit);
 	sigaction(SIGTSTP, &ign, &old_tstp);
 	int status = -1;
-	pid_t pid = fork();
-	if (pid == 0) {
-		reset_signals();
-		signal(SIGINT, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
-		signal(SIGTSTP, SIG_DFL);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (pid > 0) {
+	pid_t pid;
+	if (spawn_child(&pid, argv) == 0) {
 		int st;
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
 		status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	} else {
+		status = 127; /* as a shell says "command not found" */
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);

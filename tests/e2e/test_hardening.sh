@@ -37,5 +37,67 @@ t_env_masked() {
     rentop_quit
 }
 
+# A key file readable by others: the warning stays on screen (data arriving,
+# other toasts) until a key is pressed, and is in the event log.
+t_key_warning() {
+    tm kill-server >/dev/null 2>&1
+    rentop_start -s 120x40 || return 1
+    chmod 644 "$E2E_TMP/api_key"
+    tm kill-server >/dev/null 2>&1
+    # restart with the now group-readable file (rentop_start rewrites it 0600)
+    rm -f "$E2E_TMP/rentop.rc"
+    sed -i "s|^'$RENTOP'|chmod 644 '$E2E_TMP/api_key'; & --refresh 2|" "$E2E_TMP/launch.sh"
+    tm -f "$E2E_TMP/tmux.conf" new-session -d -s "$E2E_SESSION" -x 120 -y 40 "$E2E_TMP/launch.sh" || return 1
+    E2E_WATCH=1
+    wait_for "$ID" 30 || return 1
+    wait_for "readable by group or others" 10 || return 1
+    # an instance failing makes an event whose toast would replace an ordinary one
+    sim_post /__sim/instance "{\"id\":$ID,\"actual_status\":\"offline\"}" || return 1
+    wait_for_re "^ *$ID .*offline" 20 || return 1
+    sleep 1
+    on_screen "readable by group or others" || return 1
+    keys j   # this key clears it
+    wait_gone "readable by group or others" 10 || return 1
+    keys 2
+    wait_for "readable by group or others" 10 || return 1
+    keys 1
+    chmod 600 "$E2E_TMP/api_key"
+    rentop_quit
+}
+
+# ssh runs with only 0-2 open: no curl socket, no wake-up descriptor, no
+# config or log file leaks into the child.  The stand-in execs sleep, whose
+# descriptors the test reads from /proc while it runs.
+t_ssh_fds() {
+    tm kill-server >/dev/null 2>&1
+    e2e_home
+    mkdir -p "$E2E_HOME/.config/rentop"
+    printf '#!/bin/sh\nexec sleep 60\n' >"$E2E_TMP/ssh-standin"
+    chmod 755 "$E2E_TMP/ssh-standin"
+    echo "ssh_command = $E2E_TMP/ssh-standin" >"$E2E_HOME/.config/rentop/config"
+    rentop_start -s 120x40 --log "$E2E_TMP/debug.log" || return 1
+    wait_for "$ID" 30 || return 1
+    select_row "$ID" || return 1
+    rpid=$(rentop_pid)
+    [ -n "$rpid" ] || { fail "no rentop process"; return 1; }
+    keys x
+    deadline=$(( $(date +%s) + $(scaled 10) ))
+    child=
+    while [ -z "$child" ]; do
+        child=$(pgrep -P "$rpid" sleep | head -n 1)
+        [ "$(date +%s)" -lt "$deadline" ] || { fail "the ssh stand-in did not start"; return 1; }
+        [ -n "$child" ] || sleep 0.1
+    done
+    fds=$(ls "/proc/$child/fd" | sort -n | tr '\n' ' ')
+    note "the ssh child's descriptors: $fds"
+    kill "$child"
+    [ "$fds" = "0 1 2 " ] || { fail "the ssh child inherited descriptors: $fds"; return 1; }
+    wait_for "ended with status" 10 || return 1
+    rm -f "$E2E_HOME/.config/rentop/config"
+    rentop_quit
+}
+
 tap "env values are masked in the detail view; v shows one at a time" t_env_masked
+tap "a key-file warning waits on screen for a key and is in the event log" t_key_warning
+tap "ssh (posix_spawnp) inherits descriptors 0-2 only" t_ssh_fds
 e2e_done
