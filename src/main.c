@@ -4,6 +4,7 @@
  * jobs, the poller thread, ui_run() on this thread, and everything stopped,
  * joined and freed in reverse. */
 #include <errno.h>
+#include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -107,6 +108,15 @@ int main(int argc, char **argv)
 		config_free(&cfg);
 		return 0;
 	}
+	if (cfg.dump == DUMP_NONE && !isatty(STDIN_FILENO)) {
+		/* from cron, a unit or a script: a dashboard nobody sees must not run */
+		fprintf(stderr, "rentop: standard input is not a terminal; use --dump for scripts\n");
+		config_free(&cfg);
+		return DUMP_EXIT_USAGE;
+	}
+	/* a locale that is not UTF-8 cannot show box drawing or arrows */
+	if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+		cfg.ascii = true;
 	if (cfg.log_path && log_open(cfg.log_path) != 0) {
 		fprintf(stderr, "rentop: --log %s: cannot open: %s\n", cfg.log_path,
 			strerror(errno));

@@ -40,12 +40,14 @@
 #include "statusbar.h"
 #include "util.h"
 
+#define HANGUP_STATUS (128 + SIGHUP) /* the terminal hung up: as if SIGHUP */
+
 static volatile sig_atomic_t sig_winch, sig_quit, sig_tstp, sig_cont;
 static struct model *sig_model;
 static struct termios orig_tio;
 static bool have_tio;
 static volatile sig_atomic_t curses_on;
-static char restore_seq[256]; /* sgr0 + cnorm + rmcup, captured at start */
+static char restore_seq[256]; /* sgr0 + cnorm + rmkx + rmcup, captured at start */
 static size_t restore_len;
 
 static void on_signal(int sig)
@@ -118,12 +120,14 @@ static void reset_signals(void)
 		set_handler(all[i], SIG_DFL, 0);
 }
 
-/* Capture the strings that put the terminal back (for on_fatal). */
+/* Capture the strings that put the terminal back (for on_fatal): attributes
+ * off, the cursor shown, keypad transmit off (else the shell's arrow keys
+ * send application sequences), the alternate screen left. */
 static void capture_restore(void)
 {
-	const char *caps[] = { "sgr0", "cnorm", "rmcup" };
+	const char *caps[] = { "sgr0", "cnorm", "rmkx", "rmcup" };
 	restore_len = 0;
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
 		char *s = tigetstr(caps[i]);
 		if (!s || s == (char *)-1)
 			continue;
@@ -529,12 +533,21 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 		atexit_done = true;
 	}
 	SCREEN *scr = newterm(NULL, stdout, stdin);
-	if (!scr) {
+	const char *cup = scr ? tigetstr("cup") : NULL;
+	if (!scr || !cup || cup == (char *)-1 || tigetflag("hc") > 0) {
+		/* a blank screen helps no one: say why, before anything is drawn */
+		if (scr) {
+			endwin();
+			delscreen(scr);
+		}
 		reset_signals();
-		fprintf(stderr, "rentop: cannot use this terminal (TERM=%s)\n",
+		fprintf(stderr,
+			"rentop: %s (TERM=%s); run it in a terminal such as xterm, or use "
+			"--dump for scripts\n",
+			scr ? "this terminal cannot address the cursor" : "cannot use this terminal",
 			getenv("TERM") ? getenv("TERM") : "unset");
 		free(a);
-		return 1;
+		return 2;
 	}
 	curses_on = 1;
 	capture_restore();
@@ -560,6 +573,7 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 	a->dirty = DIRTY_ALL;
 	double last_minute = floor(util_now() / 60.0);
 	int status = 0;
+	int empty_reads = 0; /* poll said readable, nothing came: 3 in a row is end of file */
 
 	struct pollfd fds[2] = {
 		{ .fd = STDIN_FILENO, .events = POLLIN },
@@ -567,7 +581,7 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 	};
 	while (!a->quit) {
 		if (sig_quit) {
-			status = 0;
+			status = 128 + sig_quit; /* as a shell reports a killed program */
 			break;
 		}
 		if (sig_winch) {
@@ -600,8 +614,10 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 		if (r < 0 && errno != EINTR)
 			break;
 		if (r > 0 && (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)) &&
-		    !(fds[0].revents & POLLIN))
-			break; /* the terminal went away */
+		    !(fds[0].revents & POLLIN)) {
+			status = HANGUP_STATUS; /* the terminal went away */
+			break;
+		}
 		if (r > 0 && (fds[0].revents & POLLIN)) {
 			wint_t ch;
 			int got, n = 0;
@@ -613,8 +629,21 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 				}
 				handle_key(a, keymap_normalize(got == KEY_CODE_YES, (unsigned)ch));
 			}
-			if (n == 0 && (fds[0].revents & POLLHUP))
+			if (n == 0 && (fds[0].revents & POLLHUP)) {
+				status = HANGUP_STATUS;
 				break;
+			}
+			/* readable, yet no key and no byte waiting: end of file or EIO
+			 * (a terminal that went away without SIGHUP).  Never spin on it. */
+			int avail = 0;
+			if (n == 0 && (ioctl(STDIN_FILENO, FIONREAD, &avail) != 0 || avail == 0)) {
+				if (++empty_reads >= 3) {
+					status = HANGUP_STATUS;
+					break;
+				}
+			} else {
+				empty_reads = 0;
+			}
 		}
 	}
 

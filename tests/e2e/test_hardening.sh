@@ -97,7 +97,58 @@ t_ssh_fds() {
     rentop_quit
 }
 
+# relaunch SED: restart rentop's pane with its launcher edited by SED.
+relaunch() {
+    tm kill-server >/dev/null 2>&1
+    rm -f "$E2E_TMP/rentop.rc" "$E2E_TMP/rentop.stderr"
+    sed -i "$1" "$E2E_TMP/launch.sh"
+    tm -f "$E2E_TMP/tmux.conf" new-session -d -s "$E2E_SESSION" -x 120 -y 40 "$E2E_TMP/launch.sh" || return 1
+    E2E_WATCH=1
+}
+
+# SIGQUIT (a fatal signal): the handler restores the terminal, keypad
+# transmit mode included (rmkx), then dies by the signal; no core file is
+# written even with the core limit raised (not dumpable, RLIMIT_CORE 0).
+t_fatal_signal() {
+    tm kill-server >/dev/null 2>&1
+    rentop_start -s 120x40 || return 1
+    relaunch "s|^'$RENTOP'|ulimit -c unlimited 2>/dev/null; &|" || return 1
+    wait_for "$ID" 30 || return 1
+    kp=$(tm display -p -t "$E2E_SESSION" '#{keypad_cursor_flag}#{keypad_flag}')
+    note "keypad flags while running: $kp"
+    pid=$(rentop_pid)
+    [ -n "$pid" ] || { fail "no rentop process"; return 1; }
+    note "core limit of rentop: $(grep -i 'core file' "/proc/$pid/limits")"
+    kill -QUIT "$pid"
+    rentop_wait_exit 20 || return 1
+    [ "$RENTOP_RC" = 131 ] || { fail "status $RENTOP_RC after SIGQUIT (want 131)"; return 1; }
+    wait_for "e2e-shell" 10 || return 1
+    kp=$(tm display -p -t "$E2E_SESSION" '#{keypad_cursor_flag}#{keypad_flag}')
+    [ "$kp" = 00 ] || { fail "keypad transmit mode left on after SIGQUIT (flags $kp)"; return 1; }
+    alt=$(tm display -p -t "$E2E_SESSION" '#{alternate_on}')
+    [ "$alt" = 0 ] || { fail "still on the alternate screen"; return 1; }
+    if ls "$E2E_TMP" | grep -q '^core'; then fail "a core file was written"; return 1; fi
+    return 0
+}
+
+# LANG=C: ASCII drawing without being asked (no box characters, no arrows)
+t_ascii_locale() {
+    tm kill-server >/dev/null 2>&1
+    rentop_start -s 120x40 || return 1
+    relaunch "s|LANG=C.UTF-8 LC_ALL=C.UTF-8|LANG=C LC_ALL=C|" || return 1
+    wait_for "$ID" 30 || return 1
+    wait_for "ID^" 10 || return 1
+    keys '?'
+    wait_for "show this help" 10 || return 1
+    s=$(screen)
+    case $s in *[│─┌┐└┘▲▼∞⟳]*|*lqqq*) fail "non-ASCII drawing under LANG=C"; return 1 ;; esac
+    keys Escape
+    rentop_quit
+}
+
 tap "env values are masked in the detail view; v shows one at a time" t_env_masked
 tap "a key-file warning waits on screen for a key and is in the event log" t_key_warning
 tap "ssh (posix_spawnp) inherits descriptors 0-2 only" t_ssh_fds
+tap "SIGQUIT: the terminal is restored with keypad transmit off, status 131, no core" t_fatal_signal
+tap "LANG=C switches to ASCII drawing" t_ascii_locale
 e2e_done
