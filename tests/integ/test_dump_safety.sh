@@ -45,4 +45,37 @@ else
     notok "the plain table shows no env value"
 fi
 
+# ---- hostile strings and numbers ------------------------------------------------
+set_inst "$ID" label '"a\u009b31mb\u202ec"'
+set_inst "$ID" min_bid 12.2
+dump instances --json >"$T/inst2.json" 2>/dev/null
+if grep -q '"label": "a\\u009b31mb\\u202ec"' "$T/inst2.json" &&
+    ! grep -q "$(printf '\302\233')" "$T/inst2.json" && ! grep -q "$(printf '\342\200\256')" "$T/inst2.json"; then
+    ok "--json escapes C1 controls and bidi overrides (\\u009b, \\u202e)"
+else
+    notok "--json escapes C1 controls and bidi overrides" "$(grep -m1 '"label": "a' "$T/inst2.json" | od -c | head -n 3)"
+fi
+if grep -q '"min_bid": 12.2,' "$T/inst2.json" && ! grep -qE '[0-9]\.[0-9]*(9999999|0000000)[0-9]' "$T/inst2.json"; then
+    ok "--json numbers print in the shortest exact form (12.2)"
+else
+    notok "--json numbers print in the shortest exact form (12.2)" "$(grep -m3 -E '"min_bid"|99999999|00000000' "$T/inst2.json")"
+fi
+big=$(head -c 100000 /dev/zero | tr '\0' L)
+set_inst "$ID" label "\"$big\""
+dump instances >"$T/wide.txt" 2>/dev/null
+longest=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$T/wide.txt")
+if [ "$longest" -gt 0 ] && [ "$longest" -lt 600 ] && grep -qE "LLL(…|\.\.\.)" "$T/wide.txt"; then
+    ok "a 100 KB label is cut in the plain table (longest line $longest bytes)"
+else
+    notok "a 100 KB label is cut in the plain table" "longest line $longest bytes"
+fi
+
+# ---- --dump user: times in ISO 8601 ------------------------------------------------
+dump user >"$T/user.txt" 2>&1
+if grep -qE '^email_verified_at +20[0-9]{2}-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]Z$' "$T/user.txt"; then
+    ok "dump user prints times as ISO 8601"
+else
+    notok "dump user prints times as ISO 8601" "$(grep -m1 '_at' "$T/user.txt")"
+fi
+
 finish
