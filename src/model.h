@@ -3,8 +3,9 @@
  *
  * Data arrive as immutable snapshots: the poller maps JSON with no lock held,
  * hands the finished arrays to model_set_*() (which take ownership), and the
- * model swaps a new snapshot in under its mutex, bumps the generation counter
- * and makes model_wake_fd() readable.  Readers take a reference with
+ * model swaps a new snapshot in under its mutex, bumps the generation counter,
+ * unlocks, then makes model_wake_fd() readable (the eventfd write, like every
+ * other I/O, happens with no lock held).  Readers take a reference with
  * model_acquire() and render with no lock held; model_release() drops it.
  * Parts that did not change are shared between snapshots (refcounted), so a
  * swap costs a few pointer copies.
