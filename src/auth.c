@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,13 +18,19 @@
 #include "config.h"
 #include "util.h"
 
+#define AUTH_MAX_WARN 8
+#define KEY_FILE_MAX 4095 /* bytes; a bigger file is not a key file */
+
 struct auth {
-	pthread_mutex_t mu;
+	pthread_mutex_t mu;   /* guards primary and session; never held across I/O */
 	char *primary;        /* the normal key, NULL when none */
 	char *primary_src;    /* where it came from */
 	char *session;        /* a 2FA session key, NULL when none */
-	char *session_path;   /* <vastai dir>/vast_tfa_key */
+	char *session_path;   /* <vastai dir>/vast_tfa_key (set once, then read only) */
 	char *vast_dir;
+	char fatal[400];      /* why the named key source gave no key; "" when none */
+	char warns[AUTH_MAX_WARN][400]; /* set by auth_new only */
+	size_t nwarn;
 };
 
 /* Zero a secret string before freeing it. */
@@ -51,34 +58,118 @@ bool auth_check_perms(const char *path, FILE *warn)
 	return false;
 }
 
-/* Read a key file: the first line, blanks trimmed.  NULL when missing or
- * empty; warns about permissions and read errors other than "missing". */
-static char *read_key_file(const char *path, FILE *warn)
+/* Record a warning (kept for the dashboard) and print it to warn. */
+static void add_warning(struct auth *a, FILE *warn, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add_warning(struct auth *a, FILE *warn, const char *fmt, ...)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno != ENOENT && warn)
-			fprintf(warn, "rentop: warning: cannot read key file %s: %s\n", path,
-				strerror(errno));
+	char line[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	if (warn)
+		fprintf(warn, "rentop: warning: %s\n", line);
+	if (a->nwarn < AUTH_MAX_WARN)
+		util_strlcpy(a->warns[a->nwarn++], line, sizeof a->warns[0]);
+}
+
+/* Record why the named key source gave no key (the first reason wins). */
+static void set_fatal(struct auth *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void set_fatal(struct auth *a, const char *fmt, ...)
+{
+	if (a->fatal[0])
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(a->fatal, sizeof a->fatal, fmt, ap);
+	va_end(ap);
+}
+
+/* A key trimmed of surrounding blanks; NULL with the reason in why when it
+ * is empty or holds a control character (a key is one header value: a line
+ * break in it would add a header line to every request). */
+static char *clean_key(const char *s, size_t len, const char **why)
+{
+	while (len && isspace((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	if (!len) {
+		*why = "is empty";
 		return NULL;
 	}
-	char buf[4096];
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] == 0x7f) {
+			*why = "holds control characters (a line break or an escape?), so it "
+			       "cannot be a key";
+			return NULL;
+		}
+	return xstrndup(s, len);
+}
+
+/* Read a key file: the first line, blanks trimmed.  A missing file is
+ * silent unless the user named it; any other failure (unreadable, not a
+ * regular file, over 4,095 bytes, empty when named, control characters) is
+ * fatal for a named file and for an oversized or corrupt one, a warning
+ * for an unreadable file found by discovery.  Warns about permissions. */
+static char *read_key_file(struct auth *a, const char *path, bool named, FILE *warn)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		if (named)
+			set_fatal(a, "--api-key-file %s: %s", path, strerror(errno));
+		else if (errno != ENOENT)
+			add_warning(a, warn, "cannot read key file %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		if (named)
+			set_fatal(a, "--api-key-file %s: not a regular file", path);
+		else
+			add_warning(a, warn, "key file %s is not a regular file; ignored", path);
+		return NULL;
+	}
+	char buf[KEY_FILE_MAX + 2];
 	size_t len = 0;
 	ssize_t r;
 	while (len < sizeof buf - 1 && (r = read(fd, buf + len, sizeof buf - 1 - len)) > 0)
 		len += (size_t)r;
 	close(fd);
-	buf[len] = '\0';
-	char *s = buf;
-	while (*s && isspace((unsigned char)*s))
-		s++;
-	size_t n = strcspn(s, "\r\n");
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
-	char *key = n ? xstrndup(s, n) : NULL;
+	if (len > KEY_FILE_MAX) {
+		explicit_bzero(buf, sizeof buf);
+		set_fatal(a, "key file %s is larger than %d bytes: not a key file", path,
+			  KEY_FILE_MAX);
+		return NULL;
+	}
+	const char *why = NULL;
+	/* the first line that is not blank */
+	size_t start = 0;
+	while (start < len && isspace((unsigned char)buf[start]))
+		start++;
+	size_t end = start;
+	while (end < len && buf[end] != '\n' && buf[end] != '\r')
+		end++;
+	char *key = clean_key(buf + start, end - start, &why);
 	explicit_bzero(buf, sizeof buf);
-	if (key)
-		auth_check_perms(path, warn);
+	if (!key) {
+		bool empty = why && !strcmp(why, "is empty");
+		if (named)
+			set_fatal(a, "--api-key-file %s: the file %s", path,
+				  empty ? "is empty (no key in it)" : why);
+		else if (!empty)
+			set_fatal(a, "key file %s: the key %s", path, why);
+		return NULL;
+	}
+	if (auth_check_perms(path, NULL))
+		add_warning(a, warn, "key file %s is readable by group or others; run: chmod 600 %s",
+			    path, path);
 	return key;
 }
 
@@ -90,39 +181,41 @@ struct auth *auth_new(const struct config *cfg, FILE *warn)
 	pthread_mutex_init(&a->mu, NULL);
 	a->vast_dir = xstrdup(cfg->vast_config_dir ? cfg->vast_config_dir : ".");
 	a->session_path = xasprintf("%s/vast_tfa_key", a->vast_dir);
-	/* 1: --api-key-file (the CLI's --api-key) */
+	/* 1: --api-key-file (the CLI's --api-key): named, so the only source */
 	if (cfg->api_key_file) {
-		a->primary = read_key_file(cfg->api_key_file, warn);
+		a->primary = read_key_file(a, cfg->api_key_file, true, warn);
 		if (a->primary)
 			a->primary_src = xstrdup(cfg->api_key_file);
-		else if (warn)
-			fprintf(warn, "rentop: warning: no key in %s\n", cfg->api_key_file);
+		return a;
 	}
-	/* 2: the environment */
+	/* 2: the environment: set, it is the only source too */
 	const char *env = getenv("VAST_API_KEY");
-	if (!a->primary && env && *env) {
-		a->primary = xstrdup(env);
-		a->primary_src = xstrdup("VAST_API_KEY");
+	if (env && *env) {
+		const char *why = NULL;
+		a->primary = clean_key(env, strlen(env), &why);
+		if (a->primary)
+			a->primary_src = xstrdup("VAST_API_KEY");
+		else
+			set_fatal(a, "VAST_API_KEY %s", !strcmp(why, "is empty") ? "holds only blanks" : why);
+		return a;
 	}
-	if (!a->primary) {
-		/* 3: a 2FA session key beats the normal key file */
-		a->session = read_key_file(a->session_path, warn);
-		/* 4, 5: the normal key file, then the legacy one (the fallback) */
-		char *p = xasprintf("%s/vast_api_key", a->vast_dir);
-		a->primary = read_key_file(p, warn);
-		if (a->primary) {
-			a->primary_src = p;
-		} else {
-			free(p);
-			const char *home = getenv("HOME");
-			if (home && *home) {
-				p = xasprintf("%s/.vast_api_key", home);
-				a->primary = read_key_file(p, warn);
-				if (a->primary)
-					a->primary_src = p;
-				else
-					free(p);
-			}
+	/* 3: a 2FA session key beats the normal key file */
+	a->session = read_key_file(a, a->session_path, false, warn);
+	/* 4, 5: the normal key file, then the legacy one (the fallback) */
+	char *p = xasprintf("%s/vast_api_key", a->vast_dir);
+	a->primary = read_key_file(a, p, false, warn);
+	if (a->primary) {
+		a->primary_src = p;
+	} else {
+		free(p);
+		const char *home = getenv("HOME");
+		if (!a->fatal[0] && home && *home) {
+			p = xasprintf("%s/.vast_api_key", home);
+			a->primary = read_key_file(a, p, false, warn);
+			if (a->primary)
+				a->primary_src = p;
+			else
+				free(p);
 		}
 	}
 	return a;
@@ -139,6 +232,21 @@ void auth_free(struct auth *a)
 	free(a->vast_dir);
 	pthread_mutex_destroy(&a->mu);
 	free(a);
+}
+
+const char *auth_fatal(const struct auth *a)
+{
+	return a->fatal[0] ? a->fatal : NULL;
+}
+
+size_t auth_warning_count(const struct auth *a)
+{
+	return a->nwarn;
+}
+
+const char *auth_warning(const struct auth *a, size_t i)
+{
+	return i < a->nwarn ? a->warns[i] : "";
 }
 
 bool auth_has_key(struct auth *a)
@@ -206,14 +314,15 @@ static int make_dirs(const char *dir)
 	return rc;
 }
 
-/* Write to a private temporary file, fsync, rename over vast_tfa_key. */
+/* Write to a private temporary file, fsync, rename over vast_tfa_key; then
+ * swap the key in under the mutex (the file I/O runs with no lock held:
+ * session_path and vast_dir never change after auth_new). */
 int auth_store_session(struct auth *a, const char *session_key, char *err, size_t n)
 {
 	if (!session_key || !*session_key) {
 		snprintf(err, n, "the service sent no session key");
 		return -1;
 	}
-	pthread_mutex_lock(&a->mu);
 	int rc = -1;
 	char *tmp = xasprintf("%s.tmp.%ld", a->session_path, (long)getpid());
 	if (make_dirs(a->vast_dir) != 0) {
@@ -241,26 +350,29 @@ int auth_store_session(struct auth *a, const char *session_key, char *err, size_
 		unlink(tmp);
 		goto out;
 	}
-	wipe_free(a->session);
-	a->session = xstrdup(session_key);
+	char *fresh = xstrdup(session_key);
+	pthread_mutex_lock(&a->mu);
+	char *old = a->session;
+	a->session = fresh;
+	pthread_mutex_unlock(&a->mu);
+	wipe_free(old);
 	rc = 0;
 out:
 	free(tmp);
-	pthread_mutex_unlock(&a->mu);
 	return rc;
 }
 
 bool auth_session_expired(struct auth *a)
 {
 	pthread_mutex_lock(&a->mu);
-	bool had = a->session != NULL;
-	if (had) {
-		wipe_free(a->session);
-		a->session = NULL;
-		unlink(a->session_path);
-	}
-	bool retry = had && a->primary != NULL;
+	char *old = a->session;
+	a->session = NULL;
+	bool retry = old && a->primary != NULL;
 	pthread_mutex_unlock(&a->mu);
+	if (old) {
+		wipe_free(old);
+		unlink(a->session_path); /* after the unlock: no I/O under the mutex */
+	}
 	return retry;
 }
 

@@ -1,10 +1,18 @@
 /* auth.h: the API key.  Found like the official CLI does (first hit wins):
  * --api-key-file, env VAST_API_KEY, <vastai dir>/vast_tfa_key (a 2FA session
- * key), <vastai dir>/vast_api_key, legacy ~/.vast_api_key.  The key lives in
- * this module's memory only; it leaves it solely as an Authorization header
- * line (auth_header) and never reaches a message.  Thread-safe (a mutex
- * guards the keys: the poller may store or drop a session key while the main
- * thread reads). */
+ * key), <vastai dir>/vast_api_key, legacy ~/.vast_api_key.  A source the
+ * user named (--api-key-file or api_key_file in the config, VAST_API_KEY
+ * when set) is the only one: if it gives no usable key, auth_fatal() says
+ * why and nothing else is tried.  Keys are trimmed of blanks; a key with a
+ * control character, or a key file over 4,095 bytes, is refused.  The key
+ * lives in this module's memory only; it leaves it solely as an
+ * Authorization header line (auth_header) and never reaches a message.
+ *
+ * Threads: auth_new, auth_fatal and the warnings belong to the main thread
+ * before other threads start.  The rest is thread-safe: a mutex guards the
+ * keys (the poller may store or drop a session key while the main thread
+ * reads), and no file I/O happens while it is held (the session file is
+ * written, fsynced and renamed first, then the key is swapped in). */
 #ifndef RENTOP_AUTH_H
 #define RENTOP_AUTH_H
 
@@ -16,9 +24,19 @@ struct auth;
 
 /* Main thread, before curses: discover the key.  Warnings (a key file
  * readable by group or others, an unreadable file) go to `warn` (may be
- * NULL).  Never NULL; auth_has_key() says whether a key was found. */
+ * NULL) and are kept for the dashboard (auth_warning).  Never NULL;
+ * auth_fatal() says whether a named source failed, auth_has_key() whether a
+ * key was found. */
 struct auth *auth_new(const struct config *cfg, FILE *warn);
 void auth_free(struct auth *a); /* wipes the keys */
+
+/* Why no key may be used ("--api-key-file F: No such file or directory",
+ * "VAST_API_KEY holds control characters ..."), never the key; NULL when
+ * discovery went well.  The caller exits with status 3. */
+const char *auth_fatal(const struct auth *a);
+/* The warnings auth_new gave (without the "rentop: warning: " prefix). */
+size_t auth_warning_count(const struct auth *a);
+const char *auth_warning(const struct auth *a, size_t i);
 
 bool auth_has_key(struct auth *a);
 /* Where the key in use came from ("VAST_API_KEY", a file path, ...), for

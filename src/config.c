@@ -35,8 +35,27 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "util.h"
+
+/* Text from the user (a config line, an argument) for a message: escape
+ * sequences and control bytes removed, cut to max bytes (a char boundary). */
+static const char *shown(const char *s, char *buf, size_t n, size_t max)
+{
+	char *clean = util_sanitize(s);
+	if (max < n)
+		n = max + 1;
+	size_t len = util_strlcpy(buf, clean, n);
+	if (len >= n) {
+		size_t cut = n - 1;
+		while (cut > 0 && ((unsigned char)buf[cut] & 0xC0) == 0x80)
+			cut--;
+		buf[cut] = '\0';
+	}
+	free(clean);
+	return buf;
+}
 
 static void set_str(char **dst, const char *v)
 {
@@ -209,7 +228,8 @@ static int parse_bind(struct config *cfg, char *rest, char *msg, size_t n)
 	}
 	for (const char *p = act; *p; p++)
 		if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '-')) {
-			snprintf(msg, n, "bind: bad action name '%.40s'", act);
+			char sb[48];
+			snprintf(msg, n, "bind: bad action name '%s'", shown(act, sb, sizeof sb, 40));
 			return -1;
 		}
 	util_strlcpy(b.context, ctx, sizeof b.context);
@@ -283,7 +303,8 @@ static bool apply_setting(struct config *cfg, const char *key, const char *val, 
 		else
 			cfg->bell = b;
 	} else {
-		snprintf(msg, n, "unknown key '%.40s'", key);
+		char sb[48];
+		snprintf(msg, n, "unknown key '%s'", shown(key, sb, sizeof sb, 40));
 		return false;
 	}
 	return true;
@@ -344,7 +365,7 @@ int config_parse_text(struct config *cfg, const char *text, const char *name, ch
 /* Read a whole (small) file; NULL with errno set on failure. */
 static char *slurp(const char *path)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re"); /* e: close-on-exec */
 	if (!f)
 		return NULL;
 	size_t cap = 4096, len = 0;
@@ -393,7 +414,7 @@ void config_usage(FILE *out)
 	      "  --query Q             with --dump offers|templates: a search query\n"
 	      "                        (e.g. 'gpu_name=RTX_4090 num_gpus>=2 dph<1.5')\n"
 	      "  --version             print the version\n"
-	      "  --help                this text\n",
+	      "  -h, --help            this text\n",
 	      out);
 }
 
@@ -424,13 +445,16 @@ static int next_flag(int argc, char **argv, int *i, char *flag, size_t fn, const
 	const char *a = argv[*i];
 	const char *eq = strchr(a, '=');
 	*val = NULL;
+	char b[72];
+	if (strcmp(a, "-h") == 0)
+		a = "--help"; /* the one short option, as every tool has it */
 	if (strncmp(a, "--", 2) != 0 || !a[2]) {
-		snprintf(err, errlen, "unexpected argument '%.60s' (see --help)", a);
+		snprintf(err, errlen, "unexpected argument '%s' (see --help)", shown(a, b, sizeof b, 60));
 		return 2;
 	}
 	size_t len = eq ? (size_t)(eq - a) : strlen(a);
 	if (len >= fn) {
-		snprintf(err, errlen, "unknown option '%.60s' (see --help)", a);
+		snprintf(err, errlen, "unknown option '%s' (see --help)", shown(a, b, sizeof b, 60));
 		return 2;
 	}
 	memcpy(flag, a, len);
@@ -525,10 +549,11 @@ static int apply_flags(struct config *cfg, int argc, char **argv, bool *run_url_
 				if (strcmp(v, dump_names[k].name) == 0)
 					cfg->dump = dump_names[k].what;
 			if (cfg->dump == DUMP_NONE) {
+				char b[48];
 				snprintf(err, errlen,
-					 "--dump: '%.40s' is not one of instances, offers, user, "
+					 "--dump: '%s' is not one of instances, offers, user, "
 					 "workergroups, templates",
-					 v);
+					 shown(v, b, sizeof b, 40));
 				return 2;
 			}
 		} else if (strcmp(flag, "--query") == 0) {
@@ -553,7 +578,8 @@ static int apply_flags(struct config *cfg, int argc, char **argv, bool *run_url_
 				 "to other users; use --api-key-file FILE or VAST_API_KEY");
 			return 2;
 		} else {
-			snprintf(err, errlen, "unknown option '%.40s' (see --help)", flag);
+			char b[48];
+			snprintf(err, errlen, "unknown option '%s' (see --help)", shown(flag, b, sizeof b, 40));
 			return 2;
 		}
 	}
@@ -575,6 +601,13 @@ int config_load(struct config *cfg, int argc, char **argv, char *err, size_t err
 	err[0] = '\0';
 	bool run_url_set = false, explicit_ = false;
 	char *path = find_config_path(argc, argv, &explicit_);
+	struct stat st;
+	if (path && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* a directory or a device is not an empty config: say so */
+		snprintf(err, errlen, "%s: not a regular file (a config file is expected)", path);
+		free(path);
+		return 2;
+	}
 	if (path) {
 		char *text = slurp(path);
 		if (!text && (explicit_ || errno != ENOENT)) {

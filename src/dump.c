@@ -6,10 +6,12 @@
 #include "dump.h"
 
 #include <errno.h>
+#include <langinfo.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <wchar.h>
 
 #include "api.h"
 #include "auth.h"
@@ -20,9 +22,11 @@
 #include "offers.h"
 #include "pace.h"
 #include "query.h"
+#include "secrets.h"
 #include "util.h"
 
-/* Drop secret keys everywhere in v (objects and arrays, recursively). */
+/* Drop secret keys everywhere in v (objects and arrays, recursively) and
+ * mask every environment value (extra_env, env, onstart exports). */
 static void strip_secrets(json_t *v)
 {
 	if (json_is_object(v)) {
@@ -30,10 +34,14 @@ static void strip_secrets(json_t *v)
 		json_t *x;
 		void *tmp;
 		json_object_foreach_safe(v, tmp, k, x) {
+			json_t *m = secrets_masked(k, x);
 			if (json_map_is_secret_key(k))
 				json_object_del(v, k);
+			else if (m)
+				json_object_set(v, k, m);
 			else
 				strip_secrets(x);
+			json_decref(m);
 		}
 	} else if (json_is_array(v)) {
 		size_t i;
@@ -136,14 +144,111 @@ static bool fetch_instances(struct api_client *cl, json_t *raw, struct instance 
 	return true;
 }
 
+/* The code point of the UTF-8 sequence at s (len bytes: 2 or 3), for the
+ * few ranges escaped below. */
+static unsigned utf8_cp(const unsigned char *s, int len)
+{
+	return len == 2 ? ((s[0] & 0x1Fu) << 6) | (s[1] & 0x3Fu)
+			: ((s[0] & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu);
+}
+
+/* Characters that may act on a terminal or reorder text although jansson
+ * writes them raw: DEL, the C1 controls (U+0080-U+009F: U+009B is CSI on
+ * some terminals), the bidi marks and overrides, the line separators. */
+static bool escape_cp(unsigned cp)
+{
+	return cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C || cp == 0x200E ||
+	       cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* A real in the shortest form that reads back as the same double (12.2, not
+ * 12.199999999999999), still a real for the reader ("12.0", not "12"). */
+static void put_real(FILE *o, const char *tok, size_t len)
+{
+	char in[64], buf[40];
+	if (len >= sizeof in) {
+		fwrite(tok, 1, len, o);
+		return;
+	}
+	memcpy(in, tok, len);
+	in[len] = '\0';
+	double d = strtod(in, NULL);
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, sizeof buf, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	fputs(buf, o);
+	if (!strpbrk(buf, ".eE"))
+		fputs(".0", o);
+}
+
+char *dump_json_text(const json_t *v)
+{
+	char *raw = json_dumps(v, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_ENCODE_ANY |
+					  JSON_REAL_PRECISION(17));
+	if (!raw)
+		return NULL;
+	char *buf = NULL;
+	size_t blen = 0;
+	FILE *o = open_memstream(&buf, &blen);
+	if (!o)
+		abort();
+	bool in_str = false;
+	for (const unsigned char *p = (const unsigned char *)raw; *p;) {
+		if (in_str) {
+			if (*p == '\\') { /* an escape jansson wrote: copy it whole */
+				fputc(*p++, o);
+				if (*p)
+					fputc(*p++, o);
+				continue;
+			}
+			if (*p == '"')
+				in_str = false;
+			int len = *p == 0x7F ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3 : 0;
+			if (len && escape_cp(len == 1 ? 0x7F : utf8_cp(p, len))) {
+				fprintf(o, "\\u%04x", len == 1 ? 0x7Fu : utf8_cp(p, len));
+				p += len;
+				continue;
+			}
+			fputc(*p++, o);
+			continue;
+		}
+		if (*p == '"') {
+			in_str = true;
+			fputc(*p++, o);
+		} else if (*p == '-' || (*p >= '0' && *p <= '9')) {
+			size_t n = strspn((const char *)p, "-+0123456789.eE");
+			if (memchr(p, '.', n) || memchr(p, 'e', n) || memchr(p, 'E', n))
+				put_real(o, (const char *)p, n);
+			else
+				fwrite(p, 1, n, o);
+			p += n;
+		} else {
+			fputc(*p++, o);
+		}
+	}
+	free(raw);
+	if (fclose(o) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 static void print_json(FILE *out, json_t *v)
 {
 	strip_secrets(v);
-	json_dumpf(v, out, JSON_INDENT(2) | JSON_SORT_KEYS);
+	char *text = dump_json_text(v);
+	if (text) {
+		fputs(text, out);
+		free(text);
+	}
 	fputc('\n', out);
 }
 
-/* A plain table: columns padded to their widest cell (display width). */
+/* A plain table: columns padded to their widest cell (display width), each
+ * cell cut to a cap (one 100 KB label must not pad every line to 100 KB). */
 struct table {
 	size_t ncols, nrows;
 	char **cells; /* nrows x ncols, row 0 is the header */
@@ -152,9 +257,45 @@ struct table {
 static void table_add(struct table *t, char **row)
 {
 	t->cells = xrealloc(t->cells, (t->nrows + 1) * t->ncols * sizeof *t->cells);
-	for (size_t c = 0; c < t->ncols; c++)
-		t->cells[t->nrows * t->ncols + c] = util_sanitize(row[c] ? row[c] : "");
+	for (size_t c = 0; c < t->ncols; c++) {
+		char *clean = util_sanitize(row[c] ? row[c] : "");
+		t->cells[t->nrows * t->ncols + c] =
+			dump_cut_cell(clean, c + 1 < t->ncols ? DUMP_CELL_MAX : DUMP_LAST_CELL_MAX);
+		free(clean);
+	}
 	t->nrows++;
+}
+
+char *dump_cut_cell(const char *s, int max_cols)
+{
+	if (util_strwidth(s) <= max_cols)
+		return xstrdup(s);
+	bool utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	const char *ell = utf8 ? "\xE2\x80\xA6" : "...";
+	int room = max_cols - (utf8 ? 1 : 3), w = 0;
+	size_t i = 0;
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	while (s[i]) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s + i, MB_CUR_MAX, &st);
+		int cw = 1;
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			memset(&st, 0, sizeof st);
+			n = 1; /* not a character here: one byte, one column */
+			while (s[i + n] && ((unsigned char)s[i + n] & 0xC0) == 0x80)
+				n++;
+		} else {
+			cw = wcwidth(wc);
+			if (cw < 0)
+				cw = 0;
+		}
+		if (w + cw > room)
+			break;
+		w += cw;
+		i += n;
+	}
+	return xasprintf("%.*s%s", (int)i, s, ell);
 }
 
 static void table_print(struct table *t, FILE *out)
@@ -236,13 +377,39 @@ static void offers_table(const struct offer *v, size_t n, FILE *out)
 	table_print(&t, out);
 }
 
+/* A field that holds a time ("created_at", "email_verified_at",
+ * "start_date", "last_login_time") with an epoch value: ISO 8601 in UTC. */
+static bool iso_time(const char *key, const char *value, char *buf, size_t n)
+{
+	static const char *const suffixes[] = { "_at", "_date", "_time", "_ts" };
+	bool timeish = !strcmp(key, "created") || !strcmp(key, "updated") ||
+		       !strcmp(key, "timestamp");
+	size_t kl = strlen(key);
+	for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
+		size_t sl = strlen(suffixes[i]);
+		if (kl > sl && !strcmp(key + kl - sl, suffixes[i]))
+			timeish = true;
+	}
+	char *end;
+	double t = strtod(value, &end);
+	if (!timeish || end == value || *end || !isfinite(t) || t < 1e8 || t > 1e11)
+		return false;
+	time_t secs = (time_t)t;
+	struct tm tm;
+	if (!gmtime_r(&secs, &tm))
+		return false;
+	return strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm) > 0;
+}
+
 static void kv_table(const struct kv *f, size_t n, FILE *out)
 {
 	struct table t = {2, 0, NULL};
 	char *hdr[] = {"FIELD", "VALUE"};
 	table_add(&t, hdr);
 	for (size_t i = 0; i < n; i++) {
-		char *row[] = {f[i].key, f[i].value};
+		char iso[40];
+		char *row[] = {f[i].key, iso_time(f[i].key, f[i].value, iso, sizeof iso) ? iso
+											    : f[i].value};
 		table_add(&t, row);
 	}
 	table_print(&t, out);

@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <strings.h>
 
 #include "log.h"
@@ -104,6 +105,14 @@ static size_t on_body(char *p, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
+/* curl's sockets are created close-on-exec, so no child (ssh) inherits one. */
+static curl_socket_t open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *a)
+{
+	(void)clientp;
+	(void)purpose;
+	return socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
+}
+
 /* Seconds to whole milliseconds for curl (0 = no limit). */
 static long ms(double s)
 {
@@ -149,6 +158,7 @@ struct http_xfer *http_xfer_new(const struct http_opts *o, const char *method, c
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, x);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, x->errbuf);
 	curl_easy_setopt(c, CURLOPT_PRIVATE, x);
+	curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, open_socket);
 	if (o->share)
 		curl_easy_setopt(c, CURLOPT_SHARE, o->share);
 	x->hdrs = curl_slist_append(x->hdrs, "Accept: application/json");

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "secrets.h"
 #include "util.h"
 
 #define FIELD_VALUE_MAX 512 /* bytes of JSON text kept per field in kv lists */
@@ -278,8 +279,12 @@ struct kv *json_map_fields(const json_t *obj, size_t *n)
 	size_t i = 0;
 	json_object_foreach((json_t *)obj, key, val) {
 		v[i].key = sanitize_str(key, strlen(key));
-		if (json_map_is_secret_key(key) && !json_is_null(val) &&
-		    !(json_is_string(val) && json_string_length(val) == 0))
+		json_t *env = secrets_masked(key, val); /* env values: always masked */
+		if (env) {
+			v[i].value = value_text(env);
+			json_decref(env);
+		} else if (json_map_is_secret_key(key) && !json_is_null(val) &&
+			   !(json_is_string(val) && json_string_length(val) == 0))
 			v[i].value = xstrdup(MASK);
 		else
 			v[i].value = value_text(val);
@@ -360,6 +365,41 @@ static void map_ports(const json_t *ports, struct instance *x)
 			if (cport == 22 && !strcmp(proto, "tcp") && !x->direct_ssh_port)
 				x->direct_ssh_port = hp;
 		}
+	}
+}
+
+/* extra_env ([name, value] pairs, or an object of name to value) into the
+ * instance's env list, values in clear (sanitised) for the one-at-a-time
+ * reveal of the detail view. */
+static char *env_value(const json_t *v)
+{
+	if (json_is_string(v))
+		return sanitize_str(json_string_value(v), json_string_length(v));
+	return !v || json_is_null(v) ? xstrdup("") : value_text(v);
+}
+
+static void map_env(const json_t *ev, struct instance *x)
+{
+	size_t cnt = json_is_array(ev) ? json_array_size(ev) : json_is_object(ev) ? json_object_size(ev) : 0;
+	if (!cnt)
+		return;
+	x->env = xcalloc(cnt, sizeof *x->env);
+	if (json_is_object(ev)) {
+		const char *k;
+		json_t *v;
+		json_object_foreach((json_t *)ev, k, v) {
+			x->env[x->nenv].key = sanitize_str(k, strlen(k));
+			x->env[x->nenv++].value = env_value(v);
+		}
+		return;
+	}
+	for (size_t i = 0; i < cnt; i++) {
+		const json_t *p = json_array_get(ev, i);
+		if (!json_is_array(p) || !json_is_string(json_array_get(p, 0)))
+			continue;
+		const json_t *k = json_array_get(p, 0);
+		x->env[x->nenv].key = sanitize_str(json_string_value(k), json_string_length(k));
+		x->env[x->nenv++].value = env_value(json_array_get(p, 1));
 	}
 }
 
@@ -448,6 +488,7 @@ bool json_map_instance(const json_t *o, struct instance *x)
 						   "credit_remaining", NULL };
 	x->credit_balance = first_num(o, credit_keys);
 	x->fields = json_map_fields(o, &x->nfields);
+	map_env(json_object_get(o, "extra_env"), x);
 	return true;
 }
 

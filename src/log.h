@@ -1,6 +1,8 @@
 /* log.h: an optional debug log file (--log FILE).  Off unless opened.  Never
  * given a secret: callers log methods, paths, statuses and timings only.
- * Any thread (a mutex orders the lines). */
+ * log_msg: any thread, no lock (each line is one O_APPEND write(2), so lines
+ * never interleave, and no lock is ever held across the write).  log_open
+ * and log_close: the main thread, while no other thread logs. */
 #ifndef RENTOP_LOG_H
 #define RENTOP_LOG_H
 

@@ -4,11 +4,15 @@
  * jobs, the poller thread, ui_run() on this thread, and everything stopped,
  * joined and freed in reverse. */
 #include <errno.h>
+#include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "auth.h"
 #include "config.h"
@@ -36,6 +40,18 @@ static bool urls_ok(const struct config *cfg)
 	return true;
 }
 
+/* The key is in memory from now on: no core file may hold it (a core
+ * limit of 0, and not dumpable: no core, no ptrace by other same-user
+ * processes, /proc/self/mem closed to them). */
+static void no_core_dumps(void)
+{
+	struct rlimit rl = { 0, 0 };
+	if (setrlimit(RLIMIT_CORE, &rl) != 0)
+		log_msg("setrlimit(RLIMIT_CORE): %s", strerror(errno));
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+		log_msg("prctl(PR_SET_DUMPABLE): %s", strerror(errno));
+}
+
 /* The dashboard: threads up, UI, threads down. */
 static int run_dashboard(const struct config *cfg, struct auth *auth)
 {
@@ -47,6 +63,10 @@ static int run_dashboard(const struct config *cfg, struct auth *auth)
 		return DUMP_EXIT_AUTH;
 	}
 	struct model *m = model_new();
+	/* key warnings printed before curses would vanish behind it: each is
+	 * also an event whose toast waits for a key press */
+	for (size_t i = 0; i < auth_warning_count(auth); i++)
+		model_event(m, EV_WARN, -1, 0, 0, EVF_HOLD, "%s", auth_warning(auth, i));
 	struct jobs *j = jobs_new(m, cfg->read_only);
 	struct poller *p = poller_new(cfg, auth, m, j);
 	if (!p || poller_start(p) != 0) {
@@ -88,6 +108,15 @@ int main(int argc, char **argv)
 		config_free(&cfg);
 		return 0;
 	}
+	if (cfg.dump == DUMP_NONE && !isatty(STDIN_FILENO)) {
+		/* from cron, a unit or a script: a dashboard nobody sees must not run */
+		fprintf(stderr, "rentop: standard input is not a terminal; use --dump for scripts\n");
+		config_free(&cfg);
+		return DUMP_EXIT_USAGE;
+	}
+	/* a locale that is not UTF-8 cannot show box drawing or arrows */
+	if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+		cfg.ascii = true;
 	if (cfg.log_path && log_open(cfg.log_path) != 0) {
 		fprintf(stderr, "rentop: --log %s: cannot open: %s\n", cfg.log_path,
 			strerror(errno));
@@ -107,10 +136,15 @@ int main(int argc, char **argv)
 		/* auth holds its own copy now: no child (ssh from the dashboard)
 		 * inherits the key through the environment */
 		unsetenv("VAST_API_KEY");
+		no_core_dumps();
 		char src[300];
 		log_msg("rentop %s: base %s, key from %s", RENTOP_VERSION, cfg.base_url,
 			auth_source(auth, src, sizeof src));
-		if (cfg.dump != DUMP_NONE)
+		if (auth_fatal(auth)) {
+			/* a key source the user named gives the key or nothing */
+			fprintf(stderr, "rentop: %s\n", auth_fatal(auth));
+			rc = DUMP_EXIT_AUTH;
+		} else if (cfg.dump != DUMP_NONE)
 			rc = dump_run(&cfg, auth, stdout, stderr);
 		else
 			rc = run_dashboard(&cfg, auth);

@@ -117,7 +117,8 @@ static void snap_set_part(struct snap *s, enum part_kind k, struct part *p)
 	}
 }
 
-/* Install s as current (caller holds mu), bump generation, wake the reader. */
+/* Install s as current (caller holds mu), bump generation; the caller then
+ * unlocks and calls model_wake(). */
 static void publish_locked(struct model *m, struct snap *s)
 {
 	s->pub.generation = ++m->generation;
@@ -130,7 +131,7 @@ static void publish_locked(struct model *m, struct snap *s)
 	struct snap *old = m->cur;
 	m->cur = s;
 	snap_unref(old);
-	model_wake(m);
+	/* the caller wakes the reader after its unlock: no I/O under the mutex */
 }
 
 struct model *model_new(void)
@@ -262,6 +263,7 @@ void model_set_instances(struct model *m, struct instance *v, size_t n, double n
 	atomic_fetch_add(&s->refs, 1); /* keep it alive to read below */
 	publish_locked(m, s);
 	pthread_mutex_unlock(&m->mu);
+	model_wake(m);
 	for (size_t i = 0; i < nfresh; i++) {
 		const struct instance *x = snapshot_find_instance(&s->pub, fresh[i]);
 		if (!x)
@@ -284,6 +286,7 @@ void model_set_user(struct model *m, struct user *u, double now)
 	s->pub.auth_failed = false;
 	publish_locked(m, s);
 	pthread_mutex_unlock(&m->mu);
+	model_wake(m);
 }
 
 void model_set_workergroups(struct model *m, struct workergroup *v, size_t n, double now)
@@ -294,6 +297,7 @@ void model_set_workergroups(struct model *m, struct workergroup *v, size_t n, do
 	mark_ok(&s->pub.fresh[SRC_WORKERGROUPS], now);
 	publish_locked(m, s);
 	pthread_mutex_unlock(&m->mu);
+	model_wake(m);
 }
 
 void model_set_endpoints(struct model *m, struct endpoint *v, size_t n, double now)
@@ -304,6 +308,7 @@ void model_set_endpoints(struct model *m, struct endpoint *v, size_t n, double n
 	mark_ok(&s->pub.fresh[SRC_ENDPOINTS], now);
 	publish_locked(m, s);
 	pthread_mutex_unlock(&m->mu);
+	model_wake(m);
 }
 
 void model_set_error(struct model *m, enum model_source src, int http_status, bool transport,
@@ -325,6 +330,7 @@ void model_set_error(struct model *m, enum model_source src, int http_status, bo
 		s->pub.auth_failed = true;
 	publish_locked(m, s);
 	pthread_mutex_unlock(&m->mu);
+	model_wake(m);
 	free(clean);
 }
 
@@ -339,6 +345,7 @@ void model_set_in_flight(struct model *m, enum model_source src, bool on, double
 		s->pub.fresh[src].last_attempt = now;
 	publish_locked(m, s);
 	pthread_mutex_unlock(&m->mu);
+	model_wake(m);
 }
 
 void model_set_pending(struct model *m, const struct pending *p, size_t n)
@@ -352,6 +359,7 @@ void model_set_pending(struct model *m, const struct pending *p, size_t n)
 	s->pub.npending = n;
 	publish_locked(m, s);
 	pthread_mutex_unlock(&m->mu);
+	model_wake(m);
 }
 
 void model_set_unsure(struct model *m, int job_id, int kind, long instance_id, bool on)
@@ -640,6 +648,11 @@ void instance_clear(struct instance *x)
 	kv_free(x->fields, x->nfields);
 	x->fields = NULL;
 	x->nfields = 0;
+	for (size_t i = 0; i < x->nenv; i++)
+		explicit_bzero(x->env[i].value, strlen(x->env[i].value));
+	kv_free(x->env, x->nenv);
+	x->env = NULL;
+	x->nenv = 0;
 }
 
 void instances_free(struct instance *v, size_t n)

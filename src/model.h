@@ -3,8 +3,9 @@
  *
  * Data arrive as immutable snapshots: the poller maps JSON with no lock held,
  * hands the finished arrays to model_set_*() (which take ownership), and the
- * model swaps a new snapshot in under its mutex, bumps the generation counter
- * and makes model_wake_fd() readable.  Readers take a reference with
+ * model swaps a new snapshot in under its mutex, bumps the generation counter,
+ * unlocks, then makes model_wake_fd() readable (the eventfd write, like every
+ * other I/O, happens with no lock held).  Readers take a reference with
  * model_acquire() and render with no lock held; model_release() drops it.
  * Parts that did not change are shared between snapshots (refcounted), so a
  * swap costs a few pointer copies.
@@ -92,8 +93,12 @@ struct instance {
 	long template_id;
 	char *template_hash_id, *template_name;
 	double credit_balance;         /* prepaid credit left on the instance, $, NAN if not sent */
-	struct kv *fields;             /* every field as received (sorted by key) */
+	struct kv *fields;             /* every field as received (sorted by key; env values masked) */
 	size_t nfields;
+	struct kv *env;                /* extra_env in order: key = name, value = the value in
+					  clear (sanitised, not JSON); shown masked, one revealed
+					  on request; never printed by --dump */
+	size_t nenv;
 };
 
 struct user {
@@ -185,6 +190,7 @@ enum ev_level { EV_INFO, EV_OK, EV_WARN, EV_ERROR };
 #define EVF_AUTH       0x08u  /* the key was refused */
 #define EVF_UNKNOWN    0x10u  /* a job's outcome is unknown (its answer was lost) */
 #define EVF_RESOLVED   0x20u  /* a re-read told what an unknown outcome was */
+#define EVF_HOLD       0x40u  /* a start-up warning: its toast stays until a key is pressed */
 
 struct event {
 	uint64_t seq;          /* 1, 2, ... */

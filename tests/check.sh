@@ -1,7 +1,9 @@
 #!/bin/sh
 # `make check`: build everything with warnings as errors, run every suite on
-# the release build, then the unit and end-to-end suites again under
-# AddressSanitizer+UBSan and under ThreadSanitizer.  Ends with the line
+# the release build plus a short libFuzzer run of every fuzz target (about
+# 20 s each, from the corpus kept in tests/fuzz/corpus/), then the unit,
+# contract, integration and end-to-end suites again under AddressSanitizer+
+# UBSan and the unit, integration and end-to-end suites under ThreadSanitizer.  Ends with the line
 # "N passed, N failed" and exits non-zero when anything failed.
 set -u
 cd "$(dirname "$0")/.."
@@ -24,12 +26,12 @@ build() {   # build VARIANT: every program and test binary of that variant
 
 if build release; then
     echo "== tests (release)"
-    LABEL=release sh tests/run.sh build/release layering unit contract integ e2e
+    LABEL=release sh tests/run.sh build/release layering unit contract integ e2e fuzz
 fi
 if build asan; then
     echo "== tests (asan+ubsan)"
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        LABEL=asan sh tests/run.sh build/asan unit integ e2e
+        LABEL=asan sh tests/run.sh build/asan unit contract integ e2e
 fi
 if build tsan; then
     echo "== tests (tsan)"

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Run test suites from one build directory and print TAP-style result lines.
 #
-#   tests/run.sh BUILD_DIR [suite ...]      suites: layering unit contract integ e2e
+#   tests/run.sh BUILD_DIR [suite ...]      suites: layering unit contract integ e2e fuzz
+#
+# fuzz (not in the default list): every libFuzzer target for FUZZ_SECONDS
+# (default 20) each, from the corpus in tests/fuzz/corpus/ (tests/fuzz/run.sh).
 #
 # Every test program or script prints "ok ..." / "not ok ..." lines (cmocka via
 # CMOCKA_MESSAGE_OUTPUT=TAP; the shell suites by hand).  This script prefixes
@@ -61,6 +64,9 @@ for suite in "$@"; do
             [ -f "$sh" ] || continue
             run_one "$suite" "$(basename "$sh" .sh)" sh "$sh"
         done ;;
+    fuzz)
+        run_one fuzz targets env FUZZ_OUT="$O/fuzz" FUZZ_SECONDS="${FUZZ_SECONDS:-20}" \
+            sh "$SRCDIR/tests/fuzz/run.sh" ;;
     *) echo "tests/run.sh: unknown suite $suite" >&2; exit 2 ;;
     esac
 done

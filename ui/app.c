@@ -426,6 +426,14 @@ static void handle_event(struct app *a, const struct event *e)
 		a->dirty |= DIRTY_ALL;
 		return;
 	}
+	if (e->flags & EVF_HOLD) { /* a key warning: kept until a key, ahead of others */
+		bool more = a->msg_sticky;
+		a->msg_sticky = false;
+		app_toast(a, level_role(e->level), 0, "%s%s  [any key dismisses]", e->text,
+			  more ? " (+more: 2 shows the event log)" : "");
+		a->msg_sticky = true;
+		return;
+	}
 	app_toast(a, level_role(e->level), e->level == EV_ERROR ? 20 : 10, "%s", e->text);
 	if (e->flags & EVF_FAILED_INSTANCE) {
 		if (a->cfg->bell)

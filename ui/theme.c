@@ -224,7 +224,7 @@ bool theme_load(struct theme *t, const char *name, char *err, size_t errn)
 		snprintf(err, errn, "theme \"%s\" not found", name ? name : "");
 		return false;
 	}
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re"); /* e: close-on-exec */
 	if (!f) {
 		snprintf(err, errn, "theme %s: %s", path, strerror(errno));
 		return false;

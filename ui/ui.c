@@ -18,6 +18,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,12 +40,14 @@
 #include "statusbar.h"
 #include "util.h"
 
+#define HANGUP_STATUS (128 + SIGHUP) /* the terminal hung up: as if SIGHUP */
+
 static volatile sig_atomic_t sig_winch, sig_quit, sig_tstp, sig_cont;
 static struct model *sig_model;
 static struct termios orig_tio;
 static bool have_tio;
 static volatile sig_atomic_t curses_on;
-static char restore_seq[256]; /* sgr0 + cnorm + rmcup, captured at start */
+static char restore_seq[256]; /* sgr0 + cnorm + rmkx + rmcup, captured at start */
 static size_t restore_len;
 
 static void on_signal(int sig)
@@ -117,12 +120,14 @@ static void reset_signals(void)
 		set_handler(all[i], SIG_DFL, 0);
 }
 
-/* Capture the strings that put the terminal back (for on_fatal). */
+/* Capture the strings that put the terminal back (for on_fatal): attributes
+ * off, the cursor shown, keypad transmit off (else the shell's arrow keys
+ * send application sequences), the alternate screen left. */
 static void capture_restore(void)
 {
-	const char *caps[] = { "sgr0", "cnorm", "rmcup" };
+	const char *caps[] = { "sgr0", "cnorm", "rmkx", "rmcup" };
 	restore_len = 0;
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
 		char *s = tigetstr(caps[i]);
 		if (!s || s == (char *)-1)
 			continue;
@@ -132,6 +137,41 @@ static void capture_restore(void)
 			restore_len += n;
 		}
 	}
+}
+
+/* posix_spawnp (no fork of this threaded process): the child starts with
+ * every signal at its default and none blocked, and with only descriptors
+ * 0-2 open (whatever curl, the resolver or a library left without
+ * close-on-exec).  0 with *pid set, or an errno value. */
+static int spawn_child(pid_t *pid, char *const argv[])
+{
+	posix_spawnattr_t at;
+	posix_spawn_file_actions_t fa;
+	if (posix_spawnattr_init(&at) != 0)
+		return ENOMEM;
+	if (posix_spawn_file_actions_init(&fa) != 0) {
+		posix_spawnattr_destroy(&at);
+		return ENOMEM;
+	}
+	sigset_t none, dfl;
+	sigemptyset(&none);
+	sigemptyset(&dfl);
+	static const int sigs[] = { SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGTSTP, SIGCONT,
+				    SIGQUIT, SIGPIPE, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaddset(&dfl, sigs[i]);
+	int rc = posix_spawnattr_setsigmask(&at, &none);
+	if (!rc)
+		rc = posix_spawnattr_setsigdefault(&at, &dfl);
+	if (!rc)
+		rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	if (!rc)
+		rc = posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+	if (!rc)
+		rc = posix_spawnp(pid, argv[0], &fa, &at, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	return rc;
 }
 
 int ui_run_external(char *const argv[])
@@ -146,20 +186,14 @@ int ui_run_external(char *const argv[])
 	sigaction(SIGQUIT, &ign, &old_quit);
 	sigaction(SIGTSTP, &ign, &old_tstp);
 	int status = -1;
-	pid_t pid = fork();
-	if (pid == 0) {
-		reset_signals();
-		signal(SIGINT, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
-		signal(SIGTSTP, SIG_DFL);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (pid > 0) {
+	pid_t pid;
+	if (spawn_child(&pid, argv) == 0) {
 		int st;
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
 		status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	} else {
+		status = 127; /* as a shell says "command not found" */
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
@@ -499,12 +533,21 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 		atexit_done = true;
 	}
 	SCREEN *scr = newterm(NULL, stdout, stdin);
-	if (!scr) {
+	const char *cup = scr ? tigetstr("cup") : NULL;
+	if (!scr || !cup || cup == (char *)-1 || tigetflag("hc") > 0) {
+		/* a blank screen helps no one: say why, before anything is drawn */
+		if (scr) {
+			endwin();
+			delscreen(scr);
+		}
 		reset_signals();
-		fprintf(stderr, "rentop: cannot use this terminal (TERM=%s)\n",
+		fprintf(stderr,
+			"rentop: %s (TERM=%s); run it in a terminal such as xterm, or use "
+			"--dump for scripts\n",
+			scr ? "this terminal cannot address the cursor" : "cannot use this terminal",
 			getenv("TERM") ? getenv("TERM") : "unset");
 		free(a);
-		return 1;
+		return 2;
 	}
 	curses_on = 1;
 	capture_restore();
@@ -530,6 +573,7 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 	a->dirty = DIRTY_ALL;
 	double last_minute = floor(util_now() / 60.0);
 	int status = 0;
+	int empty_reads = 0; /* poll said readable, nothing came: 3 in a row is end of file */
 
 	struct pollfd fds[2] = {
 		{ .fd = STDIN_FILENO, .events = POLLIN },
@@ -537,7 +581,7 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 	};
 	while (!a->quit) {
 		if (sig_quit) {
-			status = 0;
+			status = 128 + sig_quit; /* as a shell reports a killed program */
 			break;
 		}
 		if (sig_winch) {
@@ -570,8 +614,10 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 		if (r < 0 && errno != EINTR)
 			break;
 		if (r > 0 && (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)) &&
-		    !(fds[0].revents & POLLIN))
-			break; /* the terminal went away */
+		    !(fds[0].revents & POLLIN)) {
+			status = HANGUP_STATUS; /* the terminal went away */
+			break;
+		}
 		if (r > 0 && (fds[0].revents & POLLIN)) {
 			wint_t ch;
 			int got, n = 0;
@@ -583,8 +629,21 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 				}
 				handle_key(a, keymap_normalize(got == KEY_CODE_YES, (unsigned)ch));
 			}
-			if (n == 0 && (fds[0].revents & POLLHUP))
+			if (n == 0 && (fds[0].revents & POLLHUP)) {
+				status = HANGUP_STATUS;
 				break;
+			}
+			/* readable, yet no key and no byte waiting: end of file or EIO
+			 * (a terminal that went away without SIGHUP).  Never spin on it. */
+			int avail = 0;
+			if (n == 0 && (ioctl(STDIN_FILENO, FIONREAD, &avail) != 0 || avail == 0)) {
+				if (++empty_reads >= 3) {
+					status = HANGUP_STATUS;
+					break;
+				}
+			} else {
+				empty_reads = 0;
+			}
 		}
 	}
 

@@ -9,14 +9,18 @@ struct model;
 struct jobs;
 struct poller;
 
-/* Runs until the user quits or SIGHUP/SIGTERM; restores the terminal on every
- * path.  Returns the process exit status (0 on a normal quit). */
+/* Runs until the user quits, a signal (SIGTERM, SIGHUP, SIGINT) or a hangup
+ * of the terminal (end of file, EIO, POLLHUP); restores the terminal on every
+ * path.  Returns the process exit status: 0 on a normal quit, 128 + the
+ * signal number after a signal, 129 (as SIGHUP) after a hangup, 2 when the
+ * terminal cannot be used (unknown, TERM=dumb, no cursor addressing). */
 int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct poller *p);
 
 /* UI thread, while ui_run() is active: leave curses (def_prog_mode, endwin),
- * fork/exec argv (no shell) with the terminal, wait for it, then restore the
+ * posix_spawnp argv (no shell, no fork; signals at their defaults, only
+ * descriptors 0-2 open) with the terminal, wait for it, then restore the
  * screen (reset_prog_mode, refresh).  Returns the exit status, 127 when argv
- * could not be run, -1 when it could not be started. */
+ * could not be run. */
 int ui_run_external(char *const argv[]);
 
 #endif

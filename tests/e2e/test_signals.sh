@@ -1,14 +1,15 @@
 #!/bin/sh
-# test_signals.sh: the ways rentop is stopped besides q.  SIGTERM and SIGHUP
-# end it cleanly with the terminal given back; C-z suspends it to the shell
-# (curses left, the process stopped) and fg brings the whole screen back;
-# C-c quits at once.
+# test_signals.sh: the ways rentop is stopped besides q.  SIGTERM, SIGHUP
+# and SIGINT end it cleanly with the terminal given back and the status a
+# shell expects of a killed program (128 + the signal); C-z suspends it to
+# the shell (curses left, the process stopped) and fg brings the whole
+# screen back; C-c (a key in raw mode) quits at once with status 0.
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
 FIRST=$(first_inst True)
 
-# signal_exit SIG: start rentop, send SIG, expect a clean exit and a sane terminal.
+# signal_exit SIG STATUS: start rentop, send SIG, expect exit STATUS and a sane terminal.
 signal_exit() {
     tm kill-server >/dev/null 2>&1
     rentop_start -s 100x30 || return 1
@@ -18,16 +19,14 @@ signal_exit() {
     kill "-$1" "$pid" || return 1
     rentop_wait_exit 20 || return 1
     note "exit status after SIG$1: $RENTOP_RC"
-    case $RENTOP_RC in
-    0|129|143) ;;
-    *) fail "rentop exited with status $RENTOP_RC after SIG$1"; return 1 ;;
-    esac
+    [ "$RENTOP_RC" = "$2" ] || { fail "rentop exited with status $RENTOP_RC after SIG$1, not $2"; return 1; }
     sanitizer_clean || return 1
     term_restored
 }
 
-t_sigterm() { signal_exit TERM; }
-t_sighup() { signal_exit HUP; }
+t_sigterm() { signal_exit TERM 143; }
+t_sighup() { signal_exit HUP 129; }
+t_sigint() { signal_exit INT 130; }
 
 t_suspend_resume() {
     tm kill-server >/dev/null 2>&1
@@ -76,8 +75,9 @@ t_ctrl_c() {
     term_restored
 }
 
-tap "SIGTERM ends rentop cleanly and gives the terminal back" t_sigterm
-tap "SIGHUP ends rentop cleanly and gives the terminal back" t_sighup
+tap "SIGTERM ends rentop with status 143 and gives the terminal back" t_sigterm
+tap "SIGHUP ends rentop with status 129 and gives the terminal back" t_sighup
+tap "SIGINT (kill -INT) ends rentop with status 130 and gives the terminal back" t_sigint
 tap "C-z suspends to the shell (terminal released), fg redraws the whole screen" t_suspend_resume
 tap "C-c quits at once with status 0 and the terminal back" t_ctrl_c
 e2e_done

@@ -1,23 +1,32 @@
 #!/bin/sh
 # `make fuzz`: build the libFuzzer targets with clang
 # (-fsanitize=fuzzer,address,undefined) and run each for a bounded time,
-# seeded from the unit-test fixtures.
+# from the corpus kept in the tree (tests/fuzz/corpus/<target>/, small,
+# read only here) and seeds from the unit-test fixtures.  New inputs go to
+# $FUZZ_OUT/corpus-<target>; `FUZZ_MERGE=1` merges what they add to coverage
+# back into the tree's corpus.  `make check` runs this for about 25 s per
+# target (tests/run.sh BUILD fuzz).
 #
-#   tests/fuzz/run.sh [target ...]     targets: json_map apierr query sanitize logtail sshkey
+#   tests/fuzz/run.sh [target ...]     targets: json_map apierr query sanitize logtail sshkey secrets
 #
 # Environment: FUZZ_SECONDS (per target, default 30), FUZZ_OUT (default
 # build/fuzz), CLANG (default clang).  Prints "ok - fuzz_<target> ..." or
 # "not ok - ..." per target; crashing inputs are kept in $FUZZ_OUT/crash-*.
-# Exits non-zero when a target crashed or did not build.
+# Exits non-zero when a target crashed or did not build; without clang it
+# says so as one skipped test.
 set -u
 cd "$(dirname "$0")/../.."
 SECS=${FUZZ_SECONDS:-30}
 OUT=${FUZZ_OUT:-build/fuzz}
 CLANG=${CLANG:-clang}
-[ $# -gt 0 ] || set -- json_map apierr query sanitize logtail sshkey
+[ $# -gt 0 ] || set -- json_map apierr query sanitize logtail sshkey secrets
 mkdir -p "$OUT"
+if ! command -v "$CLANG" >/dev/null 2>&1; then
+    echo "ok - fuzz # SKIP no $CLANG to build the libFuzzer targets"
+    exit 0
+fi
 FIX=tests/unit/fixtures
-CORE="src/util.c src/model.c src/json_map.c src/apierr.c src/retry.c src/query.c src/logtail.c src/sshkey.c"
+CORE="src/util.c src/model.c src/json_map.c src/apierr.c src/retry.c src/query.c src/logtail.c src/sshkey.c src/secrets.c"
 CFLAGS="-std=c11 -g -O1 -D_GNU_SOURCE -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 LIBS="$(pkg-config --cflags --libs jansson libcrypto) -lm -pthread"
 failed=0
@@ -49,11 +58,22 @@ for t in "$@"; do
     sanitize) cp $FIX/*.json $FIX/errors/* "$seeds"/ ;;
     logtail)  cp tests/fuzz/seeds/logtail/* "$seeds"/ ;;
     sshkey)   cp tests/fuzz/seeds/sshkey/* "$seeds"/ ;;
+    secrets)  cp $FIX/*.json "$seeds"/; dict="-dict=tests/fuzz/json.dict" ;;
     esac
+    kept=tests/fuzz/corpus/$t
+    mkdir -p "$kept"
     log=$OUT/fuzz-$t.log
     "$bin" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-        -artifact_prefix="$OUT/crash-$t-" $dict "$corpus" "$seeds" >"$log" 2>&1
+        -artifact_prefix="$OUT/crash-$t-" $dict "$corpus" "$kept" "$seeds" >"$log" 2>&1
     rc=$?
+    if [ "$rc" -eq 0 ] && [ -n "${FUZZ_MERGE:-}" ]; then
+        # keep the tree's corpus small: a set cover of the features, at most 2 KB each
+        rm -rf "$OUT/merged-$t"; mkdir -p "$OUT/merged-$t"
+        if "$bin" -set_cover_merge=1 -max_len=2048 "$OUT/merged-$t" "$kept" "$corpus" \
+            >"$OUT/merge-$t.log" 2>&1; then
+            rm -rf "$kept" && mv "$OUT/merged-$t" "$kept"
+        fi
+    fi
     runs=$(grep -oE 'Done [0-9]+ runs' "$log" | tail -n 1 | grep -oE '[0-9]+')
     cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -n 1 | grep -oE '[0-9]+')
     if [ "$rc" -eq 0 ]; then

@@ -254,16 +254,112 @@ static void session_without_normal_key(void **state)
 	free(session);
 }
 
-static void missing_flag_file_warns(void **state)
+/* A named key file that is missing, empty, a directory, too big or holding
+ * control characters is fatal, and nothing else is tried: not
+ * VAST_API_KEY, not the vastai files. */
+static void named_source_is_the_only_one(void **state)
 {
 	(void)state;
-	struct config c = cfg_with("/nonexistent/rentop-key");
+	char *normal = path_in(vast, "vast_api_key");
+	put(normal, "normalkey\n", 0600);
+	setenv("VAST_API_KEY", "envkey", 1);
+	char *empty = path_in(home, "empty");
+	put(empty, " \n\n", 0600);
+	char *big = path_in(home, "big");
+	char *text = xmalloc(5000);
+	memset(text, 'k', 4999);
+	text[4999] = '\0';
+	put(big, text, 0600);
+	text[4095] = '\0'; /* 4,095 bytes is still a key */
+	char *edge = path_in(home, "edge");
+	put(edge, text, 0600);
+	free(text);
+	char *ctl = path_in(home, "ctl");
+	put(ctl, "abc\033def\n", 0600);
+	struct {
+		const char *path, *want;
+	} cases[] = {
+		{ "/nonexistent/rentop-key", "No such file" },
+		{ empty, "is empty" },
+		{ home, "not a regular file" },
+		{ "/dev/zero", "not a regular file" },
+		{ big, "larger than 4095 bytes" },
+		{ ctl, "control characters" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct config c = cfg_with(cases[i].path);
+		char *w;
+		struct auth *a = discover(&c, &w);
+		assert_false(auth_has_key(a));
+		assert_null(auth_header(a));
+		assert_non_null(auth_fatal(a));
+		assert_non_null(strstr(auth_fatal(a), cases[i].want));
+		assert_non_null(strstr(auth_fatal(a), cases[i].path));
+		assert_null(strstr(auth_fatal(a), "abc"));
+		auth_free(a);
+		free(w);
+	}
+	struct config c = cfg_with(edge);
 	char *w;
 	struct auth *a = discover(&c, &w);
-	assert_false(auth_has_key(a));
-	assert_non_null(strstr(w, "/nonexistent/rentop-key"));
+	assert_null(auth_fatal(a));
+	assert_true(auth_has_key(a));
 	auth_free(a);
 	free(w);
+	unsetenv("VAST_API_KEY");
+	free(normal);
+	free(empty);
+	free(big);
+	free(edge);
+	free(ctl);
+}
+
+/* VAST_API_KEY is trimmed like a key file; control characters (a header
+ * injection) and blanks only are fatal, never a fall-back to the files. */
+static void env_key_rules(void **state)
+{
+	(void)state;
+	char *normal = path_in(vast, "vast_api_key");
+	put(normal, "normalkey\n", 0600);
+	struct config c = cfg_with(NULL);
+	char *w;
+	setenv("VAST_API_KEY", "  envkey\t\n", 1);
+	struct auth *a = discover(&c, &w);
+	assert_null(auth_fatal(a));
+	assert_bearer(a, "envkey");
+	auth_free(a);
+	free(w);
+	const char *bad[] = { "abc\r\nX-Injected: yes", "ab\001c", "   " };
+	for (size_t i = 0; i < 3; i++) {
+		setenv("VAST_API_KEY", bad[i], 1);
+		a = discover(&c, &w);
+		assert_non_null(auth_fatal(a));
+		assert_non_null(strstr(auth_fatal(a), "VAST_API_KEY"));
+		assert_null(strstr(auth_fatal(a), "Injected"));
+		assert_false(auth_has_key(a));
+		auth_free(a);
+		free(w);
+	}
+	unsetenv("VAST_API_KEY");
+	free(normal);
+}
+
+/* The permission warning is kept for the dashboard as well as printed. */
+static void warnings_kept(void **state)
+{
+	(void)state;
+	char *normal = path_in(vast, "vast_api_key");
+	put(normal, "normalkey\n", 0644);
+	struct config c = cfg_with(NULL);
+	char *w;
+	struct auth *a = discover(&c, &w);
+	assert_int_equal(auth_warning_count(a), 1);
+	assert_non_null(strstr(auth_warning(a, 0), "readable by group or others"));
+	assert_non_null(strstr(auth_warning(a, 0), normal));
+	assert_null(auth_fatal(a));
+	auth_free(a);
+	free(w);
+	free(normal);
 }
 
 static void redaction(void **state)
@@ -294,7 +390,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(permission_warning, setup, teardown),
 		cmocka_unit_test_setup_teardown(session_store_and_expiry, setup, teardown),
 		cmocka_unit_test_setup_teardown(session_without_normal_key, setup, teardown),
-		cmocka_unit_test_setup_teardown(missing_flag_file_warns, setup, teardown),
+		cmocka_unit_test_setup_teardown(named_source_is_the_only_one, setup, teardown),
+		cmocka_unit_test_setup_teardown(env_key_rules, setup, teardown),
+		cmocka_unit_test_setup_teardown(warnings_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(redaction, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -112,7 +112,11 @@ static void test_v1_page(void **state)
 		assert_true(strcmp(a->fields[i - 1].key, a->fields[i].key) < 0);
 	assert_string_equal(field_value(a->fields, a->nfields, "jupyter_token"), "********");
 	assert_string_equal(field_value(a->fields, a->nfields, "label"), "\"train\"");
-	assert_string_equal(field_value(a->fields, a->nfields, "extra_env"), "[[\"JUPYTER_DIR\",\"/\"]]");
+	/* env values are masked in the field list; the env list keeps them */
+	assert_string_equal(field_value(a->fields, a->nfields, "extra_env"), "[[\"JUPYTER_DIR\",\"********\"]]");
+	assert_int_equal(a->nenv, 1);
+	assert_string_equal(a->env[0].key, "JUPYTER_DIR");
+	assert_string_equal(a->env[0].value, "/");
 	assert_string_equal(field_value(a->fields, a->nfields, "template_hash_id"),
 			    "\"a1b2c3d4e5f60718293a4b5c6d7e8f90\"");
 	assert_string_equal(field_value(a->fields, a->nfields, "volume_info"), "null");

@@ -17,6 +17,7 @@
 #include "inst_actions.h"
 #include "draw.h"
 #include "model.h"
+#include "secrets.h"
 #include "theme.h"
 #include "util.h"
 
@@ -38,6 +39,12 @@ static size_t add(struct detail_line *out, size_t n, size_t max, const char *k, 
 }
 
 size_t pane_detail_lines(const struct instance *x, double now, struct detail_line *out, size_t max)
+{
+	return pane_detail_lines_reveal(x, now, -1, out, max);
+}
+
+size_t pane_detail_lines_reveal(const struct instance *x, double now, int reveal,
+				struct detail_line *out, size_t max)
 {
 	size_t n = 0;
 	char b1[64], b2[64];
@@ -104,8 +111,16 @@ size_t pane_detail_lines(const struct instance *x, double now, struct detail_lin
 	n = add(out, n, max, "prepaid credit", ROLE_NORMAL, "%s",
 		isfinite(x->credit_balance) ? fmt_money(b1, sizeof b1, x->credit_balance) : "-");
 	n = add(out, n, max, "age", ROLE_NORMAL, "%s", fmt_age(b1, sizeof b1, now, x->start_date));
+	/* env values are secrets (HF_TOKEN, WANDB_API_KEY): masked, one at a time in clear */
+	for (size_t i = 0; i < x->nenv; i++)
+		n = add(out, n, max, i ? "" : "env", (int)i == reveal ? ROLE_WARNING : ROLE_NORMAL,
+			"%s=%s", x->env[i].key, (int)i == reveal ? x->env[i].value : SECRETS_MASK);
+	if (x->nenv)
+		n = add(out, n, max, "", ROLE_DIM, "%s",
+			reveal >= 0 && reveal < (int)x->nenv ? "v: the next value (one in clear at a time)"
+							      : "values hidden: v shows one at a time");
 	n = add(out, n, max, "", ROLE_NORMAL, "%s", "");
-	n = add(out, n, max, "all fields", ROLE_TITLE, "(as received)");
+	n = add(out, n, max, "all fields", ROLE_TITLE, "(as received, env values masked)");
 	for (size_t i = 0; i < x->nfields; i++)
 		n = add(out, n, max, x->fields[i].key, ROLE_NORMAL, "%s", x->fields[i].value);
 	return n;
@@ -117,7 +132,26 @@ size_t pane_detail_lines(const struct instance *x, double now, struct detail_lin
 struct detail_view {
 	long id;    /* the instance shown */
 	int scroll; /* first line drawn */
+	int reveal; /* the env value shown in clear, -1: all masked */
 };
+
+static enum action reveal_act = ACT_NONE; /* "reveal-env", registered by detail_keys */
+
+/* The instance keys (shared with the table) and v, which shows the env
+ * values in clear one at a time. */
+static void detail_keys(struct keymap *km, int ctx)
+{
+	inst_actions_keys(km, ctx);
+	static const struct action_def reveal = {
+		.name = "reveal-env",
+		.help = "show the next env value in clear (one at a time; after the last, all masked again)",
+		.hint = "reveal env",
+		.flags = AF_HINT,
+	};
+	reveal_act = action_register(&reveal);
+	action_allow(reveal_act, ctx);
+	keymap_default(km, ctx, "v", reveal_act);
+}
 
 static void detail_draw(struct app *a, void *st, const struct rect *r)
 {
@@ -129,7 +163,7 @@ static void detail_draw(struct app *a, void *st, const struct rect *r)
 	draw_cell(r->y, r->x, r->w, title, false, theme_attr(ROLE_TITLE));
 	size_t n = 0;
 	if (x)
-		n = pane_detail_lines(x, util_now(), lines, DETAIL_MAX);
+		n = pane_detail_lines_reveal(x, util_now(), v->reveal, lines, DETAIL_MAX);
 	int h = r->h - 1;
 	if (v->scroll > (int)n - h)
 		v->scroll = (int)n - h;
@@ -159,6 +193,15 @@ static bool detail_action(struct app *a, void *st, enum action act)
 {
 	struct detail_view *v = st;
 	int page = a->lay.body.h > 2 ? a->lay.body.h - 2 : 1;
+	if (act == reveal_act && act != ACT_NONE) {
+		const struct instance *x = a->snap ? snapshot_find_instance(a->snap, v->id) : NULL;
+		int nenv = x ? (int)x->nenv : 0;
+		v->reveal = v->reveal + 1 < nenv ? v->reveal + 1 : -1;
+		if (!nenv)
+			app_toast(a, ROLE_DIM, 3, "this instance has no env values");
+		a->dirty |= DIRTY_BODY;
+		return true;
+	}
 	switch (act) {
 	case ACT_UP: v->scroll--; break;
 	case ACT_DOWN: v->scroll++; break;
@@ -191,6 +234,7 @@ static void detail_enter(struct app *a, void *st, long id)
 	struct detail_view *v = st;
 	v->id = id;
 	v->scroll = 0;
+	v->reveal = -1;
 }
 
 static void detail_snapshot(struct app *a, void *st, bool rows)
@@ -220,7 +264,7 @@ const struct view_ops view_detail = {
 	.ctx_flags = CTXF_LIST,
 	.ctx_parent = "instances", /* `bind instances ...` reaches it too */
 	.instance_rows = true,
-	.keys = inst_actions_keys,
+	.keys = detail_keys,
 	.init = detail_init,
 	.fini = detail_fini,
 	.enter = detail_enter,

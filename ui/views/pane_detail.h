@@ -17,5 +17,9 @@ struct detail_line {
  * credit) then every field as received; returns the number of lines. */
 size_t pane_detail_lines(const struct instance *x, double now, struct detail_line *out,
 			 size_t max);
+/* The same with the env section's value number `reveal` in clear (-1: every
+ * env value masked, as pane_detail_lines shows them). */
+size_t pane_detail_lines_reveal(const struct instance *x, double now, int reveal,
+				struct detail_line *out, size_t max);
 
 #endif
