@@ -2,9 +2,9 @@
  * The create body (SPEC.md's fields, the CLI's runtype strings), the CLI's
  * env flag format both ways (stricter than the CLI: a token it would drop
  * silently is an error here), the onstart encoding for scripts over the
- * service's limit (gzip through zlib, base64, a shell line that undoes it),
- * the per-field validation of the create form, and the template
- * create/edit/delete bodies.  No I/O. */
+ * service's limit (gzip through zlib, base64 through libcrypto, a shell
+ * line that undoes it), the per-field validation of the create form, and
+ * the template create/edit/delete bodies.  No I/O. */
 #include "api_offers.h"
 
 #include <ctype.h>
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <openssl/evp.h>
 #include <zlib.h>
 
 #include "config.h"
@@ -348,57 +349,34 @@ char *create_env_format(const json_t *env)
 #define ONSTART_PREFIX "echo "
 #define ONSTART_SUFFIX " | base64 -d | gunzip | bash"
 
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
+/* Base64 of n bytes (malloc'd), through libcrypto. */
 static char *base64_encode(const unsigned char *in, size_t n)
 {
-	char *out = xmalloc(4 * ((n + 2) / 3) + 1), *o = out;
-	for (size_t i = 0; i < n; i += 3) {
-		unsigned v = (unsigned)in[i] << 16;
-		if (i + 1 < n)
-			v |= (unsigned)in[i + 1] << 8;
-		if (i + 2 < n)
-			v |= in[i + 2];
-		*o++ = b64[(v >> 18) & 63];
-		*o++ = b64[(v >> 12) & 63];
-		*o++ = i + 1 < n ? b64[(v >> 6) & 63] : '=';
-		*o++ = i + 2 < n ? b64[v & 63] : '=';
-	}
-	*o = '\0';
+	char *out = xmalloc(4 * ((n + 2) / 3) + 1);
+	EVP_EncodeBlock((unsigned char *)out, in, (int)n);
 	return out;
 }
 
-/* Decode base64 of length n into a malloc'd buffer; false on a bad character. */
+/* Decode base64 of length n (a multiple of 4, standard alphabet, padded)
+ * into a malloc'd buffer; false when it is not base64. */
 static bool base64_decode(const char *in, size_t n, unsigned char **out, size_t *outn)
 {
-	if (n % 4)
+	if (n == 0 || n % 4 || n > (size_t)1 << 24)
 		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!(isalnum((unsigned char)in[i]) || in[i] == '+' || in[i] == '/' ||
+		      (in[i] == '=' && i >= n - 2)))
+			return false;
 	unsigned char *buf = xmalloc(n / 4 * 3 + 1);
-	size_t o = 0;
-	for (size_t i = 0; i < n; i += 4) {
-		unsigned v = 0;
-		int pad = 0;
-		for (int k = 0; k < 4; k++) {
-			char c = in[i + k];
-			const char *p = c ? strchr(b64, c) : NULL;
-			if (c == '=' && i + 4 == n && k >= 2) {
-				pad++;
-				v <<= 6;
-			} else if (p && !pad) {
-				v = (v << 6) | (unsigned)(p - b64);
-			} else {
-				free(buf);
-				return false;
-			}
-		}
-		buf[o++] = (unsigned char)(v >> 16);
-		if (pad < 2)
-			buf[o++] = (unsigned char)(v >> 8);
-		if (pad < 1)
-			buf[o++] = (unsigned char)v;
+	int len = EVP_DecodeBlock(buf, (const unsigned char *)in, (int)n);
+	if (len < 0) {
+		free(buf);
+		return false;
 	}
+	/* EVP_DecodeBlock counts the padding as zero bytes */
+	len -= (in[n - 1] == '=') + (in[n - 2] == '=');
 	*out = buf;
-	*outn = o;
+	*outn = (size_t)len;
 	return true;
 }
 

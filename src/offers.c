@@ -269,6 +269,85 @@ void offers_prefill_form(const struct offers_prefill *p, struct create_form *f)
 	f->args_str = p->launch == LAUNCH_ARGS ? p->args_str : NULL;
 }
 
+/* ---- templates ------------------------------------------------------------------ */
+
+/* Free one record's strings (not the record). */
+static void template_rec_clear(struct template_rec *t)
+{
+	char **f[] = { &t->hash_id, &t->name, &t->image, &t->tag, &t->runtype, &t->desc, &t->env,
+		       &t->onstart, &t->args_str, &t->docker_login_repo, &t->docker_login_user };
+	for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
+		free(*f[i]);
+		*f[i] = NULL;
+	}
+}
+
+void offers_templates_merge(struct template_rec **a, size_t *na, struct template_rec *b,
+			    size_t nb)
+{
+	*a = xrealloc(*a, (*na + nb + 1) * sizeof **a);
+	for (size_t i = 0; i < nb; i++) {
+		bool dup = false;
+		for (size_t k = 0; k < *na && !dup; k++)
+			dup = !strcmp((*a)[k].hash_id ? (*a)[k].hash_id : "",
+				      b[i].hash_id ? b[i].hash_id : "");
+		if (dup)
+			template_rec_clear(&b[i]);
+		else
+			(*a)[(*na)++] = b[i];
+	}
+	free(b);
+}
+
+/* Case-insensitive substring. */
+static bool has_text(const char *hay, const char *needle)
+{
+	return hay && strcasestr(hay, needle) != NULL;
+}
+
+bool offers_template_matches(const struct template_rec *t, const char *text)
+{
+	if (!text || !*text)
+		return true;
+	if (has_text(t->name, text) || has_text(t->image, text) || has_text(t->hash_id, text))
+		return true;
+	char full[512];
+	snprintf(full, sizeof full, "%s:%s", t->image ? t->image : "", t->tag ? t->tag : "");
+	return has_text(full, text);
+}
+
+void offers_template_form(const struct template_rec *t, struct create_form *f)
+{
+	f->template_hash_id = t->hash_id;
+	f->image = t->image;
+	f->disk = isfinite(t->recommended_disk_space) && t->recommended_disk_space > 0
+			  ? t->recommended_disk_space
+			  : CREATE_DISK_DEFAULT;
+	f->launch = create_launch_from_template(t->runtype, t->ssh_direct, t->jup_direct);
+	f->launch_from_template = true;
+	f->env = t->env;
+	f->onstart = t->onstart;
+	f->args_str = f->launch == LAUNCH_ARGS ? t->args_str : NULL;
+}
+
+void offers_template_req(const struct template_rec *t, struct template_req *r)
+{
+	memset(r, 0, sizeof *r);
+	r->name = t->name;
+	r->image = t->image;
+	r->tag = t->tag;
+	r->desc = t->desc;
+	r->env = t->env;
+	r->onstart = t->onstart;
+	r->args_str = t->args_str;
+	r->launch = create_launch_from_template(t->runtype, t->ssh_direct, t->jup_direct);
+	r->recommended_disk_space = isfinite(t->recommended_disk_space) ? t->recommended_disk_space : 0;
+	r->login_repo = t->docker_login_repo;
+	r->login_user = t->docker_login_user;
+	r->login_pass = NULL;
+	r->private_ = t->private_;
+}
+
 /* ---- pacing ------------------------------------------------------------------- */
 
 void offers_pace_init(struct pace *p, double now)

@@ -80,6 +80,26 @@ void offers_prefill_free(struct offers_prefill *p);
  * launch included; price, login and start-stopped left as they are. */
 void offers_prefill_form(const struct offers_prefill *p, struct create_form *f);
 
+/* ---- templates ------------------------------------------------------------------- */
+
+/* Append the records of b to *a (own first, then recommended) without a
+ * second copy of a hash_id already there; b's records are moved (b is
+ * freed; *na updated).  For the list of both searches. */
+void offers_templates_merge(struct template_rec **a, size_t *na, struct template_rec *b,
+			    size_t nb);
+/* Does the template match the picker's text (case-insensitive substring of
+ * name, image, image:tag or hash_id; "" matches all)? */
+bool offers_template_matches(const struct template_rec *t, const char *text);
+/* The form the create dialog shows when a template is picked: its hash,
+ * image:tag (shown, sent only if the operator changes it: the caller
+ * decides), disk (recommended_disk_space, else 8), launch mode from its
+ * runtype and flags (launch_from_template: no runtype sent), env, onstart,
+ * args.  Points into t. */
+void offers_template_form(const struct template_rec *t, struct create_form *f);
+/* A template record as the template form edits it (points into t; the
+ * password is never known: login_pass NULL). */
+void offers_template_req(const struct template_rec *t, struct template_req *r);
+
 /* ---- search pacing -------------------------------------------------------------- */
 
 #define OFFERS_PACE_BURST 5.0 /* searches sent back to back before pacing */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "offers.h"
+#include "config.h"
 #include "query.h"
 
 static struct offer mk_offer(void)
@@ -284,6 +285,77 @@ static void test_prefill(void **state)
 	free(script);
 }
 
+static void test_templates(void **state)
+{
+	(void)state;
+	json_t *own = json_loads(
+		"{\"templates\":[{\"id\":1,\"hash_id\":\"h1\",\"name\":\"My trainer\",\"image\":\"me/train\","
+		"\"tag\":\"v2\",\"runtype\":\"ssh\",\"ssh_direct\":true,\"env\":\"-e A=1 -p 8080:8080\","
+		"\"onstart\":\"line1\\nline2\",\"recommended_disk_space\":40,\"docker_login_repo\":\"ghcr.io\","
+		"\"docker_login_user\":\"bob\",\"docker_login_pass\":\"pa55\",\"creator_id\":7},"
+		"{\"id\":2,\"hash_id\":\"h2\",\"name\":\"Shared\",\"image\":\"x/y\",\"runtype\":\"args\","
+		"\"args_str\":\"-c go\",\"recommended\":true}]}", 0, NULL);
+	json_t *rec = json_loads(
+		"{\"templates\":[{\"id\":2,\"hash_id\":\"h2\",\"name\":\"Shared\",\"image\":\"x/y\","
+		"\"recommended\":true},{\"id\":3,\"hash_id\":\"h3\",\"name\":\"PyTorch\","
+		"\"image\":\"pytorch/pytorch\",\"runtype\":\"jupyter\",\"jup_direct\":true,"
+		"\"ssh_direct\":true,\"recommended\":true}]}", 0, NULL);
+	struct template_rec *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+	assert_true(json_map_templates(own, &a, &na));
+	assert_true(json_map_templates(rec, &b, &nb));
+	assert_int_equal(na, 2);
+	assert_int_equal(nb, 2);
+	/* the password is never decoded; scripts keep their newlines */
+	assert_string_equal(a[0].onstart, "line1\nline2");
+	assert_string_equal(a[0].docker_login_user, "bob");
+	offers_templates_merge(&a, &na, b, nb);
+	assert_int_equal(na, 3); /* h2 once */
+	assert_string_equal(a[2].hash_id, "h3");
+	/* the picker's text search */
+	assert_true(offers_template_matches(&a[0], ""));
+	assert_true(offers_template_matches(&a[0], "TRAINER"));
+	assert_true(offers_template_matches(&a[0], "me/train:v2"));
+	assert_true(offers_template_matches(&a[2], "pytorch"));
+	assert_true(offers_template_matches(&a[2], "h3"));
+	assert_false(offers_template_matches(&a[2], "trainer"));
+	/* picked into the form: its values, and it validates */
+	struct create_form f;
+	memset(&f, 0, sizeof f);
+	offers_template_form(&a[0], &f);
+	assert_string_equal(f.template_hash_id, "h1");
+	assert_true(f.disk == 40);
+	assert_int_equal(f.launch, LAUNCH_SSH_DIRECT);
+	assert_true(f.launch_from_template);
+	assert_string_equal(f.env, "-e A=1 -p 8080:8080");
+	struct create_limits lim = { false, NAN, 100 };
+	struct create_errors e;
+	assert_true(create_validate(&f, &lim, &e));
+	memset(&f, 0, sizeof f);
+	offers_template_form(&a[1], &f);
+	assert_int_equal(f.launch, LAUNCH_ARGS);
+	assert_string_equal(f.args_str, "-c go");
+	assert_true(f.disk == CREATE_DISK_DEFAULT);
+	memset(&f, 0, sizeof f);
+	offers_template_form(&a[2], &f);
+	assert_int_equal(f.launch, LAUNCH_JUPYTER_DIRECT);
+	/* for the edit form: an unchanged edit sends nothing but the hash */
+	struct template_req r;
+	offers_template_req(&a[0], &r);
+	assert_null(r.login_pass);
+	assert_int_equal(r.launch, LAUNCH_SSH_DIRECT);
+	struct config c;
+	memset(&c, 0, sizeof c);
+	c.base_url = (char *)"http://h";
+	int changed = -1;
+	struct api_call call = api_template_edit(&c, a[0].hash_id, &r, &r, &changed);
+	assert_int_equal(changed, 0);
+	api_call_free(&call);
+	templates_free(a, na);
+	json_decref(own);
+	json_decref(rec);
+}
+
 static void test_pacing(void **state)
 {
 	(void)state;
@@ -327,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_similar_every_failure_kind),
 		cmocka_unit_test(test_similar_edges),
 		cmocka_unit_test(test_prefill),
+		cmocka_unit_test(test_templates),
 		cmocka_unit_test(test_pacing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

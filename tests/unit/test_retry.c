@@ -193,10 +193,12 @@ static void builders_kinds(void **state)
 	memset(&cr, 0, sizeof cr);
 	cr.offer_id = 5;
 	strcpy(cr.image, "img");
+	struct template_req tr = { .name = "n", .image = "img", .launch = LAUNCH_ARGS };
 	struct api_call act[] = {
 		api_start(&c, 1), api_stop(&c, 1), api_label(&c, 1, "x"), api_reboot(&c, 1),
 		api_destroy(&c, 1), api_bid(&c, 1, 0.5), api_prepay(&c, 1, 10), api_create(&c, &cr),
-		api_tfa_login(&c, "totp", "123456"),
+		api_tfa_login(&c, "totp", "123456"), api_template_create(&c, &tr),
+		api_template_edit(&c, "h", &tr, &tr, NULL), api_template_delete(&c, 3),
 	};
 	struct api_call rd[] = {
 		api_instances_v1(&c, NULL), api_instances_v0(&c), api_instance(&c, 1), api_user(&c),
