@@ -472,6 +472,8 @@ bool api_run(struct api_client *cl, const struct api_call *call, json_t **root,
 		}
 		cl->retried++;
 		log_msg("%s: %s, retry in %.2f s", api_ep_name(call->ep), retry_fail_name(f), delay);
+		if (cl->on_wait)
+			cl->on_wait(cl->on_wait_ctx, call, e, delay);
 		sleep_s(delay);
 	}
 }

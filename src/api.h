@@ -144,6 +144,10 @@ struct api_client {
 	bool unknown;        /* the last api_run failed with its outcome unknown */
 	struct pace pace[EP__COUNT]; /* 429 blocks per endpoint (no rate: --dump paces itself) */
 	uint64_t seed;       /* jitter of the 429 waits */
+	/* Optional: told before each wait of a retry (--dump says it on stderr). */
+	void (*on_wait)(void *ctx, const struct api_call *call, const struct api_error *e,
+			double delay_s);
+	void *on_wait_ctx;
 };
 void api_client_init(struct api_client *cl, const struct config *cfg, struct auth *auth);
 void api_client_cleanup(struct api_client *cl);

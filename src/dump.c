@@ -486,9 +486,16 @@ static int dump_instances(struct api_client *cl, FILE *out, FILE *err)
 	return rc;
 }
 
-/* Searches refused with 429 after the CLI's quick retries: waits at the
- * published rate (10 a minute; pace.c's backoff from 6 s, doubling) */
-#define DUMP_OFFERS_429_WAITS 3
+/* A 429 on the search: say what happens (the wait is api_run's, paced at
+ * the published 10 searches a minute). */
+static void offers_wait_notice(void *ctx, const struct api_call *call, const struct api_error *e,
+			       double delay)
+{
+	(void)call;
+	if (e->cls == AE_RATE_LIMIT)
+		fprintf((FILE *)ctx, "rentop: offers: refused by the service (429; about 10 searches "
+				     "a minute per address): retrying in %.0f s\n", ceil(delay));
+}
 
 static int dump_offers(struct api_client *cl, FILE *out, FILE *err)
 {
@@ -506,19 +513,12 @@ static int dump_offers(struct api_client *cl, FILE *out, FILE *err)
 	struct api_call c = api_offers(cl->cfg, body);
 	json_t *root;
 	struct api_error e;
-	struct pace pc;
-	offers_pace_init(&pc, util_mono());
-	bool ok;
-	for (int waits = 0;; waits++) {
-		ok = api_run(cl, &c, &root, &e);
-		if (ok || e.cls != AE_RATE_LIMIT || waits >= DUMP_OFFERS_429_WAITS)
-			break;
-		char msg[160];
-		double w = offers_pace_refused(&pc, util_mono(), 0, msg, sizeof msg);
-		fprintf(err, "rentop: offers: %s (about 10 searches a minute per address); "
-			     "waiting, %d of %d\n", msg, waits + 1, DUMP_OFFERS_429_WAITS);
-		sleep_until(util_mono() + w);
-	}
+	/* 429s wait from the published interval (6 s, doubling), said on stderr */
+	offers_pace_init(&cl->pace[EP_OFFERS], util_mono());
+	cl->on_wait = offers_wait_notice;
+	cl->on_wait_ctx = err;
+	bool ok = api_run(cl, &c, &root, &e);
+	cl->on_wait = NULL;
 	api_call_free(&c);
 	if (!ok)
 		return report(err, cl->auth, "offers", &e);

@@ -109,10 +109,10 @@ else
 fi
 
 # issue 12: a 429 on the search waits at the published rate and retries
-fault /api/v0/bundles/ 429 5
+fault /api/v0/bundles/ 429 1
 "$RENTOP" --url "$SIM_URL" --dump offers --query 'num_gpus>=1' --json >"$T/o429.json" 2>"$T/o429.err"
 rc=$?
-if [ $rc -eq 0 ] && [ "$(records "$T/o429.json")" -gt 0 ] && grep -q 'refused by the service (429): next search in 6 s' "$T/o429.err"; then
+if [ $rc -eq 0 ] && [ "$(records "$T/o429.json")" -gt 0 ] && grep -qE 'refused by the service \(429; about 10 searches a minute per address\): retrying in [678] s' "$T/o429.err"; then
     ok "dump offers waits out a 429 (saying so) instead of exiting 4"
 else
     notok "dump offers waits out a 429 (saying so) instead of exiting 4" "rc=$rc" "$(cat "$T/o429.err")"
