@@ -263,7 +263,9 @@ static void snapshot_known(struct sweep *w)
 /* Split the known failures into ranges of at most SWEEP_NOTIN_MAX ids. */
 static void plan_ranges(struct sweep *w)
 {
-	size_t nr = w->nknown / SWEEP_NOTIN_MAX + 1;
+	size_t nr = (w->nknown + SWEEP_NOTIN_MAX - 1) / SWEEP_NOTIN_MAX;
+	if (nr == 0)
+		nr = 1;
 	free(w->lo);
 	w->lo = xmalloc(nr * sizeof *w->lo);
 	w->lo[0] = LONG_MIN;
