@@ -40,7 +40,7 @@ struct model {
 	int wake_fd;
 	struct event *ring;
 	uint64_t next_seq;
-	long *announced; /* ids of failed instances already announced */
+	long *announced; /* id * IS__COUNT + state of the failures already announced, sorted */
 	size_t nannounced;
 	struct call_result results[MODEL_MAX_RESULTS]; /* untaken, oldest first */
 	size_t nresults;
@@ -232,8 +232,9 @@ static void mark_ok(struct freshness *f, double now)
 	f->err[0] = '\0';
 }
 
-/* Announce instances that newly entered a failure state (caller holds mu;
- * events are appended after unlocking). */
+/* Announce instances that newly entered a failure state, or another one
+ * (a crashed instance whose host then drops out is news: the key is the id
+ * and the state).  Caller holds mu; events are appended after unlocking. */
 static size_t newly_failed_locked(struct model *m, const struct instance *v, size_t n,
 				  long **out)
 {
@@ -243,8 +244,9 @@ static size_t newly_failed_locked(struct model *m, const struct instance *v, siz
 	for (size_t i = 0; i < n; i++) {
 		if (!inst_state_failed(v[i].state))
 			continue;
-		now_failed[nf++] = v[i].id;
-		if (!m->announced || !bsearch(&v[i].id, m->announced, m->nannounced,
+		long key = v[i].id * (long)IS__COUNT + (long)v[i].state;
+		now_failed[nf++] = key;
+		if (!m->announced || !bsearch(&key, m->announced, m->nannounced,
 					      sizeof(long), cmp_long))
 			fresh[nnew++] = v[i].id;
 	}
