@@ -141,7 +141,8 @@ static bool fetch_instances(struct api_client *cl, json_t *raw, struct instance 
 			return false;
 		}
 		pace_answered(&pace);
-		if (!pager_page(&pg, root, v, n, e)) {
+		/* --json prints the raw pages: nothing to map */
+		if (!pager_page(&pg, root, cl->cfg->dump_json ? NULL : v, n, e)) {
 			json_decref(root);
 			pager_reset(&pg);
 			return false;

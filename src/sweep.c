@@ -52,11 +52,33 @@ void pager_reset(struct pager *pg)
 	pg->done = false;
 }
 
+/* The list's shape and next_token without mapping a row (for callers that
+ * keep the raw JSON only): the shapes json_map_instances() accepts. */
+static bool shape_only(const json_t *root, char **token)
+{
+	*token = NULL;
+	if (json_is_array(root))
+		return true;
+	if (!json_is_object(root))
+		return false;
+	const json_t *list = json_object_get(root, "instances");
+	if (!list)
+		return json_object_get(root, "id") != NULL;
+	if (!json_is_array(list) && !json_is_object(list) && !json_is_null(list))
+		return false;
+	const json_t *tok = json_object_get(root, "next_token");
+	if (json_is_string(tok) && json_string_length(tok) > 0)
+		*token = xstrndup(json_string_value(tok), json_string_length(tok));
+	else if (json_is_integer(tok))
+		*token = xasprintf("%lld", (long long)json_integer_value(tok));
+	return true;
+}
+
 bool pager_page(struct pager *pg, const json_t *root, struct instance **v, size_t *n,
 		struct api_error *e)
 {
 	char *token = NULL;
-	if (!json_map_instances(root, v, n, &token)) {
+	if (v ? !json_map_instances(root, v, n, &token) : !shape_only(root, &token)) {
 		apierr_protocol(e, 200, "unexpected instance list shape");
 		free(token);
 		return false;

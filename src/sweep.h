@@ -49,8 +49,8 @@ struct pager {
 };
 
 void pager_reset(struct pager *pg);   /* frees the token; a fresh first page */
-/* A page arrived: map its instances (appended to *v, *n), take its
- * next_token and total.  False (with *e) when the shape is wrong, the token
+/* A page arrived: map its instances (appended to *v, *n; v NULL: check the
+ * shape only, mapping nothing), take its next_token and total.  False (with *e) when the shape is wrong, the token
  * repeats or the list never ends. */
 bool pager_page(struct pager *pg, const json_t *root, struct instance **v, size_t *n,
 		struct api_error *e);
