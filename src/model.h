@@ -336,12 +336,22 @@ const struct unsure *snapshot_unsure(const struct snapshot *s, long instance_id)
  * neither is known yet.  Pure. */
 bool instance_ssh_target(const struct instance *x, char *host, size_t n, int *port);
 
+/* Interned strings (field names repeat in every record): one copy for the
+ * process, never freed, in a fixed pool.  Any thread (a mutex guards the
+ * table).  Returns the shared copy of s[0..len), or NULL when the pool is
+ * full (the caller then keeps its own copy).  On first insertion classify(s)
+ * is called once under the lock and its answer is kept: *flag receives it
+ * on every call (the secret check once per key name). */
+const char *model_intern(const char *s, size_t len, bool (*classify)(const char *), bool *flag);
+/* Is p a pointer into the intern pool?  Any thread, no lock. */
+bool model_interned(const char *p);
+
 /* Freeing records (used by the model and by mappers on error paths). */
 void instance_clear(struct instance *x);
 void instances_free(struct instance *v, size_t n);
 void user_free(struct user *u);
 void workergroups_free(struct workergroup *v, size_t n);
 void endpoints_free(struct endpoint *v, size_t n);
-void kv_free(struct kv *v, size_t n);
+void kv_free(struct kv *v, size_t n); /* a list made by json_map_fields() (one block) */
 
 #endif
