@@ -5,6 +5,7 @@
 #   make check            install missing deps, build (-Werror) and run every suite,
 #                         then the AddressSanitizer and ThreadSanitizer runs
 #   make bench            build and run the benchmarks, printing figures
+#   make soak             the dashboard's resident memory over 30 minutes (SOAK_S)
 #   make screenshots      regenerate screenshots/*.png from the real binary
 #   make install          PREFIX=/usr/local DESTDIR=
 #   make deps | clean
@@ -75,7 +76,7 @@ UI_LIB   := $(O)/librentop-ui.a
 LIBS_CLIENT = $(call pc_libs,$(PKGS_CORE) $(PKGS_UI)) -lm
 LIBS_SIM    = $(call pc_libs,$(PKGS_SIM)) -lm
 
-.PHONY: all demo check test bench screenshots install uninstall deps clean \
+.PHONY: all demo check test bench soak screenshots install uninstall deps clean \
         tests unit-bins contract-bins bench-bins check-layering fuzz
 .DEFAULT_GOAL := all
 
@@ -156,6 +157,11 @@ test: tests
 bench: deps
 	@$(MAKE) --no-print-directory all bench-bins
 	@sh tests/bench/run.sh $(O)
+
+# resident memory of the dashboard over a long run (SOAK_S, default 30 min)
+soak: deps
+	@$(MAKE) --no-print-directory all
+	@sh tests/bench/soak.sh $(O)
 
 screenshots: deps
 	@$(MAKE) --no-print-directory all

@@ -135,14 +135,24 @@ static char *uenc(const char *s)
 
 struct api_call api_instances_v1(const struct config *c, const char *after)
 {
-	char *url;
-	if (after && *after) {
-		char *t = uenc(after);
-		url = xasprintf("%s/api/v1/instances/?limit=%d&after_token=%s", c->base_url,
-				API_PAGE_LIMIT, t);
-		free(t);
-	} else {
-		url = xasprintf("%s/api/v1/instances/?limit=%d", c->base_url, API_PAGE_LIMIT);
+	return api_instances_v1_q(c, after, API_PAGE_LIMIT, NULL, NULL, NULL);
+}
+
+struct api_call api_instances_v1_q(const struct config *c, const char *after, int limit,
+				   const char *filters, const char *cols, const char *order)
+{
+	char *url = xasprintf("%s/api/v1/instances/?limit=%d", c->base_url,
+			      limit > 0 && limit <= API_PAGE_LIMIT ? limit : API_PAGE_LIMIT);
+	const char *names[4] = { "select_filters", "select_cols", "order_by", "after_token" };
+	const char *vals[4] = { filters, cols, order, after };
+	for (int i = 0; i < 4; i++) {
+		if (!vals[i] || !*vals[i])
+			continue;
+		char *e = uenc(vals[i]);
+		char *u = xasprintf("%s&%s=%s", url, names[i], e);
+		free(e);
+		free(url);
+		url = u;
 	}
 	return mk(EP_INSTANCES_V1, "GET", url, NULL);
 }

@@ -84,6 +84,11 @@ enum retry_kind api_ep_kind(enum api_ep ep);
 
 /* Builders.  `after` may be NULL (first page). */
 struct api_call api_instances_v1(const struct config *c, const char *after);
+/* The same list with a page size (1..API_PAGE_LIMIT), select_filters,
+ * select_cols and order_by as JSON text (each NULL for none; URL-encoded
+ * here). */
+struct api_call api_instances_v1_q(const struct config *c, const char *after, int limit,
+				   const char *filters, const char *cols, const char *order);
 struct api_call api_instances_v0(const struct config *c);
 struct api_call api_instance(const struct config *c, long id);
 struct api_call api_user(const struct config *c);

@@ -15,7 +15,6 @@
 
 #include "api.h"
 #include "auth.h"
-#include "backoff.h"
 #include "config.h"
 #include "instcol.h"
 #include "json_map.h"
@@ -23,7 +22,10 @@
 #include "pace.h"
 #include "query.h"
 #include "secrets.h"
+#include "sweep.h"
 #include "util.h"
+
+#define DUMP_429_MAX 30 /* 429 answers in one dump before it gives up */
 
 /* Drop secret keys everywhere in v (objects and arrays, recursively) and
  * mask every environment value (extra_env, env, onstart exports). */
@@ -99,48 +101,58 @@ static void append_raw(json_t *arr, const json_t *root)
 		json_array_append(arr, list);
 }
 
-/* Every instance: v1 pages until next_token is null; v0 when v1 is absent. */
+/* Every instance: the shared pager (sweep.h) over v1 pages until next_token
+ * is null, paced by the list's token bucket; v0 when v1 is absent.  A 429
+ * slows the pace (jittered, past the window) and asks the same page again,
+ * keeping the pages already fetched. */
 static bool fetch_instances(struct api_client *cl, json_t *raw, struct instance **v, size_t *n,
 			    struct api_error *e)
 {
-	struct backoff pace;
-	backoff_init(&pace, 1, 1, cl->cfg->page_rate, 1, util_mono());
-	char *token = NULL;
+	struct pace pace;
+	pace_init(&pace, cl->cfg->page_rate, 1, util_mono());
+	struct pager pg = { .total = -1 };
 	bool v0 = false; /* the spec's v0 list: one answer, no pages */
-	for (int page = 0;; page++) {
-		struct api_call c = api_instances_v1(cl->cfg, token);
-		free(token);
-		token = NULL;
-		sleep_until(backoff_pace(&pace, util_mono()));
-		backoff_sent(&pace, util_mono());
+	int refusals = 0;
+	uint64_t rng = (uint64_t)(util_now() * 1e6) | 1;
+	while (!pg.done) {
+		sleep_until(util_mono() + pace_wait(&pace, util_mono()));
+		pace_take(&pace, util_mono());
+		struct api_call c = v0 ? api_instances_v0(cl->cfg) : api_instances_v1(cl->cfg, pg.token);
 		json_t *root;
 		bool ok = api_run(cl, &c, &root, e);
 		api_call_free(&c);
-		if (!ok && page == 0 && api_should_fall_back(e)) {
+		if (!ok && pg.pages == 0 && !v0 && api_should_fall_back(e)) {
 			v0 = true;
-			c = api_instances_v0(cl->cfg);
-			ok = api_run(cl, &c, &root, e);
-			api_call_free(&c);
+			continue;
 		}
-		if (!ok)
+		if (!ok && e->http_status == 429 && ++refusals <= DUMP_429_MAX) {
+			rng ^= rng << 13;
+			rng ^= rng >> 7;
+			rng ^= rng << 17;
+			if (pace.rate <= 0) /* unpaced and refused: the published rate */
+				pace.rate = api_ep_rate(EP_INSTANCES_V1);
+			double until = pace_refused(&pace, util_mono(),
+						    (double)(rng >> 11) / 9007199254740992.0);
+			sleep_until(until);
+			continue;
+		}
+		if (!ok) {
+			pager_reset(&pg);
 			return false;
-		if (!json_map_instances(root, v, n, &token)) {
-			apierr_protocol(e, 200, "unexpected instance list shape");
+		}
+		pace_answered(&pace);
+		/* --json prints the raw pages: nothing to map */
+		if (!pager_page(&pg, root, cl->cfg->dump_json ? NULL : v, n, e)) {
 			json_decref(root);
-			free(token);
+			pager_reset(&pg);
 			return false;
 		}
 		append_raw(raw, root);
 		json_decref(root);
-		if (v0 || !token || !*token)
+		if (v0)
 			break;
-		if (page > 100000) {
-			apierr_protocol(e, 200, "the instance list never ends");
-			free(token);
-			return false;
-		}
 	}
-	free(token);
+	pager_reset(&pg);
 	return true;
 }
 

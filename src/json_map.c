@@ -268,6 +268,35 @@ static char *value_text(const json_t *v)
 	return out;
 }
 
+/* One allocation for a whole field list: the array, then the texts of the
+ * names that are not interned and of every value (a record's ~60 fields
+ * cost one malloc, not 120: less memory and less fragmentation); kv_free()
+ * frees the block.  Takes over v and its strings. */
+static struct kv *pack_fields(struct kv *v, size_t n)
+{
+	size_t bytes = n * sizeof *v;
+	for (size_t i = 0; i < n; i++)
+		bytes += (model_interned(v[i].key) ? 0 : strlen(v[i].key) + 1) + strlen(v[i].value) + 1;
+	struct kv *out = xmalloc(bytes);
+	char *text = (char *)(out + n);
+	for (size_t i = 0; i < n; i++) {
+		if (model_interned(v[i].key)) {
+			out[i].key = v[i].key;
+		} else {
+			size_t l = strlen(v[i].key) + 1;
+			out[i].key = memcpy(text, v[i].key, l);
+			text += l;
+			free(v[i].key);
+		}
+		size_t l = strlen(v[i].value) + 1;
+		out[i].value = memcpy(text, v[i].value, l);
+		text += l;
+		free(v[i].value);
+	}
+	free(v);
+	return out;
+}
+
 struct kv *json_map_fields(const json_t *obj, size_t *n)
 {
 	*n = 0;
@@ -278,12 +307,24 @@ struct kv *json_map_fields(const json_t *obj, size_t *n)
 	json_t *val;
 	size_t i = 0;
 	json_object_foreach((json_t *)obj, key, val) {
-		v[i].key = sanitize_str(key, strlen(key));
+		/* names repeat in every record: one interned copy, its secret
+		 * check done once; a name that needs cleaning is kept apart */
+		size_t klen = strlen(key);
+		bool secret = false, plain = true;
+		for (size_t c = 0; c < klen && plain; c++)
+			plain = (unsigned char)key[c] >= 0x20 && (unsigned char)key[c] < 0x7F;
+		const char *ik = plain ? model_intern(key, klen, json_map_is_secret_key, &secret) : NULL;
+		if (ik) {
+			v[i].key = (char *)ik;
+		} else {
+			v[i].key = sanitize_str(key, klen);
+			secret = json_map_is_secret_key(key);
+		}
 		json_t *env = secrets_masked(key, val); /* env values: always masked */
 		if (env) {
 			v[i].value = value_text(env);
 			json_decref(env);
-		} else if (json_map_is_secret_key(key) && !json_is_null(val) &&
+		} else if (secret && !json_is_null(val) &&
 			   !(json_is_string(val) && json_string_length(val) == 0))
 			v[i].value = xstrdup(MASK);
 		else
@@ -292,7 +333,7 @@ struct kv *json_map_fields(const json_t *obj, size_t *n)
 	}
 	qsort(v, i, sizeof *v, cmp_kv);
 	*n = i;
-	return v;
+	return pack_fields(v, i);
 }
 
 /* ---- instances ---------------------------------------------------------- */

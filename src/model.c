@@ -24,6 +24,7 @@ struct part {
 	enum part_kind kind;
 	void *v;
 	size_t n;
+	struct irow **rows; /* PART_INST: the owners of v's strings (v is shallow) */
 };
 
 struct snap {
@@ -39,7 +40,7 @@ struct model {
 	int wake_fd;
 	struct event *ring;
 	uint64_t next_seq;
-	long *announced; /* ids of failed instances already announced */
+	long *announced; /* id * IS__COUNT + state of the failures already announced, sorted */
 	size_t nannounced;
 	struct call_result results[MODEL_MAX_RESULTS]; /* untaken, oldest first */
 	size_t nresults;
@@ -50,7 +51,12 @@ static void part_unref(struct part *p)
 	if (!p || atomic_fetch_sub(&p->refs, 1) != 1)
 		return;
 	switch (p->kind) {
-	case PART_INST: instances_free(p->v, p->n); break;
+	case PART_INST:
+		for (size_t i = 0; i < p->n; i++)
+			irow_unref(p->rows[i]);
+		free(p->rows);
+		free(p->v);
+		break;
 	case PART_USER: user_free(p->v); break;
 	case PART_WG: workergroups_free(p->v, p->n); break;
 	case PART_EP: endpoints_free(p->v, p->n); break;
@@ -146,6 +152,7 @@ struct model *model_new(void)
 	m->ring = xcalloc(MODEL_EVENT_RING, sizeof *m->ring);
 	m->next_seq = 1;
 	m->cur = snap_clone(NULL);
+	m->cur->pub.progress = (struct inst_progress){ -1, true, 0 };
 	return m;
 }
 
@@ -225,8 +232,9 @@ static void mark_ok(struct freshness *f, double now)
 	f->err[0] = '\0';
 }
 
-/* Announce instances that newly entered a failure state (caller holds mu;
- * events are appended after unlocking). */
+/* Announce instances that newly entered a failure state, or another one
+ * (a crashed instance whose host then drops out is news: the key is the id
+ * and the state).  Caller holds mu; events are appended after unlocking. */
 static size_t newly_failed_locked(struct model *m, const struct instance *v, size_t n,
 				  long **out)
 {
@@ -236,8 +244,9 @@ static size_t newly_failed_locked(struct model *m, const struct instance *v, siz
 	for (size_t i = 0; i < n; i++) {
 		if (!inst_state_failed(v[i].state))
 			continue;
-		now_failed[nf++] = v[i].id;
-		if (!m->announced || !bsearch(&v[i].id, m->announced, m->nannounced,
+		long key = v[i].id * (long)IS__COUNT + (long)v[i].state;
+		now_failed[nf++] = key;
+		if (!m->announced || !bsearch(&key, m->announced, m->nannounced,
 					      sizeof(long), cmp_long))
 			fresh[nnew++] = v[i].id;
 	}
@@ -249,21 +258,9 @@ static size_t newly_failed_locked(struct model *m, const struct instance *v, siz
 	return nnew;
 }
 
-void model_set_instances(struct model *m, struct instance *v, size_t n, double now)
+/* Announce the instances of s that newly entered a failure state. */
+static void announce(struct model *m, const struct snap *s, const long *fresh, size_t nfresh)
 {
-	if (v && n > 1)
-		qsort(v, n, sizeof *v, cmp_inst_id);
-	pthread_mutex_lock(&m->mu);
-	struct snap *s = snap_clone(m->cur);
-	snap_set_part(s, PART_INST, part_new(PART_INST, v, n));
-	mark_ok(&s->pub.fresh[SRC_INSTANCES], now);
-	s->pub.auth_failed = false;
-	long *fresh;
-	size_t nfresh = newly_failed_locked(m, v, n, &fresh);
-	atomic_fetch_add(&s->refs, 1); /* keep it alive to read below */
-	publish_locked(m, s);
-	pthread_mutex_unlock(&m->mu);
-	model_wake(m);
 	for (size_t i = 0; i < nfresh; i++) {
 		const struct instance *x = snapshot_find_instance(&s->pub, fresh[i]);
 		if (!x)
@@ -273,8 +270,89 @@ void model_set_instances(struct model *m, struct instance *v, size_t n, double n
 			    x->label[0] ? x->label : x->gpu_name, inst_state_name(x->state),
 			    x->status_msg[0] ? ": " : "", x->status_msg);
 	}
+}
+
+void model_publish_rows(struct model *m, struct irow *const *rows, size_t n,
+			const struct inst_progress *pr, double now)
+{
+	struct part *p = xcalloc(1, sizeof *p);
+	atomic_init(&p->refs, 1);
+	p->kind = PART_INST;
+	p->n = n;
+	p->v = n ? xmalloc(n * sizeof(struct instance)) : NULL;
+	p->rows = n ? xmalloc(n * sizeof *p->rows) : NULL;
+	struct instance *v = p->v;
+	for (size_t i = 0; i < n; i++) {
+		p->rows[i] = irow_ref(rows[i]);
+		v[i] = rows[i]->x;
+	}
+	pthread_mutex_lock(&m->mu);
+	struct snap *s = snap_clone(m->cur);
+	snap_set_part(s, PART_INST, p);
+	mark_ok(&s->pub.fresh[SRC_INSTANCES], now);
+	if (pr)
+		s->pub.progress = *pr;
+	else
+		s->pub.progress = (struct inst_progress){ (long)n, false, now };
+	s->pub.auth_failed = false;
+	long *fresh;
+	size_t nfresh = newly_failed_locked(m, v, n, &fresh);
+	atomic_fetch_add(&s->refs, 1); /* keep it alive to read below */
+	publish_locked(m, s);
+	pthread_mutex_unlock(&m->mu);
+	model_wake(m); /* no I/O under the lock */
+	announce(m, s, fresh, nfresh);
 	free(fresh);
 	snap_unref(s);
+}
+
+void model_set_instances(struct model *m, struct instance *v, size_t n, double now)
+{
+	if (v && n > 1)
+		qsort(v, n, sizeof *v, cmp_inst_id);
+	struct irow **rows = n ? xmalloc(n * sizeof *rows) : NULL;
+	for (size_t i = 0; i < n; i++)
+		rows[i] = irow_new(&v[i]);
+	free(v);
+	model_publish_rows(m, rows, n, NULL, now);
+	for (size_t i = 0; i < n; i++)
+		irow_unref(rows[i]);
+	free(rows);
+}
+
+struct irow *irow_new(struct instance *x)
+{
+	struct irow *r = xmalloc(sizeof *r);
+	atomic_init(&r->refs, 1);
+	r->x = *x;
+	memset(x, 0, sizeof *x);
+	return r;
+}
+
+struct irow *irow_ref(struct irow *r)
+{
+	atomic_fetch_add(&r->refs, 1);
+	return r;
+}
+
+void irow_unref(struct irow *r)
+{
+	if (!r || atomic_fetch_sub(&r->refs, 1) != 1)
+		return;
+	instance_clear(&r->x);
+	free(r);
+}
+
+void model_instances_ok(struct model *m, const struct inst_progress *pr, double now)
+{
+	pthread_mutex_lock(&m->mu);
+	struct snap *s = snap_clone(m->cur);
+	mark_ok(&s->pub.fresh[SRC_INSTANCES], now);
+	s->pub.progress = *pr;
+	s->pub.auth_failed = false;
+	publish_locked(m, s);
+	pthread_mutex_unlock(&m->mu);
+	model_wake(m);
 }
 
 void model_set_user(struct model *m, struct user *u, double now)
@@ -584,6 +662,14 @@ double model_burn_rate(const struct instance *v, size_t n)
 	return total;
 }
 
+enum figure_kind model_burn_figure(const struct snapshot *s, double *burn)
+{
+	*burn = model_burn_rate(s->instances, s->ninstances);
+	if (!s->progress.partial)
+		return FIG_EXACT;
+	return *burn > 0 ? FIG_AT_LEAST : FIG_UNKNOWN;
+}
+
 const struct instance *snapshot_find_instance(const struct snapshot *s, long id)
 {
 	struct instance key;
@@ -624,12 +710,59 @@ bool instance_ssh_target(const struct instance *x, char *host, size_t n, int *po
 	return false;
 }
 
+/* ---- interned strings --------------------------------------------------- */
+
+#define INTERN_SLOTS 8192         /* open addressing, power of two */
+#define INTERN_MAX 4096           /* entries, at most half full */
+#define INTERN_POOL (256 * 1024)  /* bytes of string text */
+
+static struct {
+	pthread_mutex_t mu;
+	const char *s[INTERN_SLOTS];
+	size_t len[INTERN_SLOTS];
+	bool flag[INTERN_SLOTS];
+	size_t count, used;
+	char pool[INTERN_POOL];
+} intern = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
+const char *model_intern(const char *s, size_t len, bool (*classify)(const char *), bool *flag)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	const char *r = NULL;
+	pthread_mutex_lock(&intern.mu);
+	size_t at = (size_t)h & (INTERN_SLOTS - 1);
+	while (intern.s[at] && !(intern.len[at] == len && !memcmp(intern.s[at], s, len)))
+		at = (at + 1) & (INTERN_SLOTS - 1);
+	if (intern.s[at]) {
+		r = intern.s[at];
+	} else if (intern.count < INTERN_MAX && intern.used + len + 1 <= INTERN_POOL &&
+		   !memchr(s, '\0', len)) {
+		char *c = intern.pool + intern.used;
+		memcpy(c, s, len);
+		c[len] = '\0';
+		intern.used += len + 1;
+		intern.count++;
+		intern.len[at] = len;
+		intern.flag[at] = classify ? classify(c) : false;
+		intern.s[at] = c;
+		r = c;
+	}
+	if (r && flag)
+		*flag = intern.flag[at];
+	pthread_mutex_unlock(&intern.mu);
+	return r;
+}
+
+bool model_interned(const char *p)
+{
+	return p >= intern.pool && p < intern.pool + INTERN_POOL;
+}
+
 void kv_free(struct kv *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].key);
-		free(v[i].value);
-	}
+	(void)n; /* json_map_fields() packs a list, texts and all, in one block */
 	free(v);
 }
 

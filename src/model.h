@@ -17,6 +17,7 @@
 #ifndef RENTOP_MODEL_H
 #define RENTOP_MODEL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -101,6 +102,28 @@ struct instance {
 	size_t nenv;
 };
 
+/* One instance row shared between snapshots: the poller keeps its rows as
+ * irows, and a publish copies the records shallowly (the strings stay owned
+ * by the irow), so an unchanged row costs a pointer and a reference, not a
+ * copy.  The record is immutable once made an irow. */
+struct irow {
+	atomic_int refs;
+	struct instance x;
+};
+/* Takes over the contents of *x (which is zeroed); refs 1. */
+struct irow *irow_new(struct instance *x);
+struct irow *irow_ref(struct irow *r);
+void irow_unref(struct irow *r);   /* NULL ok; frees at the last reference */
+
+/* Where the instance list stands: rentop fetches it in sweeps of pages and
+ * publishes after every page, so until a first sweep is complete the list
+ * is a part of the fleet. */
+struct inst_progress {
+	long total;          /* total_instances last reported, -1 when unknown */
+	bool partial;        /* no complete sweep yet: more instances may exist */
+	double sweep_ok;     /* wall epoch of the last complete sweep, 0 = never */
+};
+
 struct user {
 	long id;
 	char *email, *username, *fullname;
@@ -173,6 +196,7 @@ struct snapshot {
 	struct freshness fresh[SRC__COUNT];
 	struct pending pending[MODEL_MAX_PENDING];
 	size_t npending;
+	struct inst_progress progress;    /* of the instance list */
 	bool offline;                     /* the last attempt at any source failed at transport level */
 	bool auth_failed;                 /* the last poll was refused (401/403) */
 	/* jobs whose answer was lost: marked until a re-read tells what happened */
@@ -227,6 +251,14 @@ uint64_t model_generation(struct model *m);
 /* Poller thread (writer).  The arrays are taken over (freed with
  * instances_free() etc. when the last snapshot using them goes). */
 void model_set_instances(struct model *m, struct instance *v, size_t n, double now);
+/* Poller thread: publish the rows it holds (sorted by id, each referenced
+ * here, not taken over) with the list's progress.  Costs one shallow copy of
+ * the records; no string is copied. */
+void model_publish_rows(struct model *m, struct irow *const *rows, size_t n,
+			const struct inst_progress *pr, double now);
+/* Poller thread: the list was asked and nothing changed: freshness and
+ * progress only (the rows stay shared). */
+void model_instances_ok(struct model *m, const struct inst_progress *pr, double now);
 void model_set_user(struct model *m, struct user *u, double now);
 void model_set_workergroups(struct model *m, struct workergroup *v, size_t n, double now);
 void model_set_endpoints(struct model *m, struct endpoint *v, size_t n, double now);
@@ -285,6 +317,15 @@ bool inst_state_failed(enum inst_state s);        /* SPEC rule 1: exited/created
 bool inst_state_billing_compute(enum inst_state s); /* GPU billed now */
 /* Burn rate of everything billing now: running in full, the rest storage only. */
 double model_burn_rate(const struct instance *v, size_t n); /* $/hour */
+/* How far a money figure over the loaded instances can be trusted. */
+enum figure_kind {
+	FIG_EXACT,    /* the whole fleet is loaded */
+	FIG_AT_LEAST, /* a part is loaded: the burn is at least this (runway at most) */
+	FIG_UNKNOWN,  /* a part is loaded and it bills nothing yet: no honest figure */
+};
+/* The burn rate of a snapshot and how to show it (the partial-figures rule:
+ * never $0 or an infinite runway while instances are still arriving). */
+enum figure_kind model_burn_figure(const struct snapshot *s, double *burn);
 const struct instance *snapshot_find_instance(const struct snapshot *s, long id);
 bool snapshot_pending(const struct snapshot *s, long instance_id, int kind); /* kind -1: any */
 /* The unknown-outcome mark of an instance (the first), or NULL. */
@@ -295,12 +336,22 @@ const struct unsure *snapshot_unsure(const struct snapshot *s, long instance_id)
  * neither is known yet.  Pure. */
 bool instance_ssh_target(const struct instance *x, char *host, size_t n, int *port);
 
+/* Interned strings (field names repeat in every record): one copy for the
+ * process, never freed, in a fixed pool.  Any thread (a mutex guards the
+ * table).  Returns the shared copy of s[0..len), or NULL when the pool is
+ * full (the caller then keeps its own copy).  On first insertion classify(s)
+ * is called once under the lock and its answer is kept: *flag receives it
+ * on every call (the secret check once per key name). */
+const char *model_intern(const char *s, size_t len, bool (*classify)(const char *), bool *flag);
+/* Is p a pointer into the intern pool?  Any thread, no lock. */
+bool model_interned(const char *p);
+
 /* Freeing records (used by the model and by mappers on error paths). */
 void instance_clear(struct instance *x);
 void instances_free(struct instance *v, size_t n);
 void user_free(struct user *u);
 void workergroups_free(struct workergroup *v, size_t n);
 void endpoints_free(struct endpoint *v, size_t n);
-void kv_free(struct kv *v, size_t n);
+void kv_free(struct kv *v, size_t n); /* a list made by json_map_fields() (one block) */
 
 #endif

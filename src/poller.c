@@ -27,6 +27,7 @@
 #include "model.h"
 #include "poller_pace.h"
 #include "retry.h"
+#include "sweep.h"
 #include "util.h"
 
 #define OP_RETRIES 3    /* quick resends (retry.h allows them) of one request */
@@ -50,6 +51,7 @@ struct op {
 	double before;          /* OP_REREAD: the instance's credit_balance before ($, NAN) */
 	int rereads;            /* OP_REREAD: earlier re-reads that failed */
 	struct api_call call;
+	struct sweep_query q;   /* OP_FETCH of SRC_INSTANCES: what was asked */
 	struct http_xfer *x;
 	int attempt;            /* quick resends so far */
 	int refusals;           /* 429s so far */
@@ -68,8 +70,6 @@ struct source {
 	bool auth_reported;     /* an EVF_AUTH event was sent for the current failure */
 	bool pressed_again;     /* "refresh now" arrived while busy: again, after the gap */
 	double started;         /* s, monotonic: the last fetch's first request, -1 = never */
-	struct instance *acc;   /* instances: pages gathered so far */
-	size_t nacc;
 };
 
 struct poller {
@@ -88,7 +88,16 @@ struct poller {
 	struct poller_pace pace;  /* per-endpoint buckets (poller_pace.h) */
 	uint64_t rng;             /* jitter of 429 waits */
 	struct op *parked;        /* on-demand actions refused for want of 2FA */
+	/* the instance list (fetch half): rows, sweeps, attention */
+	struct sweep fleet;
+	double next_cycle;        /* s, monotonic: the next attention cycle */
+	double t_start;           /* s, monotonic */
 };
+
+/* Seconds between attention cycles for a fleet larger than one page: the
+ * failure probe runs at least this often (a host that drops out is seen
+ * within about this plus a few paced requests). */
+#define FLEET_CYCLE_MAX_S 5.0
 
 static void wake(void *arg)
 {
@@ -124,6 +133,11 @@ struct poller *poller_new(const struct config *cfg, struct auth *auth, struct mo
 		p->src[s].started = -1;
 	}
 	poller_pace_init(&p->pace, now);
+	/* the list's bucket at --page-rate (0: unpaced until a 429) */
+	pace_init(&p->pace.b[poller_pace_group(EP_INSTANCES_V1)], cfg->page_rate, 1, now);
+	sweep_init(&p->fleet);
+	p->t_start = now;
+	p->next_cycle = now;
 	p->rng = seed ^ 0x9e3779b97f4a7c15ull;
 	if (j)
 		jobs_set_waker(j, wake, p);
@@ -160,6 +174,7 @@ static void op_unlink_free(struct poller *p, struct op *o)
 	}
 	poller_pace_forget(&p->pace, o->call.ep, &o->wanting);
 	api_call_free(&o->call);
+	sweep_query_free(&o->q);
 	explicit_bzero(&o->req, sizeof o->req); /* may hold a 2FA code */
 	free(o);
 }
@@ -191,15 +206,27 @@ static void op_launch(struct poller *p, struct op *o)
 	}
 }
 
-/* Build and queue the first (or next) request of a source's fetch. */
-static void fetch_start(struct poller *p, enum model_source s, const char *token, double at)
+/* The list request for a planned query. */
+static struct api_call list_call(const struct poller *p, const struct sweep_query *q)
+{
+	if (q->v0)
+		return api_instances_v0(p->cfg);
+	return api_instances_v1_q(p->cfg, q->token, q->limit, q->filters, q->cols, q->order);
+}
+
+/* Build and queue a source's fetch (instances: the next planned query). */
+static void fetch_start(struct poller *p, enum model_source s, double at)
 {
 	struct source *src = &p->src[s];
+	struct sweep_query q;
+	if (s == SRC_INSTANCES && !sweep_next(&p->fleet, &q))
+		return;
 	struct op *o = op_add(p, OP_FETCH);
 	o->src = s;
 	switch (s) {
 	case SRC_INSTANCES:
-		o->call = src->alt ? api_instances_v0(p->cfg) : api_instances_v1(p->cfg, token);
+		o->q = q;
+		o->call = list_call(p, &o->q);
 		break;
 	case SRC_USER: o->call = api_user(p->cfg); break;
 	case SRC_WORKERGROUPS: o->call = api_workergroups(p->cfg, src->alt); break;
@@ -217,6 +244,10 @@ static void fetch_start(struct poller *p, enum model_source s, const char *token
 static void refresh_soon(struct poller *p, enum model_source s)
 {
 	struct source *src = &p->src[s];
+	if (s == SRC_INSTANCES) {
+		p->next_cycle = util_mono(); /* a cycle now: attention, then the sweep */
+		return;
+	}
 	if (src->busy)
 		src->again = true;
 	else
@@ -234,6 +265,12 @@ static void refresh_pressed_due(struct poller *p, enum model_source s)
 	double at = src->started >= 0 ? src->started + REFRESH_GAP_S : now;
 	if (at < now)
 		at = now;
+	if (s == SRC_INSTANCES) {
+		/* a cycle (attention first) at once, within the gap */
+		if (at < p->next_cycle)
+			p->next_cycle = at;
+		return;
+	}
 	double paced = backoff_pace(&src->bo, at);
 	if (paced > at)
 		at = paced;
@@ -275,9 +312,8 @@ static void fetch_failed(struct poller *p, struct op *o, const struct api_error 
 	apierr_format(e, msg, sizeof msg);
 	bool transport = e->cls == AE_TRANSPORT;
 	bool auth = e->cls == AE_AUTH || e->cls == AE_SESSION_EXPIRED;
-	instances_free(src->acc, src->nacc);
-	src->acc = NULL;
-	src->nacc = 0;
+	if (o->src == SRC_INSTANCES)
+		sweep_failed(&p->fleet, &o->q); /* nothing is removed for it */
 	model_set_error(p->m, o->src, e->http_status, transport, auth, msg, util_now());
 	if (auth && !src->auth_reported) {
 		src->auth_reported = true;
@@ -286,6 +322,21 @@ static void fetch_failed(struct poller *p, struct op *o, const struct api_error 
 	backoff_failure(&src->bo, util_mono());
 	log_msg("poll %s failed: %s", api_ep_name(o->call.ep), msg);
 	fetch_done(p, o->src);
+}
+
+/* Hand the held rows to the model when they changed (shared, not copied),
+ * else only the freshness and the progress. */
+static void fleet_publish(struct poller *p, double now)
+{
+	struct inst_progress pr;
+	sweep_progress(&p->fleet, &pr);
+	if (sweep_take_changed(&p->fleet)) {
+		struct irow **rows = sweep_rows(&p->fleet);
+		model_publish_rows(p->m, rows, p->fleet.n, &pr, now);
+		free(rows);
+	} else {
+		model_instances_ok(p->m, &pr, now);
+	}
 }
 
 /* A page or list arrived: map it (no lock held) and hand it to the model. */
@@ -298,23 +349,11 @@ static void fetch_ok(struct poller *p, struct op *o, json_t *root)
 	bool ok = true;
 	src->auth_reported = false;
 	switch (s) {
-	case SRC_INSTANCES: {
-		char *token = NULL;
-		ok = json_map_instances(root, &src->acc, &src->nacc, &token);
-		if (ok && token && *token && !src->alt) {
-			/* next page, paced to the endpoint's threshold */
-			fetch_start(p, s, token, backoff_pace(&src->bo, util_mono()));
-			free(token);
-			return;
-		}
-		free(token);
-		if (ok) {
-			model_set_instances(p->m, src->acc, src->nacc, now);
-			src->acc = NULL;
-			src->nacc = 0;
-		}
+	case SRC_INSTANCES:
+		ok = sweep_answer(&p->fleet, &o->q, root, now, &e);
+		if (ok)
+			fleet_publish(p, now);
 		break;
-	}
 	case SRC_USER: {
 		struct user *u = xcalloc(1, sizeof *u);
 		ok = json_is_object(root) && json_map_user(root, u);
@@ -346,11 +385,14 @@ static void fetch_ok(struct poller *p, struct op *o, json_t *root)
 	}
 	}
 	if (!ok) {
-		apierr_protocol(&e, 200, "unexpected response shape");
+		if (s != SRC_INSTANCES)
+			apierr_protocol(&e, 200, "unexpected response shape");
 		fetch_failed(p, o, &e);
 		return;
 	}
 	backoff_success(&src->bo, util_mono());
+	if (s == SRC_INSTANCES)
+		src->bo.next_due = util_mono(); /* paced by its bucket, not the interval */
 	fetch_done(p, s);
 }
 
@@ -442,6 +484,8 @@ static void job_event_ok(struct poller *p, struct op *o, const json_t *root)
 			    id, r->text);
 		break;
 	case JOB_DESTROY:
+		sweep_forget(&p->fleet, id); /* gone at once, not after a sweep */
+		fleet_publish(p, util_now());
 		model_event(p->m, EV_OK, k, o->job_id, id, f,
 			    "instance %ld destroyed: all billing stopped", id);
 		break;
@@ -684,13 +728,16 @@ static void reread_done(struct poller *p, struct op *o, const json_t *root,
 	const char *st = have ? inst_state_name(x.state) : "gone";
 	switch (r->kind) {
 	case JOB_DESTROY:
-		if (gone)
+		if (gone) {
+			sweep_forget(&p->fleet, id);
+			fleet_publish(p, util_now());
 			model_event(p->m, EV_OK, k, o->job_id, id, fl,
 				    "instance %ld is gone: destroyed", id);
-		else
+		} else {
 			model_event(p->m, EV_ERROR, k, o->job_id, id, fl,
 				    "instance %ld is still there (%s): the destroy did not take effect",
 				    id, st);
+		}
 		break;
 	case JOB_STOP:
 	case JOB_START: {
@@ -887,11 +934,27 @@ static void op_complete(struct poller *p, struct op *o, struct http_xfer *x)
 	}
 	if (o->kind == OP_FETCH && api_should_fall_back(&e) && !p->src[o->src].alt) {
 		struct source *src = &p->src[o->src];
-		if (o->src == SRC_INSTANCES || o->src == SRC_WORKERGROUPS) {
+		if (o->src == SRC_INSTANCES) {
+			/* no v1 list: the v0 list, whole, from now on */
+			src->alt = true;
+			sweep_use_v0(&p->fleet);
+			log_msg("%s answered %d: falling back to the v0 list",
+				api_ep_name(o->call.ep), e.http_status);
+			sweep_query_free(&o->q);
+			if (!sweep_next(&p->fleet, &o->q)) {
+				fetch_done(p, o->src);
+				op_unlink_free(p, o);
+				return;
+			}
+			api_call_free(&o->call);
+			o->call = list_call(p, &o->q);
+			o->retry_at = now;
+			return;
+		}
+		if (o->src == SRC_WORKERGROUPS) {
 			src->alt = true;
 			api_call_free(&o->call);
-			o->call = o->src == SRC_INSTANCES ? api_instances_v0(p->cfg)
-							  : api_workergroups(p->cfg, true);
+			o->call = api_workergroups(p->cfg, true);
 			o->retry_at = now;
 			log_msg("%s answered %d: falling back", api_ep_name(o->call.ep),
 				e.http_status);
@@ -911,6 +974,9 @@ static void op_complete(struct poller *p, struct op *o, struct http_xfer *x)
 			if (o->refusals < OP_REFUSALS) {
 				/* refused, nothing done: wait past the service's window */
 				o->refusals++;
+				struct pace *b = &p->pace.b[poller_pace_group(o->call.ep)];
+				if (b->rate <= 0) /* unpaced (--page-rate 0) and refused */
+					b->rate = api_ep_rate(o->call.ep);
 				o->retry_at = poller_pace_refused(&p->pace, o->call.ep, now, jitter(p));
 				log_msg("%s: 429, waiting %.2f s", api_ep_name(o->call.ep),
 					o->retry_at - now);
@@ -918,7 +984,7 @@ static void op_complete(struct poller *p, struct op *o, struct http_xfer *x)
 			}
 		} else if (o->attempt < OP_RETRIES && rc != CURLE_FAILED_INIT) {
 			o->retry_at = now + backoff_retry_delay(o->attempt++);
-			if (o->kind == OP_FETCH) {
+			if (o->kind == OP_FETCH && o->src != SRC_INSTANCES) {
 				double paced = backoff_pace(&p->src[o->src].bo, now);
 				if (paced > o->retry_at)
 					o->retry_at = paced;
@@ -939,6 +1005,26 @@ static void op_complete(struct poller *p, struct op *o, struct http_xfer *x)
 	case OP_CALL: call_done(p, o, NULL, &e, d == RD_UNKNOWN); break;
 	}
 	op_unlink_free(p, o);
+}
+
+/* ---- the instance list: cycles and the next planned request ------------- */
+
+/* Start a cycle when due (after the user's first answer, or 1 s: the
+ * balance comes first), and plan the next list request when none is in
+ * flight and no failure backoff holds it (its bucket paces the send). */
+static void fleet_due(struct poller *p, double now)
+{
+	struct source *src = &p->src[SRC_INSTANCES];
+	bool user_first = p->src[SRC_USER].busy && now - p->t_start < 1.0 && p->fleet.gen == 0;
+	if (now >= p->next_cycle && !user_first) {
+		sweep_cycle(&p->fleet);
+		double every = p->cfg->refresh_s;
+		if (!p->fleet.small && every > FLEET_CYCLE_MAX_S)
+			every = FLEET_CYCLE_MAX_S;
+		p->next_cycle = now + every;
+	}
+	if (!src->busy && now >= src->bo.next_due)
+		fetch_start(p, SRC_INSTANCES, now);
 }
 
 /* ---- the thread ------------------------------------------------------- */
@@ -966,7 +1052,7 @@ static void launch_due(struct poller *p, double now)
 			for (struct op *o = p->ops; o; o = o->next) {
 				if (o->x || o->retry_at > now || (pass == 0) != (o->kind != OP_FETCH))
 					continue;
-				if (o->kind != OP_FETCH &&
+				if ((o->kind != OP_FETCH || o->src == SRC_INSTANCES) &&
 				    !poller_pace_take(&p->pace, o->call.ep, op_rkind(o), now,
 						      &o->wanting)) {
 					o->retry_at = now + poller_pace_wait(&p->pace, o->call.ep,
@@ -994,11 +1080,12 @@ static void *run(void *arg)
 		if (atomic_exchange(&p->refresh, false))
 			for (int s = 0; s < SRC__COUNT; s++)
 				refresh_pressed(p, (enum model_source)s);
-		for (int s = 0; s < SRC__COUNT; s++) {
+		for (int s = SRC__COUNT - 1; s >= 0; s--) {
 			struct source *src = &p->src[s];
-			if (!src->busy && !src->absent && now >= src->bo.next_due)
-				fetch_start(p, (enum model_source)s, NULL,
-					    backoff_pace(&src->bo, now));
+			if (s == SRC_INSTANCES)
+				fleet_due(p, now);
+			else if (!src->busy && !src->absent && now >= src->bo.next_due)
+				fetch_start(p, (enum model_source)s, backoff_pace(&src->bo, now));
 		}
 		struct job_req r;
 		int id;
@@ -1032,6 +1119,8 @@ static void *run(void *arg)
 		for (int s = 0; s < SRC__COUNT; s++)
 			if (!p->src[s].busy && !p->src[s].absent && p->src[s].bo.next_due < next)
 				next = p->src[s].bo.next_due;
+		if (p->next_cycle < next)
+			next = p->next_cycle;
 		for (struct op *o = p->ops; o; o = o->next)
 			if (!o->x && o->retry_at < next)
 				next = o->retry_at;
@@ -1053,11 +1142,6 @@ static void *run(void *arg)
 		op_unlink_free(p, o);
 	}
 	drop_parked(p);
-	for (int s = 0; s < SRC__COUNT; s++) {
-		instances_free(p->src[s].acc, p->src[s].nacc);
-		p->src[s].acc = NULL;
-		p->src[s].nacc = 0;
-	}
 	return NULL;
 }
 
@@ -1105,5 +1189,6 @@ void poller_free(struct poller *p)
 		op_unlink_free(p, p->ops);
 	drop_parked(p);
 	curl_multi_cleanup(p->multi);
+	sweep_free(&p->fleet);
 	free(p);
 }

@@ -129,7 +129,8 @@ void header_draw(struct app *a)
 	/* line 2: account */
 	char line[600], b1[32], b2[32], b3[32], when[16] = "";
 	const struct user *u = s->user;
-	double burn = model_burn_rate(s->instances, s->ninstances);
+	double burn;
+	enum figure_kind fig = model_burn_figure(s, &burn);
 	double credit = u ? u->credit : NAN;
 	double ok = s->fresh[SRC_INSTANCES].last_ok;
 	if (ok > 0) {
@@ -142,10 +143,30 @@ void header_draw(struct app *a)
 	char seg[5][128];
 	snprintf(seg[0], sizeof seg[0], "%s", u && u->email[0] ? u->email : "-");
 	snprintf(seg[1], sizeof seg[1], "credit %s", u ? fmt_money(b1, sizeof b1, credit) : "-");
-	snprintf(seg[2], sizeof seg[2], "burn %s", fmt_rate(b2, sizeof b2, burn));
-	snprintf(seg[3], sizeof seg[3], "runway %s",
-		 u ? header_runway(credit, burn, a->cfg->ascii, b3, sizeof b3) : "-");
-	if (ok > 0)
+	/* partial figures while a sweep is incomplete: never $0 or infinity */
+	const char *ge = a->cfg->ascii ? ">=" : "\u2265", *le = a->cfg->ascii ? "<=" : "\u2264";
+	const char *unk = a->cfg->ascii ? "..." : "\u2026";
+	switch (fig) {
+	case FIG_EXACT:
+		snprintf(seg[2], sizeof seg[2], "burn %s", fmt_rate(b2, sizeof b2, burn));
+		snprintf(seg[3], sizeof seg[3], "runway %s",
+			 u ? header_runway(credit, burn, a->cfg->ascii, b3, sizeof b3) : "-");
+		break;
+	case FIG_AT_LEAST:
+		snprintf(seg[2], sizeof seg[2], "burn %s%s", ge, fmt_rate(b2, sizeof b2, burn));
+		snprintf(seg[3], sizeof seg[3], "runway %s%s", u && credit > 0 ? le : "",
+			 u ? header_runway(credit, burn, a->cfg->ascii, b3, sizeof b3) : "-");
+		break;
+	case FIG_UNKNOWN:
+		snprintf(seg[2], sizeof seg[2], "burn %s", unk);
+		snprintf(seg[3], sizeof seg[3], "runway %s", unk);
+		break;
+	}
+	char age[32];
+	if (ok > 0 && s->progress.sweep_ok > 0 && !s->progress.partial)
+		snprintf(seg[4], sizeof seg[4], "refreshed %s  sweep %s ago", when,
+			 fmt_duration(age, sizeof age, util_now() - s->progress.sweep_ok));
+	else if (ok > 0)
 		snprintf(seg[4], sizeof seg[4], "refreshed %s", when);
 	else
 		snprintf(seg[4], sizeof seg[4], "loading...");

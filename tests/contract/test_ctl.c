@@ -76,6 +76,44 @@ static void test_force_status_offline(void **state)
 	ct_expect_error(NULL, "POST", "/__sim/instance", "{\"id\":1,\"actual_status\":\"offline\"}", 404, NULL, NULL);
 }
 
+/* /__sim/drop: N running hosts drop out within the period; the clock moved
+ * past it, every chosen instance is offline. */
+static void test_drop_hosts_over_a_period(void **state)
+{
+	(void)state;
+	struct http_result r = sim_ctl(ct_sim, "drop", "{\"count\":3,\"over\":60}");
+	assert_int_equal(r.status, 200);
+	json_t *d = json_object_get(r.json, "dropping");
+	assert_int_equal(json_array_size(d), 3);
+	json_t *st0 = ct_state();
+	double now = ct_num(st0, "now");
+	json_decref(st0);
+	long ids[3];
+	for (size_t i = 0; i < 3; i++) {
+		json_t *x = json_array_get(d, i);
+		ids[i] = (long)json_integer_value(json_object_get(x, "id"));
+		double at = ct_num(x, "drop_at");
+		assert_true(at >= now - 1e-6 && at <= now + 60.0 + 1e-6);
+		char path[64];
+		snprintf(path, sizeof path, "/api/v0/instances/%ld/", ids[i]);
+		json_t *j = ct_expect("GET", path, NULL, 200);
+		assert_string_equal(ct_str(json_object_get(j, "instances"), "actual_status"), "running");
+		json_decref(j);
+	}
+	http_result_free(&r);
+	ct_ctl("clock", "{\"advance\":61}");
+	for (size_t i = 0; i < 3; i++) {
+		char path[64];
+		snprintf(path, sizeof path, "/api/v0/instances/%ld/", ids[i]);
+		json_t *j = ct_expect("GET", path, NULL, 200);
+		assert_string_equal(ct_str(json_object_get(j, "instances"), "actual_status"), "offline");
+		json_decref(j);
+	}
+	r = sim_ctl(ct_sim, "drop", "{\"count\":0}");
+	assert_int_equal(r.status, 400);
+	http_result_free(&r);
+}
+
 static void test_set_label_to_hostile_bytes(void **state)
 {
 	(void)state;
@@ -171,6 +209,7 @@ int main(void)
 		cmocka_unit_test_setup(test_codes_start_empty, ct_reset),
 		cmocka_unit_test_setup(test_codes_show_the_last_email_code, ct_reset),
 		cmocka_unit_test_setup(test_force_status_offline, ct_reset),
+		cmocka_unit_test_setup(test_drop_hosts_over_a_period, ct_reset),
 		cmocka_unit_test_setup(test_set_label_to_hostile_bytes, ct_reset),
 		cmocka_unit_test_setup(test_set_user_fields, ct_reset),
 		cmocka_unit_test_setup(test_reset_restores_the_seeded_world, ct_reset),

@@ -49,6 +49,30 @@ static void test_v1_list_burst_then_429_detail_body(void **state)
 	http_result_free(&r);
 }
 
+/* The list's burst: a 100-instance list paged back to back (the official
+ * CLI) gets its 4 pages; a sustained 2 requests/s is refused. */
+static void test_list_burst_of_four_then_the_rate(void **state)
+{
+	(void)state;
+	usleep(4100 * 1000); /* a full bucket */
+	for (int i = 0; i < 4; i++) {
+		struct http_result r =
+			http_call(ct_sim, "GET", "/api/v1/instances/?limit=25", ct_sim->full_key, NULL);
+		assert_int_equal(r.status, 200);
+		http_result_free(&r);
+	}
+	usleep(4100 * 1000);
+	bool refused = false;
+	for (int i = 0; i < 20 && !refused; i++) { /* 2 per second for 10 s */
+		struct http_result r =
+			http_call(ct_sim, "GET", "/api/v1/instances/", ct_sim->full_key, NULL);
+		refused = r.status == 429;
+		http_result_free(&r);
+		usleep(500 * 1000);
+	}
+	assert_true(refused);
+}
+
 static void test_429_never_carries_retry_after(void **state)
 {
 	(void)state;
@@ -132,6 +156,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_v1_list_burst_then_429_detail_body, ct_reset),
+		cmocka_unit_test_setup(test_list_burst_of_four_then_the_rate, ct_reset),
 		cmocka_unit_test_setup(test_429_never_carries_retry_after, ct_reset),
 		cmocka_unit_test_setup(test_recovers_after_a_pause, ct_reset),
 		cmocka_unit_test_setup(test_destroy_429_uses_the_error_envelope, ct_reset),

@@ -156,4 +156,19 @@ for mode in gone spec; do
     fi
 done
 
+
+# --page-rate 0 against the live limits: the fifth page back to back is
+# refused (429); the dump slows to the published rate and finishes with
+# every page (issue 13), the 429 retried, not fatal
+start_sim --seed 13 --instances 300 --rate-limits on || notok "simulator starts (limits on)"
+"$RENTOP" --url "$SIM_URL" --api-key-file "$KEYFILE" --page-rate 0 --dump instances --json >"$T/rl.json" 2>"$T/rl.err"
+rc=$?
+n=$(records "$T/rl.json")
+refused=$(curl -s "$SIM_URL/__sim/state" | python3 -c "import json,sys; print(json.load(sys.stdin)['rate_limits']['instances_list']['refused'])")
+if [ $rc -eq 0 ] && [ "$n" -eq 300 ] && [ "$refused" -ge 1 ]; then
+    ok "dump --page-rate 0 refused with 429 slows down and finishes (refused $refused)"
+else
+    notok "dump --page-rate 0 refused with 429 slows down and finishes" "rc=$rc records=$n refused=$refused" "$(head -c 300 "$T/rl.err")"
+fi
+
 finish

@@ -173,6 +173,42 @@ static void force_instance(struct simstate *st, json_t *b, struct sim_resp *rs, 
 	reply(rs, 200, json_pack("{s:b,s:o}", "success", 1, "instance", inst_state(st->w, in, now)));
 }
 
+/* POST /__sim/drop {"count":N, "over":S, "offline":true}: the hosts of N
+ * random running instances drop out at random times within the next S
+ * simulated seconds (offline, or unknown with "offline":false).  Answers the
+ * chosen ids with their drop times. */
+static void drop_hosts(struct simstate *st, json_t *b, struct sim_resp *rs, double now)
+{
+	double count = jnum(b, "count", 1), over = jnum(b, "over", 0);
+	bool offline = !json_is_false(json_object_get(b, "offline"));
+	if (!(count >= 1) || !(over >= 0)) {
+		bad(rs, "count (>= 1) and over (seconds, >= 0) are needed");
+		return;
+	}
+	struct world *w = st->w;
+	size_t nrun = 0;
+	for (size_t i = 0; i < w->ninst; i++)
+		nrun += w->inst[i]->c_running && w->inst[i]->drop_at == INFINITY;
+	json_t *out = json_array();
+	for (size_t k = 0; k < (size_t)count && nrun > 0; k++) {
+		size_t pick = (size_t)(world_rand(w) % nrun), seen = 0;
+		for (size_t i = 0; i < w->ninst; i++) {
+			struct inst *in = w->inst[i];
+			if (!in->c_running || in->drop_at != INFINITY)
+				continue;
+			if (seen++ != pick)
+				continue;
+			in->drop_at = now + over * world_randf(w);
+			in->drop_offline = offline;
+			json_array_append_new(out, json_pack("{s:I,s:f}", "id", (json_int_t)in->id,
+							     "drop_at", in->drop_at));
+			nrun--;
+			break;
+		}
+	}
+	reply(rs, 200, json_pack("{s:b,s:o}", "success", 1, "dropping", out));
+}
+
 /* POST /__sim/set {"what":"instance"|"user"|"endpoint"|"log", ...}. */
 static void set(struct simstate *st, json_t *b, struct sim_resp *rs, double now)
 {
@@ -287,11 +323,14 @@ void ctl_handle(struct simstate *st, const struct sim_req *rq, struct sim_resp *
 	} else if (!strcmp(p, "instance") && !get) {
 		world_advance(st->w, now);
 		force_instance(st, b, rs, now);
+	} else if (!strcmp(p, "drop") && !get) {
+		world_advance(st->w, now);
+		drop_hosts(st, b, rs, now);
 	} else if (!strcmp(p, "set") && !get) {
 		world_advance(st->w, now);
 		set(st, b, rs, now);
 	} else {
-		routes_error(rs, 404, "not_found", "unknown control call (fault, clock, codes, secrets, instance, set, reset, state)");
+		routes_error(rs, 404, "not_found", "unknown control call (fault, clock, codes, secrets, instance, drop, set, reset, state)");
 	}
 	json_decref(empty);
 }

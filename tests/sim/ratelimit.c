@@ -1,7 +1,10 @@
 /* ratelimit.c: token buckets, one per (endpoint class, caller).  A bucket
  * refills at the published threshold, read as requests per second, and holds
  * a small burst: the rate rounded up, plus one (so a 1.0/s endpoint takes two
- * requests back to back, then one per second).  Offer search is about ten
+ * requests back to back, then one per second); the instance list holds four,
+ * so a client that pages a 100-instance list back to back, as the official
+ * CLI does, gets its four pages, while a sustained 2 requests/s is refused
+ * from the fifth second on.  Offer search is about ten
  * per minute: a bucket of ten refilled at one per six seconds. */
 #include "ratelimit.h"
 
@@ -29,7 +32,7 @@ static const struct {
 	double burst;    /* bucket size */
 	const char *text;
 } classes[RL_NCLASSES] = {
-	[RL_LIST] = { "instances_list", 1.0, 2, "1.0" },
+	[RL_LIST] = { "instances_list", 1.0, 4, "1.0" },
 	[RL_SHOW] = { "instance_show", 2.0, 3, "2.0" },
 	[RL_STATE] = { "instance_state", 1.0, 2, "1.0" },
 	[RL_DESTROY] = { "instance_destroy", 3.0, 4, "3.0" },

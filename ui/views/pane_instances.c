@@ -295,9 +295,16 @@ static bool inst_sort(struct app *a, void *st, const char *col, char *err, size_
 /* The tab's count: "12", or "3/12" while a filter hides some. */
 static void inst_tab(const struct app *a, const void *st, char *buf, size_t n)
 {
-	(void)a;
 	const struct inst_view *v = st;
-	if (v->t.nview != v->t.nrows)
+	const struct snapshot *s = a->snap;
+	if (s && s->progress.partial) {
+		/* a first sweep under way: loaded/total and a progress marker */
+		const char *more = a->cfg->ascii ? "..." : "\u2026";
+		if (s->progress.total >= 0)
+			snprintf(buf, n, "%zu/%ld%s", s->ninstances, s->progress.total, more);
+		else
+			snprintf(buf, n, "%zu%s", s->ninstances, more);
+	} else if (v->t.nview != v->t.nrows)
 		snprintf(buf, n, "%zu/%zu", v->t.nview, v->t.nrows);
 	else
 		snprintf(buf, n, "%zu", v->t.nrows);

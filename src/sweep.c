@@ -1,0 +1,583 @@
+/* sweep.c: owns the instance rows the poller holds and the plan of list
+ * requests that keeps them true at any fleet size: per-page merging (rows
+ * replace old ones by id at once), generations for safe removal, the
+ * attention queries run before the sweep every cycle, and the one v1 paging
+ * loop shared with --dump (pager_*).  No I/O, no clock: the callers pass the
+ * answers and the wall time, which keeps every rule unit-testable. */
+#include "sweep.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_map.h"
+#include "util.h"
+
+const char SWEEP_COLS[] =
+	"[\"id\",\"label\",\"actual_status\",\"intended_status\",\"cur_state\",\"next_state\","
+	"\"status_msg\",\"machine_id\",\"host_id\",\"num_gpus\",\"gpu_name\",\"gpu_ram\","
+	"\"gpu_totalram\",\"gpu_total_ram\",\"gpu_util\",\"gpu_temp\",\"cpu_name\","
+	"\"cpu_cores_effective\",\"cpu_ram\",\"disk_space\",\"disk_usage\",\"inet_up\","
+	"\"inet_down\",\"dph_base\",\"dph_total\",\"storage_cost\",\"storage_total_cost\","
+	"\"is_bid\",\"min_bid\",\"bid_price\",\"current_bid\",\"image_uuid\",\"image\","
+	"\"image_runtype\",\"runtype\",\"ssh_host\",\"ssh_port\",\"public_ipaddr\",\"ports\","
+	"\"start_date\",\"end_date\",\"duration\",\"uptime_mins\",\"reliability2\","
+	"\"reliability\",\"geolocation\",\"verification\",\"template_id\",\"template_hash_id\","
+	"\"template_name\",\"credit_balance\",\"credit_discount\",\"prepaid_credit\","
+	"\"credit_remaining\",\"cuda_max_good\",\"driver_version\",\"extra_env\",\"onstart\"]";
+
+static const char COLS_ID[] = "[\"id\"]";
+static const char ORDER_NEWEST[] = "[{\"col\":\"id\",\"dir\":\"desc\"}]";
+static const char *const FAIL_STATES[] = { "exited", "created", "unknown", "offline" };
+/* The failure probes: host failures and run failures are counted apart, so
+ * that a crashed instance whose host then drops out is seen as well. */
+static const char *const FAIL_GROUPS[SWEEP_FAIL_GROUPS][2] = {
+	{ "offline", "unknown" },
+	{ "exited", "created" },
+};
+
+static bool in_group(const char *s, int g)
+{
+	return s && (!strcmp(s, FAIL_GROUPS[g][0]) || !strcmp(s, FAIL_GROUPS[g][1]));
+}
+
+/* ---- the pager --------------------------------------------------------- */
+
+void pager_reset(struct pager *pg)
+{
+	free(pg->token);
+	pg->token = NULL;
+	pg->pages = 0;
+	pg->total = -1;
+	pg->done = false;
+}
+
+/* The list's shape and next_token without mapping a row (for callers that
+ * keep the raw JSON only): the shapes json_map_instances() accepts. */
+static bool shape_only(const json_t *root, char **token)
+{
+	*token = NULL;
+	if (json_is_array(root))
+		return true;
+	if (!json_is_object(root))
+		return false;
+	const json_t *list = json_object_get(root, "instances");
+	if (!list)
+		return json_object_get(root, "id") != NULL;
+	if (!json_is_array(list) && !json_is_object(list) && !json_is_null(list))
+		return false;
+	const json_t *tok = json_object_get(root, "next_token");
+	if (json_is_string(tok) && json_string_length(tok) > 0)
+		*token = xstrndup(json_string_value(tok), json_string_length(tok));
+	else if (json_is_integer(tok))
+		*token = xasprintf("%lld", (long long)json_integer_value(tok));
+	return true;
+}
+
+bool pager_page(struct pager *pg, const json_t *root, struct instance **v, size_t *n,
+		struct api_error *e)
+{
+	char *token = NULL;
+	if (v ? !json_map_instances(root, v, n, &token) : !shape_only(root, &token)) {
+		apierr_protocol(e, 200, "unexpected instance list shape");
+		free(token);
+		return false;
+	}
+	json_t *t = json_is_object(root) ? json_object_get(root, "total_instances") : NULL;
+	pg->total = json_is_integer(t) ? (long)json_integer_value(t) : -1;
+	pg->pages++;
+	if (token && *token && pg->token && !strcmp(token, pg->token)) {
+		apierr_protocol(e, 200, "the instance list repeats its next_token");
+		free(token);
+		return false;
+	}
+	if (pg->pages > SWEEP_PAGE_MAX) {
+		apierr_protocol(e, 200, "the instance list never ends");
+		free(token);
+		return false;
+	}
+	free(pg->token);
+	pg->token = NULL;
+	if (token && *token) {
+		pg->token = token;
+		pg->done = false;
+	} else {
+		free(token);
+		pg->done = true;
+	}
+	return true;
+}
+
+/* ---- rows ------------------------------------------------------------- */
+
+void sweep_init(struct sweep *w)
+{
+	memset(w, 0, sizeof *w);
+	w->pg.total = -1;
+	w->total = -1;
+	w->use_cols = true;
+	for (int g = 0; g < SWEEP_FAIL_GROUPS; g++)
+		w->seen_total[g] = w->seen_held[g] = -1;
+}
+
+static void att_reset(struct sweep *w)
+{
+	w->att = ATT_IDLE;
+	free(w->att_token);
+	w->att_token = NULL;
+	free(w->known);
+	w->known = NULL;
+	w->nknown = 0;
+	free(w->lo);
+	w->lo = NULL;
+	w->nranges = w->range_pos = w->ranges_done = 0;
+}
+
+void sweep_free(struct sweep *w)
+{
+	for (size_t i = 0; i < w->n; i++)
+		irow_unref(w->v[i].r);
+	free(w->v);
+	free(w->confirm);
+	pager_reset(&w->pg);
+	att_reset(w);
+	memset(w, 0, sizeof *w);
+}
+
+/* Index of id in w->v, or the insertion point (with *found false). */
+static size_t find(const struct sweep *w, long id, bool *found)
+{
+	size_t lo = 0, hi = w->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (w->v[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = lo < w->n && w->v[lo].id == id;
+	return lo;
+}
+
+/* Merge mapped rows (taken over): each replaces the held row of its id. */
+static void merge(struct sweep *w, struct instance *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		bool found;
+		size_t at = find(w, v[i].id, &found);
+		struct irow *r = irow_new(&v[i]);
+		if (found) {
+			irow_unref(w->v[at].r);
+		} else {
+			if (w->n == w->cap) {
+				w->cap = w->cap ? w->cap * 2 : 64;
+				w->v = xrealloc(w->v, w->cap * sizeof *w->v);
+			}
+			memmove(&w->v[at + 1], &w->v[at], (w->n - at) * sizeof *w->v);
+			w->n++;
+			w->v[at].id = r->x.id;
+		}
+		w->v[at].r = r;
+		w->v[at].gen = w->gen;
+		w->changed = true;
+	}
+	free(v);
+}
+
+static void remove_at(struct sweep *w, size_t at)
+{
+	irow_unref(w->v[at].r);
+	memmove(&w->v[at], &w->v[at + 1], (w->n - at - 1) * sizeof *w->v);
+	w->n--;
+	w->changed = true;
+	w->removed++;
+}
+
+void sweep_forget(struct sweep *w, long id)
+{
+	bool found;
+	size_t at = find(w, id, &found);
+	if (found)
+		remove_at(w, at);
+}
+
+bool sweep_take_changed(struct sweep *w)
+{
+	bool c = w->changed;
+	w->changed = false;
+	return c;
+}
+
+struct irow **sweep_rows(const struct sweep *w)
+{
+	struct irow **r = xmalloc((w->n ? w->n : 1) * sizeof *r);
+	for (size_t i = 0; i < w->n; i++)
+		r[i] = w->v[i].r;
+	return r;
+}
+
+void sweep_progress(const struct sweep *w, struct inst_progress *pr)
+{
+	pr->total = w->total;
+	pr->partial = !w->complete_once;
+	pr->sweep_ok = w->sweep_ok;
+}
+
+bool sweep_failure_status(const char *s)
+{
+	for (size_t i = 0; i < sizeof FAIL_STATES / sizeof *FAIL_STATES; i++)
+		if (s && !strcmp(s, FAIL_STATES[i]))
+			return true;
+	return false;
+}
+
+/* ---- planning ---------------------------------------------------------- */
+
+void sweep_use_v0(struct sweep *w)
+{
+	w->v0 = true;
+	att_reset(w);
+}
+
+void sweep_cycle(struct sweep *w)
+{
+	if (!w->active && !w->nconfirm) {
+		w->gen++;
+		w->active = true;
+		w->interrupted = false;
+		pager_reset(&w->pg);
+	}
+	/* a fleet that fits in one page needs no attention: the page is it */
+	if (w->att == ATT_IDLE && !w->v0 && !w->small) {
+		w->att = ATT_FAILCOUNT;
+		w->group = 0;
+		w->att_req = 0;
+	}
+}
+
+static json_t *fail_in(int g)
+{
+	return json_pack("{s:[s,s]}", "in", FAIL_GROUPS[g][0], FAIL_GROUPS[g][1]);
+}
+
+static char *dump_filters(json_t *f)
+{
+	char *s = json_dumps(f, JSON_COMPACT);
+	json_decref(f);
+	if (!s)
+		abort();
+	char *r = xstrdup(s);
+	free(s);
+	return r;
+}
+
+/* The ids held in a failure state, sorted (they are held sorted by id). */
+static void snapshot_known(struct sweep *w)
+{
+	free(w->known);
+	w->known = xmalloc((w->n ? w->n : 1) * sizeof *w->known);
+	w->nknown = 0;
+	for (size_t i = 0; i < w->n; i++)
+		if (in_group(w->v[i].r->x.actual_status, w->group))
+			w->known[w->nknown++] = w->v[i].id;
+}
+
+/* Split the known failures into ranges of at most SWEEP_NOTIN_MAX ids. */
+static void plan_ranges(struct sweep *w)
+{
+	size_t nr = (w->nknown + SWEEP_NOTIN_MAX - 1) / SWEEP_NOTIN_MAX;
+	if (nr == 0)
+		nr = 1;
+	free(w->lo);
+	w->lo = xmalloc(nr * sizeof *w->lo);
+	w->lo[0] = LONG_MIN;
+	for (size_t i = 1; i < nr; i++)
+		w->lo[i] = w->known[i * SWEEP_NOTIN_MAX];
+	w->nranges = nr;
+	w->range_pos = nr - 1; /* newest ids first: boots fail most */
+	w->ranges_done = 0;
+	w->found = 0;
+	w->att = ATT_FAILSCAN;
+	w->att_pages = 0;
+	free(w->att_token);
+	w->att_token = NULL;
+}
+
+static char *scan_filters(const struct sweep *w)
+{
+	size_t r = w->range_pos;
+	json_t *id = json_object();
+	if (r > 0)
+		json_object_set_new(id, "gte", json_integer(w->lo[r]));
+	if (r + 1 < w->nranges)
+		json_object_set_new(id, "lt", json_integer(w->lo[r + 1]));
+	json_t *notin = json_array();
+	size_t a = r * SWEEP_NOTIN_MAX, b = a + SWEEP_NOTIN_MAX;
+	for (size_t i = a; i < b && i < w->nknown; i++)
+		json_array_append_new(notin, json_integer(w->known[i]));
+	if (json_array_size(notin))
+		json_object_set_new(id, "notin", notin);
+	else
+		json_decref(notin);
+	json_t *f = json_pack("{s:o}", "actual_status", fail_in(w->group));
+	if (json_object_size(id))
+		json_object_set_new(f, "id", id);
+	else
+		json_decref(id);
+	return dump_filters(f);
+}
+
+static char *booting_filters(void)
+{
+	return dump_filters(json_pack("{s:{s:[n,s,s]},s:{s:s}}", "actual_status", "in", "loading",
+				      "rebooting", "intended_status", "eq", "running"));
+}
+
+static char *confirm_filters(const struct sweep *w)
+{
+	json_t *ids = json_array();
+	for (size_t i = 0; i < w->nconfirm && i < SWEEP_PAGE_LIMIT; i++)
+		json_array_append_new(ids, json_integer(w->confirm[i]));
+	return dump_filters(json_pack("{s:{s:o}}", "id", "in", ids));
+}
+
+bool sweep_next(struct sweep *w, struct sweep_query *q)
+{
+	memset(q, 0, sizeof *q);
+	q->limit = SWEEP_PAGE_LIMIT;
+	q->cols = w->use_cols ? SWEEP_COLS : NULL;
+	if (w->att != ATT_IDLE && w->att_req >= SWEEP_ATT_MAX_REQ)
+		att_reset(w);
+	if (w->active && !w->complete_once && w->pg.pages == 0 && !w->nconfirm) {
+		/* the very first page first: rows on screen and the total at once */
+		q->step = SW_PAGE;
+		q->v0 = w->v0;
+		w->requests[q->step]++;
+		return true;
+	}
+	if (w->att == ATT_FAILCOUNT) {
+		snapshot_known(w);
+		if (w->nknown <= SWEEP_NOTIN_MAX) {
+			/* few known: one listing that excludes them all is as cheap */
+			w->fail_total = -1;
+			plan_ranges(w);
+		} else {
+			q->step = SW_FAILCOUNT;
+			q->limit = 1;
+			q->cols = COLS_ID;
+			q->filters = dump_filters(
+				json_pack("{s:o}", "actual_status", fail_in(w->group)));
+		}
+	}
+	if (w->att == ATT_FAILSCAN) {
+		q->step = SW_FAILSCAN;
+		q->filters = scan_filters(w);
+		q->order = ORDER_NEWEST;
+		q->token = w->att_token ? xstrdup(w->att_token) : NULL;
+	} else if (w->att == ATT_BOOTING) {
+		q->step = SW_BOOTING;
+		q->filters = booting_filters();
+		q->token = w->att_token ? xstrdup(w->att_token) : NULL;
+	}
+	if (q->step != SW_NONE) {
+		w->att_req++;
+	} else if (w->nconfirm) {
+		q->step = SW_CONFIRM;
+		q->filters = confirm_filters(w);
+	} else if (w->active) {
+		q->step = SW_PAGE;
+		q->v0 = w->v0;
+		q->token = w->pg.token ? xstrdup(w->pg.token) : NULL;
+	} else {
+		return false;
+	}
+	w->requests[q->step]++;
+	return true;
+}
+
+void sweep_query_free(struct sweep_query *q)
+{
+	free(q->filters);
+	free(q->token);
+	memset(q, 0, sizeof *q);
+}
+
+/* The failure group is done: the next one, then the booting instances. */
+static void next_group(struct sweep *w)
+{
+	free(w->known);
+	w->known = NULL;
+	w->nknown = 0;
+	w->att_pages = 0;
+	free(w->att_token);
+	w->att_token = NULL;
+	if (++w->group < SWEEP_FAIL_GROUPS) {
+		w->att = ATT_FAILCOUNT;
+		return;
+	}
+	w->att = ATT_BOOTING;
+}
+
+/* The attention listing moved on: next page, next range, or the next step. */
+static void att_advance(struct sweep *w, const struct pager *pg)
+{
+	free(w->att_token);
+	w->att_token = NULL;
+	w->att_pages++;
+	if (w->att == ATT_BOOTING) {
+		if (!pg->done && w->att_pages < SWEEP_BOOT_PAGES)
+			w->att_token = xstrdup(pg->token);
+		else
+			att_reset(w);
+		return;
+	}
+	/* ATT_FAILSCAN */
+	if (!pg->done && w->att_pages < SWEEP_BOOT_PAGES) {
+		w->att_token = xstrdup(pg->token);
+		return;
+	}
+	w->ranges_done++;
+	w->att_pages = 0;
+	long need = w->fail_total >= 0 ? w->fail_total - (long)w->nknown : -1;
+	bool enough = need > 0 && w->found >= need;
+	if (w->ranges_done >= w->nranges || enough) {
+		if (w->fail_total >= 0) {
+			w->seen_total[w->group] = w->fail_total;
+			w->seen_held[w->group] = (long)w->nknown + w->found;
+		}
+		next_group(w);
+		return;
+	}
+	w->range_pos = w->range_pos ? w->range_pos - 1 : w->nranges - 1;
+}
+
+/* A complete sweep ended: rows it did not see become removal checks. */
+static void sweep_complete(struct sweep *w, double now_wall)
+{
+	w->active = false;
+	w->complete_once = true;
+	w->sweep_ok = now_wall;
+	w->small = w->pg.pages <= 1 && !w->v0;
+	if (w->pg.total >= 0)
+		w->total = w->pg.total;
+	if (w->interrupted)
+		return; /* a failed page may have hidden rows: remove nothing */
+	size_t nc = 0;
+	for (size_t i = 0; i < w->n; i++)
+		nc += w->v[i].gen != w->gen;
+	if (!nc)
+		return;
+	if (w->v0) {
+		/* one complete answer, no filters to ask with: it is the truth */
+		for (size_t i = w->n; i-- > 0;)
+			if (w->v[i].gen != w->gen)
+				remove_at(w, i);
+		return;
+	}
+	free(w->confirm);
+	w->confirm = xmalloc(nc * sizeof *w->confirm);
+	w->nconfirm = 0;
+	for (size_t i = 0; i < w->n; i++)
+		if (w->v[i].gen != w->gen)
+			w->confirm[w->nconfirm++] = w->v[i].id;
+}
+
+/* The by-id check answered rows (taken over): asked ids it lacks are gone.
+ * A server that ignored the filter (answered an id not asked for) proves
+ * nothing: then nothing is removed. */
+static void confirm_answer(struct sweep *w, struct instance *v, size_t n)
+{
+	size_t asked = w->nconfirm < SWEEP_PAGE_LIMIT ? w->nconfirm : SWEEP_PAGE_LIMIT;
+	bool honoured = true;
+	for (size_t i = 0; i < n && honoured; i++) {
+		bool in = false;
+		for (size_t k = 0; k < asked; k++)
+			in = in || w->confirm[k] == v[i].id;
+		honoured = in;
+	}
+	if (honoured) {
+		for (size_t k = 0; k < asked; k++) {
+			bool back = false;
+			for (size_t i = 0; i < n; i++)
+				back = back || v[i].id == w->confirm[k];
+			if (!back)
+				sweep_forget(w, w->confirm[k]);
+		}
+	}
+	if (honoured)
+		merge(w, v, n);
+	else
+		instances_free(v, n);
+	memmove(w->confirm, w->confirm + asked, (w->nconfirm - asked) * sizeof *w->confirm);
+	w->nconfirm -= asked;
+}
+
+bool sweep_answer(struct sweep *w, const struct sweep_query *q, const json_t *root,
+		  double now_wall, struct api_error *e)
+{
+	struct pager one = { .token = q->token ? xstrdup(q->token) : NULL, .total = -1 };
+	struct pager *pg = q->step == SW_PAGE ? &w->pg : &one;
+	struct instance *v = NULL;
+	size_t n = 0;
+	if (!pager_page(pg, root, &v, &n, e)) {
+		instances_free(v, n);
+		pager_reset(&one);
+		return false;
+	}
+	switch (q->step) {
+	case SW_PAGE:
+		merge(w, v, n);
+		if (q->v0 || pg->done)
+			sweep_complete(w, now_wall);
+		else if (!w->complete_once && pg->total >= 0)
+			w->total = pg->total;
+		break;
+	case SW_FAILCOUNT:
+		instances_free(v, n); /* ids only: nothing to merge */
+		w->fail_total = one.total;
+		if (one.total < 0 || (one.total == (long)w->nknown) ||
+		    (one.total == w->seen_total[w->group] &&
+		     (long)w->nknown == w->seen_held[w->group])) {
+			next_group(w);
+		} else {
+			plan_ranges(w);
+		}
+		break;
+	case SW_FAILSCAN:
+		w->found += (long)n;
+		merge(w, v, n);
+		att_advance(w, &one);
+		break;
+	case SW_BOOTING:
+		merge(w, v, n);
+		att_advance(w, &one);
+		break;
+	case SW_CONFIRM:
+		confirm_answer(w, v, n);
+		break;
+	case SW_NONE:
+	case SW__COUNT:
+		instances_free(v, n);
+		break;
+	}
+	pager_reset(&one);
+	return true;
+}
+
+void sweep_failed(struct sweep *w, const struct sweep_query *q)
+{
+	switch (q->step) {
+	case SW_PAGE:
+		w->interrupted = true; /* resume at the same page, remove nothing */
+		break;
+	case SW_FAILCOUNT:
+	case SW_FAILSCAN:
+	case SW_BOOTING:
+		att_reset(w);
+		break;
+	case SW_CONFIRM: /* asked again later */
+	case SW_NONE:
+	case SW__COUNT:
+		break;
+	}
+}

@@ -1,0 +1,156 @@
+/* sweep.h: the instance list at fleet scale, as a plan of v1 list requests
+ * and the rows they produced.  Pure: it decides what to ask next and merges
+ * the answers; the poller (async) sends the requests, --dump uses the same
+ * pager in its blocking loop.  One sweep object belongs to one thread; no
+ * locking.
+ *
+ * Three kinds of request share the list endpoint's budget, in this order:
+ *  - attention, once per cycle (sweep_cycle): per failure group (host:
+ *    offline/unknown; run: exited/created) a count probe (limit 1, read
+ *    total_instances) compared with the group's failures already held, and only when they differ a listing of the failures not
+ *    yet held (id ranges, each excluding at most SWEEP_NOTIN_MAX known ids),
+ *    so its cost does not grow with the failures already known; then the
+ *    instances meant to run that are still booting or loading;
+ *  - removal checks: ids a complete sweep did not contain, asked for by id;
+ *    the ones the service does not return are removed;
+ *  - the full sweep: every page of the list, round-robin, marking each row
+ *    with the sweep's generation.
+ * A row is removed only when a complete, uninterrupted sweep lacked it and
+ * the by-id check confirms it, or when the operator destroyed it
+ * (sweep_forget); never because a request failed. */
+#ifndef RENTOP_SWEEP_H
+#define RENTOP_SWEEP_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "apierr.h"
+#include "model.h"
+
+#define SWEEP_PAGE_LIMIT 25   /* the v1 list's largest page */
+#define SWEEP_FAIL_GROUPS 2   /* offline/unknown, exited/created */
+#define SWEEP_NOTIN_MAX 300   /* known ids excluded per listing request */
+#define SWEEP_ATT_MAX_REQ 8   /* attention requests per cycle, at most */
+#define SWEEP_BOOT_PAGES 2    /* pages of booting instances per cycle, at most */
+#define SWEEP_PAGE_MAX 100000 /* a list that never ends is a protocol error */
+
+/* The columns rentop's table, detail, ssh and header read (select_cols). */
+extern const char SWEEP_COLS[];
+
+/* ---- one paging loop (the poller's sweep and --dump) ---------------- */
+
+struct pager {
+	char *token;      /* after_token of the next page; NULL: the first */
+	unsigned pages;   /* answered so far */
+	long total;       /* total_instances of the last page, -1 when not sent */
+	bool done;        /* the last page had no next_token */
+};
+
+void pager_reset(struct pager *pg);   /* frees the token; a fresh first page */
+/* A page arrived: map its instances (appended to *v, *n; v NULL: check the
+ * shape only, mapping nothing), take its next_token and total.  False (with *e) when the shape is wrong, the token
+ * repeats or the list never ends. */
+bool pager_page(struct pager *pg, const json_t *root, struct instance **v, size_t *n,
+		struct api_error *e);
+
+/* ---- the fleet ----------------------------------------------------- */
+
+enum sweep_step {
+	SW_NONE,
+	SW_PAGE,      /* a page of the full sweep */
+	SW_FAILCOUNT, /* attention: count of instances in failure states */
+	SW_FAILSCAN,  /* attention: failures not yet held, over one id range */
+	SW_BOOTING,   /* attention: meant to run, still booting or loading */
+	SW_CONFIRM,   /* removal check: ids the last complete sweep lacked */
+	SW__COUNT
+};
+
+struct sweep_query {
+	enum sweep_step step;
+	int limit;           /* page size */
+	char *filters;       /* select_filters JSON text, NULL for none */
+	const char *cols;    /* select_cols JSON text (static), NULL for every field */
+	const char *order;   /* order_by JSON text (static), NULL for the default */
+	char *token;         /* after_token, NULL for the first page */
+	bool v0;             /* the spec's v0 list instead (no paging, no filters) */
+};
+void sweep_query_free(struct sweep_query *q);
+
+struct sweep_held {
+	long id;
+	struct irow *r;
+	uint64_t gen;        /* the sweep generation that last saw it */
+};
+
+enum sweep_att { ATT_IDLE, ATT_FAILCOUNT, ATT_FAILSCAN, ATT_BOOTING };
+
+struct sweep {
+	struct sweep_held *v;       /* sorted by id */
+	size_t n, cap;
+	bool changed;               /* rows changed since sweep_take_changed() */
+	bool v0;                    /* the service has only the v0 list */
+	bool use_cols;              /* send select_cols (false: every field) */
+	/* the full sweep */
+	struct pager pg;
+	uint64_t gen;               /* the current (or last) sweep, 1, 2, ... */
+	bool active;
+	bool interrupted;           /* a page of this sweep failed */
+	bool complete_once;
+	bool small;                 /* the last complete sweep was one page */
+	double sweep_ok;            /* wall epoch of the last complete sweep, 0 = never */
+	long total;                 /* total_instances of the whole list, -1 unknown */
+	/* removal checks */
+	long *confirm;
+	size_t nconfirm;
+	/* attention */
+	enum sweep_att att;
+	unsigned att_req;           /* requests spent this cycle */
+	unsigned att_pages;         /* pages of the current listing */
+	char *att_token;            /* next page of the current listing */
+	int group;                  /* the failure group being probed */
+	long fail_total;            /* this group's count (T) this cycle */
+	long seen_total[SWEEP_FAIL_GROUPS], seen_held[SWEEP_FAIL_GROUPS]; /* the last (T, H) scanned */
+	long *known;                /* failure ids held when the scan began, sorted */
+	size_t nknown;
+	long *lo;                   /* scan ranges: [lo[i], lo[i+1]) (last open) */
+	size_t nranges, range_pos, ranges_done;
+	long found;                 /* new failures found in this scan */
+	/* figures */
+	unsigned long requests[SW__COUNT];
+	unsigned long removed;
+};
+
+void sweep_init(struct sweep *w);
+void sweep_free(struct sweep *w);
+
+/* A refresh cycle begins: starts a sweep when none is under way and no
+ * removal check is pending, and the attention queries (large fleets). */
+void sweep_cycle(struct sweep *w);
+/* The next request to send, or false when there is none until the next
+ * cycle.  q is the caller's (sweep_query_free). */
+bool sweep_next(struct sweep *w, struct sweep_query *q);
+/* The answer to q arrived; merges it.  False (with *e) on a wrong shape,
+ * which the caller treats as a failure of q (it still calls sweep_failed). */
+bool sweep_answer(struct sweep *w, const struct sweep_query *q, const json_t *root,
+		  double now_wall, struct api_error *e);
+/* q failed for good (after retries): a sweep page marks the sweep
+ * interrupted (it resumes at the same page later, and removes nothing);
+ * attention ends for this cycle; a removal check is asked again later. */
+void sweep_failed(struct sweep *w, const struct sweep_query *q);
+/* The service could not serve v1 (404/405/410): use the v0 list. */
+void sweep_use_v0(struct sweep *w);
+/* The operator destroyed it: drop the row at once. */
+void sweep_forget(struct sweep *w, long id);
+/* Rows changed since the last call? (clears the flag) */
+bool sweep_take_changed(struct sweep *w);
+/* The held rows, sorted by id (malloc'd array of references the caller
+ * does not own: valid until the next call that changes w). */
+struct irow **sweep_rows(const struct sweep *w);
+void sweep_progress(const struct sweep *w, struct inst_progress *pr);
+
+/* Is this actual_status one the failure probe asks for? */
+bool sweep_failure_status(const char *actual_status);
+
+#endif
