@@ -370,7 +370,11 @@ static void handle_key(struct app *a, int key)
 		prompt_key(a, key);
 		return;
 	}
-	const struct view *v = view_current(a);
+	struct view *v = view_current(a);
+	if (v->ops->modal_key && v->ops->modal_key(a, v->st, key)) {
+		a->dirty |= DIRTY_ALL;
+		return;
+	}
 	enum action act = keymap_lookup(&a->km, v->ctx, key);
 	if (act != ACT_NONE)
 		app_run_action(a, act);
@@ -417,6 +421,8 @@ static void draw(struct app *a)
 	if (dlg) {
 		dialog_draw(&a->dlg, &a->lay);
 		cursor = a->dlg.kind == DLG_INPUT && !a->dlg.waiting;
+	} else if (v && v->ops->modal_draw && v->ops->modal_draw(a, v->st)) {
+		cursor = true;
 	}
 	curs_set(cursor ? 1 : 0);
 	leaveok(stdscr, !cursor); /* a hidden cursor need not be moved after each update */

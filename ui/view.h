@@ -69,6 +69,12 @@ struct view_ops {
 	const char *(*filter_text)(const struct app *a, const void *st);
 	/* `:sort COLUMN`: false with a message in err when there is no such column. */
 	bool (*sort)(struct app *a, void *st, const char *col, char *err, size_t n);
+	/* A modal of the view (a form, a confirmation) is open: every key goes
+	 * here first; true when taken.  NULL: the view has none. */
+	bool (*modal_key)(struct app *a, void *st, int key);
+	/* Draw the open modal over the screen, last; true when it placed the
+	 * cursor and wants it shown.  False (nothing drawn) when none is open. */
+	bool (*modal_draw)(struct app *a, void *st);
 	/* Extra text of its header tab (a count), into buf. */
 	void (*tab_text)(const struct app *a, const void *st, char *buf, size_t n);
 };

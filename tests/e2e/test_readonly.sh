@@ -1,11 +1,12 @@
 #!/bin/sh
 # test_readonly.sh: --read-only hides every action that changes anything from
 # the help screen and refuses those keys without sending a request, while
-# viewing (detail, filter, refresh) still works.
+# viewing (detail, filter, refresh) still works.  (40 rows: the help's first
+# page must reach the instance keys below the list of views.)
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
-rentop_start -s 120x32 -k ro --read-only || { echo "not ok - rentop starts"; exit 1; }
+rentop_start -s 120x40 -k ro --read-only || { echo "not ok - rentop starts"; exit 1; }
 ID=$(first_inst "x.get('actual_status') == 'running'")
 
 t_marker() {
