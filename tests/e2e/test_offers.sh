@@ -91,9 +91,11 @@ t_pacing() {
     n=0
     before=$(searches)
     # each r after the previous answer, until the pacer says wait
-    while [ $n -lt 8 ]; do
+    while [ $n -lt 10 ]; do
         keys r; n=$((n + 1))
-        wait_for_re "[0-9]+ offers?|next search in" 30 || return 1
+        sleep 0.3
+        screen | grep -q "next search in" && break
+        wait_gone "searching" 30 || return 1
         screen | grep -q "next search in" && break
     done
     on_screen "next search in" || return 1
