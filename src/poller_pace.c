@@ -3,10 +3,16 @@
  * for a bucket goes before any fetch on it. */
 #include "poller_pace.h"
 
+#include "offers.h"
+
 void poller_pace_init(struct poller_pace *pp, double now)
 {
 	for (int i = 0; i < EP__COUNT; i++) {
-		pace_init(&pp->b[i], api_ep_rate((enum api_ep)i), 1, now);
+		/* offer searches: the same burst as the offers view's own pacer
+		 * (offers_pace_init), which tells the operator when the next
+		 * may go; a burst of 1 here would hold its searches 6 s apart */
+		double burst = i == EP_OFFERS ? OFFERS_PACE_BURST : 1;
+		pace_init(&pp->b[i], api_ep_rate((enum api_ep)i), burst, now);
 		pp->actions_wanting[i] = 0;
 	}
 }

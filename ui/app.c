@@ -530,6 +530,31 @@ static void command_sort(struct app *a, const char *col)
 		view_show(a, idx, 0);
 }
 
+/* `:VIEW ARGS` for a view that takes arguments: shown, then given ARGS.
+ * False when the first word is no such view. */
+static bool view_command(struct app *a, const char *line)
+{
+	while (*line == ' ' || *line == '\t' || *line == ':')
+		line++;
+	size_t wl = strcspn(line, " \t");
+	char word[40];
+	if (wl == 0 || wl >= sizeof word)
+		return false;
+	memcpy(word, line, wl);
+	word[wl] = '\0';
+	int i = view_find(a, word);
+	if (i < 0 || !a->views[i].ops->command)
+		return false;
+	const char *args = line + wl;
+	while (*args == ' ' || *args == '\t')
+		args++;
+	struct view *v = &a->views[i];
+	if (v->ops->number_key)
+		view_show(a, i, 0);
+	v->ops->command(a, v->st, args);
+	return true;
+}
+
 void app_command(struct app *a, const char *line)
 {
 	char arg[256];
@@ -558,7 +583,10 @@ void app_command(struct app *a, const char *line)
 		if (!command_word(a, arg))
 			app_toast(a, ROLE_ERROR, 8, "unknown command: %s", arg);
 		break;
-	case CMD_UNKNOWN: app_toast(a, ROLE_ERROR, 8, "unknown command: %s", arg); break;
+	case CMD_UNKNOWN:
+		if (!view_command(a, line))
+			app_toast(a, ROLE_ERROR, 8, "unknown command: %s", arg);
+		break;
 	}
 	a->dirty |= DIRTY_ALL;
 }

@@ -105,7 +105,9 @@ void statusbar_draw_message(struct app *a)
 	}
 	const struct view *v = view_current(a);
 	const char *f = v && v->ops->filter_text ? v->ops->filter_text(a, v->st) : "";
-	if (f && *f) {
+	if (f && *f && v->ops->filter_enter) {
+		/* a search line, shown in the view itself */
+	} else if (f && *f) {
 		char line[200];
 		snprintf(line, sizeof line, "filter: %s   (/ edits, Esc clears)", f);
 		draw_text(r->y, r->x, r->w, line, theme_attr(ROLE_DIM));

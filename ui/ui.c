@@ -325,6 +325,11 @@ static void prompt_key(struct app *a, int key)
 			a->prompt = PROMPT_NONE;
 		} else if (key == '\n') {
 			a->prompt = PROMPT_NONE;
+			if (v->ops->filter_enter) {
+				char line[TEXTBUF_BYTES + 1];
+				util_strlcpy(line, a->ptb.s, sizeof line);
+				v->ops->filter_enter(a, v->st, line);
+			}
 		} else if (textbuf_key(&a->ptb, key)) {
 			v->ops->filter(a, v->st, a->ptb.s);
 		}

@@ -14,6 +14,7 @@
 #define VIEWS(X) \
 	X(instances) \
 	X(events) \
+	X(offers) \
 	X(account) \
 	X(detail) \
 	X(help)

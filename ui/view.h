@@ -67,6 +67,12 @@ struct view_ops {
 	/* The `/` filter: apply text; the text in force.  NULL: no filter. */
 	void (*filter)(struct app *a, void *st, const char *text);
 	const char *(*filter_text)(const struct app *a, const void *st);
+	/* Enter in the `/` line (a search line rather than a live filter:
+	 * filter then only records the text); NULL: Enter just closes it. */
+	void (*filter_enter)(struct app *a, void *st, const char *text);
+	/* `:NAME ARGS`: the view is shown and gets ARGS (`:offers gpu_name=...`);
+	 * NULL: the word takes no arguments. */
+	void (*command)(struct app *a, void *st, const char *args);
 	/* `:sort COLUMN`: false with a message in err when there is no such column. */
 	bool (*sort)(struct app *a, void *st, const char *col, char *err, size_t n);
 	/* A modal of the view (a form, a confirmation) is open: every key goes

@@ -75,7 +75,7 @@ settle() {
 
 need_pkgs || exit 1
 mkdir -p "$OUT"
-rm -f "$OUT/instances.png" "$OUT/detail.png" "$OUT/destroy-dialog.png" "$OUT/help.png" "$OUT/light-theme.png" "$OUT/account.png"
+rm -f "$OUT/instances.png" "$OUT/detail.png" "$OUT/destroy-dialog.png" "$OUT/help.png" "$OUT/light-theme.png" "$OUT/account.png" "$OUT/offers.png"
 sim_start --seed 1 --quiet --rate-limits off || exit 1
 first=$(first_inst "x.get('actual_status') == 'running'")
 email=$(sim_state "d.get('user', {}).get('email', '')")
@@ -96,6 +96,9 @@ if run_set; then
     keys Escape; wait_for "$first" 10
     keys D; wait_for "Destroy instance" 10 && settle && shoot destroy-dialog "rentop: destroy dialog" || ok=1
     keys Escape; wait_gone "Destroy instance" 10
+    keys 3; wait_for "no search yet" 10
+    keys : ; type_text "offers num_gpus>=2 reliability>0.95 -o dph+"; keys Enter
+    wait_for_re "[0-9]+ offers" 20 && settle && shoot offers "rentop: offers" || ok=1
     keys 5; wait_for "email verified" 20 && keys ']' && wait_for "HF_TOKEN" 20 && settle &&
         shoot account "rentop: account view, env vars" || ok=1
     keys 1; wait_for "$first" 10

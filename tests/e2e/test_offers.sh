@@ -1,0 +1,139 @@
+#!/bin/sh
+# test_offers.sh: the offers view (3, :offers QUERY).  A query's rows are the
+# simulator's own answer to the same search body; t changes the type and
+# < > i the server-side order (new searches); a bad query shows the parser's
+# message and sends nothing; searching faster than the published limit
+# shows "next search in" and sends nothing, and a 429 keeps the table;
+# Enter shows every field of an offer.
+. "$(dirname "$0")/lib.sh"
+
+sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
+rentop_start -s 160x40 || { echo "not ok - rentop starts"; exit 1; }
+
+searches() { sim_state "count('/api/v0/bundles')"; }
+
+# The ids of the simulator's answer to the body rentop sends for LINE
+# (query language + options), in its order, one per line.
+sim_ids() {
+    "$RENTOP" --url "$SIM_URL" --dump offers --json --query "$1" 2>/dev/null |
+        python3 -c 'import json,sys; [print(o["id"]) for o in json.load(sys.stdin)]'
+}
+
+# The ids in the table on screen, top to bottom.
+screen_ids() {
+    screen | sed -n '5,$p' | awk '$1 ~ /^[0-9]+$/ { print $1 }'
+}
+
+Q='num_gpus>=2 reliability>0.9 -o dph+'
+
+t_query() {
+    wait_for "Instances" 30 || return 1
+    keys 3
+    wait_for "no search yet" 10 || return 1
+    keys : ; type_text "offers $Q"; keys Enter
+    wait_for_re "[0-9]+ offers?" 20 || return 1
+    on_screen "defaults: verified" || return 1
+    want=$(sim_ids "$Q" | head -n 10)
+    got=$(screen_ids | head -n 10)
+    [ -n "$want" ] || { fail "the simulator found no offer for $Q"; return 1; }
+    [ "$want" = "$got" ] || { fail "rows differ from the simulator's: want $(echo $want) got $(echo $got)"; return 1; }
+}
+
+t_prefill() {
+    keys /
+    wait_for_flat "/num_gpus>=2 reliability>0.9 -o dph+" 10 || return 1
+    keys Escape
+}
+
+t_type_sort() {
+    before=$(searches)
+    keys t
+    wait_for "Offers: bid" 10 || return 1
+    wait_for "min bid from" 20 || return 1
+    keys t
+    keys t
+    # asked for while the first was under way: sent after it
+    wait_for "Offers: on-demand" 30 || return 1
+    wait_for_re "[0-9]+ offers?" 30 || return 1
+    keys '>'
+    wait_for "sort: DLPerf/\$ high first" 10 || return 1
+    wait_for_re "[0-9]+ offers?" 20 || return 1
+    want=$(sim_ids "num_gpus>=2 reliability>0.9 -o dlperf_per_dphtotal-" | head -n 8)
+    got=$(screen_ids | head -n 8)
+    [ "$want" = "$got" ] || { fail "after >: want $(echo $want) got $(echo $got)"; return 1; }
+    keys i
+    wait_for "sort: DLPerf/\$ low first" 10 || return 1
+    wait_for_re "[0-9]+ offers?" 20 || return 1
+    want=$(sim_ids "num_gpus>=2 reliability>0.9 -o dlperf_per_dphtotal+" | head -n 8)
+    got=$(screen_ids | head -n 8)
+    [ "$want" = "$got" ] || { fail "after i: want $(echo $want) got $(echo $got)"; return 1; }
+    after=$(searches)
+    # rentop's own searches (the checks' --dump searches are counted too)
+    [ "$after" -ge $((before + 5)) ] || { fail "searches $before -> $after"; return 1; }
+}
+
+t_bad_query() {
+    sleep 1
+    before=$(searches)
+    keys : ; type_text "offers gpu_nam=RTX_4090"; keys Enter
+    wait_for "did you mean gpu_name" 10 || return 1
+    on_screen "nothing sent" || return 1
+    on_screen "column" || return 1
+    keys / ; keys C-u; type_text "num_gpus=>2"; keys Enter
+    wait_for_re "query: .*column" 10 || return 1
+    sleep 1
+    [ "$(searches)" = "$before" ] || { fail "a bad query reached the service"; return 1; }
+    # the last good results are still there
+    [ -n "$(screen_ids | head -n 1)" ] || { fail "the table emptied"; return 1; }
+}
+
+t_pacing() {
+    n=0
+    before=$(searches)
+    # each r after the previous answer, until the pacer says wait
+    while [ $n -lt 10 ]; do
+        keys r; n=$((n + 1))
+        sleep 0.3
+        screen | grep -q "next search in" && break
+        wait_gone "searching" 30 || return 1
+        screen | grep -q "next search in" && break
+    done
+    on_screen "next search in" || return 1
+    sleep 1
+    sent=$(( $(searches) - before ))
+    [ "$sent" -lt "$n" ] || { fail "$sent of $n searches were sent"; return 1; }
+    [ -n "$(screen_ids | head -n 1)" ] || { fail "the table emptied"; return 1; }
+}
+
+t_429() {
+    # wait for the pacer to allow one search, then the service refuses it
+    # once: the poller waits past the window and asks again; meanwhile (and
+    # after) the table keeps its rows
+    sleep "$(scaled 7)"
+    sim_fault /api/v0/bundles 429 1 || return 1
+    keys r
+    wait_for "searching" 10 || return 1
+    [ -n "$(screen_ids | head -n 1)" ] || { fail "the table emptied during the 429"; return 1; }
+    wait_for_re "[0-9]+ offers?" 40 || return 1
+    [ -n "$(screen_ids | head -n 1)" ] || { fail "a 429 emptied the table"; return 1; }
+    not_on_screen "no offer matches" || return 1
+    sim_post /__sim/fault '{"clear":true}'
+}
+
+t_detail() {
+    keys Enter
+    wait_for "dlperf per \$/h" 10 || return 1
+    on_screen "machine_id:" || return 1
+    on_screen "max duration:" || return 1
+    keys Escape
+    wait_gone "machine_id:" 10
+}
+
+tap "offers: :offers QUERY shows the simulator's answer to the same search, in its order" t_query
+tap "offers: / pre-fills the query line with the search in force" t_prefill
+tap "offers: t cycles the type, > and i change the server-side order (new searches)" t_type_sort
+tap "offers: a bad query shows the parser's message with the column and sends nothing" t_bad_query
+tap "offers: searching faster than the limit says next search in N s and sends nothing" t_pacing
+tap "offers: a 429 shows the wait and keeps the table" t_429
+tap "offers: Enter shows every field of the offer" t_detail
+e2e_done

@@ -1,0 +1,796 @@
+/* pane_offers.c: the offers view (`3`, `:offers [query]`).  It searches
+ * the service's offers with the official CLI's query language (query.h)
+ * and shows them as a generic table (table.h) in the order the service
+ * sent them: the sort is the search's server-side `order` (applied before
+ * the limit), chosen with < > among query_sort_keys and inverted with i,
+ * each a new search.  t cycles the offer type (on-demand, bid, reserved).
+ * The header says the type (and the lowest minimum bid for bid offers),
+ * the default filters in force and the sort.
+ *
+ * Searches happen only on demand (Enter in the query line, r, a change of
+ * type or sort) through jobs_call with a mapper over json_map_offers, and
+ * are paced at the published rate (offers_pace_*): a search that would be
+ * refused is not sent ("next search in N s"), and a 429 says how long to
+ * wait while the table keeps the last results.  A line that does not parse
+ * shows the parser's message with its column and sends nothing.  Enter on a
+ * row shows every field of the offer. */
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pane_offers.h"
+
+#include "api.h"
+#include "app.h"
+#include "draw.h"
+#include "jobs.h"
+#include "json_map.h"
+#include "model.h"
+#include "offers.h"
+#include "table.h"
+#include "theme.h"
+#include "util.h"
+#include "view.h"
+
+enum ocol { OC_ID, OC_GPUS, OC_GPURAM, OC_DPH, OC_DLPERF, OC_DLPD, OC_REL, OC_CUDA, OC_NET,
+	    OC_DISK, OC_LOC, OC_VERIFIED, OC_MAXDUR, OC__COUNT };
+
+/* The mapped answer of a search (poller thread -> model -> view). */
+struct offer_list {
+	struct offer *v;
+	size_t n;
+};
+
+/* The view's private state. */
+struct off_view {
+	struct query_cmd qc;      /* the search in force (line, type, order) */
+	char line[600];           /* its canonical text: what `/` pre-fills */
+	char draft[600];          /* the query line being typed */
+	struct offer *offers;     /* the last answer, server order */
+	size_t n;
+	bool searched;            /* an answer arrived at least once */
+	struct table t;
+	int req;                  /* the search in flight (0: none) */
+	struct query_cmd next;    /* asked for while one was in flight: sent after it */
+	bool queued;
+	struct pace pace;
+	char status[300];         /* the last search's outcome or refusal */
+	enum role status_role;
+	char defaults[160];       /* "defaults: verified, rentable, ..." */
+	bool detail;              /* the detail of the selected offer is shown */
+	int dtop;                 /* first line of the detail drawn */
+	int rows;                 /* table rows drawn */
+};
+
+/* ---- pure pieces --------------------------------------------------------- */
+
+char *pane_offers_line(const struct query_cmd *c, char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	const char *f = c->filters ? c->filters : "";
+	bool space = false;
+	for (; *f && len + 2 < n; f++) {
+		if (isspace((unsigned char)*f)) {
+			space = len > 0;
+			continue;
+		}
+		if (space)
+			buf[len++] = ' ';
+		space = false;
+		buf[len++] = *f;
+	}
+	buf[len] = '\0';
+	char opt[200] = "";
+	size_t ol = 0;
+	if (c->order && *c->order && strcmp(c->order, "score-") != 0)
+		ol += (size_t)snprintf(opt + ol, sizeof opt - ol, " -o %s", c->order);
+	if (c->type[0] && strcmp(c->type, "on-demand") != 0 && ol < sizeof opt)
+		ol += (size_t)snprintf(opt + ol, sizeof opt - ol, " -t %s", c->type);
+	if (c->no_default && ol < sizeof opt)
+		ol += (size_t)snprintf(opt + ol, sizeof opt - ol, " -n");
+	if (c->limit > 0 && ol < sizeof opt)
+		ol += (size_t)snprintf(opt + ol, sizeof opt - ol, " --limit %d", c->limit);
+	if (c->storage > 0 && ol < sizeof opt)
+		snprintf(opt + ol, sizeof opt - ol, " --storage %g", c->storage);
+	const char *o = opt;
+	if (len == 0)
+		while (*o == ' ')
+			o++;
+	util_strlcpy(buf + len, o, n - len);
+	return buf;
+}
+
+int pane_offers_sort_key(const char *order, int *inverted)
+{
+	*inverted = 0;
+	if (!order || !*order)
+		return 0; /* score desc: key 0, natural */
+	if (strchr(order, ','))
+		return -1;
+	char field[64];
+	util_strlcpy(field, order, sizeof field);
+	size_t l = strlen(field);
+	bool desc = false;
+	if (l && (field[l - 1] == '-' || field[l - 1] == '+')) {
+		desc = field[l - 1] == '-';
+		field[--l] = '\0';
+	}
+	const char *canon = query_alias(field);
+	for (size_t i = 0; i < query_nsort_keys; i++)
+		if (strcmp(query_sort_keys[i].field, canon) == 0) {
+			*inverted = desc != query_sort_keys[i].desc;
+			return (int)i;
+		}
+	return -1;
+}
+
+const char *pane_offers_next_type(const char *type)
+{
+	if (strcmp(type, "bid") == 0)
+		return "reserved";
+	if (strcmp(type, "reserved") == 0)
+		return "on-demand";
+	return "bid";
+}
+
+/* ---- the search's answer (poller thread) --------------------------------- */
+
+static void free_list(void *p)
+{
+	struct offer_list *l = p;
+	if (!l)
+		return;
+	offers_free(l->v, l->n);
+	free(l);
+}
+
+/* The mapper: {"offers": [...]} into an offer_list. */
+static void *map_offers(const json_t *root, struct api_error *e)
+{
+	struct offer_list *l = xcalloc(1, sizeof *l);
+	if (!json_map_offers(root, &l->v, &l->n)) {
+		free(l);
+		apierr_protocol(e, 200, "unexpected offer list shape");
+		return NULL;
+	}
+	return l;
+}
+
+/* ---- columns --------------------------------------------------------------- */
+
+/* The disk priced in the $/h column, GB: --storage, else the create default. */
+static double priced_disk(const struct query_cmd *c)
+{
+	return c->storage > 0 ? c->storage : CREATE_DISK_DEFAULT;
+}
+
+static void cell(const void *rec, const void *ctx, int arg, char *buf, size_t n, double *key)
+{
+	const struct offer *o = rec;
+	const struct off_view *v = ctx;
+	double disk = priced_disk(&v->qc);
+	*key = NAN;
+	switch ((enum ocol)arg) {
+	case OC_ID: snprintf(buf, n, "%ld", o->id); *key = (double)o->id; break;
+	case OC_GPUS: offers_fmt_gpus(buf, n, o); break;
+	case OC_GPURAM:
+		*key = o->gpu_ram;
+		if (isfinite(o->gpu_ram) && o->gpu_ram > 0)
+			snprintf(buf, n, "%.0f GB", o->gpu_ram / 1024.0);
+		else
+			snprintf(buf, n, "-");
+		break;
+	case OC_DPH:
+		*key = offers_dph(o, disk, 0);
+		offers_fmt_dph(buf, n, *key);
+		break;
+	case OC_DLPERF:
+		*key = o->dlperf;
+		if (isfinite(o->dlperf))
+			snprintf(buf, n, "%.1f", o->dlperf);
+		else
+			snprintf(buf, n, "-");
+		break;
+	case OC_DLPD:
+		*key = offers_dlperf_per_dph(o, disk, 0);
+		offers_fmt_dlperf_per_dph(buf, n, *key);
+		break;
+	case OC_REL: *key = o->reliability; offers_fmt_reliability(buf, n, o->reliability); break;
+	case OC_CUDA:
+		*key = o->cuda_max_good;
+		if (isfinite(o->cuda_max_good) && o->cuda_max_good > 0)
+			snprintf(buf, n, "%.1f", o->cuda_max_good);
+		else
+			snprintf(buf, n, "-");
+		break;
+	case OC_NET:
+		*key = o->inet_down;
+		snprintf(buf, n, "%.0f/%.0f", isfinite(o->inet_up) ? o->inet_up : 0,
+			 isfinite(o->inet_down) ? o->inet_down : 0);
+		break;
+	case OC_DISK:
+		*key = o->disk_space;
+		if (isfinite(o->disk_space))
+			snprintf(buf, n, "%.0f GB", o->disk_space);
+		else
+			snprintf(buf, n, "-");
+		break;
+	case OC_LOC: snprintf(buf, n, "%s", o->geolocation ? o->geolocation : "-"); break;
+	case OC_VERIFIED: snprintf(buf, n, "%s", o->verified ? "yes" : "no"); break;
+	case OC_MAXDUR: *key = o->duration; offers_fmt_max_duration(buf, n, o->duration); break;
+	case OC__COUNT: buf[0] = '\0'; break;
+	}
+}
+
+static const struct table_col cols[OC__COUNT] = {
+	[OC_ID] = { "ID", 6, 10, 0, true, true, true, cell, OC_ID },
+	[OC_GPUS] = { "GPUs", 8, 22, 0, false, false, false, cell, OC_GPUS },
+	[OC_GPURAM] = { "GPU RAM", 7, 8, 3, true, true, true, cell, OC_GPURAM },
+	[OC_DPH] = { "$/h", 8, 10, 0, true, true, true, cell, OC_DPH },
+	[OC_DLPERF] = { "DLPerf", 6, 8, 4, true, true, true, cell, OC_DLPERF },
+	[OC_DLPD] = { "DLP/$", 6, 8, 2, true, true, true, cell, OC_DLPD },
+	[OC_REL] = { "Rel", 6, 7, 2, true, true, true, cell, OC_REL },
+	[OC_CUDA] = { "CUDA", 4, 5, 5, true, true, true, cell, OC_CUDA },
+	[OC_NET] = { "Up/Down", 7, 11, 5, true, true, true, cell, OC_NET },
+	[OC_DISK] = { "Disk", 6, 8, 4, true, true, true, cell, OC_DISK },
+	[OC_LOC] = { "Location", 8, 0, 3, false, false, false, cell, OC_LOC },
+	[OC_VERIFIED] = { "Verified", 8, 8, 6, false, false, true, cell, OC_VERIFIED },
+	[OC_MAXDUR] = { "Max dur", 7, 8, 6, true, true, true, cell, OC_MAXDUR },
+};
+
+static void finish(struct table_row *row, const void *rec, const void *ctx)
+{
+	(void)ctx;
+	const struct offer *o = rec;
+	row->id = o->id;
+	row->role = o->rentable ? ROLE_NORMAL : ROLE_DIM;
+	row->cell_role = -1;
+	row->cell_role_col = -1;
+}
+
+static void fill(struct off_view *v)
+{
+	table_fill(&v->t, v->offers, v->n, sizeof *v->offers, v, finish);
+}
+
+/* ---- searching ---------------------------------------------------------------- */
+
+static void say(struct app *a, struct off_view *v, enum role r, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void say(struct app *a, struct off_view *v, enum role r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(v->status, sizeof v->status, fmt, ap);
+	va_end(ap);
+	v->status_role = r;
+	a->dirty |= DIRTY_BODY;
+}
+
+static void cmd_copy(struct query_cmd *dst, const struct query_cmd *src)
+{
+	*dst = *src;
+	dst->filters = src->filters ? xstrdup(src->filters) : NULL;
+	dst->order = src->order ? xstrdup(src->order) : NULL;
+}
+
+/* Search for c (taken over: it becomes the search in force once sent).
+ * Nothing is sent when the line does not make a body, a search is in
+ * flight or the pacer says it would be refused: the status says why. */
+static bool search(struct app *a, struct off_view *v, struct query_cmd *c)
+{
+	struct query_error qe;
+	json_t *body = query_cmd_body(c, &qe);
+	if (!body) {
+		say(a, v, ROLE_ERROR, "query: %s (nothing sent)", qe.msg);
+		query_cmd_free(c);
+		return false;
+	}
+	if (v->req) {
+		/* one search at a time: the latest asked for goes when it answers */
+		json_decref(body);
+		if (v->queued)
+			query_cmd_free(&v->next);
+		v->next = *c;
+		v->queued = true;
+		say(a, v, ROLE_DIM, "searching... (then the new search)");
+		return true;
+	}
+	double now = util_mono();
+	char wait[160];
+	if (!offers_pace_ready(&v->pace, now, wait, sizeof wait)) {
+		json_decref(body);
+		query_cmd_free(c);
+		say(a, v, ROLE_WARNING, "%s (about 10 searches a minute)", wait);
+		return false;
+	}
+	char defs[160];
+	query_defaults_desc(body, defs, sizeof defs);
+	struct job_call jc;
+	memset(&jc, 0, sizeof jc);
+	jc.call = api_offers(a->cfg, body);
+	jc.map = map_offers;
+	jc.free_value = free_list;
+	snprintf(jc.what, sizeof jc.what, "offer search");
+	int id = 0;
+	int rc = jobs_call(a->jobs, &jc, &id);
+	if (rc != 0) {
+		query_cmd_free(c);
+		say(a, v, ROLE_ERROR, "offer search not sent: %s", jobs_strerror(rc));
+		return false;
+	}
+	pace_take(&v->pace, now);
+	v->req = id;
+	util_strlcpy(v->defaults, defs, sizeof v->defaults);
+	query_cmd_free(&v->qc);
+	v->qc = *c;
+	pane_offers_line(&v->qc, v->line, sizeof v->line);
+	say(a, v, ROLE_DIM, "searching...");
+	return true;
+}
+
+/* Run a typed line: parse it (a bad one shows the parser's message, with
+ * the column, and sends nothing), then search. */
+static void run_line(struct app *a, struct off_view *v, const char *line)
+{
+	struct query_cmd c;
+	struct query_error qe;
+	if (!query_cmd_parse(line, &c, &qe)) {
+		say(a, v, ROLE_ERROR, "query: %s (nothing sent)", qe.msg);
+		app_toast(a, ROLE_ERROR, 8, "query: %s", qe.msg);
+		return;
+	}
+	if (!search(a, v, &c) && v->status_role == ROLE_ERROR)
+		app_toast(a, ROLE_ERROR, 8, "%s", v->status);
+}
+
+/* Search again with the type or order changed. */
+static void research(struct app *a, struct off_view *v, const char *type, const char *order)
+{
+	struct query_cmd c;
+	cmd_copy(&c, &v->qc);
+	if (type)
+		util_strlcpy(c.type, type, sizeof c.type);
+	if (order) {
+		free(c.order);
+		c.order = xstrdup(order);
+	}
+	search(a, v, &c);
+}
+
+/* The sort key after delta steps (< >) or inverted (i). */
+static void resort(struct app *a, struct off_view *v, int delta, bool invert)
+{
+	int inv = 0;
+	int k = pane_offers_sort_key(v->qc.order, &inv);
+	if (k < 0) {
+		k = 0;
+		inv = 0;
+	}
+	if (invert)
+		inv = !inv;
+	else {
+		int nk = (int)query_nsort_keys;
+		k = ((k + delta) % nk + nk) % nk;
+		inv = 0;
+	}
+	char order[64];
+	query_sort_order((size_t)k, inv, order, sizeof order);
+	research(a, v, NULL, order);
+}
+
+/* Take the answer of the search in flight. */
+static void off_snapshot(struct app *a, void *st, bool rows)
+{
+	(void)rows;
+	struct off_view *v = st;
+	struct call_result r;
+	if (!v->req || !model_take_result(a->m, v->req, &r))
+		return;
+	v->req = 0;
+	switch (r.outcome) {
+	case CALL_OK: {
+		struct offer_list *l = r.value;
+		pace_answered(&v->pace);
+		offers_free(v->offers, v->n);
+		v->offers = l ? l->v : NULL;
+		v->n = l ? l->n : 0;
+		if (l)
+			l->v = NULL, l->n = 0;
+		v->searched = true;
+		fill(v);
+		table_home(&v->t);
+		say(a, v, ROLE_OK, "%zu offer%s", v->n, v->n == 1 ? "" : "s");
+		break;
+	}
+	case CALL_ERROR:
+	case CALL_UNKNOWN:
+		if (r.err.cls == AE_RATE_LIMIT) {
+			char buf[200];
+			offers_pace_refused(&v->pace, util_mono(), (double)rand() / RAND_MAX * 0.999,
+					    buf, sizeof buf);
+			say(a, v, ROLE_WARNING, "%s%s", buf,
+			    v->searched ? "; showing the previous results" : "");
+		} else {
+			say(a, v, ROLE_ERROR, "offer search failed: %s", r.err.msg);
+		}
+		break;
+	}
+	call_result_free(&r);
+	a->dirty |= DIRTY_BODY;
+	if (v->queued) {
+		struct query_cmd c = v->next;
+		v->queued = false;
+		search(a, v, &c);
+	}
+}
+
+/* ---- drawing -------------------------------------------------------------------- */
+
+/* The lowest minimum bid among the results, $/h (NAN: none). */
+static double lowest_min_bid(const struct off_view *v)
+{
+	double m = NAN;
+	for (size_t i = 0; i < v->n; i++)
+		if (isfinite(v->offers[i].min_bid) && v->offers[i].min_bid > 0 &&
+		    (isnan(m) || v->offers[i].min_bid < m))
+			m = v->offers[i].min_bid;
+	return m;
+}
+
+static const struct offer *selected_offer(const struct off_view *v)
+{
+	const struct table_row *row = table_selected(&v->t);
+	if (!row)
+		return NULL;
+	for (size_t i = 0; i < v->n; i++)
+		if (v->offers[i].id == row->id)
+			return &v->offers[i];
+	return NULL;
+}
+
+/* The header: type (and min bid), sort, defaults, disk priced; then the
+ * query and the status. */
+static void draw_header(struct app *a, struct off_view *v, const struct rect *r)
+{
+	(void)a;
+	char sort[80];
+	int inv = 0;
+	int k = pane_offers_sort_key(v->qc.order, &inv);
+	if (k >= 0)
+		snprintf(sort, sizeof sort, "%s %s", query_sort_keys[k].label,
+			 (query_sort_keys[k].desc != (bool)inv) ? "high first" : "low first");
+	else
+		snprintf(sort, sizeof sort, "%s", v->qc.order);
+	char bid[64] = "";
+	if (strcmp(v->qc.type, "bid") == 0) {
+		double mb = lowest_min_bid(v);
+		char p[32];
+		if (isfinite(mb))
+			snprintf(bid, sizeof bid, " (min bid from %s)", offers_fmt_dph(p, sizeof p, mb));
+	}
+	char l1[600];
+	snprintf(l1, sizeof l1, " Offers: %s%s | sort: %s | %s | $/h with %g GB disk",
+		 v->qc.type, bid, sort, v->defaults[0] ? v->defaults : "defaults: (not searched yet)",
+		 priced_disk(&v->qc));
+	draw_fill(r->y, r->x, r->w, theme_attr(ROLE_TITLE));
+	draw_text(r->y, r->x, r->w, l1, theme_attr(ROLE_TITLE));
+	char l2[700];
+	snprintf(l2, sizeof l2, " query: %s", v->line[0] ? v->line : "(none: every offer)");
+	draw_fill(r->y + 1, r->x, r->w, theme_attr(ROLE_NORMAL));
+	int used = draw_text(r->y + 1, r->x, r->w, l2, theme_attr(ROLE_NORMAL));
+	if (v->status[0] && used + 3 < r->w)
+		draw_text(r->y + 1, r->x + used + 3, r->w - used - 3, v->status,
+			  theme_attr(v->status_role));
+}
+
+/* Every field of o, one "name: value" line each, into lines (returns count). */
+static int detail_lines(const struct offer *o, const struct off_view *v, char lines[][160],
+			int max)
+{
+	int n = 0;
+	char b[64];
+	double disk = priced_disk(&v->qc);
+#define L(...) do { if (n < max) snprintf(lines[n++], 160, __VA_ARGS__); } while (0)
+	L("id: %ld", o->id);
+	L("machine_id: %ld", o->machine_id);
+	L("host_id: %ld", o->host_id);
+	L("gpus: %s", offers_fmt_gpus(b, sizeof b, o));
+	L("gpu_ram: %.0f MB per GPU", o->gpu_ram);
+	L("compute_cap: %.1f", o->compute_cap / 100.0);
+	L("cuda_max_good: %.1f", o->cuda_max_good);
+	L("driver_version: %s", o->driver_version ? o->driver_version : "-");
+	L("$/h for %g GB disk: %s", disk, offers_fmt_dph(b, sizeof b, offers_dph(o, disk, 0)));
+	L("storage for %g GB: %s", disk, offers_fmt_dph(b, sizeof b, offers_storage_dph(o, disk)));
+	L("dph_total (as searched): %s", offers_fmt_dph(b, sizeof b, o->dph_total));
+	L("dph_base: %s", offers_fmt_dph(b, sizeof b, o->dph_base));
+	L("min_bid: %s", offers_fmt_dph(b, sizeof b, o->min_bid));
+	L("storage_cost: %.3f $/GB/month", o->storage_cost);
+	L("credit_discount_max: %.2f", o->credit_discount_max);
+	L("dlperf: %.2f", o->dlperf);
+	L("dlperf per $/h: %s",
+	  offers_fmt_dlperf_per_dph(b, sizeof b, offers_dlperf_per_dph(o, disk, 0)));
+	L("total_flops: %.1f TFLOPS", o->total_flops);
+	L("score: %.2f", o->score);
+	L("reliability: %s", offers_fmt_reliability(b, sizeof b, o->reliability));
+	L("verified: %s (%s)", o->verified ? "yes" : "no",
+	  o->verification ? o->verification : "-");
+	L("rentable: %s", o->rentable ? "yes" : "no");
+	L("priced as: %s", o->is_bid ? "interruptible (bid)" : "on-demand");
+	L("cpu: %s, %.1f cores at %.1f GHz", o->cpu_name ? o->cpu_name : "-",
+	  o->cpu_cores_effective, o->cpu_ghz);
+	L("cpu_ram: %.0f MB", o->cpu_ram);
+	L("disk_space: %.0f GB", o->disk_space);
+	L("inet_up: %.0f Mbit/s", o->inet_up);
+	L("inet_down: %.0f Mbit/s", o->inet_down);
+	L("direct_port_count: %d", o->direct_port_count);
+	L("geolocation: %s", o->geolocation ? o->geolocation : "-");
+	L("max duration: %s", offers_fmt_max_duration(b, sizeof b, o->duration));
+#undef L
+	return n;
+}
+
+static void draw_detail(struct app *a, struct off_view *v, const struct rect *r)
+{
+	(void)a;
+	const struct offer *o = selected_offer(v);
+	if (!o) {
+		v->detail = false;
+		return;
+	}
+	char lines[48][160];
+	int n = detail_lines(o, v, lines, 48);
+	char title[80];
+	snprintf(title, sizeof title, " Offer %ld ", o->id);
+	draw_box(r->y, r->x, r->h, r->w, title, theme_attr(ROLE_BORDER));
+	int h = r->h - 2;
+	if (v->dtop > n - h)
+		v->dtop = n - h > 0 ? n - h : 0;
+	for (int i = 0; i < h; i++) {
+		int y = r->y + 1 + i;
+		draw_fill(y, r->x + 1, r->w - 2, theme_attr(ROLE_NORMAL));
+		if (v->dtop + i < n)
+			draw_text(y, r->x + 2, r->w - 4, lines[v->dtop + i], theme_attr(ROLE_NORMAL));
+	}
+}
+
+static void off_draw(struct app *a, void *st, const struct rect *r)
+{
+	struct off_view *v = st;
+	if (r->h < 4)
+		return;
+	draw_header(a, v, r);
+	struct rect body = { r->y + 2, r->x, r->h - 2, r->w };
+	if (v->detail) {
+		draw_detail(a, v, &body);
+		if (v->detail)
+			return;
+	}
+	struct table *t = &v->t;
+	int w[OC__COUNT];
+	unsigned shown = table_widths_fit(cols, OC__COUNT, body.w, t->natural, w);
+	table_set_visible(t, shown);
+	unsigned long ch = theme_attr(ROLE_COLHEAD);
+	draw_fill(body.y, body.x, body.w, ch);
+	int x = body.x;
+	for (int c = 0; c < OC__COUNT; c++) {
+		if (!(shown & (1u << c)))
+			continue;
+		draw_cell(body.y, x, w[c], cols[c].title, cols[c].right, ch);
+		x += w[c] + 1;
+	}
+	int h = body.h - 1;
+	v->rows = h;
+	table_scroll(t, h);
+	for (int i = 0; i < h; i++) {
+		int y = body.y + 1 + i;
+		size_t k = t->top + (size_t)i;
+		if (k >= t->nview) {
+			draw_fill(y, body.x, body.w, theme_attr(ROLE_NORMAL));
+			if (k == 0 && i == 0)
+				draw_text(y, body.x + 1, body.w - 1,
+					  v->req ? "searching..."
+					  : v->searched ? "no offer matches the query"
+							: "no search yet: / types a query, r searches",
+					  theme_attr(ROLE_DIM));
+			continue;
+		}
+		const struct table_row *row = &t->rows[t->view[k]];
+		bool sel = k == t->sel;
+		unsigned long base = theme_attr(sel ? ROLE_SELECTION : (enum role)row->role);
+		draw_fill(y, body.x, body.w, base);
+		x = body.x;
+		for (int c = 0; c < OC__COUNT; c++) {
+			if (!(shown & (1u << c)))
+				continue;
+			draw_cell(y, x, w[c], row->cells[c], cols[c].right, base);
+			x += w[c] + 1;
+		}
+	}
+}
+
+/* ---- keys ------------------------------------------------------------------------ */
+
+static void run_type(struct app *a, enum action act);
+static void run_detail(struct app *a, enum action act);
+
+static const struct action_def type_def = {
+	"offer-type", "offer type: on-demand, interruptible (bid), reserved (searches again)",
+	"type", AF_HINT, NULL, run_type,
+};
+static const struct action_def detail_def = {
+	"offer-detail", "every field of the selected offer", "detail", AF_NEEDS_SEL | AF_HINT,
+	NULL, run_detail,
+};
+
+static struct off_view *state(struct app *a)
+{
+	int i = view_find(a, "offers");
+	return i >= 0 ? a->views[i].st : NULL;
+}
+
+static void run_type(struct app *a, enum action act)
+{
+	(void)act;
+	struct off_view *v = state(a);
+	if (v)
+		research(a, v, pane_offers_next_type(v->qc.type), NULL);
+}
+
+static void run_detail(struct app *a, enum action act)
+{
+	(void)act;
+	struct off_view *v = state(a);
+	if (!v)
+		return;
+	v->detail = !v->detail && selected_offer(v);
+	v->dtop = 0;
+	a->dirty |= DIRTY_BODY;
+}
+
+static void off_keys(struct keymap *km, int ctx)
+{
+	enum action t = action_register(&type_def);
+	action_allow(t, ctx);
+	keymap_default(km, ctx, "t", t);
+	enum action d = action_register(&detail_def);
+	action_allow(d, ctx);
+	keymap_default(km, ctx, "Enter", d);
+}
+
+static bool off_action(struct app *a, void *st, enum action act)
+{
+	struct off_view *v = st;
+	struct table *t = &v->t;
+	long page = v->rows > 1 ? v->rows - 1 : 1;
+	if (v->detail) {
+		switch (act) {
+		case ACT_UP: if (v->dtop) v->dtop--; break;
+		case ACT_DOWN: v->dtop++; break;
+		case ACT_BACK:
+		case ACT_QUIT: v->detail = false; break;
+		default: /* enum action is open: other actions act on the table */
+			goto table;
+		}
+		a->dirty |= DIRTY_BODY;
+		return true;
+	}
+table:
+	switch (act) {
+	case ACT_UP: table_move(t, -1); break;
+	case ACT_DOWN: table_move(t, 1); break;
+	case ACT_PAGE_UP: table_move(t, -page); break;
+	case ACT_PAGE_DOWN: table_move(t, page); break;
+	case ACT_TOP: table_home(t); break;
+	case ACT_BOTTOM: table_end(t); break;
+	case ACT_SORT_PREV: resort(a, v, -1, false); break;
+	case ACT_SORT_NEXT: resort(a, v, 1, false); break;
+	case ACT_SORT_INVERT: resort(a, v, 0, true); break;
+	case ACT_REFRESH: {
+		struct query_cmd c;
+		cmd_copy(&c, &v->qc);
+		search(a, v, &c);
+		break;
+	}
+	default: /* enum action is open (views register more): not this view's */
+		return false;
+	}
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+	return true;
+}
+
+/* `/`: the query line, pre-filled with the search in force; typing only
+ * edits it (nothing is searched per key), Enter runs it. */
+static void off_filter(struct app *a, void *st, const char *text)
+{
+	(void)a;
+	struct off_view *v = st;
+	util_strlcpy(v->draft, text, sizeof v->draft);
+}
+
+static const char *off_filter_text(const struct app *a, const void *st)
+{
+	(void)a;
+	const struct off_view *v = st;
+	return v->line;
+}
+
+static void off_filter_enter(struct app *a, void *st, const char *text)
+{
+	run_line(a, st, text);
+}
+
+/* `:offers QUERY`: run it. */
+static void off_command(struct app *a, void *st, const char *args)
+{
+	run_line(a, st, args);
+}
+
+static const void *off_selected(const struct app *a, const void *st)
+{
+	(void)a;
+	return selected_offer(st);
+}
+
+static void off_tab_text(const struct app *a, const void *st, char *buf, size_t n)
+{
+	(void)a;
+	const struct off_view *v = st;
+	if (v->searched)
+		snprintf(buf, n, "%zu", v->n);
+	else
+		buf[0] = '\0';
+}
+
+static void *off_init(struct app *a)
+{
+	(void)a;
+	struct off_view *v = xcalloc(1, sizeof *v);
+	struct query_error qe;
+	query_cmd_parse("", &v->qc, &qe);
+	pane_offers_line(&v->qc, v->line, sizeof v->line);
+	table_init(&v->t, cols, OC__COUNT, -1); /* the service's order */
+	offers_pace_init(&v->pace, util_mono());
+	return v;
+}
+
+static void off_fini(struct app *a, void *st)
+{
+	struct off_view *v = st;
+	if (v->req)
+		model_drop_result(a->m, v->req);
+	offers_free(v->offers, v->n);
+	query_cmd_free(&v->qc);
+	if (v->queued)
+		query_cmd_free(&v->next);
+	table_free(&v->t);
+	free(v);
+}
+
+const struct view_ops view_offers = {
+	.name = "offers",
+	.alias = "o",
+	.title = "Offers",
+	.heading = "Offers view",
+	.number_key = '3',
+	.ctx_flags = CTXF_LIST | CTXF_TABLE,
+	.keys = off_keys,
+	.init = off_init,
+	.fini = off_fini,
+	.on_snapshot = off_snapshot,
+	.draw = off_draw,
+	.action = off_action,
+	.selected_row = off_selected,
+	.filter = off_filter,
+	.filter_text = off_filter_text,
+	.filter_enter = off_filter_enter,
+	.command = off_command,
+	.tab_text = off_tab_text,
+};
