@@ -26,19 +26,29 @@ print(v if not isinstance(v, list) else "\n".join(str(x) for x in v))
 ' "$E2E_TMP/wg.json" "$1"
 }
 
+# ep EXPR: evaluate EXPR over the endpoints of one /__sim/state read (as eps).
+ep() {
+    python3 -c '
+import json, sys
+eps = json.load(open(sys.argv[1]))["endpoints"]
+print(eval(sys.argv[2], {"eps": eps}))
+' "$E2E_TMP/state.json" "$1"
+}
+
 t_endpoints() {
     wait_for "Instances" 30 || return 1
     keys 4
     wait_for "Serverless:" 10 || return 1
-    n=$(sim_state "len(d['endpoints'])")
+    sim_get /__sim/state >"$E2E_TMP/state.json"
+    n=$(ep "len(eps)")
     wait_for "Serverless: $n endpoints" 20 || return 1
     for i in $(seq 0 $((n - 1))); do
-        en=$(sim_state "d['endpoints'][$i]['endpoint_name']")
-        id=$(sim_state "d['endpoints'][$i]['id']")
-        st=$(sim_state "d['endpoints'][$i]['endpoint_state']")
-        ml=$(sim_state "'%g' % d['endpoints'][$i]['min_load']")
-        cw=$(sim_state "d['endpoints'][$i]['cold_workers']")
-        mw=$(sim_state "d['endpoints'][$i]['max_workers']")
+        en=$(ep "eps[$i]['endpoint_name']")
+        id=$(ep "eps[$i]['id']")
+        st=$(ep "eps[$i]['endpoint_state']")
+        ml=$(ep "'%g' % eps[$i]['min_load']")
+        cw=$(ep "eps[$i]['cold_workers']")
+        mw=$(ep "eps[$i]['max_workers']")
         l=$(line_with "$en ($id)")
         [ -n "$l" ] || { fail "no row for endpoint $en ($id)"; screen_dump; return 1; }
         for want in "$st" "min_load $ml" "workers $cw/$mw"; do
@@ -60,7 +70,7 @@ t_workergroups() {
         echo "$l" | grep -qF -- "$q" || { fail "query of wg $id ('$q'): $l"; return 1; }
         # the template's name, from the simulator's templates
         h=$(wg "[w.get('template_hash') for w in wgs if w['id'] == $id][0]")
-        tn=$(sim_state "[t['name'] for t in d['templates'] if t['hash_id'] == '$h'][0]")
+        tn=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([t["name"] for t in d["templates"] if t["hash_id"] == sys.argv[2]][0])' "$E2E_TMP/state.json" "$h")
         echo "$l" | grep -qF -- "template $tn" || { fail "template name '$tn' of wg $id: $l"; return 1; }
     done
 }
@@ -105,7 +115,7 @@ t_detail() {
     wait_for "api_key" 10 || return 1
     l=$(line_with "api_key")
     echo "$l" | grep -qF "<hidden>" || { fail "api_key line: $l"; return 1; }
-    for k in $(sim_state "[e['api_key'] for e in d['endpoints']]" | tr -d '[],"'); do
+    for k in $(ep "' '.join(e['api_key'] for e in eps)"); do
         screen | grep -qF -- "$k" && { fail "an endpoint api_key is on screen"; return 1; }
     done
     on_screen "search_query" || return 1
