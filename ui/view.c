@@ -15,6 +15,8 @@
 	X(instances) \
 	X(events) \
 	X(offers) \
+	X(serverless) \
+	X(workergroup) \
 	X(account) \
 	X(detail) \
 	X(help)

@@ -1,0 +1,82 @@
+/* sv_tree.h: the pure parts of the serverless view: the rows of the
+ * endpoint/workergroup tree (collapsed endpoints hide their workergroups),
+ * the text of an endpoint row, of a workergroup row (the template's name
+ * when an instance of the snapshot tells it, else its hash), the worker
+ * health with its load bar, and the workergroup detail lines (every field,
+ * api_key as <hidden>).  No terminal; UI thread (no shared state). */
+#ifndef RENTOP_UI_SV_TREE_H
+#define RENTOP_UI_SV_TREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model.h"
+#include "workers.h"
+
+#define SV_MAX_ENDPOINTS 256
+#define SV_MAX_ROWS 2048
+
+enum sv_row_kind { SVR_ENDPOINT, SVR_WORKERGROUP };
+
+struct sv_row {
+	enum sv_row_kind kind;
+	long endpoint_id;
+	long id;            /* the endpoint's or the workergroup's id */
+	size_t idx;         /* into the snapshot's endpoints or workergroups */
+	bool collapsed;     /* SVR_ENDPOINT: its workergroups hidden */
+	bool last;          /* SVR_WORKERGROUP: the last of its endpoint */
+};
+
+/* The endpoints whose workergroups are hidden. */
+struct sv_collapsed {
+	long ids[SV_MAX_ENDPOINTS];
+	size_t n;
+};
+bool sv_collapsed_has(const struct sv_collapsed *c, long endpoint_id);
+void sv_collapsed_set(struct sv_collapsed *c, long endpoint_id, bool collapsed);
+
+/* The rows: endpoints in the order given, each followed (unless collapsed)
+ * by its workergroups (matched by endpoint_id, by id); workergroups of no
+ * listed endpoint come last under no endpoint row.  Returns the count. */
+size_t sv_tree_rows(const struct endpoint *e, size_t ne, const struct workergroup *g, size_t ng,
+		    const struct sv_collapsed *c, struct sv_row *out, size_t max);
+/* A key for a row that survives rebuilds (endpoints > 0, workergroups < 0). */
+long sv_row_key(const struct sv_row *r);
+
+/* "v llm-chat (1)  active  min_load 10  util 0.90  cold 2.5x  workers 1/8". */
+char *sv_endpoint_text(const struct endpoint *e, bool open, bool ascii, char *buf, size_t n);
+/* The template's name from an instance of the snapshot with that hash, or NULL. */
+const char *sv_template_name(const char *hash, const struct instance *v, size_t n);
+/* "  `- wg 11  template NAME  gpu_ram 24  test_workers 3  query ...  args ...";
+ * tmpl_name: the template's name when known (NULL: its hash is shown). */
+char *sv_workergroup_text(const struct workergroup *g, const char *tmpl_name, bool last,
+			  bool ascii, char *buf, size_t n);
+/* "[####......] 42/120  3 run 1 load 0 idle 1 err" (the bar: load/capacity). */
+char *sv_health_text(const struct workers_health *h, bool ascii, char *buf, size_t n);
+
+struct sv_line {
+	char key[32];
+	char value[400];
+};
+/* Every field of g, api_key as <hidden>; returns the count. */
+size_t sv_workergroup_lines(const struct workergroup *g, const char *tmpl_name,
+			    struct sv_line *out, size_t max);
+
+/* Template names by hash (from a template search, or an instance). */
+#define SV_MAX_NAMES 128
+struct sv_names {
+	char hash[SV_MAX_NAMES][40];
+	char name[SV_MAX_NAMES][96];
+	size_t n;
+};
+const char *sv_names_get(const struct sv_names *t, const char *hash); /* NULL: unknown */
+void sv_names_put(struct sv_names *t, const char *hash, const char *name);
+/* The name of g's template: t, else an instance of the snapshot; NULL. */
+const char *sv_names_of(const struct sv_names *t, const char *hash, const struct instance *v,
+			size_t nv);
+
+struct app;
+/* pane_serverless.c: the template name the serverless view knows, or NULL. */
+const char *pane_serverless_template(const struct app *a, const char *hash);
+
+#endif
