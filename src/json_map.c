@@ -317,10 +317,11 @@ struct kv *json_map_fields(const json_t *obj, size_t *n)
 		if (ik) {
 			v[i].key = (char *)ik;
 		} else {
+			/* judged on the name as shown: "im\x7fage_login" is image_login */
 			v[i].key = sanitize_str(key, klen);
-			secret = json_map_is_secret_key(key);
+			secret = json_map_is_secret_key(v[i].key);
 		}
-		json_t *env = secrets_masked(key, val); /* env values: always masked */
+		json_t *env = secrets_masked(v[i].key, val); /* env values: always masked */
 		if (env) {
 			v[i].value = value_text(env);
 			json_decref(env);

@@ -781,9 +781,13 @@ void instance_clear(struct instance *x)
 	kv_free(x->fields, x->nfields);
 	x->fields = NULL;
 	x->nfields = 0;
-	for (size_t i = 0; i < x->nenv; i++)
+	/* the env list is built item by item (map_env), not packed: free each */
+	for (size_t i = 0; i < x->nenv; i++) {
 		explicit_bzero(x->env[i].value, strlen(x->env[i].value));
-	kv_free(x->env, x->nenv);
+		free(x->env[i].key);
+		free(x->env[i].value);
+	}
+	free(x->env);
 	x->env = NULL;
 	x->nenv = 0;
 }

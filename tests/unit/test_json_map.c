@@ -483,6 +483,32 @@ static void test_offers_templates(void **state)
 	json_decref(one);
 }
 
+/* A secret's name with a control character in it is judged as drawn
+ * ("im\x7fage_login" shows as image_login: masked), and an instance's env
+ * list is freed whole (ASan's leak check runs this under make check). */
+static void test_hidden_secret_names_and_env(void **state)
+{
+	(void)state;
+	json_t *o = json_pack("{s:i,s:s,s:s,s:[[s,s],[s,s]]}", "id", 7, "im\x7f" "age_login",
+			      "-u me -p tok registry.example", "my\x01_token", "tok-123",
+			      "extra_env", "HF_TOKEN", "hf_abc", "PLAIN", "1");
+	assert_non_null(o);
+	struct instance x;
+	assert_true(json_map_instance(o, &x));
+	size_t seen = 0;
+	for (size_t i = 0; i < x.nfields; i++) {
+		if (!strcmp(x.fields[i].key, "image_login") || !strcmp(x.fields[i].key, "my_token")) {
+			assert_non_null(strstr(x.fields[i].value, "****"));
+			assert_null(strstr(x.fields[i].value, "tok"));
+			seen++;
+		}
+	}
+	assert_int_equal(seen, 2);
+	assert_int_equal(x.nenv, 2);
+	instance_clear(&x);
+	json_decref(o);
+}
+
 static void test_fields_empty(void **state)
 {
 	(void)state;
@@ -825,6 +851,7 @@ int main(void)
 		cmocka_unit_test(test_workergroups_endpoints),
 		cmocka_unit_test(test_offers_templates),
 		cmocka_unit_test(test_fields_empty),
+		cmocka_unit_test(test_hidden_secret_names_and_env),
 		cmocka_unit_test(test_tfa_status),
 		cmocka_unit_test(test_env_vars),
 		cmocka_unit_test(test_api_keys),
