@@ -975,7 +975,9 @@ static void op_complete(struct poller *p, struct op *o, struct http_xfer *x)
 				/* refused, nothing done: wait past the service's window */
 				o->refusals++;
 				struct pace *b = &p->pace.b[poller_pace_group(o->call.ep)];
-				if (b->rate <= 0) /* unpaced (--page-rate 0) and refused */
+				/* unpaced (--page-rate 0) and refused: paced from now on;
+				 * not offer searches, which the offers view paces */
+				if (b->rate <= 0 && poller_pace_group(o->call.ep) != EP_OFFERS)
 					b->rate = api_ep_rate(o->call.ep);
 				o->retry_at = poller_pace_refused(&p->pace, o->call.ep, now, jitter(p));
 				log_msg("%s: 429, waiting %.2f s", api_ep_name(o->call.ep),

@@ -3,16 +3,17 @@
  * for a bucket goes before any fetch on it. */
 #include "poller_pace.h"
 
-#include "offers.h"
-
 void poller_pace_init(struct poller_pace *pp, double now)
 {
 	for (int i = 0; i < EP__COUNT; i++) {
-		/* offer searches: the same burst as the offers view's own pacer
-		 * (offers_pace_init), which tells the operator when the next
-		 * may go; a burst of 1 here would hold its searches 6 s apart */
-		double burst = i == EP_OFFERS ? OFFERS_PACE_BURST : 1;
-		pace_init(&pp->b[i], api_ep_rate((enum api_ep)i), burst, now);
+		/* offer searches: only the offers view sends them, and its own
+		 * pacer (offers_pace_*) is the one client-side gate, the one
+		 * that tells the operator when the next may go.  A second
+		 * bucket here (with its tokens taken later than the view's)
+		 * could hold a search the view has allowed, so this one is
+		 * unpaced (rate 0); a 429 still blocks it (pace_refused). */
+		double rate = i == EP_OFFERS ? 0 : api_ep_rate((enum api_ep)i);
+		pace_init(&pp->b[i], rate, 1, now);
 		pp->actions_wanting[i] = 0;
 	}
 }
@@ -107,7 +108,18 @@ void poller_pace_forget(struct poller_pace *pp, enum api_ep ep, bool *wanting)
 
 double poller_pace_refused(struct poller_pace *pp, enum api_ep ep, double now, double jitter)
 {
-	return pace_refused(&pp->b[poller_pace_group(ep)], now, jitter);
+	struct pace *b = &pp->b[poller_pace_group(ep)];
+	if (poller_pace_group(ep) == EP_OFFERS) {
+		/* unpaced, but a 429 blocks it as long as a bucket at the
+		 * published rate would be blocked; it stays unpaced after */
+		struct pace paced = *b;
+		paced.rate = api_ep_rate(EP_OFFERS);
+		pace_refused(&paced, now, jitter);
+		paced.rate = b->rate;
+		*b = paced;
+		return b->blocked_until;
+	}
+	return pace_refused(b, now, jitter);
 }
 
 void poller_pace_answered(struct poller_pace *pp, enum api_ep ep)

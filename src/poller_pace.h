@@ -29,7 +29,8 @@ struct poller_pace {
 };
 
 /* Every bucket full at `now`, rate api_ep_rate(), burst 1 (the service's
- * own bucket holds a little more: we never lean on it). */
+ * own bucket holds a little more: we never lean on it).  EP_OFFERS is
+ * unpaced here (the offers view's pacer is its gate) but a 429 blocks it. */
 void poller_pace_init(struct poller_pace *pp, double now);
 /* The endpoint whose bucket ep uses. */
 enum api_ep poller_pace_group(enum api_ep ep);

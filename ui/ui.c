@@ -3,7 +3,7 @@
  *
  * The loop sleeps in poll() on stdin and the model's wake fd, with no
  * timeout unless something is due (a toast to expire, the minute an age
- * changes, the moment data turns stale).  Each iteration takes new events,
+ * changes, the moment data turns stale, a view's next_wake).  Each iteration takes new events,
  * swaps in a newer snapshot unless paused, drains every key, redraws only
  * the dirty parts and calls doupdate() once.  Signal handlers only set a
  * flag and wake the loop.  The terminal is restored on every exit path:
@@ -454,6 +454,17 @@ static int next_timeout(struct app *a)
 		if (wait < 0 || w < wait)
 			wait = w;
 	}
+	for (int i = 0; i < a->nviews; i++) {
+		const struct view *vi = &a->views[i];
+		if (!vi->ops->next_wake)
+			continue;
+		double at = vi->ops->next_wake(a, vi->st);
+		if (at < 0)
+			continue;
+		double w = at > mono ? at - mono : 0;
+		if (wait < 0 || w < wait)
+			wait = w;
+	}
 	if (wait < 0)
 		return -1;
 	return wait < 0.001 ? 1 : (int)(wait * 1000.0) + 1;
@@ -479,6 +490,14 @@ static void clock_tick(struct app *a, double *last_minute)
 			       : 0;
 	if (stale > 0 && util_now() >= stale)
 		a->dirty |= DIRTY_HEADER;
+	for (int i = 0; i < a->nviews; i++) {
+		struct view *vi = &a->views[i];
+		if (!vi->ops->next_wake || !vi->ops->on_wake)
+			continue;
+		double at = vi->ops->next_wake(a, vi->st);
+		if (at >= 0 && util_mono() >= at)
+			vi->ops->on_wake(a, vi->st);
+	}
 }
 
 /* Start-up warnings (refused bind lines, a missing theme): into the event

@@ -58,6 +58,12 @@ struct view_ops {
 	/* A new snapshot is in a->snap (rows: its rows or pending jobs changed). */
 	void (*on_snapshot)(struct app *a, void *st, bool rows);
 	void (*on_clock)(struct app *a, void *st);    /* a minute passed while shown (ages) */
+	/* When (s, util_mono()) the view next has work due by the clock,
+	 * shown or not (a paced search to send, a countdown to redraw); a
+	 * negative value: none.  The loop's poll() wakes then and calls
+	 * on_wake once that time has come; an idle view costs no wake-ups. */
+	double (*next_wake)(const struct app *a, const void *st);
+	void (*on_wake)(struct app *a, void *st);
 	void (*on_event)(struct app *a, void *st, const struct event *e); /* every new event */
 	void (*draw)(struct app *a, void *st, const struct rect *body);
 	/* An action looked up in its context whose def has no run; true when handled. */

@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "pace.h"
+#include "poller_pace.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
 
@@ -94,6 +95,31 @@ static void unpaced_never_waits(void **state)
 	assert_true(pace_take(&p, 6.0));
 }
 
+/* The poller never holds an offer search (the offers view's pacer is the
+ * only client-side gate), but a 429 blocks it for a whole published
+ * period (6 s at 10 a minute), doubling, and it is unpaced again after. */
+static void poller_offers_unpaced_but_blocked_by_429(void **state)
+{
+	(void)state;
+	struct poller_pace pp;
+	poller_pace_init(&pp, 0);
+	for (int i = 0; i < 50; i++)
+		assert_true(poller_pace_take(&pp, EP_OFFERS, RK_ACTION, 1.0, NULL));
+	double until = poller_pace_refused(&pp, EP_OFFERS, 2.0, 0.0);
+	assert_true(fabs(until - (2.0 + 1.0 / api_ep_rate(EP_OFFERS))) < 1e-9);
+	assert_false(poller_pace_take(&pp, EP_OFFERS, RK_ACTION, until - 0.1, NULL));
+	assert_true(poller_pace_take(&pp, EP_OFFERS, RK_ACTION, until, NULL));
+	assert_true(poller_pace_take(&pp, EP_OFFERS, RK_ACTION, until, NULL));
+	until = poller_pace_refused(&pp, EP_OFFERS, 20.0, 0.0);
+	assert_true(fabs(until - (20.0 + 2.0 / api_ep_rate(EP_OFFERS))) < 1e-9);
+	poller_pace_answered(&pp, EP_OFFERS);
+	for (int i = 0; i < 20; i++)
+		assert_true(poller_pace_take(&pp, EP_OFFERS, RK_ACTION, until, NULL));
+	/* other endpoints keep their burst of 1 */
+	assert_true(poller_pace_take(&pp, EP_TEMPLATES, RK_ACTION, 0, NULL));
+	assert_false(poller_pace_take(&pp, EP_TEMPLATES, RK_ACTION, 0, NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -102,6 +128,7 @@ int main(void)
 		cmocka_unit_test(refusal_blocks_past_window_and_doubles),
 		cmocka_unit_test(slow_endpoint_blocks_a_whole_period),
 		cmocka_unit_test(unpaced_never_waits),
+		cmocka_unit_test(poller_offers_unpaced_but_blocked_by_429),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,9 +9,11 @@
  *
  * Searches happen only on demand (Enter in the query line, r, a change of
  * type or sort) through jobs_call with a mapper over json_map_offers, and
- * are paced at the published rate (offers_pace_*): a search that would be
- * refused is not sent ("next search in N s"), and a 429 says how long to
- * wait while the table keeps the last results.  A line that does not parse
+ * are paced at the published rate (offers_pace_*), the only client-side
+ * gate on them: a search that would be refused waits as the pending one
+ * ("next search in N s", counting down; a newer request replaces it) and
+ * goes by itself when the pacer allows (next_wake/on_wake), and a 429 says
+ * how long to wait while the table keeps the last results.  A line that does not parse
  * shows the parser's message with its column and sends nothing.  Enter on a
  * row shows every field of the offer. */
 #define NCURSES_WIDECHAR 1
@@ -57,7 +59,8 @@ struct off_view {
 	bool searched;            /* an answer arrived at least once */
 	struct table t;
 	int req;                  /* the search in flight (0: none) */
-	struct query_cmd next;    /* asked for while one was in flight: sent after it */
+	struct query_cmd next;    /* the pending search: asked for while one was in
+				   * flight or the pacer was empty; sent when both allow */
 	bool queued;
 	struct pace pace;
 	char status[300];         /* the last search's outcome or refusal */
@@ -281,9 +284,32 @@ static void cmd_copy(struct query_cmd *dst, const struct query_cmd *src)
 	dst->order = src->order ? xstrdup(src->order) : NULL;
 }
 
+/* c becomes the pending search (taken over; it replaces any pending one). */
+static void hold(struct off_view *v, struct query_cmd *c)
+{
+	if (v->queued)
+		query_cmd_free(&v->next);
+	v->next = *c;
+	v->queued = true;
+}
+
+/* The status while a search waits for the pacer: the whole seconds left. */
+static void say_wait(struct app *a, struct off_view *v, double now)
+{
+	char wait[160];
+	if (offers_pace_ready(&v->pace, now, wait, sizeof wait))
+		return;
+	if (v->pace.blocked_until > now)
+		say(a, v, ROLE_WARNING, "offer searches refused by the service (429): %s%s", wait,
+		    v->searched ? "; showing the previous results" : "");
+	else
+		say(a, v, ROLE_WARNING, "%s (about 10 searches a minute)", wait);
+}
+
 /* Search for c (taken over: it becomes the search in force once sent).
- * Nothing is sent when the line does not make a body, a search is in
- * flight or the pacer says it would be refused: the status says why. */
+ * Nothing is sent when the line does not make a body (the status says
+ * why; false); while a search is in flight or the pacer would refuse, c
+ * becomes the pending search, sent by itself later (true). */
 static bool search(struct app *a, struct off_view *v, struct query_cmd *c)
 {
 	struct query_error qe;
@@ -296,20 +322,17 @@ static bool search(struct app *a, struct off_view *v, struct query_cmd *c)
 	if (v->req) {
 		/* one search at a time: the latest asked for goes when it answers */
 		json_decref(body);
-		if (v->queued)
-			query_cmd_free(&v->next);
-		v->next = *c;
-		v->queued = true;
+		hold(v, c);
 		say(a, v, ROLE_DIM, "searching... (then the new search)");
 		return true;
 	}
 	double now = util_mono();
-	char wait[160];
-	if (!offers_pace_ready(&v->pace, now, wait, sizeof wait)) {
+	if (pace_wait(&v->pace, now) > 0) {
+		/* not lost: it goes by itself when the pacer allows (on_wake) */
 		json_decref(body);
-		query_cmd_free(c);
-		say(a, v, ROLE_WARNING, "%s (about 10 searches a minute)", wait);
-		return false;
+		hold(v, c);
+		say_wait(a, v, now);
+		return true;
 	}
 	char defs[160];
 	query_defaults_desc(body, defs, sizeof defs);
@@ -430,6 +453,39 @@ static void off_snapshot(struct app *a, void *st, bool rows)
 		v->queued = false;
 		search(a, v, &c);
 	}
+}
+
+/* The pending search waits for the pacer: wake when it may go, or when
+ * the whole seconds of the countdown change. */
+static double off_next_wake(const struct app *a, const void *st)
+{
+	(void)a;
+	const struct off_view *v = st;
+	if (!v->queued || v->req)
+		return -1;
+	double now = util_mono();
+	double w = pace_wait(&v->pace, now);
+	if (w <= 0)
+		return now;
+	double step = w - (ceil(w) - 1.0); /* until ceil(w) drops, (0, 1] */
+	return now + step + 0.001;
+}
+
+/* Send the pending search if the pacer allows, else redraw the countdown. */
+static void off_on_wake(struct app *a, void *st)
+{
+	struct off_view *v = st;
+	if (!v->queued || v->req)
+		return;
+	double now = util_mono();
+	if (pace_wait(&v->pace, now) > 0) {
+		say_wait(a, v, now);
+		return;
+	}
+	struct query_cmd c = v->next;
+	v->queued = false;
+	if (!search(a, v, &c) && v->status_role == ROLE_ERROR)
+		app_toast(a, ROLE_ERROR, 8, "%s", v->status);
 }
 
 /* ---- drawing -------------------------------------------------------------------- */
@@ -785,6 +841,8 @@ const struct view_ops view_offers = {
 	.init = off_init,
 	.fini = off_fini,
 	.on_snapshot = off_snapshot,
+	.next_wake = off_next_wake,
+	.on_wake = off_on_wake,
 	.draw = off_draw,
 	.action = off_action,
 	.selected_row = off_selected,
