@@ -455,10 +455,11 @@ static int next_timeout(struct app *a)
 			wait = w;
 	}
 	for (int i = 0; i < a->nviews; i++) {
-		const struct view *vi = &a->views[i];
+		struct view *vi = &a->views[i];
 		if (!vi->ops->next_wake)
 			continue;
 		double at = vi->ops->next_wake(a, vi->st);
+		vi->wake_at = at;
 		if (at < 0)
 			continue;
 		double w = at > mono ? at - mono : 0;
@@ -494,9 +495,13 @@ static void clock_tick(struct app *a, double *last_minute)
 		struct view *vi = &a->views[i];
 		if (!vi->ops->next_wake || !vi->ops->on_wake)
 			continue;
-		double at = vi->ops->next_wake(a, vi->st);
-		if (at >= 0 && util_mono() >= at)
+		/* due: the time the loop planned to wake for (a view's next_wake
+		 * is always ahead of the moment it is asked), or one already past */
+		double at = vi->ops->next_wake(a, vi->st), mono = util_mono();
+		if (at >= 0 && (mono >= at || (vi->wake_at >= 0 && mono >= vi->wake_at))) {
+			vi->wake_at = -1;
 			vi->ops->on_wake(a, vi->st);
+		}
 	}
 }
 

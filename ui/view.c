@@ -86,6 +86,7 @@ void view_init_all(struct app *a)
 		v->ops = registry[i];
 		v->ctx = view_keys(&a->km, v->ops);
 		v->show = v->ops->number_key ? show_action(v->ops) : ACT_NONE;
+		v->wake_at = -1;
 		v->st = v->ops->init ? v->ops->init(a) : NULL;
 	}
 	/* the first Tab view is the one shown at start */

@@ -98,6 +98,7 @@ struct view {
 	void *st;              /* the view's private state */
 	int ctx;               /* its key context */
 	enum action show;      /* view-NAME (number key), ACT_NONE for an overlay */
+	double wake_at;        /* util_mono() time of the wake the loop planned, -1: none */
 };
 
 /* The key context of ops (registered on first use), its actions, its

@@ -104,6 +104,17 @@ t_pacing() {
         screen | grep -q "next search in [0-9]* s" && { seen=1; break; }
     done
     [ $seen = 1 ] || { fail "no 'next search in' after $n presses of r"; return 1; }
+    # the countdown counts down by itself (no key pressed)
+    n1=$(screen | sed -n 's/.*next search in \([0-9]*\) s.*/\1/p' | head -n 1)
+    if [ "${n1:-0}" -ge 3 ]; then
+        k=0 down=0
+        while [ $k -lt 20 ]; do
+            n2=$(screen | sed -n 's/.*next search in \([0-9]*\) s.*/\1/p' | head -n 1)
+            [ -n "$n2" ] && [ "$n2" -lt "$n1" ] && { down=1; break; }
+            sleep 0.2; k=$((k + 1))
+        done
+        [ $down = 1 ] || { fail "the countdown stayed at $n1 s"; return 1; }
+    fi
     on_screen "sort: DLPerf/\$ low first" || return 1
     # a newer request replaces the pending one; the pacer just held one (or
     # sent the pending, taking its token), so i is not sent at once either
