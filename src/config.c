@@ -408,7 +408,7 @@ void config_usage(FILE *out)
 	      "  --no-bell             no bell when an instance fails\n"
 	      "  --config FILE         config file (default $XDG_CONFIG_HOME/rentop/config)\n"
 	      "  --log FILE            write a debug log (never contains keys)\n"
-	      "  --dump WHAT           print instances|offers|user|workergroups|templates once\n"
+	      "  --dump WHAT           print instances|offers|user|workergroups|endpoints|templates once\n"
 	      "                        and exit (0 ok, 2 usage, 3 authentication, 4 network/server)\n"
 	      "  --json                with --dump: the raw records as JSON\n"
 	      "  --query Q             with --dump offers|templates: a search query\n"
@@ -424,6 +424,7 @@ static const struct {
 } dump_names[] = {
 	{"instances", DUMP_INSTANCES}, {"offers", DUMP_OFFERS},       {"user", DUMP_USER},
 	{"workergroups", DUMP_WORKERGROUPS}, {"templates", DUMP_TEMPLATES},
+	{"endpoints", DUMP_ENDPOINTS},
 };
 
 /* Flags that take a value. */
@@ -552,7 +553,7 @@ static int apply_flags(struct config *cfg, int argc, char **argv, bool *run_url_
 				char b[48];
 				snprintf(err, errlen,
 					 "--dump: '%s' is not one of instances, offers, user, "
-					 "workergroups, templates",
+					 "workergroups, endpoints, templates",
 					 shown(v, b, sizeof b, 40));
 				return 2;
 			}

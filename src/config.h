@@ -14,7 +14,8 @@ struct key_binding {
 	char action[48];   /* action catalogue name, or "none" to unbind */
 };
 
-enum dump_what { DUMP_NONE, DUMP_INSTANCES, DUMP_OFFERS, DUMP_USER, DUMP_WORKERGROUPS, DUMP_TEMPLATES };
+enum dump_what { DUMP_NONE, DUMP_INSTANCES, DUMP_OFFERS, DUMP_USER, DUMP_WORKERGROUPS, DUMP_TEMPLATES,
+		DUMP_ENDPOINTS };
 
 struct config {
 	char *base_url;        /* default https://console.vast.ai; VAST_URL; --url */

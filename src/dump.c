@@ -14,6 +14,7 @@
 #include <wchar.h>
 
 #include "api.h"
+#include "api_serverless.h"
 #include "auth.h"
 #include "config.h"
 #include "instcol.h"
@@ -22,8 +23,10 @@
 #include "pace.h"
 #include "query.h"
 #include "secrets.h"
+#include "svfields.h"
 #include "sweep.h"
 #include "util.h"
+#include "workers.h"
 
 #define DUMP_429_MAX 30 /* 429 answers in one dump before it gives up */
 
@@ -427,27 +430,137 @@ static void kv_table(const struct kv *f, size_t n, FILE *out)
 	table_print(&t, out);
 }
 
-static void workergroups_table(const struct workergroup *v, size_t n, FILE *out)
+/* ---- serverless: one mapping with the view (svfields.c) ------------------- */
+
+/* The worker health of the endpoints a dump names, fetched once each
+ * (get_endpoint_workers); a failure is said on stderr and shows as "?". */
+struct health_cache {
+	long id[64];
+	bool have[64];
+	struct workers_health h[64];
+	size_t n;
+};
+
+/* The health of endpoint id (fetched on first use); NULL when it failed. */
+static const struct workers_health *health_of(struct api_client *cl, struct health_cache *hc,
+					      long id, FILE *err)
 {
-	struct table t = {7, 0, NULL};
-	char *hdr[] = {"ID", "ENDPOINT", "MIN_LOAD", "TARGET_UTIL", "COLD_MULT", "TEMPLATE",
-		       "QUERY"};
-	table_add(&t, hdr);
+	for (size_t i = 0; i < hc->n; i++)
+		if (hc->id[i] == id)
+			return hc->have[i] ? &hc->h[i] : NULL;
+	size_t k = hc->n < 64 ? hc->n++ : 63;
+	hc->id[k] = id;
+	hc->have[k] = false;
+	memset(&hc->h[k], 0, sizeof hc->h[k]);
+	struct api_call c = api_endpoint_workers(cl->cfg, id);
+	json_t *root = NULL;
+	struct api_error e;
+	bool ok = api_run(cl, &c, &root, &e);
+	api_call_free(&c);
+	struct worker *v = NULL;
+	size_t n = 0;
+	if (ok && !workers_decode(root, &v, &n)) {
+		ok = false;
+		char *t = json_is_string(root) ? util_sanitize(json_string_value(root)) : NULL;
+		apierr_protocol(&e, 200, t ? t : "unexpected get_endpoint_workers answer");
+		free(t);
+	}
+	json_decref(root);
+	if (!ok) {
+		fprintf(err, "rentop: workers of endpoint %ld: %s\n", id, e.msg);
+		return NULL;
+	}
+	workers_summary(v, n, &hc->h[k]);
+	free(v);
+	hc->have[k] = true;
+	return &hc->h[k];
+}
+
+/* The health as a JSON object (numbers), or null. */
+static json_t *health_json(const struct workers_health *h)
+{
+	if (!h)
+		return json_null();
+	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:f}", "total", (json_int_t)h->total,
+			 "running", (json_int_t)h->count[WS_RUNNING], "loading",
+			 (json_int_t)h->count[WS_LOADING], "idle", (json_int_t)h->count[WS_IDLE],
+			 "error", (json_int_t)h->count[WS_ERROR], "other",
+			 (json_int_t)h->count[WS_OTHER], "load", round(h->load * 1000) / 1000,
+			 "capacity", round(h->capacity * 1000) / 1000);
+}
+
+/* A row of cells: the fields named by keys through get (svfields), then
+ * the workers and load cells of h. */
+typedef const char *(*field_text_fn)(const void *rec, const char *key, char *buf, size_t n);
+
+static const char *ep_text(const void *rec, const char *key, char *buf, size_t n)
+{
+	return svf_endpoint_text(rec, key, buf, n);
+}
+
+static const char *wg_text(const void *rec, const char *key, char *buf, size_t n)
+{
+	return svf_workergroup_text(rec, key, buf, n);
+}
+
+#define SV_COLS_MAX 16
+
+/* One table: the header, then per record its fields (keys; "@workers" and
+ * "@load" the endpoint's health, h[i]). */
+static void serverless_table(const char *const *hdr, const char *const *keys, size_t ncols,
+			     const void *recs, size_t size, size_t n, field_text_fn get,
+			     const struct workers_health *const *h, FILE *out)
+{
+	struct table t = {ncols, 0, NULL};
+	table_add(&t, (char **)hdr);
 	for (size_t i = 0; i < n; i++) {
-		const struct workergroup *w = &v[i];
-		char *row[7];
-		row[0] = xasprintf("%ld", w->id);
-		row[1] = xasprintf("%s (%ld)", w->endpoint_name, w->endpoint_id);
-		row[2] = fnum(w->min_load, -1);
-		row[3] = fnum(w->target_util, -1);
-		row[4] = fnum(w->cold_mult, -1);
-		row[5] = xstrdup(w->template_hash);
-		row[6] = xstrdup(w->search_query);
+		const void *rec = (const char *)recs + i * size;
+		char cell[SV_COLS_MAX][1100], wk[160], ld[64];
+		char *row[SV_COLS_MAX];
+		svf_workers_cells(h[i], h[i] != NULL, wk, sizeof wk, ld, sizeof ld);
+		for (size_t c = 0; c < ncols; c++) {
+			const char *v;
+			if (!strcmp(keys[c], "@workers"))
+				v = wk;
+			else if (!strcmp(keys[c], "@load"))
+				v = ld;
+			else
+				v = get(rec, keys[c], cell[c], sizeof cell[c]);
+			if (v != cell[c])
+				util_strlcpy(cell[c], v ? v : "", sizeof cell[c]);
+			if (!cell[c][0])
+				util_strlcpy(cell[c], "-", sizeof cell[c]);
+			row[c] = cell[c];
+		}
 		table_add(&t, row);
-		for (int c = 0; c < 7; c++)
-			free(row[c]);
 	}
 	table_print(&t, out);
+}
+
+static void workergroups_table(const struct workergroup *v, size_t n,
+			       const struct workers_health *const *h, FILE *out)
+{
+	static const char *const hdr[] = {"ID", "ENDPOINT", "ENDPOINT_ID", "TEMPLATE_HASH",
+					  "MIN_LOAD", "TARGET_UTIL", "COLD_MULT", "TEST_WORKERS",
+					  "GPU_RAM", "EP_WORKERS", "EP_LOAD", "LAUNCH_ARGS",
+					  "QUERY"};
+	static const char *const keys[] = {"id", "endpoint_name", "endpoint_id", "template_hash",
+					   "min_load", "target_util", "cold_mult", "test_workers",
+					   "gpu_ram", "@workers", "@load", "launch_args",
+					   "search_query"};
+	serverless_table(hdr, keys, sizeof keys / sizeof *keys, v, sizeof *v, n, wg_text, h, out);
+}
+
+static void endpoints_table(const struct endpoint *v, size_t n,
+			    const struct workers_health *const *h, FILE *out)
+{
+	static const char *const hdr[] = {"ID", "NAME", "STATE", "MIN_LOAD", "TARGET_UTIL",
+					  "COLD_MULT", "COLD_WORKERS", "MAX_WORKERS", "LOAD",
+					  "WORKERS"};
+	static const char *const keys[] = {"id", "endpoint_name", "endpoint_state", "min_load",
+					   "target_util", "cold_mult", "cold_workers", "max_workers",
+					   "@load", "@workers"};
+	serverless_table(hdr, keys, sizeof keys / sizeof *keys, v, sizeof *v, n, ep_text, h, out);
 }
 
 static void templates_table(const struct template_rec *v, size_t n, FILE *out)
@@ -576,6 +689,22 @@ static int dump_user(struct api_client *cl, FILE *out, FILE *err)
 	return rc;
 }
 
+/* Add each record of the JSON list the health of its endpoint (fetched
+ * through the cache) under key, matching records by idkey. */
+static void add_health_json(struct api_client *cl, struct health_cache *hc, json_t *a,
+			    const char *idkey, const char *key, FILE *err)
+{
+	size_t i;
+	json_t *o;
+	json_array_foreach(a, i, o) {
+		json_t *idv = json_object_get(o, idkey);
+		if (!json_is_integer(idv))
+			continue;
+		json_object_set_new(o, key, health_json(health_of(cl, hc, (long)json_integer_value(idv),
+								  err)));
+	}
+}
+
 static int dump_workergroups(struct api_client *cl, FILE *out, FILE *err)
 {
 	struct api_call c = api_workergroups(cl->cfg, false);
@@ -593,17 +722,58 @@ static int dump_workergroups(struct api_client *cl, FILE *out, FILE *err)
 	int rc = DUMP_EXIT_OK;
 	struct workergroup *v = NULL;
 	size_t n = 0;
+	struct health_cache *hc = xcalloc(1, sizeof *hc);
 	if (!json_map_workergroups(root, &v, &n)) {
 		apierr_protocol(&e, 200, "unexpected workergroup list shape");
 		rc = report(err, cl->auth, "workergroups", &e);
 	} else if (cl->cfg->dump_json) {
 		json_t *a = list_of(root, "results");
+		add_health_json(cl, hc, a, "endpoint_id", "endpoint_workers", err);
 		print_json(out, a);
 		json_decref(a);
 	} else {
-		workergroups_table(v, n, out);
+		const struct workers_health **h = xcalloc(n + 1, sizeof *h);
+		for (size_t i = 0; i < n; i++)
+			h[i] = health_of(cl, hc, v[i].endpoint_id, err);
+		workergroups_table(v, n, h, out);
+		free(h);
 	}
+	free(hc);
 	workergroups_free(v, n);
+	json_decref(root);
+	return rc;
+}
+
+static int dump_endpoints(struct api_client *cl, FILE *out, FILE *err)
+{
+	struct api_call c = api_endptjobs(cl->cfg);
+	json_t *root;
+	struct api_error e;
+	bool ok = api_run(cl, &c, &root, &e);
+	api_call_free(&c);
+	if (!ok)
+		return report(err, cl->auth, "endpoints", &e);
+	int rc = DUMP_EXIT_OK;
+	struct endpoint *v = NULL;
+	size_t n = 0;
+	struct health_cache *hc = xcalloc(1, sizeof *hc);
+	if (!json_map_endpoints(root, &v, &n)) {
+		apierr_protocol(&e, 200, "unexpected endpoint list shape");
+		rc = report(err, cl->auth, "endpoints", &e);
+	} else if (cl->cfg->dump_json) {
+		json_t *a = list_of(root, "results");
+		add_health_json(cl, hc, a, "id", "workers", err);
+		print_json(out, a);
+		json_decref(a);
+	} else {
+		const struct workers_health **h = xcalloc(n + 1, sizeof *h);
+		for (size_t i = 0; i < n; i++)
+			h[i] = health_of(cl, hc, v[i].id, err);
+		endpoints_table(v, n, h, out);
+		free(h);
+	}
+	free(hc);
+	endpoints_free(v, n);
 	json_decref(root);
 	return rc;
 }
@@ -662,6 +832,7 @@ int dump_run(const struct config *cfg, struct auth *auth, FILE *out, FILE *err)
 	case DUMP_USER: rc = dump_user(&cl, out, err); break;
 	case DUMP_WORKERGROUPS: rc = dump_workergroups(&cl, out, err); break;
 	case DUMP_TEMPLATES: rc = dump_templates(&cl, out, err); break;
+	case DUMP_ENDPOINTS: rc = dump_endpoints(&cl, out, err); break;
 	default:
 		fprintf(err, "rentop: nothing to dump\n");
 		rc = DUMP_EXIT_USAGE;

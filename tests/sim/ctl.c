@@ -130,6 +130,7 @@ static void state(struct simstate *st, struct sim_resp *rs, double now)
 			"rate_limits_on", json_boolean(st->rate_limits), "tfa", tfa_debug_json(w->tfa), "requests",
 			st->requests, "secrets", w->secrets, "endpoints", w->endpoints, "templates", tpl, "faults",
 			faults, "roles", w->roles, "speed", json_real(w->opt.speed)));
+	json_object_set(rs->json, "workergroups", w->workergroups);
 }
 
 /* POST /__sim/instance {"id":N, "actual_status":..., other fields...}. */

@@ -24,6 +24,7 @@
 #include "jobs.h"
 #include "json_map.h"
 #include "model.h"
+#include "sv_edit.h"
 #include "sv_tree.h"
 #include "theme.h"
 #include "util.h"
@@ -57,6 +58,7 @@ struct sv_view {
 	bool shown;
 	struct sv_names names;      /* template names by hash ("" : asked, not found) */
 	int tpl_req;                /* the template search in flight, 0: none */
+	struct sv_edit *ed;         /* the autoscaler edits (sv_edit.c) */
 };
 
 /* Mapper (poller thread): a worker list -> its struct workers_health. */
@@ -240,6 +242,7 @@ static void sv_snapshot(struct app *a, void *st, bool rows)
 	sync_subs(a, v);
 	take_health(a, v);
 	take_names(a, v);
+	sv_edit_snapshot(a, v->ed);
 	if (v->shown)
 		ask_names(a, v);
 	rebuild(a, v);
@@ -385,6 +388,8 @@ static bool sv_action(struct app *a, void *st, enum action act)
 {
 	struct sv_view *v = st;
 	size_t page = a->lay.body.h > 3 ? (size_t)a->lay.body.h - 3 : 1;
+	if (sv_edit_action(a, v->ed, act, v->nrows ? &v->rows[v->sel] : NULL))
+		return true;
 	if (act == act_toggle && act != ACT_NONE) {
 		if (v->nrows && v->rows[v->sel].kind == SVR_WORKERGROUP)
 			view_open(a, "workergroup", v->rows[v->sel].id);
@@ -439,6 +444,17 @@ static void sv_keys(struct keymap *km, int ctx)
 	keymap_default(km, ctx, "Enter Space", act_toggle);
 	keymap_default(km, ctx, "-", act_fold);
 	keymap_default(km, ctx, "+", act_unfold);
+	sv_edit_keys(km, ctx);
+}
+
+static bool sv_modal_key(struct app *a, void *st, int key)
+{
+	return sv_edit_modal_key(a, ((struct sv_view *)st)->ed, key);
+}
+
+static bool sv_modal_draw(struct app *a, void *st)
+{
+	return sv_edit_modal_draw(a, ((struct sv_view *)st)->ed);
 }
 
 static const void *sv_selected(const struct app *a, const void *st)
@@ -466,6 +482,7 @@ static void *sv_init(struct app *a)
 	(void)a;
 	struct sv_view *v = xcalloc(1, sizeof *v);
 	v->memo = workers_memo_new();
+	v->ed = sv_edit_new();
 	return v;
 }
 
@@ -478,6 +495,7 @@ static void sv_fini(struct app *a, void *st)
 	if (v->tpl_req)
 		model_drop_result(a->m, v->tpl_req);
 	workers_memo_free(v->memo);
+	sv_edit_free(a, v->ed);
 	free(v);
 }
 
@@ -509,4 +527,6 @@ const struct view_ops view_serverless = {
 	.action = sv_action,
 	.selected_row = sv_selected,
 	.tab_text = sv_tab,
+	.modal_key = sv_modal_key,
+	.modal_draw = sv_modal_draw,
 };

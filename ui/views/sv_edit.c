@@ -1,0 +1,417 @@
+/* sv_edit.c: the serverless view's autoscaler edits (sv_edit.h): the keys
+ * (c create an endpoint, a add a workergroup to the selected endpoint, e
+ * edit the selected endpoint or workergroup, d delete it, s suspend or
+ * resume the endpoint), every one AF_MUTATES; the open form or dialog; the
+ * one at-most-once call each sends (jobs_call, action) and its result: a
+ * success closes the modal, says so and refreshes the lists; a failure or
+ * an unknown outcome stays in the modal with the service's words.  The
+ * records a modal is about are copied when it opens, so a refresh while it
+ * is open changes neither the form nor what is compared against. */
+#include "sv_edit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_serverless.h"
+#include "app.h"
+#include "dialog.h"
+#include "jobs.h"
+#include "poller.h"
+#include "svfields.h"
+#include "theme.h"
+#include "util.h"
+
+enum ed_modal {
+	ED_NONE,
+	ED_EP_CREATE,
+	ED_EP_EDIT,
+	ED_WG_CREATE,
+	ED_WG_EDIT,
+	ED_EP_DELETE,
+	ED_WG_DELETE,
+	ED_EP_SUSPEND,
+};
+
+struct sv_edit {
+	enum ed_modal modal;
+	struct form fm;
+	struct dialog dlg;
+	struct endpoint ep;         /* the endpoint the modal is about (a copy) */
+	struct workergroup wg;      /* the workergroup it is about (a copy) */
+	bool have_ep, have_wg;
+	long endpoint_id;           /* ED_WG_CREATE: on this endpoint */
+	char endpoint_name[96];
+	bool suspend;               /* ED_EP_SUSPEND: suspend (else resume) */
+	int action_id;              /* the call awaited, 0: none */
+};
+
+enum ed_act { EA_EP_CREATE, EA_WG_CREATE, EA_EDIT, EA_DELETE, EA_SUSPEND, EA__COUNT };
+static enum action acts[EA__COUNT] = { ACT_NONE, ACT_NONE, ACT_NONE, ACT_NONE, ACT_NONE };
+
+struct sv_edit *sv_edit_new(void)
+{
+	return xcalloc(1, sizeof(struct sv_edit));
+}
+
+static void modal_close(struct app *a, struct sv_edit *ed)
+{
+	if (ed->action_id)
+		model_drop_result(a->m, ed->action_id);
+	ed->action_id = 0;
+	form_free(&ed->fm);
+	dialog_close(&ed->dlg);
+	if (ed->have_ep)
+		svf_endpoint_clear(&ed->ep);
+	if (ed->have_wg)
+		svf_workergroup_clear(&ed->wg);
+	ed->have_ep = ed->have_wg = false;
+	ed->modal = ED_NONE;
+	a->dirty |= DIRTY_ALL;
+}
+
+void sv_edit_free(struct app *a, struct sv_edit *ed)
+{
+	if (!ed)
+		return;
+	modal_close(a, ed);
+	free(ed);
+}
+
+void sv_edit_keys(struct keymap *km, int ctx)
+{
+	static const struct action_def defs[EA__COUNT] = {
+		[EA_EP_CREATE] = { .name = "endpoint-create", .help = "create a serverless endpoint (form)",
+				   .hint = "new endpoint", .flags = AF_MUTATES | AF_HINT },
+		[EA_WG_CREATE] = { .name = "workergroup-create",
+				   .help = "add a workergroup from a template to the selected endpoint (form)",
+				   .hint = "add wg", .flags = AF_MUTATES | AF_NEEDS_SEL },
+		[EA_EDIT] = { .name = "serverless-edit",
+			      .help = "edit the selected endpoint's or workergroup's autoscaler settings",
+			      .hint = "edit", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT },
+		[EA_DELETE] = { .name = "serverless-delete",
+				.help = "delete the selected endpoint or workergroup (confirm)",
+				.hint = "delete", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT },
+		[EA_SUSPEND] = { .name = "endpoint-suspend",
+				 .help = "suspend or resume the selected endpoint (confirm)",
+				 .hint = "suspend", .flags = AF_MUTATES | AF_NEEDS_SEL },
+	};
+	static const char *const keys[EA__COUNT] = { "c", "a", "e", "d", "s" };
+	for (int i = 0; i < EA__COUNT; i++) {
+		acts[i] = action_register(&defs[i]);
+		action_allow(acts[i], ctx);
+		keymap_default(km, ctx, keys[i], acts[i]);
+	}
+}
+
+static const struct endpoint *find_ep(const struct app *a, long id)
+{
+	for (size_t i = 0; a->snap && i < a->snap->nendpoints; i++)
+		if (a->snap->endpoints[i].id == id)
+			return &a->snap->endpoints[i];
+	return NULL;
+}
+
+static const struct workergroup *find_wg(const struct app *a, long id)
+{
+	for (size_t i = 0; a->snap && i < a->snap->nworkergroups; i++)
+		if (a->snap->workergroups[i].id == id)
+			return &a->snap->workergroups[i];
+	return NULL;
+}
+
+/* Keep a copy of the row's endpoint (the endpoint of a workergroup row). */
+static bool take_ep(struct app *a, struct sv_edit *ed, const struct sv_row *row)
+{
+	const struct endpoint *e = row ? find_ep(a, row->endpoint_id) : NULL;
+	if (!e) {
+		app_toast(a, ROLE_WARNING, 6, "no endpoint selected");
+		return false;
+	}
+	svf_endpoint_copy(&ed->ep, e);
+	ed->have_ep = true;
+	return true;
+}
+
+static bool take_wg(struct app *a, struct sv_edit *ed, const struct sv_row *row)
+{
+	const struct workergroup *g =
+		row && row->kind == SVR_WORKERGROUP ? find_wg(a, row->id) : NULL;
+	if (!g)
+		return false;
+	svf_workergroup_copy(&ed->wg, g);
+	ed->have_wg = true;
+	return true;
+}
+
+bool sv_edit_action(struct app *a, struct sv_edit *ed, enum action act, const struct sv_row *row)
+{
+	int which = -1;
+	for (int i = 0; i < EA__COUNT; i++)
+		if (act != ACT_NONE && act == acts[i])
+			which = i;
+	if (which < 0)
+		return false;
+	if (ed->modal != ED_NONE)
+		modal_close(a, ed);
+	char text[600];
+	switch ((enum ed_act)which) {
+	case EA_EP_CREATE:
+		sv_form_endpoint(&ed->fm, NULL);
+		ed->modal = ED_EP_CREATE;
+		break;
+	case EA_WG_CREATE:
+		if (!take_ep(a, ed, row))
+			return true;
+		ed->endpoint_id = ed->ep.id;
+		util_strlcpy(ed->endpoint_name, ed->ep.endpoint_name ? ed->ep.endpoint_name : "",
+			     sizeof ed->endpoint_name);
+		/* on a workergroup row: start from a copy of it */
+		take_wg(a, ed, row);
+		sv_form_workergroup(&ed->fm, ed->have_wg ? &ed->wg : NULL, true, ed->endpoint_id,
+				    ed->endpoint_name);
+		ed->modal = ED_WG_CREATE;
+		break;
+	case EA_EDIT:
+		if (row && row->kind == SVR_WORKERGROUP) {
+			if (!take_wg(a, ed, row))
+				return true;
+			sv_form_workergroup(&ed->fm, &ed->wg, false, ed->wg.endpoint_id,
+					    ed->wg.endpoint_name);
+			ed->modal = ED_WG_EDIT;
+		} else {
+			if (!take_ep(a, ed, row))
+				return true;
+			sv_form_endpoint(&ed->fm, &ed->ep);
+			ed->modal = ED_EP_EDIT;
+		}
+		break;
+	case EA_DELETE:
+		if (row && row->kind == SVR_WORKERGROUP) {
+			if (!take_wg(a, ed, row))
+				return true;
+			sv_delete_workergroup_text(&ed->wg, text, sizeof text);
+			dialog_confirm(&ed->dlg, 0, ed->wg.id, "Delete workergroup", text, "Delete");
+			ed->modal = ED_WG_DELETE;
+		} else {
+			if (!take_ep(a, ed, row))
+				return true;
+			sv_delete_endpoint_text(&ed->ep, a->snap->workergroups, a->snap->nworkergroups,
+						text, sizeof text);
+			dialog_confirm(&ed->dlg, 0, ed->ep.id, "Delete endpoint", text, "Delete");
+			ed->modal = ED_EP_DELETE;
+		}
+		break;
+	case EA_SUSPEND:
+		if (!take_ep(a, ed, row))
+			return true;
+		ed->suspend = sv_endpoint_suspendable(&ed->ep);
+		sv_suspend_text(&ed->ep, ed->suspend, text, sizeof text);
+		dialog_confirm(&ed->dlg, 0, ed->ep.id, ed->suspend ? "Suspend endpoint" : "Resume endpoint",
+			       text, ed->suspend ? "Suspend" : "Resume");
+		ed->modal = ED_EP_SUSPEND;
+		break;
+	case EA__COUNT:
+		return false;
+	}
+	a->dirty |= DIRTY_ALL;
+	return true;
+}
+
+/* Queue call c as an at-most-once action; false with the reason in err. */
+static bool send_action(struct app *a, struct sv_edit *ed, struct api_call call, const char *what,
+		 char *err, size_t n)
+{
+	struct job_call c = { .call = call, .action = true };
+	util_strlcpy(c.what, what, sizeof c.what);
+	int id = 0, rc = a->jobs ? jobs_call(a->jobs, &c, &id) : JOBS_EINVAL;
+	if (!a->jobs)
+		api_call_free(&c.call);
+	if (rc != JOBS_OK) {
+		util_strlcpy(err, jobs_strerror(rc), n);
+		return false;
+	}
+	ed->action_id = id;
+	return true;
+}
+
+static void submit_form(struct app *a, struct sv_edit *ed)
+{
+	struct api_call call;
+	bool ok = false;
+	char what[64];
+	switch (ed->modal) {
+	case ED_EP_CREATE:
+		ok = sv_form_endpoint_call(a->cfg, &ed->fm, NULL, &call);
+		snprintf(what, sizeof what, "create endpoint %.40s", form_value(&ed->fm, "endpoint_name"));
+		break;
+	case ED_EP_EDIT:
+		ok = sv_form_endpoint_call(a->cfg, &ed->fm, &ed->ep, &call);
+		snprintf(what, sizeof what, "edit endpoint %ld", ed->ep.id);
+		break;
+	case ED_WG_CREATE:
+		ok = sv_form_workergroup_call(a->cfg, &ed->fm, NULL, ed->endpoint_id,
+					      ed->endpoint_name, &call);
+		snprintf(what, sizeof what, "create workergroup on %.40s", ed->endpoint_name);
+		break;
+	case ED_WG_EDIT:
+		ok = sv_form_workergroup_call(a->cfg, &ed->fm, &ed->wg, 0, NULL, &call);
+		snprintf(what, sizeof what, "edit workergroup %ld", ed->wg.id);
+		break;
+	case ED_NONE:
+	case ED_EP_DELETE:
+	case ED_WG_DELETE:
+	case ED_EP_SUSPEND:
+		return;
+	}
+	if (!ok)
+		return;
+	char err[200];
+	if (!send_action(a, ed, call, what, err, sizeof err)) {
+		form_set_answer(&ed->fm, NULL, err);
+		return;
+	}
+	ed->fm.waiting = true;
+	ed->fm.answer[0] = '\0';
+}
+
+static void submit_dialog(struct app *a, struct sv_edit *ed)
+{
+	struct api_call call;
+	char what[64];
+	switch (ed->modal) {
+	case ED_EP_DELETE:
+		call = api_endpoint_delete(a->cfg, ed->ep.id);
+		snprintf(what, sizeof what, "delete endpoint %ld", ed->ep.id);
+		break;
+	case ED_WG_DELETE:
+		call = api_workergroup_delete(a->cfg, ed->wg.id);
+		snprintf(what, sizeof what, "delete workergroup %ld", ed->wg.id);
+		break;
+	case ED_EP_SUSPEND:
+		call = api_endpoint_suspend(a->cfg, ed->ep.id, ed->suspend);
+		snprintf(what, sizeof what, "%s endpoint %ld", ed->suspend ? "suspend" : "resume",
+			 ed->ep.id);
+		break;
+	case ED_NONE:
+	case ED_EP_CREATE:
+	case ED_EP_EDIT:
+	case ED_WG_CREATE:
+	case ED_WG_EDIT:
+		return;
+	}
+	if (!send_action(a, ed, call, what, ed->dlg.error, sizeof ed->dlg.error))
+		return;
+	ed->dlg.waiting = true;
+	ed->dlg.error[0] = '\0';
+}
+
+static bool is_form(enum ed_modal m)
+{
+	switch (m) {
+	case ED_EP_CREATE:
+	case ED_EP_EDIT:
+	case ED_WG_CREATE:
+	case ED_WG_EDIT:
+		return true;
+	case ED_NONE:
+	case ED_EP_DELETE:
+	case ED_WG_DELETE:
+	case ED_EP_SUSPEND:
+		return false;
+	}
+	return false;
+}
+
+bool sv_edit_modal_key(struct app *a, struct sv_edit *ed, int key)
+{
+	if (!ed || ed->modal == ED_NONE)
+		return false;
+	if (is_form(ed->modal)) {
+		if (ed->fm.waiting && key != 27)
+			return true;
+		switch (form_key(&ed->fm, key)) {
+		case FORM_CANCEL: modal_close(a, ed); break;
+		case FORM_SUBMIT: submit_form(a, ed); break;
+		case FORM_CONTINUE:
+		case FORM_EDIT:
+			break;
+		}
+		return true;
+	}
+	if (ed->dlg.waiting && key != 27)
+		return true;
+	switch (dialog_key(&ed->dlg, key)) {
+	case DLG_CANCEL: modal_close(a, ed); break;
+	case DLG_SUBMIT: submit_dialog(a, ed); break;
+	case DLG_CONTINUE: break;
+	}
+	return true;
+}
+
+bool sv_edit_modal_draw(struct app *a, struct sv_edit *ed)
+{
+	if (!ed || ed->modal == ED_NONE)
+		return false;
+	if (is_form(ed->modal)) {
+		form_draw(&ed->fm, &a->lay);
+		return !ed->fm.waiting;
+	}
+	dialog_draw(&ed->dlg, &a->lay);
+	return false;
+}
+
+/* What a finished action did, for the toast. */
+static void done_text(const struct sv_edit *ed, char *buf, size_t n)
+{
+	switch (ed->modal) {
+	case ED_EP_CREATE:
+		snprintf(buf, n, "endpoint %s created", form_value(&ed->fm, "endpoint_name"));
+		break;
+	case ED_EP_EDIT: snprintf(buf, n, "endpoint %ld changed", ed->ep.id); break;
+	case ED_WG_CREATE:
+		snprintf(buf, n, "workergroup created on %s", ed->endpoint_name);
+		break;
+	case ED_WG_EDIT: snprintf(buf, n, "workergroup %ld changed", ed->wg.id); break;
+	case ED_EP_DELETE: snprintf(buf, n, "endpoint %ld deleted", ed->ep.id); break;
+	case ED_WG_DELETE: snprintf(buf, n, "workergroup %ld deleted", ed->wg.id); break;
+	case ED_EP_SUSPEND:
+		snprintf(buf, n, "endpoint %ld %s", ed->ep.id, ed->suspend ? "suspended" : "resumed");
+		break;
+	case ED_NONE: buf[0] = '\0'; break;
+	}
+}
+
+void sv_edit_snapshot(struct app *a, struct sv_edit *ed)
+{
+	struct call_result r;
+	if (!ed || !ed->action_id || !model_take_result(a->m, ed->action_id, &r))
+		return;
+	ed->action_id = 0;
+	char msg[400];
+	if (r.outcome == CALL_OK) {
+		done_text(ed, msg, sizeof msg);
+		app_toast(a, ROLE_OK, 5, "%s", msg);
+		modal_close(a, ed);
+	} else {
+		char why[300];
+		apierr_format(&r.err, why, sizeof why);
+		if (r.outcome == CALL_UNKNOWN)
+			snprintf(msg, sizeof msg, "the answer was lost: the change may have been made "
+						  "(%s); check the list before trying again", why);
+		else
+			snprintf(msg, sizeof msg, "%s", why);
+		if (is_form(ed->modal)) {
+			ed->fm.waiting = false;
+			form_set_answer(&ed->fm, NULL, msg);
+		} else {
+			ed->dlg.waiting = false;
+			util_strlcpy(ed->dlg.error, msg, sizeof ed->dlg.error);
+		}
+	}
+	call_result_free(&r);
+	/* a success, a refusal or an unknown outcome: read the lists again */
+	if (a->poller)
+		poller_refresh_now(a->poller);
+	a->dirty |= DIRTY_ALL;
+}
