@@ -150,6 +150,8 @@ void poller_refresh_now(struct poller *p)
 	wake(p);
 }
 
+struct auth *poller_auth(struct poller *p) { return p ? p->auth : NULL; }
+
 /* ---- ops ------------------------------------------------------------- */
 
 static struct op *op_add(struct poller *p, enum op_kind k)

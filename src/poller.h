@@ -31,4 +31,9 @@ void poller_free(struct poller *p);
  * source at most once per 3 s. */
 void poller_refresh_now(struct poller *p);
 
+/* Any thread: the key store the poller authenticates with (auth.h is
+ * thread-safe): the 2FA view stores a session key from its login and drops
+ * it on logout.  NULL when p is NULL. */
+struct auth *poller_auth(struct poller *p);
+
 #endif

@@ -168,6 +168,8 @@ void app_copy(const char *text)
 	fflush(stdout);
 	ssize_t w = write(STDOUT_FILENO, seq, strlen(seq));
 	(void)w;
+	explicit_bzero(seq, strlen(seq)); /* it may be a secret (backup codes) */
+	explicit_bzero(b64, strlen(b64));
 	free(seq);
 	free(b64);
 }
