@@ -337,8 +337,7 @@ static void open_verify(struct app *a, struct tfa_view *v, enum purpose p)
 		form_set_answer(&v->fm, NULL, v->target_text);
 	else if (p == VP_AUTHORIZE)
 		form_set_answer(&v->fm, NULL,
-				"A code from an existing method (or a backup code) opens a 30-minute "
-				"window for adding a method.");
+				"A code (or a backup code) lets you add a method for 30 min.");
 	v->step = ST_VERIFY;
 }
 
@@ -835,16 +834,21 @@ static unsigned long qr_attr(void)
 	return (unsigned long)A_NORMAL;
 }
 
-/* A box over the screen; returns its inner rect. */
-static struct rect modal_box(const struct app *a, int want_w, int want_h, const char *title)
+/* Box r drawn over the screen; returns its inner rect. */
+static struct rect box_at(struct rect r, const char *title)
 {
-	struct rect r = layout_dialog(&a->lay, want_w, want_h);
 	unsigned long bg = theme_attr(ROLE_DIALOG);
 	for (int j = 0; j < r.h; j++)
 		draw_fill(r.y + j, r.x, r.w, bg);
 	draw_box(r.y, r.x, r.h, r.w, title, bg);
 	struct rect in = { r.y + 1, r.x + 2, r.h - 2, r.w - 4 };
 	return in;
+}
+
+/* A box of (at most) want_w x want_h centred over the screen. */
+static struct rect modal_box(const struct app *a, int want_w, int want_h, const char *title)
+{
+	return box_at(layout_dialog(&a->lay, want_w, want_h), title);
 }
 
 static void draw_lines(const struct rect *in, int *y, const char *s, unsigned long attr)
@@ -866,12 +870,18 @@ static void draw_qr(struct app *a, struct tfa_view *v)
 	}
 	char groups[200];
 	acct_base32_groups(v->totp_secret, groups, sizeof groups);
-	bool fits = v->qr.nrows > 0 && qr_fits(&v->qr, a->lay.cols - 6, a->lay.rows - 9);
-	int want_w = fits ? v->qr.cols + 6 : 72;
-	if (want_w < 64)
-		want_w = 64;
-	int want_h = (fits ? v->qr.nrows : 3) + 9;
-	struct rect in = modal_box(a, want_w, want_h, "Add an authenticator app (TOTP)");
+	/* the code whole, then the secret and two lines: the whole screen if need be */
+	int need_w = v->qr.cols + 4 > 66 ? v->qr.cols + 4 : 66;
+	int need_h = v->qr.nrows + 2 + 3;
+	bool fits = v->qr.nrows > 0 && v->qr.cols + 4 <= a->lay.cols && need_h <= a->lay.rows;
+	struct rect in;
+	if (fits) {
+		int w = need_w < a->lay.cols ? need_w : a->lay.cols;
+		struct rect r = { (a->lay.rows - need_h) / 2, (a->lay.cols - w) / 2, need_h, w };
+		in = box_at(r, "Add an authenticator app (TOTP)");
+	} else {
+		in = modal_box(a, 72, 11, "Add an authenticator app (TOTP)");
+	}
 	int y = in.y;
 	if (fits) {
 		unsigned long qa = qr_attr();
@@ -880,29 +890,29 @@ static void draw_qr(struct app *a, struct tfa_view *v)
 			draw_text(y++, x, v->qr.cols, v->qr.rows[i], qa);
 	} else {
 		char msg[300];
-		int cols = 0, lines = 0;
-		if (v->qr.nrows > 0) {
-			cols = v->qr.cols;
-			lines = v->qr.nrows;
-		}
 		if (v->qr.nrows > 0)
 			snprintf(msg, sizeof msg, "The terminal is too small to show the QR code whole "
-				 "(it needs %dx%d): enlarge it, or type the secret below into the app.",
-				 cols + 6, lines + 11);
+				 "(it needs %dx%d, this one is %dx%d): enlarge it, or type the "
+				 "secret below into the app.", v->qr.cols + 4, need_h, a->lay.cols,
+				 a->lay.rows);
 		else
 			snprintf(msg, sizeof msg, "No QR code: %s. Type the secret below into the app.",
 				 v->qr_err);
 		draw_lines(&in, &y, msg, theme_attr(ROLE_WARNING));
+		y++;
 	}
-	y++;
 	char line[300];
 	snprintf(line, sizeof line, "Secret: %s", groups);
 	explicit_bzero(groups, sizeof groups);
 	if (y < in.y + in.h)
 		draw_text(y++, in.x, in.w, line, bg | A_BOLD);
 	explicit_bzero(line, sizeof line);
-	draw_lines(&in, &y, "Scan the code (or type the secret) in your authenticator app, then "
-		   "press Enter to type the code it shows. Esc cancels: nothing is added.", bg);
+	if (y < in.y + in.h)
+		draw_text(y++, in.x, in.w, "Scan it, or type the secret, in your authenticator app.",
+			  bg);
+	if (y < in.y + in.h)
+		draw_text(y++, in.x, in.w, "Enter: type the code it shows   Esc: cancel (nothing is added)",
+			  theme_attr(ROLE_HINT));
 }
 
 static void draw_codes(struct app *a, struct tfa_view *v)
