@@ -8,12 +8,12 @@
 # written to a 0600 file with w, and gone from the screen when the dialog
 # closes.  Then: regenerate the backup codes, add a second method through
 # the authorize window with a backup code, remove it with a backup code
-# (the confirmation starts on Cancel), log in (session key 0600) and out.
+# (the confirmation starts on Cancel).  (SMS, login/logout, the lock and
+# --read-only: test_tfa_session.sh.)
 # Each step is checked on the screen and in the simulator's state, and the
 # run's log and screen captures hold no secret the simulator issued.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/secrets_lib.sh"
-tap() { note "t=$(date +%s)"; e2e_tap "$@"; }
 
 command -v oathtool >/dev/null 2>&1 || skip_all "oathtool is not installed"
 sim_start --seed 5 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
@@ -170,25 +170,8 @@ t_remove() {
     wait_gone "laptop" 20 || return 1
 }
 
-t_login_logout() {
-    f="$E2E_HOME/.config/vastai/vast_tfa_key"
-    keys l
-    wait_for "2FA login" 10 || return 1
-    keys Down
-    type_text "$(totp "$SECRET")"
-    keys C-s
-    wait_for "session key stored" 20 || return 1
-    [ -s "$f" ] || { fail "no vast_tfa_key"; return 1; }
-    [ "$(stat -c %a "$f")" = 600 ] || { fail "vast_tfa_key has mode $(stat -c %a "$f")"; return 1; }
-    sim_expect "d['tfa']['sessions']" 1 5 || return 1
-    wait_for "logged in (session key" 35 || return 1
-    sess=$(cat "$f")
-    case $(screen) in *"$sess"*) fail "the session key is on screen"; return 1 ;; esac
-    keys o
-    wait_for "session key is deleted" 10 || return 1
-    [ ! -e "$f" ] || { fail "vast_tfa_key still there after logout"; return 1; }
-    cap logout
-}
+
+
 
 t_no_secret() {
     keys Escape
@@ -206,7 +189,7 @@ tap "the right code enables 2FA; the 10 backup codes are shown once, written 060
 tap "b regenerates the backup codes (a TOTP code first), shown once" t_regen
 tap "a second TOTP method through the authorize window with a backup code" t_second_method
 tap "d removes a method: the confirmation starts on Cancel, then a backup code" t_remove
-tap "l logs in (session key 0600, never drawn), o logs out (file deleted)" t_login_logout
 tap "no issued secret in the log, stderr or the captured screens" t_no_secret
 tap "q quits with status 0 and no sanitizer report" rentop_quit
+
 e2e_done

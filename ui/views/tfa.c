@@ -127,6 +127,7 @@ struct tfa_view {
 	char sms_phone[32];
 	char sms_label[64];
 	bool busy;                      /* ST_QR: the set-up call is awaited */
+	double tick_at;                 /* util_mono() of the next countdown redraw, 0: none */
 };
 
 /* ---- answers (poller thread) ----------------------------------------------------- */
@@ -368,6 +369,15 @@ static void submit_verify(struct app *a, struct tfa_view *v)
 		return;
 	}
 	const struct tfaflow_choice *c = &v->ch[ci];
+	char lock[64];
+	const struct tfa_method_rec *lm = c->id ? tfaflow_method(v->st, c->id) : NULL;
+	if (lm && acct_lock_countdown(lock, sizeof lock, lm->locked_until, util_now())) {
+		/* no code is sent while the method is locked */
+		snprintf(err, sizeof err, "Too many wrong codes: %s; no code can be checked until "
+			 "then (or use another method or a backup code).", lock);
+		form_set_answer(&v->fm, NULL, err);
+		return;
+	}
 	if (v->challenge_for != c->id)
 		explicit_bzero(v->challenge, sizeof v->challenge);
 	struct tfa_verify tv;
@@ -945,6 +955,7 @@ static void tfa_draw(struct app *a, void *st, const struct rect *r)
 	struct tfa_view *v = st;
 	double now = util_now();
 	unsigned long nrm = theme_attr(ROLE_NORMAL);
+	v->tick_at = util_mono() + 1.0; /* the countdowns move each second */
 	for (int y = r->y; y < r->y + r->h; y++)
 		draw_fill(y, r->x, r->w, nrm);
 	int y = r->y, x = r->x + 1, w = r->w - 2, ymax = r->y + r->h;
@@ -995,6 +1006,25 @@ static void tfa_draw(struct app *a, void *st, const struct rect *r)
 	}
 }
 
+/* The verify form's answer while its chosen method is locked: the live
+ * countdown (the view wakes every second while a lock runs). */
+static void verify_lock_line(struct tfa_view *v)
+{
+	int ci = form_choice(&v->fm, "with");
+	if (ci < 0 || ci >= v->nch || !v->ch[ci].id)
+		return;
+	const struct tfa_method_rec *m = tfaflow_method(v->st, v->ch[ci].id);
+	char lock[64], line[200];
+	if (!m || !acct_lock_countdown(lock, sizeof lock, m->locked_until, util_now())) {
+		if (!strncmp(v->fm.answer, "Locked: ", 8)) /* the lock ended */
+			form_set_answer(&v->fm, NULL, "The lock has ended: a code may be tried again.");
+		return;
+	}
+	snprintf(line, sizeof line, "Locked: %s after %d wrong codes; no code is sent until then.",
+		 lock, m->fail_count);
+	form_set_answer(&v->fm, NULL, line);
+}
+
 static bool tfa_modal_draw(struct app *a, void *st)
 {
 	struct tfa_view *v = st;
@@ -1002,6 +1032,9 @@ static bool tfa_modal_draw(struct app *a, void *st)
 	case ST_NONE:
 		return false;
 	case ST_VERIFY:
+		verify_lock_line(v);
+		form_draw(&v->fm, &a->lay);
+		return !v->fm.waiting;
 	case ST_CONFIRM:
 	case ST_UPDATE:
 	case ST_SMS:
@@ -1316,24 +1349,30 @@ static void tfa_leave(struct app *a, void *st)
 		jobs_set_visible(a->jobs, v->sub, false);
 }
 
-/* A second while a lock or the window counts down, or a dialog waits. */
+/* Does something on screen count down (a lock, the window)? */
+static bool ticking(const struct tfa_view *v)
+{
+	if (!v->shown || !v->st)
+		return false;
+	double now = util_now();
+	bool t = acct_window_left(v->authorized_at, now) > 0;
+	for (size_t i = 0; i < v->st->nmethods && !t; i++)
+		t = isfinite(v->st->methods[i].locked_until) && v->st->methods[i].locked_until > now;
+	return t;
+}
+
+/* The next countdown redraw (set by each draw while something counts down). */
 static double tfa_next_wake(const struct app *a, const void *st)
 {
 	(void)a;
 	const struct tfa_view *v = st;
-	if (!v->shown || !v->st)
-		return -1;
-	double now = util_now();
-	bool ticking = acct_window_left(v->authorized_at, now) > 0;
-	for (size_t i = 0; i < v->st->nmethods && !ticking; i++)
-		ticking = isfinite(v->st->methods[i].locked_until) &&
-			  v->st->methods[i].locked_until > now;
-	return ticking ? util_mono() + 1.0 : -1;
+	return v->tick_at > 0 && ticking(v) ? v->tick_at : -1;
 }
 
 static void tfa_on_wake(struct app *a, void *st)
 {
-	(void)st;
+	struct tfa_view *v = st;
+	v->tick_at = 0;
 	a->dirty |= DIRTY_BODY;
 }
 
