@@ -387,6 +387,7 @@ void app_dialog_result(struct app *a, enum dlg_result res)
 			a->tfa_have_retry = false;
 			a->tfa_job = 0;
 			a->tfa_what[0] = '\0';
+			poller_cancel_parked(a->poller); /* nor an on-demand action, later */
 		} else {
 			app_toast(a, ROLE_DIM, 4, "cancelled");
 		}

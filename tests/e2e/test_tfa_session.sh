@@ -31,6 +31,54 @@ t_open() {
     wait_for "not logged in" 10 || return 1
 }
 
+# the POSTs that reached /api/v0/secrets/
+posts() { sim_state "sum(n for k, v in d['requests'].items() if '/api/v0/secrets' in k for m, n in v['methods'].items() if m == 'POST')"; }
+
+t_cancel_parked() {
+    keys Escape
+    wait_for "Overview" 10 || return 1
+    keys ']'
+    wait_for "HF_TOKEN" 20 || return 1
+    keys a
+    wait_for "Add env var" 10 || return 1
+    type_text "TFA_DROP_TEST"
+    keys Tab
+    type_text "drop-value-0123456789"
+    keys C-s
+    wait_for_flat "add env var needs a two-factor code" 20 || return 1
+    keys Escape
+    wait_for "add env var cancelled" 10 || return 1
+    keys Escape
+    wait_gone "Add env var" 10 || return 1
+    [ "$(posts)" = 1 ] || { fail "expected the one refused POST"; return 1; }
+    keys '['
+    wait_for "email verified" 10 || return 1
+    keys t
+    wait_for "not logged in" 10 || return 1
+}
+
+t_not_relaunched() {
+    # a destroy asks for a code; the login it makes relaunches what waits for
+    # one: the cancelled env var add must not go out with it
+    ID=$(first_inst "x.get('actual_status') == 'running'")
+    keys Escape 1
+    wait_for "$ID" 20 || return 1
+    select_row "$ID" || return 1
+    keys D
+    wait_for "Destroy instance $ID" 10 || return 1
+    keys Tab Enter
+    wait_for_flat "destroy $ID needs a two-factor code" 20 || return 1
+    type_text "$(totp)"
+    keys Enter
+    sim_expect "inst($ID) is None" true 20 || return 1
+    sleep 2
+    [ "$(posts)" = 1 ] || { fail "the cancelled env var add was sent after the login"; return 1; }
+    keys Escape Escape 5
+    wait_for "email verified" 10 || return 1
+    keys t
+    wait_for "logged in (session key" 10 || return 1
+}
+
 t_no_secret() {
     keys Escape
     wait_for "Overview" 10 || return 1
@@ -42,6 +90,9 @@ t_no_secret() {
 
 t_login_logout() {
     f="$E2E_HOME/.config/vastai/vast_tfa_key"
+    keys o
+    wait_for "not logged in" 10 || return 1
+    [ ! -e "$f" ] || { fail "vast_tfa_key still there after logout"; return 1; }
     keys l
     wait_for "2FA login" 10 || return 1
     keys Down
@@ -50,7 +101,7 @@ t_login_logout() {
     wait_for "session key stored" 20 || return 1
     [ -s "$f" ] || { fail "no vast_tfa_key"; return 1; }
     [ "$(stat -c %a "$f")" = 600 ] || { fail "vast_tfa_key has mode $(stat -c %a "$f")"; return 1; }
-    sim_expect "d['tfa']['sessions']" 1 5 || return 1
+    sim_expect "d['tfa']['sessions']" 2 5 || return 1  # the destroy's login, then this one
     wait_for "logged in (session key" 35 || return 1
     sess=$(cat "$f")
     case $(screen) in *"$sess"*) fail "the session key is on screen"; return 1 ;; esac
@@ -100,11 +151,12 @@ t_lock() {
     b=$(screen | grep -oE "Locked: locked for [0-9m]+s" | head -n 1)
     [ -n "$b" ] && [ "$a" != "$b" ] || { fail "the lock countdown does not move ($a, $b)"; return 1; }
     # no code is sent while locked
-    n=$(sim_state "count('/api/v0/tfa/')")
+    logins="sum(v['methods'].get('POST', 0) for k, v in d['requests'].items() if k.rstrip('/') == '/api/v0/tfa')"
+    n=$(sim_state "$logins")
     type_text "123456"
     keys C-s
     sleep 1
-    [ "$(sim_state "count('/api/v0/tfa/')")" = "$n" ] || { fail "a code was sent while locked"; return 1; }
+    [ "$(sim_state "$logins")" = "$n" ] || { fail "a code was sent while locked"; return 1; }
     keys Escape
     wait_gone "2FA login" 10 || return 1
     wait_for_re "5 failed, locked for 1[45]m" 10 || return 1
@@ -134,7 +186,9 @@ t_readonly() {
 }
 
 tap "t in the account view opens the 2FA view: on, one method, not logged in" t_open
-tap "l logs in (session key 0600, never drawn), o logs out (file deleted)" t_login_logout
+tap "an env var add that needs 2FA: the prompt names it, Esc cancels it" t_cancel_parked
+tap "a later 2FA login (a destroy's prompt) does not send the cancelled env var add" t_not_relaunched
+tap "o logs out (file deleted), l logs in (session key 0600, never drawn), o again" t_login_logout
 tap "s adds a phone after authorizing: E.164 number normalised, the SMS code confirms it" t_sms
 tap "five wrong codes: the attempts left, then the lock with a running countdown; nothing sent while locked" t_lock
 tap "no issued secret in the log, stderr or the captured screens" t_no_secret
