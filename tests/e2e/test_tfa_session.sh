@@ -79,6 +79,16 @@ t_not_relaunched() {
     wait_for "logged in (session key" 10 || return 1
 }
 
+t_update() {
+    keys g e
+    wait_for "Primary method" 10 || return 1
+    keys C-u
+    type_text "pocket app"
+    keys C-s
+    sim_expect "[m['label'] for m in d['tfa']['methods'] if m['method'] == 'totp']" '["pocket app"]' 20 || return 1
+    wait_for "pocket app" 20 || return 1
+}
+
 t_no_secret() {
     keys Escape
     wait_for "Overview" 10 || return 1
@@ -190,6 +200,7 @@ tap "an env var add that needs 2FA: the prompt names it, Esc cancels it" t_cance
 tap "a later 2FA login (a destroy's prompt) does not send the cancelled env var add" t_not_relaunched
 tap "o logs out (file deleted), l logs in (session key 0600, never drawn), o again" t_login_logout
 tap "s adds a phone after authorizing: E.164 number normalised, the SMS code confirms it" t_sms
+tap "e relabels the selected method" t_update
 tap "five wrong codes: the attempts left, then the lock with a running countdown; nothing sent while locked" t_lock
 tap "no issued secret in the log, stderr or the captured screens" t_no_secret
 tap "q quits with status 0 and no sanitizer report" rentop_quit
