@@ -266,7 +266,9 @@ static void open_tfa(struct app *a, const char *error)
 			 a->tfa_what[0] ? a->tfa_what : "This action");
 		dialog_input(&a->dlg, DP_TFA, 0, "Two-factor code needed", prompt, "", 14);
 	} else if (error && *error) {
-		textbuf_clear(&a->dlg.tb); /* a wrong code is not left to be edited */
+		/* a wrong code is not left to be edited (nor in memory) */
+		explicit_bzero(a->dlg.tb.s, sizeof a->dlg.tb.s);
+		textbuf_clear(&a->dlg.tb);
 	}
 	a->dlg.waiting = false;
 	util_strlcpy(a->dlg.error, error ? error : "", sizeof a->dlg.error);
@@ -348,6 +350,7 @@ static bool submit_input(struct app *a)
 		util_strlcpy(req.tfa_method, method, sizeof req.tfa_method);
 		int id = 0;
 		int rc = jobs_submit(a->jobs, &req, &id);
+		explicit_bzero(req.text, sizeof req.text); /* the jobs module has its copy */
 		if (rc != JOBS_OK) {
 			snprintf(err, sizeof err, "%s", jobs_strerror(rc));
 			goto refuse;
@@ -388,6 +391,7 @@ void app_dialog_result(struct app *a, enum dlg_result res)
 			a->tfa_job = 0;
 			a->tfa_what[0] = '\0';
 			poller_cancel_parked(a->poller); /* nor an on-demand action, later */
+			explicit_bzero(d->tb.s, sizeof d->tb.s); /* a typed backup code */
 		} else {
 			app_toast(a, ROLE_DIM, 4, "cancelled");
 		}
@@ -463,8 +467,10 @@ static void handle_event(struct app *a, const struct event *e)
 	    a->tfa_job) {
 		a->tfa_job = 0;
 		if (e->level == EV_OK || e->level == EV_INFO) {
-			if (dialog_open(&a->dlg) && a->dlg.purpose == DP_TFA)
+			if (dialog_open(&a->dlg) && a->dlg.purpose == DP_TFA) {
+				explicit_bzero(a->dlg.tb.s, sizeof a->dlg.tb.s); /* the code */
 				dialog_close(&a->dlg);
+			}
 			app_toast(a, ROLE_OK, 8, "%s", e->text);
 			if (a->tfa_have_retry) {
 				a->tfa_have_retry = false;
