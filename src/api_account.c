@@ -585,13 +585,9 @@ bool api_tfa_backup_codes(const json_t *root, struct tfa_backup_codes *out)
 
 /* ---- 2FA failures ------------------------------------------------------------------------------ */
 
-bool api_tfa_error_decode(int http_status, const char *body, size_t len, struct tfa_error *out)
+/* The kind of a 2FA failure from its slug. */
+static enum tfa_err_kind tfa_kind_of(const char *slug)
 {
-	memset(out, 0, sizeof *out);
-	out->fail_count = -1;
-	out->locked_until = NAN;
-	if (!apierr_decode(http_status, body, len, &out->api))
-		return false;
 	static const struct {
 		const char *slug;
 		enum tfa_err_kind kind;
@@ -610,10 +606,30 @@ bool api_tfa_error_decode(int http_status, const char *body, size_t len, struct 
 		{"phone_number_mismatch", TFAE_PHONE_MISMATCH},
 		{"label_too_long", TFAE_LABEL_TOO_LONG},
 	};
-	out->kind = TFAE_OTHER;
 	for (size_t i = 0; i < sizeof map / sizeof *map; i++)
-		if (!strcmp(out->api.slug, map[i].slug))
-			out->kind = map[i].kind;
+		if (!strcmp(slug, map[i].slug))
+			return map[i].kind;
+	return TFAE_OTHER;
+}
+
+void api_tfa_error_from_api(const struct api_error *e, struct tfa_error *out)
+{
+	memset(out, 0, sizeof *out);
+	out->api = *e;
+	out->fail_count = -1;
+	out->locked_until = NAN;
+	out->kind = e->cls == AE_TRANSPORT || e->cls == AE_PROTOCOL ? TFAE_OTHER
+								     : tfa_kind_of(e->slug);
+}
+
+bool api_tfa_error_decode(int http_status, const char *body, size_t len, struct tfa_error *out)
+{
+	memset(out, 0, sizeof *out);
+	out->fail_count = -1;
+	out->locked_until = NAN;
+	if (!apierr_decode(http_status, body, len, &out->api))
+		return false;
+	out->kind = tfa_kind_of(out->api.slug);
 	json_t *j = body && len ? json_loadb(body, len, JSON_DECODE_ANY, NULL) : NULL;
 	if (json_is_object(j)) {
 		json_t *fc = json_object_get(j, "fail_count");

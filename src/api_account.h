@@ -220,6 +220,9 @@ struct tfa_error {
  * key-like runs are masked by apierr). */
 bool api_tfa_error_decode(int http_status, const char *body, size_t len, struct tfa_error *out);
 bool api_tfa_error_from_xfer(const struct http_xfer *x, struct tfa_error *out);
+/* The same from an api_error alone (a call result: no fail_count nor
+ * locked_until, which stay -1 and NAN; the kind from the slug). */
+void api_tfa_error_from_api(const struct api_error *e, struct tfa_error *out);
 /* One line for the dialog at time now (epoch s): "Wrong code: 2 of 5
  * attempts used.", "Locked: try again in 14m32s.", "The code expired: ask
  * for a new one.", ... Into buf; returns buf. */

@@ -83,6 +83,7 @@ struct poller {
 	bool started;
 	atomic_bool stop;
 	atomic_bool refresh;
+	atomic_bool cancel_parked; /* the 2FA prompt was cancelled: drop the parked actions */
 	struct source src[SRC__COUNT];
 	struct op *ops;
 	struct poller_pace pace;  /* per-endpoint buckets (poller_pace.h) */
@@ -147,6 +148,16 @@ struct poller *poller_new(const struct config *cfg, struct auth *auth, struct mo
 void poller_refresh_now(struct poller *p)
 {
 	atomic_store(&p->refresh, true);
+	wake(p);
+}
+
+struct auth *poller_auth(struct poller *p) { return p ? p->auth : NULL; }
+
+void poller_cancel_parked(struct poller *p)
+{
+	if (!p)
+		return;
+	atomic_store(&p->cancel_parked, true);
 	wake(p);
 }
 
@@ -1082,6 +1093,10 @@ static void *run(void *arg)
 		if (atomic_exchange(&p->refresh, false))
 			for (int s = 0; s < SRC__COUNT; s++)
 				refresh_pressed(p, (enum model_source)s);
+		if (atomic_exchange(&p->cancel_parked, false) && p->parked) {
+			log_msg("2FA prompt cancelled: the actions waiting for a login are dropped");
+			drop_parked(p);
+		}
 		for (int s = SRC__COUNT - 1; s >= 0; s--) {
 			struct source *src = &p->src[s];
 			if (s == SRC_INSTANCES)

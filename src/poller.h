@@ -31,4 +31,13 @@ void poller_free(struct poller *p);
  * source at most once per 3 s. */
 void poller_refresh_now(struct poller *p);
 
+/* Any thread: the key store the poller authenticates with (auth.h is
+ * thread-safe): the 2FA view stores a session key from its login and drops
+ * it on logout.  NULL when p is NULL. */
+struct auth *poller_auth(struct poller *p);
+/* Any thread: the 2FA prompt was cancelled: the on-demand actions refused
+ * for want of a 2FA session (already reported to their views) are dropped
+ * instead of being sent again after a later login. */
+void poller_cancel_parked(struct poller *p);
+
 #endif

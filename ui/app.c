@@ -168,6 +168,8 @@ void app_copy(const char *text)
 	fflush(stdout);
 	ssize_t w = write(STDOUT_FILENO, seq, strlen(seq));
 	(void)w;
+	explicit_bzero(seq, strlen(seq)); /* it may be a secret (backup codes) */
+	explicit_bzero(b64, strlen(b64));
 	free(seq);
 	free(b64);
 }
@@ -252,15 +254,62 @@ void app_run_action(struct app *a, enum action act)
 		a->global(a, act);
 }
 
-/* Open the 2FA dialog (error: the service's message of a failed try). */
+/* Open the 2FA prompt for the action a->tfa_what (error: why the last code
+ * was not accepted; the field is then emptied for the next one). */
 static void open_tfa(struct app *a, const char *error)
 {
-	if (!(dialog_open(&a->dlg) && a->dlg.purpose == DP_TFA))
-		dialog_input(&a->dlg, DP_TFA, 0, "Two-factor authentication",
-			     "Two-factor code (TOTP or backup code):", "", 14);
+	if (!(dialog_open(&a->dlg) && a->dlg.purpose == DP_TFA)) {
+		char prompt[300];
+		snprintf(prompt, sizeof prompt,
+			 "%s needs a two-factor code. Type the code of your authenticator app "
+			 "(or a backup code XXXX-XXXX-XXXX); Esc cancels it.",
+			 a->tfa_what[0] ? a->tfa_what : "This action");
+		dialog_input(&a->dlg, DP_TFA, 0, "Two-factor code needed", prompt, "", 14);
+	} else if (error && *error) {
+		/* a wrong code is not left to be edited (nor in memory) */
+		explicit_bzero(a->dlg.tb.s, sizeof a->dlg.tb.s);
+		textbuf_clear(&a->dlg.tb);
+	}
 	a->dlg.waiting = false;
 	util_strlcpy(a->dlg.error, error ? error : "", sizeof a->dlg.error);
 	a->dirty |= DIRTY_ALL;
+}
+
+/* What asked for 2FA, in words ("destroy 9108142"), from the sent job, or
+ * from the event of an on-demand call ("add env var needs a 2FA login: ..."). */
+static void tfa_what(const struct sent_job *s, const struct event *e, char *buf, size_t n)
+{
+	if (s && s->req.instance_id > 0) {
+		snprintf(buf, n, "%s %ld", job_kind_name(s->req.kind), s->req.instance_id);
+		return;
+	}
+	if (s) {
+		snprintf(buf, n, "%s", job_kind_name(s->req.kind));
+		return;
+	}
+	const char *cut = strstr(e->text, " needs a 2FA login");
+	size_t len = cut ? (size_t)(cut - e->text) : 0;
+	if (!len || len >= n) {
+		snprintf(buf, n, "this action");
+		return;
+	}
+	memcpy(buf, e->text, len);
+	buf[len] = '\0';
+}
+
+/* Why a 2FA login was refused, for the prompt (e: its failure event). */
+static void tfa_refused(const struct event *e, char *buf, size_t n)
+{
+	const char *why = strstr(e->text, "failed: ");
+	why = why ? why + 8 : e->text;
+	if (!strncmp(why, "HTTP ", 5) && strstr(why, ": ")) /* "HTTP 400 slug: the words" */
+		why = strstr(why, ": ") + 2;
+	if (strstr(e->text, "2fa_verification_failed") || strstr(e->text, "invalid_backup_code"))
+		snprintf(buf, n, "Wrong code: %s Type the current code.", why);
+	else if (strstr(e->text, "tfa_locked"))
+		snprintf(buf, n, "Locked after too many wrong codes: %s", why);
+	else
+		snprintf(buf, n, "The code was not accepted: %s", why);
 }
 
 /* Submit what the input dialog holds; false keeps it open with an error. */
@@ -301,6 +350,7 @@ static bool submit_input(struct app *a)
 		util_strlcpy(req.tfa_method, method, sizeof req.tfa_method);
 		int id = 0;
 		int rc = jobs_submit(a->jobs, &req, &id);
+		explicit_bzero(req.text, sizeof req.text); /* the jobs module has its copy */
 		if (rc != JOBS_OK) {
 			snprintf(err, sizeof err, "%s", jobs_strerror(rc));
 			goto refuse;
@@ -335,11 +385,13 @@ void app_dialog_result(struct app *a, enum dlg_result res)
 	a->dirty |= DIRTY_ALL;
 	if (res == DLG_CANCEL) {
 		if (d->purpose == DP_TFA) {
-			if (a->tfa_have_retry)
-				app_toast(a, ROLE_WARNING, 8, "two-factor login cancelled: %s not retried",
-					  job_kind_name(a->tfa_retry.kind));
+			app_toast(a, ROLE_WARNING, 8, "%s cancelled: no two-factor code was given",
+				  a->tfa_what[0] ? a->tfa_what : "the action");
 			a->tfa_have_retry = false;
 			a->tfa_job = 0;
+			a->tfa_what[0] = '\0';
+			poller_cancel_parked(a->poller); /* nor an on-demand action, later */
+			explicit_bzero(d->tb.s, sizeof d->tb.s); /* a typed backup code */
 		} else {
 			app_toast(a, ROLE_DIM, 4, "cancelled");
 		}
@@ -405,23 +457,32 @@ static void handle_event(struct app *a, const struct event *e)
 			a->tfa_retry = s->req;
 			a->tfa_have_retry = true;
 		}
-		app_toast(a, ROLE_WARNING, 0, "%s", e->text);
-		open_tfa(a, e->text);
+		if (!(dialog_open(&a->dlg) && a->dlg.purpose == DP_TFA))
+			tfa_what(s, e, a->tfa_what, sizeof a->tfa_what);
+		app_toast(a, ROLE_WARNING, 0, "%s needs a two-factor code", a->tfa_what);
+		open_tfa(a, NULL);
 		return;
 	}
 	if (e->job_kind == JOB_TFA_LOGIN && (e->flags & EVF_JOB_DONE) && e->job_id == a->tfa_job &&
 	    a->tfa_job) {
 		a->tfa_job = 0;
 		if (e->level == EV_OK || e->level == EV_INFO) {
-			if (dialog_open(&a->dlg) && a->dlg.purpose == DP_TFA)
+			if (dialog_open(&a->dlg) && a->dlg.purpose == DP_TFA) {
+				explicit_bzero(a->dlg.tb.s, sizeof a->dlg.tb.s); /* the code */
 				dialog_close(&a->dlg);
+			}
 			app_toast(a, ROLE_OK, 8, "%s", e->text);
 			if (a->tfa_have_retry) {
 				a->tfa_have_retry = false;
 				app_submit(a, &a->tfa_retry);
 			}
+			a->tfa_what[0] = '\0';
 		} else {
-			open_tfa(a, e->text); /* keeps what was typed */
+			char why[400];
+			tfa_refused(e, why, sizeof why);
+			app_toast(a, ROLE_WARNING, 0, "%s still needs a two-factor code",
+				  a->tfa_what[0] ? a->tfa_what : "the action");
+			open_tfa(a, why); /* the code field emptied for the next one */
 		}
 		a->dirty |= DIRTY_ALL;
 		return;

@@ -79,6 +79,7 @@ struct app {
 	struct job_req tfa_retry;
 	bool tfa_have_retry;
 	int tfa_job;        /* the TFA_LOGIN job awaited */
+	char tfa_what[96];  /* what the 2FA prompt is for ("destroy 9108142"), "" when none */
 
 	/* the app's own actions (ui.c), run when no view handled an action */
 	void (*global)(struct app *a, enum action act);

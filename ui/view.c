@@ -18,6 +18,7 @@
 	X(serverless) \
 	X(workergroup) \
 	X(account) \
+	X(tfa) \
 	X(detail) \
 	X(help)
 

@@ -75,7 +75,7 @@ settle() {
 
 need_pkgs || exit 1
 mkdir -p "$OUT"
-rm -f "$OUT/instances.png" "$OUT/detail.png" "$OUT/destroy-dialog.png" "$OUT/help.png" "$OUT/light-theme.png" "$OUT/account.png" "$OUT/offers.png" "$OUT/serverless.png"
+rm -f "$OUT/instances.png" "$OUT/detail.png" "$OUT/destroy-dialog.png" "$OUT/help.png" "$OUT/light-theme.png" "$OUT/account.png" "$OUT/tfa-qr.png" "$OUT/offers.png" "$OUT/serverless.png"
 sim_start --seed 1 --quiet --rate-limits off || exit 1
 first=$(first_inst "x.get('actual_status') == 'running'")
 email=$(sim_state "d.get('user', {}).get('email', '')")
@@ -103,6 +103,9 @@ if run_set; then
     wait_for_re "[0-9]+ offers" 20 && settle && shoot offers "rentop: offers" || ok=1
     keys 5; wait_for "email verified" 20 && keys ']' && wait_for "HF_TOKEN" 20 && settle &&
         shoot account "rentop: account view, env vars" || ok=1
+    keys t; wait_for "Two-factor authentication" 10 && keys a && wait_for "Secret:" 20 && settle &&
+        shoot tfa-qr "rentop: 2FA set-up, the QR code of the simulator's throwaway secret" || ok=1
+    keys Escape; wait_gone "Secret:" 10; keys Escape
     keys 1; wait_for "$first" 10
     rentop_quit || ok=1
 else
