@@ -5,56 +5,14 @@
 # the service's words), an on-demand create with image, disk, label, env,
 # ports and a long onstart script (edited in $EDITOR, sent compressed) and
 # a bid create at the prefilled minimum bid, each checked in the
-# simulator's state; a create whose answer is lost (truncated, drop) is
-# said to be unknown and is sent exactly once; the template picker fills
-# the form; --read-only hides c and sends nothing.
+# simulator's state.  test_create_lost.sh: lost answers and --read-only;
+# test_replace.sh: O, the template picker and :templates.
 . "$(dirname "$0")/lib.sh"
 
-# $EDITOR for the onstart field: writes a script far over 4,048 characters
-cat >"$E2E_TMP/editor.sh" <<'EOF'
-#!/bin/sh
-i=0
-: >"$1"
-while [ $i -lt 300 ]; do echo "echo onstart line $i of a long setup script" >>"$1"; i=$((i + 1)); done
-EOF
-chmod 755 "$E2E_TMP/editor.sh"
-unset VISUAL
-export EDITOR="$E2E_TMP/editor.sh"
+. "$(dirname "$0")/create_lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off --speed 20 || { echo "not ok - simulator starts"; exit 1; }
 rentop_start -s 160x45 || { echo "not ok - rentop starts"; exit 1; }
-
-creates() { sim_state "count('/api/v0/asks')"; }
-# the simulator's instance with label L: FIELD
-by_label() { sim_state "[x.get('$2') for x in insts if x.get('label') == '$1']"; }
-
-# Search on-demand offers with room for 20 GB, cheapest first.
-search() {
-    keys : ; type_text "offers num_gpus=1 disk_space>=40 $1 -o dph+"; keys Enter
-    wait_for_re "[0-9]+ offers" 30 || return 1
-}
-
-# Press t until the offers are of type T.
-to_type() {
-    n=0
-    while ! screen | grep -q "Offers: $1 "; do
-        [ $n -lt 3 ] || { fail "type $1 not reached"; return 1; }
-        keys t; n=$((n + 1))
-        wait_for_re "Offers: [a-z-]+ .*" 30 >/dev/null || return 1
-        sleep 1
-        wait_for_re "[0-9]+ offers" 30 >/dev/null || return 1
-    done
-}
-
-# Open the form on the first offer; fill image, disk, label, env.
-fill_form() {
-    keys c
-    wait_for "Rent offer" 10 || return 1
-    type_text "$1"                     # image
-    keys Tab Tab C-u; type_text "20"   # disk
-    keys Tab; type_text "$2"           # label
-    keys Tab Tab; type_text "-e E2E_VAR=hello -p 8080:8080"  # env
-}
 
 t_cancel() {
     wait_for "Instances" 30 || return 1
@@ -115,8 +73,8 @@ t_create_ondemand() {
     [ "$(by_label e2e-ondemand image_runtype)" = '["ssh_proxy"]' ] || { fail "runtype $(by_label e2e-ondemand image_runtype)"; return 1; }
     env=$(by_label e2e-ondemand extra_env)
     echo "$env" | grep -q 'E2E_VAR' || { fail "env $env"; return 1; }
-    ports=$(by_label e2e-ondemand _env_obj)
-    echo "$ports" | grep -q '8080:8080' || { fail "ports $ports"; return 1; }
+    body=$(sim_state "[v.get('last_body') for k, v in d['requests'].items() if '/api/v0/asks' in k]")
+    echo "$body" | grep -q '"-p 8080:8080"' || { fail "ports not sent: $body"; return 1; }
     os=$(by_label e2e-ondemand onstart)
     echo "$os" | grep -q 'base64 -d | gunzip' || { fail "onstart not compressed: $(echo "$os" | cut -c1-120)"; return 1; }
     [ "$(by_label e2e-ondemand is_bid)" = '[false]' ] || { fail "is_bid $(by_label e2e-ondemand is_bid)"; return 1; }
@@ -146,99 +104,13 @@ t_create_bid() {
 }
 
 # A create whose answer is lost: said unknown, sent once, never again.
-lost() {
-    kind=$1 label=$2
-    sim_fault /api/v0/asks "$kind" 1 || return 1
-    before=$(creates)
-    keys 3
-    wait_for "Offers:" 10 || return 1
-    to_type on-demand || return 1
-    wait_for_re "[0-9]+ offers" 30 || return 1
-    keys c
-    wait_for "Rent offer" 10 || return 1
-    type_text "nginx:latest"
-    keys Tab Tab Tab; type_text "$label"
-    keys C-s
-    wait_for "Confirm billing" 10 || return 1
-    keys Tab Enter
-    wait_for "outcome is unknown" 30 || return 1
-    sleep 3
-    got=$(( $(creates) - before ))
-    [ "$got" = 1 ] || { fail "$kind: $got create requests"; return 1; }
-    not_on_screen "Rent offer" || { fail "the form stayed open to be sent again"; return 1; }
-}
-t_lost_truncated() {
-    lost truncated e2e-trunc || return 1
-    # truncated: the service acted; the poller's list shows it
-    sim_expect "len([x for x in insts if x.get('label') == 'e2e-trunc'])" 1 || return 1
-}
-t_lost_drop() {
-    lost drop e2e-drop || return 1
-    sim_expect "len([x for x in insts if x.get('label') == 'e2e-drop'])" 0 || return 1
-}
 
-t_template_picker() {
-    keys 3
-    wait_for "Offers:" 10 || return 1
-    to_type on-demand || return 1
-    keys c
-    wait_for "Rent offer" 10 || return 1
-    keys Tab Enter
-    wait_for "Pick a template" 10 || return 1
-    wait_for_re "recommended" 20 || return 1
-    tname=$(sim_state "[t['name'] for t in d['templates'] if t.get('recommended')][0]")
-    hash=$(sim_state "[t['hash_id'] for t in d['templates'] if t.get('recommended')][0]")
-    type_text "$(echo "$tname" | cut -c1-6)"
-    keys Enter
-    wait_for "$hash" 10 || return 1
-    keys Tab Tab; type_text "e2e-tpl"
-    keys C-s
-    wait_for "Confirm billing" 10 || return 1
-    keys Tab Enter
-    wait_for "e2e-tpl" 30 || return 1
-    sim_expect "[x.get('template_hash_id') for x in insts if x.get('label') == 'e2e-tpl']" "[\"$hash\"]" || return 1
-}
 
-t_templates_view() {
-    keys : ; type_text "templates"; keys Enter
-    wait_for "Templates:" 10 || return 1
-    wait_for "recommended" 20 || return 1
-    tname=$(sim_state "[t['name'] for t in d['templates'] if t.get('recommended')][0]")
-    keys / ; type_text "$(echo "$tname" | cut -c1-6)"; keys Enter
-    wait_for "search: $(echo "$tname" | cut -c1-6)" 10 || return 1
-    keys Enter
-    wait_for "hash_id:" 10 || return 1
-    on_screen "launch mode:" || return 1
-    keys q
-}
 
-t_read_only() {
-    tm kill-server >/dev/null 2>&1
-    before=$(creates)
-    rentop_start -s 160x45 --read-only || return 1
-    wait_for "Instances" 30 || return 1
-    keys 3
-    wait_for "no search yet" 10 || return 1
-    search "" || return 1
-    screen | grep -q ' c rent' && { fail "c is hinted under --read-only"; return 1; }
-    keys c
-    sleep 1
-    not_on_screen "Rent offer" || return 1
-    on_screen "read-only" || return 1
-    keys : ; type_text "create"; keys Enter
-    sleep 1
-    not_on_screen "Rent offer" || return 1
-    [ "$(creates)" = "$before" ] || { fail "a create was sent under --read-only"; return 1; }
-}
 
 tap "billing confirmation Cancel sends nothing" t_cancel
 tap "a field the client refuses: marked, nothing sent" t_invalid_field
 tap "the service refuses: the form stays with its words" t_service_refuses
 tap "on-demand create: image, disk, label, env, ports, long onstart" t_create_ondemand
 tap "bid create at the minimum bid" t_create_bid
-tap "lost answer (truncated): unknown, sent once" t_lost_truncated
-tap "lost answer (drop): unknown, sent once" t_lost_drop
-tap "template picker fills the form" t_template_picker
-tap ":templates lists, searches, shows a template" t_templates_view
-tap "--read-only: no c, nothing sent" t_read_only
 e2e_done

@@ -240,6 +240,8 @@ static void inst_enter(struct app *a, void *st, long arg)
 	if (arg <= 0)
 		return;
 	v->want = arg;
+	if (v->t.filter[0]) /* a filter must not hide the instance asked for */
+		table_set_filter(&v->t, "");
 	rebuild(a, v);
 }
 
