@@ -81,6 +81,8 @@ t_create_ondemand() {
     # selected in the table (the selection's row holds the label)
     screen_esc | grep 'e2e-ondemand' | grep -q '\[7m\|\[4[0-9];' || note "selection attribute not detected"
     [ "$(creates)" = 2 ] || { fail "creates: $(creates)"; return 1; }
+    # its progress: it reaches running in the table
+    wait_for_re "e2e-ondemand +running" 60 || return 1
 }
 
 t_create_bid() {

@@ -41,6 +41,9 @@ t_lost_truncated() {
     lost truncated e2e-trunc || return 1
     # truncated: the service acted; the poller's list shows it
     sim_expect "len([x for x in insts if x.get('label') == 'e2e-trunc'])" 1 || return 1
+    # and the refreshed instance list shows what happened
+    keys 1
+    wait_for "e2e-trunc" 30 || return 1
 }
 t_lost_drop() {
     lost drop e2e-drop || return 1
