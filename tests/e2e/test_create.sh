@@ -115,4 +115,7 @@ tap "a field the client refuses: marked, nothing sent" t_invalid_field
 tap "the service refuses: the form stays with its words" t_service_refuses
 tap "on-demand create: image, disk, label, env, ports, long onstart" t_create_ondemand
 tap "bid create at the minimum bid" t_create_bid
+# from the first view (q closes the others first)
+t_quit() { keys 1; sleep 0.5; rentop_quit; }
+tap "q quits with status 0 and no sanitizer report" t_quit
 e2e_done

@@ -72,4 +72,7 @@ tap "offers searched" t_open
 tap "lost answer (truncated): unknown, sent once" t_lost_truncated
 tap "lost answer (drop): unknown, sent once" t_lost_drop
 tap "--read-only: no c, nothing sent" t_read_only
+# from the first view (q closes the others first)
+t_quit() { keys 1; sleep 0.5; rentop_quit; }
+tap "q quits with status 0 and no sanitizer report" t_quit
 e2e_done

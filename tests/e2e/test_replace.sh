@@ -86,4 +86,7 @@ t_templates_view() {
 tap "O, c, create, destroy the failed one" t_replace
 tap "template picker fills the form" t_template_picker
 tap ":templates lists, searches, shows a template" t_templates_view
+# from the first view (q closes the others first)
+t_quit() { keys 1; sleep 0.5; rentop_quit; }
+tap "q quits with status 0 and no sanitizer report" t_quit
 e2e_done
