@@ -269,6 +269,66 @@ void offers_prefill_form(const struct offers_prefill *p, struct create_form *f)
 	f->args_str = p->launch == LAUNCH_ARGS ? p->args_str : NULL;
 }
 
+/* ---- the billing confirmation ---------------------------------------------------- */
+
+bool offers_launch_uses_ssh(enum create_launch m)
+{
+	switch (m) {
+	case LAUNCH_SSH:
+	case LAUNCH_SSH_DIRECT:
+	case LAUNCH_JUPYTER:
+	case LAUNCH_JUPYTER_DIRECT:
+		return true;
+	case LAUNCH_ARGS:
+	case LAUNCH__COUNT:
+		break;
+	}
+	return false;
+}
+
+char *offers_confirm_text(const struct offer *o, const struct create_req *r, bool no_ssh_key,
+			  char *buf, size_t n)
+{
+	double disk = r->disk > 0 ? r->disk : CREATE_DISK_DEFAULT;
+	double total = offers_dph(o, disk, r->price);
+	double st = offers_storage_dph(o, disk);
+	char gpus[96], t[32], s[32], g[32];
+	offers_fmt_gpus(gpus, sizeof gpus, o);
+	offers_fmt_dph(t, sizeof t, total);
+	size_t len = 0;
+#define ADD(...)                                                                   \
+	do {                                                                       \
+		if (len < n)                                                       \
+			len += (size_t)snprintf(buf + len, n - len, __VA_ARGS__); \
+	} while (0)
+	if (isfinite(total) && isfinite(st)) {
+		offers_fmt_dph(s, sizeof s, st);
+		offers_fmt_dph(g, sizeof g, total - st);
+		ADD("Rent offer %ld (%s) for %s: %s GPU + %s storage of %g GB.", o->id, gpus, t, g,
+		    s, disk);
+	} else {
+		ADD("Rent offer %ld (%s) for %s (with %g GB of disk).", o->id, gpus, t, disk);
+	}
+	if (r->start_stopped)
+		ADD(" It is created stopped: its storage is billed from now, the GPU once "
+		    "started.");
+	else
+		ADD(" Billing starts when it is created: the GPU while it runs, the storage "
+		    "until it is destroyed.");
+	if (r->price > 0) {
+		offers_fmt_dph(g, sizeof g, r->price);
+		ADD(" Interruptible: your bid is %s; when outbid it is stopped (storage still "
+		    "billed).", g);
+	}
+	if (no_ssh_key)
+		ADD(" The account has no SSH key: ssh into it will not work (add one in the "
+		    "account view, 5, before renting).");
+#undef ADD
+	if (len >= n && n > 4)
+		memcpy(buf + n - 4, "...", 4);
+	return buf;
+}
+
 /* ---- templates ------------------------------------------------------------------ */
 
 /* Free one record's strings (not the record). */

@@ -80,6 +80,18 @@ void offers_prefill_free(struct offers_prefill *p);
  * launch included; price, login and start-stopped left as they are. */
 void offers_prefill_form(const struct offers_prefill *p, struct create_form *f);
 
+/* ---- the billing confirmation of a create ------------------------------------- */
+
+/* Does the launch mode log in with ssh (every mode but entrypoint/args)? */
+bool offers_launch_uses_ssh(enum create_launch m);
+/* The confirmation shown before a create is sent (into buf, returned):
+ * the offer, its $/h for the request's disk and bid (GPU + storage), what
+ * starts billing, the interruption risk of a bid, a start-stopped note, and
+ * when no_ssh_key the warning that ssh will not work with the way to add a
+ * key (the account view, 5).  Never a secret (no env, no login). */
+char *offers_confirm_text(const struct offer *o, const struct create_req *r, bool no_ssh_key,
+			  char *buf, size_t n);
+
 /* ---- templates ------------------------------------------------------------------- */
 
 /* Append the records of b to *a (own first, then recommended) without a

@@ -12,6 +12,13 @@
  *       key-to-screen latency: COUNT times, send "j" and time until the
  *       output it causes has arrived and gone quiet; median, p95, max, and
  *       the resident memory afterwards.
+ *   bench_ui offers COUNT COLSxROWS RENTOP [ARGS...]
+ *       the offers view: 3, then the search line in BENCH_QUERY (default
+ *       "--limit 1000 -o dph+") typed after ":offers "; the time from its
+ *       Enter until the answer's "N offers" is on the screen and the output
+ *       has gone quiet (median of BENCH_SEARCHES, default 3, each a new
+ *       search with r once the pacer allows); then the keys figures while
+ *       scrolling the results with j.
  *
  * Settling: when BENCH_READY is set, the run waits until that text has
  * appeared in the output (escape sequences stripped), then until the output
@@ -269,10 +276,68 @@ static int bench_keys(const char *name, int count)
 	return 0;
 }
 
+/* Send s to rentop. */
+static int send_str(const char *s)
+{
+	size_t n = strlen(s);
+	return write(master, s, n) == (ssize_t)n ? 0 : -1;
+}
+
+/* Wait until text is on the screen (after mark), then until quiet; the
+ * time the last byte came, -1 on timeout or EOF. */
+static double wait_text(const char *text, double deadline)
+{
+	while (!strstr(ready_buf, text)) {
+		if (now_s() >= deadline || pump(0.05) < 0)
+			return -1;
+	}
+	return drain_until_quiet(QUIET_MS / 1000.0, deadline);
+}
+
+/* The offers view: search-to-table time, then scrolling the results. */
+static int bench_offers(const char *name, int count)
+{
+	const char *q = getenv("BENCH_QUERY") ? getenv("BENCH_QUERY") : "--limit 1000 -o dph+";
+	int searches = getenv("BENCH_SEARCHES") ? atoi(getenv("BENCH_SEARCHES")) : 3;
+	if (searches < 1)
+		searches = 1;
+	if (send_str("3") < 0 || drain_until_quiet(0.5, now_s() + 10) < 0)
+		return -1;
+	double ms[16];
+	int n = 0;
+	for (int i = 0; i < searches && i < 16; i++) {
+		if (i > 0) /* the pacer: 10 a minute, a burst of 5 */
+			drain_until_quiet(7.0, now_s() + 7.0);
+		ready_len = 0;
+		ready_buf[0] = '\0';
+		char line[512];
+		if (i == 0)
+			snprintf(line, sizeof line, ":offers %s", q);
+		else
+			snprintf(line, sizeof line, "r");
+		if (i == 0 && (send_str(line) < 0 || drain_until_quiet(0.3, now_s() + 5) < 0))
+			return -1;
+		double sent = now_s();
+		if (send_str(i == 0 ? "\r" : "r") < 0)
+			return -1;
+		double last = wait_text(" offers", sent + 60.0);
+		if (last < 0) {
+			fprintf(stderr, "bench_ui: the offer search was not answered\n");
+			return -1;
+		}
+		ms[n++] = (last - sent) * 1e3;
+	}
+	qsort(ms, (size_t)n, sizeof *ms, cmp_double);
+	printf("%s_search_to_table_p50: %.1f ms (%d searches, query \"%s\"; aim < 50 ms)\n", name,
+	       ms[n / 2], n, q);
+	printf("%s_search_to_table_max: %.1f ms\n", name, ms[n - 1]);
+	return bench_keys(name, count);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 5) {
-		fprintf(stderr, "usage: bench_ui idle SECONDS|keys COUNT COLSxROWS RENTOP [ARGS...]\n");
+		fprintf(stderr, "usage: bench_ui idle SECONDS|keys COUNT|offers COUNT COLSxROWS RENTOP [ARGS...]\n");
 		return 2;
 	}
 	const char *mode = argv[1];
@@ -300,7 +365,9 @@ int main(int argc, char **argv)
 	}
 	int rc = settle();
 	if (rc == 0)
-		rc = strcmp(mode, "keys") == 0 ? bench_keys(name, (int)amount) : bench_idle(name, amount);
+		rc = strcmp(mode, "keys") == 0	   ? bench_keys(name, (int)amount)
+		     : strcmp(mode, "offers") == 0 ? bench_offers(name, (int)amount)
+						   : bench_idle(name, amount);
 	stop_child();
 	close(master);
 	return rc == 0 ? 0 : 1;

@@ -66,6 +66,10 @@ if sim_start --seed 1 --instances 10000 --offers 20000 --rate-limits off --quiet
     # whole first list has arrived), and the output has gone quiet.
     VAST_API_KEY=$SIM_KEY BENCH_NAME=ui_10k BENCH_READY=$READY \
         "$B/bench_ui" keys "$KEYS" 120x40 "$RENTOP" --url "$SIM_URL" --page-rate 0 || status=1
+
+    echo "== offers view: 20,000 offers, a 1,000-offer search, then scrolling it"
+    VAST_API_KEY=$SIM_KEY BENCH_NAME=offers_20k BENCH_READY=$READY \
+        "$B/bench_ui" offers 1000 120x40 "$RENTOP" --url "$SIM_URL" --page-rate 0 || status=1
     sim_stop
 else
     echo "bench: the simulator did not start" >&2; status=1

@@ -18,6 +18,7 @@
 #include "config.h"
 #include "draw.h"
 #include "jobs.h"
+#include "pane_offers.h"
 #include "model.h"
 #include "table.h"
 #include "theme.h"
@@ -66,6 +67,7 @@ static void set_titles(void)
 struct inst_view {
 	struct table t;
 	int rows; /* table rows drawn last time (the page size) */
+	long want; /* select this instance once it is listed (a new one), 0: none */
 };
 
 static enum role state_role(enum inst_state s)
@@ -110,6 +112,8 @@ static void rebuild(struct app *a, struct inst_view *v)
 	struct inst_ctx c = { s, util_now(), a->cfg->ascii };
 	table_fill(&v->t, s ? s->instances : NULL, s ? s->ninstances : 0, sizeof(struct instance), &c,
 		   finish);
+	if (v->want && table_select_id(&v->t, v->want))
+		v->want = 0;
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS | DIRTY_HEADER;
 }
 
@@ -226,6 +230,19 @@ static void inst_keys(struct keymap *km, int ctx)
 	action_allow(d, ctx);
 	keymap_default(km, ctx, "Enter", d);
 	inst_actions_keys(km, ctx);
+	pane_offers_replace_keys(km, ctx);
+}
+
+/* Shown with an instance id (a new one): select it, now or once listed. */
+static void inst_enter(struct app *a, void *st, long arg)
+{
+	struct inst_view *v = st;
+	if (arg <= 0)
+		return;
+	v->want = arg;
+	if (v->t.filter[0]) /* a filter must not hide the instance asked for */
+		table_set_filter(&v->t, "");
+	rebuild(a, v);
 }
 
 static void *inst_init(struct app *a)
@@ -320,6 +337,7 @@ const struct view_ops view_instances = {
 	.instance_rows = true,
 	.keys = inst_keys,
 	.init = inst_init,
+	.enter = inst_enter,
 	.fini = inst_fini,
 	.on_snapshot = inst_snapshot,
 	.on_clock = inst_clock,

@@ -15,7 +15,13 @@
  * goes by itself when the pacer allows (next_wake/on_wake), and a 429 says
  * how long to wait while the table keeps the last results.  A line that does not parse
  * shows the parser's message with its column and sends nothing.  Enter on a
- * row shows every field of the offer. */
+ * row shows every field of the offer.
+ *
+ * c on an offer opens the create form over the view (create_form.c).  O on
+ * an instance (registered in the instance views) opens this view with a
+ * search for offers like it (offers_similar) and reads the instance, so
+ * that c then prefills the form from it; once the replacement is created,
+ * the destroy of the old one is offered (on Cancel). */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <ctype.h>
@@ -30,6 +36,7 @@
 
 #include "api.h"
 #include "app.h"
+#include "create_form.h"
 #include "draw.h"
 #include "jobs.h"
 #include "json_map.h"
@@ -69,6 +76,11 @@ struct off_view {
 	bool detail;              /* the detail of the selected offer is shown */
 	int dtop;                 /* first line of the detail drawn */
 	int rows;                 /* table rows drawn */
+	struct create_ui *cu;     /* the create form (c) */
+	long replace_id;          /* O: the instance being replaced, 0: none */
+	char replace_why[240];
+	int prefill_req;          /* O: the read of that instance in flight */
+	struct offers_prefill *prefill; /* O: what the form is prefilled with */
 };
 
 /* ---- pure pieces --------------------------------------------------------- */
@@ -409,12 +421,121 @@ static void resort(struct app *a, struct off_view *v, int delta, bool invert)
 	research(a, v, NULL, order);
 }
 
+/* ---- O: replace an instance ------------------------------------------------------ */
+
+static void free_prefill(void *p)
+{
+	if (!p)
+		return;
+	offers_prefill_free(p);
+	free(p);
+}
+
+/* The mapper (poller thread): GET /api/v0/instances/{id}/ -> a prefill. */
+static void *map_prefill(const json_t *root, struct api_error *e)
+{
+	const json_t *inst = json_is_object(root) ? json_object_get(root, "instances") : NULL;
+	if (json_is_array(inst))
+		inst = json_array_get(inst, 0);
+	if (!json_is_object(inst)) {
+		apierr_protocol(e, 200, "no instance in the answer");
+		return NULL;
+	}
+	struct offers_prefill *p = xcalloc(1, sizeof *p);
+	offers_prefill_from_json(inst, p);
+	return p;
+}
+
+static void take_prefill(struct app *a, struct off_view *v)
+{
+	struct call_result r;
+	if (!v->prefill_req || !model_take_result(a->m, v->prefill_req, &r))
+		return;
+	v->prefill_req = 0;
+	if (r.outcome == CALL_OK && r.value) {
+		free_prefill(v->prefill);
+		v->prefill = r.value;
+		r.value = NULL;
+	} else {
+		app_toast(a, ROLE_ERROR, 10, "instance %ld could not be read to prefill the form: %s",
+			  v->replace_id, r.err.msg);
+		v->replace_id = 0;
+	}
+	call_result_free(&r);
+	a->dirty |= DIRTY_BODY;
+}
+
+/* Shown with an instance id (O): search offers like it, read it for the form. */
+static void off_enter(struct app *a, void *st, long arg)
+{
+	struct off_view *v = st;
+	if (arg <= 0)
+		return;
+	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, arg) : NULL;
+	struct offers_similar sim;
+	if (!x || !offers_similar(x, &sim)) {
+		app_toast(a, ROLE_ERROR, 8, "instance %ld: nothing to match offers against", arg);
+		return;
+	}
+	if (v->prefill_req)
+		model_drop_result(a->m, v->prefill_req);
+	v->prefill_req = 0;
+	free_prefill(v->prefill);
+	v->prefill = NULL;
+	v->replace_id = arg;
+	util_strlcpy(v->replace_why, sim.why, sizeof v->replace_why);
+	struct job_call jc;
+	memset(&jc, 0, sizeof jc);
+	jc.call = api_instance(a->cfg, arg);
+	jc.map = map_prefill;
+	jc.free_value = free_prefill;
+	snprintf(jc.what, sizeof jc.what, "instance %ld for the create form", arg);
+	int rc = jobs_call(a->jobs, &jc, &v->prefill_req);
+	if (rc != 0) {
+		v->prefill_req = 0;
+		v->replace_id = 0;
+		app_toast(a, ROLE_ERROR, 8, "instance %ld not read: %s", arg, jobs_strerror(rc));
+		return;
+	}
+	char line[700];
+	if (sim.disk > 0)
+		snprintf(line, sizeof line, "%s --storage %g", sim.line, sim.disk);
+	else
+		util_strlcpy(line, sim.line, sizeof line);
+	run_line(a, v, line);
+	app_toast(a, ROLE_NORMAL, 10, "%s", sim.why);
+}
+
+static void off_event(struct app *a, void *st, const struct event *e)
+{
+	struct off_view *v = st;
+	if (create_ui_event(a, v->cu, e) && v->replace_id) {
+		v->replace_id = 0; /* the destroy of the old one is offered */
+		free_prefill(v->prefill);
+		v->prefill = NULL;
+	}
+}
+
+static bool off_modal_key(struct app *a, void *st, int key)
+{
+	struct off_view *v = st;
+	return create_ui_key(a, v->cu, key);
+}
+
+static bool off_modal_draw(struct app *a, void *st)
+{
+	struct off_view *v = st;
+	return create_ui_draw(a, v->cu);
+}
+
 /* Take the answer of the search in flight. */
 static void off_snapshot(struct app *a, void *st, bool rows)
 {
 	(void)rows;
 	struct off_view *v = st;
 	struct call_result r;
+	create_ui_snapshot(a, v->cu);
+	take_prefill(a, v);
 	if (!v->req || !model_take_result(a->m, v->req, &r))
 		return;
 	v->req = 0;
@@ -532,8 +653,11 @@ static void draw_header(struct app *a, struct off_view *v, const struct rect *r)
 		if (isfinite(mb))
 			snprintf(bid, sizeof bid, " (min bid from %s)", offers_fmt_dph(p, sizeof p, mb));
 	}
-	char l1[600];
-	snprintf(l1, sizeof l1, " Offers: %s%s | sort: %s | %s | $/h with %g GB disk",
+	char l1[900];
+	char rep[300] = "";
+	if (v->replace_id)
+		snprintf(rep, sizeof rep, " REPLACE %ld (c rents, Esc stops) |", v->replace_id);
+	snprintf(l1, sizeof l1, "%s Offers: %s%s | sort: %s | %s | $/h with %g GB disk", rep,
 		 v->qc.type, bid, sort, v->defaults[0] ? v->defaults : "defaults: (not searched yet)",
 		 priced_disk(&v->qc));
 	draw_fill(r->y, r->x, r->w, theme_attr(ROLE_TITLE));
@@ -676,6 +800,10 @@ static void off_draw(struct app *a, void *st, const struct rect *r)
 
 static void run_type(struct app *a, enum action act);
 static void run_detail(struct app *a, enum action act);
+static void run_create(struct app *a, enum action act);
+static void run_replace(struct app *a, enum action act);
+static const char *why_not_create(const void *row, char *buf, size_t n);
+static const char *why_not_replace(const void *row, char *buf, size_t n);
 
 static const struct action_def type_def = {
 	"offer-type", "offer type: on-demand, interruptible (bid), reserved (searches again)",
@@ -685,6 +813,41 @@ static const struct action_def detail_def = {
 	"offer-detail", "every field of the selected offer", "detail", AF_NEEDS_SEL | AF_HINT,
 	NULL, run_detail,
 };
+
+static const struct action_def create_def = {
+	"create", "rent the selected offer: the create-instance form, then a billing confirmation",
+	"rent", AF_MUTATES | AF_NEEDS_SEL | AF_HINT, why_not_create, run_create,
+};
+static const struct action_def replace_def = {
+	"replace", "rent a replacement: offers like this instance, c prefilled from it, then "
+		   "destroy it (confirms)",
+	NULL, AF_MUTATES | AF_NEEDS_SEL, why_not_replace, run_replace,
+};
+
+static const char *why_not_create(const void *row, char *buf, size_t n)
+{
+	const struct offer *o = row;
+	if (o->rentable)
+		return NULL;
+	snprintf(buf, n, "offer %ld is already rented: search again (r)", o->id);
+	return buf;
+}
+
+static const char *why_not_replace(const void *row, char *buf, size_t n)
+{
+	const struct instance *x = row;
+	if (x->gpu_name && *x->gpu_name && x->num_gpus > 0)
+		return NULL;
+	snprintf(buf, n, "instance %ld has no GPU model to match offers against", x->id);
+	return buf;
+}
+
+void pane_offers_replace_keys(struct keymap *km, int ctx)
+{
+	enum action r = action_register(&replace_def);
+	action_allow(r, ctx);
+	keymap_default(km, ctx, "O", r);
+}
 
 static struct off_view *state(struct app *a)
 {
@@ -711,8 +874,36 @@ static void run_detail(struct app *a, enum action act)
 	a->dirty |= DIRTY_BODY;
 }
 
+static void run_create(struct app *a, enum action act)
+{
+	(void)act;
+	struct off_view *v = state(a);
+	const struct offer *o = v ? selected_offer(v) : NULL;
+	if (!o)
+		return;
+	if (v->replace_id && !v->prefill) {
+		app_toast(a, ROLE_PENDING, 4, "still reading instance %ld to prefill the form...",
+			  v->replace_id);
+		return;
+	}
+	v->detail = false;
+	create_ui_open(a, v->cu, o, v->prefill, v->replace_id);
+}
+
+/* O: the offers view on the selected instance (off_enter does the rest). */
+static void run_replace(struct app *a, enum action act)
+{
+	(void)act;
+	const struct instance *x = app_selected(a);
+	if (x)
+		view_open(a, "offers", x->id);
+}
+
 static void off_keys(struct keymap *km, int ctx)
 {
+	enum action c = action_register(&create_def);
+	action_allow(c, ctx);
+	keymap_default(km, ctx, "c", c);
 	enum action t = action_register(&type_def);
 	action_allow(t, ctx);
 	keymap_default(km, ctx, "t", t);
@@ -749,6 +940,20 @@ table:
 	case ACT_SORT_PREV: resort(a, v, -1, false); break;
 	case ACT_SORT_NEXT: resort(a, v, 1, false); break;
 	case ACT_SORT_INVERT: resort(a, v, 0, true); break;
+	case ACT_BACK:
+		if (!v->replace_id)
+			return false;
+		app_toast(a, ROLE_DIM, 4, "replacement of instance %ld stopped", v->replace_id);
+		v->replace_id = 0;
+		if (v->prefill_req)
+			model_drop_result(a->m, v->prefill_req);
+		v->prefill_req = 0;
+		if (v->prefill) {
+			offers_prefill_free(v->prefill);
+			free(v->prefill);
+			v->prefill = NULL;
+		}
+		break;
 	case ACT_REFRESH: {
 		struct query_cmd c;
 		cmd_copy(&c, &v->qc);
@@ -814,6 +1019,7 @@ static void *off_init(struct app *a)
 	pane_offers_line(&v->qc, v->line, sizeof v->line);
 	table_init(&v->t, cols, OC__COUNT, -1); /* the service's order */
 	offers_pace_init(&v->pace, util_mono());
+	v->cu = create_ui_new();
 	return v;
 }
 
@@ -822,6 +1028,10 @@ static void off_fini(struct app *a, void *st)
 	struct off_view *v = st;
 	if (v->req)
 		model_drop_result(a->m, v->req);
+	if (v->prefill_req)
+		model_drop_result(a->m, v->prefill_req);
+	free_prefill(v->prefill);
+	create_ui_free(a, v->cu);
 	offers_free(v->offers, v->n);
 	query_cmd_free(&v->qc);
 	if (v->queued)
@@ -840,7 +1050,11 @@ const struct view_ops view_offers = {
 	.keys = off_keys,
 	.init = off_init,
 	.fini = off_fini,
+	.enter = off_enter,
 	.on_snapshot = off_snapshot,
+	.on_event = off_event,
+	.modal_key = off_modal_key,
+	.modal_draw = off_modal_draw,
 	.next_wake = off_next_wake,
 	.on_wake = off_on_wake,
 	.draw = off_draw,

@@ -19,4 +19,9 @@ int pane_offers_sort_key(const char *order, int *inverted);
 /* The next type after type in the `t` cycle: on-demand -> bid -> reserved. */
 const char *pane_offers_next_type(const char *type);
 
+struct keymap;
+/* Register `O` (replace: offers like the selected instance, then the
+ * create form prefilled from it) in ctx, a view whose rows are instances. */
+void pane_offers_replace_keys(struct keymap *km, int ctx);
+
 #endif

@@ -1,0 +1,92 @@
+#!/bin/sh
+# test_replace.sh: the failure rule in three keys: O on a failed instance
+# opens the offers view on offers like it (same GPU model and count, not
+# its machine) and c prefills the create form from it (image, disk, label,
+# env, runtype); once the replacement is created the destroy of the old
+# one is offered, starting on Cancel.  Also the template picker of the
+# form and the :templates list (search, detail).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/create_lib.sh"
+
+sim_start --seed 1 --quiet --rate-limits off --speed 20 || { echo "not ok - simulator starts"; exit 1; }
+rentop_start -s 160x45 || { echo "not ok - rentop starts"; exit 1; }
+
+t_replace() {
+    wait_for "Instances" 30 || return 1
+    old=$(sim_state "[x['id'] for x in insts if x.get('actual_status') == 'created'][0]")
+    img=$(sim_state "inst($old)['image_uuid']")
+    rt=$(sim_state "inst($old)['image_runtype']")
+    note "replacing $old ($img, $rt)"
+    keys / ; type_text "$old"; keys Enter
+    wait_for "$old" 10 || return 1
+    keys O
+    wait_for "REPLACE $old" 10 || return 1
+    wait_for_re "[0-9]+ offers" 40 || return 1
+    on_screen "machine_id!=" || return 1
+    on_screen "-o dph_total+" || return 1
+    keys c
+    wait_for "Rent offer" 10 || return 1
+    on_screen "$img" || { fail "the image is not prefilled"; return 1; }
+    before=$(creates)
+    keys C-s
+    wait_for "Confirm billing" 10 || return 1
+    keys Tab Enter
+    wait_for "Destroy the failed instance" 30 || return 1
+    screen_flat | grep -q "replace instance $old" || { fail "the dialog does not name $old"; return 1; }
+    new=$(sim_state "max(x['id'] for x in insts)")
+    [ "$(creates)" = $((before + 1)) ] || { fail "creates $(creates)"; return 1; }
+    [ "$(sim_state "inst($new)['image_uuid']")" = "$img" ] || { fail "new image $(sim_state "inst($new)['image_uuid']")"; return 1; }
+    [ "$(sim_state "inst($new)['image_runtype']")" = "$rt" ] || { fail "new runtype $(sim_state "inst($new)['image_runtype']")"; return 1; }
+    [ "$(sim_state "inst($new)['disk_space'] == inst($old)['disk_space']")" = true ] || { fail "disk differs"; return 1; }
+    [ "$(sim_state "inst($new)['machine_id'] != inst($old)['machine_id']")" = true ] || { fail "same machine"; return 1; }
+    [ "$(sim_state "inst($new)['gpu_name'] == inst($old)['gpu_name']")" = true ] || { fail "another GPU model"; return 1; }
+    # the dialog starts on Cancel: Tab to Destroy
+    keys Tab Enter
+    sim_expect "inst($old) is None" true 20 || return 1
+    # the new one is shown (the filter that hid it was cleared) and selected
+    wait_for "$new" 20 || return 1
+}
+
+t_template_picker() {
+    keys 3
+    wait_for "Offers:" 10 || return 1
+    to_type on-demand || return 1
+    fresh || return 1
+    keys c
+    wait_for "Rent offer" 10 || return 1
+    keys Tab Enter
+    wait_for "Pick a template" 10 || return 1
+    wait_for_re "recommended" 20 || return 1
+    tname=$(sim_state "[t['name'] for t in d['templates'] if t.get('recommended')][0]")
+    hash=$(sim_state "[t['hash_id'] for t in d['templates'] if t.get('recommended')][0]")
+    type_text "$(echo "$tname" | cut -c1-6)"
+    keys Enter
+    wait_for "$hash" 10 || return 1
+    keys Tab Tab; type_text "e2e-tpl"
+    keys C-s
+    wait_for "Confirm billing" 10 || return 1
+    keys Tab Enter
+    wait_for "e2e-tpl" 30 || return 1
+    sim_expect "[x.get('template_hash_id') for x in insts if x.get('label') == 'e2e-tpl']" "[\"$hash\"]" || return 1
+}
+t_templates_view() {
+    keys Escape
+    keys : ; type_text "templates"; keys Enter
+    wait_for "Templates:" 10 || return 1
+    wait_for "recommended" 20 || return 1
+    tname=$(sim_state "[t['name'] for t in d['templates'] if t.get('recommended')][0]")
+    keys / ; type_text "$(echo "$tname" | cut -c1-6)"; keys Enter
+    wait_for "search: $(echo "$tname" | cut -c1-6)" 10 || return 1
+    keys Enter
+    wait_for "hash_id:" 10 || return 1
+    on_screen "launch mode:" || return 1
+    keys q
+}
+
+tap "O, c, create, destroy the failed one" t_replace
+tap "template picker fills the form" t_template_picker
+tap ":templates lists, searches, shows a template" t_templates_view
+# from the first view (q closes the others first)
+t_quit() { keys 1; sleep 0.5; rentop_quit; }
+tap "q quits with status 0 and no sanitizer report" t_quit
+e2e_done

@@ -1,0 +1,295 @@
+/* test_ui_create.c: the create form's pure parts (create_form.c): the
+ * fields built for an on-demand and a bid offer (bid prefilled with the
+ * minimum bid, disk 8 by default), the prefill from an old instance, the
+ * form read into the create request (runtype as the CLI sends it, env,
+ * disk, price; a long onstart compressed, one too long even compressed
+ * refused with the reason; invalid fields marked with the focus on the
+ * first), a picked template (what it supplies is not sent again, a changed
+ * launch mode is); the billing confirmation text (offers.c); the template
+ * list's search and summary line (pane_templates.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "create_form.h"
+#include "form.h"
+#include "offers.h"
+#include "pane_templates.h"
+
+static struct offer mk_offer(bool bid)
+{
+	struct offer o;
+	memset(&o, 0, sizeof o);
+	o.id = 7110585;
+	o.num_gpus = 1;
+	o.gpu_name = (char *)"RTX 3060";
+	o.dph_base = 0.060;
+	o.storage_cost = 0.36; /* $/GB/month: 20 GB = $0.01/h */
+	o.dph_total = 0.064;
+	o.min_bid = 0.3;
+	o.disk_space = 750;
+	o.rentable = true;
+	o.is_bid = bid;
+	o.credit_discount_max = NAN;
+	return o;
+}
+
+/* Type text into field name (replacing what is there). */
+static void set(struct form *fm, const char *name, const char *text)
+{
+	int i = form_find(fm, name);
+	assert_true(i >= 0);
+	if (fm->f[i].kind == FK_MULTILINE)
+		form_set_text(fm, i, text);
+	else
+		textbuf_set(&fm->f[i].tb, text);
+}
+
+static void test_build(void **s)
+{
+	(void)s;
+	struct offer o = mk_offer(false);
+	struct form fm;
+	create_form_build(&fm, &o, NULL);
+	assert_string_equal(form_value(&fm, "disk"), "8");
+	assert_string_equal(form_value(&fm, "launch"), "ssh");
+	assert_int_equal(form_find(&fm, "price"), -1); /* on-demand: no bid */
+	assert_true(form_find(&fm, "onstart") >= 0);
+	assert_int_equal(fm.f[form_find(&fm, "env")].kind, FK_SECRET);
+	assert_int_equal(fm.f[form_find(&fm, "login")].kind, FK_SECRET);
+	assert_int_equal(fm.focus, form_find(&fm, "image"));
+	form_free(&fm);
+
+	o = mk_offer(true);
+	create_form_build(&fm, &o, NULL);
+	assert_true(form_find(&fm, "price") >= 0);
+	assert_string_equal(form_value(&fm, "price"), "0.3"); /* the minimum bid */
+	assert_non_null(strstr(fm.title, "interruptible"));
+	form_free(&fm);
+}
+
+static void test_prefill(void **s)
+{
+	(void)s;
+	json_t *inst = json_loads(
+		"{\"image_uuid\":\"vllm/vllm-openai:v0.5.3\",\"disk_space\":32,\"label\":\"old\","
+		"\"image_runtype\":\"jupyter_direc ssh_direc ssh_proxy\",\"onstart\":\"echo hi\","
+		"\"extra_env\":[[\"HF_TOKEN\",\"hf_x\"],[\"VAST_CONTAINERLABEL\",\"C.1\"]]}", 0, NULL);
+	assert_non_null(inst);
+	struct offers_prefill p;
+	offers_prefill_from_json(inst, &p);
+	struct offer o = mk_offer(false);
+	struct form fm;
+	create_form_build(&fm, &o, &p);
+	assert_string_equal(form_value(&fm, "image"), "vllm/vllm-openai:v0.5.3");
+	assert_string_equal(form_value(&fm, "disk"), "32");
+	assert_string_equal(form_value(&fm, "label"), "old");
+	assert_string_equal(form_value(&fm, "launch"), "jupyter direct");
+	assert_string_equal(form_value(&fm, "onstart"), "echo hi");
+	assert_non_null(strstr(form_value(&fm, "env"), "HF_TOKEN=hf_x"));
+	assert_null(strstr(form_value(&fm, "env"), "VAST_")); /* the service's own */
+	struct create_req *r = calloc(1, sizeof *r);
+	assert_true(create_form_read(&fm, &o, NULL, r));
+	assert_string_equal(r->runtype, "jupyter_direc ssh_direc ssh_proxy");
+	assert_true(fabs(r->disk - 32) < 1e-9);
+	form_free(&fm);
+	offers_prefill_free(&p);
+	json_decref(inst);
+	free(r);
+}
+
+static void test_read(void **s)
+{
+	(void)s;
+	struct offer o = mk_offer(false);
+	struct form fm;
+	struct create_req *r = calloc(1, sizeof *r);
+	create_form_build(&fm, &o, NULL);
+	set(&fm, "image", "nginx:latest");
+	set(&fm, "disk", "20");
+	set(&fm, "label", "web");
+	set(&fm, "env", "-e A=1 -p 8080:8080");
+	fm.f[form_find(&fm, "launch")].choice = LAUNCH_SSH_DIRECT;
+	assert_true(create_form_read(&fm, &o, NULL, r));
+	assert_int_equal(r->offer_id, 7110585);
+	assert_string_equal(r->image, "nginx:latest");
+	assert_string_equal(r->label, "web");
+	assert_string_equal(r->runtype, "ssh_direc ssh_proxy");
+	assert_string_equal(r->env, "-e A=1 -p 8080:8080");
+	assert_true(fabs(r->disk - 20) < 1e-9);
+	assert_true(r->price == 0);
+	assert_false(r->start_stopped);
+
+	/* an onstart over 4,048 characters that compresses is sent encoded */
+	char *big = malloc(12000);
+	size_t k = 0;
+	for (int i = 0; k < 11000; i++)
+		k += (size_t)snprintf(big + k, 12000 - k, "echo line %d of the setup\n", i);
+	set(&fm, "onstart", big);
+	assert_true(create_form_read(&fm, &o, NULL, r));
+	assert_true(strlen(r->onstart) <= CREATE_ONSTART_MAX);
+	assert_non_null(strstr(r->onstart, "base64 -d | gunzip"));
+	char *back = create_onstart_decode(r->onstart);
+	assert_non_null(back);
+	free(back);
+	/* one that does not compress enough is refused, with the reason */
+	unsigned x = 12345;
+	for (size_t i = 0; i < 11000; i++) {
+		x = x * 1103515245u + 12345u;
+		big[i] = (char)('!' + (x >> 16) % 90);
+	}
+	big[11000] = '\0';
+	set(&fm, "onstart", big);
+	assert_false(create_form_read(&fm, &o, NULL, r));
+	int os = form_find(&fm, "onstart");
+	assert_non_null(strstr(fm.f[os].error, "over the service's 4048"));
+	assert_int_equal(fm.focus, os);
+	set(&fm, "onstart", "");
+	free(big);
+
+	/* invalid fields are marked, the first gets the focus */
+	set(&fm, "image", "Not An Image");
+	set(&fm, "disk", "900"); /* over the offer's 750 GB */
+	assert_false(create_form_read(&fm, &o, NULL, r));
+	int im = form_find(&fm, "image"), dk = form_find(&fm, "disk");
+	assert_true(fm.f[im].error[0] != '\0');
+	assert_true(fm.f[dk].error[0] != '\0');
+	assert_int_equal(fm.focus, im);
+	form_free(&fm);
+
+	/* a bid offer: the price is sent, out of range refused */
+	o = mk_offer(true);
+	create_form_build(&fm, &o, NULL);
+	set(&fm, "image", "nginx");
+	assert_true(create_form_read(&fm, &o, NULL, r));
+	assert_true(fabs(r->price - 0.3) < 1e-9);
+	set(&fm, "price", "40");
+	assert_false(create_form_read(&fm, &o, NULL, r));
+	assert_true(fm.f[form_find(&fm, "price")].error[0] != '\0');
+	form_free(&fm);
+	free(r);
+}
+
+static void test_template(void **s)
+{
+	(void)s;
+	json_t *j = json_loads(
+		"{\"templates\":[{\"id\":3,\"hash_id\":\"h3\",\"name\":\"PyTorch\","
+		"\"image\":\"pytorch/pytorch\",\"tag\":\"2.3\",\"runtype\":\"jupyter\","
+		"\"jup_direct\":true,\"ssh_direct\":true,\"recommended\":true,"
+		"\"recommended_disk_space\":40,\"env\":\"-e JUPYTER_DIR=/ -p 8888:8888\","
+		"\"onstart\":\"pip install x\",\"creator_id\":9}]}", 0, NULL);
+	struct template_rec *t = NULL;
+	size_t n = 0;
+	assert_true(json_map_templates(j, &t, &n));
+	struct offer o = mk_offer(false);
+	struct form fm;
+	struct create_tpl ct;
+	memset(&ct, 0, sizeof ct);
+	struct create_req *r = calloc(1, sizeof *r);
+	create_form_build(&fm, &o, NULL);
+	create_form_apply_template(&fm, &t[0], &ct);
+	/* the form shows what the template supplies */
+	assert_string_equal(form_value(&fm, "template"), "h3");
+	assert_string_equal(form_value(&fm, "image"), "pytorch/pytorch:2.3");
+	assert_string_equal(form_value(&fm, "disk"), "40");
+	assert_string_equal(form_value(&fm, "launch"), "jupyter direct");
+	assert_string_equal(form_value(&fm, "env"), "-e JUPYTER_DIR=/ -p 8888:8888");
+	assert_string_equal(form_value(&fm, "onstart"), "pip install x");
+	/* unchanged: the template's values apply, not sent again */
+	assert_true(create_form_read(&fm, &o, &ct, r));
+	assert_string_equal(r->template_hash_id, "h3");
+	assert_string_equal(r->image, "");
+	assert_string_equal(r->runtype, "");
+	assert_string_equal(r->env, "");
+	assert_string_equal(r->onstart, "");
+	assert_true(fabs(r->disk - 40) < 1e-9);
+	/* changed: sent */
+	fm.f[form_find(&fm, "launch")].choice = LAUNCH_SSH;
+	set(&fm, "image", "pytorch/pytorch:2.4");
+	assert_true(create_form_read(&fm, &o, &ct, r));
+	assert_string_equal(r->runtype, "ssh_proxy");
+	assert_string_equal(r->image, "pytorch/pytorch:2.4");
+
+	/* the list's search and summary */
+	struct tpl_list l;
+	memset(&l, 0, sizeof l);
+	l.v = t;
+	l.n = n;
+	size_t idx[4];
+	assert_int_equal(tpl_list_match(&l, "", idx, 4), 1);
+	assert_int_equal(tpl_list_match(&l, "torch:2.3", idx, 4), 1);
+	assert_int_equal(tpl_list_match(&l, "nomatch", idx, 4), 0);
+	char line[300];
+	tpl_list_summary(&t[0], 5, line, sizeof line);
+	assert_non_null(strstr(line, "PyTorch"));
+	assert_non_null(strstr(line, "pytorch/pytorch:2.3"));
+	assert_non_null(strstr(line, "recommended"));
+	tpl_list_summary(&t[0], 9, line, sizeof line);
+	assert_non_null(strstr(line, "own"));
+
+	form_free(&fm);
+	create_tpl_clear(&ct);
+	templates_free(t, n);
+	json_decref(j);
+	free(r);
+}
+
+static void test_confirm_text(void **s)
+{
+	(void)s;
+	struct offer o = mk_offer(false);
+	struct create_req *r = calloc(1, sizeof *r);
+	r->offer_id = o.id;
+	r->disk = 20;
+	snprintf(r->env, sizeof r->env, "-e HF_TOKEN=hf_secret_value");
+	snprintf(r->image_login, sizeof r->image_login, "-u bob -p tok_secret ghcr.io");
+	char b[512];
+	offers_confirm_text(&o, r, false, b, sizeof b);
+	assert_non_null(strstr(b, "Rent offer 7110585 (1x RTX 3060) for $0.070/h"));
+	assert_non_null(strstr(b, "$0.060/h GPU + $0.010/h storage of 20 GB"));
+	assert_non_null(strstr(b, "Billing starts when it is created"));
+	assert_null(strstr(b, "Interruptible"));
+	assert_null(strstr(b, "SSH key"));
+	assert_null(strstr(b, "secret"));
+	/* a bid: its price and the risk */
+	o = mk_offer(true);
+	r->price = 0.35;
+	offers_confirm_text(&o, r, false, b, sizeof b);
+	assert_non_null(strstr(b, "for $0.360/h"));
+	assert_non_null(strstr(b, "Interruptible: your bid is $0.350/h"));
+	/* stopped; no SSH key: how to add one */
+	r->start_stopped = true;
+	offers_confirm_text(&o, r, true, b, sizeof b);
+	assert_non_null(strstr(b, "created stopped"));
+	assert_non_null(strstr(b, "no SSH key"));
+	assert_non_null(strstr(b, "account view, 5"));
+	/* a small buffer is cut, terminated */
+	char small[40];
+	offers_confirm_text(&o, r, true, small, sizeof small);
+	assert_int_equal(strlen(small), sizeof small - 1);
+	/* launch modes and ssh */
+	assert_true(offers_launch_uses_ssh(LAUNCH_SSH));
+	assert_true(offers_launch_uses_ssh(LAUNCH_JUPYTER_DIRECT));
+	assert_false(offers_launch_uses_ssh(LAUNCH_ARGS));
+	free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_build),
+		cmocka_unit_test(test_prefill),
+		cmocka_unit_test(test_read),
+		cmocka_unit_test(test_template),
+		cmocka_unit_test(test_confirm_text),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,563 @@
+/* create_form.c: the create-instance form over the offers view.  The form
+ * widget (form.h) holds the fields; api_offers.c owns the rules (what is
+ * valid, the runtype strings, the env format, onstart over 4,048
+ * characters compressed), so this file only maps fields to a create_form
+ * and back, and runs the modal steps: form -> (template picker) ->
+ * billing confirmation (on Cancel) -> the JOB_CREATE job -> its event.
+ * The job goes through the jobs queue as an action: at most once (retry.h);
+ * its outcome comes back as an event written by the poller (created,
+ * refused with the service's words, or lost: said, never resent). */
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "create_form.h"
+
+#include "app.h"
+#include "dialog.h"
+#include "draw.h"
+#include "jobs.h"
+#include "model.h"
+#include "pane_templates.h"
+#include "theme.h"
+#include "util.h"
+#include "view.h"
+
+/* ---- pure: fields ------------------------------------------------------------------ */
+
+static const char *launch_names[LAUNCH__COUNT];
+
+static void init_names(void)
+{
+	for (int i = 0; i < LAUNCH__COUNT; i++)
+		launch_names[i] = create_launch_name((enum create_launch)i);
+}
+
+void create_tpl_clear(struct create_tpl *t)
+{
+	free(t->env);
+	free(t->onstart);
+	free(t->args_str);
+	memset(t, 0, sizeof *t);
+}
+
+/* A number as the form shows it: "8", "0.125". */
+static void num_text(char *buf, size_t n, double v, int decimals)
+{
+	snprintf(buf, n, "%.*f", decimals, v);
+	char *dot = strchr(buf, '.');
+	if (dot) {
+		char *e = buf + strlen(buf) - 1;
+		while (e > dot && *e == '0')
+			*e-- = '\0';
+		if (e == dot)
+			*e = '\0';
+	}
+}
+
+/* The onstart field: refused when even compressed it is over the limit. */
+static bool check_onstart(const struct form_field *f, char *err, size_t n)
+{
+	const char *t = f->text ? f->text : "";
+	if (strlen(t) <= CREATE_ONSTART_MAX)
+		return true;
+	size_t wl = 0;
+	char *w = create_onstart_encode(t, &wl);
+	if (w) {
+		free(w);
+		return true;
+	}
+	snprintf(err, n, "%zu bytes; compressed still %zu, over the service's %d", strlen(t), wl,
+		 CREATE_ONSTART_MAX);
+	return false;
+}
+
+void create_form_build(struct form *fm, const struct offer *o, const struct offers_prefill *p)
+{
+	init_names();
+	char title[64];
+	snprintf(title, sizeof title, " Rent offer %ld%s ", o->id, o->is_bid ? " (interruptible)" : "");
+	form_init(fm, title);
+	form_add_text(fm, "image", "Image", p ? p->image : "", CREATE_IMAGE_MAX, false);
+	form_add_text(fm, "template", "Template (Enter picks)", p ? p->template_hash_id : "",
+		      CREATE_HASH_MAX, false);
+	char disk[32];
+	num_text(disk, sizeof disk, p && p->disk > 0 ? p->disk : CREATE_DISK_DEFAULT, 1);
+	form_add_number(fm, "disk", "Disk (GB)", disk, 1, 1e6, false, true);
+	form_add_text(fm, "label", "Label", p ? p->label : "", CREATE_LABEL_MAX, false);
+	form_add_choice(fm, "launch", "Launch mode", launch_names, LAUNCH__COUNT,
+			p ? (int)p->launch : (int)LAUNCH_SSH);
+	int e = form_add_secret(fm, "env", "Env, ports (-e K=V -p H:C)", CREATE_ENV_MAX, false);
+	if (e >= 0 && p && p->env)
+		textbuf_set(&fm->f[e].tb, p->env);
+	int os = form_add_multiline(fm, "onstart", "Onstart script", p ? p->onstart : "",
+				    CREATE_ONSTART_EDIT_MAX, false);
+	if (os >= 0)
+		fm->f[os].check = check_onstart;
+	form_add_text(fm, "args", "Args (entrypoint/args)",
+		      p && p->launch == LAUNCH_ARGS ? p->args_str : "", CREATE_ARGS_MAX, false);
+	form_add_toggle(fm, "stopped", "Start stopped", false);
+	if (o->is_bid) {
+		char bid[32] = "";
+		if (isfinite(o->min_bid) && o->min_bid > 0)
+			num_text(bid, sizeof bid,
+				 o->min_bid < CREATE_BID_MIN ? CREATE_BID_MIN : o->min_bid, 3);
+		form_add_number(fm, "price", "Bid ($/h, 0.001-32)", bid, CREATE_BID_MIN,
+				CREATE_BID_MAX, false, true);
+	}
+	form_add_secret(fm, "login", "Registry login (-u U -p T REG)", CREATE_LOGIN_MAX, false);
+}
+
+void create_form_apply_template(struct form *fm, const struct template_rec *t,
+				struct create_tpl *ct)
+{
+	struct create_form f;
+	memset(&f, 0, sizeof f);
+	offers_template_form(t, &f);
+	create_tpl_clear(ct);
+	util_strlcpy(ct->hash_id, t->hash_id ? t->hash_id : "", sizeof ct->hash_id);
+	if (t->image && *t->image)
+		snprintf(ct->image, sizeof ct->image, "%s%s%s", t->image, t->tag && *t->tag ? ":" : "",
+			 t->tag && *t->tag ? t->tag : "");
+	ct->launch = f.launch;
+	ct->env = xstrdup(t->env ? t->env : "");
+	ct->onstart = xstrdup(t->onstart ? t->onstart : "");
+	ct->args_str = xstrdup(t->args_str ? t->args_str : "");
+	int i;
+	if ((i = form_find(fm, "template")) >= 0)
+		textbuf_set(&fm->f[i].tb, ct->hash_id);
+	if ((i = form_find(fm, "image")) >= 0)
+		textbuf_set(&fm->f[i].tb, ct->image);
+	if ((i = form_find(fm, "disk")) >= 0) {
+		char d[32];
+		num_text(d, sizeof d, f.disk, 1);
+		textbuf_set(&fm->f[i].tb, d);
+	}
+	if ((i = form_find(fm, "launch")) >= 0)
+		fm->f[i].choice = (int)ct->launch;
+	if ((i = form_find(fm, "env")) >= 0)
+		textbuf_set(&fm->f[i].tb, ct->env);
+	if ((i = form_find(fm, "onstart")) >= 0)
+		form_set_text(fm, i, ct->onstart);
+	if ((i = form_find(fm, "args")) >= 0)
+		textbuf_set(&fm->f[i].tb, ct->launch == LAUNCH_ARGS ? ct->args_str : "");
+	for (int k = 0; k < fm->n; k++)
+		form_check_field(&fm->f[k]);
+}
+
+/* The form's field for a create_field. */
+static const char *field_name(enum create_field f)
+{
+	switch (f) {
+	case CF_IMAGE: return "image";
+	case CF_TEMPLATE: return "template";
+	case CF_DISK: return "disk";
+	case CF_LABEL: return "label";
+	case CF_LAUNCH: return "launch";
+	case CF_ENV: return "env";
+	case CF_ONSTART: return "onstart";
+	case CF_ARGS: return "args";
+	case CF_PRICE: return "price";
+	case CF_LOGIN: return "login";
+	case CF__COUNT: break;
+	}
+	return "image";
+}
+
+/* s, or NULL when it is what the template supplies (then not sent). */
+static const char *unless_same(const char *s, const char *tpl, bool have_tpl)
+{
+	if (have_tpl && tpl && strcmp(s, tpl) == 0)
+		return NULL;
+	return s;
+}
+
+bool create_form_read(struct form *fm, const struct offer *o, const struct create_tpl *ct,
+		      struct create_req *r)
+{
+	if (!form_validate(fm)) {
+		for (int i = 0; i < fm->n; i++)
+			if (fm->f[i].error[0]) {
+				fm->focus = i;
+				break;
+			}
+		return false;
+	}
+	const char *hash = form_value(fm, "template");
+	bool tpl = ct && ct->hash_id[0] && strcmp(hash, ct->hash_id) == 0;
+	struct create_form f;
+	memset(&f, 0, sizeof f);
+	f.image = unless_same(form_value(fm, "image"), ct ? ct->image : NULL, tpl);
+	f.template_hash_id = hash;
+	double d = 0;
+	f.disk = form_number(fm, "disk", &d) ? d : 0;
+	f.label = form_value(fm, "label");
+	int l = form_choice(fm, "launch");
+	f.launch = l >= 0 && l < LAUNCH__COUNT ? (enum create_launch)l : LAUNCH_SSH;
+	f.launch_from_template = tpl && f.launch == ct->launch;
+	f.env = unless_same(form_value(fm, "env"), ct ? ct->env : NULL, tpl);
+	const char *os = form_value(fm, "onstart");
+	f.onstart = unless_same(os, ct ? ct->onstart : NULL, tpl);
+	const char *args = form_value(fm, "args");
+	f.args_str = f.launch_from_template ? unless_same(args, ct->args_str, true) : args;
+	f.start_stopped = form_toggle(fm, "stopped");
+	double p = 0;
+	f.price = o->is_bid && form_number(fm, "price", &p) ? p : 0;
+	f.image_login = form_value(fm, "login");
+	struct create_limits lim = { o->is_bid, o->min_bid, o->disk_space };
+	struct create_errors errs;
+	if (create_form_to_req(&f, &lim, o->id, r, &errs))
+		return true;
+	bool first = true;
+	for (int k = 0; k < CF__COUNT; k++) {
+		if (!errs.msg[k][0])
+			continue;
+		int i = form_find(fm, field_name((enum create_field)k));
+		if (i < 0) /* no such field here (a price on an on-demand offer): say it */
+			i = form_find(fm, "image");
+		if (i < 0)
+			continue;
+		util_strlcpy(fm->f[i].error, errs.msg[k], sizeof fm->f[i].error);
+		fm->f[i].touched = true;
+		if (first)
+			fm->focus = i;
+		first = false;
+	}
+	return false;
+}
+
+/* ---- the modal steps ---------------------------------------------------------------- */
+
+enum cu_mode { CU_CLOSED, CU_FORM, CU_PICK, CU_CONFIRM };
+
+struct create_ui {
+	enum cu_mode mode;
+	struct form fm;
+	struct dialog dlg;
+	struct offer o;            /* a copy: gpu_name owned, the other strings NULL */
+	long replace_id;           /* the failed instance it replaces, 0: none */
+	struct create_tpl tpl;     /* what the picked template supplies */
+	struct tpl_list list;      /* the picker's templates */
+	struct textbuf pick;       /* the picker's search text */
+	size_t psel;
+	struct create_req *req;    /* the create as confirmed (heap: it is large) */
+	int job;                   /* the create job awaited, 0: none */
+};
+
+struct create_ui *create_ui_new(void)
+{
+	struct create_ui *c = xcalloc(1, sizeof *c);
+	c->req = xcalloc(1, sizeof *c->req);
+	return c;
+}
+
+static void wipe_req(struct create_ui *c)
+{
+	explicit_bzero(c->req, sizeof *c->req); /* env values and the registry token */
+}
+
+static void close_ui(struct create_ui *c)
+{
+	form_free(&c->fm);
+	dialog_close(&c->dlg);
+	create_tpl_clear(&c->tpl);
+	textbuf_clear(&c->pick);
+	wipe_req(c);
+	free(c->o.gpu_name);
+	memset(&c->o, 0, sizeof c->o);
+	c->mode = CU_CLOSED;
+	c->job = 0;
+	c->replace_id = 0;
+}
+
+void create_ui_free(struct app *a, struct create_ui *c)
+{
+	if (!c)
+		return;
+	close_ui(c);
+	tpl_list_free(a, &c->list);
+	free(c->req);
+	free(c);
+}
+
+bool create_ui_is_open(const struct create_ui *c) { return c && c->mode != CU_CLOSED; }
+
+void create_ui_open(struct app *a, struct create_ui *c, const struct offer *o,
+		    const struct offers_prefill *p, long replace_id)
+{
+	if (a->read_only) { /* the action is hidden and refused; this is the last guard */
+		app_toast(a, ROLE_ERROR, 8, "read-only mode: create is disabled");
+		return;
+	}
+	close_ui(c);
+	c->o = *o;
+	c->o.gpu_name = xstrdup(o->gpu_name);
+	c->o.geolocation = c->o.verification = c->o.driver_version = c->o.cpu_name = NULL;
+	c->replace_id = replace_id;
+	create_form_build(&c->fm, &c->o, p);
+	c->mode = CU_FORM;
+	a->dirty |= DIRTY_ALL;
+}
+
+/* ---- the picker ---------------------------------------------------------------------- */
+
+#define PICK_MAX 512
+
+static size_t pick_matches(const struct create_ui *c, size_t *idx)
+{
+	return tpl_list_match(&c->list, c->pick.s, idx, PICK_MAX);
+}
+
+static void open_picker(struct app *a, struct create_ui *c)
+{
+	c->mode = CU_PICK;
+	textbuf_clear(&c->pick);
+	c->psel = 0;
+	if (!c->list.loaded)
+		tpl_list_fetch(a, &c->list);
+}
+
+static void pick_key(struct app *a, struct create_ui *c, int key)
+{
+	size_t idx[PICK_MAX];
+	size_t n = pick_matches(c, idx);
+	if (key == 27) {
+		c->mode = CU_FORM;
+	} else if (key == '\n' || key == '\r' || key == KM_FN(KEY_ENTER)) {
+		if (c->psel < n) {
+			create_form_apply_template(&c->fm, &c->list.v[idx[c->psel]], &c->tpl);
+			c->mode = CU_FORM;
+		}
+	} else if (key == KM_FN(KEY_UP) || key == KM_CTRL('p')) {
+		if (c->psel)
+			c->psel--;
+	} else if (key == KM_FN(KEY_DOWN) || key == KM_CTRL('n')) {
+		if (c->psel + 1 < n)
+			c->psel++;
+	} else if (key == KM_CTRL('r')) {
+		tpl_list_fetch(a, &c->list);
+	} else if (textbuf_key(&c->pick, key)) {
+		c->psel = 0;
+	}
+}
+
+static void draw_picker(struct app *a, struct create_ui *c)
+{
+	const struct layout *l = &a->lay;
+	struct rect r = layout_dialog(l, 110, 24);
+	unsigned long bg = theme_attr(ROLE_DIALOG);
+	for (int j = 0; j < r.h; j++)
+		draw_fill(r.y + j, r.x, r.w, bg);
+	draw_box(r.y, r.x, r.h, r.w, " Pick a template (own and recommended) ", bg);
+	if (r.h < 6 || r.w < 20)
+		return;
+	char line[400];
+	draw_text(r.y + 1, r.x + 2, r.w - 4, "search: ", theme_attr(ROLE_INPUT));
+	draw_text(r.y + 1, r.x + 10, r.w - 12, c->pick.s, theme_attr(ROLE_INPUT));
+	size_t idx[PICK_MAX];
+	size_t n = pick_matches(c, idx);
+	long uid = a->snap && a->snap->user ? a->snap->user->id : 0;
+	int rows = r.h - 5;
+	size_t top = c->psel >= (size_t)rows ? c->psel - (size_t)rows + 1 : 0;
+	for (int i = 0; i < rows; i++) {
+		size_t k = top + (size_t)i;
+		int y = r.y + 2 + i;
+		if (k >= n) {
+			if (k == 0) {
+				const char *m = c->list.status[0] ? c->list.status
+						: !c->list.loaded ? "loading templates..."
+						: "no template matches";
+				draw_text(y, r.x + 2, r.w - 4, m,
+					  theme_attr(c->list.status[0] ? ROLE_ERROR : ROLE_DIM));
+			}
+			continue;
+		}
+		tpl_list_summary(&c->list.v[idx[k]], uid, line, sizeof line);
+		enum role role = k == c->psel ? ROLE_SELECTION : ROLE_DIALOG;
+		draw_fill(y, r.x + 1, r.w - 2, theme_attr(role));
+		draw_text(y, r.x + 2, r.w - 4, line, theme_attr(role));
+	}
+	draw_text(r.y + r.h - 2, r.x + 2, r.w - 4,
+		  "type to search  Up/Down choose  Enter picks  C-r fetches again  Esc back",
+		  theme_attr(ROLE_DIM));
+	move(r.y + 1, r.x + 2 + 8 + util_strwidth(c->pick.s));
+}
+
+/* ---- submit -------------------------------------------------------------------------- */
+
+/* Is the account known to have no SSH key? */
+static bool no_ssh_key(const struct app *a)
+{
+	const struct user *u = a->snap ? a->snap->user : NULL;
+	return u && (!u->ssh_key || !*u->ssh_key);
+}
+
+/* The form is valid: ask for the billing confirmation. */
+static void confirm(struct app *a, struct create_ui *c)
+{
+	char text[512];
+	int l = form_choice(&c->fm, "launch");
+	bool ssh = l >= 0 && l < LAUNCH__COUNT && offers_launch_uses_ssh((enum create_launch)l);
+	offers_confirm_text(&c->o, c->req, ssh && no_ssh_key(a), text, sizeof text);
+	dialog_confirm(&c->dlg, 0, 0, "Confirm billing", text, "Rent");
+	c->mode = CU_CONFIRM;
+	(void)a;
+}
+
+static void send_create(struct app *a, struct create_ui *c)
+{
+	struct job_req *req = xcalloc(1, sizeof *req);
+	req->kind = JOB_CREATE;
+	req->create = *c->req;
+	int id = app_submit(a, req);
+	explicit_bzero(req, sizeof *req);
+	free(req);
+	c->mode = CU_FORM;
+	if (!id) { /* refused before sending (its toast says why): the form stays */
+		form_set_answer(&c->fm, NULL, a->msg);
+		return;
+	}
+	c->job = id;
+	c->fm.waiting = true;
+	app_toast(a, ROLE_PENDING, 0, "create: sent for offer %ld", c->o.id);
+}
+
+bool create_ui_key(struct app *a, struct create_ui *c, int key)
+{
+	switch (c->mode) {
+	case CU_CLOSED:
+		return false;
+	case CU_PICK:
+		pick_key(a, c, key);
+		return true;
+	case CU_CONFIRM: {
+		enum dlg_result r = dialog_key(&c->dlg, key);
+		switch (r) {
+		case DLG_CANCEL:
+			dialog_close(&c->dlg);
+			wipe_req(c);
+			c->mode = CU_FORM;
+			app_toast(a, ROLE_DIM, 4, "not rented: nothing was sent");
+			break;
+		case DLG_SUBMIT:
+			dialog_close(&c->dlg);
+			send_create(a, c);
+			break;
+		case DLG_CONTINUE:
+			break;
+		}
+		return true;
+	}
+	case CU_FORM:
+		break;
+	}
+	if (c->fm.waiting) {
+		if (key == 27) { /* the create goes on; its outcome is still reported */
+			app_toast(a, ROLE_PENDING, 0,
+				  "the create of offer %ld is under way: its outcome shows in the "
+				  "events (2)", c->o.id);
+			close_ui(c);
+		}
+		return true;
+	}
+	int tf = form_find(&c->fm, "template");
+	if (c->fm.focus == tf && (key == '\n' || key == '\r' || key == KM_FN(KEY_ENTER))) {
+		open_picker(a, c);
+		return true;
+	}
+	enum form_result r = form_key(&c->fm, key);
+	switch (r) {
+	case FORM_CANCEL:
+		close_ui(c);
+		a->dirty |= DIRTY_ALL;
+		break;
+	case FORM_SUBMIT:
+		if (create_form_read(&c->fm, &c->o, &c->tpl, c->req))
+			confirm(a, c);
+		break;
+	case FORM_EDIT: {
+		char err[200];
+		if (!form_edit_external(&c->fm, c->fm.focus, err, sizeof err))
+			form_set_answer(&c->fm, NULL, err);
+		clearok(curscr, TRUE);
+		a->dirty |= DIRTY_ALL;
+		break;
+	}
+	case FORM_CONTINUE:
+		break;
+	}
+	return true;
+}
+
+bool create_ui_draw(struct app *a, struct create_ui *c)
+{
+	switch (c->mode) {
+	case CU_CLOSED:
+		return false;
+	case CU_FORM:
+		form_draw(&c->fm, &a->lay);
+		return !c->fm.waiting;
+	case CU_PICK:
+		form_draw(&c->fm, &a->lay);
+		draw_picker(a, c);
+		return true;
+	case CU_CONFIRM:
+		form_draw(&c->fm, &a->lay);
+		dialog_draw(&c->dlg, &a->lay);
+		return false;
+	}
+	return false;
+}
+
+void create_ui_snapshot(struct app *a, struct create_ui *c)
+{
+	bool busy = c->list.req_own || c->list.req_rec;
+	if (tpl_list_take(a, &c->list) || (busy && !c->list.req_own && !c->list.req_rec))
+		a->dirty |= DIRTY_ALL;
+}
+
+long create_ui_event(struct app *a, struct create_ui *c, const struct event *e)
+{
+	if (!c->job || e->job_id != c->job || !(e->flags & EVF_JOB_DONE))
+		return 0;
+	c->job = 0;
+	if (e->flags & EVF_UNKNOWN) {
+		/* never sent again: the poller's event says so; the form closes so
+		 * that nothing is resent by a second C-s on the same form */
+		close_ui(c);
+		a->dirty |= DIRTY_ALL;
+		return 0;
+	}
+	if (e->flags & EVF_NEEDS_TFA) { /* the app's 2FA prompt sends it again after */
+		close_ui(c);
+		return 0;
+	}
+	if (e->level == EV_ERROR || e->level == EV_WARN) {
+		c->fm.waiting = false;
+		form_set_answer(&c->fm, NULL, e->text);
+		a->dirty |= DIRTY_ALL;
+		return 0;
+	}
+	long id = e->instance_id;
+	long old = c->replace_id;
+	long offer = c->o.id;
+	close_ui(c);
+	if (id > 0)
+		view_open(a, "instances", id);
+	if (old > 0 && !dialog_open(&a->dlg)) {
+		char text[400];
+		const struct instance *x = a->snap ? snapshot_find_instance(a->snap, old) : NULL;
+		bool lab = x && x->label && x->label[0];
+		snprintf(text, sizeof text,
+			 "Instance %ld is created from offer %ld to replace instance %ld%s%s%s. "
+			 "Destroy instance %ld now? Its disk is deleted and all its billing stops.",
+			 id, offer, old, lab ? " (" : "", lab ? x->label : "", lab ? ")" : "", old);
+		dialog_confirm(&a->dlg, DP_DESTROY, old, "Destroy the failed instance", text,
+			       "Destroy");
+	}
+	a->dirty |= DIRTY_ALL;
+	return id > 0 ? id : 1;
+}

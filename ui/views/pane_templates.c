@@ -1,0 +1,463 @@
+/* pane_templates.c: the templates overlay (`:templates`): the operator's
+ * own templates and the recommended ones as one list (own first), searched
+ * as you type with `/` (name, image, image:tag or hash_id), r fetches
+ * again, Enter shows every field of one (env values and secret-looking
+ * onstart assignments masked; the registry password is never known).  The
+ * list (struct tpl_list) is also what the create form's template picker
+ * shows: both fetch it the same way, two template searches through
+ * jobs_call, fetches retried by the poller's one rule. */
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pane_templates.h"
+
+#include "api.h"
+#include "api_offers.h"
+#include "app.h"
+#include "draw.h"
+#include "jobs.h"
+#include "model.h"
+#include "offers.h"
+#include "secrets.h"
+#include "theme.h"
+#include "util.h"
+#include "view.h"
+
+/* ---- the list ------------------------------------------------------------------ */
+
+struct tpl_answer {
+	struct template_rec *v;
+	size_t n;
+};
+
+static void free_answer(void *p)
+{
+	struct tpl_answer *t = p;
+	if (!t)
+		return;
+	templates_free(t->v, t->n);
+	free(t);
+}
+
+/* The mapper (poller thread): {"templates": [...]} into a tpl_answer. */
+static void *map_templates(const json_t *root, struct api_error *e)
+{
+	struct tpl_answer *t = xcalloc(1, sizeof *t);
+	if (!json_map_templates(root, &t->v, &t->n)) {
+		free(t);
+		apierr_protocol(e, 200, "unexpected template list shape");
+		return NULL;
+	}
+	return t;
+}
+
+static int send_search(struct app *a, enum template_scope scope, long user_id, char *err,
+		       size_t n)
+{
+	struct job_call jc;
+	memset(&jc, 0, sizeof jc);
+	jc.call = api_templates(a->cfg, templates_filters(scope, user_id));
+	jc.map = map_templates;
+	jc.free_value = free_answer;
+	snprintf(jc.what, sizeof jc.what, "%s templates", scope == TPL_OWN ? "own" : "recommended");
+	int id = 0;
+	int rc = jobs_call(a->jobs, &jc, &id);
+	if (rc != 0) {
+		snprintf(err, n, "template search not sent: %s", jobs_strerror(rc));
+		return 0;
+	}
+	return id;
+}
+
+void tpl_list_fetch(struct app *a, struct tpl_list *l)
+{
+	if (l->req_own || l->req_rec)
+		return;
+	long uid = a->snap && a->snap->user ? a->snap->user->id : 0;
+	l->status[0] = '\0';
+	l->got_own = l->got_rec = false;
+	if (uid > 0)
+		l->req_own = send_search(a, TPL_OWN, uid, l->status, sizeof l->status);
+	if (!l->req_own)
+		l->got_own = true; /* nothing to wait for */
+	l->req_rec = send_search(a, TPL_RECOMMENDED, 0, l->status, sizeof l->status);
+	if (!l->req_rec)
+		l->got_rec = true;
+}
+
+/* One answer: its records into *v (replacing), or why it failed. */
+static void take_one(struct app *a, int *req, struct template_rec **v, size_t *n, bool *got,
+		     char *status, size_t sn)
+{
+	struct call_result r;
+	if (!*req || !model_take_result(a->m, *req, &r))
+		return;
+	*req = 0;
+	*got = true;
+	templates_free(*v, *n);
+	*v = NULL;
+	*n = 0;
+	if (r.outcome == CALL_OK && r.value) {
+		struct tpl_answer *t = r.value;
+		*v = t->v;
+		*n = t->n;
+		t->v = NULL;
+		t->n = 0;
+	} else if (r.outcome != CALL_OK) {
+		snprintf(status, sn, "template search failed: %s", r.err.msg);
+	}
+	call_result_free(&r);
+}
+
+bool tpl_list_take(struct app *a, struct tpl_list *l)
+{
+	bool had = l->got_own && l->got_rec;
+	take_one(a, &l->req_own, &l->own, &l->nown, &l->got_own, l->status, sizeof l->status);
+	take_one(a, &l->req_rec, &l->rec, &l->nrec, &l->got_rec, l->status, sizeof l->status);
+	if (had || !l->got_own || !l->got_rec || l->req_own || l->req_rec)
+		return false;
+	templates_free(l->v, l->n);
+	l->v = l->own;
+	l->n = l->nown;
+	l->own = NULL;
+	l->nown = 0;
+	offers_templates_merge(&l->v, &l->n, l->rec, l->nrec);
+	l->rec = NULL;
+	l->nrec = 0;
+	l->loaded = true;
+	return true;
+}
+
+void tpl_list_free(struct app *a, struct tpl_list *l)
+{
+	if (l->req_own)
+		model_drop_result(a->m, l->req_own);
+	if (l->req_rec)
+		model_drop_result(a->m, l->req_rec);
+	templates_free(l->own, l->nown);
+	templates_free(l->rec, l->nrec);
+	templates_free(l->v, l->n);
+	memset(l, 0, sizeof *l);
+}
+
+size_t tpl_list_match(const struct tpl_list *l, const char *text, size_t *idx, size_t max)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < l->n && k < max; i++)
+		if (offers_template_matches(&l->v[i], text))
+			idx[k++] = i;
+	return k;
+}
+
+char *tpl_list_summary(const struct template_rec *t, long user_id, char *buf, size_t n)
+{
+	char disk[32] = "-";
+	if (isfinite(t->recommended_disk_space) && t->recommended_disk_space > 0)
+		snprintf(disk, sizeof disk, "%g GB", t->recommended_disk_space);
+	enum create_launch m = create_launch_from_template(t->runtype, t->ssh_direct, t->jup_direct);
+	const char *whose = user_id > 0 && t->creator_id == user_id ? "own"
+			    : t->recommended ? "recommended"
+					     : "";
+	snprintf(buf, n, "%-28.28s %-36.36s %-15s %7s  %s", t->name && *t->name ? t->name : "-",
+		 t->image && *t->image ? t->image : "-", create_launch_name(m), disk, whose);
+	if (t->tag && *t->tag && t->image && *t->image) {
+		/* image:tag in the image column */
+		char img[300];
+		snprintf(img, sizeof img, "%s:%s", t->image, t->tag);
+		snprintf(buf, n, "%-28.28s %-36.36s %-15s %7s  %s", t->name && *t->name ? t->name : "-",
+			 img, create_launch_name(m), disk, whose);
+	}
+	return buf;
+}
+
+/* ---- the overlay ------------------------------------------------------------------ */
+
+struct tpl_view {
+	struct tpl_list list;
+	char filter[256];
+	size_t *idx;      /* the matching records */
+	size_t nidx;
+	size_t sel, top;
+	bool detail;
+	int dtop;
+	int rows;
+};
+
+static void refilter(struct tpl_view *v)
+{
+	free(v->idx);
+	v->idx = xcalloc(v->list.n + 1, sizeof *v->idx);
+	v->nidx = tpl_list_match(&v->list, v->filter, v->idx, v->list.n);
+	if (v->sel >= v->nidx)
+		v->sel = v->nidx ? v->nidx - 1 : 0;
+}
+
+static const struct template_rec *tv_selected(const struct tpl_view *v)
+{
+	if (v->sel >= v->nidx)
+		return NULL;
+	return &v->list.v[v->idx[v->sel]];
+}
+
+static long user_id(const struct app *a)
+{
+	return a->snap && a->snap->user ? a->snap->user->id : 0;
+}
+
+/* Every field of t, one line each (masked where it carries secrets). */
+static int tpl_detail_lines(const struct template_rec *t, long uid, char lines[][200], int max)
+{
+	int n = 0;
+#define L(...) do { if (n < max) snprintf(lines[n++], 200, __VA_ARGS__); } while (0)
+	L("name: %s", t->name ? t->name : "-");
+	L("hash_id: %s", t->hash_id ? t->hash_id : "-");
+	L("id: %ld", t->id);
+	L("image: %s%s%s", t->image ? t->image : "-", t->tag && *t->tag ? ":" : "",
+	  t->tag ? t->tag : "");
+	L("launch mode: %s (runtype %s%s%s)",
+	  create_launch_name(create_launch_from_template(t->runtype, t->ssh_direct, t->jup_direct)),
+	  t->runtype ? t->runtype : "-", t->ssh_direct ? ", ssh direct" : "",
+	  t->jup_direct ? ", jupyter direct" : "");
+	if (isfinite(t->recommended_disk_space) && t->recommended_disk_space > 0)
+		L("recommended disk: %g GB", t->recommended_disk_space);
+	else
+		L("recommended disk: - (8 GB by default)");
+	char *env = secrets_mask_flags(t->env ? t->env : "");
+	L("env: %s", env && *env ? env : "-");
+	free(env);
+	L("args: %s", t->args_str && *t->args_str ? t->args_str : "-");
+	L("registry login: %s%s%s", t->docker_login_user && *t->docker_login_user ? t->docker_login_user : "-",
+	  t->docker_login_repo && *t->docker_login_repo ? " at " : "",
+	  t->docker_login_repo ? t->docker_login_repo : "");
+	L("private: %s   recommended: %s   yours: %s", t->private_ ? "yes" : "no",
+	  t->recommended ? "yes" : "no", uid > 0 && t->creator_id == uid ? "yes" : "no");
+	L("created: %ld times", t->count_created);
+	L("description: %s", t->desc && *t->desc ? t->desc : "-");
+	char *os = secrets_mask_script(t->onstart ? t->onstart : "");
+	if (!os || !*os) {
+		L("onstart: -");
+	} else {
+		L("onstart:");
+		for (char *p = os; *p && n < max;) {
+			size_t len = strcspn(p, "\n");
+			L("  %.*s", (int)(len > 190 ? 190 : len), p);
+			p += len;
+			if (*p)
+				p++;
+		}
+	}
+	free(os);
+#undef L
+	return n;
+}
+
+static void tv_draw(struct app *a, void *st, const struct rect *r)
+{
+	struct tpl_view *v = st;
+	if (r->h < 4)
+		return;
+	char head[400];
+	snprintf(head, sizeof head, " Templates: %zu%s (own first, then recommended) | %s%s", v->nidx,
+		 v->nidx != v->list.n ? " shown" : "", v->filter[0] ? "search: " : "/ searches",
+		 v->filter);
+	draw_fill(r->y, r->x, r->w, theme_attr(ROLE_TITLE));
+	draw_text(r->y, r->x, r->w, head, theme_attr(ROLE_TITLE));
+	draw_fill(r->y + 1, r->x, r->w, theme_attr(ROLE_NORMAL));
+	if (v->list.status[0])
+		draw_text(r->y + 1, r->x + 1, r->w - 1, v->list.status, theme_attr(ROLE_ERROR));
+	else if (v->list.req_own || v->list.req_rec)
+		draw_text(r->y + 1, r->x + 1, r->w - 1, "searching templates...", theme_attr(ROLE_DIM));
+	int y0 = r->y + 2, h = r->h - 2;
+	long uid = user_id(a);
+	const struct template_rec *sel = tv_selected(v);
+	if (v->detail && sel) {
+		char lines[64][200];
+		int n = tpl_detail_lines(sel, uid, lines, 64);
+		char title[120];
+		snprintf(title, sizeof title, " Template %s ", sel->name ? sel->name : "");
+		draw_box(y0, r->x, h, r->w, title, theme_attr(ROLE_BORDER));
+		int ih = h - 2;
+		if (v->dtop > n - ih)
+			v->dtop = n - ih > 0 ? n - ih : 0;
+		for (int i = 0; i < ih; i++) {
+			draw_fill(y0 + 1 + i, r->x + 1, r->w - 2, theme_attr(ROLE_NORMAL));
+			if (v->dtop + i < n)
+				draw_text(y0 + 1 + i, r->x + 2, r->w - 4, lines[v->dtop + i],
+					  theme_attr(ROLE_NORMAL));
+		}
+		return;
+	}
+	v->detail = false;
+	char ch[200];
+	snprintf(ch, sizeof ch, " %-28s %-36s %-15s %7s  %s", "Name", "Image", "Launch", "Disk", "Whose");
+	draw_fill(y0, r->x, r->w, theme_attr(ROLE_COLHEAD));
+	draw_text(y0, r->x, r->w, ch, theme_attr(ROLE_COLHEAD));
+	int rows = h - 1;
+	v->rows = rows;
+	if (v->sel < v->top)
+		v->top = v->sel;
+	if (rows > 0 && v->sel >= v->top + (size_t)rows)
+		v->top = v->sel - (size_t)rows + 1;
+	for (int i = 0; i < rows; i++) {
+		int y = y0 + 1 + i;
+		size_t k = v->top + (size_t)i;
+		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
+		if (k >= v->nidx) {
+			if (k == 0)
+				draw_text(y, r->x + 1, r->w - 1,
+					  !v->list.loaded ? "loading templates..."
+					  : v->list.n ? "no template matches the search"
+						      : "no templates",
+					  theme_attr(ROLE_DIM));
+			continue;
+		}
+		char line[400];
+		tpl_list_summary(&v->list.v[v->idx[k]], uid, line + 1, sizeof line - 1);
+		line[0] = ' ';
+		enum role role = k == v->sel ? ROLE_SELECTION : ROLE_NORMAL;
+		draw_fill(y, r->x, r->w, theme_attr(role));
+		draw_text(y, r->x, r->w, line, theme_attr(role));
+	}
+}
+
+static void run_tdetail(struct app *a, enum action act);
+
+static const struct action_def tdetail_def = {
+	"template-detail", "every field of the selected template", "detail",
+	AF_NEEDS_SEL | AF_HINT, NULL, run_tdetail,
+};
+
+static struct tpl_view *tstate(struct app *a)
+{
+	int i = view_find(a, "templates");
+	return i >= 0 ? a->views[i].st : NULL;
+}
+
+static void run_tdetail(struct app *a, enum action act)
+{
+	(void)act;
+	struct tpl_view *v = tstate(a);
+	if (!v)
+		return;
+	v->detail = !v->detail && tv_selected(v);
+	v->dtop = 0;
+	a->dirty |= DIRTY_BODY;
+}
+
+static void tv_keys(struct keymap *km, int ctx)
+{
+	enum action d = action_register(&tdetail_def);
+	action_allow(d, ctx);
+	keymap_default(km, ctx, "Enter", d);
+}
+
+static bool tv_action(struct app *a, void *st, enum action act)
+{
+	struct tpl_view *v = st;
+	long page = v->rows > 1 ? v->rows - 1 : 1;
+	if (v->detail) {
+		switch (act) {
+		case ACT_UP: if (v->dtop) v->dtop--; break;
+		case ACT_DOWN: v->dtop++; break;
+		case ACT_BACK: v->detail = false; break;
+		default: /* enum action is open: the rest act on the list */
+			goto list;
+		}
+		a->dirty |= DIRTY_BODY;
+		return true;
+	}
+list:
+	switch (act) {
+	case ACT_UP: if (v->sel) v->sel--; break;
+	case ACT_DOWN: if (v->sel + 1 < v->nidx) v->sel++; break;
+	case ACT_PAGE_UP: v->sel = v->sel > (size_t)page ? v->sel - (size_t)page : 0; break;
+	case ACT_PAGE_DOWN:
+		v->sel = v->nidx ? (v->sel + (size_t)page < v->nidx ? v->sel + (size_t)page : v->nidx - 1) : 0;
+		break;
+	case ACT_TOP: v->sel = 0; break;
+	case ACT_BOTTOM: v->sel = v->nidx ? v->nidx - 1 : 0; break;
+	case ACT_REFRESH: tpl_list_fetch(a, &v->list); break;
+	default: /* enum action is open (views register more): not this view's */
+		return false;
+	}
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+	return true;
+}
+
+static void tv_snapshot(struct app *a, void *st, bool rows)
+{
+	(void)rows;
+	struct tpl_view *v = st;
+	bool busy = v->list.req_own || v->list.req_rec;
+	if (tpl_list_take(a, &v->list) || (busy && !v->list.req_own && !v->list.req_rec)) {
+		refilter(v);
+		a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+	}
+}
+
+static void tv_enter(struct app *a, void *st, long arg)
+{
+	(void)arg;
+	struct tpl_view *v = st;
+	v->detail = false;
+	tpl_list_fetch(a, &v->list);
+	refilter(v);
+}
+
+static void tv_filter(struct app *a, void *st, const char *text)
+{
+	struct tpl_view *v = st;
+	util_strlcpy(v->filter, text, sizeof v->filter);
+	v->sel = 0;
+	v->top = 0;
+	refilter(v);
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+}
+
+static const char *tv_filter_text(const struct app *a, const void *st)
+{
+	(void)a;
+	return ((const struct tpl_view *)st)->filter;
+}
+
+static const void *tv_selected_row(const struct app *a, const void *st)
+{
+	(void)a;
+	return tv_selected(st);
+}
+
+static void *tv_init(struct app *a)
+{
+	(void)a;
+	return xcalloc(1, sizeof(struct tpl_view));
+}
+
+static void tv_fini(struct app *a, void *st)
+{
+	struct tpl_view *v = st;
+	tpl_list_free(a, &v->list);
+	free(v->idx);
+	free(v);
+}
+
+const struct view_ops view_templates = {
+	.name = "templates",
+	.title = "Templates",
+	.heading = "Templates (:templates)",
+	.number_key = 0,
+	.ctx_flags = CTXF_LIST,
+	.keys = tv_keys,
+	.init = tv_init,
+	.fini = tv_fini,
+	.enter = tv_enter,
+	.on_snapshot = tv_snapshot,
+	.draw = tv_draw,
+	.action = tv_action,
+	.selected_row = tv_selected_row,
+	.filter = tv_filter,
+	.filter_text = tv_filter_text,
+};
