@@ -14,6 +14,7 @@
 
 #include "app.h"
 #include "inst_actions.h"
+#include "pane_account.h"
 #include "instcol.h"
 #include "config.h"
 #include "draw.h"
@@ -226,6 +227,7 @@ static void inst_keys(struct keymap *km, int ctx)
 	action_allow(d, ctx);
 	keymap_default(km, ctx, "Enter", d);
 	inst_actions_keys(km, ctx);
+	pane_account_reports_keys(km, ctx);
 }
 
 static void *inst_init(struct app *a)
