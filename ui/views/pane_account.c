@@ -1341,9 +1341,10 @@ static void action_done(struct app *a, struct acct_view *v, struct call_result *
 		if (v->modal == MOD_SSH_DELETE)
 			app_toast(a, ROLE_OK, 4, "SSH key %ld deleted", v->target_id);
 		else if (v->modal == MOD_KEY_DELETE_OWN && v->own == OWN_YES)
-			app_toast(a, ROLE_WARNING, 0,
-				  "API key %ld deleted: it was rentop's own key; restart rentop with another key",
-				  v->target_id);
+			/* an event: kept in the event log, past the refusals that follow */
+			model_event(a->m, EV_WARN, -1, 0, 0, 0,
+				    "API key %ld deleted: it was rentop's own key; restart rentop with another key",
+				    v->target_id);
 		else if (v->modal == MOD_KEY_DELETE || v->modal == MOD_KEY_DELETE_OWN)
 			app_toast(a, ROLE_OK, 4, "API key %ld deleted", v->target_id);
 		else
