@@ -25,6 +25,8 @@ t_roles() {
     wait_for "Instances" 30 || return 1
     keys 5
     wait_for "email verified" 20 || return 1
+    wait_for_re "burn rate +(>=|≥)?\\\$[0-9.]+/h" 20 || return 1   # the overview says burn and runway
+    wait_for "runway " 10 || return 1
     keys '[' '['
     wait_for "PERMISSIONS" 10 || return 1
     wait_for "manager" 20 || return 1

@@ -1,7 +1,8 @@
 /* pane_account.c: the account view (`5`, `:account`): the account side of
  * SPEC.md in sections, each a table with its own key context (keys, hints
- * and help follow the section shown): Overview (the user record, 2FA status
- * and key counts; never the user's api_key), Env vars (names, values masked
+ * and help follow the section shown): Overview (the user record, burn rate
+ * and runway as the header says them, 2FA status and key counts; never the
+ * user's api_key), Env vars (names, values masked
  * as the service masks them; add, edit, delete), API keys (id, name, scope
  * summary, team; create with a scope picker, the new key shown once; delete,
  * twice confirmed when it is the key rentop runs with), SSH keys (type,
@@ -35,10 +36,12 @@
 #include "acctops.h"
 #include "api_account.h"
 #include "app.h"
+#include "config.h"
 #include "auth.h"
 #include "dialog.h"
 #include "draw.h"
 #include "form.h"
+#include "header.h"
 #include "jobs.h"
 #include "json_map.h"
 #include "layout.h"
@@ -459,7 +462,7 @@ static const char *user_field(const struct user *u, const char *key)
 static void draw_overview(struct app *a, struct acct_view *v, int y, int x, int w, int ymax)
 {
 	const struct user *u = a->snap ? a->snap->user : NULL;
-	char line[12][200];
+	char line[14][200];
 	int n = 0;
 	if (!u) {
 		snprintf(line[n++], sizeof line[0], "account: not fetched yet");
@@ -475,6 +478,26 @@ static void draw_overview(struct app *a, struct acct_view *v, int y, int x, int 
 			snprintf(line[n++], sizeof line[0], "balance          $%.2f", u->balance);
 		else
 			snprintf(line[n++], sizeof line[0], "balance          -");
+		/* burn and runway as the header says them (the partial-figures rule) */
+		double burn;
+		char b1[32], b2[32];
+		const char *ge = a->cfg->ascii ? ">=" : "\u2265", *le = a->cfg->ascii ? "<=" : "\u2264";
+		enum figure_kind fig = model_burn_figure(a->snap, &burn);
+		switch (fig) {
+		case FIG_EXACT:
+		case FIG_AT_LEAST: {
+			bool part = fig == FIG_AT_LEAST;
+			snprintf(line[n++], sizeof line[0], "burn rate        %s%s", part ? ge : "",
+				 fmt_rate(b1, sizeof b1, burn));
+			snprintf(line[n++], sizeof line[0], "runway           %s%s",
+				 part && u->credit > 0 ? le : "",
+				 header_runway(u->credit, burn, a->cfg->ascii, b2, sizeof b2));
+			break;
+		}
+		case FIG_UNKNOWN:
+			snprintf(line[n++], sizeof line[0], "burn rate        (instances still arriving)");
+			break;
+		}
 		const char *ev = user_field(u, "email_verified");
 		snprintf(line[n++], sizeof line[0], "email verified   %s",
 			 !ev ? "-" : strcmp(ev, "true") == 0 ? "yes" : "no");
