@@ -901,6 +901,7 @@ static void open_key_form(struct acct_view *v)
 	v->modal = MOD_KEY_CREATE;
 }
 
+/* Send the new key's name and scope; the answer opens the key's dialog. */
 static void submit_key(struct app *a, struct acct_view *v)
 {
 	unsigned m = form_mask(&v->fm);
@@ -945,6 +946,7 @@ static void open_role_form(struct acct_view *v, bool edit)
 	v->modal = edit ? MOD_ROLE_EDIT : MOD_ROLE_CREATE;
 }
 
+/* Send the role: created, or edited (name when changed, permissions merged). */
 static void submit_role(struct app *a, struct acct_view *v)
 {
 	unsigned m = form_mask(&v->fm);
@@ -970,6 +972,7 @@ static void submit_role(struct app *a, struct acct_view *v)
 	send_action(a, v, &c, true);
 }
 
+/* m: ask for the machine whose reports are shown. */
 static void open_machine_form(struct acct_view *v)
 {
 	form_init(&v->fm, "Machine reports");
@@ -980,6 +983,7 @@ static void open_machine_form(struct acct_view *v)
 	v->modal = MOD_MACHINE;
 }
 
+/* w over the new key: ask for a new file to write it to. */
 static void open_file_form(struct acct_view *v)
 {
 	char init[80];
@@ -989,6 +993,7 @@ static void open_file_form(struct acct_view *v)
 	v->modal = MOD_KEY_FILE;
 }
 
+/* Write the new key to the file asked for (new, 0600); back to the key. */
 static void submit_file(struct acct_view *v)
 {
 	char path[1024], err[600];
@@ -1331,6 +1336,11 @@ static void action_done(struct app *a, struct acct_view *v, struct call_result *
 		}
 		if (v->modal == MOD_KEY_CREATE) {
 			const struct key_secret *k = r->value;
+			if (!k) { /* cannot happen: the mapper fails without a key */
+				v->fm.waiting = false;
+				form_set_answer(&v->fm, NULL, "the answer held no key");
+				break;
+			}
 			memcpy(v->newkey, k->key, sizeof v->newkey);
 			v->newkey_id = k->id;
 			form_free(&v->fm);
@@ -1608,6 +1618,7 @@ static void acct_command(struct app *a, void *st, const char *args)
 			  "no account section \"%.40s\" (overview env apikeys ssh roles reports)", w);
 }
 
+/* M needs an instance that has a machine. */
 static const char *why_not_machine(const void *row, char *buf, size_t n)
 {
 	const struct instance *x = row;
