@@ -86,7 +86,7 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 	return n;
 }
 
-#define HELP_MAX 160
+#define HELP_MAX 400 /* lines; the views register many actions (151 in November 2026) */
 
 /* The view's private state. */
 struct help_view {
