@@ -264,6 +264,9 @@ static void test_section_contexts(void **state)
 		assert_int_equal(key_in(secs[i], "["), action_by_name("account-prev"));
 		assert_int_equal(key_in(secs[i], "j"), ACT_DOWN);
 	}
+	/* t opens the 2FA view from every section */
+	for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++)
+		assert_int_equal(key_in(secs[i], "t"), action_by_name("account-tfa"));
 	/* every change is AF_MUTATES; the reports are not */
 	const char *mut[] = { "env-add", "env-edit", "env-delete", "apikey-create", "apikey-delete",
 			      "ssh-key-add", "ssh-key-delete", "role-create", "role-edit", "role-delete" };
