@@ -133,6 +133,24 @@ struct api_call api_apikey_delete(const struct config *c, long id)
 		  xasprintf("%s/api/v0/auth/apikeys/%ld/", c->base_url, id), json_object());
 }
 
+struct api_call api_apikey_show(const struct config *c, long id)
+{
+	return mk(EP_APIKEYS, "GET", xasprintf("%s/api/v0/auth/apikeys/%ld/", c->base_url, id), NULL);
+}
+
+bool api_apikey_shown(const json_t *root, char *key, size_t keyn)
+{
+	if (json_is_string(root)) {
+		const char *s = json_string_value(root);
+		size_t len = strlen(s);
+		if (!len || len >= keyn)
+			return false;
+		memcpy(key, s, len + 1);
+		return true;
+	}
+	return json_is_object(root) && take_str(root, "key", key, keyn);
+}
+
 /* ---- SSH keys ---------------------------------------------------------------------------- */
 
 struct api_call api_ssh_list(const struct config *c)

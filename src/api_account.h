@@ -56,6 +56,13 @@ struct api_call api_apikey_create(const struct config *c, const char *name, json
 bool api_apikey_created(const json_t *root, char *key, size_t keyn, long *id);
 /* DELETE /api/v0/auth/apikeys/{id}/ {} (answers a bare JSON string). */
 struct api_call api_apikey_delete(const struct config *c, long id);
+/* GET /api/v0/auth/apikeys/{id}/ ("show api key"): the key itself, a bare
+ * JSON string (or {"key"}).  Asked only to tell whether a key about to be
+ * deleted is the one rentop runs with. */
+struct api_call api_apikey_show(const struct config *c, long id);
+/* That answer's key into key[keyn] (the caller compares and wipes it).
+ * False when there is none or it does not fit. */
+bool api_apikey_shown(const json_t *root, char *key, size_t keyn);
 
 /* ---- SSH keys ---------------------------------------------------------------------- */
 

@@ -77,7 +77,7 @@ static int run_dashboard(const struct config *cfg, struct auth *auth)
 		return 1;
 	}
 	log_msg("dashboard started (refresh %d s)", cfg->refresh_s);
-	int rc = ui_run(cfg, m, j, p);
+	int rc = ui_run(cfg, m, j, p, auth);
 	poller_stop(p);
 	poller_free(p);
 	jobs_free(j);

@@ -554,11 +554,17 @@ static bool command_word(struct app *a, const char *word)
 		view_show(a, v, o->instance_rows && x ? x->id : 0);
 		return true;
 	}
+	if ((v = view_find_word(a, word)) >= 0) { /* a section's word: ":reports" */
+		if (a->views[v].ops->number_key)
+			view_show(a, v, 0);
+		a->views[v].ops->command(a, a->views[v].st, word);
+		return true;
+	}
 	enum action act = action_by_name(word);
 	if (act == ACT_NONE || act == ACT_COMMAND)
 		return false;
 	struct view *cur = view_current(a);
-	if (!action_allowed(act, cur ? cur->ctx : CTX_GLOBAL)) {
+	if (!action_allowed(act, view_key_ctx(a, cur))) {
 		app_toast(a, ROLE_WARNING, 8, ":%s does not apply in the %s view", word,
 			  cur ? cur->ops->name : "current");
 		return true;
@@ -604,9 +610,11 @@ static bool view_command(struct app *a, const char *line)
 	memcpy(word, line, wl);
 	word[wl] = '\0';
 	int i = view_find(a, word);
+	const char *args = line + wl;
+	if (i < 0 && (i = view_find_word(a, word)) >= 0)
+		args = line; /* a section's word: the command gets "reports 42" */
 	if (i < 0 || !a->views[i].ops->command)
 		return false;
-	const char *args = line + wl;
 	while (*args == ' ' || *args == '\t')
 		args++;
 	struct view *v = &a->views[i];

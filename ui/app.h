@@ -21,6 +21,7 @@
 
 struct config;
 struct poller;
+struct auth;
 
 #define APP_SENT 16
 
@@ -46,6 +47,7 @@ struct app {
 	struct model *m;
 	struct jobs *jobs;
 	struct poller *poller;
+	struct auth *auth;  /* the key in use (auth.h; thread-safe, never drawn) */
 	bool read_only;
 	struct keymap km;
 	struct theme theme;

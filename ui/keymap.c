@@ -46,6 +46,7 @@ int km_ctx_count(void) { return nctx; }
 const char *km_ctx_name(int c) { return c >= 0 && c < nctx ? ctxs[c].name : "?"; }
 const char *km_ctx_heading(int c) { return c >= 0 && c < nctx ? ctxs[c].heading : "?"; }
 unsigned km_ctx_flags(int c) { return c >= 0 && c < nctx ? ctxs[c].flags : 0; }
+int km_ctx_parent(int c) { return c >= 0 && c < nctx ? ctxs[c].parent : -1; }
 
 int km_ctx_by_name(const char *name)
 {

@@ -25,10 +25,14 @@ struct key_binding;
 /* Where a key is looked up first (then in global).  Context 0 is global;
  * the others are registered by the views (km_ctx_register). */
 #define CTX_GLOBAL 0
-#define KM_MAX_CTX 16
+#define KM_MAX_CTX 24 /* at most 32: allowed[] keeps one bit per context */
 
 #define CTXF_LIST 0x1u  /* a list: the navigation actions are bound and allowed */
 #define CTXF_TABLE 0x2u /* a sortable table: the sort actions are bound and allowed */
+/* A section of its parent's view (the account view's API keys): its keys are
+ * looked up while that section is shown (view_ops.key_ctx); no `:` word of
+ * its own; help lists under it only what the parent context does not allow. */
+#define CTXF_SECTION 0x4u
 
 /* Register a context (idempotent by name): heading is its help section;
  * parent (-1: none) is a context whose `bind` lines also apply here, for
@@ -39,6 +43,7 @@ int km_ctx_count(void);
 const char *km_ctx_name(int ctx);
 const char *km_ctx_heading(int ctx);
 unsigned km_ctx_flags(int ctx);
+int km_ctx_parent(int ctx); /* -1: none */
 int km_ctx_by_name(const char *name); /* -1 if unknown; "" means global */
 
 /* ---- actions --------------------------------------------------------------- */

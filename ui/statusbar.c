@@ -139,7 +139,7 @@ void statusbar_draw_hints(struct app *a)
 	} else {
 		const struct view *v = view_current(a);
 		const struct instance *x = app_selected(a);
-		n = statusbar_hints(&a->km, v ? v->ctx : CTX_GLOBAL, a->read_only, view_row(a),
+		n = statusbar_hints(&a->km, view_key_ctx(a, v), a->read_only, view_row(a),
 				    x && inst_state_failed(x->state), h, 24);
 	}
 	int x = r->x + 1, end = r->x + r->w;

@@ -380,7 +380,7 @@ static void handle_key(struct app *a, int key)
 		a->dirty |= DIRTY_ALL;
 		return;
 	}
-	enum action act = keymap_lookup(&a->km, v->ctx, key);
+	enum action act = keymap_lookup(&a->km, view_key_ctx(a, v), key);
 	if (act != ACT_NONE)
 		app_run_action(a, act);
 }
@@ -546,7 +546,8 @@ static void set_up_theme(struct app *a, char *err, size_t n)
 	bkgdset((chtype)' ' | (attr_t)theme_attr(ROLE_NORMAL));
 }
 
-int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct poller *p)
+int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct poller *p,
+	   struct auth *auth)
 {
 	setlocale(LC_ALL, "");
 	struct app *a = xcalloc(1, sizeof *a);
@@ -554,6 +555,7 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 	a->m = m;
 	a->jobs = j;
 	a->poller = p;
+	a->auth = auth;
 	a->read_only = cfg->read_only;
 	keymap_init(&a->km);
 	draw_set_ascii(cfg->ascii);

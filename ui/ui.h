@@ -8,13 +8,15 @@ struct config;
 struct model;
 struct jobs;
 struct poller;
+struct auth;
 
 /* Runs until the user quits, a signal (SIGTERM, SIGHUP, SIGINT) or a hangup
  * of the terminal (end of file, EIO, POLLHUP); restores the terminal on every
  * path.  Returns the process exit status: 0 on a normal quit, 128 + the
  * signal number after a signal, 129 (as SIGHUP) after a hangup, 2 when the
  * terminal cannot be used (unknown, TERM=dumb, no cursor addressing). */
-int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct poller *p);
+int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct poller *p,
+	   struct auth *auth);
 
 /* UI thread, while ui_run() is active: leave curses (def_prog_mode, endwin),
  * posix_spawnp argv (no shell, no fork; signals at their defaults, only

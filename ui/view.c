@@ -115,6 +115,14 @@ struct view *view_current(const struct app *a)
 	return a->nviews ? &m->views[a->view] : NULL;
 }
 
+int view_key_ctx(const struct app *a, const struct view *v)
+{
+	if (!v)
+		return CTX_GLOBAL;
+	int c = v->ops->key_ctx ? v->ops->key_ctx(a, v->st) : -1;
+	return c > 0 ? c : v->ctx;
+}
+
 const void *view_row(const struct app *a)
 {
 	const struct view *v = view_current(a);
@@ -128,6 +136,15 @@ int view_find(const struct app *a, const char *name)
 		if (strcasecmp(o->name, name) == 0 || (o->alias && strcasecmp(o->alias, name) == 0))
 			return i;
 	}
+	return -1;
+}
+
+int view_find_word(const struct app *a, const char *word)
+{
+	for (int i = 0; i < a->nviews; i++)
+		for (const char *const *w = a->views[i].ops->words; w && *w; w++)
+			if (strcasecmp(*w, word) == 0)
+				return a->views[i].ops->command ? i : -1;
 	return -1;
 }
 

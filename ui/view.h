@@ -79,6 +79,9 @@ struct view_ops {
 	/* `:NAME ARGS`: the view is shown and gets ARGS (`:offers gpu_name=...`);
 	 * NULL: the word takes no arguments. */
 	void (*command)(struct app *a, void *st, const char *args);
+	/* More `:` words the view answers (a section's: "reports"), NULL-ended;
+	 * `:WORD ARGS` shows the view and gives command "WORD ARGS".  NULL: none. */
+	const char *const *words;
 	/* `:sort COLUMN`: false with a message in err when there is no such column. */
 	bool (*sort)(struct app *a, void *st, const char *col, char *err, size_t n);
 	/* A modal of the view (a form, a confirmation) is open: every key goes
@@ -87,6 +90,10 @@ struct view_ops {
 	/* Draw the open modal over the screen, last; true when it placed the
 	 * cursor and wants it shown.  False (nothing drawn) when none is open. */
 	bool (*modal_draw)(struct app *a, void *st);
+	/* The key context in force now: a section's (a context registered
+	 * with CTXF_SECTION and the view's as parent), or -1 for the view's
+	 * own.  Keys, hints and `:ACTION` follow it.  NULL: always its own. */
+	int (*key_ctx)(const struct app *a, const void *st);
 	/* Extra text of its header tab (a count), into buf. */
 	void (*tab_text)(const struct app *a, const void *st, char *buf, size_t n);
 };
@@ -112,9 +119,12 @@ void view_fini_all(struct app *a);
 
 /* The view that gets keys and the body: the overlay if one is open. */
 struct view *view_current(const struct app *a);
+/* The key context of v now (its section's, else its own). */
+int view_key_ctx(const struct app *a, const struct view *v);
 /* The current view's selected row (NULL: none). */
 const void *view_row(const struct app *a);
 int view_find(const struct app *a, const char *name); /* index or -1 (name or alias) */
+int view_find_word(const struct app *a, const char *word); /* index of a view's `words`, or -1 */
 /* Show view idx (a Tab view, or open an overlay on arg). */
 void view_show(struct app *a, int idx, long arg);
 void view_open(struct app *a, const char *name, long arg); /* by name */

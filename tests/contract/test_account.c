@@ -96,9 +96,16 @@ static void test_api_keys_create_use_delete(void **state)
 	char *full = strdup(ct_str(j, "key"));
 	json_decref(j);
 	json_decref(ct_expect_as(full, "POST", "/api/v0/secrets/", "{\"key\":\"BY_NEW_KEY\",\"value\":\"1\"}", 200));
-	/* delete: a bare JSON string, then the key is revoked */
+	/* show ("show api key"): the key itself, a bare string; a scoped key may not */
 	char path[64];
 	snprintf(path, sizeof path, "/api/v0/auth/apikeys/%ld/", ro_id);
+	j = ct_expect("GET", path, NULL, 200);
+	assert_true(json_is_string(j));
+	assert_string_equal(json_string_value(j), ro);
+	json_decref(j);
+	ct_expect_error(ro, "GET", path, NULL, 401, "permission_denied", NULL);
+	ct_expect_error(ct_sim->full_key, "GET", "/api/v0/auth/apikeys/999999/", NULL, 404, "not_found", NULL);
+	/* delete: a bare JSON string, then the key is revoked */
 	j = ct_expect("DELETE", path, "{}", 200);
 	assert_true(json_is_string(j));
 	assert_string_equal(json_string_value(j), "Successfully Deleted API Key");

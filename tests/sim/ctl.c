@@ -131,6 +131,7 @@ static void state(struct simstate *st, struct sim_resp *rs, double now)
 			st->requests, "secrets", w->secrets, "endpoints", w->endpoints, "templates", tpl, "faults",
 			faults, "roles", w->roles, "speed", json_real(w->opt.speed)));
 	json_object_set(rs->json, "workergroups", w->workergroups);
+	json_object_set(rs->json, "apikeys", w->apikeys);
 }
 
 /* POST /__sim/instance {"id":N, "actual_status":..., other fields...}. */

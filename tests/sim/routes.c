@@ -1120,6 +1120,21 @@ static void h_apikeys_post(struct ctx *c)
 				    "permissions", perm ? perm : json_null()));
 }
 
+/* GET /api/v0/auth/apikeys/{id}/ ("show api key"): the key itself, a bare
+ * JSON string, as the service's documentation shows it. */
+static void h_apikey_show(struct ctx *c)
+{
+	size_t i;
+	json_t *k;
+	json_array_foreach(c->w->apikeys, i, k) {
+		if (c->id >= 0 && json_integer_value(json_object_get(k, "id")) == c->id) {
+			reply(c->rs, 200, json_string(jstr(k, "key") ? jstr(k, "key") : ""));
+			return;
+		}
+	}
+	routes_error(c->rs, 404, "not_found", "API key not found");
+}
+
 static void h_apikeys_delete(struct ctx *c)
 {
 	size_t i;
@@ -1714,6 +1729,7 @@ static const struct route routes[] = {
 	{ "GET", "/api/v0/auth/apikeys", h_apikeys_get, RL_APIKEYS, 0 },
 	{ "POST", "/api/v0/auth/apikeys", h_apikeys_post, RL_NONE, R_WRITE | R_TFA },
 	{ "DELETE", "/api/v0/auth/apikeys/{}", h_apikeys_delete, RL_NONE, R_WRITE | R_TFA },
+	{ "GET", "/api/v0/auth/apikeys/{}", h_apikey_show, RL_APIKEYS, R_WRITE }, /* a scoped key may not read keys */
 	{ "GET", "/api/v0/ssh", h_ssh_get, RL_NONE, 0 },
 	{ "POST", "/api/v0/ssh", h_ssh_post, RL_NONE, R_WRITE },
 	{ "DELETE", "/api/v0/ssh/{}", h_ssh_delete, RL_NONE, R_WRITE },

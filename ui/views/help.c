@@ -36,6 +36,10 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 			unsigned f = action_flags((enum action)a);
 			bool here = c == CTX_GLOBAL ? (f & AF_GLOBAL)
 						    : !(f & AF_GLOBAL) && action_allowed((enum action)a, c);
+			/* a section lists only its own keys: the rest is under its view */
+			if (here && (km_ctx_flags(c) & CTXF_SECTION) &&
+			    action_allowed((enum action)a, km_ctx_parent(c)))
+				here = false;
 			if (!here)
 				continue;
 			if (read_only && (f & AF_MUTATES))
@@ -66,6 +70,8 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 	n = add(out, n, max, true, "", "Commands (after :)");
 	char views[160] = "";
 	for (int c = 1; c < km_ctx_count(); c++) {
+		if (km_ctx_flags(c) & CTXF_SECTION)
+			continue;
 		size_t len = strlen(views);
 		snprintf(views + len, sizeof views - len, "%s:%s", len ? " " : "", km_ctx_name(c));
 	}
@@ -80,7 +86,7 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 	return n;
 }
 
-#define HELP_MAX 160
+#define HELP_MAX 400 /* lines; the views register many actions (151 in November 2026) */
 
 /* The view's private state. */
 struct help_view {

@@ -1,42 +1,61 @@
 /* pane_account.c: the account view (`5`, `:account`): the account side of
- * SPEC.md in sections, each a table: Overview (the user record, 2FA status
- * and key counts; never the user's api_key), Env vars (names, values masked
+ * SPEC.md in sections, each a table with its own key context (keys, hints
+ * and help follow the section shown): Overview (the user record, burn rate
+ * and runway as the header says them, 2FA status and key counts; never the
+ * user's api_key), Env vars (names, values masked
  * as the service masks them; add, edit, delete), API keys (id, name, scope
- * summary, team), SSH keys (type, comment, SHA256 fingerprint, created)
- * and Team roles (name, permission categories).
+ * summary, team; create with a scope picker, the new key shown once; delete,
+ * twice confirmed when it is the key rentop runs with), SSH keys (type,
+ * comment, SHA256 fingerprint, created; add, delete), Team roles (name,
+ * permission categories; create, edit with the scope picker, delete) and
+ * Machine reports (a machine's problem reports: `M` on an instance,
+ * `:reports MACHINE_ID`, `m` here).
  *
  * Every list is a jobs_subscribe fetch at the account cadence (30 s) while
  * the view is shown, re-fetched at once after each change.  Changes are
  * at-most-once actions (jobs_call, action = true), AF_MUTATES: hidden and
- * refused under --read-only.  An env value is typed into a secret field
- * (C-r shows it), lives only in the form (wiped when it closes) and the
- * request body (wiped by api_call_free); it is never drawn after the form
- * closes: the list shows the service's mask.  UI thread only. */
+ * refused under --read-only.  Secrets: an env value is typed into a secret
+ * field (C-r shows it), lives only in the form (wiped when it closes) and
+ * the request body (wiped by api_call_free).  A new API key lives in the
+ * mapper's value (wiped when freed) and in this view's state while its
+ * dialog is open (wiped when it closes); it reaches the screen only in that
+ * dialog, the terminal's clipboard only on `y` (OSC 52) and a new 0600 file
+ * only on `w`; never a toast, the event log or --log.  To tell whether a
+ * key about to be deleted is rentop's own, its value is fetched, compared
+ * in memory with the key in use (auth_redact) and wiped.  UI thread only. */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "acct.h"
+#include "acctops.h"
 #include "api_account.h"
 #include "app.h"
+#include "config.h"
+#include "auth.h"
 #include "dialog.h"
 #include "draw.h"
 #include "form.h"
+#include "header.h"
 #include "jobs.h"
-#include "sshkey.h"
 #include "json_map.h"
+#include "layout.h"
 #include "model.h"
+#include "pane_account.h"
+#include "sshkey.h"
 #include "theme.h"
 #include "util.h"
 #include "view.h"
 
 #define ACCOUNT_CADENCE 30.0 /* s, the account lists' refresh */
+#define APIKEY_MAX 512          /* bytes of an API key we accept */
 
-enum section { SEC_OVERVIEW, SEC_ENV, SEC_APIKEYS, SEC_SSH, SEC_ROLES, SEC__COUNT };
+enum section { SEC_OVERVIEW, SEC_ENV, SEC_APIKEYS, SEC_SSH, SEC_ROLES, SEC_REPORTS, SEC__COUNT };
 
 /* The lists the subscriptions fetch (mapper values). */
 enum list_kind { L_ENV, L_APIKEYS, L_SSH, L_ROLES, L_TFA, L__COUNT };
@@ -45,10 +64,22 @@ struct env_list { struct env_var *v; size_t n; };
 struct key_list { struct api_key_rec *v; size_t n; };
 struct ssh_list { struct ssh_key_rec *v; size_t n; };
 struct role_list { struct team_role *v; size_t n; };
+struct rep_list { struct machine_report *v; size_t n; };
+
+/* A secret answer (a new key, or a key shown for the own-key check):
+ * wiped when freed. */
+struct key_secret {
+	long id;
+	char key[APIKEY_MAX];
+};
 
 /* What the open form or confirmation is for. */
 enum modal_kind { MOD_NONE, MOD_ENV_ADD, MOD_ENV_EDIT, MOD_ENV_DELETE, MOD_SSH_ADD,
-		  MOD_SSH_DELETE, MOD_ROLE_DELETE };
+		  MOD_SSH_DELETE, MOD_ROLE_CREATE, MOD_ROLE_EDIT, MOD_ROLE_DELETE, MOD_KEY_CREATE,
+		  MOD_KEY_SHOW, MOD_KEY_FILE, MOD_KEY_DELETE, MOD_KEY_DELETE_OWN, MOD_MACHINE };
+
+/* Whether the API key about to be deleted is the one rentop runs with. */
+enum own_key { OWN_PENDING, OWN_YES, OWN_NO, OWN_UNKNOWN };
 
 #define PUB_MAX 10 /* ~/.ssh/ *.pub files offered */
 
@@ -59,18 +90,37 @@ struct acct_view {
 	int sub[L__COUNT];          /* subscription ids, 0 before the first show */
 	void *val[L__COUNT];        /* the newest value of each list, NULL: none yet */
 	char err[L__COUNT][160];    /* the last fetch failure, "" when none */
+	long machine;               /* the reports' machine, 0: none chosen */
+	int rep_sub;                /* its subscription, 0: none */
+	struct rep_list *rep;       /* its newest reports, NULL: none yet */
+	char rep_err[160];
 	enum modal_kind modal;
-	struct form fm;             /* MOD_ENV_ADD, MOD_ENV_EDIT */
-	struct dialog dlg;          /* MOD_ENV_DELETE */
+	struct form fm;             /* the forms */
+	struct dialog dlg;          /* the confirmations */
 	char target[130];           /* the env var or role (name) the modal is about */
-	long target_id;             /* the SSH key the modal is about */
+	long target_id;             /* the SSH key, API key or role the modal is about */
+	char *orig_perm;            /* MOD_ROLE_EDIT: the role's permissions (JSON text) */
+	int scope_prev;             /* scope picker: the choice and ... */
+	unsigned mask_prev;         /* ... the ticked categories after the last key */
 	char *pub[PUB_MAX + 1];     /* MOD_SSH_ADD's choices: "(paste)", then the ~/.ssh/ *.pub paths */
 	int npub;
 	int action_id;              /* the action awaited, 0: none */
+	/* MOD_KEY_SHOW (and MOD_KEY_FILE over it): the new key (secret) */
+	char newkey[APIKEY_MAX];
+	long newkey_id;
+	char newkey_name[130];
+	char show_msg[300];         /* what y or w did */
+	/* MOD_KEY_DELETE: is it rentop's own key? */
+	enum own_key own;
+	int own_req;                /* the key-show fetch awaited, 0: none */
+	char own_why[200];          /* OWN_UNKNOWN: why */
 };
 
 static const char *const sec_names[SEC__COUNT] = { "Overview", "Env vars", "API keys",
-						   "SSH keys", "Team roles" };
+						   "SSH keys", "Team roles", "Machine reports" };
+/* The key context of each section (process-wide, like the action table);
+ * 0 for the overview: the view's own. */
+static int sec_ctx[SEC__COUNT];
 
 /* ---- mappers (poller thread) ------------------------------------------------ */
 
@@ -174,6 +224,58 @@ static void free_tfa(void *p)
 	free(s);
 }
 
+static void *map_reports(const json_t *root, struct api_error *e)
+{
+	struct rep_list *l = xcalloc(1, sizeof *l);
+	if (!json_map_machine_reports(root, &l->v, &l->n)) {
+		machine_reports_free(l->v, l->n);
+		free(l);
+		apierr_protocol(e, 200, "machine reports: unexpected answer");
+		return NULL;
+	}
+	return l;
+}
+
+static void free_reports(void *p)
+{
+	struct rep_list *l = p;
+	if (l)
+		machine_reports_free(l->v, l->n);
+	free(l);
+}
+
+/* A secret value: wiped, then freed (any thread). */
+static void free_secret(void *p)
+{
+	if (p)
+		explicit_bzero(p, sizeof(struct key_secret));
+	free(p);
+}
+
+/* The answer of an API key creation: the new key (a secret). */
+static void *map_created(const json_t *root, struct api_error *e)
+{
+	struct key_secret *k = xcalloc(1, sizeof *k);
+	if (!api_apikey_created(root, k->key, sizeof k->key, &k->id)) {
+		free_secret(k);
+		apierr_protocol(e, 200, "the answer holds no key");
+		return NULL;
+	}
+	return k;
+}
+
+/* The answer of a key show (the own-key check). */
+static void *map_shown(const json_t *root, struct api_error *e)
+{
+	struct key_secret *k = xcalloc(1, sizeof *k);
+	if (!api_apikey_shown(root, k->key, sizeof k->key)) {
+		free_secret(k);
+		apierr_protocol(e, 200, "the answer holds no key");
+		return NULL;
+	}
+	return k;
+}
+
 static void free_list(enum list_kind k, void *p)
 {
 	switch (k) {
@@ -237,13 +339,39 @@ static void subscribe_all(struct app *a, struct acct_view *v)
  * subscription made visible is due at once); hidden: pause them. */
 static void refresh_all(struct app *a, struct acct_view *v, bool visible)
 {
-	for (int k = 0; k < L__COUNT; k++) {
-		if (!v->sub[k])
+	for (int k = 0; k <= L__COUNT; k++) {
+		int sub = k < L__COUNT ? v->sub[k] : v->rep_sub;
+		if (!sub)
 			continue;
 		if (visible)
-			jobs_set_visible(a->jobs, v->sub[k], false);
-		jobs_set_visible(a->jobs, v->sub[k], visible);
+			jobs_set_visible(a->jobs, sub, false);
+		jobs_set_visible(a->jobs, sub, visible);
 	}
+}
+
+/* Show the reports of machine id (a new subscription) in their section. */
+static void set_machine(struct app *a, struct acct_view *v, long id)
+{
+	if (v->rep_sub)
+		jobs_unsubscribe(a->jobs, v->rep_sub);
+	v->rep_sub = 0;
+	free_reports(v->rep);
+	v->rep = NULL;
+	v->rep_err[0] = '\0';
+	v->machine = id;
+	v->sec = SEC_REPORTS;
+	v->sel[SEC_REPORTS] = 0;
+	struct job_call c = { 0 };
+	c.call = api_machine_reports(a->cfg, id);
+	c.map = map_reports;
+	c.free_value = free_reports;
+	snprintf(c.what, sizeof c.what, "machine %ld reports", id);
+	int sid = 0, rc = jobs_subscribe(a->jobs, &c, ACCOUNT_CADENCE, true, &sid);
+	if (rc == JOBS_OK)
+		v->rep_sub = sid;
+	else
+		snprintf(v->rep_err, sizeof v->rep_err, "%s", jobs_strerror(rc));
+	a->dirty |= DIRTY_ALL;
 }
 
 /* ---- rows --------------------------------------------------------------------- */
@@ -256,6 +384,7 @@ static size_t section_rows(const struct acct_view *v, enum section s)
 	case SEC_APIKEYS: return v->val[L_APIKEYS] ? ((struct key_list *)v->val[L_APIKEYS])->n : 0;
 	case SEC_SSH: return v->val[L_SSH] ? ((struct ssh_list *)v->val[L_SSH])->n : 0;
 	case SEC_ROLES: return v->val[L_ROLES] ? ((struct role_list *)v->val[L_ROLES])->n : 0;
+	case SEC_REPORTS: return v->rep ? v->rep->n : 0;
 	case SEC__COUNT: return 0;
 	}
 	return 0;
@@ -267,6 +396,14 @@ static const struct env_var *env_selected(const struct acct_view *v)
 	if (v->sec != SEC_ENV || !l || v->sel[SEC_ENV] >= l->n)
 		return NULL;
 	return &l->v[v->sel[SEC_ENV]];
+}
+
+static const struct api_key_rec *key_selected(const struct acct_view *v)
+{
+	const struct key_list *l = v->val[L_APIKEYS];
+	if (v->sec != SEC_APIKEYS || !l || v->sel[SEC_APIKEYS] >= l->n)
+		return NULL;
+	return &l->v[v->sel[SEC_APIKEYS]];
 }
 
 static const struct ssh_key_rec *ssh_selected(const struct acct_view *v)
@@ -291,14 +428,24 @@ static const void *acct_selected(const struct app *a, const void *st)
 	const struct acct_view *v = st;
 	switch (v->sec) {
 	case SEC_ENV: return env_selected(v);
+	case SEC_APIKEYS: return key_selected(v);
 	case SEC_SSH: return ssh_selected(v);
 	case SEC_ROLES: return role_selected(v);
+	case SEC_REPORTS:
+		return v->rep && v->sel[SEC_REPORTS] < v->rep->n ? &v->rep->v[v->sel[SEC_REPORTS]]
+								 : NULL;
 	case SEC_OVERVIEW:
-	case SEC_APIKEYS:
 	case SEC__COUNT:
 		return NULL;
 	}
 	return NULL;
+}
+
+static int acct_key_ctx(const struct app *a, const void *st)
+{
+	(void)a;
+	const struct acct_view *v = st;
+	return sec_ctx[v->sec] > 0 ? sec_ctx[v->sec] : -1;
 }
 
 /* ---- drawing ------------------------------------------------------------------ */
@@ -315,7 +462,7 @@ static const char *user_field(const struct user *u, const char *key)
 static void draw_overview(struct app *a, struct acct_view *v, int y, int x, int w, int ymax)
 {
 	const struct user *u = a->snap ? a->snap->user : NULL;
-	char line[12][200];
+	char line[14][200];
 	int n = 0;
 	if (!u) {
 		snprintf(line[n++], sizeof line[0], "account: not fetched yet");
@@ -331,6 +478,26 @@ static void draw_overview(struct app *a, struct acct_view *v, int y, int x, int 
 			snprintf(line[n++], sizeof line[0], "balance          $%.2f", u->balance);
 		else
 			snprintf(line[n++], sizeof line[0], "balance          -");
+		/* burn and runway as the header says them (the partial-figures rule) */
+		double burn;
+		char b1[32], b2[32];
+		const char *ge = a->cfg->ascii ? ">=" : "\u2265", *le = a->cfg->ascii ? "<=" : "\u2264";
+		enum figure_kind fig = model_burn_figure(a->snap, &burn);
+		switch (fig) {
+		case FIG_EXACT:
+		case FIG_AT_LEAST: {
+			bool part = fig == FIG_AT_LEAST;
+			snprintf(line[n++], sizeof line[0], "burn rate        %s%s", part ? ge : "",
+				 fmt_rate(b1, sizeof b1, burn));
+			snprintf(line[n++], sizeof line[0], "runway           %s%s",
+				 part && u->credit > 0 ? le : "",
+				 header_runway(u->credit, burn, a->cfg->ascii, b2, sizeof b2));
+			break;
+		}
+		case FIG_UNKNOWN:
+			snprintf(line[n++], sizeof line[0], "burn rate        (instances still arriving)");
+			break;
+		}
 		const char *ev = user_field(u, "email_verified");
 		snprintf(line[n++], sizeof line[0], "email verified   %s",
 			 !ev ? "-" : strcmp(ev, "true") == 0 ? "yes" : "no");
@@ -363,7 +530,7 @@ static void draw_overview(struct app *a, struct acct_view *v, int y, int x, int 
 /* One row's cells for section s, row i (sanitised text, fixed columns). */
 static void row_cells(const struct acct_view *v, enum section s, size_t i, char *buf, size_t n)
 {
-	char when[32] = "-", sum[160];
+	char when[64] = "-", sum[160];
 	switch (s) {
 	case SEC_ENV: {
 		const struct env_var *e = &((struct env_list *)v->val[L_ENV])->v[i];
@@ -396,6 +563,13 @@ static void row_cells(const struct acct_view *v, enum section s, size_t i, char 
 		snprintf(buf, n, "%-24.24s %s", r->name ? r->name : "", r->summary ? r->summary : "");
 		break;
 	}
+	case SEC_REPORTS: {
+		const struct machine_report *r = &v->rep->v[i];
+		acctops_report_when(r->created_at, util_now(), when, sizeof when);
+		snprintf(buf, n, "%-30.30s %-16.16s %s", when, r->problem ? r->problem : "",
+			 r->message ? r->message : "");
+		break;
+	}
 	case SEC_OVERVIEW:
 	case SEC__COUNT:
 		buf[0] = '\0';
@@ -410,6 +584,7 @@ static const char *section_head(enum section s)
 	case SEC_APIKEYS: return "ID       NAME                     TEAM       SCOPE";
 	case SEC_SSH: return "ID       TYPE         COMMENT              CREATED     FINGERPRINT";
 	case SEC_ROLES: return "NAME                     PERMISSIONS";
+	case SEC_REPORTS: return "WHEN (UTC)                     PROBLEM          MESSAGE";
 	case SEC_OVERVIEW:
 	case SEC__COUNT:
 		return "";
@@ -417,18 +592,26 @@ static const char *section_head(enum section s)
 	return "";
 }
 
-static enum list_kind section_list(enum section s)
+/* The section's fetch state: its error ("" when none) and whether a value came. */
+static void section_state(const struct acct_view *v, enum section s, const char **err,
+			  bool *have)
 {
+	enum list_kind k = L_TFA;
 	switch (s) {
-	case SEC_ENV: return L_ENV;
-	case SEC_APIKEYS: return L_APIKEYS;
-	case SEC_SSH: return L_SSH;
-	case SEC_ROLES: return L_ROLES;
+	case SEC_ENV: k = L_ENV; break;
+	case SEC_APIKEYS: k = L_APIKEYS; break;
+	case SEC_SSH: k = L_SSH; break;
+	case SEC_ROLES: k = L_ROLES; break;
+	case SEC_REPORTS:
+		*err = v->rep_err;
+		*have = v->rep != NULL;
+		return;
 	case SEC_OVERVIEW:
 	case SEC__COUNT:
-		return L_TFA;
+		break;
 	}
-	return L_TFA;
+	*err = v->err[k];
+	*have = v->val[k] != NULL;
 }
 
 static void acct_draw(struct app *a, void *st, const struct rect *r)
@@ -448,10 +631,23 @@ static void acct_draw(struct app *a, void *st, const struct rect *r)
 		draw_overview(a, v, y, r->x + 1, r->w - 1, ymax);
 		return;
 	}
+	if (v->sec == SEC_REPORTS && y < ymax) {
+		char t[200];
+		if (!v->machine)
+			snprintf(t, sizeof t, "no machine chosen: M on an instance, m here, or :reports MACHINE_ID");
+		else if (!v->rep)
+			snprintf(t, sizeof t, "machine %ld: fetching...", v->machine);
+		else
+			snprintf(t, sizeof t, "machine %ld: %zu report%s", v->machine, v->rep->n,
+				 v->rep->n == 1 ? "" : "s");
+		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
+		draw_text(y, r->x + 1, r->w - 1, t, theme_attr(ROLE_TITLE));
+		y++;
+	}
 	draw_cell(y, r->x, r->w, section_head(v->sec), false, theme_attr(ROLE_COLHEAD));
 	y++;
+	int top_y = y;
 	size_t n = section_rows(v, v->sec);
-	enum list_kind lk = section_list(v->sec);
 	int h = ymax - y;
 	if (n && v->sel[v->sec] >= n)
 		v->sel[v->sec] = n - 1;
@@ -466,11 +662,69 @@ static void acct_draw(struct app *a, void *st, const struct rect *r)
 	}
 	for (int yy = y; yy < ymax; yy++)
 		draw_fill(yy, r->x, r->w, theme_attr(ROLE_NORMAL));
-	if (!n && r->h > 2) {
-		const char *msg = v->err[lk][0] ? v->err[lk] : !v->val[lk] ? "fetching..." : "none";
-		draw_text(r->y + 2, r->x + 1, r->w - 1, msg,
-			  theme_attr(v->err[lk][0] ? ROLE_ERROR : ROLE_DIM));
+	const char *err;
+	bool have;
+	section_state(v, v->sec, &err, &have);
+	if (!n && top_y < ymax && (v->sec != SEC_REPORTS || v->machine)) {
+		const char *msg = err[0] ? err : !have ? "fetching..." : "none";
+		draw_text(top_y, r->x + 1, r->w - 1, msg, theme_attr(err[0] ? ROLE_ERROR : ROLE_DIM));
 	}
+}
+
+/* ---- the scope picker (API keys and team roles) ------------------------------- */
+
+static const char *const scope_choices[] = { "full access", "read-only", "instances", "custom" };
+
+/* Add the scope choice and one toggle per category, set from mask. */
+static void add_scope_fields(struct form *fm, unsigned mask)
+{
+	enum acct_scope sc = acctops_scope_of(mask);
+	form_add_choice(fm, "scope", "Scope", scope_choices, 4, (int)sc);
+	for (int c = 0; c < CAT__COUNT; c++)
+		form_add_toggle(fm, acct_category_name((enum acct_category)c),
+				acct_category_name((enum acct_category)c), (mask >> c) & 1u);
+}
+
+static unsigned form_mask(const struct form *fm)
+{
+	unsigned m = 0;
+	for (int c = 0; c < CAT__COUNT; c++)
+		if (form_toggle(fm, acct_category_name((enum acct_category)c)))
+			m |= 1u << c;
+	return m;
+}
+
+/* After a key: a preset chosen ticks its categories; a category ticked or
+ * cleared by hand makes the scope the one those categories are. */
+static void scope_sync(struct acct_view *v)
+{
+	int si = form_find(&v->fm, "scope");
+	if (si < 0)
+		return;
+	int sc = v->fm.f[si].choice;
+	unsigned m = form_mask(&v->fm);
+	if (sc != v->scope_prev) {
+		if (sc != SCOPE_CUSTOM) {
+			unsigned want = acct_scope_mask((enum acct_scope)sc, 0);
+			for (int c = 0; c < CAT__COUNT; c++) {
+				int i = form_find(&v->fm, acct_category_name((enum acct_category)c));
+				if (i >= 0)
+					v->fm.f[i].on = (want >> c) & 1u;
+			}
+			m = want;
+		}
+	} else if (m != v->mask_prev) {
+		v->fm.f[si].choice = (int)acctops_scope_of(m);
+	}
+	v->scope_prev = v->fm.f[si].choice;
+	v->mask_prev = m;
+}
+
+static void scope_start(struct acct_view *v)
+{
+	int si = form_find(&v->fm, "scope");
+	v->scope_prev = si >= 0 ? v->fm.f[si].choice : 0;
+	v->mask_prev = form_mask(&v->fm);
 }
 
 /* ---- modals ------------------------------------------------------------------- */
@@ -480,12 +734,38 @@ static void modal_close(struct acct_view *v)
 	form_free(&v->fm);
 	dialog_close(&v->dlg);
 	explicit_bzero(v->target, sizeof v->target);
+	explicit_bzero(v->newkey, sizeof v->newkey);
+	v->newkey_id = 0;
+	v->newkey_name[0] = '\0';
+	v->show_msg[0] = '\0';
 	v->target_id = 0;
+	free(v->orig_perm);
+	v->orig_perm = NULL;
 	for (int i = 0; i < v->npub; i++)
 		free(v->pub[i]);
 	v->npub = 0;
 	v->modal = MOD_NONE;
 	v->action_id = 0;
+	v->own_req = 0;
+}
+
+/* Queue an action; false (the reason in the open form or dialog) when refused. */
+static bool send_action(struct app *a, struct acct_view *v, struct job_call *c, bool form)
+{
+	int id = 0, rc = jobs_call(a->jobs, c, &id);
+	if (rc != JOBS_OK) {
+		if (form)
+			form_set_answer(&v->fm, NULL, jobs_strerror(rc));
+		else
+			util_strlcpy(v->dlg.error, jobs_strerror(rc), sizeof v->dlg.error);
+		return false;
+	}
+	v->action_id = id;
+	if (form)
+		v->fm.waiting = true;
+	else
+		v->dlg.waiting = true;
+	return true;
 }
 
 static bool check_env_name(const struct form_field *f, char *err, size_t n)
@@ -579,14 +859,8 @@ static void submit_ssh(struct app *a, struct acct_view *v)
 	struct job_call c = { .action = true };
 	c.call = api_ssh_add(a->cfg, line);
 	snprintf(c.what, sizeof c.what, "add SSH key");
-	int id = 0, rc = jobs_call(a->jobs, &c, &id);
-	if (rc != JOBS_OK) {
-		form_set_answer(&v->fm, NULL, jobs_strerror(rc));
-		return;
-	}
-	util_strlcpy(v->target, ki.fingerprint, sizeof v->target);
-	v->action_id = id;
-	v->fm.waiting = true;
+	if (send_action(a, v, &c, true))
+		util_strlcpy(v->target, ki.fingerprint, sizeof v->target);
 }
 
 /* Send the form's change as an at-most-once action. */
@@ -602,13 +876,201 @@ static void submit_env(struct app *a, struct acct_view *v)
 	c.call = v->modal == MOD_ENV_ADD ? api_env_add(a->cfg, key, val)
 					 : api_env_edit(a->cfg, key, val);
 	snprintf(c.what, sizeof c.what, "%s env var", v->modal == MOD_ENV_ADD ? "add" : "edit");
-	int id = 0, rc = jobs_call(a->jobs, &c, &id);
-	if (rc != JOBS_OK) {
-		form_set_answer(&v->fm, NULL, jobs_strerror(rc));
+	send_action(a, v, &c, true);
+}
+
+static bool check_name(const struct form_field *f, char *err, size_t n)
+{
+	for (const unsigned char *p = (const unsigned char *)f->tb.s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f) {
+			snprintf(err, n, "no control characters");
+			return false;
+		}
+	return true;
+}
+
+/* Open the API key form: a name and the scope picker (full access first). */
+static void open_key_form(struct acct_view *v)
+{
+	form_init(&v->fm, "Create API key");
+	int k = form_add_text(&v->fm, "name", "Name", "", 64, true);
+	if (k >= 0)
+		v->fm.f[k].check = check_name;
+	add_scope_fields(&v->fm, ACCT_CAT_ALL);
+	scope_start(v);
+	v->modal = MOD_KEY_CREATE;
+}
+
+/* Send the new key's name and scope; the answer opens the key's dialog. */
+static void submit_key(struct app *a, struct acct_view *v)
+{
+	unsigned m = form_mask(&v->fm);
+	if (!m) {
+		form_set_answer(&v->fm, "scope", "tick at least one category (or choose a preset)");
 		return;
 	}
-	v->action_id = id;
-	v->fm.waiting = true;
+	util_strlcpy(v->newkey_name, form_value(&v->fm, "name"), sizeof v->newkey_name);
+	struct job_call c = { .action = true };
+	/* every category: a full-access key, sent without permissions as the
+	 * console does */
+	c.call = api_apikey_create(a->cfg, v->newkey_name,
+				   m == ACCT_CAT_ALL ? NULL : acct_scope_permissions(SCOPE_CUSTOM, m));
+	c.map = map_created;
+	c.free_value = free_secret;
+	snprintf(c.what, sizeof c.what, "create API key");
+	send_action(a, v, &c, true);
+}
+
+/* Open the role form: create (empty, instances preset) or edit the selected role. */
+static void open_role_form(struct acct_view *v, bool edit)
+{
+	const struct team_role *r = role_selected(v);
+	if (edit && !r)
+		return;
+	form_init(&v->fm, edit ? "Edit team role" : "Create team role");
+	int k = form_add_text(&v->fm, "name", "Name", edit && r->name ? r->name : "", 64, true);
+	if (k >= 0)
+		v->fm.f[k].check = check_name;
+	unsigned mask = edit ? acct_rights_mask_text(r->permissions, NULL)
+			     : acct_scope_mask(SCOPE_READ_ONLY, 0);
+	if (edit && (!r->permissions || !r->permissions[0]))
+		mask = 0; /* a role without permissions grants nothing */
+	add_scope_fields(&v->fm, mask);
+	scope_start(v);
+	if (edit) {
+		util_strlcpy(v->target, r->name ? r->name : "", sizeof v->target);
+		v->target_id = r->id;
+		v->orig_perm = xstrdup(r->permissions ? r->permissions : "");
+		v->fm.focus = 1;
+	}
+	v->modal = edit ? MOD_ROLE_EDIT : MOD_ROLE_CREATE;
+}
+
+/* Send the role: created, or edited (name when changed, permissions merged). */
+static void submit_role(struct app *a, struct acct_view *v)
+{
+	unsigned m = form_mask(&v->fm);
+	const char *name = form_value(&v->fm, "name");
+	json_t *perm = v->modal == MOD_ROLE_EDIT ? acctops_permissions_merge(v->orig_perm, m)
+						 : acct_scope_permissions(SCOPE_CUSTOM, m);
+	if (!perm) {
+		form_set_answer(&v->fm, "scope", "tick at least one category (or choose a preset)");
+		return;
+	}
+	struct job_call c = { .action = true };
+	if (v->modal == MOD_ROLE_CREATE) {
+		c.call = api_role_create(a->cfg, name, perm);
+		snprintf(c.what, sizeof c.what, "create team role");
+	} else {
+		char ident[40];
+		if (v->target_id > 0)
+			snprintf(ident, sizeof ident, "%ld", v->target_id);
+		c.call = api_role_edit(a->cfg, v->target_id > 0 ? ident : v->target,
+				       strcmp(name, v->target) != 0 ? name : NULL, perm);
+		snprintf(c.what, sizeof c.what, "edit team role");
+	}
+	send_action(a, v, &c, true);
+}
+
+/* m: ask for the machine whose reports are shown. */
+static void open_machine_form(struct acct_view *v)
+{
+	form_init(&v->fm, "Machine reports");
+	char init[32] = "";
+	if (v->machine)
+		snprintf(init, sizeof init, "%ld", v->machine);
+	form_add_number(&v->fm, "machine", "Machine id", init, 1, 1e15, true, true);
+	v->modal = MOD_MACHINE;
+}
+
+/* w over the new key: ask for a new file to write it to. */
+static void open_file_form(struct acct_view *v)
+{
+	char init[80];
+	snprintf(init, sizeof init, "~/vast-api-key-%ld", v->newkey_id);
+	form_init(&v->fm, "Write the new API key to a file");
+	form_add_text(&v->fm, "file", "File (new, mode 0600)", init, 400, true);
+	v->modal = MOD_KEY_FILE;
+}
+
+/* Write the new key to the file asked for (new, 0600); back to the key. */
+static void submit_file(struct acct_view *v)
+{
+	char path[1024], err[600];
+	if (!acctops_expand_path(form_value(&v->fm, "file"), getenv("HOME"), path, sizeof path)) {
+		form_set_answer(&v->fm, "file", "give a file name");
+		return;
+	}
+	if (!acctops_write_secret(path, v->newkey, err, sizeof err)) {
+		form_set_answer(&v->fm, "file", err);
+		return;
+	}
+	form_free(&v->fm);
+	char *clean = util_sanitize(path);
+	snprintf(v->show_msg, sizeof v->show_msg, "written to %s (mode 0600)", clean);
+	free(clean);
+	v->modal = MOD_KEY_SHOW;
+}
+
+/* Ask the service for the value of key id, to compare it with ours. */
+static void start_own_check(struct app *a, struct acct_view *v, long id)
+{
+	struct job_call c = { 0 };
+	c.call = api_apikey_show(a->cfg, id);
+	c.map = map_shown;
+	c.free_value = free_secret;
+	snprintf(c.what, sizeof c.what, "API key %ld (own-key check)", id);
+	int rid = 0, rc = jobs_call(a->jobs, &c, &rid);
+	v->own = rc == JOBS_OK ? OWN_PENDING : OWN_UNKNOWN;
+	v->own_req = rc == JOBS_OK ? rid : 0;
+	if (rc != JOBS_OK)
+		util_strlcpy(v->own_why, jobs_strerror(rc), sizeof v->own_why);
+}
+
+static void submit_delete(struct app *a, struct acct_view *v);
+
+/* The own-key check answered. */
+static void own_done(struct app *a, struct acct_view *v, struct call_result *r)
+{
+	v->own_req = 0;
+	const struct key_secret *k = r->value;
+	if (r->outcome == CALL_OK && k) {
+		char tmp[APIKEY_MAX];
+		memcpy(tmp, k->key, sizeof tmp);
+		bool mine = a->auth && auth_redact(a->auth, tmp);
+		explicit_bzero(tmp, sizeof tmp);
+		v->own = mine ? OWN_YES : OWN_NO;
+	} else {
+		v->own = OWN_UNKNOWN;
+		snprintf(v->own_why, sizeof v->own_why, "the service did not show it: %.150s",
+			 r->err.msg[0] ? r->err.msg : "no answer");
+	}
+	if (v->modal == MOD_KEY_DELETE && v->dlg.waiting && !v->action_id) {
+		/* Delete was pressed meanwhile: go on */
+		v->dlg.waiting = false;
+		v->dlg.error[0] = '\0';
+		submit_delete(a, v);
+	}
+}
+
+/* The second confirmation of a delete of rentop's own key (or of a key
+ * that may be it). */
+static void open_own_confirm(struct acct_view *v)
+{
+	char text[512];
+	if (v->own == OWN_YES)
+		snprintf(text, sizeof text,
+			 "API key %ld is the key rentop is running with. Once it is deleted every "
+			 "refresh and action of rentop fails until you start it with another key. "
+			 "Delete it anyway?", v->target_id);
+	else
+		snprintf(text, sizeof text,
+			 "rentop could not tell whether it runs with API key %ld (%s). If it does, "
+			 "every refresh and action fails once it is deleted, until you start rentop "
+			 "with another key. Delete it anyway?", v->target_id, v->own_why);
+	dialog_confirm(&v->dlg, 0, 0, v->own == OWN_YES ? "Delete rentop's own API key" : "Delete API key",
+		       text, "Delete anyway");
+	v->modal = MOD_KEY_DELETE_OWN;
 }
 
 /* Send the confirmed delete. */
@@ -628,19 +1090,91 @@ static void submit_delete(struct app *a, struct acct_view *v)
 		c.call = api_role_delete(a->cfg, v->target);
 		snprintf(c.what, sizeof c.what, "delete team role");
 		break;
+	case MOD_KEY_DELETE:
+		switch (v->own) {
+		case OWN_PENDING:
+			v->dlg.waiting = true; /* own_done goes on */
+			util_strlcpy(v->dlg.error, "checking whether rentop runs with this key...",
+				     sizeof v->dlg.error);
+			return;
+		case OWN_YES:
+		case OWN_UNKNOWN:
+			open_own_confirm(v);
+			return;
+		case OWN_NO:
+			break;
+		}
+		/* fall through */
+	case MOD_KEY_DELETE_OWN:
+		c.call = api_apikey_delete(a->cfg, v->target_id);
+		snprintf(c.what, sizeof c.what, "delete API key");
+		break;
 	case MOD_NONE:
 	case MOD_ENV_ADD:
 	case MOD_ENV_EDIT:
 	case MOD_SSH_ADD:
+	case MOD_ROLE_CREATE:
+	case MOD_ROLE_EDIT:
+	case MOD_KEY_CREATE:
+	case MOD_KEY_SHOW:
+	case MOD_KEY_FILE:
+	case MOD_MACHINE:
 		return;
 	}
-	int id = 0, rc = jobs_call(a->jobs, &c, &id);
-	if (rc != JOBS_OK) {
-		snprintf(v->dlg.error, sizeof v->dlg.error, "%s", jobs_strerror(rc));
+	send_action(a, v, &c, false);
+}
+
+/* A key in a form modal. */
+static void form_modal_key(struct app *a, struct acct_view *v, int key)
+{
+	/* a key being created cannot be abandoned: its answer is the only copy */
+	if (v->fm.waiting && (key != 27 || v->modal == MOD_KEY_CREATE))
 		return;
+	enum form_result r = form_key(&v->fm, key);
+	if (v->modal == MOD_KEY_CREATE || v->modal == MOD_ROLE_CREATE || v->modal == MOD_ROLE_EDIT)
+		scope_sync(v);
+	switch (r) {
+	case FORM_CANCEL:
+		if (v->modal == MOD_KEY_FILE) { /* back to the key */
+			form_free(&v->fm);
+			v->modal = MOD_KEY_SHOW;
+			break;
+		}
+		if (v->action_id)
+			model_drop_result(a->m, v->action_id);
+		modal_close(v);
+		break;
+	case FORM_SUBMIT:
+		switch (v->modal) {
+		case MOD_SSH_ADD: submit_ssh(a, v); break;
+		case MOD_ENV_ADD:
+		case MOD_ENV_EDIT: submit_env(a, v); break;
+		case MOD_KEY_CREATE: submit_key(a, v); break;
+		case MOD_ROLE_CREATE:
+		case MOD_ROLE_EDIT: submit_role(a, v); break;
+		case MOD_KEY_FILE: submit_file(v); break;
+		case MOD_MACHINE: {
+			double id = 0;
+			if (form_number(&v->fm, "machine", &id)) {
+				modal_close(v);
+				set_machine(a, v, (long)id);
+			}
+			break;
+		}
+		case MOD_NONE:
+		case MOD_ENV_DELETE:
+		case MOD_SSH_DELETE:
+		case MOD_ROLE_DELETE:
+		case MOD_KEY_SHOW:
+		case MOD_KEY_DELETE:
+		case MOD_KEY_DELETE_OWN:
+			break;
+		}
+		break;
+	case FORM_CONTINUE:
+	case FORM_EDIT:
+		break;
 	}
-	v->action_id = id;
-	v->dlg.waiting = true;
 }
 
 static bool acct_modal_key(struct app *a, void *st, int key)
@@ -651,31 +1185,32 @@ static bool acct_modal_key(struct app *a, void *st, int key)
 		return false;
 	case MOD_ENV_ADD:
 	case MOD_ENV_EDIT:
-	case MOD_SSH_ADD: {
-		if (v->fm.waiting && key != 27)
-			return true;
-		enum form_result r = form_key(&v->fm, key);
-		switch (r) {
-		case FORM_CANCEL:
-			if (v->action_id)
-				model_drop_result(a->m, v->action_id);
+	case MOD_SSH_ADD:
+	case MOD_ROLE_CREATE:
+	case MOD_ROLE_EDIT:
+	case MOD_KEY_CREATE:
+	case MOD_KEY_FILE:
+	case MOD_MACHINE:
+		form_modal_key(a, v, key);
+		return true;
+	case MOD_KEY_SHOW:
+		if (key == 'y') {
+			app_copy(v->newkey);
+			snprintf(v->show_msg, sizeof v->show_msg,
+				 "sent to the terminal's clipboard (OSC 52; the terminal must allow it)");
+		} else if (key == 'w') {
+			open_file_form(v);
+		} else if (key == '\n' || key == 27 || key == 'q') {
+			app_toast(a, ROLE_OK, 6, "API key %ld created; its value is forgotten",
+				  v->newkey_id);
 			modal_close(v);
-			break;
-		case FORM_SUBMIT:
-			if (v->modal == MOD_SSH_ADD)
-				submit_ssh(a, v);
-			else
-				submit_env(a, v);
-			break;
-		case FORM_CONTINUE:
-		case FORM_EDIT:
-			break;
 		}
 		return true;
-	}
 	case MOD_ENV_DELETE:
 	case MOD_SSH_DELETE:
-	case MOD_ROLE_DELETE: {
+	case MOD_ROLE_DELETE:
+	case MOD_KEY_DELETE:
+	case MOD_KEY_DELETE_OWN: {
 		if (v->dlg.waiting && key != 27)
 			return true;
 		enum dlg_result r = dialog_key(&v->dlg, key);
@@ -683,6 +1218,8 @@ static bool acct_modal_key(struct app *a, void *st, int key)
 		case DLG_CANCEL:
 			if (v->action_id)
 				model_drop_result(a->m, v->action_id);
+			if (v->own_req)
+				model_drop_result(a->m, v->own_req);
 			modal_close(v);
 			break;
 		case DLG_SUBMIT: submit_delete(a, v); break;
@@ -694,19 +1231,79 @@ static bool acct_modal_key(struct app *a, void *st, int key)
 	return false;
 }
 
+/* The dialog that shows a new API key, this once. */
+static void draw_key_show(struct app *a, struct acct_view *v)
+{
+	const struct layout *l = &a->lay;
+	if (l->too_small)
+		return;
+	char intro[400], lines[8][256], keyl[8][256];
+	char *name = util_sanitize(v->newkey_name);
+	snprintf(intro, sizeof intro,
+		 "API key %ld \"%s\" is created. Copy it now: rentop shows it only this once and "
+		 "forgets it when this closes.", v->newkey_id, name);
+	free(name);
+	int want_w = 76;
+	struct rect probe = layout_dialog(l, want_w, l->rows);
+	int inner = probe.w - 4;
+	int ni = dialog_wrap(intro, inner, lines, 4);
+	/* the key itself, cut into lines of the inner width (no word breaks) */
+	int nk = 0;
+	size_t len = strlen(v->newkey), step = inner > 8 ? (size_t)inner : 8;
+	for (size_t off = 0; off < len && nk < 8; off += step, nk++)
+		snprintf(keyl[nk], sizeof keyl[nk], "%.*s", (int)(len - off < step ? len - off : step),
+			 v->newkey + off);
+	char msgl[3][256];
+	int nm = v->show_msg[0] ? dialog_wrap(v->show_msg, inner, msgl, 2) : 0;
+	int h = 2 + ni + 1 + nk + 1 + 1 + (nm ? nm + 1 : 0) + 2;
+	struct rect r = layout_dialog(l, want_w, h);
+	unsigned long bg = theme_attr(ROLE_DIALOG);
+	for (int j = 0; j < r.h; j++)
+		draw_fill(r.y + j, r.x, r.w, bg);
+	draw_box(r.y, r.x, r.h, r.w, "New API key (shown once)", bg);
+	int y = r.y + 2, bottom = r.y + r.h - 1;
+	for (int i = 0; i < ni && y < bottom; i++)
+		draw_text(y++, r.x + 2, inner, lines[i], bg);
+	y++;
+	for (int i = 0; i < nk && y < bottom; i++)
+		draw_text(y++, r.x + 2, inner, keyl[i], theme_attr(ROLE_INPUT));
+	y++;
+	if (y < bottom)
+		draw_text(y++, r.x + 2, inner, "y copy (OSC 52)   w write to a new 0600 file   Enter close",
+			  theme_attr(ROLE_KEY));
+	if (nm && y + 1 < bottom) {
+		y++;
+		for (int i = 0; i < nm && y < bottom; i++)
+			draw_text(y++, r.x + 2, inner, msgl[i], theme_attr(ROLE_OK));
+	}
+}
+
 static bool acct_modal_draw(struct app *a, void *st)
 {
 	struct acct_view *v = st;
 	switch (v->modal) {
 	case MOD_NONE: return false;
+	case MOD_KEY_FILE:
+		draw_key_show(a, v);
+		form_draw(&v->fm, &a->lay);
+		return true;
 	case MOD_ENV_ADD:
 	case MOD_ENV_EDIT:
 	case MOD_SSH_ADD:
+	case MOD_ROLE_CREATE:
+	case MOD_ROLE_EDIT:
+	case MOD_KEY_CREATE:
+	case MOD_MACHINE:
 		form_draw(&v->fm, &a->lay);
 		return !v->fm.waiting;
+	case MOD_KEY_SHOW:
+		draw_key_show(a, v);
+		return false;
 	case MOD_ENV_DELETE:
 	case MOD_SSH_DELETE:
 	case MOD_ROLE_DELETE:
+	case MOD_KEY_DELETE:
+	case MOD_KEY_DELETE_OWN:
 		dialog_draw(&v->dlg, &a->lay);
 		return false;
 	}
@@ -728,40 +1325,70 @@ static void action_done(struct app *a, struct acct_view *v, struct call_result *
 	switch (v->modal) {
 	case MOD_ENV_ADD:
 	case MOD_ENV_EDIT:
-		if (ok) {
+	case MOD_SSH_ADD:
+	case MOD_ROLE_CREATE:
+	case MOD_ROLE_EDIT:
+	case MOD_KEY_CREATE:
+		if (!ok) {
+			v->fm.waiting = false;
+			form_set_answer(&v->fm, NULL, msg);
+			break;
+		}
+		if (v->modal == MOD_KEY_CREATE) {
+			const struct key_secret *k = r->value;
+			if (!k) { /* cannot happen: the mapper fails without a key */
+				v->fm.waiting = false;
+				form_set_answer(&v->fm, NULL, "the answer held no key");
+				break;
+			}
+			memcpy(v->newkey, k->key, sizeof v->newkey);
+			v->newkey_id = k->id;
+			form_free(&v->fm);
+			v->show_msg[0] = '\0';
+			v->modal = MOD_KEY_SHOW;
+			break;
+		}
+		if (v->modal == MOD_SSH_ADD) {
+			app_toast(a, ROLE_OK, 4, "SSH key %s added", v->target);
+		} else if (v->modal == MOD_ROLE_CREATE || v->modal == MOD_ROLE_EDIT) {
+			char *name = util_sanitize(form_value(&v->fm, "name"));
+			app_toast(a, ROLE_OK, 4, "team role %s %s", name,
+				  v->modal == MOD_ROLE_CREATE ? "created" : "changed");
+			free(name);
+		} else {
 			app_toast(a, ROLE_OK, 4, "env var %s %s", form_value(&v->fm, "key"),
 				  v->modal == MOD_ENV_ADD ? "added" : "changed");
-			modal_close(v);
-		} else {
-			v->fm.waiting = false;
-			form_set_answer(&v->fm, NULL, msg);
 		}
-		break;
-	case MOD_SSH_ADD:
-		if (ok) {
-			app_toast(a, ROLE_OK, 4, "SSH key %s added", v->target);
-			modal_close(v);
-		} else {
-			v->fm.waiting = false;
-			form_set_answer(&v->fm, NULL, msg);
-		}
+		modal_close(v);
 		break;
 	case MOD_ENV_DELETE:
 	case MOD_SSH_DELETE:
 	case MOD_ROLE_DELETE:
-		if (ok) {
-			if (v->modal == MOD_SSH_DELETE)
-				app_toast(a, ROLE_OK, 4, "SSH key %ld deleted", v->target_id);
-			else
-				app_toast(a, ROLE_OK, 4, "%s %s deleted",
-					  v->modal == MOD_ENV_DELETE ? "env var" : "team role", v->target);
-			modal_close(v);
-		} else {
+	case MOD_KEY_DELETE:
+	case MOD_KEY_DELETE_OWN:
+		if (!ok) {
 			v->dlg.waiting = false;
 			util_strlcpy(v->dlg.error, msg, sizeof v->dlg.error);
+			break;
 		}
+		if (v->modal == MOD_SSH_DELETE)
+			app_toast(a, ROLE_OK, 4, "SSH key %ld deleted", v->target_id);
+		else if (v->modal == MOD_KEY_DELETE_OWN && v->own == OWN_YES)
+			/* an event: kept in the event log, past the refusals that follow */
+			model_event(a->m, EV_WARN, -1, 0, 0, 0,
+				    "API key %ld deleted: it was rentop's own key; restart rentop with another key",
+				    v->target_id);
+		else if (v->modal == MOD_KEY_DELETE || v->modal == MOD_KEY_DELETE_OWN)
+			app_toast(a, ROLE_OK, 4, "API key %ld deleted", v->target_id);
+		else
+			app_toast(a, ROLE_OK, 4, "%s %s deleted",
+				  v->modal == MOD_ENV_DELETE ? "env var" : "team role", v->target);
+		modal_close(v);
 		break;
 	case MOD_NONE:
+	case MOD_KEY_SHOW:
+	case MOD_KEY_FILE:
+	case MOD_MACHINE:
 		break;
 	}
 	refresh_all(a, v, true);
@@ -775,8 +1402,8 @@ static void acct_snapshot(struct app *a, void *st, bool rows)
 	(void)rows;
 	struct acct_view *v = st;
 	bool changed = false;
+	struct call_result r;
 	for (int k = 0; k < L__COUNT; k++) {
-		struct call_result r;
 		if (!v->sub[k] || !model_take_result(a->m, v->sub[k], &r))
 			continue;
 		if (r.outcome == CALL_OK && r.value) {
@@ -790,7 +1417,23 @@ static void acct_snapshot(struct app *a, void *st, bool rows)
 		call_result_free(&r);
 		changed = true;
 	}
-	struct call_result r;
+	if (v->rep_sub && model_take_result(a->m, v->rep_sub, &r)) {
+		if (r.outcome == CALL_OK && r.value) {
+			free_reports(v->rep);
+			v->rep = r.value;
+			r.value = NULL;
+			v->rep_err[0] = '\0';
+		} else if (r.outcome != CALL_OK) {
+			util_strlcpy(v->rep_err, r.err.msg, sizeof v->rep_err);
+		}
+		call_result_free(&r);
+		changed = true;
+	}
+	if (v->own_req && model_take_result(a->m, v->own_req, &r)) {
+		own_done(a, v, &r);
+		call_result_free(&r);
+		changed = true;
+	}
 	if (v->action_id && model_take_result(a->m, v->action_id, &r)) {
 		action_done(a, v, &r);
 		call_result_free(&r);
@@ -815,20 +1458,18 @@ static void acct_leave(struct app *a, void *st)
 	refresh_all(a, st, false);
 }
 
-enum acct_act { AA_NEXT, AA_PREV, AA_ADD, AA_EDIT, AA_DELETE, AA__COUNT };
+/* The view's actions: moving between sections, then each section's own. */
+enum acct_act { AA_NEXT, AA_PREV, AA_ENV_ADD, AA_ENV_EDIT, AA_ENV_DELETE, AA_KEY_CREATE,
+		AA_KEY_DELETE, AA_SSH_ADD, AA_SSH_DELETE, AA_ROLE_CREATE, AA_ROLE_EDIT,
+		AA_ROLE_DELETE, AA_MACHINE, AA__COUNT };
 static enum action acts[AA__COUNT];
 
-/* a, e, d in the current section. */
-static void section_change(struct app *a, struct acct_view *v, enum action act)
+/* Open the confirmation of a delete (the selected row of the section). */
+static void open_delete(struct app *a, struct acct_view *v, enum acct_act which)
 {
-	char text[400];
-	bool add = act == acts[AA_ADD], edit = act == acts[AA_EDIT];
-	switch (v->sec) {
-	case SEC_ENV: {
-		if (add || edit) {
-			open_env_form(v, edit);
-			return;
-		}
+	char text[512];
+	switch (which) {
+	case AA_ENV_DELETE: {
 		const struct env_var *e = env_selected(v);
 		if (!e)
 			return;
@@ -839,14 +1480,10 @@ static void section_change(struct app *a, struct acct_view *v, enum action act)
 		v->modal = MOD_ENV_DELETE;
 		return;
 	}
-	case SEC_SSH: {
-		if (add) {
-			open_ssh_form(v);
-			return;
-		}
+	case AA_SSH_DELETE: {
 		const struct ssh_key_rec *k = ssh_selected(v);
-		if (edit || !k)
-			break;
+		if (!k)
+			return;
 		v->target_id = k->id;
 		snprintf(text, sizeof text,
 			 "Delete SSH key %ld (%s %s)? Instances created after this will not accept it.",
@@ -855,10 +1492,10 @@ static void section_change(struct app *a, struct acct_view *v, enum action act)
 		v->modal = MOD_SSH_DELETE;
 		return;
 	}
-	case SEC_ROLES: {
+	case AA_ROLE_DELETE: {
 		const struct team_role *r = role_selected(v);
-		if (add || edit || !r || !r->name)
-			break;
+		if (!r || !r->name)
+			return;
 		util_strlcpy(v->target, r->name, sizeof v->target);
 		snprintf(text, sizeof text,
 			 "Delete the team role %s? Members holding it lose its permissions.",
@@ -867,13 +1504,33 @@ static void section_change(struct app *a, struct acct_view *v, enum action act)
 		v->modal = MOD_ROLE_DELETE;
 		return;
 	}
-	case SEC_OVERVIEW:
-	case SEC_APIKEYS:
-	case SEC__COUNT:
-		break;
+	case AA_KEY_DELETE: {
+		const struct api_key_rec *k = key_selected(v);
+		if (!k)
+			return;
+		char sum[160];
+		acct_rights_summary(k->rights, sum, sizeof sum);
+		v->target_id = k->id;
+		snprintf(text, sizeof text,
+			 "Delete API key %ld \"%s\" (%s)? Every program and person using it loses "
+			 "access at once.", k->id, k->name ? k->name : "", sum);
+		dialog_confirm(&v->dlg, 0, 0, "Delete API key", text, "Delete");
+		v->modal = MOD_KEY_DELETE;
+		start_own_check(a, v, k->id);
+		return;
 	}
-	app_toast(a, ROLE_WARNING, 4, "%s: not in the %s section (use the web console or the CLI)",
-		  action_name(act), sec_names[v->sec]);
+	case AA_NEXT:
+	case AA_PREV:
+	case AA_ENV_ADD:
+	case AA_ENV_EDIT:
+	case AA_KEY_CREATE:
+	case AA_SSH_ADD:
+	case AA_ROLE_CREATE:
+	case AA_ROLE_EDIT:
+	case AA_MACHINE:
+	case AA__COUNT:
+		return;
+	}
 }
 
 static bool acct_action(struct app *a, void *st, enum action act)
@@ -882,12 +1539,11 @@ static bool acct_action(struct app *a, void *st, enum action act)
 	size_t n = section_rows(v, v->sec);
 	size_t page = a->lay.body.h > 3 ? (size_t)a->lay.body.h - 3 : 1;
 	size_t *sel = &v->sel[v->sec];
-	if (act == acts[AA_NEXT] || act == acts[AA_PREV]) {
-		int d = act == acts[AA_NEXT] ? 1 : SEC__COUNT - 1;
-		v->sec = (enum section)(((int)v->sec + d) % SEC__COUNT);
-	} else if (act == acts[AA_ADD] || act == acts[AA_EDIT] || act == acts[AA_DELETE]) {
-		section_change(a, v, act);
-	} else {
+	int which = -1;
+	for (int i = 0; i < AA__COUNT; i++)
+		if (acts[i] == act)
+			which = i;
+	if (which < 0) { /* not one of ours: the navigation keys */
 		switch (act) {
 		case ACT_UP: if (*sel) (*sel)--; break;
 		case ACT_DOWN: if (*sel + 1 < n) (*sel)++; break;
@@ -898,29 +1554,182 @@ static bool acct_action(struct app *a, void *st, enum action act)
 		default: /* enum action is open (views register more): not this view's */
 			return false;
 		}
+		a->dirty |= DIRTY_ALL;
+		return true;
+	}
+	switch ((enum acct_act)which) {
+	case AA_NEXT:
+	case AA_PREV: {
+		int d = which == AA_NEXT ? 1 : SEC__COUNT - 1;
+		v->sec = (enum section)(((int)v->sec + d) % SEC__COUNT);
+		break;
+	}
+	case AA_ENV_ADD: open_env_form(v, false); break;
+	case AA_ENV_EDIT: open_env_form(v, true); break;
+	case AA_KEY_CREATE: open_key_form(v); break;
+	case AA_SSH_ADD: open_ssh_form(v); break;
+	case AA_ROLE_CREATE: open_role_form(v, false); break;
+	case AA_ROLE_EDIT: open_role_form(v, true); break;
+	case AA_MACHINE: open_machine_form(v); break;
+	case AA_ENV_DELETE:
+	case AA_KEY_DELETE:
+	case AA_SSH_DELETE:
+	case AA_ROLE_DELETE:
+		open_delete(a, v, (enum acct_act)which);
+		break;
+	case AA__COUNT:
+		break;
 	}
 	a->dirty |= DIRTY_ALL;
 	return true;
 }
 
+/* `:account [SECTION]`, `:reports [MACHINE_ID]`. */
+static void acct_command(struct app *a, void *st, const char *args)
+{
+	struct acct_view *v = st;
+	static const char *const words[SEC__COUNT] = { "overview", "env", "apikeys", "ssh",
+							"roles", "reports" };
+	char w[32] = "";
+	size_t wl = strcspn(args, " \t");
+	if (wl < sizeof w)
+		snprintf(w, sizeof w, "%.*s", (int)wl, args);
+	const char *rest = args + wl;
+	while (*rest == ' ' || *rest == '\t')
+		rest++;
+	for (int s = 0; s < SEC__COUNT; s++) {
+		if (strcasecmp(w, words[s]) != 0)
+			continue;
+		if (s != SEC_REPORTS || !*rest) {
+			v->sec = (enum section)s;
+		} else {
+			long id;
+			if (acctops_machine_id(rest, &id))
+				set_machine(a, v, id);
+			else
+				app_toast(a, ROLE_ERROR, 8, ":reports needs a machine id (a positive number), not \"%.40s\"",
+					  rest);
+		}
+		a->dirty |= DIRTY_ALL;
+		return;
+	}
+	if (*w)
+		app_toast(a, ROLE_ERROR, 8,
+			  "no account section \"%.40s\" (overview env apikeys ssh roles reports)", w);
+}
+
+/* M needs an instance that has a machine. */
+static const char *why_not_machine(const void *row, char *buf, size_t n)
+{
+	const struct instance *x = row;
+	if (x->machine_id > 0)
+		return NULL;
+	snprintf(buf, n, "instance %ld has no machine yet", x->id);
+	return buf;
+}
+
+/* M: the selected instance's machine, in the account view's reports section. */
+static void run_machine_reports(struct app *a, enum action act)
+{
+	(void)act;
+	const struct instance *x = app_selected(a);
+	int idx = view_find(a, "account");
+	if (!x || x->machine_id <= 0 || idx < 0)
+		return;
+	long machine = x->machine_id;
+	view_show(a, idx, 0);
+	set_machine(a, a->views[idx].st, machine);
+}
+
+void pane_account_reports_keys(struct keymap *km, int ctx)
+{
+	static const struct action_def d = {
+		.name = "machine-reports",
+		.help = "the machine's problem reports (account view)",
+		.hint = "reports",
+		.flags = AF_NEEDS_SEL,
+		.why_not = why_not_machine,
+		.run = run_machine_reports,
+	};
+	enum action act = action_register(&d);
+	action_allow(act, ctx);
+	keymap_default(km, ctx, "M", act);
+}
+
 static void acct_keys(struct keymap *km, int ctx)
 {
-	static const struct action_def defs[AA__COUNT] = {
-		[AA_NEXT] = { .name = "account-next", .help = "next account section",
-			      .hint = "section", .flags = AF_HINT },
-		[AA_PREV] = { .name = "account-prev", .help = "previous account section" },
-		[AA_ADD] = { .name = "account-add", .help = "add an env var or an SSH key (in its section)", .hint = "add",
-			     .flags = AF_MUTATES | AF_HINT },
-		[AA_EDIT] = { .name = "account-edit", .help = "change the selected env var's value",
-			      .hint = "edit", .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL },
-		[AA_DELETE] = { .name = "account-delete", .help = "delete the selected env var, SSH key or team role (confirm)",
-				.hint = "delete", .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL },
+	static const struct {
+		enum section sec; /* SEC_OVERVIEW: every section */
+		const char *keys;
+		struct action_def def;
+	} defs[AA__COUNT] = {
+		[AA_NEXT] = { SEC_OVERVIEW, "]", { .name = "account-next", .help = "next account section",
+						    .hint = "section", .flags = AF_HINT } },
+		[AA_PREV] = { SEC_OVERVIEW, "[", { .name = "account-prev", .help = "previous account section" } },
+		[AA_ENV_ADD] = { SEC_ENV, "a", { .name = "env-add", .help = "add an env var (value typed masked)",
+						  .hint = "add", .flags = AF_MUTATES | AF_HINT } },
+		[AA_ENV_EDIT] = { SEC_ENV, "e", { .name = "env-edit", .help = "change the selected env var's value",
+						   .hint = "edit", .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL } },
+		[AA_ENV_DELETE] = { SEC_ENV, "d", { .name = "env-delete", .help = "delete the selected env var (confirm)",
+						     .hint = "delete", .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL } },
+		[AA_KEY_CREATE] = { SEC_APIKEYS, "a", { .name = "apikey-create",
+							.help = "create an API key (name, scope); shown once",
+							.hint = "create", .flags = AF_MUTATES | AF_HINT } },
+		[AA_KEY_DELETE] = { SEC_APIKEYS, "d", { .name = "apikey-delete",
+							.help = "delete the selected API key (confirm; twice for rentop's own)",
+							.hint = "delete", .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL } },
+		[AA_SSH_ADD] = { SEC_SSH, "a", { .name = "ssh-key-add",
+						  .help = "add an SSH key (paste it or choose ~/.ssh/*.pub)",
+						  .hint = "add", .flags = AF_MUTATES | AF_HINT } },
+		[AA_SSH_DELETE] = { SEC_SSH, "d", { .name = "ssh-key-delete",
+						     .help = "delete the selected SSH key (confirm)", .hint = "delete",
+						     .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL } },
+		[AA_ROLE_CREATE] = { SEC_ROLES, "a", { .name = "role-create",
+							.help = "create a team role (name, permissions)",
+							.hint = "create", .flags = AF_MUTATES | AF_HINT } },
+		[AA_ROLE_EDIT] = { SEC_ROLES, "e", { .name = "role-edit",
+						      .help = "change the selected role's name or permissions",
+						      .hint = "edit", .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL } },
+		[AA_ROLE_DELETE] = { SEC_ROLES, "d", { .name = "role-delete",
+							.help = "delete the selected team role (confirm)",
+							.hint = "delete", .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL } },
+		[AA_MACHINE] = { SEC_REPORTS, "m", { .name = "reports-machine",
+						      .help = "choose the machine whose reports are shown",
+						      .hint = "machine", .flags = AF_HINT } },
 	};
-	static const char *const keys[AA__COUNT] = { "]", "[", "a", "e", "d" };
+	static const struct {
+		const char *name, *heading;
+	} secs[SEC__COUNT] = {
+		[SEC_ENV] = { "account-env", "Account view: Env vars" },
+		[SEC_APIKEYS] = { "account-apikeys", "Account view: API keys" },
+		[SEC_SSH] = { "account-ssh", "Account view: SSH keys" },
+		[SEC_ROLES] = { "account-roles", "Account view: Team roles" },
+		[SEC_REPORTS] = { "account-reports", "Account view: Machine reports" },
+	};
+	for (int s = 0; s < SEC__COUNT; s++) {
+		if (!secs[s].name)
+			continue;
+		sec_ctx[s] = km_ctx_register(secs[s].name, secs[s].heading, CTXF_LIST | CTXF_SECTION, ctx);
+		if (sec_ctx[s] < 0)
+			sec_ctx[s] = 0; /* full: the section falls back to the view's keys */
+		else
+			keymap_ctx_defaults(km, sec_ctx[s]);
+	}
 	for (int i = 0; i < AA__COUNT; i++) {
-		acts[i] = action_register(&defs[i]);
-		action_allow(acts[i], ctx);
-		keymap_default(km, ctx, keys[i], acts[i]);
+		acts[i] = action_register(&defs[i].def);
+		if (defs[i].sec == SEC_OVERVIEW) { /* the view's and every section's */
+			action_allow(acts[i], ctx);
+			keymap_default(km, ctx, defs[i].keys, acts[i]);
+			for (int s = 0; s < SEC__COUNT; s++)
+				if (sec_ctx[s] > 0) {
+					action_allow(acts[i], sec_ctx[s]);
+					keymap_default(km, sec_ctx[s], defs[i].keys, acts[i]);
+				}
+			continue;
+		}
+		int c = sec_ctx[defs[i].sec] > 0 ? sec_ctx[defs[i].sec] : ctx;
+		action_allow(acts[i], c);
+		keymap_default(km, c, defs[i].keys, acts[i]);
 	}
 }
 
@@ -933,14 +1742,21 @@ static void *acct_init(struct app *a)
 static void acct_fini(struct app *a, void *st)
 {
 	struct acct_view *v = st;
+	if (v->own_req)
+		model_drop_result(a->m, v->own_req);
 	modal_close(v);
 	for (int k = 0; k < L__COUNT; k++) {
 		if (v->sub[k])
 			jobs_unsubscribe(a->jobs, v->sub[k]);
 		free_list((enum list_kind)k, v->val[k]);
 	}
+	if (v->rep_sub)
+		jobs_unsubscribe(a->jobs, v->rep_sub);
+	free_reports(v->rep);
 	free(v);
 }
+
+static const char *const acct_words[] = { "reports", NULL };
 
 const struct view_ops view_account = {
 	.name = "account",
@@ -957,6 +1773,9 @@ const struct view_ops view_account = {
 	.draw = acct_draw,
 	.action = acct_action,
 	.selected_row = acct_selected,
+	.command = acct_command,
+	.words = acct_words,
 	.modal_key = acct_modal_key,
 	.modal_draw = acct_modal_draw,
+	.key_ctx = acct_key_ctx,
 };

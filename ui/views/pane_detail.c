@@ -16,6 +16,7 @@
 #include "app.h"
 #include "inst_actions.h"
 #include "pane_offers.h"
+#include "pane_account.h"
 #include "draw.h"
 #include "model.h"
 #include "secrets.h"
@@ -144,6 +145,7 @@ static void detail_keys(struct keymap *km, int ctx)
 {
 	inst_actions_keys(km, ctx);
 	pane_offers_replace_keys(km, ctx);
+	pane_account_reports_keys(km, ctx);
 	static const struct action_def reveal = {
 		.name = "reveal-env",
 		.help = "show the next env value in clear (one at a time; after the last, all masked again)",

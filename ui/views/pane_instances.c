@@ -14,6 +14,7 @@
 
 #include "app.h"
 #include "inst_actions.h"
+#include "pane_account.h"
 #include "instcol.h"
 #include "config.h"
 #include "draw.h"
@@ -231,6 +232,7 @@ static void inst_keys(struct keymap *km, int ctx)
 	keymap_default(km, ctx, "Enter", d);
 	inst_actions_keys(km, ctx);
 	pane_offers_replace_keys(km, ctx);
+	pane_account_reports_keys(km, ctx);
 }
 
 /* Shown with an instance id (a new one): select it, now or once listed. */

@@ -1284,11 +1284,13 @@ static void tfa_keys(struct keymap *km, int ctx)
 		action_allow(acts[i], ctx);
 		keymap_default(km, ctx, keys[i], acts[i]);
 	}
-	/* the account view opens this overlay with t */
+	/* the account view opens this overlay with t, in every one of its sections */
 	int actx = km_ctx_by_name("account");
-	if (actx >= 0) {
-		action_allow(acts[TA_OPEN], actx);
-		keymap_default(km, actx, "t", acts[TA_OPEN]);
+	for (int c = 1; actx >= 0 && c < km_ctx_count(); c++) {
+		if (c != actx && km_ctx_parent(c) != actx)
+			continue;
+		action_allow(acts[TA_OPEN], c);
+		keymap_default(km, c, "t", acts[TA_OPEN]);
 	}
 }
 

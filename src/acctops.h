@@ -1,0 +1,48 @@
+/* acctops.h: pure rules of the account view's changes that acct.h does not
+ * hold: the scope picker read back from a permissions object (a role being
+ * edited opens on its own scope), the permissions of an edited role (the
+ * categories chosen, everything rentop does not know kept as it was), a
+ * secret written once to a new 0600 file (a new API key), the machine id of
+ * `:reports`, and the age of a machine report.  Pure but for
+ * acctops_write_secret (one file); any thread; no state. */
+#ifndef RENTOP_ACCTOPS_H
+#define RENTOP_ACCTOPS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "acct.h"
+
+/* The picker's scope of a category mask: full access (every category),
+ * read-only, instances, else custom (the mask's categories ticked). */
+enum acct_scope acctops_scope_of(unsigned mask);
+
+/* The permissions object of an edited role or key: the original (JSON text,
+ * "" or NULL: none) with its known categories replaced by those of mask
+ * (a category kept keeps its original value, constraints and all; a new one
+ * is {}), and every name rentop does not know kept as it was.  Written
+ * under "api" when the original had it or was empty.  New reference; NULL
+ * when nothing at all would be granted. */
+json_t *acctops_permissions_merge(const char *orig_json, unsigned mask);
+
+/* A path as typed: "~/x" becomes $HOME/x (home: the value of $HOME; NULL
+ * or "" leaves "~" alone).  Into out; false when it does not fit or is "". */
+bool acctops_expand_path(const char *typed, const char *home, char *out, size_t n);
+
+/* Write text and a newline to a NEW file at path, mode 0600 (O_EXCL and
+ * O_NOFOLLOW: an existing file or a symlink is never overwritten), fsync'd.
+ * False with the reason in err (the path named, never the text); a file
+ * half written is removed. */
+bool acctops_write_secret(const char *path, const char *text, char *err, size_t n);
+
+/* A machine id as typed after `:reports` (blanks around allowed): a
+ * positive integer.  False otherwise. */
+bool acctops_machine_id(const char *s, long *out);
+
+/* "2026-11-20 14:02 (3d04h ago)" for a report's created_at as sent (ISO
+ * 8601 with or without a zone, or epoch seconds as text); the text as sent
+ * (already sanitised by the mapper) when it cannot be read.  Into buf. */
+char *acctops_report_when(const char *created_at, double now, char *buf, size_t n);
+
+#endif
