@@ -19,6 +19,7 @@
 	X(workergroup) \
 	X(account) \
 	X(tfa) \
+	X(logs) \
 	X(detail) \
 	X(help)
 
