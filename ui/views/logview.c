@@ -365,7 +365,7 @@ static size_t value_end(const char *s, size_t j)
 		const char *close = strchr(s + e + 1, s[e]);
 		return close ? (size_t)(close - s) + 1 : strlen(s);
 	}
-	while (s[e] && !strchr(" \t\"',;", s[e]))
+	while (s[e] && !strchr(" \t\"',;)]}", s[e]))
 		e++;
 	return e;
 }
@@ -415,7 +415,7 @@ char *logview_mask(const char *line)
 		size_t j = i;
 		while (j < n && isxdigit((unsigned char)m[j]))
 			j++;
-		if (j - i >= HEX_SECRET_MIN && word_start) {
+		if (j - i >= HEX_SECRET_MIN) { /* a whole run: "ep_<64 hex>" too */
 			memcpy(out + o, hid, sizeof hid - 1);
 			o += sizeof hid - 1;
 			i = j;

@@ -42,7 +42,7 @@
 #define LP_PENDING_S 1.0         /* result_url retry while it answers 404, s */
 #define LP_PENDING_TRIES 30
 #define LP_TAIL 1000             /* lines asked for each time */
-#define LP_SLOW_S 10.0           /* no answer for this long: said in the status */
+#define LP_SLOW_S 8.0            /* no answer for this long (two polls and more): said */
 #define LP_MATCHES 32            /* highlighted matches per row */
 
 enum lp_kind { LK_ENDPOINT, LK_INSTANCE };
@@ -73,6 +73,7 @@ struct lp_log {
 	size_t last_added;
 	bool gap;                 /* the last answer did not overlap what was held */
 	char err[300];            /* the last failure ("" after a success) */
+	bool visible;             /* its subscription is set visible */
 };
 
 struct lp_view {
@@ -178,8 +179,8 @@ static void subscribe(struct app *a, struct lp_view *v, struct lp_log *L)
 		util_strlcpy(L->err, "could not queue the log request", sizeof L->err);
 		return;
 	}
-	bool visible = v->shown && cur_log(v) == L;
-	if (!visible)
+	L->visible = v->shown && cur_log(v) == L;
+	if (!L->visible)
 		jobs_set_visible(a->jobs, L->sub, false);
 	L->asked = util_mono();
 }
@@ -190,13 +191,13 @@ static void set_visibility(struct app *a, struct lp_view *v)
 	for (int i = 0; a->jobs && i < v->n; i++) {
 		struct lp_log *L = v->logs[i];
 		bool on = v->shown && i == v->cur;
+		if (on == L->visible)
+			continue; /* set again, it would be due at once */
+		L->visible = on;
 		if (L->sub)
 			jobs_set_visible(a->jobs, L->sub, on);
 		if (on)
 			L->asked = util_mono();
-		if (on && L->kind == LK_INSTANCE && L->phase == IP_IDLE && L->lv.follow &&
-		    util_mono() >= L->next_at)
-			L->phase = IP_REQUEST;
 	}
 }
 
@@ -739,7 +740,8 @@ static bool lp_action(struct app *a, void *st, enum action act)
 	}
 	if (act == ACT_UP || act == ACT_DOWN || act == ACT_PAGE_UP || act == ACT_PAGE_DOWN ||
 	    act == ACT_TOP || act == ACT_BOTTOM) {
-		set_visibility(a, v); /* an instance log resumes its refresh on G */
+		if (L->kind == LK_INSTANCE)
+			inst_step(a, v, L); /* following again: its refresh, when due */
 		return true;
 	}
 	int la = -1;
@@ -757,7 +759,8 @@ static bool lp_action(struct app *a, void *st, enum action act)
 		break;
 	case LA_FOLLOW:
 		logview_follow(&L->lv);
-		set_visibility(a, v);
+		if (L->kind == LK_INSTANCE)
+			inst_step(a, v, L);
 		break;
 	case LA_SEARCH_NEXT:
 	case LA_SEARCH_PREV: {
