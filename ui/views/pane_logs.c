@@ -801,7 +801,9 @@ static bool lp_action(struct app *a, void *st, enum action act)
 		break;
 	case LA_REFRESH:
 		if (L->kind == LK_ENDPOINT && L->sub && a->jobs) {
-			jobs_set_visible(a->jobs, L->sub, true); /* due at once */
+			/* hidden and shown again: due at once (unless one is in flight) */
+			jobs_set_visible(a->jobs, L->sub, false);
+			jobs_set_visible(a->jobs, L->sub, true);
 		} else if (L->kind == LK_INSTANCE && !L->req) {
 			if (L->phase == IP_IDLE)
 				L->phase = IP_REQUEST;
