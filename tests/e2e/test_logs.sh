@@ -175,9 +175,10 @@ t_pacing() {
     sleep 9
     n1=$(logreqs)
     t1=$(date +%s.%N)
-    # every 3 s: the count over the window measured (a loaded machine stretches it)
-    python3 -c 'import sys; d, t = int(sys.argv[1]), float(sys.argv[3]) - float(sys.argv[2]); print("# get_endpoint_logs: %d requests in %.1f s while shown" % (d, t)); sys.exit(0 if t / 3 - 1.5 <= d <= t / 3 + 1.5 else 1)' \
-        "$((n1 - n0))" "$t0" "$t1" || { fail "not one request every 3 s"; return 1; }
+    # never more often than every 3 s over the window measured (a loaded
+    # machine stretches the window and may slow the answers: at least 2)
+    python3 -c 'import sys; d, t = int(sys.argv[1]), float(sys.argv[3]) - float(sys.argv[2]); print("# get_endpoint_logs: %d requests in %.1f s while shown" % (d, t)); sys.exit(0 if 2 <= d <= t / 3 + 1.5 else 1)' \
+        "$((n1 - n0))" "$t0" "$t1" || { fail "not paced at one request every 3 s"; return 1; }
     keys 1
     wait_for "Instances" 5 || return 1
     sleep 1
@@ -209,17 +210,17 @@ t_failures() {
 
 t_cli_form() {
     sim_post /__sim/set '{"what":"sim","field":"logs_cli_only","value":true}'
-    name=$(sim_state "d['endpoints'][1]['endpoint_name']")
+    epname=$(sim_state "d['endpoints'][1]['endpoint_name']")
     keys :
-    type_text "logs $name"
+    type_text "logs $epname"
     keys Enter
-    wait_for "$name" 5 || return 1
+    wait_for "$epname" 5 || return 1
     wait_for_re "^ \[20[0-9-]*T" 15 || return 1
     on_screen "following (every 3s)" || return 1
     keys v
-    wait_for "$name:info0" 5 || return 1
+    wait_for "$epname:info0" 5 || return 1
     keys v
-    wait_for "$name:info1" 5 || return 1
+    wait_for "$epname:info1" 5 || return 1
     wait_for "autoscaler" 10 || return 1
     screen | sed -n '4,16p' | grep '\[20' | grep -qv autoscaler && { fail "info1 shows other lines"; return 1; }
     keys q
