@@ -6,7 +6,10 @@
  * `/` search with n/N, wrap and the time column, the rows a line takes when
  * wrapped, a level for colouring, and the masking of secrets in a line.
  * No terminal: pane_logs.c draws what these functions decide; the unit
- * tests drive them.  UI thread only (no shared state). */
+ * tests drive them.  A struct logview belongs to the UI thread; the
+ * functions that take only text (logview_mask*, logview_level,
+ * logview_wrap_starts) are pure, any thread (the mappers mask on the
+ * poller thread). */
 #ifndef RENTOP_UI_LOGVIEW_H
 #define RENTOP_UI_LOGVIEW_H
 

@@ -111,6 +111,7 @@ static void *map_info1(const json_t *r, struct api_error *e) { return map_stream
 static void *map_trace(const json_t *r, struct api_error *e) { return map_stream(r, LOGS_TRACE, e); }
 static void *map_debug(const json_t *r, struct api_error *e) { return map_stream(r, LOGS_DEBUG, e); }
 
+/* The mapper of a stream (a mapper takes no context). */
 static jobs_map_fn stream_mapper(enum log_stream s)
 {
 	switch (s) {
@@ -201,6 +202,7 @@ static void set_visibility(struct app *a, struct lp_view *v)
 	}
 }
 
+/* Stop its polling, drop its results, free it. */
 static void free_log(struct app *a, struct lp_log *L)
 {
 	if (a->jobs && L->sub)
@@ -329,6 +331,7 @@ static bool take(struct app *a, struct lp_log *L)
 	return true;
 }
 
+/* A new log (not yet polled). */
 static struct lp_log *new_log(struct app *a, enum lp_kind kind, const char *name, long id)
 {
 	struct lp_log *L = xcalloc(1, sizeof *L);
@@ -408,6 +411,7 @@ static void run_open(struct app *a, enum action act)
 
 /* ---- the view ----------------------------------------------------------------- */
 
+/* Take the answers that arrived; an instance log sends its next request. */
 static void lp_snapshot(struct app *a, void *st, bool rows)
 {
 	(void)rows;
@@ -427,6 +431,7 @@ static void lp_snapshot(struct app *a, void *st, bool rows)
 		a->dirty |= DIRTY_BODY | DIRTY_HEADER;
 }
 
+/* Shown: every second (the status line's ages), or the instance log's next step. */
 static double lp_next_wake(const struct app *a, const void *st)
 {
 	(void)a;
@@ -441,6 +446,7 @@ static double lp_next_wake(const struct app *a, const void *st)
 	return at;
 }
 
+/* The time came: the instance log's step; the status redrawn. */
 static void lp_wake(struct app *a, void *st)
 {
 	struct lp_view *v = st;
@@ -451,6 +457,7 @@ static void lp_wake(struct app *a, void *st)
 		a->dirty |= DIRTY_BODY;
 }
 
+/* Shown: the log on screen is polled again (at once). */
 static void lp_enter(struct app *a, void *st, long arg)
 {
 	(void)arg;
@@ -462,6 +469,7 @@ static void lp_enter(struct app *a, void *st, long arg)
 		inst_step(a, v, L);
 }
 
+/* Hidden: no log is polled. */
 static void lp_leave(struct app *a, void *st)
 {
 	struct lp_view *v = st;
@@ -530,6 +538,7 @@ static int draw_run(int y, int x, int maxw, const char *s, size_t from, size_t t
 	return used;
 }
 
+/* The colour of a line of that level. */
 static unsigned long level_attr(enum logview_level l)
 {
 	switch (l) {
@@ -564,6 +573,8 @@ static void draw_tabs(const struct lp_view *v, const struct rect *r)
 		draw_text(r->y, x, r->x + r->w - x, " [ ] switch", theme_attr(ROLE_COLHEAD));
 }
 
+/* The tabs, the lines (wrapped or cut, matches highlighted, levels in
+ * colour) and the status line of the log shown. */
 static void lp_draw(struct app *a, void *st, const struct rect *r)
 {
 	(void)a;
@@ -694,6 +705,7 @@ static void close_log(struct app *a, struct lp_view *v)
 	set_visibility(a, v);
 }
 
+/* `s`: the path prompt, with ./NAME-DATE.log proposed. */
 static void save_prompt(struct app *a, struct lp_view *v, struct lp_log *L)
 {
 	(void)a;
@@ -720,6 +732,7 @@ static int save(struct app *a, struct lp_view *v, struct lp_log *L, bool overwri
 	return rc;
 }
 
+/* Scrolling (pauses following), G (follows) and the log keys. */
 static bool lp_action(struct app *a, void *st, enum action act)
 {
 	struct lp_view *v = st;
@@ -817,6 +830,7 @@ static bool lp_action(struct app *a, void *st, enum action act)
 	return true;
 }
 
+/* The filter prompt, the save prompt and the overwrite confirmation. */
 static bool lp_modal_key(struct app *a, void *st, int key)
 {
 	struct lp_view *v = st;
@@ -907,6 +921,7 @@ static const char *lp_filter_text(const struct app *a, const void *st)
 	return L ? L->lv.search : "";
 }
 
+/* Enter in the `/` line: the search, and the first match from the window. */
 static void lp_filter_enter(struct app *a, void *st, const char *text)
 {
 	struct lp_view *v = st;
@@ -956,6 +971,7 @@ static void lp_command(struct app *a, void *st, const char *args)
 		  s && s->fresh[SRC_ENDPOINTS].last_ok <= 0 ? " (endpoints not loaded yet)" : "");
 }
 
+/* The log keys here; L in the serverless, instances and detail contexts. */
 static void lp_keys(struct keymap *km, int ctx)
 {
 	for (int i = 0; i < LA__COUNT; i++) {
