@@ -14,6 +14,7 @@
  *     timeout = 30                       total request timeout, seconds
  *     connect_timeout = 10               seconds
  *     page_rate = 1.0                    list pages per second, 0 = unpaced
+ *     log_lines = 10000                  lines kept per open log pane, 100-1000000
  *     theme = default                    a name (themes/NAME.theme) or a path
  *     read_only = false                  booleans: true/false yes/no on/off 1/0
  *     no_color = false
@@ -141,6 +142,7 @@ static void set_defaults(struct config *cfg)
 	cfg->connect_timeout_s = 10;
 	cfg->total_timeout_s = 30;
 	cfg->page_rate = 1.0;
+	cfg->log_lines = 10000;
 	cfg->bell = true;
 	cfg->theme = xstrdup("default");
 	cfg->ssh_command = xstrdup("ssh");
@@ -269,6 +271,15 @@ static bool apply_setting(struct config *cfg, const char *key, const char *val, 
 			snprintf(msg, n, "connect_timeout must be seconds, above 0 and at most 3600");
 			return false;
 		}
+	} else if (strcmp(key, "log_lines") == 0) {
+		char *end;
+		errno = 0;
+		long l = strtol(val, &end, 10);
+		if (errno || end == val || *end || l < 100 || l > 1000000) {
+			snprintf(msg, n, "log_lines must be a number of lines, 100-1000000");
+			return false;
+		}
+		cfg->log_lines = (int)l;
 	} else if (strcmp(key, "page_rate") == 0) {
 		if (!parse_rate(val, &cfg->page_rate)) {
 			snprintf(msg, n, "page_rate must be requests per second, 0-1000");
@@ -401,6 +412,7 @@ void config_usage(FILE *out)
 	      "  --timeout S           total timeout of one request (default 30)\n"
 	      "  --connect-timeout S   connect timeout (default 10)\n"
 	      "  --page-rate R         paged list requests per second (default 1, 0 = unpaced)\n"
+	      "  --log-lines N         lines kept per open log pane, 100-1000000 (default 10000)\n"
 	      "  --read-only           refuse every action that changes anything\n"
 	      "  --theme NAME          colour theme (a name or a file)\n"
 	      "  --no-color            monochrome (also env NO_COLOR)\n"
@@ -431,7 +443,7 @@ static const struct {
 static bool flag_takes_value(const char *f)
 {
 	static const char *const v[] = {"--url", "--run-url", "--api-key-file", "--refresh",
-					"--timeout", "--connect-timeout", "--page-rate",
+					"--timeout", "--connect-timeout", "--page-rate", "--log-lines",
 					"--theme", "--config", "--log", "--dump", "--query"};
 	for (size_t i = 0; i < sizeof v / sizeof *v; i++)
 		if (strcmp(f, v[i]) == 0)
@@ -516,6 +528,7 @@ static int apply_flags(struct config *cfg, int argc, char **argv, bool *run_url_
 		if (strcmp(flag, "--url") == 0 || strcmp(flag, "--run-url") == 0 ||
 		    strcmp(flag, "--refresh") == 0 || strcmp(flag, "--timeout") == 0 ||
 		    strcmp(flag, "--connect-timeout") == 0 || strcmp(flag, "--page-rate") == 0 ||
+		    strcmp(flag, "--log-lines") == 0 ||
 		    strcmp(flag, "--theme") == 0 || strcmp(flag, "--api-key-file") == 0) {
 			/* "--run-url" -> "run_url", the config key of the same meaning */
 			char key[40];

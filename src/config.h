@@ -43,6 +43,7 @@ struct config {
 	char *log_path;        /* --log FILE: debug log, NULL = none */
 	double page_rate;      /* paged list requests per second, default 1.0
 				  (the v1 list threshold); 0 = unpaced */
+	int log_lines;         /* lines kept per open log pane, 100-1000000 (default 10000) */
 	bool want_help;        /* --help */
 	bool want_version;     /* --version */
 };

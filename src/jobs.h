@@ -109,6 +109,11 @@ struct job_call {
 	bool action;             /* at most once (retry.h); refused under --read-only */
 	jobs_map_fn map;         /* NULL: the value is NULL (only success matters) */
 	jobs_free_fn free_value; /* NULL: free() */
+	/* Instead of map, for an answer that is not JSON (a log file at a
+	 * result_url): the finished transfer itself (poller thread).  NULL with
+	 * e->cls set is a failure (a 404: not written yet), which the retry rule
+	 * judges as any other; a value (or NULL with AE_NONE) is CALL_OK. */
+	void *(*map_http)(const struct http_xfer *x, struct api_error *e);
 	char what[64];           /* for messages and the log: "offer search" */
 };
 

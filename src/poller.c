@@ -48,6 +48,7 @@ struct op {
 	int job_id;             /* OP_JOB, OP_REREAD; OP_CALL: the request id */
 	struct job_call jc;     /* OP_CALL (jc.call unused: the call is `call`) */
 	int sub_id;             /* OP_CALL: the subscription, 0 for one-shot */
+	void *hvalue;           /* OP_CALL with jc.map_http: its value, until stored */
 	double before;          /* OP_REREAD: the instance's credit_balance before ($, NAN) */
 	int rereads;            /* OP_REREAD: earlier re-reads that failed */
 	struct api_call call;
@@ -184,6 +185,12 @@ static void op_unlink_free(struct poller *p, struct op *o)
 		http_xfer_free(o->x);
 	}
 	poller_pace_forget(&p->pace, o->call.ep, &o->wanting);
+	if (o->hvalue) {
+		if (o->jc.free_value)
+			o->jc.free_value(o->hvalue);
+		else
+			free(o->hvalue);
+	}
 	api_call_free(&o->call);
 	sweep_query_free(&o->q);
 	explicit_bzero(&o->req, sizeof o->req); /* may hold a 2FA code */
@@ -831,7 +838,11 @@ static void call_done(struct poller *p, struct op *o, const json_t *root,
 	r.req_id = o->job_id;
 	r.free_value = o->jc.free_value;
 	r.when = util_now();
-	if (root) {
+	if (o->jc.map_http && !e) {
+		r.value = o->hvalue; /* the transfer was mapped as it ended */
+		o->hvalue = NULL;
+		r.outcome = CALL_OK;
+	} else if (root) {
 		struct api_error me;
 		memset(&me, 0, sizeof me);
 		r.value = o->jc.map ? o->jc.map(root, &me) : NULL;
@@ -860,6 +871,7 @@ static void call_done(struct poller *p, struct op *o, const json_t *root,
 		q->call.url = xstrdup(o->call.url);
 		q->call.body = o->call.body ? xstrdup(o->call.body) : NULL;
 		q->x = NULL;
+		q->hvalue = NULL;
 		q->wanting = false;
 		q->attempt = q->refusals = 0;
 		q->next = p->parked;
@@ -900,7 +912,20 @@ static void op_complete(struct poller *p, struct op *o, struct http_xfer *x)
 	CURLcode rc = CURLE_OK;
 	bool ok, sent = false;
 	if (x) {
-		ok = api_parse(x, &root, &e);
+		if (o->kind == OP_CALL && o->jc.map_http) {
+			memset(&e, 0, sizeof e);
+			o->hvalue = o->jc.map_http(x, &e);
+			ok = e.cls == AE_NONE;
+			if (!ok && o->hvalue) { /* a failure has no value */
+				if (o->jc.free_value)
+					o->jc.free_value(o->hvalue);
+				else
+					free(o->hvalue);
+				o->hvalue = NULL;
+			}
+		} else {
+			ok = api_parse(x, &root, &e);
+		}
 		rc = http_xfer_code(x);
 		sent = http_xfer_sent(x);
 		curl_multi_remove_handle(p->multi, http_xfer_easy(x));

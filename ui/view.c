@@ -20,6 +20,7 @@
 	X(account) \
 	X(tfa) \
 	X(templates) \
+	X(logs) \
 	X(detail) \
 	X(help)
 

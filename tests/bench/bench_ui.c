@@ -8,6 +8,12 @@
  *       after the first screen has settled, the bytes written to the terminal
  *       and the CPU time (utime+stime from /proc/PID/stat) over SECONDS of
  *       idling, both scaled to one minute, and the resident memory.
+ *   bench_ui logs SECONDS COLSxROWS RENTOP [ARGS...]
+ *       a busy log pane: once settled, types BENCH_OPEN (":logs NAME\r"),
+ *       waits until BENCH_FULL (the pane's "10000 lines") is on the screen,
+ *       runs the shell command BENCH_AFTER (the simulator's log rate set to
+ *       the rate measured), then the figures of idle over SECONDS: bytes
+ *       to the terminal and CPU per minute, and the resident memory.
  *   bench_ui keys COUNT COLSxROWS RENTOP [ARGS...]
  *       key-to-screen latency: COUNT times, send "j" and time until the
  *       output it causes has arrived and gone quiet; median, p95, max, and
@@ -29,6 +35,7 @@
 #include <poll.h>
 #include <pty.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,8 +217,8 @@ static void stop_child(void)
 	}
 }
 
-/* the idle figures over secs seconds */
-static int bench_idle(const char *name, double secs)
+/* the figures over secs seconds (what: "idle", "busy") */
+static int bench_idle(const char *name, const char *what, double secs)
 {
 	unsigned long long b0 = total_bytes;
 	double c0 = child_cpu_s(), t0 = now_s();
@@ -224,10 +231,43 @@ static int bench_idle(const char *name, double secs)
 	double span = t1 - t0;
 	double bytes_min = (double)(total_bytes - b0) * 60.0 / span;
 	double cpu_frac = (c1 - c0) / span;
-	printf("%s_idle_cpu: %.3f %% of a core (%.0f ms CPU per minute over %.0f s; aim < 0.5 %%)\n",
-	       name, cpu_frac * 100.0, cpu_frac * 60000.0, span);
-	printf("%s_idle_output: %.0f bytes/min to the terminal (aim < 2048)\n", name, bytes_min);
-	printf("%s_idle_rss: %.1f MB\n", name, child_rss_mb());
+	bool idle = strcmp(what, "idle") == 0;
+	printf("%s_%s_cpu: %.3f %% of a core (%.0f ms CPU per minute over %.0f s%s)\n", name, what,
+	       cpu_frac * 100.0, cpu_frac * 60000.0, span, idle ? "; aim < 0.5 %" : "");
+	printf("%s_%s_output: %.0f bytes/min to the terminal%s\n", name, what, bytes_min,
+	       idle ? " (aim < 2048)" : "");
+	printf("%s_%s_rss: %.1f MB\n", name, what, child_rss_mb());
+	return 0;
+}
+
+/* open the log pane, wait for it to hold BENCH_FULL, run BENCH_AFTER */
+static int logs_fill(void)
+{
+	const char *open = getenv("BENCH_OPEN"), *full = getenv("BENCH_FULL");
+	const char *after = getenv("BENCH_AFTER");
+	if (!open || !full) {
+		fprintf(stderr, "bench_ui: logs needs BENCH_OPEN and BENCH_FULL\n");
+		return -1;
+	}
+	for (const char *p = open; *p; p++) {
+		char c = *p;
+		if (write(master, &c, 1) != 1)
+			return -1;
+		pump(0.02);
+	}
+	ready_len = 0;
+	ready_buf[0] = '\0';
+	double deadline = now_s() + SETTLE_MAX;
+	while (!strstr(ready_buf, full)) {
+		if (now_s() >= deadline) {
+			fprintf(stderr, "bench_ui: \"%s\" never appeared on the screen\n", full);
+			return -1;
+		}
+		if (pump(0.5) < 0)
+			return -1;
+	}
+	if (after && after[0] && system(after) != 0)
+		fprintf(stderr, "bench_ui: BENCH_AFTER failed\n");
 	return 0;
 }
 
@@ -337,7 +377,8 @@ static int bench_offers(const char *name, int count)
 int main(int argc, char **argv)
 {
 	if (argc < 5) {
-		fprintf(stderr, "usage: bench_ui idle SECONDS|keys COUNT|offers COUNT COLSxROWS RENTOP [ARGS...]\n");
+		fprintf(stderr, "usage: bench_ui idle SECONDS|logs SECONDS|keys COUNT|offers COUNT "
+			"COLSxROWS RENTOP [ARGS...]\n");
 		return 2;
 	}
 	const char *mode = argv[1];
@@ -364,10 +405,15 @@ int main(int argc, char **argv)
 		_exit(127);
 	}
 	int rc = settle();
-	if (rc == 0)
+	if (rc == 0 && strcmp(mode, "logs") == 0) {
+		rc = logs_fill();
+		if (rc == 0)
+			rc = bench_idle(name, "busy", amount);
+	} else if (rc == 0) {
 		rc = strcmp(mode, "keys") == 0	   ? bench_keys(name, (int)amount)
 		     : strcmp(mode, "offers") == 0 ? bench_offers(name, (int)amount)
-						   : bench_idle(name, amount);
+						   : bench_idle(name, "idle", amount);
+	}
 	stop_child();
 	close(master);
 	return rc == 0 ? 0 : 1;

@@ -14,7 +14,12 @@
 #      seconds with 1,000 instances at the default refresh (CPU and bytes
 #      written to the terminal per minute), and with 10,000 instances the
 #      key-to-screen latency over 50 keys and the resident memory (the list
-#      fetched unpaced, --page-rate 0, so that it arrives in seconds).
+#      fetched unpaced, --page-rate 0, so that it arrives in seconds);
+#   e. a log pane (bench_ui logs): the endpoint's log filled to 10,000 lines
+#      (the simulator at 160 lines/s, 480 a poll: under its 500 kept), then
+#      growing by 100 lines/s for BENCH_IDLE_S seconds: CPU and bytes written
+#      to the terminal per minute, and the resident memory with the 10,000
+#      lines kept.
 #
 # Simulators run with --rate-limits off so that the figures measure code, not
 # the published thresholds.  Keys reach the programs through the environment.
@@ -119,6 +124,19 @@ if sim_start --seed 1 --instances 1000 --rate-limits off --quiet; then
     # every default (refresh 10 s, paging at 1 page/s): the first list takes ~40 s
     VAST_API_KEY=$SIM_KEY BENCH_NAME=ui_1k BENCH_READY=$READY \
         "$B/bench_ui" idle "$IDLE_S" 120x40 "$RENTOP" --url "$SIM_URL" || status=1
+    sim_stop
+else
+    echo "bench: the simulator did not start" >&2; status=1
+fi
+
+echo "== dashboard: a log pane at 100 lines/s, 10,000 lines kept"
+if sim_start --seed 1 --instances 100 --rate-limits off --quiet; then
+    sim_post /__sim/set '{"what":"sim","field":"log_rate","value":160}' || status=1
+    VAST_API_KEY=$SIM_KEY BENCH_NAME=ui_log_100lps BENCH_READY=$READY \
+        BENCH_OPEN="$(printf ':logs llm-chat\r')" BENCH_FULL="10000 lines" \
+        BENCH_AFTER="curl -sS -f --max-time 10 -X POST -d '{\"what\":\"sim\",\"field\":\"log_rate\",\"value\":100}' '$SIM_URL/__sim/set' >/dev/null" \
+        "$B/bench_ui" logs "$IDLE_S" 120x40 "$RENTOP" --url "$SIM_URL" --page-rate 0 --log-lines 10000 ||
+        status=1
     sim_stop
 else
     echo "bench: the simulator did not start" >&2; status=1

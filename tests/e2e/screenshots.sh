@@ -75,7 +75,7 @@ settle() {
 
 need_pkgs || exit 1
 mkdir -p "$OUT"
-rm -f "$OUT/instances.png" "$OUT/detail.png" "$OUT/destroy-dialog.png" "$OUT/help.png" "$OUT/light-theme.png" "$OUT/account.png" "$OUT/tfa-qr.png" "$OUT/offers.png" "$OUT/serverless.png" "$OUT/create-form.png" "$OUT/replace.png"
+rm -f "$OUT/instances.png" "$OUT/detail.png" "$OUT/destroy-dialog.png" "$OUT/help.png" "$OUT/light-theme.png" "$OUT/account.png" "$OUT/tfa-qr.png" "$OUT/offers.png" "$OUT/serverless.png" "$OUT/create-form.png" "$OUT/replace.png" "$OUT/logs.png"
 sim_start --seed 1 --quiet --rate-limits off || exit 1
 first=$(first_inst "x.get('actual_status') == 'running'")
 email=$(sim_state "d.get('user', {}).get('email', '')")
@@ -98,6 +98,9 @@ if run_set; then
     keys Escape; wait_gone "Destroy instance" 10
     keys 4; wait_for "every worker" 30 && wait_for "template " 10 && settle &&
         shoot serverless "rentop: serverless endpoints and workergroups" || ok=1
+    keys L; wait_for "following (every 3s)" 15 && wait_for "autoscaler" 10 && settle &&
+        shoot logs "rentop: an endpoint's log, followed" || ok=1
+    keys q; wait_for "$first" 10
     keys 3; wait_for "no search yet" 10
     keys : ; type_text "offers num_gpus>=2 reliability>0.95 -o dph+"; keys Enter
     wait_for_re "[0-9]+ offers" 20 && settle && shoot offers "rentop: offers" || ok=1

@@ -247,6 +247,14 @@ static void set(struct simstate *st, json_t *b, struct sim_resp *rs, double now)
 		reply(rs, 200, json_pack("{s:b}", "success", 1));
 		return;
 	}
+	if (what && !strcmp(what, "sim") && !strcmp(field, "log_rate")) {
+		double r = json_number_value(value);
+		if (!json_is_number(value) || r <= 0 || r > 1000)
+			{ bad(rs, "log_rate is lines per second, above 0 and at most 1000"); return; }
+		st->w->eplog_every = 1.0 / r;
+		reply(rs, 200, json_pack("{s:b}", "success", 1));
+		return;
+	}
 	if (what && !strcmp(what, "sim") && !strcmp(field, "logs_cli_only")) {
 		st->w->logs_cli_only = json_is_true(value);
 		reply(rs, 200, json_pack("{s:b}", "success", 1));

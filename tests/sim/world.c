@@ -1034,11 +1034,12 @@ char *world_eplog_tail(struct world *w, long endpoint_id, double now, long tail)
 	struct eplog *l = eplog_of(w, endpoint_id);
 	if (!l)
 		return strdup("");
-	long total = now > l->last_gen ? (long)((now - l->last_gen) / EPLOG_EVERY) : 0;
+	double every = w->eplog_every > 0 ? w->eplog_every : EPLOG_EVERY;
+	long total = now > l->last_gen ? (long)((now - l->last_gen) / every) : 0;
 	long n = total > EPLOG_CAP ? EPLOG_CAP : total;
 	for (long i = 0; i < n; i++) {
 		l->seq++;
-		double t = l->last_gen + EPLOG_EVERY * (double)(total - n + i + 1);
+		double t = l->last_gen + every * (double)(total - n + i + 1);
 		time_t tt = (time_t)t;
 		char ts[32], msg[160], line[224];
 		strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", gmtime(&tt));
@@ -1053,7 +1054,7 @@ char *world_eplog_tail(struct world *w, long endpoint_id, double now, long tail)
 		snprintf(line, sizeof line, "[%s] %s", ts, msg);
 		ring_push(l, strdup(line));
 	}
-	l->last_gen += EPLOG_EVERY * (double)total;
+	l->last_gen += every * (double)total;
 	if (tail < 0 || tail > (long)l->n)
 		tail = (long)l->n;
 	size_t len = 1;
@@ -1209,6 +1210,7 @@ void world_reset(struct world *w)
 {
 	free_all(w);
 	w->logs_cli_only = false;
+	w->eplog_every = 0;
 	w->manual_offset = 0;
 	w->t0_wall = floor((double)time(NULL));
 	w->t0_mono = mono();

@@ -119,6 +119,7 @@ struct world {
 				 * env values), kept across reset: /__sim/secrets */
 	bool logs_cli_only;     /* get_endpoint_logs answers only the CLI's form
 				 * (the spec's {"endpoint"} gets a bare 404) */
+	double eplog_every;     /* s between generated endpoint log lines (0: EPLOG_EVERY) */
 
 	struct tfa *tfa;
 };

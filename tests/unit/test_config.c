@@ -288,6 +288,13 @@ static void flags(void **state)
 	assert_string_equal(c.log_path, "/tmp/x.log");
 	assert_true(c.total_timeout_s == 3 && c.connect_timeout_s == 1);
 	assert_true(c.page_rate == 0);
+	assert_int_equal(c.log_lines, 10000); /* the default */
+	config_free(&c);
+	assert_int_equal(LOAD(&c, err, "--log-lines", "500"), 0);
+	assert_int_equal(c.log_lines, 500);
+	config_free(&c);
+	assert_int_equal(LOAD(&c, err, "--log-lines=1000000"), 0);
+	assert_int_equal(c.log_lines, 1000000);
 	config_free(&c);
 	assert_int_equal(LOAD(&c, err, "--dump", "offers", "--query", "num_gpus>=2"), 0);
 	assert_int_equal(c.dump, DUMP_OFFERS);
@@ -306,6 +313,9 @@ static void flags(void **state)
 		{"--dump", "everything", "--dump: 'everything' is not one of"},
 		{"--frob", "", "unknown option '--frob'"},
 		{"--timeout", "0", "--timeout: must be"},
+		{"--log-lines", "99", "--log-lines: must be a number of lines, 100-1000000"},
+		{"--log-lines", "2000000", "--log-lines: must be"},
+		{"--log-lines", "lots", "--log-lines: must be"},
 		{"positional", "", "unexpected argument"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {

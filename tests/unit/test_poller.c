@@ -27,6 +27,7 @@
 #include "auth.h"
 #include "config.h"
 #include "api.h"
+#include "api_serverless.h"
 #include "jobs.h"
 #include "json_map.h"
 #include "log.h"
@@ -950,6 +951,83 @@ static void on_demand_calls(void **state)
 	model_free(m);
 }
 
+static void *map_url(const json_t *root, struct api_error *e)
+{
+	char *u = api_instance_logs_url(root);
+	if (!u)
+		apierr_protocol(e, 200, "no result_url");
+	return u;
+}
+
+/* map_http: the result_url's plain text, or a failure (404: not yet). */
+static void *map_log_text(const struct http_xfer *x, struct api_error *e)
+{
+	char *text = NULL;
+	if (api_instance_logs_result(x, &text, e) != LOGRES_READY) {
+		if (e->cls == AE_NONE)
+			apierr_protocol(e, 404, "pending");
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* An on-demand call whose answer is not JSON (an instance's log copy):
+ * mapped from the transfer (map_http); its 404 before the copy is written
+ * is a CALL_ERROR with the status, then the text arrives as CALL_OK. */
+static void on_demand_plain_text(void **state)
+{
+	(void)state;
+	setenv("VAST_API_KEY", sim.key, 1);
+	struct config c = test_cfg();
+	struct auth *a = auth_new(&c, NULL);
+	struct model *m = model_new();
+	struct jobs *j = jobs_new(m, false);
+	struct poller *p = poller_new(&c, a, m, j);
+	rig_keep(a, m, j, p);
+	assert_int_equal(poller_start(p), 0);
+	assert_true(wait_for(m, all_loaded, NULL));
+	long id = running_instance(0);
+	struct job_call jc;
+	memset(&jc, 0, sizeof jc);
+	jc.call = api_instance_logs_request(&c, id, 50);
+	jc.map = map_url;
+	int rid;
+	assert_int_equal(jobs_call(j, &jc, &rid), JOBS_OK);
+	struct call_result r;
+	assert_true(take_result(m, rid, &r));
+	assert_int_equal(r.outcome, CALL_OK);
+	char *url = r.value;
+	r.value = NULL;
+	call_result_free(&r);
+	assert_non_null(url);
+	bool pending = false, ready = false;
+	for (int k = 0; k < 40 && !ready; k++) {
+		char err[160];
+		memset(&jc, 0, sizeof jc);
+		jc.call = api_instance_logs_fetch(url, err, sizeof err);
+		assert_non_null(jc.call.url);
+		jc.map_http = map_log_text;
+		assert_int_equal(jobs_call(j, &jc, &rid), JOBS_OK);
+		assert_true(take_result(m, rid, &r));
+		if (r.outcome == CALL_ERROR) {
+			assert_int_equal(r.err.http_status, 404);
+			pending = true;
+			usleep(250 * 1000);
+		} else {
+			assert_int_equal(r.outcome, CALL_OK);
+			assert_non_null(r.value);
+			assert_non_null(strstr(r.value, "loss")); /* the simulator's training log */
+			ready = true;
+		}
+		call_result_free(&r);
+	}
+	assert_true(pending); /* served 2 s after the request: 404 first */
+	assert_true(ready);
+	free(url);
+	rig_down();
+}
+
 /* An on-demand action that needs 2FA: refused with EVF_NEEDS_TFA (nothing
  * done), then sent again by the poller after a 2FA login, and it succeeds. */
 static void on_demand_action_needs_tfa(void **state)
@@ -1108,6 +1186,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(four_reboots_paced, sim_start_rl, sim_stop),
 		cmocka_unit_test_setup_teardown(refresh_debounced, sim_start, sim_stop),
 		cmocka_unit_test_setup_teardown(on_demand_calls, sim_start, sim_stop),
+		cmocka_unit_test_setup_teardown(on_demand_plain_text, sim_start, sim_stop),
 		cmocka_unit_test_setup_teardown(on_demand_action_needs_tfa, sim_start_tfa,
 						sim_stop),
 		cmocka_unit_test_setup_teardown(unknown_prepay_marked_until_reread, sim_start,

@@ -1,0 +1,264 @@
+#!/bin/sh
+# test_logs.sh: the log view.  `L` on an endpoint of the serverless view
+# follows its log: the lines are the simulator's, lines it appends appear
+# once, never twice (the saved buffer equals the simulator's log, in order);
+# scrolling up pauses following (a new line does not move the window) and G
+# resumes; `/` search marks the match and n moves on; `&` filters; `s` saves
+# what is shown (the secrets of the log masked), asks before overwriting and
+# starts on Cancel; a hostile line is drawn inert; one request every 3 s
+# while shown, none while hidden or after `q`; a 429 and a hang keep the
+# lines, say so and keep the keys answered; the CLI's form is used when the
+# spec's is absent and `v` picks a level stream; `L` on an instance shows its
+# container log (request_logs, then the result_url).
+. "$(dirname "$0")/lib.sh"
+
+sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
+rentop_start -s 120x20 || { echo "not ok - rentop starts"; exit 1; }
+
+printf 'Authorization: Bearer %s\n' "$SIM_KEY" >"$E2E_TMP/auth.hdr"
+chmod 600 "$E2E_TMP/auth.hdr"
+
+# simlog NAME: the simulator's whole log of an endpoint (the spec's form), one line a row.
+simlog() {
+    curl -sS --max-time 10 -H @"$E2E_TMP/auth.hdr" -X POST "$SIM_URL/get_endpoint_logs" \
+        -d "{\"endpoint\":\"$1\",\"tail\":1000}" |
+        python3 -c 'import json,sys; sys.stdout.write(json.load(sys.stdin)["logs"].rstrip("\n") + "\n")'
+}
+
+# append NAME LINE: the simulator appends LINE (JSON string text) to NAME's log.
+append() { sim_post /__sim/set "{\"what\":\"log\",\"endpoint\":\"$1\",\"line\":\"$2\"}"; }
+
+# logreqs: get_endpoint_logs requests served so far (both forms).
+logreqs() { sim_state "count('get_endpoint_logs')"; }
+
+# save_to PATH: `s`, replace the proposed path with PATH, Enter.
+save_to() {
+    keys s
+    wait_for "Save log" 5 || return 1
+    keys C-u
+    type_text "$1"
+    keys Enter
+}
+
+t_open() {
+    wait_for "Instances" 30 || return 1
+    keys 4
+    wait_for "llm-chat (" 20 || return 1
+    keys L
+    wait_for "Logs:  llm-chat" 10 || return 1
+    wait_for "following (every 3s)" 15 || return 1
+    # the last line of the simulator's log is on screen
+    last=$(simlog llm-chat | tail -n 1 | cut -c1-60)
+    wait_for "$last" 8 || return 1
+}
+
+t_append_once() {
+    append llm-chat "E2E-MARK-one"
+    wait_for "E2E-MARK-one" 10 || return 1
+    append llm-chat "E2E-MARK-two"
+    wait_for "E2E-MARK-two" 10 || return 1
+    n0=$(logreqs) # one more poll: the same lines answered again
+    sim_expect "count('get_endpoint_logs') > $n0" true 10 || return 1
+    sleep 0.5
+    n1=$(screen | grep -c "E2E-MARK-one")
+    n2=$(screen | grep -c "E2E-MARK-two")
+    [ "$n1" = 1 ] && [ "$n2" = 1 ] || { fail "marks shown $n1 and $n2 times"; return 1; }
+    # the whole buffer equals the simulator's log (no line twice, none lost)
+    save_to "$E2E_TMP/all.log" || return 1
+    wait_for "saved " 5 || return 1
+    simlog llm-chat >"$E2E_TMP/sim.log"
+    python3 - "$E2E_TMP/all.log" "$E2E_TMP/sim.log" <<'EOF' || return 1
+import sys
+got = open(sys.argv[1]).read().splitlines()
+sim = open(sys.argv[2]).read().splitlines()
+if len(set(got)) != len(got):
+    print("# FAIL: a line twice in the saved log"); sys.exit(1)
+if not got or sim[:len(got)] != got:
+    print("# FAIL: the saved log is not the simulator's (%d lines saved, %d held)" % (len(got), len(sim)))
+    sys.exit(1)
+if "E2E-MARK-two" not in got:
+    print("# FAIL: the mark is not in the saved log"); sys.exit(1)
+EOF
+}
+
+t_follow_pause() {
+    keys k k k
+    wait_for "following paused, G to resume" 5 || return 1
+    top=$(screen | sed -n 4p)
+    append llm-chat "E2E-MARK-paused"
+    n0=$(logreqs)
+    sim_expect "count('get_endpoint_logs') > $n0" true 10 || return 1
+    sleep 1
+    not_on_screen "E2E-MARK-paused" || return 1
+    [ "$(screen | sed -n 4p)" = "$top" ] || { fail "the window moved while paused"; return 1; }
+    keys G
+    wait_for "E2E-MARK-paused" 5 || return 1
+    wait_for "following (every 3s)" 5 || return 1
+}
+
+t_search_filter() {
+    keys /
+    type_text "E2E-MARK-one"
+    keys Enter
+    wait_for_re "^>.*E2E-MARK-one" 5 || return 1
+    wait_for "following paused" 5 || return 1
+    keys G
+    keys / C-u
+    type_text "autoscaler"
+    keys Enter
+    l1=$(screen | grep "^>" | head -n 1)
+    echo "$l1" | grep -q "autoscaler" || { fail "no marked autoscaler line: $l1"; return 1; }
+    keys n
+    sleep 0.5
+    l2=$(screen | grep "^>" | head -n 1)
+    echo "$l2" | grep -q "autoscaler" || { fail "n: no marked autoscaler line: $l2"; return 1; }
+    [ "$l1" != "$l2" ] || { fail "n did not move: $l1"; return 1; }
+    keys Escape G
+    # & keeps only the matching lines
+    keys '&'
+    wait_for "Filter" 5 || return 1
+    type_text "health check"
+    keys Enter
+    wait_for "& health check:" 5 || return 1
+    screen | sed -n '4,16p' | grep -v '^ *$' | grep -v "health check" | grep -q '\[20' &&
+        { fail "a line without 'health check' is shown"; return 1; }
+    on_screen "health check" || return 1
+}
+
+t_save() {
+    # a secret in the log: masked before it is stored
+    epkey=$(sim_state "[e['api_key'] for e in d['endpoints'] if e['endpoint_name'] == 'llm-chat'][0]")
+    append llm-chat "health check E2E HF_TOKEN=hf_e2e_secret_value key $epkey"
+    wait_for "HF_TOKEN=<hidden>" 10 || return 1
+    not_on_screen "hf_e2e_secret_value" || return 1
+    save_to "$E2E_TMP/hc.log" || return 1
+    wait_for "saved " 5 || return 1
+    grep -v "health check" "$E2E_TMP/hc.log" && { fail "the saved file has unfiltered lines"; return 1; }
+    simlog llm-chat | grep "health check" | grep -v "HF_TOKEN" >"$E2E_TMP/hc.want"
+    # the simulator's log read after the save: the saved lines are its beginning
+    grep -v "HF_TOKEN" "$E2E_TMP/hc.log" >"$E2E_TMP/hc.got"
+    head -n "$(wc -l <"$E2E_TMP/hc.got")" "$E2E_TMP/hc.want" | cmp -s - "$E2E_TMP/hc.got" ||
+        { fail "the saved lines are not the shown ones"; diff "$E2E_TMP/hc.got" "$E2E_TMP/hc.want" | head -5; return 1; }
+    grep -q "HF_TOKEN=<hidden> key ep_<hidden>" "$E2E_TMP/hc.log" || { fail "the masked line is not saved"; return 1; }
+    grep -qF "hf_e2e_secret_value" "$E2E_TMP/hc.log" && { fail "a secret was saved"; return 1; }
+    grep -qF "$epkey" "$E2E_TMP/hc.log" && { fail "the endpoint key was saved"; return 1; }
+    [ "$(stat -c %a "$E2E_TMP/hc.log")" = 600 ] || { fail "mode $(stat -c %a "$E2E_TMP/hc.log")"; return 1; }
+    # again to the same file: asks, starts on Cancel
+    cp "$E2E_TMP/hc.log" "$E2E_TMP/hc.before"
+    keys '&' C-u Enter
+    save_to "$E2E_TMP/hc.log" || return 1
+    wait_for "Overwrite it?" 5 || return 1
+    keys Enter
+    wait_for "not saved" 5 || return 1
+    cmp -s "$E2E_TMP/hc.log" "$E2E_TMP/hc.before" || { fail "overwritten after Cancel"; return 1; }
+    save_to "$E2E_TMP/hc.log" || return 1
+    wait_for "Overwrite it?" 5 || return 1
+    keys Tab Enter
+    wait_for "saved " 5 || return 1
+    grep -q "worker" "$E2E_TMP/hc.log" && [ "$(wc -l <"$E2E_TMP/hc.log")" -gt "$(wc -l <"$E2E_TMP/hc.before")" ] ||
+        { fail "not overwritten with the whole log"; return 1; }
+}
+
+t_hostile() {
+    append llm-chat '\u001b]0;pwned-title\u0007E2E-hostile \u001b[31mred\u001b[0m \u009b2J\u202eevil'
+    wait_for "E2E-hostile" 10 || return 1
+    title=$(tm display -p -t "$E2E_SESSION" '#{pane_title}')
+    case $title in *pwned*) fail "the log set the terminal title"; return 1 ;; esac
+    screen_esc | grep "E2E-hostile" | grep -q '31m' && { fail "the log's colour reached the terminal"; return 1; }
+    on_screen "Logs:  llm-chat" || return 1
+}
+
+t_pacing() {
+    keys G
+    t0=$(date +%s.%N)
+    n0=$(logreqs)
+    sleep 9
+    n1=$(logreqs)
+    t1=$(date +%s.%N)
+    # never more often than every 3 s over the window measured (a loaded
+    # machine stretches the window and may slow the answers: at least 2)
+    python3 -c 'import sys; d, t = int(sys.argv[1]), float(sys.argv[3]) - float(sys.argv[2]); print("# get_endpoint_logs: %d requests in %.1f s while shown" % (d, t)); sys.exit(0 if 2 <= d <= t / 3 + 1.5 else 1)' \
+        "$((n1 - n0))" "$t0" "$t1" || { fail "not paced at one request every 3 s"; return 1; }
+    keys 1
+    wait_for "Instances" 5 || return 1
+    sleep 1
+    n0=$(logreqs)
+    sleep 5
+    [ "$(logreqs)" = "$n0" ] || { fail "polled while hidden"; return 1; }
+    keys 6
+    wait_for "Logs:  llm-chat" 5 || return 1
+    sim_expect "count('get_endpoint_logs') > $n0" true 5 || return 1
+}
+
+t_failures() {
+    sim_fault /get_endpoint_logs 429 30
+    wait_for "STALE:" 20 || return 1
+    note "$(line_with "STALE:")"
+    keys w
+    wait_for "wrap" 3 || return 1       # keys answered
+    screen | grep -q '^ \[20' || { fail "lines lost on 429"; return 1; }
+    sim_post /__sim/fault '{"clear":true}'
+    wait_for "following (every 3s)" 30 || return 1
+    keys w
+    sim_fault /get_endpoint_logs hang 1 10000
+    wait_for "no answer for" 15 || return 1
+    keys t
+    wait_for "no time" 3 || return 1    # keys answered during the hang
+    keys t
+    wait_for "following (every 3s)" 20 || return 1
+}
+
+t_cli_form() {
+    sim_post /__sim/set '{"what":"sim","field":"logs_cli_only","value":true}'
+    epname=$(sim_state "d['endpoints'][1]['endpoint_name']")
+    keys :
+    type_text "logs $epname"
+    keys Enter
+    wait_for "$epname" 5 || return 1
+    wait_for_re "^ \[20[0-9-]*T" 15 || return 1
+    on_screen "following (every 3s)" || return 1
+    keys v
+    wait_for "$epname:info0" 5 || return 1
+    keys v
+    wait_for "$epname:info1" 5 || return 1
+    wait_for "autoscaler" 10 || return 1
+    screen | sed -n '4,16p' | grep '\[20' | grep -qv autoscaler && { fail "info1 shows other lines"; return 1; }
+    keys q
+    wait_for "following (every 3s)" 5 || return 1
+    on_screen "Logs:  llm-chat" || return 1
+    sim_post /__sim/set '{"what":"sim","field":"logs_cli_only","value":false}'
+}
+
+t_close() {
+    keys q
+    wait_for "Instances" 5 || return 1
+    sleep 1
+    n0=$(logreqs)
+    sleep 5
+    [ "$(logreqs)" = "$n0" ] || { fail "polled after the log was closed"; return 1; }
+}
+
+t_instance() {
+    keys L
+    wait_for "Logs:  instance" 5 || return 1
+    wait_for_re "epoch [0-9]+ step" 20 || return 1
+    on_screen "following (every 10s)" || return 1
+    [ "$(sim_state "count('request_logs')")" -ge 1 ] || { fail "no request_logs"; return 1; }
+    keys q
+}
+
+# tap: each test with its duration in the log
+tap() { ts=$(date +%s); e2e_tap "$@"; note "($(( $(date +%s) - ts ))s)"; }
+
+tap "L on an endpoint shows the simulator's log" t_open
+tap "appended lines appear once; the buffer equals the simulator's log" t_append_once
+tap "scrolling up pauses following; G resumes" t_follow_pause
+tap "/ search with n, & filter" t_search_filter
+tap "save: shown lines, secrets masked, overwrite asked (Cancel first)" t_save
+tap "a hostile log line is inert" t_hostile
+tap "one request every 3 s while shown, none while hidden" t_pacing
+tap "a 429 and a hang keep the lines and the keys" t_failures
+tap "the CLI's form when the spec's is absent; v picks a stream" t_cli_form
+tap "q closes the log and stops its polling" t_close
+tap "L on an instance shows its container log" t_instance
+e2e_done
