@@ -15,6 +15,7 @@
 #include "keymap.h"
 #include "layout.h"
 #include "model.h"
+#include "money.h"
 #include "textbuf.h"
 #include "theme.h"
 #include "view.h"
@@ -87,6 +88,12 @@ struct app {
 	unsigned dirty;
 	bool quit;
 	bool bell_pending;
+
+	/* header_watch (header.c): the service's health (enum health there)
+	 * since outage_since (wall epoch), and the low-money level */
+	int health;
+	double outage_since;
+	struct money_watch money_w;
 };
 
 /* A toast in the message line (secs 0: until replaced). */

@@ -454,6 +454,13 @@ static int next_timeout(struct app *a)
 		if (wait < 0 || w < wait)
 			wait = w;
 	}
+	struct list_wait lw; /* a request out, or late: the countdown ticks each second */
+	if (a->snap && (a->snap->fresh[SRC_INSTANCES].in_flight ||
+			header_list_wait(a->snap, now, a->cfg->refresh_s, a->cfg->total_timeout_s, &lw))) {
+		double w = 1.0 - fmod(now, 1.0) + 0.02;
+		if (wait < 0 || w < wait)
+			wait = w;
+	}
 	for (int i = 0; i < a->nviews; i++) {
 		struct view *vi = &a->views[i];
 		if (!vi->ops->next_wake)
@@ -491,6 +498,10 @@ static void clock_tick(struct app *a, double *last_minute)
 			       : 0;
 	if (stale > 0 && util_now() >= stale)
 		a->dirty |= DIRTY_HEADER;
+	struct list_wait lw; /* the countdown and the dimmed rows */
+	if (a->snap && (a->snap->fresh[SRC_INSTANCES].in_flight ||
+			header_list_wait(a->snap, util_now(), a->cfg->refresh_s, a->cfg->total_timeout_s, &lw)))
+		a->dirty |= DIRTY_MSG | DIRTY_BODY | DIRTY_HEADER;
 	for (int i = 0; i < a->nviews; i++) {
 		struct view *vi = &a->views[i];
 		if (!vi->ops->next_wake || !vi->ops->on_wake)
@@ -635,6 +646,7 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 		app_pull_events(a);
 		take_snapshot(a);
 		clock_tick(a, &last_minute);
+		header_watch(a); /* outages, recoveries, low money: events and the bell */
 		if (a->bell_pending) {
 			a->bell_pending = false;
 			beep();
