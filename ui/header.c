@@ -277,7 +277,7 @@ void header_draw(struct app *a)
 		snprintf(seg[SG_REFRESHED] + l, sizeof seg[0] - l, "  %d action%s queued",
 			 s->actions_waiting, s->actions_waiting == 1 ? "" : "s");
 	}
-	static const int drop_order[] = { SG_EMAIL, SG_COUNTS, SG_REFRESHED, SG_RUNWAY, SG_BURN,
+	static const int drop_order[] = { SG_COUNTS, SG_EMAIL, SG_REFRESHED, SG_RUNWAY, SG_BURN,
 					  SG_CREDIT };
 	bool keep[SG__N];
 	for (int i = 0; i < SG__N; i++)
