@@ -80,6 +80,12 @@ bool header_list_wait(const struct snapshot *s, double now, int refresh_s, doubl
 	return true;
 }
 
+bool header_late(const struct app *a, struct list_wait *w)
+{
+	return a->snap && !a->paused &&
+	       header_list_wait(a->snap, util_now(), a->cfg->refresh_s, a->cfg->total_timeout_s, w);
+}
+
 /* "25 s", "3m05s". */
 static char *secs(char *buf, size_t n, double v)
 {
@@ -311,14 +317,14 @@ enum health { HL_OK, HL_LATE, HL_OFFLINE, HL_AUTH };
 void header_watch(struct app *a)
 {
 	const struct snapshot *s = a->snap;
-	if (!s)
-		return;
+	if (!s || a->paused)
+		return; /* a paused display's snapshot is old on purpose */
 	double now = util_now();
 	char err[200], b[32];
 	enum data_state ds = header_freshness(s, now, a->cfg->refresh_s, a->cfg->total_timeout_s,
 					      err, sizeof err);
 	struct list_wait w;
-	bool late = header_list_wait(s, now, a->cfg->refresh_s, a->cfg->total_timeout_s, &w);
+	bool late = header_late(a, &w);
 	enum health h = ds == DS_AUTH ? HL_AUTH : ds == DS_OFFLINE ? HL_OFFLINE : late ? HL_LATE : HL_OK;
 	if ((int)h != a->health) {
 		enum health was = (enum health)a->health;

@@ -42,6 +42,9 @@ struct list_wait {
 /* True (and *w filled) when the instance list is late. */
 bool header_list_wait(const struct snapshot *s, double now, int refresh_s, double timeout_s,
 		      struct list_wait *w);
+/* The same for what the app shows (false while the display is paused: its
+ * snapshot is old on purpose). */
+bool header_late(const struct app *a, struct list_wait *w);
 /* "instances: no answer for 25 s, retrying in 8 s". */
 char *header_wait_text(const struct list_wait *w, double now, char *buf, size_t n);
 

@@ -106,8 +106,7 @@ void statusbar_draw_message(struct app *a)
 		return;
 	}
 	struct list_wait lw; /* the instance list has gone an interval without an answer */
-	if (a->snap && header_list_wait(a->snap, util_now(), a->cfg->refresh_s,
-					a->cfg->total_timeout_s, &lw)) {
+	if (header_late(a, &lw)) {
 		char line[200];
 		draw_text(r->y, r->x, r->w, header_wait_text(&lw, util_now(), line, sizeof line),
 			  theme_attr(ROLE_WARNING));

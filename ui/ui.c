@@ -454,10 +454,17 @@ static int next_timeout(struct app *a)
 		if (wait < 0 || w < wait)
 			wait = w;
 	}
-	struct list_wait lw; /* a request out, or late: the countdown ticks each second */
-	if (a->snap && (a->snap->fresh[SRC_INSTANCES].in_flight ||
-			header_list_wait(a->snap, now, a->cfg->refresh_s, a->cfg->total_timeout_s, &lw))) {
-		double w = 1.0 - fmod(now, 1.0) + 0.02;
+	/* late: the countdown ticks each second; a request out: wake when it
+	 * has gone one interval without an answer */
+	struct list_wait lw;
+	const struct freshness *lf = a->snap ? &a->snap->fresh[SRC_INSTANCES] : NULL;
+	double tick = -1;
+	if (header_late(a, &lw))
+		tick = now + 1.0 - fmod(now, 1.0) + 0.02;
+	else if (!a->paused && lf && lf->in_flight && lf->last_attempt > 0)
+		tick = lf->last_attempt + a->cfg->refresh_s + 0.05;
+	if (tick > 0) {
+		double w = tick > now ? tick - now : 0.25; /* never a busy loop */
 		if (wait < 0 || w < wait)
 			wait = w;
 	}
@@ -499,8 +506,7 @@ static void clock_tick(struct app *a, double *last_minute)
 	if (stale > 0 && util_now() >= stale)
 		a->dirty |= DIRTY_HEADER;
 	struct list_wait lw; /* the countdown and the dimmed rows */
-	if (a->snap && (a->snap->fresh[SRC_INSTANCES].in_flight ||
-			header_list_wait(a->snap, util_now(), a->cfg->refresh_s, a->cfg->total_timeout_s, &lw)))
+	if (header_late(a, &lw))
 		a->dirty |= DIRTY_MSG | DIRTY_BODY | DIRTY_HEADER;
 	for (int i = 0; i < a->nviews; i++) {
 		struct view *vi = &a->views[i];

@@ -159,8 +159,7 @@ static void inst_draw(struct app *a, void *st, const struct rect *r)
 	v->rows = h;
 	table_scroll(t, h);
 	struct list_wait lw; /* no answer for an interval: the rows are dimmed */
-	bool dim = a->snap && header_list_wait(a->snap, util_now(), a->cfg->refresh_s,
-					       a->cfg->total_timeout_s, &lw);
+	bool dim = header_late(a, &lw);
 	for (int i = 0; i < h; i++) {
 		int y = r->y + 1 + i;
 		size_t k = t->top + (size_t)i;
