@@ -337,7 +337,7 @@ void header_watch(struct app *a)
 					    "instances: no answer for %s%s%s", fmt_duration(b, sizeof b, now - a->outage_since),
 					    err[0] ? ": " : "", err);
 			else
-				model_event(a->m, EV_INFO, -1, 0, 0, 0,
+				model_event(a->m, EV_INFO, -1, 0, 0, EVF_QUIET,
 					    "the service answers again; the instance list does not yet");
 			break;
 		case HL_OFFLINE:
@@ -350,7 +350,7 @@ void header_watch(struct app *a)
 			if (was == HL_AUTH)
 				model_event(a->m, EV_OK, -1, 0, 0, 0, "the API key is accepted again");
 			else
-				model_event(a->m, EV_OK, -1, 0, 0, 0,
+				model_event(a->m, EV_OK, -1, 0, 0, EVF_QUIET, /* the rows say it */
 					    "the service answers again after %s without an instance list",
 					    fmt_duration(b, sizeof b, now - a->outage_since));
 			break;
