@@ -21,6 +21,10 @@
  *     ascii = false
  *     bell = true
  *     ssh_command = ssh
+ *     runway_warn = 24                   hours of runway: under it the header warns
+ *     runway_alarm = 2                   hours: under it, the alarm (0 = off)
+ *     credit_warn = 0                    $ of credit: under it the header warns (0 = off)
+ *     credit_alarm = 0                   $ of credit: under it, the alarm (0 = off)
  *     api_key_file = ~/keys/vast         a file holding the key (not the key)
  *     bind x destroy                     a global key binding
  *     bind instances C-d destroy         a binding in one context
@@ -144,6 +148,8 @@ static void set_defaults(struct config *cfg)
 	cfg->page_rate = 1.0;
 	cfg->log_lines = 10000;
 	cfg->bell = true;
+	cfg->runway_warn_h = 24;
+	cfg->runway_alarm_h = 2;
 	cfg->theme = xstrdup("default");
 	cfg->ssh_command = xstrdup("ssh");
 	const char *xdg = getenv("XDG_CONFIG_HOME");
@@ -285,6 +291,18 @@ static bool apply_setting(struct config *cfg, const char *key, const char *val, 
 			snprintf(msg, n, "page_rate must be requests per second, 0-1000");
 			return false;
 		}
+	} else if (strcmp(key, "runway_warn") == 0 || strcmp(key, "runway_alarm") == 0 ||
+		   strcmp(key, "credit_warn") == 0 || strcmp(key, "credit_alarm") == 0) {
+		double d;
+		bool runway = key[0] == 'r';
+		if (!parse_double(val, &d) || d < 0 || d > 1e6) {
+			snprintf(msg, n, "%s must be %s, 0 (off) or more", key,
+				 runway ? "hours" : "dollars");
+			return false;
+		}
+		double *dst = runway ? (strstr(key, "warn") ? &cfg->runway_warn_h : &cfg->runway_alarm_h)
+				     : (strstr(key, "warn") ? &cfg->credit_warn : &cfg->credit_alarm);
+		*dst = d;
 	} else if (strcmp(key, "theme") == 0) {
 		if (!*val)
 			goto empty;
@@ -417,7 +435,11 @@ void config_usage(FILE *out)
 	      "  --theme NAME          colour theme (a name or a file)\n"
 	      "  --no-color            monochrome (also env NO_COLOR)\n"
 	      "  --ascii               ASCII line drawing\n"
-	      "  --no-bell             no bell when an instance fails\n"
+	      "  --no-bell             no bell when an instance fails or money runs low\n"
+	      "  --runway-warn H       warn when the credit lasts under H hours (default 24, 0 off)\n"
+	      "  --runway-alarm H      alarm under H hours of runway (default 2, 0 off)\n"
+	      "  --credit-warn D       warn when the credit is under $D (default 0: off)\n"
+	      "  --credit-alarm D      alarm when the credit is under $D (default 0: off)\n"
 	      "  --config FILE         config file (default $XDG_CONFIG_HOME/rentop/config)\n"
 	      "  --log FILE            write a debug log (never contains keys)\n"
 	      "  --dump WHAT           print instances|offers|user|workergroups|endpoints|templates once\n"
@@ -444,7 +466,9 @@ static bool flag_takes_value(const char *f)
 {
 	static const char *const v[] = {"--url", "--run-url", "--api-key-file", "--refresh",
 					"--timeout", "--connect-timeout", "--page-rate", "--log-lines",
-					"--theme", "--config", "--log", "--dump", "--query"};
+					"--theme", "--config", "--log", "--dump", "--query",
+					"--runway-warn", "--runway-alarm", "--credit-warn",
+					"--credit-alarm"};
 	for (size_t i = 0; i < sizeof v / sizeof *v; i++)
 		if (strcmp(f, v[i]) == 0)
 			return true;
@@ -529,7 +553,9 @@ static int apply_flags(struct config *cfg, int argc, char **argv, bool *run_url_
 		    strcmp(flag, "--refresh") == 0 || strcmp(flag, "--timeout") == 0 ||
 		    strcmp(flag, "--connect-timeout") == 0 || strcmp(flag, "--page-rate") == 0 ||
 		    strcmp(flag, "--log-lines") == 0 ||
-		    strcmp(flag, "--theme") == 0 || strcmp(flag, "--api-key-file") == 0) {
+		    strcmp(flag, "--theme") == 0 || strcmp(flag, "--api-key-file") == 0 ||
+		    strcmp(flag, "--runway-warn") == 0 || strcmp(flag, "--runway-alarm") == 0 ||
+		    strcmp(flag, "--credit-warn") == 0 || strcmp(flag, "--credit-alarm") == 0) {
 			/* "--run-url" -> "run_url", the config key of the same meaning */
 			char key[40];
 			util_strlcpy(key, flag + 2, sizeof key);

@@ -46,6 +46,11 @@ struct config {
 	int log_lines;         /* lines kept per open log pane, 100-1000000 (default 10000) */
 	bool want_help;        /* --help */
 	bool want_version;     /* --version */
+	/* Low-money alerts (header colour, one bell and an event per crossing). */
+	double runway_warn_h;  /* hours of runway under which the header warns, default 24, 0 = off */
+	double runway_alarm_h; /* hours, default 2, 0 = off */
+	double credit_warn;    /* $ of credit under which the header warns, default 0 = off */
+	double credit_alarm;   /* $, default 0 = off */
 };
 
 /* Main thread, before any other thread.  Fills *cfg from defaults, the config

@@ -1,6 +1,7 @@
 /* instcol.c: titles and cell formatting of the instance columns (id,
  * label, status with pending badges, GPUs, utilisation, price, age, SSH
- * address, image, machine) for both the dashboard and --dump. */
+ * address, image, machine) for both the dashboard and --dump.  $/H is what
+ * the row costs now (money.h): the header's burn is the sum of the column. */
 #include "instcol.h"
 
 #include <math.h>
@@ -9,6 +10,7 @@
 
 #include "jobs.h"
 #include "model.h"
+#include "money.h"
 #include "util.h"
 
 static const char *const titles[IC__COUNT] = {
@@ -68,14 +70,16 @@ char *instcol_format(enum instcol c, const struct instance *x, const struct snap
 			util_strlcpy(buf, "-", n);
 		}
 		break;
-	case IC_DPH:
-		if (isfinite(x->dph_total)) {
-			snprintf(buf, n, x->dph_total < 10 ? "$%.3f" : "$%.2f", x->dph_total);
-			k = x->dph_total;
+	case IC_DPH: { /* what the row costs now: storage only while the GPU is not billed */
+		double rate = money_row_rate(x);
+		if (isfinite(rate)) {
+			snprintf(buf, n, rate < 10 ? "$%.3f" : "$%.2f", rate);
+			k = rate;
 		} else {
 			util_strlcpy(buf, "-", n);
 		}
 		break;
+	}
 	case IC_AGE:
 		fmt_age(buf, n, now, isfinite(x->start_date) ? x->start_date : 0);
 		if (isfinite(x->start_date) && x->start_date > 0)

@@ -15,6 +15,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "money.h"
 #include "util.h"
 
 enum part_kind { PART_INST, PART_USER, PART_WG, PART_EP };
@@ -426,6 +427,18 @@ void model_set_in_flight(struct model *m, enum model_source src, bool on, double
 	model_wake(m);
 }
 
+void model_set_retry_at(struct model *m, enum model_source src, double at)
+{
+	if ((unsigned)src >= SRC__COUNT)
+		return;
+	pthread_mutex_lock(&m->mu);
+	struct snap *s = snap_clone(m->cur);
+	s->pub.fresh[src].retry_at = at;
+	publish_locked(m, s);
+	pthread_mutex_unlock(&m->mu);
+	model_wake(m);
+}
+
 void model_set_pending(struct model *m, const struct pending *p, size_t n)
 {
 	if (n > MODEL_MAX_PENDING)
@@ -647,19 +660,27 @@ bool inst_state_billing_compute(enum inst_state s)
 double model_burn_rate(const struct instance *v, size_t n)
 {
 	double total = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct instance *x = &v[i];
-		double storage = isfinite(x->storage_total_cost) ? x->storage_total_cost : 0;
-		if (inst_state_billing_compute(x->state)) {
-			if (isfinite(x->dph_total))
-				total += x->dph_total;
-			else if (isfinite(x->dph_base))
-				total += x->dph_base + storage;
-		} else {
-			total += storage;
-		}
+	for (size_t i = 0; i < n; i++) { /* the $/H column's figure, row by row */
+		double r = money_row_rate(&v[i]);
+		if (isfinite(r))
+			total += r;
 	}
 	return total;
+}
+
+void model_count_states(const struct instance *v, size_t n, struct state_counts *c)
+{
+	memset(c, 0, sizeof *c);
+	for (size_t i = 0; i < n; i++)
+		switch (v[i].state) {
+		case IS_RUNNING: c->running++; break;
+		case IS_PROVISIONING: case IS_LOADING: case IS_STARTING: case IS_REBOOTING:
+			c->booting++;
+			break;
+		case IS_STOPPED: case IS_STOPPING: c->stopped++; break;
+		case IS_EXITED: case IS_CREATED: case IS_UNKNOWN: case IS_OFFLINE: c->failed++; break;
+		case IS_FROZEN: case IS_OTHER: case IS__COUNT: c->other++; break;
+		}
 }
 
 enum figure_kind model_burn_figure(const struct snapshot *s, double *burn)

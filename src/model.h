@@ -165,6 +165,7 @@ struct freshness {
 	int failures;         /* consecutive */
 	bool in_flight;
 	char err[200];        /* the last failure, sanitised, no secrets */
+	double retry_at;      /* wall epoch of the next try after a failure, 0 = not known */
 };
 
 struct pending {          /* a queued or running job, for the row badge */
@@ -215,6 +216,7 @@ enum ev_level { EV_INFO, EV_OK, EV_WARN, EV_ERROR };
 #define EVF_UNKNOWN    0x10u  /* a job's outcome is unknown (its answer was lost) */
 #define EVF_RESOLVED   0x20u  /* a re-read told what an unknown outcome was */
 #define EVF_HOLD       0x40u  /* a start-up warning: its toast stays until a key is pressed */
+#define EVF_QUIET      0x400u  /* logged only: the screen says it otherwise (no toast) */
 
 struct event {
 	uint64_t seq;          /* 1, 2, ... */
@@ -265,6 +267,8 @@ void model_set_endpoints(struct model *m, struct endpoint *v, size_t n, double n
 void model_set_error(struct model *m, enum model_source src, int http_status,
 		     bool transport, bool auth, const char *msg, double now);
 void model_set_in_flight(struct model *m, enum model_source src, bool on, double now);
+/* Poller thread: after a failure, when src is asked again (wall epoch). */
+void model_set_retry_at(struct model *m, enum model_source src, double at);
 void model_set_pending(struct model *m, const struct pending *p, size_t n);
 /* Poller thread: mark (on) or clear the unknown outcome of job_id. */
 void model_set_unsure(struct model *m, int job_id, int kind, long instance_id, bool on);
@@ -315,8 +319,18 @@ enum inst_state model_derive_state(const char *actual, const char *intended,
 const char *inst_state_name(enum inst_state s);  /* "running", "stopped", "crashed", ... */
 bool inst_state_failed(enum inst_state s);        /* SPEC rule 1: exited/created/unknown/offline */
 bool inst_state_billing_compute(enum inst_state s); /* GPU billed now */
-/* Burn rate of everything billing now: running in full, the rest storage only. */
+/* Burn rate of everything billing now: running in full, the rest storage only
+ * (the sum of money_row_rate, the $/H column). */
 double model_burn_rate(const struct instance *v, size_t n); /* $/hour */
+/* Rows by state, for the header ("5 running, 2 booting, 1 stopped, 4 failed"). */
+struct state_counts {
+	size_t running;   /* IS_RUNNING */
+	size_t booting;   /* provisioning, loading, starting, rebooting */
+	size_t stopped;   /* stopped, stopping */
+	size_t failed;    /* inst_state_failed */
+	size_t other;     /* frozen, other */
+};
+void model_count_states(const struct instance *v, size_t n, struct state_counts *c);
 /* How far a money figure over the loaded instances can be trusted. */
 enum figure_kind {
 	FIG_EXACT,    /* the whole fleet is loaded */

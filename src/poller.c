@@ -323,6 +323,21 @@ static void fetch_done(struct poller *p, enum model_source s)
 	}
 }
 
+/* "the API key from VAST_API_KEY was refused (401): check it or use
+ * --api-key-file" (the service's words added unless it was a plain 401). */
+static void refused_key_text(struct poller *p, const struct api_error *e, char *msg, size_t n)
+{
+	char from[128], said[128]; /* both cut: the message fits */
+	auth_source(p->auth, from, sizeof from);
+	util_strlcpy(said, msg, sizeof said);
+	bool env = strcmp(from, "VAST_API_KEY") == 0;
+	snprintf(msg, n, "the API key from %s was refused (%d): check it or use %s%s%s%s", from,
+		 e->http_status, env ? "--api-key-file" : "VAST_API_KEY or another --api-key-file",
+		 e->http_status == 401 ? "" : " (", e->http_status == 401 ? "" : said,
+		 e->http_status == 401 ? "" : ")");
+	auth_redact(p->auth, msg);
+}
+
 static void fetch_failed(struct poller *p, struct op *o, const struct api_error *e)
 {
 	struct source *src = &p->src[o->src];
@@ -330,14 +345,17 @@ static void fetch_failed(struct poller *p, struct op *o, const struct api_error 
 	apierr_format(e, msg, sizeof msg);
 	bool transport = e->cls == AE_TRANSPORT;
 	bool auth = e->cls == AE_AUTH || e->cls == AE_SESSION_EXPIRED;
+	if (auth) /* say whose key, and what to do; never the key */
+		refused_key_text(p, e, msg, sizeof msg);
 	if (o->src == SRC_INSTANCES)
 		sweep_failed(&p->fleet, &o->q); /* nothing is removed for it */
 	model_set_error(p->m, o->src, e->http_status, transport, auth, msg, util_now());
 	if (auth && !src->auth_reported) {
 		src->auth_reported = true;
-		model_event(p->m, EV_ERROR, -1, 0, 0, EVF_AUTH, "the API key was refused: %s", msg);
+		model_event(p->m, EV_ERROR, -1, 0, 0, EVF_AUTH, "%s", msg);
 	}
-	backoff_failure(&src->bo, util_mono());
+	double due = backoff_failure(&src->bo, util_mono());
+	model_set_retry_at(p->m, o->src, util_now() + (due - util_mono())); /* the countdown */
 	log_msg("poll %s failed: %s", api_ep_name(o->call.ep), msg);
 	fetch_done(p, o->src);
 }

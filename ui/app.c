@@ -207,15 +207,23 @@ void app_instance_action(struct app *a, enum inst_op op, long id)
 		snprintf(text, sizeof text, "New label for instance %ld:", id);
 		dialog_input(&a->dlg, DP_LABEL, id, "Label", text, x->label, LABEL_MAX);
 		break;
-	case IOP_BID:
+	case IOP_BID: {
+		char b1[32], b2[32];
 		init[0] = '\0';
 		if (isfinite(x->bid_price))
 			snprintf(init, sizeof init, "%.3f", x->bid_price);
-		dialog_input(&a->dlg, DP_BID, id, "Change bid", "New bid ($/hour, 0.001-32):", init, 20);
+		snprintf(text, sizeof text,
+			 "Bid for instance %s: current bid %s, min_bid %s. New bid ($/hour, 0.001-32):", w,
+			 isfinite(x->bid_price) ? fmt_rate(b1, sizeof b1, x->bid_price) : "unknown",
+			 isfinite(x->min_bid) ? fmt_rate(b2, sizeof b2, x->min_bid) : "unknown");
+		dialog_input(&a->dlg, DP_BID, id, "Change bid", text, init, 20);
+		dialog_set_preview(&a->dlg, dialog_bid_preview, x->min_bid);
 		break;
+	}
 	case IOP_PREPAY:
 		snprintf(text, sizeof text, "Prepay instance %s: amount ($ of credit):", w);
 		dialog_input(&a->dlg, DP_PREPAY, id, "Prepay", text, "", 20);
+		dialog_set_preview(&a->dlg, dialog_prepay_preview, x->dph_total);
 		break;
 	case IOP_SSH: do_ssh(a, x); break;
 	case IOP_COPY_SSH: {
@@ -312,6 +320,22 @@ static void tfa_refused(const struct event *e, char *buf, size_t n)
 		snprintf(buf, n, "The code was not accepted: %s", why);
 }
 
+/* A bid under min_bid: a second confirmation, starting on Cancel, that
+ * says what happens. */
+static void ask_bid_low(struct app *a, const struct instance *x, double bid, const char *typed)
+{
+	char w[160], text[512], b1[32], b2[32], b3[32];
+	who(x, w, sizeof w);
+	a->bid_low = bid;
+	util_strlcpy(a->bid_low_typed, typed, sizeof a->bid_low_typed);
+	snprintf(text, sizeof text,
+		 "A bid of %s for instance %s is under its min_bid %s: the instance will be outbid and "
+		 "stopped (its disk is kept and still billed) until the bid is raised. Bid %s anyway?",
+		 fmt_rate(b1, sizeof b1, bid), w, fmt_rate(b2, sizeof b2, x->min_bid),
+		 fmt_rate(b3, sizeof b3, bid));
+	dialog_confirm(&a->dlg, DP_BID_LOW, x->id, "Bid under min_bid", text, "Bid anyway");
+}
+
 /* Submit what the input dialog holds; false keeps it open with an error. */
 static bool submit_input(struct app *a)
 {
@@ -321,11 +345,17 @@ static bool submit_input(struct app *a)
 	req.instance_id = d->instance_id;
 	char err[256];
 	switch (d->purpose) {
-	case DP_BID:
+	case DP_BID: {
 		if (!dialog_parse_bid(d->tb.s, &req.amount, err, sizeof err))
 			goto refuse;
 		req.kind = JOB_BID;
+		const struct instance *x = a->snap ? snapshot_find_instance(a->snap, d->instance_id) : NULL;
+		if (x && isfinite(x->min_bid) && req.amount < x->min_bid) {
+			ask_bid_low(a, x, req.amount, d->tb.s);
+			return false; /* the dialog now is the second confirmation */
+		}
 		break;
+	}
 	case DP_PREPAY:
 		if (!dialog_parse_amount(d->tb.s, &req.amount, err, sizeof err))
 			goto refuse;
@@ -383,6 +413,30 @@ void app_dialog_result(struct app *a, enum dlg_result res)
 {
 	struct dialog *d = &a->dlg;
 	a->dirty |= DIRTY_ALL;
+	if (d->purpose == DP_BID_LOW && res == DLG_CANCEL) { /* back to the bid, as typed */
+		long id = d->instance_id;
+		dialog_close(d);
+		app_instance_action(a, IOP_BID, id);
+		if (dialog_open(d) && d->purpose == DP_BID) {
+			textbuf_set(&d->tb, a->bid_low_typed);
+			dialog_update_preview(d);
+		}
+		return;
+	}
+	if (d->purpose == DP_BID_LOW && res == DLG_SUBMIT) {
+		struct job_req req;
+		memset(&req, 0, sizeof req);
+		req.kind = JOB_BID;
+		req.instance_id = d->instance_id;
+		req.amount = a->bid_low;
+		dialog_close(d);
+		if (a->read_only) {
+			app_toast(a, ROLE_ERROR, 8, "read-only mode: bid is disabled");
+			return;
+		}
+		submit_typed(a, &req, a->bid_low_typed);
+		return;
+	}
 	if (res == DLG_CANCEL) {
 		if (d->purpose == DP_TFA) {
 			app_toast(a, ROLE_WARNING, 8, "%s cancelled: no two-factor code was given",
@@ -443,6 +497,7 @@ static void reopen_input(struct app *a, const struct sent_job *s, const char *wh
 	if (!dialog_open(&a->dlg))
 		return;
 	textbuf_set(&a->dlg.tb, s->req.kind == JOB_LABEL ? s->req.text : s->typed);
+	dialog_update_preview(&a->dlg);
 	util_strlcpy(a->dlg.error, why, sizeof a->dlg.error);
 }
 
@@ -451,6 +506,8 @@ static void handle_event(struct app *a, const struct event *e)
 	for (int i = 0; i < a->nviews; i++) /* the event log view keeps it */
 		if (a->views[i].ops->on_event)
 			a->views[i].ops->on_event(a, a->views[i].st, e);
+	if (e->flags & EVF_QUIET)
+		return;
 	if (e->flags & EVF_NEEDS_TFA) {
 		const struct sent_job *s = find_sent(a, e->job_id);
 		if (s && s->req.kind != JOB_TFA_LOGIN) {

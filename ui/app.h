@@ -15,6 +15,7 @@
 #include "keymap.h"
 #include "layout.h"
 #include "model.h"
+#include "money.h"
 #include "textbuf.h"
 #include "theme.h"
 #include "view.h"
@@ -34,7 +35,8 @@ struct auth;
 enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_COMMAND };
 
 /* Dialog purposes. */
-enum dlg_purpose { DP_NONE, DP_STOP, DP_REBOOT, DP_DESTROY, DP_BID, DP_PREPAY, DP_LABEL, DP_TFA };
+enum dlg_purpose { DP_NONE, DP_STOP, DP_REBOOT, DP_DESTROY, DP_BID, DP_PREPAY, DP_LABEL, DP_TFA,
+		   DP_BID_LOW /* the second confirmation of a bid under min_bid */ };
 
 struct sent_job {
 	int id;
@@ -89,6 +91,15 @@ struct app {
 	unsigned dirty;
 	bool quit;
 	bool bell_pending;
+
+	/* header_watch (header.c): the service's health (enum health there)
+	 * since outage_since (wall epoch), and the low-money level */
+	int health;
+	double outage_since;
+	struct money_watch money_w;
+	/* a bid under min_bid awaiting its second confirmation (DP_BID_LOW) */
+	double bid_low;     /* $/hour */
+	char bid_low_typed[64];
 };
 
 /* A toast in the message line (secs 0: until replaced). */

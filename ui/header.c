@@ -1,4 +1,6 @@
-/* header.c: the header: views, data freshness markers, account money. */
+/* header.c: the header: views, data freshness markers, account money and
+ * instances by state; the watch that turns outages, recoveries and
+ * low-money crossings into events. */
 #include "header.h"
 
 #define NCURSES_WIDECHAR 1
@@ -12,6 +14,7 @@
 #include "config.h"
 #include "draw.h"
 #include "model.h"
+#include "money.h"
 #include "theme.h"
 #include "util.h"
 
@@ -21,13 +24,16 @@ enum data_state header_freshness(const struct snapshot *s, double now, int refre
 	if (n)
 		err[0] = '\0';
 	static const enum model_source watched[] = { SRC_INSTANCES, SRC_USER };
-	bool failed = false, transport = false, old = false, loading = false;
+	bool failed = false, old = false, loading = false;
+	int tried = 0, down = 0; /* sources asked; those whose last try got no answer */
 	for (size_t i = 0; i < sizeof watched / sizeof watched[0]; i++) {
 		const struct freshness *f = &s->fresh[watched[i]];
+		if (f->last_ok > 0 || f->last_err_at > 0)
+			tried++;
 		if (f->last_err_at > 0 && f->last_err_at >= f->last_ok) {
 			failed = true;
 			if (f->err_status == 0)
-				transport = true;
+				down++;
 			if (n && !err[0])
 				snprintf(err, n, "%s", f->err[0] ? f->err : "request failed");
 		}
@@ -39,11 +45,74 @@ enum data_state header_freshness(const struct snapshot *s, double now, int refre
 		if (f->last_ok <= 0 && watched[i] == SRC_INSTANCES)
 			loading = true;
 	}
-	if (s->offline || transport)
+	if (s->auth_failed)
+		return DS_AUTH;
+	if (tried > 0 && down == tried) /* nothing answers at all */
 		return DS_OFFLINE;
 	if (failed || old)
 		return DS_STALE;
 	return loading ? DS_LOADING : DS_FRESH;
+}
+
+bool header_list_wait(const struct snapshot *s, double now, int refresh_s, double timeout_s,
+		      struct list_wait *w)
+{
+	const struct freshness *f = &s->fresh[SRC_INSTANCES];
+	if (refresh_s <= 0)
+		return false;
+	bool failed = f->last_err_at > 0 && f->last_err_at >= f->last_ok;
+	double base = f->last_ok > 0 ? f->last_ok : failed ? f->last_err_at : f->last_attempt;
+	bool late;
+	if (failed)
+		late = now - (f->last_ok > 0 ? f->last_ok : 0) >= refresh_s;
+	else if (f->in_flight)
+		late = f->last_attempt > 0 && now - f->last_attempt >= refresh_s;
+	else
+		late = f->last_ok > 0 && now - f->last_ok >= 3.0 * refresh_s;
+	if (!late || !(base > 0))
+		return false;
+	w->since = f->last_ok > 0 ? f->last_ok : 0;
+	w->in_flight = f->in_flight;
+	if (f->in_flight)
+		w->next = f->last_attempt + (timeout_s > 0 ? timeout_s : 0);
+	else
+		w->next = failed ? f->retry_at : 0;
+	return true;
+}
+
+bool header_late(const struct app *a, struct list_wait *w)
+{
+	return a->snap && !a->paused &&
+	       header_list_wait(a->snap, util_now(), a->cfg->refresh_s, a->cfg->total_timeout_s, w);
+}
+
+/* "25 s", "3m05s". */
+static char *secs(char *buf, size_t n, double v)
+{
+	if (v < 0)
+		v = 0;
+	if (v < 100)
+		snprintf(buf, n, "%.0f s", floor(v));
+	else
+		fmt_duration(buf, n, v);
+	return buf;
+}
+
+char *header_wait_text(const struct list_wait *w, double now, char *buf, size_t n)
+{
+	char a[32], b[32];
+	if (w->since > 0)
+		snprintf(buf, n, "instances: no answer for %s", secs(a, sizeof a, now - w->since));
+	else
+		snprintf(buf, n, "instances: no answer yet");
+	size_t len = strlen(buf);
+	if (w->next > 0 && w->in_flight && w->next > now)
+		snprintf(buf + len, n - len, ", this try gives up in %s", secs(b, sizeof b, ceil(w->next - now)));
+	else if (w->next > 0 && w->next > now)
+		snprintf(buf + len, n - len, ", retrying in %s", secs(b, sizeof b, ceil(w->next - now)));
+	else
+		snprintf(buf + len, n - len, ", retrying now");
+	return buf;
 }
 
 double header_stale_at(const struct snapshot *s, int refresh_s, double grace_s)
@@ -72,6 +141,14 @@ char *header_runway(double credit, double burn, bool ascii, char *buf, size_t n)
 	return buf;
 }
 
+/* The low-money limits of the configuration. */
+static struct money_limits header_limits(const struct config *c)
+{
+	struct money_limits l = { c->runway_warn_h, c->runway_alarm_h, c->credit_warn,
+				  c->credit_alarm };
+	return l;
+}
+
 void header_draw(struct app *a)
 {
 	const struct rect *r = &a->lay.header;
@@ -86,7 +163,9 @@ void header_draw(struct app *a)
 					      a->cfg->total_timeout_s, err, sizeof err);
 	const char *marks[4];
 	int nm = 0;
-	if (ds == DS_OFFLINE)
+	if (ds == DS_AUTH)
+		marks[nm++] = "AUTH";
+	else if (ds == DS_OFFLINE)
 		marks[nm++] = "OFFLINE";
 	else if (ds == DS_STALE)
 		marks[nm++] = "STALE";
@@ -127,7 +206,7 @@ void header_draw(struct app *a)
 	}
 
 	/* line 2: account */
-	char line[600], b1[32], b2[32], b3[32], when[16] = "";
+	char b1[32], b2[32], b3[32], when[16] = "";
 	const struct user *u = s->user;
 	double burn;
 	enum figure_kind fig = model_burn_figure(s, &burn);
@@ -140,67 +219,165 @@ void header_draw(struct app *a)
 		strftime(when, sizeof when, "%H:%M:%S", &tm);
 	}
 	/* segments in display order; when narrow, the least useful go first */
-	char seg[5][128];
-	snprintf(seg[0], sizeof seg[0], "%s", u && u->email[0] ? u->email : "-");
-	snprintf(seg[1], sizeof seg[1], "credit %s", u ? fmt_money(b1, sizeof b1, credit) : "-");
-	/* partial figures while a sweep is incomplete: never $0 or infinity */
+	enum { SG_EMAIL, SG_CREDIT, SG_BURN, SG_RUNWAY, SG_COUNTS, SG_REFRESHED, SG__N };
+	char seg[SG__N][128];
+	unsigned long at[SG__N];
+	for (int i = 0; i < SG__N; i++)
+		at[i] = hd;
+	snprintf(seg[SG_EMAIL], sizeof seg[0], "%s", u && u->email[0] ? u->email : "-");
+	snprintf(seg[SG_CREDIT], sizeof seg[0], "credit %s", u ? fmt_money(b1, sizeof b1, credit) : "-");
+	/* partial figures while a sweep is incomplete: never $0 or infinity;
+	 * with the service unreachable or the key refused: no figure at all */
 	const char *ge = a->cfg->ascii ? ">=" : "\u2265", *le = a->cfg->ascii ? "<=" : "\u2264";
 	const char *unk = a->cfg->ascii ? "..." : "\u2026";
-	switch (fig) {
-	case FIG_EXACT:
-		snprintf(seg[2], sizeof seg[2], "burn %s", fmt_rate(b2, sizeof b2, burn));
-		snprintf(seg[3], sizeof seg[3], "runway %s",
-			 u ? header_runway(credit, burn, a->cfg->ascii, b3, sizeof b3) : "-");
-		break;
-	case FIG_AT_LEAST:
-		snprintf(seg[2], sizeof seg[2], "burn %s%s", ge, fmt_rate(b2, sizeof b2, burn));
-		snprintf(seg[3], sizeof seg[3], "runway %s%s", u && credit > 0 ? le : "",
-			 u ? header_runway(credit, burn, a->cfg->ascii, b3, sizeof b3) : "-");
-		break;
-	case FIG_UNKNOWN:
-		snprintf(seg[2], sizeof seg[2], "burn %s", unk);
-		snprintf(seg[3], sizeof seg[3], "runway %s", unk);
-		break;
+	bool no_money = ds == DS_OFFLINE || ds == DS_AUTH;
+	if (no_money) {
+		snprintf(seg[SG_BURN], sizeof seg[0], "burn ?");
+		seg[SG_RUNWAY][0] = '\0';
+	} else {
+		switch (fig) {
+		case FIG_EXACT:
+			snprintf(seg[SG_BURN], sizeof seg[0], "burn %s", fmt_rate(b2, sizeof b2, burn));
+			snprintf(seg[SG_RUNWAY], sizeof seg[0], "runway %s",
+				 u ? header_runway(credit, burn, a->cfg->ascii, b3, sizeof b3) : "-");
+			break;
+		case FIG_AT_LEAST:
+			snprintf(seg[SG_BURN], sizeof seg[0], "burn %s%s", ge, fmt_rate(b2, sizeof b2, burn));
+			snprintf(seg[SG_RUNWAY], sizeof seg[0], "runway %s%s", u && credit > 0 ? le : "",
+				 u ? header_runway(credit, burn, a->cfg->ascii, b3, sizeof b3) : "-");
+			break;
+		case FIG_UNKNOWN:
+			snprintf(seg[SG_BURN], sizeof seg[0], "burn %s", unk);
+			snprintf(seg[SG_RUNWAY], sizeof seg[0], "runway %s", unk);
+			break;
+		}
+		/* low money: the figure that crossed its limit takes the colour */
+		struct money_limits lim = header_limits(a->cfg);
+		char why[120];
+		bool known;
+		enum money_level lv = money_level(&lim, credit, burn, fig != FIG_UNKNOWN,
+						  fig == FIG_AT_LEAST, &known, why, sizeof why);
+		if (known && lv != ML_OK) {
+			unsigned long warn = theme_attr(lv == ML_ALARM ? ROLE_ERROR : ROLE_WARNING);
+			at[strncmp(why, "credit", 6) == 0 ? SG_CREDIT : SG_RUNWAY] = warn;
+		}
 	}
+	/* instances by state, next to the total */
+	struct state_counts sc;
+	model_count_states(s->instances, s->ninstances, &sc);
+	if (s->ninstances || ok > 0)
+		snprintf(seg[SG_COUNTS], sizeof seg[0], "%zu running %zu booting %zu stopped %zu failed",
+			 sc.running, sc.booting, sc.stopped, sc.failed);
+	else
+		seg[SG_COUNTS][0] = '\0';
 	char age[32];
 	if (ok > 0 && s->progress.sweep_ok > 0 && !s->progress.partial)
-		snprintf(seg[4], sizeof seg[4], "refreshed %s  sweep %s ago", when,
+		snprintf(seg[SG_REFRESHED], sizeof seg[0], "refreshed %s  sweep %s ago", when,
 			 fmt_duration(age, sizeof age, util_now() - s->progress.sweep_ok));
 	else if (ok > 0)
-		snprintf(seg[4], sizeof seg[4], "refreshed %s", when);
+		snprintf(seg[SG_REFRESHED], sizeof seg[0], "refreshed %s", when);
 	else
-		snprintf(seg[4], sizeof seg[4], "loading...");
+		snprintf(seg[SG_REFRESHED], sizeof seg[0], "loading...");
 	if (s->actions_waiting > 0) { /* paced actions (poller_pace.h) */
-		size_t l = strlen(seg[4]);
-		snprintf(seg[4] + l, sizeof seg[4] - l, "  %d action%s queued", s->actions_waiting,
-			 s->actions_waiting == 1 ? "" : "s");
+		size_t l = strlen(seg[SG_REFRESHED]);
+		snprintf(seg[SG_REFRESHED] + l, sizeof seg[0] - l, "  %d action%s queued",
+			 s->actions_waiting, s->actions_waiting == 1 ? "" : "s");
 	}
-	static const int drop_order[] = { 0, 4, 3, 2, 1 };
-	bool keep[5] = { true, true, true, true, true };
-	for (size_t d = 0; d < 5; d++) {
+	static const int drop_order[] = { SG_COUNTS, SG_EMAIL, SG_REFRESHED, SG_RUNWAY, SG_BURN,
+					  SG_CREDIT };
+	bool keep[SG__N];
+	for (int i = 0; i < SG__N; i++)
+		keep[i] = seg[i][0] != '\0';
+	for (size_t d = 0; d < SG__N; d++) {
 		int total = 0;
-		for (int i = 0; i < 5; i++)
+		for (int i = 0; i < SG__N; i++)
 			if (keep[i])
 				total += util_strwidth(seg[i]) + 2;
 		if (total <= r->w)
 			break;
 		keep[drop_order[d]] = false;
 	}
-	line[0] = '\0';
-	for (int i = 0; i < 5; i++)
+	int used = 0;
+	for (int i = 0; i < SG__N && used < r->w; i++)
 		if (keep[i]) {
-			size_t len = strlen(line);
-			if (len + 2 < sizeof line) {
-				line[len++] = ' ';
-				len += util_strlcpy(line + len, seg[i], sizeof line - len);
-				if (len + 1 < sizeof line)
-					memcpy(line + len, " ", 2);
-			}
+			used += draw_text(r->y + 1, r->x + used, r->w - used, " ", hd);
+			used += draw_text(r->y + 1, r->x + used, r->w - used, seg[i], at[i]);
+			used += draw_text(r->y + 1, r->x + used, r->w - used, " ", hd);
 		}
-	int used = draw_text(r->y + 1, r->x, r->w, line, hd);
-	if ((ds == DS_STALE || ds == DS_OFFLINE) && err[0] && used + 4 < r->w) {
+	if ((ds == DS_STALE || ds == DS_OFFLINE || ds == DS_AUTH) && err[0] && used + 4 < r->w) {
 		char e[240];
 		snprintf(e, sizeof e, "  %s", err);
 		draw_text(r->y + 1, r->x + used, r->w - used, e, theme_attr(ROLE_ERROR));
+	}
+}
+
+/* How the service answers, worst last (header_watch). */
+enum health { HL_OK, HL_LATE, HL_OFFLINE, HL_AUTH };
+
+void header_watch(struct app *a)
+{
+	const struct snapshot *s = a->snap;
+	if (!s || a->paused)
+		return; /* a paused display's snapshot is old on purpose */
+	double now = util_now();
+	char err[200], b[32];
+	enum data_state ds = header_freshness(s, now, a->cfg->refresh_s, a->cfg->total_timeout_s,
+					      err, sizeof err);
+	struct list_wait w;
+	bool late = header_late(a, &w);
+	enum health h = ds == DS_AUTH ? HL_AUTH : ds == DS_OFFLINE ? HL_OFFLINE : late ? HL_LATE : HL_OK;
+	if ((int)h != a->health) {
+		enum health was = (enum health)a->health;
+		if (was == HL_OK)
+			a->outage_since = late && w.since > 0 ? w.since : now;
+		switch (h) {
+		case HL_LATE:
+			if (was == HL_OK)
+				model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET,
+					    "instances: no answer for %s%s%s", fmt_duration(b, sizeof b, now - a->outage_since),
+					    err[0] ? ": " : "", err);
+			else
+				model_event(a->m, EV_INFO, -1, 0, 0, EVF_QUIET,
+					    "the service answers again; the instance list does not yet");
+			break;
+		case HL_OFFLINE:
+			model_event(a->m, EV_ERROR, -1, 0, 0, EVF_QUIET,
+				    "the service does not answer at all (offline)%s%s", err[0] ? ": " : "", err);
+			break;
+		case HL_AUTH: /* the poller said it (EVF_AUTH) */
+			break;
+		case HL_OK:
+			if (was == HL_AUTH)
+				model_event(a->m, EV_OK, -1, 0, 0, 0, "the API key is accepted again");
+			else
+				model_event(a->m, EV_OK, -1, 0, 0, EVF_QUIET, /* the rows say it */
+					    "the service answers again after %s without an instance list",
+					    fmt_duration(b, sizeof b, now - a->outage_since));
+			break;
+		}
+		a->health = (int)h;
+		a->dirty |= DIRTY_ALL;
+	}
+	if (h == HL_OFFLINE || h == HL_AUTH)
+		return; /* no money figure to judge */
+	double burn;
+	enum figure_kind fig = model_burn_figure(s, &burn);
+	struct money_limits lim = header_limits(a->cfg);
+	char why[120];
+	bool known;
+	enum money_level lv = money_level(&lim, s->user ? s->user->credit : NAN, burn,
+					  fig != FIG_UNKNOWN, fig == FIG_AT_LEAST, &known, why,
+					  sizeof why);
+	int moved = money_watch_update(&a->money_w, lv, known);
+	if (moved > 0) {
+		model_event(a->m, lv == ML_ALARM ? EV_ERROR : EV_WARN, -1, 0, 0, 0, "low money: %s%s",
+			    why, lv == ML_ALARM ? " (alarm)" : "");
+		if (a->cfg->bell)
+			a->bell_pending = true;
+	} else if (moved < 0) {
+		if (lv == ML_OK)
+			model_event(a->m, EV_OK, -1, 0, 0, 0, "money: runway and credit above their limits again");
+		else
+			model_event(a->m, EV_WARN, -1, 0, 0, 0, "money: out of the alarm, still low: %s", why);
 	}
 }

@@ -1,7 +1,13 @@
 /* header.h: the two header lines: the view switcher and the markers
- * (OFFLINE or STALE, PAUSED, READ-ONLY) on the first; the account (email,
- * credit, burn rate, runway, last refresh, the error when data is stale) on
- * the second.  header_freshness() and header_runway() are pure. */
+ * (AUTH, OFFLINE or STALE, PAUSED, READ-ONLY) on the first; the account
+ * (email, credit, burn rate, runway, instances by state, last refresh, the
+ * error when data is stale) on the second.  Burn is the sum of the $/H
+ * column (money.h): running instances in full, the others their storage;
+ * with the service unreachable or the key refused it is "burn ?" and no
+ * runway is shown.  Credit and runway take the warning or alarm colour
+ * under the configured limits.  header_freshness(), header_list_wait(),
+ * header_wait_text() and header_runway() are pure; header_watch() writes
+ * the events of outages, recoveries and low-money crossings. */
 #ifndef RENTOP_UI_HEADER_H
 #define RENTOP_UI_HEADER_H
 
@@ -11,12 +17,14 @@
 struct app;
 struct snapshot;
 
-enum data_state { DS_LOADING, DS_FRESH, DS_STALE, DS_OFFLINE };
+enum data_state { DS_LOADING, DS_FRESH, DS_STALE, DS_OFFLINE, DS_AUTH };
 
 /* Fresh, stale (older than 3 refresh intervals, or the last attempt
- * failed), offline (transport failure) or still loading; err gets the error
- * text (from snapshot->fresh[]) when there is one.  A fetch still in flight
- * (a long paged list) gets grace_s more before its data counts as stale. */
+ * failed), offline (nothing answers: the last attempt of every source tried
+ * failed at transport level), auth (the key was refused) or still loading;
+ * err gets the error text (from snapshot->fresh[]) when there is one.  A
+ * fetch still in flight (a long paged list) gets grace_s more before its
+ * data counts as stale. */
 enum data_state header_freshness(const struct snapshot *s, double now, int refresh_s,
 				 double grace_s, char *err, size_t n);
 /* When the data turns stale if nothing arrives (wall epoch), 0 if n/a. */
@@ -24,6 +32,26 @@ double header_stale_at(const struct snapshot *s, int refresh_s, double grace_s);
 /* "16h05m", "3d04h"; "∞" (or "-" in ASCII) when nothing burns. */
 char *header_runway(double credit, double burn, bool ascii, char *buf, size_t n);
 
+/* Where the instance list waits when it has gone one refresh interval
+ * without an answer (it failed, or a request is out for longer). */
+struct list_wait {
+	double since;   /* wall epoch of the last answer (or of the first try), s */
+	bool in_flight; /* a request is out: next is when it gives up */
+	double next;    /* wall epoch of the next try or of the give-up, 0 = not known */
+};
+/* True (and *w filled) when the instance list is late. */
+bool header_list_wait(const struct snapshot *s, double now, int refresh_s, double timeout_s,
+		      struct list_wait *w);
+/* The same for what the app shows (false while the display is paused: its
+ * snapshot is old on purpose). */
+bool header_late(const struct app *a, struct list_wait *w);
+/* "instances: no answer for 25 s, retrying in 8 s". */
+char *header_wait_text(const struct list_wait *w, double now, char *buf, size_t n);
+
 void header_draw(struct app *a);
+/* UI thread, after a new snapshot and on the clock: outages and recoveries
+ * of the service and low-money crossings become events (the bell rings
+ * once when the money level gets worse). */
+void header_watch(struct app *a);
 
 #endif

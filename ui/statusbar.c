@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "app.h"
+#include "config.h"
+#include "header.h"
 #include "draw.h"
 #include "theme.h"
 #include "util.h"
@@ -101,6 +103,13 @@ void statusbar_draw_message(struct app *a)
 	}
 	if (a->msg[0]) {
 		draw_text(r->y, r->x, r->w, a->msg, theme_attr(a->msg_role));
+		return;
+	}
+	struct list_wait lw; /* the instance list has gone an interval without an answer */
+	if (header_late(a, &lw)) {
+		char line[200];
+		draw_text(r->y, r->x, r->w, header_wait_text(&lw, util_now(), line, sizeof line),
+			  theme_attr(ROLE_WARNING));
 		return;
 	}
 	const struct view *v = view_current(a);

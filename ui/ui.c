@@ -454,6 +454,20 @@ static int next_timeout(struct app *a)
 		if (wait < 0 || w < wait)
 			wait = w;
 	}
+	/* late: the countdown ticks each second; a request out: wake when it
+	 * has gone one interval without an answer */
+	struct list_wait lw;
+	const struct freshness *lf = a->snap ? &a->snap->fresh[SRC_INSTANCES] : NULL;
+	double tick = -1;
+	if (header_late(a, &lw))
+		tick = now + 1.0 - fmod(now, 1.0) + 0.02;
+	else if (!a->paused && lf && lf->in_flight && lf->last_attempt > 0)
+		tick = lf->last_attempt + a->cfg->refresh_s + 0.05;
+	if (tick > 0) {
+		double w = tick > now ? tick - now : 0.25; /* never a busy loop */
+		if (wait < 0 || w < wait)
+			wait = w;
+	}
 	for (int i = 0; i < a->nviews; i++) {
 		struct view *vi = &a->views[i];
 		if (!vi->ops->next_wake)
@@ -491,6 +505,9 @@ static void clock_tick(struct app *a, double *last_minute)
 			       : 0;
 	if (stale > 0 && util_now() >= stale)
 		a->dirty |= DIRTY_HEADER;
+	struct list_wait lw; /* the countdown and the dimmed rows */
+	if (header_late(a, &lw))
+		a->dirty |= DIRTY_MSG | DIRTY_BODY | DIRTY_HEADER;
 	for (int i = 0; i < a->nviews; i++) {
 		struct view *vi = &a->views[i];
 		if (!vi->ops->next_wake || !vi->ops->on_wake)
@@ -637,6 +654,7 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 		app_pull_events(a);
 		take_snapshot(a);
 		clock_tick(a, &last_minute);
+		header_watch(a); /* outages, recoveries, low money: events and the bell */
 		if (a->bell_pending) {
 			a->bell_pending = false;
 			beep();

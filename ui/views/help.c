@@ -81,6 +81,11 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 	n = add(out, n, max, false, ":filter TEXT", "filter the current list");
 	n = add(out, n, max, false, ":theme NAME", "load themes/NAME.theme");
 	n = add(out, n, max, false, ":refresh :help :q", "refresh now, this help, quit");
+	n = add(out, n, max, false, "", "");
+	n = add(out, n, max, true, "", "The header's money and markers");
+	n = add(out, n, max, false, "$/H, burn", "$/H: what a row costs now (full price while the GPU is billed, else storage); burn: their sum");
+	n = add(out, n, max, false, "runway", "credit / burn: warning colour under runway_warn h (24), alarm under runway_alarm h (2); bell once");
+	n = add(out, n, max, false, "AUTH STALE OFFLINE", "key refused; data old or failing; nothing answers (then burn ?, no runway)");
 	if (read_only)
 		n = add(out, n, max, false, "", "read-only mode: actions that change anything are disabled");
 	return n;

@@ -19,6 +19,7 @@
 #include "pane_account.h"
 #include "draw.h"
 #include "model.h"
+#include "money.h"
 #include "secrets.h"
 #include "theme.h"
 #include "util.h"
@@ -100,15 +101,26 @@ size_t pane_detail_lines_reveal(const struct instance *x, double now, int reveal
 	if (x->is_bid)
 		n = add(out, n, max, "bid", ROLE_NORMAL, "%s (min %s)",
 			fmt_rate(b1, sizeof b1, x->bid_price), fmt_rate(b2, sizeof b2, x->min_bid));
-	if (isfinite(x->start_date) && x->start_date > 0 && now > x->start_date &&
-	    isfinite(x->dph_total)) {
-		double hours = (now - x->start_date) / 3600.0;
+	struct cost_estimate ce; /* money.h: storage for the whole age, GPU for what is known */
+	char b4[32], b5[32];
+	money_cost_so_far(x, now, &ce);
+	switch (ce.kind) {
+	case COST_EXACT:
 		n = add(out, n, max, "cost so far", ROLE_NORMAL,
-			"~%s (estimate: %.1f h since start x %s at today's price)",
-			fmt_money(b1, sizeof b1, hours * x->dph_total), hours,
-			fmt_rate(b2, sizeof b2, x->dph_total));
-	} else {
+			"~%s (storage %s over %s, GPU for this run of %s)",
+			fmt_money(b1, sizeof b1, ce.lo), fmt_money(b2, sizeof b2, ce.storage),
+			fmt_duration(b3, sizeof b3, ce.age_s), fmt_duration(b4, sizeof b4, ce.gpu_known_s));
+		break;
+	case COST_RANGE:
+		n = add(out, n, max, "cost so far", ROLE_NORMAL,
+			"%s to %s (upper bound: GPU billed for the whole %s; known: storage %s, GPU %s of this run)",
+			fmt_money(b1, sizeof b1, ce.lo), fmt_money(b2, sizeof b2, ce.hi),
+			fmt_duration(b3, sizeof b3, ce.age_s), fmt_money(b5, sizeof b5, ce.storage),
+			ce.gpu_known_s > 0 ? fmt_duration(b4, sizeof b4, ce.gpu_known_s) : "none");
+		break;
+	case COST_UNKNOWN:
 		n = add(out, n, max, "cost so far", ROLE_DIM, "unknown (no start date or price)");
+		break;
 	}
 	n = add(out, n, max, "prepaid credit", ROLE_NORMAL, "%s",
 		isfinite(x->credit_balance) ? fmt_money(b1, sizeof b1, x->credit_balance) : "-");

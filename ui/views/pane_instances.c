@@ -18,6 +18,7 @@
 #include "instcol.h"
 #include "config.h"
 #include "draw.h"
+#include "header.h"
 #include "jobs.h"
 #include "pane_offers.h"
 #include "model.h"
@@ -126,6 +127,8 @@ static const char *empty_text(const struct app *a, const struct table *t, char *
 		snprintf(buf, n, "no instance matches \"%s\" (Esc clears the filter)", t->filter);
 	else if (s && s->fresh[SRC_INSTANCES].last_ok > 0)
 		snprintf(buf, n, "no instances");
+	else if (s && s->auth_failed && s->fresh[SRC_INSTANCES].err[0])
+		snprintf(buf, n, "%s", s->fresh[SRC_INSTANCES].err); /* whose key, what to do */
 	else if (s && s->fresh[SRC_INSTANCES].err[0])
 		snprintf(buf, n, "no data yet: %s", s->fresh[SRC_INSTANCES].err);
 	else
@@ -160,6 +163,8 @@ static void inst_draw(struct app *a, void *st, const struct rect *r)
 	int h = r->h - 1;
 	v->rows = h;
 	table_scroll(t, h);
+	struct list_wait lw; /* no answer for an interval: the rows are dimmed */
+	bool dim = header_late(a, &lw);
 	for (int i = 0; i < h; i++) {
 		int y = r->y + 1 + i;
 		size_t k = t->top + (size_t)i;
@@ -174,14 +179,14 @@ static void inst_draw(struct app *a, void *st, const struct rect *r)
 		}
 		const struct table_row *row = &t->rows[t->view[k]];
 		bool sel = k == t->sel;
-		unsigned long base = theme_attr(sel ? ROLE_SELECTION : (enum role)row->role);
+		unsigned long base = theme_attr(sel ? ROLE_SELECTION : dim ? ROLE_DIM : (enum role)row->role);
 		draw_fill(y, r->x, r->w, base);
 		x = r->x;
 		for (int c = 0; c < NCOLS; c++) {
 			if (!(shown & (1u << c)))
 				continue;
 			unsigned long at = base;
-			if (!sel && c == row->cell_role_col && row->cell_role >= 0)
+			if (!sel && !dim && c == row->cell_role_col && row->cell_role >= 0)
 				at = theme_attr((enum role)row->cell_role);
 			draw_cell(y, x, w[c], row->cells[c], cols[c].right, at);
 			x += w[c] + 1;

@@ -15,6 +15,7 @@
 #include "jobs.h"
 #include "keymap.h"
 #include "layout.h"
+#include "money.h"
 #include "theme.h"
 #include "util.h"
 
@@ -46,6 +47,21 @@ void dialog_input(struct dialog *d, int purpose, long id, const char *title, con
 	d->focus = 1;
 }
 
+void dialog_set_preview(struct dialog *d, void (*fn)(const char *, double, char *, size_t),
+			double arg)
+{
+	d->preview = fn;
+	d->preview_arg = arg;
+	dialog_update_preview(d);
+}
+
+void dialog_update_preview(struct dialog *d)
+{
+	d->note[0] = '\0';
+	if (d->preview)
+		d->preview(d->tb.s, d->preview_arg, d->note, sizeof d->note);
+}
+
 void dialog_close(struct dialog *d) { d->kind = DLG_NONE; }
 bool dialog_open(const struct dialog *d) { return d->kind != DLG_NONE; }
 
@@ -75,6 +91,7 @@ enum dlg_result dialog_key(struct dialog *d, int key)
 	if (d->kind == DLG_INPUT && textbuf_key(&d->tb, key)) {
 		d->error[0] = '\0';
 		d->focus = 1;
+		dialog_update_preview(d);
 	}
 	return DLG_CONTINUE;
 }
@@ -146,6 +163,46 @@ bool dialog_check_label(const char *s, char *err, size_t n)
 		return false;
 	}
 	return true;
+}
+
+void dialog_prepay_preview(const char *typed, double dph_total, char *out, size_t n)
+{
+	double amount, months, disc;
+	char err[200], b1[32], b2[32], b3[32];
+	const char *p = typed;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!*p) {
+		snprintf(out, n, "type an amount: the months it covers and the discount show here");
+		return;
+	}
+	if (!dialog_parse_amount(typed, &amount, err, sizeof err)) {
+		snprintf(out, n, "%s", err);
+		return;
+	}
+	if (!money_prepay_preview(amount, dph_total, &months, &disc)) {
+		snprintf(out, n, "the instance's price is not known: no estimate");
+		return;
+	}
+	/* the service's rule: months = amount / ($/h x 720), discount 0.4 x months / 12, at most 40% */
+	snprintf(out, n, "%s covers %.1f months at %s: discount %.1f%% (0.4 x months / 12, 40%% from a year), about %s",
+		 fmt_money(b1, sizeof b1, amount), months, fmt_rate(b2, sizeof b2, dph_total),
+		 disc * 100.0, fmt_money(b3, sizeof b3, amount * disc));
+}
+
+void dialog_bid_preview(const char *typed, double min_bid, char *out, size_t n)
+{
+	double bid;
+	char err[200], b1[32], b2[32];
+	out[0] = '\0';
+	if (!dialog_parse_number(typed, 0, 1e9, &bid, err, sizeof err) || !isfinite(min_bid))
+		return;
+	if (bid < min_bid)
+		snprintf(out, n, "%s is under min_bid %s: the instance will be outbid and stopped",
+			 fmt_rate(b1, sizeof b1, bid), fmt_rate(b2, sizeof b2, min_bid));
+	else
+		snprintf(out, n, "%s is at or above min_bid %s", fmt_rate(b1, sizeof b1, bid),
+			 fmt_rate(b2, sizeof b2, min_bid));
 }
 
 const char *dialog_tfa_method(const char *code)
@@ -246,10 +303,11 @@ void dialog_draw(const struct dialog *d, const struct layout *l)
 	int inner = probe.w - 4;
 	char lines[12][256];
 	int nl = dialog_wrap(d->text, inner, lines, 8);
-	char elines[4][256];
+	char elines[4][256], nlines[4][256];
 	int ne = d->error[0] ? dialog_wrap(d->error, inner, elines, 3) : 0;
-	int h = 2 + 1 + nl + (d->kind == DLG_INPUT ? 2 : 0) + (ne ? ne + 1 : 0) + (d->waiting ? 2 : 0) +
-		2;
+	int nn = d->kind == DLG_INPUT && d->note[0] ? dialog_wrap(d->note, inner, nlines, 3) : 0;
+	int h = 2 + 1 + nl + (d->kind == DLG_INPUT ? 2 : 0) + (ne ? ne + 1 : 0) + (nn ? nn + 1 : 0) +
+		(d->waiting ? 2 : 0) + 2;
 	struct rect r = layout_dialog(l, want_w, h);
 	unsigned long bg = theme_attr(ROLE_DIALOG);
 	for (int j = 0; j < r.h; j++)
@@ -262,6 +320,11 @@ void dialog_draw(const struct dialog *d, const struct layout *l)
 	if (d->kind == DLG_INPUT && y + 1 < bottom) {
 		y++;
 		iy = y++;
+	}
+	if (nn && y + 1 <= bottom) { /* the live note */
+		y++;
+		for (int i = 0; i < nn && y < bottom; i++)
+			draw_text(y++, r.x + 2, inner, nlines[i], bg);
 	}
 	if (ne && y + 1 <= bottom) {
 		y++;

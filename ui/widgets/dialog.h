@@ -26,12 +26,21 @@ struct dialog {
 	struct textbuf tb;  /* DLG_INPUT */
 	char error[256];    /* shown under the input; kept until the next edit */
 	bool waiting;       /* submitted; the result is awaited (2FA) */
+	/* a live note under the input, recomputed from what is typed after each
+	 * edit (the prepay dialog's months and discount); NULL: none */
+	void (*preview)(const char *typed, double arg, char *out, size_t n);
+	double preview_arg;
+	char note[256];
 };
 
 void dialog_confirm(struct dialog *d, int purpose, long id, const char *title, const char *text,
 		    const char *ok_label);
 void dialog_input(struct dialog *d, int purpose, long id, const char *title, const char *prompt,
 		  const char *initial, size_t max_chars);
+/* Give an open input its live note (computed now and after each edit). */
+void dialog_set_preview(struct dialog *d, void (*fn)(const char *, double, char *, size_t),
+			double arg);
+void dialog_update_preview(struct dialog *d); /* after the text was set from outside */
 void dialog_close(struct dialog *d);
 bool dialog_open(const struct dialog *d);
 /* Feed one key (keymap codes): Tab/Left/Right move between buttons (Left and
@@ -44,6 +53,11 @@ bool dialog_parse_number(const char *s, double lo, double hi, double *out, char 
 bool dialog_parse_bid(const char *s, double *out, char *err, size_t n); /* 0.001-32 $/h */
 bool dialog_parse_amount(const char *s, double *out, char *err, size_t n); /* > 0 */
 bool dialog_check_label(const char *s, char *err, size_t n);
+/* Live notes: what a prepay of the typed amount buys at dph_total $/h (the
+ * months covered and the discount), and whether a typed bid is under the
+ * instance's min_bid ($/h, NAN unknown). */
+void dialog_prepay_preview(const char *typed, double dph_total, char *out, size_t n);
+void dialog_bid_preview(const char *typed, double min_bid, char *out, size_t n);
 /* "totp" for 6 digits, "backup" for XXXX-XXXX-XXXX, NULL otherwise. */
 const char *dialog_tfa_method(const char *code);
 

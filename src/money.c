@@ -1,0 +1,129 @@
+/* money.c: what a row costs now, the cost of an instance so far, the prepay
+ * preview and the low-runway/low-credit levels (money.h). */
+#include "money.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "model.h"
+#include "util.h"
+
+/* A boot (provisioning and image load) shorter than this is taken as the
+ * only time since start the GPU was not billed: the estimate is then exact
+ * to within this much GPU time. */
+#define BOOT_ALLOWANCE_S 600.0
+
+bool money_storage_only(const struct instance *x) { return !inst_state_billing_compute(x->state); }
+
+double money_row_rate(const struct instance *x)
+{
+	double storage = x->storage_total_cost;
+	if (money_storage_only(x))
+		return isfinite(storage) ? storage : NAN;
+	if (isfinite(x->dph_total))
+		return x->dph_total;
+	if (isfinite(x->dph_base))
+		return x->dph_base + (isfinite(storage) ? storage : 0);
+	return NAN;
+}
+
+void money_cost_so_far(const struct instance *x, double now, struct cost_estimate *out)
+{
+	out->kind = COST_UNKNOWN;
+	out->lo = out->hi = out->age_s = out->gpu_known_s = out->storage = NAN;
+	if (!isfinite(x->start_date) || x->start_date <= 0 || now <= x->start_date)
+		return;
+	double storage = x->storage_total_cost, gpu = x->dph_base;
+	if (!isfinite(storage) && isfinite(x->dph_total) && isfinite(gpu))
+		storage = x->dph_total - gpu;
+	if (!isfinite(gpu) && isfinite(x->dph_total) && isfinite(storage))
+		gpu = x->dph_total - storage;
+	if (!isfinite(storage) || !isfinite(gpu))
+		return;
+	double age = now - x->start_date;
+	double known = 0;
+	if (inst_state_billing_compute(x->state) && isfinite(x->uptime_mins) && x->uptime_mins > 0)
+		known = x->uptime_mins * 60.0;
+	if (known > age)
+		known = age;
+	out->age_s = age;
+	out->gpu_known_s = known;
+	out->storage = storage * age / 3600.0;
+	out->lo = out->storage + gpu * known / 3600.0;
+	out->hi = out->storage + gpu * age / 3600.0;
+	/* running since (about) its start: the GPU was billed for this run only */
+	out->kind = known > 0 && age - known <= BOOT_ALLOWANCE_S ? COST_EXACT : COST_RANGE;
+	if (out->kind == COST_EXACT)
+		out->hi = out->lo;
+}
+
+bool money_prepay_preview(double amount, double dph_total, double *months, double *discount)
+{
+	*months = *discount = NAN;
+	if (!isfinite(amount) || amount <= 0 || !isfinite(dph_total) || dph_total <= 0)
+		return false;
+	*months = amount / (dph_total * 720.0);
+	*discount = fmin(0.4, 0.4 * *months / 12.0);
+	return true;
+}
+
+/* Level of a figure against its two limits (lower is worse; 0 = off). */
+static enum money_level under(double v, double warn, double alarm)
+{
+	if (alarm > 0 && v < alarm)
+		return ML_ALARM;
+	if (warn > 0 && v < warn)
+		return ML_WARN;
+	return ML_OK;
+}
+
+enum money_level money_level(const struct money_limits *lim, double credit, double burn,
+			     bool burn_known, bool at_least, bool *known, char *why, size_t n)
+{
+	char b1[32], b2[32];
+	if (n)
+		why[0] = '\0';
+	*known = false;
+	if (!isfinite(credit))
+		return ML_OK;
+	enum money_level c = under(credit, lim->credit_warn, lim->credit_alarm);
+	enum money_level r = ML_OK;
+	double runway_h = INFINITY;
+	bool runway_said = false;
+	if (burn_known && isfinite(burn) && burn > 0) {
+		runway_h = credit > 0 ? credit / burn : 0;
+		r = under(runway_h, lim->runway_warn_h, lim->runway_alarm_h);
+		/* a lower-bound burn gives an upper-bound runway: only "under" is sure */
+		runway_said = !at_least || r != ML_OK;
+	} else if (burn_known && isfinite(burn)) {
+		runway_said = !at_least; /* nothing burns: no runway limit applies */
+	}
+	*known = runway_said || c != ML_OK;
+	if (!*known)
+		return ML_OK;
+	enum money_level lv = r > c ? r : c;
+	if (lv == ML_OK || !n)
+		return lv;
+	if (r >= c) {
+		double lim_h = r == ML_ALARM ? lim->runway_alarm_h : lim->runway_warn_h;
+		snprintf(why, n, "runway %s%s under %s", at_least ? "at most " : "",
+			 fmt_duration(b1, sizeof b1, runway_h * 3600.0),
+			 fmt_duration(b2, sizeof b2, lim_h * 3600.0));
+	} else {
+		double lim_c = c == ML_ALARM ? lim->credit_alarm : lim->credit_warn;
+		char b3[32];
+		snprintf(why, n, "credit %s under %s", fmt_money(b1, sizeof b1, credit),
+			 fmt_money(b3, sizeof b3, lim_c));
+	}
+	return lv;
+}
+
+int money_watch_update(struct money_watch *w, enum money_level level, bool known)
+{
+	if (!known)
+		return 0;
+	enum money_level was = w->have ? w->level : ML_OK;
+	w->have = true;
+	w->level = level;
+	return level > was ? 1 : level < was ? -1 : 0;
+}
