@@ -240,6 +240,9 @@ void app_run_action(struct app *a, enum action act)
 	const struct action_def *d = action_get(act);
 	if (!d)
 		return;
+	struct view *bv = view_current(a);
+	if (bv && bv->ops->bulk && bv->ops->bulk(a, bv->st, act))
+		return; /* on the marked rows: each row's preconditions are the view's */
 	char why[300];
 	const char *no = action_refusal(act, view_row(a), a->read_only, why, sizeof why);
 	if (no) {
