@@ -454,6 +454,8 @@ static void handle_event(struct app *a, const struct event *e)
 	for (int i = 0; i < a->nviews; i++) /* the event log view keeps it */
 		if (a->views[i].ops->on_event)
 			a->views[i].ops->on_event(a, a->views[i].st, e);
+	if (e->flags & EVF_QUIET)
+		return;
 	if (e->flags & EVF_NEEDS_TFA) {
 		const struct sent_job *s = find_sent(a, e->job_id);
 		if (s && s->req.kind != JOB_TFA_LOGIN) {
