@@ -1,7 +1,8 @@
 #!/bin/sh
 # test_dashux.sh: the dashboard's smaller habits (issue 12): an instance's
 # state change is written to the event log ("running -> offline"), Enter on
-# an event cut at the screen's edge opens it whole; F1 opens help, F10 quits.
+# an event cut at the screen's edge opens it whole; F1 opens help, F10 quits;
+# at 80x24 the GPU column keeps the model and cut cells end with "…".
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
@@ -48,6 +49,14 @@ t_f10_quits() {
     sanitizer_clean
 }
 
+t_narrow() {
+    # at 80 columns the GPU column keeps the model, and cut cells end with an ellipsis
+    wait_for "V100" 10 || return 1
+    not_on_screen "Tesla V1" || return 1
+    screen | sed -n '4,$p' | grep -q "…" || { fail "no cut cell ends with an ellipsis"; return 1; }
+}
+
+tap "80x24: GPU names keep their model, cut cells end with an ellipsis" t_narrow
 tap "a state change is an event: running -> offline" t_state_event
 tap "Enter opens a long event whole; any key closes it" t_event_open
 tap "F1 opens help" t_f1_help
