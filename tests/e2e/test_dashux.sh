@@ -2,7 +2,8 @@
 # test_dashux.sh: the dashboard's smaller habits (issue 12): an instance's
 # state change is written to the event log ("running -> offline"), Enter on
 # an event cut at the screen's edge opens it whole; F1 opens help, F10 quits;
-# at 80x24 the GPU column keeps the model and cut cells end with "…".
+# at 80x24 the GPU column keeps the model and cut cells end with "…"; the
+# `/` filter takes column=value and !text.
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
@@ -56,6 +57,25 @@ t_narrow() {
     screen | sed -n '4,$p' | grep -q "…" || { fail "no cut cell ends with an ellipsis"; return 1; }
 }
 
+t_filter_terms() {
+    keys /; type_text "status=stopped"; keys Enter
+    wait_for_re "Instances [0-9]+/[0-9]+" 10 || return 1
+    sleep 0.5
+    n=$(screen | sed -n '4,22p' | grep -c " stopped ")
+    [ "$n" -ge 1 ] || { fail "no stopped row under status=stopped"; return 1; }
+    screen | sed -n '4,22p' | grep -q " running " && { fail "a running row passes status=stopped"; return 1; }
+    keys Escape
+    wait_for_re "Instances [0-9]+ " 10 || return 1
+    keys /; type_text "!running"; keys Enter
+    wait_for_re "Instances [0-9]+/[0-9]+" 10 || return 1
+    sleep 0.5
+    screen | sed -n '4,22p' | grep -q " running " && { fail "a running row passes !running"; return 1; }
+    screen | sed -n '4,22p' | grep -qE " (stopped|crashed|offline|unknown) " || { fail "!running hides everything"; return 1; }
+    keys Escape
+    wait_for_re "Instances [0-9]+ " 10
+}
+
+tap "/ filter: status=stopped and !running" t_filter_terms
 tap "80x24: GPU names keep their model, cut cells end with an ellipsis" t_narrow
 tap "a state change is an event: running -> offline" t_state_event
 tap "Enter opens a long event whole; any key closes it" t_event_open
