@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clip.h"
 #include "command.h"
 #include "config.h"
 #include "poller.h"
@@ -228,7 +229,8 @@ void app_instance_action(struct app *a, enum inst_op op, long id)
 		char cmd[320];
 		snprintf(cmd, sizeof cmd, "ssh -p %d root@%s", p, host);
 		app_copy(cmd);
-		app_toast(a, ROLE_OK, 10, "copied: %s", cmd);
+		app_toast(a, ROLE_OK, 12, "copied with the terminal clipboard sequence (OSC 52): %s%s",
+			  cmd, clip_advice_here());
 		break;
 	}
 	}
