@@ -242,6 +242,28 @@ struct api_call api_destroy(const struct config *c, long id)
 		  json_object());
 }
 
+/* A JSON list of n ids. */
+static json_t *id_list(const long *ids, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_integer((json_int_t)ids[i]));
+	return a;
+}
+
+struct api_call api_bulk_state(const struct config *c, const long *ids, size_t n, bool running)
+{
+	return mk(EP_STATE, "PUT", xasprintf("%s/api/v0/instances/", c->base_url),
+		  json_pack("{s:s,s:o}", "state", running ? "running" : "stopped", "ids",
+			    id_list(ids, n)));
+}
+
+struct api_call api_bulk_destroy(const struct config *c, const long *ids, size_t n)
+{
+	return mk(EP_DESTROY, "DELETE", xasprintf("%s/api/v0/instances/", c->base_url),
+		  json_pack("{s:o}", "instance_ids", id_list(ids, n)));
+}
+
 struct api_call api_bid(const struct config *c, long id, double price)
 {
 	return mk(EP_BID, "PUT", xasprintf("%s/api/v0/instances/bid_price/%ld/", c->base_url, id),

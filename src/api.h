@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "apierr.h"
@@ -29,9 +30,9 @@ enum api_ep {
 	EP_ENDPTJOBS,      /* GET /api/v0/endptjobs/ */
 	EP_OFFERS,         /* POST /api/v0/bundles/ */
 	EP_TEMPLATES,      /* GET /api/v0/template/?select_filters=... */
-	EP_STATE,          /* PUT /api/v0/instances/{id}/ {"state"} or {"label"} */
+	EP_STATE,          /* PUT /api/v0/instances/{id}/ {"state"} or {"label"}; bulk: PUT /api/v0/instances/ */
 	EP_REBOOT,         /* PUT /api/v0/instances/reboot/{id}/ */
-	EP_DESTROY,        /* DELETE /api/v0/instances/{id}/ */
+	EP_DESTROY,        /* DELETE /api/v0/instances/{id}/; bulk: DELETE /api/v0/instances/ */
 	EP_BID,            /* PUT /api/v0/instances/bid_price/{id}/ */
 	EP_PREPAY,         /* PUT /api/v0/instances/prepay/{id}/ */
 	EP_CREATE,         /* PUT /api/v0/asks/{offer}/ */
@@ -103,6 +104,10 @@ struct api_call api_stop(const struct config *c, long id);
 struct api_call api_label(const struct config *c, long id, const char *label);
 struct api_call api_reboot(const struct config *c, long id);
 struct api_call api_destroy(const struct config *c, long id);
+/* The bulk forms (API-NOTES): PUT /api/v0/instances/ {"state", "ids"}
+ * (EP_STATE) and DELETE /api/v0/instances/ {"instance_ids"} (EP_DESTROY). */
+struct api_call api_bulk_state(const struct config *c, const long *ids, size_t n, bool running);
+struct api_call api_bulk_destroy(const struct config *c, const long *ids, size_t n);
 struct api_call api_bid(const struct config *c, long id, double price);
 struct api_call api_prepay(const struct config *c, long id, double amount);
 /* In api_offers.c. */

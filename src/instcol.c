@@ -21,6 +21,25 @@ static const char *const titles[IC__COUNT] = {
 
 const char *instcol_title(enum instcol c) { return (unsigned)c < IC__COUNT ? titles[c] : "?"; }
 
+const char *instcol_gpu_model(const char *name)
+{
+	static const char *const brands[] = { "NVIDIA ", "Tesla ", "GeForce ", "Quadro ", "AMD ",
+					      "Radeon " };
+	if (!name)
+		return "";
+	for (bool again = true; again;) {
+		again = false;
+		for (size_t i = 0; i < sizeof brands / sizeof brands[0]; i++) {
+			size_t l = strlen(brands[i]);
+			if (strncmp(name, brands[i], l) == 0 && name[l]) {
+				name += l;
+				again = true;
+			}
+		}
+	}
+	return name;
+}
+
 bool instcol_pending(const struct instance *x, const struct snapshot *s)
 {
 	for (size_t i = 0; s && i < s->npending; i++)
@@ -55,13 +74,15 @@ char *instcol_format(enum instcol c, const struct instance *x, const struct snap
 		}
 		break;
 	}
-	case IC_GPUS:
+	case IC_GPUS: {
+		const char *g = instcol_gpu_model(x->gpu_name);
 		if (x->num_gpus > 0)
-			snprintf(buf, n, "%dx %s", x->num_gpus, x->gpu_name);
+			snprintf(buf, n, "%dx %s", x->num_gpus, g);
 		else
-			util_strlcpy(buf, x->gpu_name[0] ? x->gpu_name : "-", n);
+			util_strlcpy(buf, g[0] ? g : "-", n);
 		k = x->num_gpus;
 		break;
+	}
 	case IC_UTIL:
 		if (isfinite(x->gpu_util)) {
 			snprintf(buf, n, "%.0f%%", x->gpu_util);

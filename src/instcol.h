@@ -24,6 +24,10 @@ const char *instcol_title(enum instcol c); /* "ID", "$/H", ... */
  * the wall clock for the age.  Returns buf. */
 char *instcol_format(enum instcol c, const struct instance *x, const struct snapshot *s,
 		     double now, bool ascii, char *buf, size_t n, double *key);
+/* The model of a GPU name without its brand words, so that a narrow
+ * column keeps what tells GPUs apart: "Tesla V100" -> "V100", "NVIDIA
+ * GeForce RTX 4090" -> "RTX 4090".  A pointer into name. */
+const char *instcol_gpu_model(const char *name);
 /* True when x's status carries a badge in s (pending or unknown outcome). */
 bool instcol_pending(const struct instance *x, const struct snapshot *s);
 

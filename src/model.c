@@ -43,6 +43,8 @@ struct model {
 	uint64_t next_seq;
 	long *announced; /* id * IS__COUNT + state of the failures already announced, sorted */
 	size_t nannounced;
+	struct idstate *states; /* the last known state of each instance, by id */
+	size_t nstates;
 	struct call_result results[MODEL_MAX_RESULTS]; /* untaken, oldest first */
 	size_t nresults;
 };
@@ -165,6 +167,7 @@ void model_free(struct model *m)
 	close(m->wake_fd);
 	free(m->ring);
 	free(m->announced);
+	free(m->states);
 	for (size_t i = 0; i < m->nresults; i++)
 		call_result_free(&m->results[i]);
 	pthread_mutex_destroy(&m->mu);
@@ -259,6 +262,68 @@ static size_t newly_failed_locked(struct model *m, const struct instance *v, siz
 	return nnew;
 }
 
+struct idstate {
+	long id;
+	enum inst_state state;
+};
+
+static int cmp_idstate(const void *a, const void *b)
+{
+	long x = ((const struct idstate *)a)->id, y = ((const struct idstate *)b)->id;
+	return (x > y) - (x < y);
+}
+
+/* The state changes of the rows v against the states last seen (rows
+ * seen for the first time are no change); the table of last states is
+ * updated (a partial list keeps what it did not carry).  Caller holds mu;
+ * *out (malloc'd, n entries at most) gets the changes, "from" in state. */
+static size_t state_changes_locked(struct model *m, const struct instance *v, size_t n,
+				   bool partial, struct idstate **out)
+{
+	struct idstate *cur = xcalloc(n + m->nstates + 1, sizeof *cur);
+	struct idstate *ch = xcalloc(n ? n : 1, sizeof *ch);
+	size_t nc = 0, nch = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct idstate key = { v[i].id, v[i].state };
+		const struct idstate *old =
+			m->states ? bsearch(&key, m->states, m->nstates, sizeof key, cmp_idstate) : NULL;
+		if (old && old->state != key.state)
+			ch[nch++] = (struct idstate){ key.id, old->state };
+		cur[nc++] = key;
+	}
+	qsort(cur, nc, sizeof *cur, cmp_idstate);
+	if (partial) { /* rows not in this part keep their last state */
+		size_t base = nc;
+		for (size_t i = 0; i < m->nstates; i++)
+			if (!bsearch(&m->states[i], cur, base, sizeof *cur, cmp_idstate))
+				cur[nc++] = m->states[i];
+		qsort(cur, nc, sizeof *cur, cmp_idstate);
+	}
+	free(m->states);
+	m->states = cur;
+	m->nstates = nc;
+	*out = ch;
+	return nch;
+}
+
+/* Write the state changes into the event log (quietly: the table shows
+ * them; a new failure is also announced aloud). */
+static void announce_changes(struct model *m, const struct snap *s, const struct idstate *ch,
+			     size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct instance *x = snapshot_find_instance(&s->pub, ch[i].id);
+		if (!x)
+			continue;
+		enum ev_level l = inst_state_failed(x->state) ? EV_WARN
+				  : x->state == IS_RUNNING  ? EV_OK
+							    : EV_INFO;
+		model_event(m, l, -1, 0, x->id, EVF_QUIET | EVF_STATE, "instance %ld (%s): %s -> %s",
+			    x->id, x->label[0] ? x->label : x->gpu_name, inst_state_name(ch[i].state),
+			    inst_state_name(x->state));
+	}
+}
+
 /* Announce the instances of s that newly entered a failure state. */
 static void announce(struct model *m, const struct snap *s, const long *fresh, size_t nfresh)
 {
@@ -298,11 +363,15 @@ void model_publish_rows(struct model *m, struct irow *const *rows, size_t n,
 	s->pub.auth_failed = false;
 	long *fresh;
 	size_t nfresh = newly_failed_locked(m, v, n, &fresh);
+	struct idstate *changes;
+	size_t nchanges = state_changes_locked(m, v, n, s->pub.progress.partial, &changes);
 	atomic_fetch_add(&s->refs, 1); /* keep it alive to read below */
 	publish_locked(m, s);
 	pthread_mutex_unlock(&m->mu);
 	model_wake(m); /* no I/O under the lock */
+	announce_changes(m, s, changes, nchanges);
 	announce(m, s, fresh, nfresh);
+	free(changes);
 	free(fresh);
 	snap_unref(s);
 }

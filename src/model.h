@@ -217,6 +217,7 @@ enum ev_level { EV_INFO, EV_OK, EV_WARN, EV_ERROR };
 #define EVF_RESOLVED   0x20u  /* a re-read told what an unknown outcome was */
 #define EVF_HOLD       0x40u  /* a start-up warning: its toast stays until a key is pressed */
 #define EVF_QUIET      0x400u  /* logged only: the screen says it otherwise (no toast) */
+#define EVF_STATE      0x800u  /* an instance changed state ("provisioning -> running") */
 
 struct event {
 	uint64_t seq;          /* 1, 2, ... */

@@ -330,3 +330,17 @@ int util_strwidth(const char *s)
 	}
 	return w;
 }
+
+char *fmt_when(char *buf, size_t n, double when, double now)
+{
+	time_t t = (time_t)when, t0 = (time_t)now;
+	struct tm tm, tm0;
+	localtime_r(&t, &tm);
+	localtime_r(&t0, &tm0);
+	int today = tm.tm_year == tm0.tm_year && tm.tm_yday == tm0.tm_yday;
+	if (!n)
+		return buf;
+	if (!strftime(buf, n, today ? "%H:%M:%S" : "%Y-%m-%d %H:%M", &tm))
+		buf[0] = '\0';
+	return buf;
+}

@@ -34,6 +34,8 @@ char *fmt_rate(char *buf, size_t n, double dollars_per_h);  /* "$0.412/h" */
 char *fmt_duration(char *buf, size_t n, double seconds);    /* "45s" "12m" "3h05m" "2d04h" "-" */
 char *fmt_mb(char *buf, size_t n, double mb);               /* "24GB" "512MB" "1.5TB" */
 char *fmt_age(char *buf, size_t n, double now, double then);/* duration since, "-" if then<=0 */
+/* A local wall time: "14:03:07" on now's day, "2026-11-21 14:03" on another. */
+char *fmt_when(char *buf, size_t n, double when, double now);
 
 /* Wall-clock epoch seconds and monotonic seconds. */
 double util_now(void);

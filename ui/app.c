@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clip.h"
 #include "command.h"
 #include "config.h"
 #include "poller.h"
@@ -236,7 +237,8 @@ void app_instance_action(struct app *a, enum inst_op op, long id)
 		char cmd[320];
 		snprintf(cmd, sizeof cmd, "ssh -p %d root@%s", p, host);
 		app_copy(cmd);
-		app_toast(a, ROLE_OK, 10, "copied: %s", cmd);
+		app_toast(a, ROLE_OK, 12, "copied with the terminal clipboard sequence (OSC 52): %s%s",
+			  cmd, clip_advice_here());
 		break;
 	}
 	}
@@ -248,6 +250,9 @@ void app_run_action(struct app *a, enum action act)
 	const struct action_def *d = action_get(act);
 	if (!d)
 		return;
+	struct view *bv = view_current(a);
+	if (bv && bv->ops->bulk && bv->ops->bulk(a, bv->st, act))
+		return; /* on the marked rows: each row's preconditions are the view's */
 	char why[300];
 	const char *no = action_refusal(act, view_row(a), a->read_only, why, sizeof why);
 	if (no) {

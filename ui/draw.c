@@ -7,6 +7,8 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "util.h"
+
 static bool ascii_lines;
 
 void draw_set_ascii(bool ascii) { ascii_lines = ascii; }
@@ -89,6 +91,11 @@ void draw_cell(int y, int x, int w, const char *s, bool right, unsigned long att
 	if (w <= 0)
 		return;
 	draw_fill(y, x, w, attr);
+	if (w >= 2 && util_strwidth(s) > w) { /* cut: say so with an ellipsis */
+		draw_text(y, x, w - 1, s, attr);
+		draw_text(y, x + w - 1, 1, ascii_lines ? "~" : "\u2026", attr);
+		return;
+	}
 	int tw = walk(s, w, 0, 0, false, 0);
 	draw_text(y, right ? x + w - tw : x, w, s, attr);
 }

@@ -254,6 +254,7 @@ static const struct default_bind global_defaults[] = {
 	{ "?", ACT_HELP },    { ":", ACT_COMMAND },   { "/", ACT_FILTER },  { "r", ACT_REFRESH },
 	{ "p", ACT_PAUSE },   { "q", ACT_QUIT },      { "C-c", ACT_QUIT_NOW }, { "C-z", ACT_SUSPEND },
 	{ "C-l", ACT_REDRAW }, { "Tab", ACT_NEXT_VIEW }, { "Esc", ACT_BACK },
+	{ "F1", ACT_HELP },   { "F10", ACT_QUIT_NOW }, /* htop's habits */
 };
 
 /* Navigation, bound in every list context. */

@@ -62,7 +62,7 @@ int km_ctx_by_name(const char *name); /* -1 if unknown; "" means global */
 #define ACTIONS(X) \
 	X(HELP, "help", AF_GLOBAL | AF_HINT, "show this help") \
 	X(COMMAND, "command", AF_GLOBAL, "command line (:VIEW :ACTION :sort COL :filter TEXT :theme NAME :refresh :q)") \
-	X(FILTER, "filter", AF_GLOBAL | AF_HINT, "filter the list as you type (Esc clears)") \
+	X(FILTER, "filter", AF_GLOBAL | AF_HINT, "filter as you type: text, column=value (status=running, gpu=4090), !text (Esc clears)") \
 	X(REFRESH, "refresh", AF_GLOBAL | AF_HINT, "refresh now") \
 	X(PAUSE, "pause", AF_GLOBAL, "pause or resume display updates") \
 	X(QUIT, "quit", AF_GLOBAL | AF_HINT, "quit (closes a view or dialog first)") \

@@ -68,6 +68,10 @@ struct view_ops {
 	void (*draw)(struct app *a, void *st, const struct rect *body);
 	/* An action looked up in its context whose def has no run; true when handled. */
 	bool (*action)(struct app *a, void *st, enum action act);
+	/* An action on the view's marked rows, before the selected row's
+	 * preconditions are checked: true when the view took it (rows are
+	 * marked and act applies to marks).  NULL: the view marks nothing. */
+	bool (*bulk)(struct app *a, void *st, enum action act);
 	/* What its actions apply to (a struct instance * when instance_rows), NULL: none. */
 	const void *(*selected_row)(const struct app *a, const void *st);
 	/* The `/` filter: apply text; the text in force.  NULL: no filter. */

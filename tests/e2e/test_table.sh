@@ -100,7 +100,7 @@ t_sort() {
     # descending by label: the largest label on the first row
     wait_for_re "LABEL[▲▼^v]" 10 || return 1
     first_row=$(screen | sed -n '4p')
-    case $first_row in *"$(printf '%.12s' "$la")"*) ;; *) fail "first row '$first_row' is not label $la"; return 1 ;; esac
+    case $first_row in *"$(printf '%.11s' "$la")"*) ;; *) fail "first row '$first_row' is not label $la"; return 1 ;; esac
     keys i '<'
     wait_for_re "ID[▲▼^v] " 10
 }
@@ -143,7 +143,7 @@ t_copy_ssh() {
     id=$(first_inst "x.get('actual_status') == 'running' and x.get('ports')")
     select_row "$id" || return 1
     keys y
-    wait_for_re "copied: ssh -p [0-9]+ root@" 10 || return 1
+    wait_for_re "copied with the terminal clipboard sequence \(OSC 52\): ssh -p [0-9]+ root@" 10 || return 1
     keys Escape
 }
 

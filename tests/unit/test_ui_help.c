@@ -69,7 +69,8 @@ static void test_help_generated(void **state)
 	assert_true(n > 30);
 	assert_true(help_has(n, "D", "destroy"));
 	assert_true(help_has(n, "s", "stop"));
-	assert_true(help_has(n, "?", "help"));
+	assert_true(help_has(n, "?/F1", "help")); /* htop's F1 too */
+	assert_true(help_has(n, "C-c/F10", "quit at once"));
 	assert_true(help_has(n, "Up/k", "up"));
 	assert_true(help_has(n, "$", "prepay"));
 	/* read-only: no mutating action anywhere */

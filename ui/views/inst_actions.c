@@ -123,7 +123,7 @@ static const struct inst_action table[] = {
 	{ IOP_PREPAY, "$", { "prepay", "prepay credit on the instance", NULL, MUT, NULL, run } },
 	{ IOP_SSH, "x", { "ssh", "ssh into the instance", NULL, AF_NEEDS_SEL | AF_HINT,
 			  inst_why_not_ssh, run } },
-	{ IOP_COPY_SSH, "y", { "copy-ssh", "copy the ssh command to the clipboard", NULL,
+	{ IOP_COPY_SSH, "y", { "copy-ssh", "copy the ssh command to the clipboard (OSC 52; under tmux: set-clipboard on)", NULL,
 			       AF_NEEDS_SEL, inst_why_not_ssh, run } },
 };
 #undef MUT

@@ -1,6 +1,8 @@
 /* pane_events.c: the event log view: it keeps every event the model
- * reported (job results, failures, errors, 2FA requests) and shows them
- * newest first, with time and level; scrolls and filters. */
+ * reported (job results, failures, instance state changes, errors, 2FA
+ * requests) and shows them newest first, with time (and the date when not
+ * today) and level; scrolls and filters; Enter opens the selected event
+ * whole (a line cut at the screen's edge). */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "dialog.h"
 #include "draw.h"
 #include "model.h"
 #include "view.h"
@@ -24,7 +27,11 @@ struct ev_view {
 	size_t n;
 	size_t sel;         /* index from the newest (0 = newest) */
 	char filter[128];
+	bool open;          /* the selected event is shown whole */
+	struct event opened;
 };
+
+static enum action act_open;
 
 static const char *level_name(enum ev_level l)
 {
@@ -91,11 +98,8 @@ static void ev_draw(struct app *a, void *st, const struct rect *r)
 		bool sel = k - 1 == v->sel;
 		unsigned long base = theme_attr(sel ? ROLE_SELECTION : ROLE_NORMAL);
 		draw_fill(y, r->x, r->w, base);
-		char when[16];
-		time_t t = (time_t)e->when;
-		struct tm tm;
-		localtime_r(&t, &tm);
-		strftime(when, sizeof when, "%H:%M:%S", &tm);
+		char when[32];
+		fmt_when(when, sizeof when, e->when, util_now());
 		int x = r->x + 1;
 		x += draw_text(y, x, r->w - (x - r->x), when, base) + 1;
 		draw_cell(y, x, 5, level_name(e->level), false,
@@ -112,10 +116,71 @@ static void ev_draw(struct app *a, void *st, const struct rect *r)
 			  theme_attr(ROLE_DIM));
 }
 
+/* The selected event (shown index v->sel from the newest), or NULL. */
+static const struct event *selected(const struct ev_view *v)
+{
+	size_t k = 0;
+	for (size_t i = v->n; i-- > 0;) {
+		if (!matches(&v->events[i], v->filter))
+			continue;
+		if (k++ == v->sel)
+			return &v->events[i];
+	}
+	return NULL;
+}
+
+/* Any key closes the opened event. */
+static bool ev_modal_key(struct app *a, void *st, int key)
+{
+	(void)key;
+	struct ev_view *v = st;
+	if (!v->open)
+		return false;
+	v->open = false;
+	a->dirty |= DIRTY_ALL;
+	return true;
+}
+
+/* The opened event, whole, in a box over the screen. */
+static bool ev_modal_draw(struct app *a, void *st)
+{
+	struct ev_view *v = st;
+	if (!v->open || a->lay.too_small)
+		return false;
+	const struct event *e = &v->opened;
+	char when[32], head[96], lines[14][256];
+	fmt_when(when, sizeof when, e->when, 0); /* now 0: never today, so with the date */
+	snprintf(head, sizeof head, "%s  %s", when, level_name(e->level));
+	struct rect probe = layout_dialog(&a->lay, 76, a->lay.rows);
+	int inner = probe.w - 4;
+	int nl = dialog_wrap(e->text, inner, lines, 12);
+	struct rect r = layout_dialog(&a->lay, 76, nl + 7);
+	unsigned long bg = theme_attr(ROLE_DIALOG);
+	for (int j = 0; j < r.h; j++)
+		draw_fill(r.y + j, r.x, r.w, bg);
+	draw_box(r.y, r.x, r.h, r.w, "Event", bg);
+	int y = r.y + 1;
+	draw_text(y++, r.x + 2, inner, head, theme_attr(level_role(e->level)));
+	y++;
+	for (int i = 0; i < nl && y < r.y + r.h - 2; i++)
+		draw_text(y++, r.x + 2, inner, lines[i], bg);
+	draw_text(r.y + r.h - 2, r.x + 2, inner, "any key closes", theme_attr(ROLE_DIM));
+	return false;
+}
+
 static bool ev_action(struct app *a, void *st, enum action act)
 {
 	struct ev_view *v = st;
 	size_t total = shown_count(v);
+	if (act == act_open) {
+		const struct event *e = selected(v);
+		if (e) {
+			v->opened = *e;
+			v->open = true;
+		}
+		a->dirty |= DIRTY_ALL;
+		return true;
+	}
 	size_t page = a->lay.body.h > 2 ? (size_t)a->lay.body.h - 2 : 1;
 	switch (act) {
 	case ACT_UP: if (v->sel) v->sel--; break;
@@ -164,6 +229,17 @@ static void ev_event(struct app *a, void *st, const struct event *e)
 		a->dirty |= DIRTY_BODY;
 }
 
+static const struct action_def open_def = {
+	"open-event", "the selected event whole (any key closes)", NULL, AF_HINT, NULL, NULL,
+};
+
+static void ev_keys(struct keymap *km, int ctx)
+{
+	act_open = action_register(&open_def);
+	action_allow(act_open, ctx);
+	keymap_default(km, ctx, "Enter", act_open);
+}
+
 static void *ev_init(struct app *a)
 {
 	(void)a;
@@ -187,6 +263,7 @@ const struct view_ops view_events = {
 	.heading = "Events view",
 	.number_key = '2',
 	.ctx_flags = CTXF_LIST,
+	.keys = ev_keys,
 	.init = ev_init,
 	.fini = ev_fini,
 	.on_event = ev_event,
@@ -194,4 +271,6 @@ const struct view_ops view_events = {
 	.action = ev_action,
 	.filter = ev_filter,
 	.filter_text = ev_filter_text,
+	.modal_key = ev_modal_key,
+	.modal_draw = ev_modal_draw,
 };

@@ -2,7 +2,13 @@
  * status with pending badges, GPUs, utilisation, price, age, SSH address,
  * image, machine), coloured by state, failed rows highlighted; sorting,
  * filtering and a selection that follows the instance id.  Its keys are the
- * instance actions (inst_actions.c) and Enter, which opens the detail view. */
+ * instance actions (inst_actions.c) and Enter, which opens the detail view.
+ * Space marks rows (a mark column appears, the tab counts them): stop,
+ * start, destroy and label then apply to every marked row that fits, with
+ * one confirmation listing them (inst_bulk.c), sent as the service's bulk
+ * form (one at-most-once call) or, for labels, one job per row;
+ * `:destroy-failed` destroys every failed instance after the count is
+ * typed. */
 #include "pane_instances.h"
 
 #define NCURSES_WIDECHAR 1
@@ -13,6 +19,8 @@
 #include <string.h>
 
 #include "app.h"
+#include "dialog.h"
+#include "inst_bulk.h"
 #include "inst_actions.h"
 #include "pane_account.h"
 #include "instcol.h"
@@ -22,6 +30,7 @@
 #include "jobs.h"
 #include "pane_offers.h"
 #include "model.h"
+#include "poller.h"
 #include "table.h"
 #include "theme.h"
 #include "util.h"
@@ -70,7 +79,53 @@ struct inst_view {
 	struct table t;
 	int rows; /* table rows drawn last time (the page size) */
 	long want; /* select this instance once it is listed (a new one), 0: none */
+	long *marks;          /* marked instance ids, in marking order */
+	size_t nmarks, cap;
+	struct dialog dlg;    /* the bulk confirmation (or label / count input) */
+	struct bulk_plan plan; /* what dlg confirms (plan.ids NULL: none) */
+	bool typed;           /* dlg asks for the count typed (:destroy-failed) */
+	int req;              /* the bulk call awaited, 0: none */
+	enum bulk_op req_op;
+	size_t req_n;
 };
+
+static enum action act_mark, act_unmark, act_destroy_failed;
+
+static bool is_marked(const struct inst_view *v, long id)
+{
+	for (size_t i = 0; i < v->nmarks; i++)
+		if (v->marks[i] == id)
+			return true;
+	return false;
+}
+
+/* Mark id, or unmark it when marked. */
+static void toggle_mark(struct inst_view *v, long id)
+{
+	for (size_t i = 0; i < v->nmarks; i++)
+		if (v->marks[i] == id) {
+			memmove(&v->marks[i], &v->marks[i + 1], (v->nmarks - i - 1) * sizeof *v->marks);
+			v->nmarks--;
+			return;
+		}
+	if (v->nmarks == v->cap) {
+		v->cap = v->cap ? v->cap * 2 : 16;
+		v->marks = xrealloc(v->marks, v->cap * sizeof *v->marks);
+	}
+	v->marks[v->nmarks++] = id;
+}
+
+/* Forget marks of instances no longer listed (once the list is whole). */
+static void prune_marks(struct inst_view *v, const struct snapshot *s)
+{
+	if (!s || s->progress.partial || !(s->fresh[SRC_INSTANCES].last_ok > 0))
+		return;
+	size_t k = 0;
+	for (size_t i = 0; i < v->nmarks; i++)
+		if (snapshot_find_instance(s, v->marks[i]))
+			v->marks[k++] = v->marks[i];
+	v->nmarks = k;
+}
 
 static enum role state_role(enum inst_state s)
 {
@@ -116,6 +171,7 @@ static void rebuild(struct app *a, struct inst_view *v)
 		   finish);
 	if (v->want && table_select_id(&v->t, v->want))
 		v->want = 0;
+	prune_marks(v, s);
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS | DIRTY_HEADER;
 }
 
@@ -140,13 +196,20 @@ static void inst_draw(struct app *a, void *st, const struct rect *r)
 {
 	struct inst_view *v = st;
 	struct table *t = &v->t;
+	/* while rows are marked, a mark column on the left */
+	const int gw = v->nmarks ? 2 : 0;
+	const struct rect full = *r;
+	struct rect inner = *r;
+	inner.x += gw;
+	inner.w -= gw;
+	r = &inner;
 	int w[NCOLS];
 	unsigned shown = table_widths_fit(cols, NCOLS, r->w, t->natural, w);
 	table_set_visible(t, shown);
 	bool ascii = a->cfg->ascii;
 	/* column titles */
 	unsigned long ch = theme_attr(ROLE_COLHEAD);
-	draw_fill(r->y, r->x, r->w, ch);
+	draw_fill(full.y, full.x, full.w, ch);
 	int x = r->x;
 	for (int c = 0; c < NCOLS; c++) {
 		if (!(shown & (1u << c)))
@@ -169,7 +232,7 @@ static void inst_draw(struct app *a, void *st, const struct rect *r)
 		int y = r->y + 1 + i;
 		size_t k = t->top + (size_t)i;
 		if (k >= t->nview) {
-			draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
+			draw_fill(y, full.x, full.w, theme_attr(ROLE_NORMAL));
 			if (k == 0 && i == 0) {
 				char buf[300];
 				draw_text(y, r->x + 1, r->w - 1, empty_text(a, t, buf, sizeof buf),
@@ -180,7 +243,9 @@ static void inst_draw(struct app *a, void *st, const struct rect *r)
 		const struct table_row *row = &t->rows[t->view[k]];
 		bool sel = k == t->sel;
 		unsigned long base = theme_attr(sel ? ROLE_SELECTION : dim ? ROLE_DIM : (enum role)row->role);
-		draw_fill(y, r->x, r->w, base);
+		draw_fill(y, full.x, full.w, base);
+		if (gw && is_marked(v, row->id))
+			draw_text(y, full.x, gw, ascii ? "*" : "\u25cf", sel ? base : theme_attr(ROLE_KEY));
 		x = r->x;
 		for (int c = 0; c < NCOLS; c++) {
 			if (!(shown & (1u << c)))
@@ -192,6 +257,228 @@ static void inst_draw(struct app *a, void *st, const struct rect *r)
 			x += w[c] + 1;
 		}
 	}
+}
+
+/* ---- actions on the marked rows ------------------------------------------- */
+
+/* Open the confirmation of v->plan (already planned). */
+static void open_plan(struct app *a, struct inst_view *v)
+{
+	const struct snapshot *s = a->snap;
+	char text[512];
+	inst_bulk_text(&v->plan, s->instances, s->ninstances, text, sizeof text);
+	if (!v->plan.n) {
+		app_toast(a, ROLE_WARNING, 10, "%s", text);
+		inst_bulk_free(&v->plan);
+		return;
+	}
+	char title[64];
+	snprintf(title, sizeof title, "%s %zu instance%s", inst_bulk_name(v->plan.op), v->plan.n,
+		 v->plan.n == 1 ? "" : "s");
+	title[0] = (char)(title[0] - 'a' + 'A');
+	switch (v->plan.op) {
+	case BULK_STOP: dialog_confirm(&v->dlg, 0, 0, title, text, "Stop"); break;
+	case BULK_START: dialog_confirm(&v->dlg, 0, 0, title, text, "Start"); break;
+	case BULK_DESTROY: dialog_confirm(&v->dlg, 0, 0, title, text, "Destroy"); break;
+	case BULK_LABEL: dialog_input(&v->dlg, 0, 0, title, text, "", LABEL_MAX); break;
+	}
+	a->dirty |= DIRTY_ALL;
+}
+
+/* `:destroy-failed`: every instance in a failure state, the count typed. */
+static void destroy_failed(struct app *a, struct inst_view *v)
+{
+	const struct snapshot *s = a->snap;
+	if (!s || v->req || dialog_open(&v->dlg)) {
+		app_toast(a, ROLE_WARNING, 8, "a bulk action is still awaited");
+		return;
+	}
+	inst_bulk_plan_failed(&v->plan, s->instances, s->ninstances);
+	if (!v->plan.n) {
+		inst_bulk_free(&v->plan);
+		app_toast(a, ROLE_OK, 8, "no instance is in a failure state");
+		return;
+	}
+	char list[440], text[512];
+	inst_bulk_text(&v->plan, s->instances, s->ninstances, list, sizeof list);
+	snprintf(text, sizeof text, "%s Type %zu to confirm:", list, v->plan.n);
+	dialog_input(&v->dlg, 0, 0, "Destroy failed instances", text, "", 8);
+	v->typed = true;
+	a->dirty |= DIRTY_ALL;
+}
+
+static bool bulk_op_of(enum action act, enum bulk_op *op)
+{
+	static const struct { const char *name; enum bulk_op op; } m[] = {
+		{ "stop", BULK_STOP }, { "start", BULK_START }, { "destroy", BULK_DESTROY },
+		{ "label", BULK_LABEL },
+	};
+	for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+		if (act == action_by_name(m[i].name)) {
+			*op = m[i].op;
+			return true;
+		}
+	return false;
+}
+
+/* stop, start, destroy, label while rows are marked: on the marked rows. */
+static bool inst_bulk(struct app *a, void *st, enum action act)
+{
+	struct inst_view *v = st;
+	enum bulk_op op;
+	if (!v->nmarks || !bulk_op_of(act, &op))
+		return false;
+	if (a->read_only) {
+		app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled", inst_bulk_name(op));
+		return true;
+	}
+	if (!a->snap || v->req || dialog_open(&v->dlg)) {
+		app_toast(a, ROLE_WARNING, 8, "a bulk action is still awaited");
+		return true;
+	}
+	inst_bulk_plan(&v->plan, op, a->snap->instances, a->snap->ninstances, v->marks, v->nmarks);
+	v->typed = false;
+	open_plan(a, v);
+	return true;
+}
+
+/* The confirmed plan goes out; the marks it acted on are cleared. */
+static void send_plan(struct app *a, struct inst_view *v, const char *label)
+{
+	struct bulk_plan *p = &v->plan;
+	const char *name = inst_bulk_name(p->op);
+	switch (p->op) {
+	case BULK_STOP:
+	case BULK_START:
+	case BULK_DESTROY: {
+		struct job_call c = { .action = true, .map = inst_bulk_map };
+		c.call = p->op == BULK_DESTROY ? api_bulk_destroy(a->cfg, p->ids, p->n)
+					       : api_bulk_state(a->cfg, p->ids, p->n, p->op == BULK_START);
+		snprintf(c.what, sizeof c.what, "%s of %zu instance%s", name, p->n,
+			 p->n == 1 ? "" : "s");
+		int id = 0, rc = jobs_call(a->jobs, &c, &id);
+		if (rc != JOBS_OK) {
+			app_toast(a, ROLE_ERROR, 10, "%s refused: %s", c.what, jobs_strerror(rc));
+			return;
+		}
+		v->req = id;
+		v->req_op = p->op;
+		v->req_n = p->n;
+		app_toast(a, ROLE_PENDING, 0, "%s: sent for %zu instance%s", name, p->n,
+			  p->n == 1 ? "" : "s");
+		break;
+	}
+	case BULK_LABEL: {
+		struct job_req req;
+		size_t sent = 0;
+		for (size_t i = 0; i < p->n; i++) {
+			memset(&req, 0, sizeof req);
+			req.kind = JOB_LABEL;
+			req.instance_id = p->ids[i];
+			util_strlcpy(req.text, label, sizeof req.text);
+			if (app_submit(a, &req))
+				sent++;
+		}
+		app_toast(a, sent == p->n ? ROLE_PENDING : ROLE_WARNING, 8,
+			  "label: sent for %zu of %zu instances", sent, p->n);
+		break;
+	}
+	}
+	for (size_t i = 0; i < p->n; i++)
+		if (is_marked(v, p->ids[i]))
+			toggle_mark(v, p->ids[i]);
+}
+
+/* Keys while the bulk dialog is open. */
+static bool inst_modal_key(struct app *a, void *st, int key)
+{
+	struct inst_view *v = st;
+	if (!dialog_open(&v->dlg))
+		return false;
+	enum dlg_result r = dialog_key(&v->dlg, key);
+	if (r == DLG_CANCEL) {
+		dialog_close(&v->dlg);
+		inst_bulk_free(&v->plan);
+		app_toast(a, ROLE_DIM, 4, "cancelled: nothing sent");
+	} else if (r == DLG_SUBMIT) {
+		char err[256];
+		if (v->typed) {
+			char want[32];
+			snprintf(want, sizeof want, "%zu", v->plan.n);
+			if (strcmp(v->dlg.tb.s, want) != 0) {
+				snprintf(v->dlg.error, sizeof v->dlg.error,
+					 "type %s (the number of instances) to destroy them, Esc cancels",
+					 want);
+				return true;
+			}
+		} else if (v->plan.op == BULK_LABEL &&
+			   !dialog_check_label(v->dlg.tb.s, err, sizeof err)) {
+			util_strlcpy(v->dlg.error, err, sizeof v->dlg.error);
+			return true;
+		}
+		char label[LABEL_MAX + 1];
+		util_strlcpy(label, v->dlg.tb.s, sizeof label);
+		dialog_close(&v->dlg);
+		if (a->read_only)
+			app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled",
+				  inst_bulk_name(v->plan.op));
+		else
+			send_plan(a, v, label);
+		inst_bulk_free(&v->plan);
+	}
+	a->dirty |= DIRTY_ALL;
+	return true;
+}
+
+static bool inst_modal_draw(struct app *a, void *st)
+{
+	struct inst_view *v = st;
+	if (!dialog_open(&v->dlg))
+		return false;
+	dialog_draw(&v->dlg, &a->lay);
+	return v->dlg.kind == DLG_INPUT;
+}
+
+/* The answer of the bulk call, into the event log (and so a toast). */
+static void take_bulk(struct app *a, struct inst_view *v)
+{
+	struct call_result r;
+	if (!v->req || !model_take_result(a->m, v->req, &r))
+		return;
+	const char *name = inst_bulk_name(v->req_op);
+	if (r.outcome == CALL_ERROR && r.err.cls == AE_NEEDS_TFA) {
+		call_result_free(&r); /* parked: sent again under the same id after a 2FA login */
+		return;
+	}
+	switch (r.outcome) {
+	case CALL_OK: {
+		const struct bulk_answer *b = r.value;
+		char more[96] = "";
+		if (b && b->queued)
+			snprintf(more, sizeof more, ", %d queued (waiting for their GPUs)", b->queued);
+		if (b && b->missing) {
+			size_t l = strlen(more);
+			snprintf(more + l, sizeof more - l, ", %d not found", b->missing);
+		}
+		if (b && b->done >= 0)
+			model_event(a->m, EV_OK, -1, 0, 0, 0, "%s: done for %d of %zu instance%s%s",
+				    name, b->done, v->req_n, v->req_n == 1 ? "" : "s", more);
+		else
+			model_event(a->m, EV_OK, -1, 0, 0, 0, "%s: done for %zu instance%s", name,
+				    v->req_n, v->req_n == 1 ? "" : "s");
+		break;
+	}
+	case CALL_ERROR:
+		model_event(a->m, EV_ERROR, -1, 0, 0, 0, "%s of %zu instance%s failed: %s", name,
+			    v->req_n, v->req_n == 1 ? "" : "s", r.err.msg);
+		break;
+	case CALL_UNKNOWN: /* the poller said so in the event log */
+		break;
+	}
+	call_result_free(&r);
+	v->req = 0;
+	if (a->poller)
+		poller_refresh_now(a->poller);
 }
 
 static bool inst_action(struct app *a, void *st, enum action act)
@@ -209,8 +496,22 @@ static bool inst_action(struct app *a, void *st, enum action act)
 	case ACT_SORT_PREV: table_sort_step(t, -1); break;
 	case ACT_SORT_NEXT: table_sort_step(t, 1); break;
 	case ACT_SORT_INVERT: table_set_sort(t, t->sort_col, !t->sort_rev); break;
-	default: /* enum action is open (views register more): not this view's */
-		return false;
+	default: /* enum action is open (views register more) */
+		if (act == act_mark) {
+			const struct table_row *row = table_selected(t);
+			if (row) {
+				toggle_mark(v, row->id);
+				table_move(t, 1);
+			}
+		} else if (act == act_unmark) {
+			v->nmarks = 0;
+		} else if (act == act_destroy_failed) {
+			destroy_failed(a, v);
+		} else {
+			return false; /* not this view's */
+		}
+		a->dirty |= DIRTY_ALL;
+		return true;
 	}
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 	return true;
@@ -230,11 +531,31 @@ static const struct action_def detail_def = {
 	run_detail,
 };
 
+static const struct action_def mark_def = {
+	"mark", "mark or unmark the row (s S D l then act on every marked row)", NULL,
+	AF_NEEDS_SEL, NULL, NULL,
+};
+static const struct action_def unmark_def = {
+	"unmark-all", "unmark every row", NULL, 0, NULL, NULL,
+};
+static const struct action_def destroy_failed_def = {
+	"destroy-failed", "destroy every instance in a failure state (type the count to confirm)",
+	NULL, AF_MUTATES, NULL, NULL,
+};
+
 static void inst_keys(struct keymap *km, int ctx)
 {
 	enum action d = action_register(&detail_def);
 	action_allow(d, ctx);
 	keymap_default(km, ctx, "Enter", d);
+	act_mark = action_register(&mark_def);
+	action_allow(act_mark, ctx);
+	keymap_default(km, ctx, "Space", act_mark);
+	act_unmark = action_register(&unmark_def);
+	action_allow(act_unmark, ctx);
+	keymap_default(km, ctx, "U", act_unmark);
+	act_destroy_failed = action_register(&destroy_failed_def);
+	action_allow(act_destroy_failed, ctx);
 	inst_actions_keys(km, ctx);
 	pane_offers_replace_keys(km, ctx);
 	pane_account_reports_keys(km, ctx);
@@ -263,14 +584,18 @@ static void *inst_init(struct app *a)
 
 static void inst_fini(struct app *a, void *st)
 {
-	(void)a;
 	struct inst_view *v = st;
 	table_free(&v->t);
+	inst_bulk_free(&v->plan);
+	if (v->req)
+		model_drop_result(a->m, v->req);
+	free(v->marks);
 	free(v);
 }
 
 static void inst_snapshot(struct app *a, void *st, bool rows)
 {
+	take_bulk(a, st);
 	if (rows)
 		rebuild(a, st);
 }
@@ -332,6 +657,10 @@ static void inst_tab(const struct app *a, const void *st, char *buf, size_t n)
 		snprintf(buf, n, "%zu/%zu", v->t.nview, v->t.nrows);
 	else
 		snprintf(buf, n, "%zu", v->t.nrows);
+	if (v->nmarks) {
+		size_t l = strlen(buf);
+		snprintf(buf + l, n - l, ", %zu marked", v->nmarks);
+	}
 }
 
 const struct view_ops view_instances = {
@@ -355,4 +684,7 @@ const struct view_ops view_instances = {
 	.filter_text = inst_filter_text,
 	.sort = inst_sort,
 	.tab_text = inst_tab,
+	.bulk = inst_bulk,
+	.modal_key = inst_modal_key,
+	.modal_draw = inst_modal_draw,
 };

@@ -134,14 +134,57 @@ static bool contains_ci(const char *hay, const char *needle)
 	return false;
 }
 
+/* The column a filter term names ("status", "gpu" for GPUS: a prefix of
+ * the title, case-insensitive; an exact title first), -1 if none. */
+static int term_col(const struct table *t, const char *name, size_t len)
+{
+	int prefix = -1;
+	for (int c = 0; c < t->ncols; c++) {
+		const char *title = t->cols[c].title;
+		if (!title || strncasecmp(title, name, len) != 0)
+			continue;
+		if (strlen(title) == len)
+			return c;
+		if (prefix < 0)
+			prefix = c;
+	}
+	return prefix;
+}
+
+/* One term: TEXT in any visible cell, COLUMN=VALUE in that column's cell
+ * (whether shown or not), !TERM its negation. */
+static bool term_matches(const struct table *t, const struct table_row *r, const char *term)
+{
+	if (term[0] == '!' && term[1])
+		return !term_matches(t, r, term + 1);
+	const char *eq = strchr(term, '=');
+	if (eq && eq > term) {
+		int c = term_col(t, term, (size_t)(eq - term));
+		if (c >= 0)
+			return r->cells[c] && contains_ci(r->cells[c], eq + 1);
+	}
+	for (int c = 0; c < t->ncols; c++)
+		if ((t->visible & (1u << c)) && r->cells[c] && contains_ci(r->cells[c], term))
+			return true;
+	return false;
+}
+
 bool table_row_matches(const struct table *t, const struct table_row *r, const char *filter)
 {
 	if (!filter || !*filter)
 		return true;
-	for (int c = 0; c < t->ncols; c++)
-		if ((t->visible & (1u << c)) && r->cells[c] && contains_ci(r->cells[c], filter))
-			return true;
-	return false;
+	/* plain text is one term (spaces and all); with a COLUMN=VALUE or
+	 * !TEXT term, every space-separated term must match */
+	bool terms = filter[0] == '!' || strchr(filter, '=') || strstr(filter, " !");
+	if (!terms)
+		return term_matches(t, r, filter);
+	char buf[sizeof t->filter];
+	util_strlcpy(buf, filter, sizeof buf);
+	char *save = NULL;
+	for (char *w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+		if (!term_matches(t, r, w))
+			return false;
+	return true;
 }
 
 /* Order two rows by the sort column (numeric key or text), then by id. */

@@ -92,7 +92,10 @@ unsigned table_widths(const struct table_col *cols, int ncols, int width, int *w
  * minimum), never less. */
 unsigned table_widths_fit(const struct table_col *cols, int ncols, int width, const int *natural,
 			  int *w);
-/* Case-insensitive substring match of the filter in any visible cell. */
+/* The filter: case-insensitive text in any visible cell; COLUMN=VALUE
+ * (status=running, gpu=4090: the column by a prefix of its title) in that
+ * column; !TERM negates (!running); with such terms, every space-separated
+ * term must match. */
 bool table_row_matches(const struct table *t, const struct table_row *r, const char *filter);
 void table_row_free(struct table_row *r, int ncols);
 /* One row from rec through the columns' accessors (id and roles are the

@@ -1,0 +1,84 @@
+#!/bin/sh
+# test_dashux.sh: the dashboard's smaller habits (issue 12): an instance's
+# state change is written to the event log ("running -> offline"), Enter on
+# an event cut at the screen's edge opens it whole; F1 opens help, F10 quits;
+# at 80x24 the GPU column keeps the model and cut cells end with "…"; the
+# `/` filter takes column=value and !text.
+. "$(dirname "$0")/lib.sh"
+
+sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
+rentop_start -s 80x24 --refresh 2 || { echo "not ok - rentop starts"; exit 1; }
+wait_for "$(first_inst True)" 30 || { screen_dump; echo "not ok - the table appears"; exit 1; }
+
+RUNNING="x.get('actual_status') == 'running' and x.get('intended_status') == 'running'"
+
+t_state_event() {
+    id=$(first_inst "$RUNNING")
+    sim_post /__sim/instance "{\"id\":$id,\"actual_status\":\"offline\"}" || return 1
+    keys 2
+    wait_for "instance $id" 20 || return 1
+    wait_for_re "instance $id \\([^)]*\\): running -> offline" 20 || return 1
+    keys 1
+}
+
+t_event_open() {
+    keys 2
+    keys /; type_text "destroy it"; keys Enter
+    wait_for "Events: " 10 || return 1
+    # the failure announcement is longer than 80 columns: cut on the line
+    line=$(line_with "rent another")
+    [ -z "$line" ] || { fail "the event fits the line; no test"; return 1; }
+    keys Enter
+    wait_for "any key closes" 10 || return 1
+    wait_for_flat "destroy it and rent another offer" 5 || return 1
+    keys x
+    wait_gone "any key closes" 10 || return 1
+    keys Escape; keys 1
+}
+
+t_f1_help() {
+    keys F1
+    wait_for "Instances view" 10 || return 1
+    keys Escape
+    wait_gone "Instances view" 10
+}
+
+t_f10_quits() {
+    keys F10
+    rentop_wait_exit 15 || return 1
+    [ "$RENTOP_RC" = 0 ] || { fail "status $RENTOP_RC"; return 1; }
+    sanitizer_clean
+}
+
+t_narrow() {
+    # at 80 columns the GPU column keeps the model, and cut cells end with an ellipsis
+    wait_for "V100" 10 || return 1
+    not_on_screen "Tesla V1" || return 1
+    screen | sed -n '4,$p' | grep -q "…" || { fail "no cut cell ends with an ellipsis"; return 1; }
+}
+
+t_filter_terms() {
+    keys /; type_text "status=stopped"; keys Enter
+    wait_for_re "Instances [0-9]+/[0-9]+" 10 || return 1
+    sleep 0.5
+    n=$(screen | sed -n '4,22p' | grep -c " stopped ")
+    [ "$n" -ge 1 ] || { fail "no stopped row under status=stopped"; return 1; }
+    screen | sed -n '4,22p' | grep -q " running " && { fail "a running row passes status=stopped"; return 1; }
+    keys Escape
+    wait_for_re "Instances [0-9]+ " 10 || return 1
+    keys /; type_text "!running"; keys Enter
+    wait_for_re "Instances [0-9]+/[0-9]+" 10 || return 1
+    sleep 0.5
+    screen | sed -n '4,22p' | grep -q " running " && { fail "a running row passes !running"; return 1; }
+    screen | sed -n '4,22p' | grep -qE " (stopped|crashed|offline|unknown) " || { fail "!running hides everything"; return 1; }
+    keys Escape
+    wait_for_re "Instances [0-9]+ " 10
+}
+
+tap "/ filter: status=stopped and !running" t_filter_terms
+tap "80x24: GPU names keep their model, cut cells end with an ellipsis" t_narrow
+tap "a state change is an event: running -> offline" t_state_event
+tap "Enter opens a long event whole; any key closes it" t_event_open
+tap "F1 opens help" t_f1_help
+tap "F10 quits" t_f10_quits
+e2e_done

@@ -1,0 +1,48 @@
+/* test_instcol.c: the GPU column keeps the model when narrow (issue 12:
+ * "V100", not "Tesla V1"): brand words are dropped from the cell. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "instcol.h"
+#include "model.h"
+
+static void test_gpu_model(void **state)
+{
+	(void)state;
+	assert_string_equal(instcol_gpu_model("Tesla V100"), "V100");
+	assert_string_equal(instcol_gpu_model("NVIDIA GeForce RTX 4090"), "RTX 4090");
+	assert_string_equal(instcol_gpu_model("RTX A6000"), "RTX A6000");
+	assert_string_equal(instcol_gpu_model("A100 SXM4"), "A100 SXM4");
+	assert_string_equal(instcol_gpu_model("Tesla "), "Tesla "); /* nothing left: kept */
+	assert_string_equal(instcol_gpu_model(""), "");
+	assert_string_equal(instcol_gpu_model(NULL), "");
+}
+
+static void test_gpu_cell(void **state)
+{
+	(void)state;
+	struct instance x;
+	memset(&x, 0, sizeof x);
+	x.num_gpus = 2;
+	x.gpu_name = (char *)"Tesla V100";
+	char buf[64];
+	double key;
+	instcol_format(IC_GPUS, &x, NULL, 0, false, buf, sizeof buf, &key);
+	assert_string_equal(buf, "2x V100"); /* fits the 80-column minimum of 10 cells */
+	assert_true(key == 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gpu_model),
+		cmocka_unit_test(test_gpu_cell),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

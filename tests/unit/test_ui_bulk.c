@@ -1,0 +1,218 @@
+/* test_ui_bulk.c: actions on marked rows (issue 12): which marked
+ * instances stop/start/destroy/label fit (the one-row preconditions) and
+ * which are skipped, the confirmation's text naming them (and "N more"
+ * past what fits), `:destroy-failed`'s plan, the bulk forms' request
+ * bodies and the decoding of their answers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "config.h"
+#include "inst_bulk.h"
+#include "model.h"
+
+static struct instance mk(long id, const char *actual, const char *intended, const char *label)
+{
+	struct instance x;
+	memset(&x, 0, sizeof x);
+	x.id = id;
+	x.label = (char *)label;
+	x.cur_state = x.next_state = x.status_msg = x.public_ip = (char *)"";
+	x.actual_status = (char *)actual;
+	x.intended_status = (char *)intended;
+	x.state = model_derive_state(actual, intended, "", "");
+	return x;
+}
+
+static struct instance rows[6];
+
+static void fill(void)
+{
+	rows[0] = mk(101, "running", "running", "train");
+	rows[1] = mk(102, "running", "running", "");
+	rows[2] = mk(103, "exited", "stopped", "idle");
+	rows[3] = mk(104, "exited", "running", "oom");   /* crashed: failed */
+	rows[4] = mk(105, "offline", "running", "");     /* failed */
+	rows[5] = mk(106, "running", "stopped", "");     /* stopping */
+}
+
+static void test_plan_stop_skips_what_does_not_fit(void **state)
+{
+	(void)state;
+	fill();
+	long marked[] = { 101, 103, 102, 106, 999 };
+	struct bulk_plan p;
+	inst_bulk_plan(&p, BULK_STOP, rows, 6, marked, 5);
+	assert_int_equal(p.n, 2);
+	assert_int_equal(p.ids[0], 101);
+	assert_int_equal(p.ids[1], 102);
+	assert_int_equal(p.nskip, 2); /* stopped, and already stopping */
+	assert_int_equal(p.skip[0], 103);
+	assert_int_equal(p.skip[1], 106);
+	assert_int_equal(p.gone, 1);
+	char text[512];
+	inst_bulk_text(&p, rows, 6, text, sizeof text);
+	assert_non_null(strstr(text, "Stop 2 marked instances: 101 (train), 102?"));
+	assert_non_null(strstr(text, "disk charges continue"));
+	assert_non_null(strstr(text, "Skipped (stop does not fit their state): 103 (stopped), 106 (stopping)."));
+	inst_bulk_free(&p);
+}
+
+static void test_plan_start_and_destroy(void **state)
+{
+	(void)state;
+	fill();
+	long marked[] = { 101, 103, 104 };
+	struct bulk_plan p;
+	inst_bulk_plan(&p, BULK_START, rows, 6, marked, 3);
+	assert_int_equal(p.n, 2); /* the stopped one and the crashed one start */
+	assert_int_equal(p.ids[0], 103);
+	assert_int_equal(p.ids[1], 104);
+	assert_int_equal(p.nskip, 1);
+	assert_int_equal(p.skip[0], 101);
+	inst_bulk_free(&p);
+	inst_bulk_plan(&p, BULK_DESTROY, rows, 6, marked, 3);
+	assert_int_equal(p.n, 3);
+	assert_int_equal(p.nskip, 0);
+	char text[512];
+	inst_bulk_text(&p, rows, 6, text, sizeof text);
+	assert_non_null(strstr(text, "Destroy 3 marked instances"));
+	assert_non_null(strstr(text, "permanently deletes their disks"));
+	assert_null(strstr(text, "Skipped"));
+	inst_bulk_free(&p);
+	/* nothing fits: said, nothing to confirm */
+	long only[] = { 101 };
+	inst_bulk_plan(&p, BULK_START, rows, 6, only, 1);
+	assert_int_equal(p.n, 0);
+	inst_bulk_text(&p, rows, 6, text, sizeof text);
+	assert_non_null(strstr(text, "No marked instance can be started"));
+	inst_bulk_free(&p);
+}
+
+static void test_plan_failed(void **state)
+{
+	(void)state;
+	fill();
+	struct bulk_plan p;
+	inst_bulk_plan_failed(&p, rows, 6);
+	assert_int_equal(p.n, 2);
+	assert_int_equal(p.ids[0], 104);
+	assert_int_equal(p.ids[1], 105);
+	char text[512];
+	inst_bulk_text(&p, rows, 6, text, sizeof text);
+	assert_non_null(strstr(text, "Destroy 2 instances in a failure state: 104 (oom), 105?"));
+	inst_bulk_free(&p);
+}
+
+/* Many marked rows: the text stays within the dialog and says how many more. */
+static void test_text_many(void **state)
+{
+	(void)state;
+	enum { N = 200 };
+	struct instance *many = calloc(N, sizeof *many);
+	long ids[N];
+	for (int i = 0; i < N; i++) {
+		many[i] = mk(9100000 + i, "running", "running", "a-rather-long-label-for-row");
+		ids[i] = many[i].id;
+	}
+	struct bulk_plan p;
+	inst_bulk_plan(&p, BULK_STOP, many, N, ids, N);
+	assert_int_equal(p.n, N);
+	char text[512];
+	inst_bulk_text(&p, many, N, text, sizeof text);
+	assert_non_null(strstr(text, "Stop 200 marked instances: 9100000 (a-rather-long-label-...)"));
+	assert_non_null(strstr(text, "more?"));
+	assert_non_null(strstr(text, "disk charges continue.")); /* the effect is never cut */
+	inst_bulk_free(&p);
+	free(many);
+}
+
+/* A label with control characters is drawn sanitised. */
+static void test_text_sanitised(void **state)
+{
+	(void)state;
+	struct instance x = mk(7, "running", "running", "evil\033[2Jlabel");
+	long id = 7;
+	struct bulk_plan p;
+	inst_bulk_plan(&p, BULK_DESTROY, &x, 1, &id, 1);
+	char text[512];
+	inst_bulk_text(&p, &x, 1, text, sizeof text);
+	assert_null(strchr(text, '\033'));
+	inst_bulk_free(&p);
+}
+
+static void test_bulk_requests(void **state)
+{
+	(void)state;
+	struct config c;
+	memset(&c, 0, sizeof c);
+	c.base_url = (char *)"http://127.0.0.1:1";
+	long ids[] = { 11, 12 };
+	struct api_call k = api_bulk_state(&c, ids, 2, false);
+	assert_string_equal(k.method, "PUT");
+	assert_string_equal(k.url, "http://127.0.0.1:1/api/v0/instances/");
+	assert_string_equal(k.body, "{\"state\":\"stopped\",\"ids\":[11,12]}");
+	assert_int_equal(api_ep_kind(k.ep), RK_ACTION);
+	api_call_free(&k);
+	k = api_bulk_state(&c, ids, 2, true);
+	assert_string_equal(k.body, "{\"state\":\"running\",\"ids\":[11,12]}");
+	api_call_free(&k);
+	k = api_bulk_destroy(&c, ids, 2);
+	assert_string_equal(k.method, "DELETE");
+	assert_string_equal(k.url, "http://127.0.0.1:1/api/v0/instances/");
+	assert_string_equal(k.body, "{\"instance_ids\":[11,12]}");
+	assert_int_equal(api_ep_kind(k.ep), RK_ACTION);
+	api_call_free(&k);
+}
+
+static void test_bulk_answers(void **state)
+{
+	(void)state;
+	struct api_error e;
+	memset(&e, 0, sizeof e);
+	json_t *r = json_loads("{\"success\":true,\"changed\":[1,2],\"queued\":[3],\"not_found\":[]}",
+			       0, NULL);
+	struct bulk_answer *b = inst_bulk_map(r, &e);
+	assert_non_null(b);
+	assert_int_equal(b->done, 2);
+	assert_int_equal(b->queued, 1);
+	assert_int_equal(b->missing, 0);
+	free(b);
+	json_decref(r);
+	r = json_loads("{\"success\":true,\"destroyed\":[1],\"not_found\":[9]}", 0, NULL);
+	b = inst_bulk_map(r, &e);
+	assert_int_equal(b->done, 1);
+	assert_int_equal(b->missing, 1);
+	free(b);
+	json_decref(r);
+	r = json_loads("{\"success\":true}", 0, NULL); /* a terse service */
+	b = inst_bulk_map(r, &e);
+	assert_int_equal(b->done, -1);
+	free(b);
+	json_decref(r);
+	r = json_loads("[1]", 0, NULL);
+	assert_null(inst_bulk_map(r, &e));
+	assert_int_not_equal(e.cls, AE_NONE);
+	json_decref(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plan_stop_skips_what_does_not_fit),
+		cmocka_unit_test(test_plan_start_and_destroy),
+		cmocka_unit_test(test_plan_failed),
+		cmocka_unit_test(test_text_many),
+		cmocka_unit_test(test_text_sanitised),
+		cmocka_unit_test(test_bulk_requests),
+		cmocka_unit_test(test_bulk_answers),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
