@@ -62,9 +62,11 @@ static int exit_for(const struct api_error *e)
 	case AE_NEEDS_TFA:
 	case AE_SESSION_EXPIRED:
 		return DUMP_EXIT_AUTH;
-	default:
+	case AE_NONE: case AE_TRANSPORT: case AE_RATE_LIMIT: case AE_SERVER: case AE_CLIENT:
+	case AE_PROTOCOL:
 		return DUMP_EXIT_NET;
 	}
+	return DUMP_EXIT_NET;
 }
 
 static int report(FILE *err, struct auth *auth, const char *what, const struct api_error *e)
@@ -825,7 +827,7 @@ int dump_run(const struct config *cfg, struct auth *auth, FILE *out, FILE *err)
 	}
 	struct api_client cl;
 	api_client_init(&cl, cfg, auth);
-	int rc;
+	int rc = -1;
 	switch (cfg->dump) {
 	case DUMP_INSTANCES: rc = dump_instances(&cl, out, err); break;
 	case DUMP_OFFERS: rc = dump_offers(&cl, out, err); break;
@@ -833,7 +835,9 @@ int dump_run(const struct config *cfg, struct auth *auth, FILE *out, FILE *err)
 	case DUMP_WORKERGROUPS: rc = dump_workergroups(&cl, out, err); break;
 	case DUMP_TEMPLATES: rc = dump_templates(&cl, out, err); break;
 	case DUMP_ENDPOINTS: rc = dump_endpoints(&cl, out, err); break;
-	default:
+	case DUMP_NONE: break;
+	}
+	if (rc < 0) {
 		fprintf(err, "rentop: nothing to dump\n");
 		rc = DUMP_EXIT_USAGE;
 	}

@@ -223,7 +223,7 @@ static void truncate_utf8(char *s, size_t max)
 static char *value_text(const json_t *v)
 {
 	char num[48];
-	char *out;
+	char *out = NULL;
 	switch (json_typeof(v)) {
 	case JSON_STRING: {
 		char *clean = sanitize_str(json_string_value(v), json_string_length(v));
@@ -255,7 +255,8 @@ static char *value_text(const json_t *v)
 		return xstrdup("false");
 	case JSON_NULL:
 		return xstrdup("null");
-	default: {
+	case JSON_OBJECT:
+	case JSON_ARRAY: {
 		char *raw = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 		if (!raw)
 			return xstrdup("?");
@@ -264,6 +265,8 @@ static char *value_text(const json_t *v)
 		break;
 	}
 	}
+	if (!out) /* not a JSON type jansson knows */
+		return xstrdup("?");
 	truncate_utf8(out, FIELD_VALUE_MAX);
 	return out;
 }
@@ -995,9 +998,10 @@ static json_t *clean_copy(const json_t *v)
 			json_array_append_new(r, clean_copy(json_array_get(v, i)));
 		return r;
 	}
-	default:
-		return json_copy((json_t *)v);
+	case JSON_INTEGER: case JSON_REAL: case JSON_TRUE: case JSON_FALSE: case JSON_NULL:
+		break; /* nothing to clean in a number, a boolean or null */
 	}
+	return json_copy((json_t *)v);
 }
 
 /* The permissions of an API key as compact JSON text: an object or array as

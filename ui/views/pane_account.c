@@ -887,6 +887,8 @@ static bool acct_action(struct app *a, void *st, enum action act)
 		v->sec = (enum section)(((int)v->sec + d) % SEC__COUNT);
 	} else if (act == acts[AA_ADD] || act == acts[AA_EDIT] || act == acts[AA_DELETE]) {
 		section_change(a, v, act);
+	} else if (!action_builtin(act)) { /* another registered action: its run handles it */
+		return false;
 	} else {
 		switch (act) {
 		case ACT_UP: if (*sel) (*sel)--; break;
@@ -895,7 +897,10 @@ static bool acct_action(struct app *a, void *st, enum action act)
 		case ACT_PAGE_DOWN: *sel = *sel + page < n ? *sel + page : (n ? n - 1 : 0); break;
 		case ACT_TOP: *sel = 0; break;
 		case ACT_BOTTOM: *sel = n ? n - 1 : 0; break;
-		default: /* enum action is open (views register more): not this view's */
+		case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
+		case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
+		case ACT_NEXT_VIEW: case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT:
+		case ACT_SORT_INVERT:
 			return false;
 		}
 	}

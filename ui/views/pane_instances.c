@@ -193,6 +193,8 @@ static bool inst_action(struct app *a, void *st, enum action act)
 	struct inst_view *v = st;
 	struct table *t = &v->t;
 	long page = v->rows > 1 ? v->rows - 1 : 1;
+	if (!action_builtin(act)) /* a registered action: its run handles it */
+		return false;
 	switch (act) {
 	case ACT_UP: table_move(t, -1); break;
 	case ACT_DOWN: table_move(t, 1); break;
@@ -203,7 +205,9 @@ static bool inst_action(struct app *a, void *st, enum action act)
 	case ACT_SORT_PREV: table_sort_step(t, -1); break;
 	case ACT_SORT_NEXT: table_sort_step(t, 1); break;
 	case ACT_SORT_INVERT: table_set_sort(t, t->sort_col, !t->sort_rev); break;
-	default: /* enum action is open (views register more): not this view's */
+	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
+	case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
+	case ACT_NEXT_VIEW: case ACT_BACK:
 		return false;
 	}
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
