@@ -247,10 +247,12 @@ static void truncate_utf8(char *s, size_t max)
 
 /* A growing text buffer: the field texts of one record are written into
  * it one after the other (each ends with its NUL), so a record's ~60 values
- * cost no malloc of their own.  One per thread, kept between records. */
+ * cost no malloc of their own.  It may start on the caller's stack (heap
+ * false): it moves to the heap only when it outgrows that. */
 struct tbuf {
 	char *s;
 	size_t len, cap;
+	bool heap; /* s is malloc'd (the owner frees it) */
 };
 
 static void tb_reserve(struct tbuf *b, size_t more)
@@ -260,7 +262,15 @@ static void tb_reserve(struct tbuf *b, size_t more)
 	size_t cap = b->cap ? b->cap : 4096;
 	while (cap < b->len + more)
 		cap *= 2;
-	b->s = xrealloc(b->s, cap);
+	if (b->heap) {
+		b->s = xrealloc(b->s, cap);
+	} else {
+		char *s = xmalloc(cap);
+		if (b->len)
+			memcpy(s, b->s, b->len);
+		b->s = s;
+		b->heap = true;
+	}
 	b->cap = cap;
 }
 
@@ -363,7 +373,7 @@ static void value_text_to(struct tbuf *b, const json_t *v)
 /* The JSON text of one value for display (malloc'd). */
 static char *value_text(const json_t *v)
 {
-	struct tbuf b = { 0 };
+	struct tbuf b = { NULL, 0, 0, true };
 	value_text_to(&b, v);
 	return b.s;
 }
@@ -375,9 +385,8 @@ struct field_at {
 	size_t key, value;
 };
 
-static _Thread_local struct tbuf fields_text;
-static _Thread_local struct field_at *fields_at;
-static _Thread_local size_t fields_cap;
+#define FIELDS_STACK 128      /* fields of a record kept on the stack */
+#define FIELDS_TEXT_STACK 8192 /* bytes of their texts kept on the stack */
 
 struct kv *json_map_fields(const json_t *obj, size_t *n)
 {
@@ -385,12 +394,12 @@ struct kv *json_map_fields(const json_t *obj, size_t *n)
 	if (!json_is_object(obj) || json_object_size(obj) == 0)
 		return NULL;
 	size_t count = json_object_size(obj);
-	if (count > fields_cap) {
-		fields_cap = count;
-		fields_at = xrealloc(fields_at, count * sizeof *fields_at);
-	}
-	struct tbuf *tb = &fields_text;
-	tb->len = 0;
+	struct field_at stack_at[FIELDS_STACK];
+	struct field_at *fields_at =
+		count <= FIELDS_STACK ? stack_at : xmalloc(count * sizeof *fields_at);
+	char stack_text[FIELDS_TEXT_STACK];
+	struct tbuf tbs = { stack_text, 0, sizeof stack_text, false };
+	struct tbuf *tb = &tbs;
 	const char *key;
 	json_t *val;
 	size_t i = 0;
@@ -438,6 +447,10 @@ struct kv *json_map_fields(const json_t *obj, size_t *n)
 		out[k].value = text + fields_at[k].value;
 	}
 	qsort(out, i, sizeof *out, cmp_kv);
+	if (tb->heap)
+		free(tb->s);
+	if (fields_at != stack_at)
+		free(fields_at);
 	*n = i;
 	return out;
 }
