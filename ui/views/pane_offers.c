@@ -967,7 +967,6 @@ table:
 	}
 	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_PAUSE:
 	case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW: case ACT_NEXT_VIEW:
-	case ACT_BACK:
 		return false;
 	}
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
