@@ -32,7 +32,7 @@ pc_libs    = $(shell $(PKG_CONFIG) --libs $(1))
 
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
         -Wformat=2 -Wvla -Wpointer-arith -Wundef -Wcast-align -Wnull-dereference \
-        -Wimplicit-fallthrough -Wold-style-definition
+        -Wimplicit-fallthrough -Wold-style-definition -Wswitch-enum
 
 ifeq ($(VARIANT),release)
   OPT := -O2 -g -D_FORTIFY_SOURCE=2 -fstack-protector-strong

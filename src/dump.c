@@ -62,9 +62,11 @@ static int exit_for(const struct api_error *e)
 	case AE_NEEDS_TFA:
 	case AE_SESSION_EXPIRED:
 		return DUMP_EXIT_AUTH;
-	default:
+	case AE_NONE: case AE_TRANSPORT: case AE_RATE_LIMIT: case AE_SERVER: case AE_CLIENT:
+	case AE_PROTOCOL:
 		return DUMP_EXIT_NET;
 	}
+	return DUMP_EXIT_NET;
 }
 
 static int report(FILE *err, struct auth *auth, const char *what, const struct api_error *e)
@@ -176,13 +178,42 @@ static bool escape_cp(unsigned cp)
 	       cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
+/* The text being built: a growing buffer (no stdio per character). */
+struct obuf {
+	char *s;
+	size_t len, cap;
+};
+
+static void ob_put(struct obuf *b, const void *p, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		b->s = xrealloc(b->s, cap);
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
 /* A real in the shortest form that reads back as the same double (12.2, not
- * 12.199999999999999), still a real for the reader ("12.0", not "12"). */
-static void put_real(FILE *o, const char *tok, size_t len)
+ * 12.199999999999999), still a real for the reader ("12.0", not "12").  The
+ * common integral case ("24564.0", up to 15 digits: exact) is kept as
+ * written without converting it twice. */
+static void put_real(struct obuf *o, const char *tok, size_t len)
 {
 	char in[64], buf[40];
+	size_t dig = tok[0] == '-';
+	while (dig < len && tok[dig] >= '0' && tok[dig] <= '9')
+		dig++;
+	if (dig + 2 == len && tok[dig] == '.' && tok[dig + 1] == '0' && dig <= 15) {
+		ob_put(o, tok, len);
+		return;
+	}
 	if (len >= sizeof in) {
-		fwrite(tok, 1, len, o);
+		ob_put(o, tok, len);
 		return;
 	}
 	memcpy(in, tok, len);
@@ -193,9 +224,9 @@ static void put_real(FILE *o, const char *tok, size_t len)
 		if (strtod(buf, NULL) == d)
 			break;
 	}
-	fputs(buf, o);
+	ob_put(o, buf, strlen(buf));
 	if (!strpbrk(buf, ".eE"))
-		fputs(".0", o);
+		ob_put(o, ".0", 2);
 }
 
 char *dump_json_text(const json_t *v)
@@ -204,51 +235,58 @@ char *dump_json_text(const json_t *v)
 					  JSON_REAL_PRECISION(17));
 	if (!raw)
 		return NULL;
-	char *buf = NULL;
-	size_t blen = 0;
-	FILE *o = open_memstream(&buf, &blen);
-	if (!o)
-		abort();
+	size_t rawlen = strlen(raw);
+	struct obuf o = { xmalloc(rawlen + rawlen / 8 + 64), 0, rawlen + rawlen / 8 + 64 };
+	o.s[0] = '\0';
 	bool in_str = false;
 	for (const unsigned char *p = (const unsigned char *)raw; *p;) {
 		if (in_str) {
+			/* a run of plain bytes (printable ASCII but " and \) at once */
+			const unsigned char *q = p;
+			while (*q >= 0x20 && *q < 0x7F && *q != '"' && *q != '\\')
+				q++;
+			if (q > p) {
+				ob_put(&o, p, (size_t)(q - p));
+				p = q;
+				continue;
+			}
 			if (*p == '\\') { /* an escape jansson wrote: copy it whole */
-				fputc(*p++, o);
-				if (*p)
-					fputc(*p++, o);
+				ob_put(&o, p, p[1] ? 2 : 1);
+				p += p[1] ? 2 : 1;
 				continue;
 			}
 			if (*p == '"')
 				in_str = false;
 			int len = *p == 0x7F ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3 : 0;
 			if (len && escape_cp(len == 1 ? 0x7F : utf8_cp(p, len))) {
-				fprintf(o, "\\u%04x", len == 1 ? 0x7Fu : utf8_cp(p, len));
+				char esc[8];
+				snprintf(esc, sizeof esc, "\\u%04x", len == 1 ? 0x7Fu : utf8_cp(p, len));
+				ob_put(&o, esc, 6);
 				p += len;
 				continue;
 			}
-			fputc(*p++, o);
+			ob_put(&o, p++, 1);
 			continue;
 		}
 		if (*p == '"') {
 			in_str = true;
-			fputc(*p++, o);
+			ob_put(&o, p++, 1);
 		} else if (*p == '-' || (*p >= '0' && *p <= '9')) {
 			size_t n = strspn((const char *)p, "-+0123456789.eE");
 			if (memchr(p, '.', n) || memchr(p, 'e', n) || memchr(p, 'E', n))
-				put_real(o, (const char *)p, n);
+				put_real(&o, (const char *)p, n);
 			else
-				fwrite(p, 1, n, o);
+				ob_put(&o, p, n);
 			p += n;
 		} else {
-			fputc(*p++, o);
+			/* structure and indentation: up to the next string or number */
+			size_t n = strcspn((const char *)p, "\"-0123456789");
+			ob_put(&o, p, n ? n : 1);
+			p += n ? n : 1;
 		}
 	}
 	free(raw);
-	if (fclose(o) != 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	return o.s;
 }
 
 static void print_json(FILE *out, json_t *v)
@@ -825,7 +863,7 @@ int dump_run(const struct config *cfg, struct auth *auth, FILE *out, FILE *err)
 	}
 	struct api_client cl;
 	api_client_init(&cl, cfg, auth);
-	int rc;
+	int rc = -1;
 	switch (cfg->dump) {
 	case DUMP_INSTANCES: rc = dump_instances(&cl, out, err); break;
 	case DUMP_OFFERS: rc = dump_offers(&cl, out, err); break;
@@ -833,7 +871,9 @@ int dump_run(const struct config *cfg, struct auth *auth, FILE *out, FILE *err)
 	case DUMP_WORKERGROUPS: rc = dump_workergroups(&cl, out, err); break;
 	case DUMP_TEMPLATES: rc = dump_templates(&cl, out, err); break;
 	case DUMP_ENDPOINTS: rc = dump_endpoints(&cl, out, err); break;
-	default:
+	case DUMP_NONE: break;
+	}
+	if (rc < 0) {
 		fprintf(err, "rentop: nothing to dump\n");
 		rc = DUMP_EXIT_USAGE;
 	}

@@ -121,13 +121,18 @@ static bool get_bool(const json_t *o, const char *key)
 	return val_bool(json_object_get(o, key), NULL);
 }
 
-/* util_sanitize_n with a fast path for plain printable ASCII (most fields). */
-static char *sanitize_str(const char *s, size_t len)
+static bool plain_ascii(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
 		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7F)
-			return util_sanitize_n(s, len);
-	return xstrndup(s, len);
+			return false;
+	return true;
+}
+
+/* util_sanitize_n with a fast path for plain printable ASCII (most fields). */
+static char *sanitize_str(const char *s, size_t len)
+{
+	return plain_ascii(s, len) ? xstrndup(s, len) : util_sanitize_n(s, len);
 }
 
 /* A sanitised copy of a string field; "" when missing or not a string. */
@@ -137,6 +142,30 @@ static char *get_str(const json_t *o, const char *key)
 	if (!json_is_string(v))
 		return xstrdup("");
 	return sanitize_str(json_string_value(v), json_string_length(v));
+}
+
+/* A string field whose values repeat across a fleet (states, GPU and CPU
+ * names, images, places): one interned copy shared by every record (no
+ * malloc, less memory); a long, odd or new value past the pool's room is
+ * an ordinary copy.  instance_clear() frees only what is not interned. */
+static char *get_istr(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	if (!json_is_string(v))
+		return (char *)model_intern("", 0, NULL, NULL);
+	const char *s = json_string_value(v);
+	size_t len = json_string_length(v);
+	const char *r = NULL;
+	if (len <= 64 && plain_ascii(s, len))
+		r = model_intern(s, len, NULL, NULL);
+	return r ? (char *)r : sanitize_str(s, len);
+}
+
+/* Free a record's string unless it is interned. */
+static void str_drop(char *s)
+{
+	if (!model_interned(s))
+		free(s);
 }
 
 /* A multi-line text field (scripts): sanitised with its newlines kept. */
@@ -216,125 +245,214 @@ static void truncate_utf8(char *s, size_t max)
 	memcpy(s + cut, "\xE2\x80\xA6", 4);
 }
 
-/* The JSON text of one value for display: compact, sanitised, truncated.
- * Scalars are formatted here (the common case, and much cheaper than
- * json_dumps); a string is sanitised before quoting, so escape sequences
- * vanish instead of showing as \u001b text. */
-static char *value_text(const json_t *v)
+/* A growing text buffer: the field texts of one record are written into
+ * it one after the other (each ends with its NUL), so a record's ~60 values
+ * cost no malloc of their own.  It may start on the caller's stack (heap
+ * false): it moves to the heap only when it outgrows that. */
+struct tbuf {
+	char *s;
+	size_t len, cap;
+	bool heap; /* s is malloc'd (the owner frees it) */
+};
+
+static void tb_reserve(struct tbuf *b, size_t more)
 {
-	char num[48];
-	char *out;
+	if (b->len + more <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 4096;
+	while (cap < b->len + more)
+		cap *= 2;
+	if (b->heap) {
+		b->s = xrealloc(b->s, cap);
+	} else {
+		char *s = xmalloc(cap);
+		if (b->len)
+			memcpy(s, b->s, b->len);
+		b->s = s;
+		b->heap = true;
+	}
+	b->cap = cap;
+}
+
+static void tb_put(struct tbuf *b, const char *s, size_t n)
+{
+	tb_reserve(b, n);
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+}
+
+/* A JSON string of s (no escapes needed but " and \: it is sanitised). */
+static void tb_quoted(struct tbuf *b, const char *s, size_t len)
+{
+	tb_reserve(b, 2 * len + 2);
+	char *o = b->s + b->len;
+	*o++ = '"';
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '"' || s[i] == '\\')
+			*o++ = '\\';
+		*o++ = s[i];
+	}
+	*o++ = '"';
+	b->len = (size_t)(o - b->s);
+}
+
+/* Decimal digits of v (what "%lld" prints), into b. */
+static void tb_long(struct tbuf *b, long long v)
+{
+	char d[24];
+	size_t i = sizeof d;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	do
+		d[--i] = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		d[--i] = '-';
+	tb_put(b, d + i, sizeof d - i);
+}
+
+/* The JSON text of one value for display, appended to b with its NUL:
+ * compact, sanitised, truncated.  Scalars are formatted here (the common
+ * case, and much cheaper than json_dumps; an integral real below 1e15 is
+ * printed as its digits, which is what "%.15g" prints); a string is
+ * sanitised before quoting, so escape sequences vanish instead of showing
+ * as \u001b text. */
+static void value_text_to(struct tbuf *b, const json_t *v)
+{
+	size_t start = b->len;
 	switch (json_typeof(v)) {
 	case JSON_STRING: {
-		char *clean = sanitize_str(json_string_value(v), json_string_length(v));
-		size_t len = strlen(clean), extra = 0;
-		for (size_t i = 0; i < len; i++)
-			extra += clean[i] == '"' || clean[i] == '\\';
-		out = xmalloc(len + extra + 3);
-		size_t o = 0;
-		out[o++] = '"';
-		for (size_t i = 0; i < len; i++) {
-			if (clean[i] == '"' || clean[i] == '\\')
-				out[o++] = '\\';
-			out[o++] = clean[i];
+		const char *s = json_string_value(v);
+		size_t len = json_string_length(v);
+		if (plain_ascii(s, len)) {
+			tb_quoted(b, s, len);
+		} else {
+			char *clean = util_sanitize_n(s, len);
+			tb_quoted(b, clean, strlen(clean));
+			free(clean);
 		}
-		out[o++] = '"';
-		out[o] = '\0';
-		free(clean);
 		break;
 	}
 	case JSON_INTEGER:
-		snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-		return xstrdup(num);
-	case JSON_REAL:
-		snprintf(num, sizeof num, "%.15g", json_real_value(v));
-		return xstrdup(num);
-	case JSON_TRUE:
-		return xstrdup("true");
-	case JSON_FALSE:
-		return xstrdup("false");
-	case JSON_NULL:
-		return xstrdup("null");
-	default: {
+		tb_long(b, (long long)json_integer_value(v));
+		break;
+	case JSON_REAL: {
+		double d = json_real_value(v);
+		if (d == trunc(d) && fabs(d) < 1e15 && !(d == 0 && signbit(d))) {
+			tb_long(b, (long long)d);
+		} else {
+			char num[48];
+			int k = snprintf(num, sizeof num, "%.15g", d);
+			tb_put(b, num, k > 0 ? (size_t)k : 0);
+		}
+		break;
+	}
+	case JSON_TRUE: tb_put(b, "true", 4); break;
+	case JSON_FALSE: tb_put(b, "false", 5); break;
+	case JSON_NULL: tb_put(b, "null", 4); break;
+	case JSON_OBJECT:
+	case JSON_ARRAY: {
 		char *raw = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-		if (!raw)
-			return xstrdup("?");
-		out = util_sanitize(raw);
+		if (!raw) {
+			tb_put(b, "?", 1);
+			break;
+		}
+		char *clean = util_sanitize(raw);
 		free(raw);
+		tb_put(b, clean, strlen(clean));
+		free(clean);
 		break;
 	}
 	}
-	truncate_utf8(out, FIELD_VALUE_MAX);
-	return out;
+	if (b->len == start) /* not a JSON type jansson knows */
+		tb_put(b, "?", 1);
+	tb_put(b, "", 1);
+	truncate_utf8(b->s + start, FIELD_VALUE_MAX);
+	b->len = start + strlen(b->s + start) + 1;
 }
 
-/* One allocation for a whole field list: the array, then the texts of the
- * names that are not interned and of every value (a record's ~60 fields
- * cost one malloc, not 120: less memory and less fragmentation); kv_free()
- * frees the block.  Takes over v and its strings. */
-static struct kv *pack_fields(struct kv *v, size_t n)
+/* The JSON text of one value for display (malloc'd). */
+static char *value_text(const json_t *v)
 {
-	size_t bytes = n * sizeof *v;
-	for (size_t i = 0; i < n; i++)
-		bytes += (model_interned(v[i].key) ? 0 : strlen(v[i].key) + 1) + strlen(v[i].value) + 1;
-	struct kv *out = xmalloc(bytes);
-	char *text = (char *)(out + n);
-	for (size_t i = 0; i < n; i++) {
-		if (model_interned(v[i].key)) {
-			out[i].key = v[i].key;
-		} else {
-			size_t l = strlen(v[i].key) + 1;
-			out[i].key = memcpy(text, v[i].key, l);
-			text += l;
-			free(v[i].key);
-		}
-		size_t l = strlen(v[i].value) + 1;
-		out[i].value = memcpy(text, v[i].value, l);
-		text += l;
-		free(v[i].value);
-	}
-	free(v);
-	return out;
+	struct tbuf b = { NULL, 0, 0, true };
+	value_text_to(&b, v);
+	return b.s;
 }
+
+/* Where a field's texts are while a record is read: offsets into the
+ * thread's buffer (it moves as it grows), or an interned name. */
+struct field_at {
+	const char *ikey; /* interned name, or NULL: the name is at key */
+	size_t key, value;
+};
+
+#define FIELDS_STACK 128      /* fields of a record kept on the stack */
+#define FIELDS_TEXT_STACK 8192 /* bytes of their texts kept on the stack */
 
 struct kv *json_map_fields(const json_t *obj, size_t *n)
 {
 	*n = 0;
 	if (!json_is_object(obj) || json_object_size(obj) == 0)
 		return NULL;
-	struct kv *v = xcalloc(json_object_size(obj), sizeof *v);
+	size_t count = json_object_size(obj);
+	struct field_at stack_at[FIELDS_STACK];
+	struct field_at *fields_at =
+		count <= FIELDS_STACK ? stack_at : xmalloc(count * sizeof *fields_at);
+	char stack_text[FIELDS_TEXT_STACK];
+	struct tbuf tbs = { stack_text, 0, sizeof stack_text, false };
+	struct tbuf *tb = &tbs;
 	const char *key;
 	json_t *val;
 	size_t i = 0;
 	json_object_foreach((json_t *)obj, key, val) {
+		if (i == count)
+			break;
+		struct field_at *f = &fields_at[i];
 		/* names repeat in every record: one interned copy, its secret
 		 * check done once; a name that needs cleaning is kept apart */
 		size_t klen = strlen(key);
-		bool secret = false, plain = true;
-		for (size_t c = 0; c < klen && plain; c++)
-			plain = (unsigned char)key[c] >= 0x20 && (unsigned char)key[c] < 0x7F;
-		const char *ik = plain ? model_intern(key, klen, json_map_is_secret_key, &secret) : NULL;
-		if (ik) {
-			v[i].key = (char *)ik;
-		} else {
+		bool secret = false;
+		f->ikey = plain_ascii(key, klen)
+				  ? model_intern(key, klen, json_map_is_secret_key, &secret) : NULL;
+		const char *shown = f->ikey;
+		char *clean = NULL;
+		if (!f->ikey) {
 			/* judged on the name as shown: "im\x7fage_login" is image_login */
-			v[i].key = sanitize_str(key, klen);
-			secret = json_map_is_secret_key(v[i].key);
+			clean = sanitize_str(key, klen);
+			secret = json_map_is_secret_key(clean);
+			f->key = tb->len;
+			tb_put(tb, clean, strlen(clean) + 1);
+			shown = clean;
 		}
-		json_t *env = secrets_masked(v[i].key, val); /* env values: always masked */
+		f->value = tb->len;
+		json_t *env = secrets_masked(shown, val); /* env values: always masked */
 		if (env) {
-			v[i].value = value_text(env);
+			value_text_to(tb, env);
 			json_decref(env);
 		} else if (secret && !json_is_null(val) &&
-			   !(json_is_string(val) && json_string_length(val) == 0))
-			v[i].value = xstrdup(MASK);
-		else
-			v[i].value = value_text(val);
+			   !(json_is_string(val) && json_string_length(val) == 0)) {
+			tb_put(tb, MASK, sizeof MASK);
+		} else {
+			value_text_to(tb, val);
+		}
+		free(clean);
 		i++;
 	}
-	qsort(v, i, sizeof *v, cmp_kv);
+	/* one allocation for the whole list: the array, then the texts (a
+	 * record's ~60 fields cost one malloc, not 120); kv_free() frees it */
+	struct kv *out = xmalloc(i * sizeof *out + tb->len);
+	char *text = (char *)(out + i);
+	memcpy(text, tb->s, tb->len);
+	for (size_t k = 0; k < i; k++) {
+		out[k].key = fields_at[k].ikey ? (char *)fields_at[k].ikey : text + fields_at[k].key;
+		out[k].value = text + fields_at[k].value;
+	}
+	qsort(out, i, sizeof *out, cmp_kv);
+	if (tb->heap)
+		free(tb->s);
+	if (fields_at != stack_at)
+		free(fields_at);
 	*n = i;
-	return pack_fields(v, i);
+	return out;
 }
 
 /* ---- instances ---------------------------------------------------------- */
@@ -453,17 +571,17 @@ bool json_map_instance(const json_t *o, struct instance *x)
 		return false;
 	x->id = id;
 	x->label = get_str(o, "label");
-	x->actual_status = get_str(o, "actual_status");
-	x->intended_status = get_str(o, "intended_status");
-	x->cur_state = get_str(o, "cur_state");
-	x->next_state = get_str(o, "next_state");
+	x->actual_status = get_istr(o, "actual_status");
+	x->intended_status = get_istr(o, "intended_status");
+	x->cur_state = get_istr(o, "cur_state");
+	x->next_state = get_istr(o, "next_state");
 	x->status_msg = get_str(o, "status_msg");
 	x->state = model_derive_state(x->actual_status, x->intended_status, x->cur_state,
 				      x->next_state);
 	x->machine_id = get_long(o, "machine_id");
 	x->host_id = get_long(o, "host_id");
 	x->num_gpus = get_int(o, "num_gpus");
-	x->gpu_name = get_str(o, "gpu_name");
+	x->gpu_name = get_istr(o, "gpu_name");
 	x->gpu_ram = get_num(o, "gpu_ram");
 	x->gpu_totalram = get_num(o, "gpu_totalram");
 	if (!isfinite(x->gpu_totalram))
@@ -498,15 +616,15 @@ bool json_map_instance(const json_t *o, struct instance *x)
 		x->bid_price = x->dph_base;
 	else
 		x->bid_price = x->min_bid;
-	x->image = get_str(o, "image_uuid");
+	x->image = get_istr(o, "image_uuid");
 	if (!x->image[0]) {
-		free(x->image);
-		x->image = get_str(o, "image");
+		str_drop(x->image);
+		x->image = get_istr(o, "image");
 	}
-	x->runtype = get_str(o, "image_runtype");
+	x->runtype = get_istr(o, "image_runtype");
 	if (!x->runtype[0]) {
-		free(x->runtype);
-		x->runtype = get_str(o, "runtype");
+		str_drop(x->runtype);
+		x->runtype = get_istr(o, "runtype");
 	}
 	x->ssh_host = get_str(o, "ssh_host");
 	long sp = get_long(o, "ssh_port");
@@ -521,11 +639,11 @@ bool json_map_instance(const json_t *o, struct instance *x)
 	x->reliability = get_num(o, "reliability2");
 	if (!isfinite(x->reliability))
 		x->reliability = get_num(o, "reliability");
-	x->geolocation = get_str(o, "geolocation");
-	x->verification = get_str(o, "verification");
+	x->geolocation = get_istr(o, "geolocation");
+	x->verification = get_istr(o, "verification");
 	x->template_id = get_long(o, "template_id");
 	x->template_hash_id = get_str(o, "template_hash_id");
-	x->template_name = get_str(o, "template_name");
+	x->template_name = get_istr(o, "template_name");
 	static const char *const credit_keys[] = { "credit_balance", "prepaid_credit",
 						   "credit_remaining", NULL };
 	x->credit_balance = first_num(o, credit_keys);
@@ -995,9 +1113,10 @@ static json_t *clean_copy(const json_t *v)
 			json_array_append_new(r, clean_copy(json_array_get(v, i)));
 		return r;
 	}
-	default:
-		return json_copy((json_t *)v);
+	case JSON_INTEGER: case JSON_REAL: case JSON_TRUE: case JSON_FALSE: case JSON_NULL:
+		break; /* nothing to clean in a number, a boolean or null */
 	}
+	return json_copy((json_t *)v);
 }
 
 /* The permissions of an API key as compact JSON text: an object or array as

@@ -863,7 +863,8 @@ void instance_clear(struct instance *x)
 			  &x->ssh_host, &x->public_ip, &x->geolocation, &x->verification,
 			  &x->template_hash_id, &x->template_name };
 	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
-		free(*strs[i]);
+		if (!model_interned(*strs[i])) /* repeated values are interned (json_map) */
+			free(*strs[i]);
 		*strs[i] = NULL;
 	}
 	free(x->ports);

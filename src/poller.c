@@ -248,7 +248,10 @@ static void fetch_start(struct poller *p, enum model_source s, double at)
 		break;
 	case SRC_USER: o->call = api_user(p->cfg); break;
 	case SRC_WORKERGROUPS: o->call = api_workergroups(p->cfg, src->alt); break;
-	default: o->call = api_endptjobs(p->cfg); break;
+	case SRC_ENDPOINTS:
+	case SRC__COUNT: /* not a source (never queued) */
+		o->call = api_endptjobs(p->cfg);
+		break;
 	}
 	o->retry_at = at;
 	if (!src->busy) {
@@ -379,6 +382,8 @@ static void fleet_publish(struct poller *p, double now)
 static void fetch_ok(struct poller *p, struct op *o, json_t *root)
 {
 	enum model_source s = o->src;
+	if ((unsigned)s >= SRC__COUNT) /* not a source (never queued) */
+		return;
 	struct source *src = &p->src[s];
 	struct api_error e;
 	double now = util_now();
@@ -409,7 +414,9 @@ static void fetch_ok(struct poller *p, struct op *o, json_t *root)
 			workergroups_free(v, n);
 		break;
 	}
-	default: {
+	case SRC__COUNT:
+		return; /* ruled out above */
+	case SRC_ENDPOINTS: {
 		struct endpoint *v = NULL;
 		size_t n = 0;
 		ok = json_map_endpoints(root, &v, &n);

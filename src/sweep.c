@@ -116,8 +116,6 @@ void sweep_init(struct sweep *w)
 	w->pg.total = -1;
 	w->total = -1;
 	w->use_cols = true;
-	for (int g = 0; g < SWEEP_FAIL_GROUPS; g++)
-		w->seen_total[g] = w->seen_held[g] = -1;
 }
 
 static void att_reset(struct sweep *w)
@@ -297,6 +295,7 @@ static void plan_ranges(struct sweep *w)
 	w->range_pos = nr - 1; /* newest ids first: boots fail most */
 	w->ranges_done = 0;
 	w->found = 0;
+	w->scan_cut = false;
 	w->att = ATT_FAILSCAN;
 	w->att_pages = 0;
 	free(w->att_token);
@@ -402,6 +401,12 @@ void sweep_query_free(struct sweep_query *q)
 	memset(q, 0, sizeof *q);
 }
 
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
 /* The failure group is done: the next one, then the booting instances. */
 static void next_group(struct sweep *w)
 {
@@ -436,19 +441,33 @@ static void att_advance(struct sweep *w, const struct pager *pg)
 		w->att_token = xstrdup(pg->token);
 		return;
 	}
+	w->scan_cut = w->scan_cut || !pg->done;
 	w->ranges_done++;
 	w->att_pages = 0;
-	long need = w->fail_total >= 0 ? w->fail_total - (long)w->nknown : -1;
+	/* how many new ones the count promises; unknown while stale (departed
+	 * rows hide as many new ones) */
+	long need = w->fail_total >= 0 && !w->stale[w->group]
+			    ? w->fail_total - (long)w->nknown : -1;
 	bool enough = need > 0 && w->found >= need;
 	if (w->ranges_done >= w->nranges || enough) {
-		if (w->fail_total >= 0) {
-			w->seen_total[w->group] = w->fail_total;
-			w->seen_held[w->group] = (long)w->nknown + w->found;
-		}
+		/* a complete listing knows every failure the service has: holding
+		 * more than it counts means some held ones left their state */
+		if (w->fail_total >= 0 && !w->scan_cut && w->ranges_done >= w->nranges)
+			w->stale[w->group] = (long)w->nknown + w->found > w->fail_total;
 		next_group(w);
 		return;
 	}
 	w->range_pos = w->range_pos ? w->range_pos - 1 : w->nranges - 1;
+}
+
+/* A complete sweep and its removal checks re-read every row: a failure
+ * that left its state before is corrected, so the counts are trusted again
+ * (a group too large to list completely within a cycle's cap would
+ * otherwise stay stale, and cost the cap, for good). */
+static void rows_fresh(struct sweep *w)
+{
+	for (int g = 0; g < SWEEP_FAIL_GROUPS; g++)
+		w->stale[g] = false;
 }
 
 /* A complete sweep ended: rows it did not see become removal checks. */
@@ -465,8 +484,10 @@ static void sweep_complete(struct sweep *w, double now_wall)
 	size_t nc = 0;
 	for (size_t i = 0; i < w->n; i++)
 		nc += w->v[i].gen != w->gen;
-	if (!nc)
+	if (!nc) {
+		rows_fresh(w);
 		return;
+	}
 	if (w->v0) {
 		/* one complete answer, no filters to ask with: it is the truth */
 		for (size_t i = w->n; i-- > 0;)
@@ -510,6 +531,8 @@ static void confirm_answer(struct sweep *w, struct instance *v, size_t n)
 		instances_free(v, n);
 	memmove(w->confirm, w->confirm + asked, (w->nconfirm - asked) * sizeof *w->confirm);
 	w->nconfirm -= asked;
+	if (!w->nconfirm)
+		rows_fresh(w);
 }
 
 bool sweep_answer(struct sweep *w, const struct sweep_query *q, const json_t *root,
@@ -535,16 +558,16 @@ bool sweep_answer(struct sweep *w, const struct sweep_query *q, const json_t *ro
 	case SW_FAILCOUNT:
 		instances_free(v, n); /* ids only: nothing to merge */
 		w->fail_total = one.total;
-		if (one.total < 0 || (one.total == (long)w->nknown) ||
-		    (one.total == w->seen_total[w->group] &&
-		     (long)w->nknown == w->seen_held[w->group])) {
+		/* equal counts mean nothing new only when no held failure is stale */
+		if (one.total < 0 || (one.total == (long)w->nknown && !w->stale[w->group]))
 			next_group(w);
-		} else {
+		else
 			plan_ranges(w);
-		}
 		break;
 	case SW_FAILSCAN:
-		w->found += (long)n;
+		for (size_t i = 0; i < n; i++) /* a server ignoring notin sends known ones */
+			w->found += !bsearch(&v[i].id, w->known, w->nknown, sizeof *w->known,
+					     cmp_long);
 		merge(w, v, n);
 		att_advance(w, &one);
 		break;

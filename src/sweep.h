@@ -10,7 +10,13 @@
  *    total_instances) compared with the group's failures already held, and only when they differ a listing of the failures not
  *    yet held (id ranges, each excluding at most SWEEP_NOTIN_MAX known ids),
  *    so its cost does not grow with the failures already known; then the
- *    instances meant to run that are still booting or loading;
+ *    instances meant to run that are still booting or loading.  Equal
+ *    counts prove nothing while a held failure has left its state unseen
+ *    (destroyed or stopped elsewhere before the sweep re-read it: a new
+ *    failure would bring the count back level): once a complete listing
+ *    shows the service counts fewer than it holds, the group is "stale" and
+ *    listed every cycle, until a complete listing shows the counts agree
+ *    or a complete sweep (and its removal checks) has re-read every row;
  *  - removal checks: ids a complete sweep did not contain, asked for by id;
  *    the ones the service does not return are removed;
  *  - the full sweep: every page of the list, round-robin, marking each row
@@ -110,13 +116,14 @@ struct sweep {
 	unsigned att_pages;         /* pages of the current listing */
 	char *att_token;            /* next page of the current listing */
 	int group;                  /* the failure group being probed */
-	long fail_total;            /* this group's count (T) this cycle */
-	long seen_total[SWEEP_FAIL_GROUPS], seen_held[SWEEP_FAIL_GROUPS]; /* the last (T, H) scanned */
+	long fail_total;            /* this group's count (T) this cycle, -1 not probed */
+	bool stale[SWEEP_FAIL_GROUPS]; /* holds failures the service no longer counts */
+	bool scan_cut;              /* a range's listing was cut at SWEEP_BOOT_PAGES */
 	long *known;                /* failure ids held when the scan began, sorted */
 	size_t nknown;
 	long *lo;                   /* scan ranges: [lo[i], lo[i+1]) (last open) */
 	size_t nranges, range_pos, ranges_done;
-	long found;                 /* new failures found in this scan */
+	long found;                 /* new failures found in this scan (ids not known) */
 	/* figures */
 	unsigned long requests[SW__COUNT];
 	unsigned long removed;

@@ -483,8 +483,9 @@ static enum role level_role(enum ev_level l)
 	case EV_OK: return ROLE_OK;
 	case EV_WARN: return ROLE_WARNING;
 	case EV_ERROR: return ROLE_ERROR;
-	default: return ROLE_NORMAL;
+	case EV_INFO: return ROLE_NORMAL;
 	}
+	return ROLE_NORMAL;
 }
 
 /* A job failed: reopen its input dialog with what was typed and why. */

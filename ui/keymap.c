@@ -101,6 +101,8 @@ bool action_allowed(enum action act, int ctx)
 
 int action_count(void) { return nactions; }
 
+bool action_builtin(enum action a) { return (int)a >= 0 && (int)a < ACT__BUILTIN; }
+
 const struct action_def *action_get(enum action a)
 {
 	return (int)a >= 0 && (int)a < nactions ? &actions[a] : NULL;

@@ -82,9 +82,21 @@ int km_ctx_by_name(const char *name); /* -1 if unknown; "" means global */
 	X(SORT_INVERT, "sort-invert", AF_TABLE, "reverse the sort order")
 
 #define ACT_ENUM(e, name, flags, help) ACT_##e,
-/* Registered actions take the ids from ACT__BUILTIN up to ACT_MAX - 1. */
-enum action { ACT_NONE = -1, ACTIONS(ACT_ENUM) ACT__BUILTIN, ACT_MAX = 128 };
+/* An action id.  Its enumerators are exactly what a switch can name: no
+ * action and the built-ins.  The type is open-ended: an action a view
+ * registers is a value of it too (ids ACT__BUILTIN .. ACT_MAX - 1, given
+ * out at run time, so never a case label).  A switch over it names
+ * ACT_NONE and every built-in (no `default:`), after the view has tested
+ * its registered ids (or action_builtin()): adding a built-in is then a
+ * compile error (-Wswitch-enum) in every view that has not decided about it. */
+enum action { ACT_NONE = -1, ACTIONS(ACT_ENUM) };
 #undef ACT_ENUM
+#define ACT_ONE(e, name, flags, help) +1
+/* Not actions, so not enumerators of enum action: the first registered id
+ * (the number of built-ins) and the capacity. */
+enum { ACT__BUILTIN = 0 ACTIONS(ACT_ONE), ACT_MAX = 128 };
+#undef ACT_ONE
+_Static_assert(sizeof(enum action) == sizeof(int), "registered ids are enum action values");
 
 struct action_def {
 	const char *name;  /* in `bind` lines and as a `:` command */
@@ -106,6 +118,7 @@ enum action action_register(const struct action_def *d);
 void action_allow(enum action act, int ctx);
 bool action_allowed(enum action act, int ctx);
 int action_count(void); /* ids are 0 .. action_count() - 1 */
+bool action_builtin(enum action a); /* one of the app's own (an enumerator but ACT_NONE) */
 const struct action_def *action_get(enum action a); /* NULL when out of range */
 const char *action_name(enum action a);
 const char *action_help(enum action a);

@@ -302,9 +302,13 @@ unsigned theme_mono_attrs(enum role r)
 		return TA_UNDERLINE;
 	case ROLE_DIM: case ROLE_STOPPED: case ROLE_LOADING:
 		return TA_DIM;
-	default:
+	case ROLE_NORMAL: case ROLE_RUNNING: case ROLE_OK: case ROLE_BORDER: case ROLE_DIALOG:
+	case ROLE_BUTTON:
 		return 0;
+	case ROLE__COUNT:
+		break; /* not a role */
 	}
+	return 0;
 }
 
 static attr_t ta_to_curses(unsigned a)

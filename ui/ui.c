@@ -309,9 +309,12 @@ static void global_action(struct app *a, enum action act)
 		else
 			a->msg[0] = '\0';
 		break;
-	default: /* moves and sorts in a view without them, or a registered action */
-		break;
+	case ACT_NONE: case ACT_UP: case ACT_DOWN: case ACT_PAGE_UP: case ACT_PAGE_DOWN:
+	case ACT_TOP: case ACT_BOTTOM: case ACT_SORT_PREV: case ACT_SORT_NEXT:
+	case ACT_SORT_INVERT:
+		break; /* moves and sorts in a view without them */
 	}
+	/* a registered action no view handled falls through the switch: nothing */
 	a->dirty |= DIRTY_ALL;
 }
 

@@ -25,6 +25,13 @@
  *       has gone quiet (median of BENCH_SEARCHES, default 3, each a new
  *       search with r once the pacer allows); then the keys figures while
  *       scrolling the results with j.
+ *   bench_ui merge COUNT COLSxROWS RENTOP [ARGS...]
+ *       key-to-screen latency while the instance list is still arriving
+ *       and being merged (the output never goes quiet then, so a key's
+ *       answer is recognised by its text): COUNT times, "?" opens the help
+ *       and the time until its text ("show this help") is on the screen is
+ *       taken, then "?" closes it again.  Starts as soon as BENCH_READY has
+ *       appeared (no quiet second), and says over how long the keys ran.
  *
  * Settling: when BENCH_READY is set, the run waits until that text has
  * appeared in the output (escape sequences stripped), then until the output
@@ -33,6 +40,7 @@
  * "name: value unit" lines on stdout; BENCH_NAME prefixes the names. */
 #include <errno.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <pty.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -177,8 +185,9 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* wait for the first screen: the ready text (if any), then a quiet second */
-static int settle(void)
+/* wait for the first screen: the ready text (if any), then a quiet second
+ * (quiet false: not that) */
+static int settle(bool quiet)
 {
 	const char *ready = getenv("BENCH_READY");
 	double deadline = now_s() + SETTLE_MAX;
@@ -197,6 +206,8 @@ static int settle(void)
 		fprintf(stderr, "bench_ui: rentop exited at start\n");
 		return -1;
 	}
+	if (!quiet)
+		return 0;
 	return drain_until_quiet(1.0, now_s() + 30.0) < 0 ? -1 : 0;
 }
 
@@ -374,11 +385,67 @@ static int bench_offers(const char *name, int count)
 	return bench_keys(name, count);
 }
 
+/* the latency of opening the help while the output keeps coming (a list
+ * being merged): until its text is on the screen */
+static int bench_merge(const char *name, int count)
+{
+	static const char mark[] = "show this help";
+	double *lat = calloc((size_t)count, sizeof *lat);
+	if (!lat)
+		return -1;
+	int n = 0, lost = 0;
+	double t_first = now_s();
+	for (int i = 0; i < count; i++) {
+		pump(0); /* what was already written is not the answer */
+		ready_len = 0;
+		ready_buf[0] = '\0';
+		double sent = now_s();
+		if (write(master, "?", 1) != 1)
+			break;
+		bool seen = false;
+		while (!seen && now_s() < sent + KEY_TIMEOUT) {
+			if (pump(sent + KEY_TIMEOUT - now_s()) < 0) {
+				free(lat);
+				fprintf(stderr, "bench_ui: rentop exited during the keys\n");
+				return -1;
+			}
+			seen = strstr(ready_buf, mark) != NULL;
+		}
+		if (!seen) {
+			lost++;
+		} else {
+			lat[n++] = (now_s() - sent) * 1e3;
+		}
+		if (write(master, "?", 1) != 1) /* close it again */
+			break;
+		double until = now_s() + 0.1;
+		while (now_s() < until)
+			if (pump(until - now_s()) < 0)
+				break;
+	}
+	double span = now_s() - t_first;
+	if (n == 0) {
+		fprintf(stderr, "bench_ui: the help never appeared\n");
+		free(lat);
+		return -1;
+	}
+	qsort(lat, (size_t)n, sizeof *lat, cmp_double);
+	printf("%s_merge_key_to_screen_p50: %.2f ms (%d keys over %.1f s while the list is merged)\n",
+	       name, lat[n / 2], n, span);
+	printf("%s_merge_key_to_screen_p95: %.2f ms (aim < 16 ms)\n", name,
+	       lat[(size_t)((n - 1) * 0.95 + 0.5)]);
+	printf("%s_merge_key_to_screen_max: %.2f ms\n", name, lat[n - 1]);
+	if (lost)
+		printf("%s_merge_keys_without_answer: %d\n", name, lost);
+	free(lat);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 5) {
-		fprintf(stderr, "usage: bench_ui idle SECONDS|logs SECONDS|keys COUNT|offers COUNT "
-			"COLSxROWS RENTOP [ARGS...]\n");
+		fprintf(stderr, "usage: bench_ui idle SECONDS|logs SECONDS|keys COUNT|offers COUNT|"
+			"merge COUNT COLSxROWS RENTOP [ARGS...]\n");
 		return 2;
 	}
 	const char *mode = argv[1];
@@ -404,13 +471,15 @@ int main(int argc, char **argv)
 		perror("bench_ui: exec");
 		_exit(127);
 	}
-	int rc = settle();
+	bool merge = strcmp(mode, "merge") == 0;
+	int rc = settle(!merge);
 	if (rc == 0 && strcmp(mode, "logs") == 0) {
 		rc = logs_fill();
 		if (rc == 0)
 			rc = bench_idle(name, "busy", amount);
 	} else if (rc == 0) {
-		rc = strcmp(mode, "keys") == 0	   ? bench_keys(name, (int)amount)
+		rc = merge			   ? bench_merge(name, (int)amount)
+		     : strcmp(mode, "keys") == 0	   ? bench_keys(name, (int)amount)
 		     : strcmp(mode, "offers") == 0 ? bench_offers(name, (int)amount)
 						   : bench_idle(name, "idle", amount);
 	}

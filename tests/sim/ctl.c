@@ -169,6 +169,8 @@ static void force_instance(struct simstate *st, json_t *b, struct sim_resp *rs, 
 			in->compete_price = jnum(b, "compete_price", 0);
 		} else {
 			json_object_set(in->o, k, v);
+			if (!strcmp(k, "label"))
+				world_touch_labels(st->w);
 		}
 	}
 	world_inst_sync(st->w, in);

@@ -555,7 +555,32 @@ bool world_remove(struct world *w, long id)
 	memmove(&w->inst[i], &w->inst[i + 1], (w->ninst - i - 1) * sizeof *w->inst);
 	w->ninst--;
 	inst_free(in);
+	world_touch_labels(w);
 	return true;
+}
+
+void world_touch_labels(struct world *w) { w->labels_gen++; }
+
+const json_t *world_label_counts(struct world *w)
+{
+	if (w->label_counts && w->label_counts_gen == w->labels_gen)
+		return w->label_counts;
+	json_decref(w->label_counts);
+	json_t *counts = json_object();
+	for (size_t i = 0; i < w->ninst; i++) {
+		const json_t *lv = json_object_get(w->inst[i]->o, "label");
+		const char *l = json_string_value(lv);
+		if (!l)
+			continue;
+		json_t *cnt = json_object_get(counts, l);
+		if (cnt)
+			json_integer_set(cnt, json_integer_value(cnt) + 1);
+		else
+			json_object_set_new(counts, l, json_integer(1));
+	}
+	w->label_counts = counts;
+	w->label_counts_gen = w->labels_gen;
+	return counts;
 }
 
 static struct inst *inst_append(struct world *w, long id)
@@ -574,6 +599,7 @@ static struct inst *inst_append(struct world *w, long id)
 	in->compete_at = INFINITY;
 	in->drop_at = INFINITY;
 	w->inst[w->ninst++] = in;
+	world_touch_labels(w);
 	return in;
 }
 
@@ -1162,6 +1188,9 @@ static void free_all(struct world *w)
 	free(w->inst);
 	w->inst = NULL;
 	w->ninst = w->cap = 0;
+	json_decref(w->label_counts);
+	w->label_counts = NULL;
+	world_touch_labels(w);
 	for (size_t i = 0; i < w->neplog; i++) {
 		for (size_t j = 0; j < w->eplogs[i].cap; j++)
 			free(w->eplogs[i].lines[j]);

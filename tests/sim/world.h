@@ -122,6 +122,11 @@ struct world {
 	double eplog_every;     /* s between generated endpoint log lines (0: EPLOG_EVERY) */
 
 	struct tfa *tfa;
+	/* The unfiltered v1 list's label_counts, kept while no instance is
+	 * added, removed or relabelled (labels_gen counts those changes). */
+	uint64_t labels_gen;
+	uint64_t label_counts_gen;
+	json_t *label_counts;
 };
 
 /* Build the seeded world; reset rebuilds it from the same options. */
@@ -137,6 +142,10 @@ void world_advance(struct world *w, double now);
 
 struct inst *world_find(struct world *w, long id);
 bool world_remove(struct world *w, long id);
+/* An instance was added, removed or relabelled: drop cached label counts. */
+void world_touch_labels(struct world *w);
+/* label -> count over every instance (cached: the caller must not change it). */
+const json_t *world_label_counts(struct world *w);
 /* Refresh the live figures (utilisation, temperature, uptime, duration) of an
  * instance's JSON before it is sent. */
 void world_inst_view(struct world *w, struct inst *in, double now);

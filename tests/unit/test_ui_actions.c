@@ -207,7 +207,13 @@ static void test_registered_view_context(void **state)
 						AF_MUTATES | AF_NEEDS_SEL | AF_HINT | AF_NEEDS_TFA,
 						why_not_cheap, run_search };
 	enum action act = action_register(&rent);
-	assert_true(act >= ACT__BUILTIN);
+	assert_true((int)act >= ACT__BUILTIN);
+	/* a registered id is a value of enum action but not a built-in: the
+	 * views' switches over the built-ins never see it */
+	assert_false(action_builtin(act));
+	assert_true(action_builtin(ACT_HELP) && action_builtin(ACT_SORT_INVERT));
+	assert_false(action_builtin(ACT_NONE));
+	assert_int_equal(ACT__BUILTIN, ACT_SORT_INVERT + 1);
 	assert_int_equal(action_register(&rent), act);
 	action_allow(act, ctx);
 	keymap_default(&km, ctx, "c", act);

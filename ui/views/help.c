@@ -130,6 +130,8 @@ static bool help_action(struct app *a, void *st, enum action act)
 {
 	struct help_view *v = st;
 	int page = a->lay.body.h > 2 ? a->lay.body.h - 2 : 1;
+	if (!action_builtin(act)) /* registered by a view: not the help's */
+		return false;
 	switch (act) {
 	case ACT_UP: v->scroll--; break;
 	case ACT_DOWN: v->scroll++; break;
@@ -138,7 +140,9 @@ static bool help_action(struct app *a, void *st, enum action act)
 	case ACT_TOP: v->scroll = 0; break;
 	case ACT_BOTTOM: v->scroll = HELP_MAX; break;
 	case ACT_HELP: view_close_overlay(a); break;
-	default: /* enum action is open (views register more): not this view's */
+	case ACT_NONE: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH: case ACT_PAUSE:
+	case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW: case ACT_NEXT_VIEW:
+	case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT: case ACT_SORT_INVERT:
 		return false;
 	}
 	a->dirty |= DIRTY_BODY;

@@ -1544,6 +1544,8 @@ static bool acct_action(struct app *a, void *st, enum action act)
 		if (acts[i] == act)
 			which = i;
 	if (which < 0) { /* not one of ours: the navigation keys */
+		if (!action_builtin(act)) /* another registered action: its run handles it */
+			return false;
 		switch (act) {
 		case ACT_UP: if (*sel) (*sel)--; break;
 		case ACT_DOWN: if (*sel + 1 < n) (*sel)++; break;
@@ -1551,7 +1553,10 @@ static bool acct_action(struct app *a, void *st, enum action act)
 		case ACT_PAGE_DOWN: *sel = *sel + page < n ? *sel + page : (n ? n - 1 : 0); break;
 		case ACT_TOP: *sel = 0; break;
 		case ACT_BOTTOM: *sel = n ? n - 1 : 0; break;
-		default: /* enum action is open (views register more): not this view's */
+		case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
+		case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
+		case ACT_NEXT_VIEW: case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT:
+		case ACT_SORT_INVERT:
 			return false;
 		}
 		a->dirty |= DIRTY_ALL;

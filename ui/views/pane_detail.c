@@ -218,6 +218,8 @@ static bool detail_action(struct app *a, void *st, enum action act)
 		a->dirty |= DIRTY_BODY;
 		return true;
 	}
+	if (!action_builtin(act)) /* another registered action: its run handles it */
+		return false;
 	switch (act) {
 	case ACT_UP: v->scroll--; break;
 	case ACT_DOWN: v->scroll++; break;
@@ -225,7 +227,10 @@ static bool detail_action(struct app *a, void *st, enum action act)
 	case ACT_PAGE_DOWN: v->scroll += page; break;
 	case ACT_TOP: v->scroll = 0; break;
 	case ACT_BOTTOM: v->scroll = DETAIL_MAX; break;
-	default: /* enum action is open (views register more): not this view's */
+	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
+	case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
+	case ACT_NEXT_VIEW: case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT:
+	case ACT_SORT_INVERT:
 		return false;
 	}
 	a->dirty |= DIRTY_BODY;

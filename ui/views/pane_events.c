@@ -39,8 +39,9 @@ static const char *level_name(enum ev_level l)
 	case EV_OK: return "ok";
 	case EV_WARN: return "warn";
 	case EV_ERROR: return "error";
-	default: return "info";
+	case EV_INFO: return "info";
 	}
+	return "info";
 }
 
 static enum role level_role(enum ev_level l)
@@ -49,8 +50,9 @@ static enum role level_role(enum ev_level l)
 	case EV_OK: return ROLE_OK;
 	case EV_WARN: return ROLE_WARNING;
 	case EV_ERROR: return ROLE_FAILED;
-	default: return ROLE_NORMAL;
+	case EV_INFO: return ROLE_NORMAL;
 	}
+	return ROLE_NORMAL;
 }
 
 static bool matches(const struct event *e, const char *f)
@@ -182,6 +184,8 @@ static bool ev_action(struct app *a, void *st, enum action act)
 		return true;
 	}
 	size_t page = a->lay.body.h > 2 ? (size_t)a->lay.body.h - 2 : 1;
+	if (!action_builtin(act)) /* a registered action: its run handles it */
+		return false;
 	switch (act) {
 	case ACT_UP: if (v->sel) v->sel--; break;
 	case ACT_DOWN: if (v->sel + 1 < total) v->sel++; break;
@@ -191,7 +195,10 @@ static bool ev_action(struct app *a, void *st, enum action act)
 		break;
 	case ACT_TOP: v->sel = 0; break;
 	case ACT_BOTTOM: v->sel = total ? total - 1 : 0; break;
-	default: /* enum action is open (views register more): not this view's */
+	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
+	case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
+	case ACT_NEXT_VIEW: case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT:
+	case ACT_SORT_INVERT:
 		return false;
 	}
 	a->dirty |= DIRTY_BODY;

@@ -486,17 +486,7 @@ static bool inst_action(struct app *a, void *st, enum action act)
 	struct inst_view *v = st;
 	struct table *t = &v->t;
 	long page = v->rows > 1 ? v->rows - 1 : 1;
-	switch (act) {
-	case ACT_UP: table_move(t, -1); break;
-	case ACT_DOWN: table_move(t, 1); break;
-	case ACT_PAGE_UP: table_move(t, -page); break;
-	case ACT_PAGE_DOWN: table_move(t, page); break;
-	case ACT_TOP: table_home(t); break;
-	case ACT_BOTTOM: table_end(t); break;
-	case ACT_SORT_PREV: table_sort_step(t, -1); break;
-	case ACT_SORT_NEXT: table_sort_step(t, 1); break;
-	case ACT_SORT_INVERT: table_set_sort(t, t->sort_col, !t->sort_rev); break;
-	default: /* enum action is open (views register more) */
+	if (!action_builtin(act)) { /* a registered action: this view's, or its run handles it */
 		if (act == act_mark) {
 			const struct table_row *row = table_selected(t);
 			if (row) {
@@ -512,6 +502,21 @@ static bool inst_action(struct app *a, void *st, enum action act)
 		}
 		a->dirty |= DIRTY_ALL;
 		return true;
+	}
+	switch (act) {
+	case ACT_UP: table_move(t, -1); break;
+	case ACT_DOWN: table_move(t, 1); break;
+	case ACT_PAGE_UP: table_move(t, -page); break;
+	case ACT_PAGE_DOWN: table_move(t, page); break;
+	case ACT_TOP: table_home(t); break;
+	case ACT_BOTTOM: table_end(t); break;
+	case ACT_SORT_PREV: table_sort_step(t, -1); break;
+	case ACT_SORT_NEXT: table_sort_step(t, 1); break;
+	case ACT_SORT_INVERT: table_set_sort(t, t->sort_col, !t->sort_rev); break;
+	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
+	case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
+	case ACT_NEXT_VIEW: case ACT_BACK:
+		return false;
 	}
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 	return true;

@@ -742,17 +742,20 @@ static bool lp_action(struct app *a, void *st, enum action act)
 		return act == ids[LA_CLOSE] ? (view_show(a, 0, 0), true) : false;
 	int h = v->h > 0 ? v->h : 10, w = v->w > 0 ? v->w : 80;
 	long page = h > 1 ? h - 1 : 1;
-	switch (act) {
-	case ACT_UP: logview_scroll(&L->lv, L->t, h, w, -1); break;
-	case ACT_DOWN: logview_scroll(&L->lv, L->t, h, w, 1); break;
-	case ACT_PAGE_UP: logview_scroll(&L->lv, L->t, h, w, -page); break;
-	case ACT_PAGE_DOWN: logview_scroll(&L->lv, L->t, h, w, page); break;
-	case ACT_TOP: logview_top(&L->lv, L->t); break;
-	case ACT_BOTTOM: logview_follow(&L->lv); break;
-	default: break; /* enum action is open: the view's own below */
-	}
-	if (act == ACT_UP || act == ACT_DOWN || act == ACT_PAGE_UP || act == ACT_PAGE_DOWN ||
-	    act == ACT_TOP || act == ACT_BOTTOM) {
+	if (action_builtin(act)) {
+		switch (act) {
+		case ACT_UP: logview_scroll(&L->lv, L->t, h, w, -1); break;
+		case ACT_DOWN: logview_scroll(&L->lv, L->t, h, w, 1); break;
+		case ACT_PAGE_UP: logview_scroll(&L->lv, L->t, h, w, -page); break;
+		case ACT_PAGE_DOWN: logview_scroll(&L->lv, L->t, h, w, page); break;
+		case ACT_TOP: logview_top(&L->lv, L->t); break;
+		case ACT_BOTTOM: logview_follow(&L->lv); break;
+		case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
+		case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
+		case ACT_NEXT_VIEW: case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT:
+		case ACT_SORT_INVERT:
+			return false;
+		}
 		if (L->kind == LK_INSTANCE)
 			inst_step(a, v, L); /* following again: its refresh, when due */
 		return true;

@@ -917,14 +917,19 @@ static bool off_action(struct app *a, void *st, enum action act)
 	struct off_view *v = st;
 	struct table *t = &v->t;
 	long page = v->rows > 1 ? v->rows - 1 : 1;
+	if (!action_builtin(act)) /* a registered action: its run handles it */
+		return false;
 	if (v->detail) {
 		switch (act) {
 		case ACT_UP: if (v->dtop) v->dtop--; break;
 		case ACT_DOWN: v->dtop++; break;
 		case ACT_BACK:
 		case ACT_QUIT: v->detail = false; break;
-		default: /* enum action is open: other actions act on the table */
-			goto table;
+		case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
+		case ACT_PAUSE: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
+		case ACT_NEXT_VIEW: case ACT_PAGE_UP: case ACT_PAGE_DOWN: case ACT_TOP:
+		case ACT_BOTTOM: case ACT_SORT_PREV: case ACT_SORT_NEXT: case ACT_SORT_INVERT:
+			goto table; /* they act on the table under the detail */
 		}
 		a->dirty |= DIRTY_BODY;
 		return true;
@@ -960,7 +965,8 @@ table:
 		search(a, v, &c);
 		break;
 	}
-	default: /* enum action is open (views register more): not this view's */
+	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_PAUSE:
+	case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW: case ACT_NEXT_VIEW:
 		return false;
 	}
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;

@@ -405,6 +405,8 @@ static bool sv_action(struct app *a, void *st, enum action act)
 		fold(a, v, 1);
 		return true;
 	}
+	if (!action_builtin(act)) /* another registered action: its run handles it */
+		return false;
 	switch (act) {
 	case ACT_UP: if (v->sel) v->sel--; break;
 	case ACT_DOWN: if (v->sel + 1 < v->nrows) v->sel++; break;
@@ -414,7 +416,10 @@ static bool sv_action(struct app *a, void *st, enum action act)
 		break;
 	case ACT_TOP: v->sel = 0; break;
 	case ACT_BOTTOM: v->sel = v->nrows ? v->nrows - 1 : 0; break;
-	default: /* enum action is open (views register more): not this view's */
+	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
+	case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
+	case ACT_NEXT_VIEW: case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT:
+	case ACT_SORT_INVERT:
 		return false;
 	}
 	v->sel_key = v->nrows ? sv_row_key(&v->rows[v->sel]) : 0;

@@ -359,13 +359,18 @@ static bool tv_action(struct app *a, void *st, enum action act)
 {
 	struct tpl_view *v = st;
 	long page = v->rows > 1 ? v->rows - 1 : 1;
+	if (!action_builtin(act)) /* a registered action: its run handles it */
+		return false;
 	if (v->detail) {
 		switch (act) {
 		case ACT_UP: if (v->dtop) v->dtop--; break;
 		case ACT_DOWN: v->dtop++; break;
 		case ACT_BACK: v->detail = false; break;
-		default: /* enum action is open: the rest act on the list */
-			goto list;
+		case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
+		case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
+		case ACT_NEXT_VIEW: case ACT_PAGE_UP: case ACT_PAGE_DOWN: case ACT_TOP:
+		case ACT_BOTTOM: case ACT_SORT_PREV: case ACT_SORT_NEXT: case ACT_SORT_INVERT:
+			goto list; /* they act on the list under the detail */
 		}
 		a->dirty |= DIRTY_BODY;
 		return true;
@@ -381,7 +386,9 @@ list:
 	case ACT_TOP: v->sel = 0; break;
 	case ACT_BOTTOM: v->sel = v->nidx ? v->nidx - 1 : 0; break;
 	case ACT_REFRESH: tpl_list_fetch(a, &v->list); break;
-	default: /* enum action is open (views register more): not this view's */
+	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_PAUSE:
+	case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW: case ACT_NEXT_VIEW:
+	case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT: case ACT_SORT_INVERT:
 		return false;
 	}
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;

@@ -58,11 +58,16 @@ static void wg_draw(struct app *a, void *st, const struct rect *r)
 static bool wg_action(struct app *a, void *st, enum action act)
 {
 	struct wg_view *v = st;
+	if (!action_builtin(act)) /* a registered action: its run handles it */
+		return false;
 	switch (act) {
 	case ACT_UP: case ACT_PAGE_UP: case ACT_TOP: v->scroll = 0; break;
 	case ACT_DOWN: v->scroll++; break;
 	case ACT_PAGE_DOWN: case ACT_BOTTOM: v->scroll += WG_LINES; break;
-	default: /* enum action is open (views register more): not this view's */
+	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
+	case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
+	case ACT_NEXT_VIEW: case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT:
+	case ACT_SORT_INVERT:
 		return false;
 	}
 	a->dirty |= DIRTY_BODY;

@@ -1234,13 +1234,18 @@ static bool tfa_action(struct app *a, void *st, enum action act)
 				  "used again");
 		else
 			app_toast(a, ROLE_DIM, 5, "no 2FA session to log out of");
+	} else if (!action_builtin(act)) { /* another registered action: its run handles it */
+		return false;
 	} else {
 		switch (act) {
 		case ACT_UP: if (v->sel) v->sel--; break;
 		case ACT_DOWN: if (v->sel + 1 < n) v->sel++; break;
 		case ACT_TOP: case ACT_PAGE_UP: v->sel = 0; break;
 		case ACT_BOTTOM: case ACT_PAGE_DOWN: v->sel = n ? n - 1 : 0; break;
-		default: /* enum action is open (views register more): not this view's */
+		case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
+		case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
+		case ACT_NEXT_VIEW: case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT:
+		case ACT_SORT_INVERT:
 			return false;
 		}
 	}
