@@ -93,6 +93,8 @@ struct poller {
 	/* the instance list (fetch half): rows, sweeps, attention */
 	struct sweep fleet;
 	double next_cycle;        /* s, monotonic: the next attention cycle */
+	bool fleet_idle;          /* the sweep had nothing to ask when due: the loop sleeps
+				   * until the next cycle or an answer, never spins */
 	double t_start;           /* s, monotonic */
 };
 
@@ -316,6 +318,8 @@ static void fetch_done(struct poller *p, enum model_source s)
 {
 	struct source *src = &p->src[s];
 	src->busy = false;
+	if (s == SRC_INSTANCES)
+		p->fleet_idle = false; /* an answer: the sweep may have its next query */
 	if (src->again) {
 		src->again = false;
 		backoff_due_now(&src->bo, util_mono());
@@ -1086,8 +1090,10 @@ static void fleet_due(struct poller *p, double now)
 			every = FLEET_CYCLE_MAX_S;
 		p->next_cycle = now + every;
 	}
-	if (!src->busy && now >= src->bo.next_due)
+	if (!src->busy && now >= src->bo.next_due) {
 		fetch_start(p, SRC_INSTANCES, now);
+		p->fleet_idle = !src->busy;
+	}
 }
 
 /* ---- the thread ------------------------------------------------------- */
@@ -1184,7 +1190,8 @@ static void *run(void *arg)
 		now = util_mono();
 		double next = now + 60;
 		for (int s = 0; s < SRC__COUNT; s++)
-			if (!p->src[s].busy && !p->src[s].absent && p->src[s].bo.next_due < next)
+			if (!p->src[s].busy && !p->src[s].absent && p->src[s].bo.next_due < next &&
+			    !(s == SRC_INSTANCES && p->fleet_idle))
 				next = p->src[s].bo.next_due;
 		if (p->next_cycle < next)
 			next = p->next_cycle;
