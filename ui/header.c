@@ -370,14 +370,18 @@ void header_watch(struct app *a)
 					  sizeof why);
 	int moved = money_watch_update(&a->money_w, lv, known);
 	if (moved > 0) {
-		model_event(a->m, lv == ML_ALARM ? EV_ERROR : EV_WARN, -1, 0, 0, 0, "low money: %s%s",
+		/* the header's colour and the bell say it; a toast would hide an
+		 * action's answer (a prepay's own result crossed the limit) */
+		model_event(a->m, lv == ML_ALARM ? EV_ERROR : EV_WARN, -1, 0, 0, EVF_QUIET, "low money: %s%s",
 			    why, lv == ML_ALARM ? " (alarm)" : "");
 		if (a->cfg->bell)
 			a->bell_pending = true;
 	} else if (moved < 0) {
 		if (lv == ML_OK)
-			model_event(a->m, EV_OK, -1, 0, 0, 0, "money: runway and credit above their limits again");
+			model_event(a->m, EV_OK, -1, 0, 0, EVF_QUIET,
+				    "money: runway and credit above their limits again");
 		else
-			model_event(a->m, EV_WARN, -1, 0, 0, 0, "money: out of the alarm, still low: %s", why);
+			model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET,
+				    "money: out of the alarm, still low: %s", why);
 	}
 }
