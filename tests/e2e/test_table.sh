@@ -13,6 +13,8 @@ e2e_home
 mkdir -p "$E2E_HOME/.config/rentop"
 {
     echo '#!/bin/sh'
+    # with ssh-fail present it fails the way ssh does: a line on stderr, 255
+    printf '%s\n' "if [ -e '$E2E_TMP/ssh-fail' ]; then echo 'debug1: some noise' >&2; printf 'root@h: Permission denied (publickey).\\r\\n\\n' >&2; exit 255; fi"
     printf '%s\n' "{ echo \"args: \$*\"; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\?icanon'; echo \"key in env: \${VAST_API_KEY:+yes}\"; } >'$E2E_TMP/ssh.out' 2>&1"
 } >"$E2E_TMP/fake-ssh"
 chmod 755 "$E2E_TMP/fake-ssh"
@@ -166,6 +168,18 @@ t_ssh() {
     wait_for "$FIRST" 10 && wait_for "$EMAIL" 5
 }
 
+# A failing ssh: its last stderr line is kept and shown after the screen
+# returns, not only the exit status.
+t_ssh_fail() {
+    id=$(first_inst "x.get('actual_status') == 'running' and x.get('ports')")
+    : >"$E2E_TMP/ssh-fail"
+    select_row "$id" || return 1
+    keys x
+    wait_for "ended with status 255: root@h: Permission denied (publickey)." 15 || return 1
+    rm -f "$E2E_TMP/ssh-fail"
+    wait_for "$FIRST" 10 && wait_for "$EMAIL" 5
+}
+
 t_redraw() {
     keys C-l
     wait_for "$FIRST" 10 && wait_for "$EMAIL" 5
@@ -186,6 +200,7 @@ tap "resize to 40x10 (table), 30x8 (too-small notice) and back redraws without a
 tap "p pauses updates (PAUSED marker) and p resumes" t_pause
 tap "y copies the ssh command (toast shows it)" t_copy_ssh
 tap "x leaves curses, runs ssh to the instance's address and comes back" t_ssh
+tap "x with a failing ssh shows ssh's last stderr line after the screen returns" t_ssh_fail
 tap "C-l redraws the screen" t_redraw
 tap "q quits and gives the terminal back (shell, modes, cursor)" t_quit_restores
 e2e_done
