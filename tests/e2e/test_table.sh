@@ -53,6 +53,22 @@ t_detail() {
     wait_for "$port" 5 || return 1
     wait_for "cost so far" 5 || return 1
     wait_for "all fields" 5 || return 1
+    # the fields as received: whole names, dates as dates, sizes with units
+    seen_date= seen_cores= seen_disk=
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+        scr=$(screen)
+        echo "$scr" | grep -Eq "start_date +20[0-9]{2}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} \((.* ago|in .*)\)" && seen_date=1
+        echo "$scr" | grep -Eq "cpu_cores_effective +[0-9]" && seen_cores=1
+        echo "$scr" | grep -Eq "disk_space +[0-9.]+ GB" && seen_disk=1
+        [ -n "$seen_date" ] && [ -n "$seen_cores" ] && [ -n "$seen_disk" ] && break
+        keys NPage
+        sleep 0.3
+    done
+    [ -n "$seen_date" ] || { fail "start_date is not shown as a date"; screen >&2; return 1; }
+    [ -n "$seen_cores" ] || { fail "cpu_cores_effective is not shown whole"; return 1; }
+    [ -n "$seen_disk" ] || { fail "disk_space has no unit"; return 1; }
+    keys g
+    wait_for "status_msg" 5 || return 1
     keys Escape
     wait_gone "status_msg" 10 || return 1
     keys Escape
