@@ -17,6 +17,7 @@
 #include "clip.h"
 #include "command.h"
 #include "config.h"
+#include "errline.h"
 #include "poller.h"
 #include "ui.h"
 #include "util.h"
@@ -130,13 +131,19 @@ static void do_ssh(struct app *a, const struct instance *x)
 	argv[argc++] = port;
 	argv[argc++] = target;
 	argv[argc] = NULL;
-	int st = ui_run_external(argv);
+	char why[ERRLINE_MAX + 1]; /* ssh's last stderr line, sanitised */
+	int st = ui_run_external_err(argv, why, sizeof why);
 	a->dirty |= DIRTY_ALL;
-	if (st == 127 || st < 0)
+	if ((st == 127 || st < 0) && !why[0]) {
 		app_toast(a, ROLE_ERROR, 10, "could not run %s", argv[0]);
-	else if (st != 0)
-		app_toast(a, ROLE_WARNING, 8, "ssh to instance %ld ended with status %d", x->id, st);
-	else
+	} else if (st != 0) {
+		/* the toast and the event log keep the reason ssh gave */
+		app_toast(a, ROLE_WARNING, 12, "ssh to instance %ld ended with status %d%s%s", x->id,
+			  st, why[0] ? ": " : "", why);
+		model_event(a->m, EV_WARN, -1, 0, x->id, EVF_QUIET,
+			    "ssh to instance %ld ended with status %d%s%s", x->id, st,
+			    why[0] ? ": " : "", why);
+	} else
 		app_toast(a, ROLE_OK, 5, "back from ssh to instance %ld", x->id);
 }
 

@@ -14,6 +14,7 @@
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <math.h>
 #include <poll.h>
@@ -34,6 +35,7 @@
 #include "app.h"
 #include "config.h"
 #include "draw.h"
+#include "errline.h"
 #include "header.h"
 #include "model.h"
 #include "poller.h"
@@ -143,7 +145,7 @@ static void capture_restore(void)
  * every signal at its default and none blocked, and with only descriptors
  * 0-2 open (whatever curl, the resolver or a library left without
  * close-on-exec).  0 with *pid set, or an errno value. */
-static int spawn_child(pid_t *pid, char *const argv[])
+static int spawn_child(pid_t *pid, char *const argv[], int errfd)
 {
 	posix_spawnattr_t at;
 	posix_spawn_file_actions_t fa;
@@ -165,6 +167,8 @@ static int spawn_child(pid_t *pid, char *const argv[])
 		rc = posix_spawnattr_setsigdefault(&at, &dfl);
 	if (!rc)
 		rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	if (!rc && errfd >= 0)
+		rc = posix_spawn_file_actions_adddup2(&fa, errfd, STDERR_FILENO);
 	if (!rc)
 		rc = posix_spawn_file_actions_addclosefrom_np(&fa, 3);
 	if (!rc)
@@ -174,7 +178,49 @@ static int spawn_child(pid_t *pid, char *const argv[])
 	return rc;
 }
 
-int ui_run_external(char *const argv[])
+/* Copy what the child writes to the pipe rd on to our own stderr (the
+ * terminal) and into e, until end of file or until the child has ended
+ * (a grandchild may keep the pipe open: then only what is buffered is
+ * taken).  Returns true when the child was reaped, its status in *st. */
+static bool tee_stderr(int rd, pid_t pid, struct errline *e, int *st)
+{
+	char buf[4096];
+	bool reaped = false;
+	for (;;) {
+		if (!reaped) {
+			pid_t r = waitpid(pid, st, WNOHANG);
+			if (r == pid)
+				reaped = true;
+		}
+		struct pollfd pfd = { .fd = rd, .events = POLLIN };
+		int pr = poll(&pfd, 1, reaped ? 0 : 200);
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr <= 0) {
+			if (reaped || pr < 0)
+				break;
+			continue;
+		}
+		ssize_t n = read(rd, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		errline_feed(e, buf, (size_t)n);
+		for (ssize_t off = 0; off < n;) {
+			ssize_t w = write(STDERR_FILENO, buf + off, (size_t)(n - off));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				break;
+			off += w;
+		}
+	}
+	return reaped;
+}
+
+/* Both entry points: errline NULL gives the child our stderr as it is. */
+static int run_external(char *const argv[], char *errline_out, size_t errline_n)
 {
 	def_prog_mode();
 	endwin();
@@ -187,20 +233,45 @@ int ui_run_external(char *const argv[])
 	sigaction(SIGTSTP, &ign, &old_tstp);
 	int status = -1;
 	pid_t pid;
-	if (spawn_child(&pid, argv) == 0) {
-		int st;
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+	int pfd[2] = { -1, -1 };
+	if (errline_out) {
+		errline_out[0] = '\0';
+		if (pipe2(pfd, O_CLOEXEC) != 0)
+			pfd[0] = pfd[1] = -1;
+	}
+	if (spawn_child(&pid, argv, pfd[1]) == 0) {
+		int st = 0;
+		bool reaped = false;
+		if (pfd[0] >= 0) {
+			close(pfd[1]);
+			pfd[1] = -1;
+			struct errline e;
+			errline_init(&e);
+			reaped = tee_stderr(pfd[0], pid, &e, &st);
+			errline_last(&e, errline_out, errline_n);
+		}
+		while (!reaped && waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
 		status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 	} else {
 		status = 127; /* as a shell says "command not found" */
 	}
+	for (int i = 0; i < 2; i++)
+		if (pfd[i] >= 0)
+			close(pfd[i]);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	sigaction(SIGTSTP, &old_tstp, NULL);
 	reset_prog_mode();
 	refresh();
 	return status;
+}
+
+int ui_run_external(char *const argv[]) { return run_external(argv, NULL, 0); }
+
+int ui_run_external_err(char *const argv[], char *errline, size_t n)
+{
+	return run_external(argv, errline, n);
 }
 
 /* Stop the process for the shell (C-z or SIGTSTP); back on SIGCONT. */

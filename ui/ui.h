@@ -4,6 +4,8 @@
 #ifndef RENTOP_UI_H
 #define RENTOP_UI_H
 
+#include <stddef.h>
+
 struct config;
 struct model;
 struct jobs;
@@ -24,5 +26,9 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
  * screen (reset_prog_mode, refresh).  Returns the exit status, 127 when argv
  * could not be run. */
 int ui_run_external(char *const argv[]);
+/* As ui_run_external, but the child's stderr is a pipe whose bytes the UI
+ * thread copies on to the terminal while the child runs, keeping the last
+ * non-empty line (sanitised, at most n - 1 bytes; "" when none) in errline. */
+int ui_run_external_err(char *const argv[], char *errline, size_t n);
 
 #endif

@@ -13,6 +13,8 @@ e2e_home
 mkdir -p "$E2E_HOME/.config/rentop"
 {
     echo '#!/bin/sh'
+    # with ssh-fail present it fails the way ssh does: a line on stderr, 255
+    printf '%s\n' "if [ -e '$E2E_TMP/ssh-fail' ]; then echo 'debug1: some noise' >&2; printf 'root@h: Permission denied (publickey).\\r\\n\\n' >&2; exit 255; fi"
     printf '%s\n' "{ echo \"args: \$*\"; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\?icanon'; echo \"key in env: \${VAST_API_KEY:+yes}\"; } >'$E2E_TMP/ssh.out' 2>&1"
 } >"$E2E_TMP/fake-ssh"
 chmod 755 "$E2E_TMP/fake-ssh"
@@ -51,6 +53,22 @@ t_detail() {
     wait_for "$port" 5 || return 1
     wait_for "cost so far" 5 || return 1
     wait_for "all fields" 5 || return 1
+    # the fields as received: whole names, dates as dates, sizes with units
+    seen_date= seen_cores= seen_disk=
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+        scr=$(screen)
+        echo "$scr" | grep -Eq "start_date +20[0-9]{2}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} \((.* ago|in .*)\)" && seen_date=1
+        echo "$scr" | grep -Eq "cpu_cores_effective +[0-9]" && seen_cores=1
+        echo "$scr" | grep -Eq "disk_space +[0-9.]+ GB" && seen_disk=1
+        [ -n "$seen_date" ] && [ -n "$seen_cores" ] && [ -n "$seen_disk" ] && break
+        keys NPage
+        sleep 0.3
+    done
+    [ -n "$seen_date" ] || { fail "start_date is not shown as a date"; screen >&2; return 1; }
+    [ -n "$seen_cores" ] || { fail "cpu_cores_effective is not shown whole"; return 1; }
+    [ -n "$seen_disk" ] || { fail "disk_space has no unit"; return 1; }
+    keys g
+    wait_for "status_msg" 5 || return 1
     keys Escape
     wait_gone "status_msg" 10 || return 1
     keys Escape
@@ -166,6 +184,18 @@ t_ssh() {
     wait_for "$FIRST" 10 && wait_for "$EMAIL" 5
 }
 
+# A failing ssh: its last stderr line is kept and shown after the screen
+# returns, not only the exit status.
+t_ssh_fail() {
+    id=$(first_inst "x.get('actual_status') == 'running' and x.get('ports')")
+    : >"$E2E_TMP/ssh-fail"
+    select_row "$id" || return 1
+    keys x
+    wait_for "ended with status 255: root@h: Permission denied (publickey)." 15 || return 1
+    rm -f "$E2E_TMP/ssh-fail"
+    wait_for "$FIRST" 10 && wait_for "$EMAIL" 5
+}
+
 t_redraw() {
     keys C-l
     wait_for "$FIRST" 10 && wait_for "$EMAIL" 5
@@ -186,6 +216,7 @@ tap "resize to 40x10 (table), 30x8 (too-small notice) and back redraws without a
 tap "p pauses updates (PAUSED marker) and p resumes" t_pause
 tap "y copies the ssh command (toast shows it)" t_copy_ssh
 tap "x leaves curses, runs ssh to the instance's address and comes back" t_ssh
+tap "x with a failing ssh shows ssh's last stderr line after the screen returns" t_ssh_fail
 tap "C-l redraws the screen" t_redraw
 tap "q quits and gives the terminal back (shell, modes, cursor)" t_quit_restores
 e2e_done

@@ -8,10 +8,12 @@
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "app.h"
 #include "inst_actions.h"
@@ -39,6 +41,48 @@ static size_t add(struct detail_line *out, size_t n, size_t max, const char *k, 
 	va_end(ap);
 	out[n].role = role;
 	return n + 1;
+}
+
+/* True when key ends with suffix. */
+static bool ends_with(const char *key, const char *suffix)
+{
+	size_t k = strlen(key), s = strlen(suffix);
+	return k >= s && !strcmp(key + k - s, suffix);
+}
+
+char *pane_detail_field_value(const char *key, const char *raw, double now, char *out, size_t n)
+{
+	char *end;
+	double v = strtod(raw, &end);
+	bool num = end != raw && *end == '\0' && isfinite(v);
+	char b[64];
+	if (num && (ends_with(key, "_date") || ends_with(key, "_time")) && v >= 1e8 && v < 1e11) {
+		/* an epoch (a duration such as host_run_time stays under 1e8 s) */
+		time_t t = (time_t)v;
+		struct tm tm;
+		char when[32];
+		if (!localtime_r(&t, &tm) || !strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm)) {
+			util_strlcpy(out, raw, n);
+			return out;
+		}
+		if (v <= now)
+			snprintf(out, n, "%s (%s ago)", when, fmt_duration(b, sizeof b, now - v));
+		else
+			snprintf(out, n, "%s (in %s)", when, fmt_duration(b, sizeof b, v - now));
+	} else if (num && !strcmp(key, "disk_space")) {
+		snprintf(out, n, "%.1f GB", v);
+	} else if (num && (!strcmp(key, "gpu_ram") || !strcmp(key, "cpu_ram"))) {
+		snprintf(out, n, "%s", fmt_mb(b, sizeof b, v));
+	} else if (num && (!strcmp(key, "inet_up") || !strcmp(key, "inet_down"))) {
+		snprintf(out, n, "%.1f Mb/s", v);
+	} else if (num && !strcmp(key, "disk_bw")) {
+		snprintf(out, n, "%.1f MB/s", v);
+	} else if (num && (!strcmp(key, "dph") || !strncmp(key, "dph_", 4))) {
+		snprintf(out, n, "%s", fmt_rate(b, sizeof b, v));
+	} else {
+		util_strlcpy(out, raw, n);
+	}
+	return out;
 }
 
 size_t pane_detail_lines(const struct instance *x, double now, struct detail_line *out, size_t max)
@@ -135,8 +179,11 @@ size_t pane_detail_lines_reveal(const struct instance *x, double now, int reveal
 							      : "values hidden: v shows one at a time");
 	n = add(out, n, max, "", ROLE_NORMAL, "%s", "");
 	n = add(out, n, max, "all fields", ROLE_TITLE, "(as received, env values masked)");
-	for (size_t i = 0; i < x->nfields; i++)
-		n = add(out, n, max, x->fields[i].key, ROLE_NORMAL, "%s", x->fields[i].value);
+	for (size_t i = 0; i < x->nfields; i++) {
+		char v[512];
+		pane_detail_field_value(x->fields[i].key, x->fields[i].value, now, v, sizeof v);
+		n = add(out, n, max, x->fields[i].key, ROLE_NORMAL, "%s", v);
+	}
 	return n;
 }
 
@@ -185,7 +232,16 @@ static void detail_draw(struct app *a, void *st, const struct rect *r)
 		v->scroll = (int)n - h;
 	if (v->scroll < 0)
 		v->scroll = 0;
-	int kw = 18;
+	/* the name column fits the longest name (cpu_cores_effective whole),
+	 * leaving at least half the width to the values */
+	int kw = 12;
+	for (size_t k = 0; k < n; k++) {
+		int w = (int)strlen(lines[k].key);
+		if (w > kw)
+			kw = w;
+	}
+	if (kw > r->w / 2)
+		kw = r->w / 2;
 	for (int i = 0; i < h; i++) {
 		int y = r->y + 1 + i;
 		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));

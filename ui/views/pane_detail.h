@@ -21,5 +21,12 @@ size_t pane_detail_lines(const struct instance *x, double now, struct detail_lin
  * env value masked, as pane_detail_lines shows them). */
 size_t pane_detail_lines_reveal(const struct instance *x, double now, int reveal,
 				struct detail_line *out, size_t max);
+/* One field as received (raw: its JSON text) made readable for the "all
+ * fields" section: an epoch in a *_date or *_time field as the local
+ * "2026-11-23 14:05 (3h ago)" (or "in 3h"), sizes and rates with units
+ * (disk_space GB, gpu_ram/cpu_ram MB shown as GB, inet_up/inet_down Mb/s,
+ * disk_bw MB/s, dph* $/h); anything else, or a non-number, unchanged.
+ * now: epoch seconds.  Returns out. */
+char *pane_detail_field_value(const char *key, const char *raw, double now, char *out, size_t n);
 
 #endif
