@@ -61,8 +61,10 @@ t_bulk_stop() {
 }
 
 t_bulk_cancel() {
-    a=$(nth_inst 2 "$RUNNING") b=$(nth_inst 3 "$RUNNING")
+    # the first two running now (the stop test stopped the first two it saw)
+    a=$(nth_inst 0 "$RUNNING") b=$(nth_inst 1 "$RUNNING")
     w0=$(sim_state "writes()")
+    [ "$b" != null ] || { fail "fewer than two running instances"; return 1; }
     mark "$a" && mark "$b" || return 1
     keys D
     wait_for "Destroy 2 marked instances" 10 || return 1
@@ -76,8 +78,10 @@ t_bulk_cancel() {
 }
 
 t_bulk_destroy() {
-    a=$(nth_inst 2 "$RUNNING") b=$(nth_inst 3 "$RUNNING")
+    # the first two running now (the stop test stopped the first two it saw)
+    a=$(nth_inst 0 "$RUNNING") b=$(nth_inst 1 "$RUNNING")
     n0=$(sim_state "len(insts)")
+    [ "$b" != null ] || { fail "fewer than two running instances"; return 1; }
     mark "$a" && mark "$b" || return 1
     keys D
     wait_for "Destroy 2 marked instances" 10 || return 1
