@@ -106,7 +106,8 @@ stop_case() {
 }
 
 bid_case() {
-    id=$(pick "x.get('is_bid')"); [ "$id" != null ] || { fail "no interruptible instance left"; return 1; }
+    # 0.777 must be over its min_bid (under it a second question comes first)
+    id=$(pick "x.get('is_bid') and (x.get('min_bid') or 0) < 0.7"); [ "$id" != null ] || { fail "no interruptible instance left"; return 1; }
     use "$id"
     path=/api/v0/instances/bid_price/$id/
     fault "$path" PUT "$1" || return 1
