@@ -45,8 +45,9 @@ t_roles() {
     wait_for "team role e2e-role created" 20 || return 1
     sim_expect "sorted(next(r for r in d['roles'] if r['name'] == 'e2e-role')['permissions']['api'])" \
         '["instance_read", "instance_write", "misc"]' 10 || return 1
-    keys G
     wait_for_re "e2e-role +instances" 20 || return 1
+    keys G    # once listed (G before the refresh selected the last row then: member)
+    sleep 0.3
     keys e
     wait_for "Edit team role" 10 || return 1
     # tick billing_read (the sixth category): the scope becomes custom
