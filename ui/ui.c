@@ -510,12 +510,16 @@ static void prompt_key(struct app *a, int key)
 		a->dirty |= DIRTY_BODY | DIRTY_HEADER;
 		return;
 	}
+	a->msg[0] = '\0'; /* the last Tab's candidates go with the next key */
 	if (key == 27 || (key == KM_FN(KEY_BACKSPACE) && a->ptb.len == 0)) {
 		a->prompt = PROMPT_NONE;
 	} else if (key == '\n') {
 		a->prompt = PROMPT_NONE;
 		char line[TEXTBUF_BYTES + 1];
 		util_strlcpy(line, a->ptb.s, sizeof line);
+		size_t ll = strlen(line); /* Tab leaves a space after a completed word */
+		while (ll && line[ll - 1] == ' ')
+			line[--ll] = '\0';
 		remember_line(a, &a->hist_cmd, line);
 		app_command(a, line);
 	} else if (key == '\t') {
