@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "dialog.h"
+#include "history.h"
 #include "jobs.h"
 #include "keymap.h"
 #include "layout.h"
@@ -71,6 +72,8 @@ struct app {
 	enum prompt prompt;
 	struct view *prompt_view; /* the view the filter applies to */
 	struct textbuf ptb;
+	struct history hist_cmd, hist_filter; /* the `:` and `/` histories (history.h) */
+	char hist_path[1024]; /* where they are saved, "" when nowhere */
 	char msg[300];
 	enum role msg_role;
 	double msg_until;   /* monotonic seconds; 0: stays until replaced */

@@ -19,6 +19,14 @@ static const struct {
 	{ "theme", CMD_THEME, 1 },         { "refresh", CMD_REFRESH, 0 },
 };
 
+size_t command_words(const char **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof words / sizeof words[0] && n < max; i++)
+		out[n++] = words[i].word;
+	return n;
+}
+
 enum cmd command_parse(const char *line, char *arg, size_t n)
 {
 	arg[0] = '\0';

@@ -17,4 +17,8 @@ enum cmd {
  * the unknown word) is copied into arg. */
 enum cmd command_parse(const char *line, char *arg, size_t n);
 
+/* The app's own words (help, q, sort, theme, ...) for Tab completion: at
+ * most max pointers to static strings; returns how many. */
+size_t command_words(const char **out, size_t max);
+
 #endif

@@ -97,7 +97,11 @@ void statusbar_draw_message(struct app *a)
 			while ((*start & 0xc0) == 0x80)
 				start++;
 		}
-		draw_text(r->y, r->x + lw, avail + 1, start, theme_attr(ROLE_NORMAL));
+		int tw = draw_text(r->y, r->x + lw, avail + 1, start, theme_attr(ROLE_NORMAL));
+		/* Tab's candidates (or a toast) after the typed text */
+		int room = r->w - lw - tw - 3;
+		if (a->msg[0] && room > 8)
+			draw_text(r->y, r->x + lw + tw + 3, room, a->msg, theme_attr(a->msg_role));
 		move(r->y, r->x + lw + util_strwidth(before + (start - tb->s)));
 		return;
 	}

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -176,26 +177,20 @@ static bool is_file(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-bool theme_find(const char *name, char *path, size_t n)
+/* The theme directories, searched in this order; returns how many. */
+static int theme_dirs(char dirs[][1024])
 {
-	if (!name || !*name)
-		return false;
-	if (strchr(name, '/')) {
-		util_strlcpy(path, name, n);
-		return is_file(path);
-	}
 	const char *env = getenv("RENTOP_THEMES");
 	const char *xdg = getenv("XDG_CONFIG_HOME");
 	const char *home = getenv("HOME");
-	char dirs[5][1024];
 	int nd = 0;
 	if (env && *env)
-		snprintf(dirs[nd++], sizeof dirs[0], "%s", env);
-	snprintf(dirs[nd++], sizeof dirs[0], "./themes");
+		snprintf(dirs[nd++], 1024, "%s", env);
+	snprintf(dirs[nd++], 1024, "./themes");
 	if (xdg && *xdg)
-		snprintf(dirs[nd++], sizeof dirs[0], "%s/rentop/themes", xdg);
+		snprintf(dirs[nd++], 1024, "%s/rentop/themes", xdg);
 	else if (home && *home)
-		snprintf(dirs[nd++], sizeof dirs[0], "%s/.config/rentop/themes", home);
+		snprintf(dirs[nd++], 1024, "%s/.config/rentop/themes", home);
 	/* installed beside the binary: <prefix>/bin/rentop -> <prefix>/share/rentop,
 	 * whatever PREFIX was when it was built */
 	char exe[900];
@@ -205,16 +200,66 @@ bool theme_find(const char *name, char *path, size_t n)
 		char *slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';
-			snprintf(dirs[nd++], sizeof dirs[0], "%s/../share/rentop/themes", exe);
+			snprintf(dirs[nd++], 1024, "%s/../share/rentop/themes", exe);
 		}
 	}
-	snprintf(dirs[nd++], sizeof dirs[0], "%s/themes", RENTOP_DATADIR);
+	snprintf(dirs[nd++], 1024, "%s/themes", RENTOP_DATADIR);
+	return nd;
+}
+
+bool theme_find(const char *name, char *path, size_t n)
+{
+	if (!name || !*name)
+		return false;
+	if (strchr(name, '/')) {
+		util_strlcpy(path, name, n);
+		return is_file(path);
+	}
+	char dirs[5][1024];
+	int nd = theme_dirs(dirs);
 	for (int i = 0; i < nd; i++) {
 		snprintf(path, n, "%s/%s.theme", dirs[i], name);
 		if (is_file(path))
 			return true;
 	}
 	return false;
+}
+
+size_t theme_list(char names[][64], size_t max)
+{
+	char dirs[5][1024];
+	int nd = theme_dirs(dirs);
+	size_t n = 0;
+	for (int i = 0; i < nd; i++) {
+		DIR *d = opendir(dirs[i]);
+		if (!d)
+			continue;
+		struct dirent *e;
+		while ((e = readdir(d)) != NULL && n < max) {
+			size_t len = strlen(e->d_name);
+			if (len <= 6 || len - 6 >= 64 || strcmp(e->d_name + len - 6, ".theme") != 0 ||
+			    e->d_name[0] == '.')
+				continue;
+			char name[64];
+			memcpy(name, e->d_name, len - 6);
+			name[len - 6] = '\0';
+			size_t j = 0;
+			while (j < n && strcmp(names[j], name) != 0)
+				j++;
+			if (j < n)
+				continue;
+			/* sorted insert */
+			j = n;
+			while (j > 0 && strcmp(names[j - 1], name) > 0) {
+				memcpy(names[j], names[j - 1], 64);
+				j--;
+			}
+			memcpy(names[j], name, 64);
+			n++;
+		}
+		closedir(d);
+	}
+	return n;
 }
 
 bool theme_load(struct theme *t, const char *name, char *err, size_t errn)

@@ -55,6 +55,9 @@ void theme_builtin(struct theme *t);
 /* Find NAME (or a path containing '/') in $RENTOP_THEMES, ./themes,
  * ~/.config/rentop/themes, RENTOP_DATADIR/themes; false if not found. */
 bool theme_find(const char *name, char *path, size_t n);
+/* The names of the themes found in those directories (no ".theme"),
+ * sorted, without duplicates; at most max.  Returns how many. */
+size_t theme_list(char names[][64], size_t max);
 /* Load by name or path onto the built-in defaults; false with err. */
 bool theme_load(struct theme *t, const char *name, char *err, size_t errn);
 /* Nearest colour a terminal with ncolors can show (8, 16, 256). */

@@ -35,8 +35,10 @@
 #include "app.h"
 #include "config.h"
 #include "draw.h"
+#include "command.h"
 #include "errline.h"
 #include "header.h"
+#include "history.h"
 #include "model.h"
 #include "poller.h"
 #include "statusbar.h"
@@ -336,6 +338,7 @@ static void global_action(struct app *a, enum action act)
 	case ACT_COMMAND:
 		a->prompt = PROMPT_COMMAND;
 		textbuf_clear(&a->ptb);
+		history_reset(&a->hist_cmd);
 		break;
 	case ACT_FILTER:
 		if (!v->ops->filter)
@@ -346,6 +349,7 @@ static void global_action(struct app *a, enum action act)
 		a->prompt = PROMPT_FILTER;
 		a->prompt_view = v;
 		textbuf_set(&a->ptb, v->ops->filter_text(a, v->st));
+		history_reset(&a->hist_filter);
 		break;
 	case ACT_REFRESH:
 		if (a->poller)
@@ -389,6 +393,100 @@ static void global_action(struct app *a, enum action act)
 	a->dirty |= DIRTY_ALL;
 }
 
+/* Keep a line entered at a prompt in its history and save both (a
+ * failure is said once, not at every line). */
+static void remember_line(struct app *a, struct history *h, const char *line)
+{
+	if (!history_add(h, line) || !a->hist_path[0])
+		return;
+	char err[300];
+	if (!history_save(&a->hist_cmd, &a->hist_filter, a->hist_path, err, sizeof err)) {
+		app_toast(a, ROLE_WARNING, 8, "%s (history not saved)", err);
+		a->hist_path[0] = '\0';
+	}
+}
+
+/* Up/Down at a prompt: the older/newer line of h; true when the key was one. */
+static bool browse_key(struct app *a, struct history *h, int key)
+{
+	const char *s;
+	if (key == KM_FN(KEY_UP))
+		s = history_prev(h, a->ptb.s);
+	else if (key == KM_FN(KEY_DOWN))
+		s = history_next(h);
+	else
+		return false;
+	if (s)
+		textbuf_set(&a->ptb, s);
+	return true;
+}
+
+/* Tab at the `:` prompt: complete the first word among the app's words,
+ * the views and the actions, or the argument of `:theme` among the themes;
+ * several candidates: the common prefix, and the candidates in the message
+ * line. */
+static void complete_command(struct app *a)
+{
+	char line[TEXTBUF_BYTES + 1];
+	util_strlcpy(line, a->ptb.s, sizeof line);
+	line[a->ptb.cur] = '\0'; /* complete what is left of the cursor */
+	const char *p = line;
+	while (*p == ' ')
+		p++;
+	const char *sp = strchr(p, ' ');
+	enum { MAXC = 256 };
+	const char *cands[MAXC];
+	static char themes[64][64];
+	size_t nc = 0;
+	const char *word;
+	if (!sp) {
+		word = p;
+		nc = command_words(cands, MAXC);
+		for (int i = 0; i < a->nviews && nc < MAXC; i++) {
+			cands[nc++] = a->views[i].ops->name;
+		}
+		for (int i = 0; i < action_count() && nc < MAXC; i++) {
+			enum action act = (enum action)i;
+			const char *n = action_name(act);
+			if (n && *n && act != ACT_COMMAND &&
+			    !(a->read_only && (action_flags(act) & AF_MUTATES)))
+				cands[nc++] = n;
+		}
+	} else {
+		size_t wl = (size_t)(sp - p);
+		word = sp + 1;
+		while (*word == ' ')
+			word++;
+		if (strchr(word, ' ') || wl != 5 || strncmp(p, "theme", 5) != 0) {
+			app_toast(a, ROLE_DIM, 4, "no completion here");
+			return;
+		}
+		size_t nt = theme_list(themes, 64);
+		for (size_t i = 0; i < nt; i++)
+			cands[nc++] = themes[i];
+	}
+	char out[256], list[300];
+	size_t m = history_complete(word, cands, nc, out, sizeof out, list, sizeof list);
+	if (m == 0) {
+		app_toast(a, ROLE_DIM, 4, "no match for \"%s\"", word);
+		return;
+	}
+	char tail[TEXTBUF_BYTES + 1];
+	util_strlcpy(tail, a->ptb.s + a->ptb.cur, sizeof tail);
+	char nl[TEXTBUF_BYTES + 1];
+	snprintf(nl, sizeof nl, "%.*s%s%s", (int)(word - line), line, out,
+		 m == 1 && !*tail ? " " : "");
+	size_t cur = strlen(nl);
+	char full[2 * TEXTBUF_BYTES + 2];
+	snprintf(full, sizeof full, "%s%s", nl, tail);
+	textbuf_set(&a->ptb, full);
+	a->ptb.cur = cur < a->ptb.len ? cur : a->ptb.len;
+	if (m > 1)
+		app_toast(a, ROLE_DIM, 0, "%s", list);
+	else
+		a->msg[0] = '\0';
+}
+
 static void prompt_key(struct app *a, int key)
 {
 	a->dirty |= DIRTY_MSG | DIRTY_HINTS;
@@ -399,25 +497,34 @@ static void prompt_key(struct app *a, int key)
 			a->prompt = PROMPT_NONE;
 		} else if (key == '\n') {
 			a->prompt = PROMPT_NONE;
-			if (v->ops->filter_enter) {
-				char line[TEXTBUF_BYTES + 1];
-				util_strlcpy(line, a->ptb.s, sizeof line);
+			char line[TEXTBUF_BYTES + 1];
+			util_strlcpy(line, a->ptb.s, sizeof line);
+			remember_line(a, &a->hist_filter, line);
+			if (v->ops->filter_enter)
 				v->ops->filter_enter(a, v->st, line);
-			}
+		} else if (browse_key(a, &a->hist_filter, key)) {
+			v->ops->filter(a, v->st, a->ptb.s);
 		} else if (textbuf_key(&a->ptb, key)) {
 			v->ops->filter(a, v->st, a->ptb.s);
 		}
 		a->dirty |= DIRTY_BODY | DIRTY_HEADER;
 		return;
 	}
+	a->msg[0] = '\0'; /* the last Tab's candidates go with the next key */
 	if (key == 27 || (key == KM_FN(KEY_BACKSPACE) && a->ptb.len == 0)) {
 		a->prompt = PROMPT_NONE;
 	} else if (key == '\n') {
 		a->prompt = PROMPT_NONE;
 		char line[TEXTBUF_BYTES + 1];
 		util_strlcpy(line, a->ptb.s, sizeof line);
+		size_t ll = strlen(line); /* Tab leaves a space after a completed word */
+		while (ll && line[ll - 1] == ' ')
+			line[--ll] = '\0';
+		remember_line(a, &a->hist_cmd, line);
 		app_command(a, line);
-	} else {
+	} else if (key == '\t') {
+		complete_command(a);
+	} else if (!browse_key(a, &a->hist_cmd, key)) {
 		textbuf_key(&a->ptb, key);
 	}
 }
@@ -694,6 +801,13 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 	set_up_theme(a, theme_err, sizeof theme_err);
 	a->global = global_action;
 	view_init_all(a);
+	history_init(&a->hist_cmd);
+	history_init(&a->hist_filter);
+	if (history_path(a->hist_path, sizeof a->hist_path)) {
+		char herr[300];
+		if (!history_load(&a->hist_cmd, &a->hist_filter, a->hist_path, herr, sizeof herr))
+			model_event(a->m, EV_WARN, -1, 0, 0, 0, "%s", herr);
+	}
 	keymap_apply(&a->km, cfg->binds, cfg->nbinds); /* after the views bound their keys */
 	layout_compute(&a->lay, LINES, COLS);
 	start_messages(a, theme_err);
@@ -778,6 +892,8 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 
 	model_release(a->snap);
 	view_fini_all(a);
+	history_free(&a->hist_cmd);
+	history_free(&a->hist_filter);
 	endwin();
 	curses_on = 0;
 	delscreen(scr);

@@ -81,6 +81,7 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 	n = add(out, n, max, false, ":filter TEXT", "filter the current list");
 	n = add(out, n, max, false, ":theme NAME", "load themes/NAME.theme");
 	n = add(out, n, max, false, ":refresh :help :q", "refresh now, this help, quit");
+	n = add(out, n, max, false, "Tab, Up/Down", "complete a command or :theme name; earlier : and / lines (kept between runs)");
 	n = add(out, n, max, false, "", "");
 	n = add(out, n, max, true, "", "The header's money and markers");
 	n = add(out, n, max, false, "$/H, burn", "$/H: what a row costs now (full price while the GPU is billed, else storage); burn: their sum");
