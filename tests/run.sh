@@ -59,10 +59,34 @@ for suite in "$@"; do
             [ -x "$bin" ] || continue
             run_one "$suite" "$(basename "$bin")" "$bin"
         done ;;
-    integ|e2e)
+    integ)
         for sh in "$SRCDIR/tests/$suite"/test_*.sh; do
             [ -f "$sh" ] || continue
             run_one "$suite" "$(basename "$sh" .sh)" sh "$sh"
+        done ;;
+    e2e)
+        # The scripts mostly wait (on tmux, the simulator's clock, refresh
+        # intervals), so E2E_JOBS stripes of them run side by side (each has
+        # its own tmux server, simulator port and temporary directory); the
+        # output of each script is printed whole, in name order, at the end.
+        jobs=${E2E_JOBS:-3}
+        out=$LOGS/e2e-stripes; rm -rf "$out"; mkdir -p "$out"
+        k=0
+        for sh in "$SRCDIR/tests/e2e"/test_*.sh; do
+            [ -f "$sh" ] || continue
+            echo "$sh" >>"$out/stripe-$((k % jobs))"; k=$((k + 1))
+        done
+        for list in "$out"/stripe-*; do
+            [ -f "$list" ] || continue
+            ( while read -r sh; do
+                  n=$(basename "$sh" .sh)
+                  run_one e2e "$n" sh "$sh" >"$out/$n.out" 2>&1
+              done <"$list" ) &
+        done
+        wait
+        for sh in "$SRCDIR/tests/e2e"/test_*.sh; do
+            n=$(basename "$sh" .sh)
+            [ -f "$out/$n.out" ] && cat "$out/$n.out"
         done ;;
     fuzz)
         run_one fuzz targets env FUZZ_OUT="$O/fuzz" FUZZ_SECONDS="${FUZZ_SECONDS:-20}" \
