@@ -108,6 +108,10 @@ t_readonly() {
     wait_for "Instances" 30 || return 1
     keys 4
     wait_for "Serverless: " 20 || return 1
+    # the all-ERROR endpoint's flag is said once (a toast) when worker health
+    # first arrives: let it come first, or it replaces the refusal's toast
+    wait_for "every worker" 20 || return 1
+    sleep 1
     w0=$(writes)
     keys g e
     wait_for "read-only mode: serverless-edit is disabled" 10 || return 1
