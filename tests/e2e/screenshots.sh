@@ -110,13 +110,13 @@ if run_set; then
     keys Escape; wait_gone "Rent offer" 10
     failed=$(sim_state "[x['id'] for x in insts if x.get('actual_status') == 'exited' and x.get('intended_status') == 'running'][0]")
     keys 1; wait_for "$first" 10
-    keys / ; type_text "$failed"; keys Enter
-    keys O; wait_for "REPLACE $failed" 10 && wait_for_re "[0-9]+ offers" 30 && settle &&
+    keys / ; type_text "$failed"; keys Enter; wait_for "$failed" 10; sleep 1
+    keys O; wait_for "REPLACE $failed" 10 && wait_for_re "[0-9]+ offers" 60 && settle &&
         shoot replace "rentop: O on a crashed instance: offers like it" || ok=1
     keys Escape; keys 1; keys Escape
     keys 5; wait_for "email verified" 20 && keys ']' && wait_for "HF_TOKEN" 20 && settle &&
         shoot account "rentop: account view, env vars" || ok=1
-    keys t; wait_for "Two-factor authentication" 10 && keys a && wait_for "Secret:" 20 && settle &&
+    keys t; wait_for "Two-factor authentication" 10 && sleep 2 && keys a && wait_for "Secret:" 20 && settle &&
         shoot tfa-qr "rentop: 2FA set-up, the QR code of the simulator's throwaway secret" || ok=1
     keys Escape; wait_gone "Secret:" 10; keys Escape
     keys 1; wait_for "$first" 10
