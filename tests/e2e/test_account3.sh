@@ -102,10 +102,12 @@ t_reports() {
 }
 
 t_readonly() {
-    w0=$(sim_state "writes()")
     tm kill-session -t "$E2E_SESSION" 2>/dev/null
     rentop_start -s 130x34 --read-only || return 1
     wait_for "READ-ONLY" 30 || return 1
+    sleep 1
+    # counted once the read-write rentop is gone (its last request may land late)
+    w0=$(sim_state "writes()")
     keys 5
     wait_for "email verified" 20 || return 1
     for sec in "HF_TOKEN:a e d" "SCOPE:a d" "FINGERPRINT:a d" "PERMISSIONS:a e d"; do
