@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "acct.h"
+#include "apierr.h"
 #include "util.h"
 
 /* One choice for method m. */
@@ -314,4 +315,23 @@ char *tfaflow_codes_path(double now, char *buf, size_t n)
 	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
 	snprintf(buf, n, "%s/rentop-backup-codes-%s.txt", home, stamp);
 	return buf;
+}
+
+void *tfaflow_map_status(const json_t *root, struct api_error *e)
+{
+	struct tfa_status_rec *s = xcalloc(1, sizeof *s);
+	if (!json_map_tfa_status(root, s)) {
+		tfa_status_free(s);
+		free(s);
+		apierr_protocol(e, 200, "2FA status: unexpected answer");
+		return NULL;
+	}
+	return s;
+}
+
+void tfaflow_status_free(void *status)
+{
+	if (status)
+		tfa_status_free(status);
+	free(status);
 }

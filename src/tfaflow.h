@@ -75,4 +75,10 @@ bool tfaflow_write_codes(const char *path, const struct tfa_backup_codes *c, cha
  * at time now (local time); "" when HOME is unset. */
 char *tfaflow_codes_path(double now, char *buf, size_t n);
 
+/* The 2FA status answer as an on-demand call's value (jobs_call /
+ * jobs_subscribe mapper, poller thread): a struct tfa_status_rec, or NULL
+ * with e set when the shape is wrong.  tfaflow_status_free frees it. */
+void *tfaflow_map_status(const json_t *root, struct api_error *e);
+void tfaflow_status_free(void *status);
+
 #endif

@@ -49,6 +49,7 @@
 #include "pane_account.h"
 #include "sshkey.h"
 #include "theme.h"
+#include "tfaflow.h"
 #include "util.h"
 #include "view.h"
 
@@ -204,25 +205,6 @@ static void free_roles(void *p)
 	free(l);
 }
 
-static void *map_tfa(const json_t *root, struct api_error *e)
-{
-	struct tfa_status_rec *s = xcalloc(1, sizeof *s);
-	if (!json_map_tfa_status(root, s)) {
-		tfa_status_free(s);
-		free(s);
-		apierr_protocol(e, 200, "2FA status: unexpected answer");
-		return NULL;
-	}
-	return s;
-}
-
-static void free_tfa(void *p)
-{
-	struct tfa_status_rec *s = p;
-	if (s)
-		tfa_status_free(s);
-	free(s);
-}
 
 static void *map_reports(const json_t *root, struct api_error *e)
 {
@@ -283,7 +265,7 @@ static void free_list(enum list_kind k, void *p)
 	case L_APIKEYS: free_keys(p); break;
 	case L_SSH: free_ssh(p); break;
 	case L_ROLES: free_roles(p); break;
-	case L_TFA: free_tfa(p); break;
+	case L_TFA: tfaflow_status_free(p); break;
 	case L__COUNT: break;
 	}
 }
@@ -322,8 +304,8 @@ static void subscribe_all(struct app *a, struct acct_view *v)
 			break;
 		case L_TFA:
 			c.call = api_tfa_status(a->cfg);
-			c.map = map_tfa;
-			c.free_value = free_tfa;
+			c.map = tfaflow_map_status;
+			c.free_value = tfaflow_status_free;
 			snprintf(c.what, sizeof c.what, "2FA status");
 			break;
 		case L__COUNT:

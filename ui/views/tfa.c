@@ -214,24 +214,6 @@ static void *map_removed(const json_t *root, struct api_error *e)
 	return a;
 }
 
-static void *map_status(const json_t *root, struct api_error *e)
-{
-	struct tfa_status_rec *s = xcalloc(1, sizeof *s);
-	if (!json_map_tfa_status(root, s)) {
-		tfa_status_free(s);
-		free(s);
-		apierr_protocol(e, 200, "2FA status: unexpected answer");
-		return NULL;
-	}
-	return s;
-}
-
-static void free_status(void *p)
-{
-	if (p)
-		tfa_status_free(p);
-	free(p);
-}
 
 /* ---- helpers ---------------------------------------------------------------------- */
 
@@ -1309,7 +1291,7 @@ static void tfa_snapshot(struct app *a, void *st, bool rows)
 	bool changed = false;
 	if (v->sub && model_take_result(a->m, v->sub, &r)) {
 		if (r.outcome == CALL_OK && r.value) {
-			free_status(v->st);
+			tfaflow_status_free(v->st);
 			v->st = r.value;
 			r.value = NULL;
 			v->err[0] = '\0';
@@ -1336,8 +1318,8 @@ static void tfa_enter(struct app *a, void *st, long arg)
 	if (!v->sub) {
 		struct job_call c = { 0 };
 		c.call = api_tfa_status(a->cfg);
-		c.map = map_status;
-		c.free_value = free_status;
+		c.map = tfaflow_map_status;
+		c.free_value = tfaflow_status_free;
 		snprintf(c.what, sizeof c.what, "2FA status");
 		int id = 0;
 		if (jobs_subscribe(a->jobs, &c, TFA_CADENCE, true, &id) == JOBS_OK)
@@ -1401,7 +1383,7 @@ static void tfa_fini(struct app *a, void *st)
 	flow_end(a, v);
 	if (v->sub)
 		jobs_unsubscribe(a->jobs, v->sub);
-	free_status(v->st);
+	tfaflow_status_free(v->st);
 	free(v);
 }
 
