@@ -903,24 +903,34 @@ void user_free(struct user *u)
 	free(u);
 }
 
+void workergroup_clear(struct workergroup *g)
+{
+	free(g->endpoint_name);
+	free(g->template_hash);
+	free(g->search_query);
+	free(g->launch_args);
+	free(g->created_at);
+	memset(g, 0, sizeof *g);
+}
+
 void workergroups_free(struct workergroup *v, size_t n)
 {
-	for (size_t i = 0; v && i < n; i++) {
-		free(v[i].endpoint_name);
-		free(v[i].template_hash);
-		free(v[i].search_query);
-		free(v[i].launch_args);
-		free(v[i].created_at);
-	}
+	for (size_t i = 0; v && i < n; i++)
+		workergroup_clear(&v[i]);
 	free(v);
+}
+
+void endpoint_clear(struct endpoint *e)
+{
+	free(e->endpoint_name);
+	free(e->endpoint_state);
+	free(e->created_at);
+	memset(e, 0, sizeof *e);
 }
 
 void endpoints_free(struct endpoint *v, size_t n)
 {
-	for (size_t i = 0; v && i < n; i++) {
-		free(v[i].endpoint_name);
-		free(v[i].endpoint_state);
-		free(v[i].created_at);
-	}
+	for (size_t i = 0; v && i < n; i++)
+		endpoint_clear(&v[i]);
 	free(v);
 }

@@ -365,7 +365,9 @@ bool model_interned(const char *p);
 void instance_clear(struct instance *x);
 void instances_free(struct instance *v, size_t n);
 void user_free(struct user *u);
+void workergroup_clear(struct workergroup *g); /* frees what *g owns, zeroes *g */
 void workergroups_free(struct workergroup *v, size_t n);
+void endpoint_clear(struct endpoint *e);       /* frees what *e owns, zeroes *e */
 void endpoints_free(struct endpoint *v, size_t n);
 void kv_free(struct kv *v, size_t n); /* a list made by json_map_fields() (one block) */
 

@@ -274,14 +274,6 @@ void svf_endpoint_copy(struct endpoint *dst, const struct endpoint *src)
 	dst->created_at = dup_or_null(src->created_at);
 }
 
-void svf_endpoint_clear(struct endpoint *e)
-{
-	free(e->endpoint_name);
-	free(e->endpoint_state);
-	free(e->created_at);
-	memset(e, 0, sizeof *e);
-}
-
 void svf_workergroup_copy(struct workergroup *dst, const struct workergroup *src)
 {
 	*dst = *src;
@@ -292,15 +284,6 @@ void svf_workergroup_copy(struct workergroup *dst, const struct workergroup *src
 	dst->created_at = dup_or_null(src->created_at);
 }
 
-void svf_workergroup_clear(struct workergroup *g)
-{
-	free(g->endpoint_name);
-	free(g->template_hash);
-	free(g->search_query);
-	free(g->launch_args);
-	free(g->created_at);
-	memset(g, 0, sizeof *g);
-}
 
 /* Check text against d; its trimmed form into t and its number into *v. */
 static bool take(const struct svf_def *d, const char *key, const char *text, char *t, size_t tn,

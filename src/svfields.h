@@ -59,11 +59,10 @@ const char *svf_endpoint_text(const struct endpoint *e, const char *key, char *b
 const char *svf_workergroup_text(const struct workergroup *g, const char *key, char *buf,
 				 size_t n);
 
-/* Deep copies and their release (strings malloc'd). */
+/* Deep copies (strings malloc'd); released with endpoint_clear() and
+ * workergroup_clear() (model.h). */
 void svf_endpoint_copy(struct endpoint *dst, const struct endpoint *src);
-void svf_endpoint_clear(struct endpoint *e);
 void svf_workergroup_copy(struct workergroup *dst, const struct workergroup *src);
-void svf_workergroup_clear(struct workergroup *g);
 
 /* Check text and store it in field key of e (g).  False with err (nothing
  * changed) when it is invalid or key is not a field of the target. */

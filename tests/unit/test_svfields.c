@@ -152,7 +152,7 @@ static void test_text_set_copy(void **state)
 	assert_false(svf_endpoint_consistent(&e, &field, err, sizeof err));
 	assert_string_equal(field, "cold_workers");
 	assert_non_null(strstr(err, "max_workers"));
-	svf_endpoint_clear(&e);
+	endpoint_clear(&e);
 
 	struct workergroup g;
 	struct workergroup gsrc = wg();
@@ -166,7 +166,7 @@ static void test_text_set_copy(void **state)
 	assert_true(svf_workergroup_set(&g, "template_id", "0", err, sizeof err));
 	assert_false(svf_workergroup_consistent(&g, &field, err, sizeof err));
 	assert_string_equal(field, "template_hash");
-	svf_workergroup_clear(&g);
+	workergroup_clear(&g);
 }
 
 /* Replace the text of a form field. */

@@ -62,9 +62,9 @@ static void modal_close(struct app *a, struct sv_edit *ed)
 	form_free(&ed->fm);
 	dialog_close(&ed->dlg);
 	if (ed->have_ep)
-		svf_endpoint_clear(&ed->ep);
+		endpoint_clear(&ed->ep);
 	if (ed->have_wg)
-		svf_workergroup_clear(&ed->wg);
+		workergroup_clear(&ed->wg);
 	ed->have_ep = ed->have_wg = false;
 	ed->modal = ED_NONE;
 	a->dirty |= DIRTY_ALL;

@@ -140,7 +140,7 @@ bool sv_form_endpoint_call(const struct config *c, struct form *fm, const struct
 			}
 		}
 	}
-	svf_endpoint_clear(&e);
+	endpoint_clear(&e);
 	return ok;
 }
 
@@ -180,7 +180,7 @@ bool sv_form_workergroup_call(const struct config *c, struct form *fm,
 			}
 		}
 	}
-	svf_workergroup_clear(&g);
+	workergroup_clear(&g);
 	return ok;
 }
 
