@@ -22,6 +22,8 @@
 #include "ui.h"
 #include "util.h"
 
+enum { KEYED_HOLD_S = 8 };
+
 void app_toast(struct app *a, enum role r, double secs, const char *fmt, ...)
 {
 	if (a->msg_sticky)
@@ -36,6 +38,11 @@ void app_toast(struct app *a, enum role r, double secs, const char *fmt, ...)
 	free(clean);
 	a->msg_role = r;
 	a->msg_until = secs > 0 ? util_mono() + secs : 0;
+	/* the answer to a key stays readable: background events wait in the
+	 * event log for up to KEYED_HOLD_S (a job's own answer still replaces it) */
+	a->msg_keyed_until = a->in_key ? util_mono() + (secs > 0 && secs < KEYED_HOLD_S ? secs
+											 : KEYED_HOLD_S)
+				       : 0;
 	a->dirty |= DIRTY_MSG;
 }
 
@@ -565,7 +572,8 @@ static void handle_event(struct app *a, const struct event *e)
 		a->msg_sticky = true;
 		return;
 	}
-	app_toast(a, level_role(e->level), e->level == EV_ERROR ? 20 : 10, "%s", e->text);
+	if ((e->flags & EVF_JOB_DONE) || util_mono() >= a->msg_keyed_until)
+		app_toast(a, level_role(e->level), e->level == EV_ERROR ? 20 : 10, "%s", e->text);
 	if (e->flags & EVF_FAILED_INSTANCE) {
 		if (a->cfg->bell)
 			a->bell_pending = true;

@@ -79,6 +79,9 @@ struct app {
 	double msg_until;   /* monotonic seconds; 0: stays until replaced */
 	bool msg_sticky;    /* start-up warnings: kept, not replaced by toasts,
 			     * until a key is pressed */
+	bool in_key;        /* a key is being handled: its toasts answer the user */
+	double msg_keyed_until; /* monotonic; until then the answer to a key is
+				 * not replaced by a background event's toast */
 
 	struct dialog dlg;
 	struct sent_job sent[APP_SENT];

@@ -870,7 +870,9 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 					sig_winch = 1;
 					continue;
 				}
+				a->in_key = true;
 				handle_key(a, keymap_normalize(got == KEY_CODE_YES, (unsigned)ch));
+				a->in_key = false;
 			}
 			if (n == 0 && (fds[0].revents & POLLHUP)) {
 				status = HANGUP_STATUS;
