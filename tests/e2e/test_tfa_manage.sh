@@ -151,9 +151,10 @@ t_second_method() {
 }
 
 t_remove() {
-    # the second method ("laptop"): G, checked on screen before d (a key
-    # right after a refresh can be lost in this view: see the session note)
-    keys G; sleep 1; keys G; sleep 0.5
+    # the second method ("laptop"): its row listed (not only the toast that
+    # says it was added), then G selects it
+    wait_for_re "^ *[0-9]+ +[a-z]+ +laptop " 20 || return 1
+    keys G
     keys d
     wait_for "Remove 2FA method" 10 || return 1
     keys Enter    # the confirmation starts on Cancel

@@ -1291,8 +1291,15 @@ static void tfa_snapshot(struct app *a, void *st, bool rows)
 	bool changed = false;
 	if (v->sub && model_take_result(a->m, v->sub, &r)) {
 		if (r.outcome == CALL_OK && r.value) {
+			/* the selection follows its method, not its row number: a
+			 * refresh that adds or reorders never moves d onto another */
+			const struct tfa_method_rec *was = selected_method(v);
+			long sel_id = was ? was->id : 0;
 			tfaflow_status_free(v->st);
 			v->st = r.value;
+			for (size_t i = 0; sel_id && i < v->st->nmethods; i++)
+				if (v->st->methods[i].id == sel_id)
+					v->sel = i;
 			r.value = NULL;
 			v->err[0] = '\0';
 		} else if (r.outcome != CALL_OK) {
