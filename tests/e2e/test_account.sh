@@ -179,7 +179,9 @@ t_readonly() {
     not_on_screen "add an env var" || return 1
     keys Escape
     sleep 1
-    [ "$(sim_state "writes()")" = "$w0" ] || { fail "a write reached the service"; return 1; }
+    [ "$(sim_state "writes()")" = "$w0" ] || {
+        fail "a write reached the service: $(sim_state "{k: v['methods'] for k, v in d['requests'].items() if set(v['methods']) - {'GET'}}")"
+        return 1; }
     cap
     keys 1
     wait_for "Enter detail" 10 || return 1
