@@ -1,10 +1,13 @@
 #!/bin/sh
 # `make check`: build everything with warnings as errors, run every suite on
-# the release build plus a short libFuzzer run of every fuzz target (about
-# 20 s each, from the corpus kept in tests/fuzz/corpus/), then the unit,
-# contract, integration and end-to-end suites again under AddressSanitizer+
-# UBSan and the unit, integration and end-to-end suites under ThreadSanitizer.  Ends with the line
-# "N passed, N failed" and exits non-zero when anything failed.
+# the release build plus a short libFuzzer run of every fuzz target
+# (FUZZ_SECONDS, 10 s each here, from the corpus kept in tests/fuzz/corpus/),
+# then the unit, contract, integration and end-to-end suites again under
+# AddressSanitizer+UBSan, and the unit and integration suites with the
+# end-to-end scripts that drive the poller and job threads hardest under
+# ThreadSanitizer (TSAN_E2E).  tests/run.sh runs TEST_JOBS tests side by side.
+# Ends with the line "N passed, N failed" and exits non-zero when anything
+# failed.
 set -u
 cd "$(dirname "$0")/.."
 MAKE=${MAKE:-make}
@@ -13,6 +16,10 @@ RESULTS=$(pwd)/build/check-results.tap
 mkdir -p build; : >"$RESULTS"
 export RESULTS
 t0=$(date +%s)
+export TEST_JOBS=${TEST_JOBS:-4} FUZZ_SECONDS=${FUZZ_SECONDS:-10}
+# the TSan run's end-to-end scripts: the fleet merge, actions and their
+# answers, log follows, hangs and signals, the paced offer search, serverless
+TSAN_E2E=${TSAN_E2E:-"fleet actions atmostonce logs hang signals offers serverless"}
 
 build() {   # build VARIANT: every program and test binary of that variant
     echo "== build ($1)"
@@ -37,7 +44,7 @@ if build tsan; then
     echo "== tests (tsan)"
     # the simulator under test is the release one: TSan covers the client.
     RENTOP_SIM=$(pwd)/build/release/rentop-sim TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-        LABEL=tsan sh tests/run.sh build/tsan unit integ e2e
+        ONLY_E2E=$TSAN_E2E LABEL=tsan sh tests/run.sh build/tsan unit integ e2e
 fi
 
 passed=$(grep -cE '\] ok( |$)' "$RESULTS")

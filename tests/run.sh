@@ -46,6 +46,21 @@ run_one() {
     echo "    ($suite/$name: ${secs}s)"
 }
 
+# The test programs and scripts mostly wait (on tmux, the simulator's clock,
+# refresh intervals), so TEST_JOBS of them (default 4) run side by side from one
+# queue: each has its own tmux server, simulator port and temporary directory.
+# A worker takes the next item by creating its claim directory (mkdir is
+# atomic); the longest kinds go first (end-to-end scripts, biggest first, then
+# the integration scripts, contract and unit programs).  The output of each is
+# printed whole at the end, suite by suite in name order.  ONLY_E2E (names
+# without test_ and .sh) narrows the end-to-end scripts to a list.
+POOL=$LOGS/pool; rm -rf "$POOL"; mkdir -p "$POOL"
+: >"$POOL/queue"
+want_e2e() {
+    [ -z "${ONLY_E2E:-}" ] && return 0
+    for w in $ONLY_E2E; do [ "test_$w" = "$1" ] && return 0; done
+    return 1
+}
 for suite in "$@"; do
     case $suite in
     layering)
@@ -56,41 +71,46 @@ for suite in "$@"; do
         fi ;;
     unit|contract)
         for bin in "$O/tests/$suite"/test_*; do
-            [ -x "$bin" ] || continue
-            run_one "$suite" "$(basename "$bin")" "$bin"
+            [ -x "$bin" ] && echo "$suite $(basename "$bin") $bin" >>"$POOL/queue"
         done ;;
-    integ)
+    integ|e2e)
         for sh in "$SRCDIR/tests/$suite"/test_*.sh; do
             [ -f "$sh" ] || continue
-            run_one "$suite" "$(basename "$sh" .sh)" sh "$sh"
-        done ;;
-    e2e)
-        # The scripts mostly wait (on tmux, the simulator's clock, refresh
-        # intervals), so E2E_JOBS stripes of them run side by side (each has
-        # its own tmux server, simulator port and temporary directory); the
-        # output of each script is printed whole, in name order, at the end.
-        jobs=${E2E_JOBS:-3}
-        out=$LOGS/e2e-stripes; rm -rf "$out"; mkdir -p "$out"
-        k=0
-        for sh in "$SRCDIR/tests/e2e"/test_*.sh; do
-            [ -f "$sh" ] || continue
-            echo "$sh" >>"$out/stripe-$((k % jobs))"; k=$((k + 1))
-        done
-        for list in "$out"/stripe-*; do
-            [ -f "$list" ] || continue
-            ( while read -r sh; do
-                  n=$(basename "$sh" .sh)
-                  run_one e2e "$n" sh "$sh" >"$out/$n.out" 2>&1
-              done <"$list" ) &
-        done
-        wait
-        for sh in "$SRCDIR/tests/e2e"/test_*.sh; do
             n=$(basename "$sh" .sh)
-            [ -f "$out/$n.out" ] && cat "$out/$n.out"
+            [ "$suite" = e2e ] && ! want_e2e "$n" && continue
+            echo "$suite $n sh $sh" >>"$POOL/queue"
         done ;;
-    fuzz)
-        run_one fuzz targets env FUZZ_OUT="$O/fuzz" FUZZ_SECONDS="${FUZZ_SECONDS:-20}" \
-            sh "$SRCDIR/tests/fuzz/run.sh" ;;
+    fuzz) ;;
     *) echo "tests/run.sh: unknown suite $suite" >&2; exit 2 ;;
     esac
+done
+# the order taken: e2e by size (a fair guess at duration), then integ, contract, unit
+{
+    grep '^e2e ' "$POOL/queue" | while read -r s n c f; do echo "$(wc -c <"$f") $s $n $c $f"; done |
+        sort -rn | cut -d' ' -f2-
+    grep '^integ ' "$POOL/queue"; grep '^contract ' "$POOL/queue"; grep '^unit ' "$POOL/queue"
+} >"$POOL/order"
+njobs=${TEST_JOBS:-4}
+w=0
+while [ "$w" -lt "$njobs" ]; do
+    ( k=0
+      while read -r s n cmd; do
+          k=$((k + 1))
+          mkdir "$POOL/claim.$k" 2>/dev/null || continue
+          # shellcheck disable=SC2086
+          run_one "$s" "$n" $cmd >"$POOL/$s-$n.out" 2>&1
+      done <"$POOL/order" ) &
+    w=$((w + 1))
+done
+wait
+for suite in "$@"; do
+    [ "$suite" = fuzz ] && continue
+    grep "^$suite " "$POOL/queue" | while read -r s n rest; do
+        [ -f "$POOL/$s-$n.out" ] && cat "$POOL/$s-$n.out"
+    done
+done
+for suite in "$@"; do
+    [ "$suite" = fuzz ] || continue
+    run_one fuzz targets env FUZZ_OUT="$O/fuzz" FUZZ_SECONDS="${FUZZ_SECONDS:-20}" \
+        sh "$SRCDIR/tests/fuzz/run.sh"
 done
