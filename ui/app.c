@@ -38,11 +38,12 @@ void app_toast(struct app *a, enum role r, double secs, const char *fmt, ...)
 	free(clean);
 	a->msg_role = r;
 	a->msg_until = secs > 0 ? util_mono() + secs : 0;
-	/* the answer to a key stays readable: background events wait in the
-	 * event log for up to KEYED_HOLD_S (a job's own answer still replaces it) */
-	a->msg_keyed_until = a->in_key ? util_mono() + (secs > 0 && secs < KEYED_HOLD_S ? secs
-											 : KEYED_HOLD_S)
-				       : 0;
+	/* a refusal or warning that answers a key stays readable: background
+	 * events wait up to KEYED_HOLD_S (a job's own answer still replaces it) */
+	bool held = a->in_key && (r == ROLE_ERROR || r == ROLE_WARNING);
+	a->msg_keyed_until = held ? util_mono() + (secs > 0 && secs < KEYED_HOLD_S ? secs
+										  : KEYED_HOLD_S)
+				  : 0;
 	a->dirty |= DIRTY_MSG;
 }
 
@@ -572,8 +573,14 @@ static void handle_event(struct app *a, const struct event *e)
 		a->msg_sticky = true;
 		return;
 	}
-	if ((e->flags & EVF_JOB_DONE) || util_mono() >= a->msg_keyed_until)
-		app_toast(a, level_role(e->level), e->level == EV_ERROR ? 20 : 10, "%s", e->text);
+	double secs = e->level == EV_ERROR ? 20 : 10;
+	if ((e->flags & EVF_JOB_DONE) || util_mono() >= a->msg_keyed_until) {
+		app_toast(a, level_role(e->level), secs, "%s", e->text);
+	} else { /* shown when the answer's hold ends (app_show_later) */
+		util_strlcpy(a->msg_later, e->text, sizeof a->msg_later);
+		a->msg_later_role = level_role(e->level);
+		a->msg_later_secs = secs;
+	}
 	if (e->flags & EVF_FAILED_INSTANCE) {
 		if (a->cfg->bell)
 			a->bell_pending = true;
@@ -585,6 +592,18 @@ static void handle_event(struct app *a, const struct event *e)
 			  s->req.kind == JOB_LABEL))
 			reopen_input(a, s, e->text);
 	}
+}
+
+void app_show_later(struct app *a)
+{
+	if (!a->msg_later[0])
+		return;
+	/* after the hold of an answer; else once the line is free (a job's answer
+	 * that replaced the held one is read first) */
+	if (a->msg_keyed_until > 0 ? util_mono() < a->msg_keyed_until : a->msg[0] != '\0')
+		return;
+	app_toast(a, a->msg_later_role, a->msg_later_secs, "%s", a->msg_later);
+	a->msg_later[0] = '\0';
 }
 
 void app_pull_events(struct app *a)

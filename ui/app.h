@@ -80,8 +80,12 @@ struct app {
 	bool msg_sticky;    /* start-up warnings: kept, not replaced by toasts,
 			     * until a key is pressed */
 	bool in_key;        /* a key is being handled: its toasts answer the user */
-	double msg_keyed_until; /* monotonic; until then the answer to a key is
-				 * not replaced by a background event's toast */
+	double msg_keyed_until; /* monotonic; until then a refusal or warning that
+				 * answered a key is not replaced by a background
+				 * event's toast, which waits in msg_later */
+	char msg_later[300];    /* the latest held background toast, "" when none */
+	enum role msg_later_role;
+	double msg_later_secs;
 
 	struct dialog dlg;
 	struct sent_job sent[APP_SENT];
@@ -128,6 +132,8 @@ void app_run_action(struct app *a, enum action act);
 void app_dialog_result(struct app *a, enum dlg_result res);
 /* Pull new events from the model: log, toasts, bell, 2FA. */
 void app_pull_events(struct app *a);
+/* Show the background toast held back by the answer to a key, when due. */
+void app_show_later(struct app *a);
 /* Run a `:` command line. */
 void app_command(struct app *a, const char *line);
 /* Load and activate a theme by name; false (with a toast) when missing. */

@@ -621,6 +621,8 @@ static int next_timeout(struct app *a)
 	double wait = -1;
 	if (a->msg[0] && a->msg_until > 0)
 		wait = a->msg_until - mono;
+	if (a->msg_later[0] && a->msg_keyed_until > mono && (wait < 0 || a->msg_keyed_until - mono < wait))
+		wait = a->msg_keyed_until - mono; /* the held toast's turn */
 	const struct view *v = view_current(a);
 	if (v && v->ops->on_clock && a->snap && a->snap->ninstances) {
 		double w = 60.0 - fmod(now, 60.0) + 0.05; /* ages change with the minute */
@@ -673,6 +675,7 @@ static void clock_tick(struct app *a, double *last_minute)
 		a->msg[0] = '\0';
 		a->dirty |= DIRTY_MSG;
 	}
+	app_show_later(a);
 	double minute = floor(util_now() / 60.0);
 	if (minute != *last_minute) {
 		*last_minute = minute;
