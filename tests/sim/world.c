@@ -139,13 +139,9 @@ void world_make_token(struct world *w, char *buf, size_t n, const char *prefix)
 
 void world_issue(struct world *w, const char *secret)
 {
-	if (!secret || !*secret || !w->issued)
+	if (!secret || !*secret || !w->issued || json_object_get(w->issued_set, secret))
 		return;
-	size_t i;
-	json_t *v;
-	json_array_foreach(w->issued, i, v)
-		if (!strcmp(json_string_value(v), secret))
-			return;
+	json_object_set_new(w->issued_set, secret, json_true());
 	json_array_append_new(w->issued, json_string(secret));
 }
 
@@ -1229,6 +1225,7 @@ struct world *world_new(const struct sim_opts *opt)
 	w->t0_wall = floor((double)time(NULL));
 	w->t0_mono = mono();
 	w->issued = json_array();
+	w->issued_set = json_object();
 	seed_all(w);
 	w->tfa = tfa_new(w->opt.seed, w->opt.email);
 	tfa_set_user_id(w->tfa, (long)json_integer_value(json_object_get(w->user, "id")));
@@ -1256,5 +1253,6 @@ void world_free(struct world *w)
 	free_all(w);
 	tfa_free(w->tfa);
 	json_decref(w->issued);
+	json_decref(w->issued_set);
 	free(w);
 }

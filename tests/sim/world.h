@@ -117,6 +117,7 @@ struct world {
 	json_t *reports;        /* object: machine_id -> array */
 	json_t *issued;         /* every secret handed out since start (keys, tokens,
 				 * env values), kept across reset: /__sim/secrets */
+	json_t *issued_set;     /* the same secrets as keys: the duplicate check is a lookup */
 	bool logs_cli_only;     /* get_endpoint_logs answers only the CLI's form
 				 * (the spec's {"endpoint"} gets a bare 404) */
 	double eplog_every;     /* s between generated endpoint log lines (0: EPLOG_EVERY) */
