@@ -536,6 +536,19 @@ struct api_call api_tfa_email_send(const struct config *c, const char *secret)
 	return mk(EP_TFA_WRITE, "POST", tfa_url(c, "email/"), b);
 }
 
+bool api_tfa_sent_msg(const json_t *root, char *buf, size_t n)
+{
+	const json_t *m = json_is_object(root) ? json_object_get(root, "msg") : NULL;
+	if (n)
+		buf[0] = '\0';
+	if (!json_is_string(m) || !json_string_length(m) || !n)
+		return false;
+	char *clean = util_sanitize(json_string_value(m));
+	util_strlcpy(buf, clean, n);
+	free(clean);
+	return buf[0] != '\0';
+}
+
 struct api_call api_tfa_update(const struct config *c, long method_id, const char *label,
 			       int primary)
 {

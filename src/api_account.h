@@ -172,8 +172,12 @@ struct api_call api_tfa_sms_send(const struct config *c, const char *phone, long
 /* POST /api/v0/tfa/sms/resend/ {"secret", ["phone_number"|"tfa_method_id"]}. */
 struct api_call api_tfa_sms_resend(const struct config *c, const char *secret, const char *phone,
 				   long method_id);
-/* POST /api/v0/tfa/email/ {} (a fresh challenge), or {"secret"} to resend. */
+/* POST /api/v0/tfa/email/ {} (a fresh challenge), or {"secret"}: the code of
+ * that challenge (an authorize-new-method one, or a resend). */
 struct api_call api_tfa_email_send(const struct config *c, const char *secret);
+/* The "msg" of a send answer ("Verification code sent to d***@example.com"),
+ * sanitised, into buf; false (buf "") when there is none.  Not a secret. */
+bool api_tfa_sent_msg(const json_t *root, char *buf, size_t n);
 
 /* PUT /api/v0/tfa/update/ {"tfa_method_id", ["label"], ["is_primary"]}:
  * label NULL = unchanged; primary < 0 unchanged, 0 or 1 sets it. */

@@ -4,7 +4,8 @@
  * with the oathtool command for the simulator's current time (the secret goes
  * to oathtool on stdin, never on a command line), reads SMS and email codes
  * from GET /__sim/codes, and walks every 2FA flow of SPEC.md and API-NOTES.md:
- * enabling TOTP with backup codes, logging in with TOTP, SMS, email and a
+ * enabling TOTP with backup codes (the first method authorized by a code
+ * sent to the account's email; the official CLI's activate without it), logging in with TOTP, SMS, email and a
  * backup code, adding methods inside and outside the 30-minute window,
  * removing a method and the last one, the lock after five wrong codes, code
  * expiry, the status endpoint, and a destroy that needs the 2FA session key. */
@@ -240,6 +241,26 @@ static void authorize_with_totp(const struct simproc *s)
 	json_decref(b);
 }
 
+/* With no method: open the window with a code sent to the account's email
+ * (authorize-new-method forced to email, the code sent by POST /tfa/email/
+ * with the challenge's secret, then PUT with the code). */
+static void authorize_with_email(const struct simproc *s)
+{
+	json_t *a = req(s, "POST", "/api/v0/tfa/authorize-new-method/", s->full_key, 200, "{\"tfa_method\":\"totp\"}");
+	assert_string_equal(str(a, "tfa_method"), "email");
+	char secret[128], code[16];
+	snprintf(secret, sizeof secret, "%s", str(a, "secret"));
+	json_decref(a);
+	json_t *e = req(s, "POST", "/api/v0/tfa/email/", s->full_key, 200, "{\"secret\":\"%s\"}", secret);
+	assert_string_equal(str(e, "secret"), secret);
+	json_decref(e);
+	last_code(s, "email", code);
+	json_t *b = req(s, "PUT", "/api/v0/tfa/authorize-new-method/", s->full_key, 200,
+			"{\"code\":\"%s\",\"secret\":\"%s\"}", code, secret);
+	assert_true(json_is_true(json_object_get(b, "success")));
+	json_decref(b);
+}
+
 /* Send an SMS code to phone; returns the challenge secret in out. */
 static void send_sms(const struct simproc *s, const char *phone, char out[128])
 {
@@ -304,7 +325,8 @@ static void test_status_seeded(void **state)
 	http_result_free(&r);
 }
 
-/* From 2FA off: totp-setup, confirm-new (wrong then right code), ten backup codes. */
+/* From 2FA off: the email authorization, totp-setup, confirm-new (wrong then
+ * right code), ten backup codes. */
 static void test_enable_totp_from_scratch(void **state)
 {
 	struct simproc *s = *state;
@@ -313,6 +335,7 @@ static void test_enable_totp_from_scratch(void **state)
 	assert_int_equal(json_array_size(json_object_get(st, "methods")), 0);
 	assert_int_equal(num(st, "backup_codes_remaining"), 0);
 	json_decref(st);
+	authorize_with_email(s);
 
 	json_t *setup = req(s, "POST", "/api/v0/tfa/totp-setup/", s->full_key, 200, "{}");
 	char secret[128], uri[512], want[512];
@@ -502,9 +525,14 @@ static void test_login_email(void **state)
 	json_decref(j);
 	last_code(s, "email", code);
 
-	/* Without a bearer, no secret: refused; with the secret: a new code. */
+	/* Without a bearer, no secret: refused; with the secret: a new code, but
+	 * not within 30 s of the last one. */
 	j = req(s, "POST", "/api/v0/tfa/email/", NULL, 400, "{}");
 	json_decref(j);
+	j = req(s, "POST", "/api/v0/tfa/email/", NULL, 400, "{\"secret\":\"%s\"}", secret);
+	expect_error(j, "tfa_challenge_exists");
+	json_decref(j);
+	advance(s, 31);
 	j = req(s, "POST", "/api/v0/tfa/email/", NULL, 200, "{\"secret\":\"%s\"}", secret);
 	assert_string_equal(str(j, "secret"), secret);
 	json_decref(j);
@@ -626,10 +654,12 @@ static void test_add_method_window(void **state)
 	expect_error(j, "authorization_required");
 	json_decref(j);
 
-	/* Authorized by email this time, the second TOTP method is added. */
+	/* Authorized by email this time (the code sent by /tfa/email/ for the
+	 * challenge), the second TOTP method is added. */
 	j = req(s, "POST", "/api/v0/tfa/authorize-new-method/", s->full_key, 200, "{\"tfa_method\":\"email\"}");
 	snprintf(secret, sizeof secret, "%s", str(j, "secret"));
 	json_decref(j);
+	json_decref(req(s, "POST", "/api/v0/tfa/email/", s->full_key, 200, "{\"secret\":\"%s\"}", secret));
 	last_code(s, "email", code);
 	j = req(s, "PUT", "/api/v0/tfa/authorize-new-method/", s->full_key, 200,
 		"{\"code\":\"%s\",\"secret\":\"%s\"}", code, secret);
@@ -736,9 +766,10 @@ static void test_remove_last_method(void **state)
 	assert_false(json_is_true(json_object_get(j, "success")));
 	json_decref(j);
 
-	/* Re-enabling from nothing needs no window: authorize is forced to email. */
+	/* Re-enabling from nothing: authorize is forced to email. */
 	j = req(s, "POST", "/api/v0/tfa/authorize-new-method/", s->full_key, 200, "{\"tfa_method\":\"totp\"}");
 	assert_true(json_is_true(json_object_get(j, "success")));
+	assert_string_equal(str(j, "tfa_method"), "email");
 	assert_non_null(str(j, "secret"));
 	json_decref(j);
 
@@ -836,11 +867,12 @@ static void test_code_expiry(void **state)
 	expect_error(j, "2fa_expired");
 	json_decref(j);
 
-	/* The same for an authorize-new-method challenge. */
+	/* The same for an authorize-new-method challenge (its code sent by /tfa/email/). */
 	j = req(s, "POST", "/api/v0/tfa/authorize-new-method/", s->full_key, 200, "{\"tfa_method\":\"email\"}");
 	char asecret[128], acode[16];
 	snprintf(asecret, sizeof asecret, "%s", str(j, "secret"));
 	json_decref(j);
+	json_decref(req(s, "POST", "/api/v0/tfa/email/", s->full_key, 200, "{\"secret\":\"%s\"}", asecret));
 	last_code(s, "email", acode);
 	advance(s, 11 * 60);
 	j = req(s, "PUT", "/api/v0/tfa/authorize-new-method/", s->full_key, 400,
@@ -955,6 +987,168 @@ static void test_cli_paths(void **state)
 	json_decref(st);
 }
 
+/* With no method, the first one needs the email authorization: confirm-new
+ * without it is 403; step 1 is forced to email and sends nothing; the code
+ * goes out through /tfa/email/ (to the account's address, visible at
+ * /__sim/codes), not twice within 30 s; step 2 before any code, a wrong code
+ * (counted), then the right one opens the window and the method is added. */
+static void test_first_method_email_authorization(void **state)
+{
+	struct simproc *s = *state;
+	json_t *setup = req(s, "POST", "/api/v0/tfa/totp-setup/", s->full_key, 200, "{}");
+	char tsecret[128], code[16];
+	snprintf(tsecret, sizeof tsecret, "%s", str(setup, "secret"));
+	json_decref(setup);
+	totp_now(s, tsecret, code);
+	json_t *j = req(s, "POST", "/api/v0/tfa/confirm-new/", s->full_key, 403,
+			"{\"tfa_method\":\"totp\",\"code\":\"%s\",\"secret\":\"%s\"}", code, tsecret);
+	expect_error(j, "authorization_required");
+	assert_non_null(strstr(str(j, "msg"), "email"));
+	json_decref(j);
+
+	j = req(s, "POST", "/api/v0/tfa/authorize-new-method/", s->full_key, 200, "{\"tfa_method\":\"sms\"}");
+	assert_string_equal(str(j, "tfa_method"), "email");
+	char secret[128];
+	snprintf(secret, sizeof secret, "%s", str(j, "secret"));
+	json_decref(j);
+	json_t *c = req(s, "GET", "/__sim/codes", NULL, 200, NULL);
+	assert_true(json_is_null(json_object_get(c, "email"))); /* step 1 sent nothing */
+	json_decref(c);
+	j = req(s, "PUT", "/api/v0/tfa/authorize-new-method/", s->full_key, 400,
+		"{\"code\":\"123456\",\"secret\":\"%s\"}", secret);
+	expect_error(j, "no_pending_authorization");
+	json_decref(j);
+
+	j = req(s, "POST", "/api/v0/tfa/email/", s->full_key, 200, "{\"secret\":\"%s\"}", secret);
+	assert_string_equal(str(j, "secret"), secret);
+	assert_non_null(strstr(str(j, "msg"), "@example.com"));
+	assert_null(strstr(str(j, "msg"), "demo@")); /* the address masked */
+	json_decref(j);
+	c = req(s, "GET", "/__sim/codes", NULL, 200, NULL);
+	assert_string_equal(str(c, "email_to"), "demo@example.com");
+	char ecode[16];
+	snprintf(ecode, sizeof ecode, "%s", str(c, "email"));
+	json_decref(c);
+	assert_int_equal(strlen(ecode), 6);
+	j = req(s, "POST", "/api/v0/tfa/email/", s->full_key, 400, "{\"secret\":\"%s\"}", secret);
+	expect_error(j, "tfa_challenge_exists");
+	json_decref(j);
+
+	char wrong[16];
+	snprintf(wrong, sizeof wrong, "%06d", (atoi(ecode) + 1) % 1000000);
+	j = req(s, "PUT", "/api/v0/tfa/authorize-new-method/", s->full_key, 400,
+		"{\"code\":\"%s\",\"secret\":\"%s\"}", wrong, secret);
+	expect_error(j, "2fa_verification_failed");
+	assert_int_equal(num(j, "fail_count"), 1);
+	json_decref(j);
+	json_t *st = status(s);
+	assert_true(json_is_false(json_object_get(st, "new_method_authorized")));
+	json_decref(st);
+	j = req(s, "PUT", "/api/v0/tfa/authorize-new-method/", s->full_key, 200,
+		"{\"code\":\"%s\",\"secret\":\"%s\"}", ecode, secret);
+	json_decref(j);
+	st = status(s);
+	assert_true(json_is_true(json_object_get(st, "new_method_authorized")));
+	json_decref(st);
+	/* the code is used up */
+	j = req(s, "PUT", "/api/v0/tfa/authorize-new-method/", s->full_key, 400,
+		"{\"code\":\"%s\",\"secret\":\"%s\"}", ecode, secret);
+	expect_error(j, "no_pending_authorization");
+	json_decref(j);
+
+	totp_now(s, tsecret, code);
+	j = req(s, "POST", "/api/v0/tfa/confirm-new/", s->full_key, 200,
+		"{\"tfa_method\":\"totp\",\"code\":\"%s\",\"secret\":\"%s\"}", code, tsecret);
+	assert_int_equal(json_array_size(json_object_get(j, "backup_codes")), 10);
+	json_decref(j);
+	/* the email's window ends with the first method */
+	st = status(s);
+	assert_true(json_is_false(json_object_get(st, "new_method_authorized")));
+	json_decref(st);
+}
+
+/* The email code of a first-method authorization: it expires after ten
+ * minutes, five wrong codes lock the email channel, and an unverified
+ * address gets no code (403 email_not_verified, at step 1 already). */
+static void test_first_method_email_errors(void **state)
+{
+	struct simproc *s = *state;
+	json_t *j = req(s, "POST", "/api/v0/tfa/authorize-new-method/", s->full_key, 200, "{}");
+	char secret[128], code[16];
+	snprintf(secret, sizeof secret, "%s", str(j, "secret"));
+	json_decref(j);
+	json_decref(req(s, "POST", "/api/v0/tfa/email/", s->full_key, 200, "{\"secret\":\"%s\"}", secret));
+	last_code(s, "email", code);
+	advance(s, 10 * 60 + 1);
+	j = req(s, "PUT", "/api/v0/tfa/authorize-new-method/", s->full_key, 400,
+		"{\"code\":\"%s\",\"secret\":\"%s\"}", code, secret);
+	expect_error(j, "2fa_expired");
+	json_decref(j);
+	/* the expired challenge is gone: its secret gets no new code */
+	j = req(s, "POST", "/api/v0/tfa/email/", s->full_key, 404, "{\"secret\":\"%s\"}", secret);
+	expect_error(j, "challenge_not_found");
+	json_decref(j);
+
+	j = req(s, "POST", "/api/v0/tfa/authorize-new-method/", s->full_key, 200, "{}");
+	snprintf(secret, sizeof secret, "%s", str(j, "secret"));
+	json_decref(j);
+	json_decref(req(s, "POST", "/api/v0/tfa/email/", s->full_key, 200, "{\"secret\":\"%s\"}", secret));
+	last_code(s, "email", code);
+	char wrong[16];
+	snprintf(wrong, sizeof wrong, "%06d", (atoi(code) + 7) % 1000000);
+	for (int i = 1; i <= 4; i++) {
+		j = req(s, "PUT", "/api/v0/tfa/authorize-new-method/", s->full_key, 400,
+			"{\"code\":\"%s\",\"secret\":\"%s\"}", wrong, secret);
+		expect_error(j, "2fa_verification_failed");
+		assert_int_equal(num(j, "fail_count"), i);
+		json_decref(j);
+	}
+	j = req(s, "PUT", "/api/v0/tfa/authorize-new-method/", s->full_key, 429,
+		"{\"code\":\"%s\",\"secret\":\"%s\"}", wrong, secret);
+	expect_error(j, "tfa_locked");
+	json_decref(j);
+	j = req(s, "PUT", "/api/v0/tfa/authorize-new-method/", s->full_key, 429,
+		"{\"code\":\"%s\",\"secret\":\"%s\"}", code, secret);
+	expect_error(j, "tfa_locked");
+	json_decref(j);
+
+	struct http_result r = sim_ctl(s, "set", "{\"what\":\"user\",\"field\":\"email_verified\",\"value\":false}");
+	assert_int_equal(r.status, 200);
+	http_result_free(&r);
+	j = req(s, "POST", "/api/v0/tfa/authorize-new-method/", s->full_key, 403, "{}");
+	expect_error(j, "email_not_verified");
+	json_decref(j);
+	json_t *st = status(s);
+	assert_true(json_is_false(json_object_get(st, "new_method_authorized")));
+	assert_int_equal(json_array_size(json_object_get(st, "methods")), 0);
+	json_decref(st);
+}
+
+/* The official CLI turns 2FA on with totp-setup then `tfa activate`
+ * (/tfa/test-submit/), with no authorize step: that still works for the
+ * first method; a second one through it still needs the window. */
+static void test_cli_first_method(void **state)
+{
+	struct simproc *s = *state;
+	json_t *setup = req(s, "POST", "/api/v0/tfa/totp-setup/", s->full_key, 200, "{}");
+	char tsecret[128], code[16];
+	snprintf(tsecret, sizeof tsecret, "%s", str(setup, "secret"));
+	json_decref(setup);
+	totp_now(s, tsecret, code);
+	json_t *j = req(s, "POST", "/api/v0/tfa/test-submit/", s->full_key, 200,
+			"{\"tfa_method\":\"totp\",\"code\":\"%s\",\"secret\":\"%s\"}", code, tsecret);
+	assert_int_equal(json_array_size(json_object_get(j, "backup_codes")), 10);
+	json_decref(j);
+	setup = req(s, "POST", "/api/v0/tfa/totp-setup/", s->full_key, 200, "{}");
+	snprintf(tsecret, sizeof tsecret, "%s", str(setup, "secret"));
+	json_decref(setup);
+	totp_now(s, tsecret, code);
+	j = req(s, "POST", "/api/v0/tfa/test-submit/", s->full_key, 403,
+		"{\"tfa_method\":\"totp\",\"code\":\"%s\",\"secret\":\"%s\"}", code, tsecret);
+	expect_error(j, "authorization_required");
+	json_decref(j);
+}
+
 /* With --tfa on a destroy needs the session key from POST /api/v0/tfa/. */
 static void test_destroy_needs_session(void **state)
 {
@@ -1006,6 +1200,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_callers, start_on, stop),
 		cmocka_unit_test_setup_teardown(test_cli_paths, start_on, stop),
 		cmocka_unit_test_setup_teardown(test_destroy_needs_session, start_on, stop),
+		cmocka_unit_test_setup_teardown(test_first_method_email_authorization, start_off, stop),
+		cmocka_unit_test_setup_teardown(test_first_method_email_errors, start_off, stop),
+		cmocka_unit_test_setup_teardown(test_cli_first_method, start_off, stop),
 	};
 	return cmocka_run_group_tests_name("tfa", tests, NULL, NULL);
 }

@@ -33,7 +33,11 @@ t_catches() {
         env)     api POST /api/v0/secrets/ '{"key":"LEAK_TEST","value":"leak-value-0123456789"}' >/dev/null
                  echo "value: leak-value-0123456789" >"$d/x" ;;
         totp)    api POST /api/v0/tfa/totp-setup/ | field secret >"$d/x" ;;
-        backup)  sec=$(api POST /api/v0/tfa/totp-setup/ | field secret)
+        backup)  ch=$(api POST /api/v0/tfa/authorize-new-method/ '{"tfa_method":"email"}' | field secret)
+                 api POST /api/v0/tfa/email/ "{\"secret\":\"$ch\"}" >/dev/null
+                 ecode=$(sim_get /__sim/codes | sed -n 's/.*"email": *"\([0-9]*\)".*/\1/p')
+                 api PUT /api/v0/tfa/authorize-new-method/ "{\"code\":\"$ecode\",\"secret\":\"$ch\"}" >/dev/null
+                 sec=$(api POST /api/v0/tfa/totp-setup/ | field secret)
                  code=$(oathtool --totp -b "$sec")
                  api POST /api/v0/tfa/confirm-new/ "{\"tfa_method\":\"totp\",\"code\":\"$code\",\"secret\":\"$sec\"}" \
                      | field backup_codes | tail -n 1 >"$d/x"

@@ -1,7 +1,9 @@
 #!/bin/sh
 # test_tfa_manage.sh: two-factor authentication managed from the 2FA view
 # (`t` in the account view) against rentop-sim with 2FA off at start.
-# Enable TOTP from scratch: the QR code and the secret are drawn, the code
+# Enable TOTP from scratch: a code sent to the account's email authorizes
+# the first method (read from the simulator's /__sim/codes), then the QR code
+# and the secret are drawn, the code
 # computed with oathtool from the secret read off the screen; a wrong code
 # keeps the dialog with the service's message and an emptied code field;
 # the ten backup codes are shown once (the same codes as the simulator's),
@@ -44,7 +46,14 @@ t_open() {
 
 SECRET=
 t_qr() {
-    keys a
+    keys a    # no method yet: the code sent to the account's email first
+    wait_for "Authorize the first 2FA method by email" 10 || return 1
+    wait_for_flat "Verification code sent to" 20 || return 1
+    code=$(sim_get /__sim/codes | sed -n 's/.*"email": *"\([0-9]*\)".*/\1/p')
+    [ ${#code} = 6 ] || { fail "no email code in the simulator"; return 1; }
+    type_text "$code"
+    keys Enter
+    wait_gone "Authorize the first 2FA method by email" 20 || return 1
     wait_for "Secret:" 20 || return 1
     s=$(screen)
     # the QR code: half blocks (U+2580, U+2584, U+2588) over at least 20 rows

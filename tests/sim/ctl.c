@@ -317,8 +317,10 @@ void ctl_handle(struct simstate *st, const struct sim_req *rq, struct sim_resp *
 	} else if (!strcmp(p, "codes") && get) {
 		const char *sms = tfa_last_code(st->w->tfa, "sms");
 		const char *email = tfa_last_code(st->w->tfa, "email");
-		reply(rs, 200, json_pack("{s:o,s:o}", "sms", sms ? json_string(sms) : json_null(), "email",
-					 email ? json_string(email) : json_null()));
+		const char *to = tfa_last_email_to(st->w->tfa);
+		reply(rs, 200, json_pack("{s:o,s:o,s:o}", "sms", sms ? json_string(sms) : json_null(), "email",
+					 email ? json_string(email) : json_null(), "email_to",
+					 to ? json_string(to) : json_null()));
 	} else if (!strcmp(p, "fault") && !get) {
 		fault(st, b, rs);
 	} else if (!strcmp(p, "clock") && !get) {

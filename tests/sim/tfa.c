@@ -28,6 +28,7 @@
 #define SESSION_FORGET  604800.0 /* s after expiry when a session key is forgotten */
 #define SMS_EXISTS_GAP  60.0     /* s: a new SMS to the same phone within this is refused */
 #define SMS_RESEND_GAP  30.0     /* s: resends closer than this are rate limited */
+#define EMAIL_RESEND_GAP 30.0    /* s: an email code for a challenge this soon after the last: tfa_challenge_exists */
 #define SMS_PER_HOUR    10       /* SMS sends allowed per rolling hour */
 #define TOTP_STEP       30       /* s */
 #define TOTP_DIGITS     6
@@ -119,6 +120,7 @@ struct tfa {
 
 	char last_sms[8];
 	char last_email[8];
+	char last_email_to[256];  /* the address the last email code went to */
 
 	struct session *sessions;
 	size_t n_sessions, cap_sessions;
@@ -667,6 +669,7 @@ static void email_send(struct tfa *t, struct challenge *c, double now)
 	six_digits(t, c->code);
 	c->sent_at = now;
 	snprintf(t->last_email, sizeof t->last_email, "%s", c->code);
+	snprintf(t->last_email_to, sizeof t->last_email_to, "%s", t->email);
 	issue(t->codes, c->code);
 }
 
@@ -822,6 +825,10 @@ static bool do_email(struct tfa *t, const struct sim_req *rq, const json_t *body
 		c = challenge_by_secret(t, secret);
 		if (!c || strcmp(c->channel, "email"))
 			return fail(rs, 404, "challenge_not_found", "No such verification challenge");
+		/* a code that went out moments ago is not sent again */
+		if (c->sent_at > 0 && rq->now - c->sent_at < EMAIL_RESEND_GAP)
+			return fail(rs, 400, "tfa_challenge_exists",
+				    "A code was sent to your email moments ago; wait before asking for another");
 	} else if (!has_bearer(rq)) {
 		return fail(rs, 400, "missing_input", "secret is required without a bearer key");
 	} else {
@@ -1003,12 +1010,13 @@ static bool do_authorize_start(struct tfa *t, const struct sim_req *rq, const js
 	if (!kind)
 		kind = have_mid && method_by_id(t, mid) ? method_by_id(t, mid)->kind : "sms";
 	if (!strcmp(kind, "email")) {
+		/* The challenge only: its code goes out through POST /tfa/email/
+		 * {"secret"} (the endpoint that sends email codes). */
 		if (!need_verified_email(t, rs))
 			return true;
 		struct challenge *c = challenge_new(t, CH_AUTHORIZE, "email", rq->now);
-		email_send(t, c, rq->now);
-		return reply(rs, 200, json_pack("{s:b, s:s, s:s, s:s}", "success", 1, "tfa_method", "email",
-						"msg", "Verification code sent by email", "secret", c->secret));
+		return reply(rs, 200, json_pack("{s:b, s:s, s:s}", "success", 1, "tfa_method", "email",
+						"secret", c->secret));
 	}
 	if (strcmp(kind, "sms") && strcmp(kind, "totp"))
 		return fail(rs, 400, "invalid_args", "tfa_method must be sms, totp or email");
@@ -1054,6 +1062,9 @@ static bool do_authorize_finish(struct tfa *t, const struct sim_req *rq, const j
 	struct challenge *c = challenge_by_secret(t, secret);
 	if (!c || c->purpose != CH_AUTHORIZE)
 		return fail(rs, 400, "no_pending_authorization", "No pending authorization for this secret; start again");
+	if (!strcmp(c->channel, "email") && c->sent_at <= 0)
+		return fail(rs, 400, "no_pending_authorization",
+			    "No code was sent for this authorization yet: POST /api/v0/tfa/email/ with its secret");
 	if (challenge_expired(c, rq->now, rs))
 		return true;
 	struct method *m = c->method_id ? method_by_id(t, c->method_id) : NULL;
@@ -1074,8 +1085,14 @@ static bool do_authorize_finish(struct tfa *t, const struct sim_req *rq, const j
 	return authorized(t, rq->now, rs, "New method authorized for 30 minutes");
 }
 
-/* POST /api/v0/tfa/confirm-new/: verify and add a TOTP or SMS method. */
-static bool do_confirm_new(struct tfa *t, const struct sim_req *rq, const json_t *body, struct sim_resp *rs)
+/* POST /api/v0/tfa/confirm-new/: verify and add a TOTP or SMS method.  Every
+ * method, the first too, needs the 30-minute window (for the first one it is
+ * opened by the email code: authorize-new-method is forced to email).  The
+ * official CLI's /tfa/test-submit/ (cli) activates a first method without it:
+ * the CLI has no authorize command and documents totp-setup + activate as the
+ * way to turn 2FA on. */
+static bool do_confirm_new(struct tfa *t, const struct sim_req *rq, const json_t *body, struct sim_resp *rs,
+			   bool cli)
 {
 	const char *kind = body_str(body, "tfa_method");
 	const char *secret = body_str(body, "secret");
@@ -1095,9 +1112,11 @@ static bool do_confirm_new(struct tfa *t, const struct sim_req *rq, const json_t
 		return fail(rs, 400, "invalid_args", "tfa_method must be sms or totp");
 	if (label && utf8_len(label) > LABEL_MAX)
 		return fail(rs, 400, "label_too_long", "label must be at most 30 characters");
-	if (t->n_methods > 0 && !(t->authorized_until > rq->now))
+	if (!(t->authorized_until > rq->now) && (t->n_methods > 0 || !cli))
 		return fail(rs, 403, "authorization_required",
-			    "Authorize with an existing method (authorize-new-method) before adding another");
+			    t->n_methods > 0
+				    ? "Authorize with an existing method (authorize-new-method) before adding another"
+				    : "Authorize with a code sent to your email (authorize-new-method) before adding the first method");
 	if (t->n_methods >= MAX_METHODS)
 		return fail(rs, 400, "too_many_methods", "Too many 2FA methods");
 
@@ -1152,6 +1171,9 @@ static bool do_confirm_new(struct tfa *t, const struct sim_req *rq, const json_t
 			      !strcmp(kind, "totp") ? "TOTP method added successfully" : "SMS method added successfully",
 			      "method", method_json(t, &t->methods[t->n_methods - 1]));
 	if (first) {
+		/* the email code's window ends with the first method: any further
+		 * method is authorized with a method (or a backup code) */
+		t->authorized_until = 0;
 		t->enabled = true;
 		backup_generate(t);
 		json_object_set_new(j, "backup_codes", backup_list(t));
@@ -1316,6 +1338,11 @@ const char *tfa_status_string(const struct tfa *t)
 	return t->legacy ? "legacy" : "enabled";
 }
 
+const char *tfa_last_email_to(const struct tfa *t)
+{
+	return t->last_email_to[0] ? t->last_email_to : NULL;
+}
+
 const char *tfa_last_code(const struct tfa *t, const char *channel)
 {
 	const char *c = NULL;
@@ -1349,6 +1376,7 @@ json_t *tfa_debug_json(const struct tfa *t)
 	json_object_set_new(j, "email_locked_until", time_or_null(t->email_lock.locked_until));
 	json_object_set_new(j, "last_sms_code", t->last_sms[0] ? json_string(t->last_sms) : json_null());
 	json_object_set_new(j, "last_email_code", t->last_email[0] ? json_string(t->last_email) : json_null());
+	json_object_set_new(j, "last_email_to", t->last_email_to[0] ? json_string(t->last_email_to) : json_null());
 	json_object_set_new(j, "session_ttl", json_real(t->session_ttl));
 	return j;
 }
@@ -1441,6 +1469,7 @@ bool tfa_handle(struct tfa *t, const struct sim_req *rq, struct sim_resp *rs)
 	/* Endpoints a logged-out browser may call carry a secret instead of a key. */
 	/* The official CLI's names: test = sms, resend = sms/resend,
 	 * test-submit = confirm-new. */
+	bool cli_submit = !strcmp(sub, "test-submit");
 	if (!strcmp(sub, "test"))
 		sub = "sms";
 	else if (!strcmp(sub, "resend"))
@@ -1498,7 +1527,7 @@ bool tfa_handle(struct tfa *t, const struct sim_req *rq, struct sim_resp *rs)
 	if (!strcmp(sub, "confirm-new")) {
 		if (strcmp(m, "POST"))
 			goto method;
-		return do_confirm_new(t, rq, body, rs);
+		return do_confirm_new(t, rq, body, rs, cli_submit);
 	}
 	if (!strcmp(sub, "update")) {
 		if (strcmp(m, "PUT"))

@@ -33,6 +33,8 @@ bool tfa_is_enabled(const struct tfa *t);
 const char *tfa_status_string(const struct tfa *t); /* "enabled" "disabled" "legacy" */
 /* The last code sent over "sms" or "email" (for /__sim/), or NULL. */
 const char *tfa_last_code(const struct tfa *t, const char *channel);
+/* The address the last email code was sent to (for /__sim/codes), or NULL. */
+const char *tfa_last_email_to(const struct tfa *t);
 /* A JSON description for /__sim/state: methods, secrets, backup codes left. */
 json_t *tfa_debug_json(const struct tfa *t);
 /* Every secret handed out since start (borrowed): TOTP secrets (seeded and

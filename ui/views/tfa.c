@@ -3,7 +3,9 @@
  * with a live countdown while one is locked, backup codes left, the
  * authorize-new-method window, whether rentop holds a 2FA session) and the
  * dialogs that change it: add an authenticator app (TOTP: authorize first
- * when a method exists, then the provisioning URI as a QR code with the
+ * with a code from a method or a backup code when a method exists, with a
+ * code sent to the account's email when none does; then the provisioning
+ * URI as a QR code with the
  * secret in groups of four, then the current code and a label), add a
  * phone (SMS: number in E.164, send, code, resend), change a method's label
  * or make it primary, regenerate the backup codes, remove a method, log in
@@ -56,6 +58,7 @@ enum step {
 	ST_REMOVE_ASK, /* confirmation (starts on Cancel) before removing a method */
 	ST_UPDATE,     /* form: label and primary */
 	ST_SMS,        /* form: phone, label, then the code sent by SMS */
+	ST_EMAIL,      /* form: the code sent to the account's email (no method yet) */
 };
 
 /* What a verification is for. */
@@ -75,6 +78,8 @@ enum callk {
 	CK_UPDATE,      /* tfa/update */
 	CK_SMS_NEW,     /* an SMS code to a new phone */
 	CK_SMS_RESEND,  /* resend it */
+	CK_EMAIL_START, /* authorize-new-method step 1, forced to email (no method yet) */
+	CK_EMAIL_SEND,  /* POST tfa/email/ {secret}: the code of that challenge */
 };
 
 /* What comes after the authorization. */
@@ -89,6 +94,7 @@ struct answer {
 	char session[512];              /* the session key of a login */
 	int remaining;                  /* methods left after a removal, -1: not said */
 	bool disabled;                  /* 2FA is off after a removal */
+	char msg[200];                  /* a send's "sent to ..." (sanitised; not a secret) */
 };
 
 /* The view's state. */
@@ -126,6 +132,8 @@ struct tfa_view {
 	char codes_note[1400];           /* "written to ..." */
 	char sms_phone[32];
 	char sms_label[64];
+	int email_sends;                /* ST_EMAIL: codes the service said it sent */
+	double sent_at;                 /* util_mono() of the last SMS/email code sent, 0: none */
 	bool busy;                      /* ST_QR: the set-up call is awaited */
 	double tick_at;                 /* util_mono() of the next countdown redraw, 0: none */
 };
@@ -164,6 +172,17 @@ static void *map_secret(const json_t *root, struct api_error *e)
 	struct answer *a = answer_new();
 	if (!api_tfa_challenge_secret(root, a->secret, sizeof a->secret))
 		a->secret[0] = '\0'; /* the backup-code authorization sends none */
+	return a;
+}
+
+/* A send answer: the challenge secret and where the code went. */
+static void *map_sent(const json_t *root, struct api_error *e)
+{
+	(void)e;
+	struct answer *a = answer_new();
+	if (!api_tfa_challenge_secret(root, a->secret, sizeof a->secret))
+		a->secret[0] = '\0';
+	api_tfa_sent_msg(root, a->msg, sizeof a->msg);
 	return a;
 }
 
@@ -246,6 +265,8 @@ static void flow_end(struct app *a, struct tfa_view *v)
 	v->codes_note[0] = '\0';
 	explicit_bzero(v->sms_phone, sizeof v->sms_phone);
 	explicit_bzero(v->sms_label, sizeof v->sms_label);
+	v->email_sends = 0;
+	v->sent_at = 0;
 	v->busy = false;
 	v->step = ST_NONE;
 	v->target = 0;
@@ -555,10 +576,8 @@ static void submit_sms(struct app *a, struct tfa_view *v, bool resend)
 	enum callk k;
 	jobs_map_fn map = map_secret;
 	if (resend || !code[0]) {
-		if (resend && !v->challenge[0]) {
-			form_set_answer(&v->fm, NULL, "no code was sent yet: submit with the code empty");
-			return;
-		}
+		/* a resend without a challenge of ours (one sent by an earlier
+		 * dialog): the bearer's resend makes a new challenge */
 		call = resend ? api_tfa_sms_resend(a->cfg, v->challenge, phone, 0)
 			      : api_tfa_sms_send(a->cfg, phone, 0);
 		k = resend ? CK_SMS_RESEND : CK_SMS_NEW;
@@ -579,6 +598,102 @@ static void submit_sms(struct app *a, struct tfa_view *v, bool resend)
 		v->fm.waiting = true;
 	else
 		form_set_answer(&v->fm, NULL, err);
+}
+
+/* ---- the email code (the first method) ------------------------------------------------- */
+
+/* Step 1 of the authorization, which the service forces to email when the
+ * account has no method: a challenge secret, whose code goes out next. */
+static void email_start(struct app *a, struct tfa_view *v)
+{
+	char err[200];
+	struct tfa_verify s = { 0 };
+	util_strlcpy(s.method, "email", sizeof s.method);
+	explicit_bzero(v->challenge, sizeof v->challenge);
+	v->email_sends = 0;
+	if (send_call(a, v, CK_EMAIL_START, api_tfa_authorize_start(a->cfg, &s), map_secret,
+		      "2FA: authorize by email", err, sizeof err)) {
+		v->fm.waiting = true;
+		form_set_answer(&v->fm, NULL, "Asking the service for a code by email...");
+	} else {
+		form_set_answer(&v->fm, NULL, err);
+	}
+}
+
+/* POST tfa/email/ with the challenge's secret: the code goes out (again). */
+static void email_send(struct app *a, struct tfa_view *v)
+{
+	char err[200];
+	if (send_call(a, v, CK_EMAIL_SEND, api_tfa_email_send(a->cfg, v->challenge), map_sent,
+		      "2FA: send an email code", err, sizeof err))
+		v->fm.waiting = true;
+	else
+		form_set_answer(&v->fm, NULL, err);
+}
+
+/* a or s with no method: the code sent to the account's email comes first. */
+static void open_email(struct app *a, struct tfa_view *v)
+{
+	form_init(&v->fm, "Authorize the first 2FA method by email");
+	int k = form_add_secret(&v->fm, "code", "Email code (C-r shows, C-n sends again)", 8, false);
+	if (k >= 0)
+		v->fm.f[k].check = check_code6;
+	v->step = ST_EMAIL;
+	email_start(a, v);
+}
+
+/* Enter (resend false) or C-n (true) in the email form. */
+static void submit_email(struct app *a, struct tfa_view *v, bool resend)
+{
+	char code[8], err[200];
+	if (!v->challenge[0]) { /* none yet, or it expired: start over */
+		email_start(a, v);
+		return;
+	}
+	if (resend) {
+		email_send(a, v);
+		return;
+	}
+	digits_of(form_value(&v->fm, "code"), code);
+	if (!code[0]) {
+		form_set_answer(&v->fm, "code", "Type the 6-digit code from the email (C-n sends another).");
+		return;
+	}
+	struct api_call call = api_tfa_authorize_finish(a->cfg, code, v->challenge);
+	explicit_bzero(code, sizeof code);
+	if (send_call(a, v, CK_AUTH_FINISH, call, NULL, "2FA: authorize by email", err, sizeof err))
+		v->fm.waiting = true;
+	else
+		form_set_answer(&v->fm, NULL, err);
+}
+
+/* Seconds since the last code went out (0 when unknown). */
+static int since_sent(const struct tfa_view *v)
+{
+	return v->sent_at > 0 ? (int)(util_mono() - v->sent_at) : 0;
+}
+
+/* The line for a refused send in the SMS or email form ("" for other failures). */
+static void send_refused_text(const struct tfa_view *v, const struct tfa_error *te, char *buf,
+			      size_t n)
+{
+	const char *where = v->step == ST_EMAIL ? "email" : "SMS";
+	buf[0] = '\0';
+	if (te->kind == TFAE_CHALLENGE_EXISTS && v->sent_at > 0)
+		snprintf(buf, n, "The service will not send another %s code yet: one went out %ds "
+			 "ago (tfa_challenge_exists). Type that code, or wait a little and press C-n.",
+			 where, since_sent(v));
+	else if (te->kind == TFAE_CHALLENGE_EXISTS && v->step == ST_EMAIL)
+		snprintf(buf, n, "A code was already sent to the account's email (tfa_challenge_exists): "
+			 "type it, or wait a little and press C-n for another.");
+	else if (te->kind == TFAE_CHALLENGE_EXISTS)
+		snprintf(buf, n, "A code was sent to this number recently (tfa_challenge_exists): "
+			 "type it if you have it, else wait a little and press C-n to have one sent.");
+	else if (te->kind == TFAE_SMS_RATE_LIMITED && v->sent_at > 0)
+		snprintf(buf, n, "Too many SMS for now (sms_rate_limited): the last code went out %ds "
+			 "ago and still works; wait a little before C-n.", since_sent(v));
+	else if (te->kind == TFAE_SMS_RATE_LIMITED)
+		snprintf(buf, n, "Too many SMS for now (sms_rate_limited): wait a little, then try again.");
 }
 
 /* ---- update ------------------------------------------------------------------------------ */
@@ -645,6 +760,18 @@ static void step_failed(struct app *a, struct tfa_view *v, enum callk k, struct 
 	if (te.kind == TFAE_EXPIRED || te.kind == TFAE_NO_CHALLENGE) /* the next submit starts over */
 		explicit_bzero(v->challenge, sizeof v->challenge);
 	api_tfa_verify_wipe(&v->pending);
+	if (r->outcome != CALL_UNKNOWN && (v->step == ST_SMS || v->step == ST_EMAIL)) {
+		char refused[300];
+		send_refused_text(v, &te, refused, sizeof refused);
+		if (refused[0])
+			snprintf(msg, sizeof msg, "%s", refused);
+		else if (v->step == ST_EMAIL && (te.kind == TFAE_EXPIRED || te.kind == TFAE_NO_CHALLENGE))
+			snprintf(msg, sizeof msg, "The email code expired (or its challenge is gone): "
+				 "Enter or C-n asks for a new one.");
+		else if (v->step == ST_EMAIL && te.kind == TFAE_EMAIL_NOT_VERIFIED)
+			snprintf(msg, sizeof msg, "The account's email address is not verified, so no code "
+				 "can be sent to it: verify it in the web console, then try again (Esc closes).");
+	}
 	refresh_status(a, v); /* the fail count and the lock */
 	switch (v->step) {
 	case ST_QR:
@@ -655,10 +782,15 @@ static void step_failed(struct app *a, struct tfa_view *v, enum callk k, struct 
 	case ST_CONFIRM:
 	case ST_UPDATE:
 	case ST_SMS:
+	case ST_EMAIL:
 		if (te.kind == TFAE_AUTH_REQUIRED && v->step == ST_CONFIRM) {
 			/* the window closed meanwhile: authorize again, then set up again */
 			flow_end(a, v);
 			v->after = AFTER_TOTP;
+			if (v->st && v->st->nmethods == 0) {
+				open_email(a, v);
+				return;
+			}
 			open_verify(a, v, VP_AUTHORIZE);
 			form_set_answer(&v->fm, NULL, msg);
 			return;
@@ -727,6 +859,30 @@ static void call_done(struct app *a, struct tfa_view *v, struct call_result *r)
 	case CK_AUTH_FINISH:
 		after_authorized(a, v);
 		break;
+	case CK_EMAIL_START:
+		if (ans && ans->secret[0]) {
+			util_strlcpy(v->challenge, ans->secret, sizeof v->challenge);
+			email_send(a, v);
+		} else {
+			v->fm.waiting = false;
+			form_set_answer(&v->fm, NULL, "the service sent no challenge: Enter tries again");
+		}
+		break;
+	case CK_EMAIL_SEND: {
+		v->fm.waiting = false;
+		v->email_sends++;
+		v->sent_at = util_mono();
+		char line[300];
+		snprintf(line, sizeof line, "%s%s Type the 6-digit code and press Enter (C-n sends "
+			 "another).", ans && ans->msg[0] ? ans->msg
+							 : "A code was sent to the account's email address",
+			 ans && ans->msg[0] && strchr(".!", ans->msg[strlen(ans->msg) - 1]) ? "" : ".");
+		form_set_answer(&v->fm, "code", line);
+		int c = form_find(&v->fm, "code");
+		if (c >= 0)
+			v->fm.focus = c;
+		break;
+	}
 	case CK_SMS_CODE:
 		v->fm.waiting = false;
 		if (ans && ans->secret[0]) {
@@ -740,6 +896,7 @@ static void call_done(struct app *a, struct tfa_view *v, struct call_result *r)
 	case CK_SMS_RESEND:
 		v->fm.waiting = false;
 		if (ans && ans->secret[0]) {
+			v->sent_at = util_mono();
 			util_strlcpy(v->challenge, ans->secret, sizeof v->challenge);
 			form_set_answer(&v->fm, "code", k == CK_SMS_NEW
 						? "A code was sent by SMS: type it and submit (C-n resends)."
@@ -758,6 +915,8 @@ static void call_done(struct app *a, struct tfa_view *v, struct call_result *r)
 		explicit_bzero(v->totp_secret, sizeof v->totp_secret);
 		explicit_bzero(v->totp_uri, sizeof v->totp_uri);
 		qr_free(&v->qr);
+		if (ans && ans->codes.n) /* the first method: the email's window is spent */
+			v->authorized_at = 0;
 		if (ans && ans->codes.n)
 			show_codes(a, v, &ans->codes, true);
 		else
@@ -972,8 +1131,8 @@ static void tfa_draw(struct app *a, void *st, const struct rect *r)
 		  " ID       TYPE  LABEL                          PRIMARY PHONE          ATTEMPTS",
 		  false, theme_attr(ROLE_COLHEAD));
 	if (!s->nmethods && y < ymax) {
-		draw_text(y, x, w, "No 2FA method: a adds an authenticator app (TOTP), s a phone (SMS).",
-			  theme_attr(ROLE_DIM));
+		draw_text(y, x, w, "No 2FA method: a adds an authenticator app (TOTP), s a phone (SMS); "
+			  "a code sent to the account's email authorizes the first.", theme_attr(ROLE_DIM));
 		return;
 	}
 	if (v->sel >= s->nmethods)
@@ -1020,6 +1179,7 @@ static bool tfa_modal_draw(struct app *a, void *st)
 	case ST_CONFIRM:
 	case ST_UPDATE:
 	case ST_SMS:
+	case ST_EMAIL:
 		form_draw(&v->fm, &a->lay);
 		return !v->fm.waiting;
 	case ST_QR:
@@ -1098,12 +1258,17 @@ static bool tfa_modal_key(struct app *a, void *st, int key)
 	case ST_CONFIRM:
 	case ST_UPDATE:
 	case ST_SMS:
+	case ST_EMAIL:
 		break;
 	}
 	if (v->fm.waiting && key != 27)
 		return true;
 	if (v->step == ST_SMS && key == KM_CTRL('n')) {
 		submit_sms(a, v, true);
+		return true;
+	}
+	if (v->step == ST_EMAIL && key == KM_CTRL('n')) {
+		submit_email(a, v, true);
 		return true;
 	}
 	switch (form_key(&v->fm, key)) {
@@ -1122,6 +1287,7 @@ static bool tfa_modal_key(struct app *a, void *st, int key)
 		case ST_CONFIRM: submit_confirm(a, v); break;
 		case ST_UPDATE: submit_update(a, v); break;
 		case ST_SMS: submit_sms(a, v, false); break;
+		case ST_EMAIL: submit_email(a, v, false); break;
 		case ST_NONE:
 		case ST_QR:
 		case ST_BACKUP:
@@ -1157,6 +1323,10 @@ static void add_method(struct app *a, struct tfa_view *v, enum after what)
 	v->after = what;
 	if (v->st->nmethods > 0 && !window_open(v, util_now())) {
 		open_verify(a, v, VP_AUTHORIZE);
+		return;
+	}
+	if (!window_open(v, util_now())) { /* no method: the email code authorizes the first */
+		open_email(a, v);
 		return;
 	}
 	if (what == AFTER_TOTP)
