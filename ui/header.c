@@ -149,6 +149,138 @@ static struct money_limits header_limits(const struct config *c)
 	return l;
 }
 
+/* The width of the kept segments, each with its two blanks. */
+static int kept_width(const struct header_seg *seg)
+{
+	int total = 0;
+	for (int i = 0; i < HSEG__N; i++)
+		if (seg[i].keep)
+			total += util_strwidth(seg[i].text) + 2;
+	return total;
+}
+
+int header_account(const struct snapshot *s, const struct config *cfg, enum data_state ds,
+		   double now, int width, struct header_seg seg[HSEG__N])
+{
+	char b1[32], b2[32], b3[32], when[16] = "";
+	const struct user *u = s->user;
+	double burn;
+	enum figure_kind fig = model_burn_figure(s, &burn);
+	double credit = u ? u->credit : NAN;
+	double ok = s->fresh[SRC_INSTANCES].last_ok;
+	if (ok > 0) {
+		time_t t = (time_t)ok;
+		struct tm tm;
+		localtime_r(&t, &tm);
+		strftime(when, sizeof when, "%H:%M:%S", &tm);
+	}
+	for (int i = 0; i < HSEG__N; i++) {
+		seg[i].text[0] = '\0';
+		seg[i].role = -1;
+	}
+	const size_t n = sizeof seg[0].text;
+	snprintf(seg[HSEG_EMAIL].text, n, "%s", u && u->email[0] ? u->email : "-");
+	snprintf(seg[HSEG_CREDIT].text, n, "credit %s", u ? fmt_money(b1, sizeof b1, credit) : "-");
+	/* partial figures while a sweep is incomplete: never $0 or infinity;
+	 * with the service unreachable or the key refused: no figure at all */
+	const char *ge = cfg->ascii ? ">=" : "\u2265", *le = cfg->ascii ? "<=" : "\u2264";
+	const char *unk = cfg->ascii ? "..." : "\u2026";
+	bool no_money = ds == DS_OFFLINE || ds == DS_AUTH;
+	if (no_money) {
+		snprintf(seg[HSEG_BURN].text, n, "burn ?");
+	} else {
+		switch (fig) {
+		case FIG_EXACT:
+			snprintf(seg[HSEG_BURN].text, n, "burn %s", fmt_rate(b2, sizeof b2, burn));
+			snprintf(seg[HSEG_RUNWAY].text, n, "runway %s",
+				 u ? header_runway(credit, burn, cfg->ascii, b3, sizeof b3) : "-");
+			break;
+		case FIG_AT_LEAST:
+			snprintf(seg[HSEG_BURN].text, n, "burn %s%s", ge, fmt_rate(b2, sizeof b2, burn));
+			snprintf(seg[HSEG_RUNWAY].text, n, "runway %s%s", u && credit > 0 ? le : "",
+				 u ? header_runway(credit, burn, cfg->ascii, b3, sizeof b3) : "-");
+			break;
+		case FIG_UNKNOWN:
+			snprintf(seg[HSEG_BURN].text, n, "burn %s", unk);
+			snprintf(seg[HSEG_RUNWAY].text, n, "runway %s", unk);
+			break;
+		}
+		/* low money: the figure that crossed its limit takes the colour */
+		struct money_limits lim = header_limits(cfg);
+		char why[120];
+		bool known;
+		enum money_level lv = money_level(&lim, credit, burn, fig != FIG_UNKNOWN,
+						  fig == FIG_AT_LEAST, &known, why, sizeof why);
+		if (known && lv != ML_OK)
+			seg[strncmp(why, "credit", 6) == 0 ? HSEG_CREDIT : HSEG_RUNWAY].role =
+				lv == ML_ALARM ? ROLE_ERROR : ROLE_WARNING;
+	}
+	/* instances by state, next to the total */
+	struct state_counts sc;
+	model_count_states(s->instances, s->ninstances, &sc);
+	if (s->ninstances || ok > 0)
+		snprintf(seg[HSEG_COUNTS].text, n, "%zu running %zu booting %zu stopped %zu failed",
+			 sc.running, sc.booting, sc.stopped, sc.failed);
+	/* refreshed: the long form names the last whole sweep and queued actions */
+	char shortf[64], age[32];
+	if (ok > 0)
+		snprintf(shortf, sizeof shortf, "refreshed %s", when);
+	else
+		snprintf(shortf, sizeof shortf, "loading...");
+	if (ok > 0 && s->progress.sweep_ok > 0 && !s->progress.partial)
+		snprintf(seg[HSEG_REFRESHED].text, n, "%s  sweep %s ago", shortf,
+			 fmt_duration(age, sizeof age, now - s->progress.sweep_ok));
+	else
+		snprintf(seg[HSEG_REFRESHED].text, n, "%s", shortf);
+	if (s->actions_waiting > 0) { /* paced actions (poller_pace.h) */
+		size_t l = strlen(seg[HSEG_REFRESHED].text);
+		snprintf(seg[HSEG_REFRESHED].text + l, n - l, "  %d action%s queued",
+			 s->actions_waiting, s->actions_waiting == 1 ? "" : "s");
+	}
+	/* when narrow, the least useful go first; the time of the last refresh
+	 * (how fresh every other figure is) goes last, its long form early */
+	enum { SHORTEN = -1 };
+	static const int drop_order[] = { HSEG_COUNTS, HSEG_EMAIL, SHORTEN,    HSEG_RUNWAY,
+					  HSEG_BURN,   HSEG_CREDIT, HSEG_REFRESHED };
+	for (int i = 0; i < HSEG__N; i++)
+		seg[i].keep = seg[i].text[0] != '\0';
+	for (size_t d = 0; d < sizeof drop_order / sizeof drop_order[0]; d++) {
+		if (kept_width(seg) <= width)
+			break;
+		if (drop_order[d] == SHORTEN)
+			util_strlcpy(seg[HSEG_REFRESHED].text, shortf, n);
+		else
+			seg[drop_order[d]].keep = false;
+	}
+	return kept_width(seg);
+}
+
+int header_markers(enum data_state ds, bool paused, bool read_only, int width,
+		   const char **out)
+{
+	const char *all[3];
+	int n = 0, kept = 0, need = 0;
+	if (ds == DS_AUTH)
+		all[n++] = "AUTH";
+	else if (ds == DS_OFFLINE)
+		all[n++] = "OFFLINE";
+	else if (ds == DS_STALE)
+		all[n++] = "STALE";
+	if (paused)
+		all[n++] = "PAUSED";
+	if (read_only)
+		all[n++] = "READ-ONLY";
+	/* the freshness marker first: when narrow it is the last to go */
+	for (int i = 0; i < n; i++) {
+		int w = (int)strlen(all[i]) + 3; /* " X " and the gap */
+		if (need + w > width)
+			break;
+		need += w;
+		out[kept++] = all[i];
+	}
+	return kept;
+}
+
 void header_draw(struct app *a)
 {
 	const struct rect *r = &a->lay.header;
@@ -161,23 +293,11 @@ void header_draw(struct app *a)
 	char err[200] = "";
 	enum data_state ds = header_freshness(s, util_now(), a->cfg->refresh_s,
 					      a->cfg->total_timeout_s, err, sizeof err);
-	const char *marks[4];
-	int nm = 0;
-	if (ds == DS_AUTH)
-		marks[nm++] = "AUTH";
-	else if (ds == DS_OFFLINE)
-		marks[nm++] = "OFFLINE";
-	else if (ds == DS_STALE)
-		marks[nm++] = "STALE";
-	if (a->paused)
-		marks[nm++] = "PAUSED";
-	if (a->read_only)
-		marks[nm++] = "READ-ONLY";
+	const char *marks[3];
+	int nm = header_markers(ds, a->paused, a->read_only, r->w, marks);
 	int right = r->x + r->w;
 	for (int i = nm - 1; i >= 0; i--) {
 		int w = (int)strlen(marks[i]) + 2;
-		if (right - w < r->x)
-			break;
 		right -= w;
 		char m[16];
 		snprintf(m, sizeof m, " %s ", marks[i]);
@@ -206,102 +326,15 @@ void header_draw(struct app *a)
 	}
 
 	/* line 2: account */
-	char b1[32], b2[32], b3[32], when[16] = "";
-	const struct user *u = s->user;
-	double burn;
-	enum figure_kind fig = model_burn_figure(s, &burn);
-	double credit = u ? u->credit : NAN;
-	double ok = s->fresh[SRC_INSTANCES].last_ok;
-	if (ok > 0) {
-		time_t t = (time_t)ok;
-		struct tm tm;
-		localtime_r(&t, &tm);
-		strftime(when, sizeof when, "%H:%M:%S", &tm);
-	}
-	/* segments in display order; when narrow, the least useful go first */
-	enum { SG_EMAIL, SG_CREDIT, SG_BURN, SG_RUNWAY, SG_COUNTS, SG_REFRESHED, SG__N };
-	char seg[SG__N][128];
-	unsigned long at[SG__N];
-	for (int i = 0; i < SG__N; i++)
-		at[i] = hd;
-	snprintf(seg[SG_EMAIL], sizeof seg[0], "%s", u && u->email[0] ? u->email : "-");
-	snprintf(seg[SG_CREDIT], sizeof seg[0], "credit %s", u ? fmt_money(b1, sizeof b1, credit) : "-");
-	/* partial figures while a sweep is incomplete: never $0 or infinity;
-	 * with the service unreachable or the key refused: no figure at all */
-	const char *ge = a->cfg->ascii ? ">=" : "\u2265", *le = a->cfg->ascii ? "<=" : "\u2264";
-	const char *unk = a->cfg->ascii ? "..." : "\u2026";
-	bool no_money = ds == DS_OFFLINE || ds == DS_AUTH;
-	if (no_money) {
-		snprintf(seg[SG_BURN], sizeof seg[0], "burn ?");
-		seg[SG_RUNWAY][0] = '\0';
-	} else {
-		switch (fig) {
-		case FIG_EXACT:
-			snprintf(seg[SG_BURN], sizeof seg[0], "burn %s", fmt_rate(b2, sizeof b2, burn));
-			snprintf(seg[SG_RUNWAY], sizeof seg[0], "runway %s",
-				 u ? header_runway(credit, burn, a->cfg->ascii, b3, sizeof b3) : "-");
-			break;
-		case FIG_AT_LEAST:
-			snprintf(seg[SG_BURN], sizeof seg[0], "burn %s%s", ge, fmt_rate(b2, sizeof b2, burn));
-			snprintf(seg[SG_RUNWAY], sizeof seg[0], "runway %s%s", u && credit > 0 ? le : "",
-				 u ? header_runway(credit, burn, a->cfg->ascii, b3, sizeof b3) : "-");
-			break;
-		case FIG_UNKNOWN:
-			snprintf(seg[SG_BURN], sizeof seg[0], "burn %s", unk);
-			snprintf(seg[SG_RUNWAY], sizeof seg[0], "runway %s", unk);
-			break;
-		}
-		/* low money: the figure that crossed its limit takes the colour */
-		struct money_limits lim = header_limits(a->cfg);
-		char why[120];
-		bool known;
-		enum money_level lv = money_level(&lim, credit, burn, fig != FIG_UNKNOWN,
-						  fig == FIG_AT_LEAST, &known, why, sizeof why);
-		if (known && lv != ML_OK) {
-			unsigned long warn = theme_attr(lv == ML_ALARM ? ROLE_ERROR : ROLE_WARNING);
-			at[strncmp(why, "credit", 6) == 0 ? SG_CREDIT : SG_RUNWAY] = warn;
-		}
-	}
-	/* instances by state, next to the total */
-	struct state_counts sc;
-	model_count_states(s->instances, s->ninstances, &sc);
-	if (s->ninstances || ok > 0)
-		snprintf(seg[SG_COUNTS], sizeof seg[0], "%zu running %zu booting %zu stopped %zu failed",
-			 sc.running, sc.booting, sc.stopped, sc.failed);
-	else
-		seg[SG_COUNTS][0] = '\0';
-	char age[32];
-	if (ok > 0 && s->progress.sweep_ok > 0 && !s->progress.partial)
-		snprintf(seg[SG_REFRESHED], sizeof seg[0], "refreshed %s  sweep %s ago", when,
-			 fmt_duration(age, sizeof age, util_now() - s->progress.sweep_ok));
-	else if (ok > 0)
-		snprintf(seg[SG_REFRESHED], sizeof seg[0], "refreshed %s", when);
-	else
-		snprintf(seg[SG_REFRESHED], sizeof seg[0], "loading...");
-	if (s->actions_waiting > 0) { /* paced actions (poller_pace.h) */
-		size_t l = strlen(seg[SG_REFRESHED]);
-		snprintf(seg[SG_REFRESHED] + l, sizeof seg[0] - l, "  %d action%s queued",
-			 s->actions_waiting, s->actions_waiting == 1 ? "" : "s");
-	}
-	static const int drop_order[] = { SG_COUNTS, SG_EMAIL, SG_REFRESHED, SG_RUNWAY, SG_BURN,
-					  SG_CREDIT };
-	bool keep[SG__N];
-	for (int i = 0; i < SG__N; i++)
-		keep[i] = seg[i][0] != '\0';
-	for (size_t d = 0; d < SG__N; d++) {
-		int total = 0;
-		for (int i = 0; i < SG__N; i++)
-			if (keep[i])
-				total += util_strwidth(seg[i]) + 2;
-		if (total <= r->w)
-			break;
-		keep[drop_order[d]] = false;
-	}
-	int used = 0;
-	for (int i = 0; i < SG__N && used < r->w; i++)
-		if (keep[i]) {
+	struct header_seg seg[HSEG__N];
+	int used = header_account(s, a->cfg, ds, util_now(), r->w, seg);
+	(void)used;
+	used = 0;
+	for (int i = 0; i < HSEG__N && used < r->w; i++)
+		if (seg[i].keep) {
+			unsigned long at = seg[i].role >= 0 ? theme_attr((enum role)seg[i].role) : hd;
 			used += draw_text(r->y + 1, r->x + used, r->w - used, " ", hd);
-			used += draw_text(r->y + 1, r->x + used, r->w - used, seg[i], at[i]);
+			used += draw_text(r->y + 1, r->x + used, r->w - used, seg[i].text, at);
 			used += draw_text(r->y + 1, r->x + used, r->w - used, " ", hd);
 		}
 	if ((ds == DS_STALE || ds == DS_OFFLINE || ds == DS_AUTH) && err[0] && used + 4 < r->w) {

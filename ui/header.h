@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 struct app;
+struct config;
 struct snapshot;
 
 enum data_state { DS_LOADING, DS_FRESH, DS_STALE, DS_OFFLINE, DS_AUTH };
@@ -47,6 +48,25 @@ bool header_list_wait(const struct snapshot *s, double now, int refresh_s, doubl
 bool header_late(const struct app *a, struct list_wait *w);
 /* "instances: no answer for 25 s, retrying in 8 s". */
 char *header_wait_text(const struct list_wait *w, double now, char *buf, size_t n);
+
+/* The account line's segments, in display order. */
+enum header_seg_id { HSEG_EMAIL, HSEG_CREDIT, HSEG_BURN, HSEG_RUNWAY, HSEG_COUNTS, HSEG_REFRESHED,
+		     HSEG__N };
+struct header_seg {
+	char text[128];
+	int role;  /* enum role of a low-money figure, -1: the header's */
+	bool keep; /* drawn at this width */
+};
+/* The account line of s at width cells (each kept segment takes its text
+ * and two blanks): what does not fit is dropped, the least useful first
+ * (counts, email, the sweep age, runway, burn, credit); `refreshed` (how
+ * fresh every other figure is) goes last.  Returns the width kept.  Pure. */
+int header_account(const struct snapshot *s, const struct config *cfg, enum data_state ds,
+		   double now, int width, struct header_seg seg[HSEG__N]);
+/* The first line's markers (AUTH, OFFLINE or STALE; PAUSED; READ-ONLY) that
+ * fit in width cells, in display order, into out (3 pointers to static
+ * text); the freshness marker is the last to go.  Returns how many.  Pure. */
+int header_markers(enum data_state ds, bool paused, bool read_only, int width, const char **out);
 
 void header_draw(struct app *a);
 /* UI thread, after a new snapshot and on the clock: outages and recoveries

@@ -1,0 +1,156 @@
+/* test_ui_header.c: the header when narrow (issue 12): the account line
+ * drops its least useful segments first and keeps `refreshed` (how fresh
+ * every other figure is) the longest, its long form (sweep age) going
+ * early; the freshness marker (STALE, OFFLINE, AUTH) outlives PAUSED and
+ * READ-ONLY on the first line. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "header.h"
+#include "model.h"
+#include "util.h"
+
+static struct instance xs[3];
+static struct user user;
+static struct snapshot snap;
+static struct config cfg;
+
+/* Three running instances, a user with credit, a whole sweep 5 s ago. */
+static void fleet(double now)
+{
+	memset(xs, 0, sizeof xs);
+	for (int i = 0; i < 3; i++) {
+		struct instance *x = &xs[i];
+		x->id = 9108100 + i;
+		x->state = IS_RUNNING;
+		x->dph_base = 0.4;
+		x->storage_total_cost = 0.011;
+		x->dph_total = 0.411;
+		x->start_date = x->end_date = x->uptime_mins = x->gpu_util = x->min_bid = x->bid_price = NAN;
+		x->label = x->gpu_name = x->image = x->actual_status = x->intended_status = (char *)"";
+	}
+	memset(&user, 0, sizeof user);
+	user.email = (char *)"operator@example.com";
+	user.credit = 123.45;
+	memset(&snap, 0, sizeof snap);
+	snap.instances = xs;
+	snap.ninstances = 3;
+	snap.user = &user;
+	snap.fresh[SRC_INSTANCES].last_ok = now - 5;
+	snap.fresh[SRC_USER].last_ok = now - 5;
+	snap.progress.total = 3;
+	snap.progress.sweep_ok = now - 5;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.ascii = true;
+	cfg.runway_warn_h = 24;
+	cfg.runway_alarm_h = 2;
+}
+
+static bool kept(const struct header_seg *seg, int id, const char *part)
+{
+	return seg[id].keep && strstr(seg[id].text, part) != NULL;
+}
+
+static void test_refreshed_outlives_the_rest(void **state)
+{
+	(void)state;
+	double now = 1.7e9;
+	fleet(now);
+	struct header_seg seg[HSEG__N];
+	/* wide: everything, the long form of refreshed too */
+	int w = header_account(&snap, &cfg, DS_FRESH, now, 200, seg);
+	assert_true(w <= 200);
+	for (int i = 0; i < HSEG__N; i++)
+		assert_true(seg[i].keep);
+	assert_true(kept(seg, HSEG_REFRESHED, "sweep 5s ago"));
+	assert_true(kept(seg, HSEG_COUNTS, "3 running"));
+	/* 80 columns: counts and the email go, refreshed stays whole */
+	w = header_account(&snap, &cfg, DS_FRESH, now, 80, seg);
+	assert_true(w <= 80);
+	assert_false(seg[HSEG_COUNTS].keep);
+	assert_false(seg[HSEG_EMAIL].keep);
+	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
+	assert_true(kept(seg, HSEG_CREDIT, "credit $123.45"));
+	assert_true(kept(seg, HSEG_BURN, "burn "));
+	/* 60 columns: refreshed loses its sweep age, runway goes; refreshed stays */
+	w = header_account(&snap, &cfg, DS_FRESH, now, 60, seg);
+	assert_true(w <= 60);
+	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
+	assert_null(strstr(seg[HSEG_REFRESHED].text, "sweep"));
+	assert_true(seg[HSEG_CREDIT].keep && seg[HSEG_BURN].keep);
+	assert_false(seg[HSEG_RUNWAY].keep);
+	/* 40 columns (the minimum): credit and refreshed */
+	w = header_account(&snap, &cfg, DS_FRESH, now, 40, seg);
+	assert_true(w <= 40);
+	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
+	assert_false(seg[HSEG_BURN].keep);
+	assert_true(seg[HSEG_CREDIT].keep);
+	/* narrower still: refreshed is the last one standing */
+	w = header_account(&snap, &cfg, DS_FRESH, now, 22, seg);
+	assert_true(w <= 22);
+	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
+	for (int i = 0; i < HSEG__N; i++)
+		if (i != HSEG_REFRESHED)
+			assert_false(seg[i].keep);
+}
+
+static void test_refreshed_kept_while_stale(void **state)
+{
+	(void)state;
+	double now = 1.7e9;
+	fleet(now);
+	/* offline: burn ?, no runway; refreshed still says when data last came */
+	snap.fresh[SRC_INSTANCES].last_ok = now - 120;
+	struct header_seg seg[HSEG__N];
+	int w = header_account(&snap, &cfg, DS_OFFLINE, now, 60, seg);
+	assert_true(w <= 60);
+	assert_true(kept(seg, HSEG_BURN, "burn ?"));
+	assert_false(seg[HSEG_RUNWAY].keep);
+	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
+	/* never loaded: "loading..." in its place */
+	snap.fresh[SRC_INSTANCES].last_ok = 0;
+	header_account(&snap, &cfg, DS_LOADING, now, 60, seg);
+	assert_true(kept(seg, HSEG_REFRESHED, "loading..."));
+}
+
+static void test_freshness_marker_goes_last(void **state)
+{
+	(void)state;
+	const char *m[3];
+	/* room for all: in display order */
+	assert_int_equal(header_markers(DS_STALE, true, true, 80, m), 3);
+	assert_string_equal(m[0], "STALE");
+	assert_string_equal(m[1], "PAUSED");
+	assert_string_equal(m[2], "READ-ONLY");
+	/* room for two, then one: STALE / OFFLINE stays */
+	assert_int_equal(header_markers(DS_STALE, true, true, 18, m), 2);
+	assert_string_equal(m[0], "STALE");
+	assert_string_equal(m[1], "PAUSED");
+	assert_int_equal(header_markers(DS_OFFLINE, false, true, 12, m), 1);
+	assert_string_equal(m[0], "OFFLINE");
+	assert_int_equal(header_markers(DS_AUTH, false, true, 12, m), 1);
+	assert_string_equal(m[0], "AUTH");
+	/* fresh: no freshness marker, READ-ONLY shown */
+	assert_int_equal(header_markers(DS_FRESH, false, true, 40, m), 1);
+	assert_string_equal(m[0], "READ-ONLY");
+	assert_int_equal(header_markers(DS_FRESH, false, false, 40, m), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_refreshed_outlives_the_rest),
+		cmocka_unit_test(test_refreshed_kept_while_stale),
+		cmocka_unit_test(test_freshness_marker_goes_last),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
