@@ -1,6 +1,7 @@
 /* instcol.c: titles and cell formatting of the instance columns (id,
  * label, status with pending badges, GPUs, utilisation, price, age, SSH
- * address, image, machine) for both the dashboard and --dump.  $/H is what
+ * address, image, machine, location, reliability, uptime) for both the
+ * dashboard and --dump.  $/H is what
  * the row costs now (money.h): the header's burn is the sum of the column. */
 #include "instcol.h"
 
@@ -16,7 +17,8 @@
 static const char *const titles[IC__COUNT] = {
 	[IC_ID] = "ID",       [IC_LABEL] = "LABEL", [IC_STATUS] = "STATUS", [IC_GPUS] = "GPUS",
 	[IC_UTIL] = "UTIL",   [IC_DPH] = "$/H",     [IC_AGE] = "AGE",       [IC_SSH] = "SSH",
-	[IC_IMAGE] = "IMAGE", [IC_MACHINE] = "MACHINE",
+	[IC_IMAGE] = "IMAGE", [IC_MACHINE] = "MACHINE", [IC_LOCATION] = "LOCATION",
+	[IC_RELIAB] = "RELIAB", [IC_UPTIME] = "UPTIME",
 };
 
 const char *instcol_title(enum instcol c) { return (unsigned)c < IC__COUNT ? titles[c] : "?"; }
@@ -120,6 +122,23 @@ char *instcol_format(enum instcol c, const struct instance *x, const struct snap
 		if (x->machine_id > 0) {
 			snprintf(buf, n, "%ld", x->machine_id);
 			k = (double)x->machine_id;
+		} else {
+			util_strlcpy(buf, "-", n);
+		}
+		break;
+	case IC_LOCATION: util_strlcpy(buf, x->geolocation && x->geolocation[0] ? x->geolocation : "-", n); break;
+	case IC_RELIAB: /* reliability2, 0-1 */
+		if (isfinite(x->reliability) && x->reliability >= 0) {
+			snprintf(buf, n, "%.1f%%", x->reliability * 100.0);
+			k = x->reliability;
+		} else {
+			util_strlcpy(buf, "-", n);
+		}
+		break;
+	case IC_UPTIME: /* uptime_mins: null while the container is not up */
+		if (isfinite(x->uptime_mins) && x->uptime_mins >= 0) {
+			fmt_duration(buf, n, x->uptime_mins * 60.0);
+			k = x->uptime_mins;
 		} else {
 			util_strlcpy(buf, "-", n);
 		}

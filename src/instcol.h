@@ -11,9 +11,10 @@
 struct instance;
 struct snapshot;
 
-/* In the dashboard's order. */
+/* In the dashboard's order; the last ones (location, reliability, uptime)
+ * only on wide terminals. */
 enum instcol { IC_ID, IC_LABEL, IC_STATUS, IC_GPUS, IC_UTIL, IC_DPH, IC_AGE, IC_SSH, IC_IMAGE,
-	       IC_MACHINE, IC__COUNT };
+	       IC_MACHINE, IC_LOCATION, IC_RELIAB, IC_UPTIME, IC__COUNT };
 
 const char *instcol_title(enum instcol c); /* "ID", "$/H", ... */
 /* Cell c of x into buf (sanitised text, "-" when unknown; a label may be

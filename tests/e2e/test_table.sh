@@ -150,6 +150,24 @@ t_resize() {
     not_on_screen "too small"
 }
 
+# 200 columns: more columns (location, reliability, uptime beside the
+# machine), not only wider ones; back at 120 they go again.
+t_wide() {
+    id=$(first_inst "x.get('actual_status') == 'running' and x.get('geolocation')")
+    geo=$(inst_field "$id" geolocation)
+    mach=$(inst_field "$id" machine_id)
+    tm resize-window -t "$E2E_SESSION" -x 200 -y 50 || return 1
+    wait_for_re "MACHINE +LOCATION +RELIAB +UPTIME" 10 || return 1
+    wait_for "$geo" 10 || return 1
+    line=$(screen | grep -w -- "$id" | head -n 1)
+    case $line in *"$geo"*) ;; *) fail "row of $id lacks its location $geo: $line"; return 1 ;; esac
+    case $line in *" $mach "*) ;; *) fail "row of $id lacks its machine $mach: $line"; return 1 ;; esac
+    echo "$line" | grep -Eq "[0-9]+\.[0-9]%" || { fail "no reliability in: $line"; return 1; }
+    tm resize-window -t "$E2E_SESSION" -x 120 -y 32 || return 1
+    wait_gone "LOCATION" 10 || return 1
+    wait_for "$LAST" 10
+}
+
 t_pause() {
     keys p
     wait_for "PAUSED" 10 || return 1
@@ -213,6 +231,7 @@ tap "/ filters the table, Escape clears the filter" t_filter
 tap ":sort id orders the rows, i inverts, > and < change the column" t_sort
 tap "? shows the help generated from the key bindings" t_help
 tap "resize to 40x10 (table), 30x8 (too-small notice) and back redraws without a crash" t_resize
+tap "at 200x50 the table shows more columns (machine, location, reliability, uptime)" t_wide
 tap "p pauses updates (PAUSED marker) and p resumes" t_pause
 tap "y copies the ssh command (toast shows it)" t_copy_ssh
 tap "x leaves curses, runs ssh to the instance's address and comes back" t_ssh

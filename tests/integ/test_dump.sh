@@ -40,7 +40,7 @@ fi
     >"$T/table.txt" 2>"$T/table.err"
 rc=$?
 lines=$(wc -l <"$T/table.txt")
-if [ $rc -eq 0 ] && [ "$lines" -eq 1001 ] && head -n 1 "$T/table.txt" | grep -q '^ID  *LABEL  *STATUS  *GPUS  *UTIL  *\$/H  *AGE  *SSH  *IMAGE  *MACHINE$'; then
+if [ $rc -eq 0 ] && [ "$lines" -eq 1001 ] && head -n 1 "$T/table.txt" | grep -q '^ID  *LABEL  *STATUS  *GPUS  *UTIL  *\$/H  *AGE  *SSH  *IMAGE  *MACHINE  *LOCATION  *RELIAB  *UPTIME$'; then
     ok "dump instances prints an aligned table"
 else
     notok "dump instances prints an aligned table" "rc=$rc lines=$lines" "$(head -n 2 "$T/table.txt")"

@@ -333,6 +333,71 @@ static void test_one_formatter(void **state)
 	table_row_free(&r, TABLE_MAX_COLS);
 }
 
+/* issue 12: at 200 columns more columns appear (machine, location,
+ * reliability, uptime), not only wider ones; at 80 and 120 they do not;
+ * a shown whole column is never narrower than its widest cell. */
+static void test_wide_terminal_more_columns(void **state)
+{
+	(void)state;
+	int nat[IC__COUNT] = { 0 };
+	nat[IC_ID] = 7;
+	nat[IC_SSH] = 21;      /* 203.0.113.200:40022 */
+	nat[IC_MACHINE] = 5;
+	nat[IC_LOCATION] = 17; /* United States, US */
+	nat[IC_RELIAB] = 5;    /* 99.2% */
+	nat[IC_UPTIME] = 6;    /* 12d03h */
+	static const int widths[] = { 80, 120, 159, 160, 200, 240 };
+	for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
+		int width = widths[k], w[IC__COUNT];
+		unsigned shown = pane_instances_widths(width, nat, w);
+		int used = -1;
+		for (int c = 0; c < IC__COUNT; c++) {
+			if (!(shown & (1u << c))) {
+				assert_int_equal(w[c], 0);
+				continue;
+			}
+			used += w[c] + 1;
+			if (nat[c])
+				assert_true(w[c] >= nat[c]); /* never cut mid-value */
+		}
+		assert_true(used <= width);
+		bool extra = shown & (1u << IC_LOCATION | 1u << IC_RELIAB | 1u << IC_UPTIME);
+		if (width < PANE_INSTANCES_WIDE)
+			assert_false(extra);
+		if (width == 80) {
+			assert_false(shown & (1u << IC_MACHINE));
+			assert_true(shown & (1u << IC_ID) && shown & (1u << IC_STATUS));
+		}
+		if (width == 120)
+			assert_true(shown & (1u << IC_MACHINE));
+		if (width >= 200) {
+			for (int c = 0; c < IC__COUNT; c++)
+				assert_true(shown & (1u << c));
+			assert_int_equal(used, width); /* the spare width still goes somewhere */
+		}
+	}
+	/* the new cells, as --dump prints them too */
+	struct instance x = inst(46, "running", "running");
+	x.geolocation = (char *)"Texas, US";
+	x.reliability = 0.9921;
+	x.uptime_mins = 3 * 1440 + 65;
+	char buf[64];
+	double key;
+	assert_string_equal(instcol_format(IC_LOCATION, &x, NULL, 0, true, buf, sizeof buf, &key),
+			    "Texas, US");
+	assert_string_equal(instcol_format(IC_RELIAB, &x, NULL, 0, true, buf, sizeof buf, &key), "99.2%");
+	assert_true(key == 0.9921);
+	assert_string_equal(instcol_format(IC_UPTIME, &x, NULL, 0, true, buf, sizeof buf, &key), "3d01h");
+	x.uptime_mins = NAN; /* null while the container is not up */
+	x.reliability = NAN;
+	x.geolocation = (char *)"";
+	assert_string_equal(instcol_format(IC_UPTIME, &x, NULL, 0, true, buf, sizeof buf, &key), "-");
+	assert_true(isnan(key));
+	assert_string_equal(instcol_format(IC_RELIAB, &x, NULL, 0, true, buf, sizeof buf, &key), "-");
+	assert_string_equal(instcol_format(IC_LOCATION, &x, NULL, 0, true, buf, sizeof buf, &key), "-");
+	assert_string_equal(instcol_title(IC_RELIAB), "RELIAB");
+}
+
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
@@ -345,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_selection_follows_id),
 		cmocka_unit_test(test_moves_and_scroll),
 		cmocka_unit_test(test_instance_rows),
+		cmocka_unit_test(test_wide_terminal_more_columns),
 	};
 	return cmocka_run_group_tests_name("ui_table", tests, NULL, NULL);
 }

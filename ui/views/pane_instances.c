@@ -1,6 +1,7 @@
 /* pane_instances.c: the instances view: one row per instance (id, label,
  * status with pending badges, GPUs, utilisation, price, age, SSH address,
- * image, machine), coloured by state, failed rows highlighted; sorting,
+ * image, machine; location, reliability and uptime when the terminal is
+ * wide), coloured by state, failed rows highlighted; sorting,
  * filtering and a selection that follows the instance id.  Its keys are the
  * instance actions (inst_actions.c) and Enter, which opens the detail view.
  * Space marks rows (a mark column appears, the tab counts them): stop,
@@ -63,7 +64,11 @@ static struct table_col cols[IC__COUNT] = {
 	COL(IC_AGE, 6, 7, 6, true, true, false),
 	COL(IC_SSH, 14, 22, 4, false, false, true),
 	COL(IC_IMAGE, 10, 0, 7, false, false, false),
-	COL(IC_MACHINE, 7, 8, 8, true, true, false),
+	COL(IC_MACHINE, 7, 8, 8, true, true, true),
+	/* wide terminals only (pane_instances_widths), never cut */
+	COL(IC_LOCATION, 8, 0, 9, false, false, true),
+	COL(IC_RELIAB, 6, 6, 10, true, true, true),
+	COL(IC_UPTIME, 6, 6, 11, true, true, true),
 };
 #undef COL
 #define NCOLS IC__COUNT
@@ -72,6 +77,16 @@ static void set_titles(void)
 {
 	for (int c = 0; c < NCOLS; c++)
 		cols[c].title = instcol_title((enum instcol)c);
+}
+
+unsigned pane_instances_widths(int width, const int *natural, int *w)
+{
+	set_titles();
+	if (width >= PANE_INSTANCES_WIDE)
+		return table_widths_fit(cols, NCOLS, width, natural, w);
+	for (int c = IC_LOCATION; c < NCOLS; c++)
+		w[c] = 0;
+	return table_widths_fit(cols, IC_LOCATION, width, natural, w);
 }
 
 /* The view's private state. */
@@ -204,7 +219,7 @@ static void inst_draw(struct app *a, void *st, const struct rect *r)
 	inner.w -= gw;
 	r = &inner;
 	int w[NCOLS];
-	unsigned shown = table_widths_fit(cols, NCOLS, r->w, t->natural, w);
+	unsigned shown = pane_instances_widths(r->w, t->natural, w);
 	table_set_visible(t, shown);
 	bool ascii = a->cfg->ascii;
 	/* column titles */

@@ -13,4 +13,12 @@ struct table_row;
 void pane_instances_row(struct table_row *row, const struct instance *x,
 			const struct snapshot *s, double now, bool ascii);
 
+/* The table's column widths at width cells (w[c] = 0: not shown; natural:
+ * the widest cell of each whole column, may be NULL); returns the bitmask
+ * of shown columns.  Location, reliability and uptime are considered from
+ * PANE_INSTANCES_WIDE columns on, and only when they fit whole: a wide
+ * terminal shows more columns, not only wider ones.  Pure. */
+#define PANE_INSTANCES_WIDE 160
+unsigned pane_instances_widths(int width, const int *natural, int *w);
+
 #endif
