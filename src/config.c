@@ -21,6 +21,8 @@
  *     ascii = false
  *     bell = true
  *     ssh_command = ssh
+ *     ssh = ask                          ask | direct | proxy: the address x and y use
+ *                                        when an instance has both
  *     runway_warn = 24                   hours of runway: under it the header warns
  *     runway_alarm = 2                   hours: under it, the alarm (0 = off)
  *     credit_warn = 0                    $ of credit: under it the header warns (0 = off)
@@ -152,6 +154,7 @@ static void set_defaults(struct config *cfg)
 	cfg->runway_alarm_h = 2;
 	cfg->theme = xstrdup("default");
 	cfg->ssh_command = xstrdup("ssh");
+	cfg->ssh_route = SSH_ASK;
 	const char *xdg = getenv("XDG_CONFIG_HOME");
 	const char *home = getenv("HOME");
 	if (xdg && *xdg)
@@ -312,6 +315,17 @@ static bool apply_setting(struct config *cfg, const char *key, const char *val, 
 		if (!*val)
 			goto empty;
 		set_str(&cfg->ssh_command, val);
+	} else if (strcmp(key, "ssh") == 0) {
+		if (strcmp(val, "ask") == 0)
+			cfg->ssh_route = SSH_ASK;
+		else if (strcmp(val, "direct") == 0)
+			cfg->ssh_route = SSH_DIRECT;
+		else if (strcmp(val, "proxy") == 0)
+			cfg->ssh_route = SSH_PROXY;
+		else {
+			snprintf(msg, n, "ssh must be ask, direct or proxy");
+			return false;
+		}
 	} else if (strcmp(key, "api_key_file") == 0) {
 		if (!*val)
 			goto empty;
@@ -435,6 +449,8 @@ void config_usage(FILE *out)
 	      "  --theme NAME          colour theme (a name or a file)\n"
 	      "  --no-color            monochrome (also env NO_COLOR)\n"
 	      "  --ascii               ASCII line drawing\n"
+	      "  --ssh MODE            ask|direct|proxy: the address x and y use when an\n"
+	      "                        instance has a direct one and the proxy (default ask)\n"
 	      "  --no-bell             no bell when an instance fails or money runs low\n"
 	      "  --runway-warn H       warn when the credit lasts under H hours (default 24, 0 off)\n"
 	      "  --runway-alarm H      alarm under H hours of runway (default 2, 0 off)\n"
@@ -468,7 +484,7 @@ static bool flag_takes_value(const char *f)
 					"--timeout", "--connect-timeout", "--page-rate", "--log-lines",
 					"--theme", "--config", "--log", "--dump", "--query",
 					"--runway-warn", "--runway-alarm", "--credit-warn",
-					"--credit-alarm"};
+					"--credit-alarm", "--ssh"};
 	for (size_t i = 0; i < sizeof v / sizeof *v; i++)
 		if (strcmp(f, v[i]) == 0)
 			return true;
@@ -555,7 +571,8 @@ static int apply_flags(struct config *cfg, int argc, char **argv, bool *run_url_
 		    strcmp(flag, "--log-lines") == 0 ||
 		    strcmp(flag, "--theme") == 0 || strcmp(flag, "--api-key-file") == 0 ||
 		    strcmp(flag, "--runway-warn") == 0 || strcmp(flag, "--runway-alarm") == 0 ||
-		    strcmp(flag, "--credit-warn") == 0 || strcmp(flag, "--credit-alarm") == 0) {
+		    strcmp(flag, "--credit-warn") == 0 || strcmp(flag, "--credit-alarm") == 0 ||
+		    strcmp(flag, "--ssh") == 0) {
 			/* "--run-url" -> "run_url", the config key of the same meaning */
 			char key[40];
 			util_strlcpy(key, flag + 2, sizeof key);

@@ -17,6 +17,11 @@ struct key_binding {
 enum dump_what { DUMP_NONE, DUMP_INSTANCES, DUMP_OFFERS, DUMP_USER, DUMP_WORKERGROUPS, DUMP_TEMPLATES,
 		DUMP_ENDPOINTS };
 
+/* Which address `x` (ssh) and `y` (copy) use when an instance has both a
+ * direct one and the service's proxy: ask (a choice, direct first), or
+ * always the one named (the other when it is the only one). */
+enum ssh_route { SSH_ASK, SSH_DIRECT, SSH_PROXY };
+
 struct config {
 	char *base_url;        /* default https://console.vast.ai; VAST_URL; --url */
 	char *run_url;         /* default https://run.vast.ai (the base when --url is not the default) */
@@ -51,6 +56,7 @@ struct config {
 	double runway_alarm_h; /* hours, default 2, 0 = off */
 	double credit_warn;    /* $ of credit under which the header warns, default 0 = off */
 	double credit_alarm;   /* $, default 0 = off */
+	enum ssh_route ssh_route; /* ssh = ask|direct|proxy, --ssh; default ask */
 };
 
 /* Main thread, before any other thread.  Fills *cfg from defaults, the config

@@ -800,6 +800,43 @@ bool instance_ssh_target(const struct instance *x, char *host, size_t n, int *po
 	return false;
 }
 
+bool instance_ssh_route(const struct instance *x, enum ssh_route r, char *host, size_t n,
+			int *port)
+{
+	switch (r) {
+	case SSH_DIRECT:
+		if (!x->public_ip[0] || x->direct_ssh_port <= 0)
+			return false;
+		util_strlcpy(host, x->public_ip, n);
+		*port = x->direct_ssh_port;
+		return true;
+	case SSH_PROXY:
+		if (!x->ssh_host[0] || x->ssh_port <= 0)
+			return false;
+		util_strlcpy(host, x->ssh_host, n);
+		*port = x->ssh_port;
+		return true;
+	case SSH_ASK:
+		return instance_ssh_target(x, host, n, port);
+	}
+	return false;
+}
+
+bool instance_ssh_pick(const struct instance *x, enum ssh_route pref, enum ssh_route *out)
+{
+	char h[8];
+	int p;
+	bool direct = instance_ssh_route(x, SSH_DIRECT, h, sizeof h, &p);
+	bool proxy = instance_ssh_route(x, SSH_PROXY, h, sizeof h, &p);
+	if (!direct && !proxy)
+		return false;
+	if (direct && proxy)
+		*out = pref;
+	else
+		*out = direct ? SSH_DIRECT : SSH_PROXY;
+	return true;
+}
+
 /* ---- interned strings --------------------------------------------------- */
 
 #define INTERN_SLOTS 8192         /* open addressing, power of two */

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "apierr.h"
+#include "config.h" /* enum ssh_route */
 
 /* Display state derived from actual/intended/cur/next status (model_derive_state). */
 enum inst_state {
@@ -350,6 +351,14 @@ const struct unsure *snapshot_unsure(const struct snapshot *s, long instance_id)
  * instance has one, else the service's proxy (ssh_host:ssh_port).  False when
  * neither is known yet.  Pure. */
 bool instance_ssh_target(const struct instance *x, char *host, size_t n, int *port);
+/* The address of one route (SSH_DIRECT: public_ip and ports["22/tcp"];
+ * SSH_PROXY: ssh_host:ssh_port); false when x has none of that kind.  Pure. */
+bool instance_ssh_route(const struct instance *x, enum ssh_route r, char *host, size_t n,
+			int *port);
+/* The route ssh takes under the configured preference: SSH_ASK only when
+ * pref is SSH_ASK and both exist; a preferred route that is missing gives
+ * way to the other.  False when x has no address at all.  Pure. */
+bool instance_ssh_pick(const struct instance *x, enum ssh_route pref, enum ssh_route *out);
 
 /* Interned strings (field names repeat in every record): one copy for the
  * process, never freed, in a fixed pool.  Any thread (a mutex guards the

@@ -113,13 +113,14 @@ static void who(const struct instance *x, char *buf, size_t n)
 		snprintf(buf, n, "%ld (%s)", x->id, x->gpu_name[0] ? x->gpu_name : "no label");
 }
 
-/* Leave curses and ssh to x; come back intact. */
-static void do_ssh(struct app *a, const struct instance *x)
+/* Leave curses and ssh to x by route r (direct or proxy); come back intact. */
+static void do_ssh(struct app *a, const struct instance *x, enum ssh_route r)
 {
 	char host[256], target[300], port[16];
 	int p;
-	if (!instance_ssh_target(x, host, sizeof host, &p)) {
-		app_toast(a, ROLE_WARNING, 8, "instance %ld has no SSH address yet", x->id);
+	if (!instance_ssh_route(x, r, host, sizeof host, &p)) {
+		app_toast(a, ROLE_WARNING, 8, "instance %ld has no %sSSH address yet", x->id,
+			  r == SSH_PROXY ? "proxy " : r == SSH_DIRECT ? "direct " : "");
 		return;
 	}
 	snprintf(target, sizeof target, "root@%s", host);
@@ -153,6 +154,69 @@ static void do_ssh(struct app *a, const struct instance *x)
 			    why[0] ? ": " : "", why);
 	} else
 		app_toast(a, ROLE_OK, 5, "back from ssh to instance %ld", x->id);
+}
+
+/* Copy the ssh command of x by route r (OSC 52). */
+static void copy_ssh(struct app *a, const struct instance *x, enum ssh_route r)
+{
+	char host[256];
+	int p;
+	if (!instance_ssh_route(x, r, host, sizeof host, &p)) {
+		app_toast(a, ROLE_WARNING, 8, "instance %ld has no %sSSH address yet", x->id,
+			  r == SSH_PROXY ? "proxy " : r == SSH_DIRECT ? "direct " : "");
+		return;
+	}
+	char cmd[320];
+	snprintf(cmd, sizeof cmd, "ssh -p %d root@%s", p, host);
+	app_copy(cmd);
+	app_toast(a, ROLE_OK, 12, "copied with the terminal clipboard sequence (OSC 52): %s%s", cmd,
+		  clip_advice_here());
+}
+
+/* x (run) or y (copy): by the configured route, or ask when the instance
+ * has both a direct address and the proxy and the config says ask. */
+static void ssh_or_ask(struct app *a, const struct instance *x, bool run)
+{
+	enum ssh_route r;
+	if (!instance_ssh_pick(x, a->cfg->ssh_route, &r)) {
+		app_toast(a, ROLE_WARNING, 8, "instance %ld has no SSH address yet", x->id);
+		return;
+	}
+	if (r != SSH_ASK) {
+		if (run)
+			do_ssh(a, x, r);
+		else
+			copy_ssh(a, x, r);
+		return;
+	}
+	char dh[96], ph[96], text[768], w[160];
+	int dp = 0, pp = 0;
+	instance_ssh_route(x, SSH_DIRECT, dh, sizeof dh, &dp);
+	instance_ssh_route(x, SSH_PROXY, ph, sizeof ph, &pp);
+	who(x, w, sizeof w);
+	snprintf(text, sizeof text,
+		 "%s instance %s by which route? direct %s:%d or the service's proxy %s:%d "
+		 "(d or p; Esc cancels; ssh = direct or proxy in the config skips this question)",
+		 run ? "ssh to" : "Copy the ssh command of", w, dh, dp, ph, pp);
+	dialog_choice(&a->dlg, run ? DP_SSH_ROUTE : DP_COPY_ROUTE, x->id, run ? "ssh" : "Copy ssh",
+		      text, "Direct", "Proxy");
+}
+
+bool app_ssh_route(struct app *a, long id, enum ssh_route r, bool run)
+{
+	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
+	if (!x) {
+		app_toast(a, ROLE_WARNING, 6, "instance %ld is no longer listed", id);
+		return false;
+	}
+	if (r == SSH_ASK)
+		ssh_or_ask(a, x, run);
+	else if (run)
+		do_ssh(a, x, r);
+	else
+		copy_ssh(a, x, r);
+	a->dirty |= DIRTY_ALL;
+	return true;
 }
 
 char *app_base64(const unsigned char *in, size_t n, char *out)
@@ -241,21 +305,9 @@ void app_instance_action(struct app *a, enum inst_op op, long id)
 		dialog_input(&a->dlg, DP_PREPAY, id, "Prepay", text, "", 20);
 		dialog_set_preview(&a->dlg, dialog_prepay_preview, x->dph_total);
 		break;
-	case IOP_SSH: do_ssh(a, x); break;
-	case IOP_COPY_SSH: {
-		char host[256];
-		int p;
-		if (!instance_ssh_target(x, host, sizeof host, &p)) {
-			app_toast(a, ROLE_WARNING, 8, "instance %ld has no SSH address yet", id);
-			return;
-		}
-		char cmd[320];
-		snprintf(cmd, sizeof cmd, "ssh -p %d root@%s", p, host);
-		app_copy(cmd);
-		app_toast(a, ROLE_OK, 12, "copied with the terminal clipboard sequence (OSC 52): %s%s",
-			  cmd, clip_advice_here());
+	case IOP_SSH: case IOP_COPY_SSH:
+		ssh_or_ask(a, x, op == IOP_SSH);
 		break;
-	}
 	}
 	a->dirty |= DIRTY_ALL;
 }
@@ -474,6 +526,15 @@ void app_dialog_result(struct app *a, enum dlg_result res)
 	}
 	if (res != DLG_SUBMIT)
 		return;
+	if (d->kind == DLG_CHOICE) {
+		long id = d->instance_id;
+		int purpose = d->purpose;
+		enum ssh_route r = d->focus == 0 ? SSH_DIRECT : SSH_PROXY;
+		dialog_close(d);
+		if (purpose == DP_SSH_ROUTE || purpose == DP_COPY_ROUTE)
+			app_ssh_route(a, id, r, purpose == DP_SSH_ROUTE);
+		return;
+	}
 	if (d->kind == DLG_CONFIRM) {
 		long id = d->instance_id;
 		int purpose = d->purpose;
@@ -710,14 +771,74 @@ static bool view_command(struct app *a, const char *line)
 	const char *args = line + wl;
 	if (i < 0 && (i = view_find_word(a, word)) >= 0)
 		args = line; /* a section's word: the command gets "reports 42" */
-	if (i < 0 || !a->views[i].ops->command)
+	if (i < 0)
 		return false;
 	while (*args == ' ' || *args == '\t')
 		args++;
+	const struct view_ops *o = a->views[i].ops;
+	if (!o->command && !o->number_key && o->instance_rows) {
+		/* an overlay on an instance (`:detail 9108111`): that instance */
+		char *end;
+		long id = strtol(args, &end, 10);
+		while (*end == ' ' || *end == '\t')
+			end++;
+		if (id <= 0 || *end || !a->snap || !snapshot_find_instance(a->snap, id)) {
+			app_toast(a, ROLE_ERROR, 8, ":%s takes the id of a listed instance, not \"%.40s\"",
+				  word, args);
+			return true;
+		}
+		view_show(a, i, id);
+		return true;
+	}
+	if (!o->command)
+		return false;
 	struct view *v = &a->views[i];
 	if (v->ops->number_key)
 		view_show(a, i, 0);
 	v->ops->command(a, v->st, args);
+	return true;
+}
+
+/* `:ssh ROUTE` and `:copy-ssh ROUTE` (direct, proxy or ask): x or y on the
+ * selected instance by that route.  False when line is not one of them. */
+static bool ssh_command(struct app *a, const char *line)
+{
+	char word[16], route[16], extra[8];
+	while (*line == ' ' || *line == ':')
+		line++;
+	int n = sscanf(line, "%15s %15s %7s", word, route, extra);
+	if (n < 2 || (strcmp(word, "ssh") != 0 && strcmp(word, "copy-ssh") != 0))
+		return false;
+	enum ssh_route r;
+	if (n == 3)
+		r = (enum ssh_route)-1;
+	else if (strcmp(route, "direct") == 0)
+		r = SSH_DIRECT;
+	else if (strcmp(route, "proxy") == 0)
+		r = SSH_PROXY;
+	else if (strcmp(route, "ask") == 0)
+		r = SSH_ASK;
+	else
+		r = (enum ssh_route)-1;
+	if ((int)r < 0) {
+		app_toast(a, ROLE_ERROR, 8, ":%s takes direct, proxy or ask", word);
+		return true;
+	}
+	enum action act = action_by_name(word);
+	struct view *cur = view_current(a);
+	if (act == ACT_NONE || !action_allowed(act, view_key_ctx(a, cur))) {
+		app_toast(a, ROLE_WARNING, 8, ":%s does not apply in the %s view", word,
+			  cur ? cur->ops->name : "current");
+		return true;
+	}
+	char why[300];
+	const char *no = action_refusal(act, view_row(a), a->read_only, why, sizeof why);
+	const struct instance *x = app_selected(a);
+	if (no || !x) {
+		app_toast(a, ROLE_WARNING, 8, "%s", no ? no : "no instance selected");
+		return true;
+	}
+	app_ssh_route(a, x->id, r, word[0] == 's');
 	return true;
 }
 
@@ -750,7 +871,7 @@ void app_command(struct app *a, const char *line)
 			app_toast(a, ROLE_ERROR, 8, "unknown command: %s", arg);
 		break;
 	case CMD_UNKNOWN:
-		if (!view_command(a, line))
+		if (!ssh_command(a, line) && !view_command(a, line))
 			app_toast(a, ROLE_ERROR, 8, "unknown command: %s", arg);
 		break;
 	}

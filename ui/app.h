@@ -37,7 +37,8 @@ enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_COMMAND };
 
 /* Dialog purposes. */
 enum dlg_purpose { DP_NONE, DP_STOP, DP_REBOOT, DP_DESTROY, DP_BID, DP_PREPAY, DP_LABEL, DP_TFA,
-		   DP_BID_LOW /* the second confirmation of a bid under min_bid */ };
+		   DP_BID_LOW /* the second confirmation of a bid under min_bid */,
+		   DP_SSH_ROUTE, DP_COPY_ROUTE /* direct or proxy, for x and y */ };
 
 struct sent_job {
 	int id;
@@ -124,6 +125,9 @@ enum inst_op { IOP_STOP, IOP_START, IOP_REBOOT, IOP_LABEL, IOP_DESTROY, IOP_BID,
 /* An instance operation on instance id: opens its dialog (confirmation or
  * input) or submits its job.  The action's preconditions were checked. */
 void app_instance_action(struct app *a, enum inst_op op, long id);
+/* ssh (run) or copy the ssh command of instance id by route r (SSH_ASK:
+ * the configured way, asking when both exist); false when it is gone. */
+bool app_ssh_route(struct app *a, long id, enum ssh_route r, bool run);
 /* Run act as a key would from the current view: preconditions (read-only,
  * selection, row state: refused with a toast saying why), then its
  * handler. */

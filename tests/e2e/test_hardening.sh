@@ -74,7 +74,8 @@ t_ssh_fds() {
     mkdir -p "$E2E_HOME/.config/rentop"
     printf '#!/bin/sh\nexec sleep 60\n' >"$E2E_TMP/ssh-standin"
     chmod 755 "$E2E_TMP/ssh-standin"
-    echo "ssh_command = $E2E_TMP/ssh-standin" >"$E2E_HOME/.config/rentop/config"
+    # ssh = direct: no route question (test_table.sh covers it)
+    printf 'ssh_command = %s\nssh = direct\n' "$E2E_TMP/ssh-standin" >"$E2E_HOME/.config/rentop/config"
     rentop_start -s 120x40 --log "$E2E_TMP/debug.log" || return 1
     wait_for "$ID" 30 || return 1
     select_row "$ID" || return 1

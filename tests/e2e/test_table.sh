@@ -179,6 +179,9 @@ t_copy_ssh() {
     id=$(first_inst "x.get('actual_status') == 'running' and x.get('ports')")
     select_row "$id" || return 1
     keys y
+    # a direct address and the proxy: y asks which, like x
+    wait_for "[ Proxy ]" 10 || return 1
+    keys Enter
     wait_for_re "copied with the terminal clipboard sequence \(OSC 52\): ssh -p [0-9]+ root@" 10 || return 1
     keys Escape
 }
@@ -187,8 +190,14 @@ t_ssh() {
     id=$(first_inst "x.get('actual_status') == 'running' and x.get('ports')")
     port=$(sim_state "inst($id)['ports']['22/tcp'][0]['HostPort']")
     ip=$(inst_field "$id" public_ipaddr)
+    rm -f "$E2E_TMP/ssh.out"
     select_row "$id" || return 1
     keys x
+    # both a direct address and the proxy: a choice, the direct one first
+    wait_for_re "\\[ Direct \\] +\\[ Proxy \\]" 10 || return 1
+    wait_for "$ip:$port" 5 || return 1
+    wait_for "$(inst_field "$id" ssh_host):$(inst_field "$id" ssh_port)" 5 || return 1
+    keys Enter
     wait_for "back from ssh to instance $id" 15 || return 1
     [ -s "$E2E_TMP/ssh.out" ] || { fail "the ssh command did not run"; return 1; }
     note "ssh stand-in saw: $(tr '\n' ' ' <"$E2E_TMP/ssh.out")"
@@ -209,9 +218,41 @@ t_ssh_fail() {
     : >"$E2E_TMP/ssh-fail"
     select_row "$id" || return 1
     keys x
+    wait_for "[ Proxy ]" 10 || return 1
+    keys d
     wait_for "ended with status 255: root@h: Permission denied (publickey)." 15 || return 1
     rm -f "$E2E_TMP/ssh-fail"
     wait_for "$FIRST" 10 && wait_for "$EMAIL" 5
+}
+
+# p in the choice: the proxy address; Esc: nothing runs; `:ssh proxy`
+# skips the question.
+t_ssh_proxy() {
+    id=$(first_inst "x.get('actual_status') == 'running' and x.get('ports') and x.get('ssh_host')")
+    host=$(inst_field "$id" ssh_host)
+    port=$(inst_field "$id" ssh_port)
+    rm -f "$E2E_TMP/ssh.out"
+    keys Escape   # the last test's filter
+    wait_for "$LAST" 10 || return 1
+    select_row "$id" || return 1
+    keys x
+    wait_for "[ Proxy ]" 10 || return 1
+    wait_for "$host:$port" 5 || return 1
+    keys p
+    wait_for "back from ssh to instance $id" 15 || return 1
+    grep -q -- "-p $port root@$host" "$E2E_TMP/ssh.out" || { fail "ssh got $(cat "$E2E_TMP/ssh.out")"; return 1; }
+    grep -qx "key in env: " "$E2E_TMP/ssh.out" || { fail "ssh inherited VAST_API_KEY"; return 1; }
+    rm -f "$E2E_TMP/ssh.out"
+    keys x
+    wait_for "[ Proxy ]" 10 || return 1
+    keys Escape
+    wait_for "cancelled" 10 || return 1
+    sleep 1
+    [ ! -e "$E2E_TMP/ssh.out" ] || { fail "ssh ran after Esc"; return 1; }
+    keys : ; type_text "ssh proxy"; keys Enter
+    wait_for "back from ssh to instance $id" 15 || return 1
+    grep -q -- "-p $port root@$host" "$E2E_TMP/ssh.out" || { fail ":ssh proxy ran $(cat "$E2E_TMP/ssh.out")"; return 1; }
+    wait_for "$FIRST" 10
 }
 
 t_redraw() {
@@ -236,6 +277,25 @@ tap "p pauses updates (PAUSED marker) and p resumes" t_pause
 tap "y copies the ssh command (toast shows it)" t_copy_ssh
 tap "x leaves curses, runs ssh to the instance's address and comes back" t_ssh
 tap "x with a failing ssh shows ssh's last stderr line after the screen returns" t_ssh_fail
+tap "x asks direct or proxy: p takes the proxy, Esc cancels, :ssh proxy skips the question" t_ssh_proxy
 tap "C-l redraws the screen" t_redraw
 tap "q quits and gives the terminal back (shell, modes, cursor)" t_quit_restores
+
+# `ssh = proxy` in the config: x goes through the proxy without a question.
+t_ssh_config() {
+    printf 'ssh = proxy\n' >>"$E2E_HOME/.config/rentop/config"
+    tm kill-server >/dev/null 2>&1; sleep 0.3
+    rentop_start -s 120x32 -k env || return 1
+    id=$(first_inst "x.get('actual_status') == 'running' and x.get('ports') and x.get('ssh_host')")
+    host=$(inst_field "$id" ssh_host)
+    port=$(inst_field "$id" ssh_port)
+    wait_for "$id" 30 || return 1
+    rm -f "$E2E_TMP/ssh.out"
+    select_row "$id" || return 1
+    keys x
+    wait_for "back from ssh to instance $id" 15 || return 1
+    grep -q -- "-p $port root@$host" "$E2E_TMP/ssh.out" || { fail "ssh got $(cat "$E2E_TMP/ssh.out")"; return 1; }
+    rentop_quit
+}
+tap "ssh = proxy in the config: x takes the proxy without asking" t_ssh_config
 e2e_done

@@ -1,4 +1,4 @@
-/* dialog.c: the modal dialogs (confirm, input), their keys, the checks of
+/* dialog.c: the modal dialogs (confirm, choice, input), their keys, the checks of
  * what is typed into them, and their drawing. */
 #include "dialog.h"
 
@@ -30,6 +30,16 @@ void dialog_confirm(struct dialog *d, int purpose, long id, const char *title, c
 	util_strlcpy(d->text, text, sizeof d->text);
 	util_strlcpy(d->ok_label, ok_label, sizeof d->ok_label);
 	d->focus = 0; /* a destructive question starts on Cancel */
+}
+
+void dialog_choice(struct dialog *d, int purpose, long id, const char *title, const char *text,
+		   const char *first, const char *second)
+{
+	dialog_confirm(d, purpose, id, title, text, "");
+	d->kind = DLG_CHOICE;
+	util_strlcpy(d->choice[0], first, sizeof d->choice[0]);
+	util_strlcpy(d->choice[1], second, sizeof d->choice[1]);
+	d->focus = 0;
 }
 
 void dialog_input(struct dialog *d, int purpose, long id, const char *title, const char *prompt,
@@ -69,8 +79,15 @@ enum dlg_result dialog_key(struct dialog *d, int key)
 {
 	if (d->kind == DLG_NONE)
 		return DLG_CONTINUE;
-	if (key == 27 || (d->kind == DLG_CONFIRM && key == 'q'))
+	if (key == 27 || ((d->kind == DLG_CONFIRM || d->kind == DLG_CHOICE) && key == 'q'))
 		return DLG_CANCEL;
+	if (d->kind == DLG_CHOICE && key > 0 && key < 128 && !d->waiting) {
+		for (int i = 0; i < 2; i++) /* an answer's first letter takes it */
+			if (tolower(key) == tolower((unsigned char)d->choice[i][0])) {
+				d->focus = i;
+				return DLG_SUBMIT;
+			}
+	}
 	if (d->waiting)
 		return DLG_CONTINUE; /* only Esc while the result is awaited */
 	switch (key) {
@@ -78,9 +95,9 @@ enum dlg_result dialog_key(struct dialog *d, int key)
 		d->focus = !d->focus;
 		return DLG_CONTINUE;
 	case '\n':
-		return d->focus ? DLG_SUBMIT : DLG_CANCEL;
+		return d->focus || d->kind == DLG_CHOICE ? DLG_SUBMIT : DLG_CANCEL;
 	case KM_FN(KEY_LEFT): case KM_FN(KEY_RIGHT):
-		if (d->kind == DLG_CONFIRM) {
+		if (d->kind == DLG_CONFIRM || d->kind == DLG_CHOICE) {
 			d->focus = key == KM_FN(KEY_RIGHT);
 			return DLG_CONTINUE;
 		}
@@ -335,10 +352,10 @@ void dialog_draw(const struct dialog *d, const struct layout *l)
 		y++;
 		draw_text(y++, r.x + 2, inner, "checking with the service...", theme_attr(ROLE_PENDING));
 	}
-	/* buttons, right-aligned: [ Cancel ]  [ OK ] */
+	/* buttons, right-aligned: [ Cancel ]  [ OK ], or the two answers */
 	char b0[40], b1[40];
-	snprintf(b0, sizeof b0, "[ %s ]", "Cancel");
-	snprintf(b1, sizeof b1, "[ %s ]", d->ok_label);
+	snprintf(b0, sizeof b0, "[ %s ]", d->kind == DLG_CHOICE ? d->choice[0] : "Cancel");
+	snprintf(b1, sizeof b1, "[ %s ]", d->kind == DLG_CHOICE ? d->choice[1] : d->ok_label);
 	int w0 = util_strwidth(b0), w1 = util_strwidth(b1);
 	int bx = r.x + r.w - 2 - w1 - 2 - w0;
 	if (bx < r.x + 1)

@@ -1,5 +1,5 @@
-/* dialog.h: modal dialogs: a confirmation that starts on Cancel, and a
- * one-line input (text, or a number checked against a range by the caller)
+/* dialog.h: modal dialogs: a confirmation that starts on Cancel, a choice
+ * between two answers (Esc cancels), and a one-line input (text, or a number checked against a range by the caller)
  * that keeps what the user typed when the action fails.  Key handling and
  * input validation are pure; dialog_draw() needs curses.  UI thread only. */
 #ifndef RENTOP_UI_DIALOG_H
@@ -12,7 +12,7 @@
 
 struct layout;
 
-enum dlg_kind { DLG_NONE, DLG_CONFIRM, DLG_INPUT };
+enum dlg_kind { DLG_NONE, DLG_CONFIRM, DLG_INPUT, DLG_CHOICE };
 enum dlg_result { DLG_CONTINUE, DLG_CANCEL, DLG_SUBMIT };
 
 struct dialog {
@@ -22,7 +22,8 @@ struct dialog {
 	char title[64];
 	char text[512];     /* the question, or the input's prompt */
 	char ok_label[24];  /* "Destroy", "OK", ... */
-	int focus;          /* 0: Cancel, 1: the OK button */
+	int focus;          /* 0: Cancel, 1: the OK button; DLG_CHOICE: the answer (0, 1) */
+	char choice[2][24]; /* DLG_CHOICE: the two answers ("Direct", "Proxy") */
 	struct textbuf tb;  /* DLG_INPUT */
 	char error[256];    /* shown under the input; kept until the next edit */
 	bool waiting;       /* submitted; the result is awaited (2FA) */
@@ -35,6 +36,11 @@ struct dialog {
 
 void dialog_confirm(struct dialog *d, int purpose, long id, const char *title, const char *text,
 		    const char *ok_label);
+/* Two answers, the first focused; Enter takes the focused one (DLG_SUBMIT
+ * with focus 0 or 1), the first letter of an answer takes it at once,
+ * Tab/Left/Right move, Esc or q cancels. */
+void dialog_choice(struct dialog *d, int purpose, long id, const char *title, const char *text,
+		   const char *first, const char *second);
 void dialog_input(struct dialog *d, int purpose, long id, const char *title, const char *prompt,
 		  const char *initial, size_t max_chars);
 /* Give an open input its live note (computed now and after each edit). */
