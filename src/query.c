@@ -115,6 +115,17 @@ static const char *const *field_list(enum query_target t, size_t *n)
 	return NULL;
 }
 
+size_t query_field_names(enum query_target t, const char **out, size_t max)
+{
+	size_t n, k = 0;
+	const char *const *list = field_list(t, &n);
+	for (size_t i = 0; list && i < n && k < max; i++)
+		out[k++] = list[i];
+	for (size_t i = 0; t == QUERY_OFFERS && i < sizeof aliases / sizeof *aliases && k < max; i++)
+		out[k++] = aliases[i].alias;
+	return k;
+}
+
 bool query_field_known(enum query_target t, const char *field)
 {
 	if (!field)

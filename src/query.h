@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 struct query_error {
 	int pos;            /* byte offset of the bad token in the text, -1 when none */
@@ -84,6 +85,10 @@ extern const struct query_sort_key query_sort_keys[];
 extern const size_t query_nsort_keys;
 /* The -o text for key i, inverted or not ("dph_total+", "score-"), into buf. */
 char *query_sort_order(size_t i, bool invert, char *buf, size_t n);
+
+/* The field names of target (and, for offers, their aliases: dph, ...) for
+ * completion: at most max pointers to static strings; returns how many. */
+size_t query_field_names(enum query_target t, const char **out, size_t max);
 
 /* Canonical field name for an alias (dph -> dph_total, ...); the input when none. */
 const char *query_alias(const char *field);

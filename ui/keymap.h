@@ -61,7 +61,7 @@ int km_ctx_by_name(const char *name); /* -1 if unknown; "" means global */
 /* The app's own actions: X(ENUM, "name", flags, "help text"). */
 #define ACTIONS(X) \
 	X(HELP, "help", AF_GLOBAL | AF_HINT, "show this help") \
-	X(COMMAND, "command", AF_GLOBAL, "command line (:VIEW :ACTION :sort COL :filter TEXT :theme NAME :refresh :q)") \
+	X(COMMAND, "command", AF_GLOBAL, "command line (:VIEW :ACTION :sort COL :filter TEXT :theme NAME :refresh :q; Tab completes)") \
 	X(FILTER, "filter", AF_GLOBAL | AF_HINT, "filter as you type: text, column=value (status=running, gpu=4090), !text (Esc clears)") \
 	X(REFRESH, "refresh", AF_GLOBAL | AF_HINT, "refresh now") \
 	X(PAUSE, "pause", AF_GLOBAL, "pause or resume display updates") \

@@ -36,6 +36,7 @@
 #include "config.h"
 #include "draw.h"
 #include "command.h"
+#include "complete.h"
 #include "errline.h"
 #include "header.h"
 #include "history.h"
@@ -421,61 +422,93 @@ static bool browse_key(struct app *a, struct history *h, int key)
 	return true;
 }
 
-/* Tab at the `:` prompt: complete the first word among the app's words,
- * the views and the actions, or the argument of `:theme` among the themes;
- * several candidates: the common prefix, and the candidates in the message
- * line. */
+/* Tab at the `:` prompt: complete the word left of the cursor, the command
+ * among the app's words, the views and the actions, or an argument by the
+ * command's grammar (complete.h: columns, themes, query fields and options,
+ * sections, ids, routes); several candidates: the common prefix, and the
+ * candidates in the message line. */
 static void complete_command(struct app *a)
 {
 	char line[TEXTBUF_BYTES + 1];
 	util_strlcpy(line, a->ptb.s, sizeof line);
 	line[a->ptb.cur] = '\0'; /* complete what is left of the cursor */
-	const char *p = line;
-	while (*p == ' ')
-		p++;
-	const char *sp = strchr(p, ' ');
-	enum { MAXC = 256 };
-	const char *cands[MAXC];
+	enum { MAXC = 256, MAXCOLS = 32 };
+	const char *cmds[MAXC], *cols[MAXCOLS], *vnames[VIEW_MAX], *valiases[VIEW_MAX];
 	static char themes[64][64];
-	size_t nc = 0;
-	const char *word;
-	if (!sp) {
-		word = p;
-		nc = command_words(cands, MAXC);
-		for (int i = 0; i < a->nviews && nc < MAXC; i++) {
-			cands[nc++] = a->views[i].ops->name;
-		}
-		for (int i = 0; i < action_count() && nc < MAXC; i++) {
-			enum action act = (enum action)i;
-			const char *n = action_name(act);
-			if (n && *n && act != ACT_COMMAND &&
-			    !(a->read_only && (action_flags(act) & AF_MUTATES)))
-				cands[nc++] = n;
-		}
-	} else {
-		size_t wl = (size_t)(sp - p);
-		word = sp + 1;
-		while (*word == ' ')
-			word++;
-		if (strchr(word, ' ') || wl != 5 || strncmp(p, "theme", 5) != 0) {
-			app_toast(a, ROLE_DIM, 4, "no completion here");
-			return;
-		}
-		size_t nt = theme_list(themes, 64);
-		for (size_t i = 0; i < nt; i++)
-			cands[nc++] = themes[i];
+	const char *tnames[64];
+	struct complete_src src;
+	memset(&src, 0, sizeof src);
+	size_t nc = command_words(cmds, MAXC);
+	for (int i = 0; i < a->nviews && nc < MAXC; i++) {
+		const struct view_ops *o = a->views[i].ops;
+		cmds[nc++] = o->name;
+		vnames[i] = o->name;
+		valiases[i] = o->alias;
+		for (const char *const *w = o->words; w && *w && nc < MAXC; w++)
+			cmds[nc++] = *w; /* a section's word: ":reports" */
 	}
+	for (int i = 0; i < action_count() && nc < MAXC; i++) {
+		enum action act = (enum action)i;
+		const char *n = action_name(act);
+		if (n && *n && act != ACT_COMMAND && !(a->read_only && (action_flags(act) & AF_MUTATES)))
+			cmds[nc++] = n;
+	}
+	src.commands = cmds;
+	src.ncommands = nc;
+	src.view_names = vnames;
+	src.view_aliases = valiases;
+	src.nviews = (size_t)a->nviews;
+	size_t nt = theme_list(themes, 64);
+	for (size_t i = 0; i < nt; i++)
+		tnames[i] = themes[i];
+	src.themes = tnames;
+	src.nthemes = nt;
+	/* the columns of the view :sort and :filter act on (the current one,
+	 * else the first that sorts) */
+	const struct view *cv = view_current(a);
+	if (!cv || !cv->ops->columns)
+		for (int i = 0; i < a->nviews && (!cv || !cv->ops->columns); i++)
+			if (a->views[i].ops->columns && a->views[i].ops->number_key)
+				cv = &a->views[i];
+	if (cv && cv->ops->columns) {
+		src.columns = cols;
+		src.ncolumns = cv->ops->columns(a, cv->st, cols, MAXCOLS);
+	}
+	/* the fixed arguments of the view the command names */
+	const char *p = line;
+	while (*p == ' ' || *p == ':')
+		p++;
+	char word[40];
+	size_t wl = strcspn(p, " ");
+	if (p[wl] == ' ' && wl < sizeof word) {
+		memcpy(word, p, wl);
+		word[wl] = '\0';
+		int vi = view_find(a, word);
+		if (vi >= 0 && a->views[vi].ops->args) {
+			src.view_args = a->views[vi].ops->args;
+			while (src.view_args[src.nview_args])
+				src.nview_args++;
+		}
+	}
+	src.snap = a->snap;
+	static struct complete_set cs; /* 20 kB: not on the stack */
+	if (!complete_line(line, &src, &cs)) {
+		app_toast(a, ROLE_DIM, 4, "no completion here");
+		return;
+	}
+	const char *typed = line + cs.start;
 	char out[256], list[300];
-	size_t m = history_complete(word, cands, nc, out, sizeof out, list, sizeof list);
+	size_t m = history_complete(typed, cs.c, cs.n, out, sizeof out, list, sizeof list);
 	if (m == 0) {
-		app_toast(a, ROLE_DIM, 4, "no match for \"%s\"", word);
+		app_toast(a, ROLE_DIM, 4, "no match for \"%s\"", typed);
 		return;
 	}
 	char tail[TEXTBUF_BYTES + 1];
 	util_strlcpy(tail, a->ptb.s + a->ptb.cur, sizeof tail);
 	char nl[TEXTBUF_BYTES + 1];
-	snprintf(nl, sizeof nl, "%.*s%s%s", (int)(word - line), line, out,
-		 m == 1 && !*tail ? " " : "");
+	size_t ol = strlen(out);
+	bool space = m == 1 && !*tail && !cs.no_space && !(ol && out[ol - 1] == '=');
+	snprintf(nl, sizeof nl, "%.*s%s%s", (int)cs.start, line, out, space ? " " : "");
 	size_t cur = strlen(nl);
 	char full[2 * TEXTBUF_BYTES + 2];
 	snprintf(full, sizeof full, "%s%s", nl, tail);

@@ -100,6 +100,12 @@ struct view_ops {
 	int (*key_ctx)(const struct app *a, const void *st);
 	/* Extra text of its header tab (a count), into buf. */
 	void (*tab_text)(const struct app *a, const void *st, char *buf, size_t n);
+	/* Its column titles (`:sort COLUMN`, `:filter COLUMN=`), for Tab
+	 * completion: at most max pointers; returns how many.  NULL: none. */
+	size_t (*columns)(const struct app *a, const void *st, const char **out, size_t max);
+	/* The fixed first arguments of `:NAME ARGS` (NULL-ended), for Tab
+	 * completion (the account's sections).  NULL: none. */
+	const char *const *args;
 };
 
 #define VIEW_MAX 12

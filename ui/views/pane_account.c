@@ -1571,12 +1571,14 @@ static bool acct_action(struct app *a, void *st, enum action act)
 	return true;
 }
 
+/* The sections' `:account` words, in enum section order (NULL-ended). */
+static const char *const section_words[SEC__COUNT + 1] = { "overview", "env",     "apikeys", "ssh",
+							   "roles",    "reports", NULL };
+
 /* `:account [SECTION]`, `:reports [MACHINE_ID]`. */
 static void acct_command(struct app *a, void *st, const char *args)
 {
 	struct acct_view *v = st;
-	static const char *const words[SEC__COUNT] = { "overview", "env", "apikeys", "ssh",
-							"roles", "reports" };
 	char w[32] = "";
 	size_t wl = strcspn(args, " \t");
 	if (wl < sizeof w)
@@ -1585,7 +1587,7 @@ static void acct_command(struct app *a, void *st, const char *args)
 	while (*rest == ' ' || *rest == '\t')
 		rest++;
 	for (int s = 0; s < SEC__COUNT; s++) {
-		if (strcasecmp(w, words[s]) != 0)
+		if (strcasecmp(w, section_words[s]) != 0)
 			continue;
 		if (s != SEC_REPORTS || !*rest) {
 			v->sec = (enum section)s;
@@ -1762,6 +1764,7 @@ const struct view_ops view_account = {
 	.selected_row = acct_selected,
 	.command = acct_command,
 	.words = acct_words,
+	.args = section_words,
 	.modal_key = acct_modal_key,
 	.modal_draw = acct_modal_draw,
 	.key_ctx = acct_key_ctx,

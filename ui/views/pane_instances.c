@@ -661,6 +661,18 @@ static bool inst_sort(struct app *a, void *st, const char *col, char *err, size_
 	return true;
 }
 
+/* The column titles, for `:sort` and `:filter` completion. */
+static size_t inst_columns(const struct app *a, const void *st, const char **out, size_t max)
+{
+	(void)a;
+	(void)st;
+	set_titles();
+	size_t n = 0;
+	for (int c = 0; c < NCOLS && n < max; c++)
+		out[n++] = cols[c].title;
+	return n;
+}
+
 /* The tab's count: "12", or "3/12" while a filter hides some. */
 static void inst_tab(const struct app *a, const void *st, char *buf, size_t n)
 {
@@ -704,6 +716,7 @@ const struct view_ops view_instances = {
 	.filter_text = inst_filter_text,
 	.sort = inst_sort,
 	.tab_text = inst_tab,
+	.columns = inst_columns,
 	.bulk = inst_bulk,
 	.modal_key = inst_modal_key,
 	.modal_draw = inst_modal_draw,
