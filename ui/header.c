@@ -327,9 +327,8 @@ void header_draw(struct app *a)
 
 	/* line 2: account */
 	struct header_seg seg[HSEG__N];
-	int used = header_account(s, a->cfg, ds, util_now(), r->w, seg);
-	(void)used;
-	used = 0;
+	header_account(s, a->cfg, ds, util_now(), r->w, seg);
+	int used = 0;
 	for (int i = 0; i < HSEG__N && used < r->w; i++)
 		if (seg[i].keep) {
 			unsigned long at = seg[i].role >= 0 ? theme_attr((enum role)seg[i].role) : hd;
