@@ -9,6 +9,7 @@
  * Every string is sanitised on the way in, and secret fields are never
  * copied into a record (their value shows as "********" in field lists). */
 #include "json_map.h"
+#include "json_map_rec.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -129,6 +130,11 @@ static bool plain_ascii(const char *s, size_t len)
 	return true;
 }
 
+bool json_map_plain_ascii(const char *s, size_t len)
+{
+	return plain_ascii(s, len);
+}
+
 /* util_sanitize_n with a fast path for plain printable ASCII (most fields). */
 static char *sanitize_str(const char *s, size_t len)
 {
@@ -142,23 +148,6 @@ static char *get_str(const json_t *o, const char *key)
 	if (!json_is_string(v))
 		return xstrdup("");
 	return sanitize_str(json_string_value(v), json_string_length(v));
-}
-
-/* A string field whose values repeat across a fleet (states, GPU and CPU
- * names, images, places): one interned copy shared by every record (no
- * malloc, less memory); a long, odd or new value past the pool's room is
- * an ordinary copy.  instance_clear() frees only what is not interned. */
-static char *get_istr(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-	if (!json_is_string(v))
-		return (char *)model_intern("", 0, NULL, NULL);
-	const char *s = json_string_value(v);
-	size_t len = json_string_length(v);
-	const char *r = NULL;
-	if (len <= 64 && plain_ascii(s, len))
-		r = model_intern(s, len, NULL, NULL);
-	return r ? (char *)r : sanitize_str(s, len);
 }
 
 /* Free a record's string unless it is interned. */
@@ -175,17 +164,6 @@ static char *get_text_ml(const json_t *o, const char *key)
 	if (!json_is_string(v))
 		return xstrdup("");
 	return util_sanitize_ml(json_string_value(v), json_string_length(v));
-}
-
-/* The first of several keys that holds a number, or NAN. */
-static double first_num(const json_t *o, const char *const *keys)
-{
-	for (; *keys; keys++) {
-		double d = get_num(o, *keys);
-		if (isfinite(d))
-			return d;
-	}
-	return NAN;
 }
 
 /* ---- secrets and kv lists ---------------------------------------------- */
@@ -245,15 +223,10 @@ static void truncate_utf8(char *s, size_t max)
 	memcpy(s + cut, "\xE2\x80\xA6", 4);
 }
 
-/* A growing text buffer: the field texts of one record are written into
- * it one after the other (each ends with its NUL), so a record's ~60 values
- * cost no malloc of their own.  It may start on the caller's stack (heap
- * false): it moves to the heap only when it outgrows that. */
-struct tbuf {
-	char *s;
-	size_t len, cap;
-	bool heap; /* s is malloc'd (the owner frees it) */
-};
+/* The field texts of one record are written into a struct json_map_tbuf
+ * one after the other (each ends with its NUL), so a record's ~60 values
+ * cost no malloc of their own. */
+#define tbuf json_map_tbuf
 
 static void tb_reserve(struct tbuf *b, size_t more)
 {
@@ -316,27 +289,24 @@ static void tb_long(struct tbuf *b, long long v)
  * printed as its digits, which is what "%.15g" prints); a string is
  * sanitised before quoting, so escape sequences vanish instead of showing
  * as \u001b text. */
-static void value_text_to(struct tbuf *b, const json_t *v)
+static void mval_text_to(struct tbuf *b, const struct mval *v)
 {
 	size_t start = b->len;
-	switch (json_typeof(v)) {
-	case JSON_STRING: {
-		const char *s = json_string_value(v);
-		size_t len = json_string_length(v);
-		if (plain_ascii(s, len)) {
-			tb_quoted(b, s, len);
+	switch (v->t) {
+	case MV_STR:
+		if (plain_ascii(v->s, v->len)) {
+			tb_quoted(b, v->s, v->len);
 		} else {
-			char *clean = util_sanitize_n(s, len);
+			char *clean = util_sanitize_n(v->s, v->len);
 			tb_quoted(b, clean, strlen(clean));
 			free(clean);
 		}
 		break;
-	}
-	case JSON_INTEGER:
-		tb_long(b, (long long)json_integer_value(v));
+	case MV_INT:
+		tb_long(b, v->i);
 		break;
-	case JSON_REAL: {
-		double d = json_real_value(v);
+	case MV_REAL: {
+		double d = v->d;
 		if (d == trunc(d) && fabs(d) < 1e15 && !(d == 0 && signbit(d))) {
 			tb_long(b, (long long)d);
 		} else {
@@ -346,12 +316,11 @@ static void value_text_to(struct tbuf *b, const json_t *v)
 		}
 		break;
 	}
-	case JSON_TRUE: tb_put(b, "true", 4); break;
-	case JSON_FALSE: tb_put(b, "false", 5); break;
-	case JSON_NULL: tb_put(b, "null", 4); break;
-	case JSON_OBJECT:
-	case JSON_ARRAY: {
-		char *raw = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+	case MV_TRUE: tb_put(b, "true", 4); break;
+	case MV_FALSE: tb_put(b, "false", 5); break;
+	case MV_NULL: tb_put(b, "null", 4); break;
+	case MV_JSON: {
+		char *raw = json_dumps(v->j, JSON_ENCODE_ANY | JSON_COMPACT);
 		if (!raw) {
 			tb_put(b, "?", 1);
 			break;
@@ -362,12 +331,50 @@ static void value_text_to(struct tbuf *b, const json_t *v)
 		free(clean);
 		break;
 	}
+	case MV_NONE:
+		break;
 	}
 	if (b->len == start) /* not a JSON type jansson knows */
 		tb_put(b, "?", 1);
 	tb_put(b, "", 1);
 	truncate_utf8(b->s + start, FIELD_VALUE_MAX);
 	b->len = start + strlen(b->s + start) + 1;
+}
+
+struct mval json_map_mval(const json_t *v)
+{
+	struct mval m = { .t = MV_NONE };
+	switch (v ? json_typeof(v) : JSON_NULL) {
+	case JSON_STRING:
+		m.t = MV_STR;
+		m.s = json_string_value(v);
+		m.len = json_string_length(v);
+		break;
+	case JSON_INTEGER:
+		m.t = MV_INT;
+		m.i = (long long)json_integer_value(v);
+		break;
+	case JSON_REAL:
+		m.t = MV_REAL;
+		m.d = json_real_value(v);
+		break;
+	case JSON_TRUE: m.t = MV_TRUE; break;
+	case JSON_FALSE: m.t = MV_FALSE; break;
+	case JSON_NULL: m.t = v ? MV_NULL : MV_NONE; break;
+	case JSON_OBJECT:
+	case JSON_ARRAY:
+		m.t = MV_JSON;
+		m.j = v;
+		break;
+	}
+	return m;
+}
+
+/* The JSON text of one value for display, appended to b with its NUL. */
+static void value_text_to(struct tbuf *b, const json_t *v)
+{
+	struct mval m = json_map_mval(v);
+	mval_text_to(b, &m);
 }
 
 /* The JSON text of one value for display (malloc'd). */
@@ -378,81 +385,106 @@ static char *value_text(const json_t *v)
 	return b.s;
 }
 
-/* Where a field's texts are while a record is read: offsets into the
- * thread's buffer (it moves as it grows), or an interned name. */
-struct field_at {
-	const char *ikey; /* interned name, or NULL: the name is at key */
-	size_t key, value;
-};
-
-#define FIELDS_STACK 128      /* fields of a record kept on the stack */
-#define FIELDS_TEXT_STACK 8192 /* bytes of their texts kept on the stack */
-
-struct kv *json_map_fields(const json_t *obj, size_t *n)
+/* A jansson value for the mval (a new reference): the env masking
+ * (secrets_masked) reads jansson values. */
+static json_t *mval_json(const struct mval *v)
 {
-	*n = 0;
-	if (!json_is_object(obj) || json_object_size(obj) == 0)
-		return NULL;
-	size_t count = json_object_size(obj);
-	struct field_at stack_at[FIELDS_STACK];
-	struct field_at *fields_at =
-		count <= FIELDS_STACK ? stack_at : xmalloc(count * sizeof *fields_at);
-	char stack_text[FIELDS_TEXT_STACK];
-	struct tbuf tbs = { stack_text, 0, sizeof stack_text, false };
-	struct tbuf *tb = &tbs;
-	const char *key;
-	json_t *val;
-	size_t i = 0;
-	json_object_foreach((json_t *)obj, key, val) {
-		if (i == count)
-			break;
-		struct field_at *f = &fields_at[i];
-		/* names repeat in every record: one interned copy, its secret
-		 * check done once; a name that needs cleaning is kept apart */
-		size_t klen = strlen(key);
-		bool secret = false;
-		f->ikey = plain_ascii(key, klen)
-				  ? model_intern(key, klen, json_map_is_secret_key, &secret) : NULL;
-		const char *shown = f->ikey;
-		char *clean = NULL;
-		if (!f->ikey) {
-			/* judged on the name as shown: "im\x7fage_login" is image_login */
-			clean = sanitize_str(key, klen);
-			secret = json_map_is_secret_key(clean);
-			f->key = tb->len;
-			tb_put(tb, clean, strlen(clean) + 1);
-			shown = clean;
-		}
-		f->value = tb->len;
-		json_t *env = secrets_masked(shown, val); /* env values: always masked */
-		if (env) {
-			value_text_to(tb, env);
-			json_decref(env);
-		} else if (secret && !json_is_null(val) &&
-			   !(json_is_string(val) && json_string_length(val) == 0)) {
-			tb_put(tb, MASK, sizeof MASK);
-		} else {
-			value_text_to(tb, val);
-		}
-		free(clean);
-		i++;
+	switch (v->t) {
+	case MV_STR: return json_stringn_nocheck(v->s, v->len);
+	case MV_INT: return json_integer((json_int_t)v->i);
+	case MV_REAL: return json_real(v->d);
+	case MV_TRUE: return json_true();
+	case MV_FALSE: return json_false();
+	case MV_JSON: return json_incref((json_t *)v->j);
+	case MV_NULL:
+	case MV_NONE:
+		break;
 	}
+	return json_null();
+}
+
+void json_map_fb_init(struct json_map_fb *fb, size_t count)
+{
+	fb->count = count;
+	fb->i = 0;
+	fb->at = count <= JSON_MAP_FB_STACK ? fb->stack_at : xmalloc(count * sizeof *fb->at);
+	fb->tb = (struct tbuf){ fb->stack_text, 0, sizeof fb->stack_text, false };
+}
+
+void json_map_fb_add(struct json_map_fb *fb, const char *key, size_t klen, const char *ikey,
+		     bool secret, const struct mval *val)
+{
+	if (fb->i == fb->count)
+		return;
+	struct tbuf *tb = &fb->tb;
+	struct json_map_field_at *f = &fb->at[fb->i];
+	/* names repeat in every record: one interned copy, its secret
+	 * check done once; a name that needs cleaning is kept apart */
+	if (!ikey && plain_ascii(key, klen))
+		ikey = model_intern(key, klen, json_map_is_secret_key, &secret);
+	f->ikey = ikey;
+	const char *shown = f->ikey;
+	char *clean = NULL;
+	if (!f->ikey) {
+		/* judged on the name as shown: "im\x7fage_login" is image_login */
+		clean = sanitize_str(key, klen);
+		secret = json_map_is_secret_key(clean);
+		f->key = tb->len;
+		tb_put(tb, clean, strlen(clean) + 1);
+		shown = clean;
+	}
+	f->value = tb->len;
+	if (secrets_is_env_key(shown)) { /* env values: always masked */
+		json_t *jv = mval_json(val);
+		json_t *env = secrets_masked(shown, jv);
+		value_text_to(tb, env);
+		json_decref(env);
+		json_decref(jv);
+	} else if (secret && val->t != MV_NULL && !(val->t == MV_STR && val->len == 0)) {
+		tb_put(tb, MASK, sizeof MASK);
+	} else {
+		mval_text_to(tb, val);
+	}
+	free(clean);
+	fb->i++;
+}
+
+struct kv *json_map_fb_end(struct json_map_fb *fb, size_t *n)
+{
+	struct tbuf *tb = &fb->tb;
+	size_t i = fb->i;
 	/* one allocation for the whole list: the array, then the texts (a
 	 * record's ~60 fields cost one malloc, not 120); kv_free() frees it */
 	struct kv *out = xmalloc(i * sizeof *out + tb->len);
 	char *text = (char *)(out + i);
 	memcpy(text, tb->s, tb->len);
 	for (size_t k = 0; k < i; k++) {
-		out[k].key = fields_at[k].ikey ? (char *)fields_at[k].ikey : text + fields_at[k].key;
-		out[k].value = text + fields_at[k].value;
+		out[k].key = fb->at[k].ikey ? (char *)fb->at[k].ikey : text + fb->at[k].key;
+		out[k].value = text + fb->at[k].value;
 	}
 	qsort(out, i, sizeof *out, cmp_kv);
 	if (tb->heap)
 		free(tb->s);
-	if (fields_at != stack_at)
-		free(fields_at);
+	if (fb->at != fb->stack_at)
+		free(fb->at);
 	*n = i;
 	return out;
+}
+
+struct kv *json_map_fields(const json_t *obj, size_t *n)
+{
+	*n = 0;
+	if (!json_is_object(obj) || json_object_size(obj) == 0)
+		return NULL;
+	struct json_map_fb fb;
+	json_map_fb_init(&fb, json_object_size(obj));
+	const char *key;
+	json_t *val;
+	json_object_foreach((json_t *)obj, key, val) {
+		struct mval m = json_map_mval(val);
+		json_map_fb_add(&fb, key, strlen(key), NULL, false, &m);
+	}
+	return json_map_fb_end(&fb, n);
 }
 
 /* ---- instances ---------------------------------------------------------- */
@@ -563,49 +595,201 @@ static void map_env(const json_t *ev, struct instance *x)
 	}
 }
 
-bool json_map_instance(const json_t *o, struct instance *x)
+const char *const JSON_MAP_IK_NAMES[IK__COUNT] = {
+	[IK_ID] = "id", [IK_LABEL] = "label", [IK_ACTUAL_STATUS] = "actual_status",
+	[IK_INTENDED_STATUS] = "intended_status", [IK_CUR_STATE] = "cur_state",
+	[IK_NEXT_STATE] = "next_state", [IK_STATUS_MSG] = "status_msg",
+	[IK_MACHINE_ID] = "machine_id", [IK_HOST_ID] = "host_id", [IK_NUM_GPUS] = "num_gpus",
+	[IK_GPU_NAME] = "gpu_name", [IK_GPU_RAM] = "gpu_ram", [IK_GPU_TOTALRAM] = "gpu_totalram",
+	[IK_GPU_TOTAL_RAM] = "gpu_total_ram", [IK_GPU_UTIL] = "gpu_util",
+	[IK_GPU_TEMP] = "gpu_temp", [IK_CPU_CORES_EFFECTIVE] = "cpu_cores_effective",
+	[IK_CPU_RAM] = "cpu_ram", [IK_DISK_SPACE] = "disk_space", [IK_DISK_USAGE] = "disk_usage",
+	[IK_INET_UP] = "inet_up", [IK_INET_DOWN] = "inet_down", [IK_DPH_BASE] = "dph_base",
+	[IK_DPH_TOTAL] = "dph_total", [IK_STORAGE_COST] = "storage_cost",
+	[IK_STORAGE_TOTAL_COST] = "storage_total_cost", [IK_MIN_BID] = "min_bid",
+	[IK_IS_BID] = "is_bid", [IK_BID_PRICE] = "bid_price", [IK_CURRENT_BID] = "current_bid",
+	[IK_IMAGE_UUID] = "image_uuid", [IK_IMAGE] = "image",
+	[IK_IMAGE_RUNTYPE] = "image_runtype", [IK_RUNTYPE] = "runtype",
+	[IK_SSH_HOST] = "ssh_host", [IK_SSH_PORT] = "ssh_port",
+	[IK_PUBLIC_IPADDR] = "public_ipaddr", [IK_PORTS] = "ports",
+	[IK_START_DATE] = "start_date", [IK_END_DATE] = "end_date",
+	[IK_UPTIME_MINS] = "uptime_mins", [IK_RELIABILITY2] = "reliability2",
+	[IK_RELIABILITY] = "reliability", [IK_GEOLOCATION] = "geolocation",
+	[IK_VERIFICATION] = "verification", [IK_TEMPLATE_ID] = "template_id",
+	[IK_TEMPLATE_HASH_ID] = "template_hash_id", [IK_TEMPLATE_NAME] = "template_name",
+	[IK_CREDIT_BALANCE] = "credit_balance", [IK_PREPAID_CREDIT] = "prepaid_credit",
+	[IK_CREDIT_REMAINING] = "credit_remaining", [IK_EXTRA_ENV] = "extra_env",
+	[IK_INSTANCES] = "instances", [IK_NEXT_TOKEN] = "next_token",
+	[IK_TOTAL_INSTANCES] = "total_instances",
+};
+
+/* The readers of json_map's rules over a struct mval (val_num, val_long,
+ * val_bool, get_str, get_istr for the record's keys). */
+static double mv_num(const struct mval *v)
+{
+	double d;
+	switch (v->t) {
+	case MV_INT: return (double)v->i;
+	case MV_REAL: return v->d;
+	case MV_STR: {
+		/* str_to_double reads a C string: up to an embedded NUL, as jansson's */
+		char buf[64];
+		const char *s = v->s;
+		char *heap = NULL;
+		if (v->len < sizeof buf) {
+			memcpy(buf, v->s, v->len);
+			buf[v->len] = '\0';
+			s = buf;
+		} else {
+			s = heap = xstrndup(v->s, v->len);
+		}
+		bool ok = str_to_double(s, &d);
+		free(heap);
+		return ok ? d : NAN;
+	}
+	case MV_NONE: case MV_NULL: case MV_TRUE: case MV_FALSE: case MV_JSON:
+		break;
+	}
+	return NAN;
+}
+
+static bool mv_long(const struct mval *v, long *out)
+{
+	if (v->t == MV_INT) {
+		if (v->i < LONG_MIN || v->i > LONG_MAX)
+			return false;
+		*out = (long)v->i;
+		return true;
+	}
+	double d = mv_num(v);
+	if (!isfinite(d) || d != floor(d) || d < -9.2e18 || d > 9.2e18)
+		return false;
+	*out = (long)d;
+	return true;
+}
+
+static bool mv_bool(const struct mval *v, bool *known)
+{
+	bool k = true, r = false;
+	size_t n = v->t == MV_STR ? strnlen(v->s, v->len) : 0; /* as a C string */
+	if (v->t == MV_TRUE || v->t == MV_FALSE)
+		r = v->t == MV_TRUE;
+	else if (v->t == MV_INT)
+		r = v->i != 0;
+	else if (v->t == MV_STR && n == 4 && (!memcmp(v->s, "true", 4) || !memcmp(v->s, "True", 4)))
+		r = true;
+	else if (v->t == MV_STR && n == 5 && (!memcmp(v->s, "false", 5) || !memcmp(v->s, "False", 5)))
+		r = false;
+	else
+		k = false;
+	if (known)
+		*known = k;
+	return r;
+}
+
+static char *mv_str(const struct mval *v)
+{
+	return v->t == MV_STR ? sanitize_str(v->s, v->len) : xstrdup("");
+}
+
+/* A string field whose values repeat across a fleet (states, GPU and CPU
+ * names, images, places): one interned copy shared by every record (no
+ * malloc, less memory); a long, odd or new value past the pool's room is
+ * an ordinary copy.  instance_clear() frees only what is not interned. */
+static char *mv_istr(const struct mval *v)
+{
+	if (v->t != MV_STR)
+		return (char *)model_intern("", 0, NULL, NULL);
+	const char *r = NULL;
+	if (v->len <= 64 && plain_ascii(v->s, v->len))
+		r = model_intern(v->s, v->len, NULL, NULL);
+	return r ? (char *)r : sanitize_str(v->s, v->len);
+}
+
+static double r_num(const struct json_map_rec *r, enum json_map_ik k)
+{
+	struct mval v = r->get(r, k);
+	return mv_num(&v);
+}
+
+static long r_long(const struct json_map_rec *r, enum json_map_ik k)
+{
+	struct mval v = r->get(r, k);
+	long out = 0;
+	return mv_long(&v, &out) ? out : 0;
+}
+
+static int r_int(const struct json_map_rec *r, enum json_map_ik k)
+{
+	long v = r_long(r, k);
+	return v > INT32_MAX || v < INT32_MIN ? 0 : (int)v;
+}
+
+static char *r_str(const struct json_map_rec *r, enum json_map_ik k)
+{
+	struct mval v = r->get(r, k);
+	return mv_str(&v);
+}
+
+static char *r_istr(const struct json_map_rec *r, enum json_map_ik k)
+{
+	struct mval v = r->get(r, k);
+	return mv_istr(&v);
+}
+
+/* A container member as jansson holds it (ports, extra_env), else NULL. */
+static const json_t *r_json(const struct json_map_rec *r, enum json_map_ik k)
+{
+	struct mval v = r->get(r, k);
+	return v.t == MV_JSON ? v.j : NULL;
+}
+
+bool json_map_instance_rec(const struct json_map_rec *r, struct instance *x)
 {
 	memset(x, 0, sizeof *x);
 	long id;
-	if (!json_is_object(o) || !val_long(json_object_get(o, "id"), &id))
+	struct mval idv = r->get(r, IK_ID);
+	if (!mv_long(&idv, &id))
 		return false;
 	x->id = id;
-	x->label = get_str(o, "label");
-	x->actual_status = get_istr(o, "actual_status");
-	x->intended_status = get_istr(o, "intended_status");
-	x->cur_state = get_istr(o, "cur_state");
-	x->next_state = get_istr(o, "next_state");
-	x->status_msg = get_str(o, "status_msg");
+	x->label = r_str(r, IK_LABEL);
+	x->actual_status = r_istr(r, IK_ACTUAL_STATUS);
+	x->intended_status = r_istr(r, IK_INTENDED_STATUS);
+	x->cur_state = r_istr(r, IK_CUR_STATE);
+	x->next_state = r_istr(r, IK_NEXT_STATE);
+	x->status_msg = r_str(r, IK_STATUS_MSG);
 	x->state = model_derive_state(x->actual_status, x->intended_status, x->cur_state,
 				      x->next_state);
-	x->machine_id = get_long(o, "machine_id");
-	x->host_id = get_long(o, "host_id");
-	x->num_gpus = get_int(o, "num_gpus");
-	x->gpu_name = get_istr(o, "gpu_name");
-	x->gpu_ram = get_num(o, "gpu_ram");
-	x->gpu_totalram = get_num(o, "gpu_totalram");
+	x->machine_id = r_long(r, IK_MACHINE_ID);
+	x->host_id = r_long(r, IK_HOST_ID);
+	x->num_gpus = r_int(r, IK_NUM_GPUS);
+	x->gpu_name = r_istr(r, IK_GPU_NAME);
+	x->gpu_ram = r_num(r, IK_GPU_RAM);
+	x->gpu_totalram = r_num(r, IK_GPU_TOTALRAM);
 	if (!isfinite(x->gpu_totalram))
-		x->gpu_totalram = get_num(o, "gpu_total_ram");
-	x->gpu_util = get_num(o, "gpu_util");
-	x->gpu_temp = get_num(o, "gpu_temp");
-	x->cpu_cores = get_num(o, "cpu_cores_effective");
-	x->cpu_ram = get_num(o, "cpu_ram");
-	x->disk_space = get_num(o, "disk_space");
-	x->disk_usage = get_num(o, "disk_usage");
-	x->inet_up = get_num(o, "inet_up");
-	x->inet_down = get_num(o, "inet_down");
-	x->dph_base = get_num(o, "dph_base");
-	x->dph_total = get_num(o, "dph_total");
-	x->storage_cost = get_num(o, "storage_cost");
-	x->storage_total_cost = get_num(o, "storage_total_cost");
-	x->min_bid = get_num(o, "min_bid");
+		x->gpu_totalram = r_num(r, IK_GPU_TOTAL_RAM);
+	x->gpu_util = r_num(r, IK_GPU_UTIL);
+	x->gpu_temp = r_num(r, IK_GPU_TEMP);
+	x->cpu_cores = r_num(r, IK_CPU_CORES_EFFECTIVE);
+	x->cpu_ram = r_num(r, IK_CPU_RAM);
+	x->disk_space = r_num(r, IK_DISK_SPACE);
+	x->disk_usage = r_num(r, IK_DISK_USAGE);
+	x->inet_up = r_num(r, IK_INET_UP);
+	x->inet_down = r_num(r, IK_INET_DOWN);
+	x->dph_base = r_num(r, IK_DPH_BASE);
+	x->dph_total = r_num(r, IK_DPH_TOTAL);
+	x->storage_cost = r_num(r, IK_STORAGE_COST);
+	x->storage_total_cost = r_num(r, IK_STORAGE_TOTAL_COST);
+	x->min_bid = r_num(r, IK_MIN_BID);
 	bool bid_known;
-	x->is_bid = val_bool(json_object_get(o, "is_bid"), &bid_known);
+	struct mval isb = r->get(r, IK_IS_BID);
+	x->is_bid = mv_bool(&isb, &bid_known);
 	/* An interruptible pays its bid: the service reports it as dph_base (a
 	 * bid change rewrites dph_base); an explicit bid field wins, the
 	 * offer's minimum bid is the last resort. */
-	static const char *const bid_keys[] = { "bid_price", "current_bid", NULL };
-	double bid = first_num(o, bid_keys);
+	double bid = r_num(r, IK_BID_PRICE);
+	if (!isfinite(bid))
+		bid = r_num(r, IK_CURRENT_BID);
 	if (!bid_known && isfinite(bid))
 		x->is_bid = true;
 	if (!x->is_bid)
@@ -616,40 +800,62 @@ bool json_map_instance(const json_t *o, struct instance *x)
 		x->bid_price = x->dph_base;
 	else
 		x->bid_price = x->min_bid;
-	x->image = get_istr(o, "image_uuid");
+	x->image = r_istr(r, IK_IMAGE_UUID);
 	if (!x->image[0]) {
 		str_drop(x->image);
-		x->image = get_istr(o, "image");
+		x->image = r_istr(r, IK_IMAGE);
 	}
-	x->runtype = get_istr(o, "image_runtype");
+	x->runtype = r_istr(r, IK_IMAGE_RUNTYPE);
 	if (!x->runtype[0]) {
 		str_drop(x->runtype);
-		x->runtype = get_istr(o, "runtype");
+		x->runtype = r_istr(r, IK_RUNTYPE);
 	}
-	x->ssh_host = get_str(o, "ssh_host");
-	long sp = get_long(o, "ssh_port");
+	x->ssh_host = r_str(r, IK_SSH_HOST);
+	long sp = r_long(r, IK_SSH_PORT);
 	if (sp > 0 && sp < 65535 && strstr(x->runtype, "jupyter"))
 		sp++;
 	x->ssh_port = sp > 0 && sp <= 65535 ? (int)sp : 0;
-	x->public_ip = get_str(o, "public_ipaddr");
-	map_ports(json_object_get(o, "ports"), x);
-	x->start_date = get_num(o, "start_date");
-	x->end_date = get_num(o, "end_date");
-	x->uptime_mins = get_num(o, "uptime_mins");
-	x->reliability = get_num(o, "reliability2");
+	x->public_ip = r_str(r, IK_PUBLIC_IPADDR);
+	map_ports(r_json(r, IK_PORTS), x);
+	x->start_date = r_num(r, IK_START_DATE);
+	x->end_date = r_num(r, IK_END_DATE);
+	x->uptime_mins = r_num(r, IK_UPTIME_MINS);
+	x->reliability = r_num(r, IK_RELIABILITY2);
 	if (!isfinite(x->reliability))
-		x->reliability = get_num(o, "reliability");
-	x->geolocation = get_istr(o, "geolocation");
-	x->verification = get_istr(o, "verification");
-	x->template_id = get_long(o, "template_id");
-	x->template_hash_id = get_str(o, "template_hash_id");
-	x->template_name = get_istr(o, "template_name");
-	static const char *const credit_keys[] = { "credit_balance", "prepaid_credit",
-						   "credit_remaining", NULL };
-	x->credit_balance = first_num(o, credit_keys);
-	x->fields = json_map_fields(o, &x->nfields);
-	map_env(json_object_get(o, "extra_env"), x);
+		x->reliability = r_num(r, IK_RELIABILITY);
+	x->geolocation = r_istr(r, IK_GEOLOCATION);
+	x->verification = r_istr(r, IK_VERIFICATION);
+	x->template_id = r_long(r, IK_TEMPLATE_ID);
+	x->template_hash_id = r_str(r, IK_TEMPLATE_HASH_ID);
+	x->template_name = r_istr(r, IK_TEMPLATE_NAME);
+	x->credit_balance = r_num(r, IK_CREDIT_BALANCE);
+	if (!isfinite(x->credit_balance))
+		x->credit_balance = r_num(r, IK_PREPAID_CREDIT);
+	if (!isfinite(x->credit_balance))
+		x->credit_balance = r_num(r, IK_CREDIT_REMAINING);
+	x->fields = r->fields(r, &x->nfields);
+	map_env(r_json(r, IK_EXTRA_ENV), x);
 	return true;
+}
+
+/* The jansson path's record: a json_t object. */
+static struct mval jrec_get(const struct json_map_rec *r, enum json_map_ik k)
+{
+	return json_map_mval(json_object_get(r->ctx, JSON_MAP_IK_NAMES[k]));
+}
+
+static struct kv *jrec_fields(const struct json_map_rec *r, size_t *n)
+{
+	return json_map_fields(r->ctx, n);
+}
+
+bool json_map_instance(const json_t *o, struct instance *x)
+{
+	memset(x, 0, sizeof *x);
+	if (!json_is_object(o))
+		return false;
+	struct json_map_rec r = { jrec_get, jrec_fields, o };
+	return json_map_instance_rec(&r, x);
 }
 
 /* Append the instances of an array to *v and *n; non-objects and id-less entries are skipped. */

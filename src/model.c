@@ -848,6 +848,9 @@ static struct {
 	const char *s[INTERN_SLOTS];
 	size_t len[INTERN_SLOTS];
 	bool flag[INTERN_SLOTS];
+	bool classified[INTERN_SLOTS]; /* flag holds classify's answer (a value interned
+					  first, unclassified, is classified when first
+					  interned as a key) */
 	size_t count, used;
 	char pool[INTERN_POOL];
 } intern = { .mu = PTHREAD_MUTEX_INITIALIZER };
@@ -864,6 +867,10 @@ const char *model_intern(const char *s, size_t len, bool (*classify)(const char 
 		at = (at + 1) & (INTERN_SLOTS - 1);
 	if (intern.s[at]) {
 		r = intern.s[at];
+		if (classify && !intern.classified[at]) {
+			intern.flag[at] = classify(r);
+			intern.classified[at] = true;
+		}
 	} else if (intern.count < INTERN_MAX && intern.used + len + 1 <= INTERN_POOL &&
 		   !memchr(s, '\0', len)) {
 		char *c = intern.pool + intern.used;
@@ -873,6 +880,7 @@ const char *model_intern(const char *s, size_t len, bool (*classify)(const char 
 		intern.count++;
 		intern.len[at] = len;
 		intern.flag[at] = classify ? classify(c) : false;
+		intern.classified[at] = classify != NULL;
 		intern.s[at] = c;
 		r = c;
 	}
