@@ -24,7 +24,7 @@ CC        ?= cc
 PKG_CONFIG ?= pkg-config
 
 # Recursive (=) on purpose: pkg-config runs when a recipe needs it, after `deps`.
-PKGS_CORE  = libcurl jansson libcrypto zlib
+PKGS_CORE  = libcurl jansson yajl libcrypto zlib
 PKGS_UI    = ncursesw libqrencode inih
 PKGS_SIM   = libmicrohttpd jansson liboath
 pc_cflags  = $(shell $(PKG_CONFIG) --cflags $(1))

@@ -6,7 +6,8 @@ set -eu
 # pkg-config module -> Debian package
 LIBS="ncursesw:libncurses-dev libcurl:libcurl4-openssl-dev jansson:libjansson-dev
 libmicrohttpd:libmicrohttpd-dev liboath:liboath-dev libqrencode:libqrencode-dev
-cmocka:libcmocka-dev inih:libinih-dev libcrypto:libssl-dev zlib:zlib1g-dev"
+cmocka:libcmocka-dev inih:libinih-dev libcrypto:libssl-dev zlib:zlib1g-dev
+yajl:libyajl-dev"
 # command -> Debian package (test tools)
 TOOLS="pkg-config:pkg-config cc:gcc make:make tmux:tmux oathtool:oathtool curl:curl
 valgrind:valgrind clang:clang aha:aha qrencode:qrencode zbarimg:zbar-tools

@@ -326,6 +326,24 @@ bool api_parse(const struct http_xfer *x, json_t **root, struct api_error *e)
 	return true;
 }
 
+bool api_parse_page(const struct http_xfer *x, bool map, struct inst_page *pd,
+		    struct api_error *e)
+{
+	memset(pd, 0, sizeof *pd);
+	memset(e, 0, sizeof *e);
+	if (http_xfer_failed(x, e))
+		return false;
+	size_t len;
+	const char *body = http_xfer_body(x, &len);
+	if (!pager_map_text(body, len, map, pd, e)) {
+		e->http_status = (int)http_xfer_status(x);
+		return false;
+	}
+	e->cls = AE_NONE;
+	e->http_status = (int)http_xfer_status(x);
+	return true;
+}
+
 static bool num(const json_t *o, const char *k, double *out)
 {
 	json_t *v = json_object_get(o, k);
@@ -438,8 +456,9 @@ static double jitter(uint64_t *s)
 	return (double)(*s >> 11) / 9007199254740992.0;
 }
 
-bool api_run(struct api_client *cl, const struct api_call *call, json_t **root,
-	     struct api_error *e)
+/* api_run's loop; pd non-NULL: an instance page mapped from the bytes. */
+static bool run(struct api_client *cl, const struct api_call *call, json_t **root,
+		struct inst_page *pd, bool map, struct api_error *e)
 {
 	bool session_retry = false;
 	enum retry_kind kind = api_ep_kind(call->ep);
@@ -462,7 +481,7 @@ bool api_run(struct api_client *cl, const struct api_call *call, json_t **root,
 			http_xfer_at_most_once(x);
 		cl->requests++;
 		http_xfer_perform(x);
-		bool ok = api_parse(x, root, e);
+		bool ok = pd ? api_parse_page(x, map, pd, e) : api_parse(x, root, e);
 		CURLcode rc = http_xfer_code(x);
 		bool sent = http_xfer_sent(x);
 		http_xfer_free(x);
@@ -508,6 +527,18 @@ bool api_run(struct api_client *cl, const struct api_call *call, json_t **root,
 			cl->on_wait(cl->on_wait_ctx, call, e, delay);
 		sleep_s(delay);
 	}
+}
+
+bool api_run(struct api_client *cl, const struct api_call *call, json_t **root,
+	     struct api_error *e)
+{
+	return run(cl, call, root, NULL, false, e);
+}
+
+bool api_run_page(struct api_client *cl, const struct api_call *call, bool map,
+		  struct inst_page *pd, struct api_error *e)
+{
+	return run(cl, call, NULL, pd, map, e);
 }
 
 char *api_fetch_endpoint_logs(struct api_client *cl, const char *name, long id, int tail,

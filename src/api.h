@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "apierr.h"
+#include "sweep.h"
 #include "http.h"
 #include "pace.h"
 #include "retry.h"
@@ -127,6 +128,10 @@ bool api_should_fall_back(const struct api_error *e);
  * the parsed body (*root, the caller's).  A success body that is not JSON
  * is AE_PROTOCOL. */
 bool api_parse(const struct http_xfer *x, json_t **root, struct api_error *e);
+/* The same for an instance list page, mapped straight from the bytes
+ * (json_stream, no tree; map false: the shape only) into *pd. */
+bool api_parse_page(const struct http_xfer *x, bool map, struct inst_page *pd,
+		    struct api_error *e);
 
 /* Answers with more than a list. */
 bool api_prepay_result(const json_t *root, double *timescale, double *discount_rate);
@@ -163,6 +168,10 @@ void api_client_init(struct api_client *cl, const struct config *cfg, struct aut
 void api_client_cleanup(struct api_client *cl);
 bool api_run(struct api_client *cl, const struct api_call *call, json_t **root,
 	     struct api_error *e);
+/* api_run for an instance list page: mapped straight from the bytes into
+ * *pd (json_stream; map false: the shape only). */
+bool api_run_page(struct api_client *cl, const struct api_call *call, bool map,
+		  struct inst_page *pd, struct api_error *e);
 /* Blocking: the last `tail` lines of an endpoint's logs (malloc'd, sanitised,
  * newlines kept): the spec's form first, then the CLI's form (by id) when the
  * spec's is absent (404/405).  NULL with *e filled on failure. */

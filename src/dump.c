@@ -123,8 +123,12 @@ static bool fetch_instances(struct api_client *cl, json_t *raw, struct instance 
 		sleep_until(util_mono() + pace_wait(&pace, util_mono()));
 		pace_take(&pace, util_mono());
 		struct api_call c = v0 ? api_instances_v0(cl->cfg) : api_instances_v1(cl->cfg, pg.token);
-		json_t *root;
-		bool ok = api_run(cl, &c, &root, e);
+		/* --json prints the raw pages (a tree); the table maps each page
+		 * straight from the bytes (json_stream, no tree) */
+		bool json = cl->cfg->dump_json;
+		json_t *root = NULL;
+		struct inst_page pd;
+		bool ok = json ? api_run(cl, &c, &root, e) : api_run_page(cl, &c, true, &pd, e);
 		api_call_free(&c);
 		if (!ok && pg.pages == 0 && !v0 && api_should_fall_back(e)) {
 			v0 = true;
@@ -146,13 +150,13 @@ static bool fetch_instances(struct api_client *cl, json_t *raw, struct instance 
 			return false;
 		}
 		pace_answered(&pace);
-		/* --json prints the raw pages: nothing to map */
-		if (!pager_page(&pg, root, cl->cfg->dump_json ? NULL : v, n, e)) {
+		if (json ? !pager_page(&pg, root, NULL, n, e) : !pager_page_mapped(&pg, &pd, v, n, e)) {
 			json_decref(root);
 			pager_reset(&pg);
 			return false;
 		}
-		append_raw(raw, root);
+		if (json)
+			append_raw(raw, root);
 		json_decref(root);
 		if (v0)
 			break;

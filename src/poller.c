@@ -383,7 +383,7 @@ static void fleet_publish(struct poller *p, double now)
 }
 
 /* A page or list arrived: map it (no lock held) and hand it to the model. */
-static void fetch_ok(struct poller *p, struct op *o, json_t *root)
+static void fetch_ok(struct poller *p, struct op *o, json_t *root, struct inst_page *page)
 {
 	enum model_source s = o->src;
 	if ((unsigned)s >= SRC__COUNT) /* not a source (never queued) */
@@ -395,7 +395,8 @@ static void fetch_ok(struct poller *p, struct op *o, json_t *root)
 	src->auth_reported = false;
 	switch (s) {
 	case SRC_INSTANCES:
-		ok = sweep_answer(&p->fleet, &o->q, root, now, &e);
+		ok = root ? sweep_answer(&p->fleet, &o->q, root, now, &e)
+			  : sweep_answer_page(&p->fleet, &o->q, page, now, &e);
 		if (ok)
 			fleet_publish(p, now);
 		break;
@@ -938,6 +939,7 @@ static void op_complete(struct poller *p, struct op *o, struct http_xfer *x)
 {
 	struct api_error e;
 	json_t *root = NULL;
+	struct inst_page page = { .total = -1 }; /* an instance page: no tree (json_stream) */
 	CURLcode rc = CURLE_OK;
 	bool ok, sent = false;
 	if (x) {
@@ -952,6 +954,8 @@ static void op_complete(struct poller *p, struct op *o, struct http_xfer *x)
 					free(o->hvalue);
 				o->hvalue = NULL;
 			}
+		} else if (o->kind == OP_FETCH && o->src == SRC_INSTANCES) {
+			ok = api_parse_page(x, true, &page, &e);
 		} else {
 			ok = api_parse(x, &root, &e);
 		}
@@ -974,12 +978,13 @@ static void op_complete(struct poller *p, struct op *o, struct http_xfer *x)
 		poller_pace_answered(&p->pace, o->call.ep);
 	if (ok) {
 		switch (o->kind) {
-		case OP_FETCH: fetch_ok(p, o, root); break;
+		case OP_FETCH: fetch_ok(p, o, root, &page); break;
 		case OP_JOB: job_done(p, o, true, root, NULL); break;
 		case OP_REREAD: reread_done(p, o, root, NULL); break;
 		case OP_CALL: call_done(p, o, root, NULL, false); break;
 		}
 		json_decref(root);
+		inst_page_free(&page);
 		op_unlink_free(p, o);
 		return;
 	}

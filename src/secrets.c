@@ -39,6 +39,42 @@ bool secrets_is_env_key(const char *key)
 	return false;
 }
 
+/* The masked text being written (a growing buffer, no stdio). */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+
+static void sb_put(struct sbuf *b, const char *p, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 128;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		b->s = xrealloc(b->s, cap);
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void sb_putc(struct sbuf *b, char c)
+{
+	sb_put(b, &c, 1);
+}
+
+static void sb_puts(struct sbuf *b, const char *s)
+{
+	sb_put(b, s, strlen(s));
+}
+
+/* The text written (never NULL). */
+static char *sb_end(struct sbuf *b)
+{
+	return b->s ? b->s : xstrdup("");
+}
+
 /* The end of the shell word starting at s[i]: unquoted blank, or (script)
  * an unquoted ; & | ( ) ` ends it.  Quotes and backslashes are followed. */
 static size_t word_end(const char *s, size_t i, bool script)
@@ -67,41 +103,27 @@ static size_t word_end(const char *s, size_t i, bool script)
 
 /* Write an assignment word NAME=VALUE with its value masked; a word that
  * opened with a quote ("NAME=v w") gets the quote closed after the mask. */
-static void put_assign(FILE *o, const char *w, size_t len)
+static void put_assign(struct sbuf *o, const char *w, size_t len)
 {
 	const char *eq = memchr(w, '=', len);
 	if (!eq || (size_t)(eq - w) + 1 == len) {
-		fwrite(w, 1, len, o); /* "-e NAME" (passed through) or an empty value */
+		sb_put(o, w, len); /* "-e NAME" (passed through) or an empty value */
 		return;
 	}
-	fwrite(w, 1, (size_t)(eq - w) + 1, o);
-	fputs(SECRETS_MASK, o);
+	sb_put(o, w, (size_t)(eq - w) + 1);
+	sb_puts(o, SECRETS_MASK);
 	if (w[0] == '"' || w[0] == '\'')
-		fputc(w[0], o);
-}
-
-/* Close a memstream and return its text (never NULL). */
-static char *finish(FILE *o, char **buf)
-{
-	if (fclose(o) != 0 || !*buf) {
-		free(*buf);
-		return xstrdup(SECRETS_MASK); /* out of memory: hide it all */
-	}
-	return *buf;
+		sb_putc(o, w[0]);
 }
 
 char *secrets_mask_flags(const char *s)
 {
-	char *buf = NULL;
-	size_t blen = 0;
-	FILE *o = open_memstream(&buf, &blen);
-	if (!o)
-		abort();
+	struct sbuf ob = { NULL, 0, 0 }, *o = &ob;
 	bool want_assign = false;
 	size_t i = 0;
 	while (s && s[i]) {
 		if (isspace((unsigned char)s[i])) {
-			fputc(s[i++], o);
+			sb_putc(o, s[i++]);
 			continue;
 		}
 		size_t e = word_end(s, i, false), len = e - i;
@@ -110,29 +132,25 @@ char *secrets_mask_flags(const char *s)
 			put_assign(o, w, len);
 			want_assign = false;
 		} else if ((len == 2 && !strncmp(w, "-e", 2)) || (len == 5 && !strncmp(w, "--env", 5))) {
-			fwrite(w, 1, len, o);
+			sb_put(o, w, len);
 			want_assign = true;
 		} else if (len > 6 && !strncmp(w, "--env=", 6)) {
-			fputs("--env=", o);
+			sb_puts(o, "--env=");
 			put_assign(o, w + 6, len - 6);
 		} else if (len > 2 && !strncmp(w, "-e", 2) && w[2] != '-' && memchr(w, '=', len)) {
-			fputs("-e", o);
+			sb_puts(o, "-e");
 			put_assign(o, w + 2, len - 2);
 		} else {
-			fwrite(w, 1, len, o);
+			sb_put(o, w, len);
 		}
 		i = e;
 	}
-	return finish(o, &buf);
+	return sb_end(o);
 }
 
 char *secrets_mask_script(const char *s)
 {
-	char *buf = NULL;
-	size_t blen = 0;
-	FILE *o = open_memstream(&buf, &blen);
-	if (!o)
-		abort();
+	struct sbuf ob = { NULL, 0, 0 }, *o = &ob;
 	size_t i = 0;
 	while (s && s[i]) {
 		char prev = i ? s[i - 1] : ' ';
@@ -146,7 +164,7 @@ char *secrets_mask_script(const char *s)
 				bool secret = secrets_name_looks_secret(name);
 				free(name);
 				if (secret) {
-					fwrite(s + i, 1, j + 1 - i, o);
+					sb_put(o, s + i, j + 1 - i);
 					size_t e;
 					if (i && (prev == '"' || prev == '\'')) {
 						/* inside quotes: the value runs to the closing quote */
@@ -156,18 +174,18 @@ char *secrets_mask_script(const char *s)
 						e = word_end(s, j + 1, true);
 					}
 					if (e > j + 1)
-						fputs(SECRETS_MASK, o);
+						sb_puts(o, SECRETS_MASK);
 					i = e;
 					continue;
 				}
-				fwrite(s + i, 1, j - i, o);
+				sb_put(o, s + i, j - i);
 				i = j;
 				continue;
 			}
 		}
-		fputc(s[i++], o);
+		sb_putc(o, s[i++]);
 	}
-	return finish(o, &buf);
+	return sb_end(o);
 }
 
 /* A value as masked: null and "" stay (nothing to hide), anything else is

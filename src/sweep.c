@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "json_map.h"
+#include "json_stream.h"
 #include "util.h"
 
 const char SWEEP_COLS[] =
@@ -74,17 +75,67 @@ static bool shape_only(const json_t *root, char **token)
 	return true;
 }
 
-bool pager_page(struct pager *pg, const json_t *root, struct instance **v, size_t *n,
-		struct api_error *e)
+bool pager_map_text(const char *text, size_t len, bool map, struct inst_page *out,
+		    struct api_error *e)
 {
-	char *token = NULL;
-	if (v ? !json_map_instances(root, v, n, &token) : !shape_only(root, &token)) {
+	memset(out, 0, sizeof *out);
+	char err[160];
+	enum json_stream_rc rc = json_stream_instances(text, len, map ? &out->v : NULL, &out->n,
+						       &out->token, &out->total, err, sizeof err);
+	switch (rc) {
+	case JSTREAM_OK:
+		out->shape_ok = true;
+		return true;
+	case JSTREAM_BAD_SHAPE:
+		out->shape_ok = false;
+		return true;
+	case JSTREAM_BAD_JSON:
+		break;
+	}
+	char m[220];
+	snprintf(m, sizeof m, "malformed JSON from the service (%s)", err);
+	apierr_protocol(e, 200, m);
+	inst_page_free(out);
+	return false;
+}
+
+void inst_page_free(struct inst_page *pd)
+{
+	instances_free(pd->v, pd->n);
+	free(pd->token);
+	memset(pd, 0, sizeof *pd);
+}
+
+/* A jansson tree as a mapped page (v false: the shape only). */
+static void page_of_root(const json_t *root, bool map, struct inst_page *pd)
+{
+	memset(pd, 0, sizeof *pd);
+	pd->shape_ok = map ? json_map_instances(root, &pd->v, &pd->n, &pd->token)
+			   : shape_only(root, &pd->token);
+	json_t *t = json_is_object(root) ? json_object_get(root, "total_instances") : NULL;
+	pd->total = json_is_integer(t) ? (long)json_integer_value(t) : -1;
+}
+
+bool pager_page_mapped(struct pager *pg, struct inst_page *pd, struct instance **v, size_t *n,
+		       struct api_error *e)
+{
+	if (!pd->shape_ok) {
 		apierr_protocol(e, 200, "unexpected instance list shape");
-		free(token);
+		inst_page_free(pd);
 		return false;
 	}
-	json_t *t = json_is_object(root) ? json_object_get(root, "total_instances") : NULL;
-	pg->total = json_is_integer(t) ? (long)json_integer_value(t) : -1;
+	if (v && pd->n) { /* take the rows */
+		*v = xrealloc(*v, (*n + pd->n) * sizeof **v);
+		memcpy(*v + *n, pd->v, pd->n * sizeof *pd->v);
+		*n += pd->n;
+		free(pd->v);
+		pd->v = NULL;
+		pd->n = 0;
+	}
+	char *token = pd->token;
+	pd->token = NULL;
+	pg->total = pd->total;
+	inst_page_free(pd);
 	pg->pages++;
 	if (token && *token && pg->token && !strcmp(token, pg->token)) {
 		apierr_protocol(e, 200, "the instance list repeats its next_token");
@@ -106,6 +157,14 @@ bool pager_page(struct pager *pg, const json_t *root, struct instance **v, size_
 		pg->done = true;
 	}
 	return true;
+}
+
+bool pager_page(struct pager *pg, const json_t *root, struct instance **v, size_t *n,
+		struct api_error *e)
+{
+	struct inst_page pd;
+	page_of_root(root, v != NULL, &pd);
+	return pager_page_mapped(pg, &pd, v, n, e);
 }
 
 /* ---- rows ------------------------------------------------------------- */
@@ -538,11 +597,19 @@ static void confirm_answer(struct sweep *w, struct instance *v, size_t n)
 bool sweep_answer(struct sweep *w, const struct sweep_query *q, const json_t *root,
 		  double now_wall, struct api_error *e)
 {
+	struct inst_page pd;
+	page_of_root(root, true, &pd);
+	return sweep_answer_page(w, q, &pd, now_wall, e);
+}
+
+bool sweep_answer_page(struct sweep *w, const struct sweep_query *q, struct inst_page *pd,
+		       double now_wall, struct api_error *e)
+{
 	struct pager one = { .token = q->token ? xstrdup(q->token) : NULL, .total = -1 };
 	struct pager *pg = q->step == SW_PAGE ? &w->pg : &one;
 	struct instance *v = NULL;
 	size_t n = 0;
-	if (!pager_page(pg, root, &v, &n, e)) {
+	if (!pager_page_mapped(pg, pd, &v, &n, e)) {
 		instances_free(v, n);
 		pager_reset(&one);
 		return false;

@@ -55,6 +55,26 @@ struct pager {
 };
 
 void pager_reset(struct pager *pg);   /* frees the token; a fresh first page */
+
+/* An instance list page, mapped (by json_stream from the bytes, or from a
+ * jansson tree) and not yet taken by a pager. */
+struct inst_page {
+	bool shape_ok;            /* false: JSON, but not an instance list */
+	struct instance *v;       /* the rows (NULL, 0 when only the shape was checked) */
+	size_t n;
+	char *token;              /* next_token, malloc'd, NULL when none */
+	long total;               /* total_instances, -1 when not sent */
+};
+/* Map a page's text straight from the bytes (json_stream.h; map false:
+ * the shape only).  False (with *e: "malformed JSON from the service")
+ * when it is not JSON; a wrong shape is left to the pager. */
+bool pager_map_text(const char *text, size_t len, bool map, struct inst_page *out,
+		    struct api_error *e);
+void inst_page_free(struct inst_page *pd);
+/* A mapped page arrived: as pager_page, the rows (taken from *pd, which
+ * is left empty) appended to *v, *n. */
+bool pager_page_mapped(struct pager *pg, struct inst_page *pd, struct instance **v, size_t *n,
+		       struct api_error *e);
 /* A page arrived: map its instances (appended to *v, *n; v NULL: check the
  * shape only, mapping nothing), take its next_token and total.  False (with *e) when the shape is wrong, the token
  * repeats or the list never ends. */
@@ -142,6 +162,10 @@ bool sweep_next(struct sweep *w, struct sweep_query *q);
  * which the caller treats as a failure of q (it still calls sweep_failed). */
 bool sweep_answer(struct sweep *w, const struct sweep_query *q, const json_t *root,
 		  double now_wall, struct api_error *e);
+/* The same for a page mapped by pager_map_text (its rows taken, *pd left
+ * empty). */
+bool sweep_answer_page(struct sweep *w, const struct sweep_query *q, struct inst_page *pd,
+		       double now_wall, struct api_error *e);
 /* q failed for good (after retries): a sweep page marks the sweep
  * interrupted (it resumes at the same page later, and removes nothing);
  * attention ends for this cycle; a removal check is asked again later. */

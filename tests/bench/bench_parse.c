@@ -13,11 +13,16 @@
 #include <time.h>
 
 #include "json_map.h"
+#include "json_stream.h"
 #include "model.h"
 #include "util.h"
 
 #define N_INSTANCES 10000
 #define ROUNDS 7
+
+/* The streaming mapper (json_stream: yajl's tokens, no tree) over the same
+ * text: median wall ms and CPU ms of map + free over ROUNDS, and the count. */
+static size_t stream_rounds(const char *text, size_t len, double *wall, double *cpu);
 
 /* One instance object with the live service's fields. */
 static json_t *make_instance(long i)
@@ -154,6 +159,12 @@ int main(void)
 		fprintf(stderr, "bench_parse: mapped %zu of %d instances\n", mapped, N_INSTANCES);
 		return 1;
 	}
+	double s_wall, s_cpu;
+	size_t s_n = stream_rounds(text, len, &s_wall, &s_cpu);
+	if (s_n != N_INSTANCES) {
+		fprintf(stderr, "bench_parse: the streaming mapper mapped %zu of %d\n", s_n, N_INSTANCES);
+		return 1;
+	}
 	double mb = (double)len / 1e6;
 	double p = median(t_parse, ROUNDS), m = median(t_map, ROUNDS), a = median(t_all, ROUNDS);
 	double c = median(c_all, ROUNDS);
@@ -167,6 +178,39 @@ int main(void)
 	printf("parse_map_cpu_throughput: %.1f MB/s of CPU time, one core (aim >= 60)\n",
 	       mb / (c / 1e3));
 	printf("parse_map_per_instance: %.2f us\n", a * 1e3 / N_INSTANCES);
+	printf("stream_map_free_10k: %.1f ms median of %d (json_stream: yajl tokens, no tree; map + free)\n",
+	       s_wall, ROUNDS);
+	printf("stream_map_cpu_10k: %.1f ms CPU median of %d\n", s_cpu, ROUNDS);
+	printf("stream_map_cpu_throughput: %.1f MB/s of CPU time, one core (aim >= 60; the poller's and --dump's path)\n",
+	       mb / (s_cpu / 1e3));
 	free(text);
 	return 0;
+}
+
+static size_t stream_rounds(const char *text, size_t len, double *wall, double *cpu)
+{
+	double t[ROUNDS], c[ROUNDS];
+	size_t mapped = 0;
+	for (int r = -1; r < ROUNDS; r++) {
+		double c0 = cpu_s(), t0 = util_mono();
+		struct instance *v = NULL;
+		size_t n = 0;
+		char *tok = NULL, err[200];
+		long total;
+		if (json_stream_instances(text, len, &v, &n, &tok, &total, err, sizeof err) != JSTREAM_OK) {
+			fprintf(stderr, "bench_parse: the streaming mapper failed: %s\n", err);
+			return 0;
+		}
+		instances_free(v, n);
+		free(tok);
+		double t1 = util_mono(), c1 = cpu_s();
+		mapped = n;
+		if (r >= 0) {
+			t[r] = (t1 - t0) * 1e3;
+			c[r] = (c1 - c0) * 1e3;
+		}
+	}
+	*wall = median(t, ROUNDS);
+	*cpu = median(c, ROUNDS);
+	return mapped;
 }

@@ -7,7 +7,7 @@
 # back into the tree's corpus.  `make check` runs this for about 25 s per
 # target (tests/run.sh BUILD fuzz).
 #
-#   tests/fuzz/run.sh [target ...]     targets: json_map apierr query sanitize logtail sshkey secrets
+#   tests/fuzz/run.sh [target ...]     targets: json_map json_stream apierr query sanitize logtail sshkey secrets
 #
 # Environment: FUZZ_SECONDS (per target, default 30), FUZZ_OUT (default
 # build/fuzz), CLANG (default clang).  Prints "ok - fuzz_<target> ..." or
@@ -19,16 +19,16 @@ cd "$(dirname "$0")/../.."
 SECS=${FUZZ_SECONDS:-30}
 OUT=${FUZZ_OUT:-build/fuzz}
 CLANG=${CLANG:-clang}
-[ $# -gt 0 ] || set -- json_map apierr query sanitize logtail sshkey secrets
+[ $# -gt 0 ] || set -- json_map json_stream apierr query sanitize logtail sshkey secrets
 mkdir -p "$OUT"
 if ! command -v "$CLANG" >/dev/null 2>&1; then
     echo "ok - fuzz # SKIP no $CLANG to build the libFuzzer targets"
     exit 0
 fi
 FIX=tests/unit/fixtures
-CORE="src/util.c src/model.c src/json_map.c src/apierr.c src/retry.c src/query.c src/logtail.c src/sshkey.c src/secrets.c src/money.c"
+CORE="src/util.c src/model.c src/json_map.c src/json_stream.c src/apierr.c src/retry.c src/query.c src/logtail.c src/sshkey.c src/secrets.c src/money.c"
 CFLAGS="-std=c11 -g -O1 -D_GNU_SOURCE -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
-LIBS="$(pkg-config --cflags --libs jansson libcrypto) -lm -pthread"
+LIBS="$(pkg-config --cflags --libs jansson yajl libcrypto) -lm -pthread"
 failed=0
 
 for t in "$@"; do
@@ -45,7 +45,7 @@ for t in "$@"; do
     rm -rf "$seeds"; mkdir -p "$seeds"
     dict=""
     case $t in
-    json_map) cp $FIX/*.json "$seeds"/; dict="-dict=tests/fuzz/json.dict" ;;
+    json_map|json_stream) cp $FIX/*.json "$seeds"/; dict="-dict=tests/fuzz/json.dict" ;;
     apierr)   # two status bytes (429, 404, 502, 200: 100 + value % 500) in front of each body
               n=0
               for f in $FIX/errors/*; do

@@ -1,0 +1,782 @@
+/* json_stream.c: owns the streaming mapper of instance list pages.  yajl
+ * hands over the tokens one by one; each instance object's members are kept
+ * as decoded scalars (strings in one arena per record) and only the nested
+ * values (ports, extra_env, ...) are built as small jansson values, so no
+ * tree of the page is ever made.  When an instance object closes it is
+ * mapped by json_map_instance_rec(), the rules the jansson path uses, over
+ * a record whose keys were resolved once per key name per page (the key
+ * dispatch is an index, the secret check and the interning happen once per
+ * name).  jansson's verdicts are kept on purpose: duplicate keys (the last
+ * value wins, in the first one's place), UTF-8 checked strictly, no NUL in
+ * a key, integers and reals that overflow refused, at most 2048 levels. */
+#include "json_stream.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_parse.h>
+
+#include "json_map.h"
+#include "json_map_rec.h"
+#include "util.h"
+
+#define MAX_DEPTH 2048 /* jansson's JSON_PARSER_MAX_DEPTH: a value deeper fails */
+
+/* What a container being read is to the mapper. */
+enum role {
+	R_ROOT_OBJ,  /* the page's object (the envelope, or a bare instance) */
+	R_ROOT_ARR,  /* a bare array of instances */
+	R_LIST,      /* the envelope's "instances" array */
+	R_INST,      /* an instance object being collected */
+	R_NEST,      /* a value nested in a collected member (built as jansson) */
+	R_SKIP,      /* read and checked, not kept */
+};
+
+struct frame {
+	enum role role;
+	json_t *j;          /* R_NEST: the container being built */
+	char *key;          /* R_NEST object: the pending key (a copy) */
+	size_t klen, kcap;
+};
+
+/* A key name met in this page: resolved once. */
+struct kname {
+	char *s;            /* as sent (validated: no NUL) */
+	size_t len;
+	uint64_t hash;
+	const char *ikey;   /* interned name, NULL when not plain or the pool is full */
+	bool secret;        /* the secret check's answer for an interned name */
+	int ik;             /* enum json_map_ik, or -1 */
+};
+
+struct member {
+	uint32_t kn;        /* the name (index into names) */
+	struct mval v;      /* MV_STR: s is set when the record closes */
+	size_t soff;        /* MV_STR: offset of its bytes in the arena */
+};
+
+/* The members of one object, in the order their names first came. */
+struct coll {
+	struct member *m;
+	size_t n, cap;
+	char *arena;        /* the string values' bytes */
+	size_t alen, acap;
+	uint32_t *slot;     /* per name: member index, valid when stamp == epoch */
+	uint32_t *stamp;
+	size_t nslot;
+	uint32_t epoch;
+	int32_t ik[IK__COUNT]; /* member index of each known key, -1 */
+};
+
+struct js {
+	bool map;                  /* false: the shape only */
+	struct instance **v;
+	size_t *n, n0;             /* *n when the call began */
+	size_t vcap;               /* room in *v (grown by doubling: pages are long) */
+	struct frame *fr;
+	size_t nfr, frcap;
+	struct kname *names;
+	size_t nnames, namescap;
+	uint32_t *ht;              /* names by hash: index + 1, 0 empty */
+	size_t htcap;
+	uint32_t pending;          /* the name of the member whose value comes next */
+	struct coll root, inst;
+	enum { ROOT_NONE, ROOT_OBJ, ROOT_ARR, ROOT_SCALAR } root_kind;
+	bool have_list;            /* the envelope has "instances" */
+	enum mv_type list_t;       /* the type of its (last) value; MV_JSON: array or object */
+	char err[160];             /* why a callback stopped the parse */
+	yajl_handle h;
+	size_t end;                /* bytes up to the end of the root container */
+};
+
+/* ---- names ------------------------------------------------------------- */
+
+static uint64_t hash_bytes(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+static void ht_put(struct js *p, uint32_t idx)
+{
+	size_t at = (size_t)p->names[idx].hash & (p->htcap - 1);
+	while (p->ht[at])
+		at = (at + 1) & (p->htcap - 1);
+	p->ht[at] = idx + 1;
+}
+
+/* The index of a key name, resolved on its first appearance. */
+static uint32_t name_of(struct js *p, const char *s, size_t len)
+{
+	uint64_t h = hash_bytes(s, len);
+	if (p->htcap) {
+		size_t at = (size_t)h & (p->htcap - 1);
+		for (uint32_t e; (e = p->ht[at]); at = (at + 1) & (p->htcap - 1)) {
+			const struct kname *k = &p->names[e - 1];
+			if (k->hash == h && k->len == len && !memcmp(k->s, s, len))
+				return e - 1;
+		}
+	}
+	if (p->nnames == p->namescap) {
+		p->namescap = p->namescap ? p->namescap * 2 : 64;
+		p->names = xrealloc(p->names, p->namescap * sizeof *p->names);
+	}
+	if (2 * (p->nnames + 1) > p->htcap) {
+		free(p->ht);
+		p->htcap = p->htcap ? p->htcap * 2 : 256;
+		p->ht = xcalloc(p->htcap, sizeof *p->ht);
+		for (uint32_t i = 0; i < p->nnames; i++)
+			ht_put(p, i);
+	}
+	uint32_t idx = (uint32_t)p->nnames++;
+	struct kname *k = &p->names[idx];
+	k->s = xstrndup(s, len);
+	k->len = len;
+	k->hash = h;
+	k->secret = false;
+	k->ikey = json_map_plain_ascii(s, len)
+			  ? model_intern(s, len, json_map_is_secret_key, &k->secret) : NULL;
+	k->ik = -1;
+	for (int i = 0; i < IK__COUNT; i++)
+		if (strlen(JSON_MAP_IK_NAMES[i]) == len && !memcmp(JSON_MAP_IK_NAMES[i], s, len)) {
+			k->ik = i;
+			break;
+		}
+	ht_put(p, idx);
+	return idx;
+}
+
+/* ---- records ------------------------------------------------------------ */
+
+static void mval_drop(struct mval *v)
+{
+	if (v->t == MV_JSON)
+		json_decref((json_t *)v->j);
+	v->t = MV_NONE;
+}
+
+/* Forget the members (a new record begins). */
+static void coll_reset(struct coll *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		mval_drop(&c->m[i].v);
+	c->n = 0;
+	c->alen = 0;
+	if (++c->epoch == 0) { /* wrapped: no stamp may look current */
+		memset(c->stamp, 0, c->nslot * sizeof *c->stamp);
+		c->epoch = 1;
+	}
+	for (int i = 0; i < IK__COUNT; i++)
+		c->ik[i] = -1;
+}
+
+static void coll_free(struct coll *c)
+{
+	coll_reset(c);
+	free(c->m);
+	free(c->arena);
+	free(c->slot);
+	free(c->stamp);
+}
+
+/* Set the member named kn (v taken over): a repeated name replaces the
+ * value in its first place, as jansson does. */
+static void coll_set(struct js *p, struct coll *c, uint32_t kn, struct mval v)
+{
+	if (kn >= c->nslot) {
+		size_t ns = p->namescap > kn ? p->namescap : (size_t)kn + 1;
+		c->slot = xrealloc(c->slot, ns * sizeof *c->slot);
+		c->stamp = xrealloc(c->stamp, ns * sizeof *c->stamp);
+		memset(c->stamp + c->nslot, 0, (ns - c->nslot) * sizeof *c->stamp);
+		c->nslot = ns;
+	}
+	struct member *m;
+	if (c->stamp[kn] == c->epoch) {
+		m = &c->m[c->slot[kn]];
+		mval_drop(&m->v);
+	} else {
+		if (c->n == c->cap) {
+			c->cap = c->cap ? c->cap * 2 : 64;
+			c->m = xrealloc(c->m, c->cap * sizeof *c->m);
+		}
+		c->stamp[kn] = c->epoch;
+		c->slot[kn] = (uint32_t)c->n;
+		m = &c->m[c->n++];
+		m->kn = kn;
+		if (p->names[kn].ik >= 0)
+			c->ik[p->names[kn].ik] = (int32_t)c->slot[kn];
+	}
+	if (v.t == MV_STR) {
+		if (c->alen + v.len > c->acap) {
+			size_t cap = c->acap ? c->acap : 4096;
+			while (cap < c->alen + v.len)
+				cap *= 2;
+			c->arena = xrealloc(c->arena, cap);
+			c->acap = cap;
+		}
+		if (v.len)
+			memcpy(c->arena + c->alen, v.s, v.len);
+		m->soff = c->alen;
+		c->alen += v.len;
+		v.s = NULL;
+	}
+	m->v = v;
+}
+
+/* The string values point into the arena (it no longer moves). */
+static void coll_close(struct coll *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->m[i].v.t == MV_STR)
+			c->m[i].v.s = c->arena ? c->arena + c->m[i].soff : "";
+}
+
+struct srec {
+	const struct js *p;
+	const struct coll *c;
+};
+
+static struct mval srec_get(const struct json_map_rec *r, enum json_map_ik k)
+{
+	const struct srec *s = r->ctx;
+	int32_t i = s->c->ik[k];
+	return i < 0 ? (struct mval){ .t = MV_NONE } : s->c->m[i].v;
+}
+
+static struct kv *srec_fields(const struct json_map_rec *r, size_t *n)
+{
+	const struct srec *s = r->ctx;
+	*n = 0;
+	if (!s->c->n)
+		return NULL;
+	struct json_map_fb fb;
+	json_map_fb_init(&fb, s->c->n);
+	for (size_t i = 0; i < s->c->n; i++) {
+		const struct member *m = &s->c->m[i];
+		const struct kname *k = &s->p->names[m->kn];
+		json_map_fb_add(&fb, k->s, k->len, k->ikey, k->secret, &m->v);
+	}
+	return json_map_fb_end(&fb, n);
+}
+
+/* A collected object closed: map it as an instance onto the output. */
+static bool emit(struct js *p, struct coll *c)
+{
+	coll_close(c);
+	struct srec s = { p, c };
+	struct json_map_rec r = { srec_get, srec_fields, &s };
+	if (*p->n >= p->vcap) {
+		p->vcap = p->vcap < 16 ? 16 : p->vcap * 2;
+		if (p->vcap <= *p->n)
+			p->vcap = *p->n + 16;
+		*p->v = xrealloc(*p->v, p->vcap * sizeof **p->v);
+	}
+	struct instance *x = &(*p->v)[*p->n];
+	bool ok = json_map_instance_rec(&r, x);
+	if (ok)
+		(*p->n)++;
+	else
+		instance_clear(x);
+	coll_reset(c);
+	return ok;
+}
+
+/* Drop what this call appended (a later "instances" replaces the earlier). */
+static void truncate_out(struct js *p)
+{
+	if (!p->v)
+		return;
+	for (size_t i = p->n0; i < *p->n; i++)
+		instance_clear(&(*p->v)[i]);
+	*p->n = p->n0;
+}
+
+/* ---- checks jansson makes ------------------------------------------------ */
+
+/* Strict UTF-8 (no overlong forms, no surrogates, nothing past U+10FFFF),
+ * as jansson checks every string. */
+static bool utf8_ok(const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		unsigned c = s[i];
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		size_t n;
+		uint32_t cp;
+		if (c >= 0xC2 && c <= 0xDF) {
+			n = 2;
+			cp = c & 0x1F;
+		} else if (c >= 0xE0 && c <= 0xEF) {
+			n = 3;
+			cp = c & 0x0F;
+		} else if (c >= 0xF0 && c <= 0xF4) {
+			n = 4;
+			cp = c & 0x07;
+		} else {
+			return false;
+		}
+		if (i + n > len)
+			return false;
+		for (size_t k = 1; k < n; k++) {
+			if ((s[i + k] & 0xC0) != 0x80)
+				return false;
+			cp = (cp << 6) | (s[i + k] & 0x3F);
+		}
+		if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10FFFF ||
+		    (cp >= 0xD800 && cp <= 0xDFFF))
+			return false;
+		i += n;
+	}
+	return true;
+}
+
+static bool str_ok(struct js *p, const unsigned char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (s[i] >= 0x80) {
+			if (utf8_ok(s + i, len - i))
+				return true;
+			snprintf(p->err, sizeof p->err, "invalid UTF-8 in a string");
+			return false;
+		}
+	return true;
+}
+
+/* May yajl read this text as jansson does?  Not when a \u escape holds a
+ * surrogate that is not part of a pair (yajl writes '?' or garbage where
+ * jansson refuses the text).  Errs on the safe side: an escaped backslash
+ * before "u" only sends the page to jansson. */
+static bool escapes_safe(const char *s, size_t len)
+{
+	const char *end = s + len;
+	for (const char *q = memchr(s, '\\', len); q; q = memchr(q, '\\', (size_t)(end - q))) {
+		if (end - q < 2)
+			return true;
+		if (q[1] != 'u') {
+			q += 2;
+			if (q >= end)
+				return true;
+			continue;
+		}
+		if (end - q >= 6 && (q[2] == 'd' || q[2] == 'D')) {
+			char h = q[3];
+			bool high = strchr("89abAB", h) && h;
+			bool low = strchr("cdefCDEF", h) && h;
+			if (low)
+				return false;
+			if (high) {
+				if (end - q < 12 || q[6] != '\\' || q[7] != 'u' ||
+				    (q[8] != 'd' && q[8] != 'D') || !q[9] || !strchr("cdefCDEF", q[9]))
+					return false;
+				q += 12;
+				if (q >= end)
+					return true;
+				continue;
+			}
+		}
+		q += 2;
+		if (q >= end)
+			return true;
+	}
+	return true;
+}
+
+/* ---- the token callbacks -------------------------------------------------- */
+
+static struct frame *top(struct js *p)
+{
+	return p->nfr ? &p->fr[p->nfr - 1] : NULL;
+}
+
+/* A value begins at depth nfr + 1: jansson's limit. */
+static bool depth_ok(struct js *p)
+{
+	if (p->nfr + 1 <= MAX_DEPTH)
+		return true;
+	snprintf(p->err, sizeof p->err, "maximum parsing depth reached");
+	return false;
+}
+
+/* The envelope's "instances" member got a value of type t. */
+static void list_value(struct js *p, enum mv_type t)
+{
+	truncate_out(p);
+	p->have_list = true;
+	p->list_t = t;
+}
+
+/* A jansson scalar for a nested value. */
+static json_t *scalar_json(const struct mval *v)
+{
+	switch (v->t) {
+	case MV_STR: return json_stringn_nocheck(v->s, v->len);
+	case MV_INT: return json_integer((json_int_t)v->i);
+	case MV_REAL: return json_real(v->d);
+	case MV_TRUE: return json_true();
+	case MV_FALSE: return json_false();
+	case MV_NULL: case MV_NONE: case MV_JSON:
+		break;
+	}
+	return json_null();
+}
+
+/* Add a nested value (taken over) to the R_NEST container f. */
+static bool nest_add(struct js *p, struct frame *f, json_t *j)
+{
+	int rc = json_is_object(f->j) ? json_object_setn_new_nocheck(f->j, f->key, f->klen, j)
+				      : json_array_append_new(f->j, j);
+	if (rc) {
+		snprintf(p->err, sizeof p->err, "out of memory");
+		return false;
+	}
+	return true;
+}
+
+/* A scalar value arrived. */
+static int on_scalar(struct js *p, struct mval v)
+{
+	if (!depth_ok(p))
+		return 0;
+	struct frame *f = top(p);
+	if (!f) {
+		p->root_kind = ROOT_SCALAR;
+		return 1;
+	}
+	switch (f->role) {
+	case R_ROOT_OBJ:
+		if (p->names[p->pending].ik == IK_INSTANCES)
+			list_value(p, v.t);
+		else
+			coll_set(p, &p->root, p->pending, v);
+		break;
+	case R_INST:
+		coll_set(p, &p->inst, p->pending, v);
+		break;
+	case R_NEST:
+		return nest_add(p, f, scalar_json(&v));
+	case R_ROOT_ARR: case R_LIST: case R_SKIP:
+		break; /* a list's non-object entries are skipped */
+	}
+	return 1;
+}
+
+static int cb_null(void *ctx)
+{
+	return on_scalar(ctx, (struct mval){ .t = MV_NULL });
+}
+
+static int cb_boolean(void *ctx, int b)
+{
+	return on_scalar(ctx, (struct mval){ .t = b ? MV_TRUE : MV_FALSE });
+}
+
+/* A number as jansson reads it: an integer unless it has a fraction or an
+ * exponent; one that overflows refuses the text. */
+static int cb_number(void *ctx, const char *s, size_t len)
+{
+	struct js *p = ctx;
+	char buf[128];
+	char *heap = NULL, *t = buf;
+	if (len >= sizeof buf)
+		t = heap = xmalloc(len + 1);
+	memcpy(t, s, len);
+	t[len] = '\0';
+	struct mval v = { .t = MV_INT };
+	errno = 0;
+	if (memchr(t, '.', len) || memchr(t, 'e', len) || memchr(t, 'E', len)) {
+		v.t = MV_REAL;
+		v.d = strtod(t, NULL);
+		if ((v.d == HUGE_VAL || v.d == -HUGE_VAL) && errno == ERANGE) {
+			snprintf(p->err, sizeof p->err, "real number overflow");
+			free(heap);
+			return 0;
+		}
+	} else {
+		v.i = strtoll(t, NULL, 10);
+		if (errno == ERANGE) {
+			snprintf(p->err, sizeof p->err, "too big integer");
+			free(heap);
+			return 0;
+		}
+	}
+	free(heap);
+	return on_scalar(p, v);
+}
+
+static int cb_string(void *ctx, const unsigned char *s, size_t len)
+{
+	struct js *p = ctx;
+	if (!str_ok(p, s, len))
+		return 0;
+	return on_scalar(p, (struct mval){ .t = MV_STR, .s = (const char *)s, .len = len });
+}
+
+static void push(struct js *p, enum role role, json_t *j)
+{
+	if (p->nfr == p->frcap) {
+		size_t cap = p->frcap ? p->frcap * 2 : 16;
+		p->fr = xrealloc(p->fr, cap * sizeof *p->fr);
+		memset(p->fr + p->frcap, 0, (cap - p->frcap) * sizeof *p->fr);
+		p->frcap = cap;
+	}
+	struct frame *f = &p->fr[p->nfr++];
+	f->role = role;
+	f->j = j;
+	f->klen = 0;
+}
+
+/* An object or an array begins. */
+static int on_open(struct js *p, bool obj)
+{
+	if (!depth_ok(p))
+		return 0;
+	struct frame *f = top(p);
+	if (!f) {
+		p->root_kind = obj ? ROOT_OBJ : ROOT_ARR;
+		push(p, obj ? R_ROOT_OBJ : R_ROOT_ARR, NULL);
+		return 1;
+	}
+	json_t *j;
+	switch (f->role) {
+	case R_ROOT_OBJ:
+		if (p->names[p->pending].ik == IK_INSTANCES) {
+			list_value(p, MV_JSON);
+			if (!obj)
+				push(p, R_LIST, NULL);
+			else if (p->map) {
+				coll_reset(&p->inst);
+				push(p, R_INST, NULL);
+			} else {
+				push(p, R_SKIP, NULL);
+			}
+			return 1;
+		}
+		j = obj ? json_object() : json_array();
+		coll_set(p, &p->root, p->pending, (struct mval){ .t = MV_JSON, .j = j });
+		push(p, R_NEST, j);
+		return 1;
+	case R_ROOT_ARR:
+	case R_LIST:
+		if (obj && p->map) {
+			coll_reset(&p->inst);
+			push(p, R_INST, NULL);
+		} else {
+			push(p, R_SKIP, NULL);
+		}
+		return 1;
+	case R_INST:
+		j = obj ? json_object() : json_array();
+		coll_set(p, &p->inst, p->pending, (struct mval){ .t = MV_JSON, .j = j });
+		push(p, R_NEST, j);
+		return 1;
+	case R_NEST:
+		j = obj ? json_object() : json_array();
+		if (!nest_add(p, f, j))
+			return 0;
+		push(p, R_NEST, j);
+		return 1;
+	case R_SKIP:
+		push(p, R_SKIP, NULL);
+		return 1;
+	}
+	return 1;
+}
+
+static int cb_start_map(void *ctx)
+{
+	return on_open(ctx, true);
+}
+
+static int cb_start_array(void *ctx)
+{
+	return on_open(ctx, false);
+}
+
+static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
+{
+	struct js *p = ctx;
+	if (memchr(s, '\0', len)) {
+		snprintf(p->err, sizeof p->err, "NUL byte in object key not supported");
+		return 0;
+	}
+	if (!str_ok(p, s, len))
+		return 0;
+	struct frame *f = top(p);
+	if (!f) /* yajl sends keys inside objects only */
+		return 0;
+	switch (f->role) {
+	case R_ROOT_OBJ:
+	case R_INST:
+		p->pending = name_of(p, (const char *)s, len);
+		break;
+	case R_NEST:
+		if (len + 1 > f->kcap) {
+			f->kcap = len + 1 > 64 ? len + 1 : 64;
+			f->key = xrealloc(f->key, f->kcap);
+		}
+		memcpy(f->key, s, len);
+		f->key[len] = '\0';
+		f->klen = len;
+		break;
+	case R_ROOT_ARR: case R_LIST: case R_SKIP:
+		break;
+	}
+	return 1;
+}
+
+/* An object or an array ends. */
+static int cb_close(void *ctx)
+{
+	struct js *p = ctx;
+	struct frame *f = top(p);
+	if (!f)
+		return 0;
+	if (f->role == R_INST)
+		emit(p, &p->inst);
+	if (--p->nfr == 0) /* yajl lets a partial token after the root pass: see the caller */
+		p->end = yajl_get_bytes_consumed(p->h);
+	return 1;
+}
+
+static const yajl_callbacks CALLBACKS = {
+	cb_null, cb_boolean, NULL, NULL, cb_number, cb_string,
+	cb_start_map, cb_map_key, cb_close, cb_start_array, cb_close,
+};
+
+/* ---- the page ------------------------------------------------------------ */
+
+/* The jansson path, for the texts yajl would read differently. */
+static enum json_stream_rc by_jansson(const char *text, size_t len, struct instance **v,
+				      size_t *n, char **next_token, long *total, char *err,
+				      size_t errlen)
+{
+	json_error_t je;
+	json_t *root = json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+	if (!root) {
+		snprintf(err, errlen, "%s", je.text);
+		return JSTREAM_BAD_JSON;
+	}
+	const json_t *t = json_is_object(root) ? json_object_get(root, "total_instances") : NULL;
+	*total = json_is_integer(t) ? (long)json_integer_value(t) : -1;
+	bool ok;
+	if (v) {
+		ok = json_map_instances(root, v, n, next_token);
+	} else if (json_is_object(root) && !json_object_get(root, "instances")) {
+		ok = json_object_get(root, "id") != NULL; /* the shape check's rule */
+	} else {
+		struct instance *tmp = NULL;
+		size_t tn = 0;
+		ok = json_map_instances(root, &tmp, &tn, next_token);
+		instances_free(tmp, tn);
+	}
+	json_decref(root);
+	return ok ? JSTREAM_OK : JSTREAM_BAD_SHAPE;
+}
+
+/* The envelope's verdict once the text is read (json_map_instances). */
+static enum json_stream_rc finish(struct js *p, char **next_token, long *total)
+{
+	struct coll *c = &p->root;
+	if (p->root_kind == ROOT_ARR)
+		return JSTREAM_OK;
+	if (p->root_kind != ROOT_OBJ)
+		return JSTREAM_BAD_SHAPE;
+	coll_close(c);
+	int32_t ti = c->ik[IK_TOTAL_INSTANCES];
+	*total = ti >= 0 && c->m[ti].v.t == MV_INT ? (long)c->m[ti].v.i : -1;
+	if (!p->have_list) {
+		if (c->ik[IK_ID] < 0)
+			return JSTREAM_BAD_SHAPE;
+		if (!p->map) /* the shape check asks only that an id is there */
+			return JSTREAM_OK;
+		return emit(p, c) ? JSTREAM_OK : JSTREAM_BAD_SHAPE;
+	}
+	if (p->list_t != MV_JSON && p->list_t != MV_NULL)
+		return JSTREAM_BAD_SHAPE;
+	int32_t k = c->ik[IK_NEXT_TOKEN];
+	const struct mval *tok = k >= 0 ? &c->m[k].v : NULL;
+	if (tok && tok->t == MV_STR && tok->len > 0)
+		*next_token = xstrndup(tok->s, tok->len);
+	else if (tok && tok->t == MV_INT)
+		*next_token = xasprintf("%lld", tok->i);
+	return JSTREAM_OK;
+}
+
+enum json_stream_rc json_stream_instances(const char *text, size_t len, struct instance **v,
+					  size_t *n, char **next_token, long *total, char *err,
+					  size_t errlen)
+{
+	*next_token = NULL;
+	*total = -1;
+	if (errlen)
+		err[0] = '\0';
+	/* yajl takes \v and \f for blanks, and jansson lets a raw NUL after a
+	 * number pass: no JSON text holds these bytes raw, jansson judges them */
+	if (!escapes_safe(text, len) || memchr(text, '\v', len) || memchr(text, '\f', len) ||
+	    memchr(text, '\0', len))
+		return by_jansson(text, len, v, n, next_token, total, err, errlen);
+	struct instance *scratch = NULL;
+	size_t scratch_n = 0;
+	struct js p = { .map = v != NULL };
+	p.v = v ? v : &scratch;
+	p.n = v ? n : &scratch_n;
+	p.n0 = *p.n;
+	coll_reset(&p.root);
+	coll_reset(&p.inst);
+	yajl_handle h = yajl_alloc(&CALLBACKS, NULL, &p);
+	p.h = h;
+	enum json_stream_rc rc = JSTREAM_OK;
+	if (!h) {
+		snprintf(err, errlen, "out of memory");
+		rc = JSTREAM_BAD_JSON;
+	} else if (yajl_parse(h, (const unsigned char *)text, len) != yajl_status_ok ||
+		   yajl_complete_parse(h) != yajl_status_ok) {
+		if (p.err[0]) {
+			snprintf(err, errlen, "%s", p.err);
+		} else {
+			unsigned char *m = yajl_get_error(h, 0, (const unsigned char *)text, len);
+			snprintf(err, errlen, "%s", m ? (const char *)m : "malformed JSON");
+			if (m)
+				yajl_free_error(h, m);
+		}
+		rc = JSTREAM_BAD_JSON;
+	}
+	if (h)
+		yajl_free(h);
+	/* only blanks may follow the root (yajl passes `[]"`, and a root
+	 * scalar's end is not told: jansson judges those) */
+	bool redo = false;
+	if (rc == JSTREAM_OK && p.root_kind == ROOT_SCALAR)
+		redo = true;
+	for (size_t i = p.end; rc == JSTREAM_OK && !redo && i < len; i++)
+		if (!strchr(" \t\n\r", text[i]) || !text[i])
+			redo = true;
+	if (rc == JSTREAM_OK && !redo)
+		rc = finish(&p, next_token, total);
+	if (rc != JSTREAM_OK || redo) {
+		truncate_out(&p);
+		*total = -1;
+	}
+	for (size_t i = 0; i < p.frcap; i++)
+		free(p.fr[i].key);
+	free(p.fr);
+	coll_free(&p.root);
+	coll_free(&p.inst);
+	for (size_t i = 0; i < p.nnames; i++)
+		free(p.names[i].s);
+	free(p.names);
+	free(p.ht);
+	instances_free(scratch, scratch_n);
+	if (redo)
+		return by_jansson(text, len, v, n, next_token, total, err, errlen);
+	return rc;
+}

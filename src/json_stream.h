@@ -1,0 +1,33 @@
+/* json_stream.h: the instance list pages mapped straight from the bytes
+ * (yajl's callback parser: no tree), into the same records json_map
+ * produces from a jansson tree: the same tolerant rules (json_map_rec.h),
+ * the same envelopes (v1 {"instances":[...],"next_token":..,
+ * "total_instances":..}, v0 {"instances":[...]}, a bare array, the
+ * one-instance forms), and the same verdicts on malformed text as jansson
+ * with JSON_DECODE_ANY | JSON_ALLOW_NUL (what api_parse uses).  A page whose
+ * \u escapes hold an unpaired surrogate, or that holds a raw \v, \f or NUL, is
+ * read by jansson instead (yajl lets them through).  Pure; any thread; no state kept between calls. */
+#ifndef RENTOP_JSON_STREAM_H
+#define RENTOP_JSON_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model.h"
+
+enum json_stream_rc {
+	JSTREAM_OK,
+	JSTREAM_BAD_JSON,   /* not JSON (err says why) */
+	JSTREAM_BAD_SHAPE,  /* JSON, but not an instance list (json_map_instances false) */
+};
+
+/* Map an instance list page (len bytes of text) onto *v and *n (appended,
+ * realloc'd; v NULL: check the shape only, mapping nothing).  *next_token
+ * gets a malloc'd token or NULL, *total the integer total_instances of an
+ * object page or -1.  On JSTREAM_BAD_JSON nothing is appended; err (errlen
+ * bytes) gets the parser's message. */
+enum json_stream_rc json_stream_instances(const char *text, size_t len, struct instance **v,
+					  size_t *n, char **next_token, long *total, char *err,
+					  size_t errlen);
+
+#endif

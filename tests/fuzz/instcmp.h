@@ -1,0 +1,122 @@
+/* instcmp.h: the differential check of the two instance-page mappers, for
+ * the unit test (tests/unit/test_json_stream.c) and the fuzz target
+ * (fuzz_json_stream.c).  instcmp_page() maps a text with jansson
+ * (json_loadb as api_parse does, then json_map_instances and the pager's
+ * total) and with the streaming mapper (json_stream_instances), and
+ * compares the verdicts and every field of every record.  Header-only:
+ * static functions, included once per program. */
+#ifndef RENTOP_INSTCMP_H
+#define RENTOP_INSTCMP_H
+
+#include <jansson.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_map.h"
+#include "json_stream.h"
+#include "model.h"
+
+/* Same double: both NAN, or equal with the same sign. */
+static bool instcmp_num(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || (a == b && signbit(a) == signbit(b));
+}
+
+static bool instcmp_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* The first difference between two records, into why; false when any. */
+static bool instcmp_one(const struct instance *a, const struct instance *b, char *why, size_t n)
+{
+#define S(f) if (!instcmp_str(a->f, b->f)) { snprintf(why, n, #f ": \"%s\" vs \"%s\"", a->f ? a->f : "(null)", b->f ? b->f : "(null)"); return false; }
+#define L(f) if (a->f != b->f) { snprintf(why, n, #f ": %lld vs %lld", (long long)a->f, (long long)b->f); return false; }
+#define D(f) if (!instcmp_num(a->f, b->f)) { snprintf(why, n, #f ": %.17g vs %.17g", a->f, b->f); return false; }
+	L(id) S(label) S(actual_status) S(intended_status) S(cur_state) S(next_state)
+	S(status_msg) L(state) L(machine_id) L(host_id) L(num_gpus) S(gpu_name) D(gpu_ram)
+	D(gpu_totalram) D(gpu_util) D(gpu_temp) D(cpu_cores) D(cpu_ram) D(disk_space)
+	D(disk_usage) D(inet_up) D(inet_down) D(dph_base) D(dph_total) D(storage_cost)
+	D(storage_total_cost) L(is_bid) D(min_bid) D(bid_price) S(image) S(runtype) S(ssh_host)
+	L(ssh_port) S(public_ip) L(direct_ssh_port) L(nports) D(start_date) D(end_date)
+	D(uptime_mins) D(reliability) S(geolocation) S(verification) L(template_id)
+	S(template_hash_id) S(template_name) D(credit_balance) L(nfields) L(nenv)
+#undef S
+#undef L
+#undef D
+	for (size_t i = 0; i < a->nports; i++)
+		if (a->ports[i].container_port != b->ports[i].container_port ||
+		    a->ports[i].host_port != b->ports[i].host_port ||
+		    strcmp(a->ports[i].proto, b->ports[i].proto)) {
+			snprintf(why, n, "ports[%zu]", i);
+			return false;
+		}
+	for (size_t i = 0; i < a->nfields; i++)
+		if (strcmp(a->fields[i].key, b->fields[i].key) ||
+		    strcmp(a->fields[i].value, b->fields[i].value)) {
+			snprintf(why, n, "fields[%zu]: %s=%s vs %s=%s", i, a->fields[i].key,
+				 a->fields[i].value, b->fields[i].key, b->fields[i].value);
+			return false;
+		}
+	for (size_t i = 0; i < a->nenv; i++)
+		if (strcmp(a->env[i].key, b->env[i].key) || strcmp(a->env[i].value, b->env[i].value)) {
+			snprintf(why, n, "env[%zu]", i);
+			return false;
+		}
+	return true;
+}
+
+/* Map text both ways and compare; false (why says what differs) when the
+ * mappers disagree.  *mapped gets the number of records (for statistics). */
+static bool instcmp_page(const char *text, size_t len, char *why, size_t n, size_t *mapped)
+{
+	*mapped = 0;
+	json_t *root = json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+	struct instance *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+	char *ta = NULL, *tb = NULL, err[200];
+	long total_a = -1, total_b;
+	enum json_stream_rc want = JSTREAM_BAD_JSON;
+	if (root) {
+		want = json_map_instances(root, &a, &na, &ta) ? JSTREAM_OK : JSTREAM_BAD_SHAPE;
+		const json_t *t = json_is_object(root) ? json_object_get(root, "total_instances") : NULL;
+		total_a = json_is_integer(t) ? (long)json_integer_value(t) : -1;
+		json_decref(root);
+	}
+	enum json_stream_rc got = json_stream_instances(text, len, &b, &nb, &tb, &total_b, err, sizeof err);
+	bool same = true;
+	if (want != got) {
+		snprintf(why, n, "verdict: jansson %d, stream %d (%s)", (int)want, (int)got, err);
+		same = false;
+	} else if (got == JSTREAM_OK && na != nb) {
+		snprintf(why, n, "count: %zu vs %zu", na, nb);
+		same = false;
+	} else if (got == JSTREAM_OK && !instcmp_str(ta, tb)) {
+		snprintf(why, n, "next_token: %s vs %s", ta ? ta : "(null)", tb ? tb : "(null)");
+		same = false;
+	} else if (got == JSTREAM_OK && total_a != total_b) {
+		snprintf(why, n, "total: %ld vs %ld", total_a, total_b);
+		same = false;
+	} else if (got != JSTREAM_OK && nb) {
+		snprintf(why, n, "a refused page left %zu records", nb);
+		same = false;
+	}
+	for (size_t i = 0; same && got == JSTREAM_OK && i < na; i++) {
+		char w[400];
+		if (!instcmp_one(&a[i], &b[i], w, sizeof w)) {
+			snprintf(why, n, "record %zu: %s", i, w);
+			same = false;
+		}
+	}
+	*mapped = nb;
+	instances_free(a, na);
+	instances_free(b, nb);
+	free(ta);
+	free(tb);
+	return same;
+}
+
+#endif
