@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <yajl/yajl_parse.h>
 #include <strings.h>
 
 #include "util.h"
@@ -307,6 +308,73 @@ static enum apierr_class classify(int status, const struct api_error *e)
 	return AE_PROTOCOL; /* 1xx/3xx or an impossible status: not a usable answer */
 }
 
+/* The top-level "success" member of a 2xx body, found with yajl's tokens
+ * (no tree: the body may be a 14 MB instance list). */
+struct succ_scan {
+	int depth;          /* containers open */
+	bool at_key;        /* the next value is the top-level "success" */
+	bool failed;        /* its last value was false or the integer 0 */
+};
+
+static int succ_value(struct succ_scan *s, bool failed)
+{
+	if (s->depth == 1 && s->at_key)
+		s->failed = failed;
+	s->at_key = false;
+	return 1;
+}
+
+static int sc_null(void *c) { return succ_value(c, false); }
+static int sc_bool(void *c, int b) { return succ_value(c, !b); }
+static int sc_string(void *c, const unsigned char *v, size_t n)
+{
+	(void)v;
+	(void)n;
+	return succ_value(c, false);
+}
+static int sc_number(void *c, const char *v, size_t n)
+{
+	/* jansson's integer 0: no fraction, no exponent ("-0" too) */
+	bool zero = n && !memchr(v, '.', n) && !memchr(v, 'e', n) && !memchr(v, 'E', n);
+	for (size_t i = 0; zero && i < n; i++)
+		zero = v[i] == '0' || (i == 0 && v[i] == '-');
+	return succ_value(c, zero);
+}
+static int sc_open(void *c)
+{
+	struct succ_scan *s = c;
+	succ_value(s, false);
+	s->depth++;
+	return 1;
+}
+static int sc_close(void *c)
+{
+	((struct succ_scan *)c)->depth--;
+	return 1;
+}
+static int sc_key(void *c, const unsigned char *k, size_t n)
+{
+	struct succ_scan *s = c;
+	s->at_key = s->depth == 1 && n == 7 && !memcmp(k, "success", 7);
+	return 1;
+}
+
+/* Can a 2xx body be a failure ({"success": false} or 0 at the top)?  False
+ * only when it surely is not; a text yajl refuses is left to jansson. */
+static bool maybe_failed(const char *body, size_t len)
+{
+	static const yajl_callbacks cb = { sc_null, sc_bool, NULL, NULL, sc_number, sc_string,
+					   sc_open, sc_key, sc_close, sc_open, sc_close };
+	struct succ_scan s = { 0, false, false };
+	yajl_handle h = yajl_alloc(&cb, NULL, &s);
+	if (!h)
+		return true;
+	bool ok = yajl_parse(h, (const unsigned char *)body, len) == yajl_status_ok &&
+		  yajl_complete_parse(h) == yajl_status_ok;
+	yajl_free(h);
+	return !ok || s.failed;
+}
+
 bool apierr_decode(int http_status, const char *body, size_t len, struct api_error *e)
 {
 	memset(e, 0, sizeof *e);
@@ -317,9 +385,11 @@ bool apierr_decode(int http_status, const char *body, size_t len, struct api_err
 		apierr_transport(e, "no HTTP response");
 		return true;
 	}
+	bool ok_status = http_status >= 200 && http_status < 300;
+	if (ok_status && (!len || !maybe_failed(body, len)))
+		return false; /* the common case: no tree built for the check */
 	json_error_t jerr;
 	json_t *root = len ? json_loadb(body, len, JSON_DECODE_ANY, &jerr) : NULL;
-	bool ok_status = http_status >= 200 && http_status < 300;
 	if (ok_status) {
 		const json_t *succ = json_is_object(root) ? json_object_get(root, "success") : NULL;
 		bool failed = json_is_false(succ) ||

@@ -156,6 +156,23 @@ static void test_success_bodies(void **state)
 	const char *nomsg = "{\"success\": false}";
 	assert_true(apierr_decode(200, nomsg, strlen(nomsg), &e));
 	assert_string_equal(e.msg, "request failed");
+
+	/* the top-level "success" is found without a tree (apierr.c's yajl
+	 * scan) by jansson's rules: the last one wins, nested ones do not
+	 * count, integer 0 fails and 0.0 does not, escapes are decoded */
+	static const struct { const char *body; bool failed; } cases[] = {
+		{ "{\"success\":0}", true }, { "{\"success\":-0}", true },
+		{ "{\"success\":0.0}", false }, { "{\"success\":\"false\"}", false },
+		{ "{\"success\":null}", false }, { "{\"a\":{\"success\":false}}", false },
+		{ "[{\"success\":false}]", false }, { "{\"success\":false,\"success\":true}", false },
+		{ "{\"success\":true,\"success\":0}", true }, { "{\"\\u0073uccess\":false}", true },
+		{ "{\"x\":[{\"success\":false}],\"success\":false}", true },
+		{ "{\"success\":false} x", false }, /* not JSON: jansson reads no failure */
+		{ "{\"success\":false}\v", false }, { "{\"success\":[false]}", false },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+		if (apierr_decode(200, cases[i].body, strlen(cases[i].body), &e) != cases[i].failed)
+			fail_msg("success scan: %s", cases[i].body);
 }
 
 static void test_auth_classes(void **state)
