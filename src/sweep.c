@@ -271,7 +271,6 @@ void sweep_cycle(struct sweep *w)
 		w->att_req = 0;
 	}
 	w->hunt_req = 0;
-	w->cycled = true;
 }
 
 /* The select_filters of group g's failures (the id condition is added). */
@@ -416,7 +415,7 @@ static char *confirm_filters(const struct sweep *w)
  * group known to hold departed failures. */
 static bool hunt_next(struct sweep *w, struct sweep_query *q)
 {
-	if (!w->cycled || w->att != ATT_IDLE || w->hunt_req >= SWEEP_HUNT_PER_CYCLE)
+	if (w->att != ATT_IDLE || w->hunt_req >= SWEEP_HUNT_PER_CYCLE)
 		return false;
 	if (w->hunt_group < 0) {
 		for (int g = 0; g < SWEEP_FAIL_GROUPS && w->hunt_group < 0; g++) {

@@ -4,7 +4,7 @@
  * pager in its blocking loop.  One sweep object belongs to one thread; no
  * locking.
  *
- * Three kinds of request share the list endpoint's budget, in this order:
+ * Four kinds of request share the list endpoint's budget, in this order:
  *  - attention, once per cycle (sweep_cycle): per failure group (host:
  *    offline/unknown; run: exited/created while meant to run) one probe
  *    whose cost does not grow with the failures already held, then the
@@ -36,9 +36,10 @@
  *    the ones the service does not return are removed;
  *  - the full sweep: every page of the list, round-robin, marking each row
  *    with the sweep's generation.
- * A row is removed only when a complete, uninterrupted sweep lacked it and
- * the by-id check confirms it, or when the operator destroyed it
- * (sweep_forget); never because a request failed. */
+ * A row is removed only when a by-id read that the service honoured lacks
+ * it (the removal check after a complete, uninterrupted sweep lacked it, or
+ * the hunt's last step), or when the operator destroyed it (sweep_forget);
+ * never because a request failed. */
 #ifndef RENTOP_SWEEP_H
 #define RENTOP_SWEEP_H
 
@@ -149,7 +150,6 @@ struct sweep {
 	long *hk;                   /* the group's held failure ids when it began, sorted */
 	size_t nhk, hlo, hhi;       /* candidates hk[hlo..hhi) */
 	unsigned hunt_req;          /* hunt requests this cycle */
-	bool cycled;                /* a cycle began (hunt steps wait for its attention) */
 	/* figures */
 	unsigned long requests[SW__COUNT];
 	unsigned long removed;
