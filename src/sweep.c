@@ -31,15 +31,21 @@ static const char COLS_ID[] = "[\"id\"]";
 static const char ORDER_NEWEST[] = "[{\"col\":\"id\",\"dir\":\"desc\"}]";
 static const char *const FAIL_STATES[] = { "exited", "created", "unknown", "offline" };
 /* The failure probes: host failures and run failures are counted apart, so
- * that a crashed instance whose host then drops out is seen as well. */
+ * that a crashed instance whose host then drops out is seen as well.  A run
+ * failure is one meant to run (an instance the operator stopped is exited
+ * too, and a fleet keeps many: they would only lengthen the rotation). */
 static const char *const FAIL_GROUPS[SWEEP_FAIL_GROUPS][2] = {
 	{ "offline", "unknown" },
 	{ "exited", "created" },
 };
+static const bool GROUP_MEANT_TO_RUN[SWEEP_FAIL_GROUPS] = { false, true };
 
-static bool in_group(const char *s, int g)
+static bool in_group(const struct instance *x, int g)
 {
-	return s && (!strcmp(s, FAIL_GROUPS[g][0]) || !strcmp(s, FAIL_GROUPS[g][1]));
+	const char *s = x->actual_status;
+	if (!s || (strcmp(s, FAIL_GROUPS[g][0]) && strcmp(s, FAIL_GROUPS[g][1])))
+		return false;
+	return !GROUP_MEANT_TO_RUN[g] || (x->intended_status && !strcmp(x->intended_status, "running"));
 }
 
 /* ---- the pager --------------------------------------------------------- */
@@ -175,6 +181,7 @@ void sweep_init(struct sweep *w)
 	w->pg.total = -1;
 	w->total = -1;
 	w->use_cols = true;
+	w->hunt_group = -1;
 }
 
 static void att_reset(struct sweep *w)
@@ -188,6 +195,16 @@ static void att_reset(struct sweep *w)
 	free(w->lo);
 	w->lo = NULL;
 	w->nranges = w->range_pos = w->ranges_done = 0;
+	w->probed = false;
+}
+
+/* The departure hunt stops (done, failed, or the service changed). */
+static void hunt_reset(struct sweep *w)
+{
+	free(w->hk);
+	w->hk = NULL;
+	w->nhk = w->hlo = w->hhi = 0;
+	w->hunt_group = -1;
 }
 
 void sweep_free(struct sweep *w)
@@ -198,6 +215,7 @@ void sweep_free(struct sweep *w)
 	free(w->confirm);
 	pager_reset(&w->pg);
 	att_reset(w);
+	hunt_reset(w);
 	memset(w, 0, sizeof *w);
 }
 
@@ -294,6 +312,7 @@ void sweep_use_v0(struct sweep *w)
 {
 	w->v0 = true;
 	att_reset(w);
+	hunt_reset(w);
 }
 
 void sweep_cycle(struct sweep *w)
@@ -310,11 +329,17 @@ void sweep_cycle(struct sweep *w)
 		w->group = 0;
 		w->att_req = 0;
 	}
+	w->hunt_req = 0;
 }
 
-static json_t *fail_in(int g)
+/* The select_filters of group g's failures (the id condition is added). */
+static json_t *group_filters(int g)
 {
-	return json_pack("{s:[s,s]}", "in", FAIL_GROUPS[g][0], FAIL_GROUPS[g][1]);
+	json_t *f = json_pack("{s:{s:[s,s]}}", "actual_status", "in", FAIL_GROUPS[g][0],
+			      FAIL_GROUPS[g][1]);
+	if (GROUP_MEANT_TO_RUN[g])
+		json_object_set_new(f, "intended_status", json_pack("{s:s}", "eq", "running"));
+	return f;
 }
 
 static char *dump_filters(json_t *f)
@@ -328,15 +353,21 @@ static char *dump_filters(json_t *f)
 	return r;
 }
 
-/* The ids held in a failure state, sorted (they are held sorted by id). */
+/* The ids held in failure group g, sorted (they are held sorted by id). */
+static long *held_failures(const struct sweep *w, int g, size_t *n)
+{
+	long *k = xmalloc((w->n ? w->n : 1) * sizeof *k);
+	*n = 0;
+	for (size_t i = 0; i < w->n; i++)
+		if (in_group(&w->v[i].r->x, g))
+			k[(*n)++] = w->v[i].id;
+	return k;
+}
+
 static void snapshot_known(struct sweep *w)
 {
 	free(w->known);
-	w->known = xmalloc((w->n ? w->n : 1) * sizeof *w->known);
-	w->nknown = 0;
-	for (size_t i = 0; i < w->n; i++)
-		if (in_group(w->v[i].r->x.actual_status, w->group))
-			w->known[w->nknown++] = w->v[i].id;
+	w->known = held_failures(w, w->group, &w->nknown);
 }
 
 /* Split the known failures into ranges of at most SWEEP_NOTIN_MAX ids. */
@@ -354,6 +385,7 @@ static void plan_ranges(struct sweep *w)
 	w->range_pos = nr - 1; /* newest ids first: boots fail most */
 	w->ranges_done = 0;
 	w->found = 0;
+	w->probed = false;
 	w->scan_cut = false;
 	w->att = ATT_FAILSCAN;
 	w->att_pages = 0;
@@ -377,12 +409,53 @@ static char *scan_filters(const struct sweep *w)
 		json_object_set_new(id, "notin", notin);
 	else
 		json_decref(notin);
-	json_t *f = json_pack("{s:o}", "actual_status", fail_in(w->group));
+	json_t *f = group_filters(w->group);
 	if (json_object_size(id))
 		json_object_set_new(f, "id", id);
 	else
 		json_decref(id);
 	return dump_filters(f);
+}
+
+/* The excluded chunk of this cycle's count probe: known[*a..*b). */
+static void probe_chunk(const struct sweep *w, size_t *a, size_t *b)
+{
+	size_t m = (w->nknown + SWEEP_NOTIN_MAX - 1) / SWEEP_NOTIN_MAX;
+	*a = m ? (size_t)(w->rot[w->group] % m) * SWEEP_NOTIN_MAX : 0;
+	*b = *a + SWEEP_NOTIN_MAX < w->nknown ? *a + SWEEP_NOTIN_MAX : w->nknown;
+}
+
+/* The count probe: the group's failures but one chunk of the held ones. */
+static char *probe_filters(const struct sweep *w)
+{
+	size_t a, b;
+	probe_chunk(w, &a, &b);
+	json_t *notin = json_array();
+	for (size_t i = a; i < b; i++)
+		json_array_append_new(notin, json_integer(w->known[i]));
+	json_t *f = group_filters(w->group);
+	json_object_set_new(f, "id", json_pack("{s:o}", "notin", notin));
+	return dump_filters(f);
+}
+
+/* A departure hunt's count: the group's failures with an id from the
+ * first candidate up to (not including) hk[mid]. */
+static char *hunt_filters(const struct sweep *w, size_t mid)
+{
+	json_t *f = group_filters(w->hunt_group);
+	json_t *id = json_pack("{s:I}", "lt", (json_int_t)w->hk[mid]);
+	if (w->hlo > 0)
+		json_object_set_new(id, "gte", json_integer(w->hk[w->hlo]));
+	json_object_set_new(f, "id", id);
+	return dump_filters(f);
+}
+
+static char *ids_filters(const long *ids, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(ids[i]));
+	return dump_filters(json_pack("{s:{s:o}}", "id", "in", a));
 }
 
 static char *booting_filters(void)
@@ -393,10 +466,45 @@ static char *booting_filters(void)
 
 static char *confirm_filters(const struct sweep *w)
 {
-	json_t *ids = json_array();
-	for (size_t i = 0; i < w->nconfirm && i < SWEEP_PAGE_LIMIT; i++)
-		json_array_append_new(ids, json_integer(w->confirm[i]));
-	return dump_filters(json_pack("{s:{s:o}}", "id", "in", ids));
+	return ids_filters(w->confirm, w->nconfirm < SWEEP_PAGE_LIMIT ? w->nconfirm
+								       : SWEEP_PAGE_LIMIT);
+}
+
+/* The next step of the departure hunt, if one is due: starts one for a
+ * group known to hold departed failures. */
+static bool hunt_next(struct sweep *w, struct sweep_query *q)
+{
+	if (w->att != ATT_IDLE || w->hunt_req >= SWEEP_HUNT_PER_CYCLE)
+		return false;
+	if (w->hunt_group < 0) {
+		for (int g = 0; g < SWEEP_FAIL_GROUPS && w->hunt_group < 0; g++) {
+			if (!w->departed[g])
+				continue;
+			w->hk = held_failures(w, g, &w->nhk);
+			if (!w->nhk) {
+				free(w->hk);
+				w->hk = NULL;
+				w->departed[g] = false;
+				continue;
+			}
+			w->hunt_group = g;
+			w->hlo = 0;
+			w->hhi = w->nhk;
+		}
+		if (w->hunt_group < 0)
+			return false;
+	}
+	if (w->hhi - w->hlo <= SWEEP_PAGE_LIMIT) {
+		q->step = SW_RECHECK;
+		q->filters = ids_filters(w->hk + w->hlo, w->hhi - w->hlo);
+	} else {
+		q->step = SW_HUNT;
+		q->limit = 1;
+		q->cols = COLS_ID;
+		q->filters = hunt_filters(w, w->hlo + (w->hhi - w->hlo) / 2);
+	}
+	w->hunt_req++;
+	return true;
 }
 
 bool sweep_next(struct sweep *w, struct sweep_query *q)
@@ -417,14 +525,13 @@ bool sweep_next(struct sweep *w, struct sweep_query *q)
 		snapshot_known(w);
 		if (w->nknown <= SWEEP_NOTIN_MAX) {
 			/* few known: one listing that excludes them all is as cheap */
-			w->fail_total = -1;
+			w->excess = -1;
 			plan_ranges(w);
 		} else {
 			q->step = SW_FAILCOUNT;
 			q->limit = 1;
 			q->cols = COLS_ID;
-			q->filters = dump_filters(
-				json_pack("{s:o}", "actual_status", fail_in(w->group)));
+			q->filters = probe_filters(w);
 		}
 	}
 	if (w->att == ATT_FAILSCAN) {
@@ -439,6 +546,8 @@ bool sweep_next(struct sweep *w, struct sweep_query *q)
 	}
 	if (q->step != SW_NONE) {
 		w->att_req++;
+	} else if (hunt_next(w, q)) {
+		/* q is set */
 	} else if (w->nconfirm) {
 		q->step = SW_CONFIRM;
 		q->filters = confirm_filters(w);
@@ -503,16 +612,17 @@ static void att_advance(struct sweep *w, const struct pager *pg)
 	w->scan_cut = w->scan_cut || !pg->done;
 	w->ranges_done++;
 	w->att_pages = 0;
-	/* how many new ones the count promises; unknown while stale (departed
-	 * rows hide as many new ones) */
-	long need = w->fail_total >= 0 && !w->stale[w->group]
-			    ? w->fail_total - (long)w->nknown : -1;
+	/* how many new ones the count promises; unknown while departed rows
+	 * are held (each hides a new one) */
+	long need = w->probed && !w->departed[w->group] ? w->excess : -1;
 	bool enough = need > 0 && w->found >= need;
 	if (w->ranges_done >= w->nranges || enough) {
-		/* a complete listing knows every failure the service has: holding
-		 * more than it counts means some held ones left their state */
-		if (w->fail_total >= 0 && !w->scan_cut && w->ranges_done >= w->nranges)
-			w->stale[w->group] = (long)w->nknown + w->found > w->fail_total;
+		/* a complete listing knows every new failure: more than the
+		 * count promised means held ones outside the chunk left their
+		 * state (each offset a new one) */
+		if (w->probed && !w->scan_cut && w->ranges_done >= w->nranges &&
+		    w->found > w->excess)
+			w->departed[w->group] = true;
 		next_group(w);
 		return;
 	}
@@ -520,13 +630,12 @@ static void att_advance(struct sweep *w, const struct pager *pg)
 }
 
 /* A complete sweep and its removal checks re-read every row: a failure
- * that left its state before is corrected, so the counts are trusted again
- * (a group too large to list completely within a cycle's cap would
- * otherwise stay stale, and cost the cap, for good). */
+ * that left its state before is corrected, so no hunt is needed. */
 static void rows_fresh(struct sweep *w)
 {
 	for (int g = 0; g < SWEEP_FAIL_GROUPS; g++)
-		w->stale[g] = false;
+		w->departed[g] = false;
+	hunt_reset(w);
 }
 
 /* A complete sweep ended: rows it did not see become removal checks. */
@@ -562,32 +671,39 @@ static void sweep_complete(struct sweep *w, double now_wall)
 			w->confirm[w->nconfirm++] = w->v[i].id;
 }
 
-/* The by-id check answered rows (taken over): asked ids it lacks are gone.
+/* A by-id read answered rows (taken over): asked ids it lacks are gone.
  * A server that ignored the filter (answered an id not asked for) proves
  * nothing: then nothing is removed. */
-static void confirm_answer(struct sweep *w, struct instance *v, size_t n)
+static void byid_answer(struct sweep *w, const long *asked, size_t nasked, struct instance *v,
+			size_t n)
 {
-	size_t asked = w->nconfirm < SWEEP_PAGE_LIMIT ? w->nconfirm : SWEEP_PAGE_LIMIT;
 	bool honoured = true;
 	for (size_t i = 0; i < n && honoured; i++) {
 		bool in = false;
-		for (size_t k = 0; k < asked; k++)
-			in = in || w->confirm[k] == v[i].id;
+		for (size_t k = 0; k < nasked; k++)
+			in = in || asked[k] == v[i].id;
 		honoured = in;
 	}
 	if (honoured) {
-		for (size_t k = 0; k < asked; k++) {
+		for (size_t k = 0; k < nasked; k++) {
 			bool back = false;
 			for (size_t i = 0; i < n; i++)
-				back = back || v[i].id == w->confirm[k];
+				back = back || v[i].id == asked[k];
 			if (!back)
-				sweep_forget(w, w->confirm[k]);
+				sweep_forget(w, asked[k]);
 		}
 	}
 	if (honoured)
 		merge(w, v, n);
 	else
 		instances_free(v, n);
+}
+
+/* The removal check answered. */
+static void confirm_answer(struct sweep *w, struct instance *v, size_t n)
+{
+	size_t asked = w->nconfirm < SWEEP_PAGE_LIMIT ? w->nconfirm : SWEEP_PAGE_LIMIT;
+	byid_answer(w, w->confirm, asked, v, n);
 	memmove(w->confirm, w->confirm + asked, (w->nconfirm - asked) * sizeof *w->confirm);
 	w->nconfirm -= asked;
 	if (!w->nconfirm)
@@ -622,15 +738,25 @@ bool sweep_answer_page(struct sweep *w, const struct sweep_query *q, struct inst
 		else if (!w->complete_once && pg->total >= 0)
 			w->total = pg->total;
 		break;
-	case SW_FAILCOUNT:
+	case SW_FAILCOUNT: {
 		instances_free(v, n); /* ids only: nothing to merge */
-		w->fail_total = one.total;
-		/* equal counts mean nothing new only when no held failure is stale */
-		if (one.total < 0 || (one.total == (long)w->nknown && !w->stale[w->group]))
+		size_t a, b;
+		probe_chunk(w, &a, &b);
+		w->rot[w->group]++; /* the next chunk next cycle */
+		long expect = (long)(w->nknown - (b - a));
+		if (one.total < 0 || one.total == expect) {
 			next_group(w);
-		else
+		} else if (one.total < expect) {
+			/* held ones outside the chunk left: they may hide new ones */
+			w->departed[w->group] = true;
+			next_group(w);
+		} else {
 			plan_ranges(w);
+			w->excess = one.total - expect;
+			w->probed = true;
+		}
 		break;
+	}
 	case SW_FAILSCAN:
 		for (size_t i = 0; i < n; i++) /* a server ignoring notin sends known ones */
 			w->found += !bsearch(&v[i].id, w->known, w->nknown, sizeof *w->known,
@@ -644,6 +770,28 @@ bool sweep_answer_page(struct sweep *w, const struct sweep_query *q, struct inst
 		break;
 	case SW_CONFIRM:
 		confirm_answer(w, v, n);
+		break;
+	case SW_HUNT:
+		instances_free(v, n);
+		if (w->hunt_group >= 0 && w->hhi - w->hlo > SWEEP_PAGE_LIMIT) {
+			size_t mid = w->hlo + (w->hhi - w->hlo) / 2;
+			/* the lower half counts fewer than it holds: a departed one
+			 * is there; else it is in the upper half */
+			if (one.total >= 0 && one.total < (long)(mid - w->hlo))
+				w->hhi = mid;
+			else
+				w->hlo = mid;
+		}
+		break;
+	case SW_RECHECK:
+		if (w->hunt_group >= 0) {
+			byid_answer(w, w->hk + w->hlo, w->hhi - w->hlo, v, n);
+			/* the next probes tell whether more departed ones remain */
+			w->departed[w->hunt_group] = false;
+			hunt_reset(w);
+		} else {
+			instances_free(v, n);
+		}
 		break;
 	case SW_NONE:
 	case SW__COUNT:
@@ -664,6 +812,10 @@ void sweep_failed(struct sweep *w, const struct sweep_query *q)
 	case SW_FAILSCAN:
 	case SW_BOOTING:
 		att_reset(w);
+		break;
+	case SW_HUNT:
+	case SW_RECHECK:
+		hunt_reset(w); /* begun again next cycle (departed stays) */
 		break;
 	case SW_CONFIRM: /* asked again later */
 	case SW_NONE:

@@ -4,26 +4,42 @@
  * pager in its blocking loop.  One sweep object belongs to one thread; no
  * locking.
  *
- * Three kinds of request share the list endpoint's budget, in this order:
+ * Four kinds of request share the list endpoint's budget, in this order:
  *  - attention, once per cycle (sweep_cycle): per failure group (host:
- *    offline/unknown; run: exited/created) a count probe (limit 1, read
- *    total_instances) compared with the group's failures already held, and only when they differ a listing of the failures not
- *    yet held (id ranges, each excluding at most SWEEP_NOTIN_MAX known ids),
- *    so its cost does not grow with the failures already known; then the
- *    instances meant to run that are still booting or loading.  Equal
- *    counts prove nothing while a held failure has left its state unseen
- *    (destroyed or stopped elsewhere before the sweep re-read it: a new
- *    failure would bring the count back level): once a complete listing
- *    shows the service counts fewer than it holds, the group is "stale" and
- *    listed every cycle, until a complete listing shows the counts agree
- *    or a complete sweep (and its removal checks) has re-read every row;
+ *    offline/unknown; run: exited/created while meant to run) one probe
+ *    whose cost does not grow with the failures already held, then the
+ *    instances meant to run that are still booting or loading.
+ *    With few failures held (at most SWEEP_NOTIN_MAX) the probe is a
+ *    listing of the group's failures that excludes every held one: any new
+ *    one is in its answer.  With more, it is a count (limit 1, read
+ *    total_instances) of the group's failures excluding one chunk of at
+ *    most SWEEP_NOTIN_MAX held ids, compared with the held failures outside
+ *    that chunk; the chunk rotates over the held ids, one step per cycle.
+ *    A plain count is blind to a swap (a held failure leaves its state
+ *    unseen, destroyed or restarted elsewhere, while another instance
+ *    fails: the count stays level); the chunked count sees it in the cycle
+ *    whose chunk holds the departed one (the departed one no longer
+ *    offsets the new one), so within ceil(held / SWEEP_NOTIN_MAX) cycles.
+ *    More counted than expected: a listing of the failures not yet held
+ *    (id ranges, each excluding at most SWEEP_NOTIN_MAX held ids).  Fewer
+ *    (or a complete listing that finds more new ones than the count
+ *    promised): held failures have left unseen, which would mask the next
+ *    new ones; a departure hunt finds them (below) so counts are exact
+ *    again;
+ *  - the departure hunt, at most SWEEP_HUNT_PER_CYCLE requests a cycle
+ *    after attention: a binary search over the held failures' id ranges
+ *    with count probes (a range counting fewer than it holds has a
+ *    departed one), down to SWEEP_PAGE_LIMIT ids, which are then read by
+ *    id (rows not returned are removed: the by-id proof of the removal
+ *    check); about log2(held / 25) + 1 requests per departure, once;
  *  - removal checks: ids a complete sweep did not contain, asked for by id;
  *    the ones the service does not return are removed;
  *  - the full sweep: every page of the list, round-robin, marking each row
  *    with the sweep's generation.
- * A row is removed only when a complete, uninterrupted sweep lacked it and
- * the by-id check confirms it, or when the operator destroyed it
- * (sweep_forget); never because a request failed. */
+ * A row is removed only when a by-id read that the service honoured lacks
+ * it (the removal check after a complete, uninterrupted sweep lacked it, or
+ * the hunt's last step), or when the operator destroyed it (sweep_forget);
+ * never because a request failed. */
 #ifndef RENTOP_SWEEP_H
 #define RENTOP_SWEEP_H
 
@@ -40,6 +56,7 @@
 #define SWEEP_NOTIN_MAX 300   /* known ids excluded per listing request */
 #define SWEEP_ATT_MAX_REQ 8   /* attention requests per cycle, at most */
 #define SWEEP_BOOT_PAGES 2    /* pages of booting instances per cycle, at most */
+#define SWEEP_HUNT_PER_CYCLE 2 /* departure hunt requests per cycle, at most */
 #define SWEEP_PAGE_MAX 100000 /* a list that never ends is a protocol error */
 
 /* The columns rentop's table, detail, ssh and header read (select_cols). */
@@ -90,6 +107,8 @@ enum sweep_step {
 	SW_FAILSCAN,  /* attention: failures not yet held, over one id range */
 	SW_BOOTING,   /* attention: meant to run, still booting or loading */
 	SW_CONFIRM,   /* removal check: ids the last complete sweep lacked */
+	SW_HUNT,      /* departure hunt: count of a group's failures in an id range */
+	SW_RECHECK,   /* departure hunt: the last candidates read by id */
 	SW__COUNT
 };
 
@@ -136,14 +155,21 @@ struct sweep {
 	unsigned att_pages;         /* pages of the current listing */
 	char *att_token;            /* next page of the current listing */
 	int group;                  /* the failure group being probed */
-	long fail_total;            /* this group's count (T) this cycle, -1 not probed */
-	bool stale[SWEEP_FAIL_GROUPS]; /* holds failures the service no longer counts */
+	long excess;                /* probe: counted minus expected; -1 unknown (listing) */
+	bool probed;                /* the current listing follows a chunked count */
+	unsigned rot[SWEEP_FAIL_GROUPS]; /* the excluded chunk's rotation, one step a cycle */
+	bool departed[SWEEP_FAIL_GROUPS]; /* holds failures the service no longer counts */
 	bool scan_cut;              /* a range's listing was cut at SWEEP_BOOT_PAGES */
 	long *known;                /* failure ids held when the scan began, sorted */
 	size_t nknown;
 	long *lo;                   /* scan ranges: [lo[i], lo[i+1]) (last open) */
 	size_t nranges, range_pos, ranges_done;
 	long found;                 /* new failures found in this scan (ids not known) */
+	/* the departure hunt */
+	int hunt_group;             /* -1: none under way */
+	long *hk;                   /* the group's held failure ids when it began, sorted */
+	size_t nhk, hlo, hhi;       /* candidates hk[hlo..hhi) */
+	unsigned hunt_req;          /* hunt requests this cycle */
 	/* figures */
 	unsigned long requests[SW__COUNT];
 	unsigned long removed;
