@@ -17,9 +17,9 @@ mkdir -p build; : >"$RESULTS"
 export RESULTS
 t0=$(date +%s)
 export TEST_JOBS=${TEST_JOBS:-4} FUZZ_SECONDS=${FUZZ_SECONDS:-10}
-# the TSan run's end-to-end scripts: the fleet merge, actions and their
+# the TSan run's end-to-end scripts: actions, bulk actions and their
 # answers, log follows, hangs and signals, the paced offer search, serverless
-TSAN_E2E=${TSAN_E2E:-"fleet actions atmostonce logs hang signals offers serverless"}
+TSAN_E2E=${TSAN_E2E:-"actions atmostonce bulk logs hang signals offers serverless"}
 
 build() {   # build VARIANT: every program and test binary of that variant
     echo "== build ($1)"

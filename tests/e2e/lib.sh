@@ -150,7 +150,7 @@ sim_start() {
 }
 
 # sim_get PATH: GET a simulator path (control API or REST, no auth) to stdout.
-sim_get() { curl -sS --max-time 10 "$SIM_URL$1"; }
+sim_get() { curl -sS --max-time 30 "$SIM_URL$1"; }   # /__sim/state of 10,000 instances is 16 MB
 
 # sim_post PATH JSON: POST a JSON body to a control path; fails on HTTP >= 400.
 sim_post() {
