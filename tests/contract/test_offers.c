@@ -292,6 +292,126 @@ static void test_template_create_edit_delete(void **state)
 	ct_expect_error(ct_sim->full_key, "DELETE", "/api/v0/template/", "{}", 400, "missing_input", NULL);
 }
 
+/* The stored template of this id in the simulator's state (owned), or NULL. */
+static json_t *state_template(long id)
+{
+	json_t *st = ct_state();
+	json_t *found = NULL, *t;
+	size_t i;
+	json_array_foreach(json_object_get(st, "templates"), i, t)
+		if (json_integer_value(json_object_get(t, "id")) == id)
+			found = json_incref(t);
+	json_decref(st);
+	return found;
+}
+
+static void test_template_validation(void **state)
+{
+	(void)state;
+	static const char *const base = "\"docker_login_repo\":\"\",\"docker_login_user\":\"\",\"docker_login_pass\":\"\"";
+	char body[512];
+	/* required fields: each one missing is named */
+	ct_expect_error(ct_sim->full_key, "POST", "/api/v0/template/",
+			"{\"image\":\"a/b\",\"docker_login_repo\":\"\",\"docker_login_user\":\"\",\"docker_login_pass\":\"\"}",
+			400, "missing_input", "name");
+	ct_expect_error(ct_sim->full_key, "POST", "/api/v0/template/",
+			"{\"name\":\"n\",\"image\":\"a/b\",\"docker_login_repo\":\"\",\"docker_login_user\":\"\"}", 400,
+			"missing_input", "docker_login_pass");
+	/* empty name or image, wrong types, unknown runtype: refused, nothing stored */
+	json_t *before = ct_expect("GET", "/api/v0/template/", NULL, 200);
+	size_t n0 = json_array_size(json_object_get(before, "templates"));
+	json_decref(before);
+	static const struct {
+		const char *fields, *msg;
+	} bad[] = {
+		{ "\"name\":\"\",\"image\":\"a/b\"", "name must not be empty" },
+		{ "\"name\":\"n\",\"image\":\"\"", "image must not be empty" },
+		{ "\"name\":\"n\",\"image\":\"a/b\",\"runtype\":\"vm\"", "runtype" },
+		{ "\"name\":\"n\",\"image\":\"a/b\",\"recommended_disk_space\":-3", "recommended_disk_space" },
+		{ "\"name\":\"n\",\"image\":\"a/b\",\"ssh_direct\":\"yes\"", "ssh_direct" },
+		{ "\"name\":\"n\",\"image\":\"a/b\",\"env\":{\"A\":\"1\"}", "env" },
+		{ "\"name\":\"n\",\"image\":\"a/b\",\"onstart\":7", "onstart" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		snprintf(body, sizeof body, "{%s,%s}", bad[i].fields, base);
+		ct_expect_error(ct_sim->full_key, "POST", "/api/v0/template/", body, 400, "invalid_args", bad[i].msg);
+	}
+	json_t *after = ct_expect("GET", "/api/v0/template/", NULL, 200);
+	assert_int_equal(json_array_size(json_object_get(after, "templates")), n0);
+	json_decref(after);
+	/* every field typed is stored, the password included */
+	json_t *j = ct_expect("POST", "/api/v0/template/",
+			      "{\"name\":\"full\",\"image\":\"reg.example.com/me/app\",\"tag\":\"v1\",\"runtype\":\"ssh\","
+			      "\"ssh_direct\":true,\"use_ssh\":true,\"env\":\"-e A=1\",\"onstart\":\"echo hi\","
+			      "\"recommended_disk_space\":24,\"docker_login_repo\":\"reg.example.com\","
+			      "\"docker_login_user\":\"bob\",\"docker_login_pass\":\"s3cret\"}",
+			      200);
+	json_t *t = json_object_get(j, "template");
+	long id = (long)json_integer_value(json_object_get(t, "id"));
+	char *hash = strdup(ct_str(t, "hash_id"));
+	json_decref(j);
+	json_t *st = state_template(id);
+	assert_non_null(st);
+	assert_string_equal(ct_str(st, "docker_login_pass"), "s3cret");
+	assert_string_equal(ct_str(st, "runtype"), "ssh");
+	assert_float_equal(ct_num(st, "recommended_disk_space"), 24, 1e-9);
+	assert_int_equal(json_integer_value(json_object_get(st, "creator_id")), 148213);
+	json_decref(st);
+	/* a refused edit changes nothing, the hash_id included */
+	snprintf(body, sizeof body, "{\"hash_id\":\"%s\",\"name\":\"\"}", hash);
+	ct_expect_error(ct_sim->full_key, "PUT", "/api/v0/template/", body, 400, "invalid_args", "name");
+	snprintf(body, sizeof body, "{\"hash_id\":\"%s\",\"desc\":\"d\",\"runtype\":\"vm\"}", hash);
+	ct_expect_error(ct_sim->full_key, "PUT", "/api/v0/template/", body, 400, "invalid_args", "runtype");
+	st = state_template(id);
+	assert_string_equal(ct_str(st, "hash_id"), hash);
+	assert_string_equal(ct_str(st, "name"), "full");
+	assert_string_equal(ct_str(st, "desc"), "");
+	json_decref(st);
+	/* an edit of only the password changes the hash_id too; the id stays */
+	snprintf(body, sizeof body, "{\"hash_id\":\"%s\",\"docker_login_pass\":\"n3w\"}", hash);
+	j = ct_expect("PUT", "/api/v0/template/", body, 200);
+	t = json_object_get(j, "template");
+	assert_string_not_equal(ct_str(t, "hash_id"), hash);
+	assert_int_equal(json_integer_value(json_object_get(t, "id")), id);
+	json_decref(j);
+	st = state_template(id);
+	assert_string_equal(ct_str(st, "docker_login_pass"), "n3w");
+	json_decref(st);
+	free(hash);
+}
+
+static void test_template_ownership(void **state)
+{
+	(void)state;
+	/* the recommended templates are the platform's: not editable, not deletable */
+	json_t *j = ct_expect("GET", "/api/v0/template/?select_filters=%7B%22recommended%22%3A%7B%22eq%22%3Atrue%7D%7D",
+			      NULL, 200);
+	json_t *t = json_array_get(json_object_get(j, "templates"), 0);
+	assert_non_null(t);
+	assert_int_not_equal(json_integer_value(json_object_get(t, "creator_id")), 148213);
+	long id = (long)json_integer_value(json_object_get(t, "id"));
+	char *hash = strdup(ct_str(t, "hash_id"));
+	json_decref(j);
+	char body[256];
+	snprintf(body, sizeof body, "{\"hash_id\":\"%s\",\"desc\":\"mine now\"}", hash);
+	ct_expect_error(ct_sim->full_key, "PUT", "/api/v0/template/", body, 403, "forbidden", "creator");
+	snprintf(body, sizeof body, "{\"template_id\":%ld}", id);
+	ct_expect_error(ct_sim->full_key, "DELETE", "/api/v0/template/", body, 403, "forbidden", "creator");
+	json_t *st = state_template(id);
+	assert_non_null(st);
+	assert_string_equal(ct_str(st, "hash_id"), hash);
+	json_decref(st);
+	free(hash);
+	/* the operator's own search (creator_id eq) has no recommended one */
+	j = ct_expect("GET", "/api/v0/template/?select_filters=%7B%22creator_id%22%3A%7B%22eq%22%3A148213%7D%7D", NULL,
+		      200);
+	size_t i;
+	json_array_foreach(json_object_get(j, "templates"), i, t)
+		assert_false(json_is_true(json_object_get(t, "recommended")));
+	assert_true(json_array_size(json_object_get(j, "templates")) > 0);
+	json_decref(j);
+}
+
 static void test_create_from_template_merges(void **state)
 {
 	(void)state;
@@ -365,6 +485,8 @@ int main(void)
 		cmocka_unit_test_setup(test_create_volume_info_and_bid_price, ct_reset),
 		cmocka_unit_test_setup(test_template_search_all_eight_operators, ct_reset),
 		cmocka_unit_test_setup(test_template_create_edit_delete, ct_reset),
+		cmocka_unit_test_setup(test_template_validation, ct_reset),
+		cmocka_unit_test_setup(test_template_ownership, ct_reset),
 		cmocka_unit_test_setup(test_create_from_template_merges, ct_reset),
 	};
 	return cmocka_run_group_tests_name("contract_offers", tests, setup, ct_stop);

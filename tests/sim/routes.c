@@ -1342,21 +1342,84 @@ static const char *const tpl_fields[] = { "name", "image", "tag", "desc", "readm
 					  "docker_login_pass", "href", "repo", "extra_filters",
 					  "recommended_disk_space", "private", "volume_info", NULL };
 
-static bool template_apply(struct ctx *c, json_t *t)
+/* The type a template field must have in a create or edit body. */
+static bool tpl_field_ok(const char *k, const json_t *v, char *why, size_t n)
 {
-	for (size_t i = 0; tpl_fields[i]; i++) {
-		json_t *v = json_object_get(c->body, tpl_fields[i]);
-		if (!v)
-			continue;
-		if (!strcmp(tpl_fields[i], "env") && !json_is_string(v) && !json_is_null(v)) {
-			routes_error(c->rs, 400, "invalid_args", "env must be a string in -e/-p flag format");
+	static const char *const bools[] = { "ssh_direct", "use_ssh", "jup_direct", "use_jupyter_lab",
+					     "private", NULL };
+	for (size_t i = 0; bools[i]; i++)
+		if (!strcmp(k, bools[i])) {
+			if (json_is_boolean(v))
+				return true;
+			snprintf(why, n, "%s must be true or false", k);
 			return false;
 		}
-		json_object_set(t, tpl_fields[i], v);
+	if (!strcmp(k, "recommended_disk_space")) {
+		double d;
+		if (jnum_value(v, &d) && d >= 0 && d <= 1e6)
+			return true;
+		snprintf(why, n, "recommended_disk_space must be a size in GB");
+		return false;
+	}
+	if (!strcmp(k, "extra_filters") || !strcmp(k, "volume_info")) {
+		if (json_is_object(v) || json_is_null(v))
+			return true;
+		snprintf(why, n, "%s must be an object", k);
+		return false;
+	}
+	if (!strcmp(k, "env")) {
+		if (json_is_string(v) || json_is_null(v))
+			return true;
+		snprintf(why, n, "env must be a string in -e/-p flag format");
+		return false;
+	}
+	if (!json_is_string(v)) {
+		snprintf(why, n, "%s must be a string", k);
+		return false;
+	}
+	if ((!strcmp(k, "name") || !strcmp(k, "image")) && !*json_string_value(v)) {
+		snprintf(why, n, "%s must not be empty", k);
+		return false;
+	}
+	if (!strcmp(k, "runtype")) {
+		const char *r = json_string_value(v);
+		if (strcmp(r, "ssh") && strcmp(r, "jupyter") && strcmp(r, "args")) {
+			snprintf(why, n, "runtype must be ssh, jupyter or args");
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Check every field of the body first, then set them on t (nothing is
+ * changed when one is refused). */
+static bool template_apply(struct ctx *c, json_t *t)
+{
+	char why[160];
+	for (size_t i = 0; tpl_fields[i]; i++) {
+		json_t *v = json_object_get(c->body, tpl_fields[i]);
+		if (v && !tpl_field_ok(tpl_fields[i], v, why, sizeof why)) {
+			routes_error(c->rs, 400, "invalid_args", why);
+			return false;
+		}
+	}
+	for (size_t i = 0; tpl_fields[i]; i++) {
+		json_t *v = json_object_get(c->body, tpl_fields[i]);
+		if (v)
+			json_object_set(t, tpl_fields[i], v);
 	}
 	json_t *tag = json_object_get(t, "tag");
 	json_object_set(t, "default_tag", tag);
 	return true;
+}
+
+/* Only the creator edits or deletes a template (403 otherwise). */
+static bool template_owned(struct ctx *c, const json_t *t)
+{
+	if (json_integer_value(json_object_get(t, "creator_id")) == USER_ID)
+		return true;
+	routes_error(c->rs, 403, "forbidden", "Only the template's creator can change it");
+	return false;
 }
 
 static void h_template_post(struct ctx *c)
@@ -1397,14 +1460,8 @@ static void h_template_put(struct ctx *c)
 		errorf(c->rs, 404, "not_found", "No template with hash_id %s", h);
 		return;
 	}
-	json_t *backup = json_deep_copy(t);
-	if (!template_apply(c, t)) {
-		json_object_clear(t);
-		json_object_update(t, backup);
-		json_decref(backup);
+	if (!template_owned(c, t) || !template_apply(c, t))
 		return;
-	}
-	json_decref(backup);
 	json_object_set_new(t, "_version", json_integer(json_integer_value(json_object_get(t, "_version")) + 1));
 	world_template_rehash(t);
 	reply(c->rs, 200, json_pack("{s:b,s:o}", "success", 1, "template", template_public(t)));
@@ -1421,6 +1478,8 @@ static void h_template_delete(struct ctx *c)
 	json_t *t;
 	json_array_foreach(c->w->templates, i, t) {
 		if ((double)json_integer_value(json_object_get(t, "id")) == id) {
+			if (!template_owned(c, t))
+				return;
 			json_array_remove(c->w->templates, i);
 			ok_msg(c->rs, "Template deleted.");
 			return;

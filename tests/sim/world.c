@@ -889,6 +889,9 @@ static void seed_instance(struct world *w, int i, double now)
 
 /* ---- templates, endpoints, keys ---------------------------------------- */
 
+/* The recommended templates are the platform's, not the operator's. */
+#define PLATFORM_CREATOR_ID 1
+
 static void seed_templates(struct world *w, double now)
 {
 	static const struct {
@@ -913,7 +916,8 @@ static void seed_templates(struct world *w, double now)
 				      "jupyter_dir", "/", "use_jupyter_lab", true, "docker_login_repo", "",
 				      "docker_login_user", "", "docker_login_pass", "",
 				      "recommended_disk_space", 32.0, "recommended", t[i].recommended,
-				      "creator_id", (json_int_t)148213, "created_at", now - 86400.0 * (double)(40 - i),
+				      "creator_id", (json_int_t)(t[i].recommended ? PLATFORM_CREATOR_ID : 148213),
+				      "created_at", now - 86400.0 * (double)(40 - i),
 				      "count_created", (json_int_t)(100 + 37 * i), "recent_create_date", now - 3600.0 * (double)i,
 				      "private", false, "default_tag", t[i].tag, "desc", "");
 		json_object_set_new(o, "extra_filters", json_pack("{s:{s:i}}", "cuda_max_good", "gte", 12));
