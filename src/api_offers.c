@@ -795,35 +795,46 @@ json_t *templates_filters(enum template_scope scope, long user_id)
 
 bool template_validate(const struct template_req *t, char *err, size_t errn)
 {
-	const char *why = NULL;
+	return template_validate_at(t, err, errn, NULL);
+}
+
+bool template_validate_at(const struct template_req *t, char *err, size_t errn,
+			  const char **field)
+{
+	const char *why = NULL, *at = "name";
 	if (empty(t->name))
 		why = "a template needs a name";
 	else if (utf8_chars(t->name, false) < 0 || strlen(t->name) > 256)
 		why = "the name is text of at most 256 bytes";
-	else if (empty(t->image))
+	else if ((at = "image"), empty(t->image))
 		why = "a template needs an image";
 	else if ((why = image_problem(t->image)))
 		;
-	else if (!empty(t->tag) && strpbrk(t->tag, " /:@\t\n"))
+	else if ((at = "tag"), !empty(t->tag) && strpbrk(t->tag, " /:@\t\n"))
 		why = "a tag has no spaces, / : or @";
-	else if ((unsigned)t->launch >= LAUNCH__COUNT)
+	else if ((at = "launch"), (unsigned)t->launch >= LAUNCH__COUNT)
 		why = "unknown launch mode";
-	else if (!empty(t->args_str) && t->launch != LAUNCH_ARGS)
+	else if ((at = "args"), !empty(t->args_str) && t->launch != LAUNCH_ARGS)
 		why = "arguments apply only to the entrypoint/args launch mode";
-	else if (!isfinite(t->recommended_disk_space) || t->recommended_disk_space < 0)
+	else if ((at = "disk"), !isfinite(t->recommended_disk_space) || t->recommended_disk_space < 0)
 		why = "the recommended disk is a size in GB";
-	else if (!empty(t->onstart) && strlen(t->onstart) > CREATE_ONSTART_MAX)
+	else if ((at = "onstart"), !empty(t->onstart) && strlen(t->onstart) > CREATE_ONSTART_MAX)
 		why = "a template's onstart is at most 4048 characters";
-	else if ((!empty(t->login_user) || !empty(t->login_pass)) && empty(t->login_repo))
+	else if ((at = "login_repo"),
+		 (!empty(t->login_user) || !empty(t->login_pass)) && empty(t->login_repo))
 		why = "registry credentials need the registry (docker_login_repo)";
 	if (!why && !empty(t->env)) {
 		json_t *e = create_env_parse(t->env, err, errn, NULL);
+		if (field)
+			*field = "env";
 		if (!e)
 			return false;
 		json_decref(e);
 	}
 	if (why) {
 		snprintf(err, errn, "%s", why);
+		if (field)
+			*field = at;
 		return false;
 	}
 	return true;

@@ -181,6 +181,11 @@ struct template_req {
 /* Check name, image, env, launch/args and the registry fields; messages
  * never contain the password.  True when valid (err untouched). */
 bool template_validate(const struct template_req *t, char *err, size_t errn);
+/* The same, and *field (when not NULL and invalid) names the field the
+ * message is about: "name", "image", "tag", "launch", "args", "disk",
+ * "onstart", "login_repo" or "env" (the template form's field names). */
+bool template_validate_at(const struct template_req *t, char *err, size_t errn,
+			  const char **field);
 /* POST /api/v0/template/ with every field (registry fields "" when unused). */
 struct api_call api_template_create(const struct config *c, const struct template_req *t);
 /* PUT /api/v0/template/ {"hash_id", only the fields where edited differs

@@ -408,6 +408,17 @@ void offers_template_req(const struct template_rec *t, struct template_req *r)
 	r->private_ = t->private_;
 }
 
+struct template_rec *offers_template_dup(const struct template_rec *t)
+{
+	struct template_rec *d = xcalloc(1, sizeof *d);
+	*d = *t;
+	char **s[] = { &d->hash_id, &d->name, &d->image, &d->tag, &d->runtype, &d->desc, &d->env,
+		       &d->onstart, &d->args_str, &d->docker_login_repo, &d->docker_login_user };
+	for (size_t i = 0; i < sizeof s / sizeof *s; i++)
+		*s[i] = *s[i] ? xstrdup(*s[i]) : NULL;
+	return d;
+}
+
 /* ---- pacing ------------------------------------------------------------------- */
 
 void offers_pace_init(struct pace *p, double now)

@@ -111,6 +111,8 @@ void offers_template_form(const struct template_rec *t, struct create_form *f);
 /* A template record as the template form edits it (points into t; the
  * password is never known: login_pass NULL). */
 void offers_template_req(const struct template_rec *t, struct template_req *r);
+/* A deep copy of t as a one-record array (templates_free(d, 1) frees it). */
+struct template_rec *offers_template_dup(const struct template_rec *t);
 
 /* ---- search pacing -------------------------------------------------------------- */
 

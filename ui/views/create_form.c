@@ -45,7 +45,7 @@ void create_tpl_clear(struct create_tpl *t)
 }
 
 /* A number as the form shows it: "8", "0.125". */
-static void num_text(char *buf, size_t n, double v, int decimals)
+void create_form_num_text(char *buf, size_t n, double v, int decimals)
 {
 	snprintf(buf, n, "%.*f", decimals, v);
 	char *dot = strchr(buf, '.');
@@ -75,9 +75,32 @@ static bool check_onstart(const struct form_field *f, char *err, size_t n)
 	return false;
 }
 
-void create_form_build(struct form *fm, const struct offer *o, const struct offers_prefill *p)
+int create_form_add_launch(struct form *fm, enum create_launch initial)
 {
 	init_names();
+	return form_add_choice(fm, "launch", "Launch mode", launch_names, LAUNCH__COUNT,
+			       (int)initial);
+}
+
+int create_form_add_env(struct form *fm, const char *initial)
+{
+	int e = form_add_secret(fm, "env", "Env, ports (-e K=V -p H:C)", CREATE_ENV_MAX, false);
+	if (e >= 0 && initial)
+		textbuf_set(&fm->f[e].tb, initial);
+	return e;
+}
+
+int create_form_add_onstart(struct form *fm, const char *initial, bool compress)
+{
+	int os = form_add_multiline(fm, "onstart", "Onstart script", initial ? initial : "",
+				    compress ? CREATE_ONSTART_EDIT_MAX : CREATE_ONSTART_MAX, false);
+	if (os >= 0 && compress)
+		fm->f[os].check = check_onstart;
+	return os;
+}
+
+void create_form_build(struct form *fm, const struct offer *o, const struct offers_prefill *p)
+{
 	char title[64];
 	snprintf(title, sizeof title, " Rent offer %ld%s ", o->id, o->is_bid ? " (interruptible)" : "");
 	form_init(fm, title);
@@ -85,25 +108,19 @@ void create_form_build(struct form *fm, const struct offer *o, const struct offe
 	form_add_text(fm, "template", "Template (Enter picks)", p ? p->template_hash_id : "",
 		      CREATE_HASH_MAX, false);
 	char disk[32];
-	num_text(disk, sizeof disk, p && p->disk > 0 ? p->disk : CREATE_DISK_DEFAULT, 1);
+	create_form_num_text(disk, sizeof disk, p && p->disk > 0 ? p->disk : CREATE_DISK_DEFAULT, 1);
 	form_add_number(fm, "disk", "Disk (GB)", disk, 1, 1e6, false, true);
 	form_add_text(fm, "label", "Label", p ? p->label : "", CREATE_LABEL_MAX, false);
-	form_add_choice(fm, "launch", "Launch mode", launch_names, LAUNCH__COUNT,
-			p ? (int)p->launch : (int)LAUNCH_SSH);
-	int e = form_add_secret(fm, "env", "Env, ports (-e K=V -p H:C)", CREATE_ENV_MAX, false);
-	if (e >= 0 && p && p->env)
-		textbuf_set(&fm->f[e].tb, p->env);
-	int os = form_add_multiline(fm, "onstart", "Onstart script", p ? p->onstart : "",
-				    CREATE_ONSTART_EDIT_MAX, false);
-	if (os >= 0)
-		fm->f[os].check = check_onstart;
+	create_form_add_launch(fm, p ? p->launch : LAUNCH_SSH);
+	create_form_add_env(fm, p ? p->env : NULL);
+	create_form_add_onstart(fm, p ? p->onstart : "", true);
 	form_add_text(fm, "args", "Args (entrypoint/args)",
 		      p && p->launch == LAUNCH_ARGS ? p->args_str : "", CREATE_ARGS_MAX, false);
 	form_add_toggle(fm, "stopped", "Start stopped", false);
 	if (o->is_bid) {
 		char bid[32] = "";
 		if (isfinite(o->min_bid) && o->min_bid > 0)
-			num_text(bid, sizeof bid,
+			create_form_num_text(bid, sizeof bid,
 				 o->min_bid < CREATE_BID_MIN ? CREATE_BID_MIN : o->min_bid, 3);
 		form_add_number(fm, "price", "Bid ($/h, 0.001-32)", bid, CREATE_BID_MIN,
 				CREATE_BID_MAX, false, true);
@@ -133,7 +150,7 @@ void create_form_apply_template(struct form *fm, const struct template_rec *t,
 		textbuf_set(&fm->f[i].tb, ct->image);
 	if ((i = form_find(fm, "disk")) >= 0) {
 		char d[32];
-		num_text(d, sizeof d, f.disk, 1);
+		create_form_num_text(d, sizeof d, f.disk, 1);
 		textbuf_set(&fm->f[i].tb, d);
 	}
 	if ((i = form_find(fm, "launch")) >= 0)

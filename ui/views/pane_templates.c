@@ -2,7 +2,8 @@
  * own templates and the recommended ones as one list (own first), searched
  * as you type with `/` (name, image, image:tag or hash_id), r fetches
  * again, Enter shows every field of one (env values and secret-looking
- * onstart assignments masked; the registry password is never known).  The
+ * onstart assignments masked; the registry password is never known); c,
+ * e and d create, edit and delete (tpl_edit.c).  The
  * list (struct tpl_list) is also what the create form's template picker
  * shows: both fetch it the same way, two template searches through
  * jobs_call, fetches retried by the poller's one rule. */
@@ -24,6 +25,7 @@
 #include "offers.h"
 #include "secrets.h"
 #include "theme.h"
+#include "tpl_edit.h"
 #include "util.h"
 #include "view.h"
 
@@ -185,6 +187,9 @@ struct tpl_view {
 	bool detail;
 	int dtop;
 	int rows;
+	struct tpl_edit *ed;  /* create / edit / delete */
+	long want_id;         /* select this template when the list comes (0: none) */
+	bool refetch;         /* fetch again when the searches in flight answer */
 };
 
 static void refilter(struct tpl_view *v)
@@ -192,6 +197,11 @@ static void refilter(struct tpl_view *v)
 	free(v->idx);
 	v->idx = xcalloc(v->list.n + 1, sizeof *v->idx);
 	v->nidx = tpl_list_match(&v->list, v->filter, v->idx, v->list.n);
+	for (size_t k = 0; v->want_id && k < v->nidx; k++)
+		if (v->list.v[v->idx[k]].id == v->want_id) {
+			v->sel = k;
+			v->want_id = 0;
+		}
 	if (v->sel >= v->nidx)
 		v->sel = v->nidx ? v->nidx - 1 : 0;
 }
@@ -353,14 +363,15 @@ static void tv_keys(struct keymap *km, int ctx)
 	enum action d = action_register(&tdetail_def);
 	action_allow(d, ctx);
 	keymap_default(km, ctx, "Enter", d);
+	tpl_edit_keys(km, ctx);
 }
 
 static bool tv_action(struct app *a, void *st, enum action act)
 {
 	struct tpl_view *v = st;
 	long page = v->rows > 1 ? v->rows - 1 : 1;
-	if (!action_builtin(act)) /* a registered action: its run handles it */
-		return false;
+	if (!action_builtin(act)) /* a registered action: its run handles it, or tpl_edit */
+		return tpl_edit_action(a, v->ed, act, tv_selected(v), user_id(a));
 	if (v->detail) {
 		switch (act) {
 		case ACT_UP: if (v->dtop) v->dtop--; break;
@@ -395,14 +406,52 @@ list:
 	return true;
 }
 
+/* A change finished: the edited template's new hash_id at once, the
+ * deleted one gone, then the list fetched again with the selection kept
+ * on the template changed. */
+static void after_change(struct app *a, struct tpl_view *v, const struct tpl_done *d)
+{
+	for (size_t i = 0; i < v->list.n; i++) {
+		struct template_rec *t = &v->list.v[i];
+		if (d->id && t->id == d->id && d->new_hash[0]) {
+			free(t->hash_id);
+			t->hash_id = xstrdup(d->new_hash);
+		}
+		if (d->deleted_id && t->id == d->deleted_id) {
+			struct template_rec *gone = xcalloc(1, sizeof *gone);
+			*gone = *t;
+			memmove(t, t + 1, (v->list.n - i - 1) * sizeof *t);
+			v->list.n--;
+			templates_free(gone, 1);
+			break;
+		}
+	}
+	if (d->select_id)
+		v->want_id = d->select_id;
+	refilter(v);
+	if (d->changed) {
+		/* a search in flight may predate the change: fetch again after it */
+		v->refetch = v->list.req_own || v->list.req_rec;
+		tpl_list_fetch(a, &v->list);
+	}
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+}
+
 static void tv_snapshot(struct app *a, void *st, bool rows)
 {
 	(void)rows;
 	struct tpl_view *v = st;
+	struct tpl_done d;
+	if (tpl_edit_snapshot(a, v->ed, &d))
+		after_change(a, v, &d);
 	bool busy = v->list.req_own || v->list.req_rec;
 	if (tpl_list_take(a, &v->list) || (busy && !v->list.req_own && !v->list.req_rec)) {
 		refilter(v);
 		a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+		if (v->refetch && !v->list.req_own && !v->list.req_rec) {
+			v->refetch = false;
+			tpl_list_fetch(a, &v->list);
+		}
 	}
 }
 
@@ -440,15 +489,28 @@ static const void *tv_selected_row(const struct app *a, const void *st)
 static void *tv_init(struct app *a)
 {
 	(void)a;
-	return xcalloc(1, sizeof(struct tpl_view));
+	struct tpl_view *v = xcalloc(1, sizeof *v);
+	v->ed = tpl_edit_new();
+	return v;
 }
 
 static void tv_fini(struct app *a, void *st)
 {
 	struct tpl_view *v = st;
+	tpl_edit_free(a, v->ed);
 	tpl_list_free(a, &v->list);
 	free(v->idx);
 	free(v);
+}
+
+static bool tv_modal_key(struct app *a, void *st, int key)
+{
+	return tpl_edit_modal_key(a, ((struct tpl_view *)st)->ed, key);
+}
+
+static bool tv_modal_draw(struct app *a, void *st)
+{
+	return tpl_edit_modal_draw(a, ((struct tpl_view *)st)->ed);
 }
 
 const struct view_ops view_templates = {
@@ -467,4 +529,6 @@ const struct view_ops view_templates = {
 	.selected_row = tv_selected_row,
 	.filter = tv_filter,
 	.filter_text = tv_filter_text,
+	.modal_key = tv_modal_key,
+	.modal_draw = tv_modal_draw,
 };
