@@ -820,17 +820,11 @@ static int dump_endpoints(struct api_client *cl, FILE *out, FILE *err)
 	return rc;
 }
 
-static int dump_templates(struct api_client *cl, FILE *out, FILE *err)
+/* One template search through the view's builder and mapper: the records
+ * into *t, the raw list (for --json) into *raw.  An exit status. */
+static int search_templates(struct api_client *cl, json_t *filters, struct offers_tpl_answer **t,
+			    json_t **raw, FILE *err)
 {
-	json_t *filters = NULL;
-	if (cl->cfg->dump_query && *cl->cfg->dump_query) {
-		struct query_error qe;
-		filters = query_parse_for(QUERY_TEMPLATES, cl->cfg->dump_query, true, &qe);
-		if (!filters) {
-			fprintf(err, "rentop: --query: %s\n", qe.msg);
-			return DUMP_EXIT_USAGE;
-		}
-	}
 	struct api_call c = api_templates(cl->cfg, filters);
 	json_t *root;
 	struct api_error e;
@@ -838,21 +832,93 @@ static int dump_templates(struct api_client *cl, FILE *out, FILE *err)
 	api_call_free(&c);
 	if (!ok)
 		return report(err, cl->auth, "templates", &e);
+	*t = offers_templates_map(root, &e);
 	int rc = DUMP_EXIT_OK;
-	struct template_rec *v = NULL;
-	size_t n = 0;
-	if (!json_map_templates(root, &v, &n)) {
-		apierr_protocol(&e, 200, "unexpected template list shape");
+	if (!*t)
 		rc = report(err, cl->auth, "templates", &e);
-	} else if (cl->cfg->dump_json) {
-		json_t *a = list_of(root, "templates");
-		print_json(out, a);
-		json_decref(a);
-	} else {
-		templates_table(v, n, out);
-	}
-	templates_free(v, n);
+	else
+		*raw = list_of(root, "templates");
 	json_decref(root);
+	return rc;
+}
+
+/* Append the raw records of b not already in a (by hash_id), as
+ * offers_templates_merge does with the mapped ones. */
+static void merge_raw(json_t *a, const json_t *b)
+{
+	size_t i, j;
+	json_t *x, *y;
+	json_array_foreach(b, i, x) {
+		const char *h = json_string_value(json_object_get(x, "hash_id"));
+		bool dup = false;
+		json_array_foreach(a, j, y)
+			if (h && !dup)
+				dup = json_equal(json_object_get(y, "hash_id"), json_object_get(x, "hash_id"));
+		if (!dup)
+			json_array_append(a, x);
+	}
+}
+
+/* --query Q: one search with Q's select_filters (the CLI's `search
+ * templates`); without it the view's list: the operator's own templates
+ * (the user's id fetched first), then the recommended ones. */
+static int dump_templates(struct api_client *cl, FILE *out, FILE *err)
+{
+	json_t *filters[2] = { NULL, NULL };
+	int nsearch = 1;
+	if (cl->cfg->dump_query && *cl->cfg->dump_query) {
+		struct query_error qe;
+		filters[0] = query_parse_for(QUERY_TEMPLATES, cl->cfg->dump_query, true, &qe);
+		if (!filters[0]) {
+			fprintf(err, "rentop: --query: %s\n", qe.msg);
+			return DUMP_EXIT_USAGE;
+		}
+	} else {
+		struct api_call c = api_user(cl->cfg);
+		json_t *root;
+		struct api_error e;
+		bool ok = api_run(cl, &c, &root, &e);
+		api_call_free(&c);
+		if (!ok)
+			return report(err, cl->auth, "user", &e);
+		const json_t *id = json_object_get(root, "id");
+		long uid = json_is_integer(id) ? (long)json_integer_value(id) : 0;
+		json_decref(root);
+		nsearch = 0;
+		if (uid > 0)
+			filters[nsearch++] = templates_filters(TPL_OWN, uid);
+		filters[nsearch++] = templates_filters(TPL_RECOMMENDED, 0);
+	}
+	struct offers_tpl_answer *t[2] = { NULL, NULL };
+	json_t *raw[2] = { NULL, NULL };
+	int rc = DUMP_EXIT_OK;
+	for (int i = 0; i < nsearch; i++) {
+		if (rc == DUMP_EXIT_OK)
+			rc = search_templates(cl, filters[i], &t[i], &raw[i], err);
+		else
+			json_decref(filters[i]);
+	}
+	if (rc == DUMP_EXIT_OK) {
+		struct template_rec *v = t[0]->v;
+		size_t n = t[0]->n;
+		t[0]->v = NULL;
+		t[0]->n = 0;
+		if (nsearch > 1) {
+			offers_templates_merge(&v, &n, t[1]->v, t[1]->n);
+			t[1]->v = NULL;
+			t[1]->n = 0;
+			merge_raw(raw[0], raw[1]);
+		}
+		if (cl->cfg->dump_json)
+			print_json(out, raw[0]);
+		else
+			templates_table(v, n, out);
+		templates_free(v, n);
+	}
+	for (int i = 0; i < 2; i++) {
+		offers_templates_answer_free(t[i]);
+		json_decref(raw[i]);
+	}
 	return rc;
 }
 

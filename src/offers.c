@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "apierr.h"
 #include "util.h"
 
 /* ---- figures ------------------------------------------------------------------ */
@@ -406,6 +407,26 @@ void offers_template_req(const struct template_rec *t, struct template_req *r)
 	r->login_user = t->docker_login_user;
 	r->login_pass = NULL;
 	r->private_ = t->private_;
+}
+
+void *offers_templates_map(const json_t *root, struct api_error *e)
+{
+	struct offers_tpl_answer *t = xcalloc(1, sizeof *t);
+	if (!json_map_templates(root, &t->v, &t->n)) {
+		free(t);
+		apierr_protocol(e, 200, "unexpected template list shape");
+		return NULL;
+	}
+	return t;
+}
+
+void offers_templates_answer_free(void *answer)
+{
+	struct offers_tpl_answer *t = answer;
+	if (!t)
+		return;
+	templates_free(t->v, t->n);
+	free(t);
 }
 
 struct template_rec *offers_template_dup(const struct template_rec *t)

@@ -111,6 +111,16 @@ void offers_template_form(const struct template_rec *t, struct create_form *f);
 /* A template record as the template form edits it (points into t; the
  * password is never known: login_pass NULL). */
 void offers_template_req(const struct template_rec *t, struct template_req *r);
+/* The template search's answer as the view and --dump templates map it. */
+struct offers_tpl_answer {
+	struct template_rec *v;
+	size_t n;
+};
+/* The mapper of a template search (jobs_map_fn; any thread): {"templates":
+ * [...]} into a malloc'd offers_tpl_answer; NULL with e set (a protocol
+ * error) when the answer has another shape. */
+void *offers_templates_map(const json_t *root, struct api_error *e);
+void offers_templates_answer_free(void *answer);
 /* A deep copy of t as a one-record array (templates_free(d, 1) frees it). */
 struct template_rec *offers_template_dup(const struct template_rec *t);
 

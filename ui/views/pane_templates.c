@@ -31,40 +31,14 @@
 
 /* ---- the list ------------------------------------------------------------------ */
 
-struct tpl_answer {
-	struct template_rec *v;
-	size_t n;
-};
-
-static void free_answer(void *p)
-{
-	struct tpl_answer *t = p;
-	if (!t)
-		return;
-	templates_free(t->v, t->n);
-	free(t);
-}
-
-/* The mapper (poller thread): {"templates": [...]} into a tpl_answer. */
-static void *map_templates(const json_t *root, struct api_error *e)
-{
-	struct tpl_answer *t = xcalloc(1, sizeof *t);
-	if (!json_map_templates(root, &t->v, &t->n)) {
-		free(t);
-		apierr_protocol(e, 200, "unexpected template list shape");
-		return NULL;
-	}
-	return t;
-}
-
 static int send_search(struct app *a, enum template_scope scope, long user_id, char *err,
 		       size_t n)
 {
 	struct job_call jc;
 	memset(&jc, 0, sizeof jc);
 	jc.call = api_templates(a->cfg, templates_filters(scope, user_id));
-	jc.map = map_templates;
-	jc.free_value = free_answer;
+	jc.map = offers_templates_map; /* the mapper --dump templates uses */
+	jc.free_value = offers_templates_answer_free;
 	snprintf(jc.what, sizeof jc.what, "%s templates", scope == TPL_OWN ? "own" : "recommended");
 	int id = 0;
 	int rc = jobs_call(a->jobs, &jc, &id);
@@ -104,7 +78,7 @@ static void take_one(struct app *a, int *req, struct template_rec **v, size_t *n
 	*v = NULL;
 	*n = 0;
 	if (r.outcome == CALL_OK && r.value) {
-		struct tpl_answer *t = r.value;
+		struct offers_tpl_answer *t = r.value;
 		*v = t->v;
 		*n = t->n;
 		t->v = NULL;
