@@ -820,20 +820,27 @@ static int dump_endpoints(struct api_client *cl, FILE *out, FILE *err)
 	return rc;
 }
 
+/* Run call c (freed) into *root; on failure report it as what: the exit status. */
+static int fetch(struct api_client *cl, struct api_call c, const char *what, json_t **root,
+		 FILE *err)
+{
+	struct api_error e;
+	bool ok = api_run(cl, &c, root, &e);
+	api_call_free(&c);
+	return ok ? DUMP_EXIT_OK : report(err, cl->auth, what, &e);
+}
+
 /* One template search through the view's builder and mapper: the records
  * into *t, the raw list (for --json) into *raw.  An exit status. */
 static int search_templates(struct api_client *cl, json_t *filters, struct offers_tpl_answer **t,
 			    json_t **raw, FILE *err)
 {
-	struct api_call c = api_templates(cl->cfg, filters);
 	json_t *root;
+	int rc = fetch(cl, api_templates(cl->cfg, filters), "templates", &root, err);
+	if (rc != DUMP_EXIT_OK)
+		return rc;
 	struct api_error e;
-	bool ok = api_run(cl, &c, &root, &e);
-	api_call_free(&c);
-	if (!ok)
-		return report(err, cl->auth, "templates", &e);
 	*t = offers_templates_map(root, &e);
-	int rc = DUMP_EXIT_OK;
 	if (!*t)
 		rc = report(err, cl->auth, "templates", &e);
 	else
@@ -874,13 +881,10 @@ static int dump_templates(struct api_client *cl, FILE *out, FILE *err)
 			return DUMP_EXIT_USAGE;
 		}
 	} else {
-		struct api_call c = api_user(cl->cfg);
 		json_t *root;
-		struct api_error e;
-		bool ok = api_run(cl, &c, &root, &e);
-		api_call_free(&c);
-		if (!ok)
-			return report(err, cl->auth, "user", &e);
+		int rc = fetch(cl, api_user(cl->cfg), "user", &root, err);
+		if (rc != DUMP_EXIT_OK)
+			return rc;
 		const json_t *id = json_object_get(root, "id");
 		long uid = json_is_integer(id) ? (long)json_integer_value(id) : 0;
 		json_decref(root);

@@ -44,12 +44,7 @@ static struct offer mk_offer(bool bid)
 /* Type text into field name (replacing what is there). */
 static void set(struct form *fm, const char *name, const char *text)
 {
-	int i = form_find(fm, name);
-	assert_true(i >= 0);
-	if (fm->f[i].kind == FK_MULTILINE)
-		form_set_text(fm, i, text);
-	else
-		textbuf_set(&fm->f[i].tb, text);
+	assert_true(form_set(fm, name, text));
 }
 
 static void test_build(void **s)

@@ -195,14 +195,8 @@ static const char *unless_same(const char *s, const char *tpl, bool have_tpl)
 bool create_form_read(struct form *fm, const struct offer *o, const struct create_tpl *ct,
 		      struct create_req *r)
 {
-	if (!form_validate(fm)) {
-		for (int i = 0; i < fm->n; i++)
-			if (fm->f[i].error[0]) {
-				fm->focus = i;
-				break;
-			}
+	if (!form_validate_focus(fm))
 		return false;
-	}
 	const char *hash = form_value(fm, "template");
 	bool tpl = ct && ct->hash_id[0] && strcmp(hash, ct->hash_id) == 0;
 	struct create_form f;
@@ -237,10 +231,10 @@ bool create_form_read(struct form *fm, const struct offer *o, const struct creat
 			i = form_find(fm, "image");
 		if (i < 0)
 			continue;
-		util_strlcpy(fm->f[i].error, errs.msg[k], sizeof fm->f[i].error);
-		fm->f[i].touched = true;
-		if (first)
-			fm->focus = i;
+		int focus = fm->focus;
+		form_mark(fm, i, errs.msg[k]);
+		if (!first)
+			fm->focus = focus; /* the focus stays on the first */
 		first = false;
 	}
 	return false;

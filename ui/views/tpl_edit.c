@@ -71,14 +71,8 @@ void tpl_form_build(struct form *fm, const struct template_rec *t)
 bool tpl_form_read(struct form *fm, struct template_req *r)
 {
 	memset(r, 0, sizeof *r);
-	if (!form_validate(fm)) {
-		for (int i = 0; i < fm->n; i++)
-			if (fm->f[i].error[0]) {
-				fm->focus = i;
-				break;
-			}
+	if (!form_validate_focus(fm))
 		return false;
-	}
 	r->name = form_value(fm, "name");
 	r->image = form_value(fm, "image");
 	r->tag = form_value(fm, "tag");
@@ -99,11 +93,7 @@ bool tpl_form_read(struct form *fm, struct template_req *r)
 	if (template_validate_at(r, err, sizeof err, &field))
 		return true;
 	int i = form_find(fm, field ? field : "name");
-	if (i < 0)
-		i = 0;
-	util_strlcpy(fm->f[i].error, err, sizeof fm->f[i].error);
-	fm->f[i].touched = true;
-	fm->focus = i;
+	form_mark(fm, i >= 0 ? i : 0, err);
 	return false;
 }
 

@@ -216,20 +216,26 @@ static void move_focus(struct form *fm, int delta)
 		fm->focus = ((fm->focus + delta) % fm->n + fm->n) % fm->n;
 }
 
-/* C-s, or Enter on the last field: submit when every field is valid,
- * else focus the first invalid one. */
-static enum form_result try_submit(struct form *fm)
+bool form_validate_focus(struct form *fm)
 {
-	if (form_validate(fm)) {
-		fm->answer[0] = '\0';
-		return FORM_SUBMIT;
-	}
+	if (form_validate(fm))
+		return true;
 	for (int i = 0; i < fm->n; i++)
 		if (fm->f[i].error[0]) {
 			fm->focus = i;
 			break;
 		}
-	return FORM_CONTINUE;
+	return false;
+}
+
+/* C-s, or Enter on the last field: submit when every field is valid,
+ * else focus the first invalid one. */
+static enum form_result try_submit(struct form *fm)
+{
+	if (!form_validate_focus(fm))
+		return FORM_CONTINUE;
+	fm->answer[0] = '\0';
+	return FORM_SUBMIT;
 }
 
 enum form_result form_key(struct form *fm, int key)
@@ -341,18 +347,34 @@ void form_set_text(struct form *fm, int idx, const char *text)
 	form_check_field(&fm->f[idx]);
 }
 
+bool form_set(struct form *fm, const char *name, const char *text)
+{
+	int i = form_find(fm, name);
+	if (i < 0)
+		return false;
+	if (fm->f[i].kind == FK_MULTILINE)
+		form_set_text(fm, i, text);
+	else
+		textbuf_set(&fm->f[i].tb, text ? text : "");
+	return true;
+}
+
+void form_mark(struct form *fm, int idx, const char *msg)
+{
+	if (idx < 0 || idx >= fm->n)
+		return;
+	util_strlcpy(fm->f[idx].error, msg ? msg : "", sizeof fm->f[idx].error);
+	fm->f[idx].touched = true;
+	fm->focus = idx;
+}
+
 void form_set_answer(struct form *fm, const char *field, const char *msg)
 {
 	char *clean = util_sanitize(msg ? msg : "");
 	util_strlcpy(fm->answer, clean, sizeof fm->answer);
 	free(clean);
 	fm->waiting = false;
-	int i = field ? form_find(fm, field) : -1;
-	if (i >= 0) {
-		util_strlcpy(fm->f[i].error, fm->answer, sizeof fm->f[i].error);
-		fm->f[i].touched = true;
-		fm->focus = i;
-	}
+	form_mark(fm, field ? form_find(fm, field) : -1, fm->answer);
 }
 
 /* ---- drawing ----------------------------------------------------------------- */

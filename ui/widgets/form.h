@@ -84,6 +84,10 @@ int form_find(const struct form *fm, const char *name); /* index or -1 */
 enum form_result form_key(struct form *fm, int key);
 /* Check every field (each error set or cleared); true when all are valid. */
 bool form_validate(struct form *fm);
+/* form_validate, and when a field is invalid the focus on the first one. */
+bool form_validate_focus(struct form *fm);
+/* Mark field idx invalid with msg (shown beside it) and focus it. */
+void form_mark(struct form *fm, int idx, const char *msg);
 /* Check one field; true when valid. */
 bool form_check_field(struct form_field *f);
 
@@ -93,6 +97,8 @@ const char *form_value(const struct form *fm, const char *name);
 bool form_number(const struct form *fm, const char *name, double *out);
 bool form_toggle(const struct form *fm, const char *name);
 int form_choice(const struct form *fm, const char *name);
+/* Replace the text of field name (any kind with text); false: no such field. */
+bool form_set(struct form *fm, const char *name, const char *text);
 /* Replace a multi-line field's text (after $EDITOR). */
 void form_set_text(struct form *fm, int idx, const char *text);
 /* The service's answer (the form stays open); field: mark that field too
