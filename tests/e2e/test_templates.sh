@@ -85,7 +85,6 @@ t_create() {
     sim_expect "next([t['image'], t['tag'], t['runtype'], t['ssh_direct'], t['recommended_disk_space'], t['env'], t['docker_login_repo'], t['docker_login_user'], t['docker_login_pass']] for t in d['templates'] if t['name'] == '$NAME')" \
         "[\"reg.example.com/me/app\", \"v2\", \"ssh\", true, 24.0, \"-e MODE=fast -p 8080:8080\", \"reg.example.com\", \"bob\", \"$PASS\"]" 20 || return 1
     [ "$(tw)" = $((w0 + 1)) ] || { fail "the create went $(( $(tw) - w0 )) times"; return 1; }
-    wait_for "template $NAME created" 10 || return 1
     # the new template is listed, selected
     wait_for_re "^ *$NAME  .*reg.example.com/me/app:v2" 20 || return 1
     keys Enter
@@ -133,7 +132,6 @@ t_edit() {
     keys C-s
     wait_gone "Edit template" 20 || return 1
     sim_expect "next(t['desc'] for t in d['templates'] if t['id'] == $id)" "edited by e2e" 20 || return 1
-    wait_for "template $NAME saved: new hash_id" 10 || return 1
     sleep 2                                  # the list is fetched again
     new=$(tfield "$NAME" hash_id)
     [ "$new" != "$old" ] || { fail "the hash_id did not change"; return 1; }
