@@ -24,15 +24,15 @@
 
 enum { KEYED_HOLD_S = 8 };
 
-void app_toast(struct app *a, enum role r, double secs, const char *fmt, ...)
+/* Put a message on the status line; held: a refusal or warning that answers
+ * the operator, not replaced by a background event's toast for KEYED_HOLD_S. */
+static void vtoast(struct app *a, enum role r, double secs, bool answer, const char *fmt,
+		   va_list ap)
 {
 	if (a->msg_sticky)
 		return; /* the event log keeps what would have replaced it */
 	char raw[sizeof a->msg];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(raw, sizeof raw, fmt, ap);
-	va_end(ap);
 	char *clean = util_sanitize(raw);
 	util_strlcpy(a->msg, clean, sizeof a->msg);
 	free(clean);
@@ -40,11 +40,27 @@ void app_toast(struct app *a, enum role r, double secs, const char *fmt, ...)
 	a->msg_until = secs > 0 ? util_mono() + secs : 0;
 	/* a refusal or warning that answers a key stays readable: background
 	 * events wait up to KEYED_HOLD_S (a job's own answer still replaces it) */
-	bool held = a->in_key && (r == ROLE_ERROR || r == ROLE_WARNING);
+	bool held = answer && (r == ROLE_ERROR || r == ROLE_WARNING);
 	a->msg_keyed_until = held ? util_mono() + (secs > 0 && secs < KEYED_HOLD_S ? secs
 										  : KEYED_HOLD_S)
 				  : 0;
 	a->dirty |= DIRTY_MSG;
+}
+
+void app_toast(struct app *a, enum role r, double secs, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vtoast(a, r, secs, a->in_key, fmt, ap);
+	va_end(ap);
+}
+
+void app_answer(struct app *a, enum role r, double secs, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vtoast(a, r, secs, true, fmt, ap);
+	va_end(ap);
 }
 
 const struct instance *app_selected(const struct app *a)

@@ -116,6 +116,10 @@ struct app {
 /* A toast in the message line (secs 0: until replaced). */
 void app_toast(struct app *a, enum role r, double secs, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* app_toast for the outcome of what the operator sent, shown by a view when
+ * its answer comes: held against background toasts as a key's answer is. */
+void app_answer(struct app *a, enum role r, double secs, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* The instance the current view has selected, or NULL. */
 const struct instance *app_selected(const struct app *a);
 

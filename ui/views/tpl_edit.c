@@ -380,15 +380,12 @@ bool tpl_edit_snapshot(struct app *a, struct tpl_edit *ed, struct tpl_done *d)
 	const char *name = ed->modal == TE_CREATE ? form_value(&ed->fm, "name")
 			   : ed->t && ed->t->name ? ed->t->name : "";
 	char why[300];
-	/* the outcome answers the operator's submit: held as a key's answer is */
-	bool in_key = a->in_key;
-	a->in_key = true;
 	if (r.outcome == CALL_OK) {
 		const struct te_answer *x = r.value;
 		switch (ed->modal) {
 		case TE_CREATE:
 			d->select_id = x ? x->id : 0;
-			app_toast(a, ROLE_OK, 8, "template %s created%s%s", name,
+			app_answer(a, ROLE_OK, 8, "template %s created%s%s", name,
 				  x ? ": hash_id " : "", x ? x->hash_id : "");
 			break;
 		case TE_EDIT:
@@ -397,12 +394,12 @@ bool tpl_edit_snapshot(struct app *a, struct tpl_edit *ed, struct tpl_done *d)
 				d->id = ed->t->id;
 				util_strlcpy(d->new_hash, x->hash_id, sizeof d->new_hash);
 			}
-			app_toast(a, ROLE_OK, 8, "template %s saved%s%s", name,
+			app_answer(a, ROLE_OK, 8, "template %s saved%s%s", name,
 				  x ? ": new hash_id " : "", x ? x->hash_id : "");
 			break;
 		case TE_DELETE:
 			d->deleted_id = ed->t->id;
-			app_toast(a, ROLE_OK, 8, "template %s deleted", name);
+			app_answer(a, ROLE_OK, 8, "template %s deleted", name);
 			break;
 		case TE_NONE:
 			break;
@@ -411,7 +408,7 @@ bool tpl_edit_snapshot(struct app *a, struct tpl_edit *ed, struct tpl_done *d)
 	} else if (r.outcome == CALL_UNKNOWN) {
 		/* never sent again: the modal closes so that no second submit repeats it */
 		apierr_format(&r.err, why, sizeof why);
-		app_toast(a, ROLE_ERROR, 0,
+		app_answer(a, ROLE_ERROR, 0,
 			  "template %s: the answer was lost (%s): the change may have been made; "
 			  "the list is fetched again", name, why);
 		modal_close(a, ed);
@@ -426,7 +423,6 @@ bool tpl_edit_snapshot(struct app *a, struct tpl_edit *ed, struct tpl_done *d)
 			form_set_answer(&ed->fm, NULL, why);
 		}
 	}
-	a->in_key = in_key;
 	call_result_free(&r);
 	a->dirty |= DIRTY_ALL;
 	return true;
