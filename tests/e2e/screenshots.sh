@@ -1,7 +1,9 @@
 #!/bin/sh
 # screenshots.sh BUILD_DIR: `make screenshots`.  Renders real PNGs of the
 # running program into screenshots/: the seeded instance table, the detail
-# view, the destroy dialog, the help screen and the light theme.
+# view, the destroy dialog, the help screen, the serverless and log views,
+# the offers view, the create form, the replacement of a failed instance
+# (O, then c), the account view, the 2FA set-up and the light theme.
 #
 # Pipeline per picture: rentop runs against rentop-sim in a detached tmux
 # session (lib.sh); `tmux capture-pane -e -p -N` gives the screen with its
@@ -62,6 +64,41 @@ shoot() {
     fi
 }
 
+# replace_shot: O on a failed instance (the failure kinds in turn, until one
+# has offers like it), its offers view, then c: the create form prefilled
+# from it.  Each step waits for its own text (the search's answer is its
+# "N offers" status; the form needs the instance read first), with limits
+# long enough for the paced searches; leaves the instance table unfiltered.
+replace_shot() {
+    cands=$(sim_state "' '.join(str(x['id']) for k in ('created', 'exited', 'offline', 'unknown') for x in sorted(insts, key=lambda x: x['id']) if x.get('actual_status') == k and x.get('intended_status') == 'running')")
+    for id in $cands; do
+        keys 1; wait_for "$first" 10 || return 1
+        keys / ; type_text "$id"; keys Enter; wait_for "$id" 10 || return 1
+        wait_for_re "Instances 1/[0-9]" 10 || return 1
+        keys O; wait_for "REPLACE $id" 20 || return 1
+        wait_for_re "[0-9]+ offers" 90 || return 1
+        if screen | grep -qE " 0 offers"; then
+            note "no offers like instance $id: the next failed one"
+            keys Escape; wait_gone "REPLACE $id" 10; keys 1; keys Escape
+            continue
+        fi
+        # c waits for the instance's read (the form is prefilled from it)
+        i=0
+        while [ $i -lt 10 ]; do
+            keys c; wait_for "Rent offer" 5 && break
+            i=$((i + 1))
+        done
+        [ $i -lt 10 ] || return 1
+        settle && shoot replace "rentop: O on a failed instance, then c: the form prefilled from it"
+        rc=$?
+        keys Escape; wait_gone "Rent offer" 10
+        keys Escape; wait_gone "REPLACE $id" 10
+        keys 1; wait_for "$id" 10; keys Escape
+        return $rc
+    done
+    fail "no failed instance has offers like it"
+}
+
 # settle: let the screen finish drawing (two identical captures in a row).
 settle() {
     prev='' i=0
@@ -75,7 +112,7 @@ settle() {
 
 need_pkgs || exit 1
 mkdir -p "$OUT"
-rm -f "$OUT/instances.png" "$OUT/detail.png" "$OUT/destroy-dialog.png" "$OUT/help.png" "$OUT/light-theme.png" "$OUT/account.png" "$OUT/tfa-qr.png" "$OUT/offers.png" "$OUT/serverless.png" "$OUT/create-form.png" "$OUT/logs.png"
+rm -f "$OUT/instances.png" "$OUT/detail.png" "$OUT/destroy-dialog.png" "$OUT/help.png" "$OUT/light-theme.png" "$OUT/account.png" "$OUT/tfa-qr.png" "$OUT/offers.png" "$OUT/serverless.png" "$OUT/create-form.png" "$OUT/replace.png" "$OUT/logs.png"
 sim_start --seed 1 --quiet --rate-limits off || exit 1
 first=$(first_inst "x.get('actual_status') == 'running'")
 email=$(sim_state "d.get('user', {}).get('email', '')")
@@ -108,6 +145,7 @@ if run_set; then
         keys Tab Tab Tab && type_text "train-llama" && settle &&
         shoot create-form "rentop: the create-instance form" || ok=1
     keys Escape; wait_gone "Rent offer" 10
+    replace_shot || ok=1
     keys 5; wait_for "email verified" 20 && keys ']' && wait_for "HF_TOKEN" 20 && settle &&
         shoot account "rentop: account view, env vars" || ok=1
     # no method yet: the code sent to the account's email authorizes the first

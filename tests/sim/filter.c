@@ -225,6 +225,24 @@ bool filter_prog_match(const struct filter_prog *p, const json_t *obj)
 	return true;
 }
 
+size_t filter_prog_nconds(const struct filter_prog *p)
+{
+	return p->n;
+}
+
+const char *filter_prog_field(const struct filter_prog *p, size_t k)
+{
+	return p->c[k].field;
+}
+
+bool filter_prog_match_vals(const struct filter_prog *p, const json_t *const *vals)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (vals[i] && !test_op_e(vals[i], p->c[i].op, p->c[i].want))
+			return false;
+	return true;
+}
+
 void filter_prog_free(struct filter_prog *p)
 {
 	if (p) {
@@ -326,8 +344,12 @@ static void select_k(struct ent *e, size_t n, size_t k)
 	}
 }
 
-static void sort_impl(json_t **recs, size_t n, const struct sort_key *keys, size_t nkeys, size_t topk)
+static void sort_impl(json_t **recs, size_t n, const struct sort_key *keys, size_t nkeys, size_t topk,
+		      size_t *pos)
 {
+	if (pos)
+		for (size_t i = 0; i < n; i++)
+			pos[i] = i;
 	if (nkeys == 0 || n < 2)
 		return;
 	if (nkeys > MAXK)
@@ -359,17 +381,26 @@ static void sort_impl(json_t **recs, size_t n, const struct sort_key *keys, size
 	} else {
 		qsort(e, n, sizeof *e, cmp_ent);
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		recs[i] = e[i].o;
+		if (pos)
+			pos[i] = e[i].pos;
+	}
 	free(e);
 }
 
 void filter_sort(json_t **recs, size_t n, const struct sort_key *keys, size_t nkeys)
 {
-	sort_impl(recs, n, keys, nkeys, n);
+	sort_impl(recs, n, keys, nkeys, n, NULL);
 }
 
 void filter_top(json_t **recs, size_t n, const struct sort_key *keys, size_t nkeys, size_t k)
 {
-	sort_impl(recs, n, keys, nkeys, k);
+	sort_impl(recs, n, keys, nkeys, k, NULL);
+}
+
+void filter_top_pos(json_t **recs, size_t n, const struct sort_key *keys, size_t nkeys, size_t k,
+		    size_t *pos)
+{
+	sort_impl(recs, n, keys, nkeys, k, pos);
 }

@@ -21,6 +21,13 @@ bool filter_match(const json_t *obj, const json_t *filters, const char *const *s
 struct filter_prog;
 struct filter_prog *filter_compile(const json_t *filters, const char *const *skip);
 bool filter_prog_match(const struct filter_prog *p, const json_t *obj);
+/* Its conditions, each on one field: filter_prog_field(p, k) for k <
+ * filter_prog_nconds(p); filter_prog_match_vals tests a record given the
+ * value of each condition's field (vals[k], NULL when the record lacks it),
+ * for callers that keep the fields' values in columns. */
+size_t filter_prog_nconds(const struct filter_prog *p);
+const char *filter_prog_field(const struct filter_prog *p, size_t k);
+bool filter_prog_match_vals(const struct filter_prog *p, const json_t *const *vals);
 void filter_prog_free(struct filter_prog *p);
 
 /* One sort key. */
@@ -36,5 +43,9 @@ void filter_sort(json_t **recs, size_t n, const struct sort_key *keys, size_t nk
 /* Like filter_sort, but only the first k records need to be the sorted
  * top k (the rest are left in any order): O(n) selection plus O(k log k). */
 void filter_top(json_t **recs, size_t n, const struct sort_key *keys, size_t nkeys, size_t k);
+/* filter_top, and pos[i] (when not NULL, n entries) the input position of
+ * the record now at i. */
+void filter_top_pos(json_t **recs, size_t n, const struct sort_key *keys, size_t nkeys, size_t k,
+		    size_t *pos);
 
 #endif

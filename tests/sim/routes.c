@@ -913,6 +913,43 @@ static void h_create(struct ctx *c)
 
 /* ---- offers ------------------------------------------------------------ */
 
+/* A growing text buffer for a search's answer. */
+struct tbuf {
+	char *p;
+	size_t n, cap;
+};
+
+static void tb_put(struct tbuf *b, const char *s, size_t n)
+{
+	if (b->n + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 65536;
+		while (cap < b->n + n)
+			cap *= 2;
+		char *p = realloc(b->p, cap);
+		if (!p)
+			abort();
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+}
+
+/* ,"key":value (the comma when more), value dumped as the server dumps. */
+static void tb_member(struct tbuf *b, bool more, const char *key, const json_t *v)
+{
+	char *t = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15));
+	if (!t)
+		abort();
+	if (more)
+		tb_put(b, ",", 1);
+	tb_put(b, "\"", 1);
+	tb_put(b, key, strlen(key));
+	tb_put(b, "\":", 2);
+	tb_put(b, t, strlen(t));
+	free(t);
+}
+
 static void search(struct ctx *c, json_t *q)
 {
 	static const char *const skip[] = { "order", "type", "limit", "allocated_storage", "select_cols",
@@ -940,15 +977,28 @@ static void search(struct ctx *c, json_t *q)
 		lim = SEARCH_LIMIT_DEFAULT;
 	size_t n = json_array_size(c->w->offers), m = 0;
 	json_t **hits = malloc((n + 1) * sizeof *hits);
-	if (!hits)
-		abort();
+	size_t *hidx = malloc((n + 1) * sizeof *hidx), *pos = malloc((n + 1) * sizeof *pos);
 	struct filter_prog *prog = filter_compile(filters, NULL);
+	size_t nc = filter_prog_nconds(prog);
+	const json_t *const **col = malloc((nc + 1) * sizeof *col);
+	const json_t **vals = malloc((nc + 1) * sizeof *vals);
+	if (!hits || !hidx || !pos || !col || !vals)
+		abort();
+	/* the conditions' fields read from the world's columns (by index), not
+	 * looked up in each offer object */
+	for (size_t k = 0; k < nc; k++)
+		col[k] = world_offer_column(c->w, filter_prog_field(prog, k));
 	for (size_t i = 0; i < n; i++) {
-		json_t *o = json_array_get(c->w->offers, i);
-		if (filter_prog_match(prog, o))
-			hits[m++] = o;
+		for (size_t k = 0; k < nc; k++)
+			vals[k] = col[k][i];
+		if (filter_prog_match_vals(prog, vals)) {
+			hidx[m] = i;
+			hits[m++] = json_array_get(c->w->offers, i);
+		}
 	}
 	filter_prog_free(prog);
+	free(col);
+	free(vals);
 	struct sort_key keys[3];
 	json_t *order = json_object_get(q, "order");
 	size_t nk = order ? filter_parse_order(order, keys, 3) : 0;
@@ -957,28 +1007,55 @@ static void search(struct ctx *c, json_t *q)
 		keys[0].desc = true;
 		nk = 1;
 	}
-	filter_top(hits, m, keys, nk, (size_t)lim);
-	json_t *arr = json_array();
+	filter_top_pos(hits, m, keys, nk, (size_t)lim, pos);
 	double alloc;
 	bool have_alloc = jnum_value(json_object_get(q, "allocated_storage"), &alloc);
 	const char *type = jstr(q, "type");
 	bool bid = type && !strcmp(type, "bid");
+	/* {"offers":[...]}: each offer's cached text (world_offer_text) with
+	 * dph_total (priced for the request's storage, or the bid) and is_bid
+	 * appended, rather than a copy of each object dumped again */
+	struct tbuf b = { 0 };
+	tb_put(&b, "{\"offers\":[", 11);
 	for (size_t i = 0; i < m && i < (size_t)lim; i++) {
-		if (!have_alloc && !bid) {
-			json_array_append(arr, hits[i]);
-			continue;
+		json_t *o = hits[i];
+		size_t len;
+		const char *text = world_offer_text(c->w, hidx[pos[i]], &len);
+		if (!text || len < 2)
+			abort(); /* hits are the world's offers, objects */
+		if (i)
+			tb_put(&b, ",", 1);
+		tb_put(&b, text, len - 1); /* without its closing brace */
+		bool more = len > 2;       /* it has fields before the ones added */
+		json_t *dph = NULL;
+		if (have_alloc || bid) {
+			double base = bid ? jnum(o, "min_bid", 0) : jnum(o, "dph_base", 0);
+			double st = jnum(o, "storage_cost", 0) * (have_alloc ? alloc : 5.0) / 720.0;
+			dph = json_real(base + st);
+		} else if (json_object_get(o, "dph_total")) {
+			dph = json_incref(json_object_get(o, "dph_total"));
 		}
-		json_t *o = json_copy(hits[i]);
-		double base = bid ? jnum(o, "min_bid", 0) : jnum(o, "dph_base", 0);
-		double st = jnum(o, "storage_cost", 0) * (have_alloc ? alloc : 5.0) / 720.0;
-		json_object_set_new(o, "dph_total", json_real(base + st));
-		if (bid)
-			json_object_set_new(o, "is_bid", json_true());
-		json_array_append_new(arr, o);
+		if (dph) {
+			tb_member(&b, more, "dph_total", dph);
+			more = true;
+			json_decref(dph);
+		}
+		json_t *isb = bid ? json_true() : json_incref(json_object_get(o, "is_bid"));
+		if (isb) {
+			tb_member(&b, more, "is_bid", isb);
+			json_decref(isb);
+		}
+		tb_put(&b, "}", 1);
 	}
+	tb_put(&b, "]}", 3); /* with the terminating NUL */
 	free(hits);
+	free(hidx);
+	free(pos);
 	json_decref(filters);
-	reply(c->rs, 200, json_pack("{s:o}", "offers", arr));
+	c->rs->status = 200;
+	c->rs->raw = b.p;
+	c->rs->raw_len = b.n - 1;
+	c->rs->content_type = "application/json";
 }
 
 static void h_search_post(struct ctx *c)

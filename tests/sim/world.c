@@ -673,7 +673,9 @@ static json_t *make_offer(struct world *w, long id, double now)
 	return o;
 }
 
-json_t *world_offer_by_id(struct world *w, long id)
+/* The index of offer id in w->offers (bisect: ids increase), or the
+ * index where it would be. */
+static size_t offer_index(struct world *w, long id)
 {
 	size_t lo = 0, hi = json_array_size(w->offers);
 	while (lo < hi) {
@@ -684,8 +686,102 @@ json_t *world_offer_by_id(struct world *w, long id)
 		else
 			hi = mid;
 	}
-	json_t *o = json_array_get(w->offers, lo);
+	return lo;
+}
+
+json_t *world_offer_by_id(struct world *w, long id)
+{
+	json_t *o = json_array_get(w->offers, offer_index(w, id));
 	return o && json_integer_value(json_object_get(o, "id")) == id ? o : NULL;
+}
+
+/* An offer has changed: drop its cached text, read its columns again
+ * (a replaced value is a new object). */
+static void offer_changed(struct world *w, const json_t *o)
+{
+	size_t i = offer_index(w, (long)json_integer_value(json_object_get(o, "id")));
+	if (json_array_get(w->offers, i) != o)
+		return; /* not one of the offers (an instance's machine) */
+	if (i < w->noffer_text) {
+		free(w->offer_text[i]);
+		w->offer_text[i] = NULL;
+	}
+	for (size_t k = 0; k < w->noffer_cols; k++)
+		w->offer_cols[k].v[i] = json_object_get(o, w->offer_cols[k].field);
+}
+
+/* Forget every cache over the offers. */
+static void offer_caches_free(struct world *w)
+{
+	for (size_t i = 0; i < w->noffer_text; i++)
+		free(w->offer_text[i]);
+	free(w->offer_text);
+	free(w->offer_text_len);
+	w->offer_text = NULL;
+	w->offer_text_len = NULL;
+	w->noffer_text = 0;
+	for (size_t k = 0; k < w->noffer_cols; k++) {
+		free(w->offer_cols[k].field);
+		free(w->offer_cols[k].v);
+	}
+	free(w->offer_cols);
+	w->offer_cols = NULL;
+	w->noffer_cols = 0;
+}
+
+const json_t *const *world_offer_column(struct world *w, const char *field)
+{
+	if (w->noffer_cols && w->offer_cols_n != json_array_size(w->offers))
+		offer_caches_free(w); /* built over another list */
+	for (size_t k = 0; k < w->noffer_cols; k++)
+		if (!strcmp(w->offer_cols[k].field, field))
+			return w->offer_cols[k].v;
+	size_t n = json_array_size(w->offers);
+	struct offer_col *cols = realloc(w->offer_cols, (w->noffer_cols + 1) * sizeof *cols);
+	if (!cols)
+		abort();
+	w->offer_cols = cols;
+	struct offer_col *c = &cols[w->noffer_cols];
+	c->field = strdup(field);
+	c->v = calloc(n ? n : 1, sizeof *c->v);
+	if (!c->field || !c->v)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		c->v[i] = json_object_get(json_array_get(w->offers, i), field);
+	w->noffer_cols++;
+	w->offer_cols_n = n;
+	return c->v;
+}
+
+const char *world_offer_text(struct world *w, size_t i, size_t *len)
+{
+	size_t n = json_array_size(w->offers);
+	const json_t *o = json_array_get(w->offers, i);
+	if (!o)
+		return NULL;
+	if (w->noffer_text != n) {
+		for (size_t k = 0; k < w->noffer_text; k++)
+			free(w->offer_text[k]);
+		free(w->offer_text);
+		free(w->offer_text_len);
+		w->offer_text = calloc(n, sizeof *w->offer_text);
+		w->offer_text_len = calloc(n, sizeof *w->offer_text_len);
+		if (!w->offer_text || !w->offer_text_len)
+			abort();
+		w->noffer_text = n;
+	}
+	if (!w->offer_text[i]) {
+		json_t *c = json_copy((json_t *)o);
+		json_object_del(c, "dph_total");
+		json_object_del(c, "is_bid");
+		w->offer_text[i] = json_dumps(c, JSON_COMPACT | JSON_REAL_PRECISION(15));
+		json_decref(c);
+		if (!w->offer_text[i])
+			abort();
+		w->offer_text_len[i] = strlen(w->offer_text[i]);
+	}
+	*len = w->offer_text_len[i];
+	return w->offer_text[i];
 }
 
 /* ---- instance creation ------------------------------------------------ */
@@ -786,6 +882,7 @@ struct inst *world_inst_create(struct world *w, json_t *offer, json_t *fields, d
 	in->t_next = now + T_PROVISION / w->opt.speed;
 	json_object_set_new(offer, "rented", json_true());
 	json_object_set_new(offer, "rentable", json_false());
+	offer_changed(w, offer);
 	return in;
 }
 
@@ -1175,6 +1272,9 @@ static void seed_all(struct world *w)
 		oid += 1 + (long)(world_rand(w) % 9);
 		json_array_append_new(w->offers, make_offer(w, oid, now));
 	}
+	/* every offer's text now, so that no search pays for building it */
+	for (size_t i = 0, len; i < json_array_size(w->offers); i++)
+		world_offer_text(w, i, &len);
 	for (int i = 0; i < w->opt.instances; i++)
 		seed_instance(w, i, now);
 	w->next_id += 1000;
@@ -1208,6 +1308,8 @@ static void free_all(struct world *w)
 	w->nlogreq = 0;
 	json_decref(w->user);
 	json_decref(w->offers);
+	w->offers = NULL;
+	offer_caches_free(w);
 	json_decref(w->templates);
 	json_decref(w->secrets);
 	json_decref(w->apikeys);

@@ -80,6 +80,11 @@ struct logreq {                 /* a request_logs result */
 	char *text;
 };
 
+struct offer_col {
+	char *field;
+	const json_t **v; /* json_array_size(offers) entries */
+};
+
 struct world {
 	struct sim_opts opt;
 	uint64_t rng;
@@ -96,6 +101,14 @@ struct world {
 	long next_id;
 
 	json_t *offers;         /* array */
+	char **offer_text;      /* per offer (index in offers): its JSON without
+				 * dph_total and is_bid, built by the first search
+				 * that returns it, dropped when the offer changes */
+	size_t *offer_text_len;
+	size_t noffer_text;
+	struct offer_col *offer_cols; /* a field's value in every offer, by index */
+	size_t noffer_cols;
+	size_t offer_cols_n;    /* offers the columns were built over */
 	json_t *templates;      /* array */
 	long next_template_id;
 	json_t *secrets;        /* object: name -> value */
@@ -166,6 +179,16 @@ struct inst *world_inst_create(struct world *w, json_t *offer, json_t *fields, d
 
 void world_set_credit(struct world *w, double credit);
 json_t *world_offer_by_id(struct world *w, long id);
+/* The offer's compact JSON (JSON_REAL_PRECISION(15)) without dph_total and
+ * is_bid, which a search prices for its request: cached, so that a search
+ * does not copy and dump each offer it returns.  *len its length; NULL
+ * when o is not one of the world's offers. */
+const char *world_offer_text(struct world *w, size_t i, size_t *len);
+/* The value of field in every offer (index as in w->offers; NULL where an
+ * offer lacks it): built once per field, kept up to date as offers change,
+ * so that a search's filters read arrays instead of hashing into 20,000
+ * objects. */
+const json_t *const *world_offer_column(struct world *w, const char *field);
 
 /* Endpoint logs: grow to now, then the last `tail` lines joined by '\n'. */
 char *world_eplog_tail(struct world *w, long endpoint_id, double now, long tail);

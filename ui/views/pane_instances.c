@@ -102,6 +102,8 @@ struct inst_view {
 	int req;              /* the bulk call awaited, 0: none */
 	enum bulk_op req_op;
 	size_t req_n;
+	bool stale;           /* rows changed while another view was shown: the
+			       * table is rebuilt when it is shown again */
 };
 
 static enum action act_mark, act_unmark, act_destroy_failed;
@@ -187,7 +189,22 @@ static void rebuild(struct app *a, struct inst_view *v)
 	if (v->want && table_select_id(&v->t, v->want))
 		v->want = 0;
 	prune_marks(v, s);
+	v->stale = false;
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS | DIRTY_HEADER;
+}
+
+/* Is this view the one shown (possibly under an overlay)? */
+static bool shown(const struct app *a, const struct inst_view *v)
+{
+	return a->view >= 0 && a->view < a->nviews && a->views[a->view].st == v;
+}
+
+/* The table up to date before it is read (rebuilt if rows changed while
+ * hidden). */
+static void fresh(struct app *a, struct inst_view *v)
+{
+	if (v->stale)
+		rebuild(a, v);
 }
 
 /* The empty-table message. */
@@ -210,6 +227,7 @@ static const char *empty_text(const struct app *a, const struct table *t, char *
 static void inst_draw(struct app *a, void *st, const struct rect *r)
 {
 	struct inst_view *v = st;
+	fresh(a, v);
 	struct table *t = &v->t;
 	/* while rows are marked, a mark column on the left */
 	const int gw = v->nmarks ? 2 : 0;
@@ -585,8 +603,10 @@ static void inst_keys(struct keymap *km, int ctx)
 static void inst_enter(struct app *a, void *st, long arg)
 {
 	struct inst_view *v = st;
-	if (arg <= 0)
+	if (arg <= 0) {
+		fresh(a, v);
 		return;
+	}
 	v->want = arg;
 	if (v->t.filter[0]) /* a filter must not hide the instance asked for */
 		table_set_filter(&v->t, "");
@@ -613,11 +633,19 @@ static void inst_fini(struct app *a, void *st)
 	free(v);
 }
 
+/* New rows: rebuilt now when shown; while another view is shown (the
+ * offers view over a 10,000-instance fleet) only marked stale, so that
+ * each refresh does not cost the UI thread a hidden table's rebuild. */
 static void inst_snapshot(struct app *a, void *st, bool rows)
 {
-	take_bulk(a, st);
-	if (rows)
-		rebuild(a, st);
+	struct inst_view *v = st;
+	take_bulk(a, v);
+	if (!rows)
+		return;
+	if (shown(a, v))
+		rebuild(a, v);
+	else
+		v->stale = true;
 }
 
 static void inst_clock(struct app *a, void *st) { rebuild(a, st); }
@@ -632,6 +660,7 @@ static const void *inst_row(const struct app *a, const void *st)
 static void inst_filter(struct app *a, void *st, const char *text)
 {
 	struct inst_view *v = st;
+	fresh(a, v);
 	table_set_filter(&v->t, text);
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS | DIRTY_HEADER;
 }
@@ -646,6 +675,7 @@ static const char *inst_filter_text(const struct app *a, const void *st)
 static bool inst_sort(struct app *a, void *st, const char *col, char *err, size_t n)
 {
 	struct inst_view *v = st;
+	fresh(a, v);
 	int c = table_col_by_name(&v->t, col);
 	if (c < 0) {
 		char names[200] = "";
@@ -678,6 +708,13 @@ static void inst_tab(const struct app *a, const void *st, char *buf, size_t n)
 {
 	const struct inst_view *v = st;
 	const struct snapshot *s = a->snap;
+	size_t nview = v->t.nview, nrows = v->t.nrows;
+	if (v->stale && s) {
+		/* hidden: every row is shown but what a filter hides, which is
+		 * known once the table is rebuilt (the last counts until then) */
+		nrows = s->ninstances;
+		nview = v->t.filter[0] ? v->t.nview : nrows;
+	}
 	if (s && s->progress.partial) {
 		/* a first sweep under way: loaded/total and a progress marker */
 		const char *more = a->cfg->ascii ? "..." : "\u2026";
@@ -685,10 +722,10 @@ static void inst_tab(const struct app *a, const void *st, char *buf, size_t n)
 			snprintf(buf, n, "%zu/%ld%s", s->ninstances, s->progress.total, more);
 		else
 			snprintf(buf, n, "%zu%s", s->ninstances, more);
-	} else if (v->t.nview != v->t.nrows)
-		snprintf(buf, n, "%zu/%zu", v->t.nview, v->t.nrows);
+	} else if (nview != nrows)
+		snprintf(buf, n, "%zu/%zu", nview, nrows);
 	else
-		snprintf(buf, n, "%zu", v->t.nrows);
+		snprintf(buf, n, "%zu", nrows);
 	if (v->nmarks) {
 		size_t l = strlen(buf);
 		snprintf(buf + l, n - l, ", %zu marked", v->nmarks);

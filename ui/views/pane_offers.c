@@ -665,8 +665,21 @@ static void draw_header(struct app *a, struct off_view *v, const struct rect *r)
 	char l2[700];
 	snprintf(l2, sizeof l2, " query: %s", v->line[0] ? v->line : "(none: every offer)");
 	draw_fill(r->y + 1, r->x, r->w, theme_attr(ROLE_NORMAL));
-	int used = draw_text(r->y + 1, r->x, r->w, l2, theme_attr(ROLE_NORMAL));
-	if (v->status[0] && used + 3 < r->w)
+	/* the status (searching, the answer, the pacer's wait, an error) is
+	 * never pushed off by a long query: the query is cut instead, with an
+	 * ellipsis, leaving it at least half of the line */
+	int qw = draw_width(l2), sw = v->status[0] ? draw_width(v->status) : 0;
+	int room = sw ? r->w - sw - 3 : r->w;
+	if (room < r->w / 2)
+		room = r->w / 2;
+	int used;
+	if (qw > room) {
+		draw_cell(r->y + 1, r->x, room, l2, false, theme_attr(ROLE_NORMAL));
+		used = room;
+	} else {
+		used = draw_text(r->y + 1, r->x, r->w, l2, theme_attr(ROLE_NORMAL));
+	}
+	if (sw && used + 3 < r->w)
 		draw_text(r->y + 1, r->x + used + 3, r->w - used - 3, v->status,
 			  theme_attr(v->status_role));
 }
