@@ -232,9 +232,16 @@ t_cli_form() {
 t_close() {
     keys q
     wait_for "Instances" 5 || return 1
-    sleep 1
-    n0=$(logreqs)
-    sleep 5
+    # a request already out when q was pressed may still land (the spec
+    # form's 404 falls back to the CLI form): wait until none has come for
+    # 4 s (longer than the 3 s poll), then none may come for 7 s more
+    n0=$(logreqs) quiet=0 tries=0
+    while [ $quiet -lt 4 ] && [ $tries -lt 20 ]; do
+        sleep 1; tries=$((tries + 1))
+        n=$(logreqs)
+        if [ "$n" = "$n0" ]; then quiet=$((quiet + 1)); else quiet=0 n0=$n; fi
+    done
+    sleep 7
     [ "$(logreqs)" = "$n0" ] || { fail "polled after the log was closed"; return 1; }
 }
 

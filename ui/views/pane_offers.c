@@ -387,10 +387,18 @@ static void run_line(struct app *a, struct off_view *v, const char *line)
 }
 
 /* Search again with the type or order changed. */
+/* What the operator last asked for: the pending search if one waits (a key
+ * pressed twice while a search is out builds on the first), else the one in
+ * force. */
+static const struct query_cmd *intent(const struct off_view *v)
+{
+	return v->queued ? &v->next : &v->qc;
+}
+
 static void research(struct app *a, struct off_view *v, const char *type, const char *order)
 {
 	struct query_cmd c;
-	cmd_copy(&c, &v->qc);
+	cmd_copy(&c, intent(v));
 	if (type)
 		util_strlcpy(c.type, type, sizeof c.type);
 	if (order) {
@@ -404,7 +412,7 @@ static void research(struct app *a, struct off_view *v, const char *type, const 
 static void resort(struct app *a, struct off_view *v, int delta, bool invert)
 {
 	int inv = 0;
-	int k = pane_offers_sort_key(v->qc.order, &inv);
+	int k = pane_offers_sort_key(intent(v)->order, &inv);
 	if (k < 0) {
 		k = 0;
 		inv = 0;
@@ -873,7 +881,7 @@ static void run_type(struct app *a, enum action act)
 	(void)act;
 	struct off_view *v = state(a);
 	if (v)
-		research(a, v, pane_offers_next_type(v->qc.type), NULL);
+		research(a, v, pane_offers_next_type(intent(v)->type), NULL);
 }
 
 static void run_detail(struct app *a, enum action act)
@@ -974,7 +982,7 @@ table:
 		break;
 	case ACT_REFRESH: {
 		struct query_cmd c;
-		cmd_copy(&c, &v->qc);
+		cmd_copy(&c, intent(v));
 		search(a, v, &c);
 		break;
 	}
