@@ -182,42 +182,24 @@ static bool escape_cp(unsigned cp)
 	       cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
-/* The text being built: a growing buffer (no stdio per character). */
-struct obuf {
-	char *s;
-	size_t len, cap;
-};
-
-static void ob_put(struct obuf *b, const void *p, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		b->s = xrealloc(b->s, cap);
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, p, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
+/* The text is built in a struct util_buf (no stdio per character). */
 
 /* A real in the shortest form that reads back as the same double (12.2, not
  * 12.199999999999999), still a real for the reader ("12.0", not "12").  The
  * common integral case ("24564.0", up to 15 digits: exact) is kept as
  * written without converting it twice. */
-static void put_real(struct obuf *o, const char *tok, size_t len)
+static void put_real(struct util_buf *o, const char *tok, size_t len)
 {
 	char in[64], buf[40];
 	size_t dig = tok[0] == '-';
 	while (dig < len && tok[dig] >= '0' && tok[dig] <= '9')
 		dig++;
 	if (dig + 2 == len && tok[dig] == '.' && tok[dig + 1] == '0' && dig <= 15) {
-		ob_put(o, tok, len);
+		util_buf_put(o, tok, len);
 		return;
 	}
 	if (len >= sizeof in) {
-		ob_put(o, tok, len);
+		util_buf_put(o, tok, len);
 		return;
 	}
 	memcpy(in, tok, len);
@@ -228,9 +210,9 @@ static void put_real(struct obuf *o, const char *tok, size_t len)
 		if (strtod(buf, NULL) == d)
 			break;
 	}
-	ob_put(o, buf, strlen(buf));
+	util_buf_put(o, buf, strlen(buf));
 	if (!strpbrk(buf, ".eE"))
-		ob_put(o, ".0", 2);
+		util_buf_put(o, ".0", 2);
 }
 
 char *dump_json_text(const json_t *v)
@@ -240,7 +222,7 @@ char *dump_json_text(const json_t *v)
 	if (!raw)
 		return NULL;
 	size_t rawlen = strlen(raw);
-	struct obuf o = { xmalloc(rawlen + rawlen / 8 + 64), 0, rawlen + rawlen / 8 + 64 };
+	struct util_buf o = { xmalloc(rawlen + rawlen / 8 + 64), 0, rawlen + rawlen / 8 + 64 };
 	o.s[0] = '\0';
 	bool in_str = false;
 	for (const unsigned char *p = (const unsigned char *)raw; *p;) {
@@ -250,12 +232,12 @@ char *dump_json_text(const json_t *v)
 			while (*q >= 0x20 && *q < 0x7F && *q != '"' && *q != '\\')
 				q++;
 			if (q > p) {
-				ob_put(&o, p, (size_t)(q - p));
+				util_buf_put(&o, p, (size_t)(q - p));
 				p = q;
 				continue;
 			}
 			if (*p == '\\') { /* an escape jansson wrote: copy it whole */
-				ob_put(&o, p, p[1] ? 2 : 1);
+				util_buf_put(&o, p, p[1] ? 2 : 1);
 				p += p[1] ? 2 : 1;
 				continue;
 			}
@@ -265,27 +247,27 @@ char *dump_json_text(const json_t *v)
 			if (len && escape_cp(len == 1 ? 0x7F : utf8_cp(p, len))) {
 				char esc[8];
 				snprintf(esc, sizeof esc, "\\u%04x", len == 1 ? 0x7Fu : utf8_cp(p, len));
-				ob_put(&o, esc, 6);
+				util_buf_put(&o, esc, 6);
 				p += len;
 				continue;
 			}
-			ob_put(&o, p++, 1);
+			util_buf_put(&o, p++, 1);
 			continue;
 		}
 		if (*p == '"') {
 			in_str = true;
-			ob_put(&o, p++, 1);
+			util_buf_put(&o, p++, 1);
 		} else if (*p == '-' || (*p >= '0' && *p <= '9')) {
 			size_t n = strspn((const char *)p, "-+0123456789.eE");
 			if (memchr(p, '.', n) || memchr(p, 'e', n) || memchr(p, 'E', n))
 				put_real(&o, (const char *)p, n);
 			else
-				ob_put(&o, p, n);
+				util_buf_put(&o, p, n);
 			p += n;
 		} else {
 			/* structure and indentation: up to the next string or number */
 			size_t n = strcspn((const char *)p, "\"-0123456789");
-			ob_put(&o, p, n ? n : 1);
+			util_buf_put(&o, p, n ? n : 1);
 			p += n ? n : 1;
 		}
 	}

@@ -39,38 +39,19 @@ bool secrets_is_env_key(const char *key)
 	return false;
 }
 
-/* The masked text being written (a growing buffer, no stdio). */
-struct sbuf {
-	char *s;
-	size_t len, cap;
-};
-
-static void sb_put(struct sbuf *b, const char *p, size_t n)
+/* The masked text is written into a struct util_buf (no stdio). */
+static void sb_putc(struct util_buf *b, char c)
 {
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 128;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		b->s = xrealloc(b->s, cap);
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, p, n);
-	b->len += n;
-	b->s[b->len] = '\0';
+	util_buf_put(b, &c, 1);
 }
 
-static void sb_putc(struct sbuf *b, char c)
+static void sb_puts(struct util_buf *b, const char *s)
 {
-	sb_put(b, &c, 1);
-}
-
-static void sb_puts(struct sbuf *b, const char *s)
-{
-	sb_put(b, s, strlen(s));
+	util_buf_put(b, s, strlen(s));
 }
 
 /* The text written (never NULL). */
-static char *sb_end(struct sbuf *b)
+static char *sb_end(struct util_buf *b)
 {
 	return b->s ? b->s : xstrdup("");
 }
@@ -103,14 +84,14 @@ static size_t word_end(const char *s, size_t i, bool script)
 
 /* Write an assignment word NAME=VALUE with its value masked; a word that
  * opened with a quote ("NAME=v w") gets the quote closed after the mask. */
-static void put_assign(struct sbuf *o, const char *w, size_t len)
+static void put_assign(struct util_buf *o, const char *w, size_t len)
 {
 	const char *eq = memchr(w, '=', len);
 	if (!eq || (size_t)(eq - w) + 1 == len) {
-		sb_put(o, w, len); /* "-e NAME" (passed through) or an empty value */
+		util_buf_put(o, w, len); /* "-e NAME" (passed through) or an empty value */
 		return;
 	}
-	sb_put(o, w, (size_t)(eq - w) + 1);
+	util_buf_put(o, w, (size_t)(eq - w) + 1);
 	sb_puts(o, SECRETS_MASK);
 	if (w[0] == '"' || w[0] == '\'')
 		sb_putc(o, w[0]);
@@ -118,7 +99,7 @@ static void put_assign(struct sbuf *o, const char *w, size_t len)
 
 char *secrets_mask_flags(const char *s)
 {
-	struct sbuf ob = { NULL, 0, 0 }, *o = &ob;
+	struct util_buf ob = { NULL, 0, 0 }, *o = &ob;
 	bool want_assign = false;
 	size_t i = 0;
 	while (s && s[i]) {
@@ -132,7 +113,7 @@ char *secrets_mask_flags(const char *s)
 			put_assign(o, w, len);
 			want_assign = false;
 		} else if ((len == 2 && !strncmp(w, "-e", 2)) || (len == 5 && !strncmp(w, "--env", 5))) {
-			sb_put(o, w, len);
+			util_buf_put(o, w, len);
 			want_assign = true;
 		} else if (len > 6 && !strncmp(w, "--env=", 6)) {
 			sb_puts(o, "--env=");
@@ -141,7 +122,7 @@ char *secrets_mask_flags(const char *s)
 			sb_puts(o, "-e");
 			put_assign(o, w + 2, len - 2);
 		} else {
-			sb_put(o, w, len);
+			util_buf_put(o, w, len);
 		}
 		i = e;
 	}
@@ -150,7 +131,7 @@ char *secrets_mask_flags(const char *s)
 
 char *secrets_mask_script(const char *s)
 {
-	struct sbuf ob = { NULL, 0, 0 }, *o = &ob;
+	struct util_buf ob = { NULL, 0, 0 }, *o = &ob;
 	size_t i = 0;
 	while (s && s[i]) {
 		char prev = i ? s[i - 1] : ' ';
@@ -164,7 +145,7 @@ char *secrets_mask_script(const char *s)
 				bool secret = secrets_name_looks_secret(name);
 				free(name);
 				if (secret) {
-					sb_put(o, s + i, j + 1 - i);
+					util_buf_put(o, s + i, j + 1 - i);
 					size_t e;
 					if (i && (prev == '"' || prev == '\'')) {
 						/* inside quotes: the value runs to the closing quote */
@@ -178,7 +159,7 @@ char *secrets_mask_script(const char *s)
 					i = e;
 					continue;
 				}
-				sb_put(o, s + i, j - i);
+				util_buf_put(o, s + i, j - i);
 				i = j;
 				continue;
 			}

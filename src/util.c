@@ -42,6 +42,20 @@ void *xrealloc(void *p, size_t n)
 	return q;
 }
 
+void util_buf_put(struct util_buf *b, const void *p, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 128;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		b->s = xrealloc(b->s, cap);
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
 char *xstrdup(const char *s)
 {
 	return xstrndup(s ? s : "", s ? strlen(s) : 0);

@@ -11,6 +11,14 @@
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
+/* A growing text buffer, always NUL-terminated once written to (s is NULL
+ * before the first put; the caller frees s). */
+struct util_buf {
+	char *s;
+	size_t len, cap;
+};
+/* Append n bytes of p to b (doubling its room as needed). */
+void util_buf_put(struct util_buf *b, const void *p, size_t n);
 char *xstrdup(const char *s);              /* NULL -> "" */
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
