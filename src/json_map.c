@@ -387,7 +387,7 @@ static char *value_text(const json_t *v)
 
 /* A jansson value for the mval (a new reference): the env masking
  * (secrets_masked) reads jansson values. */
-static json_t *mval_json(const struct mval *v)
+json_t *json_map_mval_json(const struct mval *v)
 {
 	switch (v->t) {
 	case MV_STR: return json_stringn_nocheck(v->s, v->len);
@@ -435,7 +435,7 @@ void json_map_fb_add(struct json_map_fb *fb, const char *key, size_t klen, const
 	}
 	f->value = tb->len;
 	if (secrets_is_env_key(shown)) { /* env values: always masked */
-		json_t *jv = mval_json(val);
+		json_t *jv = json_map_mval_json(val);
 		json_t *env = secrets_masked(shown, jv);
 		value_text_to(tb, env);
 		json_decref(env);

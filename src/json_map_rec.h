@@ -55,6 +55,9 @@ struct json_map_rec {
 
 /* The jansson value v as a struct mval (containers as MV_JSON). */
 struct mval json_map_mval(const json_t *v);
+/* The reverse: a jansson value for v (a new reference; MV_JSON's own value
+ * with a reference added, json null for no value). */
+json_t *json_map_mval_json(const struct mval *v);
 
 /* An instance from a record (the rules of json_map_instance).  *x zeroed
  * first; false without an integral id. */

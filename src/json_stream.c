@@ -414,21 +414,6 @@ static void list_value(struct js *p, enum mv_type t)
 	p->list_t = t;
 }
 
-/* A jansson scalar for a nested value. */
-static json_t *scalar_json(const struct mval *v)
-{
-	switch (v->t) {
-	case MV_STR: return json_stringn_nocheck(v->s, v->len);
-	case MV_INT: return json_integer((json_int_t)v->i);
-	case MV_REAL: return json_real(v->d);
-	case MV_TRUE: return json_true();
-	case MV_FALSE: return json_false();
-	case MV_NULL: case MV_NONE: case MV_JSON:
-		break;
-	}
-	return json_null();
-}
-
 /* Add a nested value (taken over) to the R_NEST container f. */
 static bool nest_add(struct js *p, struct frame *f, json_t *j)
 {
@@ -462,7 +447,7 @@ static int on_scalar(struct js *p, struct mval v)
 		coll_set(p, &p->inst, p->pending, v);
 		break;
 	case R_NEST:
-		return nest_add(p, f, scalar_json(&v));
+		return nest_add(p, f, json_map_mval_json(&v));
 	case R_ROOT_ARR: case R_LIST: case R_SKIP:
 		break; /* a list's non-object entries are skipped */
 	}
