@@ -24,6 +24,15 @@ export RENTOP="${RENTOP:-$O/rentop}" RENTOP_SIM="${RENTOP_SIM:-$O/rentop-sim}" B
 export CMOCKA_MESSAGE_OUTPUT=TAP
 TEST_TIMEOUT=${TEST_TIMEOUT:-600}
 
+# The scripts call python3 hundreds of times (the simulator's state, JSON).
+# Behind a version manager's shim (pyenv: a bash script that runs ~40 programs
+# per call) that was a third of their CPU: put the interpreter itself first.
+real_py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) || real_py=
+if [ -n "$real_py" ] && [ -x "$real_py" ]; then
+    mkdir -p "$O/test-bin" && ln -sf "$real_py" "$O/test-bin/python3" && PATH="$O/test-bin:$PATH"
+    export PATH
+fi
+
 # run_one SUITE NAME CMD...: run CMD, keep its log, emit its ok/not ok lines.
 run_one() {
     suite=$1 name=$2; shift 2
