@@ -89,12 +89,15 @@ for suite in "$@"; do
             [ "$suite" = e2e ] && ! want_e2e "$n" && continue
             echo "$suite $n sh $sh" >>"$POOL/queue"
         done ;;
-    fuzz) ;;
+    fuzz)   # one item: the targets one after another (tests/fuzz/run.sh), CPU-bound,
+            # so it goes first and overlaps the waiting scripts
+        echo "fuzz targets env FUZZ_OUT=$O/fuzz FUZZ_SECONDS=${FUZZ_SECONDS:-20} sh $SRCDIR/tests/fuzz/run.sh" >>"$POOL/queue" ;;
     *) echo "tests/run.sh: unknown suite $suite" >&2; exit 2 ;;
     esac
 done
-# the order taken: e2e by size (a fair guess at duration), then integ, contract, unit
+# the order taken: fuzz, e2e by size (a fair guess at duration), then integ, contract, unit
 {
+    grep '^fuzz ' "$POOL/queue"
     grep '^e2e ' "$POOL/queue" | while read -r s n c f; do echo "$(wc -c <"$f") $s $n $c $f"; done |
         sort -rn | cut -d' ' -f2-
     grep '^integ ' "$POOL/queue"; grep '^contract ' "$POOL/queue"; grep '^unit ' "$POOL/queue"
@@ -113,13 +116,7 @@ while [ "$w" -lt "$njobs" ]; do
 done
 wait
 for suite in "$@"; do
-    [ "$suite" = fuzz ] && continue
     grep "^$suite " "$POOL/queue" | while read -r s n rest; do
         [ -f "$POOL/$s-$n.out" ] && cat "$POOL/$s-$n.out"
     done
-done
-for suite in "$@"; do
-    [ "$suite" = fuzz ] || continue
-    run_one fuzz targets env FUZZ_OUT="$O/fuzz" FUZZ_SECONDS="${FUZZ_SECONDS:-20}" \
-        sh "$SRCDIR/tests/fuzz/run.sh"
 done
