@@ -286,8 +286,18 @@ rentop_start() {
     E2E_WATCH=$((1 - interactive))
     printf 'set -g status off\nset -g history-limit 100\nset -g escape-time 10\nset -g remain-on-exit on\n' \
         >"$E2E_TMP/tmux.conf"
-    tm -f "$E2E_TMP/tmux.conf" new-session -d -s "$E2E_SESSION" \
-        -x "${size%x*}" -y "${size#*x}" "$E2E_TMP/launch.sh" || { fail "tmux new-session failed"; return 1; }
+    # A server ended by "tm kill-server" just before may still be going away
+    # (kill-server does not wait for it): new-session then reaches the dying
+    # server and fails.  Wait for it to go, and try again a few times.
+    tries=0
+    until tm -f "$E2E_TMP/tmux.conf" new-session -d -s "$E2E_SESSION" \
+        -x "${size%x*}" -y "${size#*x}" "$E2E_TMP/launch.sh" 2>"$E2E_TMP/tmux.err"; do
+        tries=$((tries + 1))
+        [ $tries -lt 5 ] || { fail "tmux new-session failed: $(cat "$E2E_TMP/tmux.err")"; return 1; }
+        tm kill-server >/dev/null 2>&1
+        sleep 0.4
+        tm list-sessions >/dev/null 2>&1 || rm -f "$E2E_SOCK"
+    done
     if [ "$interactive" = 1 ]; then
         wait_for "e2e-shell\$" 10 || return 1
         type_text "$E2E_CMD"
