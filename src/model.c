@@ -542,6 +542,7 @@ void model_set_unsure(struct model *m, int job_id, int kind, long instance_id, b
 	}
 	publish_locked(m, s);
 	pthread_mutex_unlock(&m->mu);
+	model_wake(m);
 }
 
 void model_set_actions_waiting(struct model *m, int n)
@@ -555,6 +556,7 @@ void model_set_actions_waiting(struct model *m, int n)
 	s->pub.actions_waiting = n;
 	publish_locked(m, s);
 	pthread_mutex_unlock(&m->mu);
+	model_wake(m);
 }
 
 void call_result_free(struct call_result *r)
@@ -597,6 +599,7 @@ void model_put_result(struct model *m, const struct call_result *r)
 	s->pub.results_seq++;
 	publish_locked(m, s);
 	pthread_mutex_unlock(&m->mu);
+	model_wake(m); /* the view waiting for this answer draws it now, not at its next tick */
 	for (size_t i = 0; i < nold; i++) /* values freed with no lock held */
 		call_result_free(&old[i]);
 }

@@ -453,11 +453,38 @@ static void test_stress_swaps(void **state)
 	model_free(st.m);
 }
 
+/* A stored answer, an unsure action and the waiting count each wake the UI
+ * (model.h promises it; without it a view waited for its next tick, 2-3 s). */
+static void test_results_wake(void **state)
+{
+	(void)state;
+	struct model *m = model_new();
+	model_wake_drain(m);
+	assert_false(fd_readable(model_wake_fd(m)));
+	struct call_result r = {.req_id = 7, .outcome = CALL_OK};
+	model_put_result(m, &r);
+	assert_true(fd_readable(model_wake_fd(m)));
+	model_wake_drain(m);
+	model_set_unsure(m, 3, 0, 42, true);
+	assert_true(fd_readable(model_wake_fd(m)));
+	model_wake_drain(m);
+	model_set_actions_waiting(m, 2);
+	assert_true(fd_readable(model_wake_fd(m)));
+	model_wake_drain(m);
+	model_set_actions_waiting(m, 2); /* no change: no wake */
+	assert_false(fd_readable(model_wake_fd(m)));
+	struct call_result got;
+	assert_true(model_take_result(m, 7, &got));
+	call_result_free(&got);
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_derive_state),
 		cmocka_unit_test(test_snapshot_swap),
+		cmocka_unit_test(test_results_wake),
 		cmocka_unit_test(test_errors_pending),
 		cmocka_unit_test(test_event_ring),
 		cmocka_unit_test(test_failed_announced_once),
