@@ -336,17 +336,7 @@ void app_run_action(struct app *a, enum action act)
 	struct view *bv = view_current(a);
 	if (bv && bv->ops->bulk && bv->ops->bulk(a, bv->st, act))
 		return; /* on the marked rows: each row's preconditions are the view's */
-	char why[300];
-	const char *no = action_refusal(act, view_row(a), a->read_only, why, sizeof why);
-	if (no) {
-		app_toast(a, (d->flags & AF_MUTATES) && a->read_only ? ROLE_ERROR : ROLE_WARNING, 8,
-			  "%s", no);
-		return;
-	}
-	struct view *v = view_current(a);
-	if (d->run)
-		d->run(a, act);
-	else if (!(v && v->ops->action && v->ops->action(a, v->st, act)) && a->global)
+	if (!view_send_action(a, act) && a->global)
 		a->global(a, act);
 }
 

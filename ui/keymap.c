@@ -445,3 +445,42 @@ char *keymap_keys_for(const struct keymap *km, int ctx, enum action act, char *b
 				add_key(buf, n, km->e[CTX_GLOBAL][i].key);
 	return buf;
 }
+
+/* ---- a view's action table ----------------------------------------------- */
+
+enum action action_bind(struct keymap *km, int ctx, const struct action_row *row)
+{
+	enum action act = action_register(&row->def);
+	if (row->id)
+		*row->id = act;
+	if (act == ACT_NONE)
+		return act;
+	action_allow(act, ctx);
+	if (row->keys)
+		keymap_default(km, ctx, row->keys, act);
+	return act;
+}
+
+int action_row_ctx(const struct action_row *row, int ctx)
+{
+	int c = row->ctx ? km_ctx_by_name(row->ctx) : -1;
+	return c > 0 ? c : ctx;
+}
+
+void action_table(struct keymap *km, int ctx, const struct action_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		action_bind(km, action_row_ctx(&rows[i], ctx), &rows[i]);
+}
+
+int action_row_of(const struct action_row *rows, size_t n, enum action act)
+{
+	if (act == ACT_NONE)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		enum action id = rows[i].id ? *rows[i].id : action_by_name(rows[i].def.name);
+		if (id == act)
+			return (int)i;
+	}
+	return -1;
+}

@@ -19,6 +19,7 @@
 
 struct app;
 struct key_binding;
+struct keymap;
 
 /* ---- key contexts ---------------------------------------------------------- */
 
@@ -130,6 +131,32 @@ enum action action_by_name(const char *name); /* ACT_NONE if unknown */
  * when act may run, else why not (into buf). */
 const char *action_refusal(enum action act, const void *row, bool read_only, char *buf,
 			   size_t n);
+
+/* ---- a view's action table ------------------------------------------------- */
+
+/* One row of a view's action table (view_ops.actions): the action, the
+ * keys it has by default ("c", "Enter Space"; NULL: none, a `:` word
+ * only), the context it is bound in (a section's, by name; NULL: the
+ * view's own) and where its id is kept for the view's handler (NULL: not
+ * needed, the def's run handles it). */
+struct action_row {
+	struct action_def def;
+	const char *keys;
+	const char *ctx;
+	enum action *id;
+};
+
+/* Register row's action (idempotent by name), keep its id, allow it in
+ * ctx and bind its default keys there; the id (ACT_NONE: the table is full). */
+enum action action_bind(struct keymap *km, int ctx, const struct action_row *row);
+/* action_bind every row: in the context its ctx names (registered before),
+ * else in ctx. */
+void action_table(struct keymap *km, int ctx, const struct action_row *rows, size_t n);
+/* The row of rows whose action is act (by the ids action_bind kept, else
+ * by name); -1 when none. */
+int action_row_of(const struct action_row *rows, size_t n, enum action act);
+/* The context a row is bound in: its ctx by name, else ctx. */
+int action_row_ctx(const struct action_row *row, int ctx);
 
 /* ---- keys ------------------------------------------------------------------ */
 

@@ -67,6 +67,7 @@ int view_keys(struct keymap *km, const struct view_ops *ops)
 	keymap_ctx_defaults(km, ctx);
 	if (ops->keys)
 		ops->keys(km, ctx);
+	action_table(km, ctx, ops->actions, ops->nactions);
 	if (ops->number_key) {
 		enum action show = show_action(ops);
 		if (show != ACT_NONE)
@@ -79,6 +80,31 @@ void view_keys_all(struct keymap *km)
 {
 	for (size_t i = 0; i < NREG; i++)
 		view_keys(km, registry[i]);
+}
+
+const struct view_ops *view_ops_at(size_t i)
+{
+	return i < NREG ? registry[i] : NULL;
+}
+
+bool view_send_action(struct app *a, enum action act)
+{
+	const struct action_def *d = action_get(act);
+	if (!d)
+		return false;
+	char why[300];
+	const char *no = action_refusal(act, view_row(a), a->read_only, why, sizeof why);
+	if (no) {
+		app_toast(a, (d->flags & AF_MUTATES) && a->read_only ? ROLE_ERROR : ROLE_WARNING, 8,
+			  "%s", no);
+		return true;
+	}
+	if (d->run) {
+		d->run(a, act);
+		return true;
+	}
+	struct view *v = view_current(a);
+	return v && v->ops->action && v->ops->action(a, v->st, act);
 }
 
 void view_init_all(struct app *a)

@@ -14,12 +14,16 @@
  *      navigation keys, CTXF_TABLE the sort keys), and the callbacks below
  *      (draw is required; any other may be NULL).  Keep its state in a
  *      struct of its own, allocated by init and freed by fini.
- *   2. Register its actions in its keys callback: action_register() with a
- *      name, help line, flags (AF_MUTATES, AF_NEEDS_SEL, AF_HINT, ...), a
- *      row-state precondition (why_not) and a handler (run, or the view's
- *      action callback); action_allow() it in the view's context and bind
- *      its default keys with keymap_default().  Help, hints, `:NAME`, `bind`
- *      lines and --read-only follow from that.
+ *   2. List its actions in a table (keymap.h's struct action_row) named by
+ *      .actions/.nactions: each row a name, help line, flags (AF_MUTATES,
+ *      AF_NEEDS_SEL, AF_HINT, ...), a row-state precondition (why_not), a
+ *      handler (run, or the view's action callback, which finds its row
+ *      with action_row_of()), its default keys and, for a section, the
+ *      section's context.  view_keys() registers, allows and binds them;
+ *      help, hints, `:NAME`, `bind` lines and --read-only follow from
+ *      that, and every action goes through view_send_action(), which
+ *      applies the preconditions in one place.  The keys callback is left
+ *      for what a table cannot say (a key bound in another view's context).
  *   3. Add one line X(NAME) to VIEWS in view.c (its place sets Tab order).
  *
  * UI thread only.  Callbacks run on the UI thread with no lock held; the
@@ -47,8 +51,13 @@ struct view_ops {
 	const char *ctx_parent; /* a context whose `bind` lines also apply here, or NULL */
 	bool instance_rows;     /* selected_row is a struct instance * */
 
-	/* Register the view's actions and bind its default keys in ctx.
-	 * Needs no app: the tests build the keymap with it. */
+	/* Its action table (registered, allowed and bound in its context, or
+	 * a row's section context, by view_keys after keys). */
+	const struct action_row *actions;
+	size_t nactions;
+	/* More key setup, before the table: its section contexts, an action
+	 * bound in another view's context.  Needs no app: the tests build
+	 * the keymap with it.  NULL: none. */
 	void (*keys)(struct keymap *km, int ctx);
 	void *(*init)(struct app *a);                 /* the private state */
 	void (*fini)(struct app *a, void *st);
@@ -123,6 +132,15 @@ struct view {
 int view_keys(struct keymap *km, const struct view_ops *ops);
 /* view_keys for every view in VIEWS (the tests' complete keymap). */
 void view_keys_all(struct keymap *km);
+/* The i-th view of VIEWS, NULL past the last (the tests walk them). */
+const struct view_ops *view_ops_at(size_t i);
+/* Run act as a key or `:ACTION` does, on the current view: its
+ * preconditions first, from its row of the action table (--read-only
+ * refuses AF_MUTATES, AF_NEEDS_SEL wants a selected row, then the
+ * row-state why_not), said in a toast when one fails; then its run, else
+ * the current view's action op.  True when refused or handled; false when
+ * no one handled it (the app's own actions then). */
+bool view_send_action(struct app *a, enum action act);
 /* Register every view in VIEWS into a (keys into a->km, init). */
 void view_init_all(struct app *a);
 void view_fini_all(struct app *a);
