@@ -19,6 +19,7 @@
 #include <zlib.h>
 
 #include "config.h"
+#include "query.h"
 #include "util.h"
 
 /* ---- launch modes ---------------------------------------------------------- */
@@ -791,6 +792,16 @@ json_t *templates_filters(enum template_scope scope, long user_id)
 		return json_pack("{s:{s:b}}", "recommended", "eq", 1);
 	}
 	return json_object();
+}
+
+bool templates_query_call(const struct config *c, const char *query, struct api_call *out,
+			  struct query_error *err)
+{
+	json_t *f = query_parse_for(QUERY_TEMPLATES, query ? query : "", true, err);
+	if (!f)
+		return false;
+	*out = api_templates(c, f); /* takes f */
+	return true;
 }
 
 bool template_validate(const struct template_req *t, char *err, size_t errn)

@@ -165,6 +165,15 @@ enum template_scope {
 };
 /* The select_filters object of a template search (new reference). */
 json_t *templates_filters(enum template_scope scope, long user_id);
+struct query_error;
+/* The template search of query, in the CLI's query language as its `search
+ * templates` takes it ("name=PyTorch recommended=true", no default
+ * filters): GET /api/v0/template/?select_filters=<the parsed filters>.
+ * The one path of the templates view (`:templates QUERY`, `/`) and of
+ * `--dump templates --query Q`.  False (nothing built; *out untouched)
+ * with the parser's message, its column included, in *err. */
+bool templates_query_call(const struct config *c, const char *query, struct api_call *out,
+			  struct query_error *err);
 
 /* A template as the form edits it. */
 struct template_req {

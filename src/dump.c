@@ -814,11 +814,11 @@ static int fetch(struct api_client *cl, struct api_call c, const char *what, jso
 
 /* One template search through the view's builder and mapper: the records
  * into *t, the raw list (for --json) into *raw.  An exit status. */
-static int search_templates(struct api_client *cl, json_t *filters, struct offers_tpl_answer **t,
-			    json_t **raw, FILE *err)
+static int search_templates(struct api_client *cl, struct api_call call,
+			    struct offers_tpl_answer **t, json_t **raw, FILE *err)
 {
 	json_t *root;
-	int rc = fetch(cl, api_templates(cl->cfg, filters), "templates", &root, err);
+	int rc = fetch(cl, call, "templates", &root, err);
 	if (rc != DUMP_EXIT_OK)
 		return rc;
 	struct api_error e;
@@ -849,16 +849,16 @@ static void merge_raw(json_t *a, const json_t *b)
 }
 
 /* --query Q: one search with Q's select_filters (the CLI's `search
- * templates`); without it the view's list: the operator's own templates
- * (the user's id fetched first), then the recommended ones. */
+ * templates`), built by templates_query_call as the view's `:templates Q`
+ * is; without it the view's list: the operator's own templates (the
+ * user's id fetched first), then the recommended ones. */
 static int dump_templates(struct api_client *cl, FILE *out, FILE *err)
 {
-	json_t *filters[2] = { NULL, NULL };
+	struct api_call calls[2];
 	int nsearch = 1;
 	if (cl->cfg->dump_query && *cl->cfg->dump_query) {
 		struct query_error qe;
-		filters[0] = query_parse_for(QUERY_TEMPLATES, cl->cfg->dump_query, true, &qe);
-		if (!filters[0]) {
+		if (!templates_query_call(cl->cfg, cl->cfg->dump_query, &calls[0], &qe)) {
 			fprintf(err, "rentop: --query: %s\n", qe.msg);
 			return DUMP_EXIT_USAGE;
 		}
@@ -872,17 +872,17 @@ static int dump_templates(struct api_client *cl, FILE *out, FILE *err)
 		json_decref(root);
 		nsearch = 0;
 		if (uid > 0)
-			filters[nsearch++] = templates_filters(TPL_OWN, uid);
-		filters[nsearch++] = templates_filters(TPL_RECOMMENDED, 0);
+			calls[nsearch++] = api_templates(cl->cfg, templates_filters(TPL_OWN, uid));
+		calls[nsearch++] = api_templates(cl->cfg, templates_filters(TPL_RECOMMENDED, 0));
 	}
 	struct offers_tpl_answer *t[2] = { NULL, NULL };
 	json_t *raw[2] = { NULL, NULL };
 	int rc = DUMP_EXIT_OK;
 	for (int i = 0; i < nsearch; i++) {
 		if (rc == DUMP_EXIT_OK)
-			rc = search_templates(cl, filters[i], &t[i], &raw[i], err);
+			rc = search_templates(cl, calls[i], &t[i], &raw[i], err);
 		else
-			json_decref(filters[i]);
+			api_call_free(&calls[i]);
 	}
 	if (rc == DUMP_EXIT_OK) {
 		struct template_rec *v = t[0]->v;

@@ -132,6 +132,31 @@ static void offers_args(struct complete_set *o, const char *line, size_t start, 
 	o->no_space = true; /* an operator follows */
 }
 
+/* The boolean fields of a template search (SPEC.md's searchable fields). */
+static const char *const template_flags[] = { "jup_direct", "recommended", "ssh_direct", "use_ssh" };
+static const char *const tf_values[] = { "true", "false" };
+
+/* `:templates QUERY`: the template search fields, true/false after a
+ * boolean field's operator. */
+static void templates_args(struct complete_set *o, const char *line, size_t start)
+{
+	const char *word = line + start;
+	size_t fl = strcspn(word, "=<>!");
+	if (word[fl]) {
+		size_t ol = strspn(word + fl, "=<>!");
+		for (size_t i = 0; i < NELEM(template_flags); i++)
+			if (strlen(template_flags[i]) == fl && !strncmp(word, template_flags[i], fl)) {
+				o->start = start + fl + ol;
+				add_list(o, tf_values, NELEM(tf_values));
+			}
+		return;
+	}
+	const char *names[64];
+	size_t n = query_field_names(QUERY_TEMPLATES, names, NELEM(names));
+	add_list(o, names, n);
+	o->no_space = true; /* an operator follows */
+}
+
 /* `:filter TERM`: [!]COLUMN=VALUE, the state names after status=. */
 static void filter_args(struct complete_set *o, const struct complete_src *src, const char *line,
 			size_t start)
@@ -205,6 +230,8 @@ size_t complete_line(const char *line, const struct complete_src *src, struct co
 	}
 	if (!strcmp(c, "offers")) {
 		offers_args(out, line, out->start, nargs ? prev : "");
+	} else if (!strcmp(c, "templates")) {
+		templates_args(out, line, out->start);
 	} else if (!strcmp(c, "filter")) {
 		filter_args(out, src, line, out->start);
 	} else if (nargs > 0 && !(nargs == 1 && !strcmp(c, "account") && !strcmp(prev, "reports"))) {

@@ -50,6 +50,7 @@ struct complete_set {
  *   :offers / :o LINE       query field names (and aliases), "-o FIELD[,FIELD]"
  *                           the sort fields, "-t TYPE" the offer types, "-..."
  *                           the options, FIELD=VALUE true/false/any for flags
+ *   :templates QUERY        template search fields, FIELD=VALUE true/false for flags
  *   :account SECTION        the sections; ":account reports ID" machine ids
  *   :reports ID             the machine ids of the listed instances
  *   :logs / :detail ID      (logs: endpoint names too) the instance ids

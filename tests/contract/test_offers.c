@@ -259,6 +259,92 @@ static void test_template_search_all_eight_operators(void **state)
 			NULL, 400, "invalid_args", NULL);
 }
 
+/* Percent-encode s for a query string (unreserved bytes kept). */
+static void url_encode(const char *s, char *out, size_t n)
+{
+	size_t k = 0;
+	for (; *s && k + 4 < n; s++) {
+		unsigned char c = (unsigned char)*s;
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("-_.~", c))
+			out[k++] = (char)c;
+		else
+			k += (size_t)snprintf(out + k, n - k, "%%%02X", c);
+	}
+	out[k] = '\0';
+}
+
+/* A value as the CLI's query language sends it: true/false literals,
+ * numbers as the text typed, strings as typed (underscores already
+ * turned into spaces by the client). */
+static json_t *as_cli_sends(const json_t *v)
+{
+	char num[64];
+	if (json_is_boolean(v))
+		return json_boolean(json_is_true(v));
+	if (json_is_integer(v)) {
+		snprintf(num, sizeof num, "%lld", (long long)json_integer_value(v));
+		return json_string(num);
+	}
+	if (json_is_real(v)) {
+		snprintf(num, sizeof num, "%.17g", json_real_value(v));
+		return json_string(num);
+	}
+	return json_deep_copy(v);
+}
+
+/* Every searchable template field of SPEC.md, as the CLI sends it (what
+ * rentop's `:templates QUERY` and `--dump templates --query` send through
+ * templates_query_call): field=VALUE of a template finds that template and
+ * only templates with that value; field!=VALUE leaves it out. */
+static void test_template_search_every_field_as_the_cli_sends_it(void **state)
+{
+	(void)state;
+	static const char *const fields[] = {
+		"count_created", "created_at", "creator_id", "default_tag", "docker_login_repo", "hash_id",
+		"id", "image", "jup_direct", "name", "recent_create_date", "recommended",
+		"recommended_disk_space", "ssh_direct", "tag", "use_ssh",
+	};
+	json_t *j = ct_expect("GET", "/api/v0/template/", NULL, 200);
+	json_t *all = json_object_get(j, "templates");
+	assert_true(json_array_size(all) > 0);
+	for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
+		const char *name = fields[f];
+		json_t *t = NULL, *x;
+		size_t i;
+		json_array_foreach(all, i, x)
+			if (!t && json_object_get(x, name) && !json_is_null(json_object_get(x, name)))
+				t = x;
+		if (!t)
+			fail_msg("no simulator template has a value for %s", name);
+		json_t *want = json_object_get(t, name);
+		json_t *sent = as_cli_sends(want);
+		for (int neg = 0; neg < 2; neg++) {
+			json_t *filt = json_pack("{s:{s:O}}", name, neg ? "neq" : "eq", sent);
+			char *js = json_dumps(filt, JSON_COMPACT);
+			char enc[1024];
+			url_encode(js, enc, sizeof enc);
+			json_t *got = templates(enc);
+			bool found = false;
+			json_array_foreach(got, i, x) {
+				if (json_equal(json_object_get(x, "id"), json_object_get(t, "id")))
+					found = true;
+				bool same = json_equal(json_object_get(x, name), want);
+				if (same == (bool)neg)
+					fail_msg("%s: template %lld has %s, the wrong side of %s", js,
+						 (long long)json_integer_value(json_object_get(x, "id")),
+						 same ? "that value" : "another value", neg ? "neq" : "eq");
+			}
+			if (found == (bool)neg)
+				fail_msg("%s: the template it was taken from is %s", js, neg ? "in" : "missing");
+			json_decref(got);
+			free(js);
+			json_decref(filt);
+		}
+		json_decref(sent);
+	}
+	json_decref(j);
+}
+
 static void test_template_create_edit_delete(void **state)
 {
 	(void)state;
@@ -484,6 +570,7 @@ int main(void)
 		cmocka_unit_test_setup(test_create_vm_needs_ssh_key, ct_reset),
 		cmocka_unit_test_setup(test_create_volume_info_and_bid_price, ct_reset),
 		cmocka_unit_test_setup(test_template_search_all_eight_operators, ct_reset),
+		cmocka_unit_test_setup(test_template_search_every_field_as_the_cli_sends_it, ct_reset),
 		cmocka_unit_test_setup(test_template_create_edit_delete, ct_reset),
 		cmocka_unit_test_setup(test_template_validation, ct_reset),
 		cmocka_unit_test_setup(test_template_ownership, ct_reset),

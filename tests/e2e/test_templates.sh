@@ -9,6 +9,11 @@
 # offered for change; a delete asks first, on Cancel (Enter there sends
 # nothing), then goes by numeric id; a create whose answer is lost is said
 # unknown and sent once; under --read-only no template write is sent.
+# Search: `:templates QUERY` and `/` (pre-filled with the query in force)
+# send one template search in the CLI's query language, whose rows are the
+# simulator's own answer to those select_filters; a query that does not
+# parse shows the parser's message with its column and sends nothing (the
+# simulator's request counters); `&` narrows the rows shown locally.
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
@@ -27,12 +32,16 @@ set_field() {
 tw() {
     sim_state "sum(n for k, v in d['requests'].items() if '/api/v0/template' in k for m, n in v['methods'].items() if m != 'GET')"
 }
+# tg: template searches (GET /api/v0/template/) the simulator served.
+tg() {
+    sim_state "sum(n for k, v in d['requests'].items() if '/api/v0/template' in k for m, n in v['methods'].items() if m == 'GET')"
+}
 # tfield NAME FIELD: a field of the simulator's template named NAME.
 tfield() { sim_state "next((t.get('$2') for t in d['templates'] if t['name'] == '$1'), None)"; }
 # select_tpl NAME: move the selection onto template NAME (the list: own
-# first, then recommended; searched with / so that it is the only row).
+# first, then recommended; narrowed with & so that it is the only row).
 select_tpl() {
-    keys /
+    keys '&'
     type_text "$1"
     keys Enter
     wait_for "Templates: 1 shown" 10
@@ -45,8 +54,9 @@ goto_tpl() {
     i=0
     while [ "$i" -lt "$n" ]; do keys Down; i=$((i + 1)); done
 }
-# unfilter: clear the search.
+# unfilter: clear the & filter and the query (back to own + recommended).
 unfilter() {
+    keys '&' C-u Enter
     keys / C-u Enter
     sleep 0.3
 }
@@ -234,7 +244,60 @@ t_readonly() {
     [ "$(tw)" = "$w0" ] || { fail "a template write was sent under --read-only"; return 1; }
 }
 
+t_search() {
+    g0=$(tg)
+    keys :
+    type_text "templates recommended=true"
+    keys Enter
+    want=$(sim_state "len([t for t in d['templates'] if t.get('recommended')])")
+    wait_for "Templates: $want for query: recommended=true" 20 || return 1
+    sim_expect "sum(n for k, v in d['requests'].items() if '/api/v0/template' in k for m, n in v['methods'].items() if m == 'GET') - $g0" 1 10 || return 1
+    for n in $(sim_state "' '.join(t['name'].replace(' ', '_') for t in d['templates'] if t.get('recommended'))"); do
+        wait_for "$(echo "$n" | tr _ ' ')" 5 || return 1
+    done
+    for n in $(sim_state "' '.join(t['name'].replace(' ', '_') for t in d['templates'] if not t.get('recommended'))"); do
+        not_on_screen "$(echo "$n" | tr _ ' ')  " || return 1
+    done
+    # / opens the query line pre-filled with the query in force
+    keys /
+    wait_for_re "^/recommended=true( |$)" 5 || return 1
+    keys C-u
+    type_text "name=TensorFlow"
+    keys Enter
+    wait_for "Templates: 1 for query: name=TensorFlow" 20 || return 1
+    on_screen "TensorFlow" || return 1
+    # the rows are the simulator's own answer to the filters sent
+    [ "$(sim_state "len([t for t in d['templates'] if t['name'] == 'TensorFlow'])")" = 1 ] || return 1
+}
+
+t_bad_query() {
+    wait_for "Templates: 1 for query" 5 || return 1
+    sleep 1
+    g0=$(tg)
+    keys :
+    type_text "templates imag=pytorch"
+    keys Enter
+    wait_for "did you mean image?" 10 || return 1
+    on_screen "column 1" || return 1
+    on_screen "nothing sent" || return 1
+    keys /
+    wait_for_re "^/imag=pytorch( |$)" 5 || return 1      # the line typed, to correct
+    keys C-u
+    type_text "name=TensorFlow recommended>>true"
+    keys Enter
+    wait_for "column 28" 10 || return 1
+    sleep 1
+    [ "$(tg)" = "$g0" ] || { fail "a bad query reached the service ($(( $(tg) - g0 )) searches)"; return 1; }
+    # the rows in force stay those of the last good query
+    on_screen "Templates: 1 for query: name=TensorFlow" || return 1
+    # back to own + recommended
+    keys / C-u Enter
+    wait_for "Templates: 5 (own first" 20 || return 1
+}
+
 tap "templates: the overlay lists the simulator's templates" t_open
+tap "templates: :templates QUERY and / search the service with the query language" t_search
+tap "templates: a bad query shows the parser's message with the column and sends nothing" t_bad_query
 tap "templates: create through the form stores every field typed, the password masked" t_create
 tap "templates: a refused edit keeps the form with what was typed and the service's words" t_refused
 tap "templates: edit changes only what was typed; the new hash_id replaces the old, selection kept" t_edit

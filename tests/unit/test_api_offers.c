@@ -16,6 +16,7 @@
 
 #include "api_offers.h"
 #include "config.h"
+#include "query.h"
 
 static json_t *body_of(const struct api_call *a)
 {
@@ -484,6 +485,78 @@ static void test_req_valid(void **state)
 	assert_false(create_req_valid(&r, why, sizeof why)); /* not terminated */
 }
 
+/* The select_filters of a GET /api/v0/template/ URL, decoded and parsed. */
+static json_t *url_filters(const char *url)
+{
+	const char *q = strstr(url, "?select_filters=");
+	assert_non_null(q);
+	q += strlen("?select_filters=");
+	char dec[2048];
+	size_t k = 0;
+	for (; *q && k + 1 < sizeof dec; q++) {
+		if (*q == '%' && q[1] && q[2]) {
+			char hex[3] = { q[1], q[2], 0 };
+			dec[k++] = (char)strtol(hex, NULL, 16);
+			q += 2;
+		} else {
+			dec[k++] = *q == '+' ? ' ' : *q;
+		}
+	}
+	dec[k] = '\0';
+	json_t *j = json_loads(dec, 0, NULL);
+	assert_non_null(j);
+	return j;
+}
+
+/* templates_query_call: the request the view's `:templates QUERY` and
+ * `--dump templates --query` send, and a bad query builds nothing. */
+static void test_templates_query_call(void **state)
+{
+	(void)state;
+	struct config c;
+	memset(&c, 0, sizeof c);
+	c.base_url = "http://h";
+	struct api_call a;
+	struct query_error qe;
+	assert_true(templates_query_call(&c, "name=PyTorch_2 recommended=true creator_id>=7 "
+					     "image in [a/b,c/d] recommended_disk_space<=40", &a, &qe));
+	assert_string_equal(a.method, "GET");
+	assert_int_equal(a.ep, EP_TEMPLATES);
+	assert_true(strncmp(a.url, "http://h/api/v0/template/?select_filters=", 41) == 0);
+	json_t *f = url_filters(a.url);
+	/* as the CLI sends them: no default filters, numbers as text,
+	 * underscores as spaces, true as a literal, lists as arrays */
+	json_t *want = json_loads("{\"name\":{\"eq\":\"PyTorch 2\"},\"recommended\":{\"eq\":true},"
+				  "\"creator_id\":{\"gte\":\"7\"},\"image\":{\"in\":[\"a/b\",\"c/d\"]},"
+				  "\"recommended_disk_space\":{\"lte\":\"40\"}}", 0, NULL);
+	assert_non_null(want);
+	if (!json_equal(f, want)) {
+		char *got = json_dumps(f, JSON_SORT_KEYS);
+		fail_msg("filters sent: %s", got);
+	}
+	json_decref(f);
+	json_decref(want);
+	api_call_free(&a);
+	/* an empty query: every template (no filter) */
+	assert_true(templates_query_call(&c, "", &a, &qe));
+	f = url_filters(a.url);
+	assert_int_equal(json_object_size(f), 0);
+	json_decref(f);
+	api_call_free(&a);
+	/* a bad query: nothing built, the parser's message with the column */
+	memset(&a, 0x5a, sizeof a);
+	struct api_call untouched = a;
+	assert_false(templates_query_call(&c, "imag=pytorch", &a, &qe));
+	assert_non_null(strstr(qe.msg, "did you mean image?"));
+	assert_non_null(strstr(qe.msg, "column 1"));
+	assert_false(templates_query_call(&c, "name=x gpu_name=RTX_4090", &a, &qe));
+	assert_non_null(strstr(qe.msg, "column 8"));
+	assert_int_equal(qe.pos, 7);
+	assert_false(templates_query_call(&c, "name=TensorFlow recommended>>true", &a, &qe));
+	assert_non_null(strstr(qe.msg, "unknown operator '>>' at column 28"));
+	assert_memory_equal(&a, &untouched, sizeof a);
+}
+
 static void test_templates(void **state)
 {
 	(void)state;
@@ -613,6 +686,7 @@ int main(void)
 		cmocka_unit_test(test_create_body_every_field),
 		cmocka_unit_test(test_req_valid),
 		cmocka_unit_test(test_templates),
+		cmocka_unit_test(test_templates_query_call),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -150,6 +150,25 @@ static void test_offers(void **state)
 	assert_int_equal(tab(":offers gpu_name=RT"), 0);
 }
 
+/* `:templates QUERY`: the template search fields (not the offers'), and
+ * true/false after a boolean field's operator. */
+static void test_templates(void **state)
+{
+	(void)state;
+	assert_int_equal(tab(":templates recomm"), 2); /* recommended recommended_disk_space */
+	assert_string_equal(out, "recommended");
+	assert_true(cs.no_space);
+	assert_int_equal(tab(":templates name=x creat"), 2); /* created_at creator_id */
+	assert_int_equal(cs.start, strlen(":templates name=x "));
+	assert_int_equal(tab(":templates gpu_na"), 0); /* an offer field */
+	assert_int_equal(tab(":templates "), 16);       /* SPEC.md's sixteen */
+	assert_int_equal(tab(":templates ssh_direct="), 2);
+	assert_int_equal(tab(":templates use_ssh!=f"), 1);
+	assert_string_equal(out, "false");
+	assert_int_equal(cs.start, strlen(":templates use_ssh!="));
+	assert_int_equal(tab(":templates name=Py"), 0); /* free text */
+}
+
 static void test_ids_sections_routes(void **state)
 {
 	(void)state;
@@ -193,6 +212,7 @@ int main(void)
 		cmocka_unit_test_setup(test_command_word, setup),
 		cmocka_unit_test_setup(test_theme_sort_filter, setup),
 		cmocka_unit_test_setup(test_offers, setup),
+		cmocka_unit_test_setup(test_templates, setup),
 		cmocka_unit_test_setup(test_ids_sections_routes, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

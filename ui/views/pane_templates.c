@@ -1,9 +1,13 @@
 /* pane_templates.c: the templates overlay (`:templates`): the operator's
- * own templates and the recommended ones as one list (own first), searched
- * as you type with `/` (name, image, image:tag or hash_id), r fetches
- * again, Enter shows every field of one (env values and secret-looking
- * onstart assignments masked; the registry password is never known); c,
- * e and d create, edit and delete (tpl_edit.c).  The
+ * own templates and the recommended ones as one list (own first), or a
+ * server-side template search in the CLI's query language (`:templates
+ * QUERY`, `/` pre-filled with the query in force; templates_query_call,
+ * the path of `--dump templates --query` too; a query that does not parse
+ * sends nothing and says where); `&` narrows the rows shown as you type
+ * (name, image, image:tag or hash_id), r fetches again, Enter shows every
+ * field of one (env values and secret-looking onstart assignments masked;
+ * the registry password is never known); c, e and d create, edit and
+ * delete (tpl_edit.c).  The
  * list (struct tpl_list) is also what the create form's template picker
  * shows: both fetch it the same way, two template searches through
  * jobs_call, fetches retried by the poller's one rule. */
@@ -23,6 +27,7 @@
 #include "jobs.h"
 #include "model.h"
 #include "offers.h"
+#include "query.h"
 #include "secrets.h"
 #include "theme.h"
 #include "tpl_edit.h"
@@ -31,15 +36,15 @@
 
 /* ---- the list ------------------------------------------------------------------ */
 
-static int send_search(struct app *a, enum template_scope scope, long user_id, char *err,
+static int send_search(struct app *a, struct api_call call, const char *what, char *err,
 		       size_t n)
 {
 	struct job_call jc;
 	memset(&jc, 0, sizeof jc);
-	jc.call = api_templates(a->cfg, templates_filters(scope, user_id));
+	jc.call = call;
 	jc.map = offers_templates_map; /* the mapper --dump templates uses */
 	jc.free_value = offers_templates_answer_free;
-	snprintf(jc.what, sizeof jc.what, "%s templates", scope == TPL_OWN ? "own" : "recommended");
+	util_strlcpy(jc.what, what, sizeof jc.what);
 	int id = 0;
 	int rc = jobs_call(a->jobs, &jc, &id);
 	if (rc != 0) {
@@ -56,13 +61,42 @@ void tpl_list_fetch(struct app *a, struct tpl_list *l)
 	long uid = a->snap && a->snap->user ? a->snap->user->id : 0;
 	l->status[0] = '\0';
 	l->got_own = l->got_rec = false;
+	if (l->query[0]) { /* one search: its answer is taken as the "own" half */
+		struct api_call c;
+		struct query_error qe;
+		if (templates_query_call(a->cfg, l->query, &c, &qe))
+			l->req_own = send_search(a, c, "template search", l->status, sizeof l->status);
+		else
+			snprintf(l->status, sizeof l->status, "query: %s (nothing sent)", qe.msg);
+		if (!l->req_own)
+			l->got_own = true;
+		l->got_rec = true;
+		return;
+	}
 	if (uid > 0)
-		l->req_own = send_search(a, TPL_OWN, uid, l->status, sizeof l->status);
+		l->req_own = send_search(a, api_templates(a->cfg, templates_filters(TPL_OWN, uid)),
+					 "own templates", l->status, sizeof l->status);
 	if (!l->req_own)
 		l->got_own = true; /* nothing to wait for */
-	l->req_rec = send_search(a, TPL_RECOMMENDED, 0, l->status, sizeof l->status);
+	l->req_rec = send_search(a, api_templates(a->cfg, templates_filters(TPL_RECOMMENDED, 0)),
+				 "recommended templates", l->status, sizeof l->status);
 	if (!l->req_rec)
 		l->got_rec = true;
+}
+
+void tpl_list_search(struct app *a, struct tpl_list *l, const char *query)
+{
+	if (l->req_own)
+		model_drop_result(a->m, l->req_own);
+	if (l->req_rec)
+		model_drop_result(a->m, l->req_rec);
+	l->req_own = l->req_rec = 0;
+	templates_free(l->own, l->nown); /* a half of an earlier pair */
+	templates_free(l->rec, l->nrec);
+	l->own = l->rec = NULL;
+	l->nown = l->nrec = 0;
+	util_strlcpy(l->query, query, sizeof l->query);
+	tpl_list_fetch(a, l);
 }
 
 /* One answer: its records into *v (replacing), or why it failed. */
@@ -154,7 +188,10 @@ char *tpl_list_summary(const struct template_rec *t, long user_id, char *buf, si
 
 struct tpl_view {
 	struct tpl_list list;
-	char filter[256];
+	char filter[256];     /* `&`: the rows shown, narrowed as you type ("": all) */
+	bool quick;           /* the `/` line open now edits filter, not the query (`&`) */
+	char line[256];       /* the query last entered (`/` is pre-filled with it) */
+	char qerr[300];       /* why that query was not sent, "" when it was */
 	size_t *idx;      /* the matching records */
 	size_t nidx;
 	size_t sel, top;
@@ -244,14 +281,22 @@ static void tv_draw(struct app *a, void *st, const struct rect *r)
 	struct tpl_view *v = st;
 	if (r->h < 4)
 		return;
-	char head[400];
-	snprintf(head, sizeof head, " Templates: %zu%s (own first, then recommended) | %s%s", v->nidx,
-		 v->nidx != v->list.n ? " shown" : "", v->filter[0] ? "search: " : "/ searches",
-		 v->filter);
+	char head[700], filt[300] = "";
+	if (v->filter[0])
+		snprintf(filt, sizeof filt, " | & shows: %s", v->filter);
+	if (v->list.query[0])
+		snprintf(head, sizeof head, " Templates: %zu%s for query: %s | / edits the query%s",
+			 v->nidx, v->nidx != v->list.n ? " shown" : "", v->list.query, filt);
+	else
+		snprintf(head, sizeof head,
+			 " Templates: %zu%s (own first, then recommended) | / searches, & filters%s",
+			 v->nidx, v->nidx != v->list.n ? " shown" : "", filt);
 	draw_fill(r->y, r->x, r->w, theme_attr(ROLE_TITLE));
 	draw_text(r->y, r->x, r->w, head, theme_attr(ROLE_TITLE));
 	draw_fill(r->y + 1, r->x, r->w, theme_attr(ROLE_NORMAL));
-	if (v->list.status[0])
+	if (v->qerr[0])
+		draw_text(r->y + 1, r->x + 1, r->w - 1, v->qerr, theme_attr(ROLE_ERROR));
+	else if (v->list.status[0])
 		draw_text(r->y + 1, r->x + 1, r->w - 1, v->list.status, theme_attr(ROLE_ERROR));
 	else if (v->list.req_own || v->list.req_rec)
 		draw_text(r->y + 1, r->x + 1, r->w - 1, "searching templates...", theme_attr(ROLE_DIM));
@@ -295,7 +340,8 @@ static void tv_draw(struct app *a, void *st, const struct rect *r)
 				draw_text(y, r->x + 1, r->w - 1,
 					  !v->list.loaded ? "loading templates..."
 					  : v->list.n ? "no template matches the search"
-						      : "no templates",
+					  : v->list.query[0] ? "no template matches the query"
+							     : "no templates",
 					  theme_attr(ROLE_DIM));
 			continue;
 		}
@@ -307,13 +353,6 @@ static void tv_draw(struct app *a, void *st, const struct rect *r)
 		draw_text(y, r->x, r->w, line, theme_attr(role));
 	}
 }
-
-static void run_tdetail(struct app *a, enum action act);
-
-static const struct action_def tdetail_def = {
-	"template-detail", "every field of the selected template", "detail",
-	AF_NEEDS_SEL | AF_HINT, NULL, run_tdetail,
-};
 
 static struct tpl_view *tstate(struct app *a)
 {
@@ -332,20 +371,72 @@ static void run_tdetail(struct app *a, enum action act)
 	a->dirty |= DIRTY_BODY;
 }
 
-static void tv_keys(struct keymap *km, int ctx)
+/* `&`: the `/` line edits the quick filter (the rows shown) instead of
+ * the query; it opens pre-filled with that filter. */
+static void run_quick(struct app *a, enum action act)
 {
-	enum action d = action_register(&tdetail_def);
-	action_allow(d, ctx);
-	keymap_default(km, ctx, "Enter", d);
-	tpl_edit_keys(km, ctx);
+	(void)act;
+	struct tpl_view *v = tstate(a);
+	if (!v || !a->global)
+		return;
+	v->quick = true;
+	a->global(a, ACT_FILTER);
+}
+
+/* The templates view's action table (the changes' handler: tpl_edit.c). */
+enum { TR_DETAIL, TR_QUICK, TR_CREATE, TR_EDIT, TR_DELETE, TR__COUNT };
+static enum action tv_ids[TR__COUNT];
+static const struct action_row tv_rows[TR__COUNT] = {
+	[TR_DETAIL] = { { .name = "template-detail", .help = "every field of the selected template",
+			  .hint = "detail", .flags = AF_NEEDS_SEL | AF_HINT, .run = run_tdetail },
+			"Enter", NULL, &tv_ids[TR_DETAIL] },
+	[TR_QUICK] = { { .name = "template-quick-filter",
+			 .help = "narrow the rows shown as you type (name, image, image:tag, "
+				 "hash_id); / searches the service with a query",
+			 .hint = "filter", .flags = AF_HINT, .run = run_quick },
+		       "&", NULL, &tv_ids[TR_QUICK] },
+	[TR_CREATE] = { { .name = "template-create", .help = "create a template (form)",
+			  .hint = "new", .flags = AF_MUTATES | AF_HINT },
+			"c", NULL, &tv_ids[TR_CREATE] },
+	[TR_EDIT] = { { .name = "template-edit",
+			.help = "edit the selected template (yours; it gets a new hash_id)",
+			.hint = "edit", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT },
+		      "e", NULL, &tv_ids[TR_EDIT] },
+	[TR_DELETE] = { { .name = "template-delete",
+			  .help = "delete the selected template (yours; confirm)",
+			  .hint = "delete", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT },
+			"d", NULL, &tv_ids[TR_DELETE] },
+};
+
+static void tv_filter_set(struct app *a, struct tpl_view *v, const char *text)
+{
+	util_strlcpy(v->filter, text, sizeof v->filter);
+	v->sel = 0;
+	v->top = 0;
+	refilter(v);
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 }
 
 static bool tv_action(struct app *a, void *st, enum action act)
 {
 	struct tpl_view *v = st;
 	long page = v->rows > 1 ? v->rows - 1 : 1;
-	if (!action_builtin(act)) /* a registered action: its run handles it, or tpl_edit */
-		return tpl_edit_action(a, v->ed, act, tv_selected(v), user_id(a));
+	if (!action_builtin(act)) { /* a row of tv_rows without run: a change */
+		static const enum tpl_op ops[TR__COUNT] = { [TR_CREATE] = TPL_OP_CREATE,
+							    [TR_EDIT] = TPL_OP_EDIT,
+							    [TR_DELETE] = TPL_OP_DELETE };
+		int r = action_row_of(tv_rows, TR__COUNT, act);
+		if (r != TR_CREATE && r != TR_EDIT && r != TR_DELETE)
+			return false;
+		tpl_edit_open(a, v->ed, ops[r], tv_selected(v), user_id(a));
+		return true;
+	}
+	if (act == ACT_FILTER) /* `/`: the query line (the app opens it) */
+		v->quick = false;
+	if (act == ACT_BACK && !v->detail && v->filter[0]) { /* Esc clears the `&` filter first */
+		tv_filter_set(a, v, "");
+		return true;
+	}
 	if (v->detail) {
 		switch (act) {
 		case ACT_UP: if (v->dtop) v->dtop--; break;
@@ -438,21 +529,74 @@ static void tv_enter(struct app *a, void *st, long arg)
 	refilter(v);
 }
 
+/* `:templates QUERY` and Enter in the `/` line: a template search with
+ * QUERY (templates_query_call, as --dump templates --query); "" goes back
+ * to the own and recommended list.  A query that does not parse sends
+ * nothing: the parser's message (with its column) is shown instead. */
+static void run_query(struct app *a, struct tpl_view *v, const char *text)
+{
+	char q[256];
+	util_strlcpy(q, text, sizeof q);
+	size_t l = strlen(q);
+	while (l && (q[l - 1] == ' ' || q[l - 1] == '\t'))
+		q[--l] = '\0';
+	const char *p = q + strspn(q, " \t");
+	util_strlcpy(v->line, p, sizeof v->line);
+	struct api_call c;
+	struct query_error qe;
+	if (*p && !templates_query_call(a->cfg, p, &c, &qe)) {
+		snprintf(v->qerr, sizeof v->qerr, "query: %s (nothing sent)", qe.msg);
+		app_toast(a, ROLE_ERROR, 8, "query: %s", qe.msg);
+		a->dirty |= DIRTY_BODY;
+		return;
+	}
+	if (*p)
+		api_call_free(&c); /* checked; tpl_list_fetch builds the one it sends */
+	v->qerr[0] = '\0';
+	v->detail = false;
+	v->sel = v->top = 0;
+	v->refetch = false;
+	tpl_list_search(a, &v->list, p);
+	refilter(v);
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+}
+
+/* The `/` line as it is typed: the quick filter live after `&`; the query
+ * only on Enter (tv_filter_enter): nothing is searched per key. */
 static void tv_filter(struct app *a, void *st, const char *text)
 {
 	struct tpl_view *v = st;
-	util_strlcpy(v->filter, text, sizeof v->filter);
-	v->sel = 0;
-	v->top = 0;
-	refilter(v);
-	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+	if (v->quick)
+		tv_filter_set(a, v, text);
 }
 
 static const char *tv_filter_text(const struct app *a, const void *st)
 {
 	(void)a;
-	return ((const struct tpl_view *)st)->filter;
+	const struct tpl_view *v = st;
+	return v->quick ? v->filter : v->line;
 }
+
+static void tv_filter_enter(struct app *a, void *st, const char *text)
+{
+	struct tpl_view *v = st;
+	if (v->quick) {
+		v->quick = false;
+		return;
+	}
+	run_query(a, v, text);
+}
+
+/* `:templates QUERY`: opened (if it was not) with that search. */
+static void tv_command(struct app *a, void *st, const char *args)
+{
+	struct tpl_view *v = st;
+	int i = view_find(a, "templates");
+	if (i >= 0 && a->overlay != i)
+		view_show(a, i, 0);
+	run_query(a, v, args);
+}
+
 
 static const void *tv_selected_row(const struct app *a, const void *st)
 {
@@ -493,7 +637,8 @@ const struct view_ops view_templates = {
 	.heading = "Templates (:templates)",
 	.number_key = 0,
 	.ctx_flags = CTXF_LIST,
-	.keys = tv_keys,
+	.actions = tv_rows,
+	.nactions = TR__COUNT,
 	.init = tv_init,
 	.fini = tv_fini,
 	.enter = tv_enter,
@@ -503,6 +648,8 @@ const struct view_ops view_templates = {
 	.selected_row = tv_selected_row,
 	.filter = tv_filter,
 	.filter_text = tv_filter_text,
+	.filter_enter = tv_filter_enter,
+	.command = tv_command,
 	.modal_key = tv_modal_key,
 	.modal_draw = tv_modal_draw,
 };

@@ -109,9 +109,6 @@ struct tpl_edit {
 	int call_id;                /* the call awaited, 0: none */
 };
 
-enum te_act { TA_CREATE, TA_EDIT, TA_DELETE, TA__COUNT };
-static enum action acts[TA__COUNT] = { ACT_NONE, ACT_NONE, ACT_NONE };
-
 struct tpl_edit *tpl_edit_new(void)
 {
 	return xcalloc(1, sizeof(struct tpl_edit));
@@ -138,26 +135,6 @@ void tpl_edit_free(struct app *a, struct tpl_edit *ed)
 	free(ed);
 }
 
-void tpl_edit_keys(struct keymap *km, int ctx)
-{
-	static const struct action_def defs[TA__COUNT] = {
-		[TA_CREATE] = { .name = "template-create", .help = "create a template (form)",
-				.hint = "new", .flags = AF_MUTATES | AF_HINT },
-		[TA_EDIT] = { .name = "template-edit",
-			      .help = "edit the selected template (yours; it gets a new hash_id)",
-			      .hint = "edit", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT },
-		[TA_DELETE] = { .name = "template-delete",
-				.help = "delete the selected template (yours; confirm)",
-				.hint = "delete", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT },
-	};
-	static const char *const keys[TA__COUNT] = { "c", "e", "d" };
-	for (int i = 0; i < TA__COUNT; i++) {
-		acts[i] = action_register(&defs[i]);
-		action_allow(acts[i], ctx);
-		keymap_default(km, ctx, keys[i], acts[i]);
-	}
-}
-
 bool tpl_edit_is_open(const struct tpl_edit *ed)
 {
 	return ed && ed->modal != TE_NONE;
@@ -173,36 +150,26 @@ static bool may_change(struct app *a, const struct template_rec *t, long uid)
 	return false;
 }
 
-bool tpl_edit_action(struct app *a, struct tpl_edit *ed, enum action act,
-		     const struct template_rec *sel, long user_id)
+void tpl_edit_open(struct app *a, struct tpl_edit *ed, enum tpl_op op,
+		   const struct template_rec *sel, long user_id)
 {
-	int which = -1;
-	for (int i = 0; i < TA__COUNT; i++)
-		if (act != ACT_NONE && act == acts[i])
-			which = i;
-	if (which < 0)
-		return false;
-	if (a->read_only) { /* hidden and refused before; this is the last guard */
-		app_toast(a, ROLE_ERROR, 8, "read-only mode: templates cannot be changed");
-		return true;
-	}
 	if (ed->modal != TE_NONE)
 		modal_close(a, ed);
-	switch ((enum te_act)which) {
-	case TA_CREATE:
+	switch (op) {
+	case TPL_OP_CREATE:
 		tpl_form_build(&ed->fm, NULL);
 		ed->modal = TE_CREATE;
 		break;
-	case TA_EDIT:
+	case TPL_OP_EDIT:
 		if (!sel || !may_change(a, sel, user_id))
-			return true;
+			return;
 		ed->t = offers_template_dup(sel);
 		tpl_form_build(&ed->fm, ed->t);
 		ed->modal = TE_EDIT;
 		break;
-	case TA_DELETE: {
+	case TPL_OP_DELETE: {
 		if (!sel || !may_change(a, sel, user_id))
-			return true;
+			return;
 		ed->t = offers_template_dup(sel);
 		char text[512];
 		snprintf(text, sizeof text,
@@ -213,11 +180,8 @@ bool tpl_edit_action(struct app *a, struct tpl_edit *ed, enum action act,
 		ed->modal = TE_DELETE;
 		break;
 	}
-	case TA__COUNT:
-		return false;
 	}
 	a->dirty |= DIRTY_ALL;
-	return true;
 }
 
 /* The answer of a create or edit (poller thread): the id and hash_id, or

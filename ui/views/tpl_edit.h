@@ -44,12 +44,14 @@ struct tpl_done {
 
 struct tpl_edit *tpl_edit_new(void);
 void tpl_edit_free(struct app *a, struct tpl_edit *ed);
-/* Register c / e / d (template-create, template-edit, template-delete) in ctx. */
-void tpl_edit_keys(struct keymap *km, int ctx);
-/* One of those actions on sel (NULL: none selected); user_id: the
- * operator's (0: unknown).  True when act was one of them. */
-bool tpl_edit_action(struct app *a, struct tpl_edit *ed, enum action act,
-		     const struct template_rec *sel, long user_id);
+/* The changes, as the templates view's action table names them
+ * (template-create c, template-edit e, template-delete d: AF_MUTATES, so
+ * view_send_action has refused them under --read-only before). */
+enum tpl_op { TPL_OP_CREATE, TPL_OP_EDIT, TPL_OP_DELETE };
+/* Open op's form or confirmation on sel (NULL: none selected); user_id:
+ * the operator's (0: unknown). */
+void tpl_edit_open(struct app *a, struct tpl_edit *ed, enum tpl_op op,
+		   const struct template_rec *sel, long user_id);
 bool tpl_edit_is_open(const struct tpl_edit *ed);
 /* Every key while a modal is open; true when taken. */
 bool tpl_edit_modal_key(struct app *a, struct tpl_edit *ed, int key);
