@@ -1446,6 +1446,50 @@ enum acct_act { AA_NEXT, AA_PREV, AA_ENV_ADD, AA_ENV_EDIT, AA_ENV_DELETE, AA_KEY
 		AA_ROLE_DELETE, AA_MACHINE, AA__COUNT };
 static enum action acts[AA__COUNT];
 
+/* The view's action table: a section's rows are bound in its context
+ * (the sections' contexts: acct_keys); account-next and account-prev in
+ * the view's and, by acct_keys, every section's. */
+#define ROW(e, cx, k, ...) [e] = { { __VA_ARGS__ }, k, cx, &acts[e] }
+static const struct action_row acct_rows[AA__COUNT] = {
+	ROW(AA_NEXT, NULL, "]", .name = "account-next", .help = "next account section",
+	    .hint = "section", .flags = AF_HINT),
+	ROW(AA_PREV, NULL, "[", .name = "account-prev", .help = "previous account section"),
+	ROW(AA_ENV_ADD, "account-env", "a", .name = "env-add",
+	    .help = "add an env var (value typed masked)", .hint = "add",
+	    .flags = AF_MUTATES | AF_HINT),
+	ROW(AA_ENV_EDIT, "account-env", "e", .name = "env-edit",
+	    .help = "change the selected env var's value", .hint = "edit",
+	    .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL),
+	ROW(AA_ENV_DELETE, "account-env", "d", .name = "env-delete",
+	    .help = "delete the selected env var (confirm)", .hint = "delete",
+	    .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL),
+	ROW(AA_KEY_CREATE, "account-apikeys", "a", .name = "apikey-create",
+	    .help = "create an API key (name, scope); shown once", .hint = "create",
+	    .flags = AF_MUTATES | AF_HINT),
+	ROW(AA_KEY_DELETE, "account-apikeys", "d", .name = "apikey-delete",
+	    .help = "delete the selected API key (confirm; twice for rentop's own)",
+	    .hint = "delete", .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL),
+	ROW(AA_SSH_ADD, "account-ssh", "a", .name = "ssh-key-add",
+	    .help = "add an SSH key (paste it or choose ~/.ssh/*.pub)", .hint = "add",
+	    .flags = AF_MUTATES | AF_HINT),
+	ROW(AA_SSH_DELETE, "account-ssh", "d", .name = "ssh-key-delete",
+	    .help = "delete the selected SSH key (confirm)", .hint = "delete",
+	    .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL),
+	ROW(AA_ROLE_CREATE, "account-roles", "a", .name = "role-create",
+	    .help = "create a team role (name, permissions)", .hint = "create",
+	    .flags = AF_MUTATES | AF_HINT),
+	ROW(AA_ROLE_EDIT, "account-roles", "e", .name = "role-edit",
+	    .help = "change the selected role's name or permissions", .hint = "edit",
+	    .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL),
+	ROW(AA_ROLE_DELETE, "account-roles", "d", .name = "role-delete",
+	    .help = "delete the selected team role (confirm)", .hint = "delete",
+	    .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL),
+	ROW(AA_MACHINE, "account-reports", "m", .name = "reports-machine",
+	    .help = "choose the machine whose reports are shown", .hint = "machine",
+	    .flags = AF_HINT),
+};
+#undef ROW
+
 /* Open the confirmation of a delete (the selected row of the section). */
 static void open_delete(struct app *a, struct acct_view *v, enum acct_act which)
 {
@@ -1521,10 +1565,7 @@ static bool acct_action(struct app *a, void *st, enum action act)
 	size_t n = section_rows(v, v->sec);
 	size_t page = a->lay.body.h > 3 ? (size_t)a->lay.body.h - 3 : 1;
 	size_t *sel = &v->sel[v->sec];
-	int which = -1;
-	for (int i = 0; i < AA__COUNT; i++)
-		if (acts[i] == act)
-			which = i;
+	int which = action_row_of(acct_rows, AA__COUNT, act);
 	if (which < 0) { /* not one of ours: the navigation keys */
 		if (!action_builtin(act)) /* another registered action: its run handles it */
 			return false;
@@ -1632,60 +1673,19 @@ static void run_machine_reports(struct app *a, enum action act)
 
 void pane_account_reports_keys(struct keymap *km, int ctx)
 {
-	static const struct action_def d = {
-		.name = "machine-reports",
-		.help = "the machine's problem reports (account view)",
-		.hint = "reports",
-		.flags = AF_NEEDS_SEL,
-		.why_not = why_not_machine,
-		.run = run_machine_reports,
+	static const struct action_row row = {
+		{ .name = "machine-reports", .help = "the machine's problem reports (account view)",
+		  .hint = "reports", .flags = AF_NEEDS_SEL, .why_not = why_not_machine,
+		  .run = run_machine_reports },
+		"M", NULL, NULL,
 	};
-	enum action act = action_register(&d);
-	action_allow(act, ctx);
-	keymap_default(km, ctx, "M", act);
+	action_bind(km, ctx, &row);
 }
 
+/* The sections' contexts (before the table binds their rows), and the
+ * section moves bound in each of them as in the view's. */
 static void acct_keys(struct keymap *km, int ctx)
 {
-	static const struct {
-		enum section sec; /* SEC_OVERVIEW: every section */
-		const char *keys;
-		struct action_def def;
-	} defs[AA__COUNT] = {
-		[AA_NEXT] = { SEC_OVERVIEW, "]", { .name = "account-next", .help = "next account section",
-						    .hint = "section", .flags = AF_HINT } },
-		[AA_PREV] = { SEC_OVERVIEW, "[", { .name = "account-prev", .help = "previous account section" } },
-		[AA_ENV_ADD] = { SEC_ENV, "a", { .name = "env-add", .help = "add an env var (value typed masked)",
-						  .hint = "add", .flags = AF_MUTATES | AF_HINT } },
-		[AA_ENV_EDIT] = { SEC_ENV, "e", { .name = "env-edit", .help = "change the selected env var's value",
-						   .hint = "edit", .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL } },
-		[AA_ENV_DELETE] = { SEC_ENV, "d", { .name = "env-delete", .help = "delete the selected env var (confirm)",
-						     .hint = "delete", .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL } },
-		[AA_KEY_CREATE] = { SEC_APIKEYS, "a", { .name = "apikey-create",
-							.help = "create an API key (name, scope); shown once",
-							.hint = "create", .flags = AF_MUTATES | AF_HINT } },
-		[AA_KEY_DELETE] = { SEC_APIKEYS, "d", { .name = "apikey-delete",
-							.help = "delete the selected API key (confirm; twice for rentop's own)",
-							.hint = "delete", .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL } },
-		[AA_SSH_ADD] = { SEC_SSH, "a", { .name = "ssh-key-add",
-						  .help = "add an SSH key (paste it or choose ~/.ssh/*.pub)",
-						  .hint = "add", .flags = AF_MUTATES | AF_HINT } },
-		[AA_SSH_DELETE] = { SEC_SSH, "d", { .name = "ssh-key-delete",
-						     .help = "delete the selected SSH key (confirm)", .hint = "delete",
-						     .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL } },
-		[AA_ROLE_CREATE] = { SEC_ROLES, "a", { .name = "role-create",
-							.help = "create a team role (name, permissions)",
-							.hint = "create", .flags = AF_MUTATES | AF_HINT } },
-		[AA_ROLE_EDIT] = { SEC_ROLES, "e", { .name = "role-edit",
-						      .help = "change the selected role's name or permissions",
-						      .hint = "edit", .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL } },
-		[AA_ROLE_DELETE] = { SEC_ROLES, "d", { .name = "role-delete",
-							.help = "delete the selected team role (confirm)",
-							.hint = "delete", .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL } },
-		[AA_MACHINE] = { SEC_REPORTS, "m", { .name = "reports-machine",
-						      .help = "choose the machine whose reports are shown",
-						      .hint = "machine", .flags = AF_HINT } },
-	};
 	static const struct {
 		const char *name, *heading;
 	} secs[SEC__COUNT] = {
@@ -1699,26 +1699,13 @@ static void acct_keys(struct keymap *km, int ctx)
 		if (!secs[s].name)
 			continue;
 		sec_ctx[s] = km_ctx_register(secs[s].name, secs[s].heading, CTXF_LIST | CTXF_SECTION, ctx);
-		if (sec_ctx[s] < 0)
+		if (sec_ctx[s] < 0) {
 			sec_ctx[s] = 0; /* full: the section falls back to the view's keys */
-		else
-			keymap_ctx_defaults(km, sec_ctx[s]);
-	}
-	for (int i = 0; i < AA__COUNT; i++) {
-		acts[i] = action_register(&defs[i].def);
-		if (defs[i].sec == SEC_OVERVIEW) { /* the view's and every section's */
-			action_allow(acts[i], ctx);
-			keymap_default(km, ctx, defs[i].keys, acts[i]);
-			for (int s = 0; s < SEC__COUNT; s++)
-				if (sec_ctx[s] > 0) {
-					action_allow(acts[i], sec_ctx[s]);
-					keymap_default(km, sec_ctx[s], defs[i].keys, acts[i]);
-				}
 			continue;
 		}
-		int c = sec_ctx[defs[i].sec] > 0 ? sec_ctx[defs[i].sec] : ctx;
-		action_allow(acts[i], c);
-		keymap_default(km, c, defs[i].keys, acts[i]);
+		keymap_ctx_defaults(km, sec_ctx[s]);
+		action_bind(km, sec_ctx[s], &acct_rows[AA_NEXT]);
+		action_bind(km, sec_ctx[s], &acct_rows[AA_PREV]);
 	}
 }
 
@@ -1753,6 +1740,8 @@ const struct view_ops view_account = {
 	.heading = "Account view",
 	.number_key = '5',
 	.ctx_flags = CTXF_LIST,
+	.actions = acct_rows,
+	.nactions = AA__COUNT,
 	.keys = acct_keys,
 	.init = acct_init,
 	.fini = acct_fini,

@@ -196,24 +196,23 @@ struct detail_view {
 	int reveal; /* the env value shown in clear, -1: all masked */
 };
 
-static enum action reveal_act = ACT_NONE; /* "reveal-env", registered by detail_keys */
+static enum action reveal_act = ACT_NONE; /* "reveal-env" (detail_rows) */
 
-/* The instance keys (shared with the table) and v, which shows the env
- * values in clear one at a time. */
+/* The detail's own action table: v shows the env values in clear one at
+ * a time. */
+static const struct action_row detail_rows[] = {
+	{ { .name = "reveal-env",
+	    .help = "show the next env value in clear (one at a time; after the last, all masked again)",
+	    .hint = "reveal env", .flags = AF_HINT },
+	  "v", NULL, &reveal_act },
+};
+
+/* The instance keys (shared with the table; their table is inst_actions.c's). */
 static void detail_keys(struct keymap *km, int ctx)
 {
 	inst_actions_keys(km, ctx);
 	pane_offers_replace_keys(km, ctx);
 	pane_account_reports_keys(km, ctx);
-	static const struct action_def reveal = {
-		.name = "reveal-env",
-		.help = "show the next env value in clear (one at a time; after the last, all masked again)",
-		.hint = "reveal env",
-		.flags = AF_HINT,
-	};
-	reveal_act = action_register(&reveal);
-	action_allow(reveal_act, ctx);
-	keymap_default(km, ctx, "v", reveal_act);
 }
 
 static void detail_draw(struct app *a, void *st, const struct rect *r)
@@ -341,6 +340,8 @@ const struct view_ops view_detail = {
 	.ctx_flags = CTXF_LIST,
 	.ctx_parent = "instances", /* `bind instances ...` reaches it too */
 	.instance_rows = true,
+	.actions = detail_rows,
+	.nactions = sizeof detail_rows / sizeof detail_rows[0],
 	.keys = detail_keys,
 	.init = detail_init,
 	.fini = detail_fini,

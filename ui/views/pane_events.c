@@ -31,7 +31,7 @@ struct ev_view {
 	struct event opened;
 };
 
-static enum action act_open;
+static enum action act_open = ACT_NONE;
 
 static const char *level_name(enum ev_level l)
 {
@@ -236,16 +236,12 @@ static void ev_event(struct app *a, void *st, const struct event *e)
 		a->dirty |= DIRTY_BODY;
 }
 
-static const struct action_def open_def = {
-	"open-event", "the selected event whole (any key closes)", NULL, AF_HINT, NULL, NULL,
+/* The events view's action table. */
+static const struct action_row ev_rows[] = {
+	{ { .name = "open-event", .help = "the selected event whole (any key closes)",
+	    .flags = AF_HINT },
+	  "Enter", NULL, &act_open },
 };
-
-static void ev_keys(struct keymap *km, int ctx)
-{
-	act_open = action_register(&open_def);
-	action_allow(act_open, ctx);
-	keymap_default(km, ctx, "Enter", act_open);
-}
 
 static void *ev_init(struct app *a)
 {
@@ -270,7 +266,8 @@ const struct view_ops view_events = {
 	.heading = "Events view",
 	.number_key = '2',
 	.ctx_flags = CTXF_LIST,
-	.keys = ev_keys,
+	.actions = ev_rows,
+	.nactions = sizeof ev_rows / sizeof ev_rows[0],
 	.init = ev_init,
 	.fini = ev_fini,
 	.on_event = ev_event,

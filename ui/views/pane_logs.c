@@ -650,41 +650,40 @@ enum lp_act {
 	LA_TIME, LA_SAVE, LA_CLEAR, LA_STREAM, LA_REFRESH, LA__COUNT
 };
 
-static const struct {
-	const char *keys;
-	struct action_def def;
-} defs[LA__COUNT] = {
-	[LA_CLOSE] = { "q", { "log-close", "close this log (stops its polling)", "close", AF_HINT,
-			      NULL, NULL } },
-	[LA_NEXT] = { "]", { "log-next", "the next open log", NULL, 0, NULL, NULL } },
-	[LA_PREV] = { "[", { "log-prev", "the previous open log", NULL, 0, NULL, NULL } },
-	[LA_FOLLOW] = { "F", { "log-follow", "follow the end of the log again (also G, End)",
-			       "follow", 0, NULL, NULL } },
-	[LA_SEARCH_NEXT] = { "n", { "log-search-next", "the next line matching the / search",
-				    NULL, 0, NULL, NULL } },
-	[LA_SEARCH_PREV] = { "N", { "log-search-prev", "the previous line matching the / search",
-				    NULL, 0, NULL, NULL } },
-	[LA_FILTER] = { "&", { "log-filter", "show only the lines containing a text (as less's &)",
-			       "filter", AF_HINT, NULL, NULL } },
-	[LA_WRAP] = { "w", { "log-wrap", "wrap long lines or cut them", "wrap", AF_HINT, NULL,
-			     NULL } },
-	[LA_TIME] = { "t", { "log-time", "show or hide the time column", NULL, 0, NULL, NULL } },
-	[LA_SAVE] = { "s", { "log-save", "save the lines shown to a file (asks before overwriting)",
-			     "save", AF_HINT, NULL, NULL } },
-	[LA_CLEAR] = { "c", { "log-clear", "clear the view (only new lines are shown)", "clear",
-			      0, NULL, NULL } },
-	[LA_STREAM] = { "v", { "log-stream",
+/* The log view's action table. */
+static enum action ids[LA__COUNT];
+static const struct action_row lp_rows[LA__COUNT] = {
+	[LA_CLOSE] = { { "log-close", "close this log (stops its polling)", "close", AF_HINT,
+			      NULL, NULL }, "q", NULL, &ids[LA_CLOSE] },
+	[LA_NEXT] = { { "log-next", "the next open log", NULL, 0, NULL, NULL }, "]", NULL, &ids[LA_NEXT] },
+	[LA_PREV] = { { "log-prev", "the previous open log", NULL, 0, NULL, NULL }, "[", NULL, &ids[LA_PREV] },
+	[LA_FOLLOW] = { { "log-follow", "follow the end of the log again (also G, End)",
+			       "follow", 0, NULL, NULL }, "F", NULL, &ids[LA_FOLLOW] },
+	[LA_SEARCH_NEXT] = { { "log-search-next", "the next line matching the / search",
+				    NULL, 0, NULL, NULL }, "n", NULL, &ids[LA_SEARCH_NEXT] },
+	[LA_SEARCH_PREV] = { { "log-search-prev", "the previous line matching the / search",
+				    NULL, 0, NULL, NULL }, "N", NULL, &ids[LA_SEARCH_PREV] },
+	[LA_FILTER] = { { "log-filter", "show only the lines containing a text (as less's &)",
+			       "filter", AF_HINT, NULL, NULL }, "&", NULL, &ids[LA_FILTER] },
+	[LA_WRAP] = { { "log-wrap", "wrap long lines or cut them", "wrap", AF_HINT, NULL,
+			     NULL }, "w", NULL, &ids[LA_WRAP] },
+	[LA_TIME] = { { "log-time", "show or hide the time column", NULL, 0, NULL, NULL }, "t", NULL, &ids[LA_TIME] },
+	[LA_SAVE] = { { "log-save", "save the lines shown to a file (asks before overwriting)",
+			     "save", AF_HINT, NULL, NULL }, "s", NULL, &ids[LA_SAVE] },
+	[LA_CLEAR] = { { "log-clear", "clear the view (only new lines are shown)", "clear",
+			      0, NULL, NULL }, "c", NULL, &ids[LA_CLEAR] },
+	[LA_STREAM] = { { "log-stream",
 			       "endpoint logs: the next stream (logs, info0, info1, trace, debug)",
-			       "stream", 0, NULL, NULL } },
-	[LA_REFRESH] = { "r", { "log-refresh", "fetch the log now", NULL, 0, NULL, NULL } },
+			       "stream", 0, NULL, NULL }, "v", NULL, &ids[LA_STREAM] },
+	[LA_REFRESH] = { { "log-refresh", "fetch the log now", NULL, 0, NULL, NULL }, "r", NULL, &ids[LA_REFRESH] },
 };
 
-static enum action ids[LA__COUNT];
-static enum action act_open = ACT_NONE;
-
-static const struct action_def open_def = {
-	"logs-open", "open the log of the endpoint, workergroup or instance (follows it)", "logs",
-	AF_NEEDS_SEL | AF_HINT, NULL, run_open,
+/* L: a row of no table of this view (it lives in other views' contexts). */
+static const struct action_row open_row = {
+	{ .name = "logs-open",
+	  .help = "open the log of the endpoint, workergroup or instance (follows it)",
+	  .hint = "logs", .flags = AF_NEEDS_SEL | AF_HINT, .run = run_open },
+	"L", NULL, NULL,
 };
 
 /* Close the log shown; the last one closed returns to the first view. */
@@ -760,10 +759,7 @@ static bool lp_action(struct app *a, void *st, enum action act)
 			inst_step(a, v, L); /* following again: its refresh, when due */
 		return true;
 	}
-	int la = -1;
-	for (int i = 0; i < LA__COUNT; i++)
-		if (ids[i] == act && act != ACT_NONE)
-			la = i;
+	int la = action_row_of(lp_rows, LA__COUNT, act);
 	if (la < 0)
 		return false;
 	switch ((enum lp_act)la) {
@@ -977,22 +973,15 @@ static void lp_command(struct app *a, void *st, const char *args)
 /* The log keys here; L in the serverless, instances and detail contexts. */
 static void lp_keys(struct keymap *km, int ctx)
 {
-	for (int i = 0; i < LA__COUNT; i++) {
-		ids[i] = action_register(&defs[i].def);
-		action_allow(ids[i], ctx);
-		keymap_default(km, ctx, defs[i].keys, ids[i]);
-	}
+	(void)ctx; /* its own keys: lp_rows */
 	/* `L` where there is something with a log: the serverless tree, the
 	 * instance table and its detail (those contexts are registered before
 	 * this one: VIEWS order) */
-	act_open = action_register(&open_def);
 	static const char *const where[] = { "serverless", "instances", "detail" };
 	for (size_t i = 0; i < sizeof where / sizeof where[0]; i++) {
 		int c = km_ctx_by_name(where[i]);
-		if (c < 0)
-			continue;
-		action_allow(act_open, c);
-		keymap_default(km, c, "L", act_open);
+		if (c >= 0)
+			action_bind(km, c, &open_row);
 	}
 }
 
@@ -1026,6 +1015,8 @@ const struct view_ops view_logs = {
 	.heading = "Log view",
 	.number_key = '6',
 	.ctx_flags = CTXF_LIST,
+	.actions = lp_rows,
+	.nactions = LA__COUNT,
 	.keys = lp_keys,
 	.init = lp_init,
 	.fini = lp_fini,

@@ -382,28 +382,62 @@ static void fold(struct app *a, struct sv_view *v, int how)
 	a->dirty |= DIRTY_BODY;
 }
 
-static enum action act_toggle = ACT_NONE, act_fold = ACT_NONE, act_unfold = ACT_NONE;
+/* The serverless view's action table: the tree's own rows, then the
+ * changes (their handler: sv_edit.c). */
+enum { SR_TOGGLE, SR_FOLD, SR_UNFOLD, SR_EP_CREATE, SR_WG_CREATE, SR_EDIT, SR_DELETE, SR_SUSPEND,
+       SR__COUNT };
+static enum action sv_ids[SR__COUNT];
+static const struct action_row sv_rows[SR__COUNT] = {
+	[SR_TOGGLE] = { { .name = "open", .help = "open or close an endpoint; a workergroup's detail",
+			  .flags = AF_NEEDS_SEL | AF_HINT },
+			"Enter Space", NULL, &sv_ids[SR_TOGGLE] },
+	[SR_FOLD] = { { .name = "collapse", .help = "collapse the endpoint (hide its workergroups)",
+			.flags = AF_NEEDS_SEL },
+		      "-", NULL, &sv_ids[SR_FOLD] },
+	[SR_UNFOLD] = { { .name = "expand", .help = "expand the endpoint (show its workergroups)",
+			  .flags = AF_NEEDS_SEL },
+			"+", NULL, &sv_ids[SR_UNFOLD] },
+	[SR_EP_CREATE] = { { .name = "endpoint-create", .help = "create a serverless endpoint (form)",
+			     .hint = "new endpoint", .flags = AF_MUTATES | AF_HINT },
+			   "c", NULL, &sv_ids[SR_EP_CREATE] },
+	[SR_WG_CREATE] = { { .name = "workergroup-create",
+			     .help = "add a workergroup from a template to the selected endpoint (form)",
+			     .hint = "add wg", .flags = AF_MUTATES | AF_NEEDS_SEL },
+			   "a", NULL, &sv_ids[SR_WG_CREATE] },
+	[SR_EDIT] = { { .name = "serverless-edit",
+			.help = "edit the selected endpoint's or workergroup's autoscaler settings",
+			.hint = "edit", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT },
+		      "e", NULL, &sv_ids[SR_EDIT] },
+	[SR_DELETE] = { { .name = "serverless-delete",
+			  .help = "delete the selected endpoint or workergroup (confirm)",
+			  .hint = "delete", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT },
+			"d", NULL, &sv_ids[SR_DELETE] },
+	[SR_SUSPEND] = { { .name = "endpoint-suspend",
+			   .help = "suspend or resume the selected endpoint (confirm)",
+			   .hint = "suspend", .flags = AF_MUTATES | AF_NEEDS_SEL },
+			 "s", NULL, &sv_ids[SR_SUSPEND] },
+};
 
 static bool sv_action(struct app *a, void *st, enum action act)
 {
 	struct sv_view *v = st;
 	size_t page = a->lay.body.h > 3 ? (size_t)a->lay.body.h - 3 : 1;
-	if (sv_edit_action(a, v->ed, act, v->nrows ? &v->rows[v->sel] : NULL))
-		return true;
-	if (act == act_toggle && act != ACT_NONE) {
-		if (v->nrows && v->rows[v->sel].kind == SVR_WORKERGROUP)
-			view_open(a, "workergroup", v->rows[v->sel].id);
+	const struct sv_row *row = v->nrows ? &v->rows[v->sel] : NULL;
+	switch (action_row_of(sv_rows, SR__COUNT, act)) {
+	case SR_TOGGLE:
+		if (row && row->kind == SVR_WORKERGROUP)
+			view_open(a, "workergroup", row->id);
 		else
 			fold(a, v, -1);
 		return true;
-	}
-	if (act == act_fold && act != ACT_NONE) {
-		fold(a, v, 0);
-		return true;
-	}
-	if (act == act_unfold && act != ACT_NONE) {
-		fold(a, v, 1);
-		return true;
+	case SR_FOLD: fold(a, v, 0); return true;
+	case SR_UNFOLD: fold(a, v, 1); return true;
+	case SR_EP_CREATE: sv_edit_open(a, v->ed, SV_OP_EP_CREATE, row); return true;
+	case SR_WG_CREATE: sv_edit_open(a, v->ed, SV_OP_WG_CREATE, row); return true;
+	case SR_EDIT: sv_edit_open(a, v->ed, SV_OP_EDIT, row); return true;
+	case SR_DELETE: sv_edit_open(a, v->ed, SV_OP_DELETE, row); return true;
+	case SR_SUSPEND: sv_edit_open(a, v->ed, SV_OP_SUSPEND, row); return true;
+	default: break; /* not a row of the table */
 	}
 	if (!action_builtin(act)) /* another registered action: its run handles it */
 		return false;
@@ -425,31 +459,6 @@ static bool sv_action(struct app *a, void *st, enum action act)
 	v->sel_key = v->nrows ? sv_row_key(&v->rows[v->sel]) : 0;
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 	return true;
-}
-
-static const struct action_def toggle_def = {
-	"open", "open or close an endpoint; a workergroup's detail", NULL, AF_NEEDS_SEL | AF_HINT,
-	NULL, NULL,
-};
-static const struct action_def fold_def = {
-	"collapse", "collapse the endpoint (hide its workergroups)", NULL, AF_NEEDS_SEL, NULL, NULL,
-};
-static const struct action_def unfold_def = {
-	"expand", "expand the endpoint (show its workergroups)", NULL, AF_NEEDS_SEL, NULL, NULL,
-};
-
-static void sv_keys(struct keymap *km, int ctx)
-{
-	act_toggle = action_register(&toggle_def);
-	act_fold = action_register(&fold_def);
-	act_unfold = action_register(&unfold_def);
-	action_allow(act_toggle, ctx);
-	action_allow(act_fold, ctx);
-	action_allow(act_unfold, ctx);
-	keymap_default(km, ctx, "Enter Space", act_toggle);
-	keymap_default(km, ctx, "-", act_fold);
-	keymap_default(km, ctx, "+", act_unfold);
-	sv_edit_keys(km, ctx);
 }
 
 static bool sv_modal_key(struct app *a, void *st, int key)
@@ -522,7 +531,8 @@ const struct view_ops view_serverless = {
 	.heading = "Serverless view",
 	.number_key = '4',
 	.ctx_flags = CTXF_LIST,
-	.keys = sv_keys,
+	.actions = sv_rows,
+	.nactions = SR__COUNT,
 	.init = sv_init,
 	.fini = sv_fini,
 	.enter = sv_enter,

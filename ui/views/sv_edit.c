@@ -1,7 +1,8 @@
 /* sv_edit.c: the serverless view's autoscaler edits (sv_edit.h): the keys
  * (c create an endpoint, a add a workergroup to the selected endpoint, e
  * edit the selected endpoint or workergroup, d delete it, s suspend or
- * resume the endpoint), every one AF_MUTATES; the open form or dialog; the
+ * resume the endpoint: rows of the serverless view's action table, every
+ * one AF_MUTATES) open the form or dialog; the
  * one at-most-once call each sends (jobs_call, action) and its result: a
  * success closes the modal, says so and refreshes the lists; a failure or
  * an unknown outcome stays in the modal with the service's words.  The
@@ -46,9 +47,6 @@ struct sv_edit {
 	int action_id;              /* the call awaited, 0: none */
 };
 
-enum ed_act { EA_EP_CREATE, EA_WG_CREATE, EA_EDIT, EA_DELETE, EA_SUSPEND, EA__COUNT };
-static enum action acts[EA__COUNT] = { ACT_NONE, ACT_NONE, ACT_NONE, ACT_NONE, ACT_NONE };
-
 struct sv_edit *sv_edit_new(void)
 {
 	return xcalloc(1, sizeof(struct sv_edit));
@@ -76,32 +74,6 @@ void sv_edit_free(struct app *a, struct sv_edit *ed)
 		return;
 	modal_close(a, ed);
 	free(ed);
-}
-
-void sv_edit_keys(struct keymap *km, int ctx)
-{
-	static const struct action_def defs[EA__COUNT] = {
-		[EA_EP_CREATE] = { .name = "endpoint-create", .help = "create a serverless endpoint (form)",
-				   .hint = "new endpoint", .flags = AF_MUTATES | AF_HINT },
-		[EA_WG_CREATE] = { .name = "workergroup-create",
-				   .help = "add a workergroup from a template to the selected endpoint (form)",
-				   .hint = "add wg", .flags = AF_MUTATES | AF_NEEDS_SEL },
-		[EA_EDIT] = { .name = "serverless-edit",
-			      .help = "edit the selected endpoint's or workergroup's autoscaler settings",
-			      .hint = "edit", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT },
-		[EA_DELETE] = { .name = "serverless-delete",
-				.help = "delete the selected endpoint or workergroup (confirm)",
-				.hint = "delete", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT },
-		[EA_SUSPEND] = { .name = "endpoint-suspend",
-				 .help = "suspend or resume the selected endpoint (confirm)",
-				 .hint = "suspend", .flags = AF_MUTATES | AF_NEEDS_SEL },
-	};
-	static const char *const keys[EA__COUNT] = { "c", "a", "e", "d", "s" };
-	for (int i = 0; i < EA__COUNT; i++) {
-		acts[i] = action_register(&defs[i]);
-		action_allow(acts[i], ctx);
-		keymap_default(km, ctx, keys[i], acts[i]);
-	}
 }
 
 static const struct endpoint *find_ep(const struct app *a, long id)
@@ -144,25 +116,19 @@ static bool take_wg(struct app *a, struct sv_edit *ed, const struct sv_row *row)
 	return true;
 }
 
-bool sv_edit_action(struct app *a, struct sv_edit *ed, enum action act, const struct sv_row *row)
+void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct sv_row *row)
 {
-	int which = -1;
-	for (int i = 0; i < EA__COUNT; i++)
-		if (act != ACT_NONE && act == acts[i])
-			which = i;
-	if (which < 0)
-		return false;
 	if (ed->modal != ED_NONE)
 		modal_close(a, ed);
 	char text[600];
-	switch ((enum ed_act)which) {
-	case EA_EP_CREATE:
+	switch (op) {
+	case SV_OP_EP_CREATE:
 		sv_form_endpoint(&ed->fm, NULL);
 		ed->modal = ED_EP_CREATE;
 		break;
-	case EA_WG_CREATE:
+	case SV_OP_WG_CREATE:
 		if (!take_ep(a, ed, row))
-			return true;
+			return;
 		ed->endpoint_id = ed->ep.id;
 		util_strlcpy(ed->endpoint_name, ed->ep.endpoint_name ? ed->ep.endpoint_name : "",
 			     sizeof ed->endpoint_name);
@@ -172,50 +138,47 @@ bool sv_edit_action(struct app *a, struct sv_edit *ed, enum action act, const st
 				    ed->endpoint_name);
 		ed->modal = ED_WG_CREATE;
 		break;
-	case EA_EDIT:
+	case SV_OP_EDIT:
 		if (row && row->kind == SVR_WORKERGROUP) {
 			if (!take_wg(a, ed, row))
-				return true;
+				return;
 			sv_form_workergroup(&ed->fm, &ed->wg, false, ed->wg.endpoint_id,
 					    ed->wg.endpoint_name);
 			ed->modal = ED_WG_EDIT;
 		} else {
 			if (!take_ep(a, ed, row))
-				return true;
+				return;
 			sv_form_endpoint(&ed->fm, &ed->ep);
 			ed->modal = ED_EP_EDIT;
 		}
 		break;
-	case EA_DELETE:
+	case SV_OP_DELETE:
 		if (row && row->kind == SVR_WORKERGROUP) {
 			if (!take_wg(a, ed, row))
-				return true;
+				return;
 			sv_delete_workergroup_text(&ed->wg, text, sizeof text);
 			dialog_confirm(&ed->dlg, 0, ed->wg.id, "Delete workergroup", text, "Delete");
 			ed->modal = ED_WG_DELETE;
 		} else {
 			if (!take_ep(a, ed, row))
-				return true;
+				return;
 			sv_delete_endpoint_text(&ed->ep, a->snap->workergroups, a->snap->nworkergroups,
 						text, sizeof text);
 			dialog_confirm(&ed->dlg, 0, ed->ep.id, "Delete endpoint", text, "Delete");
 			ed->modal = ED_EP_DELETE;
 		}
 		break;
-	case EA_SUSPEND:
+	case SV_OP_SUSPEND:
 		if (!take_ep(a, ed, row))
-			return true;
+			return;
 		ed->suspend = sv_endpoint_suspendable(&ed->ep);
 		sv_suspend_text(&ed->ep, ed->suspend, text, sizeof text);
 		dialog_confirm(&ed->dlg, 0, ed->ep.id, ed->suspend ? "Suspend endpoint" : "Resume endpoint",
 			       text, ed->suspend ? "Suspend" : "Resume");
 		ed->modal = ED_EP_SUSPEND;
 		break;
-	case EA__COUNT:
-		return false;
 	}
 	a->dirty |= DIRTY_ALL;
-	return true;
 }
 
 /* Queue call c as an at-most-once action; false with the reason in err. */

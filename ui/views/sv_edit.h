@@ -62,11 +62,13 @@ bool sv_endpoint_suspendable(const struct endpoint *e);
 struct sv_edit;
 struct sv_edit *sv_edit_new(void);
 void sv_edit_free(struct app *a, struct sv_edit *ed);
-/* Register the actions (endpoint-create, workergroup-create, sv-edit,
- * sv-delete, endpoint-suspend) in ctx with their default keys. */
-void sv_edit_keys(struct keymap *km, int ctx);
-/* One of its actions on row (NULL: none selected): true when taken. */
-bool sv_edit_action(struct app *a, struct sv_edit *ed, enum action act, const struct sv_row *row);
+/* The changes, as the serverless view's action table names them
+ * (endpoint-create c, workergroup-create a, serverless-edit e,
+ * serverless-delete d, endpoint-suspend s: AF_MUTATES, so
+ * view_send_action has refused them under --read-only before). */
+enum sv_op { SV_OP_EP_CREATE, SV_OP_WG_CREATE, SV_OP_EDIT, SV_OP_DELETE, SV_OP_SUSPEND };
+/* Open op's form or confirmation on row (NULL: none selected). */
+void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct sv_row *row);
 /* The open form or dialog takes the key: true when one is open. */
 bool sv_edit_modal_key(struct app *a, struct sv_edit *ed, int key);
 /* Draw the open form or dialog; true when the cursor is to be shown. */

@@ -1302,9 +1302,9 @@ static bool tfa_modal_key(struct app *a, void *st, int key)
 	return true;
 }
 
-enum tfa_act { TA_OPEN, TA_TOTP, TA_SMS, TA_EDIT, TA_REMOVE, TA_REGEN, TA_LOGIN, TA_LOGOUT,
-	       TA__COUNT };
-static enum action acts[TA__COUNT];
+/* The rows of the view's action table (tfa_rows, below). */
+enum tfa_act { TA_TOTP, TA_SMS, TA_EDIT, TA_REMOVE, TA_REGEN, TA_LOGIN, TA_LOGOUT, TA__COUNT };
+static const struct action_row tfa_rows[TA__COUNT];
 
 static const struct tfa_method_rec *selected_method(const struct tfa_view *v)
 {
@@ -1340,16 +1340,13 @@ static bool tfa_action(struct app *a, void *st, enum action act)
 	struct tfa_view *v = st;
 	size_t n = v->st ? v->st->nmethods : 0;
 	const struct tfa_method_rec *m = selected_method(v);
-	if (act == acts[TA_TOTP]) {
+	int row = action_row_of(tfa_rows, TA__COUNT, act);
+	if (row == TA_TOTP) {
 		add_method(a, v, AFTER_TOTP);
-	} else if (act == acts[TA_SMS]) {
+	} else if (row == TA_SMS) {
 		add_method(a, v, AFTER_SMS);
-	} else if (act == acts[TA_EDIT] || act == acts[TA_REMOVE]) {
-		if (!m) {
-			app_toast(a, ROLE_WARNING, 5, "no 2FA method selected");
-			return true;
-		}
-		if (act == acts[TA_EDIT]) {
+	} else if ((row == TA_EDIT || row == TA_REMOVE) && m) { /* AF_NEEDS_SEL: m is there */
+		if (row == TA_EDIT) {
 			open_update(v, m);
 			return true;
 		}
@@ -1367,19 +1364,19 @@ static bool tfa_action(struct app *a, void *st, enum action act)
 		free(label);
 		dialog_confirm(&v->dlg, 0, 0, "Remove 2FA method", text, "Remove");
 		v->step = ST_REMOVE_ASK;
-	} else if (act == acts[TA_REGEN]) {
+	} else if (row == TA_REGEN) {
 		if (!v->st || !v->st->tfa_enabled) {
 			app_toast(a, ROLE_WARNING, 5, "two-factor authentication is off: no backup codes");
 			return true;
 		}
 		open_verify(a, v, VP_REGEN);
-	} else if (act == acts[TA_LOGIN]) {
+	} else if (row == TA_LOGIN) {
 		if (!v->st || !v->st->tfa_enabled) {
 			app_toast(a, ROLE_WARNING, 5, "two-factor authentication is off: no login needed");
 			return true;
 		}
 		open_verify(a, v, VP_LOGIN);
-	} else if (act == acts[TA_LOGOUT]) {
+	} else if (row == TA_LOGOUT) {
 		struct auth *au = poller_auth(a->poller);
 		if (au && api_tfa_logout(au))
 			app_toast(a, ROLE_OK, 6, "2FA logout: the session key is deleted; the API key is "
@@ -1412,43 +1409,42 @@ static void run_open(struct app *a, enum action act)
 	view_open(a, "tfa", 0);
 }
 
+/* The view's action table.  tfa-edit and tfa-remove need a selected
+ * method (AF_NEEDS_SEL: view_send_action says so, the handler never sees
+ * none); every change is AF_MUTATES. */
+static const struct action_row tfa_rows[TA__COUNT] = {
+	[TA_TOTP] = { { .name = "tfa-add-totp", .help = "add an authenticator app (QR code)",
+			.hint = "add app", .flags = AF_MUTATES | AF_HINT }, "a", NULL, NULL },
+	[TA_SMS] = { { .name = "tfa-add-sms", .help = "add a phone (SMS codes)",
+		       .hint = "add SMS", .flags = AF_MUTATES | AF_HINT }, "s", NULL, NULL },
+	[TA_EDIT] = { { .name = "tfa-edit", .help = "label the selected method or make it primary",
+			.hint = "edit", .flags = AF_MUTATES | AF_NEEDS_SEL }, "e", NULL, NULL },
+	[TA_REMOVE] = { { .name = "tfa-remove",
+			  .help = "remove the selected method (confirm, then a code)",
+			  .hint = "remove", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT }, "d", NULL, NULL },
+	[TA_REGEN] = { { .name = "tfa-backup-codes",
+			 .help = "regenerate the backup codes (a code first; shown once)",
+			 .hint = "backup codes", .flags = AF_MUTATES | AF_HINT }, "b", NULL, NULL },
+	[TA_LOGIN] = { { .name = "tfa-login", .help = "log in with a code: store a 2FA session key",
+			 .hint = "login", .flags = AF_MUTATES | AF_HINT }, "l", NULL, NULL },
+	[TA_LOGOUT] = { { .name = "tfa-logout", .help = "log out: delete the 2FA session key",
+			  .hint = "logout", .flags = AF_MUTATES }, "o", NULL, NULL },
+};
+
+/* t in the account view and every one of its sections: open this overlay
+ * (a row of no table: it lives in another view's contexts). */
 static void tfa_keys(struct keymap *km, int ctx)
 {
-	static const struct action_def defs[TA__COUNT] = {
-		[TA_OPEN] = { .name = "account-tfa", .help = "two-factor authentication: status and methods",
-			      .hint = "2FA", .flags = AF_HINT, .run = run_open },
-		[TA_TOTP] = { .name = "tfa-add-totp", .help = "add an authenticator app (QR code)",
-			      .hint = "add app", .flags = AF_MUTATES | AF_HINT },
-		[TA_SMS] = { .name = "tfa-add-sms", .help = "add a phone (SMS codes)",
-			     .hint = "add SMS", .flags = AF_MUTATES | AF_HINT },
-		[TA_EDIT] = { .name = "tfa-edit", .help = "label the selected method or make it primary",
-			      .hint = "edit", .flags = AF_MUTATES },
-		[TA_REMOVE] = { .name = "tfa-remove",
-				.help = "remove the selected method (confirm, then a code)",
-				.hint = "remove", .flags = AF_MUTATES | AF_HINT },
-		[TA_REGEN] = { .name = "tfa-backup-codes",
-			       .help = "regenerate the backup codes (a code first; shown once)",
-			       .hint = "backup codes", .flags = AF_MUTATES | AF_HINT },
-		[TA_LOGIN] = { .name = "tfa-login", .help = "log in with a code: store a 2FA session key",
-			       .hint = "login", .flags = AF_MUTATES | AF_HINT },
-		[TA_LOGOUT] = { .name = "tfa-logout", .help = "log out: delete the 2FA session key",
-				.hint = "logout", .flags = AF_MUTATES },
+	(void)ctx;
+	static const struct action_row open_row = {
+		{ .name = "account-tfa", .help = "two-factor authentication: status and methods",
+		  .hint = "2FA", .flags = AF_HINT, .run = run_open },
+		"t", NULL, NULL,
 	};
-	static const char *const keys[TA__COUNT] = { NULL, "a", "s", "e", "d", "b", "l", "o" };
-	for (int i = 0; i < TA__COUNT; i++)
-		acts[i] = action_register(&defs[i]);
-	for (int i = 1; i < TA__COUNT; i++) {
-		action_allow(acts[i], ctx);
-		keymap_default(km, ctx, keys[i], acts[i]);
-	}
-	/* the account view opens this overlay with t, in every one of its sections */
 	int actx = km_ctx_by_name("account");
-	for (int c = 1; actx >= 0 && c < km_ctx_count(); c++) {
-		if (c != actx && km_ctx_parent(c) != actx)
-			continue;
-		action_allow(acts[TA_OPEN], c);
-		keymap_default(km, c, "t", acts[TA_OPEN]);
-	}
+	for (int c = 1; actx >= 0 && c < km_ctx_count(); c++)
+		if (c == actx || km_ctx_parent(c) == actx)
+			action_bind(km, c, &open_row);
 }
 
 /* ---- view callbacks ------------------------------------------------------------------------- */
@@ -1570,6 +1566,8 @@ const struct view_ops view_tfa = {
 	.heading = "Two-factor authentication (:tfa, t in the account view)",
 	.number_key = 0,
 	.ctx_flags = CTXF_LIST,
+	.actions = tfa_rows,
+	.nactions = TA__COUNT,
 	.keys = tfa_keys,
 	.init = tfa_init,
 	.fini = tfa_fini,
