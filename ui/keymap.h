@@ -4,9 +4,10 @@
  * bindings, user overrides from the config file, and key names both ways.
  *
  * The app's own actions (help, quit, moving in a list, sorting a table, ...)
- * are the built-in enum below; a view registers its own with
- * action_register() and binds them in its context, so a new view never
- * edits this file.  Bindings, the `:` commands, the help screen, the hint
+ * are the built-in enum below; a view lists its own in an action table
+ * (struct action_row: view_ops.actions), which view_keys registers with
+ * action_register() and binds in its context, so a new view never edits
+ * this file.  Bindings, the `:` commands, the help screen, the hint
  * bar and --read-only all read this table.
  *
  * Pure: no terminal needed.  UI thread only: the registries are

@@ -652,31 +652,27 @@ enum lp_act {
 
 /* The log view's action table. */
 static enum action ids[LA__COUNT];
+#define ROW(e, k, nm, hl, hn, fl) \
+	[e] = { { .name = nm, .help = hl, .hint = hn, .flags = fl }, k, NULL, &ids[e] }
 static const struct action_row lp_rows[LA__COUNT] = {
-	[LA_CLOSE] = { { "log-close", "close this log (stops its polling)", "close", AF_HINT,
-			      NULL, NULL }, "q", NULL, &ids[LA_CLOSE] },
-	[LA_NEXT] = { { "log-next", "the next open log", NULL, 0, NULL, NULL }, "]", NULL, &ids[LA_NEXT] },
-	[LA_PREV] = { { "log-prev", "the previous open log", NULL, 0, NULL, NULL }, "[", NULL, &ids[LA_PREV] },
-	[LA_FOLLOW] = { { "log-follow", "follow the end of the log again (also G, End)",
-			       "follow", 0, NULL, NULL }, "F", NULL, &ids[LA_FOLLOW] },
-	[LA_SEARCH_NEXT] = { { "log-search-next", "the next line matching the / search",
-				    NULL, 0, NULL, NULL }, "n", NULL, &ids[LA_SEARCH_NEXT] },
-	[LA_SEARCH_PREV] = { { "log-search-prev", "the previous line matching the / search",
-				    NULL, 0, NULL, NULL }, "N", NULL, &ids[LA_SEARCH_PREV] },
-	[LA_FILTER] = { { "log-filter", "show only the lines containing a text (as less's &)",
-			       "filter", AF_HINT, NULL, NULL }, "&", NULL, &ids[LA_FILTER] },
-	[LA_WRAP] = { { "log-wrap", "wrap long lines or cut them", "wrap", AF_HINT, NULL,
-			     NULL }, "w", NULL, &ids[LA_WRAP] },
-	[LA_TIME] = { { "log-time", "show or hide the time column", NULL, 0, NULL, NULL }, "t", NULL, &ids[LA_TIME] },
-	[LA_SAVE] = { { "log-save", "save the lines shown to a file (asks before overwriting)",
-			     "save", AF_HINT, NULL, NULL }, "s", NULL, &ids[LA_SAVE] },
-	[LA_CLEAR] = { { "log-clear", "clear the view (only new lines are shown)", "clear",
-			      0, NULL, NULL }, "c", NULL, &ids[LA_CLEAR] },
-	[LA_STREAM] = { { "log-stream",
-			       "endpoint logs: the next stream (logs, info0, info1, trace, debug)",
-			       "stream", 0, NULL, NULL }, "v", NULL, &ids[LA_STREAM] },
-	[LA_REFRESH] = { { "log-refresh", "fetch the log now", NULL, 0, NULL, NULL }, "r", NULL, &ids[LA_REFRESH] },
+	ROW(LA_CLOSE, "q", "log-close", "close this log (stops its polling)", "close", AF_HINT),
+	ROW(LA_NEXT, "]", "log-next", "the next open log", NULL, 0),
+	ROW(LA_PREV, "[", "log-prev", "the previous open log", NULL, 0),
+	ROW(LA_FOLLOW, "F", "log-follow", "follow the end of the log again (also G, End)", "follow", 0),
+	ROW(LA_SEARCH_NEXT, "n", "log-search-next", "the next line matching the / search", NULL, 0),
+	ROW(LA_SEARCH_PREV, "N", "log-search-prev", "the previous line matching the / search", NULL, 0),
+	ROW(LA_FILTER, "&", "log-filter", "show only the lines containing a text (as less's &)",
+	    "filter", AF_HINT),
+	ROW(LA_WRAP, "w", "log-wrap", "wrap long lines or cut them", "wrap", AF_HINT),
+	ROW(LA_TIME, "t", "log-time", "show or hide the time column", NULL, 0),
+	ROW(LA_SAVE, "s", "log-save", "save the lines shown to a file (asks before overwriting)",
+	    "save", AF_HINT),
+	ROW(LA_CLEAR, "c", "log-clear", "clear the view (only new lines are shown)", "clear", 0),
+	ROW(LA_STREAM, "v", "log-stream",
+	    "endpoint logs: the next stream (logs, info0, info1, trace, debug)", "stream", 0),
+	ROW(LA_REFRESH, "r", "log-refresh", "fetch the log now", NULL, 0),
 };
+#undef ROW
 
 /* L: a row of no table of this view (it lives in other views' contexts). */
 static const struct action_row open_row = {

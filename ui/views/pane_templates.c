@@ -634,7 +634,7 @@ static bool tv_modal_draw(struct app *a, void *st)
 const struct view_ops view_templates = {
 	.name = "templates",
 	.title = "Templates",
-	.heading = "Templates (:templates)",
+	.heading = "Templates (:templates [QUERY])",
 	.number_key = 0,
 	.ctx_flags = CTXF_LIST,
 	.actions = tv_rows,
