@@ -245,6 +245,15 @@ t_readonly() {
 }
 
 t_search() {
+    # Tab completes the template fields after :templates (and a flag's values)
+    keys :
+    type_text "templates ssh_d"
+    keys Tab
+    wait_for_re "^:templates ssh_direct( |$)" 5 || return 1
+    type_text "=t"
+    keys Tab Enter
+    want=$(sim_state "len([t for t in d['templates'] if t.get('ssh_direct')])")
+    wait_for "Templates: $want for query: ssh_direct=true" 20 || return 1
     g0=$(tg)
     keys :
     type_text "templates recommended=true"
@@ -296,7 +305,7 @@ t_bad_query() {
 }
 
 tap "templates: the overlay lists the simulator's templates" t_open
-tap "templates: :templates QUERY and / search the service with the query language" t_search
+tap "templates: :templates QUERY (Tab completes its fields) and / search the service with the query language" t_search
 tap "templates: a bad query shows the parser's message with the column and sends nothing" t_bad_query
 tap "templates: create through the form stores every field typed, the password masked" t_create
 tap "templates: a refused edit keeps the form with what was typed and the service's words" t_refused
