@@ -168,6 +168,31 @@ void api_client_init(struct api_client *cl, const struct config *cfg, struct aut
 void api_client_cleanup(struct api_client *cl);
 bool api_run(struct api_client *cl, const struct api_call *call, json_t **root,
 	     struct api_error *e);
+/* api_run's two halves, for a caller that runs the transfers itself (the
+ * parallel list reader of --dump, on its own multi handle), so that every
+ * blocking read is retried by the one rule:
+ * api_xfer_new: the transfer of one attempt at call (its auth header; an
+ * action sent at most once), counted in cl->requests; NULL with *e when
+ * the URL is refused.
+ * api_after_failure: an attempt failed (*e decoded from it, rc curl's
+ * result, sent http_xfer_sent): API_RETRY with *delay (s) to wait before
+ * the next attempt, or API_FAIL (*e the error to report).  st holds the
+ * attempts' counts: zero it before the first, max_refused the 429s to
+ * wait out (0: a 429 fails at once, the caller slows down itself). */
+struct api_attempt {
+	int quick, refused, max_refused;
+	bool session_retry;
+};
+enum api_next { API_FAIL, API_RETRY };
+struct http_xfer *api_xfer_new(struct api_client *cl, const struct api_call *call,
+			       struct api_error *e);
+enum api_next api_after_failure(struct api_client *cl, const struct api_call *call,
+				struct api_attempt *st, CURLcode rc, bool sent,
+				struct api_error *e, double *delay);
+/* api_run waiting out at most max_refused 429s (0: a 429 fails at once,
+ * for a caller that then slows down itself). */
+bool api_run_with(struct api_client *cl, const struct api_call *call, int max_refused,
+		  json_t **root, struct api_error *e);
 /* api_run for an instance list page: mapped straight from the bytes into
  * *pd (json_stream; map false: the shape only). */
 bool api_run_page(struct api_client *cl, const struct api_call *call, bool map,

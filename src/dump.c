@@ -6,6 +6,7 @@
 #include "dump.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <langinfo.h>
 #include <math.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "api_serverless.h"
 #include "auth.h"
 #include "config.h"
+#include "dumpread.h"
 #include "instcol.h"
 #include "json_map.h"
 #include "offers.h"
@@ -106,10 +108,83 @@ static void append_raw(json_t *arr, const json_t *root)
 		json_array_append(arr, list);
 }
 
+/* The unpaced read after its first page (total rows in the list): the
+ * highest id probed (ordered by id descending, one row), the ids from the
+ * first page's lowest cut into ranges read in parallel (dumpread.h).  1:
+ * every row is out (the first page's replaced); 0: read on in sequence
+ * (*refused: the service answered 429); -1: failed (*e). */
+static int read_ranges(struct api_client *cl, json_t *raw, struct instance **v, size_t *n,
+		       long total, bool *refused, struct api_error *e)
+{
+	bool json = cl->cfg->dump_json;
+	long lo = LONG_MAX;
+	size_t i;
+	json_t *x;
+	if (json) {
+		json_array_foreach(raw, i, x) {
+			json_t *id = json_object_get(x, "id");
+			if (json_is_integer(id) && json_integer_value(id) < lo)
+				lo = (long)json_integer_value(id);
+		}
+	} else {
+		for (i = 0; i < *n; i++)
+			if ((*v)[i].id < lo)
+				lo = (*v)[i].id;
+	}
+	struct api_call c = api_instances_v1_q(cl->cfg, NULL, 1, NULL, "[\"id\"]",
+					       "[{\"col\":\"id\",\"dir\":\"desc\"}]");
+	json_t *root = NULL;
+	struct api_error pe;
+	bool ok = api_run_with(cl, &c, 0, &root, &pe);
+	api_call_free(&c);
+	if (!ok) {
+		*refused = pe.cls == AE_RATE_LIMIT;
+		return 0; /* the sequential read says what fails */
+	}
+	json_t *list = json_object_get(root, "instances");
+	json_t *top = json_is_array(list) ? json_array_get(list, 0) : NULL;
+	json_t *hid = json_object_get(top, "id");
+	long hi = json_is_integer(hid) ? (long)json_integer_value(hid) : LONG_MIN;
+	json_decref(root);
+	if (hi == LONG_MIN || lo == LONG_MAX)
+		return 0;
+	long cuts[DUMPREAD_RANGES];
+	size_t k = dumpread_partition(lo, hi, total, DUMPREAD_RANGES, cuts);
+	if (k < 2)
+		return 0;
+	json_t *rows = json_array();
+	struct instance *rv = NULL;
+	size_t rn = 0;
+	enum dumpread_rc rc = dumpread_ranges(cl, cuts, k, json, rows, &rv, &rn, e);
+	switch (rc) {
+	case DR_OK:
+		json_array_clear(raw);
+		json_array_extend(raw, rows);
+		instances_free(*v, *n);
+		*v = rv;
+		*n = rn;
+		json_decref(rows);
+		return 1;
+	case DR_FAILED:
+		json_decref(rows);
+		return -1;
+	case DR_RATE_LIMITED:
+		*refused = true;
+		break;
+	case DR_IGNORED:
+		break;
+	}
+	json_decref(rows);
+	instances_free(rv, rn);
+	return 0;
+}
+
 /* Every instance: the shared pager (sweep.h) over v1 pages until next_token
  * is null, paced by the list's token bucket; v0 when v1 is absent.  A 429
  * slows the pace (jittered, past the window) and asks the same page again,
- * keeping the pages already fetched. */
+ * keeping the pages already fetched.  Unpaced (--page-rate 0), the pages
+ * after the first are read as id ranges in parallel (read_ranges), and in
+ * sequence as above when the service ignores the ranges or answers 429. */
 static bool fetch_instances(struct api_client *cl, json_t *raw, struct instance **v, size_t *n,
 			    struct api_error *e)
 {
@@ -117,6 +192,7 @@ static bool fetch_instances(struct api_client *cl, json_t *raw, struct instance 
 	pace_init(&pace, cl->cfg->page_rate, 1, util_mono());
 	struct pager pg = { .total = -1 };
 	bool v0 = false; /* the spec's v0 list: one answer, no pages */
+	bool ranges = cl->cfg->page_rate <= 0; /* try the parallel read once */
 	int refusals = 0;
 	uint64_t rng = (uint64_t)(util_now() * 1e6) | 1;
 	while (!pg.done) {
@@ -160,6 +236,23 @@ static bool fetch_instances(struct api_client *cl, json_t *raw, struct instance 
 		json_decref(root);
 		if (v0)
 			break;
+		if (ranges && !pg.done && pg.pages == 1 && pg.total > 0) {
+			ranges = false;
+			bool refused = false;
+			int r = read_ranges(cl, raw, v, n, pg.total, &refused, e);
+			if (r != 0) {
+				pager_reset(&pg);
+				return r > 0;
+			}
+			if (refused) { /* limits are on: the published pace from now */
+				rng ^= rng << 13;
+				rng ^= rng >> 7;
+				rng ^= rng << 17;
+				pace.rate = api_ep_rate(EP_INSTANCES_V1);
+				sleep_until(pace_refused(&pace, util_mono(),
+							 (double)(rng >> 11) / 9007199254740992.0));
+			}
+		}
 	}
 	pager_reset(&pg);
 	return true;
