@@ -329,13 +329,19 @@ bool api_parse(const struct http_xfer *x, json_t **root, struct api_error *e)
 bool api_parse_page(const struct http_xfer *x, bool map, struct inst_page *pd,
 		    struct api_error *e)
 {
+	return api_parse_page_texts(x, map, NULL, pd, e);
+}
+
+bool api_parse_page_texts(const struct http_xfer *x, bool map, struct json_stream_texts *texts,
+			  struct inst_page *pd, struct api_error *e)
+{
 	memset(pd, 0, sizeof *pd);
 	memset(e, 0, sizeof *e);
 	if (http_xfer_failed(x, e))
 		return false;
 	size_t len;
 	const char *body = http_xfer_body(x, &len);
-	if (!pager_map_text(body, len, map, pd, e)) {
+	if (texts ? !pager_texts(body, len, texts, pd, e) : !pager_map_text(body, len, map, pd, e)) {
 		e->http_status = (int)http_xfer_status(x);
 		return false;
 	}
@@ -516,7 +522,8 @@ enum api_next api_after_failure(struct api_client *cl, const struct api_call *ca
 
 /* api_run's loop; pd non-NULL: an instance page mapped from the bytes. */
 static bool run(struct api_client *cl, const struct api_call *call, json_t **root,
-		struct inst_page *pd, bool map, int max_refused, struct api_error *e)
+		struct inst_page *pd, bool map, struct json_stream_texts *texts, int max_refused,
+		struct api_error *e)
 {
 	struct pace *pc = (unsigned)call->ep < EP__COUNT ? &cl->pace[call->ep] : NULL;
 	struct api_attempt st = { .max_refused = max_refused };
@@ -531,7 +538,7 @@ static bool run(struct api_client *cl, const struct api_call *call, json_t **roo
 		if (!x)
 			return false;
 		http_xfer_perform(x);
-		bool ok = pd ? api_parse_page(x, map, pd, e) : api_parse(x, root, e);
+		bool ok = pd ? api_parse_page_texts(x, map, texts, pd, e) : api_parse(x, root, e);
 		CURLcode rc = http_xfer_code(x);
 		bool sent = http_xfer_sent(x);
 		http_xfer_free(x);
@@ -551,19 +558,25 @@ static bool run(struct api_client *cl, const struct api_call *call, json_t **roo
 bool api_run(struct api_client *cl, const struct api_call *call, json_t **root,
 	     struct api_error *e)
 {
-	return run(cl, call, root, NULL, false, API_RATE_RETRIES, e);
+	return run(cl, call, root, NULL, false, NULL, API_RATE_RETRIES, e);
 }
 
 bool api_run_with(struct api_client *cl, const struct api_call *call, int max_refused,
 		  json_t **root, struct api_error *e)
 {
-	return run(cl, call, root, NULL, false, max_refused, e);
+	return run(cl, call, root, NULL, false, NULL, max_refused, e);
 }
 
 bool api_run_page(struct api_client *cl, const struct api_call *call, bool map,
 		  struct inst_page *pd, struct api_error *e)
 {
-	return run(cl, call, NULL, pd, map, API_RATE_RETRIES, e);
+	return run(cl, call, NULL, pd, map, NULL, API_RATE_RETRIES, e);
+}
+
+bool api_run_page_texts(struct api_client *cl, const struct api_call *call,
+			struct json_stream_texts *texts, struct inst_page *pd, struct api_error *e)
+{
+	return run(cl, call, NULL, pd, false, texts, API_RATE_RETRIES, e);
 }
 
 char *api_fetch_endpoint_logs(struct api_client *cl, const char *name, long id, int tail,

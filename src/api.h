@@ -132,6 +132,10 @@ bool api_parse(const struct http_xfer *x, json_t **root, struct api_error *e);
  * (json_stream, no tree; map false: the shape only) into *pd. */
 bool api_parse_page(const struct http_xfer *x, bool map, struct inst_page *pd,
 		    struct api_error *e);
+/* texts non-NULL: the page's records as --dump --json prints them appended
+ * to *texts instead (pager_texts; map ignored). */
+bool api_parse_page_texts(const struct http_xfer *x, bool map, struct json_stream_texts *texts,
+			  struct inst_page *pd, struct api_error *e);
 
 /* Answers with more than a list. */
 bool api_prepay_result(const json_t *root, double *timescale, double *discount_rate);
@@ -197,6 +201,10 @@ bool api_run_with(struct api_client *cl, const struct api_call *call, int max_re
  * *pd (json_stream; map false: the shape only). */
 bool api_run_page(struct api_client *cl, const struct api_call *call, bool map,
 		  struct inst_page *pd, struct api_error *e);
+/* The same with the page's records as --dump --json prints them appended
+ * to *texts (on failure nothing is appended). */
+bool api_run_page_texts(struct api_client *cl, const struct api_call *call,
+			struct json_stream_texts *texts, struct inst_page *pd, struct api_error *e);
 /* Blocking: the last `tail` lines of an endpoint's logs (malloc'd, sanitised,
  * newlines kept): the spec's form first, then the CLI's form (by id) when the
  * spec's is absent (404/405).  NULL with *e filled on failure. */

@@ -32,31 +32,6 @@
 
 #define DUMP_429_MAX 30 /* 429 answers in one dump before it gives up */
 
-/* Drop secret keys everywhere in v (objects and arrays, recursively) and
- * mask every environment value (extra_env, env, onstart exports). */
-static void strip_secrets(json_t *v)
-{
-	if (json_is_object(v)) {
-		const char *k;
-		json_t *x;
-		void *tmp;
-		json_object_foreach_safe(v, tmp, k, x) {
-			json_t *m = secrets_masked(k, x);
-			if (json_map_is_secret_key(k))
-				json_object_del(v, k);
-			else if (m)
-				json_object_set(v, k, m);
-			else
-				strip_secrets(x);
-			json_decref(m);
-		}
-	} else if (json_is_array(v)) {
-		size_t i;
-		json_t *x;
-		json_array_foreach(v, i, x) strip_secrets(x);
-	}
-}
-
 static int exit_for(const struct api_error *e)
 {
 	switch (e->cls) {
@@ -98,34 +73,22 @@ static void sleep_until(double t)
 		;
 }
 
-/* Append the records of an instances page (raw) to arr. */
-static void append_raw(json_t *arr, const json_t *root)
-{
-	json_t *list = json_is_array(root) ? (json_t *)root : json_object_get(root, "instances");
-	if (json_is_array(list))
-		json_array_extend(arr, list);
-	else if (json_is_object(list))
-		json_array_append(arr, list);
-}
-
 /* The unpaced read after its first page (total rows in the list): the
  * highest id probed (ordered by id descending, one row), the ids from the
  * first page's lowest cut into ranges read in parallel (dumpread.h).  1:
  * every row is out (the first page's replaced); 0: read on in sequence
  * (*refused: the service answered 429); -1: failed (*e). */
-static int read_ranges(struct api_client *cl, json_t *raw, struct instance **v, size_t *n,
-		       long total, bool *refused, struct api_error *e)
+static int read_ranges(struct api_client *cl, struct dump_recs *recs, struct instance **v,
+		       size_t *n, long total, bool *refused, struct api_error *e)
 {
 	bool json = cl->cfg->dump_json;
 	long lo = LONG_MAX;
 	size_t i;
-	json_t *x;
 	if (json) {
-		json_array_foreach(raw, i, x) {
-			json_t *id = json_object_get(x, "id");
-			if (json_is_integer(id) && json_integer_value(id) < lo)
-				lo = (long)json_integer_value(id);
-		}
+		const struct json_stream_texts *t = &recs->set[0];
+		for (i = 0; i < t->n; i++)
+			if (t->r[i].has_id && t->r[i].id < lo)
+				lo = t->r[i].id;
 	} else {
 		for (i = 0; i < *n; i++)
 			if ((*v)[i].id < lo)
@@ -152,21 +115,21 @@ static int read_ranges(struct api_client *cl, json_t *raw, struct instance **v, 
 	size_t k = dumpread_partition(lo, hi, total, DUMPREAD_RANGES, cuts);
 	if (k < 2)
 		return 0;
-	json_t *rows = json_array();
+	struct dump_recs rows = { 0 };
 	struct instance *rv = NULL;
 	size_t rn = 0;
-	enum dumpread_rc rc = dumpread_ranges(cl, cuts, k, json, rows, &rv, &rn, e);
+	enum dumpread_rc rc = dumpread_ranges(cl, cuts, k, json ? &rows : NULL, &rv, &rn, e);
 	switch (rc) {
 	case DR_OK:
-		json_array_clear(raw);
-		json_array_extend(raw, rows);
+		if (json) {
+			dump_recs_free(recs);
+			*recs = rows;
+		}
 		instances_free(*v, *n);
 		*v = rv;
 		*n = rn;
-		json_decref(rows);
 		return 1;
 	case DR_FAILED:
-		json_decref(rows);
 		return -1;
 	case DR_RATE_LIMITED:
 		*refused = true;
@@ -174,7 +137,7 @@ static int read_ranges(struct api_client *cl, json_t *raw, struct instance **v, 
 	case DR_IGNORED:
 		break;
 	}
-	json_decref(rows);
+	dump_recs_free(&rows);
 	instances_free(rv, rn);
 	return 0;
 }
@@ -185,8 +148,8 @@ static int read_ranges(struct api_client *cl, json_t *raw, struct instance **v, 
  * keeping the pages already fetched.  Unpaced (--page-rate 0), the pages
  * after the first are read as id ranges in parallel (read_ranges), and in
  * sequence as above when the service ignores the ranges or answers 429. */
-static bool fetch_instances(struct api_client *cl, json_t *raw, struct instance **v, size_t *n,
-			    struct api_error *e)
+static bool fetch_instances(struct api_client *cl, struct dump_recs *recs, struct instance **v,
+			    size_t *n, struct api_error *e)
 {
 	struct pace pace;
 	pace_init(&pace, cl->cfg->page_rate, 1, util_mono());
@@ -199,12 +162,12 @@ static bool fetch_instances(struct api_client *cl, json_t *raw, struct instance 
 		sleep_until(util_mono() + pace_wait(&pace, util_mono()));
 		pace_take(&pace, util_mono());
 		struct api_call c = v0 ? api_instances_v0(cl->cfg) : api_instances_v1(cl->cfg, pg.token);
-		/* --json prints the raw pages (a tree); the table maps each page
-		 * straight from the bytes (json_stream, no tree) */
+		/* --json writes each page's records as text, the table maps
+		 * them, both straight from the bytes (json_stream, no tree) */
 		bool json = cl->cfg->dump_json;
-		json_t *root = NULL;
 		struct inst_page pd;
-		bool ok = json ? api_run(cl, &c, &root, e) : api_run_page(cl, &c, true, &pd, e);
+		bool ok = json ? api_run_page_texts(cl, &c, &recs->set[0], &pd, e)
+			       : api_run_page(cl, &c, true, &pd, e);
 		api_call_free(&c);
 		if (!ok && pg.pages == 0 && !v0 && api_should_fall_back(e)) {
 			v0 = true;
@@ -226,20 +189,16 @@ static bool fetch_instances(struct api_client *cl, json_t *raw, struct instance 
 			return false;
 		}
 		pace_answered(&pace);
-		if (json ? !pager_page(&pg, root, NULL, n, e) : !pager_page_mapped(&pg, &pd, v, n, e)) {
-			json_decref(root);
+		if (!pager_page_mapped(&pg, &pd, json ? NULL : v, n, e)) {
 			pager_reset(&pg);
 			return false;
 		}
-		if (json)
-			append_raw(raw, root);
-		json_decref(root);
 		if (v0)
 			break;
 		if (ranges && !pg.done && pg.pages == 1 && pg.total > 0) {
 			ranges = false;
 			bool refused = false;
-			int r = read_ranges(cl, raw, v, n, pg.total, &refused, e);
+			int r = read_ranges(cl, recs, v, n, pg.total, &refused, e);
 			if (r != 0) {
 				pager_reset(&pg);
 				return r > 0;
@@ -370,7 +329,7 @@ char *dump_json_text(const json_t *v)
 
 static void print_json(FILE *out, json_t *v)
 {
-	strip_secrets(v);
+	json_map_strip_secrets(v);
 	char *text = dump_json_text(v);
 	if (text) {
 		fputs(text, out);
@@ -710,21 +669,50 @@ static json_t *list_of(json_t *root, const char *key)
 	return json_is_array(a) ? json_incref(a) : json_array();
 }
 
+/* The records of a --json read as one array, as print_json writes a tree
+ * of them (each record's text is already in that form).  A sequential
+ * read's records print in the order they came. */
+static void print_recs(FILE *out, struct dump_recs *r)
+{
+	if (!r->at && r->nset == 1) {
+		r->n = r->set[0].n;
+		r->at = xmalloc((r->n + 1) * sizeof *r->at);
+		for (size_t i = 0; i < r->n; i++)
+			r->at[i] = (struct dump_rec_at){ 0, i };
+	}
+	if (!r->n) {
+		fputs("[]\n", out);
+		return;
+	}
+	fputc('[', out);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct json_stream_texts *t = &r->set[r->at[i].set];
+		const struct json_stream_rec *x = &t->r[r->at[i].rec];
+		fputs("\n  ", out);
+		fwrite(t->text.s + x->off, 1, x->len, out);
+		if (i + 1 < r->n)
+			fputc(',', out);
+	}
+	fputs("\n]\n", out);
+}
+
 static int dump_instances(struct api_client *cl, FILE *out, FILE *err)
 {
-	json_t *raw = json_array();
+	struct dump_recs recs = { 0 };
+	recs.set = xcalloc(1, sizeof *recs.set);
+	recs.nset = 1;
 	struct instance *v = NULL;
 	size_t n = 0;
 	struct api_error e;
 	int rc = DUMP_EXIT_OK;
-	if (!fetch_instances(cl, raw, &v, &n, &e))
+	if (!fetch_instances(cl, &recs, &v, &n, &e))
 		rc = report(err, cl->auth, "instances", &e);
 	else if (cl->cfg->dump_json)
-		print_json(out, raw);
+		print_recs(out, &recs);
 	else
 		instances_table(v, n, out);
 	instances_free(v, n);
-	json_decref(raw);
+	dump_recs_free(&recs);
 	return rc;
 }
 

@@ -44,12 +44,22 @@ bool dumpread_in_range(const long *cuts, size_t k, size_t i, long id)
 	return true;
 }
 
-/* One row of the answer: its id and either its raw record or its index in
- * the mapped rows, with its arrival order (ties keep it). */
+void dump_recs_free(struct dump_recs *r)
+{
+	for (size_t i = 0; i < r->nset; i++)
+		json_stream_texts_free(&r->set[i]);
+	free(r->set);
+	free(r->at);
+	memset(r, 0, sizeof *r);
+}
+
+/* One row of the answer: its id and where it is (a record of a range's
+ * texts, or an index in the mapped rows), with its arrival order (ties
+ * keep it). */
 struct row {
 	long id;
 	size_t seq;
-	json_t *j;
+	uint32_t set;
 	size_t at;
 };
 
@@ -62,6 +72,7 @@ struct range {
 	struct api_attempt st;
 	double due;               /* a retry waits until then (monotonic); 0: none */
 	bool done;
+	struct json_stream_texts texts; /* --json: the range's records */
 };
 
 struct reader {
@@ -98,13 +109,13 @@ static char *range_filters(const long *cuts, size_t k, size_t i)
 	return r;
 }
 
-static void add_row(struct reader *rd, long id, json_t *j, size_t at)
+static void add_row(struct reader *rd, long id, uint32_t set, size_t at)
 {
 	if (rd->nrows == rd->cap) {
 		rd->cap = rd->cap ? rd->cap * 2 : 256;
 		rd->rows = xrealloc(rd->rows, rd->cap * sizeof *rd->rows);
 	}
-	rd->rows[rd->nrows] = (struct row){ id, rd->nrows, j, at };
+	rd->rows[rd->nrows] = (struct row){ id, rd->nrows, set, at };
 	rd->nrows++;
 }
 
@@ -128,29 +139,6 @@ static bool send_page(struct reader *rd, struct range *g)
 	return true;
 }
 
-/* Take a page's records (a jansson tree) into the rows; false when one is
- * out of the range (or has no id). */
-static bool take_json(struct reader *rd, struct range *g, const json_t *root)
-{
-	const json_t *list = json_is_array(root) ? root : json_object_get(root, "instances");
-	if (json_is_object(list)) {
-		const json_t *id = json_object_get(list, "id");
-		if (!json_is_integer(id) || !dumpread_in_range(rd->cuts, rd->k, g->i, (long)json_integer_value(id)))
-			return false;
-		add_row(rd, (long)json_integer_value(id), json_incref((json_t *)list), 0);
-		return true;
-	}
-	size_t i;
-	const json_t *x;
-	json_array_foreach(list, i, x) {
-		const json_t *id = json_object_get(x, "id");
-		if (!json_is_integer(id) || !dumpread_in_range(rd->cuts, rd->k, g->i, (long)json_integer_value(id)))
-			return false;
-		add_row(rd, (long)json_integer_value(id), json_incref((json_t *)x), 0);
-	}
-	return true;
-}
-
 /* A range's transfer finished: take its page, send its next one, or judge
  * the failure by the one retry rule. */
 static void page_done(struct reader *rd, struct range *g, CURLcode res)
@@ -158,9 +146,9 @@ static void page_done(struct reader *rd, struct range *g, CURLcode res)
 	struct http_xfer *x = g->x;
 	g->x = NULL;
 	http_xfer_done(x, res);
-	json_t *root = NULL;
 	struct inst_page pd;
-	bool ok = rd->json ? api_parse(x, &root, rd->e) : api_parse_page(x, true, &pd, rd->e);
+	size_t r0 = g->texts.n;
+	bool ok = api_parse_page_texts(x, true, rd->json ? &g->texts : NULL, &pd, rd->e);
 	CURLcode rc = http_xfer_code(x);
 	bool sent = http_xfer_sent(x);
 	http_xfer_free(x);
@@ -181,13 +169,15 @@ static void page_done(struct reader *rd, struct range *g, CURLcode res)
 	bool in = true;
 	size_t n0 = rd->nv;
 	if (rd->json) {
-		in = pager_page(&g->pg, root, NULL, NULL, rd->e);
-		if (in && !take_json(rd, g, root)) {
-			json_decref(root);
-			rd->rc = DR_IGNORED;
-			return;
+		in = pager_page_mapped(&g->pg, &pd, NULL, NULL, rd->e);
+		for (size_t i = r0; in && i < g->texts.n; i++) {
+			const struct json_stream_rec *r = &g->texts.r[i];
+			if (!r->has_id || !dumpread_in_range(rd->cuts, rd->k, g->i, r->id)) {
+				rd->rc = DR_IGNORED;
+				return;
+			}
+			add_row(rd, r->id, (uint32_t)g->i, i);
 		}
-		json_decref(root);
 	} else {
 		in = pager_page_mapped(&g->pg, &pd, &rd->v, &rd->nv, rd->e);
 		for (size_t i = n0; in && i < rd->nv; i++) {
@@ -195,7 +185,7 @@ static void page_done(struct reader *rd, struct range *g, CURLcode res)
 				rd->rc = DR_IGNORED;
 				return;
 			}
-			add_row(rd, rd->v[i].id, NULL, i);
+			add_row(rd, rd->v[i].id, 0, i);
 		}
 	}
 	if (!in) { /* a wrong shape, a repeated token: as the sequential read */
@@ -265,11 +255,12 @@ static void run(struct reader *rd)
 	}
 }
 
-enum dumpread_rc dumpread_ranges(struct api_client *cl, const long *cuts, size_t k, bool json,
-				 json_t *raw, struct instance **v, size_t *n,
+enum dumpread_rc dumpread_ranges(struct api_client *cl, const long *cuts, size_t k,
+				 struct dump_recs *recs, struct instance **v, size_t *n,
 				 struct api_error *e)
 {
 	memset(e, 0, sizeof *e);
+	bool json = recs != NULL;
 	struct reader rd = { .cl = cl, .cuts = cuts, .k = k, .json = json, .rc = DR_OK, .e = e };
 	rd.multi = curl_multi_init();
 	if (!rd.multi) {
@@ -297,7 +288,6 @@ enum dumpread_rc dumpread_ranges(struct api_client *cl, const long *cuts, size_t
 		pager_reset(&g->pg);
 		free(g->filters);
 	}
-	free(rd.r);
 	curl_multi_cleanup(rd.multi);
 	if (rd.rc == DR_OK) {
 		/* ascending ids, each once (a row that moved between two pages
@@ -305,16 +295,22 @@ enum dumpread_rc dumpread_ranges(struct api_client *cl, const long *cuts, size_t
 		qsort(rd.rows, rd.nrows, sizeof *rd.rows, row_cmp);
 		size_t keep = 0;
 		for (size_t i = 0; i < rd.nrows; i++) {
-			if (keep > 0 && rd.rows[i].id == rd.rows[keep - 1].id) {
-				json_decref(rd.rows[i].j);
+			if (keep > 0 && rd.rows[i].id == rd.rows[keep - 1].id)
 				continue;
-			}
 			rd.rows[keep++] = rd.rows[i];
 		}
 		rd.nrows = keep;
 		if (json) {
+			recs->set = xcalloc(k, sizeof *recs->set);
+			recs->nset = k;
+			for (size_t i = 0; i < k; i++) {
+				recs->set[i] = rd.r[i].texts;
+				memset(&rd.r[i].texts, 0, sizeof rd.r[i].texts); /* taken */
+			}
+			recs->at = xmalloc((keep + 1) * sizeof *recs->at);
+			recs->n = keep;
 			for (size_t i = 0; i < keep; i++)
-				json_array_append(raw, rd.rows[i].j);
+				recs->at[i] = (struct dump_rec_at){ rd.rows[i].set, rd.rows[i].at };
 		} else {
 			*v = xrealloc(*v, (*n + keep + 1) * sizeof **v);
 			for (size_t i = 0; i < keep; i++) {
@@ -325,8 +321,9 @@ enum dumpread_rc dumpread_ranges(struct api_client *cl, const long *cuts, size_t
 	} else if (rd.rc == DR_IGNORED) {
 		log_msg("instances: the service ignored the id ranges: read in sequence");
 	}
-	for (size_t i = 0; i < rd.nrows; i++)
-		json_decref(rd.rows[i].j);
+	for (size_t i = 0; i < k; i++)
+		json_stream_texts_free(&rd.r[i].texts);
+	free(rd.r);
 	free(rd.rows);
 	instances_free(rd.v, rd.nv); /* the duplicates, or every row on failure */
 	return rd.rc;

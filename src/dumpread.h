@@ -32,6 +32,19 @@ size_t dumpread_partition(long lo, long hi, long total, size_t max, long *cuts);
 /* Is id in range i of k (cuts as above)? */
 bool dumpread_in_range(const long *cuts, size_t k, size_t i, long id);
 
+/* The records of a --dump --json read: the texts of its pages (one set
+ * per sequence of pages) and the order they are printed in. */
+struct dump_recs {
+	struct json_stream_texts *set;
+	size_t nset;
+	struct dump_rec_at {
+		uint32_t set;
+		size_t rec;      /* set[set].r[rec] */
+	} *at;
+	size_t n;
+};
+void dump_recs_free(struct dump_recs *r);
+
 enum dumpread_rc {
 	DR_OK,            /* every range read: the rows are out */
 	DR_FAILED,        /* a request failed for good (*e) */
@@ -40,12 +53,13 @@ enum dumpread_rc {
 			   * range, or one without an id): read sequentially */
 };
 
-/* Read every range.  json: the raw records into raw (appended, secrets not
- * yet removed); otherwise the rows mapped (from the bytes) into *v, *n
- * (appended).  Either ordered by id, each id once.  On anything but DR_OK
- * nothing is appended. */
-enum dumpread_rc dumpread_ranges(struct api_client *cl, const long *cuts, size_t k, bool json,
-				 json_t *raw, struct instance **v, size_t *n,
+/* Read every range.  recs non-NULL (--json): the records' texts into
+ * *recs (empty before; secrets removed, json_stream_instance_texts);
+ * otherwise the rows mapped (from the bytes) into *v, *n (appended).
+ * Either ordered by id, each id once.  On anything but DR_OK nothing is
+ * added. */
+enum dumpread_rc dumpread_ranges(struct api_client *cl, const long *cuts, size_t k,
+				 struct dump_recs *recs, struct instance **v, size_t *n,
 				 struct api_error *e);
 
 #endif
