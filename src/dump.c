@@ -343,11 +343,15 @@ static void print_json(FILE *out, json_t *v)
 struct table {
 	size_t ncols, nrows;
 	char **cells; /* nrows x ncols, row 0 is the header */
+	size_t cap;   /* rows the cells have room for */
 };
 
 static void table_add(struct table *t, char **row)
 {
-	t->cells = xrealloc(t->cells, (t->nrows + 1) * t->ncols * sizeof *t->cells);
+	if (t->nrows == t->cap) { /* doubling: 1,000 rows are not 1,000 copies */
+		t->cap = t->cap ? t->cap * 2 : 64;
+		t->cells = xrealloc(t->cells, t->cap * t->ncols * sizeof *t->cells);
+	}
 	for (size_t c = 0; c < t->ncols; c++) {
 		char *clean = util_sanitize(row[c] ? row[c] : "");
 		t->cells[t->nrows * t->ncols + c] =
@@ -425,7 +429,7 @@ static char *fnum(double d, int prec)
  * cell prints "-" so that every line splits into the same fields. */
 static void instances_table(const struct instance *v, size_t n, FILE *out)
 {
-	struct table t = {IC__COUNT, 0, NULL};
+	struct table t = {IC__COUNT, 0, NULL, 0};
 	char *row[IC__COUNT];
 	for (int c = 0; c < IC__COUNT; c++)
 		row[c] = (char *)instcol_title((enum instcol)c);
@@ -446,7 +450,7 @@ static void instances_table(const struct instance *v, size_t n, FILE *out)
 
 static void offers_table(const struct offer *v, size_t n, FILE *out)
 {
-	struct table t = {8, 0, NULL};
+	struct table t = {8, 0, NULL, 0};
 	char *hdr[] = {"ID", "GPUS", "VRAM", "$/H", "DLP/$", "RELIAB", "VERIFIED", "LOCATION"};
 	table_add(&t, hdr);
 	for (size_t i = 0; i < n; i++) {
@@ -494,7 +498,7 @@ static bool iso_time(const char *key, const char *value, char *buf, size_t n)
 
 static void kv_table(const struct kv *f, size_t n, FILE *out)
 {
-	struct table t = {2, 0, NULL};
+	struct table t = {2, 0, NULL, 0};
 	char *hdr[] = {"FIELD", "VALUE"};
 	table_add(&t, hdr);
 	for (size_t i = 0; i < n; i++) {
@@ -587,7 +591,7 @@ static void serverless_table(const char *const *hdr, const char *const *keys, si
 			     const void *recs, size_t size, size_t n, field_text_fn get,
 			     const struct workers_health *const *h, FILE *out)
 {
-	struct table t = {ncols, 0, NULL};
+	struct table t = {ncols, 0, NULL, 0};
 	table_add(&t, (char **)hdr);
 	for (size_t i = 0; i < n; i++) {
 		const void *rec = (const char *)recs + i * size;
@@ -641,7 +645,7 @@ static void endpoints_table(const struct endpoint *v, size_t n,
 
 static void templates_table(const struct template_rec *v, size_t n, FILE *out)
 {
-	struct table t = {6, 0, NULL};
+	struct table t = {6, 0, NULL, 0};
 	char *hdr[] = {"ID", "HASH_ID", "NAME", "IMAGE", "RUNTYPE", "DISK"};
 	table_add(&t, hdr);
 	for (size_t i = 0; i < n; i++) {

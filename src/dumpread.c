@@ -85,7 +85,7 @@ struct reader {
 	struct row *rows;
 	size_t nrows, cap;
 	struct instance *v;       /* mapped rows (table) */
-	size_t nv;
+	size_t nv, vcap;
 	enum dumpread_rc rc;
 	struct api_error *e;
 };
@@ -179,7 +179,19 @@ static void page_done(struct reader *rd, struct range *g, CURLcode res)
 			add_row(rd, r->id, (uint32_t)g->i, i);
 		}
 	} else {
-		in = pager_page_mapped(&g->pg, &pd, &rd->v, &rd->nv, rd->e);
+		/* the page's rows, then onto the reader's (grown by doubling) */
+		struct instance *pv = NULL;
+		size_t pn = 0;
+		in = pager_page_mapped(&g->pg, &pd, &pv, &pn, rd->e);
+		if (rd->nv + pn > rd->vcap) {
+			while (rd->nv + pn > rd->vcap)
+				rd->vcap = rd->vcap ? rd->vcap * 2 : 256;
+			rd->v = xrealloc(rd->v, rd->vcap * sizeof *rd->v);
+		}
+		if (pn)
+			memcpy(rd->v + rd->nv, pv, pn * sizeof *pv);
+		rd->nv += pn;
+		free(pv);
 		for (size_t i = n0; in && i < rd->nv; i++) {
 			if (!dumpread_in_range(rd->cuts, rd->k, g->i, rd->v[i].id)) {
 				rd->rc = DR_IGNORED;
