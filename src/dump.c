@@ -1,6 +1,7 @@
 /* dump.c: the non-interactive mode.  Owns fetching one resource completely
  * (every v1 page of the instance list, paced to the published threshold,
- * with the v0 fall-back; workergroups with the autojobs fall-back), the
+ * or unpaced as parallel id ranges (dumpread.h), with the v0 fall-back;
+ * workergroups with the autojobs fall-back), the
  * table and JSON renderings, the removal of secret fields from JSON output,
  * and the mapping of failures to exit statuses. */
 #include "dump.h"
@@ -21,6 +22,7 @@
 #include "dumpread.h"
 #include "instcol.h"
 #include "json_map.h"
+#include "json_text.h"
 #include "offers.h"
 #include "pace.h"
 #include "query.h"
@@ -217,114 +219,9 @@ static bool fetch_instances(struct api_client *cl, struct dump_recs *recs, struc
 	return true;
 }
 
-/* The code point of the UTF-8 sequence at s (len bytes: 2 or 3), for the
- * few ranges escaped below. */
-static unsigned utf8_cp(const unsigned char *s, int len)
-{
-	return len == 2 ? ((s[0] & 0x1Fu) << 6) | (s[1] & 0x3Fu)
-			: ((s[0] & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu);
-}
-
-/* Characters that may act on a terminal or reorder text although jansson
- * writes them raw: DEL, the C1 controls (U+0080-U+009F: U+009B is CSI on
- * some terminals), the bidi marks and overrides, the line separators. */
-static bool escape_cp(unsigned cp)
-{
-	return cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C || cp == 0x200E ||
-	       cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
-}
-
-/* The text is built in a struct util_buf (no stdio per character). */
-
-/* A real in the shortest form that reads back as the same double (12.2, not
- * 12.199999999999999), still a real for the reader ("12.0", not "12").  The
- * common integral case ("24564.0", up to 15 digits: exact) is kept as
- * written without converting it twice. */
-static void put_real(struct util_buf *o, const char *tok, size_t len)
-{
-	char in[64], buf[40];
-	size_t dig = tok[0] == '-';
-	while (dig < len && tok[dig] >= '0' && tok[dig] <= '9')
-		dig++;
-	if (dig + 2 == len && tok[dig] == '.' && tok[dig + 1] == '0' && dig <= 15) {
-		util_buf_put(o, tok, len);
-		return;
-	}
-	if (len >= sizeof in) {
-		util_buf_put(o, tok, len);
-		return;
-	}
-	memcpy(in, tok, len);
-	in[len] = '\0';
-	double d = strtod(in, NULL);
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, sizeof buf, "%.*g", prec, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
-	util_buf_put(o, buf, strlen(buf));
-	if (!strpbrk(buf, ".eE"))
-		util_buf_put(o, ".0", 2);
-}
-
 char *dump_json_text(const json_t *v)
 {
-	char *raw = json_dumps(v, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_ENCODE_ANY |
-					  JSON_REAL_PRECISION(17));
-	if (!raw)
-		return NULL;
-	size_t rawlen = strlen(raw);
-	struct util_buf o = { xmalloc(rawlen + rawlen / 8 + 64), 0, rawlen + rawlen / 8 + 64 };
-	o.s[0] = '\0';
-	bool in_str = false;
-	for (const unsigned char *p = (const unsigned char *)raw; *p;) {
-		if (in_str) {
-			/* a run of plain bytes (printable ASCII but " and \) at once */
-			const unsigned char *q = p;
-			while (*q >= 0x20 && *q < 0x7F && *q != '"' && *q != '\\')
-				q++;
-			if (q > p) {
-				util_buf_put(&o, p, (size_t)(q - p));
-				p = q;
-				continue;
-			}
-			if (*p == '\\') { /* an escape jansson wrote: copy it whole */
-				util_buf_put(&o, p, p[1] ? 2 : 1);
-				p += p[1] ? 2 : 1;
-				continue;
-			}
-			if (*p == '"')
-				in_str = false;
-			int len = *p == 0x7F ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3 : 0;
-			if (len && escape_cp(len == 1 ? 0x7F : utf8_cp(p, len))) {
-				char esc[8];
-				snprintf(esc, sizeof esc, "\\u%04x", len == 1 ? 0x7Fu : utf8_cp(p, len));
-				util_buf_put(&o, esc, 6);
-				p += len;
-				continue;
-			}
-			util_buf_put(&o, p++, 1);
-			continue;
-		}
-		if (*p == '"') {
-			in_str = true;
-			util_buf_put(&o, p++, 1);
-		} else if (*p == '-' || (*p >= '0' && *p <= '9')) {
-			size_t n = strspn((const char *)p, "-+0123456789.eE");
-			if (memchr(p, '.', n) || memchr(p, 'e', n) || memchr(p, 'E', n))
-				put_real(&o, (const char *)p, n);
-			else
-				util_buf_put(&o, p, n);
-			p += n;
-		} else {
-			/* structure and indentation: up to the next string or number */
-			size_t n = strcspn((const char *)p, "\"-0123456789");
-			util_buf_put(&o, p, n ? n : 1);
-			p += n ? n : 1;
-		}
-	}
-	free(raw);
-	return o.s;
+	return json_text_dump(v);
 }
 
 static void print_json(FILE *out, json_t *v)

@@ -159,7 +159,10 @@ static void page_done(struct reader *rd, struct range *g, CURLcode res)
 			return;
 		}
 		if (api_after_failure(rd->cl, &g->call, &g->st, rc, sent, rd->e, &delay) != API_RETRY) {
-			rd->rc = DR_FAILED;
+			/* a range query refused as such (400, 404, 422: filters
+			 * or ordering it does not take): the sequential read
+			 * needs neither */
+			rd->rc = rd->e->cls == AE_CLIENT ? DR_IGNORED : DR_FAILED;
 			return;
 		}
 		g->due = util_mono() + (delay > 0 ? delay : 0.000001);

@@ -50,7 +50,8 @@ enum dumpread_rc {
 	DR_FAILED,        /* a request failed for good (*e) */
 	DR_RATE_LIMITED,  /* a 429: the caller reads on, paced, one page at a time */
 	DR_IGNORED,       /* the service ignored the id filters (a row out of its
-			   * range, or one without an id): read sequentially */
+			   * range, or one without an id) or refused them (4xx):
+			   * read sequentially */
 };
 
 /* Read every range.  recs non-NULL (--json): the records' texts into

@@ -26,6 +26,11 @@ void json_text_real_tok(struct util_buf *o, const char *tok, size_t len, double 
 /* Any value whose first line is at indentation `depth` (its nested lines
  * deeper, keys sorted); nothing is removed or masked here. */
 void json_text_value(struct util_buf *o, const json_t *v, int depth);
+/* The whole text of v as --dump --json prints it, from jansson's own
+ * json_dumps (JSON_INDENT(2) | JSON_SORT_KEYS, JSON_REAL_PRECISION(17))
+ * rewritten: the reference the writers above are tested against
+ * (dump_json_text).  malloc'd; NULL if v cannot be encoded. */
+char *json_text_dump(const json_t *v);
 /* A line break and the indentation of depth. */
 void json_text_newline(struct util_buf *o, int depth);
 

@@ -1,7 +1,9 @@
 #!/bin/sh
-# test_dump.sh: `rentop --dump` against rentop-sim: all 1,000 instances over
-# 40 v1 pages, the spec and retired v0 lists, the other resources, tables,
-# secrets kept out of JSON, and usage errors.
+# test_dump.sh: `rentop --dump` against rentop-sim: all 1,000 instances
+# (unpaced: parallel id ranges, 40-49 requests, ids ascending and unique;
+# paced: 40 v1 pages in sequence), 503s and a 429 in the middle of the
+# parallel read, the spec and retired v0 lists, the other resources,
+# tables, secrets kept out of JSON, and usage errors.
 . "$(dirname "$0")/corenet_lib.sh"
 
 start_sim --seed 11 --instances 1000 --rate-limits off || { notok "simulator starts"; exit 1; }
