@@ -502,6 +502,8 @@ enum api_next api_after_failure(struct api_client *cl, const struct api_call *ca
 		st->session_retry = true;
 		return API_RETRY;
 	}
+	if (f == RF_RATE_LIMIT)
+		cl->rate_limited++;
 	if (f == RF_RATE_LIMIT) {
 		if (st->refused >= st->max_refused || !pc)
 			return API_FAIL;

@@ -160,6 +160,7 @@ struct api_client {
 	int retries;
 	unsigned requests;   /* counters, for tests and the log */
 	unsigned retried;
+	unsigned rate_limited; /* 429 answers seen (retried or not) */
 	bool unknown;        /* the last api_run failed with its outcome unknown */
 	struct pace pace[EP__COUNT]; /* 429 blocks per endpoint (no rate: --dump paces itself) */
 	uint64_t seed;       /* jitter of the 429 waits */

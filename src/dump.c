@@ -197,6 +197,12 @@ static bool fetch_instances(struct api_client *cl, struct dump_recs *recs, struc
 		}
 		if (v0)
 			break;
+		if (ranges && cl->rate_limited) {
+			/* the first page was refused (and waited out): the limits
+			 * are on, read on in sequence at the published pace */
+			ranges = false;
+			pace.rate = api_ep_rate(EP_INSTANCES_V1);
+		}
 		if (ranges && !pg.done && pg.pages == 1 && pg.total > 0) {
 			ranges = false;
 			bool refused = false;
