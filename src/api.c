@@ -329,13 +329,19 @@ bool api_parse(const struct http_xfer *x, json_t **root, struct api_error *e)
 bool api_parse_page(const struct http_xfer *x, bool map, struct inst_page *pd,
 		    struct api_error *e)
 {
+	return api_parse_page_texts(x, map, NULL, pd, e);
+}
+
+bool api_parse_page_texts(const struct http_xfer *x, bool map, struct json_stream_texts *texts,
+			  struct inst_page *pd, struct api_error *e)
+{
 	memset(pd, 0, sizeof *pd);
 	memset(e, 0, sizeof *e);
 	if (http_xfer_failed(x, e))
 		return false;
 	size_t len;
 	const char *body = http_xfer_body(x, &len);
-	if (!pager_map_text(body, len, map, pd, e)) {
+	if (texts ? !pager_texts(body, len, texts, pd, e) : !pager_map_text(body, len, map, pd, e)) {
 		e->http_status = (int)http_xfer_status(x);
 		return false;
 	}
@@ -456,14 +462,73 @@ static double jitter(uint64_t *s)
 	return (double)(*s >> 11) / 9007199254740992.0;
 }
 
-/* api_run's loop; pd non-NULL: an instance page mapped from the bytes. */
-static bool run(struct api_client *cl, const struct api_call *call, json_t **root,
-		struct inst_page *pd, bool map, struct api_error *e)
+struct http_xfer *api_xfer_new(struct api_client *cl, const struct api_call *call,
+			       struct api_error *e)
 {
-	bool session_retry = false;
+	char *hdr = cl->auth && !call->no_auth ? auth_header(cl->auth) : NULL;
+	struct http_xfer *x = http_xfer_new(&cl->opts, call->method, call->url, call->body, hdr, e);
+	auth_header_free(hdr);
+	if (!x)
+		return NULL;
+	if (api_ep_kind(call->ep) == RK_ACTION)
+		http_xfer_at_most_once(x);
+	cl->requests++;
+	return x;
+}
+
+enum api_next api_after_failure(struct api_client *cl, const struct api_call *call,
+				struct api_attempt *st, CURLcode rc, bool sent,
+				struct api_error *e, double *delay)
+{
 	enum retry_kind kind = api_ep_kind(call->ep);
 	struct pace *pc = (unsigned)call->ep < EP__COUNT ? &cl->pace[call->ep] : NULL;
-	int quick = 0, refused = 0;
+	*delay = 0;
+	auth_redact(cl->auth, e->msg);
+	auth_redact(cl->auth, e->slug);
+	enum retry_fail f = retry_classify(e, rc, sent);
+	enum retry_decision d = retry_decide(kind, f);
+	if (d == RD_UNKNOWN) {
+		cl->unknown = true;
+		log_msg("%s: %s: not resent, the outcome is unknown", api_ep_name(call->ep),
+			retry_fail_name(f));
+		return API_FAIL;
+	}
+	if (d == RD_FAIL)
+		return API_FAIL;
+	if (f == RF_SESSION) {
+		if (st->session_retry || !cl->auth || !auth_session_expired(cl->auth))
+			return API_FAIL;
+		log_msg("session key expired: dropped, retrying with the normal key");
+		st->session_retry = true;
+		return API_RETRY;
+	}
+	if (f == RF_RATE_LIMIT)
+		cl->rate_limited++;
+	if (f == RF_RATE_LIMIT) {
+		if (st->refused >= st->max_refused || !pc)
+			return API_FAIL;
+		st->refused++;
+		double now = util_mono();
+		*delay = pace_refused(pc, now, jitter(&cl->seed)) - now;
+	} else {
+		if (st->quick >= cl->retries)
+			return API_FAIL;
+		*delay = backoff_retry_delay(st->quick++);
+	}
+	cl->retried++;
+	log_msg("%s: %s, retry in %.2f s", api_ep_name(call->ep), retry_fail_name(f), *delay);
+	if (cl->on_wait)
+		cl->on_wait(cl->on_wait_ctx, call, e, *delay);
+	return API_RETRY;
+}
+
+/* api_run's loop; pd non-NULL: an instance page mapped from the bytes. */
+static bool run(struct api_client *cl, const struct api_call *call, json_t **root,
+		struct inst_page *pd, bool map, struct json_stream_texts *texts, int max_refused,
+		struct api_error *e)
+{
+	struct pace *pc = (unsigned)call->ep < EP__COUNT ? &cl->pace[call->ep] : NULL;
+	struct api_attempt st = { .max_refused = max_refused };
 	cl->unknown = false;
 	for (;;) {
 		if (pc) {
@@ -471,17 +536,11 @@ static bool run(struct api_client *cl, const struct api_call *call, json_t **roo
 			if (w > 0)
 				sleep_s(w);
 		}
-		char *hdr = cl->auth && !call->no_auth ? auth_header(cl->auth) : NULL;
-		struct http_xfer *x = http_xfer_new(&cl->opts, call->method, call->url, call->body,
-						    hdr, e);
-		auth_header_free(hdr);
+		struct http_xfer *x = api_xfer_new(cl, call, e);
 		if (!x)
 			return false;
-		if (kind == RK_ACTION)
-			http_xfer_at_most_once(x);
-		cl->requests++;
 		http_xfer_perform(x);
-		bool ok = pd ? api_parse_page(x, map, pd, e) : api_parse(x, root, e);
+		bool ok = pd ? api_parse_page_texts(x, map, texts, pd, e) : api_parse(x, root, e);
 		CURLcode rc = http_xfer_code(x);
 		bool sent = http_xfer_sent(x);
 		http_xfer_free(x);
@@ -490,55 +549,36 @@ static bool run(struct api_client *cl, const struct api_call *call, json_t **roo
 				pace_answered(pc);
 			return true;
 		}
-		auth_redact(cl->auth, e->msg);
-		auth_redact(cl->auth, e->slug);
-		enum retry_fail f = retry_classify(e, rc, sent);
-		enum retry_decision d = retry_decide(kind, f);
-		if (d == RD_UNKNOWN) {
-			cl->unknown = true;
-			log_msg("%s: %s: not resent, the outcome is unknown", api_ep_name(call->ep),
-				retry_fail_name(f));
-			return false;
-		}
-		if (d == RD_FAIL)
-			return false;
-		if (f == RF_SESSION) {
-			if (session_retry || !cl->auth || !auth_session_expired(cl->auth))
-				return false;
-			log_msg("session key expired: dropped, retrying with the normal key");
-			session_retry = true;
-			continue;
-		}
 		double delay;
-		if (f == RF_RATE_LIMIT) {
-			if (refused >= API_RATE_RETRIES || !pc)
-				return false;
-			refused++;
-			double now = util_mono();
-			delay = pace_refused(pc, now, jitter(&cl->seed)) - now;
-		} else {
-			if (quick >= cl->retries)
-				return false;
-			delay = backoff_retry_delay(quick++);
-		}
-		cl->retried++;
-		log_msg("%s: %s, retry in %.2f s", api_ep_name(call->ep), retry_fail_name(f), delay);
-		if (cl->on_wait)
-			cl->on_wait(cl->on_wait_ctx, call, e, delay);
-		sleep_s(delay);
+		if (api_after_failure(cl, call, &st, rc, sent, e, &delay) != API_RETRY)
+			return false;
+		if (delay > 0)
+			sleep_s(delay);
 	}
 }
 
 bool api_run(struct api_client *cl, const struct api_call *call, json_t **root,
 	     struct api_error *e)
 {
-	return run(cl, call, root, NULL, false, e);
+	return run(cl, call, root, NULL, false, NULL, API_RATE_RETRIES, e);
+}
+
+bool api_run_with(struct api_client *cl, const struct api_call *call, int max_refused,
+		  json_t **root, struct api_error *e)
+{
+	return run(cl, call, root, NULL, false, NULL, max_refused, e);
 }
 
 bool api_run_page(struct api_client *cl, const struct api_call *call, bool map,
 		  struct inst_page *pd, struct api_error *e)
 {
-	return run(cl, call, NULL, pd, map, e);
+	return run(cl, call, NULL, pd, map, NULL, API_RATE_RETRIES, e);
+}
+
+bool api_run_page_texts(struct api_client *cl, const struct api_call *call,
+			struct json_stream_texts *texts, struct inst_page *pd, struct api_error *e)
+{
+	return run(cl, call, NULL, pd, false, texts, API_RATE_RETRIES, e);
 }
 
 char *api_fetch_endpoint_logs(struct api_client *cl, const char *name, long id, int tail,

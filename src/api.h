@@ -132,6 +132,10 @@ bool api_parse(const struct http_xfer *x, json_t **root, struct api_error *e);
  * (json_stream, no tree; map false: the shape only) into *pd. */
 bool api_parse_page(const struct http_xfer *x, bool map, struct inst_page *pd,
 		    struct api_error *e);
+/* texts non-NULL: the page's records as --dump --json prints them appended
+ * to *texts instead (pager_texts; map ignored). */
+bool api_parse_page_texts(const struct http_xfer *x, bool map, struct json_stream_texts *texts,
+			  struct inst_page *pd, struct api_error *e);
 
 /* Answers with more than a list. */
 bool api_prepay_result(const json_t *root, double *timescale, double *discount_rate);
@@ -156,6 +160,7 @@ struct api_client {
 	int retries;
 	unsigned requests;   /* counters, for tests and the log */
 	unsigned retried;
+	unsigned rate_limited; /* 429 answers seen (retried or not) */
 	bool unknown;        /* the last api_run failed with its outcome unknown */
 	struct pace pace[EP__COUNT]; /* 429 blocks per endpoint (no rate: --dump paces itself) */
 	uint64_t seed;       /* jitter of the 429 waits */
@@ -168,10 +173,39 @@ void api_client_init(struct api_client *cl, const struct config *cfg, struct aut
 void api_client_cleanup(struct api_client *cl);
 bool api_run(struct api_client *cl, const struct api_call *call, json_t **root,
 	     struct api_error *e);
+/* api_run's two halves, for a caller that runs the transfers itself (the
+ * parallel list reader of --dump, on its own multi handle), so that every
+ * blocking read is retried by the one rule:
+ * api_xfer_new: the transfer of one attempt at call (its auth header; an
+ * action sent at most once), counted in cl->requests; NULL with *e when
+ * the URL is refused.
+ * api_after_failure: an attempt failed (*e decoded from it, rc curl's
+ * result, sent http_xfer_sent): API_RETRY with *delay (s) to wait before
+ * the next attempt, or API_FAIL (*e the error to report).  st holds the
+ * attempts' counts: zero it before the first, max_refused the 429s to
+ * wait out (0: a 429 fails at once, the caller slows down itself). */
+struct api_attempt {
+	int quick, refused, max_refused;
+	bool session_retry;
+};
+enum api_next { API_FAIL, API_RETRY };
+struct http_xfer *api_xfer_new(struct api_client *cl, const struct api_call *call,
+			       struct api_error *e);
+enum api_next api_after_failure(struct api_client *cl, const struct api_call *call,
+				struct api_attempt *st, CURLcode rc, bool sent,
+				struct api_error *e, double *delay);
+/* api_run waiting out at most max_refused 429s (0: a 429 fails at once,
+ * for a caller that then slows down itself). */
+bool api_run_with(struct api_client *cl, const struct api_call *call, int max_refused,
+		  json_t **root, struct api_error *e);
 /* api_run for an instance list page: mapped straight from the bytes into
  * *pd (json_stream; map false: the shape only). */
 bool api_run_page(struct api_client *cl, const struct api_call *call, bool map,
 		  struct inst_page *pd, struct api_error *e);
+/* The same with the page's records as --dump --json prints them appended
+ * to *texts (on failure nothing is appended). */
+bool api_run_page_texts(struct api_client *cl, const struct api_call *call,
+			struct json_stream_texts *texts, struct inst_page *pd, struct api_error *e);
 /* Blocking: the last `tail` lines of an endpoint's logs (malloc'd, sanitised,
  * newlines kept): the spec's form first, then the CLI's form (by id) when the
  * spec's is absent (404/405).  NULL with *e filled on failure. */

@@ -1,11 +1,13 @@
 /* dump.c: the non-interactive mode.  Owns fetching one resource completely
  * (every v1 page of the instance list, paced to the published threshold,
- * with the v0 fall-back; workergroups with the autojobs fall-back), the
+ * or unpaced as parallel id ranges (dumpread.h), with the v0 fall-back;
+ * workergroups with the autojobs fall-back), the
  * table and JSON renderings, the removal of secret fields from JSON output,
  * and the mapping of failures to exit statuses. */
 #include "dump.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <langinfo.h>
 #include <math.h>
 #include <stdlib.h>
@@ -17,8 +19,10 @@
 #include "api_serverless.h"
 #include "auth.h"
 #include "config.h"
+#include "dumpread.h"
 #include "instcol.h"
 #include "json_map.h"
+#include "json_text.h"
 #include "offers.h"
 #include "pace.h"
 #include "query.h"
@@ -29,31 +33,6 @@
 #include "workers.h"
 
 #define DUMP_429_MAX 30 /* 429 answers in one dump before it gives up */
-
-/* Drop secret keys everywhere in v (objects and arrays, recursively) and
- * mask every environment value (extra_env, env, onstart exports). */
-static void strip_secrets(json_t *v)
-{
-	if (json_is_object(v)) {
-		const char *k;
-		json_t *x;
-		void *tmp;
-		json_object_foreach_safe(v, tmp, k, x) {
-			json_t *m = secrets_masked(k, x);
-			if (json_map_is_secret_key(k))
-				json_object_del(v, k);
-			else if (m)
-				json_object_set(v, k, m);
-			else
-				strip_secrets(x);
-			json_decref(m);
-		}
-	} else if (json_is_array(v)) {
-		size_t i;
-		json_t *x;
-		json_array_foreach(v, i, x) strip_secrets(x);
-	}
-}
 
 static int exit_for(const struct api_error *e)
 {
@@ -96,39 +75,101 @@ static void sleep_until(double t)
 		;
 }
 
-/* Append the records of an instances page (raw) to arr. */
-static void append_raw(json_t *arr, const json_t *root)
+/* The unpaced read after its first page (total rows in the list): the
+ * highest id probed (ordered by id descending, one row), the ids from the
+ * first page's lowest cut into ranges read in parallel (dumpread.h).  1:
+ * every row is out (the first page's replaced); 0: read on in sequence
+ * (*refused: the service answered 429); -1: failed (*e). */
+static int read_ranges(struct api_client *cl, struct dump_recs *recs, struct instance **v,
+		       size_t *n, long total, bool *refused, struct api_error *e)
 {
-	json_t *list = json_is_array(root) ? (json_t *)root : json_object_get(root, "instances");
-	if (json_is_array(list))
-		json_array_extend(arr, list);
-	else if (json_is_object(list))
-		json_array_append(arr, list);
+	bool json = cl->cfg->dump_json;
+	long lo = LONG_MAX;
+	size_t i;
+	if (json) {
+		const struct json_stream_texts *t = &recs->set[0];
+		for (i = 0; i < t->n; i++)
+			if (t->r[i].has_id && t->r[i].id < lo)
+				lo = t->r[i].id;
+	} else {
+		for (i = 0; i < *n; i++)
+			if ((*v)[i].id < lo)
+				lo = (*v)[i].id;
+	}
+	struct api_call c = api_instances_v1_q(cl->cfg, NULL, 1, NULL, "[\"id\"]",
+					       "[{\"col\":\"id\",\"dir\":\"desc\"}]");
+	json_t *root = NULL;
+	struct api_error pe;
+	bool ok = api_run_with(cl, &c, 0, &root, &pe);
+	api_call_free(&c);
+	if (!ok) {
+		*refused = pe.cls == AE_RATE_LIMIT;
+		return 0; /* the sequential read says what fails */
+	}
+	json_t *list = json_object_get(root, "instances");
+	json_t *top = json_is_array(list) ? json_array_get(list, 0) : NULL;
+	json_t *hid = json_object_get(top, "id");
+	long hi = json_is_integer(hid) ? (long)json_integer_value(hid) : LONG_MIN;
+	json_decref(root);
+	if (hi == LONG_MIN || lo == LONG_MAX)
+		return 0;
+	long cuts[DUMPREAD_RANGES];
+	size_t k = dumpread_partition(lo, hi, total, DUMPREAD_RANGES, cuts);
+	if (k < 2)
+		return 0;
+	struct dump_recs rows = { 0 };
+	struct instance *rv = NULL;
+	size_t rn = 0;
+	enum dumpread_rc rc = dumpread_ranges(cl, cuts, k, json ? &rows : NULL, &rv, &rn, e);
+	switch (rc) {
+	case DR_OK:
+		if (json) {
+			dump_recs_free(recs);
+			*recs = rows;
+		}
+		instances_free(*v, *n);
+		*v = rv;
+		*n = rn;
+		return 1;
+	case DR_FAILED:
+		return -1;
+	case DR_RATE_LIMITED:
+		*refused = true;
+		break;
+	case DR_IGNORED:
+		break;
+	}
+	dump_recs_free(&rows);
+	instances_free(rv, rn);
+	return 0;
 }
 
 /* Every instance: the shared pager (sweep.h) over v1 pages until next_token
  * is null, paced by the list's token bucket; v0 when v1 is absent.  A 429
  * slows the pace (jittered, past the window) and asks the same page again,
- * keeping the pages already fetched. */
-static bool fetch_instances(struct api_client *cl, json_t *raw, struct instance **v, size_t *n,
-			    struct api_error *e)
+ * keeping the pages already fetched.  Unpaced (--page-rate 0), the pages
+ * after the first are read as id ranges in parallel (read_ranges), and in
+ * sequence as above when the service ignores the ranges or answers 429. */
+static bool fetch_instances(struct api_client *cl, struct dump_recs *recs, struct instance **v,
+			    size_t *n, struct api_error *e)
 {
 	struct pace pace;
 	pace_init(&pace, cl->cfg->page_rate, 1, util_mono());
 	struct pager pg = { .total = -1 };
 	bool v0 = false; /* the spec's v0 list: one answer, no pages */
+	bool ranges = cl->cfg->page_rate <= 0; /* try the parallel read once */
 	int refusals = 0;
 	uint64_t rng = (uint64_t)(util_now() * 1e6) | 1;
 	while (!pg.done) {
 		sleep_until(util_mono() + pace_wait(&pace, util_mono()));
 		pace_take(&pace, util_mono());
 		struct api_call c = v0 ? api_instances_v0(cl->cfg) : api_instances_v1(cl->cfg, pg.token);
-		/* --json prints the raw pages (a tree); the table maps each page
-		 * straight from the bytes (json_stream, no tree) */
+		/* --json writes each page's records as text, the table maps
+		 * them, both straight from the bytes (json_stream, no tree) */
 		bool json = cl->cfg->dump_json;
-		json_t *root = NULL;
 		struct inst_page pd;
-		bool ok = json ? api_run(cl, &c, &root, e) : api_run_page(cl, &c, true, &pd, e);
+		bool ok = json ? api_run_page_texts(cl, &c, &recs->set[0], &pd, e)
+			       : api_run_page(cl, &c, true, &pd, e);
 		api_call_free(&c);
 		if (!ok && pg.pages == 0 && !v0 && api_should_fall_back(e)) {
 			v0 = true;
@@ -150,134 +191,48 @@ static bool fetch_instances(struct api_client *cl, json_t *raw, struct instance 
 			return false;
 		}
 		pace_answered(&pace);
-		if (json ? !pager_page(&pg, root, NULL, n, e) : !pager_page_mapped(&pg, &pd, v, n, e)) {
-			json_decref(root);
+		if (!pager_page_mapped(&pg, &pd, json ? NULL : v, n, e)) {
 			pager_reset(&pg);
 			return false;
 		}
-		if (json)
-			append_raw(raw, root);
-		json_decref(root);
 		if (v0)
 			break;
+		if (ranges && cl->rate_limited) {
+			/* the first page was refused (and waited out): the limits
+			 * are on, read on in sequence at the published pace */
+			ranges = false;
+			pace.rate = api_ep_rate(EP_INSTANCES_V1);
+		}
+		if (ranges && !pg.done && pg.pages == 1 && pg.total > 0) {
+			ranges = false;
+			bool refused = false;
+			int r = read_ranges(cl, recs, v, n, pg.total, &refused, e);
+			if (r != 0) {
+				pager_reset(&pg);
+				return r > 0;
+			}
+			if (refused) { /* limits are on: the published pace from now */
+				rng ^= rng << 13;
+				rng ^= rng >> 7;
+				rng ^= rng << 17;
+				pace.rate = api_ep_rate(EP_INSTANCES_V1);
+				sleep_until(pace_refused(&pace, util_mono(),
+							 (double)(rng >> 11) / 9007199254740992.0));
+			}
+		}
 	}
 	pager_reset(&pg);
 	return true;
 }
 
-/* The code point of the UTF-8 sequence at s (len bytes: 2 or 3), for the
- * few ranges escaped below. */
-static unsigned utf8_cp(const unsigned char *s, int len)
-{
-	return len == 2 ? ((s[0] & 0x1Fu) << 6) | (s[1] & 0x3Fu)
-			: ((s[0] & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu);
-}
-
-/* Characters that may act on a terminal or reorder text although jansson
- * writes them raw: DEL, the C1 controls (U+0080-U+009F: U+009B is CSI on
- * some terminals), the bidi marks and overrides, the line separators. */
-static bool escape_cp(unsigned cp)
-{
-	return cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C || cp == 0x200E ||
-	       cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
-}
-
-/* The text is built in a struct util_buf (no stdio per character). */
-
-/* A real in the shortest form that reads back as the same double (12.2, not
- * 12.199999999999999), still a real for the reader ("12.0", not "12").  The
- * common integral case ("24564.0", up to 15 digits: exact) is kept as
- * written without converting it twice. */
-static void put_real(struct util_buf *o, const char *tok, size_t len)
-{
-	char in[64], buf[40];
-	size_t dig = tok[0] == '-';
-	while (dig < len && tok[dig] >= '0' && tok[dig] <= '9')
-		dig++;
-	if (dig + 2 == len && tok[dig] == '.' && tok[dig + 1] == '0' && dig <= 15) {
-		util_buf_put(o, tok, len);
-		return;
-	}
-	if (len >= sizeof in) {
-		util_buf_put(o, tok, len);
-		return;
-	}
-	memcpy(in, tok, len);
-	in[len] = '\0';
-	double d = strtod(in, NULL);
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, sizeof buf, "%.*g", prec, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
-	util_buf_put(o, buf, strlen(buf));
-	if (!strpbrk(buf, ".eE"))
-		util_buf_put(o, ".0", 2);
-}
-
 char *dump_json_text(const json_t *v)
 {
-	char *raw = json_dumps(v, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_ENCODE_ANY |
-					  JSON_REAL_PRECISION(17));
-	if (!raw)
-		return NULL;
-	size_t rawlen = strlen(raw);
-	struct util_buf o = { xmalloc(rawlen + rawlen / 8 + 64), 0, rawlen + rawlen / 8 + 64 };
-	o.s[0] = '\0';
-	bool in_str = false;
-	for (const unsigned char *p = (const unsigned char *)raw; *p;) {
-		if (in_str) {
-			/* a run of plain bytes (printable ASCII but " and \) at once */
-			const unsigned char *q = p;
-			while (*q >= 0x20 && *q < 0x7F && *q != '"' && *q != '\\')
-				q++;
-			if (q > p) {
-				util_buf_put(&o, p, (size_t)(q - p));
-				p = q;
-				continue;
-			}
-			if (*p == '\\') { /* an escape jansson wrote: copy it whole */
-				util_buf_put(&o, p, p[1] ? 2 : 1);
-				p += p[1] ? 2 : 1;
-				continue;
-			}
-			if (*p == '"')
-				in_str = false;
-			int len = *p == 0x7F ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3 : 0;
-			if (len && escape_cp(len == 1 ? 0x7F : utf8_cp(p, len))) {
-				char esc[8];
-				snprintf(esc, sizeof esc, "\\u%04x", len == 1 ? 0x7Fu : utf8_cp(p, len));
-				util_buf_put(&o, esc, 6);
-				p += len;
-				continue;
-			}
-			util_buf_put(&o, p++, 1);
-			continue;
-		}
-		if (*p == '"') {
-			in_str = true;
-			util_buf_put(&o, p++, 1);
-		} else if (*p == '-' || (*p >= '0' && *p <= '9')) {
-			size_t n = strspn((const char *)p, "-+0123456789.eE");
-			if (memchr(p, '.', n) || memchr(p, 'e', n) || memchr(p, 'E', n))
-				put_real(&o, (const char *)p, n);
-			else
-				util_buf_put(&o, p, n);
-			p += n;
-		} else {
-			/* structure and indentation: up to the next string or number */
-			size_t n = strcspn((const char *)p, "\"-0123456789");
-			util_buf_put(&o, p, n ? n : 1);
-			p += n ? n : 1;
-		}
-	}
-	free(raw);
-	return o.s;
+	return json_text_dump(v);
 }
 
 static void print_json(FILE *out, json_t *v)
 {
-	strip_secrets(v);
+	json_map_strip_secrets(v);
 	char *text = dump_json_text(v);
 	if (text) {
 		fputs(text, out);
@@ -291,11 +246,15 @@ static void print_json(FILE *out, json_t *v)
 struct table {
 	size_t ncols, nrows;
 	char **cells; /* nrows x ncols, row 0 is the header */
+	size_t cap;   /* rows the cells have room for */
 };
 
 static void table_add(struct table *t, char **row)
 {
-	t->cells = xrealloc(t->cells, (t->nrows + 1) * t->ncols * sizeof *t->cells);
+	if (t->nrows == t->cap) { /* doubling: 1,000 rows are not 1,000 copies */
+		t->cap = t->cap ? t->cap * 2 : 64;
+		t->cells = xrealloc(t->cells, t->cap * t->ncols * sizeof *t->cells);
+	}
 	for (size_t c = 0; c < t->ncols; c++) {
 		char *clean = util_sanitize(row[c] ? row[c] : "");
 		t->cells[t->nrows * t->ncols + c] =
@@ -373,7 +332,7 @@ static char *fnum(double d, int prec)
  * cell prints "-" so that every line splits into the same fields. */
 static void instances_table(const struct instance *v, size_t n, FILE *out)
 {
-	struct table t = {IC__COUNT, 0, NULL};
+	struct table t = {IC__COUNT, 0, NULL, 0};
 	char *row[IC__COUNT];
 	for (int c = 0; c < IC__COUNT; c++)
 		row[c] = (char *)instcol_title((enum instcol)c);
@@ -394,7 +353,7 @@ static void instances_table(const struct instance *v, size_t n, FILE *out)
 
 static void offers_table(const struct offer *v, size_t n, FILE *out)
 {
-	struct table t = {8, 0, NULL};
+	struct table t = {8, 0, NULL, 0};
 	char *hdr[] = {"ID", "GPUS", "VRAM", "$/H", "DLP/$", "RELIAB", "VERIFIED", "LOCATION"};
 	table_add(&t, hdr);
 	for (size_t i = 0; i < n; i++) {
@@ -442,7 +401,7 @@ static bool iso_time(const char *key, const char *value, char *buf, size_t n)
 
 static void kv_table(const struct kv *f, size_t n, FILE *out)
 {
-	struct table t = {2, 0, NULL};
+	struct table t = {2, 0, NULL, 0};
 	char *hdr[] = {"FIELD", "VALUE"};
 	table_add(&t, hdr);
 	for (size_t i = 0; i < n; i++) {
@@ -535,7 +494,7 @@ static void serverless_table(const char *const *hdr, const char *const *keys, si
 			     const void *recs, size_t size, size_t n, field_text_fn get,
 			     const struct workers_health *const *h, FILE *out)
 {
-	struct table t = {ncols, 0, NULL};
+	struct table t = {ncols, 0, NULL, 0};
 	table_add(&t, (char **)hdr);
 	for (size_t i = 0; i < n; i++) {
 		const void *rec = (const char *)recs + i * size;
@@ -589,7 +548,7 @@ static void endpoints_table(const struct endpoint *v, size_t n,
 
 static void templates_table(const struct template_rec *v, size_t n, FILE *out)
 {
-	struct table t = {6, 0, NULL};
+	struct table t = {6, 0, NULL, 0};
 	char *hdr[] = {"ID", "HASH_ID", "NAME", "IMAGE", "RUNTYPE", "DISK"};
 	table_add(&t, hdr);
 	for (size_t i = 0; i < n; i++) {
@@ -617,21 +576,50 @@ static json_t *list_of(json_t *root, const char *key)
 	return json_is_array(a) ? json_incref(a) : json_array();
 }
 
+/* The records of a --json read as one array, as print_json writes a tree
+ * of them (each record's text is already in that form).  A sequential
+ * read's records print in the order they came. */
+static void print_recs(FILE *out, struct dump_recs *r)
+{
+	if (!r->at && r->nset == 1) {
+		r->n = r->set[0].n;
+		r->at = xmalloc((r->n + 1) * sizeof *r->at);
+		for (size_t i = 0; i < r->n; i++)
+			r->at[i] = (struct dump_rec_at){ 0, i };
+	}
+	if (!r->n) {
+		fputs("[]\n", out);
+		return;
+	}
+	fputc('[', out);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct json_stream_texts *t = &r->set[r->at[i].set];
+		const struct json_stream_rec *x = &t->r[r->at[i].rec];
+		fputs("\n  ", out);
+		fwrite(t->text.s + x->off, 1, x->len, out);
+		if (i + 1 < r->n)
+			fputc(',', out);
+	}
+	fputs("\n]\n", out);
+}
+
 static int dump_instances(struct api_client *cl, FILE *out, FILE *err)
 {
-	json_t *raw = json_array();
+	struct dump_recs recs = { 0 };
+	recs.set = xcalloc(1, sizeof *recs.set);
+	recs.nset = 1;
 	struct instance *v = NULL;
 	size_t n = 0;
 	struct api_error e;
 	int rc = DUMP_EXIT_OK;
-	if (!fetch_instances(cl, raw, &v, &n, &e))
+	if (!fetch_instances(cl, &recs, &v, &n, &e))
 		rc = report(err, cl->auth, "instances", &e);
 	else if (cl->cfg->dump_json)
-		print_json(out, raw);
+		print_recs(out, &recs);
 	else
 		instances_table(v, n, out);
 	instances_free(v, n);
-	json_decref(raw);
+	dump_recs_free(&recs);
 	return rc;
 }
 

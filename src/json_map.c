@@ -1417,3 +1417,26 @@ void machine_reports_free(struct machine_report *v, size_t n)
 	}
 	free(v);
 }
+
+void json_map_strip_secrets(json_t *v)
+{
+	if (json_is_object(v)) {
+		const char *k;
+		json_t *x;
+		void *tmp;
+		json_object_foreach_safe(v, tmp, k, x) {
+			json_t *m = secrets_masked(k, x);
+			if (json_map_is_secret_key(k))
+				json_object_del(v, k);
+			else if (m)
+				json_object_set(v, k, m);
+			else
+				json_map_strip_secrets(x);
+			json_decref(m);
+		}
+	} else if (json_is_array(v)) {
+		size_t i;
+		json_t *x;
+		json_array_foreach(v, i, x) json_map_strip_secrets(x);
+	}
+}

@@ -78,6 +78,10 @@ void templates_free(struct template_rec *v, size_t n);
 struct kv *json_map_fields(const json_t *obj, size_t *n);
 
 /* Is this key a secret whose value must never be shown? */
+/* Drop secret keys (json_map_is_secret_key) everywhere in v (objects and
+ * arrays, recursively) and mask every environment value (secrets_masked):
+ * what --dump --json prints. */
+void json_map_strip_secrets(json_t *v);
 bool json_map_is_secret_key(const char *key);
 
 /* ---- account: 2FA, env vars, API keys; machine reports ------------------ */

@@ -22,6 +22,8 @@
 
 #include "json_map.h"
 #include "json_map_rec.h"
+#include "json_text.h"
+#include "secrets.h"
 #include "util.h"
 
 #define MAX_DEPTH 2048 /* jansson's JSON_PARSER_MAX_DEPTH: a value deeper fails */
@@ -39,6 +41,7 @@ enum role {
 struct frame {
 	enum role role;
 	json_t *j;          /* R_NEST: the container being built */
+	bool rec;           /* texts: j is a whole record (a list's array), the frame's own */
 	char *key;          /* R_NEST object: the pending key (a copy) */
 	size_t klen, kcap;
 };
@@ -51,10 +54,15 @@ struct kname {
 	const char *ikey;   /* interned name, NULL when not plain or the pool is full */
 	bool secret;        /* the secret check's answer for an interned name */
 	int ik;             /* enum json_map_ik, or -1 */
+	/* texts: dropped (a secret key), masked (an env key), and `"name": ` */
+	bool dsec, denv;
+	char *kt;
+	size_t ktlen;
 };
 
 struct member {
 	uint32_t kn;        /* the name (index into names) */
+	bool txt;           /* texts: v is the value's text, already written */
 	struct mval v;      /* MV_STR: s is set when the record closes */
 	size_t soff;        /* MV_STR: offset of its bytes in the arena */
 };
@@ -88,6 +96,16 @@ struct js {
 	enum { ROOT_NONE, ROOT_OBJ, ROOT_ARR, ROOT_SCALAR } root_kind;
 	bool have_list;            /* the envelope has "instances" */
 	enum mv_type list_t;       /* the type of its (last) value; MV_JSON: array or object */
+	/* texts (--dump --json): each record's text instead of its mapping */
+	struct json_stream_texts *out;
+	size_t tn0, tlen0;         /* out's records and text when the call began */
+	long rec_id;               /* the record's integer id, when rec_has_id */
+	bool rec_has_id;
+	const char *numtok;        /* the number token being read */
+	size_t numlen;
+	struct util_buf vb;        /* a scalar's text */
+	uint32_t *last_kn, *perm;  /* the last record's names and their sorted order */
+	size_t nlast, kncap;
 	char err[160];             /* why a callback stopped the parse */
 	yajl_handle h;
 	size_t end;                /* bytes up to the end of the root container */
@@ -143,6 +161,17 @@ static uint32_t name_of(struct js *p, const char *s, size_t len)
 	k->ikey = json_map_plain_ascii(s, len)
 			  ? model_intern(s, len, json_map_is_secret_key, &k->secret) : NULL;
 	k->ik = -1;
+	k->kt = NULL;
+	k->dsec = k->denv = false;
+	if (p->out) {
+		k->dsec = json_map_is_secret_key(k->s);
+		k->denv = secrets_is_env_key(k->s);
+		struct util_buf b = { NULL, 0, 0 };
+		json_text_string(&b, s, len);
+		util_buf_put(&b, ": ", 2);
+		k->kt = b.s;
+		k->ktlen = b.len;
+	}
 	for (int i = 0; i < IK__COUNT; i++)
 		if (strlen(JSON_MAP_IK_NAMES[i]) == len && !memcmp(JSON_MAP_IK_NAMES[i], s, len)) {
 			k->ik = i;
@@ -187,7 +216,7 @@ static void coll_free(struct coll *c)
 
 /* Set the member named kn (v taken over): a repeated name replaces the
  * value in its first place, as jansson does. */
-static void coll_set(struct js *p, struct coll *c, uint32_t kn, struct mval v)
+static struct member *coll_set(struct js *p, struct coll *c, uint32_t kn, struct mval v)
 {
 	if (kn >= c->nslot) {
 		size_t ns = p->namescap > kn ? p->namescap : (size_t)kn + 1;
@@ -227,6 +256,8 @@ static void coll_set(struct js *p, struct coll *c, uint32_t kn, struct mval v)
 		v.s = NULL;
 	}
 	m->v = v;
+	m->txt = false;
+	return m;
 }
 
 /* The string values point into the arena (it no longer moves). */
@@ -290,11 +321,176 @@ static bool emit(struct js *p, struct coll *c)
 /* Drop what this call appended (a later "instances" replaces the earlier). */
 static void truncate_out(struct js *p)
 {
+	if (p->out) {
+		p->out->n = p->tn0;
+		p->out->text.len = p->tlen0;
+		if (p->out->text.s)
+			p->out->text.s[p->tlen0] = '\0';
+	}
 	if (!p->v)
 		return;
 	for (size_t i = p->n0; i < *p->n; i++)
 		instance_clear(&(*p->v)[i]);
 	*p->n = p->n0;
+}
+
+/* ---- texts (--dump --json) ---------------------------------------------- */
+
+void json_stream_texts_free(struct json_stream_texts *t)
+{
+	free(t->text.s);
+	free(t->r);
+	memset(t, 0, sizeof *t);
+}
+
+/* A record's text begins at `off` of the output and ends at its end now. */
+static void rec_add(struct js *p, size_t off, bool has_id, long id)
+{
+	struct json_stream_texts *o = p->out;
+	if (o->n == o->cap) {
+		o->cap = o->cap ? o->cap * 2 : 32;
+		o->r = xrealloc(o->r, o->cap * sizeof *o->r);
+	}
+	o->r[o->n++] = (struct json_stream_rec){ id, has_id, off, o->text.len - off };
+}
+
+/* A scalar's text into b (a number from its token). */
+static void scalar_text(struct js *p, struct util_buf *b, const struct mval *v)
+{
+	switch (v->t) {
+	case MV_NULL: case MV_NONE: util_buf_put(b, "null", 4); break;
+	case MV_TRUE: util_buf_put(b, "true", 4); break;
+	case MV_FALSE: util_buf_put(b, "false", 5); break;
+	case MV_INT: json_text_int(b, v->i); break;
+	case MV_REAL:
+		if (p->numtok)
+			json_text_real_tok(b, p->numtok, p->numlen, v->d);
+		else
+			json_text_real(b, v->d);
+		break;
+	case MV_STR: json_text_string(b, v->s, v->len); break;
+	case MV_JSON: json_text_value(b, v->j, 0); break;
+	}
+}
+
+/* A member of the record being read arrived: its text is written at once
+ * unless it needs the whole value (env values are masked as one). */
+static void texts_member(struct js *p, struct mval v)
+{
+	const struct kname *k = &p->names[p->pending];
+	if (k->ik == IK_ID) { /* the last one wins, as in the tree */
+		p->rec_has_id = v.t == MV_INT;
+		p->rec_id = (long)v.i;
+	}
+	if (k->dsec)
+		return;
+	if (k->denv) {
+		coll_set(p, &p->inst, p->pending, v);
+		return;
+	}
+	p->vb.len = 0;
+	scalar_text(p, &p->vb, &v);
+	coll_set(p, &p->inst, p->pending, (struct mval){ .t = MV_STR, .s = p->vb.s, .len = p->vb.len })
+		->txt = true;
+}
+
+static _Thread_local const struct js *tl_sort; /* kn_cmp's page (qsort has no context) */
+
+static int kn_cmp(const void *a, const void *b)
+{
+	const struct kname *x = &tl_sort->names[*(const uint32_t *)a];
+	const struct kname *y = &tl_sort->names[*(const uint32_t *)b];
+	size_t n = x->len < y->len ? x->len : y->len;
+	int r = memcmp(x->s, y->s, n);
+	return r ? r : (x->len > y->len) - (x->len < y->len);
+}
+
+/* The record's member indexes in key order (jansson's JSON_SORT_KEYS):
+ * the last record's order again when it had the same names in the same
+ * order (pages repeat one layout). */
+static const uint32_t *sorted_members(struct js *p, const struct coll *c)
+{
+	bool same = c->n == p->nlast;
+	for (size_t i = 0; same && i < c->n; i++)
+		same = c->m[i].kn == p->last_kn[i];
+	if (same)
+		return p->perm;
+	if (c->n > p->kncap) {
+		p->kncap = c->n;
+		p->last_kn = xrealloc(p->last_kn, p->kncap * sizeof *p->last_kn);
+		p->perm = xrealloc(p->perm, p->kncap * sizeof *p->perm);
+	}
+	for (size_t i = 0; i < c->n; i++)
+		p->last_kn[i] = p->perm[i] = c->m[i].kn;
+	p->nlast = c->n;
+	tl_sort = p;
+	qsort(p->perm, c->n, sizeof *p->perm, kn_cmp);
+	/* names to member indexes */
+	for (size_t i = 0; i < c->n; i++)
+		p->perm[i] = c->slot[p->perm[i]];
+	return p->perm;
+}
+
+/* An instance object closed: its text, at the depth of a list's entry. */
+static void texts_inst(struct js *p)
+{
+	struct coll *c = &p->inst;
+	struct util_buf *o = &p->out->text;
+	size_t off = o->len;
+	coll_close(c);
+	if (!c->n) {
+		util_buf_put(o, "{}", 2);
+	} else {
+		const uint32_t *ord = sorted_members(p, c);
+		util_buf_put(o, "{", 1);
+		for (size_t i = 0; i < c->n; i++) {
+			const struct member *m = &c->m[ord[i]];
+			const struct kname *k = &p->names[m->kn];
+			json_text_newline(o, 2);
+			util_buf_put(o, k->kt, k->ktlen);
+			if (m->txt) {
+				util_buf_put(o, m->v.s, m->v.len);
+			} else if (k->denv) {
+				json_t *jv = json_map_mval_json(&m->v);
+				json_t *mk = secrets_masked(k->s, jv);
+				json_text_value(o, mk, 2);
+				json_decref(mk);
+				json_decref(jv);
+			} else if (m->v.t == MV_JSON) {
+				json_map_strip_secrets((json_t *)m->v.j);
+				json_text_value(o, m->v.j, 2);
+			} else {
+				scalar_text(p, o, &m->v);
+			}
+			if (i + 1 < c->n)
+				util_buf_put(o, ",", 1);
+		}
+		json_text_newline(o, 1);
+		util_buf_put(o, "}", 1);
+	}
+	rec_add(p, off, p->rec_has_id, p->rec_id);
+	coll_reset(c);
+}
+
+/* A whole record from a tree (a list's array or scalar, or the jansson
+ * path's entries): secrets removed, its text. */
+static void texts_tree(struct json_stream_texts *out, json_t *v, struct js *p)
+{
+	size_t off = out->text.len;
+	json_map_strip_secrets(v);
+	json_text_value(&out->text, v, 1);
+	const json_t *id = json_is_object(v) ? json_object_get(v, "id") : NULL;
+	if (p) {
+		rec_add(p, off, json_is_integer(id), json_is_integer(id) ? (long)json_integer_value(id) : 0);
+		return;
+	}
+	if (out->n == out->cap) {
+		out->cap = out->cap ? out->cap * 2 : 32;
+		out->r = xrealloc(out->r, out->cap * sizeof *out->r);
+	}
+	out->r[out->n++] = (struct json_stream_rec){
+		json_is_integer(id) ? (long)json_integer_value(id) : 0, json_is_integer(id), off,
+		out->text.len - off };
 }
 
 /* ---- checks jansson makes ------------------------------------------------ */
@@ -444,12 +640,22 @@ static int on_scalar(struct js *p, struct mval v)
 			coll_set(p, &p->root, p->pending, v);
 		break;
 	case R_INST:
-		coll_set(p, &p->inst, p->pending, v);
+		if (p->out)
+			texts_member(p, v);
+		else
+			coll_set(p, &p->inst, p->pending, v);
 		break;
 	case R_NEST:
 		return nest_add(p, f, json_map_mval_json(&v));
-	case R_ROOT_ARR: case R_LIST: case R_SKIP:
-		break; /* a list's non-object entries are skipped */
+	case R_ROOT_ARR: case R_LIST:
+		if (p->out) { /* a scalar entry is a record of its own */
+			size_t off = p->out->text.len;
+			scalar_text(p, &p->out->text, &v);
+			rec_add(p, off, false, 0);
+		}
+		break; /* the mapping skips a list's non-object entries */
+	case R_SKIP:
+		break;
 	}
 	return 1;
 }
@@ -494,7 +700,11 @@ static int cb_number(void *ctx, const char *s, size_t len)
 		}
 	}
 	free(heap);
-	return on_scalar(p, v);
+	p->numtok = s;
+	p->numlen = len;
+	int r = on_scalar(p, v);
+	p->numtok = NULL;
+	return r;
 }
 
 static int cb_string(void *ctx, const unsigned char *s, size_t len)
@@ -516,7 +726,17 @@ static void push(struct js *p, enum role role, json_t *j)
 	struct frame *f = &p->fr[p->nfr++];
 	f->role = role;
 	f->j = j;
+	f->rec = false;
 	f->klen = 0;
+}
+
+/* A record object begins (mapped, or written as text). */
+static void push_inst(struct js *p)
+{
+	coll_reset(&p->inst);
+	p->rec_has_id = false;
+	p->rec_id = 0;
+	push(p, R_INST, NULL);
 }
 
 /* An object or an array begins. */
@@ -537,9 +757,8 @@ static int on_open(struct js *p, bool obj)
 			list_value(p, MV_JSON);
 			if (!obj)
 				push(p, R_LIST, NULL);
-			else if (p->map) {
-				coll_reset(&p->inst);
-				push(p, R_INST, NULL);
+			else if (p->map || p->out) {
+				push_inst(p);
 			} else {
 				push(p, R_SKIP, NULL);
 			}
@@ -551,14 +770,22 @@ static int on_open(struct js *p, bool obj)
 		return 1;
 	case R_ROOT_ARR:
 	case R_LIST:
-		if (obj && p->map) {
-			coll_reset(&p->inst);
-			push(p, R_INST, NULL);
+		if (obj && (p->map || p->out)) {
+			push_inst(p);
+		} else if (p->out) { /* an array entry: a record built as a tree */
+			push(p, R_NEST, json_array());
+			p->fr[p->nfr - 1].rec = true;
 		} else {
 			push(p, R_SKIP, NULL);
 		}
 		return 1;
 	case R_INST:
+		if (p->out && p->names[p->pending].dsec) { /* dropped: not kept */
+			push(p, R_SKIP, NULL);
+			return 1;
+		}
+		if (p->out && p->names[p->pending].ik == IK_ID)
+			p->rec_has_id = false; /* an id that is not an integer */
 		j = obj ? json_object() : json_array();
 		coll_set(p, &p->inst, p->pending, (struct mval){ .t = MV_JSON, .j = j });
 		push(p, R_NEST, j);
@@ -625,8 +852,17 @@ static int cb_close(void *ctx)
 	struct frame *f = top(p);
 	if (!f)
 		return 0;
-	if (f->role == R_INST)
-		emit(p, &p->inst);
+	if (f->role == R_INST) {
+		if (p->out)
+			texts_inst(p);
+		else
+			emit(p, &p->inst);
+	} else if (f->rec) {
+		texts_tree(p->out, f->j, p);
+		json_decref(f->j);
+		f->j = NULL;
+		f->rec = false;
+	}
 	if (--p->nfr == 0) /* yajl lets a partial token after the root pass: see the caller */
 		p->end = yajl_get_bytes_consumed(p->h);
 	return 1;
@@ -641,8 +877,8 @@ static const yajl_callbacks CALLBACKS = {
 
 /* The jansson path, for the texts yajl would read differently. */
 static enum json_stream_rc by_jansson(const char *text, size_t len, struct instance **v,
-				      size_t *n, char **next_token, long *total, char *err,
-				      size_t errlen)
+				      size_t *n, struct json_stream_texts *out, char **next_token,
+				      long *total, char *err, size_t errlen)
 {
 	json_error_t je;
 	json_t *root = json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
@@ -662,6 +898,15 @@ static enum json_stream_rc by_jansson(const char *text, size_t len, struct insta
 		size_t tn = 0;
 		ok = json_map_instances(root, &tmp, &tn, next_token);
 		instances_free(tmp, tn);
+	}
+	if (ok && out) { /* the records as the tree path appends them */
+		json_t *list = json_is_array(root) ? root : json_object_get(root, "instances");
+		size_t i;
+		json_t *x;
+		if (json_is_array(list))
+			json_array_foreach(list, i, x) texts_tree(out, x, NULL);
+		else if (json_is_object(list))
+			texts_tree(out, list, NULL);
 	}
 	json_decref(root);
 	return ok ? JSTREAM_OK : JSTREAM_BAD_SHAPE;
@@ -696,9 +941,9 @@ static enum json_stream_rc finish(struct js *p, char **next_token, long *total)
 	return JSTREAM_OK;
 }
 
-enum json_stream_rc json_stream_instances(const char *text, size_t len, struct instance **v,
-					  size_t *n, char **next_token, long *total, char *err,
-					  size_t errlen)
+static enum json_stream_rc parse_page(const char *text, size_t len, struct instance **v,
+				      size_t *n, struct json_stream_texts *out, char **next_token,
+				      long *total, char *err, size_t errlen)
 {
 	*next_token = NULL;
 	*total = -1;
@@ -708,10 +953,14 @@ enum json_stream_rc json_stream_instances(const char *text, size_t len, struct i
 	 * number pass: no JSON text holds these bytes raw, jansson judges them */
 	if (!escapes_safe(text, len) || memchr(text, '\v', len) || memchr(text, '\f', len) ||
 	    memchr(text, '\0', len))
-		return by_jansson(text, len, v, n, next_token, total, err, errlen);
+		return by_jansson(text, len, v, n, out, next_token, total, err, errlen);
 	struct instance *scratch = NULL;
 	size_t scratch_n = 0;
-	struct js p = { .map = v != NULL };
+	struct js p = { .map = v != NULL, .out = out };
+	if (out) {
+		p.tn0 = out->n;
+		p.tlen0 = out->text.len;
+	}
 	p.v = v ? v : &scratch;
 	p.n = v ? n : &scratch_n;
 	p.n0 = *p.n;
@@ -751,17 +1000,39 @@ enum json_stream_rc json_stream_instances(const char *text, size_t len, struct i
 		truncate_out(&p);
 		*total = -1;
 	}
+	for (size_t i = 0; i < p.nfr; i++)
+		if (p.fr[i].rec) /* a record tree left open by an error */
+			json_decref(p.fr[i].j);
 	for (size_t i = 0; i < p.frcap; i++)
 		free(p.fr[i].key);
 	free(p.fr);
+	free(p.vb.s);
+	free(p.last_kn);
+	free(p.perm);
 	coll_free(&p.root);
 	coll_free(&p.inst);
-	for (size_t i = 0; i < p.nnames; i++)
+	for (size_t i = 0; i < p.nnames; i++) {
 		free(p.names[i].s);
+		free(p.names[i].kt);
+	}
 	free(p.names);
 	free(p.ht);
 	instances_free(scratch, scratch_n);
 	if (redo)
-		return by_jansson(text, len, v, n, next_token, total, err, errlen);
+		return by_jansson(text, len, v, n, out, next_token, total, err, errlen);
 	return rc;
+}
+
+enum json_stream_rc json_stream_instances(const char *text, size_t len, struct instance **v,
+					  size_t *n, char **next_token, long *total, char *err,
+					  size_t errlen)
+{
+	return parse_page(text, len, v, n, NULL, next_token, total, err, errlen);
+}
+
+enum json_stream_rc json_stream_instance_texts(const char *text, size_t len,
+					       struct json_stream_texts *out, char **next_token,
+					       long *total, char *err, size_t errlen)
+{
+	return parse_page(text, len, NULL, NULL, out, next_token, total, err, errlen);
 }

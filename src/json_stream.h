@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "model.h"
+#include "util.h"
 
 enum json_stream_rc {
 	JSTREAM_OK,
@@ -29,5 +30,32 @@ enum json_stream_rc {
 enum json_stream_rc json_stream_instances(const char *text, size_t len, struct instance **v,
 					  size_t *n, char **next_token, long *total, char *err,
 					  size_t errlen);
+
+/* ---- the records as --dump --json prints them ---------------------------- */
+
+/* One record of a page: the entries the tree path appends to its output (a
+ * list's entries, whatever they are, or the one object under "instances";
+ * nothing for a bare instance object), each written as dump_json_text
+ * writes it as an entry of the top-level array (first line unindented,
+ * the rest indented from depth 1), secret keys dropped and env values
+ * masked as json_map_strip_secrets does. */
+struct json_stream_rec {
+	long id;          /* its integer "id" when has_id */
+	bool has_id;
+	size_t off, len;  /* its text in the page's text */
+};
+struct json_stream_texts {
+	struct util_buf text;
+	struct json_stream_rec *r;
+	size_t n, cap;
+};
+void json_stream_texts_free(struct json_stream_texts *t);
+/* The page's records appended to *out (their texts without a tree of the
+ * page), its next_token and total; the verdicts of json_stream_instances
+ * with v NULL (the shape only).  On anything but JSTREAM_OK nothing is
+ * appended. */
+enum json_stream_rc json_stream_instance_texts(const char *text, size_t len,
+					       struct json_stream_texts *out, char **next_token,
+					       long *total, char *err, size_t errlen);
 
 #endif

@@ -7,6 +7,7 @@
 #include "sweep.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +90,29 @@ bool pager_map_text(const char *text, size_t len, bool map, struct inst_page *ou
 	enum json_stream_rc rc = json_stream_instances(text, len, map ? &out->v : NULL, &out->n,
 						       &out->token, &out->total, err, sizeof err);
 	switch (rc) {
+	case JSTREAM_OK:
+		out->shape_ok = true;
+		return true;
+	case JSTREAM_BAD_SHAPE:
+		out->shape_ok = false;
+		return true;
+	case JSTREAM_BAD_JSON:
+		break;
+	}
+	char m[220];
+	snprintf(m, sizeof m, "malformed JSON from the service (%s)", err);
+	apierr_protocol(e, 200, m);
+	inst_page_free(out);
+	return false;
+}
+
+bool pager_texts(const char *text, size_t len, struct json_stream_texts *texts,
+		 struct inst_page *out, struct api_error *e)
+{
+	memset(out, 0, sizeof *out);
+	char err[160];
+	switch (json_stream_instance_texts(text, len, texts, &out->token, &out->total, err,
+					   sizeof err)) {
 	case JSTREAM_OK:
 		out->shape_ok = true;
 		return true;

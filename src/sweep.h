@@ -49,6 +49,7 @@
 #include <stdint.h>
 
 #include "apierr.h"
+#include "json_stream.h"
 #include "model.h"
 
 #define SWEEP_PAGE_LIMIT 25   /* the v1 list's largest page */
@@ -87,6 +88,11 @@ struct inst_page {
  * when it is not JSON; a wrong shape is left to the pager. */
 bool pager_map_text(const char *text, size_t len, bool map, struct inst_page *out,
 		    struct api_error *e);
+/* For --dump --json: the page's records as it prints them
+ * (json_stream_instance_texts) appended to *texts, the token and total
+ * (the shape only, no rows) into *out; the verdicts of pager_map_text. */
+bool pager_texts(const char *text, size_t len, struct json_stream_texts *texts,
+		 struct inst_page *out, struct api_error *e);
 void inst_page_free(struct inst_page *pd);
 /* A mapped page arrived: as pager_page, the rows (taken from *pd, which
  * is left empty) appended to *v, *n. */

@@ -320,9 +320,15 @@ double util_mono(void)
 
 int util_strwidth(const char *s)
 {
+	int w = 0;
+	/* ASCII first, without the conversion: one column for each printable
+	 * byte, none for a control (wcwidth -1) */
+	for (; *s && (unsigned char)*s < 0x80; s++)
+		w += (unsigned char)*s >= 0x20 && *s != 0x7F;
+	if (!*s)
+		return w;
 	mbstate_t st;
 	memset(&st, 0, sizeof st);
-	int w = 0;
 	size_t left = strlen(s);
 	while (left) {
 		wchar_t wc;

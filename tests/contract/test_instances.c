@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <curl/curl.h>
 
 #include "ct.h"
 
@@ -127,6 +128,100 @@ static void test_v1_list_select_filters_order_by_select_cols(void **state)
 		assert_true(json_object_size(o) <= 2);
 	}
 	json_decref(j);
+}
+
+/* Every id of one range query, paged with `limit` (ids into out, in the
+ * order sent); the total it reports. */
+static long range_ids(struct simproc *sp, const char *filters, const char *order, int limit,
+		      long *out, size_t *n)
+{
+	char *f = curl_easy_escape(NULL, filters, 0);
+	char *o = order ? curl_easy_escape(NULL, order, 0) : NULL;
+	char token[64] = "";
+	long total = -1;
+	*n = 0;
+	for (int pages = 0; pages < 100; pages++) {
+		char path[1024];
+		snprintf(path, sizeof path, "/api/v1/instances/?limit=%d&select_filters=%s%s%s%s%s", limit,
+			 f, o ? "&order_by=" : "", o ? o : "", token[0] ? "&after_token=" : "", token);
+		struct http_result r = http_call(sp, "GET", path, sp->full_key, NULL);
+		assert_int_equal(r.status, 200);
+		total = ct_num(r.json, "total_instances");
+		size_t i;
+		json_t *x;
+		json_array_foreach(json_object_get(r.json, "instances"), i, x)
+			out[(*n)++] = (long)json_integer_value(json_object_get(x, "id"));
+		const char *next = ct_str(r.json, "next_token");
+		snprintf(token, sizeof token, "%s", next ? next : "");
+		http_result_free(&r);
+		if (!token[0])
+			break;
+	}
+	curl_free(f);
+	curl_free(o);
+	return total;
+}
+
+/* The id ranges the parallel --dump reads: each paged range holds exactly
+ * the ids of its range, in ascending id order (by default and with
+ * order_by id asc; descending with desc), its total_instances their count;
+ * the ranges together hold the whole list once; and the binary-searched
+ * answer equals the general filter's (the same range with a filter that
+ * matches everything, which scans the fleet). */
+static void test_v1_list_id_ranges_in_id_order(void **state)
+{
+	(void)state;
+	static const char *const args[] = { "--instances", "200", "--rate-limits", "off", "--clock",
+					    "manual", NULL };
+	struct simproc *sp = simproc_start(args);
+	static long all[400], got[400], ref[400];
+	size_t nall, ngot, nref;
+	assert_int_equal(range_ids(sp, "{}", NULL, 25, all, &nall), 200);
+	assert_int_equal(nall, 200);
+	for (size_t i = 1; i < nall; i++)
+		assert_true(all[i] > all[i - 1]);
+	long lo = all[0], hi = all[nall - 1];
+	long cuts[] = { lo + (hi - lo) / 5, lo + (hi - lo) / 2, lo + (hi - lo) * 4 / 5 };
+	size_t covered = 0;
+	for (int r = 0; r < 4; r++) {
+		char f[256], fscan[300];
+		if (r == 0)
+			snprintf(f, sizeof f, "{\"id\":{\"lt\":%ld}}", cuts[0]);
+		else if (r == 3)
+			snprintf(f, sizeof f, "{\"id\":{\"gte\":%ld}}", cuts[2]);
+		else
+			snprintf(f, sizeof f, "{\"id\":{\"gte\":%ld,\"lt\":%ld}}", cuts[r - 1], cuts[r]);
+		for (int ord = 0; ord < 3; ord++) {
+			const char *order = ord == 0 ? NULL : ord == 1 ? "[{\"col\":\"id\",\"dir\":\"asc\"}]"
+								     : "[{\"col\":\"id\",\"dir\":\"desc\"}]";
+			long total = range_ids(sp, f, order, ord == 2 ? 7 : 25, got, &ngot);
+			assert_int_equal(total, (long)ngot);
+			for (size_t i = 0; i < ngot; i++) {
+				if (i > 0) {
+					if (ord == 2)
+						assert_true(got[i] < got[i - 1]);
+					else
+						assert_true(got[i] > got[i - 1]);
+				}
+				assert_true(r == 0 || got[i] >= cuts[r - 1]);
+				assert_true(r == 3 || got[i] < cuts[r]);
+			}
+		}
+		range_ids(sp, f, NULL, 25, got, &ngot);
+		/* the same range through the general filter (a scan) */
+		snprintf(fscan, sizeof fscan, "%.*s,\"num_gpus\":{\"gte\":0}}", (int)strlen(f) - 1, f);
+		long tref = range_ids(sp, fscan, NULL, 25, ref, &nref);
+		assert_int_equal(tref, (long)nref);
+		assert_int_equal(nref, ngot);
+		assert_memory_equal(ref, got, ngot * sizeof *got);
+		assert_memory_equal(all + covered, got, ngot * sizeof *got);
+		covered += ngot;
+	}
+	assert_int_equal(covered, nall);
+	/* the highest id, as the dump probes it */
+	assert_int_equal(range_ids(sp, "{}", "[{\"col\":\"id\",\"dir\":\"desc\"}]", 1, got, &ngot), 200);
+	assert_int_equal(got[0], hi);
+	simproc_stop(sp);
 }
 
 static void test_v1_list_rejects_bad_filters(void **state)
@@ -447,6 +542,7 @@ int main(void)
 		cmocka_unit_test_setup(test_v1_list_pages_with_limit_and_next_token, ct_reset),
 		cmocka_unit_test_setup(test_v1_list_limit_is_capped_at_25, ct_reset),
 		cmocka_unit_test_setup(test_v1_list_select_filters_order_by_select_cols, ct_reset),
+		cmocka_unit_test_setup(test_v1_list_id_ranges_in_id_order, ct_reset),
 		cmocka_unit_test_setup(test_v1_list_rejects_bad_filters, ct_reset),
 		cmocka_unit_test_setup(test_v0_list_is_gone_by_default, ct_reset),
 		cmocka_unit_test_setup(test_v0_list_spec_shape_with_flag, ct_reset),

@@ -17,6 +17,7 @@
 
 #include "json_map.h"
 #include "json_stream.h"
+#include "json_text.h"
 #include "model.h"
 
 /* Same double: both NAN, or equal with the same sign. */
@@ -71,6 +72,74 @@ static bool instcmp_one(const struct instance *a, const struct instance *b, char
 
 /* Map text both ways and compare; false (why says what differs) when the
  * mappers disagree.  *mapped gets the number of records (for statistics). */
+/* The --dump --json text of a page both ways: the tree path (the page's
+ * records in an array, json_map_strip_secrets, json_text_dump, which is
+ * dump_json_text) and the
+ * streaming writer's records joined as dump.c prints them.  Same verdict
+ * as the shape-only mapper, same text when it is a list. */
+static bool instcmp_texts(const char *text, size_t len, char *why, size_t n)
+{
+	struct json_stream_texts t = { 0 };
+	char *tok = NULL, err[200];
+	long total;
+	enum json_stream_rc got = json_stream_instance_texts(text, len, &t, &tok, &total, err, sizeof err);
+	free(tok);
+	json_t *root = got == JSTREAM_OK ? json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL) : NULL;
+	bool same = true;
+	if (got != JSTREAM_OK) {
+		if (t.n) {
+			snprintf(why, n, "texts: a refused page left %zu records", t.n);
+			same = false;
+		}
+	} else if (!root) {
+		snprintf(why, n, "texts: a page jansson refuses was written");
+		same = false;
+	} else {
+		json_t *arr = json_array();
+		json_t *list = json_is_array(root) ? root : json_object_get(root, "instances");
+		if (json_is_array(list))
+			json_array_extend(arr, list);
+		else if (json_is_object(list))
+			json_array_append(arr, list);
+		json_map_strip_secrets(arr);
+		char *want = json_text_dump(arr);
+		json_decref(arr);
+		size_t cap = t.text.len + 16 * t.n + 8, k = 0;
+		char *mine = malloc(cap);
+		if (!mine)
+			abort();
+		if (!t.n) {
+			memcpy(mine, "[]", 3);
+		} else {
+			mine[k++] = '[';
+			for (size_t i = 0; i < t.n; i++) {
+				memcpy(mine + k, "\n  ", 3);
+				k += 3;
+				memcpy(mine + k, t.text.s + t.r[i].off, t.r[i].len);
+				k += t.r[i].len;
+				if (i + 1 < t.n)
+					mine[k++] = ',';
+			}
+			memcpy(mine + k, "\n]", 3);
+			k += 2;
+			mine[k] = '\0';
+		}
+		if (!want || strcmp(want, mine)) {
+			size_t d = 0;
+			while (want && want[d] && want[d] == mine[d])
+				d++;
+			snprintf(why, n, "texts differ at byte %zu: tree \"%.40s\" stream \"%.40s\"", d,
+				 want ? want + d : "(null)", mine + d);
+			same = false;
+		}
+		free(want);
+		free(mine);
+	}
+	json_decref(root);
+	json_stream_texts_free(&t);
+	return same;
+}
+
 static bool instcmp_page(const char *text, size_t len, char *why, size_t n, size_t *mapped)
 {
 	*mapped = 0;
@@ -111,6 +180,8 @@ static bool instcmp_page(const char *text, size_t len, char *why, size_t n, size
 			same = false;
 		}
 	}
+	if (same)
+		same = instcmp_texts(text, len, why, n);
 	*mapped = nb;
 	instances_free(a, na);
 	instances_free(b, nb);

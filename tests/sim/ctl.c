@@ -57,6 +57,9 @@ static void fault(struct simstate *st, json_t *b, struct sim_resp *rs)
 	f.count = (long)jnum(b, "count", 1);
 	if (f.count < 1)
 		f.count = 1;
+	f.skip = (long)jnum(b, "skip", 0);
+	if (f.skip < 0)
+		f.skip = 0;
 	f.ms = (long)jnum(b, "ms", f.kind == FAULT_HANG ? HANG_MS_DEFAULT : LATENCY_MS_DEFAULT);
 	if (f.ms < 0)
 		f.ms = 0;

@@ -154,6 +154,10 @@ static bool take_fault(struct simstate *st, const char *method, const char *path
 			continue;
 		if (f->method[0] && strcmp(f->method, method))
 			continue;
+		if (f->skip > 0) { /* this one passes; the fault waits */
+			f->skip--;
+			return false;
+		}
 		*out = *f;
 		if (--f->count == 0) {
 			memmove(f, f + 1, (size_t)(st->nfaults - i - 1) * sizeof *f);

@@ -22,6 +22,7 @@ struct fault {
 	char method[8];         /* "" = any */
 	enum fault_kind kind;
 	long count;             /* requests left */
+	long skip;              /* matching requests let through first */
 	long ms;                /* latency / hang, ms */
 	long mb;                /* huge: body size, MB */
 };
