@@ -214,13 +214,15 @@ static void rebuild(struct app *a, struct inst_view *v)
 	struct inst_ctx c = { s, util_now(), a->cfg->ascii };
 	if (badges_moved(v, s))
 		table_touch(&v->t);
+	long sel_id = v->t.sel_id;
+	size_t sel = v->t.sel, nmarks = v->nmarks;
 	bool changed = table_refill(&v->t, s ? s->instances : NULL, s ? s->ninstances : 0,
 				    sizeof(struct instance), &c, inst_id, inst_rev, finish);
 	if (v->want && table_select_id(&v->t, v->want))
 		v->want = 0;
 	prune_marks(v, s);
 	v->stale = false;
-	if (changed)
+	if (changed || sel_id != v->t.sel_id || sel != v->t.sel || nmarks != v->nmarks)
 		a->dirty |= DIRTY_BODY | DIRTY_HINTS | DIRTY_HEADER;
 }
 
