@@ -11,7 +11,8 @@
 #   c. `rentop --dump instances` of 1,000 instances, end to end (unpaced:
 #      --page-rate 0; at the default 1 page/s the 40 pages take ~40 s);
 #   d. the dashboard on a pty (bench_ui): idle for BENCH_IDLE_S (default 60)
-#      seconds with 1,000 instances at the default refresh (CPU and bytes
+#      seconds with 1,000 instances at the default refresh, from the end of
+#      the first sweep (CPU and bytes
 #      written to the terminal per minute), and with 10,000 instances the
 #      key-to-screen latency over 50 keys and the resident memory (the list
 #      fetched unpaced, --page-rate 0, so that it arrives in seconds);
@@ -139,8 +140,10 @@ if sim_start --seed 1 --instances 1000 --rate-limits off --quiet; then
         fi
     done
     [ -n "$times" ] && echo "dump_instances_1000_json: $(printf "%s\n" $times | median) ms median of 5 (every field, 40 pages unpaced; aim < 50 ms)"
-    # every default (refresh 10 s, paging at 1 page/s): the first list takes ~40 s
-    VAST_API_KEY=$SIM_KEY BENCH_NAME=ui_1k BENCH_READY=$READY \
+    # every default (refresh 10 s, paging at 1 page/s): the first list takes
+    # ~40 s and is not idle (the tab counts, the burn grows); idle is measured
+    # once the first sweep is complete (the header's "sweep <10s ago")
+    VAST_API_KEY=$SIM_KEY BENCH_NAME=ui_1k BENCH_READY="s ago" \
         "$B/bench_ui" idle "$IDLE_S" 120x40 "$RENTOP" --url "$SIM_URL" || status=1
     sim_stop
 else
