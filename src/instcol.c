@@ -50,6 +50,18 @@ bool instcol_pending(const struct instance *x, const struct snapshot *s)
 	return s && snapshot_unsure(s, x->id);
 }
 
+char *instcol_age(char *buf, size_t n, double now, double start)
+{
+	if (!isfinite(start) || !(start > 0))
+		return fmt_duration(buf, n, -1);
+	double age = now > start ? now - start : 0;
+	if (age < 60) {
+		util_strlcpy(buf, "<1m", n);
+		return buf;
+	}
+	return fmt_duration(buf, n, age); /* 5m, 2h05m, 3d04h: by the minute at most */
+}
+
 char *instcol_format(enum instcol c, const struct instance *x, const struct snapshot *s,
 		     double now, bool ascii, char *buf, size_t n, double *key)
 {
@@ -103,10 +115,10 @@ char *instcol_format(enum instcol c, const struct instance *x, const struct snap
 		}
 		break;
 	}
-	case IC_AGE:
-		fmt_age(buf, n, now, isfinite(x->start_date) ? x->start_date : 0);
+	case IC_AGE: /* by the minute, so that a table is not redrawn every second */
+		instcol_age(buf, n, now, x->start_date);
 		if (isfinite(x->start_date) && x->start_date > 0)
-			k = now - x->start_date;
+			k = -x->start_date; /* the age's order, whatever the clock */
 		break;
 	case IC_SSH: {
 		char host[256];

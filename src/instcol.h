@@ -17,6 +17,9 @@ enum instcol { IC_ID, IC_LABEL, IC_STATUS, IC_GPUS, IC_UTIL, IC_DPH, IC_AGE, IC_
 	       IC_MACHINE, IC_LOCATION, IC_RELIAB, IC_UPTIME, IC__COUNT };
 
 const char *instcol_title(enum instcol c); /* "ID", "$/H", ... */
+/* The AGE cell: "<1m" under a minute, then by the minute ("5m", "2h05m",
+ * "3d04h"); "-" when start (epoch s) is unknown.  Pure.  Returns buf. */
+char *instcol_age(char *buf, size_t n, double now, double start);
 /* Cell c of x into buf (sanitised text, "-" when unknown; a label may be
  * ""); *key (may be NULL) gets the numeric sort key, NAN when none or the
  * column sorts by text.  s (may be NULL) adds pending-job badges to the

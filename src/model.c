@@ -392,11 +392,75 @@ void model_set_instances(struct model *m, struct instance *v, size_t n, double n
 
 struct irow *irow_new(struct instance *x)
 {
+	static atomic_uint_fast64_t revs;
 	struct irow *r = xmalloc(sizeof *r);
 	atomic_init(&r->refs, 1);
 	r->x = *x;
+	r->x.rev = atomic_fetch_add(&revs, 1) + 1;
 	memset(x, 0, sizeof *x);
 	return r;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool same_num(double a, double b)
+{
+	return a == b || (isnan(a) && isnan(b));
+}
+
+static bool same_kv(const struct kv *a, const struct kv *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!same_str(a[i].key, b[i].key) || !same_str(a[i].value, b[i].value))
+			return false;
+	return true;
+}
+
+bool instance_same(const struct instance *a, const struct instance *b)
+{
+	if (a->id != b->id || a->state != b->state || a->machine_id != b->machine_id ||
+	    a->host_id != b->host_id || a->num_gpus != b->num_gpus || a->is_bid != b->is_bid ||
+	    a->ssh_port != b->ssh_port || a->direct_ssh_port != b->direct_ssh_port ||
+	    a->template_id != b->template_id || a->nports != b->nports ||
+	    a->nfields != b->nfields || a->nenv != b->nenv)
+		return false;
+	const char *const sa[] = { a->label,	 a->actual_status,    a->intended_status,
+				   a->cur_state, a->next_state,	      a->status_msg,
+				   a->gpu_name,	 a->image,	      a->runtype,
+				   a->ssh_host,	 a->public_ip,	      a->geolocation,
+				   a->verification, a->template_hash_id, a->template_name };
+	const char *const sb[] = { b->label,	 b->actual_status,    b->intended_status,
+				   b->cur_state, b->next_state,	      b->status_msg,
+				   b->gpu_name,	 b->image,	      b->runtype,
+				   b->ssh_host,	 b->public_ip,	      b->geolocation,
+				   b->verification, b->template_hash_id, b->template_name };
+	for (size_t i = 0; i < sizeof sa / sizeof *sa; i++)
+		if (!same_str(sa[i], sb[i]))
+			return false;
+	const double na[] = { a->gpu_ram,    a->gpu_totalram, a->gpu_util,   a->gpu_temp,
+			      a->cpu_cores,  a->cpu_ram,      a->disk_space, a->disk_usage,
+			      a->inet_up,    a->inet_down,    a->dph_base,   a->dph_total,
+			      a->storage_cost, a->storage_total_cost, a->min_bid, a->bid_price,
+			      a->start_date, a->end_date,     a->uptime_mins, a->reliability,
+			      a->credit_balance };
+	const double nb[] = { b->gpu_ram,    b->gpu_totalram, b->gpu_util,   b->gpu_temp,
+			      b->cpu_cores,  b->cpu_ram,      b->disk_space, b->disk_usage,
+			      b->inet_up,    b->inet_down,    b->dph_base,   b->dph_total,
+			      b->storage_cost, b->storage_total_cost, b->min_bid, b->bid_price,
+			      b->start_date, b->end_date,     b->uptime_mins, b->reliability,
+			      b->credit_balance };
+	for (size_t i = 0; i < sizeof na / sizeof *na; i++)
+		if (!same_num(na[i], nb[i]))
+			return false;
+	for (size_t i = 0; i < a->nports; i++)
+		if (a->ports[i].container_port != b->ports[i].container_port ||
+		    a->ports[i].host_port != b->ports[i].host_port ||
+		    strcmp(a->ports[i].proto, b->ports[i].proto) != 0)
+			return false;
+	return same_kv(a->fields, b->fields, a->nfields) && same_kv(a->env, b->env, a->nenv);
 }
 
 struct irow *irow_ref(struct irow *r)

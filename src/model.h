@@ -56,6 +56,9 @@ struct port_map {
 
 struct instance {
 	long id;
+	uint64_t rev;         /* the record's version: a new number for every irow made
+				 (irow_new), kept while a sweep finds it unchanged; a
+				 view reformats a row only when its rev moved */
 	char *label;
 	char *actual_status;  /* "" while provisioning (null) */
 	char *intended_status;
@@ -111,8 +114,12 @@ struct irow {
 	atomic_int refs;
 	struct instance x;
 };
-/* Takes over the contents of *x (which is zeroed); refs 1. */
+/* Takes over the contents of *x (which is zeroed); refs 1; gives the
+ * record a new rev (any thread: the counter is atomic). */
 struct irow *irow_new(struct instance *x);
+/* Are two records the same in every field kept (strings, numbers, ports,
+ * the received fields and env)?  rev is not compared.  Pure. */
+bool instance_same(const struct instance *a, const struct instance *b);
 struct irow *irow_ref(struct irow *r);
 void irow_unref(struct irow *r);   /* NULL ok; frees at the last reference */
 

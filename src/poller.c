@@ -15,6 +15,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h> /* malloc_trim */
+#endif
 
 #include "api.h"
 #include "auth.h"
@@ -394,12 +397,20 @@ static void fetch_ok(struct poller *p, struct op *o, json_t *root, struct inst_p
 	bool ok = true;
 	src->auth_reported = false;
 	switch (s) {
-	case SRC_INSTANCES:
+	case SRC_INSTANCES: {
+		double sweep_ok_before = p->fleet.sweep_ok;
 		ok = root ? sweep_answer(&p->fleet, &o->q, root, now, &e)
 			  : sweep_answer_page(&p->fleet, &o->q, page, now, &e);
 		if (ok)
 			fleet_publish(p, now);
+#ifdef __GLIBC__
+		/* a sweep ended: give back the heap its pages' buffers and the
+		 * records it replaced left free (glibc keeps them otherwise) */
+		if (ok && p->fleet.sweep_ok != sweep_ok_before)
+			malloc_trim(0);
+#endif
 		break;
+	}
 	case SRC_USER: {
 		struct user *u = xcalloc(1, sizeof *u);
 		ok = json_is_object(root) && json_map_user(root, u);

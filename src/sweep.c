@@ -258,12 +258,19 @@ static size_t find(const struct sweep *w, long id, bool *found)
 	return lo;
 }
 
-/* Merge mapped rows (taken over): each replaces the held row of its id. */
+/* Merge mapped rows (taken over): each replaces the held row of its id
+ * when it differs from it; a row found the same keeps the held record (and
+ * its rev), so that the snapshots share it and the views do not reformat it. */
 static void merge(struct sweep *w, struct instance *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		bool found;
 		size_t at = find(w, v[i].id, &found);
+		if (found && instance_same(&w->v[at].r->x, &v[i])) {
+			instance_clear(&v[i]);
+			w->v[at].gen = w->gen;
+			continue;
+		}
 		struct irow *r = irow_new(&v[i]);
 		if (found) {
 			irow_unref(w->v[at].r);

@@ -107,6 +107,7 @@ struct app {
 	 * since outage_since (wall epoch), and the low-money level */
 	int health;
 	double outage_since;
+	double shown_ok;    /* wall epoch the header's "refreshed" shows (header_clock_step) */
 	struct money_watch money_w;
 	/* a bid under min_bid awaiting its second confirmation (DP_BID_LOW) */
 	double bid_low;     /* $/hour */

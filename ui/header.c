@@ -159,8 +159,28 @@ static int kept_width(const struct header_seg *seg)
 	return total;
 }
 
+double header_clock_step(double shown, double last_ok, int refresh_s)
+{
+	if (!(shown > 0) || last_ok < shown || last_ok - shown >= 0.8 * refresh_s)
+		return last_ok;
+	return shown;
+}
+
+char *header_sweep_age(char *buf, size_t n, double secs)
+{
+	if (!isfinite(secs) || secs < 0)
+		secs = 0;
+	if (secs < 10)
+		snprintf(buf, n, "<10s");
+	else if (secs < 60)
+		snprintf(buf, n, "%ds", (int)(secs / 10) * 10);
+	else
+		fmt_duration(buf, n, secs); /* minutes: "6m", "1h05m" */
+	return buf;
+}
+
 int header_account(const struct snapshot *s, const struct config *cfg, enum data_state ds,
-		   double now, int width, struct header_seg seg[HSEG__N])
+		   double now, double shown_ok, int width, struct header_seg seg[HSEG__N])
 {
 	char b1[32], b2[32], b3[32], when[16] = "";
 	const struct user *u = s->user;
@@ -169,7 +189,7 @@ int header_account(const struct snapshot *s, const struct config *cfg, enum data
 	double credit = u ? u->credit : NAN;
 	double ok = s->fresh[SRC_INSTANCES].last_ok;
 	if (ok > 0) {
-		time_t t = (time_t)ok;
+		time_t t = (time_t)(shown_ok > 0 && shown_ok <= ok ? shown_ok : ok);
 		struct tm tm;
 		localtime_r(&t, &tm);
 		strftime(when, sizeof when, "%H:%M:%S", &tm);
@@ -229,7 +249,7 @@ int header_account(const struct snapshot *s, const struct config *cfg, enum data
 		snprintf(shortf, sizeof shortf, "loading...");
 	if (ok > 0 && s->progress.sweep_ok > 0 && !s->progress.partial)
 		snprintf(seg[HSEG_REFRESHED].text, n, "%s  sweep %s ago", shortf,
-			 fmt_duration(age, sizeof age, now - s->progress.sweep_ok));
+			 header_sweep_age(age, sizeof age, now - s->progress.sweep_ok));
 	else
 		snprintf(seg[HSEG_REFRESHED].text, n, "%s", shortf);
 	if (s->actions_waiting > 0) { /* paced actions (poller_pace.h) */
@@ -327,7 +347,9 @@ void header_draw(struct app *a)
 
 	/* line 2: account */
 	struct header_seg seg[HSEG__N];
-	header_account(s, a->cfg, ds, util_now(), r->w, seg);
+	a->shown_ok = header_clock_step(a->shown_ok, s->fresh[SRC_INSTANCES].last_ok,
+					a->cfg->refresh_s);
+	header_account(s, a->cfg, ds, util_now(), a->shown_ok, r->w, seg);
 	int used = 0;
 	for (int i = 0; i < HSEG__N && used < r->w; i++)
 		if (seg[i].keep) {

@@ -49,6 +49,16 @@ bool header_late(const struct app *a, struct list_wait *w);
 /* "instances: no answer for 25 s, retrying in 8 s". */
 char *header_wait_text(const struct list_wait *w, double now, char *buf, size_t n);
 
+/* The time the header's "refreshed HH:MM:SS" shows: the last answer's
+ * (last_ok, wall epoch), but moved on from the one shown only once it is at
+ * least most of a refresh interval newer, so that pages arriving every
+ * second do not redraw the header every second (never fresher than true).
+ * Pure. */
+double header_clock_step(double shown, double last_ok, int refresh_s);
+/* The age of the last complete sweep in steps: "<10s", "10s" ... "50s" (by
+ * 10 s), then "6m", "1h05m" (by the minute).  Pure.  Returns buf. */
+char *header_sweep_age(char *buf, size_t n, double secs);
+
 /* The account line's segments, in display order. */
 enum header_seg_id { HSEG_EMAIL, HSEG_CREDIT, HSEG_BURN, HSEG_RUNWAY, HSEG_COUNTS, HSEG_REFRESHED,
 		     HSEG__N };
@@ -60,9 +70,10 @@ struct header_seg {
 /* The account line of s at width cells (each kept segment takes its text
  * and two blanks): what does not fit is dropped, the least useful first
  * (counts, email, the sweep age, runway, burn, credit); `refreshed` (how
- * fresh every other figure is) goes last.  Returns the width kept.  Pure. */
+ * fresh every other figure is) goes last; "refreshed" shows shown_ok (0:
+ * the list's last_ok).  Returns the width kept.  Pure. */
 int header_account(const struct snapshot *s, const struct config *cfg, enum data_state ds,
-		   double now, int width, struct header_seg seg[HSEG__N]);
+		   double now, double shown_ok, int width, struct header_seg seg[HSEG__N]);
 /* The first line's markers (AUTH, OFFLINE or STALE; PAUSED; READ-ONLY) that
  * fit in width cells, in display order, into out (3 pointers to static
  * text); the freshness marker is the last to go.  Returns how many.  Pure. */

@@ -33,7 +33,8 @@
  *       answer is recognised by its text): COUNT times, "?" opens the help
  *       and the time until its text ("show this help") is on the screen is
  *       taken, then "?" closes it again.  Starts as soon as BENCH_READY has
- *       appeared (no quiet second), and says over how long the keys ran.
+ *       appeared (no quiet second), and says over how long the keys ran;
+ *       then the resident memory.
  *
  * Settling: when BENCH_READY is set, the run waits until that text has
  * appeared in the output (escape sequences stripped), then until the output
@@ -639,6 +640,7 @@ static int bench_merge(const char *name, int count)
 	printf("%s_merge_key_to_screen_max: %.2f ms\n", name, lat[n - 1]);
 	if (lost)
 		printf("%s_merge_keys_without_answer: %d\n", name, lost);
+	printf("%s_merge_rss: %.1f MB (aim < 64 MB)\n", name, child_rss_mb());
 	free(lat);
 	return 0;
 }

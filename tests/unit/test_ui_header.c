@@ -67,14 +67,14 @@ static void test_refreshed_outlives_the_rest(void **state)
 	fleet(now);
 	struct header_seg seg[HSEG__N];
 	/* wide: everything, the long form of refreshed too */
-	int w = header_account(&snap, &cfg, DS_FRESH, now, 200, seg);
+	int w = header_account(&snap, &cfg, DS_FRESH, now, 0, 200, seg);
 	assert_true(w <= 200);
 	for (int i = 0; i < HSEG__N; i++)
 		assert_true(seg[i].keep);
-	assert_true(kept(seg, HSEG_REFRESHED, "sweep 5s ago"));
+	assert_true(kept(seg, HSEG_REFRESHED, "sweep <10s ago"));
 	assert_true(kept(seg, HSEG_COUNTS, "3 running"));
 	/* 80 columns: counts and the email go, refreshed stays whole */
-	w = header_account(&snap, &cfg, DS_FRESH, now, 80, seg);
+	w = header_account(&snap, &cfg, DS_FRESH, now, 0, 80, seg);
 	assert_true(w <= 80);
 	assert_false(seg[HSEG_COUNTS].keep);
 	assert_false(seg[HSEG_EMAIL].keep);
@@ -82,20 +82,20 @@ static void test_refreshed_outlives_the_rest(void **state)
 	assert_true(kept(seg, HSEG_CREDIT, "credit $123.45"));
 	assert_true(kept(seg, HSEG_BURN, "burn "));
 	/* 60 columns: refreshed loses its sweep age, runway goes; refreshed stays */
-	w = header_account(&snap, &cfg, DS_FRESH, now, 60, seg);
+	w = header_account(&snap, &cfg, DS_FRESH, now, 0, 60, seg);
 	assert_true(w <= 60);
 	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
 	assert_null(strstr(seg[HSEG_REFRESHED].text, "sweep"));
 	assert_true(seg[HSEG_CREDIT].keep && seg[HSEG_BURN].keep);
 	assert_false(seg[HSEG_RUNWAY].keep);
 	/* 40 columns (the minimum): credit and refreshed */
-	w = header_account(&snap, &cfg, DS_FRESH, now, 40, seg);
+	w = header_account(&snap, &cfg, DS_FRESH, now, 0, 40, seg);
 	assert_true(w <= 40);
 	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
 	assert_false(seg[HSEG_BURN].keep);
 	assert_true(seg[HSEG_CREDIT].keep);
 	/* narrower still: refreshed is the last one standing */
-	w = header_account(&snap, &cfg, DS_FRESH, now, 22, seg);
+	w = header_account(&snap, &cfg, DS_FRESH, now, 0, 22, seg);
 	assert_true(w <= 22);
 	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
 	for (int i = 0; i < HSEG__N; i++)
@@ -111,14 +111,14 @@ static void test_refreshed_kept_while_stale(void **state)
 	/* offline: burn ?, no runway; refreshed still says when data last came */
 	snap.fresh[SRC_INSTANCES].last_ok = now - 120;
 	struct header_seg seg[HSEG__N];
-	int w = header_account(&snap, &cfg, DS_OFFLINE, now, 60, seg);
+	int w = header_account(&snap, &cfg, DS_OFFLINE, now, 0, 60, seg);
 	assert_true(w <= 60);
 	assert_true(kept(seg, HSEG_BURN, "burn ?"));
 	assert_false(seg[HSEG_RUNWAY].keep);
 	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
 	/* never loaded: "loading..." in its place */
 	snap.fresh[SRC_INSTANCES].last_ok = 0;
-	header_account(&snap, &cfg, DS_LOADING, now, 60, seg);
+	header_account(&snap, &cfg, DS_LOADING, now, 0, 60, seg);
 	assert_true(kept(seg, HSEG_REFRESHED, "loading..."));
 }
 

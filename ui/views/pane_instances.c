@@ -104,6 +104,8 @@ struct inst_view {
 	size_t req_n;
 	bool stale;           /* rows changed while another view was shown: the
 			       * table is rebuilt when it is shown again */
+	long badges[2 * (MODEL_MAX_PENDING + MODEL_MAX_UNSURE)]; /* badges_moved() */
+	size_t nbadges;
 };
 
 static enum action act_mark, act_unmark, act_destroy_failed;
@@ -178,19 +180,50 @@ void pane_instances_row(struct table_row *row, const struct instance *x, const s
 	finish(row, x, &c);
 }
 
-/* Rebuild the rows from the held snapshot (data changed or time passed);
- * the selection stays on its instance. */
+static long inst_id(const void *rec) { return ((const struct instance *)rec)->id; }
+static uint64_t inst_rev(const void *rec) { return ((const struct instance *)rec)->rev; }
+
+/* The pending jobs and unknown outcomes the rows show (badges), as pairs of
+ * instance id and kind: when they differ from the last ones, every row is
+ * formatted again. */
+static bool badges_moved(struct inst_view *v, const struct snapshot *s)
+{
+	long now[2 * (MODEL_MAX_PENDING + MODEL_MAX_UNSURE)];
+	size_t n = 0;
+	for (size_t i = 0; s && i < s->npending; i++) {
+		now[n++] = s->pending[i].instance_id;
+		now[n++] = s->pending[i].kind;
+	}
+	for (size_t i = 0; s && i < s->nunsure; i++) {
+		now[n++] = -s->unsure[i].instance_id - 1; /* apart from the pending */
+		now[n++] = s->unsure[i].kind;
+	}
+	if (n == v->nbadges && memcmp(now, v->badges, n * sizeof *now) == 0)
+		return false;
+	memcpy(v->badges, now, n * sizeof *now);
+	v->nbadges = n;
+	return true;
+}
+
+/* Bring the rows up to the held snapshot: only the instances whose record
+ * changed (their rev), or every one when the badges or the clock moved, are
+ * formatted again; the selection stays on its instance. */
 static void rebuild(struct app *a, struct inst_view *v)
 {
 	const struct snapshot *s = a->snap;
 	struct inst_ctx c = { s, util_now(), a->cfg->ascii };
-	table_fill(&v->t, s ? s->instances : NULL, s ? s->ninstances : 0, sizeof(struct instance), &c,
-		   finish);
+	if (badges_moved(v, s))
+		table_touch(&v->t);
+	long sel_id = v->t.sel_id;
+	size_t sel = v->t.sel, nmarks = v->nmarks;
+	bool changed = table_refill(&v->t, s ? s->instances : NULL, s ? s->ninstances : 0,
+				    sizeof(struct instance), &c, inst_id, inst_rev, finish);
 	if (v->want && table_select_id(&v->t, v->want))
 		v->want = 0;
 	prune_marks(v, s);
 	v->stale = false;
-	a->dirty |= DIRTY_BODY | DIRTY_HINTS | DIRTY_HEADER;
+	if (changed || sel_id != v->t.sel_id || sel != v->t.sel || nmarks != v->nmarks)
+		a->dirty |= DIRTY_BODY | DIRTY_HINTS | DIRTY_HEADER;
 }
 
 /* Is this view the one shown (possibly under an overlay)? */
@@ -648,7 +681,13 @@ static void inst_snapshot(struct app *a, void *st, bool rows)
 		v->stale = true;
 }
 
-static void inst_clock(struct app *a, void *st) { rebuild(a, st); }
+/* A minute passed: the ages move (every row is formatted again). */
+static void inst_clock(struct app *a, void *st)
+{
+	struct inst_view *v = st;
+	table_touch(&v->t);
+	rebuild(a, v);
+}
 
 static const void *inst_row(const struct app *a, const void *st)
 {

@@ -22,6 +22,11 @@ void table_init(struct table *t, const struct table_col *cols, int ncols, int so
 
 void table_row_free(struct table_row *r, int ncols)
 {
+	if (r->block) {
+		free(r->block);
+		r->block = NULL;
+		return;
+	}
 	for (int c = 0; c < ncols; c++)
 		free(r->cells[c]);
 }
@@ -31,15 +36,26 @@ void table_row_build(struct table_row *row, const struct table_col *cols, int nc
 {
 	memset(row, 0, sizeof *row);
 	row->cell_role = -1;
-	for (int c = 0; c < ncols && c < TABLE_MAX_COLS; c++) {
-		char buf[1024];
+	if (ncols > TABLE_MAX_COLS)
+		ncols = TABLE_MAX_COLS;
+	/* the cells formatted side by side, then copied into one block */
+	enum { CELL_MAX = 1024 };
+	char buf[TABLE_MAX_COLS * CELL_MAX]; /* each cell fits in CELL_MAX */
+	size_t off[TABLE_MAX_COLS], used = 0;
+	for (int c = 0; c < ncols; c++) {
 		double key = NAN;
-		buf[0] = '\0';
+		char *cell = buf + used;
+		cell[0] = '\0';
 		if (cols[c].cell)
-			cols[c].cell(rec, ctx, cols[c].arg, buf, sizeof buf, &key);
-		row->cells[c] = xstrdup(buf);
+			cols[c].cell(rec, ctx, cols[c].arg, cell, CELL_MAX, &key);
+		off[c] = used;
+		used += strlen(cell) + 1;
 		row->keys[c] = key;
 	}
+	row->block = xmalloc(used ? used : 1);
+	memcpy(row->block, buf, used);
+	for (int c = 0; c < ncols; c++)
+		row->cells[c] = row->block + off[c];
 }
 
 void table_fill(struct table *t, const void *recs, size_t n, size_t stride, const void *ctx,
@@ -72,22 +88,168 @@ void table_free(struct table *t)
 	t->nview = 0;
 }
 
+/* The widest cell of whole column c over every row. */
+static void natural_of(struct table *t, int c)
+{
+	t->natural[c] = 0;
+	for (size_t i = 0; i < t->nrows; i++) {
+		int cw = t->rows[i].cells[c] ? util_strwidth(t->rows[i].cells[c]) : 0;
+		if (cw > t->natural[c])
+			t->natural[c] = cw;
+	}
+}
+
 void table_set_rows(struct table *t, struct table_row *rows, size_t n)
 {
 	free_rows(t);
 	t->rows = rows;
 	t->nrows = n;
+	t->by_id = false;
+	for (int c = 0; c < t->ncols; c++)
+		if (t->cols[c].whole)
+			natural_of(t, c);
+		else
+			t->natural[c] = 0;
+	table_apply(t);
+}
+
+void table_touch(struct table *t) { t->touched = true; }
+
+static int cmp_rows(const void *a, const void *b, void *arg);
+static void reselect(struct table *t, size_t old_sel);
+
+/* Set bit c of *lost when a whole column's widest cell may have gone with
+ * row r (its width is the column's natural width). */
+static void note_lost(const struct table *t, const struct table_row *r, unsigned *lost)
+{
+	for (int c = 0; c < t->ncols; c++)
+		if (t->cols[c].whole && !(*lost & (1u << c)) && r->cells[c] &&
+		    util_strwidth(r->cells[c]) >= t->natural[c])
+			*lost |= 1u << c;
+}
+
+bool table_refill(struct table *t, const void *recs, size_t n, size_t stride, const void *ctx,
+		  long (*id_of)(const void *rec), uint64_t (*rev_of)(const void *rec),
+		  void (*finish)(struct table_row *row, const void *rec, const void *ctx))
+{
+	/* records out of id order (not expected): every row built afresh */
+	bool sorted = true;
+	for (size_t j = 1; j < n && sorted; j++)
+		sorted = id_of((const char *)recs + (j - 1) * stride) <
+			 id_of((const char *)recs + j * stride);
+	bool all = t->touched || !t->by_id || !sorted;
+	struct table_row *old = t->rows;
+	size_t nold = t->nrows;
+	/* the same ids at the same places (a page of known instances): the
+	 * changed rows are built again where they are, the array kept */
+	bool in_place = !all && n == nold;
+	for (size_t j = 0; j < n && in_place; j++)
+		in_place = old[j].id == id_of((const char *)recs + j * stride);
+	struct table_row *rows = in_place ? old : xcalloc(n ? n : 1, sizeof *rows);
+	size_t *remap = xmalloc((nold ? nold : 1) * sizeof *remap); /* old -> new, SIZE_MAX: none */
+	size_t *built = xmalloc((n ? n : 1) * sizeof *built);
+	size_t nbuilt = 0, ndropped = 0, i = 0;
+	unsigned lost = 0; /* whole columns whose widest cell may be gone */
+	for (size_t k = 0; k < nold; k++)
+		remap[k] = SIZE_MAX;
+	for (size_t j = 0; j < n; j++) {
+		const void *rec = (const char *)recs + j * stride;
+		long id = id_of(rec);
+		uint64_t rev = rev_of(rec);
+		while (!all && i < nold && old[i].id < id) { /* gone */
+			note_lost(t, &old[i], &lost);
+			table_row_free(&old[i], t->ncols);
+			ndropped++;
+			i++;
+		}
+		if (!all && i < nold && old[i].id == id) {
+			if (old[i].rev == rev) { /* unchanged: kept as it is */
+				if (!in_place)
+					rows[j] = old[i];
+				remap[i++] = j;
+				continue;
+			}
+			note_lost(t, &old[i], &lost);
+			table_row_free(&old[i], t->ncols);
+			i++;
+		}
+		table_row_build(&rows[j], t->cols, t->ncols, rec, ctx);
+		if (finish)
+			finish(&rows[j], rec, ctx);
+		rows[j].rev = rev;
+		built[nbuilt++] = j;
+	}
+	for (; i < nold; i++) { /* gone (or, with all, replaced) */
+		if (!all) {
+			note_lost(t, &old[i], &lost);
+			ndropped++;
+		}
+		table_row_free(&old[i], t->ncols);
+	}
+	if (!in_place)
+		free(old);
+	t->rows = rows;
+	t->nrows = n;
+	t->by_id = sorted;
+	t->touched = false;
+	bool changed = all || nbuilt || ndropped;
+	if (!changed) {
+		/* the same rows at the same places: the view stands */
+		free(remap);
+		free(built);
+		return false;
+	}
+	/* widest cells: grown by the new rows, recomputed where one went */
 	for (int c = 0; c < t->ncols; c++) {
-		t->natural[c] = 0;
 		if (!t->cols[c].whole)
 			continue;
-		for (size_t i = 0; i < n; i++) {
-			int cw = rows[i].cells[c] ? util_strwidth(rows[i].cells[c]) : 0;
+		if (all || (lost & (1u << c))) {
+			natural_of(t, c);
+			continue;
+		}
+		for (size_t b = 0; b < nbuilt; b++) {
+			const char *cell = rows[built[b]].cells[c];
+			int cw = cell ? util_strwidth(cell) : 0;
 			if (cw > t->natural[c])
 				t->natural[c] = cw;
 		}
 	}
-	table_apply(t);
+	if (all || nbuilt > n / 4 + 16 || !t->view) {
+		/* many changed: filter and sort the whole list */
+		free(remap);
+		free(built);
+		table_apply(t);
+		return true;
+	}
+	/* the kept rows keep their order; the built ones that pass the filter
+	 * are sorted and merged in */
+	size_t old_sel = t->sel;
+	size_t *view = xmalloc((n ? n : 1) * sizeof *view);
+	size_t nkeep = 0, nadd = 0;
+	for (size_t k = 0; k < t->nview; k++)
+		if (remap[t->view[k]] != SIZE_MAX)
+			view[nkeep++] = remap[t->view[k]];
+	size_t *add = built; /* filtered in place */
+	for (size_t b = 0; b < nbuilt; b++)
+		if (table_row_matches(t, &rows[built[b]], t->filter))
+			add[nadd++] = built[b];
+	bool sort = t->sort_col >= 0 && t->sort_col < t->ncols;
+	if (sort)
+		qsort_r(add, nadd, sizeof *add, cmp_rows, t);
+	free(t->view);
+	t->view = xmalloc((n ? n : 1) * sizeof *t->view);
+	size_t a = 0, b = 0, k = 0;
+	while (a < nkeep || b < nadd) {
+		bool take_add = b < nadd &&
+				(a == nkeep || (sort ? cmp_rows(&add[b], &view[a], t) < 0 : add[b] < view[a]));
+		t->view[k++] = take_add ? add[b++] : view[a++];
+	}
+	t->nview = k;
+	free(view);
+	free(remap);
+	free(built);
+	reselect(t, old_sel);
+	return true;
 }
 
 void table_set_filter(struct table *t, const char *filter)
@@ -219,6 +381,13 @@ void table_apply(struct table *t)
 			t->view[t->nview++] = i;
 	if (t->sort_col >= 0 && t->sort_col < t->ncols)
 		qsort_r(t->view, t->nview, sizeof *t->view, cmp_rows, t);
+	reselect(t, old_sel);
+}
+
+/* After the view changed: the selection back on its id, or at the same
+ * place when its row went away. */
+static void reselect(struct table *t, size_t old_sel)
+{
 	if (t->nview == 0) {
 		t->sel = 0;
 		t->top = 0;

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define TABLE_MAX_COLS 16
 
@@ -39,8 +40,11 @@ struct table_row {
 	int role;      /* a theme role for the whole row (the pane's choice) */
 	int cell_role; /* a theme role for cell cell_role_col, -1: none */
 	int cell_role_col;
-	char *cells[TABLE_MAX_COLS]; /* owned, sanitised text */
+	char *cells[TABLE_MAX_COLS]; /* owned, sanitised text (in block when set) */
 	double keys[TABLE_MAX_COLS]; /* sort keys of numeric columns */
+	char *block;   /* table_row_build: every cell in one allocation; NULL:
+			* each cell is its own allocation */
+	uint64_t rev;  /* table_refill: the record's version the cells show */
 };
 
 struct table {
@@ -58,6 +62,8 @@ struct table {
 	size_t sel;       /* index into view */
 	size_t top;       /* first row drawn */
 	int natural[TABLE_MAX_COLS]; /* widest cell of each whole column, in cells */
+	bool by_id;       /* rows are sorted by id with their revs (table_refill) */
+	bool touched;     /* table_touch(): the next refill rebuilds every row */
 };
 
 void table_init(struct table *t, const struct table_col *cols, int ncols, int sort_col);
@@ -107,5 +113,17 @@ void table_row_build(struct table_row *row, const struct table_col *cols, int nc
  * stays on its id. */
 void table_fill(struct table *t, const void *recs, size_t n, size_t stride, const void *ctx,
 		void (*finish)(struct table_row *row, const void *rec, const void *ctx));
+/* The same for records sorted by id that carry a version: a row whose id
+ * and rev are those held keeps its cells and its place in the order; only
+ * new and changed rows are built (table_row_build, finish), filtered and
+ * inserted where the sort puts them; rows whose id is gone are dropped.
+ * The selection stays on its id.  Returns whether any row was built or
+ * dropped (false: the table is as it was). */
+bool table_refill(struct table *t, const void *recs, size_t n, size_t stride, const void *ctx,
+		  long (*id_of)(const void *rec), uint64_t (*rev_of)(const void *rec),
+		  void (*finish)(struct table_row *row, const void *rec, const void *ctx));
+/* Something every row shows besides its record changed (the clock, the
+ * pending jobs): the next table_refill() builds every row again. */
+void table_touch(struct table *t);
 
 #endif
