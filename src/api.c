@@ -456,9 +456,11 @@ static double jitter(uint64_t *s)
 	return (double)(*s >> 11) / 9007199254740992.0;
 }
 
-/* api_run's loop; pd non-NULL: an instance page mapped from the bytes. */
+/* api_run's loop; pd non-NULL: an instance page mapped from the bytes;
+ * decode non-NULL: the transfer decoded by it. */
 static bool run(struct api_client *cl, const struct api_call *call, json_t **root,
-		struct inst_page *pd, bool map, struct api_error *e)
+		struct inst_page *pd, bool map, api_decode_fn decode, void *ctx,
+		struct api_error *e)
 {
 	bool session_retry = false;
 	enum retry_kind kind = api_ep_kind(call->ep);
@@ -481,7 +483,8 @@ static bool run(struct api_client *cl, const struct api_call *call, json_t **roo
 			http_xfer_at_most_once(x);
 		cl->requests++;
 		http_xfer_perform(x);
-		bool ok = pd ? api_parse_page(x, map, pd, e) : api_parse(x, root, e);
+		bool ok = decode ? decode(x, ctx, e)
+			  : pd ? api_parse_page(x, map, pd, e) : api_parse(x, root, e);
 		CURLcode rc = http_xfer_code(x);
 		bool sent = http_xfer_sent(x);
 		http_xfer_free(x);
@@ -532,13 +535,19 @@ static bool run(struct api_client *cl, const struct api_call *call, json_t **roo
 bool api_run(struct api_client *cl, const struct api_call *call, json_t **root,
 	     struct api_error *e)
 {
-	return run(cl, call, root, NULL, false, e);
+	return run(cl, call, root, NULL, false, NULL, NULL, e);
 }
 
 bool api_run_page(struct api_client *cl, const struct api_call *call, bool map,
 		  struct inst_page *pd, struct api_error *e)
 {
-	return run(cl, call, NULL, pd, map, e);
+	return run(cl, call, NULL, pd, map, NULL, NULL, e);
+}
+
+bool api_run_decode(struct api_client *cl, const struct api_call *call, api_decode_fn decode,
+		    void *ctx, struct api_error *e)
+{
+	return run(cl, call, NULL, NULL, false, decode, ctx, e);
 }
 
 char *api_fetch_endpoint_logs(struct api_client *cl, const char *name, long id, int tail,

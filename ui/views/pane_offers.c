@@ -8,7 +8,8 @@
  * the default filters in force and the sort.
  *
  * Searches happen only on demand (Enter in the query line, r, a change of
- * type or sort) through jobs_call with a mapper over json_map_offers, and
+ * type or sort) through jobs_call, the answer mapped on the poller thread
+ * straight from its bytes (offers_answer: no jansson tree), and
  * are paced at the published rate (offers_pace_*), the only client-side
  * gate on them: a search that would be refused waits as the pending one
  * ("next search in N s", counting down; a newer request replaces it) and
@@ -166,13 +167,14 @@ static void free_list(void *p)
 	free(l);
 }
 
-/* The mapper: {"offers": [...]} into an offer_list. */
-static void *map_offers(const json_t *root, struct api_error *e)
+/* The mapper (poller thread): the answer's bytes, {"offers": [...]} or a
+ * bare list, into an offer_list (offers_answer_xfer; no tree is built). */
+static void *map_offers(const struct http_xfer *x, struct api_error *e)
 {
 	struct offer_list *l = xcalloc(1, sizeof *l);
-	if (!json_map_offers(root, &l->v, &l->n)) {
+	if (!offers_answer_xfer(x, &l->v, &l->n, e)) {
+		offers_free(l->v, l->n);
 		free(l);
-		apierr_protocol(e, 200, "unexpected offer list shape");
 		return NULL;
 	}
 	return l;
@@ -351,7 +353,7 @@ static bool search(struct app *a, struct off_view *v, struct query_cmd *c)
 	struct job_call jc;
 	memset(&jc, 0, sizeof jc);
 	jc.call = api_offers(a->cfg, body);
-	jc.map = map_offers;
+	jc.map_http = map_offers;
 	jc.free_value = free_list;
 	snprintf(jc.what, sizeof jc.what, "offer search");
 	int id = 0;
