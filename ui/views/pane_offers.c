@@ -62,8 +62,9 @@ struct off_view {
 	struct query_cmd qc;      /* the search in force (line, type, order) */
 	char line[600];           /* its canonical text: what `/` pre-fills */
 	char draft[600];          /* the query line being typed */
-	struct offer *offers;     /* the last answer, server order */
+	struct offer *offers;     /* the last answer, server order (row i of t is offers[i]) */
 	size_t n;
+	double fill_disk;         /* GB the rows are priced for (the search answered) */
 	bool searched;            /* an answer arrived at least once */
 	struct table t;
 	int req;                  /* the search in flight (0: none) */
@@ -188,11 +189,11 @@ static double priced_disk(const struct query_cmd *c)
 	return c->storage > 0 ? c->storage : CREATE_DISK_DEFAULT;
 }
 
+/* A cell of offer rec; ctx: the disk priced, GB (const double *). */
 static void cell(const void *rec, const void *ctx, int arg, char *buf, size_t n, double *key)
 {
 	const struct offer *o = rec;
-	const struct off_view *v = ctx;
-	double disk = priced_disk(&v->qc);
+	double disk = *(const double *)ctx;
 	*key = NAN;
 	switch ((enum ocol)arg) {
 	case OC_ID: snprintf(buf, n, "%ld", o->id); *key = (double)o->id; break;
@@ -272,9 +273,70 @@ static void finish(struct table_row *row, const void *rec, const void *ctx)
 	row->cell_role_col = -1;
 }
 
+const struct table_col *pane_offers_cols(int *n)
+{
+	*n = OC__COUNT;
+	return cols;
+}
+
+/* util_strwidth, without its mbrtowc per character for printable ASCII (every
+ * figure). */
+static int text_width(const char *s)
+{
+	const char *p = s;
+	while (*p >= 0x20 && *p < 0x7f)
+		p++;
+	return *p ? util_strwidth(s) : (int)(p - s);
+}
+
+/* Rows without cells: an answer of 1,000 offers is 13,000 cells, of which a
+ * screen shows some 400; formatting and measuring them all (a malloc each)
+ * took 3-10 ms of the UI thread per search.  The widths of the whole
+ * columns are measured here on a stack buffer, the cells of a row made
+ * when it is first drawn. */
+void pane_offers_fill(struct table *t, const struct offer *v, size_t n, double disk)
+{
+	struct table_row *rows = xcalloc(n ? n : 1, sizeof *rows);
+	for (size_t i = 0; i < n; i++) {
+		for (int c = 0; c < TABLE_MAX_COLS; c++)
+			rows[i].keys[c] = NAN;
+		finish(&rows[i], &v[i], NULL);
+	}
+	table_set_rows(t, rows, n); /* the view and the selection (no cells: no widths) */
+	for (int c = 0; c < t->ncols; c++) {
+		t->natural[c] = 0;
+		if (!cols[c].whole)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			char buf[1024];
+			double key;
+			buf[0] = '\0';
+			cell(&v[i], &disk, cols[c].arg, buf, sizeof buf, &key);
+			int cw = text_width(buf);
+			if (cw > t->natural[c])
+				t->natural[c] = cw;
+		}
+	}
+}
+
+void pane_offers_cells(struct table_row *row, const struct offer *o, double disk)
+{
+	if (row->cells[0])
+		return;
+	for (int c = 0; c < OC__COUNT; c++) {
+		char buf[1024];
+		double key = NAN;
+		buf[0] = '\0';
+		cell(o, &disk, cols[c].arg, buf, sizeof buf, &key);
+		row->cells[c] = xstrdup(buf);
+		row->keys[c] = key;
+	}
+}
+
 static void fill(struct off_view *v)
 {
-	table_fill(&v->t, v->offers, v->n, sizeof *v->offers, v, finish);
+	v->fill_disk = priced_disk(&v->qc);
+	pane_offers_fill(&v->t, v->offers, v->n, v->fill_disk);
 }
 
 /* ---- searching ---------------------------------------------------------------- */
@@ -634,13 +696,10 @@ static double lowest_min_bid(const struct off_view *v)
 
 static const struct offer *selected_offer(const struct off_view *v)
 {
-	const struct table_row *row = table_selected(&v->t);
-	if (!row)
+	const struct table *t = &v->t;
+	if (!table_selected(t) || t->view[t->sel] >= v->n)
 		return NULL;
-	for (size_t i = 0; i < v->n; i++)
-		if (v->offers[i].id == row->id)
-			return &v->offers[i];
-	return NULL;
+	return &v->offers[t->view[t->sel]]; /* row i is offers[i] */
 }
 
 /* The header: type (and min bid), sort, defaults, disk priced; then the
@@ -805,7 +864,8 @@ static void off_draw(struct app *a, void *st, const struct rect *r)
 					  theme_attr(ROLE_DIM));
 			continue;
 		}
-		const struct table_row *row = &t->rows[t->view[k]];
+		struct table_row *row = &t->rows[t->view[k]];
+		pane_offers_cells(row, &v->offers[t->view[k]], v->fill_disk);
 		bool sel = k == t->sel;
 		unsigned long base = theme_attr(sel ? ROLE_SELECTION : (enum role)row->role);
 		draw_fill(y, body.x, body.w, base);
