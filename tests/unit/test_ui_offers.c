@@ -4,7 +4,9 @@
  * order (aliases, directions, custom orders); the `t` type cycle; the
  * table built with its cells made when drawn (pane_offers_fill and
  * pane_offers_cells) against the eager table_fill(): the same rows, view,
- * selection, whole-column widths and cells for random offers. */
+ * selection, whole-column widths and cells for random offers; what each
+ * key does (pane_offers_intent): moves kept within the rows, none at all
+ * when there is nowhere to go, the detail's own keys, sorts and Esc. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -233,6 +235,80 @@ static void test_rows_on_demand(void **s)
 	}
 }
 
+/* ---- keys ------------------------------------------------------------------ */
+
+static struct off_intent key(enum action act, bool detail, int dtop, int rows, size_t sel,
+			     size_t nview, bool replacing)
+{
+	struct off_keyctx k = { detail, dtop, rows, sel, nview, replacing };
+	return pane_offers_intent(act, &k);
+}
+
+static void test_intent(void **s)
+{
+	(void)s;
+	struct off_intent in;
+	/* moves: a row, a page (the rows drawn less one), the ends, clamped */
+	in = key(ACT_DOWN, false, 0, 35, 0, 1000, false);
+	assert_int_equal(in.op, OFF_MOVE);
+	assert_int_equal(in.delta, 1);
+	in = key(ACT_UP, false, 0, 35, 10, 1000, false);
+	assert_int_equal(in.op, OFF_MOVE);
+	assert_int_equal(in.delta, -1);
+	in = key(ACT_PAGE_DOWN, false, 0, 35, 10, 1000, false);
+	assert_int_equal(in.delta, 34);
+	in = key(ACT_PAGE_DOWN, false, 0, 35, 990, 1000, false);
+	assert_int_equal(in.op, OFF_MOVE);
+	assert_int_equal(in.delta, 9);
+	in = key(ACT_PAGE_UP, false, 0, 35, 20, 1000, false);
+	assert_int_equal(in.delta, -20);
+	in = key(ACT_PAGE_DOWN, false, 0, 1, 5, 1000, false); /* a page is at least a row */
+	assert_int_equal(in.delta, 1);
+	in = key(ACT_TOP, false, 0, 35, 500, 1000, false);
+	assert_int_equal(in.delta, -500);
+	in = key(ACT_BOTTOM, false, 0, 35, 500, 1000, false);
+	assert_int_equal(in.delta, 499);
+	/* nowhere to go: nothing to redraw, but the key is the view's */
+	assert_int_equal(key(ACT_DOWN, false, 0, 35, 999, 1000, false).op, OFF_NOTHING);
+	assert_int_equal(key(ACT_UP, false, 0, 35, 0, 1000, false).op, OFF_NOTHING);
+	assert_int_equal(key(ACT_TOP, false, 0, 35, 0, 1000, false).op, OFF_NOTHING);
+	assert_int_equal(key(ACT_BOTTOM, false, 0, 35, 999, 1000, false).op, OFF_NOTHING);
+	assert_int_equal(key(ACT_DOWN, false, 0, 35, 0, 0, false).op, OFF_NOTHING);
+	assert_int_equal(key(ACT_PAGE_UP, false, 0, 35, 0, 0, false).op, OFF_NOTHING);
+	/* sorts and the search again */
+	in = key(ACT_SORT_NEXT, false, 0, 35, 3, 1000, false);
+	assert_int_equal(in.op, OFF_SORT);
+	assert_int_equal(in.delta, 1);
+	in = key(ACT_SORT_PREV, false, 0, 35, 3, 1000, false);
+	assert_int_equal(in.delta, -1);
+	assert_int_equal(key(ACT_SORT_INVERT, false, 0, 35, 3, 1000, false).op, OFF_INVERT);
+	assert_int_equal(key(ACT_REFRESH, false, 0, 35, 3, 1000, false).op, OFF_REFRESH);
+	/* Esc stops a replacement, else it is the app's */
+	assert_int_equal(key(ACT_BACK, false, 0, 35, 3, 1000, true).op, OFF_STOP_REPLACE);
+	assert_int_equal(key(ACT_BACK, false, 0, 35, 3, 1000, false).op, OFF_PASS);
+	/* the app's own keys */
+	assert_int_equal(key(ACT_HELP, false, 0, 35, 3, 1000, false).op, OFF_PASS);
+	assert_int_equal(key(ACT_QUIT, false, 0, 35, 3, 1000, false).op, OFF_PASS);
+	assert_int_equal(key(ACT_NEXT_VIEW, false, 0, 35, 3, 1000, false).op, OFF_PASS);
+	assert_int_equal(key(ACT_NONE, false, 0, 35, 3, 1000, false).op, OFF_PASS);
+	/* the detail: up and down scroll it, Esc and q close it, the rest act
+	 * on the table under it */
+	in = key(ACT_DOWN, true, 0, 35, 3, 1000, false);
+	assert_int_equal(in.op, OFF_DETAIL_SCROLL);
+	assert_int_equal(in.delta, 1);
+	in = key(ACT_UP, true, 2, 35, 3, 1000, false);
+	assert_int_equal(in.op, OFF_DETAIL_SCROLL);
+	assert_int_equal(in.delta, -1);
+	assert_int_equal(key(ACT_UP, true, 0, 35, 3, 1000, false).op, OFF_NOTHING);
+	assert_int_equal(key(ACT_BACK, true, 0, 35, 3, 1000, true).op, OFF_DETAIL_CLOSE);
+	assert_int_equal(key(ACT_QUIT, true, 0, 35, 3, 1000, false).op, OFF_DETAIL_CLOSE);
+	in = key(ACT_PAGE_DOWN, true, 0, 35, 3, 1000, false);
+	assert_int_equal(in.op, OFF_MOVE);
+	assert_int_equal(in.delta, 34);
+	assert_int_equal(key(ACT_SORT_INVERT, true, 0, 35, 3, 1000, false).op, OFF_INVERT);
+	assert_int_equal(key(ACT_HELP, true, 0, 35, 3, 1000, false).op, OFF_PASS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_sort_key),
 		cmocka_unit_test(test_type_cycle),
 		cmocka_unit_test(test_rows_on_demand),
+		cmocka_unit_test(test_intent),
 	};
 	return cmocka_run_group_tests_name("ui_offers", tests, NULL, NULL);
 }

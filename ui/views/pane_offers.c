@@ -995,42 +995,78 @@ static void off_keys(struct keymap *km, int ctx)
 	keymap_default(km, ctx, "Enter", d);
 }
 
-static bool off_action(struct app *a, void *st, enum action act)
+struct off_intent pane_offers_intent(enum action act, const struct off_keyctx *k)
 {
-	struct off_view *v = st;
-	struct table *t = &v->t;
-	long page = v->rows > 1 ? v->rows - 1 : 1;
+	struct off_intent in = { OFF_PASS, 0 };
 	if (!action_builtin(act)) /* a registered action: its run handles it */
-		return false;
-	if (v->detail) {
+		return in;
+	if (k->detail) {
 		switch (act) {
-		case ACT_UP: if (v->dtop) v->dtop--; break;
-		case ACT_DOWN: v->dtop++; break;
+		case ACT_UP:
+			in.op = k->dtop > 0 ? OFF_DETAIL_SCROLL : OFF_NOTHING;
+			in.delta = -1;
+			return in;
+		case ACT_DOWN: /* kept within the lines when drawn */
+			in.op = OFF_DETAIL_SCROLL;
+			in.delta = 1;
+			return in;
 		case ACT_BACK:
-		case ACT_QUIT: v->detail = false; break;
+		case ACT_QUIT: in.op = OFF_DETAIL_CLOSE; return in;
 		case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
 		case ACT_PAUSE: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
 		case ACT_NEXT_VIEW: case ACT_PAGE_UP: case ACT_PAGE_DOWN: case ACT_TOP:
 		case ACT_BOTTOM: case ACT_SORT_PREV: case ACT_SORT_NEXT: case ACT_SORT_INVERT:
-			goto table; /* they act on the table under the detail */
+			break; /* they act on the table under the detail */
 		}
-		a->dirty |= DIRTY_BODY;
-		return true;
 	}
-table:
+	long page = k->rows > 1 ? k->rows - 1 : 1, to = (long)k->sel;
 	switch (act) {
-	case ACT_UP: table_move(t, -1); break;
-	case ACT_DOWN: table_move(t, 1); break;
-	case ACT_PAGE_UP: table_move(t, -page); break;
-	case ACT_PAGE_DOWN: table_move(t, page); break;
-	case ACT_TOP: table_home(t); break;
-	case ACT_BOTTOM: table_end(t); break;
-	case ACT_SORT_PREV: resort(a, v, -1, false); break;
-	case ACT_SORT_NEXT: resort(a, v, 1, false); break;
-	case ACT_SORT_INVERT: resort(a, v, 0, true); break;
-	case ACT_BACK:
-		if (!v->replace_id)
-			return false;
+	case ACT_UP: to -= 1; break;
+	case ACT_DOWN: to += 1; break;
+	case ACT_PAGE_UP: to -= page; break;
+	case ACT_PAGE_DOWN: to += page; break;
+	case ACT_TOP: to = 0; break;
+	case ACT_BOTTOM: to = (long)k->nview - 1; break;
+	case ACT_SORT_PREV: in.op = OFF_SORT; in.delta = -1; return in;
+	case ACT_SORT_NEXT: in.op = OFF_SORT; in.delta = 1; return in;
+	case ACT_SORT_INVERT: in.op = OFF_INVERT; return in;
+	case ACT_BACK: in.op = k->replacing ? OFF_STOP_REPLACE : OFF_PASS; return in;
+	case ACT_REFRESH: in.op = OFF_REFRESH; return in;
+	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_PAUSE:
+	case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW: case ACT_NEXT_VIEW:
+		return in;
+	}
+	/* a move, kept within the rows: none at all redraws nothing */
+	if (to >= (long)k->nview)
+		to = (long)k->nview - 1;
+	if (to < 0)
+		to = 0;
+	in.delta = to - (long)k->sel;
+	in.op = k->nview && in.delta ? OFF_MOVE : OFF_NOTHING;
+	return in;
+}
+
+static bool off_action(struct app *a, void *st, enum action act)
+{
+	struct off_view *v = st;
+	struct table *t = &v->t;
+	struct off_keyctx k = { v->detail, v->dtop, v->rows, t->sel, t->nview, v->replace_id != 0 };
+	struct off_intent in = pane_offers_intent(act, &k);
+	switch (in.op) {
+	case OFF_PASS: return false;
+	case OFF_NOTHING: return true;
+	case OFF_MOVE:
+		table_move(t, in.delta);
+		break;
+	case OFF_SORT: resort(a, v, (int)in.delta, false); break;
+	case OFF_INVERT: resort(a, v, 0, true); break;
+	case OFF_REFRESH: {
+		struct query_cmd c;
+		cmd_copy(&c, intent(v));
+		search(a, v, &c);
+		break;
+	}
+	case OFF_STOP_REPLACE:
 		app_toast(a, ROLE_DIM, 4, "replacement of instance %ld stopped", v->replace_id);
 		v->replace_id = 0;
 		if (v->prefill_req)
@@ -1042,15 +1078,14 @@ table:
 			v->prefill = NULL;
 		}
 		break;
-	case ACT_REFRESH: {
-		struct query_cmd c;
-		cmd_copy(&c, intent(v));
-		search(a, v, &c);
-		break;
-	}
-	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_PAUSE:
-	case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW: case ACT_NEXT_VIEW:
-		return false;
+	case OFF_DETAIL_SCROLL:
+		v->dtop += (int)in.delta;
+		a->dirty |= DIRTY_BODY;
+		return true;
+	case OFF_DETAIL_CLOSE:
+		v->detail = false;
+		a->dirty |= DIRTY_BODY;
+		return true;
 	}
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 	return true;
