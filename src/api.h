@@ -206,6 +206,13 @@ bool api_run_page(struct api_client *cl, const struct api_call *call, bool map,
  * to *texts (on failure nothing is appended). */
 bool api_run_page_texts(struct api_client *cl, const struct api_call *call,
 			struct json_stream_texts *texts, struct inst_page *pd, struct api_error *e);
+/* api_run with the finished transfer decoded by decode(x, ctx, e): true
+ * on success; false with *e set (a failed transfer as api_parse says it, an
+ * unreadable answer as AE_PROTOCOL) is judged by the retry rule as any
+ * other failure.  A decode that fails leaves ctx as it found it. */
+typedef bool (*api_decode_fn)(const struct http_xfer *x, void *ctx, struct api_error *e);
+bool api_run_decode(struct api_client *cl, const struct api_call *call, api_decode_fn decode,
+		    void *ctx, struct api_error *e);
 /* Blocking: the last `tail` lines of an endpoint's logs (malloc'd, sanitised,
  * newlines kept): the spec's form first, then the CLI's form (by id) when the
  * spec's is absent (404/405).  NULL with *e filled on failure. */

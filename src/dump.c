@@ -634,6 +634,18 @@ static void offers_wait_notice(void *ctx, const struct api_call *call, const str
 				     "a minute per address): retrying in %.0f s\n", ceil(delay));
 }
 
+/* The offers of an answer, decoded as the transfer ends (api_run_decode). */
+struct offers_got {
+	struct offer *v;
+	size_t n;
+};
+
+static bool decode_offers(const struct http_xfer *x, void *ctx, struct api_error *e)
+{
+	struct offers_got *g = ctx;
+	return offers_answer_xfer(x, &g->v, &g->n, e);
+}
+
 static int dump_offers(struct api_client *cl, FILE *out, FILE *err)
 {
 	struct query_error qe;
@@ -648,31 +660,33 @@ static int dump_offers(struct api_client *cl, FILE *out, FILE *err)
 		return DUMP_EXIT_USAGE;
 	}
 	struct api_call c = api_offers(cl->cfg, body);
-	json_t *root;
+	json_t *root = NULL;
 	struct api_error e;
+	struct offers_got got = { NULL, 0 };
 	/* 429s wait from the published interval (6 s, doubling), said on stderr */
 	offers_pace_init(&cl->pace[EP_OFFERS], util_mono());
 	cl->on_wait = offers_wait_notice;
 	cl->on_wait_ctx = err;
-	bool ok = api_run(cl, &c, &root, &e);
+	/* the table is mapped straight from the answer's bytes (offers_answer,
+	 * as the view does); --json prints the answer's own list, so keeps it */
+	bool ok = cl->cfg->dump_json ? api_run(cl, &c, &root, &e)
+				     : api_run_decode(cl, &c, decode_offers, &got, &e);
 	cl->on_wait = NULL;
 	api_call_free(&c);
 	if (!ok)
 		return report(err, cl->auth, "offers", &e);
 	int rc = DUMP_EXIT_OK;
-	struct offer *v = NULL;
-	size_t n = 0;
-	if (!json_map_offers(root, &v, &n)) {
+	if (!cl->cfg->dump_json) {
+		offers_table(got.v, got.n, out);
+	} else if (!json_map_offers(root, &got.v, &got.n)) {
 		apierr_protocol(&e, 200, "unexpected offer list shape");
 		rc = report(err, cl->auth, "offers", &e);
-	} else if (cl->cfg->dump_json) {
+	} else {
 		json_t *a = list_of(root, "offers");
 		print_json(out, a);
 		json_decref(a);
-	} else {
-		offers_table(v, n, out);
 	}
-	offers_free(v, n);
+	offers_free(got.v, got.n);
 	json_decref(root);
 	return rc;
 }

@@ -619,8 +619,16 @@ const char *const JSON_MAP_IK_NAMES[IK__COUNT] = {
 	[IK_TEMPLATE_HASH_ID] = "template_hash_id", [IK_TEMPLATE_NAME] = "template_name",
 	[IK_CREDIT_BALANCE] = "credit_balance", [IK_PREPAID_CREDIT] = "prepaid_credit",
 	[IK_CREDIT_REMAINING] = "credit_remaining", [IK_EXTRA_ENV] = "extra_env",
+	[IK_ASK_CONTRACT_ID] = "ask_contract_id", [IK_VERIFIED] = "verified",
+	[IK_RENTABLE] = "rentable", [IK_DIRECT_PORT_COUNT] = "direct_port_count",
+	[IK_DLPERF] = "dlperf", [IK_DLPERF_PER_DPHTOTAL] = "dlperf_per_dphtotal",
+	[IK_TOTAL_FLOPS] = "total_flops", [IK_SCORE] = "score",
+	[IK_CUDA_MAX_GOOD] = "cuda_max_good", [IK_DURATION] = "duration",
+	[IK_CPU_GHZ] = "cpu_ghz", [IK_COMPUTE_CAP] = "compute_cap",
+	[IK_DRIVER_VERSION] = "driver_version", [IK_CPU_NAME] = "cpu_name",
+	[IK_CREDIT_DISCOUNT_MAX] = "credit_discount_max",
 	[IK_INSTANCES] = "instances", [IK_NEXT_TOKEN] = "next_token",
-	[IK_TOTAL_INSTANCES] = "total_instances",
+	[IK_TOTAL_INSTANCES] = "total_instances", [IK_OFFERS] = "offers",
 };
 
 /* The readers of json_map's rules over a struct mval (val_num, val_long,
@@ -1015,6 +1023,74 @@ bool json_map_endpoints(const json_t *root, struct endpoint **v, size_t *n)
 
 /* ---- offers and templates ------------------------------------------------ */
 
+bool json_map_offer_rec(const struct json_map_rec *r, struct offer *f)
+{
+	memset(f, 0, sizeof *f);
+	long id;
+	struct mval idv = r->get(r, IK_ID);
+	if (!mv_long(&idv, &id)) {
+		idv = r->get(r, IK_ASK_CONTRACT_ID);
+		if (!mv_long(&idv, &id))
+			return false;
+	}
+	f->id = id;
+	f->machine_id = r_long(r, IK_MACHINE_ID);
+	f->num_gpus = r_int(r, IK_NUM_GPUS);
+	f->gpu_name = r_str(r, IK_GPU_NAME);
+	f->dph_total = r_num(r, IK_DPH_TOTAL);
+	f->dph_base = r_num(r, IK_DPH_BASE);
+	f->min_bid = r_num(r, IK_MIN_BID);
+	f->reliability = r_num(r, IK_RELIABILITY);
+	if (!isfinite(f->reliability))
+		f->reliability = r_num(r, IK_RELIABILITY2);
+	struct mval ver = r->get(r, IK_VERIFIED);
+	if (ver.t != MV_NONE) {
+		f->verified = mv_bool(&ver, NULL);
+	} else {
+		/* "verified" as a C string (jansson's strcmp stops at a NUL) */
+		struct mval vn = r->get(r, IK_VERIFICATION);
+		f->verified = vn.t == MV_STR && strnlen(vn.s, vn.len) == 8 &&
+			      !memcmp(vn.s, "verified", 8);
+	}
+	struct mval rent = r->get(r, IK_RENTABLE);
+	f->rentable = mv_bool(&rent, NULL);
+	f->gpu_ram = r_num(r, IK_GPU_RAM);
+	f->direct_port_count = r_int(r, IK_DIRECT_PORT_COUNT);
+	f->dlperf = r_num(r, IK_DLPERF);
+	f->dlperf_per_dphtotal = r_num(r, IK_DLPERF_PER_DPHTOTAL);
+	f->total_flops = r_num(r, IK_TOTAL_FLOPS);
+	f->score = r_num(r, IK_SCORE);
+	f->cpu_ram = r_num(r, IK_CPU_RAM);
+	f->disk_space = r_num(r, IK_DISK_SPACE);
+	f->inet_up = r_num(r, IK_INET_UP);
+	f->inet_down = r_num(r, IK_INET_DOWN);
+	f->cuda_max_good = r_num(r, IK_CUDA_MAX_GOOD);
+	f->geolocation = r_str(r, IK_GEOLOCATION);
+	f->verification = r_str(r, IK_VERIFICATION);
+	f->duration = r_num(r, IK_DURATION);
+	f->storage_cost = r_num(r, IK_STORAGE_COST);
+	f->host_id = r_long(r, IK_HOST_ID);
+	f->cpu_cores_effective = r_num(r, IK_CPU_CORES_EFFECTIVE);
+	f->cpu_ghz = r_num(r, IK_CPU_GHZ);
+	f->compute_cap = r_num(r, IK_COMPUTE_CAP);
+	f->driver_version = r_str(r, IK_DRIVER_VERSION);
+	f->cpu_name = r_str(r, IK_CPU_NAME);
+	f->credit_discount_max = r_num(r, IK_CREDIT_DISCOUNT_MAX);
+	struct mval isb = r->get(r, IK_IS_BID);
+	f->is_bid = mv_bool(&isb, NULL);
+	return true;
+}
+
+void json_map_offer_clear(struct offer *f)
+{
+	free(f->gpu_name);
+	free(f->geolocation);
+	free(f->verification);
+	free(f->driver_version);
+	free(f->cpu_name);
+	memset(f, 0, sizeof *f);
+}
+
 bool json_map_offers(const json_t *root, struct offer **v, size_t *n)
 {
 	const json_t *arr = list_of(root, "offers");
@@ -1024,66 +1100,19 @@ bool json_map_offers(const json_t *root, struct offer **v, size_t *n)
 	*v = xrealloc(*v, (*n + count + 1) * sizeof **v);
 	for (size_t i = 0; i < count; i++) {
 		const json_t *o = json_array_get(arr, i);
-		long id;
 		if (!json_is_object(o))
 			continue;
-		if (!val_long(json_object_get(o, "id"), &id) &&
-		    !val_long(json_object_get(o, "ask_contract_id"), &id))
-			continue;
-		struct offer *f = &(*v)[(*n)++];
-		memset(f, 0, sizeof *f);
-		f->id = id;
-		f->machine_id = get_long(o, "machine_id");
-		f->num_gpus = get_int(o, "num_gpus");
-		f->gpu_name = get_str(o, "gpu_name");
-		f->dph_total = get_num(o, "dph_total");
-		f->dph_base = get_num(o, "dph_base");
-		f->min_bid = get_num(o, "min_bid");
-		f->reliability = get_num(o, "reliability");
-		if (!isfinite(f->reliability))
-			f->reliability = get_num(o, "reliability2");
-		f->verified = get_bool(o, "verified");
-		if (!json_object_get(o, "verified"))
-			f->verified = json_is_string(json_object_get(o, "verification")) &&
-				      !strcmp(json_string_value(json_object_get(o, "verification")),
-					      "verified");
-		f->rentable = get_bool(o, "rentable");
-		f->gpu_ram = get_num(o, "gpu_ram");
-		f->direct_port_count = get_int(o, "direct_port_count");
-		f->dlperf = get_num(o, "dlperf");
-		f->dlperf_per_dphtotal = get_num(o, "dlperf_per_dphtotal");
-		f->total_flops = get_num(o, "total_flops");
-		f->score = get_num(o, "score");
-		f->cpu_ram = get_num(o, "cpu_ram");
-		f->disk_space = get_num(o, "disk_space");
-		f->inet_up = get_num(o, "inet_up");
-		f->inet_down = get_num(o, "inet_down");
-		f->cuda_max_good = get_num(o, "cuda_max_good");
-		f->geolocation = get_str(o, "geolocation");
-		f->verification = get_str(o, "verification");
-		f->duration = get_num(o, "duration");
-		f->storage_cost = get_num(o, "storage_cost");
-		f->host_id = get_long(o, "host_id");
-		f->cpu_cores_effective = get_num(o, "cpu_cores_effective");
-		f->cpu_ghz = get_num(o, "cpu_ghz");
-		f->compute_cap = get_num(o, "compute_cap");
-		f->driver_version = get_str(o, "driver_version");
-		f->cpu_name = get_str(o, "cpu_name");
-		f->credit_discount_max = get_num(o, "credit_discount_max");
-		f->is_bid = get_bool(o, "is_bid");
+		struct json_map_rec r = { jrec_get, jrec_fields, o };
+		if (json_map_offer_rec(&r, &(*v)[*n]))
+			(*n)++;
 	}
 	return true;
 }
 
 void offers_free(struct offer *v, size_t n)
 {
-	for (size_t i = 0; v && i < n; i++) {
-		free(v[i].gpu_name);
-		free(v[i].geolocation);
-		free(v[i].verification);
-		free(v[i].driver_version);
-		free(v[i].cpu_name);
-	}
+	for (size_t i = 0; v && i < n; i++)
+		json_map_offer_clear(&v[i]);
 	free(v);
 }
 

@@ -25,8 +25,9 @@ struct mval {
 	const json_t *j;    /* MV_JSON: an object or an array (jansson path: any value) */
 };
 
-/* The keys an instance's mapping reads, in one enum (a key dispatch by
- * index, not by name); JSON_MAP_IK_NAMES[k] is the name of key k. */
+/* The keys an instance's or an offer's mapping reads, in one enum (a key
+ * dispatch by index, not by name); JSON_MAP_IK_NAMES[k] is the name of
+ * key k. */
 enum json_map_ik {
 	IK_ID, IK_LABEL, IK_ACTUAL_STATUS, IK_INTENDED_STATUS, IK_CUR_STATE, IK_NEXT_STATE,
 	IK_STATUS_MSG, IK_MACHINE_ID, IK_HOST_ID, IK_NUM_GPUS, IK_GPU_NAME, IK_GPU_RAM,
@@ -38,8 +39,12 @@ enum json_map_ik {
 	IK_UPTIME_MINS, IK_RELIABILITY2, IK_RELIABILITY, IK_GEOLOCATION, IK_VERIFICATION,
 	IK_TEMPLATE_ID, IK_TEMPLATE_HASH_ID, IK_TEMPLATE_NAME, IK_CREDIT_BALANCE,
 	IK_PREPAID_CREDIT, IK_CREDIT_REMAINING, IK_EXTRA_ENV,
-	/* the list envelope's keys (not read from an instance) */
-	IK_INSTANCES, IK_NEXT_TOKEN, IK_TOTAL_INSTANCES,
+	/* read from an offer only (with many of the above) */
+	IK_ASK_CONTRACT_ID, IK_VERIFIED, IK_RENTABLE, IK_DIRECT_PORT_COUNT, IK_DLPERF,
+	IK_DLPERF_PER_DPHTOTAL, IK_TOTAL_FLOPS, IK_SCORE, IK_CUDA_MAX_GOOD, IK_DURATION,
+	IK_CPU_GHZ, IK_COMPUTE_CAP, IK_DRIVER_VERSION, IK_CPU_NAME, IK_CREDIT_DISCOUNT_MAX,
+	/* the list envelopes' keys (not read from a record) */
+	IK_INSTANCES, IK_NEXT_TOKEN, IK_TOTAL_INSTANCES, IK_OFFERS,
 	IK__COUNT
 };
 extern const char *const JSON_MAP_IK_NAMES[IK__COUNT];
@@ -62,6 +67,13 @@ json_t *json_map_mval_json(const struct mval *v);
 /* An instance from a record (the rules of json_map_instance).  *x zeroed
  * first; false without an integral id. */
 bool json_map_instance_rec(const struct json_map_rec *r, struct instance *x);
+
+/* An offer from a record (the rules of json_map_offers).  *f zeroed
+ * first; false without an integral id (or ask_contract_id).  fields is
+ * not called. */
+bool json_map_offer_rec(const struct json_map_rec *r, struct offer *f);
+/* Free what an offer owns (its strings), leaving *f zeroed. */
+void json_map_offer_clear(struct offer *f);
 
 /* The field list of a record, built member by member (json_map_fields'
  * rules: names interned, the secret check per name, env values masked,

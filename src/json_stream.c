@@ -1,12 +1,14 @@
-/* json_stream.c: owns the streaming mapper of instance list pages.  yajl
- * hands over the tokens one by one; each instance object's members are kept
+/* json_stream.c: owns the streaming mapper of instance list pages and of
+ * offer search answers.  yajl hands over the tokens one by one; each instance object's members are kept
  * as decoded scalars (strings in one arena per record) and only the nested
  * values (ports, extra_env, ...) are built as small jansson values, so no
  * tree of the page is ever made.  When an instance object closes it is
  * mapped by json_map_instance_rec(), the rules the jansson path uses, over
  * a record whose keys were resolved once per key name per page (the key
  * dispatch is an index, the secret check and the interning happen once per
- * name).  jansson's verdicts are kept on purpose: duplicate keys (the last
+ * name).  An offer keeps only its scalars: a nested value in an offer (or
+ * beside the "offers" list) is read and checked but not built, only its
+ * presence noted, for json_map_offer_rec() reads no container.  jansson's verdicts are kept on purpose: duplicate keys (the last
  * value wins, in the first one's place), UTF-8 checked strictly, no NUL in
  * a key, integers and reals that overflow refused, at most 2048 levels. */
 #include "json_stream.h"
@@ -81,10 +83,13 @@ struct coll {
 };
 
 struct js {
+	bool offers;               /* an offer search answer, not an instance page */
+	int list_ik;               /* the envelope's list key: IK_INSTANCES or IK_OFFERS */
 	bool map;                  /* false: the shape only */
 	struct instance **v;
+	struct offer **ov;         /* offers: the output */
 	size_t *n, n0;             /* *n when the call began */
-	size_t vcap;               /* room in *v (grown by doubling: pages are long) */
+	size_t vcap;               /* room in *v or *ov (grown by doubling: pages are long) */
 	struct frame *fr;
 	size_t nfr, frcap;
 	struct kname *names;
@@ -94,8 +99,9 @@ struct js {
 	uint32_t pending;          /* the name of the member whose value comes next */
 	struct coll root, inst;
 	enum { ROOT_NONE, ROOT_OBJ, ROOT_ARR, ROOT_SCALAR } root_kind;
-	bool have_list;            /* the envelope has "instances" */
+	bool have_list;            /* the envelope has "instances" ("offers") */
 	enum mv_type list_t;       /* the type of its (last) value; MV_JSON: array or object */
+	bool list_arr;             /* that value is an array */
 	/* texts (--dump --json): each record's text instead of its mapping */
 	struct json_stream_texts *out;
 	size_t tn0, tlen0;         /* out's records and text when the call began */
@@ -296,12 +302,34 @@ static struct kv *srec_fields(const struct json_map_rec *r, size_t *n)
 	return json_map_fb_end(&fb, n);
 }
 
-/* A collected object closed: map it as an instance onto the output. */
+/* Make room for one more record on the output (of size sz). */
+static void *out_room(struct js *p, void **v, size_t sz)
+{
+	if (*p->n >= p->vcap) {
+		p->vcap = p->vcap < 16 ? 16 : p->vcap * 2;
+		if (p->vcap <= *p->n)
+			p->vcap = *p->n + 16;
+		*v = xrealloc(*v, p->vcap * sz);
+	}
+	return (char *)*v + *p->n * sz;
+}
+
+/* A collected object closed: map it as an instance (an offer) onto the output. */
 static bool emit(struct js *p, struct coll *c)
 {
 	coll_close(c);
 	struct srec s = { p, c };
 	struct json_map_rec r = { srec_get, srec_fields, &s };
+	if (p->offers) {
+		void *v = *p->ov;
+		struct offer *f = out_room(p, &v, sizeof **p->ov);
+		*p->ov = v;
+		bool ok = json_map_offer_rec(&r, f);
+		if (ok)
+			(*p->n)++;
+		coll_reset(c);
+		return ok;
+	}
 	if (*p->n >= p->vcap) {
 		p->vcap = p->vcap < 16 ? 16 : p->vcap * 2;
 		if (p->vcap <= *p->n)
@@ -321,6 +349,12 @@ static bool emit(struct js *p, struct coll *c)
 /* Drop what this call appended (a later "instances" replaces the earlier). */
 static void truncate_out(struct js *p)
 {
+	if (p->offers) {
+		for (size_t i = p->n0; i < *p->n; i++)
+			json_map_offer_clear(&(*p->ov)[i]);
+		*p->n = p->n0;
+		return;
+	}
 	if (p->out) {
 		p->out->n = p->tn0;
 		p->out->text.len = p->tlen0;
@@ -608,6 +642,7 @@ static void list_value(struct js *p, enum mv_type t)
 	truncate_out(p);
 	p->have_list = true;
 	p->list_t = t;
+	p->list_arr = false;
 }
 
 /* Add a nested value (taken over) to the R_NEST container f. */
@@ -634,9 +669,9 @@ static int on_scalar(struct js *p, struct mval v)
 	}
 	switch (f->role) {
 	case R_ROOT_OBJ:
-		if (p->names[p->pending].ik == IK_INSTANCES)
+		if (p->names[p->pending].ik == p->list_ik)
 			list_value(p, v.t);
-		else
+		else if (!p->offers) /* an offer answer reads nothing else of the envelope */
 			coll_set(p, &p->root, p->pending, v);
 		break;
 	case R_INST:
@@ -753,15 +788,20 @@ static int on_open(struct js *p, bool obj)
 	json_t *j;
 	switch (f->role) {
 	case R_ROOT_OBJ:
-		if (p->names[p->pending].ik == IK_INSTANCES) {
+		if (p->names[p->pending].ik == p->list_ik) {
 			list_value(p, MV_JSON);
+			p->list_arr = !obj;
 			if (!obj)
 				push(p, R_LIST, NULL);
-			else if (p->map || p->out) {
+			else if ((p->map && !p->offers) || p->out) {
 				push_inst(p);
 			} else {
 				push(p, R_SKIP, NULL);
 			}
+			return 1;
+		}
+		if (p->offers) {
+			push(p, R_SKIP, NULL);
 			return 1;
 		}
 		j = obj ? json_object() : json_array();
@@ -780,6 +820,11 @@ static int on_open(struct js *p, bool obj)
 		}
 		return 1;
 	case R_INST:
+		if (p->offers) { /* there, not built: an offer reads no container */
+			coll_set(p, &p->inst, p->pending, (struct mval){ .t = MV_JSON, .j = NULL });
+			push(p, R_SKIP, NULL);
+			return 1;
+		}
 		if (p->out && p->names[p->pending].dsec) { /* dropped: not kept */
 			push(p, R_SKIP, NULL);
 			return 1;
@@ -941,41 +986,34 @@ static enum json_stream_rc finish(struct js *p, char **next_token, long *total)
 	return JSTREAM_OK;
 }
 
-static enum json_stream_rc parse_page(const char *text, size_t len, struct instance **v,
-				      size_t *n, struct json_stream_texts *out, char **next_token,
-				      long *total, char *err, size_t errlen)
+/* May yajl read the text as jansson does?  yajl takes \v and \f for
+ * blanks, and jansson lets a raw NUL after a number pass: no JSON text
+ * holds these bytes raw, jansson judges them (and unpaired surrogates). */
+static bool yajl_fit(const char *text, size_t len)
 {
-	*next_token = NULL;
-	*total = -1;
-	if (errlen)
-		err[0] = '\0';
-	/* yajl takes \v and \f for blanks, and jansson lets a raw NUL after a
-	 * number pass: no JSON text holds these bytes raw, jansson judges them */
-	if (!escapes_safe(text, len) || memchr(text, '\v', len) || memchr(text, '\f', len) ||
-	    memchr(text, '\0', len))
-		return by_jansson(text, len, v, n, out, next_token, total, err, errlen);
-	struct instance *scratch = NULL;
-	size_t scratch_n = 0;
-	struct js p = { .map = v != NULL, .out = out };
-	if (out) {
-		p.tn0 = out->n;
-		p.tlen0 = out->text.len;
-	}
-	p.v = v ? v : &scratch;
-	p.n = v ? n : &scratch_n;
-	p.n0 = *p.n;
-	coll_reset(&p.root);
-	coll_reset(&p.inst);
-	yajl_handle h = yajl_alloc(&CALLBACKS, NULL, &p);
-	p.h = h;
+	return escapes_safe(text, len) && !memchr(text, '\v', len) && !memchr(text, '\f', len) &&
+	       !memchr(text, '\0', len);
+}
+
+/* Read the text through yajl into p (set up by the caller).  JSTREAM_OK
+ * with *redo: read, but jansson must judge it; on JSTREAM_BAD_JSON err
+ * has the reason.  What was appended stays (the caller truncates). */
+static enum json_stream_rc parse(struct js *p, const char *text, size_t len, char *err,
+				 size_t errlen, bool *redo)
+{
+	coll_reset(&p->root);
+	coll_reset(&p->inst);
+	*redo = false;
+	yajl_handle h = yajl_alloc(&CALLBACKS, NULL, p);
+	p->h = h;
 	enum json_stream_rc rc = JSTREAM_OK;
 	if (!h) {
 		snprintf(err, errlen, "out of memory");
 		rc = JSTREAM_BAD_JSON;
 	} else if (yajl_parse(h, (const unsigned char *)text, len) != yajl_status_ok ||
 		   yajl_complete_parse(h) != yajl_status_ok) {
-		if (p.err[0]) {
-			snprintf(err, errlen, "%s", p.err);
+		if (p->err[0]) {
+			snprintf(err, errlen, "%s", p->err);
 		} else {
 			unsigned char *m = yajl_get_error(h, 0, (const unsigned char *)text, len);
 			snprintf(err, errlen, "%s", m ? (const char *)m : "malformed JSON");
@@ -988,35 +1026,65 @@ static enum json_stream_rc parse_page(const char *text, size_t len, struct insta
 		yajl_free(h);
 	/* only blanks may follow the root (yajl passes `[]"`, and a root
 	 * scalar's end is not told: jansson judges those) */
-	bool redo = false;
-	if (rc == JSTREAM_OK && p.root_kind == ROOT_SCALAR)
-		redo = true;
-	for (size_t i = p.end; rc == JSTREAM_OK && !redo && i < len; i++)
+	if (rc == JSTREAM_OK && p->root_kind == ROOT_SCALAR)
+		*redo = true;
+	for (size_t i = p->end; rc == JSTREAM_OK && !*redo && i < len; i++)
 		if (!strchr(" \t\n\r", text[i]) || !text[i])
-			redo = true;
+			*redo = true;
+	return rc;
+}
+
+/* What the parse kept (not the output). */
+static void js_free(struct js *p)
+{
+	for (size_t i = 0; i < p->nfr; i++)
+		if (p->fr[i].rec) /* a record tree left open by an error */
+			json_decref(p->fr[i].j);
+	for (size_t i = 0; i < p->frcap; i++)
+		free(p->fr[i].key);
+	free(p->fr);
+	free(p->vb.s);
+	free(p->last_kn);
+	free(p->perm);
+	coll_free(&p->root);
+	coll_free(&p->inst);
+	for (size_t i = 0; i < p->nnames; i++) {
+		free(p->names[i].s);
+		free(p->names[i].kt);
+	}
+	free(p->names);
+	free(p->ht);
+}
+
+static enum json_stream_rc parse_page(const char *text, size_t len, struct instance **v,
+				      size_t *n, struct json_stream_texts *out, char **next_token,
+				      long *total, char *err, size_t errlen)
+{
+	*next_token = NULL;
+	*total = -1;
+	if (errlen)
+		err[0] = '\0';
+	if (!yajl_fit(text, len))
+		return by_jansson(text, len, v, n, out, next_token, total, err, errlen);
+	struct instance *scratch = NULL;
+	size_t scratch_n = 0;
+	struct js p = { .map = v != NULL, .out = out, .list_ik = IK_INSTANCES };
+	if (out) {
+		p.tn0 = out->n;
+		p.tlen0 = out->text.len;
+	}
+	p.v = v ? v : &scratch;
+	p.n = v ? n : &scratch_n;
+	p.n0 = *p.n;
+	bool redo;
+	enum json_stream_rc rc = parse(&p, text, len, err, errlen, &redo);
 	if (rc == JSTREAM_OK && !redo)
 		rc = finish(&p, next_token, total);
 	if (rc != JSTREAM_OK || redo) {
 		truncate_out(&p);
 		*total = -1;
 	}
-	for (size_t i = 0; i < p.nfr; i++)
-		if (p.fr[i].rec) /* a record tree left open by an error */
-			json_decref(p.fr[i].j);
-	for (size_t i = 0; i < p.frcap; i++)
-		free(p.fr[i].key);
-	free(p.fr);
-	free(p.vb.s);
-	free(p.last_kn);
-	free(p.perm);
-	coll_free(&p.root);
-	coll_free(&p.inst);
-	for (size_t i = 0; i < p.nnames; i++) {
-		free(p.names[i].s);
-		free(p.names[i].kt);
-	}
-	free(p.names);
-	free(p.ht);
+	js_free(&p);
 	instances_free(scratch, scratch_n);
 	if (redo)
 		return by_jansson(text, len, v, n, out, next_token, total, err, errlen);
@@ -1035,4 +1103,47 @@ enum json_stream_rc json_stream_instance_texts(const char *text, size_t len,
 					       long *total, char *err, size_t errlen)
 {
 	return parse_page(text, len, NULL, NULL, out, next_token, total, err, errlen);
+}
+
+/* The jansson path of an offer answer. */
+static enum json_stream_rc offers_by_jansson(const char *text, size_t len, struct offer **v,
+					     size_t *n, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *root = json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+	if (!root) {
+		snprintf(err, errlen, "%s", je.text);
+		return JSTREAM_BAD_JSON;
+	}
+	bool ok = json_map_offers(root, v, n);
+	json_decref(root);
+	return ok ? JSTREAM_OK : JSTREAM_BAD_SHAPE;
+}
+
+enum json_stream_rc json_stream_offers(const char *text, size_t len, struct offer **v,
+				       size_t *n, char *err, size_t errlen)
+{
+	if (errlen)
+		err[0] = '\0';
+	if (!yajl_fit(text, len))
+		return offers_by_jansson(text, len, v, n, err, errlen);
+	struct js p = { .offers = true, .map = true, .list_ik = IK_OFFERS, .ov = v, .n = n };
+	p.n0 = *n;
+	bool redo;
+	enum json_stream_rc rc = parse(&p, text, len, err, errlen, &redo);
+	if (rc == JSTREAM_OK && !redo) {
+		/* json_map_offers' list_of: a bare array, or an object's "offers" array */
+		if (p.root_kind == ROOT_OBJ)
+			rc = p.have_list && p.list_arr ? JSTREAM_OK : JSTREAM_BAD_SHAPE;
+		else if (p.root_kind != ROOT_ARR)
+			rc = JSTREAM_BAD_SHAPE;
+	}
+	if (rc != JSTREAM_OK || redo)
+		truncate_out(&p);
+	else if (!*v) /* as json_map_offers: an empty answer still gives an array */
+		*v = xcalloc(1, sizeof **v);
+	js_free(&p);
+	if (redo)
+		return offers_by_jansson(text, len, v, n, err, errlen);
+	return rc;
 }

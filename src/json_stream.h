@@ -1,4 +1,5 @@
-/* json_stream.h: the instance list pages mapped straight from the bytes
+/* json_stream.h: the instance list pages (and the offer search answers)
+ * mapped straight from the bytes
  * (yajl's callback parser: no tree), into the same records json_map
  * produces from a jansson tree: the same tolerant rules (json_map_rec.h),
  * the same envelopes (v1 {"instances":[...],"next_token":..,
@@ -57,5 +58,14 @@ void json_stream_texts_free(struct json_stream_texts *t);
 enum json_stream_rc json_stream_instance_texts(const char *text, size_t len,
 					       struct json_stream_texts *out, char **next_token,
 					       long *total, char *err, size_t errlen);
+/* An offer search answer (len bytes of text) onto *v and *n (appended,
+ * realloc'd), by json_map_offers' rules: {"offers":[...]} (other members
+ * ignored) or a bare array; non-objects and id-less entries skipped.
+ * JSTREAM_BAD_SHAPE when neither shape (json_map_offers false), then
+ * nothing appended; on JSTREAM_BAD_JSON nothing is appended and err (errlen
+ * bytes) gets the parser's message (yajl's words, not jansson's). */
+struct offer;
+enum json_stream_rc json_stream_offers(const char *text, size_t len, struct offer **v,
+				       size_t *n, char *err, size_t errlen);
 
 #endif

@@ -13,6 +13,8 @@
 
 #include "api.h"
 #include "apierr.h"
+#include "http.h"
+#include "json_stream.h"
 #include "util.h"
 
 /* ---- figures ------------------------------------------------------------------ */
@@ -466,4 +468,51 @@ double offers_pace_refused(struct pace *p, double now, double jitter, char *buf,
 	snprintf(buf, n, "offer search refused by the service (429): next search in %.0f s",
 		 ceil(w));
 	return w;
+}
+
+/* ---- the search's answer ------------------------------------------------------- */
+
+bool offers_answer(const char *text, size_t len, struct offer **v, size_t *n,
+		   struct api_error *e)
+{
+	char err[160];
+	switch (json_stream_offers(text, len, v, n, err, sizeof err)) {
+	case JSTREAM_OK:
+		return true;
+	case JSTREAM_BAD_SHAPE:
+		apierr_protocol(e, 200, "unexpected offer list shape");
+		return false;
+	case JSTREAM_BAD_JSON:
+		break;
+	}
+	/* not JSON (rare): jansson judges it again, for its own words (as
+	 * every other answer says it) and in case it reads it after all */
+	json_error_t je;
+	json_t *j = json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+	if (j) {
+		bool ok = json_map_offers(j, v, n);
+		json_decref(j);
+		if (!ok)
+			apierr_protocol(e, 200, "unexpected offer list shape");
+		return ok;
+	}
+	char m[220];
+	snprintf(m, sizeof m, "malformed JSON from the service (%s)", je.text);
+	apierr_protocol(e, 200, m);
+	return false;
+}
+
+bool offers_answer_xfer(const struct http_xfer *x, struct offer **v, size_t *n,
+			struct api_error *e)
+{
+	memset(e, 0, sizeof *e);
+	if (http_xfer_failed(x, e))
+		return false;
+	size_t len;
+	const char *body = http_xfer_body(x, &len);
+	bool ok = offers_answer(body, len, v, n, e);
+	if (ok)
+		e->cls = AE_NONE;
+	e->http_status = (int)http_xfer_status(x);
+	return ok;
 }

@@ -124,6 +124,24 @@ void offers_templates_answer_free(void *answer);
 /* A deep copy of t as a one-record array (templates_free(d, 1) frees it). */
 struct template_rec *offers_template_dup(const struct template_rec *t);
 
+/* ---- the search's answer ------------------------------------------------------- */
+
+/* An offer search's answer (len bytes of JSON text) onto *v and *n
+ * (appended, realloc'd), mapped straight from the bytes (json_stream_offers:
+ * no jansson tree), by json_map_offers' rules.  False with *e set
+ * (AE_PROTOCOL, status 200) when the text is not JSON ("malformed JSON from
+ * the service (...)", jansson's words as api_parse says them) or not an
+ * offer list ("unexpected offer list shape"); nothing appended then.  The
+ * one mapping of the view's search and of --dump offers. */
+struct http_xfer;
+bool offers_answer(const char *text, size_t len, struct offer **v, size_t *n,
+		   struct api_error *e);
+/* The same from a finished transfer: a failed one (http_xfer_failed: a
+ * status, a transport error) is *e as api_parse makes it; e->http_status is
+ * the transfer's.  *e is zeroed first (AE_NONE on success). */
+bool offers_answer_xfer(const struct http_xfer *x, struct offer **v, size_t *n,
+			struct api_error *e);
+
 /* ---- search pacing -------------------------------------------------------------- */
 
 #define OFFERS_PACE_BURST 5.0 /* searches sent back to back before pacing */

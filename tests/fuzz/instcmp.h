@@ -3,8 +3,10 @@
  * (fuzz_json_stream.c).  instcmp_page() maps a text with jansson
  * (json_loadb as api_parse does, then json_map_instances and the pager's
  * total) and with the streaming mapper (json_stream_instances), and
- * compares the verdicts and every field of every record.  Header-only:
- * static functions, included once per program. */
+ * compares the verdicts and every field of every record; instcmp_offers()
+ * does the same for an offer search answer (json_map_offers against
+ * json_stream_offers).  Header-only: static functions, included once per
+ * program. */
 #ifndef RENTOP_INSTCMP_H
 #define RENTOP_INSTCMP_H
 
@@ -187,6 +189,67 @@ static bool instcmp_page(const char *text, size_t len, char *why, size_t n, size
 	instances_free(b, nb);
 	free(ta);
 	free(tb);
+	return same;
+}
+
+/* The first difference between two offers, into why; false when any. */
+static bool instcmp_offer(const struct offer *a, const struct offer *b, char *why, size_t n)
+{
+#define S(f) if (!instcmp_str(a->f, b->f)) { snprintf(why, n, #f ": \"%s\" vs \"%s\"", a->f ? a->f : "(null)", b->f ? b->f : "(null)"); return false; }
+#define L(f) if (a->f != b->f) { snprintf(why, n, #f ": %lld vs %lld", (long long)a->f, (long long)b->f); return false; }
+#define D(f) if (!instcmp_num(a->f, b->f)) { snprintf(why, n, #f ": %.17g vs %.17g", a->f, b->f); return false; }
+	L(id) L(machine_id) L(num_gpus) S(gpu_name) D(dph_total) D(dph_base) D(min_bid)
+	D(reliability) L(verified) L(rentable) D(gpu_ram) L(direct_port_count) D(dlperf)
+	D(dlperf_per_dphtotal) D(total_flops) D(score) D(cpu_ram) D(disk_space) D(inet_up)
+	D(inet_down) D(cuda_max_good) S(geolocation) S(verification) D(duration)
+	D(storage_cost) L(host_id) D(cpu_cores_effective) D(cpu_ghz) D(compute_cap)
+	S(driver_version) S(cpu_name) D(credit_discount_max) L(is_bid)
+#undef S
+#undef L
+#undef D
+	return true;
+}
+
+/* An offer search answer mapped both ways (json_loadb + json_map_offers,
+ * json_stream_offers) and compared; false (why says what differs) when the
+ * mappers disagree.  *mapped gets the number of offers. */
+static bool instcmp_offers(const char *text, size_t len, char *why, size_t n, size_t *mapped)
+{
+	*mapped = 0;
+	json_t *root = json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+	struct offer *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+	char err[200];
+	enum json_stream_rc want = JSTREAM_BAD_JSON;
+	if (root) {
+		want = json_map_offers(root, &a, &na) ? JSTREAM_OK : JSTREAM_BAD_SHAPE;
+		json_decref(root);
+	}
+	enum json_stream_rc got = json_stream_offers(text, len, &b, &nb, err, sizeof err);
+	bool same = true;
+	if (want != got) {
+		snprintf(why, n, "offers verdict: jansson %d, stream %d (%s)", (int)want, (int)got, err);
+		same = false;
+	} else if (got == JSTREAM_OK && na != nb) {
+		snprintf(why, n, "offers count: %zu vs %zu", na, nb);
+		same = false;
+	} else if (got == JSTREAM_OK && !b) {
+		snprintf(why, n, "offers: no array for a list of %zu", nb);
+		same = false;
+	} else if (got != JSTREAM_OK && nb) {
+		snprintf(why, n, "a refused answer left %zu offers", nb);
+		same = false;
+	}
+	for (size_t i = 0; same && got == JSTREAM_OK && i < na; i++) {
+		char w[400];
+		if (!instcmp_offer(&a[i], &b[i], w, sizeof w)) {
+			snprintf(why, n, "offer %zu: %s", i, w);
+			same = false;
+		}
+	}
+	*mapped = nb;
+	offers_free(a, na);
+	offers_free(b, nb);
 	return same;
 }
 

@@ -180,6 +180,24 @@ else
     notok "dump offers waits out a 429 (saying so) instead of exiting 4" "rc=$rc" "$(cat "$T/o429.err")"
 fi
 
+# the table is mapped straight from the answer's bytes (json_stream_offers),
+# --json prints the answer's own list: the same offers in the same order,
+# also when a 429 came first (the table path's retry)
+"$RENTOP" --url "$SIM_URL" --dump offers --query '-n --limit 150 -o dph+' --json >"$T/o150.json" 2>"$T/o150.err"
+rc1=$?
+fault /api/v0/bundles/ 429 1
+"$RENTOP" --url "$SIM_URL" --dump offers --query '-n --limit 150 -o dph+' >"$T/o150.out" 2>"$T/o150t.err"
+rc2=$?
+jids=$(grep '^    "id": ' "$T/o150.json" | sed 's/.*: //; s/,$//' | tr '\n' ' ')
+tids=$(tail -n +2 "$T/o150.out" | awk '{ print $1 }' | tr '\n' ' ')
+if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ "$(records "$T/o150.json")" -eq 150 ] && [ "$jids" = "$tids" ] &&
+    grep -q 'retrying in' "$T/o150t.err"; then
+    ok "dump offers' table (mapped from the bytes) lists the --json answer's 150 offers in order, after a 429"
+else
+    notok "dump offers' table (mapped from the bytes) lists the --json answer's 150 offers in order, after a 429" \
+        "rc=$rc1/$rc2" "$(echo "$jids" | head -c 200)" "$(echo "$tids" | head -c 200)" "$(cat "$T/o150t.err")"
+fi
+
 # templates: their own fields; a misspelt one is named
 "$RENTOP" --url "$SIM_URL" --api-key-file "$KEYFILE" --dump templates --query 'nam=x' >"$T/t2.out" 2>"$T/t2.err"
 rc=$?

@@ -4,7 +4,12 @@
  * that overflow, depth, NUL, surrogates, bad UTF-8), thousands of random
  * instance pages of perturbed types and their byte-level mutations; the
  * shape-only pager (--dump --json) against its jansson twin; and a secret
- * key whose name was first met as a value stays masked. */
+ * key whose name was first met as a value stays masked.  The offer
+ * answers' mapper (json_stream_offers) against json_map_offers the same
+ * way: every text above read as an offer answer too, offer edge cases
+ * (both shapes, missing, null and wrongly typed fields, unicode, huge
+ * numbers), random offer answers and their mutations, and offers_answer()'s
+ * errors. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,9 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apierr.h"
 #include "fuzz/instcmp.h"
 #include "json_map.h"
 #include "json_stream.h"
+#include "offers.h"
 #include "sweep.h"
 #include "util.h"
 
@@ -30,6 +37,11 @@ static size_t check_text(const char *text, size_t len)
 	size_t mapped;
 	if (!instcmp_page(text, len, why, sizeof why, &mapped))
 		fail_msg("mappers differ: %s\n  text: %.*s", why, (int)(len > 600 ? 600 : len), text);
+	/* the same text as an offer search answer */
+	size_t offers;
+	if (!instcmp_offers(text, len, why, sizeof why, &offers))
+		fail_msg("offer mappers differ: %s\n  text: %.*s", why, (int)(len > 600 ? 600 : len),
+			 text);
 	/* the shape only, as --dump --json pages it */
 	json_t *root = json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
 	struct pager a = { .total = -1 }, b = { .total = -1 };
@@ -447,6 +459,271 @@ static void test_secret_name_seen_as_value(void **state)
 	instances_free(v, n);
 }
 
+/* ---- offers ----------------------------------------------------------------- */
+
+static size_t check_offers(const char *text, size_t len)
+{
+	char why[600];
+	size_t mapped;
+	if (!instcmp_offers(text, len, why, sizeof why, &mapped))
+		fail_msg("offer mappers differ: %s\n  text: %.*s", why, (int)(len > 600 ? 600 : len),
+			 text);
+	return mapped;
+}
+
+static size_t check_offers_str(const char *text)
+{
+	return check_offers(text, strlen(text));
+}
+
+static void test_offer_edges(void **state)
+{
+	(void)state;
+	static const char *const cases[] = {
+		/* the shapes: under "offers", a bare list, and what is neither */
+		"{\"offers\":[]}", "[]", "{}", "{\"offers\":null}", "{\"offers\":{\"id\":1}}",
+		"{\"offers\":5}", "{\"offers\":\"x\"}", "{\"id\":1}", "null", "7",
+		"{\"success\":true,\"offers\":[{\"id\":1}],\"count\":{\"a\":[1,2]}}",
+		"{\"offers\":[{\"id\":1}],\"offers\":[{\"id\":2},{\"id\":3}]}",
+		"{\"offers\":[{\"id\":1}],\"offers\":null}",
+		"{\"offers\":7,\"offers\":[{\"id\":4}]}",
+		"{\"offers\":[{\"id\":1}],\"offers\":{\"id\":2}}",
+		"{\"instances\":[{\"id\":1}]}",
+		"[1,\"a\",null,[{}],{\"id\":1},{\"gpu_name\":\"no id\"},true]",
+		/* ids */
+		"[{\"ask_contract_id\":5}]", "[{\"id\":null,\"ask_contract_id\":\"6\"}]",
+		"[{\"id\":\"x\",\"ask_contract_id\":7.0}]", "[{\"id\":1.5}]",
+		"[{\"id\":{\"a\":1},\"ask_contract_id\":[8]}]", "[{\"id\":1,\"id\":2}]",
+		"[{\"id\":9223372036854775807}]", "[{\"id\":9223372036854775808}]",
+		"[{\"id\":-9223372036854775808}]", "[{\"id\":1e19}]", "[{\"id\":\" 42 \"}]",
+		/* missing, null and wrongly typed fields */
+		"[{\"id\":1,\"num_gpus\":null,\"gpu_name\":5,\"dph_total\":\"0.5\","
+		"\"reliability\":null,\"reliability2\":\"0.9\",\"verified\":null,"
+		"\"verification\":\"verified\",\"rentable\":\"True\",\"gpu_ram\":[1],"
+		"\"direct_port_count\":\"12\",\"geolocation\":{\"c\":\"US\"},\"is_bid\":1}]",
+		"[{\"id\":1,\"verification\":\"verified\"},{\"id\":2,\"verification\":\"verified\\u0000x\"},"
+		"{\"id\":3,\"verification\":\"unverified\"},{\"id\":4,\"verified\":{}}]",
+		"[{\"id\":1,\"verified\":\"false\",\"rentable\":\"true\\u0000\",\"is_bid\":\"False\"}]",
+		"[{\"id\":1,\"num_gpus\":4294967297,\"direct_port_count\":-2147483649}]",
+		"[{\"id\":1,\"num_gpus\":\"2.0\",\"machine_id\":\"12a\",\"host_id\":1e300}]",
+		/* numbers */
+		"[{\"id\":1,\"dph_total\":1e400}]", "[{\"id\":1,\"dph_total\":-1e400}]",
+		"[{\"id\":1,\"dph_total\":1e-400,\"score\":-0.0,\"dlperf\":1E2}]",
+		"[{\"id\":1,\"total_flops\":99999999999999999999}]",
+		"[{\"id\":1,\"total_flops\":\"1e400\",\"duration\":\"inf\",\"cpu_ghz\":\"nan\"}]",
+		"[{\"id\":1,\"x\":[1e400]}]", "[{\"id\":1,\"x\":{\"y\":99999999999999999999}}]",
+		"[{\"id\":1,\"storage_cost\":0.1,\"credit_discount_max\":\" 0.4 \",\"compute_cap\":890}]",
+		/* strings: escapes, unicode, control bytes, bad UTF-8 */
+		"[{\"id\":1,\"gpu_name\":\"RTX\\u00a04090\",\"geolocation\":\"Z\xc3\xbcrich, CH\"}]",
+		"[{\"id\":1,\"gpu_name\":\"a\\u0000b\",\"cpu_name\":\"\\u001b[31mred\"}]",
+		"[{\"id\":1,\"geolocation\":\"\\ud83d\\ude00\"}]", "[{\"id\":1,\"geolocation\":\"\\ud83d\"}]",
+		"[{\"id\":1,\"geolocation\":\"\xc3\xa9\xe6\x97\xa5\"}]", "[{\"id\":1,\"geolocation\":\"\xff\"}]",
+		"[{\"id\":1,\"geolocation\":\"\xed\xa0\x80\"}]", "[{\"id\":1,\"driver_version\":\"a\tb\"}]",
+		"[{\"id\":1,\"g\\u0000pu\":1}]", "[{\"id\":1,\"\xc3\xa9\":{\"a\\u0000\":1}}]",
+		/* structure */
+		"[{\"id\":1}] x", "[{\"id\":1},]", "{\"offers\":[{\"id\":1}]", "[{\"id\":1}][]",
+		"[]\"", "[1,\v2]", "[1\f]", "\"\"\"", "{\"offers\":[]} \"ab", "[] \t\r\n",
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+		check_offers_str(cases[i]);
+	check_offers("[{\"id\":1}\0]", 11);
+	for (int depth = 2045; depth <= 2050; depth++) {
+		char *t = xmalloc((size_t)depth * 2 + 64);
+		size_t len = (size_t)sprintf(t, "{\"offers\":[{\"id\":1,\"x\":");
+		for (int i = 4; i < depth; i++)
+			t[len++] = '[';
+		for (int i = 4; i < depth; i++)
+			t[len++] = ']';
+		len += (size_t)sprintf(t + len, "}]}");
+		check_offers(t, len);
+		free(t);
+	}
+}
+
+/* What the stream mapper makes of the shapes, by value (not only "the same
+ * as jansson"). */
+static void test_offer_values(void **state)
+{
+	(void)state;
+	const char *t = "{\"offers\":[{\"ask_contract_id\":\"900002\",\"num_gpus\":\"8\","
+			"\"gpu_name\":\"H100\\u001b[2J SXM\",\"dph_total\":\"19.9\","
+			"\"verification\":\"verified\",\"rentable\":1,\"geolocation\":\"Z\xc3\xbcrich\","
+			"\"search\":{\"x\":[1,2,{\"y\":null}]},\"reliability2\":0.5},"
+			"{\"gpu_name\":\"no id\"},5,{\"id\":7,\"verified\":false,"
+			"\"verification\":\"verified\",\"is_bid\":\"true\",\"dph_total\":null}],"
+			"\"count\":3}";
+	struct offer *v = NULL;
+	size_t n = 0;
+	char err[160];
+	assert_int_equal(json_stream_offers(t, strlen(t), &v, &n, err, sizeof err), JSTREAM_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(v[0].id, 900002);
+	assert_int_equal(v[0].num_gpus, 8);
+	assert_null(strchr(v[0].gpu_name, '\033')); /* sanitised */
+	assert_true(v[0].dph_total > 19.89 && v[0].dph_total < 19.91);
+	assert_true(v[0].verified && v[0].rentable && !v[0].is_bid);
+	assert_string_equal(v[0].geolocation, "Z\xc3\xbcrich");
+	assert_true(v[0].reliability == 0.5);
+	assert_string_equal(v[0].cpu_name, "");
+	assert_true(isnan(v[0].min_bid));
+	assert_int_equal(v[1].id, 7);
+	assert_false(v[1].verified); /* "verified" sent wins over "verification" */
+	assert_true(v[1].is_bid);
+	assert_true(isnan(v[1].dph_total));
+	offers_free(v, n);
+	/* a bare list appends to what is there */
+	v = NULL;
+	n = 0;
+	const char *a = "[{\"id\":1}]", *b = "[{\"id\":2},{\"id\":3}]";
+	assert_int_equal(json_stream_offers(a, strlen(a), &v, &n, err, sizeof err), JSTREAM_OK);
+	assert_int_equal(json_stream_offers(b, strlen(b), &v, &n, err, sizeof err), JSTREAM_OK);
+	assert_int_equal(n, 3);
+	assert_int_equal(v[2].id, 3);
+	/* a refused answer appends nothing and keeps what was there */
+	const char *c = "{\"offers\":[{\"id\":4}],\"offers\":1}", *d = "[{\"id\":4},";
+	assert_int_equal(json_stream_offers(c, strlen(c), &v, &n, err, sizeof err),
+			 JSTREAM_BAD_SHAPE);
+	assert_int_equal(n, 3);
+	assert_int_equal(json_stream_offers(d, strlen(d), &v, &n, err, sizeof err),
+			 JSTREAM_BAD_JSON);
+	assert_true(err[0] != '\0');
+	assert_int_equal(n, 3);
+	offers_free(v, n);
+	/* an empty list is an (empty) array, as json_map_offers gives */
+	v = NULL;
+	n = 0;
+	const char *e = "{\"offers\":[]}";
+	assert_int_equal(json_stream_offers(e, strlen(e), &v, &n, err, sizeof err), JSTREAM_OK);
+	assert_non_null(v);
+	assert_int_equal(n, 0);
+	offers_free(v, n);
+}
+
+/* offers_answer(): the errors as the view and --dump say them. */
+static void test_offers_answer(void **state)
+{
+	(void)state;
+	struct offer *v = NULL;
+	size_t n = 0;
+	struct api_error e;
+	memset(&e, 0, sizeof e);
+	const char *ok = "{\"offers\":[{\"id\":3}]}", *obj = "{\"offers\":{}}";
+	assert_true(offers_answer(ok, strlen(ok), &v, &n, &e));
+	assert_int_equal(n, 1);
+	assert_false(offers_answer(obj, strlen(obj), &v, &n, &e));
+	assert_int_equal(e.cls, AE_PROTOCOL);
+	assert_string_equal(e.msg, "unexpected offer list shape");
+	/* not JSON: jansson's words, as api_parse gives them for any answer */
+	const char *bad = "{\"offers\":[{\"id\":3}";
+	json_error_t je;
+	assert_null(json_loadb(bad, strlen(bad), JSON_DECODE_ANY | JSON_ALLOW_NUL, &je));
+	char want[300];
+	snprintf(want, sizeof want, "malformed JSON from the service (%s)", je.text);
+	assert_false(offers_answer(bad, strlen(bad), &v, &n, &e));
+	assert_int_equal(e.cls, AE_PROTOCOL);
+	assert_string_equal(e.msg, want);
+	assert_int_equal(n, 1);
+	/* what yajl would read differently goes to jansson, which judges it */
+	const char *pair = "[{\"id\":4,\"gpu_name\":\"\\ud83d\\ude00\"}]";
+	const char *lone = "[{\"id\":5,\"gpu_name\":\"\\ud83d\"}]";
+	assert_true(offers_answer(pair, strlen(pair), &v, &n, &e));
+	assert_int_equal(n, 2);
+	assert_false(offers_answer(lone, strlen(lone), &v, &n, &e));
+	assert_int_equal(e.cls, AE_PROTOCOL);
+	assert_int_equal(n, 2);
+	offers_free(v, n);
+}
+
+/* A random offer: the keys the mapping reads (and others), values of any type. */
+static const char *const OKEYS[] = {
+	"id", "ask_contract_id", "machine_id", "num_gpus", "gpu_name", "dph_total", "dph_base",
+	"min_bid", "reliability", "reliability2", "verified", "verification", "rentable", "gpu_ram",
+	"direct_port_count", "dlperf", "dlperf_per_dphtotal", "total_flops", "score", "cpu_ram",
+	"disk_space", "inet_up", "inet_down", "cuda_max_good", "geolocation", "duration",
+	"storage_cost", "host_id", "cpu_cores_effective", "cpu_ghz", "compute_cap",
+	"driver_version", "cpu_name", "credit_discount_max", "is_bid", "offers", "search",
+	"caf\xc3\xa9", "",
+};
+
+static void gen_offer(struct gen *g)
+{
+	put(g, "{");
+	bool first = true;
+	if (pick(g, 6)) {
+		putf(g, "\"%s\":%u", pick(g, 4) ? "id" : "ask_contract_id", pick(g, 100000));
+		first = false;
+	}
+	for (unsigned i = 0, n = pick(g, 36); i < n; i++) {
+		if (!first)
+			put(g, ",");
+		first = false;
+		putf(g, "\"%s\":", OKEYS[pick(g, sizeof OKEYS / sizeof *OKEYS)]);
+		gen_value(g, 0);
+	}
+	put(g, "}");
+}
+
+static void gen_offers(struct gen *g)
+{
+	g->len = 0;
+	put(g, "");
+	unsigned shape = pick(g, 10), n = pick(g, 6);
+	if (shape >= 3)
+		put(g, "{\"success\":true,\"offers\":");
+	if (shape == 3) {
+		gen_value(g, 0);
+	} else {
+		put(g, "[");
+		for (unsigned i = 0; i < n; i++) {
+			if (i)
+				put(g, ",");
+			if (pick(g, 10))
+				gen_offer(g);
+			else
+				gen_value(g, 0);
+		}
+		put(g, "]");
+	}
+	if (shape >= 3) {
+		if (pick(g, 3) == 0) {
+			put(g, ",\"count\":");
+			gen_value(g, 0);
+		}
+		if (pick(g, 10) == 0)
+			put(g, ",\"offers\":[{\"id\":5}]");
+		put(g, "}");
+	}
+}
+
+static void test_random_offers(void **state)
+{
+	(void)state;
+	struct gen g = { .s = 0xD1B54A32D192ED03ull };
+	size_t offers = 0, answers = 3000;
+	for (size_t i = 0; i < answers; i++) {
+		gen_offers(&g);
+		offers += check_offers(g.b, g.len);
+		for (int m = 0; m < 2; m++) {
+			char *t = xmalloc(g.len + 1);
+			memcpy(t, g.b, g.len + 1);
+			size_t len = g.len;
+			for (unsigned k = 0, nm = 1 + pick(&g, 3); k < nm && len; k++) {
+				size_t at = pick(&g, (unsigned)len);
+				switch (pick(&g, 4)) {
+				case 0: t[at] = (char)pick(&g, 256); break;
+				case 1: memmove(t + at, t + at + 1, len - at); len--; break;
+				case 2: len = at; break;
+				default: t[at] = "\"{}[],:\0e."[pick(&g, 11)]; break;
+				}
+			}
+			check_offers(t, len);
+			free(t);
+		}
+	}
+	free(g.b);
+	assert_true(offers > answers); /* most answers held offers that were compared */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -455,6 +732,10 @@ int main(void)
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_depth),
 		cmocka_unit_test(test_random_pages),
+		cmocka_unit_test(test_offer_edges),
+		cmocka_unit_test(test_offer_values),
+		cmocka_unit_test(test_offers_answer),
+		cmocka_unit_test(test_random_offers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -315,9 +315,12 @@ static void detail_enter(struct app *a, void *st, long id)
 
 static void detail_snapshot(struct app *a, void *st, bool rows)
 {
-	(void)st;
 	(void)rows;
-	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+	/* only when shown: behind another view (the offers) a sweep's every
+	 * page would redraw that view's body */
+	const struct view *cur = view_current(a);
+	if (cur && cur->st == st)
+		a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 }
 
 static void detail_clock(struct app *a, void *st)

@@ -8,7 +8,8 @@
  * the default filters in force and the sort.
  *
  * Searches happen only on demand (Enter in the query line, r, a change of
- * type or sort) through jobs_call with a mapper over json_map_offers, and
+ * type or sort) through jobs_call, the answer mapped on the poller thread
+ * straight from its bytes (offers_answer: no jansson tree), and
  * are paced at the published rate (offers_pace_*), the only client-side
  * gate on them: a search that would be refused waits as the pending one
  * ("next search in N s", counting down; a newer request replaces it) and
@@ -61,8 +62,9 @@ struct off_view {
 	struct query_cmd qc;      /* the search in force (line, type, order) */
 	char line[600];           /* its canonical text: what `/` pre-fills */
 	char draft[600];          /* the query line being typed */
-	struct offer *offers;     /* the last answer, server order */
+	struct offer *offers;     /* the last answer, server order (row i of t is offers[i]) */
 	size_t n;
+	double fill_disk;         /* GB the rows are priced for (the search answered) */
 	bool searched;            /* an answer arrived at least once */
 	struct table t;
 	int req;                  /* the search in flight (0: none) */
@@ -166,13 +168,14 @@ static void free_list(void *p)
 	free(l);
 }
 
-/* The mapper: {"offers": [...]} into an offer_list. */
-static void *map_offers(const json_t *root, struct api_error *e)
+/* The mapper (poller thread): the answer's bytes, {"offers": [...]} or a
+ * bare list, into an offer_list (offers_answer_xfer; no tree is built). */
+static void *map_offers(const struct http_xfer *x, struct api_error *e)
 {
 	struct offer_list *l = xcalloc(1, sizeof *l);
-	if (!json_map_offers(root, &l->v, &l->n)) {
+	if (!offers_answer_xfer(x, &l->v, &l->n, e)) {
+		offers_free(l->v, l->n);
 		free(l);
-		apierr_protocol(e, 200, "unexpected offer list shape");
 		return NULL;
 	}
 	return l;
@@ -186,11 +189,11 @@ static double priced_disk(const struct query_cmd *c)
 	return c->storage > 0 ? c->storage : CREATE_DISK_DEFAULT;
 }
 
+/* A cell of offer rec; ctx: the disk priced, GB (const double *). */
 static void cell(const void *rec, const void *ctx, int arg, char *buf, size_t n, double *key)
 {
 	const struct offer *o = rec;
-	const struct off_view *v = ctx;
-	double disk = priced_disk(&v->qc);
+	double disk = *(const double *)ctx;
 	*key = NAN;
 	switch ((enum ocol)arg) {
 	case OC_ID: snprintf(buf, n, "%ld", o->id); *key = (double)o->id; break;
@@ -270,9 +273,70 @@ static void finish(struct table_row *row, const void *rec, const void *ctx)
 	row->cell_role_col = -1;
 }
 
+const struct table_col *pane_offers_cols(int *n)
+{
+	*n = OC__COUNT;
+	return cols;
+}
+
+/* util_strwidth, without its mbrtowc per character for printable ASCII (every
+ * figure). */
+static int text_width(const char *s)
+{
+	const char *p = s;
+	while (*p >= 0x20 && *p < 0x7f)
+		p++;
+	return *p ? util_strwidth(s) : (int)(p - s);
+}
+
+/* Rows without cells: an answer of 1,000 offers is 13,000 cells, of which a
+ * screen shows some 400; formatting and measuring them all (a malloc each)
+ * took 3-10 ms of the UI thread per search.  The widths of the whole
+ * columns are measured here on a stack buffer, the cells of a row made
+ * when it is first drawn. */
+void pane_offers_fill(struct table *t, const struct offer *v, size_t n, double disk)
+{
+	struct table_row *rows = xcalloc(n ? n : 1, sizeof *rows);
+	for (size_t i = 0; i < n; i++) {
+		for (int c = 0; c < TABLE_MAX_COLS; c++)
+			rows[i].keys[c] = NAN;
+		finish(&rows[i], &v[i], NULL);
+	}
+	table_set_rows(t, rows, n); /* the view and the selection (no cells: no widths) */
+	for (int c = 0; c < t->ncols; c++) {
+		t->natural[c] = 0;
+		if (!cols[c].whole)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			char buf[1024];
+			double key;
+			buf[0] = '\0';
+			cell(&v[i], &disk, cols[c].arg, buf, sizeof buf, &key);
+			int cw = text_width(buf);
+			if (cw > t->natural[c])
+				t->natural[c] = cw;
+		}
+	}
+}
+
+void pane_offers_cells(struct table_row *row, const struct offer *o, double disk)
+{
+	if (row->cells[0])
+		return;
+	for (int c = 0; c < OC__COUNT; c++) {
+		char buf[1024];
+		double key = NAN;
+		buf[0] = '\0';
+		cell(o, &disk, cols[c].arg, buf, sizeof buf, &key);
+		row->cells[c] = xstrdup(buf);
+		row->keys[c] = key;
+	}
+}
+
 static void fill(struct off_view *v)
 {
-	table_fill(&v->t, v->offers, v->n, sizeof *v->offers, v, finish);
+	v->fill_disk = priced_disk(&v->qc);
+	pane_offers_fill(&v->t, v->offers, v->n, v->fill_disk);
 }
 
 /* ---- searching ---------------------------------------------------------------- */
@@ -351,7 +415,7 @@ static bool search(struct app *a, struct off_view *v, struct query_cmd *c)
 	struct job_call jc;
 	memset(&jc, 0, sizeof jc);
 	jc.call = api_offers(a->cfg, body);
-	jc.map = map_offers;
+	jc.map_http = map_offers;
 	jc.free_value = free_list;
 	snprintf(jc.what, sizeof jc.what, "offer search");
 	int id = 0;
@@ -632,13 +696,10 @@ static double lowest_min_bid(const struct off_view *v)
 
 static const struct offer *selected_offer(const struct off_view *v)
 {
-	const struct table_row *row = table_selected(&v->t);
-	if (!row)
+	const struct table *t = &v->t;
+	if (!table_selected(t) || t->view[t->sel] >= v->n)
 		return NULL;
-	for (size_t i = 0; i < v->n; i++)
-		if (v->offers[i].id == row->id)
-			return &v->offers[i];
-	return NULL;
+	return &v->offers[t->view[t->sel]]; /* row i is offers[i] */
 }
 
 /* The header: type (and min bid), sort, defaults, disk priced; then the
@@ -803,7 +864,8 @@ static void off_draw(struct app *a, void *st, const struct rect *r)
 					  theme_attr(ROLE_DIM));
 			continue;
 		}
-		const struct table_row *row = &t->rows[t->view[k]];
+		struct table_row *row = &t->rows[t->view[k]];
+		pane_offers_cells(row, &v->offers[t->view[k]], v->fill_disk);
 		bool sel = k == t->sel;
 		unsigned long base = theme_attr(sel ? ROLE_SELECTION : (enum role)row->role);
 		draw_fill(y, body.x, body.w, base);
@@ -933,42 +995,78 @@ static void off_keys(struct keymap *km, int ctx)
 	keymap_default(km, ctx, "Enter", d);
 }
 
-static bool off_action(struct app *a, void *st, enum action act)
+struct off_intent pane_offers_intent(enum action act, const struct off_keyctx *k)
 {
-	struct off_view *v = st;
-	struct table *t = &v->t;
-	long page = v->rows > 1 ? v->rows - 1 : 1;
+	struct off_intent in = { OFF_PASS, 0 };
 	if (!action_builtin(act)) /* a registered action: its run handles it */
-		return false;
-	if (v->detail) {
+		return in;
+	if (k->detail) {
 		switch (act) {
-		case ACT_UP: if (v->dtop) v->dtop--; break;
-		case ACT_DOWN: v->dtop++; break;
+		case ACT_UP:
+			in.op = k->dtop > 0 ? OFF_DETAIL_SCROLL : OFF_NOTHING;
+			in.delta = -1;
+			return in;
+		case ACT_DOWN: /* kept within the lines when drawn */
+			in.op = OFF_DETAIL_SCROLL;
+			in.delta = 1;
+			return in;
 		case ACT_BACK:
-		case ACT_QUIT: v->detail = false; break;
+		case ACT_QUIT: in.op = OFF_DETAIL_CLOSE; return in;
 		case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
 		case ACT_PAUSE: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
 		case ACT_NEXT_VIEW: case ACT_PAGE_UP: case ACT_PAGE_DOWN: case ACT_TOP:
 		case ACT_BOTTOM: case ACT_SORT_PREV: case ACT_SORT_NEXT: case ACT_SORT_INVERT:
-			goto table; /* they act on the table under the detail */
+			break; /* they act on the table under the detail */
 		}
-		a->dirty |= DIRTY_BODY;
-		return true;
 	}
-table:
+	long page = k->rows > 1 ? k->rows - 1 : 1, to = (long)k->sel;
 	switch (act) {
-	case ACT_UP: table_move(t, -1); break;
-	case ACT_DOWN: table_move(t, 1); break;
-	case ACT_PAGE_UP: table_move(t, -page); break;
-	case ACT_PAGE_DOWN: table_move(t, page); break;
-	case ACT_TOP: table_home(t); break;
-	case ACT_BOTTOM: table_end(t); break;
-	case ACT_SORT_PREV: resort(a, v, -1, false); break;
-	case ACT_SORT_NEXT: resort(a, v, 1, false); break;
-	case ACT_SORT_INVERT: resort(a, v, 0, true); break;
-	case ACT_BACK:
-		if (!v->replace_id)
-			return false;
+	case ACT_UP: to -= 1; break;
+	case ACT_DOWN: to += 1; break;
+	case ACT_PAGE_UP: to -= page; break;
+	case ACT_PAGE_DOWN: to += page; break;
+	case ACT_TOP: to = 0; break;
+	case ACT_BOTTOM: to = (long)k->nview - 1; break;
+	case ACT_SORT_PREV: in.op = OFF_SORT; in.delta = -1; return in;
+	case ACT_SORT_NEXT: in.op = OFF_SORT; in.delta = 1; return in;
+	case ACT_SORT_INVERT: in.op = OFF_INVERT; return in;
+	case ACT_BACK: in.op = k->replacing ? OFF_STOP_REPLACE : OFF_PASS; return in;
+	case ACT_REFRESH: in.op = OFF_REFRESH; return in;
+	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_PAUSE:
+	case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW: case ACT_NEXT_VIEW:
+		return in;
+	}
+	/* a move, kept within the rows: none at all redraws nothing */
+	if (to >= (long)k->nview)
+		to = (long)k->nview - 1;
+	if (to < 0)
+		to = 0;
+	in.delta = to - (long)k->sel;
+	in.op = k->nview && in.delta ? OFF_MOVE : OFF_NOTHING;
+	return in;
+}
+
+static bool off_action(struct app *a, void *st, enum action act)
+{
+	struct off_view *v = st;
+	struct table *t = &v->t;
+	struct off_keyctx k = { v->detail, v->dtop, v->rows, t->sel, t->nview, v->replace_id != 0 };
+	struct off_intent in = pane_offers_intent(act, &k);
+	switch (in.op) {
+	case OFF_PASS: return false;
+	case OFF_NOTHING: return true;
+	case OFF_MOVE:
+		table_move(t, in.delta);
+		break;
+	case OFF_SORT: resort(a, v, (int)in.delta, false); break;
+	case OFF_INVERT: resort(a, v, 0, true); break;
+	case OFF_REFRESH: {
+		struct query_cmd c;
+		cmd_copy(&c, intent(v));
+		search(a, v, &c);
+		break;
+	}
+	case OFF_STOP_REPLACE:
 		app_toast(a, ROLE_DIM, 4, "replacement of instance %ld stopped", v->replace_id);
 		v->replace_id = 0;
 		if (v->prefill_req)
@@ -980,15 +1078,14 @@ table:
 			v->prefill = NULL;
 		}
 		break;
-	case ACT_REFRESH: {
-		struct query_cmd c;
-		cmd_copy(&c, intent(v));
-		search(a, v, &c);
-		break;
-	}
-	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_PAUSE:
-	case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW: case ACT_NEXT_VIEW:
-		return false;
+	case OFF_DETAIL_SCROLL:
+		v->dtop += (int)in.delta;
+		a->dirty |= DIRTY_BODY;
+		return true;
+	case OFF_DETAIL_CLOSE:
+		v->detail = false;
+		a->dirty |= DIRTY_BODY;
+		return true;
 	}
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 	return true;

@@ -96,9 +96,10 @@ static void wg_enter(struct app *a, void *st, long id)
 
 static void wg_snapshot(struct app *a, void *st, bool rows)
 {
-	(void)st;
 	(void)rows;
-	a->dirty |= DIRTY_BODY;
+	const struct view *cur = view_current(a); /* only when shown (pane_detail.c) */
+	if (cur && cur->st == st)
+		a->dirty |= DIRTY_BODY;
 }
 
 const struct view_ops view_workergroup = {
