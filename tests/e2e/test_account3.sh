@@ -87,7 +87,8 @@ t_reports() {
     # :reports for another machine
     other=$(sim_state "next(x['machine_id'] for x in insts if x['machine_id'] != $MACHINE)")
     keys :; type_text "reports $other"; keys Enter
-    wait_for "machine $other:" 20 || return 1
+    # the answer drawn ("machine N: fetching..." comes before the request is sent)
+    wait_for_re "machine $other: [0-9]+ report" 20 || return 1
     [ "$(count_method "/machines/$other/reports" GET)" -ge 1 ] || { fail "no request for $other"; return 1; }
     keys :; type_text "reports nope"; keys Enter
     wait_for "needs a machine id" 10 || return 1

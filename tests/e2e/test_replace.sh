@@ -56,7 +56,8 @@ t_template_picker() {
     wait_for "Rent offer" 10 || return 1
     keys Tab Enter
     wait_for "Pick a template" 10 || return 1
-    wait_for_re "recommended" 20 || return 1
+    # a row of the list (the title says "own and recommended" at once)
+    wait_for_re "GB +recommended" 20 || return 1
     tname=$(sim_state "[t['name'] for t in d['templates'] if t.get('recommended')][0]")
     hash=$(sim_state "[t['hash_id'] for t in d['templates'] if t.get('recommended')][0]")
     type_text "$(echo "$tname" | cut -c1-6)"

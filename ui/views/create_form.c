@@ -341,6 +341,8 @@ static void pick_key(struct app *a, struct create_ui *c, int key)
 		if (c->psel < n) {
 			create_form_apply_template(&c->fm, &c->list.v[idx[c->psel]], &c->tpl);
 			c->mode = CU_FORM;
+		} else if (!c->list.loaded) {
+			app_toast(a, ROLE_DIM, 4, "the templates are still loading: Enter again once they show");
 		}
 	} else if (key == KM_FN(KEY_UP) || key == KM_CTRL('p')) {
 		if (c->psel)
