@@ -614,8 +614,8 @@ static size_t held_count(const struct sweep *w, int g)
 }
 
 /* The failure group's listings are done: the next group; after the last,
- * every other cycle one group's count (for departures), then the booting
- * instances. */
+ * every SWEEP_COUNT_EVERY cycles one group's count (for departures; the
+ * groups take turns), then the booting instances. */
 static void next_group(struct sweep *w)
 {
 	free(w->known);
@@ -631,8 +631,8 @@ static void next_group(struct sweep *w)
 		w->att = ATT_FAILSCAN;
 		return;
 	}
-	int cg = (int)((w->cycles / 2) % SWEEP_FAIL_GROUPS);
-	if (w->cycles % 2 == 1 && held_count(w, cg) > 0) {
+	int cg = (int)((w->cycles / SWEEP_COUNT_EVERY) % SWEEP_FAIL_GROUPS);
+	if (w->cycles % SWEEP_COUNT_EVERY == 1 && held_count(w, cg) > 0) {
 		w->group = cg;
 		w->att = ATT_FAILCOUNT;
 		return;

@@ -18,8 +18,9 @@
  *    when there are at most two, else half, so every part of the id space
  *    is listed within two cycles.  A swap (a held failure leaves its state
  *    while another instance fails) is no blind spot: the new failure is in
- *    its part's answer whatever the counts.  Then, every other cycle, one
- *    group's failures are counted (limit 1, total_instances): fewer than
+ *    its part's answer whatever the counts.  Then, every SWEEP_COUNT_EVERY
+ *    cycles, one group's failures are counted (the groups take turns;
+ *    limit 1, total_instances): fewer than
  *    rentop holds means held failures left their state unseen; the
  *    departure hunt finds them (below).  Then the instances meant to run
  *    that are still booting or loading;
@@ -54,6 +55,7 @@
 #define SWEEP_URL_FLOOR 1500  /* ... after halvings on 414, at least */
 #define SWEEP_ATT_MAX_REQ 12  /* attention requests per cycle, at most */
 #define SWEEP_LIST_PAGES 2    /* pages of one part's listing per cycle, at most */
+#define SWEEP_COUNT_EVERY 4   /* cycles between departure counts (a group each) */
 #define SWEEP_BOOT_PAGES 2    /* pages of booting instances per cycle, at most */
 #define SWEEP_HUNT_PER_CYCLE 2 /* departure hunt requests per cycle, at most */
 #define SWEEP_PAGE_MAX 100000 /* a list that never ends is a protocol error */

@@ -508,8 +508,8 @@ static int cycles_cost(struct sweep *w, struct fleet *f, int n)
 /* The attention cost does not grow with the failures already held: with
  * 1,200 known host failures and nothing new, a cycle is three requests (a
  * listing per group, answered empty, and the booting query) plus, every
- * other cycle, one group's count (a group holding none is not counted:
- * one count in four cycles here), as with 400. */
+ * SWEEP_COUNT_EVERY cycles, one group's count (a group holding none is not
+ * counted: one count in eight cycles here), as with 400. */
 static void test_attention_cost_flat_in_known_failures(void **state)
 {
 	(void)state;
@@ -522,8 +522,8 @@ static void test_attention_cost_flat_in_known_failures(void **state)
 	fleet_sweep(&a, &fa);
 	fleet_sweep(&b, &fb);
 	for (int c = 0; c < 3; c++) {
-		assert_int_equal(cycles_cost(&a, &fa, 4), 13);
-		assert_int_equal(cycles_cost(&b, &fb, 4), 13);
+		assert_int_equal(cycles_cost(&a, &fa, 8), 25);
+		assert_int_equal(cycles_cost(&b, &fb, 8), 25);
 	}
 	/* one new failure among 1,200 known: found in the next cycle */
 	unsigned long before = fa.asked;
@@ -533,7 +533,7 @@ static void test_attention_cost_flat_in_known_failures(void **state)
 	assert_true(rc <= 4);
 	assert_int_equal(fa.asked - before, (unsigned long)rc);
 	/* nothing new: no more than before */
-	assert_int_equal(cycles_cost(&a, &fa, 4), 13);
+	assert_int_equal(cycles_cost(&a, &fa, 8), 25);
 	sweep_free(&a);
 	sweep_free(&b);
 	fleet_free(&fa);
@@ -555,7 +555,7 @@ static void test_attention_sees_a_failure_masked_by_a_departed_one(void **state)
 	sweep_init(&w);
 	fleet_offline(&f, 2000, 1200);
 	fleet_sweep(&w, &f);
-	assert_int_equal(cycles_cost(&w, &f, 4), 13);
+	assert_int_equal(cycles_cost(&w, &f, 8), 25);
 	/* instance 5 (held offline) is destroyed elsewhere, then 1999's host
 	 * drops out */
 	fleet_destroy(&f, 5);
@@ -563,18 +563,18 @@ static void test_attention_sees_a_failure_masked_by_a_departed_one(void **state)
 	int req = 0;
 	assert_int_equal(cycles_until(&w, &f, 1999, "offline", 4, &req), 1);
 	/* the count and the hunt find the departed row by id, without a sweep */
-	for (int c = 0; c < 12 && held(&w, 5); c++)
+	for (int c = 0; c < 20 && held(&w, 5); c++)
 		fleet_cycle(&w, &f);
 	assert_false(held(&w, 5));
 	/* a held failure that recovers (7 runs again) while 1998 fails */
 	fleet_set(&f, 7, "running");
 	fleet_set(&f, 1998, "offline");
 	assert_int_equal(cycles_until(&w, &f, 1998, "offline", 4, &req), 1);
-	for (int c = 0; c < 12 && strcmp(status_of(&w, 7), "running"); c++)
+	for (int c = 0; c < 20 && strcmp(status_of(&w, 7), "running"); c++)
 		fleet_cycle(&w, &f);
 	assert_string_equal(status_of(&w, 7), "running");
 	/* counts agree again */
-	assert_int_equal(cycles_cost(&w, &f, 4), 13);
+	assert_int_equal(cycles_cost(&w, &f, 8), 25);
 	/* a departed one again (9, destroyed elsewhere); complete sweeps that
 	 * re-read every row end the hunt as well */
 	fleet_destroy(&f, 9);
@@ -582,7 +582,7 @@ static void test_attention_sees_a_failure_masked_by_a_departed_one(void **state)
 	fleet_sweep(&w, &f);
 	assert_false(held(&w, 9));
 	assert_false(w.departed[0]);
-	assert_int_equal(cycles_cost(&w, &f, 4), 13);
+	assert_int_equal(cycles_cost(&w, &f, 8), 25);
 	sweep_free(&w);
 	fleet_free(&f);
 }
@@ -605,7 +605,7 @@ static void test_attention_sees_a_swap_within_one_interval(void **state)
 		fleet_set(&f, fresh, "offline");
 		int req = 0;
 		assert_int_equal(cycles_until(&w, &f, fresh, "offline", 4, &req), 1);
-		for (int k = 0; k < 12 && held(&w, gone); k++)
+		for (int k = 0; k < 20 && held(&w, gone); k++)
 			fleet_cycle(&w, &f);
 		assert_false(held(&w, gone));
 	}
@@ -617,11 +617,11 @@ static void test_attention_sees_a_swap_within_one_interval(void **state)
 	fleet_cycle(&w, &f);
 	assert_string_equal(status_of(&w, 1600), "offline");
 	assert_string_equal(status_of(&w, 1700), "offline");
-	for (int k = 0; k < 16 && (held(&w, 10) || strcmp(status_of(&w, 1100), "running")); k++)
+	for (int k = 0; k < 24 && (held(&w, 10) || strcmp(status_of(&w, 1100), "running")); k++)
 		fleet_cycle(&w, &f);
 	assert_false(held(&w, 10));
 	assert_string_equal(status_of(&w, 1100), "running");
-	assert_int_equal(cycles_cost(&w, &f, 4), 13);
+	assert_int_equal(cycles_cost(&w, &f, 8), 25);
 	sweep_free(&w);
 	fleet_free(&f);
 }
@@ -878,9 +878,9 @@ static void test_attention_cost_at_10000(void **state)
 		}
 	}
 	fleet_sweep(&w, &f);
-	/* three a cycle, and a count every other cycle */
-	int steady = cycles_cost(&w, &f, 10);
-	assert_int_equal(steady, 35);
+	/* three a cycle, and a count every SWEEP_COUNT_EVERY cycles */
+	int steady = cycles_cost(&w, &f, 8);
+	assert_int_equal(steady, 26);
 	/* a swap in each group: a held failure recovers or is destroyed, a
 	 * running one fails */
 	long gone_h = -1, gone_r = -1, new_h = -1, new_r = -1;
@@ -911,13 +911,13 @@ static void test_attention_cost_at_10000(void **state)
 	}
 	assert_string_equal(status_of(&w, gone_h), "running");
 	assert_false(held(&w, gone_r));
-	int after = cycles_cost(&w, &f, 10);
-	assert_int_equal(after, 35);
+	int after = cycles_cost(&w, &f, 8);
+	assert_int_equal(after, 26);
 	printf("# attention at 10,000 instances, %zu failures held (%zu host, %zu run; %zu "
 	       "stopped not counted): %.1f requests per cycle (v1 list, 1/s); a swap in each group "
 	       "found in the next cycle (%d requests); the departures corrected after %d more "
 	       "cycles (%d requests); then %.1f per cycle\n",
-	       host + run, host, run, stopped, steady / 10.0, req, hc, hunt, after / 10.0);
+	       host + run, host, run, stopped, steady / 8.0, req, hc, hunt, after / 8.0);
 	sweep_free(&w);
 	fleet_free(&f);
 }
