@@ -318,6 +318,17 @@ void sweep_use_v0(struct sweep *w)
 	hunt_reset(w);
 }
 
+/* A cycle's attention begins: the failure listings, group by group. */
+static void att_start(struct sweep *w)
+{
+	w->att = ATT_FAILSCAN;
+	w->group = 0;
+	w->att_req = 0;
+	w->cycles++;
+	w->cycle_owed = false;
+	w->since_att = 0;
+}
+
 void sweep_cycle(struct sweep *w)
 {
 	if (!w->active && !w->nconfirm) {
@@ -327,11 +338,11 @@ void sweep_cycle(struct sweep *w)
 		pager_reset(&w->pg);
 	}
 	/* a fleet that fits in one page needs no attention: the page is it */
-	if (w->att == ATT_IDLE && !w->v0 && !w->small) {
-		w->att = ATT_FAILSCAN;
-		w->group = 0;
-		w->att_req = 0;
-		w->cycles++;
+	if (!w->v0 && !w->small) {
+		if (w->att == ATT_IDLE)
+			att_start(w);
+		else
+			w->cycle_owed = true;
 	}
 	w->hunt_req = 0;
 }
@@ -556,6 +567,8 @@ bool sweep_next(struct sweep *w, struct sweep_query *q)
 	q->cols = w->use_cols ? SWEEP_COLS : NULL;
 	if (w->att != ATT_IDLE && w->att_req >= SWEEP_ATT_MAX_REQ)
 		att_reset(w);
+	if (w->att == ATT_IDLE && w->cycle_owed && w->since_att >= 1 && !w->v0 && !w->small)
+		att_start(w); /* the cycle that began while attention ran */
 	if (w->active && !w->complete_once && w->pg.pages == 0 && !w->nconfirm) {
 		/* the very first page first: rows on screen and the total at once */
 		q->step = SW_PAGE;
@@ -583,14 +596,20 @@ bool sweep_next(struct sweep *w, struct sweep_query *q)
 	if (q->step != SW_NONE) {
 		w->att_req++;
 	} else if (hunt_next(w, q)) {
-		/* q is set */
+		w->since_att++;
 	} else if (w->nconfirm) {
 		q->step = SW_CONFIRM;
 		q->filters = confirm_filters(w);
+		w->since_att++;
 	} else if (w->active) {
 		q->step = SW_PAGE;
 		q->v0 = w->v0;
 		q->token = w->pg.token ? xstrdup(w->pg.token) : NULL;
+		w->since_att++;
+	} else if (w->cycle_owed && w->att == ATT_IDLE && !w->v0 && !w->small) {
+		/* nothing else to ask: the owed cycle at once */
+		w->since_att = 1;
+		return sweep_next(w, q);
 	} else {
 		return false;
 	}

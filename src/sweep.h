@@ -168,6 +168,8 @@ struct sweep {
 				     * (LONG_MIN: the newest part) */
 	bool departed[SWEEP_FAIL_GROUPS]; /* holds failures the service no longer counts */
 	unsigned long too_long;     /* 414 answers (the budget halved) */
+	bool cycle_owed;            /* a cycle began while attention was still under way */
+	unsigned since_att;         /* other requests since attention last ended */
 	/* the departure hunt */
 	int hunt_group;             /* -1: none under way */
 	long *hk;                   /* the group's held failure ids when it began, sorted */
@@ -182,7 +184,11 @@ void sweep_init(struct sweep *w);
 void sweep_free(struct sweep *w);
 
 /* A refresh cycle begins: starts a sweep when none is under way and no
- * removal check is pending, and the attention queries (large fleets). */
+ * removal check is pending, and the attention queries (large fleets).  When
+ * the last cycle's attention is still under way (more requests than a
+ * cycle's budget: many parts after 414s), the new cycle's attention starts
+ * as soon as it ends and one other request (a sweep page) has gone, not a
+ * whole cycle later. */
 void sweep_cycle(struct sweep *w);
 /* The next request to send, or false when there is none until the next
  * cycle.  q is the caller's (sweep_query_free). */

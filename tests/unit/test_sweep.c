@@ -847,6 +847,56 @@ static void test_attention_414_halves_to_the_floor(void **state)
 	fleet_free(&f);
 }
 
+/* A cycle that begins while the last one's attention is still under way
+ * (more parts than a cycle's budget) is not lost until the cycle after:
+ * its attention starts once the running one ends and one sweep page has
+ * gone, so the sweep still moves and a new failure is not a cycle late. */
+static void test_attention_overrun_cycle_follows_one_page(void **state)
+{
+	(void)state;
+	struct sweep w;
+	struct fleet f;
+	sweep_init(&w);
+	fleet_wide(&f, 4000, 4); /* 1,000 held */
+	fleet_sweep(&w, &f);
+	sweep_cycle(&w); /* a new sweep and a cycle's attention */
+	w.url_budget = SWEEP_URL_FLOOR; /* many parts, as after 414s */
+	struct sweep_query q;
+	struct api_error e;
+	assert_true(sweep_next(&w, &q));
+	assert_int_equal(q.step, SW_FAILSCAN);
+	sweep_cycle(&w); /* the next cycle's time, attention still running */
+	assert_true(w.cycle_owed);
+	unsigned long cyc = w.cycles;
+	enum sweep_step prev = q.step;
+	int steps = 0;
+	for (;;) {
+		json_t *root = fleet_answer(&f, &q);
+		assert_true(sweep_answer(&w, &q, root, 1000.0, &e));
+		json_decref(root);
+		sweep_query_free(&q);
+		assert_true(sweep_next(&w, &q));
+		assert_true(++steps < 40);
+		if (q.step == SW_PAGE)
+			break;
+		prev = q.step;
+	}
+	assert_int_equal(prev, SW_BOOTING); /* the first cycle's attention ran out */
+	assert_int_equal(w.cycles, cyc);
+	/* one page, then the owed cycle's attention, without sweep_cycle */
+	json_t *root = fleet_answer(&f, &q);
+	assert_true(sweep_answer(&w, &q, root, 1000.0, &e));
+	json_decref(root);
+	sweep_query_free(&q);
+	assert_true(sweep_next(&w, &q));
+	assert_int_equal(q.step, SW_FAILSCAN);
+	assert_int_equal(w.cycles, cyc + 1);
+	assert_false(w.cycle_owed);
+	sweep_query_free(&q);
+	sweep_free(&w);
+	fleet_free(&f);
+}
+
 /* The probe cost at the seeded fleet's scale: 10,000 instances, about 1,200
  * failures held (430 host, 770 run) and 1,800 stopped by the operator; the
  * figures are printed as a note.  A swap in each group is found in the next
@@ -968,6 +1018,7 @@ int main(void)
 		cmocka_unit_test(test_attention_parts_rotation_covers_all),
 		cmocka_unit_test(test_attention_url_byte_sizing),
 		cmocka_unit_test(test_attention_414_halves_to_the_floor),
+		cmocka_unit_test(test_attention_overrun_cycle_follows_one_page),
 		cmocka_unit_test(test_attention_cost_at_10000),
 		cmocka_unit_test(test_partial_figures_rule),
 	};
