@@ -9,7 +9,7 @@
 # drops out (a swap that leaves the failure count level) is still shown
 # offline within 15 s; and the simulator refused none of rentop's requests
 # (429) over five minutes.  The run lasts five minutes
-# (the first sweep of 400 pages is not waited for: that is about 25 minutes
+# (the first sweep of 400 pages is not waited for: that is about 30 minutes
 # at the published 1 request/s, attention first).
 . "$(dirname "$0")/lib.sh"
 
