@@ -351,6 +351,14 @@ static void refused_key_text(struct poller *p, const struct api_error *e, char *
 static void fetch_failed(struct poller *p, struct op *o, const struct api_error *e)
 {
 	struct source *src = &p->src[o->src];
+	if (o->src == SRC_INSTANCES && e->http_status == 414 && sweep_too_long(&p->fleet, &o->q)) {
+		/* an attention listing's URL too long for the service: smaller
+		 * parts from now on, no error (nothing was refused but its size) */
+		log_msg("%s: 414, attention listings now at most %zu bytes of filter",
+			api_ep_name(o->call.ep), p->fleet.url_budget);
+		fetch_done(p, o->src);
+		return;
+	}
 	char msg[400];
 	apierr_format(e, msg, sizeof msg);
 	bool transport = e->cls == AE_TRANSPORT;

@@ -206,6 +206,9 @@ void sweep_init(struct sweep *w)
 	w->total = -1;
 	w->use_cols = true;
 	w->hunt_group = -1;
+	w->url_budget = SWEEP_URL_START;
+	for (int g = 0; g < SWEEP_FAIL_GROUPS; g++)
+		w->rot[g] = LONG_MIN;
 }
 
 static void att_reset(struct sweep *w)
@@ -216,10 +219,10 @@ static void att_reset(struct sweep *w)
 	free(w->known);
 	w->known = NULL;
 	w->nknown = 0;
-	free(w->lo);
-	w->lo = NULL;
-	w->nranges = w->range_pos = w->ranges_done = 0;
-	w->probed = false;
+	free(w->pa);
+	w->pa = NULL;
+	w->nparts = w->part = w->parts_left = 0;
+	w->att_pages = 0;
 }
 
 /* The departure hunt stops (done, failed, or the service changed). */
@@ -346,6 +349,17 @@ void sweep_use_v0(struct sweep *w)
 	hunt_reset(w);
 }
 
+/* A cycle's attention begins: the failure listings, group by group. */
+static void att_start(struct sweep *w)
+{
+	w->att = ATT_FAILSCAN;
+	w->group = 0;
+	w->att_req = 0;
+	w->cycles++;
+	w->cycle_owed = false;
+	w->since_att = 0;
+}
+
 void sweep_cycle(struct sweep *w)
 {
 	if (!w->active && !w->nconfirm) {
@@ -355,10 +369,11 @@ void sweep_cycle(struct sweep *w)
 		pager_reset(&w->pg);
 	}
 	/* a fleet that fits in one page needs no attention: the page is it */
-	if (w->att == ATT_IDLE && !w->v0 && !w->small) {
-		w->att = ATT_FAILCOUNT;
-		w->group = 0;
-		w->att_req = 0;
+	if (!w->v0 && !w->small) {
+		if (w->att == ATT_IDLE)
+			att_start(w);
+		else
+			w->cycle_owed = true;
 	}
 	w->hunt_req = 0;
 }
@@ -395,77 +410,115 @@ static long *held_failures(const struct sweep *w, int g, size_t *n)
 	return k;
 }
 
-static void snapshot_known(struct sweep *w)
+size_t sweep_enc_len(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+			     (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
+		n += plain ? 1 : 3;
+	}
+	return n;
+}
+
+static size_t dec_len(long v)
+{
+	char b[32];
+	return (size_t)snprintf(b, sizeof b, "%ld", v);
+}
+
+/* Encoded bytes of group g's part filter with an empty notin list and the
+ * widest id bounds: each excluded id then adds its digits and a comma. */
+static size_t part_base(int g)
+{
+	json_t *f = group_filters(g);
+	json_object_set_new(f, "id",
+			    json_pack("{s:I,s:I,s:[]}", "gte", (json_int_t)LONG_MIN, "lt",
+				      (json_int_t)LONG_MIN, "notin"));
+	char *t = dump_filters(f);
+	size_t n = sweep_enc_len(t);
+	free(t);
+	return n;
+}
+
+/* Split the known failures into parts whose filters fit url_budget bytes
+ * (at least one id a part). */
+static void plan_parts(struct sweep *w)
+{
+	free(w->pa);
+	w->pa = xmalloc((w->nknown + 2) * sizeof *w->pa);
+	size_t base = part_base(w->group), cur = base, np = 0, in_part = 0;
+	w->pa[np++] = 0;
+	for (size_t i = 0; i < w->nknown; i++) {
+		size_t c = dec_len(w->known[i]) + (in_part ? 3 : 0); /* %2C */
+		if (in_part && cur + c > w->url_budget) {
+			w->pa[np++] = i;
+			cur = base;
+			in_part = 0;
+			c = dec_len(w->known[i]);
+		}
+		cur += c;
+		in_part++;
+	}
+	w->nparts = np;
+	w->pa[np] = w->nknown;
+}
+
+/* The part to list first: the one holding id rot - 1 (the rotation goes
+ * down the ids; LONG_MIN: it wrapped, the newest part). */
+static size_t part_holding_rot(const struct sweep *w)
+{
+	long r = w->rot[w->group];
+	if (r == LONG_MIN)
+		return w->nparts - 1;
+	size_t i = w->nparts - 1;
+	while (i > 0 && w->known[w->pa[i]] > r - 1)
+		i--;
+	return i;
+}
+
+/* Parts a cycle lists: all when at most two, else half (rounded up), so
+ * every part is listed within two cycles. */
+static size_t parts_per_cycle(size_t nparts)
+{
+	return nparts <= 2 ? nparts : (nparts + 1) / 2;
+}
+
+/* A failure group's listings begin: the held ones, their parts, the first. */
+static void begin_group(struct sweep *w)
 {
 	free(w->known);
 	w->known = held_failures(w, w->group, &w->nknown);
-}
-
-/* Split the known failures into ranges of at most SWEEP_NOTIN_MAX ids. */
-static void plan_ranges(struct sweep *w)
-{
-	size_t nr = (w->nknown + SWEEP_NOTIN_MAX - 1) / SWEEP_NOTIN_MAX;
-	if (nr == 0)
-		nr = 1;
-	free(w->lo);
-	w->lo = xmalloc(nr * sizeof *w->lo);
-	w->lo[0] = LONG_MIN;
-	for (size_t i = 1; i < nr; i++)
-		w->lo[i] = w->known[i * SWEEP_NOTIN_MAX];
-	w->nranges = nr;
-	w->range_pos = nr - 1; /* newest ids first: boots fail most */
-	w->ranges_done = 0;
-	w->found = 0;
-	w->probed = false;
-	w->scan_cut = false;
-	w->att = ATT_FAILSCAN;
+	plan_parts(w);
+	w->part = part_holding_rot(w);
+	w->parts_left = parts_per_cycle(w->nparts);
 	w->att_pages = 0;
 	free(w->att_token);
 	w->att_token = NULL;
 }
 
+/* The listing of the current part: the group's failures in its id range
+ * but the held ones. */
 static char *scan_filters(const struct sweep *w)
 {
-	size_t r = w->range_pos;
+	size_t r = w->part;
 	json_t *id = json_object();
 	if (r > 0)
-		json_object_set_new(id, "gte", json_integer(w->lo[r]));
-	if (r + 1 < w->nranges)
-		json_object_set_new(id, "lt", json_integer(w->lo[r + 1]));
-	json_t *notin = json_array();
-	size_t a = r * SWEEP_NOTIN_MAX, b = a + SWEEP_NOTIN_MAX;
-	for (size_t i = a; i < b && i < w->nknown; i++)
-		json_array_append_new(notin, json_integer(w->known[i]));
-	if (json_array_size(notin))
+		json_object_set_new(id, "gte", json_integer(w->known[w->pa[r]]));
+	if (r + 1 < w->nparts)
+		json_object_set_new(id, "lt", json_integer(w->known[w->pa[r + 1]]));
+	if (w->pa[r + 1] > w->pa[r]) {
+		json_t *notin = json_array();
+		for (size_t i = w->pa[r]; i < w->pa[r + 1]; i++)
+			json_array_append_new(notin, json_integer(w->known[i]));
 		json_object_set_new(id, "notin", notin);
-	else
-		json_decref(notin);
+	}
 	json_t *f = group_filters(w->group);
 	if (json_object_size(id))
 		json_object_set_new(f, "id", id);
 	else
 		json_decref(id);
-	return dump_filters(f);
-}
-
-/* The excluded chunk of this cycle's count probe: known[*a..*b). */
-static void probe_chunk(const struct sweep *w, size_t *a, size_t *b)
-{
-	size_t m = (w->nknown + SWEEP_NOTIN_MAX - 1) / SWEEP_NOTIN_MAX;
-	*a = m ? (size_t)(w->rot[w->group] % m) * SWEEP_NOTIN_MAX : 0;
-	*b = *a + SWEEP_NOTIN_MAX < w->nknown ? *a + SWEEP_NOTIN_MAX : w->nknown;
-}
-
-/* The count probe: the group's failures but one chunk of the held ones. */
-static char *probe_filters(const struct sweep *w)
-{
-	size_t a, b;
-	probe_chunk(w, &a, &b);
-	json_t *notin = json_array();
-	for (size_t i = a; i < b; i++)
-		json_array_append_new(notin, json_integer(w->known[i]));
-	json_t *f = group_filters(w->group);
-	json_object_set_new(f, "id", json_pack("{s:o}", "notin", notin));
 	return dump_filters(f);
 }
 
@@ -545,6 +598,8 @@ bool sweep_next(struct sweep *w, struct sweep_query *q)
 	q->cols = w->use_cols ? SWEEP_COLS : NULL;
 	if (w->att != ATT_IDLE && w->att_req >= SWEEP_ATT_MAX_REQ)
 		att_reset(w);
+	if (w->att == ATT_IDLE && w->cycle_owed && w->since_att >= 1 && !w->v0 && !w->small)
+		att_start(w); /* the cycle that began while attention ran */
 	if (w->active && !w->complete_once && w->pg.pages == 0 && !w->nconfirm) {
 		/* the very first page first: rows on screen and the total at once */
 		q->step = SW_PAGE;
@@ -552,24 +607,18 @@ bool sweep_next(struct sweep *w, struct sweep_query *q)
 		w->requests[q->step]++;
 		return true;
 	}
-	if (w->att == ATT_FAILCOUNT) {
-		snapshot_known(w);
-		if (w->nknown <= SWEEP_NOTIN_MAX) {
-			/* few known: one listing that excludes them all is as cheap */
-			w->excess = -1;
-			plan_ranges(w);
-		} else {
-			q->step = SW_FAILCOUNT;
-			q->limit = 1;
-			q->cols = COLS_ID;
-			q->filters = probe_filters(w);
-		}
-	}
 	if (w->att == ATT_FAILSCAN) {
+		if (!w->pa)
+			begin_group(w);
 		q->step = SW_FAILSCAN;
 		q->filters = scan_filters(w);
 		q->order = ORDER_NEWEST;
 		q->token = w->att_token ? xstrdup(w->att_token) : NULL;
+	} else if (w->att == ATT_FAILCOUNT) {
+		q->step = SW_FAILCOUNT;
+		q->limit = 1;
+		q->cols = COLS_ID;
+		q->filters = dump_filters(group_filters(w->group));
 	} else if (w->att == ATT_BOOTING) {
 		q->step = SW_BOOTING;
 		q->filters = booting_filters();
@@ -578,14 +627,20 @@ bool sweep_next(struct sweep *w, struct sweep_query *q)
 	if (q->step != SW_NONE) {
 		w->att_req++;
 	} else if (hunt_next(w, q)) {
-		/* q is set */
+		w->since_att++;
 	} else if (w->nconfirm) {
 		q->step = SW_CONFIRM;
 		q->filters = confirm_filters(w);
+		w->since_att++;
 	} else if (w->active) {
 		q->step = SW_PAGE;
 		q->v0 = w->v0;
 		q->token = w->pg.token ? xstrdup(w->pg.token) : NULL;
+		w->since_att++;
+	} else if (w->cycle_owed && w->att == ATT_IDLE && !w->v0 && !w->small) {
+		/* nothing else to ask: the owed cycle at once */
+		w->since_att = 1;
+		return sweep_next(w, q);
 	} else {
 		return false;
 	}
@@ -600,29 +655,55 @@ void sweep_query_free(struct sweep_query *q)
 	memset(q, 0, sizeof *q);
 }
 
-static int cmp_long(const void *a, const void *b)
+static size_t held_count(const struct sweep *w, int g)
 {
-	long x = *(const long *)a, y = *(const long *)b;
-	return (x > y) - (x < y);
+	size_t n = 0;
+	for (size_t i = 0; i < w->n; i++)
+		n += in_group(&w->v[i].r->x, g);
+	return n;
 }
 
-/* The failure group is done: the next one, then the booting instances. */
+/* The failure group's listings are done: the next group; after the last,
+ * every SWEEP_COUNT_EVERY cycles one group's count (for departures; the
+ * groups take turns), then the booting instances. */
 static void next_group(struct sweep *w)
 {
 	free(w->known);
 	w->known = NULL;
 	w->nknown = 0;
+	free(w->pa);
+	w->pa = NULL;
+	w->nparts = w->part = w->parts_left = 0;
 	w->att_pages = 0;
 	free(w->att_token);
 	w->att_token = NULL;
 	if (++w->group < SWEEP_FAIL_GROUPS) {
+		w->att = ATT_FAILSCAN;
+		return;
+	}
+	int cg = (int)((w->cycles / SWEEP_COUNT_EVERY) % SWEEP_FAIL_GROUPS);
+	if (w->cycles % SWEEP_COUNT_EVERY == 1 && held_count(w, cg) > 0) {
+		w->group = cg;
 		w->att = ATT_FAILCOUNT;
 		return;
 	}
 	w->att = ATT_BOOTING;
 }
 
-/* The attention listing moved on: next page, next range, or the next step. */
+/* The current part's listing ended (complete, or cut at SWEEP_LIST_PAGES:
+ * the rest is asked next time round): the rotation moves below it. */
+static void part_done(struct sweep *w)
+{
+	w->rot[w->group] = w->part == 0 ? LONG_MIN : w->known[w->pa[w->part]];
+	w->att_pages = 0;
+	if (--w->parts_left == 0) {
+		next_group(w);
+		return;
+	}
+	w->part = w->part ? w->part - 1 : w->nparts - 1;
+}
+
+/* The attention listing moved on: next page, next part, or the next step. */
 static void att_advance(struct sweep *w, const struct pager *pg)
 {
 	free(w->att_token);
@@ -636,28 +717,11 @@ static void att_advance(struct sweep *w, const struct pager *pg)
 		return;
 	}
 	/* ATT_FAILSCAN */
-	if (!pg->done && w->att_pages < SWEEP_BOOT_PAGES) {
+	if (!pg->done && w->att_pages < SWEEP_LIST_PAGES) {
 		w->att_token = xstrdup(pg->token);
 		return;
 	}
-	w->scan_cut = w->scan_cut || !pg->done;
-	w->ranges_done++;
-	w->att_pages = 0;
-	/* how many new ones the count promises; unknown while departed rows
-	 * are held (each hides a new one) */
-	long need = w->probed && !w->departed[w->group] ? w->excess : -1;
-	bool enough = need > 0 && w->found >= need;
-	if (w->ranges_done >= w->nranges || enough) {
-		/* a complete listing knows every new failure: more than the
-		 * count promised means held ones outside the chunk left their
-		 * state (each offset a new one) */
-		if (w->probed && !w->scan_cut && w->ranges_done >= w->nranges &&
-		    w->found > w->excess)
-			w->departed[w->group] = true;
-		next_group(w);
-		return;
-	}
-	w->range_pos = w->range_pos ? w->range_pos - 1 : w->nranges - 1;
+	part_done(w);
 }
 
 /* A complete sweep and its removal checks re-read every row: a failure
@@ -769,35 +833,24 @@ bool sweep_answer_page(struct sweep *w, const struct sweep_query *q, struct inst
 		else if (!w->complete_once && pg->total >= 0)
 			w->total = pg->total;
 		break;
-	case SW_FAILCOUNT: {
+	case SW_FAILCOUNT:
 		instances_free(v, n); /* ids only: nothing to merge */
-		size_t a, b;
-		probe_chunk(w, &a, &b);
-		w->rot[w->group]++; /* the next chunk next cycle */
-		long expect = (long)(w->nknown - (b - a));
-		if (one.total < 0 || one.total == expect) {
-			next_group(w);
-		} else if (one.total < expect) {
-			/* held ones outside the chunk left: they may hide new ones */
-			w->departed[w->group] = true;
-			next_group(w);
-		} else {
-			plan_ranges(w);
-			w->excess = one.total - expect;
-			w->probed = true;
+		if (w->att == ATT_FAILCOUNT) {
+			/* fewer counted than held: held ones left their state unseen */
+			if (one.total >= 0 && one.total < (long)held_count(w, w->group))
+				w->departed[w->group] = true;
+			w->att = ATT_BOOTING;
 		}
 		break;
-	}
 	case SW_FAILSCAN:
-		for (size_t i = 0; i < n; i++) /* a server ignoring notin sends known ones */
-			w->found += !bsearch(&v[i].id, w->known, w->nknown, sizeof *w->known,
-					     cmp_long);
 		merge(w, v, n);
-		att_advance(w, &one);
+		if (w->att == ATT_FAILSCAN)
+			att_advance(w, &one);
 		break;
 	case SW_BOOTING:
 		merge(w, v, n);
-		att_advance(w, &one);
+		if (w->att == ATT_BOOTING)
+			att_advance(w, &one);
 		break;
 	case SW_CONFIRM:
 		confirm_answer(w, v, n);
@@ -853,4 +906,22 @@ void sweep_failed(struct sweep *w, const struct sweep_query *q)
 	case SW__COUNT:
 		break;
 	}
+}
+
+bool sweep_too_long(struct sweep *w, const struct sweep_query *q)
+{
+	if (q->step != SW_FAILSCAN || w->att != ATT_FAILSCAN || !w->pa ||
+	    w->url_budget <= SWEEP_URL_FLOOR)
+		return false;
+	w->url_budget = w->url_budget / 2 > SWEEP_URL_FLOOR ? w->url_budget / 2 : SWEEP_URL_FLOOR;
+	w->too_long++;
+	/* from the refused part's top, in smaller parts */
+	w->rot[w->group] = w->part + 1 < w->nparts ? w->known[w->pa[w->part + 1]] : LONG_MIN;
+	plan_parts(w);
+	w->part = part_holding_rot(w);
+	w->parts_left = parts_per_cycle(w->nparts);
+	w->att_pages = 0;
+	free(w->att_token);
+	w->att_token = NULL;
+	return true;
 }

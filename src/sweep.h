@@ -5,27 +5,25 @@
  * locking.
  *
  * Four kinds of request share the list endpoint's budget, in this order:
- *  - attention, once per cycle (sweep_cycle): per failure group (host:
- *    offline/unknown; run: exited/created while meant to run) one probe
- *    whose cost does not grow with the failures already held, then the
- *    instances meant to run that are still booting or loading.
- *    With few failures held (at most SWEEP_NOTIN_MAX) the probe is a
- *    listing of the group's failures that excludes every held one: any new
- *    one is in its answer.  With more, it is a count (limit 1, read
- *    total_instances) of the group's failures excluding one chunk of at
- *    most SWEEP_NOTIN_MAX held ids, compared with the held failures outside
- *    that chunk; the chunk rotates over the held ids, one step per cycle.
- *    A plain count is blind to a swap (a held failure leaves its state
- *    unseen, destroyed or restarted elsewhere, while another instance
- *    fails: the count stays level); the chunked count sees it in the cycle
- *    whose chunk holds the departed one (the departed one no longer
- *    offsets the new one), so within ceil(held / SWEEP_NOTIN_MAX) cycles.
- *    More counted than expected: a listing of the failures not yet held
- *    (id ranges, each excluding at most SWEEP_NOTIN_MAX held ids).  Fewer
- *    (or a complete listing that finds more new ones than the count
- *    promised): held failures have left unseen, which would mask the next
- *    new ones; a departure hunt finds them (below) so counts are exact
- *    again;
+ *  - attention, once per cycle (sweep_cycle), at most SWEEP_ATT_MAX_REQ
+ *    requests: per failure group (host: offline/unknown; run:
+ *    exited/created while meant to run) listings of the group's failures
+ *    that exclude (id notin) every failure rentop holds, over id-range
+ *    parts: each part's select_filters is at most url_budget bytes once
+ *    URL-encoded (SWEEP_URL_START; halved on a 414, down to
+ *    SWEEP_URL_FLOOR), so a listing answers only failures not held yet and
+ *    its cost does not grow with the failures already known (about 10
+ *    bytes per held id: 1,300 held ids a part at the start).  The parts of
+ *    a group are listed newest first and rotate: a cycle lists all of them
+ *    when there are at most two, else half, so every part of the id space
+ *    is listed within two cycles.  A swap (a held failure leaves its state
+ *    while another instance fails) is no blind spot: the new failure is in
+ *    its part's answer whatever the counts.  Then, every SWEEP_COUNT_EVERY
+ *    cycles, one group's failures are counted (the groups take turns;
+ *    limit 1, total_instances): fewer than
+ *    rentop holds means held failures left their state unseen; the
+ *    departure hunt finds them (below).  Then the instances meant to run
+ *    that are still booting or loading;
  *  - the departure hunt, at most SWEEP_HUNT_PER_CYCLE requests a cycle
  *    after attention: a binary search over the held failures' id ranges
  *    with count probes (a range counting fewer than it holds has a
@@ -54,8 +52,11 @@
 
 #define SWEEP_PAGE_LIMIT 25   /* the v1 list's largest page */
 #define SWEEP_FAIL_GROUPS 2   /* offline/unknown, exited/created */
-#define SWEEP_NOTIN_MAX 300   /* known ids excluded per listing request */
-#define SWEEP_ATT_MAX_REQ 8   /* attention requests per cycle, at most */
+#define SWEEP_URL_START 14000 /* bytes of an attention listing's select_filters, URL-encoded */
+#define SWEEP_URL_FLOOR 1500  /* ... after halvings on 414, at least */
+#define SWEEP_ATT_MAX_REQ 12  /* attention requests per cycle, at most */
+#define SWEEP_LIST_PAGES 2    /* pages of one part's listing per cycle, at most */
+#define SWEEP_COUNT_EVERY 4   /* cycles between departure counts (a group each) */
 #define SWEEP_BOOT_PAGES 2    /* pages of booting instances per cycle, at most */
 #define SWEEP_HUNT_PER_CYCLE 2 /* departure hunt requests per cycle, at most */
 #define SWEEP_PAGE_MAX 100000 /* a list that never ends is a protocol error */
@@ -109,8 +110,8 @@ bool pager_page(struct pager *pg, const json_t *root, struct instance **v, size_
 enum sweep_step {
 	SW_NONE,
 	SW_PAGE,      /* a page of the full sweep */
-	SW_FAILCOUNT, /* attention: count of instances in failure states */
-	SW_FAILSCAN,  /* attention: failures not yet held, over one id range */
+	SW_FAILCOUNT, /* attention: count of a group's failures (departures) */
+	SW_FAILSCAN,  /* attention: failures not yet held, over one id-range part */
 	SW_BOOTING,   /* attention: meant to run, still booting or loading */
 	SW_CONFIRM,   /* removal check: ids the last complete sweep lacked */
 	SW_HUNT,      /* departure hunt: count of a group's failures in an id range */
@@ -135,7 +136,7 @@ struct sweep_held {
 	uint64_t gen;        /* the sweep generation that last saw it */
 };
 
-enum sweep_att { ATT_IDLE, ATT_FAILCOUNT, ATT_FAILSCAN, ATT_BOOTING };
+enum sweep_att { ATT_IDLE, ATT_FAILSCAN, ATT_FAILCOUNT, ATT_BOOTING };
 
 struct sweep {
 	struct sweep_held *v;       /* sorted by id */
@@ -158,19 +159,23 @@ struct sweep {
 	/* attention */
 	enum sweep_att att;
 	unsigned att_req;           /* requests spent this cycle */
-	unsigned att_pages;         /* pages of the current listing */
+	unsigned att_pages;         /* pages of the current part's listing */
 	char *att_token;            /* next page of the current listing */
-	int group;                  /* the failure group being probed */
-	long excess;                /* probe: counted minus expected; -1 unknown (listing) */
-	bool probed;                /* the current listing follows a chunked count */
-	unsigned rot[SWEEP_FAIL_GROUPS]; /* the excluded chunk's rotation, one step a cycle */
-	bool departed[SWEEP_FAIL_GROUPS]; /* holds failures the service no longer counts */
-	bool scan_cut;              /* a range's listing was cut at SWEEP_BOOT_PAGES */
-	long *known;                /* failure ids held when the scan began, sorted */
+	int group;                  /* the failure group being listed */
+	size_t url_budget;          /* bytes of a listing's select_filters, URL-encoded */
+	unsigned long cycles;       /* attention cycles begun */
+	long *known;                /* the group's held failure ids when it began, sorted */
 	size_t nknown;
-	long *lo;                   /* scan ranges: [lo[i], lo[i+1]) (last open) */
-	size_t nranges, range_pos, ranges_done;
-	long found;                 /* new failures found in this scan (ids not known) */
+	size_t *pa;                 /* part i excludes known[pa[i]..pa[i+1]) and lists ids */
+	size_t nparts;              /* from known[pa[i]] (i > 0) below known[pa[i+1]] (last: open) */
+	size_t part;                /* the part being listed */
+	size_t parts_left;          /* parts still to list this cycle, the current one included */
+	long rot[SWEEP_FAIL_GROUPS]; /* the next cycle starts at the part holding id rot - 1
+				     * (LONG_MIN: the newest part) */
+	bool departed[SWEEP_FAIL_GROUPS]; /* holds failures the service no longer counts */
+	unsigned long too_long;     /* 414 answers (the budget halved) */
+	bool cycle_owed;            /* a cycle began while attention was still under way */
+	unsigned since_att;         /* other requests since attention last ended */
 	/* the departure hunt */
 	int hunt_group;             /* -1: none under way */
 	long *hk;                   /* the group's held failure ids when it began, sorted */
@@ -185,7 +190,11 @@ void sweep_init(struct sweep *w);
 void sweep_free(struct sweep *w);
 
 /* A refresh cycle begins: starts a sweep when none is under way and no
- * removal check is pending, and the attention queries (large fleets). */
+ * removal check is pending, and the attention queries (large fleets).  When
+ * the last cycle's attention is still under way (more requests than a
+ * cycle's budget: many parts after 414s), the new cycle's attention starts
+ * as soon as it ends and one other request (a sweep page) has gone, not a
+ * whole cycle later. */
 void sweep_cycle(struct sweep *w);
 /* The next request to send, or false when there is none until the next
  * cycle.  q is the caller's (sweep_query_free). */
@@ -202,6 +211,14 @@ bool sweep_answer_page(struct sweep *w, const struct sweep_query *q, struct inst
  * interrupted (it resumes at the same page later, and removes nothing);
  * attention ends for this cycle; a removal check is asked again later. */
 void sweep_failed(struct sweep *w, const struct sweep_query *q);
+/* q was refused with 414 (URI too long): an attention listing's byte budget
+ * is halved (not below SWEEP_URL_FLOOR) and the group's parts planned again
+ * from the same place; true when it was, and the 414 is no failure (the
+ * next sweep_next asks again, smaller).  False: treat it as sweep_failed. */
+bool sweep_too_long(struct sweep *w, const struct sweep_query *q);
+/* Bytes of s once URL-encoded (curl_easy_escape: all but A-Z a-z 0-9 - . _ ~
+ * take three). */
+size_t sweep_enc_len(const char *s);
 /* The service could not serve v1 (404/405/410): use the v0 list. */
 void sweep_use_v0(struct sweep *w);
 /* The operator destroyed it: drop the row at once. */

@@ -206,8 +206,11 @@ struct http_result http_call(const struct simproc *s, const char *method, const 
 	global_init();
 	struct http_result r = { 0 };
 	struct buf b = { 0 };
-	char url[4096];
-	snprintf(url, sizeof url, "%s%s", s->url, path);
+	size_t ulen = strlen(s->url) + strlen(path) + 1; /* long query strings too (414 tests) */
+	char *url = malloc(ulen);
+	if (!url)
+		abort();
+	snprintf(url, ulen, "%s%s", s->url, path);
 	CURL *c = curl_easy_init();
 	if (!c)
 		fail_msg("curl_easy_init failed");
@@ -247,6 +250,7 @@ struct http_result http_call(const struct simproc *s, const char *method, const 
 	}
 	curl_slist_free_all(hdr);
 	curl_easy_cleanup(c);
+	free(url);
 	if (!b.p) {
 		b.p = calloc(1, 1);
 		if (!b.p)

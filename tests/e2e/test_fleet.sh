@@ -9,8 +9,8 @@
 # drops out (a swap that leaves the failure count level) is still shown
 # offline within 15 s; and the simulator refused none of rentop's requests
 # (429) over five minutes.  The run lasts five minutes
-# (the first sweep of 400 pages is not waited for: that is 7 minutes at the
-# published 1 request/s).
+# (the first sweep of 400 pages is not waited for: that is about 30 minutes
+# at the published 1 request/s, attention first).
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --instances 10000 --quiet || { echo "not ok - simulator starts"; exit 1; }
@@ -87,7 +87,8 @@ failed() { screen | sed -n 's/.* \([0-9][0-9]*\) failed.*/\1/p' | head -n 1; }
 
 t_swap_seen_within_15s() {
     # every failure held (the header counts what the simulator has): from
-    # then on the host group (about 430 > 300 held) is probed by a count
+    # then on each attention listing excludes the 1,200 held failures (the
+    # new one is in its answer whatever the counts)
     deadline=$(( $(date +%s) + $(scaled 180) ))
     while :; do
         want=$(sim_state "sum(1 for x in insts if x['actual_status'] in ('offline','unknown') or (x['actual_status'] in ('exited','created') and x['intended_status'] != 'stopped'))")

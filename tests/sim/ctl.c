@@ -133,6 +133,8 @@ static void state(struct simstate *st, struct sim_resp *rs, double now)
 			"rate_limits_on", json_boolean(st->rate_limits), "tfa", tfa_debug_json(w->tfa), "requests",
 			st->requests, "secrets", w->secrets, "endpoints", w->endpoints, "templates", tpl, "faults",
 			faults, "roles", w->roles, "speed", json_real(w->opt.speed)));
+	json_object_set_new(rs->json, "url_max", json_integer(st->url_max));
+	json_object_set_new(rs->json, "refused_414", json_integer((json_int_t)st->refused_414));
 	json_object_set(rs->json, "workergroups", w->workergroups);
 	json_object_set(rs->json, "apikeys", w->apikeys);
 }
@@ -305,6 +307,7 @@ void ctl_handle(struct simstate *st, const struct sim_req *rq, struct sim_resp *
 	if (!strcmp(p, "reset") && !get) {
 		world_reset(st->w);
 		rl_reset(st->rl);
+		st->refused_414 = 0;
 		st->nfaults = 0;
 		json_object_clear(st->requests);
 		reply(rs, 200, json_pack("{s:b}", "success", 1));

@@ -21,7 +21,8 @@ static void usage(FILE *f)
 	fputs("usage: rentop-sim [--port N] [--seed N] [--instances N] [--offers N] [--endpoints N]\n"
 	      "                  [--speed X] [--clock real|manual] [--v0-list spec|gone]\n"
 	      "                  [--rate-limits on|off] [--tfa on|off] [--fail-rate F]\n"
-	      "                  [--api-key K] [--ro-key K] [--account-email E] [--quiet]\n",
+	      "                  [--api-key K] [--ro-key K] [--account-email E] [--url-max BYTES]\n"
+	      "                  [--quiet]\n",
 	      f);
 }
 
@@ -76,6 +77,7 @@ int main(int argc, char **argv)
 	};
 	snprintf(o.email, sizeof o.email, "demo@example.com");
 	bool port_given = false;
+	long url_max = SIM_URL_MAX;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -105,6 +107,8 @@ int main(int argc, char **argv)
 			okv = parse_long(v, 0, 1000000, &n) && (o.offers = (int)n, true);
 		else if (!strcmp(a, "--endpoints"))
 			okv = parse_long(v, 0, 1000, &n) && (o.endpoints = (int)n, true);
+		else if (!strcmp(a, "--url-max"))
+			okv = parse_long(v, 256, 1000000, &url_max);
 		else if (!strcmp(a, "--speed"))
 			okv = (o.speed = strtod(v, NULL)) > 0;
 		else if (!strcmp(a, "--fail-rate"))
@@ -147,7 +151,7 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 
-	struct simstate st = { .rate_limits = o.rate_limits, .quiet = o.quiet };
+	struct simstate st = { .rate_limits = o.rate_limits, .quiet = o.quiet, .url_max = url_max };
 	pthread_mutex_init(&st.lock, NULL);
 	st.w = world_new(&o);
 	st.rl = rl_new();

@@ -355,7 +355,22 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		*upload_size = 0;
 		return MHD_YES;
 	}
-	/* The whole request is here. */
+	/* The whole request is here.  A request target longer than --url-max
+	 * is refused before routing, as a front server's request-line limit
+	 * does: 414, an HTML body, not counted by the rate limits nor logged
+	 * as a request (the service never saw it). */
+	if ((long)strlen(rb->uri) > sv->st->url_max) {
+		size_t len;
+		char *b = dup_str("<html><head><title>414 Request-URI Too Large</title></head><body>"
+				  "<center><h1>414 Request-URI Too Large</h1></center></body></html>\n",
+				  &len);
+		if (!sv->st->quiet)
+			fprintf(stderr, "rentop-sim: %s (%zu bytes) -> 414\n", method, strlen(rb->uri));
+		pthread_mutex_lock(&sv->st->lock);
+		sv->st->refused_414++;
+		pthread_mutex_unlock(&sv->st->lock);
+		return send_buf(conn, 414, b, len, "text/html");
+	}
 	char *path = strdup(rb->uri);
 	char *qm = strchr(path, '?');
 	const char *query = "";
@@ -465,6 +480,10 @@ struct server *server_start(struct simstate *st, int port)
 				 MHD_OPTION_URI_LOG_CALLBACK, on_uri, NULL,
 				 MHD_OPTION_NOTIFY_COMPLETED, on_done, NULL,
 				 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)900,
+				 /* room for a request line past --url-max, so that the
+				  * limit answered is ours (414 above), not the pool's */
+				 MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+				 (size_t)(st->url_max + 65536),
 				 MHD_OPTION_END);
 	if (!sv->d) {
 		free(sv);

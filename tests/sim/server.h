@@ -35,10 +35,14 @@ struct simstate {
 	struct rl *rl;          /* always kept; used only when rate limits are on */
 	bool rate_limits;
 	bool quiet;
+	long url_max;
+	unsigned long refused_414; /* requests refused for their length */           /* longest request target (path and query) served; longer: 414 */
 	struct fault faults[MAX_FAULTS];
 	int nfaults;
 	json_t *requests;       /* path -> {count, methods, last_method, last_query, last_body, last_auth} */
 };
+
+#define SIM_URL_MAX 16384  /* --url-max's default (bytes) */
 
 struct server;
 /* Bind 127.0.0.1:port (0 = any free port) and serve. NULL on failure. */
