@@ -98,7 +98,9 @@ static json_t *num_or_null(double v)
 /* The simulator's view of one instance: public fields plus "sim" internals. */
 static json_t *inst_state(struct world *w, struct inst *in, double now)
 {
-	json_t *o = routes_inst_json(w, in, now, NULL);
+	json_t *shared = routes_inst_json(w, in, now, NULL);
+	json_t *o = json_copy(shared); /* shallow: the instance's own object is not ours to add to */
+	json_decref(shared);
 	json_object_set_new(o, "sim",
 			    json_pack("{s:s,s:o,s:s,s:b,s:b,s:o,s:f,s:s,s:o,s:f,s:o}", "phase", phase_name(in->phase),
 				      "next_step_at", num_or_null(in->t_next), "boot_plan", plan_name(in->plan),
@@ -172,6 +174,8 @@ static void force_instance(struct simstate *st, json_t *b, struct sim_resp *rs, 
 			in->drop_offline = json_is_true(v);
 		} else if (!strcmp(k, "compete_price")) {
 			in->compete_price = jnum(b, "compete_price", 0);
+		} else if (k[0] == '_') {
+			continue; /* no private fields: in->o holds public ones only */
 		} else {
 			json_object_set(in->o, k, v);
 			if (!strcmp(k, "label"))

@@ -138,7 +138,6 @@ static json_t *query_json(const char *q, const char *name, bool *bad)
 json_t *routes_inst_json(struct world *w, struct inst *in, double now, const json_t *select_cols)
 {
 	world_inst_view(w, in, now);
-	json_t *out = json_object();
 	bool all = !json_is_array(select_cols);
 	size_t i;
 	json_t *c;
@@ -149,14 +148,9 @@ json_t *routes_inst_json(struct world *w, struct inst *in, double now, const jso
 				all = true;
 		}
 	}
-	if (all) {
-		const char *k;
-		json_t *v;
-		json_object_foreach(in->o, k, v)
-			if (k[0] != '_')
-				json_object_set(out, k, v);
-		return out;
-	}
+	if (all) /* in->o holds the public fields only */
+		return json_incref(in->o);
+	json_t *out = json_object();
 	json_object_set(out, "id", json_object_get(in->o, "id"));
 	json_array_foreach(select_cols, i, c) {
 		const char *n = json_string_value(c);

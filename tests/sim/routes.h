@@ -18,8 +18,11 @@ void routes_handle(struct world *w, struct rl *rl, const char *caller, double mo
  * session (valid or expired), or invalid. */
 enum sim_key_kind routes_classify_key(struct world *w, const char *bearer, double now, long *inst_id);
 
-/* An instance's public JSON (internal "_" fields removed), live figures
- * refreshed; select_cols (array of names, or NULL) limits the fields. */
+/* An instance's public JSON, live figures refreshed; select_cols (array of
+ * names, or NULL) limits the fields.  Every field (NULL, or "*" among the
+ * names): a new reference to the instance's own object, which the caller
+ * must not change and must serialise before the state lock is let go (no
+ * per-field copy); a list of names: a new object of those fields. */
 json_t *routes_inst_json(struct world *w, struct inst *in, double now, const json_t *select_cols);
 
 /* Error envelope {"success":false,"error":slug,"msg":msg}. */

@@ -248,8 +248,11 @@ static void set_status(struct inst *in, const char *act_in, const char *intended
 		set_str(in->o, "status_msg", msg);
 	bool run = act && !strcmp(act, "running");
 	if (run) {
-		json_t *p = json_object_get(in->o, "_ports_run");
-		json_object_set(in->o, "ports", p ? p : json_object());
+		json_t *p = in->ports_run;
+		if (p)
+			json_object_set(in->o, "ports", p);
+		else
+			json_object_set_new(in->o, "ports", json_object());
 	} else {
 		json_object_del(in->o, "ports");
 	}
@@ -384,7 +387,7 @@ static void step(struct world *w, struct inst *in, double t)
 			set_status(in, "created", NULL, "stopped", msg);
 		} else if (want_run) {
 			set_status(in, "running", NULL, "running", "success, running");
-			set_num(in->o, "_running_since", t);
+			in->running_since = t;
 		} else {
 			set_status(in, "exited", NULL, "stopped", "Stopped");
 		}
@@ -506,7 +509,7 @@ void world_inst_view(struct world *w, struct inst *in, double now)
 	double end = jnum(o, "end_date", now);
 	set_num(o, "duration", end - now);
 	if (is_running(in)) {
-		double since = jnum(o, "_running_since", now);
+		double since = isnan(in->running_since) ? now : in->running_since;
 		double phase = (double)(in->id % 97) + now / 37.0;
 		set_int(o, "gpu_util", (long)(55 + 40 * sin(phase)));
 		set_int(o, "gpu_temp", (long)(62 + 12 * sin(phase * 0.7)));
@@ -536,6 +539,7 @@ struct inst *world_find(struct world *w, long id)
 static void inst_free(struct inst *in)
 {
 	json_decref(in->o);
+	json_decref(in->ports_run);
 	free(in->image_login);
 	free(in);
 }
@@ -594,6 +598,7 @@ static struct inst *inst_append(struct world *w, long id)
 	in->t_next = INFINITY;
 	in->compete_at = INFINITY;
 	in->drop_at = INFINITY;
+	in->running_since = NAN;
 	w->inst[w->ninst++] = in;
 	world_touch_labels(w);
 	return in;
@@ -856,7 +861,7 @@ struct inst *world_inst_create(struct world *w, json_t *offer, json_t *fields, d
 	in->key[40] = '\0';
 	world_issue(w, in->key);
 	json_t *env = json_object_get(fields, "_env_obj");
-	json_object_set_new(in->o, "_ports_run", make_ports(w, jstr(in->o, "image_runtype"), env));
+	in->ports_run = make_ports(w, jstr(in->o, "image_runtype"), env);
 	json_object_del(in->o, "_env_obj");
 	recompute_prices(in->o);
 	cache(in);
@@ -917,7 +922,7 @@ static void seed_instance(struct world *w, int i, double now)
 	json_t *env = json_object();
 	if (!strcmp(rt, "args"))
 		json_object_set_new(env, "-p 8000:8000", json_string("1"));
-	json_object_set_new(o, "_ports_run", make_ports(w, rt, env));
+	in->ports_run = make_ports(w, rt, env);
 	json_decref(env);
 	in->plan = BOOT_OK;
 
@@ -941,7 +946,7 @@ static void seed_instance(struct world *w, int i, double now)
 	switch (kind) {
 	case 0: case 1: case 2: case 3: case 4:
 		set_status(in, "running", "running", "running", "success, running");
-		set_num(o, "_running_since", now - age * 0.9);
+		in->running_since = now - age * 0.9;
 		if (i >= 12 && world_randf(w) < 0.03) {
 			in->drop_at = now + (3600.0 + 18000.0 * world_randf(w)) / w->opt.speed;
 			in->drop_offline = world_rand(w) & 1;

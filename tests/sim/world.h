@@ -43,7 +43,10 @@ enum boot_plan { BOOT_OK, BOOT_CRASH, BOOT_DOCKER, BOOT_PULL };
 
 struct inst {
 	long id;
-	json_t *o;              /* every public field */
+	json_t *o;              /* every public field and nothing else: a
+				 * full-field answer is this object itself */
+	json_t *ports_run;      /* the ports mapping shown while running */
+	double running_since;   /* s, sim clock: last start (NAN: never) */
 	enum inst_phase phase;
 	double t_next;          /* s, sim clock: next lifecycle step (INFINITY: none) */
 	enum boot_plan plan;
