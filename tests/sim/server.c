@@ -284,6 +284,31 @@ static enum MHD_Result send_fault(struct MHD_Connection *conn, const struct faul
 	return MHD_NO;
 }
 
+/* json_dump_callback's sink: the body grows in place (json_dumps would
+ * build it in jansson's buffer and then copy it whole). */
+struct body_buf {
+	char *s;
+	size_t len, cap;
+};
+
+static int body_put(const char *p, size_t n, void *data)
+{
+	struct body_buf *b = data;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		char *s = realloc(b->s, cap);
+		if (!s)
+			return -1;
+		b->s = s;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
 /* Route under the lock and serialise; returns the body (malloc'd). */
 static char *process(struct server *sv, struct sim_req *rq, const char *peer, int *status, const char **ctype,
 		     size_t *len)
@@ -307,9 +332,19 @@ static char *process(struct server *sv, struct sim_req *rq, const char *peer, in
 	}
 	char *body;
 	if (rs.json) {
-		body = json_dumps(rs.json, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15));
+		struct body_buf b = { 0 };
+		if (json_dump_callback(rs.json, body_put, &b,
+				       JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15)) ||
+		    body_put("", 0, &b)) {
+			free(b.s);
+			b.s = NULL;
+			b.len = 0;
+		} else {
+			b.s[b.len] = '\0';
+		}
 		json_decref(rs.json);
-		*len = body ? strlen(body) : 0;
+		body = b.s;
+		*len = b.len;
 		*ctype = "application/json";
 	} else if (rs.raw) {
 		body = rs.raw;
