@@ -233,6 +233,23 @@ write_key_file() {
     (umask 077; printf '%s\n' "$2" >"$1")
 }
 
+# tm_new_session WxH CMD: a detached session of this script's server running
+# CMD.  A server ended by "tm kill-server" just before may still be going
+# away (kill-server does not wait for it): new-session then reaches the
+# dying server and fails ("server exited unexpectedly").  Wait for it to go,
+# and try again a few times.
+tm_new_session() {
+    tries=0
+    until tm -f "$E2E_TMP/tmux.conf" new-session -d -s "$E2E_SESSION" \
+        -x "${1%x*}" -y "${1#*x}" "$2" 2>"$E2E_TMP/tmux.err"; do
+        tries=$((tries + 1))
+        [ $tries -lt 5 ] || { fail "tmux new-session failed: $(cat "$E2E_TMP/tmux.err")"; return 1; }
+        tm kill-server >/dev/null 2>&1
+        sleep 0.4
+        tm list-sessions >/dev/null 2>&1 || rm -f "$E2E_SOCK"
+    done
+}
+
 # rentop_start [-i] [-s WxH] [-k full|ro|home|none] [RENTOP FLAGS...]: start rentop
 # against the simulator in a detached tmux session and wait for its screen.
 # -k full (default): the full-access key in a 0600 file given by --api-key-file;
@@ -286,18 +303,7 @@ rentop_start() {
     E2E_WATCH=$((1 - interactive))
     printf 'set -g status off\nset -g history-limit 100\nset -g escape-time 10\nset -g remain-on-exit on\n' \
         >"$E2E_TMP/tmux.conf"
-    # A server ended by "tm kill-server" just before may still be going away
-    # (kill-server does not wait for it): new-session then reaches the dying
-    # server and fails.  Wait for it to go, and try again a few times.
-    tries=0
-    until tm -f "$E2E_TMP/tmux.conf" new-session -d -s "$E2E_SESSION" \
-        -x "${size%x*}" -y "${size#*x}" "$E2E_TMP/launch.sh" 2>"$E2E_TMP/tmux.err"; do
-        tries=$((tries + 1))
-        [ $tries -lt 5 ] || { fail "tmux new-session failed: $(cat "$E2E_TMP/tmux.err")"; return 1; }
-        tm kill-server >/dev/null 2>&1
-        sleep 0.4
-        tm list-sessions >/dev/null 2>&1 || rm -f "$E2E_SOCK"
-    done
+    tm_new_session "$size" "$E2E_TMP/launch.sh" || return 1
     if [ "$interactive" = 1 ]; then
         wait_for "e2e-shell\$" 10 || return 1
         type_text "$E2E_CMD"

@@ -31,7 +31,7 @@ t_terminal() {
         echo "PS1='e2e-shell\$ ' exec sh -i"
     } >"$E2E_TMP/demo-launch.sh"
     chmod 700 "$E2E_TMP/demo-launch.sh"
-    tm -f "$E2E_TMP/tmux.conf" new-session -d -s "$E2E_SESSION" -x 120 -y 30 "$E2E_TMP/demo-launch.sh" || return 1
+    tm_new_session 120x30 "$E2E_TMP/demo-launch.sh" || return 1
     wait_for "demo@example.com" 30 || return 1
     wait_for "running" 10 || return 1
     # no process of the demo (its sh, rentop-sim, rentop) has a key on its

@@ -47,7 +47,7 @@ t_key_warning() {
     # restart with the now group-readable file (rentop_start rewrites it 0600)
     rm -f "$E2E_TMP/rentop.rc"
     sed -i "s|^'$RENTOP'|chmod 644 '$E2E_TMP/api_key'; & --refresh 2|" "$E2E_TMP/launch.sh"
-    tm -f "$E2E_TMP/tmux.conf" new-session -d -s "$E2E_SESSION" -x 120 -y 40 "$E2E_TMP/launch.sh" || return 1
+    tm_new_session 120x40 "$E2E_TMP/launch.sh" || return 1
     E2E_WATCH=1
     wait_for "$ID" 30 || return 1
     wait_for "readable by group or others" 10 || return 1
@@ -106,7 +106,7 @@ relaunch() {
     tm kill-server >/dev/null 2>&1
     rm -f "$E2E_TMP/rentop.rc" "$E2E_TMP/rentop.stderr"
     sed -i "$1" "$E2E_TMP/launch.sh"
-    tm -f "$E2E_TMP/tmux.conf" new-session -d -s "$E2E_SESSION" -x 120 -y 40 "$E2E_TMP/launch.sh" || return 1
+    tm_new_session 120x40 "$E2E_TMP/launch.sh" || return 1
     E2E_WATCH=1
 }
 

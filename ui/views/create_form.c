@@ -453,7 +453,7 @@ bool create_ui_key(struct app *a, struct create_ui *c, int key)
 			dialog_close(&c->dlg);
 			wipe_req(c);
 			c->mode = CU_FORM;
-			app_toast(a, ROLE_DIM, 4, "not rented: nothing was sent");
+			app_toast(a, ROLE_DIM, 8, "not rented: nothing was sent");
 			break;
 		case DLG_SUBMIT:
 			dialog_close(&c->dlg);
