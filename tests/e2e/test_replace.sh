@@ -81,6 +81,8 @@ t_templates_view() {
     wait_for "for query: recommended=true" 10 || return 1
     keys '&' ; type_text "$(echo "$tname" | cut -c1-6)"; keys Enter
     wait_for "& shows: $(echo "$tname" | cut -c1-6)" 10 || return 1
+    # the row itself (the header says the query and the filter before the answer lands)
+    wait_for_re "GB +recommended" 20 || return 1
     keys Enter
     wait_for "hash_id:" 10 || return 1
     on_screen "launch mode:" || return 1
