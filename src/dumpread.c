@@ -99,14 +99,7 @@ static char *range_filters(const long *cuts, size_t k, size_t i)
 		json_object_set_new(id, "gte", json_integer(cuts[i - 1]));
 	if (i + 1 < k)
 		json_object_set_new(id, "lt", json_integer(cuts[i]));
-	json_t *f = json_pack("{s:o}", "id", id);
-	char *s = json_dumps(f, JSON_COMPACT);
-	json_decref(f);
-	if (!s)
-		abort();
-	char *r = xstrdup(s);
-	free(s);
-	return r;
+	return sweep_filters_text(json_pack("{s:o}", "id", id));
 }
 
 static void add_row(struct reader *rd, long id, uint32_t set, size_t at)

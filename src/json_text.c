@@ -189,7 +189,7 @@ static unsigned utf8_cp(const unsigned char *s, int len)
  * written without converting it twice. */
 static void put_real(struct util_buf *o, const char *tok, size_t len)
 {
-	char in[64], buf[40];
+	char in[64];
 	size_t dig = tok[0] == '-';
 	while (dig < len && tok[dig] >= '0' && tok[dig] <= '9')
 		dig++;
@@ -203,15 +203,7 @@ static void put_real(struct util_buf *o, const char *tok, size_t len)
 	}
 	memcpy(in, tok, len);
 	in[len] = '\0';
-	double d = strtod(in, NULL);
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, sizeof buf, "%.*g", prec, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
-	util_buf_put(o, buf, strlen(buf));
-	if (!strpbrk(buf, ".eE"))
-		util_buf_put(o, ".0", 2);
+	json_text_real(o, strtod(in, NULL));
 }
 
 char *json_text_dump(const json_t *v)

@@ -82,13 +82,11 @@ static bool shape_only(const json_t *root, char **token)
 	return true;
 }
 
-bool pager_map_text(const char *text, size_t len, bool map, struct inst_page *out,
-		    struct api_error *e)
+/* The stream mapper's verdict rc on a page, into *out and *e (err: why
+ * the text is not JSON). */
+static bool page_verdict(enum json_stream_rc rc, const char *err, struct inst_page *out,
+			 struct api_error *e)
 {
-	memset(out, 0, sizeof *out);
-	char err[160];
-	enum json_stream_rc rc = json_stream_instances(text, len, map ? &out->v : NULL, &out->n,
-						       &out->token, &out->total, err, sizeof err);
 	switch (rc) {
 	case JSTREAM_OK:
 		out->shape_ok = true;
@@ -106,27 +104,24 @@ bool pager_map_text(const char *text, size_t len, bool map, struct inst_page *ou
 	return false;
 }
 
+bool pager_map_text(const char *text, size_t len, bool map, struct inst_page *out,
+		    struct api_error *e)
+{
+	memset(out, 0, sizeof *out);
+	char err[160];
+	enum json_stream_rc rc = json_stream_instances(text, len, map ? &out->v : NULL, &out->n,
+						       &out->token, &out->total, err, sizeof err);
+	return page_verdict(rc, err, out, e);
+}
+
 bool pager_texts(const char *text, size_t len, struct json_stream_texts *texts,
 		 struct inst_page *out, struct api_error *e)
 {
 	memset(out, 0, sizeof *out);
 	char err[160];
-	switch (json_stream_instance_texts(text, len, texts, &out->token, &out->total, err,
-					   sizeof err)) {
-	case JSTREAM_OK:
-		out->shape_ok = true;
-		return true;
-	case JSTREAM_BAD_SHAPE:
-		out->shape_ok = false;
-		return true;
-	case JSTREAM_BAD_JSON:
-		break;
-	}
-	char m[220];
-	snprintf(m, sizeof m, "malformed JSON from the service (%s)", err);
-	apierr_protocol(e, 200, m);
-	inst_page_free(out);
-	return false;
+	enum json_stream_rc rc = json_stream_instance_texts(text, len, texts, &out->token,
+							    &out->total, err, sizeof err);
+	return page_verdict(rc, err, out, e);
 }
 
 void inst_page_free(struct inst_page *pd)
@@ -388,7 +383,7 @@ static json_t *group_filters(int g)
 	return f;
 }
 
-static char *dump_filters(json_t *f)
+char *sweep_filters_text(json_t *f)
 {
 	char *s = json_dumps(f, JSON_COMPACT);
 	json_decref(f);
@@ -436,7 +431,7 @@ static size_t part_base(int g)
 	json_object_set_new(f, "id",
 			    json_pack("{s:I,s:I,s:[]}", "gte", (json_int_t)LONG_MIN, "lt",
 				      (json_int_t)LONG_MIN, "notin"));
-	char *t = dump_filters(f);
+	char *t = sweep_filters_text(f);
 	size_t n = sweep_enc_len(t);
 	free(t);
 	return n;
@@ -519,7 +514,7 @@ static char *scan_filters(const struct sweep *w)
 		json_object_set_new(f, "id", id);
 	else
 		json_decref(id);
-	return dump_filters(f);
+	return sweep_filters_text(f);
 }
 
 /* A departure hunt's count: the group's failures with an id from the
@@ -531,7 +526,7 @@ static char *hunt_filters(const struct sweep *w, size_t mid)
 	if (w->hlo > 0)
 		json_object_set_new(id, "gte", json_integer(w->hk[w->hlo]));
 	json_object_set_new(f, "id", id);
-	return dump_filters(f);
+	return sweep_filters_text(f);
 }
 
 static char *ids_filters(const long *ids, size_t n)
@@ -539,12 +534,12 @@ static char *ids_filters(const long *ids, size_t n)
 	json_t *a = json_array();
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(a, json_integer(ids[i]));
-	return dump_filters(json_pack("{s:{s:o}}", "id", "in", a));
+	return sweep_filters_text(json_pack("{s:{s:o}}", "id", "in", a));
 }
 
 static char *booting_filters(void)
 {
-	return dump_filters(json_pack("{s:{s:[n,s,s]},s:{s:s}}", "actual_status", "in", "loading",
+	return sweep_filters_text(json_pack("{s:{s:[n,s,s]},s:{s:s}}", "actual_status", "in", "loading",
 				      "rebooting", "intended_status", "eq", "running"));
 }
 
@@ -618,7 +613,7 @@ bool sweep_next(struct sweep *w, struct sweep_query *q)
 		q->step = SW_FAILCOUNT;
 		q->limit = 1;
 		q->cols = COLS_ID;
-		q->filters = dump_filters(group_filters(w->group));
+		q->filters = sweep_filters_text(group_filters(w->group));
 	} else if (w->att == ATT_BOOTING) {
 		q->step = SW_BOOTING;
 		q->filters = booting_filters();

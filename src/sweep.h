@@ -89,6 +89,8 @@ struct inst_page {
  * when it is not JSON; a wrong shape is left to the pager. */
 bool pager_map_text(const char *text, size_t len, bool map, struct inst_page *out,
 		    struct api_error *e);
+/* f (taken over) as compact JSON text for a select_filters (malloc'd). */
+char *sweep_filters_text(json_t *f);
 /* For --dump --json: the page's records as it prints them
  * (json_stream_instance_texts) appended to *texts, the token and total
  * (the shape only, no rows) into *out; the verdicts of pager_map_text. */

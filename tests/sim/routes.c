@@ -169,21 +169,6 @@ static struct inst *need_inst(struct ctx *c, int status, const char *slug)
 	return in;
 }
 
-/* The index of the first instance whose id is >= id (the list is held
- * sorted by id). */
-static size_t inst_lower(const struct world *w, long long id)
-{
-	size_t lo = 0, hi = w->ninst;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (w->inst[mid]->id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Filters that only bound the id ({"id":{"gte":A,"lt":B}}, any of gt, gte,
  * lt, lte, integers), with no ordering or one by id: the matching rows are
  * w->inst[*a..*b), found by binary search (no scan of the fleet); *desc
@@ -221,8 +206,8 @@ static bool id_range_query(const struct world *w, const json_t *filters, const s
 				return false;
 		}
 	}
-	*a = inst_lower(w, lo);
-	*b = hi == LLONG_MAX ? w->ninst : inst_lower(w, hi + 1);
+	*a = world_lower(w, lo);
+	*b = hi == LLONG_MAX ? w->ninst : world_lower(w, hi + 1);
 	if (*b < *a)
 		*b = *a;
 	return true;

@@ -523,7 +523,7 @@ void world_inst_view(struct world *w, struct inst *in, double now)
 	(void)w;
 }
 
-struct inst *world_find(struct world *w, long id)
+size_t world_lower(const struct world *w, long long id)
 {
 	size_t lo = 0, hi = w->ninst;
 	while (lo < hi) {
@@ -533,6 +533,12 @@ struct inst *world_find(struct world *w, long id)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+struct inst *world_find(struct world *w, long id)
+{
+	size_t lo = world_lower(w, id);
 	return lo < w->ninst && w->inst[lo]->id == id ? w->inst[lo] : NULL;
 }
 

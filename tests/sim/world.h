@@ -158,6 +158,8 @@ void world_advance_clock(struct world *w, double seconds);
 void world_advance(struct world *w, double now);
 
 struct inst *world_find(struct world *w, long id);
+/* The index of the first instance whose id is >= id (held sorted by id). */
+size_t world_lower(const struct world *w, long long id);
 bool world_remove(struct world *w, long id);
 /* An instance was added, removed or relabelled: drop cached label counts. */
 void world_touch_labels(struct world *w);
