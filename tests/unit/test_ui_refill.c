@@ -82,7 +82,10 @@ static void add(long id, const char *name, double price)
 static bool refill(struct table *t)
 {
 	builds = 0;
-	return table_refill(t, recs, nrecs, sizeof recs[0], NULL, rec_id, rec_rev, fin);
+	static const void *ptrs[64]; /* table_refill takes the records by pointer */
+	for (size_t i = 0; i < nrecs; i++)
+		ptrs[i] = &recs[i];
+	return table_refill(t, ptrs, nrecs, NULL, rec_id, rec_rev, fin);
 }
 
 /* The ids in view order, as "3 1 2". */

@@ -216,8 +216,8 @@ static void rebuild(struct app *a, struct inst_view *v)
 		table_touch(&v->t);
 	long sel_id = v->t.sel_id;
 	size_t sel = v->t.sel, nmarks = v->nmarks;
-	bool changed = table_refill(&v->t, s ? s->instances : NULL, s ? s->ninstances : 0,
-				    sizeof(struct instance), &c, inst_id, inst_rev, finish);
+	bool changed = table_refill(&v->t, s ? (const void *const *)s->instances : NULL,
+				    s ? s->ninstances : 0, &c, inst_id, inst_rev, finish);
 	if (v->want && table_select_id(&v->t, v->want))
 		v->want = 0;
 	prune_marks(v, s);
