@@ -264,8 +264,8 @@ void model_release(const struct snapshot *s);
 uint64_t model_generation(struct model *m);
 
 /* Poller thread (writer).  The arrays are taken over (freed with
- * instances_free() etc. when the last snapshot using them goes; the
- * instances are made irows, the array v freed at once). */
+ * workergroups_free() etc. when the last snapshot using them goes;
+ * model_set_instances makes each instance an irow and frees v at once). */
 void model_set_instances(struct model *m, struct instance *v, size_t n, double now);
 /* Poller thread: publish the rows it holds (sorted by id, each referenced
  * here, not taken over) with the list's progress.  Costs one pointer and one
