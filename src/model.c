@@ -23,9 +23,8 @@ enum part_kind { PART_INST, PART_USER, PART_WG, PART_EP };
 struct part {
 	atomic_int refs;
 	enum part_kind kind;
-	void *v;
+	void *v;  /* PART_INST: n pointers to the records of irows, one reference each */
 	size_t n;
-	struct irow **rows; /* PART_INST: the owners of v's strings (v is shallow) */
 };
 
 struct snap {
@@ -49,17 +48,24 @@ struct model {
 	size_t nresults;
 };
 
+/* The irow whose record x is (x is a snapshot's row: always an irow's). */
+static struct irow *irow_of(const struct instance *x)
+{
+	return (struct irow *)(void *)((char *)(uintptr_t)x - offsetof(struct irow, x));
+}
+
 static void part_unref(struct part *p)
 {
 	if (!p || atomic_fetch_sub(&p->refs, 1) != 1)
 		return;
 	switch (p->kind) {
-	case PART_INST:
+	case PART_INST: {
+		const struct instance **v = p->v;
 		for (size_t i = 0; i < p->n; i++)
-			irow_unref(p->rows[i]);
-		free(p->rows);
+			irow_unref(irow_of(v[i]));
 		free(p->v);
 		break;
+	}
 	case PART_USER: user_free(p->v); break;
 	case PART_WG: workergroups_free(p->v, p->n); break;
 	case PART_EP: endpoints_free(p->v, p->n); break;
@@ -239,20 +245,20 @@ static void mark_ok(struct freshness *f, double now)
 /* Announce instances that newly entered a failure state, or another one
  * (a crashed instance whose host then drops out is news: the key is the id
  * and the state).  Caller holds mu; events are appended after unlocking. */
-static size_t newly_failed_locked(struct model *m, const struct instance *v, size_t n,
+static size_t newly_failed_locked(struct model *m, const struct instance *const *v, size_t n,
 				  long **out)
 {
 	long *now_failed = xcalloc(n ? n : 1, sizeof *now_failed);
 	size_t nf = 0, nnew = 0;
 	long *fresh = xcalloc(n ? n : 1, sizeof *fresh);
 	for (size_t i = 0; i < n; i++) {
-		if (!inst_state_failed(v[i].state))
+		if (!inst_state_failed(v[i]->state))
 			continue;
-		long key = v[i].id * (long)IS__COUNT + (long)v[i].state;
+		long key = v[i]->id * (long)IS__COUNT + (long)v[i]->state;
 		now_failed[nf++] = key;
 		if (!m->announced || !bsearch(&key, m->announced, m->nannounced,
 					      sizeof(long), cmp_long))
-			fresh[nnew++] = v[i].id;
+			fresh[nnew++] = v[i]->id;
 	}
 	qsort(now_failed, nf, sizeof(long), cmp_long);
 	free(m->announced);
@@ -277,14 +283,14 @@ static int cmp_idstate(const void *a, const void *b)
  * seen for the first time are no change); the table of last states is
  * updated (a partial list keeps what it did not carry).  Caller holds mu;
  * *out (malloc'd, n entries at most) gets the changes, "from" in state. */
-static size_t state_changes_locked(struct model *m, const struct instance *v, size_t n,
+static size_t state_changes_locked(struct model *m, const struct instance *const *v, size_t n,
 				   bool partial, struct idstate **out)
 {
 	struct idstate *cur = xcalloc(n + m->nstates + 1, sizeof *cur);
 	struct idstate *ch = xcalloc(n ? n : 1, sizeof *ch);
 	size_t nc = 0, nch = 0;
 	for (size_t i = 0; i < n; i++) {
-		struct idstate key = { v[i].id, v[i].state };
+		struct idstate key = { v[i]->id, v[i]->state };
 		const struct idstate *old =
 			m->states ? bsearch(&key, m->states, m->nstates, sizeof key, cmp_idstate) : NULL;
 		if (old && old->state != key.state)
@@ -341,17 +347,12 @@ static void announce(struct model *m, const struct snap *s, const long *fresh, s
 void model_publish_rows(struct model *m, struct irow *const *rows, size_t n,
 			const struct inst_progress *pr, double now)
 {
-	struct part *p = xcalloc(1, sizeof *p);
-	atomic_init(&p->refs, 1);
-	p->kind = PART_INST;
-	p->n = n;
-	p->v = n ? xmalloc(n * sizeof(struct instance)) : NULL;
-	p->rows = n ? xmalloc(n * sizeof *p->rows) : NULL;
-	struct instance *v = p->v;
-	for (size_t i = 0; i < n; i++) {
-		p->rows[i] = irow_ref(rows[i]);
-		v[i] = rows[i]->x;
-	}
+	/* the rows are shared, never copied: the part is n pointers to their
+	 * records, each holding a reference (8 bytes a row per publish) */
+	const struct instance **v = n ? xmalloc(n * sizeof *v) : NULL;
+	for (size_t i = 0; i < n; i++)
+		v[i] = &irow_ref(rows[i])->x;
+	struct part *p = part_new(PART_INST, v, n);
 	pthread_mutex_lock(&m->mu);
 	struct snap *s = snap_clone(m->cur);
 	snap_set_part(s, PART_INST, p);
@@ -793,22 +794,22 @@ bool inst_state_billing_compute(enum inst_state s)
 	return s == IS_RUNNING || s == IS_LOADING || s == IS_STOPPING || s == IS_REBOOTING;
 }
 
-double model_burn_rate(const struct instance *v, size_t n)
+double model_burn_rate(const struct instance *const *v, size_t n)
 {
 	double total = 0;
 	for (size_t i = 0; i < n; i++) { /* the $/H column's figure, row by row */
-		double r = money_row_rate(&v[i]);
+		double r = money_row_rate(v[i]);
 		if (isfinite(r))
 			total += r;
 	}
 	return total;
 }
 
-void model_count_states(const struct instance *v, size_t n, struct state_counts *c)
+void model_count_states(const struct instance *const *v, size_t n, struct state_counts *c)
 {
 	memset(c, 0, sizeof *c);
 	for (size_t i = 0; i < n; i++)
-		switch (v[i].state) {
+		switch (v[i]->state) {
 		case IS_RUNNING: c->running++; break;
 		case IS_PROVISIONING: case IS_LOADING: case IS_STARTING: case IS_REBOOTING:
 			c->booting++;
@@ -829,11 +830,18 @@ enum figure_kind model_burn_figure(const struct snapshot *s, double *burn)
 
 const struct instance *snapshot_find_instance(const struct snapshot *s, long id)
 {
-	struct instance key;
-	key.id = id;
-	if (!s->instances || !s->ninstances)
-		return NULL; /* bsearch must not see a NULL base */
-	return bsearch(&key, s->instances, s->ninstances, sizeof key, cmp_inst_id);
+	size_t lo = 0, hi = s->ninstances; /* the rows are sorted by id */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		long x = s->instances[mid]->id;
+		if (x == id)
+			return s->instances[mid];
+		if (x < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 bool snapshot_pending(const struct snapshot *s, long instance_id, int kind)

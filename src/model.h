@@ -8,7 +8,8 @@
  * other I/O, happens with no lock held).  Readers take a reference with
  * model_acquire() and render with no lock held; model_release() drops it.
  * Parts that did not change are shared between snapshots (refcounted), so a
- * swap costs a few pointer copies.
+ * swap costs a few pointer copies; within the instance list, the rows are
+ * shared too (irow): a publish copies one pointer a row, never a record.
  *
  * Every string in these records has already been through util_sanitize()
  * and is never NULL ("" when the service sent null or nothing). Doubles the
@@ -107,9 +108,10 @@ struct instance {
 };
 
 /* One instance row shared between snapshots: the poller keeps its rows as
- * irows, and a publish copies the records shallowly (the strings stay owned
- * by the irow), so an unchanged row costs a pointer and a reference, not a
- * copy.  The record is immutable once made an irow. */
+ * irows, and a snapshot points at their records (snapshot.instances), so an
+ * unchanged row costs a pointer and a reference, not a copy, and two
+ * snapshots show the same row at the same address.  The record is immutable
+ * once made an irow. */
 struct irow {
 	atomic_int refs;
 	struct instance x;
@@ -195,7 +197,9 @@ struct unsure {           /* an action whose outcome is not known (answer lost) 
 
 struct snapshot {
 	uint64_t generation;
-	const struct instance *instances;
+	/* the rows, sorted by id: pointers to records shared with the poller and
+	 * other snapshots (irow), valid while the snapshot is held */
+	const struct instance *const *instances;
 	size_t ninstances;
 	const struct user *user;          /* NULL until first fetched */
 	const struct workergroup *workergroups;
@@ -260,11 +264,12 @@ void model_release(const struct snapshot *s);
 uint64_t model_generation(struct model *m);
 
 /* Poller thread (writer).  The arrays are taken over (freed with
- * instances_free() etc. when the last snapshot using them goes). */
+ * workergroups_free() etc. when the last snapshot using them goes;
+ * model_set_instances makes each instance an irow and frees v at once). */
 void model_set_instances(struct model *m, struct instance *v, size_t n, double now);
 /* Poller thread: publish the rows it holds (sorted by id, each referenced
- * here, not taken over) with the list's progress.  Costs one shallow copy of
- * the records; no string is copied. */
+ * here, not taken over) with the list's progress.  Costs one pointer and one
+ * reference a row; no record or string is copied. */
 void model_publish_rows(struct model *m, struct irow *const *rows, size_t n,
 			const struct inst_progress *pr, double now);
 /* Poller thread: the list was asked and nothing changed: freshness and
@@ -330,7 +335,7 @@ bool inst_state_failed(enum inst_state s);        /* SPEC rule 1: exited/created
 bool inst_state_billing_compute(enum inst_state s); /* GPU billed now */
 /* Burn rate of everything billing now: running in full, the rest storage only
  * (the sum of money_row_rate, the $/H column). */
-double model_burn_rate(const struct instance *v, size_t n); /* $/hour */
+double model_burn_rate(const struct instance *const *v, size_t n); /* $/hour */
 /* Rows by state, for the header ("5 running, 2 booting, 1 stopped, 4 failed"). */
 struct state_counts {
 	size_t running;   /* IS_RUNNING */
@@ -339,7 +344,7 @@ struct state_counts {
 	size_t failed;    /* inst_state_failed */
 	size_t other;     /* frozen, other */
 };
-void model_count_states(const struct instance *v, size_t n, struct state_counts *c);
+void model_count_states(const struct instance *const *v, size_t n, struct state_counts *c);
 /* How far a money figure over the loaded instances can be trusted. */
 enum figure_kind {
 	FIG_EXACT,    /* the whole fleet is loaded */
@@ -349,6 +354,7 @@ enum figure_kind {
 /* The burn rate of a snapshot and how to show it (the partial-figures rule:
  * never $0 or an infinite runway while instances are still arriving). */
 enum figure_kind model_burn_figure(const struct snapshot *s, double *burn);
+/* The row of an instance (binary search by id), or NULL. */
 const struct instance *snapshot_find_instance(const struct snapshot *s, long id);
 bool snapshot_pending(const struct snapshot *s, long instance_id, int kind); /* kind -1: any */
 /* The unknown-outcome mark of an instance (the first), or NULL. */

@@ -53,7 +53,7 @@ static void add_ids(struct complete_set *o, const struct snapshot *s, bool machi
 	long *v = xcalloc(s->ninstances, sizeof *v);
 	size_t n = 0;
 	for (size_t i = 0; i < s->ninstances; i++) {
-		long id = machines ? s->instances[i].machine_id : s->instances[i].id;
+		long id = machines ? s->instances[i]->machine_id : s->instances[i]->id;
 		if (id > 0)
 			v[n++] = id;
 	}

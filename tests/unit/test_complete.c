@@ -19,6 +19,7 @@
 #include "model.h"
 
 static struct instance xs[3];
+static const struct instance *const pxs[3] = { &xs[0], &xs[1], &xs[2] };
 static struct endpoint eps[2];
 static struct snapshot snap;
 static struct complete_set cs;
@@ -49,7 +50,7 @@ static int setup(void **state)
 	eps[1].id = 12;
 	eps[1].endpoint_name = (char *)"whisper";
 	memset(&snap, 0, sizeof snap);
-	snap.instances = xs;
+	snap.instances = pxs;
 	snap.ninstances = 3;
 	snap.endpoints = eps;
 	snap.nendpoints = 2;

@@ -134,8 +134,8 @@ static void test_snapshot_swap(void **state)
 	assert_true(s1->generation > g0);
 	assert_int_equal(model_generation(m), s1->generation);
 	assert_int_equal(s1->ninstances, 3);
-	assert_int_equal(s1->instances[0].id, 10); /* sorted by id */
-	assert_int_equal(s1->instances[2].id, 30);
+	assert_int_equal(s1->instances[0]->id, 10); /* sorted by id */
+	assert_int_equal(s1->instances[2]->id, 30);
 	assert_string_equal(snapshot_find_instance(s1, 20)->label, "b");
 	assert_null(snapshot_find_instance(s1, 25));
 	assert_float_equal(s1->fresh[SRC_INSTANCES].last_ok, 1000.0, 0);
@@ -158,9 +158,9 @@ static void test_snapshot_swap(void **state)
 	mk(&w[0], 99, "z", "running", "running", 2.0, 0.2);
 	model_set_instances(m, w, 1, 1002.0);
 	assert_int_equal(s2->ninstances, 3);
-	assert_string_equal(s2->instances[1].label, "b");
+	assert_string_equal(s2->instances[1]->label, "b");
 	model_release(s1);
-	assert_string_equal(s2->instances[2].label, "c"); /* still alive: s2 holds it */
+	assert_string_equal(s2->instances[2]->label, "c"); /* still alive: s2 holds it */
 	const struct snapshot *s3 = model_acquire(m);
 	assert_int_equal(s3->ninstances, 1);
 	assert_ptr_equal(s3->user, s2->user);
@@ -168,6 +168,64 @@ static void test_snapshot_swap(void **state)
 	model_release(s3);
 	model_release(NULL);
 	model_free(m); /* ASan: everything freed exactly once */
+}
+
+/* A publish shares the rows: two snapshots published around a one-row
+ * change show the unchanged rows' records at the same addresses, the
+ * changed row as a new record, and each snapshot keeps its own rows alive
+ * (the poller's references dropped, the old snapshot still reads its row). */
+static void test_rows_shared(void **state)
+{
+	(void)state;
+	struct model *m = model_new();
+	enum { N = 5 };
+	struct irow *rows[N];
+	for (int i = 0; i < N; i++) {
+		struct instance x;
+		char label[16];
+		snprintf(label, sizeof label, "r%d", i);
+		mk(&x, 100 + i, label, "running", "running", 1.0, 0.1);
+		rows[i] = irow_new(&x);
+	}
+	struct inst_progress pr = { N, false, 0 };
+	model_publish_rows(m, rows, N, &pr, 1000.0);
+	const struct snapshot *s1 = model_acquire(m);
+	assert_int_equal(s1->ninstances, N);
+	for (int i = 0; i < N; i++) /* the records themselves, not copies */
+		assert_ptr_equal(s1->instances[i], &rows[i]->x);
+
+	/* row 2 changes (a new irow, as a sweep makes one); the others stay */
+	struct instance y;
+	mk(&y, 102, "r2 changed", "exited", "running", 1.0, 0.1);
+	struct irow *old2 = rows[2];
+	rows[2] = irow_new(&y);
+	model_publish_rows(m, rows, N, &pr, 1001.0);
+	irow_unref(old2); /* the poller lets go: s1 still holds it */
+	const struct snapshot *s2 = model_acquire(m);
+	assert_ptr_not_equal(s2->instances, s1->instances); /* a new list... */
+	for (int i = 0; i < N; i++)
+		if (i != 2) /* ...of the same records */
+			assert_ptr_equal(s2->instances[i], s1->instances[i]);
+	assert_ptr_not_equal(s2->instances[2], s1->instances[2]);
+	assert_ptr_equal(s2->instances[2], &rows[2]->x);
+	assert_true(s2->instances[2]->rev != s1->instances[2]->rev);
+	assert_string_equal(s2->instances[2]->label, "r2 changed");
+	assert_ptr_equal(snapshot_find_instance(s2, 102), s2->instances[2]);
+	assert_ptr_equal(snapshot_find_instance(s2, 104), s1->instances[4]);
+	assert_null(snapshot_find_instance(s2, 99));
+	assert_null(snapshot_find_instance(s2, 103 + N));
+
+	for (int i = 0; i < N; i++)
+		irow_unref(rows[i]); /* the snapshots keep what they show */
+	model_set_user(m, NULL, 1002.0); /* another part: the list shared as is */
+	const struct snapshot *s3 = model_acquire(m);
+	assert_ptr_equal(s3->instances, s2->instances);
+	model_release(s2);
+	model_release(s3);
+	assert_string_equal(s1->instances[2]->label, "r2");
+	assert_string_equal(s1->instances[4]->label, "r4");
+	model_release(s1);
+	model_free(m); /* ASan: every row freed once, by its last holder */
 }
 
 static void test_errors_pending(void **state)
@@ -344,8 +402,9 @@ static void test_burn_rate(void **state)
 	mk(&v[3], 4, "", "running", "running", NAN, 0.3);   /* dph_base + storage */
 	v[3].dph_base = 0.7;
 	mk(&v[4], 5, "", "exited", "running", 3.0, NAN);    /* crashed, no storage known: 0 */
-	assert_float_equal(model_burn_rate(v, 5), 1.0 + 0.2 + 0.05 + 1.0, 1e-9);
-	assert_float_equal(model_burn_rate(v, 0), 0, 0);
+	const struct instance *pv[5] = { &v[0], &v[1], &v[2], &v[3], &v[4] };
+	assert_float_equal(model_burn_rate(pv, 5), 1.0 + 0.2 + 0.05 + 1.0, 1e-9);
+	assert_float_equal(model_burn_rate(pv, 0), 0, 0);
 	for (int i = 0; i < 5; i++)
 		instance_clear(&v[i]);
 }
@@ -399,9 +458,9 @@ static void *reader(void *arg)
 		if (s->ninstances) {
 			bad |= s->ninstances != STRESS_ROWS;
 			for (size_t i = 0; i < s->ninstances; i++) {
-				bad |= s->instances[i].id != (long)i + 1;
-				bad |= strcmp(s->instances[i].label, s->instances[0].label) != 0;
-				bad |= s->instances[i].dph_total != s->instances[0].dph_total;
+				bad |= s->instances[i]->id != (long)i + 1;
+				bad |= strcmp(s->instances[i]->label, s->instances[0]->label) != 0;
+				bad |= s->instances[i]->dph_total != s->instances[0]->dph_total;
 			}
 			bad |= snapshot_find_instance(s, 2) == NULL;
 			bad |= model_burn_rate(s->instances, s->ninstances) < 0;
@@ -437,7 +496,7 @@ static void test_stress_swaps(void **state)
 	assert_true(atomic_load(&st.reads) > 0);
 	const struct snapshot *s = model_acquire(st.m);
 	assert_int_equal(s->ninstances, STRESS_ROWS);
-	assert_string_equal(s->instances[0].label, "gen5000");
+	assert_string_equal(s->instances[0]->label, "gen5000");
 	model_release(s);
 	/* instance 4 (row 0) stayed crashed through every swap: announced once */
 	long id = 0;
@@ -484,6 +543,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_derive_state),
 		cmocka_unit_test(test_snapshot_swap),
+		cmocka_unit_test(test_rows_shared),
 		cmocka_unit_test(test_results_wake),
 		cmocka_unit_test(test_errors_pending),
 		cmocka_unit_test(test_event_ring),

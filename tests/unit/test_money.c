@@ -65,7 +65,8 @@ static void test_row_rate_sums_to_burn(void **state)
 		instcol_format(IC_DPH, &v[i], NULL, 0, true, buf, sizeof buf, &key);
 		sum += key;
 	}
-	assert_true(fabs(sum - model_burn_rate(v, 6)) < 1e-9);
+	const struct instance *pv[6] = { &v[0], &v[1], &v[2], &v[3], &v[4], &v[5] };
+	assert_true(fabs(sum - model_burn_rate(pv, 6)) < 1e-9);
 	assert_true(fabs(sum - (1.1 + 0.2 + 0.3 + 0.4 + 0.5 + 0.55)) < 1e-9);
 	/* a stopped row's cell shows its storage, not the full price */
 	instcol_format(IC_DPH, &v[1], NULL, 0, true, buf, sizeof buf, NULL);
@@ -75,7 +76,8 @@ static void test_row_rate_sums_to_burn(void **state)
 	assert_true(isnan(money_row_rate(&u)));
 	instcol_format(IC_DPH, &u, NULL, 0, true, buf, sizeof buf, NULL);
 	assert_string_equal(buf, "-");
-	assert_true(model_burn_rate(&u, 1) == 0);
+	const struct instance *pu = &u;
+	assert_true(model_burn_rate(&pu, 1) == 0);
 	/* a running row without dph_total: base + storage */
 	struct instance r = inst(8, IS_RUNNING, 1.0, 0.25);
 	r.dph_total = NAN;
@@ -91,7 +93,8 @@ static void test_state_counts(void **state)
 		inst(7, IS_FROZEN, 1, 0),
 	};
 	struct state_counts c;
-	model_count_states(v, 7, &c);
+	const struct instance *pv[7] = { &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6] };
+	model_count_states(pv, 7, &c);
 	assert_int_equal(c.running, 1);
 	assert_int_equal(c.booting, 2);
 	assert_int_equal(c.stopped, 1);

@@ -272,7 +272,7 @@ static void fills_model_and_runs_jobs(void **state)
 	assert_true(wait_for(m, all_loaded, NULL));
 
 	const struct snapshot *s = model_acquire(m);
-	long id = s->instances[3].id;
+	long id = s->instances[3]->id;
 	assert_true(s->fresh[SRC_INSTANCES].last_ok > 0);
 	assert_false(s->offline);
 	model_release(s);
@@ -402,7 +402,7 @@ static void destroy_needs_tfa_then_login(void **state)
 	assert_int_equal(poller_start(p), 0);
 	assert_true(wait_for(m, all_loaded, NULL));
 	const struct snapshot *s = model_acquire(m);
-	long id = s->instances[0].id;
+	long id = s->instances[0]->id;
 	model_release(s);
 
 	/* destroy without a session: the event asks for 2FA */

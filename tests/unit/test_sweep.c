@@ -988,7 +988,8 @@ static void test_partial_figures_rule(void **state)
 	s.progress.partial = true;
 	assert_int_equal(model_burn_figure(&s, &burn), FIG_UNKNOWN);
 	/* a part loaded: at least */
-	s.instances = v;
+	const struct instance *pv[2] = { &v[0], &v[1] };
+	s.instances = pv;
 	s.ninstances = 2;
 	assert_int_equal(model_burn_figure(&s, &burn), FIG_AT_LEAST);
 	assert_float_equal(burn, 3.0, 1e-9);

@@ -20,6 +20,7 @@
 #include "util.h"
 
 static struct instance xs[3];
+static const struct instance *const pxs[3] = { &xs[0], &xs[1], &xs[2] };
 static struct user user;
 static struct snapshot snap;
 static struct config cfg;
@@ -42,7 +43,7 @@ static void fleet(double now)
 	user.email = (char *)"operator@example.com";
 	user.credit = 123.45;
 	memset(&snap, 0, sizeof snap);
-	snap.instances = xs;
+	snap.instances = pxs;
 	snap.ninstances = 3;
 	snap.user = &user;
 	snap.fresh[SRC_INSTANCES].last_ok = now - 5;

@@ -57,6 +57,7 @@ static const struct table_col cols[] = {
 };
 #define NC 3
 
+static const void *rec_at(const void *v, size_t i) { return (const struct rec *)v + i; }
 static long rec_id(const void *r) { return ((const struct rec *)r)->id; }
 static uint64_t rec_rev(const void *r) { return ((const struct rec *)r)->rev; }
 
@@ -82,7 +83,7 @@ static void add(long id, const char *name, double price)
 static bool refill(struct table *t)
 {
 	builds = 0;
-	return table_refill(t, recs, nrecs, sizeof recs[0], NULL, rec_id, rec_rev, fin);
+	return table_refill(t, recs, nrecs, rec_at, NULL, rec_id, rec_rev, fin);
 }
 
 /* The ids in view order, as "3 1 2". */

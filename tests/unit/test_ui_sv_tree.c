@@ -124,11 +124,12 @@ static void test_names(void **state)
 	memset(in, 0, sizeof in);
 	in[0].template_hash_id = "hB";
 	in[0].template_name = "TF";
-	assert_string_equal(sv_names_of(&t, "hB", in, 1), "TF");
-	assert_string_equal(sv_names_of(&t, "hA", in, 1), "PyTorch");
+	const struct instance *pin[1] = { &in[0] };
+	assert_string_equal(sv_names_of(&t, "hB", pin, 1), "TF");
+	assert_string_equal(sv_names_of(&t, "hA", pin, 1), "PyTorch");
 	sv_names_put(&t, "hB", "");
-	assert_string_equal(sv_names_of(&t, "hB", in, 1), "TF");
-	assert_null(sv_names_of(&t, "hZ", in, 1));
+	assert_string_equal(sv_names_of(&t, "hB", pin, 1), "TF");
+	assert_null(sv_names_of(&t, "hZ", pin, 1));
 }
 
 static void test_detail(void **state)

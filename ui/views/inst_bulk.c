@@ -23,11 +23,11 @@ const char *inst_bulk_name(enum bulk_op op)
 	return "?";
 }
 
-static const struct instance *find(const struct instance *rows, size_t n, long id)
+static const struct instance *find(const struct instance *const *rows, size_t n, long id)
 {
 	for (size_t i = 0; i < n; i++)
-		if (rows[i].id == id)
-			return &rows[i];
+		if (rows[i]->id == id)
+			return rows[i];
 	return NULL;
 }
 
@@ -51,7 +51,7 @@ static void plan_alloc(struct bulk_plan *p, enum bulk_op op, size_t cap)
 	p->skip_state = xcalloc(cap ? cap : 1, sizeof *p->skip_state);
 }
 
-void inst_bulk_plan(struct bulk_plan *p, enum bulk_op op, const struct instance *rows,
+void inst_bulk_plan(struct bulk_plan *p, enum bulk_op op, const struct instance *const *rows,
 		    size_t nrows, const long *marked, size_t nmarked)
 {
 	plan_alloc(p, op, nmarked);
@@ -69,13 +69,13 @@ void inst_bulk_plan(struct bulk_plan *p, enum bulk_op op, const struct instance 
 	}
 }
 
-void inst_bulk_plan_failed(struct bulk_plan *p, const struct instance *rows, size_t nrows)
+void inst_bulk_plan_failed(struct bulk_plan *p, const struct instance *const *rows, size_t nrows)
 {
 	plan_alloc(p, BULK_DESTROY, nrows);
 	p->failed = true;
 	for (size_t i = 0; i < nrows; i++)
-		if (inst_state_failed(rows[i].state))
-			p->ids[p->n++] = rows[i].id;
+		if (inst_state_failed(rows[i]->state))
+			p->ids[p->n++] = rows[i]->id;
 }
 
 void inst_bulk_free(struct bulk_plan *p)
@@ -96,7 +96,7 @@ static void add(char *buf, size_t n, const char *s)
 
 /* "101 (train), 102, 103 and 4 more" within budget bytes. */
 static void list_ids(char *out, size_t n, const long *ids, const enum inst_state *states,
-		     size_t cnt, const struct instance *rows, size_t nrows, size_t budget)
+		     size_t cnt, const struct instance *const *rows, size_t nrows, size_t budget)
 {
 	out[0] = '\0';
 	for (size_t i = 0; i < cnt; i++) {
@@ -121,7 +121,7 @@ static void list_ids(char *out, size_t n, const long *ids, const enum inst_state
 	}
 }
 
-char *inst_bulk_text(const struct bulk_plan *p, const struct instance *rows, size_t nrows,
+char *inst_bulk_text(const struct bulk_plan *p, const struct instance *const *rows, size_t nrows,
 		     char *buf, size_t n)
 {
 	char list[400], skipped[200];

@@ -36,16 +36,16 @@ struct bulk_answer {
 
 const char *inst_bulk_name(enum bulk_op op); /* "stop", "start", "destroy", "label" */
 /* Plan op over the marked ids (nmarked of them) against the listed rows. */
-void inst_bulk_plan(struct bulk_plan *p, enum bulk_op op, const struct instance *rows,
+void inst_bulk_plan(struct bulk_plan *p, enum bulk_op op, const struct instance *const *rows,
 		    size_t nrows, const long *marked, size_t nmarked);
 /* The plan of `:destroy-failed`: every listed instance in a failure state
  * (inst_state_failed). */
-void inst_bulk_plan_failed(struct bulk_plan *p, const struct instance *rows, size_t nrows);
+void inst_bulk_plan_failed(struct bulk_plan *p, const struct instance *const *rows, size_t nrows);
 void inst_bulk_free(struct bulk_plan *p);
 /* The confirmation's text: the question naming the instances (id and
  * label; "and N more" past what fits), what happens, and the skipped ones
  * with their state.  Sanitised.  Returns buf. */
-char *inst_bulk_text(const struct bulk_plan *p, const struct instance *rows, size_t nrows,
+char *inst_bulk_text(const struct bulk_plan *p, const struct instance *const *rows, size_t nrows,
 		     char *buf, size_t n);
 /* jobs_map_fn of the bulk forms ({"changed","queued","not_found"} or
  * {"destroyed","not_found"}): a malloc'd struct bulk_answer. */

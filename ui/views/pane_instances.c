@@ -180,6 +180,12 @@ void pane_instances_row(struct table_row *row, const struct instance *x, const s
 	finish(row, x, &c);
 }
 
+/* Row i of the snapshot's list (pointers to the shared records). */
+static const void *inst_at(const void *recs, size_t i)
+{
+	return ((const struct instance *const *)recs)[i];
+}
+
 static long inst_id(const void *rec) { return ((const struct instance *)rec)->id; }
 static uint64_t inst_rev(const void *rec) { return ((const struct instance *)rec)->rev; }
 
@@ -217,7 +223,7 @@ static void rebuild(struct app *a, struct inst_view *v)
 	long sel_id = v->t.sel_id;
 	size_t sel = v->t.sel, nmarks = v->nmarks;
 	bool changed = table_refill(&v->t, s ? s->instances : NULL, s ? s->ninstances : 0,
-				    sizeof(struct instance), &c, inst_id, inst_rev, finish);
+				    inst_at, &c, inst_id, inst_rev, finish);
 	if (v->want && table_select_id(&v->t, v->want))
 		v->want = 0;
 	prune_marks(v, s);

@@ -955,13 +955,12 @@ static void lp_command(struct app *a, void *st, const char *args)
 			return;
 		}
 	}
-	for (size_t i = 0; num && s && i < s->ninstances; i++)
-		if (s->instances[i].id == id) {
-			char n2[64];
-			snprintf(n2, sizeof n2, "instance %ld", id);
-			open_log(a, LK_INSTANCE, n2, id);
-			return;
-		}
+	if (num && s && snapshot_find_instance(s, id)) {
+		char n2[64];
+		snprintf(n2, sizeof n2, "instance %ld", id);
+		open_log(a, LK_INSTANCE, n2, id);
+		return;
+	}
 	app_toast(a, ROLE_ERROR, 8, "no endpoint or instance named %s%s", name,
 		  s && s->fresh[SRC_ENDPOINTS].last_ok <= 0 ? " (endpoints not loaded yet)" : "");
 }

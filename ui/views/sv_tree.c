@@ -104,14 +104,14 @@ char *sv_endpoint_text(const struct endpoint *e, bool open, bool ascii, char *bu
 	return buf;
 }
 
-const char *sv_template_name(const char *hash, const struct instance *v, size_t n)
+const char *sv_template_name(const char *hash, const struct instance *const *v, size_t n)
 {
 	if (!hash || !*hash)
 		return NULL;
 	for (size_t i = 0; i < n; i++)
-		if (v[i].template_hash_id && strcmp(v[i].template_hash_id, hash) == 0 &&
-		    v[i].template_name && v[i].template_name[0])
-			return v[i].template_name;
+		if (v[i]->template_hash_id && strcmp(v[i]->template_hash_id, hash) == 0 &&
+		    v[i]->template_name && v[i]->template_name[0])
+			return v[i]->template_name;
 	return NULL;
 }
 
@@ -238,8 +238,8 @@ void sv_names_put(struct sv_names *t, const char *hash, const char *name)
 	t->n++;
 }
 
-const char *sv_names_of(const struct sv_names *t, const char *hash, const struct instance *v,
-			size_t nv)
+const char *sv_names_of(const struct sv_names *t, const char *hash,
+			const struct instance *const *v, size_t nv)
 {
 	const char *s = sv_names_get(t, hash);
 	return s && *s ? s : sv_template_name(hash, v, nv);

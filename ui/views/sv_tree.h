@@ -46,7 +46,7 @@ long sv_row_key(const struct sv_row *r);
 /* "v llm-chat (1)  active  min_load 10  util 0.90  cold 2.5x  workers 1/8". */
 char *sv_endpoint_text(const struct endpoint *e, bool open, bool ascii, char *buf, size_t n);
 /* The template's name from an instance of the snapshot with that hash, or NULL. */
-const char *sv_template_name(const char *hash, const struct instance *v, size_t n);
+const char *sv_template_name(const char *hash, const struct instance *const *v, size_t n);
 /* "  `- wg 11  template NAME  gpu_ram 24  test_workers 3  query ...  args ...";
  * tmpl_name: the template's name when known (NULL: its hash is shown). */
 char *sv_workergroup_text(const struct workergroup *g, const char *tmpl_name, bool last,
@@ -72,8 +72,8 @@ struct sv_names {
 const char *sv_names_get(const struct sv_names *t, const char *hash); /* NULL: unknown */
 void sv_names_put(struct sv_names *t, const char *hash, const char *name);
 /* The name of g's template: t, else an instance of the snapshot; NULL. */
-const char *sv_names_of(const struct sv_names *t, const char *hash, const struct instance *v,
-			size_t nv);
+const char *sv_names_of(const struct sv_names *t, const char *hash,
+			const struct instance *const *v, size_t nv);
 
 struct app;
 /* pane_serverless.c: the template name the serverless view knows, or NULL. */

@@ -128,15 +128,15 @@ static void note_lost(const struct table *t, const struct table_row *r, unsigned
 			*lost |= 1u << c;
 }
 
-bool table_refill(struct table *t, const void *recs, size_t n, size_t stride, const void *ctx,
+bool table_refill(struct table *t, const void *recs, size_t n,
+		  const void *(*rec_at)(const void *recs, size_t i), const void *ctx,
 		  long (*id_of)(const void *rec), uint64_t (*rev_of)(const void *rec),
 		  void (*finish)(struct table_row *row, const void *rec, const void *ctx))
 {
 	/* records out of id order (not expected): every row built afresh */
 	bool sorted = true;
 	for (size_t j = 1; j < n && sorted; j++)
-		sorted = id_of((const char *)recs + (j - 1) * stride) <
-			 id_of((const char *)recs + j * stride);
+		sorted = id_of(rec_at(recs, j - 1)) < id_of(rec_at(recs, j));
 	bool all = t->touched || !t->by_id || !sorted;
 	struct table_row *old = t->rows;
 	size_t nold = t->nrows;
@@ -144,7 +144,7 @@ bool table_refill(struct table *t, const void *recs, size_t n, size_t stride, co
 	 * changed rows are built again where they are, the array kept */
 	bool in_place = !all && n == nold;
 	for (size_t j = 0; j < n && in_place; j++)
-		in_place = old[j].id == id_of((const char *)recs + j * stride);
+		in_place = old[j].id == id_of(rec_at(recs, j));
 	struct table_row *rows = in_place ? old : xcalloc(n ? n : 1, sizeof *rows);
 	size_t *remap = xmalloc((nold ? nold : 1) * sizeof *remap); /* old -> new, SIZE_MAX: none */
 	size_t *built = xmalloc((n ? n : 1) * sizeof *built);
@@ -153,7 +153,7 @@ bool table_refill(struct table *t, const void *recs, size_t n, size_t stride, co
 	for (size_t k = 0; k < nold; k++)
 		remap[k] = SIZE_MAX;
 	for (size_t j = 0; j < n; j++) {
-		const void *rec = (const char *)recs + j * stride;
+		const void *rec = rec_at(recs, j);
 		long id = id_of(rec);
 		uint64_t rev = rev_of(rec);
 		while (!all && i < nold && old[i].id < id) { /* gone */

@@ -113,13 +113,16 @@ void table_row_build(struct table_row *row, const struct table_col *cols, int nc
  * stays on its id. */
 void table_fill(struct table *t, const void *recs, size_t n, size_t stride, const void *ctx,
 		void (*finish)(struct table_row *row, const void *rec, const void *ctx));
-/* The same for records sorted by id that carry a version: a row whose id
- * and rev are those held keeps its cells and its place in the order; only
- * new and changed rows are built (table_row_build, finish), filtered and
- * inserted where the sort puts them; rows whose id is gone are dropped.
+/* The same for n records sorted by id that carry a version, record i being
+ * rec_at(recs, i) (an array of records, or of pointers to records shared
+ * between snapshots): a row whose id and rev are those held keeps its cells
+ * and its place in the order; only new and changed rows are built
+ * (table_row_build, finish), filtered and inserted where the sort puts them;
+ * rows whose id is gone are dropped.
  * The selection stays on its id.  Returns whether any row was built or
  * dropped (false: the table is as it was). */
-bool table_refill(struct table *t, const void *recs, size_t n, size_t stride, const void *ctx,
+bool table_refill(struct table *t, const void *recs, size_t n,
+		  const void *(*rec_at)(const void *recs, size_t i), const void *ctx,
 		  long (*id_of)(const void *rec), uint64_t (*rev_of)(const void *rec),
 		  void (*finish)(struct table_row *row, const void *rec, const void *ctx));
 /* Something every row shows besides its record changed (the clock, the
