@@ -330,8 +330,9 @@ static char *fnum(double d, int prec)
 
 /* The dashboard's columns, in its order, formatted by instcol.c; an empty
  * cell prints "-" so that every line splits into the same fields. */
-static void instances_table(const struct instance *v, size_t n, FILE *out)
+static void instances_table(const struct instance *v, size_t n, enum ssh_route ssh, FILE *out)
 {
+	unsigned opts = instcol_opts(true, ssh);
 	struct table t = {IC__COUNT, 0, NULL, 0};
 	char *row[IC__COUNT];
 	for (int c = 0; c < IC__COUNT; c++)
@@ -341,7 +342,7 @@ static void instances_table(const struct instance *v, size_t n, FILE *out)
 	for (size_t i = 0; i < n; i++) {
 		for (int c = 0; c < IC__COUNT; c++) {
 			char buf[1024];
-			instcol_format((enum instcol)c, &v[i], NULL, now, true, buf, sizeof buf, NULL);
+			instcol_format((enum instcol)c, &v[i], NULL, now, opts, buf, sizeof buf, NULL);
 			row[c] = xstrdup(buf[0] ? buf : "-");
 		}
 		table_add(&t, row);
@@ -617,7 +618,7 @@ static int dump_instances(struct api_client *cl, FILE *out, FILE *err)
 	else if (cl->cfg->dump_json)
 		print_recs(out, &recs);
 	else
-		instances_table(v, n, out);
+		instances_table(v, n, cl->cfg->ssh_route, out);
 	instances_free(v, n);
 	dump_recs_free(&recs);
 	return rc;

@@ -62,9 +62,15 @@ char *instcol_age(char *buf, size_t n, double now, double start)
 	return fmt_duration(buf, n, age); /* 5m, 2h05m, 3d04h: by the minute at most */
 }
 
-char *instcol_format(enum instcol c, const struct instance *x, const struct snapshot *s,
-		     double now, bool ascii, char *buf, size_t n, double *key)
+unsigned instcol_opts(bool ascii, enum ssh_route ssh)
 {
+	return (ascii ? INSTCOL_ASCII : 0u) | (ssh == SSH_PROXY ? INSTCOL_SSH_PROXY : 0u);
+}
+
+char *instcol_format(enum instcol c, const struct instance *x, const struct snapshot *s,
+		     double now, unsigned opts, char *buf, size_t n, double *key)
+{
+	bool ascii = opts & INSTCOL_ASCII;
 	double k = NAN;
 	buf[0] = '\0';
 	switch (c) {
@@ -123,7 +129,9 @@ char *instcol_format(enum instcol c, const struct instance *x, const struct snap
 	case IC_SSH: {
 		char host[256];
 		int port;
-		if (instance_ssh_target(x, host, sizeof host, &port))
+		enum ssh_route r;
+		if (instance_ssh_pick(x, opts & INSTCOL_SSH_PROXY ? SSH_PROXY : SSH_DIRECT, &r) &&
+		    instance_ssh_route(x, r, host, sizeof host, &port))
 			snprintf(buf, n, "%s:%d", host, port);
 		else
 			util_strlcpy(buf, "-", n);

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "config.h"
+
 struct instance;
 struct snapshot;
 
@@ -20,14 +22,21 @@ const char *instcol_title(enum instcol c); /* "ID", "$/H", ... */
 /* The AGE cell: "<1m" under a minute, then by the minute ("5m", "2h05m",
  * "3d04h"); "-" when start (epoch s) is unknown.  Pure.  Returns buf. */
 char *instcol_age(char *buf, size_t n, double now, double start);
+/* instcol_format's options. */
+#define INSTCOL_ASCII 0x1u     /* "*" over the Unicode marks */
+#define INSTCOL_SSH_PROXY 0x2u /* SSH: the service's proxy first (ssh = proxy);
+				  else the direct address first (ask, direct) */
+/* The options of the configured ssh route and ascii. */
+unsigned instcol_opts(bool ascii, enum ssh_route ssh);
 /* Cell c of x into buf (sanitised text, "-" when unknown; a label may be
  * ""); *key (may be NULL) gets the numeric sort key, NAN when none or the
  * column sorts by text.  s (may be NULL) adds pending-job badges to the
- * status ("running *stop"; ascii picks "*" over the Unicode mark) and the
- * mark of an action whose outcome is unknown ("?prepay"); now is
- * the wall clock for the age.  Returns buf. */
+ * status ("running *stop" with INSTCOL_ASCII, else the Unicode mark) and
+ * the mark of an action whose outcome is unknown ("?prepay"); now is the
+ * wall clock for the age; the SSH cell is the address `x` takes without
+ * asking under the configured route (opts).  Returns buf. */
 char *instcol_format(enum instcol c, const struct instance *x, const struct snapshot *s,
-		     double now, bool ascii, char *buf, size_t n, double *key);
+		     double now, unsigned opts, char *buf, size_t n, double *key);
 /* The model of a GPU name without its brand words, so that a narrow
  * column keeps what tells GPUs apart: "Tesla V100" -> "V100", "NVIDIA
  * GeForce RTX 4090" -> "RTX 4090".  A pointer into name. */

@@ -62,19 +62,19 @@ static void test_row_rate_sums_to_burn(void **state)
 	char buf[64];
 	for (int i = 0; i < 6; i++) {
 		double key;
-		instcol_format(IC_DPH, &v[i], NULL, 0, true, buf, sizeof buf, &key);
+		instcol_format(IC_DPH, &v[i], NULL, 0, INSTCOL_ASCII, buf, sizeof buf, &key);
 		sum += key;
 	}
 	const struct instance *pv[6] = { &v[0], &v[1], &v[2], &v[3], &v[4], &v[5] };
 	assert_true(fabs(sum - model_burn_rate(pv, 6)) < 1e-9);
 	assert_true(fabs(sum - (1.1 + 0.2 + 0.3 + 0.4 + 0.5 + 0.55)) < 1e-9);
 	/* a stopped row's cell shows its storage, not the full price */
-	instcol_format(IC_DPH, &v[1], NULL, 0, true, buf, sizeof buf, NULL);
+	instcol_format(IC_DPH, &v[1], NULL, 0, INSTCOL_ASCII, buf, sizeof buf, NULL);
 	assert_string_equal(buf, "$0.200");
 	/* unknown storage: "-" in the column, nothing in the burn */
 	struct instance u = inst(7, IS_STOPPED, 1.0, NAN);
 	assert_true(isnan(money_row_rate(&u)));
-	instcol_format(IC_DPH, &u, NULL, 0, true, buf, sizeof buf, NULL);
+	instcol_format(IC_DPH, &u, NULL, 0, INSTCOL_ASCII, buf, sizeof buf, NULL);
 	assert_string_equal(buf, "-");
 	const struct instance *pu = &u;
 	assert_true(model_burn_rate(&pu, 1) == 0);

@@ -318,12 +318,12 @@ static void test_age_by_the_minute(void **state)
 	memset(&x, 0, sizeof x);
 	x.start_date = now - 600;
 	double k1, k2;
-	assert_string_equal(instcol_format(IC_AGE, &x, NULL, now, true, buf, sizeof buf, &k1), "10m");
-	assert_string_equal(instcol_format(IC_AGE, &x, NULL, now + 30, true, buf, sizeof buf, &k2),
+	assert_string_equal(instcol_format(IC_AGE, &x, NULL, now, INSTCOL_ASCII, buf, sizeof buf, &k1), "10m");
+	assert_string_equal(instcol_format(IC_AGE, &x, NULL, now + 30, INSTCOL_ASCII, buf, sizeof buf, &k2),
 			    "10m");
 	assert_true(k1 == k2);
 	x.start_date = now - 60;
-	instcol_format(IC_AGE, &x, NULL, now, true, buf, sizeof buf, &k2);
+	instcol_format(IC_AGE, &x, NULL, now, INSTCOL_ASCII, buf, sizeof buf, &k2);
 	assert_true(k2 < k1); /* younger sorts first */
 }
 

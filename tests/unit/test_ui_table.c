@@ -278,7 +278,7 @@ static void test_instance_rows(void **state)
 	s.npending = 1;
 	s.pending[0] = (struct pending){ 7, JOB_STOP, 42 };
 	struct table_row r;
-	pane_instances_row(&r, &x, &s, 1000 + 3600 + 300, true);
+	pane_instances_row(&r, &x, &s, 1000 + 3600 + 300, INSTCOL_ASCII);
 	assert_string_equal(r.cells[0], "42");
 	assert_string_equal(r.cells[2], "running *stop");
 	assert_string_equal(r.cells[3], "2x RTX 4090");
@@ -293,18 +293,18 @@ static void test_instance_rows(void **state)
 	x = inst(43, "exited", "running");
 	x.public_ip = (char *)"203.0.113.9";
 	x.direct_ssh_port = 41022;
-	pane_instances_row(&r, &x, &s, 2000, false);
+	pane_instances_row(&r, &x, &s, 2000, 0);
 	assert_string_equal(r.cells[2], "crashed");
 	assert_string_equal(r.cells[7], "203.0.113.9:41022");
 	assert_int_equal(r.role, ROLE_FAILED);
 	table_row_free(&r, TABLE_MAX_COLS);
 	x = inst(44, "exited", "stopped");
-	pane_instances_row(&r, &x, NULL, 2000, false);
+	pane_instances_row(&r, &x, NULL, 2000, 0);
 	assert_string_equal(r.cells[2], "stopped");
 	assert_int_equal(r.role, ROLE_NORMAL);
 	table_row_free(&r, TABLE_MAX_COLS);
 	x = inst(45, "", "running");
-	pane_instances_row(&r, &x, NULL, 2000, false);
+	pane_instances_row(&r, &x, NULL, 2000, 0);
 	assert_string_equal(r.cells[2], "provisioning");
 	table_row_free(&r, TABLE_MAX_COLS);
 }
@@ -317,11 +317,11 @@ static void test_one_formatter(void **state)
 	struct instance x = inst(45, "running", "running");
 	x.gpu_util = 93;
 	struct table_row r;
-	pane_instances_row(&r, &x, NULL, 5000, true);
+	pane_instances_row(&r, &x, NULL, 5000, INSTCOL_ASCII);
 	for (int c = 0; c < IC__COUNT; c++) {
 		char buf[512];
 		double key;
-		instcol_format((enum instcol)c, &x, NULL, 5000, true, buf, sizeof buf, &key);
+		instcol_format((enum instcol)c, &x, NULL, 5000, INSTCOL_ASCII, buf, sizeof buf, &key);
 		assert_string_equal(r.cells[c], buf);
 		if (isnan(key))
 			assert_true(isnan(r.keys[c]));
@@ -383,18 +383,18 @@ static void test_wide_terminal_more_columns(void **state)
 	x.uptime_mins = 3 * 1440 + 65;
 	char buf[64];
 	double key;
-	assert_string_equal(instcol_format(IC_LOCATION, &x, NULL, 0, true, buf, sizeof buf, &key),
+	assert_string_equal(instcol_format(IC_LOCATION, &x, NULL, 0, INSTCOL_ASCII, buf, sizeof buf, &key),
 			    "Texas, US");
-	assert_string_equal(instcol_format(IC_RELIAB, &x, NULL, 0, true, buf, sizeof buf, &key), "99.2%");
+	assert_string_equal(instcol_format(IC_RELIAB, &x, NULL, 0, INSTCOL_ASCII, buf, sizeof buf, &key), "99.2%");
 	assert_true(key == 0.9921);
-	assert_string_equal(instcol_format(IC_UPTIME, &x, NULL, 0, true, buf, sizeof buf, &key), "3d01h");
+	assert_string_equal(instcol_format(IC_UPTIME, &x, NULL, 0, INSTCOL_ASCII, buf, sizeof buf, &key), "3d01h");
 	x.uptime_mins = NAN; /* null while the container is not up */
 	x.reliability = NAN;
 	x.geolocation = (char *)"";
-	assert_string_equal(instcol_format(IC_UPTIME, &x, NULL, 0, true, buf, sizeof buf, &key), "-");
+	assert_string_equal(instcol_format(IC_UPTIME, &x, NULL, 0, INSTCOL_ASCII, buf, sizeof buf, &key), "-");
 	assert_true(isnan(key));
-	assert_string_equal(instcol_format(IC_RELIAB, &x, NULL, 0, true, buf, sizeof buf, &key), "-");
-	assert_string_equal(instcol_format(IC_LOCATION, &x, NULL, 0, true, buf, sizeof buf, &key), "-");
+	assert_string_equal(instcol_format(IC_RELIAB, &x, NULL, 0, INSTCOL_ASCII, buf, sizeof buf, &key), "-");
+	assert_string_equal(instcol_format(IC_LOCATION, &x, NULL, 0, INSTCOL_ASCII, buf, sizeof buf, &key), "-");
 	assert_string_equal(instcol_title(IC_RELIAB), "RELIAB");
 }
 

@@ -40,14 +40,14 @@
 struct inst_ctx {
 	const struct snapshot *s;
 	double now;
-	bool ascii;
+	unsigned opts; /* instcol_format's */
 };
 
 /* The accessor of every column: instcol.c formats it, for --dump too. */
 static void cell(const void *rec, const void *ctx, int arg, char *buf, size_t n, double *key)
 {
 	const struct inst_ctx *c = ctx;
-	instcol_format((enum instcol)arg, rec, c->s, c->now, c->ascii, buf, n, key);
+	instcol_format((enum instcol)arg, rec, c->s, c->now, c->opts, buf, n, key);
 }
 
 #define COL(ic, min, max, prio, right, num, whole) \
@@ -172,10 +172,10 @@ static void finish(struct table_row *row, const void *rec, const void *ctx)
 }
 
 void pane_instances_row(struct table_row *row, const struct instance *x, const struct snapshot *s,
-			double now, bool ascii)
+			double now, unsigned opts)
 {
 	set_titles();
-	struct inst_ctx c = { s, now, ascii };
+	struct inst_ctx c = { s, now, opts };
 	table_row_build(row, cols, NCOLS, x, &c);
 	finish(row, x, &c);
 }
@@ -217,7 +217,7 @@ static bool badges_moved(struct inst_view *v, const struct snapshot *s)
 static void rebuild(struct app *a, struct inst_view *v)
 {
 	const struct snapshot *s = a->snap;
-	struct inst_ctx c = { s, util_now(), a->cfg->ascii };
+	struct inst_ctx c = { s, util_now(), instcol_opts(a->cfg->ascii, a->cfg->ssh_route) };
 	if (badges_moved(v, s))
 		table_touch(&v->t);
 	long sel_id = v->t.sel_id;

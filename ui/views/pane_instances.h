@@ -11,7 +11,7 @@ struct table_row;
 
 /* Fill one row from an instance (pure: used by the tests). */
 void pane_instances_row(struct table_row *row, const struct instance *x,
-			const struct snapshot *s, double now, bool ascii);
+			const struct snapshot *s, double now, unsigned opts);
 
 /* The table's column widths at width cells (w[c] = 0: not shown; natural:
  * the widest cell of each whole column, may be NULL); returns the bitmask
