@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "insttext.h"
 #include "tfa.h"
 
 /* Lifecycle durations at --speed 1, in seconds. */
@@ -547,6 +548,7 @@ static void inst_free(struct inst *in)
 	json_decref(in->o);
 	json_decref(in->ports_run);
 	free(in->image_login);
+	insttext_free(in->text);
 	free(in);
 }
 

@@ -12,6 +12,8 @@
 
 #include "sim.h"
 
+struct inst_text;
+
 struct sim_opts {
 	int port;
 	uint64_t seed;
@@ -68,6 +70,7 @@ struct inst {
 	double c_dph_total;     /* $/hour */
 	double c_storage;       /* $/hour, storage_total_cost */
 	double c_dph_base;      /* $/hour */
+	struct inst_text *text; /* o's text kept between reads (insttext.h), or NULL */
 };
 
 struct eplog {                  /* one serverless endpoint's log ring */
