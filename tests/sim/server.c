@@ -516,9 +516,13 @@ struct server *server_start(struct simstate *st, int port)
 				 MHD_OPTION_NOTIFY_COMPLETED, on_done, NULL,
 				 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)900,
 				 /* room for a request line past --url-max, so that the
-				  * limit answered is ours (414 above), not the pool's */
+				  * limit answered is ours (414 above), not the pool's,
+				  * for targets up to ~15 KiB past it; no more: the pool
+				  * is zeroed on every request and, above 32 KiB, mapped
+				  * and unmapped per connection (at +64 KiB that was a
+				  * quarter of the simulator's CPU in a --dump) */
 				 MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-				 (size_t)(st->url_max + 65536),
+				 (size_t)(st->url_max + 16384),
 				 MHD_OPTION_END);
 	if (!sv->d) {
 		free(sv);
