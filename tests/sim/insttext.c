@@ -38,15 +38,21 @@ void tb_json(struct tbuf *b, const json_t *v)
 		abort(); /* only values jansson cannot hold fail (none here) */
 }
 
-void tb_member(struct tbuf *b, bool more, const char *key, const json_t *v)
+/* ,"key":value with the key n bytes long. */
+static void tb_membern(struct tbuf *b, bool more, const char *key, size_t n, const json_t *v)
 {
 	if (more)
 		tb_put(b, ",", 1);
-	json_t *k = json_stringn_nocheck(key, strlen(key));
+	json_t *k = json_stringn_nocheck(key, n);
 	tb_json(b, k);
 	json_decref(k);
 	tb_put(b, ":", 1);
 	tb_json(b, v);
+}
+
+void tb_member(struct tbuf *b, bool more, const char *key, const json_t *v)
+{
+	tb_membern(b, more, key, strlen(key), v);
 }
 
 /* ---- fingerprints ------------------------------------------------------ */
@@ -82,16 +88,13 @@ static uint64_t hash_bytes(uint64_t h, unsigned tag, const char *s, size_t n)
 static uint64_t hash_value(uint64_t h, const json_t *v)
 {
 	switch (json_typeof(v)) {
-	case JSON_OBJECT: {
-		const char *k;
-		json_t *x;
+	case JSON_OBJECT:
 		h = mix(h, ((uint64_t)T_OBJ << 56) ^ json_object_size(v));
-		json_object_foreach((json_t *)v, k, x) {
-			h = hash_bytes(h, T_KEY, k, strlen(k));
-			h = hash_value(h, x);
+		for (void *it = json_object_iter((json_t *)v); it; it = json_object_iter_next((json_t *)v, it)) {
+			h = hash_bytes(h, T_KEY, json_object_iter_key(it), json_object_iter_key_len(it));
+			h = hash_value(h, json_object_iter_value(it));
 		}
 		return h;
-	}
 	case JSON_ARRAY: {
 		size_t i;
 		json_t *x;
@@ -127,12 +130,15 @@ static const char *const live_keys[] = { "duration", "gpu_util", "gpu_temp", "up
 					 "credit_balance" };
 #define NLIVE (sizeof live_keys / sizeof *live_keys)
 
-static const char *live_key(const char *k)
+/* k (n bytes) as one of live_keys, or NULL. */
+static const char *live_key(const char *k, size_t n)
 {
+	if (n != 8 && n != 11 && n != 14)
+		return NULL;
 	if (k[0] != 'd' && k[0] != 'g' && k[0] != 'u' && k[0] != 'c')
 		return NULL;
 	for (size_t i = 0; i < NLIVE; i++)
-		if (!strcmp(k, live_keys[i]))
+		if (strlen(live_keys[i]) == n && !memcmp(k, live_keys[i], n))
 			return live_keys[i];
 	return NULL;
 }
@@ -140,12 +146,12 @@ static const char *live_key(const char *k)
 /* Every key in order, every value but the live ones. */
 static uint64_t fingerprint(const json_t *o)
 {
-	const char *k;
-	json_t *x;
 	uint64_t h = mix(0x6a09e667f3bcc909ULL, ((uint64_t)T_OBJ << 56) ^ json_object_size(o));
-	json_object_foreach((json_t *)o, k, x) {
-		h = hash_bytes(h, T_KEY, k, strlen(k));
-		h = live_key(k) ? mix(h, (uint64_t)T_LIVE << 56) : hash_value(h, x);
+	for (void *it = json_object_iter((json_t *)o); it; it = json_object_iter_next((json_t *)o, it)) {
+		const char *k = json_object_iter_key(it);
+		size_t n = json_object_iter_key_len(it);
+		h = hash_bytes(h, T_KEY, k, n);
+		h = live_key(k, n) ? mix(h, (uint64_t)T_LIVE << 56) : hash_value(h, json_object_iter_value(it));
 	}
 	return h;
 }
@@ -171,17 +177,17 @@ struct inst_text {
 static void build(struct inst_text *t, const json_t *o, uint64_t fp)
 {
 	struct tbuf b = { 0 };
-	const char *k;
-	json_t *x;
 	bool more = false;
 	t->nholes = 0;
 	tb_put(&b, "{", 1);
-	json_object_foreach((json_t *)o, k, x) {
-		const char *live = live_key(k);
+	for (void *it = json_object_iter((json_t *)o); it; it = json_object_iter_next((json_t *)o, it)) {
+		const char *k = json_object_iter_key(it);
+		size_t n = json_object_iter_key_len(it);
+		const char *live = live_key(k, n);
 		if (!live) {
-			tb_member(&b, more, k, x);
+			tb_membern(&b, more, k, n, json_object_iter_value(it));
 		} else {
-			tb_member(&b, more, k, json_null());
+			tb_membern(&b, more, k, n, json_null());
 			b.n -= 4; /* the value goes here on each read */
 			struct hole *h = &t->holes[t->nholes++];
 			h->at = b.n;

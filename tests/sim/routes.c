@@ -304,18 +304,24 @@ static void h_list_v1(struct ctx *c)
 			n = rb - ra;
 			for (size_t i = (size_t)offset; i < n && i < end; i++)
 				rows[nrows++] = w->inst[desc ? rb - 1 - i : ra + i];
-			if (n == w->ninst) {
-				labels = json_copy((json_t *)world_label_counts(w));
-			} else {
-				labels = json_object();
+			labels = json_copy((json_t *)world_range_label_counts(w, ra, rb));
+			if (insttext_check_mode()) { /* the kept counts are a scan's */
+				json_t *scan = json_object();
 				for (size_t i = ra; i < rb; i++) {
 					const char *l = jstr(w->inst[i]->o, "label");
-					json_t *cnt = l ? json_object_get(labels, l) : NULL;
+					json_t *cnt = l ? json_object_get(scan, l) : NULL;
 					if (cnt)
 						json_integer_set(cnt, json_integer_value(cnt) + 1);
 					else if (l)
-						json_object_set_new(labels, l, json_integer(1));
+						json_object_set_new(scan, l, json_integer(1));
 				}
+				char *x = json_dumps(labels, SIM_JSON_FLAGS), *y = json_dumps(scan, SIM_JSON_FLAGS);
+				if (!x || !y)
+					abort();
+				insttext_check("label_counts", x, strlen(x), y, strlen(y));
+				free(x);
+				free(y);
+				json_decref(scan);
 			}
 		} else {
 			json_t **m = malloc((w->ninst + 1) * sizeof *m);
