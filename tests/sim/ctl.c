@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "insttext.h"
 #include "routes.h"
 #include "tfa.h"
 
@@ -137,6 +138,7 @@ static void state(struct simstate *st, struct sim_resp *rs, double now)
 			faults, "roles", w->roles, "speed", json_real(w->opt.speed)));
 	json_object_set_new(rs->json, "url_max", json_integer(st->url_max));
 	json_object_set_new(rs->json, "refused_414", json_integer((json_int_t)st->refused_414));
+	json_object_set_new(rs->json, "check_cache", json_boolean(insttext_check_mode()));
 	json_object_set(rs->json, "workergroups", w->workergroups);
 	json_object_set(rs->json, "apikeys", w->apikeys);
 }

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "filter.h"
+#include "insttext.h"
 #include "tfa.h"
 
 #define LABEL_MAX 1024      /* characters */
@@ -135,20 +136,28 @@ static json_t *query_json(const char *q, const char *name, bool *bad)
 
 /* ---- instances --------------------------------------------------------- */
 
+/* select_cols asks for every field: absent (or not an array), or "*" among
+ * the names. */
+static bool every_field(const json_t *select_cols)
+{
+	size_t i;
+	json_t *c;
+	if (!json_is_array(select_cols))
+		return true;
+	json_array_foreach(select_cols, i, c) {
+		const char *n = json_string_value(c);
+		if (n && !strcmp(n, "*"))
+			return true;
+	}
+	return false;
+}
+
 json_t *routes_inst_json(struct world *w, struct inst *in, double now, const json_t *select_cols)
 {
 	world_inst_view(w, in, now);
-	bool all = !json_is_array(select_cols);
 	size_t i;
 	json_t *c;
-	if (!all) {
-		json_array_foreach(select_cols, i, c) {
-			const char *n = json_string_value(c);
-			if (n && !strcmp(n, "*"))
-				all = true;
-		}
-	}
-	if (all) /* in->o holds the public fields only */
+	if (every_field(select_cols)) /* in->o holds the public fields only */
 		return json_incref(in->o);
 	json_t *out = json_object();
 	json_object_set(out, "id", json_object_get(in->o, "id"));
@@ -213,6 +222,45 @@ static bool id_range_query(const struct world *w, const json_t *filters, const s
 	return true;
 }
 
+/* A page of every field: the answer's other members (env, taken over)
+ * dumped by jansson, then "instances": each row's text from its cache
+ * (insttext.h) rather than the objects dumped again.  The same bytes as
+ * env with "instances" set to the rows' objects and dumped whole; in
+ * RENTOP_SIM_CHECK_CACHE mode that is checked on every page. */
+static void reply_rows_text(struct ctx *c, json_t *env, struct inst *const *rows, size_t n)
+{
+	struct tbuf b = { 0 };
+	tb_json(&b, env);
+	if (b.n < 2 || b.p[b.n - 1] != '}')
+		abort(); /* env is an object */
+	b.n--; /* its closing brace: "instances" is the last member */
+	tb_put(&b, json_object_size(env) ? ",\"instances\":[" : "\"instances\":[",
+	       json_object_size(env) ? 14 : 13);
+	for (size_t i = 0; i < n; i++) {
+		world_inst_view(c->w, rows[i], c->rq->now);
+		if (i)
+			tb_put(&b, ",", 1);
+		insttext_put(&rows[i]->text, rows[i]->o, &b);
+	}
+	tb_put(&b, "]}", 3); /* with the terminating NUL */
+	if (insttext_check_mode()) {
+		json_t *arr = json_array();
+		for (size_t i = 0; i < n; i++)
+			json_array_append(arr, rows[i]->o);
+		json_object_set_new(env, "instances", arr);
+		char *fresh = json_dumps(env, SIM_JSON_FLAGS);
+		if (!fresh)
+			abort();
+		insttext_check(c->rq->path, b.p, b.n - 1, fresh, strlen(fresh));
+		free(fresh);
+	}
+	json_decref(env);
+	c->rs->status = 200;
+	c->rs->raw = b.p;
+	c->rs->raw_len = b.n - 1;
+	c->rs->content_type = "application/json";
+}
+
 /* GET /api/v1/instances/: the live paged list. */
 static void h_list_v1(struct ctx *c)
 {
@@ -242,8 +290,9 @@ static void h_list_v1(struct ctx *c)
 		struct sort_key keys[3];
 		size_t nk = order ? filter_parse_order(order, keys, 3) : 0;
 		size_t end = (size_t)offset + (size_t)limit, n;
-		json_t *arr = json_array(), *labels;
-		size_t ra, rb;
+		struct inst *rows[V1_PAGE_MAX];
+		size_t nrows = 0, ra, rb;
+		json_t *labels;
 		bool desc;
 		if (id_range_query(w, filters, keys, nk, &ra, &rb, &desc)) {
 			/* the whole list or an id range of it, in id order (every
@@ -254,20 +303,25 @@ static void h_list_v1(struct ctx *c)
 			 * its own rows), not a scan of the fleet */
 			n = rb - ra;
 			for (size_t i = (size_t)offset; i < n && i < end; i++)
-				json_array_append_new(arr, routes_inst_json(w, w->inst[desc ? rb - 1 - i : ra + i],
-									  c->rq->now, cols));
-			if (n == w->ninst) {
-				labels = json_copy((json_t *)world_label_counts(w));
-			} else {
-				labels = json_object();
+				rows[nrows++] = w->inst[desc ? rb - 1 - i : ra + i];
+			labels = json_copy((json_t *)world_range_label_counts(w, ra, rb));
+			if (insttext_check_mode()) { /* the kept counts are a scan's */
+				json_t *scan = json_object();
 				for (size_t i = ra; i < rb; i++) {
 					const char *l = jstr(w->inst[i]->o, "label");
-					json_t *cnt = l ? json_object_get(labels, l) : NULL;
+					json_t *cnt = l ? json_object_get(scan, l) : NULL;
 					if (cnt)
 						json_integer_set(cnt, json_integer_value(cnt) + 1);
 					else if (l)
-						json_object_set_new(labels, l, json_integer(1));
+						json_object_set_new(scan, l, json_integer(1));
 				}
+				char *x = json_dumps(labels, SIM_JSON_FLAGS), *y = json_dumps(scan, SIM_JSON_FLAGS);
+				if (!x || !y)
+					abort();
+				insttext_check("label_counts", x, strlen(x), y, strlen(y));
+				free(x);
+				free(y);
+				json_decref(scan);
 			}
 		} else {
 			json_t **m = malloc((w->ninst + 1) * sizeof *m);
@@ -289,11 +343,8 @@ static void h_list_v1(struct ctx *c)
 			}
 			filter_prog_free(prog);
 			filter_sort(m, n, keys, nk);
-			for (size_t i = (size_t)offset; i < n && i < end; i++) {
-				struct inst *in = world_find(
-					w, (long)json_integer_value(json_object_get(m[i], "id")));
-				json_array_append_new(arr, routes_inst_json(w, in, c->rq->now, cols));
-			}
+			for (size_t i = (size_t)offset; i < n && i < end; i++)
+				rows[nrows++] = world_find(w, (long)json_integer_value(json_object_get(m[i], "id")));
 			free(m);
 		}
 		json_t *next = json_null();
@@ -302,9 +353,18 @@ static void h_list_v1(struct ctx *c)
 			snprintf(tok, sizeof tok, "o%zu", end);
 			next = json_string(tok);
 		}
-		reply(c->rs, 200, json_pack("{s:b,s:I,s:I,s:o,s:o,s:o}", "success", 1, "instances_found",
-					    (json_int_t)json_array_size(arr), "total_instances", (json_int_t)n,
-					    "label_counts", labels, "next_token", next, "instances", arr));
+		json_t *env = json_pack("{s:b,s:I,s:I,s:o,s:o}", "success", 1, "instances_found",
+					(json_int_t)nrows, "total_instances", (json_int_t)n, "label_counts", labels,
+					"next_token", next);
+		if (every_field(cols)) {
+			reply_rows_text(c, env, rows, nrows);
+		} else {
+			json_t *arr = json_array();
+			for (size_t i = 0; i < nrows; i++)
+				json_array_append_new(arr, routes_inst_json(w, rows[i], c->rq->now, cols));
+			json_object_set_new(env, "instances", arr);
+			reply(c->rs, 200, env);
+		}
 	}
 	json_decref(filters);
 	json_decref(order);
@@ -969,43 +1029,6 @@ static void h_create(struct ctx *c)
 }
 
 /* ---- offers ------------------------------------------------------------ */
-
-/* A growing text buffer for a search's answer. */
-struct tbuf {
-	char *p;
-	size_t n, cap;
-};
-
-static void tb_put(struct tbuf *b, const char *s, size_t n)
-{
-	if (b->n + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 65536;
-		while (cap < b->n + n)
-			cap *= 2;
-		char *p = realloc(b->p, cap);
-		if (!p)
-			abort();
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->n, s, n);
-	b->n += n;
-}
-
-/* ,"key":value (the comma when more), value dumped as the server dumps. */
-static void tb_member(struct tbuf *b, bool more, const char *key, const json_t *v)
-{
-	char *t = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15));
-	if (!t)
-		abort();
-	if (more)
-		tb_put(b, ",", 1);
-	tb_put(b, "\"", 1);
-	tb_put(b, key, strlen(key));
-	tb_put(b, "\":", 2);
-	tb_put(b, t, strlen(t));
-	free(t);
-}
 
 static void search(struct ctx *c, json_t *q)
 {

@@ -1,6 +1,8 @@
 /* server.c: the simulator's HTTP layer.  It owns the libmicrohttpd daemon
- * (bound to 127.0.0.1, one thread per connection so a slow or hanging fault
- * never blocks other clients), collects each request's body (GET included,
+ * (bound to 127.0.0.1, a small pool of threads polling the connections;
+ * a latency or hang fault suspends its connection and a sleeper thread
+ * resumes it when the time is up, so a slow or hanging fault never blocks
+ * other clients), collects each request's body (GET included,
  * by Content-Length), turns it into a struct sim_req, applies injected
  * faults (sleeping without the state lock), takes the lock, advances the
  * world to now, records the request for /__sim/state, routes it, serialises
@@ -12,7 +14,8 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <stdarg.h>
-#include <stdatomic.h>
+#include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,11 +27,23 @@
 
 #define MAX_BODY (8u << 20)      /* bytes accepted in a request body */
 #define HUGE_CHUNK 65536
+#define POOL_THREADS 4           /* threads serving the connections */
+
+struct sleeper {                 /* a connection suspended by a fault's sleep */
+	struct MHD_Connection *conn;
+	double wake_at;          /* monotonic s */
+	struct sleeper *next;
+};
 
 struct server {
 	struct MHD_Daemon *d;
 	struct simstate *st;
 	int port;
+	pthread_t sleeper_thread;
+	pthread_mutex_t sleep_lock;
+	pthread_cond_t sleep_cond;
+	struct sleeper *sleepers; /* under sleep_lock */
+	bool sleep_stop;          /* under sleep_lock: resume everyone and end */
 };
 
 struct reqbuf {                  /* per-request state kept by MHD for us */
@@ -37,6 +52,9 @@ struct reqbuf {                  /* per-request state kept by MHD for us */
 	size_t len, cap;
 	bool too_big;
 	bool started;            /* the headers-only first call was seen */
+	bool fault_taken;        /* the fault queue was consulted (once) */
+	bool faulted;            /* ... and gave this request f */
+	struct fault f;
 };
 
 static const char *const fault_names[] = {
@@ -68,19 +86,65 @@ static double mono_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static atomic_bool stopping; /* set by server_stop: fault sleeps end early */
-
-/* Sleep ms milliseconds in short slices, ending early when the server stops
- * (so a shutdown never waits for a two-minute hang). */
-static void sleep_ms(long ms)
+/* A fault's sleep: the connection is suspended (its pool thread goes on
+ * serving others) until the sleeper thread resumes it at wake_at, or at
+ * once when the server stops (a shutdown never waits for a two-minute
+ * hang); libmicrohttpd then calls on_request again, which carries on.
+ * False, nothing suspended, once the server is stopping (no sleep). */
+static bool sleep_conn(struct server *sv, struct MHD_Connection *conn, long ms)
 {
-	while (ms > 0 && !atomic_load(&stopping)) {
-		long slice = ms < 50 ? ms : 50;
-		struct timespec ts = { 0, slice * 1000000L };
-		while (nanosleep(&ts, &ts) != 0)
-			;
-		ms -= slice;
+	struct sleeper *z = malloc(sizeof *z);
+	if (!z)
+		abort();
+	z->conn = conn;
+	z->wake_at = mono_now() + (double)ms / 1000.0;
+	pthread_mutex_lock(&sv->sleep_lock);
+	if (sv->sleep_stop) {
+		pthread_mutex_unlock(&sv->sleep_lock);
+		free(z);
+		return false;
 	}
+	MHD_suspend_connection(conn); /* before the sleeper can see it */
+	z->next = sv->sleepers;
+	sv->sleepers = z;
+	pthread_cond_signal(&sv->sleep_cond);
+	pthread_mutex_unlock(&sv->sleep_lock);
+	return true;
+}
+
+static void *sleeper_main(void *arg)
+{
+	struct server *sv = arg;
+	pthread_mutex_lock(&sv->sleep_lock);
+	for (;;) {
+		double now = mono_now(), next = INFINITY;
+		for (struct sleeper **p = &sv->sleepers; *p;) {
+			struct sleeper *z = *p;
+			if (sv->sleep_stop || z->wake_at <= now) {
+				*p = z->next;
+				MHD_resume_connection(z->conn);
+				free(z);
+			} else {
+				if (z->wake_at < next)
+					next = z->wake_at;
+				p = &z->next;
+			}
+		}
+		if (sv->sleep_stop)
+			break;
+		if (next == INFINITY) {
+			pthread_cond_wait(&sv->sleep_cond, &sv->sleep_lock);
+		} else {
+			/* the condition's clock is CLOCK_MONOTONIC (server_start) */
+			struct timespec ts;
+			double at = next;
+			ts.tv_sec = (time_t)at;
+			ts.tv_nsec = (long)((at - (double)ts.tv_sec) * 1e9);
+			pthread_cond_timedwait(&sv->sleep_cond, &sv->sleep_lock, &ts);
+		}
+	}
+	pthread_mutex_unlock(&sv->sleep_lock);
+	return NULL;
 }
 
 /* MHD: the raw URI, before any parsing; becomes the request's state. */
@@ -439,17 +503,23 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		ret = send_buf(conn, 413, b, len, NULL);
 		goto out;
 	}
-	struct fault f;
-	bool faulted = false;
-	if (strncmp(path, "/__sim/", 7)) {
-		pthread_mutex_lock(&sv->st->lock);
-		faulted = take_fault(sv->st, method, path, &f);
-		pthread_mutex_unlock(&sv->st->lock);
+	if (!rb->fault_taken) { /* not when called again after a fault's sleep */
+		rb->fault_taken = true;
+		if (strncmp(path, "/__sim/", 7)) {
+			pthread_mutex_lock(&sv->st->lock);
+			rb->faulted = take_fault(sv->st, method, path, &rb->f);
+			pthread_mutex_unlock(&sv->st->lock);
+		}
+		if (rb->faulted && !sv->st->quiet)
+			fprintf(stderr, "rentop-sim: %s %s: fault %s\n", method, path, server_fault_name(rb->f.kind));
+		if (rb->faulted && (rb->f.kind == FAULT_LATENCY || rb->f.kind == FAULT_HANG) && rb->f.ms > 0 &&
+		    sleep_conn(sv, conn, rb->f.ms)) {
+			ret = MHD_YES;
+			goto out;
+		}
 	}
-	if (faulted && !sv->st->quiet)
-		fprintf(stderr, "rentop-sim: %s %s: fault %s\n", method, path, server_fault_name(f.kind));
-	if (faulted && (f.kind == FAULT_LATENCY || f.kind == FAULT_HANG))
-		sleep_ms(f.ms);
+	struct fault f = rb->f;
+	bool faulted = rb->faulted;
 	int status;
 	const char *ctype;
 	size_t len;
@@ -496,6 +566,15 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 	vfprintf(stderr, fmt, ap);
 }
 
+static void stop_sleeper(struct server *sv)
+{
+	pthread_mutex_lock(&sv->sleep_lock);
+	sv->sleep_stop = true;
+	pthread_cond_signal(&sv->sleep_cond);
+	pthread_mutex_unlock(&sv->sleep_lock);
+	pthread_join(sv->sleeper_thread, NULL);
+}
+
 struct server *server_start(struct simstate *st, int port)
 {
 	struct server *sv = calloc(1, sizeof *sv);
@@ -507,7 +586,19 @@ struct server *server_start(struct simstate *st, int port)
 	addr.sin_family = AF_INET;
 	addr.sin_port = htons((uint16_t)port);
 	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	sv->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ITC |
+	pthread_mutex_init(&sv->sleep_lock, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&sv->sleep_cond, &ca);
+	pthread_condattr_destroy(&ca);
+	if (pthread_create(&sv->sleeper_thread, NULL, sleeper_main, sv)) {
+		free(sv);
+		return NULL;
+	}
+	/* a pool of threads, not one per connection: a thread and its stack
+	 * per connection was 10-20 % of the simulator's CPU in a --dump */
+	sv->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
 				     MHD_USE_ERROR_LOG,
 				 (uint16_t)port, NULL, NULL, on_request, sv,
 				 MHD_OPTION_EXTERNAL_LOGGER, mhd_log, st,
@@ -515,12 +606,18 @@ struct server *server_start(struct simstate *st, int port)
 				 MHD_OPTION_URI_LOG_CALLBACK, on_uri, NULL,
 				 MHD_OPTION_NOTIFY_COMPLETED, on_done, NULL,
 				 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)900,
+				 MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)POOL_THREADS,
 				 /* room for a request line past --url-max, so that the
-				  * limit answered is ours (414 above), not the pool's */
+				  * limit answered is ours (414 above), not the pool's,
+				  * for targets up to ~15 KiB past it; no more: the pool
+				  * is zeroed on every request and, above 32 KiB, mapped
+				  * and unmapped per connection (at +64 KiB that was a
+				  * quarter of the simulator's CPU in a --dump) */
 				 MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-				 (size_t)(st->url_max + 65536),
+				 (size_t)(st->url_max + 16384),
 				 MHD_OPTION_END);
 	if (!sv->d) {
+		stop_sleeper(sv);
 		free(sv);
 		return NULL;
 	}
@@ -538,7 +635,7 @@ void server_stop(struct server *s)
 {
 	if (!s)
 		return;
-	atomic_store(&stopping, true);
+	stop_sleeper(s); /* every sleeping connection resumed first */
 	MHD_stop_daemon(s->d);
 	free(s);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "insttext.h"
 #include "tfa.h"
 
 /* Lifecycle durations at --speed 1, in seconds. */
@@ -503,22 +504,49 @@ void world_set_credit(struct world *w, double credit)
 	set_num(w->user, "credit", credit);
 }
 
+/* The live figures a read writes: in place when the field already holds a
+ * value of that type that nothing else references (no allocation per field
+ * per read), else a new value as set_num/set_int/set_str do. */
+static void view_num(json_t *o, const char *k, double v)
+{
+	json_t *x = json_object_get(o, k);
+	if (json_is_real(x) && x->refcount == 1)
+		json_real_set(x, v);
+	else
+		set_num(o, k, v);
+}
+
+static void view_int(json_t *o, const char *k, long v)
+{
+	json_t *x = json_object_get(o, k);
+	if (json_is_integer(x) && x->refcount == 1)
+		json_integer_set(x, v);
+	else
+		set_int(o, k, v);
+}
+
+static void view_null(json_t *o, const char *k)
+{
+	if (!json_is_null(json_object_get(o, k)))
+		json_object_set_new(o, k, json_null());
+}
+
 void world_inst_view(struct world *w, struct inst *in, double now)
 {
 	json_t *o = in->o;
 	double end = jnum(o, "end_date", now);
-	set_num(o, "duration", end - now);
+	view_num(o, "duration", end - now);
 	if (is_running(in)) {
 		double since = isnan(in->running_since) ? now : in->running_since;
 		double phase = (double)(in->id % 97) + now / 37.0;
-		set_int(o, "gpu_util", (long)(55 + 40 * sin(phase)));
-		set_int(o, "gpu_temp", (long)(62 + 12 * sin(phase * 0.7)));
-		set_num(o, "uptime_mins", round_to((now - since) / 60.0, 0.01));
-		set_num(o, "cur_load", round_to(0.5 + 0.45 * sin(phase * 1.3), 0.01));
+		view_int(o, "gpu_util", (long)(55 + 40 * sin(phase)));
+		view_int(o, "gpu_temp", (long)(62 + 12 * sin(phase * 0.7)));
+		view_num(o, "uptime_mins", round_to((now - since) / 60.0, 0.01));
+		view_num(o, "cur_load", round_to(0.5 + 0.45 * sin(phase * 1.3), 0.01));
 	} else {
-		json_object_set_new(o, "gpu_util", json_null());
-		json_object_set_new(o, "gpu_temp", json_null());
-		json_object_set_new(o, "uptime_mins", json_null());
+		view_null(o, "gpu_util");
+		view_null(o, "gpu_temp");
+		view_null(o, "uptime_mins");
 	}
 	(void)w;
 }
@@ -547,6 +575,7 @@ static void inst_free(struct inst *in)
 	json_decref(in->o);
 	json_decref(in->ports_run);
 	free(in->image_login);
+	insttext_free(in->text);
 	free(in);
 }
 
@@ -567,13 +596,11 @@ bool world_remove(struct world *w, long id)
 
 void world_touch_labels(struct world *w) { w->labels_gen++; }
 
-const json_t *world_label_counts(struct world *w)
+/* {label: count} of w->inst[a..b), in the order the labels come. */
+static json_t *count_labels(const struct world *w, size_t a, size_t b)
 {
-	if (w->label_counts && w->label_counts_gen == w->labels_gen)
-		return w->label_counts;
-	json_decref(w->label_counts);
 	json_t *counts = json_object();
-	for (size_t i = 0; i < w->ninst; i++) {
+	for (size_t i = a; i < b; i++) {
 		const json_t *lv = json_object_get(w->inst[i]->o, "label");
 		const char *l = json_string_value(lv);
 		if (!l)
@@ -584,9 +611,36 @@ const json_t *world_label_counts(struct world *w)
 		else
 			json_object_set_new(counts, l, json_integer(1));
 	}
-	w->label_counts = counts;
-	w->label_counts_gen = w->labels_gen;
 	return counts;
+}
+
+const json_t *world_label_counts(struct world *w)
+{
+	if (w->label_counts && w->label_counts_gen == w->labels_gen)
+		return w->label_counts;
+	json_decref(w->label_counts);
+	w->label_counts = count_labels(w, 0, w->ninst);
+	w->label_counts_gen = w->labels_gen;
+	return w->label_counts;
+}
+
+const json_t *world_range_label_counts(struct world *w, size_t a, size_t b)
+{
+	if (a == 0 && b == w->ninst)
+		return world_label_counts(w);
+	size_t n = sizeof w->range_counts / sizeof *w->range_counts;
+	for (size_t i = 0; i < n; i++) {
+		const struct range_counts *r = &w->range_counts[i];
+		if (r->counts && r->a == a && r->b == b && r->gen == w->labels_gen)
+			return r->counts;
+	}
+	struct range_counts *r = &w->range_counts[w->range_next++ % n];
+	json_decref(r->counts);
+	r->a = a;
+	r->b = b;
+	r->gen = w->labels_gen;
+	r->counts = count_labels(w, a, b);
+	return r->counts;
 }
 
 static struct inst *inst_append(struct world *w, long id)
@@ -1301,6 +1355,10 @@ static void free_all(struct world *w)
 	w->ninst = w->cap = 0;
 	json_decref(w->label_counts);
 	w->label_counts = NULL;
+	for (size_t i = 0; i < sizeof w->range_counts / sizeof *w->range_counts; i++) {
+		json_decref(w->range_counts[i].counts);
+		w->range_counts[i].counts = NULL;
+	}
 	world_touch_labels(w);
 	for (size_t i = 0; i < w->neplog; i++) {
 		for (size_t j = 0; j < w->eplogs[i].cap; j++)

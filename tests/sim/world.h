@@ -12,6 +12,8 @@
 
 #include "sim.h"
 
+struct inst_text;
+
 struct sim_opts {
 	int port;
 	uint64_t seed;
@@ -68,6 +70,7 @@ struct inst {
 	double c_dph_total;     /* $/hour */
 	double c_storage;       /* $/hour, storage_total_cost */
 	double c_dph_base;      /* $/hour */
+	struct inst_text *text; /* o's text kept between reads (insttext.h), or NULL */
 };
 
 struct eplog {                  /* one serverless endpoint's log ring */
@@ -144,6 +147,14 @@ struct world {
 	uint64_t labels_gen;
 	uint64_t label_counts_gen;
 	json_t *label_counts;
+	/* The same for the last id ranges' pages (w->inst[a..b)): --dump reads
+	 * 8 ranges of a few pages each. */
+	struct range_counts {
+		size_t a, b;
+		uint64_t gen;
+		json_t *counts;
+	} range_counts[16];
+	unsigned range_next;
 };
 
 /* Build the seeded world; reset rebuilds it from the same options. */
@@ -165,6 +176,9 @@ bool world_remove(struct world *w, long id);
 void world_touch_labels(struct world *w);
 /* label -> count over every instance (cached: the caller must not change it). */
 const json_t *world_label_counts(struct world *w);
+/* label_counts of w->inst[a..b) (borrowed; the whole list's when that is
+ * all of it), kept like world_label_counts's. */
+const json_t *world_range_label_counts(struct world *w, size_t a, size_t b);
 /* Refresh the live figures (utilisation, temperature, uptime, duration) of an
  * instance's JSON before it is sent. */
 void world_inst_view(struct world *w, struct inst *in, double now);
