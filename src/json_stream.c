@@ -62,6 +62,18 @@ struct kname {
 	size_t ktlen;
 };
 
+/* The key names met so far, resolved once each: a page's, or (--dump
+ * --json) every page's appended to one json_stream_texts, for a range's
+ * pages repeat one layout. */
+struct json_stream_keys {
+	struct kname *names;
+	size_t nnames, namescap;
+	uint32_t *ht;              /* names by hash: index + 1, 0 empty */
+	size_t htcap;
+	uint32_t *last_kn, *perm;  /* the last record's names and their sorted order */
+	size_t nlast, kncap;
+};
+
 struct member {
 	uint32_t kn;        /* the name (index into names) */
 	bool txt;           /* texts: v is the value's text, already written */
@@ -92,10 +104,7 @@ struct js {
 	size_t vcap;               /* room in *v or *ov (grown by doubling: pages are long) */
 	struct frame *fr;
 	size_t nfr, frcap;
-	struct kname *names;
-	size_t nnames, namescap;
-	uint32_t *ht;              /* names by hash: index + 1, 0 empty */
-	size_t htcap;
+	struct json_stream_keys kc; /* the names (kept on out from page to page) */
 	uint32_t pending;          /* the name of the member whose value comes next */
 	struct coll root, inst;
 	enum { ROOT_NONE, ROOT_OBJ, ROOT_ARR, ROOT_SCALAR } root_kind;
@@ -110,8 +119,6 @@ struct js {
 	const char *numtok;        /* the number token being read */
 	size_t numlen;
 	struct util_buf vb;        /* a scalar's text */
-	uint32_t *last_kn, *perm;  /* the last record's names and their sorted order */
-	size_t nlast, kncap;
 	char err[160];             /* why a callback stopped the parse */
 	yajl_handle h;
 	size_t end;                /* bytes up to the end of the root container */
@@ -129,37 +136,37 @@ static uint64_t hash_bytes(const char *s, size_t len)
 
 static void ht_put(struct js *p, uint32_t idx)
 {
-	size_t at = (size_t)p->names[idx].hash & (p->htcap - 1);
-	while (p->ht[at])
-		at = (at + 1) & (p->htcap - 1);
-	p->ht[at] = idx + 1;
+	size_t at = (size_t)p->kc.names[idx].hash & (p->kc.htcap - 1);
+	while (p->kc.ht[at])
+		at = (at + 1) & (p->kc.htcap - 1);
+	p->kc.ht[at] = idx + 1;
 }
 
 /* The index of a key name, resolved on its first appearance. */
 static uint32_t name_of(struct js *p, const char *s, size_t len)
 {
 	uint64_t h = hash_bytes(s, len);
-	if (p->htcap) {
-		size_t at = (size_t)h & (p->htcap - 1);
-		for (uint32_t e; (e = p->ht[at]); at = (at + 1) & (p->htcap - 1)) {
-			const struct kname *k = &p->names[e - 1];
+	if (p->kc.htcap) {
+		size_t at = (size_t)h & (p->kc.htcap - 1);
+		for (uint32_t e; (e = p->kc.ht[at]); at = (at + 1) & (p->kc.htcap - 1)) {
+			const struct kname *k = &p->kc.names[e - 1];
 			if (k->hash == h && k->len == len && !memcmp(k->s, s, len))
 				return e - 1;
 		}
 	}
-	if (p->nnames == p->namescap) {
-		p->namescap = p->namescap ? p->namescap * 2 : 64;
-		p->names = xrealloc(p->names, p->namescap * sizeof *p->names);
+	if (p->kc.nnames == p->kc.namescap) {
+		p->kc.namescap = p->kc.namescap ? p->kc.namescap * 2 : 64;
+		p->kc.names = xrealloc(p->kc.names, p->kc.namescap * sizeof *p->kc.names);
 	}
-	if (2 * (p->nnames + 1) > p->htcap) {
-		free(p->ht);
-		p->htcap = p->htcap ? p->htcap * 2 : 256;
-		p->ht = xcalloc(p->htcap, sizeof *p->ht);
-		for (uint32_t i = 0; i < p->nnames; i++)
+	if (2 * (p->kc.nnames + 1) > p->kc.htcap) {
+		free(p->kc.ht);
+		p->kc.htcap = p->kc.htcap ? p->kc.htcap * 2 : 256;
+		p->kc.ht = xcalloc(p->kc.htcap, sizeof *p->kc.ht);
+		for (uint32_t i = 0; i < p->kc.nnames; i++)
 			ht_put(p, i);
 	}
-	uint32_t idx = (uint32_t)p->nnames++;
-	struct kname *k = &p->names[idx];
+	uint32_t idx = (uint32_t)p->kc.nnames++;
+	struct kname *k = &p->kc.names[idx];
 	k->s = xstrndup(s, len);
 	k->len = len;
 	k->hash = h;
@@ -225,7 +232,7 @@ static void coll_free(struct coll *c)
 static struct member *coll_set(struct js *p, struct coll *c, uint32_t kn, struct mval v)
 {
 	if (kn >= c->nslot) {
-		size_t ns = p->namescap > kn ? p->namescap : (size_t)kn + 1;
+		size_t ns = p->kc.namescap > kn ? p->kc.namescap : (size_t)kn + 1;
 		c->slot = xrealloc(c->slot, ns * sizeof *c->slot);
 		c->stamp = xrealloc(c->stamp, ns * sizeof *c->stamp);
 		memset(c->stamp + c->nslot, 0, (ns - c->nslot) * sizeof *c->stamp);
@@ -244,8 +251,8 @@ static struct member *coll_set(struct js *p, struct coll *c, uint32_t kn, struct
 		c->slot[kn] = (uint32_t)c->n;
 		m = &c->m[c->n++];
 		m->kn = kn;
-		if (p->names[kn].ik >= 0)
-			c->ik[p->names[kn].ik] = (int32_t)c->slot[kn];
+		if (p->kc.names[kn].ik >= 0)
+			c->ik[p->kc.names[kn].ik] = (int32_t)c->slot[kn];
 	}
 	if (v.t == MV_STR) {
 		if (c->alen + v.len > c->acap) {
@@ -296,7 +303,7 @@ static struct kv *srec_fields(const struct json_map_rec *r, size_t *n)
 	json_map_fb_init(&fb, s->c->n);
 	for (size_t i = 0; i < s->c->n; i++) {
 		const struct member *m = &s->c->m[i];
-		const struct kname *k = &s->p->names[m->kn];
+		const struct kname *k = &s->p->kc.names[m->kn];
 		json_map_fb_add(&fb, k->s, k->len, k->ikey, k->secret, &m->v);
 	}
 	return json_map_fb_end(&fb, n);
@@ -370,8 +377,23 @@ static void truncate_out(struct js *p)
 
 /* ---- texts (--dump --json) ---------------------------------------------- */
 
+static void keys_free(struct json_stream_keys *k)
+{
+	for (size_t i = 0; i < k->nnames; i++) {
+		free(k->names[i].s);
+		free(k->names[i].kt);
+	}
+	free(k->names);
+	free(k->ht);
+	free(k->last_kn);
+	free(k->perm);
+}
+
 void json_stream_texts_free(struct json_stream_texts *t)
 {
+	if (t->keys)
+		keys_free(t->keys);
+	free(t->keys);
 	free(t->text.s);
 	free(t->r);
 	memset(t, 0, sizeof *t);
@@ -411,7 +433,7 @@ static void scalar_text(struct js *p, struct util_buf *b, const struct mval *v)
  * unless it needs the whole value (env values are masked as one). */
 static void texts_member(struct js *p, struct mval v)
 {
-	const struct kname *k = &p->names[p->pending];
+	const struct kname *k = &p->kc.names[p->pending];
 	if (k->ik == IK_ID) { /* the last one wins, as in the tree */
 		p->rec_has_id = v.t == MV_INT;
 		p->rec_id = (long)v.i;
@@ -432,8 +454,8 @@ static _Thread_local const struct js *tl_sort; /* kn_cmp's page (qsort has no co
 
 static int kn_cmp(const void *a, const void *b)
 {
-	const struct kname *x = &tl_sort->names[*(const uint32_t *)a];
-	const struct kname *y = &tl_sort->names[*(const uint32_t *)b];
+	const struct kname *x = &tl_sort->kc.names[*(const uint32_t *)a];
+	const struct kname *y = &tl_sort->kc.names[*(const uint32_t *)b];
 	size_t n = x->len < y->len ? x->len : y->len;
 	int r = memcmp(x->s, y->s, n);
 	return r ? r : (x->len > y->len) - (x->len < y->len);
@@ -444,25 +466,25 @@ static int kn_cmp(const void *a, const void *b)
  * order (pages repeat one layout). */
 static const uint32_t *sorted_members(struct js *p, const struct coll *c)
 {
-	bool same = c->n == p->nlast;
+	bool same = c->n == p->kc.nlast;
 	for (size_t i = 0; same && i < c->n; i++)
-		same = c->m[i].kn == p->last_kn[i];
+		same = c->m[i].kn == p->kc.last_kn[i];
 	if (same)
-		return p->perm;
-	if (c->n > p->kncap) {
-		p->kncap = c->n;
-		p->last_kn = xrealloc(p->last_kn, p->kncap * sizeof *p->last_kn);
-		p->perm = xrealloc(p->perm, p->kncap * sizeof *p->perm);
+		return p->kc.perm;
+	if (c->n > p->kc.kncap) {
+		p->kc.kncap = c->n;
+		p->kc.last_kn = xrealloc(p->kc.last_kn, p->kc.kncap * sizeof *p->kc.last_kn);
+		p->kc.perm = xrealloc(p->kc.perm, p->kc.kncap * sizeof *p->kc.perm);
 	}
 	for (size_t i = 0; i < c->n; i++)
-		p->last_kn[i] = p->perm[i] = c->m[i].kn;
-	p->nlast = c->n;
+		p->kc.last_kn[i] = p->kc.perm[i] = c->m[i].kn;
+	p->kc.nlast = c->n;
 	tl_sort = p;
-	qsort(p->perm, c->n, sizeof *p->perm, kn_cmp);
+	qsort(p->kc.perm, c->n, sizeof *p->kc.perm, kn_cmp);
 	/* names to member indexes */
 	for (size_t i = 0; i < c->n; i++)
-		p->perm[i] = c->slot[p->perm[i]];
-	return p->perm;
+		p->kc.perm[i] = c->slot[p->kc.perm[i]];
+	return p->kc.perm;
 }
 
 /* An instance object closed: its text, at the depth of a list's entry. */
@@ -479,7 +501,7 @@ static void texts_inst(struct js *p)
 		util_buf_put(o, "{", 1);
 		for (size_t i = 0; i < c->n; i++) {
 			const struct member *m = &c->m[ord[i]];
-			const struct kname *k = &p->names[m->kn];
+			const struct kname *k = &p->kc.names[m->kn];
 			json_text_newline(o, 2);
 			util_buf_put(o, k->kt, k->ktlen);
 			if (m->txt) {
@@ -669,7 +691,7 @@ static int on_scalar(struct js *p, struct mval v)
 	}
 	switch (f->role) {
 	case R_ROOT_OBJ:
-		if (p->names[p->pending].ik == p->list_ik)
+		if (p->kc.names[p->pending].ik == p->list_ik)
 			list_value(p, v.t);
 		else if (!p->offers) /* an offer answer reads nothing else of the envelope */
 			coll_set(p, &p->root, p->pending, v);
@@ -788,7 +810,7 @@ static int on_open(struct js *p, bool obj)
 	json_t *j;
 	switch (f->role) {
 	case R_ROOT_OBJ:
-		if (p->names[p->pending].ik == p->list_ik) {
+		if (p->kc.names[p->pending].ik == p->list_ik) {
 			list_value(p, MV_JSON);
 			p->list_arr = !obj;
 			if (!obj)
@@ -825,11 +847,11 @@ static int on_open(struct js *p, bool obj)
 			push(p, R_SKIP, NULL);
 			return 1;
 		}
-		if (p->out && p->names[p->pending].dsec) { /* dropped: not kept */
+		if (p->out && p->kc.names[p->pending].dsec) { /* dropped: not kept */
 			push(p, R_SKIP, NULL);
 			return 1;
 		}
-		if (p->out && p->names[p->pending].ik == IK_ID)
+		if (p->out && p->kc.names[p->pending].ik == IK_ID)
 			p->rec_has_id = false; /* an id that is not an integer */
 		j = obj ? json_object() : json_array();
 		coll_set(p, &p->inst, p->pending, (struct mval){ .t = MV_JSON, .j = j });
@@ -1044,16 +1066,15 @@ static void js_free(struct js *p)
 		free(p->fr[i].key);
 	free(p->fr);
 	free(p->vb.s);
-	free(p->last_kn);
-	free(p->perm);
 	coll_free(&p->root);
 	coll_free(&p->inst);
-	for (size_t i = 0; i < p->nnames; i++) {
-		free(p->names[i].s);
-		free(p->names[i].kt);
+	if (p->out) { /* for the next page */
+		if (!p->out->keys)
+			p->out->keys = xmalloc(sizeof *p->out->keys);
+		*p->out->keys = p->kc;
+	} else {
+		keys_free(&p->kc);
 	}
-	free(p->names);
-	free(p->ht);
 }
 
 static enum json_stream_rc parse_page(const char *text, size_t len, struct instance **v,
@@ -1072,6 +1093,8 @@ static enum json_stream_rc parse_page(const char *text, size_t len, struct insta
 	if (out) {
 		p.tn0 = out->n;
 		p.tlen0 = out->text.len;
+		if (out->keys)
+			p.kc = *out->keys;
 	}
 	p.v = v ? v : &scratch;
 	p.n = v ? n : &scratch_n;

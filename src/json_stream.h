@@ -45,10 +45,12 @@ struct json_stream_rec {
 	bool has_id;
 	size_t off, len;  /* its text in the page's text */
 };
+struct json_stream_keys;
 struct json_stream_texts {
 	struct util_buf text;
 	struct json_stream_rec *r;
 	size_t n, cap;
+	struct json_stream_keys *keys; /* the key names met, kept for the next page */
 };
 void json_stream_texts_free(struct json_stream_texts *t);
 /* The page's records appended to *out (their texts without a tree of the
