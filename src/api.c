@@ -337,10 +337,25 @@ bool api_parse_page_texts(const struct http_xfer *x, bool map, struct json_strea
 {
 	memset(pd, 0, sizeof *pd);
 	memset(e, 0, sizeof *e);
-	if (http_xfer_failed(x, e))
-		return false;
 	size_t len;
 	const char *body = http_xfer_body(x, &len);
+	if (texts && http_xfer_answered_2xx(x)) {
+		/* the records first: when the read says the answer holds no
+		 * failure envelope (json_stream_answer_texts), that is the
+		 * check http_xfer_failed makes, and the text is read once */
+		size_t n0 = texts->n, len0 = texts->text.len;
+		if (pager_texts(body, len, texts, pd, e) && pd->surely_ok) {
+			e->cls = AE_NONE;
+			e->http_status = (int)http_xfer_status(x);
+			return true;
+		}
+		json_stream_texts_truncate(texts, n0, len0);
+		inst_page_free(pd);
+		memset(pd, 0, sizeof *pd);
+		memset(e, 0, sizeof *e);
+	}
+	if (http_xfer_failed(x, e))
+		return false;
 	if (texts ? !pager_texts(body, len, texts, pd, e) : !pager_map_text(body, len, map, pd, e)) {
 		e->http_status = (int)http_xfer_status(x);
 		return false;

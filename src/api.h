@@ -133,7 +133,10 @@ bool api_parse(const struct http_xfer *x, json_t **root, struct api_error *e);
 bool api_parse_page(const struct http_xfer *x, bool map, struct inst_page *pd,
 		    struct api_error *e);
 /* texts non-NULL: the page's records as --dump --json prints them appended
- * to *texts instead (pager_texts; map ignored). */
+ * to *texts instead (pager_texts; map ignored).  A whole 2xx answer is
+ * read once: the read tells whether apierr_decode could find a failure in
+ * it, and only then is it checked as api_parse does (what it appended
+ * taken back). */
 bool api_parse_page_texts(const struct http_xfer *x, bool map, struct json_stream_texts *texts,
 			  struct inst_page *pd, struct api_error *e);
 

@@ -290,6 +290,12 @@ const char *http_xfer_url(const struct http_xfer *x)
 }
 
 /* Size cap first, then transport, then the service's own error envelope. */
+bool http_xfer_answered_2xx(const struct http_xfer *x)
+{
+	return !x->too_large && x->done && x->rc == CURLE_OK && x->status >= 200 &&
+	       x->status < 300;
+}
+
 bool http_xfer_failed(const struct http_xfer *x, struct api_error *e)
 {
 	if (x->too_large) {

@@ -58,6 +58,7 @@ struct kname {
 	int ik;             /* enum json_map_ik, or -1 */
 	/* texts: dropped (a secret key), masked (an env key), and `"name": ` */
 	bool dsec, denv;
+	bool succ;          /* "success" (at the top: apierr_decode's failure check) */
 	char *kt;
 	size_t ktlen;
 };
@@ -116,6 +117,7 @@ struct js {
 	size_t tn0, tlen0;         /* out's records and text when the call began */
 	long rec_id;               /* the record's integer id, when rec_has_id */
 	bool rec_has_id;
+	bool succ_failed;          /* the top-level "success" was false or the integer 0 */
 	const char *numtok;        /* the number token being read */
 	size_t numlen;
 	struct util_buf vb;        /* a scalar's text */
@@ -176,6 +178,7 @@ static uint32_t name_of(struct js *p, const char *s, size_t len)
 	k->ik = -1;
 	k->kt = NULL;
 	k->dsec = k->denv = false;
+	k->succ = len == 7 && !memcmp(s, "success", 7);
 	if (p->out) {
 		k->dsec = json_map_is_secret_key(k->s);
 		k->denv = secrets_is_env_key(k->s);
@@ -691,6 +694,8 @@ static int on_scalar(struct js *p, struct mval v)
 	}
 	switch (f->role) {
 	case R_ROOT_OBJ:
+		if (p->kc.names[p->pending].succ) /* the last one counts, as in apierr_decode */
+			p->succ_failed = v.t == MV_FALSE || (v.t == MV_INT && v.i == 0);
 		if (p->kc.names[p->pending].ik == p->list_ik)
 			list_value(p, v.t);
 		else if (!p->offers) /* an offer answer reads nothing else of the envelope */
@@ -810,6 +815,8 @@ static int on_open(struct js *p, bool obj)
 	json_t *j;
 	switch (f->role) {
 	case R_ROOT_OBJ:
+		if (p->kc.names[p->pending].succ)
+			p->succ_failed = false;
 		if (p->kc.names[p->pending].ik == p->list_ik) {
 			list_value(p, MV_JSON);
 			p->list_arr = !obj;
@@ -1079,10 +1086,12 @@ static void js_free(struct js *p)
 
 static enum json_stream_rc parse_page(const char *text, size_t len, struct instance **v,
 				      size_t *n, struct json_stream_texts *out, char **next_token,
-				      long *total, char *err, size_t errlen)
+				      long *total, bool *surely_ok, char *err, size_t errlen)
 {
 	*next_token = NULL;
 	*total = -1;
+	if (surely_ok)
+		*surely_ok = false;
 	if (errlen)
 		err[0] = '\0';
 	if (!yajl_fit(text, len))
@@ -1106,6 +1115,8 @@ static enum json_stream_rc parse_page(const char *text, size_t len, struct insta
 	if (rc != JSTREAM_OK || redo) {
 		truncate_out(&p);
 		*total = -1;
+	} else if (surely_ok) {
+		*surely_ok = !p.succ_failed;
 	}
 	js_free(&p);
 	instances_free(scratch, scratch_n);
@@ -1118,14 +1129,31 @@ enum json_stream_rc json_stream_instances(const char *text, size_t len, struct i
 					  size_t *n, char **next_token, long *total, char *err,
 					  size_t errlen)
 {
-	return parse_page(text, len, v, n, NULL, next_token, total, err, errlen);
+	return parse_page(text, len, v, n, NULL, next_token, total, NULL, err, errlen);
 }
 
 enum json_stream_rc json_stream_instance_texts(const char *text, size_t len,
 					       struct json_stream_texts *out, char **next_token,
 					       long *total, char *err, size_t errlen)
 {
-	return parse_page(text, len, NULL, NULL, out, next_token, total, err, errlen);
+	return parse_page(text, len, NULL, NULL, out, next_token, total, NULL, err, errlen);
+}
+
+enum json_stream_rc json_stream_answer_texts(const char *text, size_t len,
+					     struct json_stream_texts *out, char **next_token,
+					     long *total, bool *surely_ok, char *err, size_t errlen)
+{
+	return parse_page(text, len, NULL, NULL, out, next_token, total, surely_ok, err, errlen);
+}
+
+void json_stream_texts_truncate(struct json_stream_texts *t, size_t n, size_t len)
+{
+	if (n < t->n)
+		t->n = n;
+	if (len < t->text.len) {
+		t->text.len = len;
+		t->text.s[len] = '\0';
+	}
 }
 
 /* The jansson path of an offer answer. */

@@ -60,6 +60,18 @@ void json_stream_texts_free(struct json_stream_texts *t);
 enum json_stream_rc json_stream_instance_texts(const char *text, size_t len,
 					       struct json_stream_texts *out, char **next_token,
 					       long *total, char *err, size_t errlen);
+/* As json_stream_instance_texts, for a 2xx answer: *surely_ok true when
+ * the text was read by yajl (jansson would read it so) and has no
+ * top-level "success" member whose (last) value is false or the integer
+ * 0, so apierr_decode would find no failure in it and need not read it
+ * again; false whenever that is not sure (then the caller checks the
+ * answer as before, after json_stream_texts_truncate). */
+enum json_stream_rc json_stream_answer_texts(const char *text, size_t len,
+					     struct json_stream_texts *out, char **next_token,
+					     long *total, bool *surely_ok, char *err, size_t errlen);
+/* Drop the records from the n-th on and the text from len on (what a
+ * page appended). */
+void json_stream_texts_truncate(struct json_stream_texts *t, size_t n, size_t len);
 /* An offer search answer (len bytes of text) onto *v and *n (appended,
  * realloc'd), by json_map_offers' rules: {"offers":[...]} (other members
  * ignored) or a bare array; non-objects and id-less entries skipped.
