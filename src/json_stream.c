@@ -56,7 +56,8 @@ struct kname {
 	const char *ikey;   /* interned name, NULL when not plain or the pool is full */
 	bool secret;        /* the secret check's answer for an interned name */
 	int ik;             /* enum json_map_ik, or -1 */
-	/* texts: dropped (a secret key), masked (an env key), and `"name": ` */
+	/* texts: dropped (a secret key), masked (an env key), and `,\n    "name": `
+	 * (a member's line at a record's depth; the first without the comma) */
 	bool dsec, denv;
 	bool succ;          /* "success" (at the top: apierr_decode's failure check) */
 	char *kt;
@@ -73,6 +74,10 @@ struct json_stream_keys {
 	size_t htcap;
 	uint32_t *last_kn, *perm;  /* the last record's names and their sorted order */
 	size_t nlast, kncap;
+	/* texts: every name in key order (while there are few enough) */
+	uint32_t *sorted;
+	size_t nsorted, sortcap;
+	bool unsorted;             /* too many names: each record sorted alone */
 };
 
 struct member {
@@ -120,7 +125,6 @@ struct js {
 	bool succ_failed;          /* the top-level "success" was false or the integer 0 */
 	const char *numtok;        /* the number token being read */
 	size_t numlen;
-	struct util_buf vb;        /* a scalar's text */
 	char err[160];             /* why a callback stopped the parse */
 	yajl_handle h;
 	size_t end;                /* bytes up to the end of the root container */
@@ -142,6 +146,47 @@ static void ht_put(struct js *p, uint32_t idx)
 	while (p->kc.ht[at])
 		at = (at + 1) & (p->kc.htcap - 1);
 	p->kc.ht[at] = idx + 1;
+}
+
+/* Key order (jansson's JSON_SORT_KEYS: by bytes, a prefix first). */
+static int kname_cmp(const struct kname *x, const struct kname *y)
+{
+	size_t n = x->len < y->len ? x->len : y->len;
+	int r = memcmp(x->s, y->s, n);
+	return r ? r : (x->len > y->len) - (x->len < y->len);
+}
+
+#define SORTED_MAX 4096 /* names kept in key order; past it a record is sorted alone */
+
+/* A new name into the names in key order. */
+static void sorted_add(struct js *p, uint32_t idx)
+{
+	struct json_stream_keys *kc = &p->kc;
+	if (kc->unsorted)
+		return;
+	if (kc->nsorted == SORTED_MAX) {
+		kc->unsorted = true;
+		free(kc->sorted);
+		kc->sorted = NULL;
+		kc->nsorted = kc->sortcap = 0;
+		return;
+	}
+	if (kc->nsorted == kc->sortcap) {
+		kc->sortcap = kc->sortcap ? kc->sortcap * 2 : 128;
+		kc->sorted = xrealloc(kc->sorted, kc->sortcap * sizeof *kc->sorted);
+	}
+	const struct kname *k = &kc->names[idx];
+	size_t lo = 0, hi = kc->nsorted;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (kname_cmp(&kc->names[kc->sorted[mid]], k) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(kc->sorted + lo + 1, kc->sorted + lo, (kc->nsorted - lo) * sizeof *kc->sorted);
+	kc->sorted[lo] = idx;
+	kc->nsorted++;
 }
 
 /* The index of a key name, resolved on its first appearance. */
@@ -183,10 +228,13 @@ static uint32_t name_of(struct js *p, const char *s, size_t len)
 		k->dsec = json_map_is_secret_key(k->s);
 		k->denv = secrets_is_env_key(k->s);
 		struct util_buf b = { NULL, 0, 0 };
+		util_buf_put(&b, ",", 1);
+		json_text_newline(&b, 2);
 		json_text_string(&b, s, len);
 		util_buf_put(&b, ": ", 2);
 		k->kt = b.s;
 		k->ktlen = b.len;
+		sorted_add(p, idx);
 	}
 	for (int i = 0; i < IK__COUNT; i++)
 		if (strlen(JSON_MAP_IK_NAMES[i]) == len && !memcmp(JSON_MAP_IK_NAMES[i], s, len)) {
@@ -232,7 +280,7 @@ static void coll_free(struct coll *c)
 
 /* Set the member named kn (v taken over): a repeated name replaces the
  * value in its first place, as jansson does. */
-static struct member *coll_set(struct js *p, struct coll *c, uint32_t kn, struct mval v)
+static struct member *coll_slot(struct js *p, struct coll *c, uint32_t kn)
 {
 	if (kn >= c->nslot) {
 		size_t ns = p->kc.namescap > kn ? p->kc.namescap : (size_t)kn + 1;
@@ -257,6 +305,12 @@ static struct member *coll_set(struct js *p, struct coll *c, uint32_t kn, struct
 		if (p->kc.names[kn].ik >= 0)
 			c->ik[p->kc.names[kn].ik] = (int32_t)c->slot[kn];
 	}
+	return m;
+}
+
+static struct member *coll_set(struct js *p, struct coll *c, uint32_t kn, struct mval v)
+{
+	struct member *m = coll_slot(p, c, kn);
 	if (v.t == MV_STR) {
 		if (c->alen + v.len > c->acap) {
 			size_t cap = c->acap ? c->acap : 4096;
@@ -390,6 +444,7 @@ static void keys_free(struct json_stream_keys *k)
 	free(k->ht);
 	free(k->last_kn);
 	free(k->perm);
+	free(k->sorted);
 }
 
 void json_stream_texts_free(struct json_stream_texts *t)
@@ -447,21 +502,25 @@ static void texts_member(struct js *p, struct mval v)
 		coll_set(p, &p->inst, p->pending, v);
 		return;
 	}
-	p->vb.len = 0;
-	scalar_text(p, &p->vb, &v);
-	coll_set(p, &p->inst, p->pending, (struct mval){ .t = MV_STR, .s = p->vb.s, .len = p->vb.len })
-		->txt = true;
+	/* the value's text straight onto the record's arena */
+	struct coll *c = &p->inst;
+	struct util_buf ab = { c->arena, c->alen, c->acap };
+	scalar_text(p, &ab, &v);
+	c->arena = ab.s;
+	c->acap = ab.cap;
+	struct member *m = coll_slot(p, c, p->pending);
+	m->v = (struct mval){ .t = MV_STR, .len = ab.len - c->alen };
+	m->soff = c->alen;
+	m->txt = true;
+	c->alen = ab.len;
 }
 
 static _Thread_local const struct js *tl_sort; /* kn_cmp's page (qsort has no context) */
 
 static int kn_cmp(const void *a, const void *b)
 {
-	const struct kname *x = &tl_sort->kc.names[*(const uint32_t *)a];
-	const struct kname *y = &tl_sort->kc.names[*(const uint32_t *)b];
-	size_t n = x->len < y->len ? x->len : y->len;
-	int r = memcmp(x->s, y->s, n);
-	return r ? r : (x->len > y->len) - (x->len < y->len);
+	return kname_cmp(&tl_sort->kc.names[*(const uint32_t *)a],
+			 &tl_sort->kc.names[*(const uint32_t *)b]);
 }
 
 /* The record's member indexes in key order (jansson's JSON_SORT_KEYS):
@@ -469,16 +528,27 @@ static int kn_cmp(const void *a, const void *b)
  * order (pages repeat one layout). */
 static const uint32_t *sorted_members(struct js *p, const struct coll *c)
 {
-	bool same = c->n == p->kc.nlast;
-	for (size_t i = 0; same && i < c->n; i++)
-		same = c->m[i].kn == p->kc.last_kn[i];
-	if (same)
-		return p->kc.perm;
 	if (c->n > p->kc.kncap) {
 		p->kc.kncap = c->n;
 		p->kc.last_kn = xrealloc(p->kc.last_kn, p->kc.kncap * sizeof *p->kc.last_kn);
 		p->kc.perm = xrealloc(p->kc.perm, p->kc.kncap * sizeof *p->kc.perm);
 	}
+	if (!p->kc.unsorted && p->kc.nsorted <= 8 * c->n + 64) {
+		/* the names in key order, those the record has: no sort */
+		size_t j = 0;
+		for (size_t i = 0; i < p->kc.nsorted; i++) {
+			uint32_t kn = p->kc.sorted[i];
+			if (kn < c->nslot && c->stamp[kn] == c->epoch)
+				p->kc.perm[j++] = c->slot[kn];
+		}
+		p->kc.nlast = 0; /* the sort's cache below is not this order's */
+		return p->kc.perm;
+	}
+	bool same = c->n == p->kc.nlast;
+	for (size_t i = 0; same && i < c->n; i++)
+		same = c->m[i].kn == p->kc.last_kn[i];
+	if (same)
+		return p->kc.perm;
 	for (size_t i = 0; i < c->n; i++)
 		p->kc.last_kn[i] = p->kc.perm[i] = c->m[i].kn;
 	p->kc.nlast = c->n;
@@ -488,6 +558,18 @@ static const uint32_t *sorted_members(struct js *p, const struct coll *c)
 	for (size_t i = 0; i < c->n; i++)
 		p->kc.perm[i] = c->slot[p->kc.perm[i]];
 	return p->kc.perm;
+}
+
+/* util_buf_put without the terminating NUL when there is room (the caller
+ * ends the text). */
+static inline void put(struct util_buf *o, const char *s, size_t n)
+{
+	if (o->len + n < o->cap) {
+		memcpy(o->s + o->len, s, n);
+		o->len += n;
+	} else {
+		util_buf_put(o, s, n);
+	}
 }
 
 /* An instance object closed: its text, at the depth of a list's entry. */
@@ -501,14 +583,20 @@ static void texts_inst(struct js *p)
 		util_buf_put(o, "{}", 2);
 	} else {
 		const uint32_t *ord = sorted_members(p, c);
-		util_buf_put(o, "{", 1);
+		/* room for the whole record when its members are texts */
+		size_t need = 5;
+		for (size_t i = 0; i < c->n; i++) {
+			const struct member *m = &c->m[i];
+			need += p->kc.names[m->kn].ktlen + (m->txt ? m->v.len : 0);
+		}
+		util_buf_reserve(o, need);
+		put(o, "{", 1);
 		for (size_t i = 0; i < c->n; i++) {
 			const struct member *m = &c->m[ord[i]];
 			const struct kname *k = &p->kc.names[m->kn];
-			json_text_newline(o, 2);
-			util_buf_put(o, k->kt, k->ktlen);
+			put(o, k->kt + (i == 0), k->ktlen - (i == 0));
 			if (m->txt) {
-				util_buf_put(o, m->v.s, m->v.len);
+				put(o, m->v.s, m->v.len);
 			} else if (k->denv) {
 				json_t *jv = json_map_mval_json(&m->v);
 				json_t *mk = secrets_masked(k->s, jv);
@@ -521,11 +609,9 @@ static void texts_inst(struct js *p)
 			} else {
 				scalar_text(p, o, &m->v);
 			}
-			if (i + 1 < c->n)
-				util_buf_put(o, ",", 1);
 		}
-		json_text_newline(o, 1);
-		util_buf_put(o, "}", 1);
+		put(o, "\n  }", 4);
+		o->s[o->len] = '\0';
 	}
 	rec_add(p, off, p->rec_has_id, p->rec_id);
 	coll_reset(c);
@@ -1072,7 +1158,6 @@ static void js_free(struct js *p)
 	for (size_t i = 0; i < p->frcap; i++)
 		free(p->fr[i].key);
 	free(p->fr);
-	free(p->vb.s);
 	coll_free(&p->root);
 	coll_free(&p->inst);
 	if (p->out) { /* for the next page */

@@ -307,6 +307,30 @@ static void pages(void **state)
 				   "{\"Z\":2,\"\\u00e9\":1,\"id\":9}]}"), 3);
 }
 
+/* More key names than json_stream keeps in key order (SORTED_MAX): the
+ * records past that point are sorted alone, the text the same. */
+static void many_names(void **state)
+{
+	(void)state;
+	struct util_buf b = { NULL, 0, 0 };
+	util_buf_put(&b, "{\"instances\":[", 14);
+	for (int r = 0; r < 24; r++) {
+		util_buf_put(&b, r ? ",{\"id\":" : "{\"id\":", r ? 7 : 6);
+		char m[64];
+		int len = snprintf(m, sizeof m, "%d", r);
+		util_buf_put(&b, m, (size_t)len);
+		for (int k = 0; k < 300; k++) {
+			/* names new in each record, and some every record has */
+			len = snprintf(m, sizeof m, ",\"k%05d\":%d", k % 3 ? (int)(next() % 100000) : k, k);
+			util_buf_put(&b, m, (size_t)len);
+		}
+		util_buf_put(&b, "}", 1);
+	}
+	util_buf_put(&b, "]}", 2);
+	assert_int_equal(check_page(b.s, b.len), 24);
+	free(b.s);
+}
+
 static void fixtures(void **state)
 {
 	(void)state;
@@ -479,6 +503,7 @@ int main(void)
 		cmocka_unit_test(fixtures),
 		cmocka_unit_test(random_pages),
 		cmocka_unit_test(pages_in_one),
+		cmocka_unit_test(many_names),
 		cmocka_unit_test(answer_verdict),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
