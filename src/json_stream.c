@@ -125,6 +125,7 @@ struct js {
 	bool succ_failed;          /* the top-level "success" was false or the integer 0 */
 	const char *numtok;        /* the number token being read */
 	size_t numlen;
+	bool real_lazy;            /* a real whose value (d) was not converted */
 	char err[160];             /* why a callback stopped the parse */
 	yajl_handle h;
 	size_t end;                /* bytes up to the end of the root container */
@@ -477,7 +478,14 @@ static void scalar_text(struct js *p, struct util_buf *b, const struct mval *v)
 	case MV_FALSE: util_buf_put(b, "false", 5); break;
 	case MV_INT: json_text_int(b, v->i); break;
 	case MV_REAL:
-		if (p->numtok)
+		if (p->real_lazy) {
+			if (!json_text_real_tok_only(b, p->numtok, p->numlen)) {
+				char t[320];
+				memcpy(t, p->numtok, p->numlen);
+				t[p->numlen] = '\0';
+				json_text_real(b, strtod(t, NULL));
+			}
+		} else if (p->numtok)
 			json_text_real_tok(b, p->numtok, p->numlen, v->d);
 		else
 			json_text_real(b, v->d);
@@ -831,7 +839,16 @@ static int cb_number(void *ctx, const char *s, size_t len)
 	t[len] = '\0';
 	struct mval v = { .t = MV_INT };
 	errno = 0;
-	if (memchr(t, '.', len) || memchr(t, 'e', len) || memchr(t, 'E', len)) {
+	bool exp = memchr(t, 'e', len) || memchr(t, 'E', len);
+	const struct frame *f = top(p);
+	if (!exp && len <= 300 && memchr(t, '.', len) && p->out && f && f->role == R_INST &&
+	    !p->kc.names[p->pending].dsec && !p->kc.names[p->pending].denv) {
+		/* a member's real written from its token (texts_member): no
+		 * exponent and at most 300 digits cannot overflow, and the
+		 * value is converted only if the text needs it */
+		v.t = MV_REAL;
+		p->real_lazy = true;
+	} else if (exp || memchr(t, '.', len)) {
 		v.t = MV_REAL;
 		v.d = strtod(t, NULL);
 		if ((v.d == HUGE_VAL || v.d == -HUGE_VAL) && errno == ERANGE) {
@@ -852,6 +869,7 @@ static int cb_number(void *ctx, const char *s, size_t len)
 	p->numlen = len;
 	int r = on_scalar(p, v);
 	p->numtok = NULL;
+	p->real_lazy = false;
 	return r;
 }
 
