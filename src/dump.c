@@ -120,7 +120,19 @@ static int read_ranges(struct api_client *cl, struct dump_recs *recs, struct ins
 	struct dump_recs rows = { 0 };
 	struct instance *rv = NULL;
 	size_t rn = 0;
-	enum dumpread_rc rc = dumpread_ranges(cl, cuts, k, json ? &rows : NULL, &rv, &rn, e);
+	/* each range's text at once (a copy on each doubling touches twice
+	 * the memory): its share of the rows at the first page's bytes a
+	 * record, half as much again for ranges of ids that hold more */
+	size_t hint = 0;
+	if (json && recs->set[0].n) {
+		size_t per = recs->set[0].text.len / recs->set[0].n + 1;
+		size_t share = (size_t)total / k + 1;
+		if (share <= SIZE_MAX / 2 / per)
+			hint = share * per + share * per / 2;
+		if (hint > (64u << 20))
+			hint = 64u << 20;
+	}
+	enum dumpread_rc rc = dumpread_ranges(cl, cuts, k, json ? &rows : NULL, hint, &rv, &rn, e);
 	switch (rc) {
 	case DR_OK:
 		if (json) {
@@ -578,7 +590,9 @@ static json_t *list_of(json_t *root, const char *key)
 
 /* The records of a --json read as one array, as print_json writes a tree
  * of them (each record's text is already in that form).  A sequential
- * read's records print in the order they came. */
+ * read's records print in the order they came.  Records that follow each
+ * other in their set are written as one piece, separators and all
+ * (json_stream.h): a few large writes straight from the texts. */
 static void print_recs(FILE *out, struct dump_recs *r)
 {
 	if (!r->at && r->nset == 1) {
@@ -591,14 +605,17 @@ static void print_recs(FILE *out, struct dump_recs *r)
 		fputs("[]\n", out);
 		return;
 	}
-	fputc('[', out);
-	for (size_t i = 0; i < r->n; i++) {
+	fputs("[\n  ", out);
+	for (size_t i = 0, j; i < r->n; i = j) {
 		const struct json_stream_texts *t = &r->set[r->at[i].set];
-		const struct json_stream_rec *x = &t->r[r->at[i].rec];
-		fputs("\n  ", out);
-		fwrite(t->text.s + x->off, 1, x->len, out);
-		if (i + 1 < r->n)
-			fputc(',', out);
+		for (j = i + 1; j < r->n && r->at[j].set == r->at[i].set &&
+				r->at[j].rec == r->at[j - 1].rec + 1;
+		     j++)
+			;
+		const struct json_stream_rec *a = &t->r[r->at[i].rec], *z = &t->r[r->at[j - 1].rec];
+		fwrite(t->text.s + a->off, 1, z->off + z->len - a->off, out);
+		if (j < r->n)
+			fputs(",\n  ", out);
 	}
 	fputs("\n]\n", out);
 }

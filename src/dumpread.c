@@ -264,8 +264,8 @@ static void run(struct reader *rd)
 }
 
 enum dumpread_rc dumpread_ranges(struct api_client *cl, const long *cuts, size_t k,
-				 struct dump_recs *recs, struct instance **v, size_t *n,
-				 struct api_error *e)
+				 struct dump_recs *recs, size_t text_hint, struct instance **v,
+				 size_t *n, struct api_error *e)
 {
 	memset(e, 0, sizeof *e);
 	bool json = recs != NULL;
@@ -280,6 +280,8 @@ enum dumpread_rc dumpread_ranges(struct api_client *cl, const long *cuts, size_t
 		rd.r[i].i = i;
 		rd.r[i].filters = range_filters(cuts, k, i);
 		rd.r[i].pg.total = -1;
+		if (json && text_hint)
+			util_buf_reserve(&rd.r[i].texts.text, text_hint);
 	}
 	for (size_t i = 0; i < k && rd.rc == DR_OK; i++)
 		if (!send_page(&rd, &rd.r[i]))

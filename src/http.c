@@ -92,6 +92,14 @@ static size_t on_body(char *p, size_t size, size_t nmemb, void *arg)
 		x->too_large = true;
 		return 0; /* aborts with CURLE_WRITE_ERROR */
 	}
+	if (!x->cap) { /* room for the whole answer when its length is told */
+		curl_off_t cl = -1;
+		if (curl_easy_getinfo(x->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK &&
+		    cl > 0 && (size_t)cl < x->max) {
+			x->cap = (size_t)cl + 1;
+			x->buf = xmalloc(x->cap);
+		}
+	}
 	if (x->len + n + 1 > x->cap) {
 		size_t cap = x->cap ? x->cap : 16384;
 		while (cap < x->len + n + 1)

@@ -458,6 +458,15 @@ void json_stream_texts_free(struct json_stream_texts *t)
 	memset(t, 0, sizeof *t);
 }
 
+/* A record begins on the output: after the last record comes ",\n  "
+ * (json_stream.h); its text's offset. */
+static size_t rec_begin(struct json_stream_texts *o)
+{
+	if (o->n)
+		util_buf_put(&o->text, ",\n  ", 4);
+	return o->text.len;
+}
+
 /* A record's text begins at `off` of the output and ends at its end now. */
 static void rec_add(struct js *p, size_t off, bool has_id, long id)
 {
@@ -585,7 +594,7 @@ static void texts_inst(struct js *p)
 {
 	struct coll *c = &p->inst;
 	struct util_buf *o = &p->out->text;
-	size_t off = o->len;
+	size_t off = rec_begin(p->out);
 	coll_close(c);
 	if (!c->n) {
 		util_buf_put(o, "{}", 2);
@@ -629,7 +638,7 @@ static void texts_inst(struct js *p)
  * path's entries): secrets removed, its text. */
 static void texts_tree(struct json_stream_texts *out, json_t *v, struct js *p)
 {
-	size_t off = out->text.len;
+	size_t off = rec_begin(out);
 	json_map_strip_secrets(v);
 	json_text_value(&out->text, v, 1);
 	const json_t *id = json_is_object(v) ? json_object_get(v, "id") : NULL;
@@ -805,7 +814,7 @@ static int on_scalar(struct js *p, struct mval v)
 		return nest_add(p, f, json_map_mval_json(&v));
 	case R_ROOT_ARR: case R_LIST:
 		if (p->out) { /* a scalar entry is a record of its own */
-			size_t off = p->out->text.len;
+			size_t off = rec_begin(p->out);
 			scalar_text(p, &p->out->text, &v);
 			rec_add(p, off, false, 0);
 		}

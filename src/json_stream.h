@@ -45,6 +45,9 @@ struct json_stream_rec {
 	bool has_id;
 	size_t off, len;  /* its text in the page's text */
 };
+/* The records are appended one after the other with ",\n  " between two
+ * (the separator of the top-level array's entries): records n to m are the
+ * one piece of text from r[n].off to r[m].off + r[m].len, as printed. */
 struct json_stream_keys;
 struct json_stream_texts {
 	struct util_buf text;

@@ -234,6 +234,11 @@ static size_t check_page(const char *text, size_t len)
 		if (strcmp(want, got))
 			fail_msg("page differs:\n--- tree\n%s\n--- stream\n%s\n--- text: %.*s", want, got,
 				 (int)(len > 400 ? 400 : len), text);
+		/* the records follow each other with the array's separator */
+		for (size_t i = 1; i < t.n; i++) {
+			assert_int_equal(t.r[i - 1].off + t.r[i - 1].len + 4, t.r[i].off);
+			assert_memory_equal(t.text.s + t.r[i].off - 4, ",\n  ", 4);
+		}
 		/* each record's id */
 		json_t *back = json_loads(got, JSON_ALLOW_NUL, NULL);
 		assert_non_null(back);
@@ -443,6 +448,8 @@ static void pages_in_one(void **state)
 			assert_int_equal(x->id, y->id);
 		}
 		json_stream_texts_free(&one);
+		for (size_t i = 1; i < all.n; i++)
+			assert_int_equal(all.r[i - 1].off + all.r[i - 1].len + 4, all.r[i].off);
 		/* now and then a page taken back, as a refused answer is */
 		if (next() % 5 == 0)
 			json_stream_texts_truncate(&all, n0, n0 ? all.r[n0 - 1].off + all.r[n0 - 1].len : 0);
