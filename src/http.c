@@ -222,6 +222,43 @@ void http_xfer_perform(struct http_xfer *x)
 	http_xfer_done(x, curl_easy_perform(x->easy));
 }
 
+void http_xfer_perform_beside(struct http_xfer *x, struct http_xfer *side)
+{
+	CURLM *m = curl_multi_init();
+	if (m && curl_multi_add_handle(m, x->easy) != CURLM_OK) {
+		curl_multi_cleanup(m);
+		m = NULL;
+	}
+	if (m && curl_multi_add_handle(m, side->easy) != CURLM_OK) {
+		curl_multi_remove_handle(m, x->easy);
+		curl_multi_cleanup(m);
+		m = NULL;
+	}
+	if (!m) { /* one after the other */
+		http_xfer_perform(x);
+		http_xfer_perform(side);
+		return;
+	}
+	for (int left = 2; left > 0;) {
+		int running = 0;
+		curl_multi_perform(m, &running);
+		CURLMsg *msg;
+		int queued;
+		while ((msg = curl_multi_info_read(m, &queued))) {
+			if (msg->msg != CURLMSG_DONE)
+				continue;
+			CURL *easy = msg->easy_handle;
+			CURLcode rc = msg->data.result;
+			curl_multi_remove_handle(m, easy);
+			http_xfer_done(easy == x->easy ? x : side, rc);
+			left--;
+		}
+		if (left > 0)
+			curl_multi_poll(m, NULL, 0, 1000, NULL);
+	}
+	curl_multi_cleanup(m);
+}
+
 /* Record the outcome (status, Content-Type, timing) and log one line. */
 void http_xfer_done(struct http_xfer *x, CURLcode rc)
 {
