@@ -77,6 +77,10 @@ struct json_stream_keys {
 	/* texts: every name in key order (while there are few enough) */
 	uint32_t *sorted;
 	size_t nsorted, sortcap;
+	/* the name last met at each position of a record (records repeat
+	 * one layout: the next record's key there is likely the same) */
+	uint32_t *pred;
+	size_t npred, predcap;
 	bool unsorted;             /* too many names: each record sorted alone */
 };
 
@@ -112,6 +116,7 @@ struct js {
 	size_t nfr, frcap;
 	struct json_stream_keys kc; /* the names (kept on out from page to page) */
 	uint32_t pending;          /* the name of the member whose value comes next */
+	size_t kpos;               /* keys met so far in the record being read */
 	struct coll root, inst;
 	enum { ROOT_NONE, ROOT_OBJ, ROOT_ARR, ROOT_SCALAR } root_kind;
 	bool have_list;            /* the envelope has "instances" ("offers") */
@@ -219,7 +224,8 @@ static uint32_t name_of(struct js *p, const char *s, size_t len)
 	k->len = len;
 	k->hash = h;
 	k->secret = false;
-	k->ikey = json_map_plain_ascii(s, len)
+	/* the mapping's (srec_fields): texts have their own checks below */
+	k->ikey = !p->out && json_map_plain_ascii(s, len)
 			  ? model_intern(s, len, json_map_is_secret_key, &k->secret) : NULL;
 	k->ik = -1;
 	k->kt = NULL;
@@ -446,6 +452,7 @@ static void keys_free(struct json_stream_keys *k)
 	free(k->last_kn);
 	free(k->perm);
 	free(k->sorted);
+	free(k->pred);
 }
 
 void json_stream_texts_free(struct json_stream_texts *t)
@@ -911,6 +918,7 @@ static void push_inst(struct js *p)
 	coll_reset(&p->inst);
 	p->rec_has_id = false;
 	p->rec_id = 0;
+	p->kpos = 0;
 	push(p, R_INST, NULL);
 }
 
@@ -1000,22 +1008,46 @@ static int cb_start_array(void *ctx)
 	return on_open(ctx, false);
 }
 
+#define PRED_MAX 4096 /* record positions whose names are remembered */
+
 static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
 {
 	struct js *p = ctx;
+	struct frame *f = top(p);
+	if (f && f->role == R_INST && p->kpos < p->kc.npred) {
+		/* the name the last record had here: checked when it was met */
+		uint32_t kn = p->kc.pred[p->kpos];
+		const struct kname *k = &p->kc.names[kn];
+		if (k->len == len && !memcmp(k->s, s, len)) {
+			p->pending = kn;
+			p->kpos++;
+			return 1;
+		}
+	}
 	if (memchr(s, '\0', len)) {
 		snprintf(p->err, sizeof p->err, "NUL byte in object key not supported");
 		return 0;
 	}
 	if (!str_ok(p, s, len))
 		return 0;
-	struct frame *f = top(p);
 	if (!f) /* yajl sends keys inside objects only */
 		return 0;
 	switch (f->role) {
 	case R_ROOT_OBJ:
+		p->pending = name_of(p, (const char *)s, len);
+		break;
 	case R_INST:
 		p->pending = name_of(p, (const char *)s, len);
+		if (p->kpos < PRED_MAX) {
+			if (p->kpos >= p->kc.predcap) {
+				p->kc.predcap = p->kc.predcap ? p->kc.predcap * 2 : 128;
+				p->kc.pred = xrealloc(p->kc.pred, p->kc.predcap * sizeof *p->kc.pred);
+			}
+			if (p->kpos >= p->kc.npred)
+				p->kc.npred = p->kpos + 1;
+			p->kc.pred[p->kpos] = p->pending;
+		}
+		p->kpos++;
 		break;
 	case R_NEST:
 		if (len + 1 > f->kcap) {
