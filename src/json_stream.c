@@ -847,40 +847,56 @@ static int cb_boolean(void *ctx, int b)
 static int cb_number(void *ctx, const char *s, size_t len)
 {
 	struct js *p = ctx;
-	char buf[128];
-	char *heap = NULL, *t = buf;
-	if (len >= sizeof buf)
-		t = heap = xmalloc(len + 1);
-	memcpy(t, s, len);
-	t[len] = '\0';
+	bool frac = false, exp = false;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '.')
+			frac = true;
+		else if (s[i] == 'e' || s[i] == 'E')
+			exp = true;
+	}
 	struct mval v = { .t = MV_INT };
-	errno = 0;
-	bool exp = memchr(t, 'e', len) || memchr(t, 'E', len);
 	const struct frame *f = top(p);
-	if (!exp && len <= 300 && memchr(t, '.', len) && p->out && f && f->role == R_INST &&
-	    !p->kc.names[p->pending].dsec && !p->kc.names[p->pending].denv) {
+	if (!frac && !exp && len <= 18) {
+		/* at most 18 digits: no overflow, no conversion call (yajl
+		 * passes only -?digits here) */
+		bool neg = s[0] == '-';
+		long long x = 0;
+		for (size_t i = neg; i < len; i++)
+			x = x * 10 + (s[i] - '0');
+		v.i = neg ? -x : x;
+	} else if (!exp && frac && len <= 300 && p->out && f && f->role == R_INST &&
+		   !p->kc.names[p->pending].dsec && !p->kc.names[p->pending].denv) {
 		/* a member's real written from its token (texts_member): no
 		 * exponent and at most 300 digits cannot overflow, and the
 		 * value is converted only if the text needs it */
 		v.t = MV_REAL;
 		p->real_lazy = true;
-	} else if (exp || memchr(t, '.', len)) {
-		v.t = MV_REAL;
-		v.d = strtod(t, NULL);
-		if ((v.d == HUGE_VAL || v.d == -HUGE_VAL) && errno == ERANGE) {
-			snprintf(p->err, sizeof p->err, "real number overflow");
-			free(heap);
-			return 0;
-		}
 	} else {
-		v.i = strtoll(t, NULL, 10);
-		if (errno == ERANGE) {
-			snprintf(p->err, sizeof p->err, "too big integer");
-			free(heap);
-			return 0;
+		char buf[128];
+		char *heap = NULL, *t = buf;
+		if (len >= sizeof buf)
+			t = heap = xmalloc(len + 1);
+		memcpy(t, s, len);
+		t[len] = '\0';
+		errno = 0;
+		if (exp || frac) {
+			v.t = MV_REAL;
+			v.d = strtod(t, NULL);
+			if ((v.d == HUGE_VAL || v.d == -HUGE_VAL) && errno == ERANGE) {
+				snprintf(p->err, sizeof p->err, "real number overflow");
+				free(heap);
+				return 0;
+			}
+		} else {
+			v.i = strtoll(t, NULL, 10);
+			if (errno == ERANGE) {
+				snprintf(p->err, sizeof p->err, "too big integer");
+				free(heap);
+				return 0;
+			}
 		}
+		free(heap);
 	}
-	free(heap);
 	p->numtok = s;
 	p->numlen = len;
 	int r = on_scalar(p, v);
