@@ -337,10 +337,25 @@ bool api_parse_page_texts(const struct http_xfer *x, bool map, struct json_strea
 {
 	memset(pd, 0, sizeof *pd);
 	memset(e, 0, sizeof *e);
-	if (http_xfer_failed(x, e))
-		return false;
 	size_t len;
 	const char *body = http_xfer_body(x, &len);
+	if (texts && http_xfer_answered_2xx(x)) {
+		/* the records first: when the read says the answer holds no
+		 * failure envelope (json_stream_answer_texts), that is the
+		 * check http_xfer_failed makes, and the text is read once */
+		size_t n0 = texts->n, len0 = texts->text.len;
+		if (pager_texts(body, len, texts, pd, e) && pd->surely_ok) {
+			e->cls = AE_NONE;
+			e->http_status = (int)http_xfer_status(x);
+			return true;
+		}
+		json_stream_texts_truncate(texts, n0, len0);
+		inst_page_free(pd);
+		memset(pd, 0, sizeof *pd);
+		memset(e, 0, sizeof *e);
+	}
+	if (http_xfer_failed(x, e))
+		return false;
 	if (texts ? !pager_texts(body, len, texts, pd, e) : !pager_map_text(body, len, map, pd, e)) {
 		e->http_status = (int)http_xfer_status(x);
 		return false;
@@ -527,7 +542,8 @@ enum api_next api_after_failure(struct api_client *cl, const struct api_call *ca
  * decoded by it. */
 static bool run(struct api_client *cl, const struct api_call *call, json_t **root,
 		struct inst_page *pd, bool map, struct json_stream_texts *texts,
-		api_decode_fn decode, void *ctx, int max_refused, struct api_error *e)
+		api_decode_fn decode, void *ctx, int max_refused, struct http_xfer *side,
+		struct api_error *e)
 {
 	struct pace *pc = (unsigned)call->ep < EP__COUNT ? &cl->pace[call->ep] : NULL;
 	struct api_attempt st = { .max_refused = max_refused };
@@ -541,7 +557,12 @@ static bool run(struct api_client *cl, const struct api_call *call, json_t **roo
 		struct http_xfer *x = api_xfer_new(cl, call, e);
 		if (!x)
 			return false;
-		http_xfer_perform(x);
+		if (side) { /* the first attempt only */
+			http_xfer_perform_beside(x, side);
+			side = NULL;
+		} else {
+			http_xfer_perform(x);
+		}
 		bool ok = decode ? decode(x, ctx, e)
 			  : pd ? api_parse_page_texts(x, map, texts, pd, e) : api_parse(x, root, e);
 		CURLcode rc = http_xfer_code(x);
@@ -563,31 +584,38 @@ static bool run(struct api_client *cl, const struct api_call *call, json_t **roo
 bool api_run(struct api_client *cl, const struct api_call *call, json_t **root,
 	     struct api_error *e)
 {
-	return run(cl, call, root, NULL, false, NULL, NULL, NULL, API_RATE_RETRIES, e);
+	return run(cl, call, root, NULL, false, NULL, NULL, NULL, API_RATE_RETRIES, NULL, e);
 }
 
 bool api_run_with(struct api_client *cl, const struct api_call *call, int max_refused,
 		  json_t **root, struct api_error *e)
 {
-	return run(cl, call, root, NULL, false, NULL, NULL, NULL, max_refused, e);
+	return run(cl, call, root, NULL, false, NULL, NULL, NULL, max_refused, NULL, e);
 }
 
 bool api_run_page(struct api_client *cl, const struct api_call *call, bool map,
 		  struct inst_page *pd, struct api_error *e)
 {
-	return run(cl, call, NULL, pd, map, NULL, NULL, NULL, API_RATE_RETRIES, e);
+	return run(cl, call, NULL, pd, map, NULL, NULL, NULL, API_RATE_RETRIES, NULL, e);
+}
+
+bool api_run_page_beside(struct api_client *cl, const struct api_call *call, bool map,
+			 struct json_stream_texts *texts, struct http_xfer *side,
+			 struct inst_page *pd, struct api_error *e)
+{
+	return run(cl, call, NULL, pd, map, texts, NULL, NULL, API_RATE_RETRIES, side, e);
 }
 
 bool api_run_page_texts(struct api_client *cl, const struct api_call *call,
 			struct json_stream_texts *texts, struct inst_page *pd, struct api_error *e)
 {
-	return run(cl, call, NULL, pd, false, texts, NULL, NULL, API_RATE_RETRIES, e);
+	return run(cl, call, NULL, pd, false, texts, NULL, NULL, API_RATE_RETRIES, NULL, e);
 }
 
 bool api_run_decode(struct api_client *cl, const struct api_call *call, api_decode_fn decode,
 		    void *ctx, struct api_error *e)
 {
-	return run(cl, call, NULL, NULL, false, NULL, decode, ctx, API_RATE_RETRIES, e);
+	return run(cl, call, NULL, NULL, false, NULL, decode, ctx, API_RATE_RETRIES, NULL, e);
 }
 
 char *api_fetch_endpoint_logs(struct api_client *cl, const char *name, long id, int tail,

@@ -133,7 +133,10 @@ bool api_parse(const struct http_xfer *x, json_t **root, struct api_error *e);
 bool api_parse_page(const struct http_xfer *x, bool map, struct inst_page *pd,
 		    struct api_error *e);
 /* texts non-NULL: the page's records as --dump --json prints them appended
- * to *texts instead (pager_texts; map ignored). */
+ * to *texts instead (pager_texts; map ignored).  A whole 2xx answer is
+ * read once: the read tells whether apierr_decode could find a failure in
+ * it, and only then is it checked as api_parse does (what it appended
+ * taken back). */
 bool api_parse_page_texts(const struct http_xfer *x, bool map, struct json_stream_texts *texts,
 			  struct inst_page *pd, struct api_error *e);
 
@@ -206,6 +209,13 @@ bool api_run_page(struct api_client *cl, const struct api_call *call, bool map,
  * to *texts (on failure nothing is appended). */
 bool api_run_page_texts(struct api_client *cl, const struct api_call *call,
 			struct json_stream_texts *texts, struct inst_page *pd, struct api_error *e);
+/* api_run_page (texts NULL) or api_run_page_texts, with side (a transfer
+ * of the caller's, not yet performed; NULL: none) sent at once beside the
+ * first attempt (http_xfer_perform_beside): side is done when this
+ * returns, whatever the page's outcome, for the caller to read and free. */
+bool api_run_page_beside(struct api_client *cl, const struct api_call *call, bool map,
+			 struct json_stream_texts *texts, struct http_xfer *side,
+			 struct inst_page *pd, struct api_error *e);
 /* api_run with the finished transfer decoded by decode(x, ctx, e): true
  * on success; false with *e set (a failed transfer as api_parse says it, an
  * unreadable answer as AE_PROTOCOL) is judged by the retry rule as any

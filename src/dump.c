@@ -75,13 +75,21 @@ static void sleep_until(double t)
 		;
 }
 
+/* The probe of the highest id: ordered by id descending, one row. */
+static struct api_call probe_call(const struct config *cfg)
+{
+	return api_instances_v1_q(cfg, NULL, 1, NULL, "[\"id\"]", "[{\"col\":\"id\",\"dir\":\"desc\"}]");
+}
+
 /* The unpaced read after its first page (total rows in the list): the
- * highest id probed (ordered by id descending, one row), the ids from the
- * first page's lowest cut into ranges read in parallel (dumpread.h).  1:
- * every row is out (the first page's replaced); 0: read on in sequence
- * (*refused: the service answered 429); -1: failed (*e). */
+ * highest id probed (the answer of *probe, sent beside the first page, or
+ * when that failed asked again), the ids from the first page's lowest cut
+ * into ranges read in parallel (dumpread.h).  1: every row is out (the
+ * first page's replaced); 0: read on in sequence (*refused: the service
+ * answered 429); -1: failed (*e). */
 static int read_ranges(struct api_client *cl, struct dump_recs *recs, struct instance **v,
-		       size_t *n, long total, bool *refused, struct api_error *e)
+		       size_t *n, long total, struct http_xfer **probe, bool *refused,
+		       struct api_error *e)
 {
 	bool json = cl->cfg->dump_json;
 	long lo = LONG_MAX;
@@ -96,12 +104,19 @@ static int read_ranges(struct api_client *cl, struct dump_recs *recs, struct ins
 			if ((*v)[i].id < lo)
 				lo = (*v)[i].id;
 	}
-	struct api_call c = api_instances_v1_q(cl->cfg, NULL, 1, NULL, "[\"id\"]",
-					       "[{\"col\":\"id\",\"dir\":\"desc\"}]");
 	json_t *root = NULL;
 	struct api_error pe;
-	bool ok = api_run_with(cl, &c, 0, &root, &pe);
-	api_call_free(&c);
+	bool ok = false;
+	if (*probe) {
+		ok = api_parse(*probe, &root, &pe);
+		http_xfer_free(*probe);
+		*probe = NULL;
+	}
+	if (!ok) { /* not sent, or failed: asked by the retry rule */
+		struct api_call c = probe_call(cl->cfg);
+		ok = api_run_with(cl, &c, 0, &root, &pe);
+		api_call_free(&c);
+	}
 	if (!ok) {
 		*refused = pe.cls == AE_RATE_LIMIT;
 		return 0; /* the sequential read says what fails */
@@ -120,7 +135,19 @@ static int read_ranges(struct api_client *cl, struct dump_recs *recs, struct ins
 	struct dump_recs rows = { 0 };
 	struct instance *rv = NULL;
 	size_t rn = 0;
-	enum dumpread_rc rc = dumpread_ranges(cl, cuts, k, json ? &rows : NULL, &rv, &rn, e);
+	/* each range's text at once (a copy on each doubling touches twice
+	 * the memory): its share of the rows at the first page's bytes a
+	 * record, half as much again for ranges of ids that hold more */
+	size_t hint = 0;
+	if (json && recs->set[0].n) {
+		size_t per = recs->set[0].text.len / recs->set[0].n + 1;
+		size_t share = (size_t)total / k + 1;
+		if (share <= SIZE_MAX / 2 / per)
+			hint = share * per + share * per / 2;
+		if (hint > (64u << 20))
+			hint = 64u << 20;
+	}
+	enum dumpread_rc rc = dumpread_ranges(cl, cuts, k, json ? &rows : NULL, hint, &rv, &rn, e);
 	switch (rc) {
 	case DR_OK:
 		if (json) {
@@ -150,8 +177,8 @@ static int read_ranges(struct api_client *cl, struct dump_recs *recs, struct ins
  * keeping the pages already fetched.  Unpaced (--page-rate 0), the pages
  * after the first are read as id ranges in parallel (read_ranges), and in
  * sequence as above when the service ignores the ranges or answers 429. */
-static bool fetch_instances(struct api_client *cl, struct dump_recs *recs, struct instance **v,
-			    size_t *n, struct api_error *e)
+static bool fetch_pages(struct api_client *cl, struct dump_recs *recs, struct instance **v,
+			size_t *n, struct http_xfer **probe, struct api_error *e)
 {
 	struct pace pace;
 	pace_init(&pace, cl->cfg->page_rate, 1, util_mono());
@@ -159,6 +186,7 @@ static bool fetch_instances(struct api_client *cl, struct dump_recs *recs, struc
 	bool v0 = false; /* the spec's v0 list: one answer, no pages */
 	bool ranges = cl->cfg->page_rate <= 0; /* try the parallel read once */
 	int refusals = 0;
+	bool probe_sent = false;
 	uint64_t rng = (uint64_t)(util_now() * 1e6) | 1;
 	while (!pg.done) {
 		sleep_until(util_mono() + pace_wait(&pace, util_mono()));
@@ -168,8 +196,15 @@ static bool fetch_instances(struct api_client *cl, struct dump_recs *recs, struc
 		 * them, both straight from the bytes (json_stream, no tree) */
 		bool json = cl->cfg->dump_json;
 		struct inst_page pd;
-		bool ok = json ? api_run_page_texts(cl, &c, &recs->set[0], &pd, e)
-			       : api_run_page(cl, &c, true, &pd, e);
+		bool ok;
+		if (*probe && !probe_sent) { /* the first page: the probe beside it */
+			probe_sent = true;
+			ok = api_run_page_beside(cl, &c, true, json ? &recs->set[0] : NULL, *probe,
+						 &pd, e);
+		} else {
+			ok = json ? api_run_page_texts(cl, &c, &recs->set[0], &pd, e)
+				  : api_run_page(cl, &c, true, &pd, e);
+		}
 		api_call_free(&c);
 		if (!ok && pg.pages == 0 && !v0 && api_should_fall_back(e)) {
 			v0 = true;
@@ -206,7 +241,7 @@ static bool fetch_instances(struct api_client *cl, struct dump_recs *recs, struc
 		if (ranges && !pg.done && pg.pages == 1 && pg.total > 0) {
 			ranges = false;
 			bool refused = false;
-			int r = read_ranges(cl, recs, v, n, pg.total, &refused, e);
+			int r = read_ranges(cl, recs, v, n, pg.total, probe, &refused, e);
 			if (r != 0) {
 				pager_reset(&pg);
 				return r > 0;
@@ -223,6 +258,24 @@ static bool fetch_instances(struct api_client *cl, struct dump_recs *recs, struc
 	}
 	pager_reset(&pg);
 	return true;
+}
+
+/* fetch_pages; unpaced, the highest id's probe (read_ranges) goes out with
+ * the first page, not one round trip after it. */
+static bool fetch_instances(struct api_client *cl, struct dump_recs *recs, struct instance **v,
+			    size_t *n, struct api_error *e)
+{
+	struct http_xfer *probe = NULL;
+	struct api_call pc = { 0 };
+	if (cl->cfg->page_rate <= 0) {
+		struct api_error pe;
+		pc = probe_call(cl->cfg);
+		probe = api_xfer_new(cl, &pc, &pe); /* NULL: asked later, as it says */
+	}
+	bool ok = fetch_pages(cl, recs, v, n, &probe, e);
+	http_xfer_free(probe); /* not needed (one page, v0, limits on) */
+	api_call_free(&pc);
+	return ok;
 }
 
 char *dump_json_text(const json_t *v)
@@ -579,7 +632,9 @@ static json_t *list_of(json_t *root, const char *key)
 
 /* The records of a --json read as one array, as print_json writes a tree
  * of them (each record's text is already in that form).  A sequential
- * read's records print in the order they came. */
+ * read's records print in the order they came.  Records that follow each
+ * other in their set are written as one piece, separators and all
+ * (json_stream.h): a few large writes straight from the texts. */
 static void print_recs(FILE *out, struct dump_recs *r)
 {
 	if (!r->at && r->nset == 1) {
@@ -592,14 +647,17 @@ static void print_recs(FILE *out, struct dump_recs *r)
 		fputs("[]\n", out);
 		return;
 	}
-	fputc('[', out);
-	for (size_t i = 0; i < r->n; i++) {
+	fputs("[\n  ", out);
+	for (size_t i = 0, j; i < r->n; i = j) {
 		const struct json_stream_texts *t = &r->set[r->at[i].set];
-		const struct json_stream_rec *x = &t->r[r->at[i].rec];
-		fputs("\n  ", out);
-		fwrite(t->text.s + x->off, 1, x->len, out);
-		if (i + 1 < r->n)
-			fputc(',', out);
+		for (j = i + 1; j < r->n && r->at[j].set == r->at[i].set &&
+				r->at[j].rec == r->at[j - 1].rec + 1;
+		     j++)
+			;
+		const struct json_stream_rec *a = &t->r[r->at[i].rec], *z = &t->r[r->at[j - 1].rec];
+		fwrite(t->text.s + a->off, 1, z->off + z->len - a->off, out);
+		if (j < r->n)
+			fputs(",\n  ", out);
 	}
 	fputs("\n]\n", out);
 }

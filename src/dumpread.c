@@ -4,8 +4,11 @@
  * the service honoured the id filters, and the merge by id. */
 #include "dumpread.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "http.h"
@@ -89,6 +92,25 @@ struct reader {
 	enum dumpread_rc rc;
 	struct api_error *e;
 };
+
+/* The pages of the first n bytes at p made present at once (one call, not
+ * a fault per page: a fault costs ~10 us on a virtual machine, and the
+ * range's text will be written there); nothing when the kernel cannot. */
+static void prefault(char *p, size_t n)
+{
+#ifdef MADV_POPULATE_WRITE
+	long pg = sysconf(_SC_PAGESIZE);
+	if (pg <= 0)
+		return;
+	uintptr_t a = ((uintptr_t)p + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
+	uintptr_t b = ((uintptr_t)p + n) & ~((uintptr_t)pg - 1);
+	if (b > a)
+		(void)madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
 
 static const char ORDER_ID[] = "[{\"col\":\"id\",\"dir\":\"asc\"}]";
 
@@ -264,8 +286,8 @@ static void run(struct reader *rd)
 }
 
 enum dumpread_rc dumpread_ranges(struct api_client *cl, const long *cuts, size_t k,
-				 struct dump_recs *recs, struct instance **v, size_t *n,
-				 struct api_error *e)
+				 struct dump_recs *recs, size_t text_hint, struct instance **v,
+				 size_t *n, struct api_error *e)
 {
 	memset(e, 0, sizeof *e);
 	bool json = recs != NULL;
@@ -280,6 +302,10 @@ enum dumpread_rc dumpread_ranges(struct api_client *cl, const long *cuts, size_t
 		rd.r[i].i = i;
 		rd.r[i].filters = range_filters(cuts, k, i);
 		rd.r[i].pg.total = -1;
+		if (json && text_hint) {
+			util_buf_reserve(&rd.r[i].texts.text, text_hint);
+			prefault(rd.r[i].texts.text.s, text_hint / 3 * 2);
+		}
 	}
 	for (size_t i = 0; i < k && rd.rc == DR_OK; i++)
 		if (!send_page(&rd, &rd.r[i]))

@@ -55,12 +55,14 @@ enum dumpread_rc {
 };
 
 /* Read every range.  recs non-NULL (--json): the records' texts into
- * *recs (empty before; secrets removed, json_stream_instance_texts);
+ * *recs (empty before; secrets removed, json_stream_instance_texts), each
+ * range's text given room for text_hint bytes at once (a guess, 0: none;
+ * grown by doubling past it);
  * otherwise the rows mapped (from the bytes) into *v, *n (appended).
  * Either ordered by id, each id once.  On anything but DR_OK nothing is
  * added. */
 enum dumpread_rc dumpread_ranges(struct api_client *cl, const long *cuts, size_t k,
-				 struct dump_recs *recs, struct instance **v, size_t *n,
-				 struct api_error *e);
+				 struct dump_recs *recs, size_t text_hint, struct instance **v,
+				 size_t *n, struct api_error *e);
 
 #endif

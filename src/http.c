@@ -92,6 +92,14 @@ static size_t on_body(char *p, size_t size, size_t nmemb, void *arg)
 		x->too_large = true;
 		return 0; /* aborts with CURLE_WRITE_ERROR */
 	}
+	if (!x->cap) { /* room for the whole answer when its length is told */
+		curl_off_t cl = -1;
+		if (curl_easy_getinfo(x->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK &&
+		    cl > 0 && (size_t)cl < x->max) {
+			x->cap = (size_t)cl + 1;
+			x->buf = xmalloc(x->cap);
+		}
+	}
 	if (x->len + n + 1 > x->cap) {
 		size_t cap = x->cap ? x->cap : 16384;
 		while (cap < x->len + n + 1)
@@ -214,6 +222,43 @@ void http_xfer_perform(struct http_xfer *x)
 	http_xfer_done(x, curl_easy_perform(x->easy));
 }
 
+void http_xfer_perform_beside(struct http_xfer *x, struct http_xfer *side)
+{
+	CURLM *m = curl_multi_init();
+	if (m && curl_multi_add_handle(m, x->easy) != CURLM_OK) {
+		curl_multi_cleanup(m);
+		m = NULL;
+	}
+	if (m && curl_multi_add_handle(m, side->easy) != CURLM_OK) {
+		curl_multi_remove_handle(m, x->easy);
+		curl_multi_cleanup(m);
+		m = NULL;
+	}
+	if (!m) { /* one after the other */
+		http_xfer_perform(x);
+		http_xfer_perform(side);
+		return;
+	}
+	for (int left = 2; left > 0;) {
+		int running = 0;
+		curl_multi_perform(m, &running);
+		CURLMsg *msg;
+		int queued;
+		while ((msg = curl_multi_info_read(m, &queued))) {
+			if (msg->msg != CURLMSG_DONE)
+				continue;
+			CURL *easy = msg->easy_handle;
+			CURLcode rc = msg->data.result;
+			curl_multi_remove_handle(m, easy);
+			http_xfer_done(easy == x->easy ? x : side, rc);
+			left--;
+		}
+		if (left > 0)
+			curl_multi_poll(m, NULL, 0, 1000, NULL);
+	}
+	curl_multi_cleanup(m);
+}
+
 /* Record the outcome (status, Content-Type, timing) and log one line. */
 void http_xfer_done(struct http_xfer *x, CURLcode rc)
 {
@@ -290,6 +335,12 @@ const char *http_xfer_url(const struct http_xfer *x)
 }
 
 /* Size cap first, then transport, then the service's own error envelope. */
+bool http_xfer_answered_2xx(const struct http_xfer *x)
+{
+	return !x->too_large && x->done && x->rc == CURLE_OK && x->status >= 200 &&
+	       x->status < 300;
+}
+
 bool http_xfer_failed(const struct http_xfer *x, struct api_error *e)
 {
 	if (x->too_large) {

@@ -62,5 +62,11 @@ const char *http_xfer_url(const struct http_xfer *x);
 /* Did it fail?  Transport errors, an oversize response, and every error the
  * service reports (apierr_decode) give true with *e filled. */
 bool http_xfer_failed(const struct http_xfer *x, struct api_error *e);
+/* The transfer ended with a whole 2xx answer (not cut at the size cap):
+ * http_xfer_failed asks only apierr_decode about it. */
+bool http_xfer_answered_2xx(const struct http_xfer *x);
+/* http_xfer_perform of x and side at once (one multi handle, each on its
+ * own connection): both done when it returns. */
+void http_xfer_perform_beside(struct http_xfer *x, struct http_xfer *side);
 
 #endif

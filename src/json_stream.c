@@ -56,10 +56,32 @@ struct kname {
 	const char *ikey;   /* interned name, NULL when not plain or the pool is full */
 	bool secret;        /* the secret check's answer for an interned name */
 	int ik;             /* enum json_map_ik, or -1 */
-	/* texts: dropped (a secret key), masked (an env key), and `"name": ` */
+	/* texts: dropped (a secret key), masked (an env key), and `,\n    "name": `
+	 * (a member's line at a record's depth; the first without the comma) */
 	bool dsec, denv;
+	bool succ;          /* "success" (at the top: apierr_decode's failure check) */
 	char *kt;
 	size_t ktlen;
+};
+
+/* The key names met so far, resolved once each: a page's, or (--dump
+ * --json) every page's appended to one json_stream_texts, for a range's
+ * pages repeat one layout. */
+struct json_stream_keys {
+	struct kname *names;
+	size_t nnames, namescap;
+	uint32_t *ht;              /* names by hash: index + 1, 0 empty */
+	size_t htcap;
+	uint32_t *last_kn, *perm;  /* the last record's names and their sorted order */
+	size_t nlast, kncap;
+	/* texts: every name in key order (while there are few enough) */
+	uint32_t *sorted;
+	size_t nsorted, sortcap;
+	/* the name last met at each position of a record (records repeat
+	 * one layout: the next record's key there is likely the same) */
+	uint32_t *pred;
+	size_t npred, predcap;
+	bool unsorted;             /* too many names: each record sorted alone */
 };
 
 struct member {
@@ -92,11 +114,9 @@ struct js {
 	size_t vcap;               /* room in *v or *ov (grown by doubling: pages are long) */
 	struct frame *fr;
 	size_t nfr, frcap;
-	struct kname *names;
-	size_t nnames, namescap;
-	uint32_t *ht;              /* names by hash: index + 1, 0 empty */
-	size_t htcap;
+	struct json_stream_keys kc; /* the names (kept on out from page to page) */
 	uint32_t pending;          /* the name of the member whose value comes next */
+	size_t kpos;               /* keys met so far in the record being read */
 	struct coll root, inst;
 	enum { ROOT_NONE, ROOT_OBJ, ROOT_ARR, ROOT_SCALAR } root_kind;
 	bool have_list;            /* the envelope has "instances" ("offers") */
@@ -107,11 +127,10 @@ struct js {
 	size_t tn0, tlen0;         /* out's records and text when the call began */
 	long rec_id;               /* the record's integer id, when rec_has_id */
 	bool rec_has_id;
+	bool succ_failed;          /* the top-level "success" was false or the integer 0 */
 	const char *numtok;        /* the number token being read */
 	size_t numlen;
-	struct util_buf vb;        /* a scalar's text */
-	uint32_t *last_kn, *perm;  /* the last record's names and their sorted order */
-	size_t nlast, kncap;
+	bool real_lazy;            /* a real whose value (d) was not converted */
 	char err[160];             /* why a callback stopped the parse */
 	yajl_handle h;
 	size_t end;                /* bytes up to the end of the root container */
@@ -129,54 +148,100 @@ static uint64_t hash_bytes(const char *s, size_t len)
 
 static void ht_put(struct js *p, uint32_t idx)
 {
-	size_t at = (size_t)p->names[idx].hash & (p->htcap - 1);
-	while (p->ht[at])
-		at = (at + 1) & (p->htcap - 1);
-	p->ht[at] = idx + 1;
+	size_t at = (size_t)p->kc.names[idx].hash & (p->kc.htcap - 1);
+	while (p->kc.ht[at])
+		at = (at + 1) & (p->kc.htcap - 1);
+	p->kc.ht[at] = idx + 1;
+}
+
+/* Key order (jansson's JSON_SORT_KEYS: by bytes, a prefix first). */
+static int kname_cmp(const struct kname *x, const struct kname *y)
+{
+	size_t n = x->len < y->len ? x->len : y->len;
+	int r = memcmp(x->s, y->s, n);
+	return r ? r : (x->len > y->len) - (x->len < y->len);
+}
+
+#define SORTED_MAX 4096 /* names kept in key order; past it a record is sorted alone */
+
+/* A new name into the names in key order. */
+static void sorted_add(struct js *p, uint32_t idx)
+{
+	struct json_stream_keys *kc = &p->kc;
+	if (kc->unsorted)
+		return;
+	if (kc->nsorted == SORTED_MAX) {
+		kc->unsorted = true;
+		free(kc->sorted);
+		kc->sorted = NULL;
+		kc->nsorted = kc->sortcap = 0;
+		return;
+	}
+	if (kc->nsorted == kc->sortcap) {
+		kc->sortcap = kc->sortcap ? kc->sortcap * 2 : 128;
+		kc->sorted = xrealloc(kc->sorted, kc->sortcap * sizeof *kc->sorted);
+	}
+	const struct kname *k = &kc->names[idx];
+	size_t lo = 0, hi = kc->nsorted;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (kname_cmp(&kc->names[kc->sorted[mid]], k) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(kc->sorted + lo + 1, kc->sorted + lo, (kc->nsorted - lo) * sizeof *kc->sorted);
+	kc->sorted[lo] = idx;
+	kc->nsorted++;
 }
 
 /* The index of a key name, resolved on its first appearance. */
 static uint32_t name_of(struct js *p, const char *s, size_t len)
 {
 	uint64_t h = hash_bytes(s, len);
-	if (p->htcap) {
-		size_t at = (size_t)h & (p->htcap - 1);
-		for (uint32_t e; (e = p->ht[at]); at = (at + 1) & (p->htcap - 1)) {
-			const struct kname *k = &p->names[e - 1];
+	if (p->kc.htcap) {
+		size_t at = (size_t)h & (p->kc.htcap - 1);
+		for (uint32_t e; (e = p->kc.ht[at]); at = (at + 1) & (p->kc.htcap - 1)) {
+			const struct kname *k = &p->kc.names[e - 1];
 			if (k->hash == h && k->len == len && !memcmp(k->s, s, len))
 				return e - 1;
 		}
 	}
-	if (p->nnames == p->namescap) {
-		p->namescap = p->namescap ? p->namescap * 2 : 64;
-		p->names = xrealloc(p->names, p->namescap * sizeof *p->names);
+	if (p->kc.nnames == p->kc.namescap) {
+		p->kc.namescap = p->kc.namescap ? p->kc.namescap * 2 : 64;
+		p->kc.names = xrealloc(p->kc.names, p->kc.namescap * sizeof *p->kc.names);
 	}
-	if (2 * (p->nnames + 1) > p->htcap) {
-		free(p->ht);
-		p->htcap = p->htcap ? p->htcap * 2 : 256;
-		p->ht = xcalloc(p->htcap, sizeof *p->ht);
-		for (uint32_t i = 0; i < p->nnames; i++)
+	if (2 * (p->kc.nnames + 1) > p->kc.htcap) {
+		free(p->kc.ht);
+		p->kc.htcap = p->kc.htcap ? p->kc.htcap * 2 : 256;
+		p->kc.ht = xcalloc(p->kc.htcap, sizeof *p->kc.ht);
+		for (uint32_t i = 0; i < p->kc.nnames; i++)
 			ht_put(p, i);
 	}
-	uint32_t idx = (uint32_t)p->nnames++;
-	struct kname *k = &p->names[idx];
+	uint32_t idx = (uint32_t)p->kc.nnames++;
+	struct kname *k = &p->kc.names[idx];
 	k->s = xstrndup(s, len);
 	k->len = len;
 	k->hash = h;
 	k->secret = false;
-	k->ikey = json_map_plain_ascii(s, len)
+	/* the mapping's (srec_fields): texts have their own checks below */
+	k->ikey = !p->out && json_map_plain_ascii(s, len)
 			  ? model_intern(s, len, json_map_is_secret_key, &k->secret) : NULL;
 	k->ik = -1;
 	k->kt = NULL;
 	k->dsec = k->denv = false;
+	k->succ = len == 7 && !memcmp(s, "success", 7);
 	if (p->out) {
 		k->dsec = json_map_is_secret_key(k->s);
 		k->denv = secrets_is_env_key(k->s);
 		struct util_buf b = { NULL, 0, 0 };
+		util_buf_put(&b, ",", 1);
+		json_text_newline(&b, 2);
 		json_text_string(&b, s, len);
 		util_buf_put(&b, ": ", 2);
 		k->kt = b.s;
 		k->ktlen = b.len;
+		sorted_add(p, idx);
 	}
 	for (int i = 0; i < IK__COUNT; i++)
 		if (strlen(JSON_MAP_IK_NAMES[i]) == len && !memcmp(JSON_MAP_IK_NAMES[i], s, len)) {
@@ -222,10 +287,10 @@ static void coll_free(struct coll *c)
 
 /* Set the member named kn (v taken over): a repeated name replaces the
  * value in its first place, as jansson does. */
-static struct member *coll_set(struct js *p, struct coll *c, uint32_t kn, struct mval v)
+static struct member *coll_slot(struct js *p, struct coll *c, uint32_t kn)
 {
 	if (kn >= c->nslot) {
-		size_t ns = p->namescap > kn ? p->namescap : (size_t)kn + 1;
+		size_t ns = p->kc.namescap > kn ? p->kc.namescap : (size_t)kn + 1;
 		c->slot = xrealloc(c->slot, ns * sizeof *c->slot);
 		c->stamp = xrealloc(c->stamp, ns * sizeof *c->stamp);
 		memset(c->stamp + c->nslot, 0, (ns - c->nslot) * sizeof *c->stamp);
@@ -244,9 +309,15 @@ static struct member *coll_set(struct js *p, struct coll *c, uint32_t kn, struct
 		c->slot[kn] = (uint32_t)c->n;
 		m = &c->m[c->n++];
 		m->kn = kn;
-		if (p->names[kn].ik >= 0)
-			c->ik[p->names[kn].ik] = (int32_t)c->slot[kn];
+		if (p->kc.names[kn].ik >= 0)
+			c->ik[p->kc.names[kn].ik] = (int32_t)c->slot[kn];
 	}
+	return m;
+}
+
+static struct member *coll_set(struct js *p, struct coll *c, uint32_t kn, struct mval v)
+{
+	struct member *m = coll_slot(p, c, kn);
 	if (v.t == MV_STR) {
 		if (c->alen + v.len > c->acap) {
 			size_t cap = c->acap ? c->acap : 4096;
@@ -296,7 +367,7 @@ static struct kv *srec_fields(const struct json_map_rec *r, size_t *n)
 	json_map_fb_init(&fb, s->c->n);
 	for (size_t i = 0; i < s->c->n; i++) {
 		const struct member *m = &s->c->m[i];
-		const struct kname *k = &s->p->names[m->kn];
+		const struct kname *k = &s->p->kc.names[m->kn];
 		json_map_fb_add(&fb, k->s, k->len, k->ikey, k->secret, &m->v);
 	}
 	return json_map_fb_end(&fb, n);
@@ -370,11 +441,37 @@ static void truncate_out(struct js *p)
 
 /* ---- texts (--dump --json) ---------------------------------------------- */
 
+static void keys_free(struct json_stream_keys *k)
+{
+	for (size_t i = 0; i < k->nnames; i++) {
+		free(k->names[i].s);
+		free(k->names[i].kt);
+	}
+	free(k->names);
+	free(k->ht);
+	free(k->last_kn);
+	free(k->perm);
+	free(k->sorted);
+	free(k->pred);
+}
+
 void json_stream_texts_free(struct json_stream_texts *t)
 {
+	if (t->keys)
+		keys_free(t->keys);
+	free(t->keys);
 	free(t->text.s);
 	free(t->r);
 	memset(t, 0, sizeof *t);
+}
+
+/* A record begins on the output: after the last record comes ",\n  "
+ * (json_stream.h); its text's offset. */
+static size_t rec_begin(struct json_stream_texts *o)
+{
+	if (o->n)
+		util_buf_put(&o->text, ",\n  ", 4);
+	return o->text.len;
 }
 
 /* A record's text begins at `off` of the output and ends at its end now. */
@@ -397,7 +494,14 @@ static void scalar_text(struct js *p, struct util_buf *b, const struct mval *v)
 	case MV_FALSE: util_buf_put(b, "false", 5); break;
 	case MV_INT: json_text_int(b, v->i); break;
 	case MV_REAL:
-		if (p->numtok)
+		if (p->real_lazy) {
+			if (!json_text_real_tok_only(b, p->numtok, p->numlen)) {
+				char t[320];
+				memcpy(t, p->numtok, p->numlen);
+				t[p->numlen] = '\0';
+				json_text_real(b, strtod(t, NULL));
+			}
+		} else if (p->numtok)
 			json_text_real_tok(b, p->numtok, p->numlen, v->d);
 		else
 			json_text_real(b, v->d);
@@ -411,7 +515,7 @@ static void scalar_text(struct js *p, struct util_buf *b, const struct mval *v)
  * unless it needs the whole value (env values are masked as one). */
 static void texts_member(struct js *p, struct mval v)
 {
-	const struct kname *k = &p->names[p->pending];
+	const struct kname *k = &p->kc.names[p->pending];
 	if (k->ik == IK_ID) { /* the last one wins, as in the tree */
 		p->rec_has_id = v.t == MV_INT;
 		p->rec_id = (long)v.i;
@@ -422,21 +526,25 @@ static void texts_member(struct js *p, struct mval v)
 		coll_set(p, &p->inst, p->pending, v);
 		return;
 	}
-	p->vb.len = 0;
-	scalar_text(p, &p->vb, &v);
-	coll_set(p, &p->inst, p->pending, (struct mval){ .t = MV_STR, .s = p->vb.s, .len = p->vb.len })
-		->txt = true;
+	/* the value's text straight onto the record's arena */
+	struct coll *c = &p->inst;
+	struct util_buf ab = { c->arena, c->alen, c->acap };
+	scalar_text(p, &ab, &v);
+	c->arena = ab.s;
+	c->acap = ab.cap;
+	struct member *m = coll_slot(p, c, p->pending);
+	m->v = (struct mval){ .t = MV_STR, .len = ab.len - c->alen };
+	m->soff = c->alen;
+	m->txt = true;
+	c->alen = ab.len;
 }
 
 static _Thread_local const struct js *tl_sort; /* kn_cmp's page (qsort has no context) */
 
 static int kn_cmp(const void *a, const void *b)
 {
-	const struct kname *x = &tl_sort->names[*(const uint32_t *)a];
-	const struct kname *y = &tl_sort->names[*(const uint32_t *)b];
-	size_t n = x->len < y->len ? x->len : y->len;
-	int r = memcmp(x->s, y->s, n);
-	return r ? r : (x->len > y->len) - (x->len < y->len);
+	return kname_cmp(&tl_sort->kc.names[*(const uint32_t *)a],
+			 &tl_sort->kc.names[*(const uint32_t *)b]);
 }
 
 /* The record's member indexes in key order (jansson's JSON_SORT_KEYS):
@@ -444,25 +552,48 @@ static int kn_cmp(const void *a, const void *b)
  * order (pages repeat one layout). */
 static const uint32_t *sorted_members(struct js *p, const struct coll *c)
 {
-	bool same = c->n == p->nlast;
-	for (size_t i = 0; same && i < c->n; i++)
-		same = c->m[i].kn == p->last_kn[i];
-	if (same)
-		return p->perm;
-	if (c->n > p->kncap) {
-		p->kncap = c->n;
-		p->last_kn = xrealloc(p->last_kn, p->kncap * sizeof *p->last_kn);
-		p->perm = xrealloc(p->perm, p->kncap * sizeof *p->perm);
+	if (c->n > p->kc.kncap) {
+		p->kc.kncap = c->n;
+		p->kc.last_kn = xrealloc(p->kc.last_kn, p->kc.kncap * sizeof *p->kc.last_kn);
+		p->kc.perm = xrealloc(p->kc.perm, p->kc.kncap * sizeof *p->kc.perm);
 	}
+	if (!p->kc.unsorted && p->kc.nsorted <= 8 * c->n + 64) {
+		/* the names in key order, those the record has: no sort */
+		size_t j = 0;
+		for (size_t i = 0; i < p->kc.nsorted; i++) {
+			uint32_t kn = p->kc.sorted[i];
+			if (kn < c->nslot && c->stamp[kn] == c->epoch)
+				p->kc.perm[j++] = c->slot[kn];
+		}
+		p->kc.nlast = 0; /* the sort's cache below is not this order's */
+		return p->kc.perm;
+	}
+	bool same = c->n == p->kc.nlast;
+	for (size_t i = 0; same && i < c->n; i++)
+		same = c->m[i].kn == p->kc.last_kn[i];
+	if (same)
+		return p->kc.perm;
 	for (size_t i = 0; i < c->n; i++)
-		p->last_kn[i] = p->perm[i] = c->m[i].kn;
-	p->nlast = c->n;
+		p->kc.last_kn[i] = p->kc.perm[i] = c->m[i].kn;
+	p->kc.nlast = c->n;
 	tl_sort = p;
-	qsort(p->perm, c->n, sizeof *p->perm, kn_cmp);
+	qsort(p->kc.perm, c->n, sizeof *p->kc.perm, kn_cmp);
 	/* names to member indexes */
 	for (size_t i = 0; i < c->n; i++)
-		p->perm[i] = c->slot[p->perm[i]];
-	return p->perm;
+		p->kc.perm[i] = c->slot[p->kc.perm[i]];
+	return p->kc.perm;
+}
+
+/* util_buf_put without the terminating NUL when there is room (the caller
+ * ends the text). */
+static inline void put(struct util_buf *o, const char *s, size_t n)
+{
+	if (o->len + n < o->cap) {
+		memcpy(o->s + o->len, s, n);
+		o->len += n;
+	} else {
+		util_buf_put(o, s, n);
+	}
 }
 
 /* An instance object closed: its text, at the depth of a list's entry. */
@@ -470,20 +601,26 @@ static void texts_inst(struct js *p)
 {
 	struct coll *c = &p->inst;
 	struct util_buf *o = &p->out->text;
-	size_t off = o->len;
+	size_t off = rec_begin(p->out);
 	coll_close(c);
 	if (!c->n) {
 		util_buf_put(o, "{}", 2);
 	} else {
 		const uint32_t *ord = sorted_members(p, c);
-		util_buf_put(o, "{", 1);
+		/* room for the whole record when its members are texts */
+		size_t need = 5;
+		for (size_t i = 0; i < c->n; i++) {
+			const struct member *m = &c->m[i];
+			need += p->kc.names[m->kn].ktlen + (m->txt ? m->v.len : 0);
+		}
+		util_buf_reserve(o, need);
+		put(o, "{", 1);
 		for (size_t i = 0; i < c->n; i++) {
 			const struct member *m = &c->m[ord[i]];
-			const struct kname *k = &p->names[m->kn];
-			json_text_newline(o, 2);
-			util_buf_put(o, k->kt, k->ktlen);
+			const struct kname *k = &p->kc.names[m->kn];
+			put(o, k->kt + (i == 0), k->ktlen - (i == 0));
 			if (m->txt) {
-				util_buf_put(o, m->v.s, m->v.len);
+				put(o, m->v.s, m->v.len);
 			} else if (k->denv) {
 				json_t *jv = json_map_mval_json(&m->v);
 				json_t *mk = secrets_masked(k->s, jv);
@@ -496,11 +633,9 @@ static void texts_inst(struct js *p)
 			} else {
 				scalar_text(p, o, &m->v);
 			}
-			if (i + 1 < c->n)
-				util_buf_put(o, ",", 1);
 		}
-		json_text_newline(o, 1);
-		util_buf_put(o, "}", 1);
+		put(o, "\n  }", 4);
+		o->s[o->len] = '\0';
 	}
 	rec_add(p, off, p->rec_has_id, p->rec_id);
 	coll_reset(c);
@@ -510,7 +645,7 @@ static void texts_inst(struct js *p)
  * path's entries): secrets removed, its text. */
 static void texts_tree(struct json_stream_texts *out, json_t *v, struct js *p)
 {
-	size_t off = out->text.len;
+	size_t off = rec_begin(out);
 	json_map_strip_secrets(v);
 	json_text_value(&out->text, v, 1);
 	const json_t *id = json_is_object(v) ? json_object_get(v, "id") : NULL;
@@ -669,7 +804,9 @@ static int on_scalar(struct js *p, struct mval v)
 	}
 	switch (f->role) {
 	case R_ROOT_OBJ:
-		if (p->names[p->pending].ik == p->list_ik)
+		if (p->kc.names[p->pending].succ) /* the last one counts, as in apierr_decode */
+			p->succ_failed = v.t == MV_FALSE || (v.t == MV_INT && v.i == 0);
+		if (p->kc.names[p->pending].ik == p->list_ik)
 			list_value(p, v.t);
 		else if (!p->offers) /* an offer answer reads nothing else of the envelope */
 			coll_set(p, &p->root, p->pending, v);
@@ -684,7 +821,7 @@ static int on_scalar(struct js *p, struct mval v)
 		return nest_add(p, f, json_map_mval_json(&v));
 	case R_ROOT_ARR: case R_LIST:
 		if (p->out) { /* a scalar entry is a record of its own */
-			size_t off = p->out->text.len;
+			size_t off = rec_begin(p->out);
 			scalar_text(p, &p->out->text, &v);
 			rec_add(p, off, false, 0);
 		}
@@ -710,35 +847,61 @@ static int cb_boolean(void *ctx, int b)
 static int cb_number(void *ctx, const char *s, size_t len)
 {
 	struct js *p = ctx;
-	char buf[128];
-	char *heap = NULL, *t = buf;
-	if (len >= sizeof buf)
-		t = heap = xmalloc(len + 1);
-	memcpy(t, s, len);
-	t[len] = '\0';
-	struct mval v = { .t = MV_INT };
-	errno = 0;
-	if (memchr(t, '.', len) || memchr(t, 'e', len) || memchr(t, 'E', len)) {
-		v.t = MV_REAL;
-		v.d = strtod(t, NULL);
-		if ((v.d == HUGE_VAL || v.d == -HUGE_VAL) && errno == ERANGE) {
-			snprintf(p->err, sizeof p->err, "real number overflow");
-			free(heap);
-			return 0;
-		}
-	} else {
-		v.i = strtoll(t, NULL, 10);
-		if (errno == ERANGE) {
-			snprintf(p->err, sizeof p->err, "too big integer");
-			free(heap);
-			return 0;
-		}
+	bool frac = false, exp = false;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '.')
+			frac = true;
+		else if (s[i] == 'e' || s[i] == 'E')
+			exp = true;
 	}
-	free(heap);
+	struct mval v = { .t = MV_INT };
+	const struct frame *f = top(p);
+	if (!frac && !exp && len <= 18) {
+		/* at most 18 digits: no overflow, no conversion call (yajl
+		 * passes only -?digits here) */
+		bool neg = s[0] == '-';
+		long long x = 0;
+		for (size_t i = neg; i < len; i++)
+			x = x * 10 + (s[i] - '0');
+		v.i = neg ? -x : x;
+	} else if (!exp && frac && len <= 300 && p->out && f && f->role == R_INST &&
+		   !p->kc.names[p->pending].dsec && !p->kc.names[p->pending].denv) {
+		/* a member's real written from its token (texts_member): no
+		 * exponent and at most 300 digits cannot overflow, and the
+		 * value is converted only if the text needs it */
+		v.t = MV_REAL;
+		p->real_lazy = true;
+	} else {
+		char buf[128];
+		char *heap = NULL, *t = buf;
+		if (len >= sizeof buf)
+			t = heap = xmalloc(len + 1);
+		memcpy(t, s, len);
+		t[len] = '\0';
+		errno = 0;
+		if (exp || frac) {
+			v.t = MV_REAL;
+			v.d = strtod(t, NULL);
+			if ((v.d == HUGE_VAL || v.d == -HUGE_VAL) && errno == ERANGE) {
+				snprintf(p->err, sizeof p->err, "real number overflow");
+				free(heap);
+				return 0;
+			}
+		} else {
+			v.i = strtoll(t, NULL, 10);
+			if (errno == ERANGE) {
+				snprintf(p->err, sizeof p->err, "too big integer");
+				free(heap);
+				return 0;
+			}
+		}
+		free(heap);
+	}
 	p->numtok = s;
 	p->numlen = len;
 	int r = on_scalar(p, v);
 	p->numtok = NULL;
+	p->real_lazy = false;
 	return r;
 }
 
@@ -771,6 +934,7 @@ static void push_inst(struct js *p)
 	coll_reset(&p->inst);
 	p->rec_has_id = false;
 	p->rec_id = 0;
+	p->kpos = 0;
 	push(p, R_INST, NULL);
 }
 
@@ -788,7 +952,9 @@ static int on_open(struct js *p, bool obj)
 	json_t *j;
 	switch (f->role) {
 	case R_ROOT_OBJ:
-		if (p->names[p->pending].ik == p->list_ik) {
+		if (p->kc.names[p->pending].succ)
+			p->succ_failed = false;
+		if (p->kc.names[p->pending].ik == p->list_ik) {
 			list_value(p, MV_JSON);
 			p->list_arr = !obj;
 			if (!obj)
@@ -825,11 +991,11 @@ static int on_open(struct js *p, bool obj)
 			push(p, R_SKIP, NULL);
 			return 1;
 		}
-		if (p->out && p->names[p->pending].dsec) { /* dropped: not kept */
+		if (p->out && p->kc.names[p->pending].dsec) { /* dropped: not kept */
 			push(p, R_SKIP, NULL);
 			return 1;
 		}
-		if (p->out && p->names[p->pending].ik == IK_ID)
+		if (p->out && p->kc.names[p->pending].ik == IK_ID)
 			p->rec_has_id = false; /* an id that is not an integer */
 		j = obj ? json_object() : json_array();
 		coll_set(p, &p->inst, p->pending, (struct mval){ .t = MV_JSON, .j = j });
@@ -858,22 +1024,46 @@ static int cb_start_array(void *ctx)
 	return on_open(ctx, false);
 }
 
+#define PRED_MAX 4096 /* record positions whose names are remembered */
+
 static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
 {
 	struct js *p = ctx;
+	struct frame *f = top(p);
+	if (f && f->role == R_INST && p->kpos < p->kc.npred) {
+		/* the name the last record had here: checked when it was met */
+		uint32_t kn = p->kc.pred[p->kpos];
+		const struct kname *k = &p->kc.names[kn];
+		if (k->len == len && !memcmp(k->s, s, len)) {
+			p->pending = kn;
+			p->kpos++;
+			return 1;
+		}
+	}
 	if (memchr(s, '\0', len)) {
 		snprintf(p->err, sizeof p->err, "NUL byte in object key not supported");
 		return 0;
 	}
 	if (!str_ok(p, s, len))
 		return 0;
-	struct frame *f = top(p);
 	if (!f) /* yajl sends keys inside objects only */
 		return 0;
 	switch (f->role) {
 	case R_ROOT_OBJ:
+		p->pending = name_of(p, (const char *)s, len);
+		break;
 	case R_INST:
 		p->pending = name_of(p, (const char *)s, len);
+		if (p->kpos < PRED_MAX) {
+			if (p->kpos >= p->kc.predcap) {
+				p->kc.predcap = p->kc.predcap ? p->kc.predcap * 2 : 128;
+				p->kc.pred = xrealloc(p->kc.pred, p->kc.predcap * sizeof *p->kc.pred);
+			}
+			if (p->kpos >= p->kc.npred)
+				p->kc.npred = p->kpos + 1;
+			p->kc.pred[p->kpos] = p->pending;
+		}
+		p->kpos++;
 		break;
 	case R_NEST:
 		if (len + 1 > f->kcap) {
@@ -1043,25 +1233,25 @@ static void js_free(struct js *p)
 	for (size_t i = 0; i < p->frcap; i++)
 		free(p->fr[i].key);
 	free(p->fr);
-	free(p->vb.s);
-	free(p->last_kn);
-	free(p->perm);
 	coll_free(&p->root);
 	coll_free(&p->inst);
-	for (size_t i = 0; i < p->nnames; i++) {
-		free(p->names[i].s);
-		free(p->names[i].kt);
+	if (p->out) { /* for the next page */
+		if (!p->out->keys)
+			p->out->keys = xmalloc(sizeof *p->out->keys);
+		*p->out->keys = p->kc;
+	} else {
+		keys_free(&p->kc);
 	}
-	free(p->names);
-	free(p->ht);
 }
 
 static enum json_stream_rc parse_page(const char *text, size_t len, struct instance **v,
 				      size_t *n, struct json_stream_texts *out, char **next_token,
-				      long *total, char *err, size_t errlen)
+				      long *total, bool *surely_ok, char *err, size_t errlen)
 {
 	*next_token = NULL;
 	*total = -1;
+	if (surely_ok)
+		*surely_ok = false;
 	if (errlen)
 		err[0] = '\0';
 	if (!yajl_fit(text, len))
@@ -1072,6 +1262,8 @@ static enum json_stream_rc parse_page(const char *text, size_t len, struct insta
 	if (out) {
 		p.tn0 = out->n;
 		p.tlen0 = out->text.len;
+		if (out->keys)
+			p.kc = *out->keys;
 	}
 	p.v = v ? v : &scratch;
 	p.n = v ? n : &scratch_n;
@@ -1083,6 +1275,8 @@ static enum json_stream_rc parse_page(const char *text, size_t len, struct insta
 	if (rc != JSTREAM_OK || redo) {
 		truncate_out(&p);
 		*total = -1;
+	} else if (surely_ok) {
+		*surely_ok = !p.succ_failed;
 	}
 	js_free(&p);
 	instances_free(scratch, scratch_n);
@@ -1095,14 +1289,31 @@ enum json_stream_rc json_stream_instances(const char *text, size_t len, struct i
 					  size_t *n, char **next_token, long *total, char *err,
 					  size_t errlen)
 {
-	return parse_page(text, len, v, n, NULL, next_token, total, err, errlen);
+	return parse_page(text, len, v, n, NULL, next_token, total, NULL, err, errlen);
 }
 
 enum json_stream_rc json_stream_instance_texts(const char *text, size_t len,
 					       struct json_stream_texts *out, char **next_token,
 					       long *total, char *err, size_t errlen)
 {
-	return parse_page(text, len, NULL, NULL, out, next_token, total, err, errlen);
+	return parse_page(text, len, NULL, NULL, out, next_token, total, NULL, err, errlen);
+}
+
+enum json_stream_rc json_stream_answer_texts(const char *text, size_t len,
+					     struct json_stream_texts *out, char **next_token,
+					     long *total, bool *surely_ok, char *err, size_t errlen)
+{
+	return parse_page(text, len, NULL, NULL, out, next_token, total, surely_ok, err, errlen);
+}
+
+void json_stream_texts_truncate(struct json_stream_texts *t, size_t n, size_t len)
+{
+	if (n < t->n)
+		t->n = n;
+	if (len < t->text.len) {
+		t->text.len = len;
+		t->text.s[len] = '\0';
+	}
 }
 
 /* The jansson path of an offer answer. */

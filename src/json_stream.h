@@ -45,10 +45,15 @@ struct json_stream_rec {
 	bool has_id;
 	size_t off, len;  /* its text in the page's text */
 };
+/* The records are appended one after the other with ",\n  " between two
+ * (the separator of the top-level array's entries): records n to m are the
+ * one piece of text from r[n].off to r[m].off + r[m].len, as printed. */
+struct json_stream_keys;
 struct json_stream_texts {
 	struct util_buf text;
 	struct json_stream_rec *r;
 	size_t n, cap;
+	struct json_stream_keys *keys; /* the key names met, kept for the next page */
 };
 void json_stream_texts_free(struct json_stream_texts *t);
 /* The page's records appended to *out (their texts without a tree of the
@@ -58,6 +63,18 @@ void json_stream_texts_free(struct json_stream_texts *t);
 enum json_stream_rc json_stream_instance_texts(const char *text, size_t len,
 					       struct json_stream_texts *out, char **next_token,
 					       long *total, char *err, size_t errlen);
+/* As json_stream_instance_texts, for a 2xx answer: *surely_ok true when
+ * the text was read by yajl (jansson would read it so) and has no
+ * top-level "success" member whose (last) value is false or the integer
+ * 0, so apierr_decode would find no failure in it and need not read it
+ * again; false whenever that is not sure (then the caller checks the
+ * answer as before, after json_stream_texts_truncate). */
+enum json_stream_rc json_stream_answer_texts(const char *text, size_t len,
+					     struct json_stream_texts *out, char **next_token,
+					     long *total, bool *surely_ok, char *err, size_t errlen);
+/* Drop the records from the n-th on and the text from len on (what a
+ * page appended). */
+void json_stream_texts_truncate(struct json_stream_texts *t, size_t n, size_t len);
 /* An offer search answer (len bytes of text) onto *v and *n (appended,
  * realloc'd), by json_map_offers' rules: {"offers":[...]} (other members
  * ignored) or a bare array; non-objects and id-less entries skipped.

@@ -104,6 +104,12 @@ void json_text_real(struct util_buf *o, double d)
 
 void json_text_real_tok(struct util_buf *o, const char *tok, size_t len, double d)
 {
+	if (!json_text_real_tok_only(o, tok, len))
+		json_text_real(o, d);
+}
+
+bool json_text_real_tok_only(struct util_buf *o, const char *tok, size_t len)
+{
 	/* -?int(.frac)?: %.15g prints such a number of at most 15 significant
 	 * digits whose decimal exponent is in [-4, 14] as the digits
 	 * themselves, leading and trailing zeros dropped */
@@ -117,10 +123,8 @@ void json_text_real_tok(struct util_buf *o, const char *tok, size_t len, double 
 			i++;
 		fe = i;
 	}
-	if (i != len || ie == ib || ie - ib > 15) {
-		json_text_real(o, d);
-		return;
-	}
+	if (i != len || ie == ib || ie - ib > 15)
+		return false;
 	size_t a = ib; /* first non-zero digit of the integer part */
 	while (a < ie && tok[a] == '0')
 		a++;
@@ -135,18 +139,14 @@ void json_text_real_tok(struct util_buf *o, const char *tok, size_t len, double 
 			z++;
 		if (z == fe) { /* zero */
 			util_buf_put(o, tok[0] == '-' ? "-0.0" : "0.0", tok[0] == '-' ? 4 : 3);
-			return;
+			return true;
 		}
-		if (z - fb + 1 > 4) {
-			json_text_real(o, d);
-			return;
-		}
+		if (z - fb + 1 > 4)
+			return false;
 		sig = fe - z;
 	}
-	if (sig > 15) {
-		json_text_real(o, d);
-		return;
-	}
+	if (sig > 15)
+		return false;
 	if (tok[0] == '-')
 		util_buf_put(o, "-", 1);
 	if (a < ie)
@@ -159,6 +159,7 @@ void json_text_real_tok(struct util_buf *o, const char *tok, size_t len, double 
 	} else {
 		util_buf_put(o, ".0", 2);
 	}
+	return true;
 }
 
 void json_text_newline(struct util_buf *o, int depth)

@@ -10,6 +10,7 @@
 #define RENTOP_JSON_TEXT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "util.h"
@@ -23,6 +24,9 @@ void json_text_real(struct util_buf *o, double d);
  * same text as json_text_real(d), from the token when it is a plain
  * decimal of at most 15 significant digits (no conversion). */
 void json_text_real_tok(struct util_buf *o, const char *tok, size_t len, double d);
+/* That text from the token alone; false (nothing written) when it needs
+ * the value (more digits, an exponent). */
+bool json_text_real_tok_only(struct util_buf *o, const char *tok, size_t len);
 /* Any value whose first line is at indentation `depth` (its nested lines
  * deeper, keys sorted); nothing is removed or masked here. */
 void json_text_value(struct util_buf *o, const json_t *v, int depth);

@@ -119,8 +119,8 @@ bool pager_texts(const char *text, size_t len, struct json_stream_texts *texts,
 {
 	memset(out, 0, sizeof *out);
 	char err[160];
-	enum json_stream_rc rc = json_stream_instance_texts(text, len, texts, &out->token,
-							    &out->total, err, sizeof err);
+	enum json_stream_rc rc = json_stream_answer_texts(text, len, texts, &out->token,
+							  &out->total, &out->surely_ok, err, sizeof err);
 	return page_verdict(rc, err, out, e);
 }
 

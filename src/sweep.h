@@ -83,6 +83,7 @@ struct inst_page {
 	size_t n;
 	char *token;              /* next_token, malloc'd, NULL when none */
 	long total;               /* total_instances, -1 when not sent */
+	bool surely_ok;           /* pager_texts: json_stream_answer_texts' verdict */
 };
 /* Map a page's text straight from the bytes (json_stream.h; map false:
  * the shape only).  False (with *e: "malformed JSON from the service")

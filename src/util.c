@@ -42,6 +42,17 @@ void *xrealloc(void *p, size_t n)
 	return q;
 }
 
+void util_buf_reserve(struct util_buf *b, size_t n)
+{
+	if (b->len + n + 1 <= b->cap)
+		return;
+	size_t cap = b->cap * 2;
+	if (cap < b->len + n + 1)
+		cap = b->len + n + 1;
+	b->s = xrealloc(b->s, cap);
+	b->cap = cap;
+}
+
 void util_buf_put(struct util_buf *b, const void *p, size_t n)
 {
 	if (b->len + n + 1 > b->cap) {

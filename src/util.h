@@ -19,6 +19,8 @@ struct util_buf {
 };
 /* Append n bytes of p to b (doubling its room as needed). */
 void util_buf_put(struct util_buf *b, const void *p, size_t n);
+/* Room for n more bytes and the NUL (grown at least twofold). */
+void util_buf_reserve(struct util_buf *b, size_t n);
 char *xstrdup(const char *s);              /* NULL -> "" */
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

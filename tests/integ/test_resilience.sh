@@ -9,16 +9,19 @@
 start_sim --seed 21 --instances 100 --rate-limits off || { notok "simulator starts"; exit 1; }
 dump() { "$RENTOP" --url "$SIM_URL" --api-key-file "$KEYFILE" --page-rate 0 "$@"; }
 
-# 429 three times on the first page, then success
+# 429 three times on the list, then success: the first page's first attempt
+# and the highest-id probe sent beside it take two, the page's retry the
+# third; the page's third attempt is answered, and the limits being on, the
+# rest is read in sequence (4 pages answered)
 fault /api/v1/instances/ 429 3
 dump --dump instances --json --log "$T/a.log" >"$T/a.json" 2>"$T/a.err"; rc=$?
 n429=$(grep -c 'instances/ -> 429' "$T/a.log")
 n200=$(grep -c 'instances/ -> 200' "$T/a.log")
 if [ $rc -eq 0 ] && [ "$(records "$T/a.json")" -eq 100 ] && [ "$n429" -eq 3 ] && [ "$n200" -eq 4 ] &&
-   [ "$(grep -c 'retry' "$T/a.log")" -eq 3 ]; then
+   [ "$(grep -c 'retry' "$T/a.log")" -eq 2 ]; then
     ok "429s are retried with backoff and the dump succeeds"
 else
-    notok "429s are retried with backoff and the dump succeeds" "rc=$rc 429s=$n429 200s=$n200 (want 3 and 4)" "$(head -c 300 "$T/a.err")"
+    notok "429s are retried with backoff and the dump succeeds" "rc=$rc 429s=$n429 200s=$n200 retries=$(grep -c 'retry' "$T/a.log") (want 3, 4 and 2)" "$(head -c 300 "$T/a.err")"
 fi
 
 # 500, 502, 503 in a row

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apierr.h"
 #include "dump.h"
 #include "json_map.h"
 #include "json_stream.h"
@@ -233,6 +234,11 @@ static size_t check_page(const char *text, size_t len)
 		if (strcmp(want, got))
 			fail_msg("page differs:\n--- tree\n%s\n--- stream\n%s\n--- text: %.*s", want, got,
 				 (int)(len > 400 ? 400 : len), text);
+		/* the records follow each other with the array's separator */
+		for (size_t i = 1; i < t.n; i++) {
+			assert_int_equal(t.r[i - 1].off + t.r[i - 1].len + 4, t.r[i].off);
+			assert_memory_equal(t.text.s + t.r[i].off - 4, ",\n  ", 4);
+		}
 		/* each record's id */
 		json_t *back = json_loads(got, JSON_ALLOW_NUL, NULL);
 		assert_non_null(back);
@@ -306,6 +312,30 @@ static void pages(void **state)
 				   "{\"Z\":2,\"\\u00e9\":1,\"id\":9}]}"), 3);
 }
 
+/* More key names than json_stream keeps in key order (SORTED_MAX): the
+ * records past that point are sorted alone, the text the same. */
+static void many_names(void **state)
+{
+	(void)state;
+	struct util_buf b = { NULL, 0, 0 };
+	util_buf_put(&b, "{\"instances\":[", 14);
+	for (int r = 0; r < 24; r++) {
+		util_buf_put(&b, r ? ",{\"id\":" : "{\"id\":", r ? 7 : 6);
+		char m[64];
+		int len = snprintf(m, sizeof m, "%d", r);
+		util_buf_put(&b, m, (size_t)len);
+		for (int k = 0; k < 300; k++) {
+			/* names new in each record, and some every record has */
+			len = snprintf(m, sizeof m, ",\"k%05d\":%d", k % 3 ? (int)(next() % 100000) : k, k);
+			util_buf_put(&b, m, (size_t)len);
+		}
+		util_buf_put(&b, "}", 1);
+	}
+	util_buf_put(&b, "]}", 2);
+	assert_int_equal(check_page(b.s, b.len), 24);
+	free(b.s);
+}
+
 static void fixtures(void **state)
 {
 	(void)state;
@@ -369,6 +399,106 @@ static void random_pages(void **state)
 	free(b.s);
 }
 
+/* Pages appended to one json_stream_texts (the key names kept from page to
+ * page, layouts that change from record to record and from page to page)
+ * give each page's records as the page read alone does. */
+static void pages_in_one(void **state)
+{
+	(void)state;
+	static const char *const keys[] = { "id", "label", "api_key", "extra_env", "b", "a", "zz",
+					    "\u00e9", "a b", "", "Z", "env", "x_secret", "ab" };
+	static const char *const vals[] = { "1", "0.50", "null", "\"s\"", "[[\"HF_TOKEN\",\"v\"]]",
+					    "{\"k\":1}", "[]", "1e3" };
+	struct json_stream_texts all = { 0 };
+	struct util_buf b = { NULL, 0, 0 };
+	for (int pg = 0; pg < 300; pg++) {
+		b.len = 0;
+		util_buf_put(&b, "{\"instances\":[", 14);
+		int nrec = (int)(next() % 6);
+		for (int r = 0; r < nrec; r++) {
+			util_buf_put(&b, r ? ",{" : "{", r ? 2 : 1);
+			int nk = (int)(next() % 12);
+			for (int k = 0; k < nk; k++) {
+				char m[200];
+				int len = snprintf(m, sizeof m, "%s\"%s\":%s", k ? "," : "",
+						   keys[next() % (sizeof keys / sizeof *keys)],
+						   vals[next() % (sizeof vals / sizeof *vals)]);
+				util_buf_put(&b, m, (size_t)len);
+			}
+			util_buf_put(&b, "}", 1);
+		}
+		util_buf_put(&b, "]}", 2);
+		struct json_stream_texts one = { 0 };
+		char *tok = NULL, err[160];
+		long total;
+		size_t n0 = all.n;
+		assert_int_equal(json_stream_instance_texts(b.s, b.len, &one, &tok, &total, err, sizeof err),
+				 JSTREAM_OK);
+		bool sure = false;
+		assert_int_equal(json_stream_answer_texts(b.s, b.len, &all, &tok, &total, &sure, err,
+							  sizeof err),
+				 JSTREAM_OK);
+		assert_true(sure);
+		assert_int_equal(all.n - n0, one.n);
+		for (size_t i = 0; i < one.n; i++) {
+			const struct json_stream_rec *x = &one.r[i], *y = &all.r[n0 + i];
+			assert_int_equal(x->len, y->len);
+			assert_memory_equal(one.text.s + x->off, all.text.s + y->off, x->len);
+			assert_int_equal(x->has_id, y->has_id);
+			assert_int_equal(x->id, y->id);
+		}
+		json_stream_texts_free(&one);
+		for (size_t i = 1; i < all.n; i++)
+			assert_int_equal(all.r[i - 1].off + all.r[i - 1].len + 4, all.r[i].off);
+		/* now and then a page taken back, as a refused answer is */
+		if (next() % 5 == 0)
+			json_stream_texts_truncate(&all, n0, n0 ? all.r[n0 - 1].off + all.r[n0 - 1].len : 0);
+	}
+	json_stream_texts_free(&all);
+	free(b.s);
+}
+
+/* json_stream_answer_texts' surely_ok: true only when apierr_decode finds
+ * no failure in a 2xx answer. */
+static void answer_verdict(void **state)
+{
+	(void)state;
+	static const struct { const char *text; bool sure; } cases[] = {
+		{ "{\"success\":true,\"instances\":[{\"id\":1}]}", true },
+		{ "{\"instances\":[{\"id\":1}]}", true },
+		{ "[{\"id\":1}]", true },
+		{ "{\"success\":false,\"instances\":[{\"id\":1}],\"msg\":\"no\"}", false },
+		{ "{\"instances\":[],\"success\":0}", false },
+		{ "{\"instances\":[],\"success\":-0}", false },
+		{ "{\"instances\":[],\"success\":0.0}", true },
+		{ "{\"instances\":[],\"success\":1}", true },
+		{ "{\"instances\":[],\"success\":null}", true },
+		{ "{\"instances\":[],\"success\":\"false\"}", true },
+		{ "{\"instances\":[],\"success\":{\"success\":false}}", true },
+		{ "{\"instances\":[{\"id\":1,\"success\":false}]}", true },
+		{ "{\"success\":false,\"instances\":[],\"success\":true}", true },
+		{ "{\"success\":true,\"instances\":[],\"success\":false}", false },
+		{ "{\"success\":[],\"instances\":[],\"success\":0}", false },
+		{ "{\"instances\":[{\"id\":1}]\f}", false },   /* jansson's to judge */
+		{ "{\"instances\":[{\"id\":1}]} x", false },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct json_stream_texts t = { 0 };
+		char *tok = NULL, err[160];
+		long total;
+		bool sure = !cases[i].sure;
+		json_stream_answer_texts(cases[i].text, strlen(cases[i].text), &t, &tok, &total, &sure,
+					 err, sizeof err);
+		if (sure != cases[i].sure)
+			fail_msg("surely_ok %d for %s", sure, cases[i].text);
+		struct api_error e;
+		if (sure)
+			assert_false(apierr_decode(200, cases[i].text, strlen(cases[i].text), &e));
+		free(tok);
+		json_stream_texts_free(&t);
+	}
+}
+
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
@@ -379,6 +509,9 @@ int main(void)
 		cmocka_unit_test(pages),
 		cmocka_unit_test(fixtures),
 		cmocka_unit_test(random_pages),
+		cmocka_unit_test(pages_in_one),
+		cmocka_unit_test(many_names),
+		cmocka_unit_test(answer_verdict),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
