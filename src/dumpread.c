@@ -4,6 +4,7 @@
  * the service honoured the id filters, and the merge by id. */
 #include "dumpread.h"
 
+#include <malloc.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,22 +94,25 @@ struct reader {
 	struct api_error *e;
 };
 
-/* The pages of the first n bytes at p made present at once (one call, not
- * a fault per page: a fault costs ~10 us on a virtual machine, and the
- * range's text will be written there); nothing when the kernel cannot. */
-static void prefault(char *p, size_t n)
+void dumpread_heap_ready(size_t n)
 {
+	if (n > DUMPREAD_HEAP_MAX)
+		n = DUMPREAD_HEAP_MAX;
+	/* glibc: no trim of the heap's top and no separate mapping for a
+	 * block under 2n, so what is freed (a page's body, a transfer) is
+	 * taken again from pages already present */
+	mallopt(M_TRIM_THRESHOLD, (int)(2 * n));
+	mallopt(M_MMAP_THRESHOLD, (int)(2 * n)); /* over n: the block below is the heap's */
 #ifdef MADV_POPULATE_WRITE
 	long pg = sysconf(_SC_PAGESIZE);
-	if (pg <= 0)
-		return;
-	uintptr_t a = ((uintptr_t)p + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
-	uintptr_t b = ((uintptr_t)p + n) & ~((uintptr_t)pg - 1);
-	if (b > a)
-		(void)madvise((void *)a, b - a, MADV_POPULATE_WRITE);
-#else
-	(void)p;
-	(void)n;
+	char *p = malloc(n);
+	if (p && pg > 0) {
+		uintptr_t a = ((uintptr_t)p + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
+		uintptr_t b = ((uintptr_t)p + n) & ~((uintptr_t)pg - 1);
+		if (b > a)
+			(void)madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+	}
+	free(p); /* back to the heap's top, its pages kept */
 #endif
 }
 
@@ -302,10 +306,8 @@ enum dumpread_rc dumpread_ranges(struct api_client *cl, const long *cuts, size_t
 		rd.r[i].i = i;
 		rd.r[i].filters = range_filters(cuts, k, i);
 		rd.r[i].pg.total = -1;
-		if (json && text_hint) {
+		if (json && text_hint)
 			util_buf_reserve(&rd.r[i].texts.text, text_hint);
-			prefault(rd.r[i].texts.text.s, text_hint / 3 * 2);
-		}
 	}
 	for (size_t i = 0; i < k && rd.rc == DR_OK; i++)
 		if (!send_page(&rd, &rd.r[i]))
