@@ -147,11 +147,10 @@ static int read_ranges(struct api_client *cl, struct dump_recs *recs, struct ins
 		if (hint > (64u << 20))
 			hint = 64u << 20;
 	}
-	/* the heap the read will use present at once: the ranges' texts (or
-	 * rows mapped, ~2 KB each), and a megabyte for the pages' bodies and
-	 * the transfers */
-	dumpread_heap_ready((json ? hint * k : (size_t)total * 2048) + ((size_t)1 << 20));
-	enum dumpread_rc rc = dumpread_ranges(cl, cuts, k, json ? &rows : NULL, hint, &rv, &rn, e);
+	/* the heap the read will use: the ranges' texts (or rows mapped, ~2 KB
+	 * each), and a megabyte for the pages' bodies and the transfers */
+	size_t heap = (json ? hint * k : (size_t)total * 2048) + ((size_t)1 << 20);
+	enum dumpread_rc rc = dumpread_ranges(cl, cuts, k, json ? &rows : NULL, hint, heap, &rv, &rn, e);
 	switch (rc) {
 	case DR_OK:
 		if (json) {

@@ -94,7 +94,8 @@ struct reader {
 	struct api_error *e;
 };
 
-void dumpread_heap_ready(size_t n)
+/* heap: dumpread_ranges' heap (dumpread.h) */
+static void heap_ready(size_t n)
 {
 	if (n > DUMPREAD_HEAP_MAX)
 		n = DUMPREAD_HEAP_MAX;
@@ -290,7 +291,7 @@ static void run(struct reader *rd)
 }
 
 enum dumpread_rc dumpread_ranges(struct api_client *cl, const long *cuts, size_t k,
-				 struct dump_recs *recs, size_t text_hint, struct instance **v,
+				 struct dump_recs *recs, size_t text_hint, size_t heap, struct instance **v,
 				 size_t *n, struct api_error *e)
 {
 	memset(e, 0, sizeof *e);
@@ -306,14 +307,17 @@ enum dumpread_rc dumpread_ranges(struct api_client *cl, const long *cuts, size_t
 		rd.r[i].i = i;
 		rd.r[i].filters = range_filters(cuts, k, i);
 		rd.r[i].pg.total = -1;
-		if (json && text_hint)
-			util_buf_reserve(&rd.r[i].texts.text, text_hint);
 	}
 	for (size_t i = 0; i < k && rd.rc == DR_OK; i++)
 		if (!send_page(&rd, &rd.r[i]))
 			rd.rc = DR_FAILED;
-	if (rd.rc == DR_OK)
+	if (rd.rc == DR_OK) {
+		/* while the first pages are on their way */
+		heap_ready(heap);
+		for (size_t i = 0; json && text_hint && i < k; i++)
+			util_buf_reserve(&rd.r[i].texts.text, text_hint);
 		run(&rd);
+	}
 	for (size_t i = 0; i < k; i++) {
 		struct range *g = &rd.r[i];
 		if (g->x) {

@@ -54,25 +54,24 @@ enum dumpread_rc {
 			   * read sequentially */
 };
 
-/* The process (a --dump, short-lived) is about to allocate about n bytes
- * (at most DUMPREAD_HEAP_MAX): memory it frees is kept for its next blocks
- * (glibc's mallopt: no trim, no separate mapping under 2n) and n bytes of
- * heap are made present in one call, where touching them would fault page
- * by page (~10 us a fault on a virtual machine, against ~0.7 us a page
- * made present).  Call before any other thread starts; a no-op for the
- * allocator under a sanitizer. */
 #define DUMPREAD_HEAP_MAX ((size_t)16 << 20) /* twice it: glibc's largest mmap threshold */
-void dumpread_heap_ready(size_t n);
 
 /* Read every range.  recs non-NULL (--json): the records' texts into
  * *recs (empty before; secrets removed, json_stream_instance_texts), each
  * range's text given room for text_hint bytes at once (a guess, 0: none;
- * grown by doubling past it);
- * otherwise the rows mapped (from the bytes) into *v, *n (appended).
- * Either ordered by id, each id once.  On anything but DR_OK nothing is
- * added. */
+ * grown by doubling past it); otherwise the rows mapped (from the bytes)
+ * into *v, *n (appended).  Either ordered by id, each id once.  On anything
+ * but DR_OK nothing is added.
+ * heap: about what the read will allocate (at most DUMPREAD_HEAP_MAX is
+ * used).  While the first pages are on their way, the memory the process
+ * frees is set to be kept for its next blocks (glibc's mallopt: no trim,
+ * no separate mapping under twice heap) and that much heap is made present
+ * in one call, where touching it would fault page by page (~10 us a fault
+ * on a virtual machine, ~0.7 us a page made present).  For the --dump
+ * process alone (short-lived, no other thread); nothing changes under a
+ * sanitizer's allocator. */
 enum dumpread_rc dumpread_ranges(struct api_client *cl, const long *cuts, size_t k,
-				 struct dump_recs *recs, size_t text_hint, struct instance **v,
+				 struct dump_recs *recs, size_t text_hint, size_t heap, struct instance **v,
 				 size_t *n, struct api_error *e);
 
 #endif
