@@ -13,7 +13,8 @@
 static bool escape_cp(unsigned cp)
 {
 	return cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C || cp == 0x200E ||
-	       cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+	       cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
+	       util_cp_invisible(cp);
 }
 
 static const char HEX_UP[] = "0123456789ABCDEF", HEX_LOW[] = "0123456789abcdef";
@@ -68,6 +69,16 @@ void json_text_string(struct util_buf *o, const char *str, size_t len)
 			else
 				util_buf_put(o, s, 3);
 			s += 3;
+		} else if ((c & 0xF8) == 0xF0 && end - s >= 4) {
+			unsigned cp = ((c & 0x07u) << 18) | ((s[1] & 0x3Fu) << 12) |
+				      ((s[2] & 0x3Fu) << 6) | (s[3] & 0x3Fu);
+			if (escape_cp(cp)) { /* a surrogate pair, as JSON writes one */
+				put_u(o, 0xD800 + ((cp - 0x10000) >> 10), HEX_LOW);
+				put_u(o, 0xDC00 + ((cp - 0x10000) & 0x3FF), HEX_LOW);
+			} else {
+				util_buf_put(o, s, 4);
+			}
+			s += 4;
 		} else {
 			util_buf_put(o, s, 1);
 			s++;
@@ -174,12 +185,14 @@ void json_text_newline(struct util_buf *o, int depth)
 	}
 }
 
-/* The code point of the UTF-8 sequence at s (len bytes: 2 or 3), for the
+/* The code point of the UTF-8 sequence at s (len bytes: 2, 3 or 4), for the
  * few ranges escaped below. */
 static unsigned utf8_cp(const unsigned char *s, int len)
 {
 	return len == 2 ? ((s[0] & 0x1Fu) << 6) | (s[1] & 0x3Fu)
-			: ((s[0] & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu);
+	       : len == 3 ? ((s[0] & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu)
+			  : ((s[0] & 0x07u) << 18) | ((s[1] & 0x3Fu) << 12) |
+				    ((s[2] & 0x3Fu) << 6) | (s[3] & 0x3Fu);
 }
 
 /* The text is built in a struct util_buf (no stdio per character). */
@@ -235,11 +248,16 @@ char *json_text_dump(const json_t *v)
 			}
 			if (*p == '"')
 				in_str = false;
-			int len = *p == 0x7F ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3 : 0;
+			int len = *p == 0x7F ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3
+				  : (*p & 0xF8) == 0xF0 ? 4 : 0;
 			if (len && escape_cp(len == 1 ? 0x7F : utf8_cp(p, len))) {
-				char esc[8];
-				snprintf(esc, sizeof esc, "\\u%04x", len == 1 ? 0x7Fu : utf8_cp(p, len));
-				util_buf_put(&o, esc, 6);
+				unsigned cp = len == 1 ? 0x7Fu : utf8_cp(p, len);
+				if (cp >= 0x10000) {
+					put_u(&o, 0xD800 + ((cp - 0x10000) >> 10), HEX_LOW);
+					put_u(&o, 0xDC00 + ((cp - 0x10000) & 0x3FF), HEX_LOW);
+				} else {
+					put_u(&o, cp, HEX_LOW);
+				}
 				p += len;
 				continue;
 			}

@@ -4,6 +4,7 @@
  * model (so no escape sequence can ever reach the terminal). */
 #include "util.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -190,12 +191,23 @@ static size_t skip_escape(const unsigned char *s, size_t left, int kind)
 	return left;
 }
 
+bool util_cp_invisible(uint32_t cp)
+{
+	return cp == 0x00AD || cp == 0x034F || cp == 0x115F || cp == 0x1160 || cp == 0x17B4 ||
+	       cp == 0x17B5 || (cp >= 0x180B && cp <= 0x180F) || (cp >= 0x200B && cp <= 0x200D) ||
+	       (cp >= 0x2060 && cp <= 0x2064) || (cp >= 0x206A && cp <= 0x206F) || cp == 0x3164 ||
+	       cp == 0xFEFF || cp == 0xFFA0 || (cp >= 0xE0000 && cp <= 0xE007F);
+}
+
 static char *sanitize(const char *in, size_t len, int multiline)
 {
 	const unsigned char *s = (const unsigned char *)(in ? in : "");
 	if (!in)
 		len = 0;
-	char *out = xmalloc(len + 1);
+	/* every kept or replaced character takes at most the bytes it came from,
+	 * but an invisible one shown as <U+XXXX>: room is grown for those alone */
+	size_t cap = len + 1;
+	char *out = xmalloc(cap);
 	size_t o = 0;
 	for (size_t i = 0; i < len;) {
 		uint32_t cp;
@@ -225,6 +237,17 @@ static char *sanitize(const char *in, size_t len, int multiline)
 			   (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
 			   cp == 0x200E || cp == 0x200F || cp == 0x061C) {
 			/* control or bidi override: dropped */
+		} else if (util_cp_invisible(cp)) {
+			/* shown, never silently joined: "default<U+200B>" is not "default" */
+			char tag[16];
+			int k = snprintf(tag, sizeof tag, "<U+%04" PRIX32 ">", cp);
+			size_t need = o + (size_t)k + (len - i - n) + 1;
+			if (need > cap) {
+				cap = need + cap / 2;
+				out = xrealloc(out, cap);
+			}
+			memcpy(out + o, tag, (size_t)k);
+			o += (size_t)k;
 		} else {
 			memcpy(out + o, s + i, n);
 			o += n;

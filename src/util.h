@@ -5,7 +5,9 @@
 #define RENTOP_UTIL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Allocation: on failure these print a short message and abort(). */
 void *xmalloc(size_t n);
@@ -31,9 +33,14 @@ size_t util_strlcpy(char *dst, const char *src, size_t size);
 
 /* Sanitise text from the server for drawing: escape sequences (CSI, OSC, DCS,
  * two-byte ESC forms) are removed whole, C0/C1 controls and DEL dropped,
- * bidirectional overrides dropped, invalid UTF-8 bytes become '?', tabs and
+ * bidirectional overrides dropped, invisible characters shown as "<U+200B>"
+ * (util_cp_invisible), invalid UTF-8 bytes become '?', tabs and
  * (single-line form) newlines become spaces.  Returns a new string. */
 char *util_sanitize(const char *s);
+/* Invisible characters (zero-width spaces and joiners, the BOM, soft hyphen,
+ * fillers, tags) that would make two names look alike: the sanitiser shows
+ * each as "<U+200B>", --dump --json escapes it as \u200b. */
+bool util_cp_invisible(uint32_t cp);
 char *util_sanitize_n(const char *s, size_t len);
 /* Multi-line form: keeps '\n' (drops '\r'), otherwise as above. */
 char *util_sanitize_ml(const char *s, size_t len);

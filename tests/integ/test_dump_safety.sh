@@ -1,7 +1,8 @@
 #!/bin/sh
 # test_dump_safety.sh: what `rentop --dump` may print and what it must not:
 # no env value (extra_env, template env, onstart exports) in --json, C1
-# controls and bidi overrides escaped in --json, numbers in their shortest
+# controls, bidi overrides and invisible characters escaped in --json (and
+# shown as <U+200B> in the table), numbers in their shortest
 # exact form, capped column widths in the plain table, ISO 8601 times in
 # `--dump user`.
 . "$(dirname "$0")/corenet_lib.sh"
@@ -59,6 +60,17 @@ if grep -q '"min_bid": 12.2,' "$T/inst2.json" && ! grep -qE '[0-9]\.[0-9]*(99999
     ok "--json numbers print in the shortest exact form (12.2)"
 else
     notok "--json numbers print in the shortest exact form (12.2)" "$(grep -m3 -E '"min_bid"|99999999|00000000' "$T/inst2.json")"
+fi
+# a label that looks like another: invisible characters are shown, in both forms
+set_inst "$ID" label '"default\u200b"'
+dump instances --json >"$T/inst3.json" 2>/dev/null
+dump instances >"$T/inst3.txt" 2>/dev/null
+if grep -q '"label": "default\\u200b"' "$T/inst3.json" && grep -q 'default<U+200B>' "$T/inst3.txt" &&
+    ! grep -q "$(printf '\342\200\213')" "$T/inst3.json" "$T/inst3.txt"; then
+    ok "a zero-width space in a label is visible: \\u200b in --json, <U+200B> in the table"
+else
+    notok "a zero-width space in a label is visible" "$(grep -m1 '"label": "default' "$T/inst3.json")" \
+        "$(grep -m1 default "$T/inst3.txt")"
 fi
 big=$(head -c 100000 /dev/zero | tr '\0' L)
 set_inst "$ID" label "\"$big\""

@@ -152,7 +152,7 @@ static void strings(void **state)
 		0, 1, 8, 9, 10, 12, 13, 0x1b, 0x1f, ' ', '"', '\\', '/', 'a', 'Z', 0x7e, 0x7f, 0x80,
 		0x9b, 0x9f, 0xa0, 0xe9, 0x7ff, 0x800, 0x61c, 0x200d, 0x200e, 0x200f, 0x2027, 0x2028,
 		0x202e, 0x202f, 0x2065, 0x2066, 0x2069, 0x206a, 0xfeff, 0xffff, 0x10000, 0x1f600,
-		0x10ffff, 0x65e5,
+		0x10ffff, 0x65e5, 0x200b, 0xad, 0x2060, 0xe0041, 0x1f469,
 	};
 	char s[400];
 	for (int i = 0; i < 5000; i++) {
@@ -169,6 +169,26 @@ static void strings(void **state)
 		free(a.s);
 		free(want);
 		json_decref(j);
+	}
+}
+
+/* A name that looks like another must not print like it: the invisible
+ * characters are escaped, in the BMP and past it (a surrogate pair). */
+static void invisible_escaped(void **state)
+{
+	(void)state;
+	static const struct { const char *in, *want; } t[] = {
+		{ "default\xe2\x80\x8b", "\"default\\u200b\"" },
+		{ "\xef\xbb\xbfkey", "\"\\ufeffkey\"" },
+		{ "soft\xc2\xadhyphen", "\"soft\\u00adhyphen\"" },
+		{ "tag\xf3\xa0\x81\x81", "\"tag\\udb40\\udc41\"" },
+		{ "caf\xc3\xa9 \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xf0\x9f\x98\x80\"" },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct util_buf a = { NULL, 0, 0 };
+		json_text_string(&a, t[i].in, strlen(t[i].in));
+		assert_string_equal(a.s, t[i].want);
+		free(a.s);
 	}
 }
 
@@ -506,6 +526,7 @@ int main(void)
 		cmocka_unit_test(reals),
 		cmocka_unit_test(ints),
 		cmocka_unit_test(strings),
+		cmocka_unit_test(invisible_escaped),
 		cmocka_unit_test(pages),
 		cmocka_unit_test(fixtures),
 		cmocka_unit_test(random_pages),

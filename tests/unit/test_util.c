@@ -91,6 +91,30 @@ static void test_sanitize_utf8(void **state)
 	san("\x80lone", "?lone");
 }
 
+/* Invisible characters are shown, so that "default" + U+200B never reads
+ * as "default"; emoji and accents are untouched. */
+static void test_sanitize_invisible(void **state)
+{
+	(void)state;
+	san("default\xe2\x80\x8b", "default<U+200B>");
+	san("\xef\xbb\xbf" "key", "<U+FEFF>key");
+	san("a\xe2\x81\xa0" "b\xc2\xad" "c", "a<U+2060>b<U+00AD>c");
+	san("tag\xf3\xa0\x81\x81", "tag<U+E0041>");
+	san("caf\xc3\xa9 \xf0\x9f\x98\x80", "caf\xc3\xa9 \xf0\x9f\x98\x80");
+	/* many in a row: the output grows past the input's length */
+	char in[3 * 200 + 1], want[8 * 200 + 1];
+	for (int i = 0; i < 200; i++) {
+		memcpy(in + 3 * i, "\xe2\x80\x8c", 3);
+		memcpy(want + 8 * i, "<U+200C>", 8);
+	}
+	in[600] = '\0';
+	want[1600] = '\0';
+	san(in, want);
+	char *ml = util_sanitize_ml("x\xe2\x80\x8d\ny", 6);
+	assert_string_equal(ml, "x<U+200D>\ny");
+	free(ml);
+}
+
 static void test_money_rate(void **state)
 {
 	(void)state;
@@ -174,6 +198,7 @@ int main(void)
 		cmocka_unit_test(test_sanitize_escapes),
 		cmocka_unit_test(test_sanitize_controls),
 		cmocka_unit_test(test_sanitize_utf8),
+		cmocka_unit_test(test_sanitize_invisible),
 		cmocka_unit_test(test_money_rate),
 		cmocka_unit_test(test_duration_size_age),
 		cmocka_unit_test(test_strings),
