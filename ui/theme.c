@@ -201,6 +201,9 @@ static int theme_dirs(char dirs[][1024])
 		if (slash) {
 			*slash = '\0';
 			snprintf(dirs[nd++], 1024, "%s/../share/rentop/themes", exe);
+			/* or a build of the checkout, build/<variant>/rentop, run
+			 * from anywhere */
+			snprintf(dirs[nd++], 1024, "%s/../../themes", exe);
 		}
 	}
 	snprintf(dirs[nd++], 1024, "%s/themes", RENTOP_DATADIR);
@@ -215,7 +218,7 @@ bool theme_find(const char *name, char *path, size_t n)
 		util_strlcpy(path, name, n);
 		return is_file(path);
 	}
-	char dirs[5][1024];
+	char dirs[6][1024];
 	int nd = theme_dirs(dirs);
 	for (int i = 0; i < nd; i++) {
 		snprintf(path, n, "%s/%s.theme", dirs[i], name);
@@ -227,7 +230,7 @@ bool theme_find(const char *name, char *path, size_t n)
 
 size_t theme_list(char names[][64], size_t max)
 {
-	char dirs[5][1024];
+	char dirs[6][1024];
 	int nd = theme_dirs(dirs);
 	size_t n = 0;
 	for (int i = 0; i < nd; i++) {
@@ -265,6 +268,13 @@ size_t theme_list(char names[][64], size_t max)
 bool theme_load(struct theme *t, const char *name, char *err, size_t errn)
 {
 	char path[1200];
+	if (name && strcmp(name, "default") == 0 && !theme_find(name, path, sizeof path)) {
+		/* the built-in colours are themes/default.theme's (test_theme
+		 * holds them equal): a rentop with no theme files still has it */
+		theme_builtin(t);
+		util_strlcpy(t->name, "default", sizeof t->name);
+		return true;
+	}
 	if (!theme_find(name, path, sizeof path)) {
 		snprintf(err, errn, "theme \"%s\" not found", name ? name : "");
 		return false;

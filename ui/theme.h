@@ -53,12 +53,15 @@ bool theme_parse_text(struct theme *t, const char *text, char *err, size_t errn)
 /* The built-in default theme (used when no file is found). */
 void theme_builtin(struct theme *t);
 /* Find NAME (or a path containing '/') in $RENTOP_THEMES, ./themes,
- * ~/.config/rentop/themes, RENTOP_DATADIR/themes; false if not found. */
+ * ~/.config/rentop/themes, <binary>/../share/rentop/themes, the checkout of
+ * a build/<variant>/rentop (<binary>/../../themes), RENTOP_DATADIR/themes;
+ * false if not found. */
 bool theme_find(const char *name, char *path, size_t n);
 /* The names of the themes found in those directories (no ".theme"),
  * sorted, without duplicates; at most max.  Returns how many. */
 size_t theme_list(char names[][64], size_t max);
-/* Load by name or path onto the built-in defaults; false with err. */
+/* Load by name or path onto the built-in defaults; false with err.
+ * "default" found nowhere is the built-in theme (the same colours). */
 bool theme_load(struct theme *t, const char *name, char *err, size_t errn);
 /* Nearest colour a terminal with ncolors can show (8, 16, 256). */
 int theme_fallback_color(int c, int ncolors, bool *bold);
