@@ -214,7 +214,8 @@ bool api_ssh_keys(const json_t *root, struct ssh_key_rec **v, size_t *n)
 			k->fingerprint = xstrdup(info.fingerprint);
 		} else {
 			k->type = xstrdup("");
-			k->comment = xstrdup("");
+			sshkey_comment(line, info.comment, sizeof info.comment);
+			k->comment = xstrdup(info.comment);
 			k->fingerprint = xstrdup("");
 		}
 		k->created_at = when(json_object_get(o, "created_at"));

@@ -233,17 +233,30 @@ bool sshkey_parse(const char *line, struct sshkey_info *out, char *err, size_t e
 	while (el > 0 && b64[el - 1] == '=')
 		el--;
 	snprintf(out->fingerprint, sizeof out->fingerprint, "SHA256:%.*s", el, (const char *)b64);
+	sshkey_comment(line, out->comment, sizeof out->comment);
+	return true;
+}
+
+void sshkey_comment(const char *line, char *out, size_t n)
+{
+	if (!n)
+		return;
+	out[0] = '\0';
+	const char *p = line ? line : "";
+	for (int field = 0; field < 2; field++) { /* the type, then the key data */
+		while (*p == ' ' || *p == '\t')
+			p++;
+		p += strcspn(p, " \t\r\n");
+	}
 	/* the comment: the rest of the line, trimmed */
-	p += bl;
 	while (*p == ' ' || *p == '\t')
 		p++;
 	size_t cl = strcspn(p, "\r\n");
 	while (cl && (p[cl - 1] == ' ' || p[cl - 1] == '\t'))
 		cl--;
 	char *c = util_sanitize_n(p, cl);
-	util_strlcpy(out->comment, c, sizeof out->comment);
+	util_strlcpy(out, c, n);
 	free(c);
-	return true;
 }
 
 bool sshkey_read_file(const char *path, char *line, size_t n, char *err, size_t errlen)

@@ -28,6 +28,11 @@ struct sshkey_info {
  * says ssh-ed25519", ...). */
 bool sshkey_parse(const char *line, struct sshkey_info *out, char *err, size_t errlen);
 
+/* The comment of a key line (the text after its type and key data,
+ * trimmed and sanitised), whether the key is valid or not: a key the
+ * service holds that does not validate still shows whose it is. */
+void sshkey_comment(const char *line, char *out, size_t n);
+
 /* The first key line of a .pub file into line[n] (blank and '#' lines
  * skipped).  False with a reason in err (unreadable, too large, empty). */
 bool sshkey_read_file(const char *path, char *line, size_t n, char *err, size_t errlen);

@@ -1310,7 +1310,7 @@ static void seed_all(struct world *w)
 					"api", "misc", "user_read", "instance_read", "team_id", "name",
 					"read-only monitor", "created_at", now - 30 * 86400.0, "key",
 					w->opt.ro_key));
-	const char *pub = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGsimulatedkeymaterial0000000000000000 demo@laptop";
+	const char *pub = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAX6BZyIxoNtZa6WVUT39lDF0aKhT8dNRvozdxH0aYYT demo@laptop";
 	w->ssh_keys = json_array();
 	json_array_append_new(w->ssh_keys, json_pack("{s:I,s:I,s:s,s:s,s:f}", "id", (json_int_t)w->next_ssh_id++,
 						     "user_id", (json_int_t)148213, "public_key", pub, "key", pub,

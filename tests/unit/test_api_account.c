@@ -136,19 +136,24 @@ static void test_decoders(void **state)
 
 	r = json_loads("[{\"id\":1,\"key\":\"" ED_LINE "\",\"created_at\":\"2026-01-02T03:04:05Z\"},"
 		       "{\"id\":2,\"public_key\":\"garbage\\u001b[2J\",\"created_at\":1700000000.5},"
+		       "{\"id\":3,\"public_key\":\"ssh-ed25519 AAAAnotakey op@laptop\"},"
 		       "{\"key\":\"no id\"}]",
 		       0, NULL);
 	struct ssh_key_rec *v = NULL;
 	size_t n = 0;
 	assert_true(api_ssh_keys(r, &v, &n));
 	json_decref(r);
-	assert_int_equal(n, 2);
+	assert_int_equal(n, 3);
 	assert_string_equal(v[0].fingerprint, ED_FP);
 	assert_string_equal(v[0].type, "ssh-ed25519");
 	assert_string_equal(v[0].comment, "test@host");
 	assert_true(fabs(v[0].created_at - 1767323045.0) < 1e-6);
 	assert_string_equal(v[1].fingerprint, "");
 	assert_string_equal(v[1].public_key, "garbage");
+	assert_string_equal(v[1].comment, "");
+	/* a key that does not validate still shows its comment */
+	assert_string_equal(v[2].type, "");
+	assert_string_equal(v[2].comment, "op@laptop");
 	ssh_keys_free(v, n);
 	r = json_loads("{\"ssh_keys\":[]}", 0, NULL);
 	v = NULL;
