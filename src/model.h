@@ -99,6 +99,7 @@ struct instance {
 	long template_id;
 	char *template_hash_id, *template_name;
 	double credit_balance;         /* prepaid credit left on the instance, $, NAN if not sent */
+	double credit_discount;        /* the prepay's discount on what that credit pays, 0-1, NAN */
 	struct kv *fields;             /* every field as received (sorted by key; env values masked) */
 	size_t nfields;
 	struct kv *env;                /* extra_env in order: key = name, value = the value in

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "model.h"
 #include "util.h"
@@ -77,8 +78,67 @@ static enum money_level under(double v, double warn, double alarm)
 	return ML_OK;
 }
 
+/* One instance drawing on its own prepaid credit first: its account rate
+ * ($/h, once that credit is spent) and when that happens (h from now). */
+struct draw {
+	double rate, from_h;
+};
+
+static int by_from(const void *a, const void *b)
+{
+	double x = ((const struct draw *)a)->from_h, y = ((const struct draw *)b)->from_h;
+	return x < y ? -1 : x > y;
+}
+
+double money_runway_h(const struct instance *const *v, size_t n, double credit)
+{
+	if (!isfinite(credit))
+		return NAN;
+	double burn = 0; /* what the account pays now */
+	struct draw *later = n ? xmalloc(n * sizeof *later) : NULL;
+	size_t nl = 0;
+	for (size_t i = 0; i < n; i++) {
+		double r = money_row_rate(v[i]);
+		if (!isfinite(r) || r <= 0)
+			continue;
+		double cb = v[i]->credit_balance, disc = v[i]->credit_discount;
+		if (!isfinite(disc) || disc < 0 || disc >= 1)
+			disc = 0;
+		if (isfinite(cb) && cb > 0) /* the prepaid credit pays r x (1 - disc) an hour */
+			later[nl++] = (struct draw){ r, cb / (r * (1.0 - disc)) };
+		else
+			burn += r;
+	}
+	qsort(later, nl, sizeof *later, by_from);
+	double t = 0, left = credit > 0 ? credit : 0;
+	for (size_t k = 0; k <= nl; k++) {
+		double until = k < nl ? later[k].from_h : INFINITY;
+		if (burn > 0 && burn * (until - t) >= left) {
+			free(later);
+			return t + left / burn;
+		}
+		if (k == nl)
+			break;
+		left -= burn * (until - t);
+		t = until;
+		burn += later[k].rate;
+	}
+	free(later);
+	return INFINITY; /* nothing draws on the account */
+}
+
 enum money_level money_level(const struct money_limits *lim, double credit, double burn,
 			     bool burn_known, bool at_least, bool *known, char *why, size_t n)
+{
+	double runway_h = !burn_known || !isfinite(burn) ? NAN
+			  : burn > 0			 ? (credit > 0 ? credit / burn : 0)
+							 : INFINITY;
+	return money_level_runway(lim, credit, runway_h, at_least, known, why, n);
+}
+
+enum money_level money_level_runway(const struct money_limits *lim, double credit,
+				    double runway_h, bool at_least, bool *known, char *why,
+				    size_t n)
 {
 	char b1[32], b2[32];
 	if (n)
@@ -88,14 +148,12 @@ enum money_level money_level(const struct money_limits *lim, double credit, doub
 		return ML_OK;
 	enum money_level c = under(credit, lim->credit_warn, lim->credit_alarm);
 	enum money_level r = ML_OK;
-	double runway_h = INFINITY;
 	bool runway_said = false;
-	if (burn_known && isfinite(burn) && burn > 0) {
-		runway_h = credit > 0 ? credit / burn : 0;
+	if (isfinite(runway_h)) {
 		r = under(runway_h, lim->runway_warn_h, lim->runway_alarm_h);
 		/* a lower-bound burn gives an upper-bound runway: only "under" is sure */
 		runway_said = !at_least || r != ML_OK;
-	} else if (burn_known && isfinite(burn)) {
+	} else if (runway_h == INFINITY) {
 		runway_said = !at_least; /* nothing burns: no runway limit applies */
 	}
 	*known = runway_said || c != ML_OK;

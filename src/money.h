@@ -66,6 +66,20 @@ struct money_limits {
 enum money_level money_level(const struct money_limits *lim, double credit, double burn,
 			     bool burn_known, bool at_least, bool *known, char *why, size_t n);
 
+/* The same from a runway (hours; INFINITY when nothing draws on the credit,
+ * NAN when unknown) rather than a burn rate. */
+enum money_level money_level_runway(const struct money_limits *lim, double credit,
+				    double runway_h, bool at_least, bool *known, char *why,
+				    size_t n);
+
+/* How long the account's credit lasts (hours) at the rows' rates
+ * (money_row_rate), where an instance with prepaid credit (credit_balance > 0)
+ * pays from it first, at its discount (credit_discount: the credit pays
+ * rate x (1 - discount) an hour, as the service bills it), and draws on the
+ * account only once that is spent.  INFINITY when nothing draws on it, 0 when
+ * the credit is gone and something does, NAN when credit is unknown. */
+double money_runway_h(const struct instance *const *v, size_t n, double credit);
+
 /* The level tracker: remembers the last level and says when it crossed.
  * Returns +1 when the level rose (worse: ring the bell once), -1 when it fell
  * (better), 0 when unchanged or unknown (the last known level is kept). */

@@ -130,15 +130,22 @@ double header_stale_at(const struct snapshot *s, int refresh_s, double grace_s)
 	return at;
 }
 
-char *header_runway(double credit, double burn, bool ascii, char *buf, size_t n)
+char *header_runway(double runway_h, bool ascii, char *buf, size_t n)
 {
-	if (!isfinite(burn) || burn <= 0 || !isfinite(credit))
+	if (!isfinite(runway_h))
 		snprintf(buf, n, "%s", ascii ? "-" : "\u221e");
-	else if (credit <= 0)
+	else if (runway_h <= 0)
 		snprintf(buf, n, "0");
 	else
-		fmt_duration(buf, n, credit / burn * 3600.0);
+		fmt_duration(buf, n, runway_h * 3600.0);
 	return buf;
+}
+
+enum figure_kind header_money(const struct snapshot *s, double *burn, double *runway_h)
+{
+	enum figure_kind fig = model_burn_figure(s, burn);
+	*runway_h = s->user ? money_runway_h(s->instances, s->ninstances, s->user->credit) : NAN;
+	return fig;
 }
 
 /* The low-money limits of the configuration. */
@@ -184,8 +191,8 @@ int header_account(const struct snapshot *s, const struct config *cfg, enum data
 {
 	char b1[32], b2[32], b3[32], when[16] = "";
 	const struct user *u = s->user;
-	double burn;
-	enum figure_kind fig = model_burn_figure(s, &burn);
+	double burn, runway_h;
+	enum figure_kind fig = header_money(s, &burn, &runway_h);
 	double credit = u ? u->credit : NAN;
 	double ok = s->fresh[SRC_INSTANCES].last_ok;
 	if (ok > 0) {
@@ -213,12 +220,12 @@ int header_account(const struct snapshot *s, const struct config *cfg, enum data
 		case FIG_EXACT:
 			snprintf(seg[HSEG_BURN].text, n, "burn %s", fmt_rate(b2, sizeof b2, burn));
 			snprintf(seg[HSEG_RUNWAY].text, n, "runway %s",
-				 u ? header_runway(credit, burn, cfg->ascii, b3, sizeof b3) : "-");
+				 u ? header_runway(runway_h, cfg->ascii, b3, sizeof b3) : "-");
 			break;
 		case FIG_AT_LEAST:
 			snprintf(seg[HSEG_BURN].text, n, "burn %s%s", ge, fmt_rate(b2, sizeof b2, burn));
 			snprintf(seg[HSEG_RUNWAY].text, n, "runway %s%s", u && credit > 0 ? le : "",
-				 u ? header_runway(credit, burn, cfg->ascii, b3, sizeof b3) : "-");
+				 u ? header_runway(runway_h, cfg->ascii, b3, sizeof b3) : "-");
 			break;
 		case FIG_UNKNOWN:
 			snprintf(seg[HSEG_BURN].text, n, "burn %s", unk);
@@ -229,8 +236,9 @@ int header_account(const struct snapshot *s, const struct config *cfg, enum data
 		struct money_limits lim = header_limits(cfg);
 		char why[120];
 		bool known;
-		enum money_level lv = money_level(&lim, credit, burn, fig != FIG_UNKNOWN,
-						  fig == FIG_AT_LEAST, &known, why, sizeof why);
+		enum money_level lv = money_level_runway(&lim, credit,
+							 fig != FIG_UNKNOWN ? runway_h : NAN,
+							 fig == FIG_AT_LEAST, &known, why, sizeof why);
 		if (known && lv != ML_OK)
 			seg[strncmp(why, "credit", 6) == 0 ? HSEG_CREDIT : HSEG_RUNWAY].role =
 				lv == ML_ALARM ? ROLE_ERROR : ROLE_WARNING;
@@ -414,14 +422,14 @@ void header_watch(struct app *a)
 	}
 	if (h == HL_OFFLINE || h == HL_AUTH)
 		return; /* no money figure to judge */
-	double burn;
-	enum figure_kind fig = model_burn_figure(s, &burn);
+	double burn, runway_h;
+	enum figure_kind fig = header_money(s, &burn, &runway_h);
 	struct money_limits lim = header_limits(a->cfg);
 	char why[120];
 	bool known;
-	enum money_level lv = money_level(&lim, s->user ? s->user->credit : NAN, burn,
-					  fig != FIG_UNKNOWN, fig == FIG_AT_LEAST, &known, why,
-					  sizeof why);
+	enum money_level lv = money_level_runway(&lim, s->user ? s->user->credit : NAN,
+						 fig != FIG_UNKNOWN ? runway_h : NAN,
+						 fig == FIG_AT_LEAST, &known, why, sizeof why);
 	int moved = money_watch_update(&a->money_w, lv, known);
 	if (moved > 0) {
 		/* the header's colour and the bell say it; a toast would hide an

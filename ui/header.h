@@ -4,7 +4,8 @@
  * error when data is stale) on the second.  Burn is the sum of the $/H
  * column (money.h): running instances in full, the others their storage;
  * with the service unreachable or the key refused it is "burn ?" and no
- * runway is shown.  Credit and runway take the warning or alarm colour
+ * runway is shown.  The runway counts prepaid instances as paying from their
+ * own credit first (money_runway_h).  Credit and runway take the warning or alarm colour
  * under the configured limits.  header_freshness(), header_list_wait(),
  * header_wait_text() and header_runway() are pure; header_watch() writes
  * the events of outages, recoveries and low-money crossings. */
@@ -14,9 +15,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "model.h" /* enum figure_kind */
+
 struct app;
 struct config;
-struct snapshot;
 
 enum data_state { DS_LOADING, DS_FRESH, DS_STALE, DS_OFFLINE, DS_AUTH };
 
@@ -30,8 +32,14 @@ enum data_state header_freshness(const struct snapshot *s, double now, int refre
 				 double grace_s, char *err, size_t n);
 /* When the data turns stale if nothing arrives (wall epoch), 0 if n/a. */
 double header_stale_at(const struct snapshot *s, int refresh_s, double grace_s);
-/* "16h05m", "3d04h"; "∞" (or "-" in ASCII) when nothing burns. */
-char *header_runway(double credit, double burn, bool ascii, char *buf, size_t n);
+/* A runway in hours as "16h05m", "3d04h"; "0" when spent; "∞" (or "-" in
+ * ASCII) when nothing draws on the credit (or it is unknown). */
+char *header_runway(double runway_h, bool ascii, char *buf, size_t n);
+/* The money figures of a snapshot, one rule for the header, its alerts and
+ * the account view: the burn (model_burn_figure, how it can be trusted) and
+ * the account's runway, where instances with prepaid credit pay from it
+ * first (money_runway_h); runway NAN without a user record. */
+enum figure_kind header_money(const struct snapshot *s, double *burn, double *runway_h);
 
 /* Where the instance list waits when it has gone one refresh interval
  * without an answer (it failed, or a request is out for longer). */

@@ -6,7 +6,8 @@
 # - $/H is what each row costs now (a stopped row: its storage) and the
 #   column sums to the header's burn; the header counts instances by state;
 # - the runway under its limits colours the header, rings the bell once per
-#   crossing and writes an event;
+#   crossing and writes an event; an instance's prepaid credit pays for it
+#   before the account does (the runway counts the others alone);
 # - the prepay prompt shows the months covered and the discount as the
 #   amount is typed (nothing sent); the bid dialog shows the current bid and
 #   min_bid, and a bid under min_bid asks a second confirmation;
@@ -123,6 +124,43 @@ t_low_runway() {
     [ -n "$hl" ]
 }
 
+# the header's runway in hours ("10h05m" 10.08, "1d02h" 26, "45m" 0.75)
+header_runway_h() {
+    screen | sed -n 's/.*runway \([0-9dhm]*\).*/\1/p' | head -n 1 |
+        awk '{ h = 0; s = $0
+               if (match(s, /[0-9]+d/)) h += 24 * substr(s, RSTART, RLENGTH - 1)
+               if (match(s, /[0-9]+h/)) h += substr(s, RSTART, RLENGTH - 1)
+               if (match(s, /[0-9]+m/)) h += substr(s, RSTART, RLENGTH - 1) / 60
+               printf "%.2f", h }'
+}
+
+# An instance that pays from its own prepaid credit does not draw on the
+# account until that is spent: the runway counts the others' rates alone.
+t_runway_prepaid() {
+    burn=$(header_burn)
+    credit=$(awk -v b="$burn" 'BEGIN { printf "%.2f", b * 10 }')
+    sim_post /__sim/set "{\"what\":\"user\",\"field\":\"credit\",\"value\":$credit}" || return 1
+    keys r
+    wait_for_re "runway (9h5[0-9]m|10h0[0-9]m)" 20 || return 1
+    # RID holds prepaid credit for 10,000 hours of its rate
+    cb=$(awk -v d="$RID_DPH" 'BEGIN { printf "%.2f", d * 10000 }')
+    sim_post /__sim/set "{\"what\":\"instance\",\"id\":$RID,\"field\":\"credit_balance\",\"value\":$cb}" || return 1
+    want=$(awk -v c="$credit" -v b="$burn" -v d="$RID_DPH" 'BEGIN { printf "%.2f", c / (b - d) }')
+    keys r
+    i=0
+    while [ $i -lt 40 ]; do
+        got=$(header_runway_h)
+        awk -v g="$got" -v w="$want" 'BEGIN { exit !(g > 0 && g >= w * 0.97 && g <= w * 1.03) }' && break
+        sleep 0.5; i=$((i + 1))
+    done
+    note "runway ${got}h, want ${want}h (credit $credit, burn $burn, RID pays \$$RID_DPH/h from prepaid)"
+    [ $i -lt 40 ] || { fail "the runway ignores RID's prepaid credit: ${got}h, want ${want}h"; return 1; }
+    sim_post /__sim/set "{\"what\":\"instance\",\"id\":$RID,\"field\":\"credit_balance\",\"value\":0}" || return 1
+    sim_post /__sim/set '{"what":"user","field":"credit","value":100000}' || return 1
+    keys r
+    wait_for_re "runway [0-9]+d" 20
+}
+
 # months AMOUNT: "covers N months" for a prepay of AMOUNT on instance RID
 months() { awk -v a="$1" -v d="$RID_DPH" 'BEGIN { printf "covers %.1f months", a / (d * 720) }'; }
 
@@ -236,6 +274,7 @@ tap "\$/H is what each row costs now (a stopped row: storage) and sums to the he
 tap "the header counts instances by state" t_counts
 tap "runway under 24 h warns, under 2 h alarms: colour, one bell per crossing, events" t_low_runway
 tap "the prepay prompt shows months and discount as the amount is typed; Esc sends nothing" t_prepay_live
+tap "the runway counts a prepaid instance as paying from its own credit first" t_runway_prepaid
 tap "bid shows current bid and min_bid; under min_bid a second question, Cancel returns, confirm sends" t_bid_low
 tap "cost so far of a stopped instance is a range with an upper bound" t_cost_upper_bound
 tap "a hung list: dimmed rows, a countdown, not OFFLINE; outage and recovery are events" t_hang

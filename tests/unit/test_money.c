@@ -329,6 +329,54 @@ static void test_list_wait(void **state)
 	assert_false(header_list_wait(&s, 1053, 10, 30, &w));
 }
 
+/* Runway with prepaid instances: an instance pays from its own prepaid credit
+ * first (at its discount) and draws on the account only once that is spent,
+ * so a prepay never shortens the account's runway by its amount. */
+static void test_runway_prepaid(void **state)
+{
+	(void)state;
+	struct instance a = inst(1, IS_RUNNING, 0.9, 0.1), b = inst(2, IS_RUNNING, 2.9, 0.1);
+	const struct instance *v[] = { &a, &b };
+	/* nothing prepaid: credit / burn */
+	assert_float_equal(money_runway_h(v, 2, 100), 25.0, 1e-9);
+	assert_true(isnan(money_runway_h(v, 2, NAN)));
+	assert_float_equal(money_runway_h(v, 2, 0), 0.0, 0);
+	assert_float_equal(money_runway_h(v, 2, -5), 0.0, 0);
+	/* b ($3/h) holds $150 of prepaid credit: 50 h on it; the account pays
+	 * $1/h for 50 h, then $4/h: $120 lasts 50 h + $70 / 4 */
+	b.credit_balance = 150;
+	assert_float_equal(money_runway_h(v, 2, 120), 50.0 + 70.0 / 4.0, 1e-9);
+	/* $40 is gone before b's credit is: 40 h */
+	assert_float_equal(money_runway_h(v, 2, 40), 40.0, 1e-9);
+	/* a 20 % discount: the $150 pays $2.40 of each $3 hour, 62.5 h */
+	b.credit_discount = 0.2;
+	assert_float_equal(money_runway_h(v, 2, 120), 62.5 + 57.5 / 4.0, 1e-9);
+	b.credit_discount = NAN; /* not sent: no discount */
+	assert_float_equal(money_runway_h(v, 2, 120), 50.0 + 70.0 / 4.0, 1e-9);
+	/* every instance prepaid: the account waits for the first to run out */
+	a.credit_balance = 10; /* $1/h: 10 h */
+	assert_float_equal(money_runway_h(v, 2, 0), 10.0, 1e-9);
+	assert_float_equal(money_runway_h(v, 2, 40), 50.0, 1e-9); /* 40 h at $1 */
+	/* a stopped instance pays storage only, from its credit too */
+	struct instance c = inst(3, IS_STOPPED, 0.5, 0.5);
+	c.credit_balance = 1;
+	const struct instance *w[] = { &c };
+	assert_float_equal(money_runway_h(w, 1, 10), 1.0 / 0.5 + 10.0 / 0.5, 1e-9);
+	/* nothing draws: no runway limit */
+	assert_true(isinf(money_runway_h(NULL, 0, 100)));
+	/* the level from a runway: the prepaid fleet is not a false alarm */
+	struct money_limits lim = { 24, 2, 0, 0 };
+	bool known;
+	char why[120];
+	a.credit_balance = 0;
+	b.credit_balance = 300; /* 100 h of b */
+	assert_int_equal(money_level_runway(&lim, 30, money_runway_h(v, 2, 30), false, &known,
+					    why, sizeof why),
+			 ML_OK); /* 30 h at $1/h, where credit / burn said 7.5 h */
+	assert_true(known);
+	assert_int_equal(money_level(&lim, 30, 4, true, false, &known, why, sizeof why), ML_WARN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_config_limits),
 		cmocka_unit_test(test_header_states),
 		cmocka_unit_test(test_list_wait),
+		cmocka_unit_test(test_runway_prepaid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -295,10 +295,11 @@ static void test_header(void **state)
 {
 	(void)state;
 	char buf[64], err[200];
-	assert_string_equal(header_runway(100, 0, true, buf, sizeof buf), "-");
-	assert_string_equal(header_runway(100, 0, false, buf, sizeof buf), "\u221e");
-	assert_string_equal(header_runway(100, 4, true, buf, sizeof buf), "1d01h");
-	assert_string_equal(header_runway(-5, 4, true, buf, sizeof buf), "0");
+	assert_string_equal(header_runway(INFINITY, true, buf, sizeof buf), "-");
+	assert_string_equal(header_runway(INFINITY, false, buf, sizeof buf), "\u221e");
+	assert_string_equal(header_runway(NAN, false, buf, sizeof buf), "\u221e");
+	assert_string_equal(header_runway(25, true, buf, sizeof buf), "1d01h");
+	assert_string_equal(header_runway(0, true, buf, sizeof buf), "0");
 	static struct snapshot s;
 	memset(&s, 0, sizeof s);
 	assert_int_equal(header_freshness(&s, 1000, 10, 30, err, sizeof err), DS_LOADING);

@@ -464,7 +464,8 @@ static void draw_overview(struct app *a, struct acct_view *v, int y, int x, int 
 		double burn;
 		char b1[32], b2[32];
 		const char *ge = a->cfg->ascii ? ">=" : "\u2265", *le = a->cfg->ascii ? "<=" : "\u2264";
-		enum figure_kind fig = model_burn_figure(a->snap, &burn);
+		double runway_h;
+		enum figure_kind fig = header_money(a->snap, &burn, &runway_h);
 		switch (fig) {
 		case FIG_EXACT:
 		case FIG_AT_LEAST: {
@@ -473,7 +474,7 @@ static void draw_overview(struct app *a, struct acct_view *v, int y, int x, int 
 				 fmt_rate(b1, sizeof b1, burn));
 			snprintf(line[n++], sizeof line[0], "runway           %s%s",
 				 part && u->credit > 0 ? le : "",
-				 header_runway(u->credit, burn, a->cfg->ascii, b2, sizeof b2));
+				 header_runway(runway_h, a->cfg->ascii, b2, sizeof b2));
 			break;
 		}
 		case FIG_UNKNOWN:
