@@ -19,27 +19,15 @@
 
 static const struct {
 	const char *name;
-	double rate; /* requests per second, API-NOTES "thresholds" */
+	double rate;          /* requests per second */
+	enum retry_kind kind;
+	enum api_ep group;
+	size_t answer_max;    /* bytes */
 } ep_info[EP__COUNT] = {
-	[EP_INSTANCES_V1] = {"instances (v1)", 1.0}, [EP_INSTANCES_V0] = {"instances (v0)", 1.0},
-	[EP_INSTANCE] = {"instance", 2.0},           [EP_USER] = {"user", 2.0},
-	[EP_WORKERGROUPS] = {"workergroups", 2.0},   [EP_AUTOJOBS] = {"autojobs", 2.0},
-	[EP_ENDPTJOBS] = {"endpoints", 2.0},         [EP_OFFERS] = {"offers", 10.0 / 60.0},
-	[EP_TEMPLATES] = {"templates", 3.0},         [EP_STATE] = {"instance state", 1.0},
-	[EP_REBOOT] = {"reboot", 1.0},               [EP_DESTROY] = {"destroy", 3.0},
-	[EP_BID] = {"bid", 5.5},                     [EP_PREPAY] = {"prepay", 2.0},
-	[EP_CREATE] = {"create", 4.5},               [EP_TFA_LOGIN] = {"2FA login", 1.0},
-	[EP_LOGS] = {"endpoint logs", 1.0},          [EP_LOGS_CLI] = {"endpoint logs", 1.0},
-	[EP_ENDPT_WRITE] = {"endpoint change", 1.0}, [EP_WG_WRITE] = {"workergroup change", 1.0},
-	[EP_WORKERS] = {"endpoint workers", 2.0},    [EP_INSTANCE_LOGS] = {"instance logs", 1.0},
-	[EP_LOG_RESULT] = {"log result", 2.0},       [EP_SECRETS] = {"env vars", 5.0},
-	[EP_SECRETS_WRITE] = {"env var change", 3.0}, [EP_APIKEYS] = {"API keys", 1.0},
-	[EP_APIKEY_WRITE] = {"API key change", 1.0}, [EP_SSH] = {"SSH keys", 1.0},
-	[EP_SSH_WRITE] = {"SSH key change", 1.0},    [EP_ROLES] = {"team roles", 1.0},
-	[EP_ROLE_WRITE] = {"team role change", 1.0}, [EP_REPORTS] = {"machine reports", 1.2},
-	[EP_TFA_STATUS] = {"2FA status", 1.0},       [EP_TFA_WRITE] = {"2FA", 1.0},
-	[EP_TEMPLATE_CREATE] = {"template create", 3.0}, [EP_TEMPLATE_EDIT] = {"template edit", 3.0},
-	[EP_TEMPLATE_DELETE] = {"template delete", 3.0},
+#define API_EP_ROW(e, nm, rt, k, g, mb) \
+	[EP_##e] = { nm, rt, RK_##k, EP_##g, (size_t)(mb) << 20 },
+	API_ENDPOINTS(API_EP_ROW)
+#undef API_EP_ROW
 };
 
 const char *api_ep_name(enum api_ep ep)
@@ -54,49 +42,27 @@ double api_ep_rate(enum api_ep ep)
 
 enum retry_kind api_ep_kind(enum api_ep ep)
 {
-	switch (ep) {
-	case EP_INSTANCES_V1:
-	case EP_INSTANCES_V0:
-	case EP_INSTANCE:
-	case EP_USER:
-	case EP_WORKERGROUPS:
-	case EP_AUTOJOBS:
-	case EP_ENDPTJOBS:
-	case EP_OFFERS:      /* a POST that only searches */
-	case EP_TEMPLATES:
-	case EP_LOGS:        /* POSTs that only read */
-	case EP_LOGS_CLI:
-	case EP_WORKERS:       /* a POST that only reads */
-	case EP_INSTANCE_LOGS: /* asks for a log copy: repeating it changes nothing */
-	case EP_LOG_RESULT:
-	case EP_SECRETS:
-	case EP_APIKEYS:
-	case EP_SSH:
-	case EP_ROLES:
-	case EP_REPORTS:
-	case EP_TFA_STATUS:
-		return RK_FETCH;
-	case EP_STATE:
-	case EP_REBOOT:
-	case EP_DESTROY:
-	case EP_BID:
-	case EP_PREPAY:
-	case EP_CREATE:
-	case EP_TFA_LOGIN:
-	case EP_ENDPT_WRITE:
-	case EP_WG_WRITE:
-	case EP_SECRETS_WRITE:
-	case EP_APIKEY_WRITE:
-	case EP_SSH_WRITE:
-	case EP_ROLE_WRITE:
-	case EP_TFA_WRITE:
-	case EP_TEMPLATE_CREATE:
-	case EP_TEMPLATE_EDIT:
-	case EP_TEMPLATE_DELETE:
-	case EP__COUNT:
-		return RK_ACTION;
-	}
-	return RK_ACTION;
+	/* an unknown endpoint is taken as a write: never retried */
+	return (unsigned)ep < EP__COUNT ? ep_info[ep].kind : RK_ACTION;
+}
+
+enum api_ep api_ep_group(enum api_ep ep)
+{
+	return (unsigned)ep < EP__COUNT ? ep_info[ep].group : EP_INSTANCE;
+}
+
+size_t api_ep_answer_max(enum api_ep ep)
+{
+	return (unsigned)ep < EP__COUNT ? ep_info[ep].answer_max : HTTP_MAX_RESPONSE;
+}
+
+struct http_opts api_ep_opts(const struct http_opts *base, enum api_ep ep)
+{
+	struct http_opts o = *base;
+	size_t cap = api_ep_answer_max(ep);
+	if (!o.max_response || cap < o.max_response)
+		o.max_response = cap;
+	return o;
 }
 
 void api_call_free(struct api_call *c)
@@ -481,7 +447,8 @@ struct http_xfer *api_xfer_new(struct api_client *cl, const struct api_call *cal
 			       struct api_error *e)
 {
 	char *hdr = cl->auth && !call->no_auth ? auth_header(cl->auth) : NULL;
-	struct http_xfer *x = http_xfer_new(&cl->opts, call->method, call->url, call->body, hdr, e);
+	struct http_opts o = api_ep_opts(&cl->opts, call->ep);
+	struct http_xfer *x = http_xfer_new(&o, call->method, call->url, call->body, hdr, e);
 	auth_header_free(hdr);
 	if (!x)
 		return NULL;

@@ -210,7 +210,8 @@ static void op_launch(struct poller *p, struct op *o)
 {
 	struct api_error e;
 	char *hdr = o->call.no_auth ? NULL : auth_header(p->auth);
-	o->x = http_xfer_new(&p->opts, o->call.method, o->call.url, o->call.body, hdr, &e);
+	struct http_opts ho = api_ep_opts(&p->opts, o->call.ep);
+	o->x = http_xfer_new(&ho, o->call.method, o->call.url, o->call.body, hdr, &e);
 	auth_header_free(hdr);
 	if (o->kind == OP_FETCH)
 		backoff_sent(&p->src[o->src].bo, util_mono());

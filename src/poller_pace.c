@@ -18,52 +18,7 @@ void poller_pace_init(struct poller_pace *pp, double now)
 	}
 }
 
-enum api_ep poller_pace_group(enum api_ep ep)
-{
-	switch (ep) {
-	case EP_INSTANCES_V0: return EP_INSTANCES_V1;
-	case EP_AUTOJOBS: return EP_WORKERGROUPS;
-	case EP_REBOOT: return EP_STATE;
-	case EP_LOGS_CLI: return EP_LOGS;
-	case EP_INSTANCES_V1:
-	case EP_INSTANCE:
-	case EP_USER:
-	case EP_WORKERGROUPS:
-	case EP_ENDPTJOBS:
-	case EP_OFFERS:
-	case EP_TEMPLATES:
-	case EP_STATE:
-	case EP_DESTROY:
-	case EP_BID:
-	case EP_PREPAY:
-	case EP_CREATE:
-	case EP_TFA_LOGIN:
-	case EP_LOGS:
-	case EP_ENDPT_WRITE:
-	case EP_WG_WRITE:
-	case EP_WORKERS:
-	case EP_INSTANCE_LOGS:
-	case EP_LOG_RESULT:
-	case EP_SECRETS:
-	case EP_SECRETS_WRITE:
-	case EP_APIKEYS:
-	case EP_APIKEY_WRITE:
-	case EP_SSH:
-	case EP_SSH_WRITE:
-	case EP_ROLES:
-	case EP_ROLE_WRITE:
-	case EP_REPORTS:
-	case EP_TFA_STATUS:
-	case EP_TFA_WRITE:
-	case EP_TEMPLATE_CREATE:
-	case EP_TEMPLATE_EDIT:
-	case EP_TEMPLATE_DELETE:
-		return ep;
-	case EP__COUNT:
-		break;
-	}
-	return EP_INSTANCE;
-}
+enum api_ep poller_pace_group(enum api_ep ep) { return api_ep_group(ep); }
 
 double poller_pace_wait(const struct poller_pace *pp, enum api_ep ep, enum retry_kind k,
 			double now)

@@ -3,7 +3,8 @@
 # retried with backoff until the dump succeeds, pacing that keeps the v1
 # list under its rate limit, a refused key (exit 3, no key in the message),
 # plain http to a non-loopback host refused, a hung server timing out
-# (exit 4), malformed, truncated and oversize answers (exit 4).
+# (exit 4), malformed, truncated and oversize answers (exit 4), each kind
+# of answer refused past its own bound (a template list at 8 MB).
 . "$(dirname "$0")/corenet_lib.sh"
 
 start_sim --seed 21 --instances 100 --rate-limits off || { notok "simulator starts"; exit 1; }
@@ -108,6 +109,22 @@ if [ $rc -eq 4 ] && grep -q 'too large' "$T/k.err"; then
     ok "an oversize answer is refused (response too large)"
 else
     notok "an oversize answer is refused (response too large)" "rc=$rc" "$(cat "$T/k.err")"
+fi
+
+# every kind of answer has its own bound: a 40 MB template list (under the
+# 64 MB transport cap) is refused at 8 MB, and the process never holds it
+curl -fsS -X POST -H 'Content-Type: application/json' \
+    -d '{"path":"/api/v0/template/","kind":"huge","count":1,"mb":40}' "$SIM_URL/__sim/fault" >/dev/null
+peak=$(python3 -c '
+import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:-1], stdout=subprocess.DEVNULL, stderr=open(sys.argv[-1] + ".err", "w"))
+print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)
+' "$RENTOP" --url "$SIM_URL" --api-key-file "$KEYFILE" --page-rate 0 --dump templates "$T/tpl")
+rc=${peak%% *}; mb=${peak#* }
+if [ "$rc" -eq 4 ] && grep -q 'too large (over 8 MB)' "$T/tpl.err" && [ "$mb" -lt 40 ]; then
+    ok "a template list over 8 MB is refused, peak memory ${mb} MB"
+else
+    notok "a template list over 8 MB is refused, peak memory under 40 MB" "rc=$rc peak=${mb} MB" "$(cat "$T/tpl.err")"
 fi
 
 # pacing: with the simulator's rate limits on, the default pacing (1 page/s)
