@@ -22,7 +22,19 @@ export TEST_JOBS=${TEST_JOBS:-4} FUZZ_SECONDS=${FUZZ_SECONDS:-8}
 ASAN_E2E=${ASAN_E2E:-"account account2 bulk create dashux hardening history hostile money offers replace table templates tfa_email"}
 TSAN_E2E=${TSAN_E2E:-"actions atmostonce hang logs serverless signals"}
 
+# stage NAME: the time of the stage that ends here, and the one that begins
+STAGE= STAGE_T0=$t0 STAGES=
+stage() {
+    now=$(date +%s)
+    if [ -n "$STAGE" ]; then
+        echo "   ($STAGE: $((now - STAGE_T0)) s)"
+        STAGES="$STAGES  $STAGE $((now - STAGE_T0))s"
+    fi
+    STAGE=$1 STAGE_T0=$now
+}
+
 build() {   # build VARIANT: every program and test binary of that variant
+    stage "build $1"
     echo "== build ($1)"
     if ! $MAKE --no-print-directory -j"$JOBS" VARIANT="$1" WERROR=-Werror tests >build/build-$1.log 2>&1; then
         tail -n 40 build/build-$1.log
@@ -39,26 +51,31 @@ if build release; then
       nice -n 19 $MAKE --no-print-directory -j"$JOBS" VARIANT=tsan WERROR=-Werror tests >build/build-tsan.log 2>&1
       echo $? >build/build-tsan.rc ) &
     early=$!
+    stage "tests release (with the sanitizer builds beside)"
     echo "== tests (release)"
     LABEL=release sh tests/run.sh build/release layering unit contract integ e2e fuzz
     wait "$early"
 fi
 if build asan; then
+    stage "tests asan"
     echo "== tests (asan+ubsan)"
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         ONLY_E2E=$ASAN_E2E LABEL=asan sh tests/run.sh build/asan unit contract integ e2e
 fi
 if build tsan; then
+    stage "tests tsan"
     echo "== tests (tsan)"
     # the simulator under test is the release one: TSan covers the client.
     RENTOP_SIM=$(pwd)/build/release/rentop-sim TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
         ONLY_E2E=$TSAN_E2E LABEL=tsan sh tests/run.sh build/tsan unit integ e2e
 fi
 
+stage ""
 passed=$(grep -cE '\] ok( |$)' "$RESULTS")
 failed=$(grep -cE '\] not ok( |$)' "$RESULTS")
 echo
 echo "== check finished in $(( $(date +%s) - t0 ))s; results in $RESULTS"
+echo "== stage times:$STAGES"
 if [ "$failed" -gt 0 ]; then
     echo "failures:"; grep -E '\] not ok( |$)' "$RESULTS" | sed 's/^/  /'
 fi
