@@ -333,8 +333,8 @@ static void global_action(struct app *a, enum action act)
 	case ACT_HELP:
 		if (view_is(a, v, "help"))
 			view_close_overlay(a);
-		else
-			view_open(a, "help", 0);
+		else /* at the section of the keys in force here */
+			view_open(a, "help", 1 + (long)view_key_ctx(a, v));
 		break;
 	case ACT_COMMAND:
 		a->prompt = PROMPT_COMMAND;

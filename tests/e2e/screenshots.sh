@@ -127,8 +127,8 @@ PAGE_BG='#101218' PAGE_FG='#d8dee9'
 ok=0
 if run_set; then
     settle; shoot instances "rentop: instances" || ok=1
-    keys '?'; wait_for "show this help" 10 && settle && shoot help "rentop: help" || ok=1
-    keys Escape; wait_gone "show this help" 10
+    keys '?'; wait_for "Help  (Esc" 10 && settle && shoot help "rentop: help" || ok=1
+    keys Escape; wait_gone "Help  (Esc" 10
     keys Enter; wait_for "status_msg" 10 && settle && shoot detail "rentop: instance detail" || ok=1
     keys Escape; wait_for "$first" 10
     keys D; wait_for "Destroy instance" 10 && settle && shoot destroy-dialog "rentop: destroy dialog" || ok=1

@@ -19,9 +19,9 @@ t_keys_answer() {
     sleep 1
     keys '?'
     # the hang lasts far longer than this wait
-    wait_for "show this help" 10 || return 1
+    wait_for "Help  (Esc" 10 || return 1
     keys Escape
-    wait_gone "show this help" 10 || return 1
+    wait_gone "Help  (Esc" 10 || return 1
     keys : 
     type_text "events"
     keys Enter

@@ -143,7 +143,7 @@ t_ascii_locale() {
     wait_for "$ID" 30 || return 1
     wait_for "ID^" 10 || return 1
     keys '?'
-    wait_for "show this help" 10 || return 1
+    wait_for "Help  (Esc" 10 || return 1
     s=$(screen)
     case $s in *[│─┌┐└┘▲▼∞⟳]*|*lqqq*) fail "non-ASCII drawing under LANG=C"; return 1 ;; esac
     keys Escape

@@ -157,6 +157,19 @@ t_detail() {
     wait_gone "machine_id:" 10
 }
 
+t_help_here() {
+    # F1 opens the help at the offers view's own keys, not at the top
+    keys F1
+    wait_for "Help  (Esc" 10 || return 1
+    second=$(screen | grep -A1 "Help  (Esc" | sed -n 2p)
+    case $second in
+    *"Offers view"*) ;;
+    *) fail "the help opened at: $second"; return 1 ;;
+    esac
+    keys Escape
+    wait_gone "Help  (Esc" 10
+}
+
 tap "offers: :offers QUERY shows the simulator's answer to the same search, in its order" t_query
 tap "offers: / pre-fills the query line with the search in force" t_prefill
 tap "offers: t cycles the type, > and i change the server-side order (new searches)" t_type_sort
@@ -164,4 +177,5 @@ tap "offers: a bad query shows the parser's message with the column and sends no
 tap "offers: searching faster than the limit says next search in N s, holds the latest request and sends it by itself" t_pacing
 tap "offers: a 429 shows the wait and keeps the table" t_429
 tap "offers: Enter shows every field of the offer" t_detail
+tap "offers: F1 opens the help at the offers view's keys" t_help_here
 e2e_done

@@ -16,7 +16,7 @@ t_marker() {
 
 t_help_hides() {
     keys '?'
-    wait_for "show this help" 10 || return 1
+    wait_for "Help  (Esc" 10 || return 1
     # every page of the help (its length grows with the views)
     all=$(screen); keys NPage; sleep 0.5; all="$all$(screen)"; keys NPage; sleep 0.5
     all="$all$(screen)"; keys NPage; sleep 0.5; all="$all$(screen)"
@@ -25,7 +25,7 @@ t_help_hides() {
     done
     echo "$all" | grep -qF "ssh into the instance" || { fail "no ssh line in the help"; return 1; }
     keys Escape
-    wait_gone "show this help" 10
+    wait_gone "Help  (Esc" 10
 }
 
 t_refused() {

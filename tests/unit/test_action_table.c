@@ -163,6 +163,41 @@ static void test_help_from_the_tables(void **state)
 	}
 }
 
+/* Help opens at the section of the view asked from (F1 in the offers view:
+ * the offers' keys on top), a section's own keys under its heading or its
+ * parent's; the `:` command lines fit their column, one view a line. */
+static void test_help_sections(void **state)
+{
+	(void)state;
+	size_t n = help_build(&app.km, false, lines, sizeof lines / sizeof lines[0]);
+	int found = 0;
+	for (int c = 1; c < km_ctx_count(); c++) {
+		size_t at = help_section_line(lines, n, c);
+		if (!at)
+			continue;
+		assert_true(lines[at].heading);
+		int p = c;
+		while (p > 0 && lines[at].ctx != p)
+			p = km_ctx_parent(p);
+		if (lines[at].ctx != p || strcmp(lines[at].text, km_ctx_heading(p)) != 0)
+			fail_msg("help for %s opens at \"%s\"", km_ctx_name(c), lines[at].text);
+		found++;
+	}
+	assert_true(found >= 8);
+	int off = km_ctx_by_name("offers");
+	assert_true(off > 0);
+	assert_string_equal(lines[help_section_line(lines, n, off)].text, km_ctx_heading(off));
+	assert_int_equal(help_section_line(lines, n, CTX_GLOBAL), 0);
+	int cmds = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!lines[i].heading && lines[i].keys[0] == ':' && !strncmp(lines[i].text, "open: ", 6)) {
+			if (strlen(lines[i].keys) > 22) /* the keys column of the help view */
+				fail_msg("command line keys cut: %s", lines[i].keys);
+			cmds++;
+		}
+	assert_true(cmds >= 8);
+}
+
 /* Make view vi the one keys go to. */
 static void show(int vi)
 {
@@ -222,6 +257,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_named_helped_and_bound),
 		cmocka_unit_test(test_help_from_the_tables),
+		cmocka_unit_test(test_help_sections),
 		cmocka_unit_test(test_send_action_refuses_by_the_table),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -22,6 +22,7 @@ static size_t add(struct help_line *out, size_t n, size_t max, bool heading, con
 	if (n >= max)
 		return n;
 	out[n].heading = heading;
+	out[n].ctx = -1;
 	util_strlcpy(out[n].keys, keys, sizeof out[n].keys);
 	util_strlcpy(out[n].text, text, sizeof out[n].text);
 	return n + 1;
@@ -52,6 +53,8 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 				if (n)
 					n = add(out, n, max, false, "", "");
 				n = add(out, n, max, true, "", km_ctx_heading(c));
+				if (n && out[n - 1].heading)
+					out[n - 1].ctx = c;
 				any = true;
 			}
 			char text[160];
@@ -68,14 +71,14 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 	n = add(out, n, max, false, "Backspace/C-u/C-w", "delete a character; to the start; the word before");
 	n = add(out, n, max, false, "", "");
 	n = add(out, n, max, true, "", "Commands (after :)");
-	char views[160] = "";
-	for (int c = 1; c < km_ctx_count(); c++) {
+	for (int c = 1; c < km_ctx_count(); c++) { /* one line a view: never cut */
 		if (km_ctx_flags(c) & CTXF_SECTION)
 			continue;
-		size_t len = strlen(views);
-		snprintf(views + len, sizeof views - len, "%s:%s", len ? " " : "", km_ctx_name(c));
+		char word[64], what[160];
+		snprintf(word, sizeof word, ":%s", km_ctx_name(c));
+		snprintf(what, sizeof what, "open: %s", km_ctx_heading(c));
+		n = add(out, n, max, false, word, what);
 	}
-	n = add(out, n, max, false, views, "open that view");
 	n = add(out, n, max, false, ":ACTION", "run an action on the selection, as its key does (:stop, :ssh, ...)");
 	n = add(out, n, max, false, ":sort COLUMN", "sort the instances (ID, LABEL, STATUS, GPUS, $/H, ...)");
 	n = add(out, n, max, false, ":filter TEXT", "filter the current list");
@@ -90,6 +93,17 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 	if (read_only)
 		n = add(out, n, max, false, "", "read-only mode: actions that change anything are disabled");
 	return n;
+}
+
+size_t help_section_line(const struct help_line *l, size_t n, int ctx)
+{
+	for (int depth = 0; ctx > 0 && depth < KM_MAX_CTX; depth++) {
+		for (size_t i = 0; i < n; i++)
+			if (l[i].heading && l[i].ctx == ctx)
+				return i;
+		ctx = km_ctx_parent(ctx);
+	}
+	return 0;
 }
 
 #define HELP_MAX 400 /* lines; the views register many actions (151 in November 2026) */
@@ -162,12 +176,13 @@ static void help_fini(struct app *a, void *st)
 	free(st);
 }
 
+/* arg: 1 + the key context help was asked from (0: the top). */
 static void help_enter(struct app *a, void *st, long arg)
 {
-	(void)a;
-	(void)arg;
 	struct help_view *v = st;
-	v->scroll = 0;
+	static struct help_line lines[HELP_MAX];
+	size_t n = help_build(&a->km, a->read_only, lines, HELP_MAX);
+	v->scroll = arg > 0 ? (int)help_section_line(lines, n, (int)arg - 1) : 0;
 }
 
 const struct view_ops view_help = {

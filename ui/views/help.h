@@ -12,11 +12,15 @@ struct keymap;
 
 struct help_line {
 	bool heading;
+	int ctx;        /* a section's heading: its key context; else -1 */
 	char keys[64];
 	char text[160];
 };
 
 /* Fill out (at most max lines); returns the number of lines. */
 size_t help_build(const struct keymap *km, bool read_only, struct help_line *out, size_t max);
+/* The line where the help of key context ctx begins (its section's heading,
+ * else its parent's), 0 when it has none: F1 and ? open the help there. */
+size_t help_section_line(const struct help_line *l, size_t n, int ctx);
 
 #endif
