@@ -125,6 +125,10 @@ t_sort() {
 
 t_help() {
     keys '?'
+    wait_for "Help  (Esc" 10 || return 1
+    # it opens at the instance keys; the global keys are above
+    screen | grep -A1 "Help  (Esc" | grep -qF "Instances view" || { fail "help did not open at the instance keys"; return 1; }
+    keys g
     wait_for "show this help" 10 || return 1
     # every page of the help (its length grows with the views)
     all=$(screen); keys NPage; sleep 0.5; all="$all$(screen)"; keys NPage; sleep 0.5
@@ -132,7 +136,7 @@ t_help() {
     echo "$all" | grep -qF "halts compute billing" || { fail "no stop line in the help"; return 1; }
     echo "$all" | grep -qF "stops all billing" || { fail "no destroy line in the help"; return 1; }
     keys Escape
-    wait_gone "show this help" 10 || return 1
+    wait_gone "Help  (Esc" 10 || return 1
     wait_for "$FIRST" 10
 }
 
