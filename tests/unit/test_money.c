@@ -139,6 +139,79 @@ static void test_cost_so_far(void **state)
 	assert_int_equal(ce.kind, COST_UNKNOWN);
 }
 
+/* The boundaries of the cost so far: a stopped record that still carries
+ * the uptime of its last run, a boot exactly the allowance long, and a
+ * start_date of 0 (no start, not 1970). */
+static void test_cost_so_far_boundaries(void **state)
+{
+	(void)state;
+	struct cost_estimate ce;
+	/* stopped, with uptime_mins left from its last run: the GPU is not
+	 * billed now, so that uptime proves nothing: storage, as a range */
+	struct instance s = inst(1, IS_STOPPED, 0.9, 0.1);
+	s.start_date = 1000;
+	s.uptime_mins = 120;
+	money_cost_so_far(&s, 1000 + 7200, &ce);
+	assert_int_equal(ce.kind, COST_RANGE);
+	assert_true(ce.gpu_known_s == 0);
+	assert_true(fabs(ce.lo - 0.2) < 1e-9);
+	assert_true(fabs(ce.hi - 2.0) < 1e-9);
+	/* running, uptime exactly the boot allowance (600 s) shorter than its age: exact */
+	struct instance x = inst(2, IS_RUNNING, 0.9, 0.1);
+	x.start_date = 1000;
+	x.uptime_mins = (7200.0 - 600.0) / 60.0;
+	money_cost_so_far(&x, 1000 + 7200, &ce);
+	assert_int_equal(ce.kind, COST_EXACT);
+	assert_true(fabs(ce.lo - (0.2 + 0.9 * 6600.0 / 3600.0)) < 1e-9);
+	assert_true(ce.hi == ce.lo);
+	/* one minute more of boot: a range */
+	x.uptime_mins -= 1;
+	money_cost_so_far(&x, 1000 + 7200, &ce);
+	assert_int_equal(ce.kind, COST_RANGE);
+	/* start_date 0: unknown, not counted from 1970 */
+	x.start_date = 0;
+	x.uptime_mins = 60;
+	money_cost_so_far(&x, 1.7e9, &ce);
+	assert_int_equal(ce.kind, COST_UNKNOWN);
+	assert_true(isnan(ce.lo) && isnan(ce.hi));
+	/* a start in the future (clock skew): unknown */
+	x.start_date = 2000;
+	money_cost_so_far(&x, 1500, &ce);
+	assert_int_equal(ce.kind, COST_UNKNOWN);
+}
+
+/* A figure exactly at its alarm limit is a warning, not the alarm. */
+static void test_levels_at_the_limits(void **state)
+{
+	(void)state;
+	bool known;
+	char why[120];
+	struct money_limits cl = { 0, 0, 10, 2 };
+	assert_int_equal(money_level(&cl, 2, 0, true, false, &known, why, sizeof why), ML_WARN);
+	assert_non_null(strstr(why, "credit $2.00 under $10.00"));
+	assert_int_equal(money_level(&cl, 1.99, 0, true, false, &known, why, sizeof why), ML_ALARM);
+	/* exactly at the warning limit: OK */
+	assert_int_equal(money_level(&cl, 10, 0, true, false, &known, why, sizeof why), ML_OK);
+	assert_string_equal(why, "");
+	/* $4 at $2/h is a runway of exactly 2 h = runway_alarm_h */
+	struct money_limits rl = { 24, 2, 0, 0 };
+	assert_int_equal(money_level(&rl, 4, 2, true, false, &known, why, sizeof why), ML_WARN);
+	assert_non_null(strstr(why, "under 1d00h"));
+	assert_int_equal(money_level(&rl, 3.9, 2, true, false, &known, why, sizeof why), ML_ALARM);
+	assert_non_null(strstr(why, "under 2h00m"));
+	/* exactly at runway_warn_h: OK */
+	assert_int_equal(money_level(&rl, 48, 2, true, false, &known, why, sizeof why), ML_OK);
+	/* no credit left at all: a runway of 0, the alarm */
+	assert_int_equal(money_level(&rl, 0, 2, true, false, &known, why, sizeof why), ML_ALARM);
+	/* credit and runway both low: the credit's reason when it is the worse */
+	struct money_limits both = { 24, 0, 10, 5 };
+	assert_int_equal(money_level(&both, 3, 0.01, true, false, &known, why, sizeof why),
+			 ML_ALARM);
+	assert_non_null(strstr(why, "credit $3.00 under $5.00"));
+	/* a level with no room for the reason */
+	assert_int_equal(money_level(&both, 3, 0.01, true, false, &known, why, 0), ML_ALARM);
+}
+
 static void test_prepay_preview(void **state)
 {
 	(void)state;
@@ -335,6 +408,8 @@ int main(void)
 		cmocka_unit_test(test_row_rate_sums_to_burn),
 		cmocka_unit_test(test_state_counts),
 		cmocka_unit_test(test_cost_so_far),
+		cmocka_unit_test(test_cost_so_far_boundaries),
+		cmocka_unit_test(test_levels_at_the_limits),
 		cmocka_unit_test(test_prepay_preview),
 		cmocka_unit_test(test_bid_preview),
 		cmocka_unit_test(test_levels),

@@ -77,7 +77,7 @@ static void next_page(struct sweep *w, struct sweep_query *q)
 	assert_int_equal(q->step, SW_PAGE);
 }
 
-/* A small fleet (two pages, so no attention on later cycles either) swept once. */
+/* A fleet of two pages swept once (not small: attention runs between pages). */
 static void sweep_ids(struct sweep *w, const long *p1, size_t n1, const long *p2, size_t n2,
 		      long total)
 {
@@ -242,6 +242,109 @@ static void test_server_ignoring_the_filter_removes_nothing(void **state)
 	answer(&w, SW_CONFIRM, page_of(q1, 3, "running", "o3", 5));
 	assert_true(held(&w, 5));
 	sweep_free(&w);
+}
+
+/* The answer's last row was not asked for: the server ignored the filter,
+ * even when every row before it was asked for; nothing is removed. */
+static void test_unasked_last_row_removes_nothing(void **state)
+{
+	(void)state;
+	struct sweep w;
+	sweep_init(&w);
+	long p1[] = { 1, 2, 3 }, p2[] = { 4, 5 };
+	sweep_ids(&w, p1, 3, p2, 2, 5);
+	long q1[] = { 1, 3 }, q2[] = { 4 };
+	sweep_ids(&w, q1, 2, q2, 1, 5);
+	assert_int_equal(w.nconfirm, 2); /* 2 and 5 */
+	/* 5 (asked) then 9 (not asked), last */
+	long odd[] = { 5, 9 };
+	answer(&w, SW_CONFIRM, page_of(odd, 2, "running", NULL, 2));
+	assert_true(held(&w, 2));
+	assert_true(held(&w, 5));
+	assert_false(held(&w, 9)); /* its rows are not merged either */
+	sweep_free(&w);
+}
+
+/* Answer every request left this cycle with an empty page. */
+static void drain(struct sweep *w)
+{
+	struct sweep_query q;
+	while (sweep_next(w, &q)) {
+		struct api_error e;
+		json_t *empty = page_of(NULL, 0, "running", NULL, 0);
+		assert_true(sweep_answer(w, &q, empty, 1000.0, &e));
+		json_decref(empty);
+		sweep_query_free(&q);
+	}
+}
+
+/* A first complete sweep of exactly two pages (26-50 instances) is not
+ * small: the next cycle lists failures first; after one page it is small:
+ * the next cycle is the sweep alone. */
+static void test_two_page_fleet_is_not_small(void **state)
+{
+	(void)state;
+	struct sweep w;
+	sweep_init(&w);
+	long p1[SWEEP_PAGE_LIMIT], p2[] = { 100 };
+	for (int i = 0; i < SWEEP_PAGE_LIMIT; i++)
+		p1[i] = i + 1;
+	sweep_ids(&w, p1, SWEEP_PAGE_LIMIT, p2, 1, SWEEP_PAGE_LIMIT + 1);
+	drain(&w);
+	assert_true(w.complete_once);
+	assert_false(w.small);
+	sweep_cycle(&w);
+	struct sweep_query q;
+	assert_true(sweep_next(&w, &q));
+	assert_int_equal(q.step, SW_FAILSCAN);
+	sweep_query_free(&q);
+	sweep_free(&w);
+	/* one page: small */
+	sweep_init(&w);
+	sweep_cycle(&w);
+	answer(&w, SW_PAGE, page_of(p1, SWEEP_PAGE_LIMIT, "running", NULL, SWEEP_PAGE_LIMIT));
+	drain(&w);
+	assert_true(w.small);
+	sweep_cycle(&w);
+	answer(&w, SW_PAGE, page_of(p1, SWEEP_PAGE_LIMIT, "running", NULL, SWEEP_PAGE_LIMIT));
+	assert_false(sweep_next(&w, &q));
+	sweep_free(&w);
+}
+
+/* One empty page (the shape only) with a next_token or none. */
+static bool feed_page(struct pager *pg, bool more, unsigned k, struct api_error *e)
+{
+	struct inst_page pd;
+	memset(&pd, 0, sizeof pd);
+	pd.shape_ok = true;
+	pd.total = -1;
+	if (more) {
+		char t[24];
+		snprintf(t, sizeof t, "t%u", k);
+		pd.token = strdup(t);
+	}
+	return pager_page_mapped(pg, &pd, NULL, NULL, e);
+}
+
+/* A list of exactly SWEEP_PAGE_MAX pages ends; one more page is the
+ * "never ends" protocol error. */
+static void test_pager_page_max(void **state)
+{
+	(void)state;
+	struct pager pg = { .total = -1 };
+	struct api_error e;
+	for (unsigned k = 1; k < SWEEP_PAGE_MAX; k++)
+		assert_true(feed_page(&pg, true, k, &e));
+	assert_true(feed_page(&pg, false, SWEEP_PAGE_MAX, &e));
+	assert_true(pg.done);
+	assert_int_equal(pg.pages, SWEEP_PAGE_MAX);
+	pager_reset(&pg);
+	for (unsigned k = 1; k <= SWEEP_PAGE_MAX; k++)
+		assert_true(feed_page(&pg, true, k, &e));
+	assert_false(feed_page(&pg, false, SWEEP_PAGE_MAX + 1, &e));
+	assert_int_equal(e.cls, AE_PROTOCOL);
+	assert_non_null(strstr(e.msg, "never ends"));
+	pager_reset(&pg);
 }
 
 static void test_forget_removes_at_once(void **state)
@@ -1011,6 +1114,9 @@ int main(void)
 		cmocka_unit_test(test_interrupted_sweep_removes_nothing),
 		cmocka_unit_test(test_moved_and_duplicate_rows),
 		cmocka_unit_test(test_server_ignoring_the_filter_removes_nothing),
+		cmocka_unit_test(test_unasked_last_row_removes_nothing),
+		cmocka_unit_test(test_two_page_fleet_is_not_small),
+		cmocka_unit_test(test_pager_page_max),
 		cmocka_unit_test(test_forget_removes_at_once),
 		cmocka_unit_test(test_attention_merge_replaces_the_row_at_once),
 		cmocka_unit_test(test_attention_cost_flat_in_known_failures),
