@@ -180,6 +180,14 @@ static json_t *mask_value(const json_t *v)
 	return json_string(SECRETS_MASK);
 }
 
+/* A port mapping's key as the service writes it: "-p " and the mapping,
+ * in the characters the CLI allows there ("-p 8000:8000/tcp").  "-e NAME",
+ * "-pNAME" or any other key starting with - is not one. */
+static bool port_key(const char *k)
+{
+	return !strncmp(k, "-p ", 3) && k[3] && !k[3 + strspn(k + 3, "0123456789:/tcpud")];
+}
+
 /* {"NAME": value, "-p 8000:8000": "1"}: values masked, port mappings kept;
  * a {"key"/"name": NAME, "value": V} entry keeps its name. */
 static json_t *mask_object(const json_t *obj)
@@ -191,7 +199,7 @@ static json_t *mask_object(const json_t *obj)
 		     (json_is_string(json_object_get(obj, "key")) ||
 		      json_is_string(json_object_get(obj, "name")));
 	json_object_foreach((json_t *)obj, k, v) {
-		bool keep = entry ? strcmp(k, "value") != 0 : !strncmp(k, "-p", 2);
+		bool keep = entry ? strcmp(k, "value") != 0 : port_key(k);
 		json_object_set_new(r, k, keep ? json_deep_copy(v) : mask_value(v));
 	}
 	return r;

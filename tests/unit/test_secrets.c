@@ -76,6 +76,12 @@ static void env_object(void **state)
 	(void)state;
 	check("env", "{\"WANDB_API_KEY\":\"w1\",\"-p 8000:8000\":\"1\",\"X\":\"\"}",
 	      "{\"-p 8000:8000\":\"1\",\"WANDB_API_KEY\":\"********\",\"X\":\"\"}");
+	/* a key starting with - that is not a port mapping: its value masked */
+	check("env", "{\"-e HF_TOKEN\":\"hf_x\",\"-p 70:70/udp\":\"1\"}",
+	      "{\"-e HF_TOKEN\":\"********\",\"-p 70:70/udp\":\"1\"}");
+	check("env", "{\"-pHF_TOKEN\":\"hf_x\",\"-p HF_TOKEN\":\"hf_y\",\"-p \":\"z\",\"-p\":\"w\"}",
+	      "{\"-p\":\"********\",\"-p \":\"********\",\"-p HF_TOKEN\":\"********\","
+	      "\"-pHF_TOKEN\":\"********\"}");
 }
 
 static void env_flags(void **state)
