@@ -344,6 +344,61 @@ static void test_search_line(void **state)
 	query_cmd_free(&c);
 }
 
+/* The limits of the language and of the search line, each at the value
+ * and one past it. */
+static void test_boundaries(void **state)
+{
+	(void)state;
+	/* a 64-character field name does not fit field[64]: refused, not
+	 * written past it; 63 characters fit (and are an unknown field) */
+	char t[200];
+	memset(t, 'a', 64);
+	strcpy(t + 64, "=1");
+	expect_error(t, 0, 64, "field name too long");
+	memset(t, 'a', 63);
+	strcpy(t + 63, "=1");
+	expect_error(t, 0, 63, "unknown field");
+	/* DEL is a control character, refused at its column; '~' (0x7E) is text */
+	expect_error("gpu_name=RTX\x7f" "4090", 12, 1, "control character 0x7F at column 13");
+	expect("gpu_name=RTX~4090", "{\"gpu_name\":{\"eq\":\"RTX~4090\"}}");
+	expect("gpu_name=\"a ~b\"", "{\"gpu_name\":{\"eq\":\"a ~b\"}}");
+	/* tabs and newlines separate, as blanks */
+	expect("num_gpus=1\tgpu_name=A\n", "{\"num_gpus\":{\"eq\":\"1\"},\"gpu_name\":{\"eq\":\"A\"}}");
+	struct query_cmd c;
+	struct query_error err;
+	/* --limit: 1 to 100000 */
+	json_t *b = cmd_body("--limit 100000", &c);
+	assert_int_equal(json_integer_value(json_object_get(b, "limit")), 100000);
+	json_decref(b);
+	query_cmd_free(&c);
+	b = cmd_body("--limit=1", &c);
+	assert_int_equal(json_integer_value(json_object_get(b, "limit")), 1);
+	json_decref(b);
+	query_cmd_free(&c);
+	assert_false(query_cmd_parse("--limit 100001", &c, &err));
+	assert_int_equal(err.pos, 8);
+	assert_non_null(strstr(err.msg, "--limit is a count from 1"));
+	assert_false(query_cmd_parse("--limit 5x", &c, &err));
+	assert_false(query_cmd_parse("--limit -1", &c, &err));
+	/* --storage 0 and --disk 0 are refused, not replaced by the 5 GB default */
+	assert_false(query_cmd_parse("--storage 0", &c, &err));
+	assert_int_equal(err.pos, 10);
+	assert_non_null(strstr(err.msg, "--storage is a size in GB"));
+	assert_false(query_cmd_parse("num_gpus=1 --disk 0", &c, &err));
+	assert_int_equal(err.pos, 18);
+	assert_non_null(strstr(err.msg, "--disk is a size in GB"));
+	assert_false(query_cmd_parse("--disk=-5", &c, &err));
+	assert_false(query_cmd_parse("--disk 1000001", &c, &err));
+	b = cmd_body("--disk 0.5", &c);
+	assert_true(json_real_value(json_object_get(b, "allocated_storage")) == 0.5);
+	json_decref(b);
+	query_cmd_free(&c);
+	b = cmd_body("--storage 1000000", &c);
+	assert_true(json_real_value(json_object_get(b, "allocated_storage")) == 1e6);
+	json_decref(b);
+	query_cmd_free(&c);
+}
+
 static void test_defaults_desc_and_sort_keys(void **state)
 {
 	(void)state;
@@ -390,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_search_body),
 		cmocka_unit_test(test_unknown_fields),
 		cmocka_unit_test(test_search_line),
+		cmocka_unit_test(test_boundaries),
 		cmocka_unit_test(test_defaults_desc_and_sort_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
