@@ -212,6 +212,68 @@ static void test_levels_at_the_limits(void **state)
 	assert_int_equal(money_level(&both, 3, 0.01, true, false, &known, why, 0), ML_ALARM);
 }
 
+/* Prices known only in part, uptimes that say nothing, bad amounts, burns
+ * that are no figure. */
+static void test_money_edges(void **state)
+{
+	(void)state;
+	/* a running row with no total: base + storage, or base alone; none: NAN */
+	struct instance r = inst(1, IS_RUNNING, 1.0, NAN);
+	r.dph_total = NAN;
+	assert_true(fabs(money_row_rate(&r) - 1.0) < 1e-9);
+	r.dph_base = NAN;
+	assert_true(isnan(money_row_rate(&r)));
+	/* cost so far: storage or GPU price derived from the total */
+	struct cost_estimate ce;
+	struct instance x = inst(2, IS_STOPPED, 0.9, NAN);
+	x.dph_total = 1.0;
+	x.start_date = 1000;
+	money_cost_so_far(&x, 1000 + 3600, &ce);
+	assert_int_equal(ce.kind, COST_RANGE);
+	assert_true(fabs(ce.storage - 0.1) < 1e-9);
+	assert_true(fabs(ce.hi - 1.0) < 1e-9);
+	x = inst(3, IS_STOPPED, NAN, 0.1);
+	x.dph_total = 1.0;
+	x.start_date = 1000;
+	money_cost_so_far(&x, 1000 + 3600, &ce);
+	assert_true(fabs(ce.hi - 1.0) < 1e-9);
+	/* only the total: neither part is known */
+	x = inst(4, IS_STOPPED, NAN, NAN);
+	x.dph_total = 1.0;
+	x.start_date = 1000;
+	money_cost_so_far(&x, 1000 + 3600, &ce);
+	assert_int_equal(ce.kind, COST_UNKNOWN);
+	/* running with no uptime, a zero uptime, or one longer than the age */
+	x = inst(5, IS_RUNNING, 0.9, 0.1);
+	x.start_date = 1000;
+	money_cost_so_far(&x, 1000 + 3600, &ce);
+	assert_int_equal(ce.kind, COST_RANGE);
+	assert_true(ce.gpu_known_s == 0);
+	x.uptime_mins = 0;
+	money_cost_so_far(&x, 1000 + 3600, &ce);
+	assert_int_equal(ce.kind, COST_RANGE);
+	x.uptime_mins = 120;
+	money_cost_so_far(&x, 1000 + 3600, &ce);
+	assert_int_equal(ce.kind, COST_EXACT);
+	assert_true(ce.gpu_known_s == 3600);
+	assert_true(fabs(ce.lo - 1.0) < 1e-9);
+	/* prepay: no amount, no price */
+	double m, d;
+	assert_false(money_prepay_preview(NAN, 0.5, &m, &d));
+	assert_false(money_prepay_preview(10, 0, &m, &d));
+	assert_false(money_prepay_preview(10, -1, &m, &d));
+	assert_true(isnan(m) && isnan(d));
+	/* a burn said to be known that is no number: nothing to say of runway */
+	struct money_limits lim = { 24, 2, 0, 0 };
+	bool known;
+	char why[120];
+	assert_int_equal(money_level(&lim, 100, NAN, true, false, &known, why, sizeof why), ML_OK);
+	assert_false(known);
+	/* a lower-bound burn of nothing: an upper bound says nothing */
+	money_level(&lim, 100, 0, true, true, &known, why, sizeof why);
+	assert_false(known);
+}
+
 static void test_prepay_preview(void **state)
 {
 	(void)state;
@@ -410,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_cost_so_far),
 		cmocka_unit_test(test_cost_so_far_boundaries),
 		cmocka_unit_test(test_levels_at_the_limits),
+		cmocka_unit_test(test_money_edges),
 		cmocka_unit_test(test_prepay_preview),
 		cmocka_unit_test(test_bid_preview),
 		cmocka_unit_test(test_levels),

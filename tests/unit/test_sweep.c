@@ -278,6 +278,22 @@ static void drain(struct sweep *w)
 	}
 }
 
+/* Answer requests with empty pages until one of step `want` is next; it
+ * is left in *q, unanswered. */
+static void drain_until(struct sweep *w, enum sweep_step want, struct sweep_query *q)
+{
+	for (;;) {
+		assert_true(sweep_next(w, q));
+		if (q->step == want)
+			return;
+		struct api_error e;
+		json_t *empty = page_of(NULL, 0, "running", NULL, 0);
+		assert_true(sweep_answer(w, q, empty, 1000.0, &e));
+		json_decref(empty);
+		sweep_query_free(q);
+	}
+}
+
 /* A first complete sweep of exactly two pages (26-50 instances) is not
  * small: the next cycle lists failures first; after one page it is small:
  * the next cycle is the sweep alone. */
@@ -345,6 +361,170 @@ static void test_pager_page_max(void **state)
 	assert_int_equal(e.cls, AE_PROTOCOL);
 	assert_non_null(strstr(e.msg, "never ends"));
 	pager_reset(&pg);
+}
+
+/* The spec's v0 list: one answer is the whole list, with no filters to ask
+ * with, so a row it lacks is removed at once; no attention, never small. */
+static void test_v0_list_is_the_truth(void **state)
+{
+	(void)state;
+	struct sweep w;
+	sweep_init(&w);
+	sweep_use_v0(&w);
+	sweep_cycle(&w);
+	struct sweep_query q;
+	assert_true(sweep_next(&w, &q));
+	assert_int_equal(q.step, SW_PAGE);
+	assert_true(q.v0);
+	sweep_query_free(&q);
+	long a[] = { 1, 2, 3 };
+	struct api_error e;
+	json_t *root = page_of(a, 3, "running", NULL, 3);
+	assert_true(sweep_next(&w, &q));
+	assert_true(sweep_answer(&w, &q, root, 1000.0, &e));
+	json_decref(root);
+	sweep_query_free(&q);
+	assert_true(w.complete_once);
+	assert_false(w.small);
+	assert_false(sweep_next(&w, &q)); /* no attention on v0 */
+	sweep_cycle(&w);
+	long b[] = { 1, 3 };
+	answer(&w, SW_PAGE, page_of(b, 2, "offline", NULL, 2));
+	assert_false(held(&w, 2));
+	assert_int_equal(w.nconfirm, 0);
+	assert_string_equal(status_of(&w, 3), "offline");
+	assert_false(sweep_next(&w, &q));
+	/* the same answer again: nothing to remove */
+	sweep_cycle(&w);
+	answer(&w, SW_PAGE, page_of(b, 2, "offline", NULL, 2));
+	assert_int_equal(w.n, 2);
+	sweep_free(&w);
+}
+
+/* A wrong shape is a failure of the request; a failed request of each
+ * kind removes nothing and ends what it was part of. */
+static void test_failures_of_each_kind(void **state)
+{
+	(void)state;
+	struct sweep w;
+	sweep_init(&w);
+	long p1[] = { 1, 2, 3 }, p2[] = { 4, 5 };
+	sweep_ids(&w, p1, 3, p2, 2, 5);
+	drain(&w);
+	sweep_cycle(&w);
+	struct sweep_query q;
+	struct api_error e;
+	assert_true(sweep_next(&w, &q));
+	assert_int_equal(q.step, SW_FAILSCAN);
+	json_t *bad = json_string("nope");
+	assert_false(sweep_answer(&w, &q, bad, 1000.0, &e));
+	json_decref(bad);
+	assert_int_equal(e.cls, AE_PROTOCOL);
+	sweep_failed(&w, &q); /* attention ends for this cycle */
+	sweep_query_free(&q);
+	assert_true(sweep_next(&w, &q));
+	assert_int_equal(q.step, SW_PAGE);
+	sweep_failed(&w, &q);
+	sweep_query_free(&q);
+	assert_true(w.interrupted);
+	assert_int_equal(w.n, 5);
+	/* a removal check that fails is asked again */
+	long q1[] = { 1, 2, 3 }, q2[] = { 4 };
+	sweep_free(&w);
+	sweep_init(&w);
+	sweep_ids(&w, p1, 3, p2, 2, 5);
+	sweep_ids(&w, q1, 3, q2, 1, 5);
+	drain_until(&w, SW_CONFIRM, &q);
+	sweep_failed(&w, &q);
+	sweep_query_free(&q);
+	assert_true(held(&w, 5));
+	assert_int_equal(w.nconfirm, 1);
+	assert_true(sweep_next(&w, &q));
+	assert_int_equal(q.step, SW_CONFIRM);
+	sweep_query_free(&q);
+	/* steps that are no request: nothing happens */
+	q.step = SW_NONE;
+	sweep_failed(&w, &q);
+	assert_false(sweep_too_long(&w, &q));
+	sweep_free(&w);
+}
+
+/* Attention answers that arrive after their listing ended (v0 switched
+ * on meanwhile) merge their rows and move nothing on. */
+static void test_late_attention_answers(void **state)
+{
+	(void)state;
+	static const enum sweep_step steps[] = { SW_FAILSCAN, SW_BOOTING, SW_FAILCOUNT };
+	for (size_t k = 0; k < sizeof steps / sizeof *steps; k++) {
+		struct sweep w;
+		sweep_init(&w);
+		sweep_cycle(&w);
+		long p1[] = { 1, 2, 3 };
+		/* held failures: the first cycle counts them after the listings */
+		answer(&w, SW_PAGE, page_of(p1, 3, "offline", "o2", 50));
+		struct sweep_query q;
+		struct api_error e;
+		drain_until(&w, steps[k], &q);
+		sweep_use_v0(&w);
+		long f[] = { 9 };
+		json_t *root = page_of(f, 1, "offline", NULL, 1);
+		assert_true(sweep_answer(&w, &q, root, 1000.0, &e));
+		json_decref(root);
+		sweep_query_free(&q);
+		assert_int_equal(w.att, ATT_IDLE);
+		assert_true(held(&w, 9) == (steps[k] != SW_FAILCOUNT));
+		sweep_free(&w);
+	}
+}
+
+/* The pager's shapes: a bare list, one instance, a list under
+ * "instances" (or null), an integer next_token; anything else refused. */
+static void test_pager_shapes(void **state)
+{
+	(void)state;
+	struct pager pg = { .total = -1 };
+	struct api_error e;
+	json_t *arr = json_pack("[{s:i}]", "id", 1);
+	assert_true(pager_page(&pg, arr, NULL, NULL, &e));
+	assert_true(pg.done);
+	json_decref(arr);
+	pager_reset(&pg);
+	json_t *one = json_pack("{s:i}", "id", 1);
+	assert_true(pager_page(&pg, one, NULL, NULL, &e));
+	json_decref(one);
+	pager_reset(&pg);
+	json_t *nul = json_pack("{s:n,s:i}", "instances", "next_token", 7);
+	assert_true(pager_page(&pg, nul, NULL, NULL, &e));
+	assert_string_equal(pg.token, "7");
+	json_decref(nul);
+	pager_reset(&pg);
+	json_t *bads[] = { json_string("x"), json_pack("{s:i}", "instances", 5), json_pack("{s:i}", "x", 1) };
+	for (size_t i = 0; i < 3; i++) {
+		assert_false(pager_page(&pg, bads[i], NULL, NULL, &e));
+		assert_string_equal(e.msg, "unexpected instance list shape");
+		json_decref(bads[i]);
+		pager_reset(&pg);
+	}
+	/* from the text: not JSON, and JSON of the wrong shape */
+	struct inst_page pd;
+	assert_false(pager_map_text("{\"instances\":[", 14, true, &pd, &e));
+	assert_non_null(strstr(e.msg, "malformed JSON from the service"));
+	assert_true(pager_map_text("\"x\"", 3, true, &pd, &e));
+	assert_false(pd.shape_ok);
+	assert_false(pager_page_mapped(&pg, &pd, NULL, NULL, &e));
+	pager_reset(&pg);
+	/* the held rows of an empty sweep, and the failure states */
+	struct sweep w;
+	sweep_init(&w);
+	struct irow **r = sweep_rows(&w);
+	assert_non_null(r);
+	free(r);
+	sweep_forget(&w, 42); /* not held: nothing */
+	assert_false(sweep_take_changed(&w));
+	sweep_free(&w);
+	assert_false(sweep_failure_status(NULL));
+	assert_true(sweep_failure_status("offline"));
+	assert_false(sweep_failure_status("running"));
 }
 
 static void test_forget_removes_at_once(void **state)
@@ -1117,6 +1297,10 @@ int main(void)
 		cmocka_unit_test(test_unasked_last_row_removes_nothing),
 		cmocka_unit_test(test_two_page_fleet_is_not_small),
 		cmocka_unit_test(test_pager_page_max),
+		cmocka_unit_test(test_v0_list_is_the_truth),
+		cmocka_unit_test(test_failures_of_each_kind),
+		cmocka_unit_test(test_late_attention_answers),
+		cmocka_unit_test(test_pager_shapes),
 		cmocka_unit_test(test_forget_removes_at_once),
 		cmocka_unit_test(test_attention_merge_replaces_the_row_at_once),
 		cmocka_unit_test(test_attention_cost_flat_in_known_failures),
