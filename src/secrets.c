@@ -170,7 +170,8 @@ char *secrets_mask_script(const char *s)
 }
 
 /* A value as masked: null and "" stay (nothing to hide), anything else is
- * the mask. */
+ * the mask.  (v is never NULL here, and json_is_*() and the foreach macros
+ * below test for NULL first: those branches are never taken.) */
 static json_t *mask_value(const json_t *v)
 {
 	if (!v || json_is_null(v))
@@ -247,6 +248,7 @@ json_t *secrets_masked(const char *key, const json_t *val)
 				 : secrets_mask_flags(json_string_value(val));
 		json_t *r = json_string(m);
 		free(m);
+		/* a guard: valid UTF-8 cut at ASCII bytes and ASCII masks stay valid */
 		return r ? r : json_string(SECRETS_MASK); /* not UTF-8: hide it whole */
 	}
 	if (json_is_array(val))

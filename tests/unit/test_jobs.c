@@ -259,7 +259,21 @@ static void validation_boundaries(void **state)
 	assert_string_equal(jobs_strerror(JOBS_OK), "queued");
 	assert_string_equal(jobs_strerror(-99), "unknown error");
 	assert_string_equal(job_kind_name((enum job_kind)JOB__COUNT), "?");
+	/* backup codes: a dash out of place, a character that is no letter or digit */
+	r = req(JOB_TFA_LOGIN, 0, 0);
+	strcpy(r.tfa_method, "backup");
+	strcpy(r.text, "ABCDE-FGH-123");
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	strcpy(r.text, "ABCD-EF_H-1234");
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	/* prepay of no number */
+	r = req(JOB_PREPAY, 5, NAN);
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	/* taken without asking for the id */
+	struct job_req got;
+	assert_true(jobs_take(j, &got, NULL));
 	jobs_free(j);
+	jobs_free(NULL);
 }
 
 /* A GET of url as an on-demand call (fetch) or an action. */
@@ -420,6 +434,16 @@ static void subscriptions(void **state)
 	jobs_unsubscribe(j, sub);
 	assert_true(isinf(jobs_next_call_due(j)));
 	assert_false(jobs_take_call(j, 1e9, &got, &rid, &sid));
+	/* a fetch with a body (a search): each request gets its own copy */
+	int post = 0;
+	c = call_of("http://x/p", false);
+	c.call.body = strdup("{\"q\":1}");
+	assert_int_equal(jobs_subscribe(j, &c, 10, false, &post), JOBS_OK);
+	assert_true(jobs_take_call(j, 5000, &got, &rid, &sid));
+	assert_int_equal(sid, post);
+	assert_string_equal(got.call.body, "{\"q\":1}");
+	api_call_free(&got.call);
+	jobs_unsubscribe(j, post);
 	/* a bounded set */
 	int ok = 0, full = 0;
 	for (int i = 0; i < 40; i++) {

@@ -237,6 +237,12 @@ static void test_money_edges(void **state)
 	x.start_date = 1000;
 	money_cost_so_far(&x, 1000 + 3600, &ce);
 	assert_true(fabs(ce.hi - 1.0) < 1e-9);
+	/* storage alone: the GPU price is not known */
+	x = inst(6, IS_STOPPED, NAN, 0.1);
+	x.dph_total = NAN;
+	x.start_date = 1000;
+	money_cost_so_far(&x, 1000 + 3600, &ce);
+	assert_int_equal(ce.kind, COST_UNKNOWN);
 	/* only the total: neither part is known */
 	x = inst(4, IS_STOPPED, NAN, NAN);
 	x.dph_total = 1.0;
@@ -272,6 +278,11 @@ static void test_money_edges(void **state)
 	/* a lower-bound burn of nothing: an upper bound says nothing */
 	money_level(&lim, 100, 0, true, true, &known, why, sizeof why);
 	assert_false(known);
+	/* ... but credit under its limit is sure whatever the burn */
+	struct money_limits cl = { 24, 2, 10, 1 };
+	assert_int_equal(money_level(&cl, 5, 0.01, true, true, &known, why, sizeof why), ML_WARN);
+	assert_true(known);
+	assert_non_null(strstr(why, "credit $5.00 under $10.00"));
 }
 
 static void test_prepay_preview(void **state)

@@ -163,6 +163,10 @@ static void special_envelopes(void **state)
 	assert_string_equal(retry_decision_name(RD_FAIL), "fail");
 	assert_string_equal(retry_decision_name((enum retry_decision)99), "?");
 	assert_string_equal(retry_fail_name(RF__COUNT), "?");
+	assert_string_equal(retry_fail_name((enum retry_fail)-1), "?");
+	/* an error class outside the enum: never a reason to resend */
+	e.cls = (enum apierr_class)99;
+	assert_int_equal(retry_classify(&e, CURLE_OK, true), RF_BAD_ANSWER);
 }
 
 static void transport_classes(void **state)

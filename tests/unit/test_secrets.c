@@ -172,6 +172,13 @@ static void edges(void **state)
 	free(s);
 	/* a quoted value with an escaped quote, an escaped blank, an empty
 	 * value, "-e-x" and "-eNAME" (no value): only values are masked */
+	/* a backslash at the very end, inside quotes or not */
+	s = secrets_mask_flags("-e A=x\\");
+	assert_string_equal(s, "-e A=********");
+	free(s);
+	s = secrets_mask_flags("-e \"A=x\\");
+	assert_string_equal(s, "-e \"A=********\"");
+	free(s);
 	s = secrets_mask_flags("-e \"A=x\\\"y z\" -e B=a\\ b -e C= -e-x -eNOEQ -e");
 	assert_string_equal(s, "-e \"A=********\" -e B=******** -e C= -e-x -eNOEQ -e");
 	free(s);

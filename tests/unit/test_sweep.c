@@ -394,10 +394,12 @@ static void test_v0_list_is_the_truth(void **state)
 	assert_int_equal(w.nconfirm, 0);
 	assert_string_equal(status_of(&w, 3), "offline");
 	assert_false(sweep_next(&w, &q));
-	/* the same answer again: nothing to remove */
+	/* the same answer again, as the spec's bare list (no total): nothing
+	 * to remove, the total kept */
 	sweep_cycle(&w);
-	answer(&w, SW_PAGE, page_of(b, 2, "offline", NULL, 2));
+	answer(&w, SW_PAGE, json_pack("[o,o]", inst(1, "offline"), inst(3, "offline")));
 	assert_int_equal(w.n, 2);
+	assert_int_equal(w.total, 2);
 	sweep_free(&w);
 }
 
@@ -525,6 +527,85 @@ static void test_pager_shapes(void **state)
 	assert_false(sweep_failure_status(NULL));
 	assert_true(sweep_failure_status("offline"));
 	assert_false(sweep_failure_status("running"));
+}
+
+/* The booting listing reads at most SWEEP_BOOT_PAGES pages a cycle; the
+ * columns are asked for when use_cols is on; a cycle while removal checks
+ * are pending starts no sweep until they are answered. */
+static void test_booting_pages_cols_and_pending_checks(void **state)
+{
+	(void)state;
+	struct sweep w;
+	sweep_init(&w);
+	w.use_cols = true;
+	sweep_cycle(&w);
+	long p1[] = { 1, 2, 3 }, b1[] = { 7 }, b2[] = { 8 };
+	struct sweep_query q;
+	assert_true(sweep_next(&w, &q));
+	assert_string_equal(q.cols, SWEEP_COLS);
+	sweep_query_free(&q);
+	answer(&w, SW_PAGE, page_of(p1, 3, "running", "o2", 50));
+	drain_until(&w, SW_BOOTING, &q);
+	assert_null(q.token);
+	struct api_error e;
+	json_t *root = page_of(b1, 1, "loading", "b2", 50);
+	assert_true(sweep_answer(&w, &q, root, 1000.0, &e));
+	json_decref(root);
+	sweep_query_free(&q);
+	assert_true(sweep_next(&w, &q));
+	assert_int_equal(q.step, SW_BOOTING);
+	assert_string_equal(q.token, "b2");
+	root = page_of(b2, 1, "loading", "b3", 50);
+	assert_true(sweep_answer(&w, &q, root, 1000.0, &e));
+	json_decref(root);
+	sweep_query_free(&q);
+	assert_int_equal(w.att, ATT_IDLE); /* two pages: the rest next cycle */
+	assert_true(held(&w, 7) && held(&w, 8));
+	assert_true(sweep_next(&w, &q));
+	assert_int_equal(q.step, SW_PAGE);
+	sweep_query_free(&q);
+	sweep_free(&w);
+	/* removal checks pending: the cycle starts no new sweep */
+	sweep_init(&w);
+	long s1[] = { 1, 2, 3 }, s2[] = { 4, 5 }, t1[] = { 1, 2, 3 }, t2[] = { 4 };
+	sweep_ids(&w, s1, 3, s2, 2, 5);
+	sweep_ids(&w, t1, 3, t2, 1, 5);
+	drain_until(&w, SW_CONFIRM, &q);
+	sweep_query_free(&q);
+	uint64_t gen = w.gen;
+	sweep_cycle(&w);
+	assert_int_equal(w.gen, gen);
+	assert_false(w.active);
+	sweep_free(&w);
+}
+
+/* More ids missing than one by-id read holds: checked SWEEP_PAGE_LIMIT at
+ * a time, the rest next. */
+static void test_removal_checks_in_pages(void **state)
+{
+	(void)state;
+	struct sweep w;
+	sweep_init(&w);
+	long p1[SWEEP_PAGE_LIMIT], p2[] = { 100, 101, 102, 103, 104 };
+	for (int i = 0; i < SWEEP_PAGE_LIMIT; i++)
+		p1[i] = i + 1;
+	sweep_ids(&w, p1, SWEEP_PAGE_LIMIT, p2, 5, 30);
+	long q1[] = { 1, 2 }, q2[] = { 100 };
+	sweep_ids(&w, q1, 2, q2, 1, 3);
+	assert_int_equal(w.nconfirm, 27);
+	struct sweep_query q;
+	drain_until(&w, SW_CONFIRM, &q);
+	struct api_error e;
+	json_t *none = page_of(NULL, 0, "running", NULL, 0);
+	assert_true(sweep_answer(&w, &q, none, 1000.0, &e));
+	json_decref(none);
+	sweep_query_free(&q);
+	assert_int_equal(w.nconfirm, 2);
+	assert_int_equal(w.n, 5); /* 1, 2, 100 and the two not yet checked */
+	answer(&w, SW_CONFIRM, page_of(NULL, 0, "running", NULL, 0));
+	assert_int_equal(w.nconfirm, 0);
+	assert_int_equal(w.n, 3);
+	sweep_free(&w);
 }
 
 static void test_forget_removes_at_once(void **state)
@@ -1180,6 +1261,40 @@ static void test_attention_overrun_cycle_follows_one_page(void **state)
 	fleet_free(&f);
 }
 
+/* A cycle's attention stops at SWEEP_ATT_MAX_REQ requests however many
+ * parts are left (here about 23 parts of 3,000 held failures at the
+ * floor budget: 12 due this cycle); the sweep goes on after it. */
+static void test_attention_capped_per_cycle(void **state)
+{
+	(void)state;
+	struct sweep w;
+	struct fleet f;
+	sweep_init(&w);
+	fleet_wide(&f, 12000, 4);
+	fleet_sweep(&w, &f);
+	sweep_cycle(&w);
+	w.url_budget = SWEEP_URL_FLOOR;
+	struct sweep_query q;
+	struct api_error e;
+	int att = 0;
+	for (;;) {
+		assert_true(sweep_next(&w, &q));
+		if (q.step == SW_PAGE)
+			break;
+		att++;
+		json_t *root = fleet_answer(&f, &q);
+		assert_true(sweep_answer(&w, &q, root, 1000.0, &e));
+		json_decref(root);
+		sweep_query_free(&q);
+		assert_true(att <= SWEEP_ATT_MAX_REQ);
+	}
+	sweep_query_free(&q);
+	assert_int_equal(att, SWEEP_ATT_MAX_REQ);
+	assert_int_equal(w.att, ATT_IDLE);
+	sweep_free(&w);
+	fleet_free(&f);
+}
+
 /* The probe cost at the seeded fleet's scale: 10,000 instances, about 1,200
  * failures held (430 host, 770 run) and 1,800 stopped by the operator; the
  * figures are printed as a note.  A swap in each group is found in the next
@@ -1301,6 +1416,8 @@ int main(void)
 		cmocka_unit_test(test_failures_of_each_kind),
 		cmocka_unit_test(test_late_attention_answers),
 		cmocka_unit_test(test_pager_shapes),
+		cmocka_unit_test(test_booting_pages_cols_and_pending_checks),
+		cmocka_unit_test(test_removal_checks_in_pages),
 		cmocka_unit_test(test_forget_removes_at_once),
 		cmocka_unit_test(test_attention_merge_replaces_the_row_at_once),
 		cmocka_unit_test(test_attention_cost_flat_in_known_failures),
@@ -1310,6 +1427,7 @@ int main(void)
 		cmocka_unit_test(test_attention_url_byte_sizing),
 		cmocka_unit_test(test_attention_414_halves_to_the_floor),
 		cmocka_unit_test(test_attention_overrun_cycle_follows_one_page),
+		cmocka_unit_test(test_attention_capped_per_cycle),
 		cmocka_unit_test(test_attention_cost_at_10000),
 		cmocka_unit_test(test_partial_figures_rule),
 	};
