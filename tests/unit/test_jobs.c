@@ -262,7 +262,7 @@ static void validation_boundaries(void **state)
 	/* backup codes: a dash out of place, a character that is no letter or digit */
 	r = req(JOB_TFA_LOGIN, 0, 0);
 	strcpy(r.tfa_method, "backup");
-	strcpy(r.text, "ABCDE-FGH-123");
+	strcpy(r.text, "ABCDE-FGH-1234");
 	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
 	strcpy(r.text, "ABCD-EF_H-1234");
 	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);

@@ -429,6 +429,8 @@ static void test_edges(void **state)
 	/* numbers: out of range, not finite */
 	expect_error("gpu_ram>=1e999", 9, 5, "'1e999' is not a number");
 	expect_error("gpu_ram>=inf", 9, 3, "'inf' is not a number");
+	expect_error("gpu_ram>=5x", 9, 2, "'5x' is not a number");
+	expect("gpu_ram=null", "{\"gpu_ram\":{\"eq\":null}}");
 	expect_error("gpu_ram in [1,nan]", 11, 7, "'nan' is not a number");
 	/* the bad token of an error ends at a blank */
 	expect_error("num_gpus=1 -x=1 y=2", 11, 4, "expected a field name, not '-x=1'");
@@ -470,6 +472,8 @@ static void test_edges(void **state)
 	assert_true(query_cmd_parse(NULL, &c, NULL));
 	query_cmd_free(&c);
 	assert_false(query_cmd_parse("-x", &c, NULL));
+	assert_true(query_cmd_parse("dph_base > -.5", &c, &err)); /* a number, no option */
+	query_cmd_free(&c);
 	assert_true(query_cmd_parse("num_gpus=1 -", &c, &err));
 	assert_null(query_cmd_body(&c, &err));
 	assert_non_null(strstr(err.msg, "expected a field name, not '-'"));

@@ -479,6 +479,30 @@ static void test_late_attention_answers(void **state)
 	}
 }
 
+/* Answers without total_instances: the first sweep's total stays unknown;
+ * a failure count without one says nothing of departures. */
+static void test_answers_without_a_total(void **state)
+{
+	(void)state;
+	struct sweep w;
+	sweep_init(&w);
+	sweep_cycle(&w);
+	json_t *p = json_pack("{s:b,s:[o,o],s:s}", "success", 1, "instances", inst(1, "offline"),
+			      inst(2, "offline"), "next_token", "o2");
+	answer(&w, SW_PAGE, p);
+	assert_int_equal(w.total, -1);
+	struct sweep_query q;
+	drain_until(&w, SW_FAILCOUNT, &q);
+	struct api_error e;
+	json_t *c = json_pack("{s:b,s:[]}", "success", 1, "instances");
+	assert_true(sweep_answer(&w, &q, c, 1000.0, &e));
+	json_decref(c);
+	sweep_query_free(&q);
+	assert_false(w.departed[0]);
+	assert_int_equal(w.att, ATT_BOOTING);
+	sweep_free(&w);
+}
+
 /* The pager's shapes: a bare list, one instance, a list under
  * "instances" (or null), an integer next_token; anything else refused. */
 static void test_pager_shapes(void **state)
@@ -1415,6 +1439,7 @@ int main(void)
 		cmocka_unit_test(test_v0_list_is_the_truth),
 		cmocka_unit_test(test_failures_of_each_kind),
 		cmocka_unit_test(test_late_attention_answers),
+		cmocka_unit_test(test_answers_without_a_total),
 		cmocka_unit_test(test_pager_shapes),
 		cmocka_unit_test(test_booting_pages_cols_and_pending_checks),
 		cmocka_unit_test(test_removal_checks_in_pages),
