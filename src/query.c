@@ -141,7 +141,7 @@ bool query_field_known(enum query_target t, const char *field)
 static size_t distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
-	if (la > 63 || lb > 63)
+	if (la > 63 || lb > 63) /* (lb: every known name is shorter) */
 		return 99;
 	size_t d[64][64];
 	for (size_t i = 0; i <= la; i++)

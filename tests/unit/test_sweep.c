@@ -554,23 +554,24 @@ static void test_pager_shapes(void **state)
 }
 
 /* The booting listing reads at most SWEEP_BOOT_PAGES pages a cycle; the
- * columns are asked for when use_cols is on; a cycle while removal checks
+ * columns are asked for only while use_cols is on; a cycle while removal checks
  * are pending starts no sweep until they are answered. */
 static void test_booting_pages_cols_and_pending_checks(void **state)
 {
 	(void)state;
 	struct sweep w;
 	sweep_init(&w);
-	w.use_cols = true;
 	sweep_cycle(&w);
 	long p1[] = { 1, 2, 3 }, b1[] = { 7 }, b2[] = { 8 };
 	struct sweep_query q;
 	assert_true(sweep_next(&w, &q));
 	assert_string_equal(q.cols, SWEEP_COLS);
 	sweep_query_free(&q);
+	w.use_cols = false; /* every field from now on */
 	answer(&w, SW_PAGE, page_of(p1, 3, "running", "o2", 50));
 	drain_until(&w, SW_BOOTING, &q);
 	assert_null(q.token);
+	assert_null(q.cols);
 	struct api_error e;
 	json_t *root = page_of(b1, 1, "loading", "b2", 50);
 	assert_true(sweep_answer(&w, &q, root, 1000.0, &e));
