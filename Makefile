@@ -8,10 +8,12 @@
 #   make soak             the dashboard's resident memory over 30 minutes (SOAK_S),
 #                         then the 10,000-instance fleet over five minutes with no 429
 #   make screenshots      regenerate screenshots/*.png from the real binary
+#   make coverage         unit, contract and integ suites under gcov (build/coverage):
+#                         line and branch coverage per src/ file, HTML report
 #   make install          PREFIX=/usr/local DESTDIR=
 #   make deps | clean
 #
-# VARIANT=release|debug|asan|tsan builds into build/<variant>/ (override with O=dir).
+# VARIANT=release|debug|asan|tsan|coverage builds into build/<variant>/ (override with O=dir).
 
 VERSION   := 0.1.0
 VARIANT   ?= release
@@ -45,8 +47,11 @@ else ifeq ($(VARIANT),asan)
 else ifeq ($(VARIANT),tsan)
   OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
   SAN_LD := -fsanitize=thread
+else ifeq ($(VARIANT),coverage)
+  OPT := -O0 -g --coverage
+  SAN_LD := --coverage
 else
-  $(error VARIANT must be release, debug, asan or tsan)
+  $(error VARIANT must be release, debug, asan, tsan or coverage)
 endif
 
 CPPFLAGS_ALL = -D_GNU_SOURCE -DRENTOP_VERSION='"$(VERSION)"' -DRENTOP_DATADIR='"$(DATADIR)"' -Isrc -Iui -Iui/widgets -Iui/views
@@ -78,7 +83,7 @@ LIBS_CLIENT = $(call pc_libs,$(PKGS_CORE) $(PKGS_UI)) -lm
 LIBS_SIM    = $(call pc_libs,$(PKGS_SIM)) -lm
 
 .PHONY: all demo check test bench soak screenshots install uninstall deps clean \
-        tests unit-bins contract-bins bench-bins check-layering fuzz
+        tests unit-bins contract-bins bench-bins check-layering fuzz coverage
 .DEFAULT_GOAL := all
 
 all: $(RENTOP) $(SIM)
@@ -172,6 +177,11 @@ screenshots: deps
 
 fuzz:
 	@sh tests/fuzz/run.sh
+
+# Not part of check: its own build (build/coverage), its own dependency (gcovr).
+coverage:
+	@sh mk/deps.sh coverage
+	@sh tests/coverage.sh
 
 # ---- install ---------------------------------------------------------------
 install: all

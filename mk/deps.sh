@@ -1,6 +1,9 @@
 #!/bin/sh
 # Install the Debian packages rentop needs to build and test, but only the
 # missing ones.  Uses sudo when not root.  Safe to run again and again.
+#
+#   sh mk/deps.sh             what make check, demo, bench need
+#   sh mk/deps.sh coverage    also gcovr, for make coverage alone
 set -eu
 
 # pkg-config module -> Debian package
@@ -12,6 +15,8 @@ yajl:libyajl-dev"
 TOOLS="pkg-config:pkg-config cc:gcc make:make tmux:tmux oathtool:oathtool curl:curl
 valgrind:valgrind clang:clang aha:aha qrencode:qrencode zbarimg:zbar-tools
 ssh-keygen:openssh-client"
+# make coverage's summariser: not needed by make check
+[ "${1:-}" = coverage ] && TOOLS="$TOOLS gcovr:gcovr"
 
 missing=""
 command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"

@@ -168,7 +168,7 @@ static bool validate(const struct job_req *r)
 	case JOB_REBOOT:
 	case JOB_DESTROY:
 		return true;
-	case JOB__COUNT:
+	case JOB__COUNT: /* refused above */
 		break;
 	}
 	return false;
@@ -184,7 +184,7 @@ static void publish(struct jobs *j)
 	struct pending p[JOBS_MAX];
 	size_t n = 0;
 	pthread_mutex_lock(&j->mu);
-	for (size_t i = 0; i < j->n && n < JOBS_MAX; i++) {
+	for (size_t i = 0; i < j->n && n < JOBS_MAX; i++) { /* j->n <= JOBS_MAX: a guard */
 		p[n].job_id = j->slots[i].id;
 		p[n].kind = (int)j->slots[i].req.kind;
 		p[n].instance_id = j->slots[i].req.instance_id;
@@ -396,7 +396,7 @@ bool jobs_subscribed(struct jobs *j, int sub_id)
 static struct api_call call_dup(const struct api_call *c)
 {
 	struct api_call d = *c;
-	d.url = c->url ? xstrdup(c->url) : NULL;
+	d.url = c->url ? xstrdup(c->url) : NULL; /* (never NULL: refused by jobs_subscribe) */
 	d.body = c->body ? xstrdup(c->body) : NULL;
 	return d;
 }

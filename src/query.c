@@ -141,7 +141,7 @@ bool query_field_known(enum query_target t, const char *field)
 static size_t distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
-	if (la > 63 || lb > 63)
+	if (la > 63 || lb > 63) /* (lb: every known name is shorter) */
 		return 99;
 	size_t d[64][64];
 	for (size_t i = 0; i <= la; i++)
@@ -546,7 +546,7 @@ json_t *query_parse_for(enum query_target target, const char *text, bool no_defa
 		if (!v)
 			goto bad;
 		json_t *cond = json_object_get(q, canon);
-		if (!json_is_object(cond)) {
+		if (!json_is_object(cond)) { /* NULL (every condition in q is an object) */
 			cond = json_object();
 			json_object_set_new(q, canon, cond);
 		}
@@ -809,7 +809,7 @@ bool query_cmd_parse(const char *line, struct query_cmd *c, struct query_error *
 			strcpy(c->type, "on-demand");
 		} else if (!strcmp(name, "--bid") || !strcmp(name, "--interruptible")) {
 			strcpy(c->type, "bid");
-		} else if (!strcmp(name, "--reserved")) {
+		} else if (!strcmp(name, "--reserved")) { /* the last name: never false */
 			strcpy(c->type, "reserved");
 		}
 		free(val);

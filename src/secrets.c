@@ -170,7 +170,8 @@ char *secrets_mask_script(const char *s)
 }
 
 /* A value as masked: null and "" stay (nothing to hide), anything else is
- * the mask. */
+ * the mask.  (v is never NULL here, and json_is_*() and the foreach macros
+ * below test for NULL first: those branches are never taken.) */
 static json_t *mask_value(const json_t *v)
 {
 	if (!v || json_is_null(v))
@@ -178,6 +179,14 @@ static json_t *mask_value(const json_t *v)
 	if (json_is_string(v) && json_string_length(v) == 0)
 		return json_string("");
 	return json_string(SECRETS_MASK);
+}
+
+/* A port mapping's key as the service writes it: "-p " and the mapping,
+ * in the characters the CLI allows there ("-p 8000:8000/tcp").  "-e NAME",
+ * "-pNAME" or any other key starting with - is not one. */
+static bool port_key(const char *k)
+{
+	return !strncmp(k, "-p ", 3) && k[3] && !k[3 + strspn(k + 3, "0123456789:/tcpud")];
 }
 
 /* {"NAME": value, "-p 8000:8000": "1"}: values masked, port mappings kept;
@@ -191,7 +200,7 @@ static json_t *mask_object(const json_t *obj)
 		     (json_is_string(json_object_get(obj, "key")) ||
 		      json_is_string(json_object_get(obj, "name")));
 	json_object_foreach((json_t *)obj, k, v) {
-		bool keep = entry ? strcmp(k, "value") != 0 : !strncmp(k, "-p", 2);
+		bool keep = entry ? strcmp(k, "value") != 0 : port_key(k);
 		json_object_set_new(r, k, keep ? json_deep_copy(v) : mask_value(v));
 	}
 	return r;
@@ -239,6 +248,7 @@ json_t *secrets_masked(const char *key, const json_t *val)
 				 : secrets_mask_flags(json_string_value(val));
 		json_t *r = json_string(m);
 		free(m);
+		/* a guard: valid UTF-8 cut at ASCII bytes and ASCII masks stay valid */
 		return r ? r : json_string(SECRETS_MASK); /* not UTF-8: hide it whole */
 	}
 	if (json_is_array(val))

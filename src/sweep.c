@@ -41,6 +41,8 @@ static const char *const FAIL_GROUPS[SWEEP_FAIL_GROUPS][2] = {
 };
 static const bool GROUP_MEANT_TO_RUN[SWEEP_FAIL_GROUPS] = { false, true };
 
+/* (The mapper leaves no status NULL, "" when absent: the NULL checks below
+ * are guards no answer reaches.) */
 static bool in_group(const struct instance *x, int g)
 {
 	const char *s = x->actual_status;
@@ -61,7 +63,9 @@ void pager_reset(struct pager *pg)
 }
 
 /* The list's shape and next_token without mapping a row (for callers that
- * keep the raw JSON only): the shapes json_map_instances() accepts. */
+ * keep the raw JSON only): the shapes json_map_instances() accepts.
+ * (json_is_*() test for NULL first; root is never NULL, list is checked:
+ * those branches are never taken.) */
 static bool shape_only(const json_t *root, char **token)
 {
 	*token = NULL;
@@ -87,7 +91,7 @@ static bool shape_only(const json_t *root, char **token)
 static bool page_verdict(enum json_stream_rc rc, const char *err, struct inst_page *out,
 			 struct api_error *e)
 {
-	switch (rc) {
+	switch (rc) { /* every json_stream_rc is named: no other value comes */
 	case JSTREAM_OK:
 		out->shape_ok = true;
 		return true;
@@ -388,7 +392,7 @@ char *sweep_filters_text(json_t *f)
 	char *s = json_dumps(f, JSON_COMPACT);
 	json_decref(f);
 	if (!s)
-		abort();
+		abort(); /* json_dumps of an object fails only without memory */
 	char *r = xstrdup(s);
 	free(s);
 	return r;
@@ -397,7 +401,7 @@ char *sweep_filters_text(json_t *f)
 /* The ids held in failure group g, sorted (they are held sorted by id). */
 static long *held_failures(const struct sweep *w, int g, size_t *n)
 {
-	long *k = xmalloc((w->n ? w->n : 1) * sizeof *k);
+	long *k = xmalloc((w->n ? w->n : 1) * sizeof *k); /* never 0 bytes (a hunt holds some) */
 	*n = 0;
 	for (size_t i = 0; i < w->n; i++)
 		if (in_group(&w->v[i].r->x, g))
@@ -553,6 +557,7 @@ static char *confirm_filters(const struct sweep *w)
  * group known to hold departed failures. */
 static bool hunt_next(struct sweep *w, struct sweep_query *q)
 {
+	/* (sweep_next asks only when no attention step is due: att is idle) */
 	if (w->att != ATT_IDLE || w->hunt_req >= SWEEP_HUNT_PER_CYCLE)
 		return false;
 	if (w->hunt_group < 0) {
@@ -872,7 +877,7 @@ bool sweep_answer_page(struct sweep *w, const struct sweep_query *q, struct inst
 			instances_free(v, n);
 		}
 		break;
-	case SW_NONE:
+	case SW_NONE: /* never handed out by sweep_next */
 	case SW__COUNT:
 		instances_free(v, n);
 		break;

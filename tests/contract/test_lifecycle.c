@@ -325,6 +325,60 @@ static void test_speed_scales_the_boot(void **state)
 	simproc_stop(s);
 }
 
+/* uptime_mins is null while not running, unless keep_uptime: then a
+ * stopped record keeps the value of its last run, as the live service may. */
+static void test_stopped_uptime_null_or_kept(void **state)
+{
+	(void)state;
+	long id = ct_find("running", "running");
+	char path[96];
+	snprintf(path, sizeof path, "/api/v0/instances/%ld/", id);
+	json_t *in = ct_inst(id);
+	double up = ct_num(in, "uptime_mins");
+	assert_true(up > 0);
+	json_decref(in);
+	json_decref(ct_expect("PUT", path, "{\"state\":\"stopped\"}", 200));
+	ct_advance(5);
+	expect_status(id, "exited", "stopped");
+	in = ct_inst(id);
+	assert_true(json_is_null(json_object_get(in, "uptime_mins")));
+	json_decref(in);
+	/* kept: the stopped record carries what it was last given */
+	ct_ctl("set", "{\"what\":\"sim\",\"field\":\"keep_uptime\",\"value\":true}");
+	char body[160];
+	snprintf(body, sizeof body, "{\"what\":\"instance\",\"id\":%ld,\"field\":\"uptime_mins\",\"value\":%.2f}",
+		 id, up);
+	ct_ctl("set", body);
+	ct_advance(60);
+	in = ct_inst(id);
+	assert_string_equal(ct_str(in, "actual_status"), "exited");
+	assert_float_equal(ct_num(in, "uptime_mins"), up, 0.006);
+	json_decref(in);
+	/* a run and a stop: the value of that run stays after it */
+	json_decref(ct_expect("PUT", path, "{\"state\":\"running\"}", 200));
+	ct_advance(13);
+	expect_status(id, "running", "running");
+	ct_advance(600);
+	in = ct_inst(id);
+	double run = ct_num(in, "uptime_mins");
+	assert_true(run >= 10);
+	json_decref(in);
+	json_decref(ct_expect("PUT", path, "{\"state\":\"stopped\"}", 200));
+	ct_advance(5);
+	in = ct_inst(id);
+	assert_string_equal(ct_str(in, "actual_status"), "exited");
+	assert_true(ct_num(in, "uptime_mins") >= run);
+	json_decref(in);
+	/* reset: null again once stopped */
+	ct_ctl("reset", "{}");
+	json_decref(ct_expect("PUT", path, "{\"state\":\"stopped\"}", 200));
+	ct_advance(5);
+	expect_status(id, "exited", "stopped");
+	in = ct_inst(id);
+	assert_true(json_is_null(json_object_get(in, "uptime_mins")));
+	json_decref(in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +395,7 @@ int main(void)
 		cmocka_unit_test_setup(test_interruptible_outbid_then_rebid_restarts, ct_reset),
 		cmocka_unit_test_setup(test_host_drop_makes_a_running_instance_offline_for_good, ct_reset),
 		cmocka_unit_test_setup(test_speed_scales_the_boot, ct_reset),
+		cmocka_unit_test_setup(test_stopped_uptime_null_or_kept, ct_reset),
 	};
 	return cmocka_run_group_tests_name("contract_lifecycle", tests, setup, ct_stop);
 }

@@ -11,7 +11,8 @@
 # - the prepay prompt shows the months covered and the discount as the
 #   amount is typed (nothing sent); the bid dialog shows the current bid and
 #   min_bid, and a bid under min_bid asks a second confirmation;
-# - cost so far says "upper bound" for a stopped instance;
+# - cost so far says "upper bound" for a stopped instance, and counts no GPU
+#   time known even when its record keeps the uptime of its last run;
 # - a hung list: dimmed rows and a countdown, STALE not OFFLINE while the
 #   balance answers, outage and recovery in the event log; OFFLINE and
 #   "burn ?" when nothing answers.
@@ -207,10 +208,19 @@ t_bid_low() {
 }
 
 t_cost_upper_bound() {
+    # the live service may leave a stopped record's uptime_mins from its last
+    # run (the simulator's keep_uptime): it says nothing of the GPU billed
+    # now, so the known part stays storage only.  The label is set after the
+    # uptime: once it shows, rentop has read both.
+    sim_post /__sim/set '{"what":"sim","field":"keep_uptime","value":true}' || return 1
+    sim_post /__sim/set "{\"what\":\"instance\",\"id\":$SID,\"field\":\"uptime_mins\",\"value\":90}" || return 1
+    sim_post /__sim/set "{\"what\":\"instance\",\"id\":$SID,\"field\":\"label\",\"value\":\"uptimekept\"}" || return 1
+    wait_for "uptimekept" 10 || return 1
     select_row "$SID" || return 1
     keys Enter
     wait_for "Instance $SID" 10 || return 1
     wait_for_re "cost so far +\\\$[0-9.,]+ to \\\$[0-9.,]+ \(upper bound" 5 || return 1
+    wait_for_flat "GPU none of this run" 5 || return 1
     keys Escape
     sleep 0.3
     keys Escape

@@ -273,6 +273,11 @@ static void set(struct simstate *st, json_t *b, struct sim_resp *rs, double now)
 		reply(rs, 200, json_pack("{s:b}", "success", 1));
 		return;
 	}
+	if (what && !strcmp(what, "sim") && !strcmp(field, "keep_uptime")) {
+		st->w->keep_uptime = json_is_true(value);
+		reply(rs, 200, json_pack("{s:b}", "success", 1));
+		return;
+	}
 	if (what && !strcmp(what, "endpoint")) {
 		json_t *ep = jstr(b, "endpoint") ? world_endpoint_by_name(st->w, jstr(b, "endpoint"))
 						 : world_endpoint_by_id(st->w, (long)jnum(b, "endpoint_id", -1));

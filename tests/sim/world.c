@@ -546,9 +546,9 @@ void world_inst_view(struct world *w, struct inst *in, double now)
 	} else {
 		view_null(o, "gpu_util");
 		view_null(o, "gpu_temp");
-		view_null(o, "uptime_mins");
+		if (!w->keep_uptime)
+			view_null(o, "uptime_mins");
 	}
-	(void)w;
 }
 
 size_t world_lower(const struct world *w, long long id)
@@ -1411,6 +1411,7 @@ void world_reset(struct world *w)
 {
 	free_all(w);
 	w->logs_cli_only = false;
+	w->keep_uptime = false;
 	w->eplog_every = 0;
 	w->manual_offset = 0;
 	w->t0_wall = floor((double)time(NULL));

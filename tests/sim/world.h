@@ -140,6 +140,8 @@ struct world {
 	bool logs_cli_only;     /* get_endpoint_logs answers only the CLI's form
 				 * (the spec's {"endpoint"} gets a bare 404) */
 	double eplog_every;     /* s between generated endpoint log lines (0: EPLOG_EVERY) */
+	bool keep_uptime;       /* a stopped instance keeps the uptime_mins its record
+				 * last had, as the live service may (else null) */
 
 	struct tfa *tfa;
 	/* The unfiltered v1 list's label_counts, kept while no instance is

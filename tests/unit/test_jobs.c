@@ -3,17 +3,22 @@
  * refusing everything, the same action on the same instance refused while
  * queued or running, the pending set in the model, the waker, a full
  * queue, and the pending set staying in step with the queue while the UI
- * thread submits and the poller thread finishes at the same time. */
+ * thread submits and the poller thread finishes at the same time; the
+ * on-demand calls and subscriptions (read-only, the interval floor, one
+ * request in flight, visibility). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jobs.h"
@@ -218,6 +223,240 @@ static void one_login_at_a_time_and_full(void **state)
 	jobs_free(j);
 }
 
+/* Negative instance ids and a label that fills its buffer with no
+ * terminator are refused before anything is queued. */
+static void validation_boundaries(void **state)
+{
+	(void)state;
+	struct jobs *j = jobs_new(NULL, false);
+	static const enum job_kind kinds[] = { JOB_START, JOB_STOP, JOB_REBOOT, JOB_LABEL,
+					       JOB_DESTROY, JOB_BID, JOB_PREPAY };
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+		struct job_req r = req(kinds[i], -1, 1.0);
+		strcpy(r.text, "x");
+		assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+		r.instance_id = LONG_MIN;
+		assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	}
+	assert_int_equal(jobs_queued(j), 0);
+	/* LABEL_MAX + 1 bytes, no terminator: refused (not read past the buffer) */
+	struct job_req r = req(JOB_LABEL, 5, 0);
+	memset(r.text, 'a', sizeof r.text);
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	/* a one-byte label, and a stop of id 1, are fine */
+	r.text[1] = '\0';
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_OK);
+	r = req(JOB_STOP, 1, 0);
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_OK);
+	assert_int_equal(jobs_queued(j), 2);
+	/* a kind below the enum's range */
+	r = req((enum job_kind)-1, 5, 0);
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	assert_string_equal(jobs_strerror(JOBS_EINVAL), "invalid arguments");
+	assert_string_equal(jobs_strerror(JOBS_EBUSY),
+			    "the same action on this instance is already under way");
+	assert_string_equal(jobs_strerror(JOBS_EFULL), "too many actions queued");
+	assert_string_equal(jobs_strerror(JOBS_OK), "queued");
+	assert_string_equal(jobs_strerror(-99), "unknown error");
+	assert_string_equal(job_kind_name((enum job_kind)JOB__COUNT), "?");
+	/* backup codes: a dash out of place, a character that is no letter or digit */
+	r = req(JOB_TFA_LOGIN, 0, 0);
+	strcpy(r.tfa_method, "backup");
+	strcpy(r.text, "ABCDE-FGH-1234");
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	strcpy(r.text, "ABCD-EF_H-1234");
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	/* prepay of no number */
+	r = req(JOB_PREPAY, 5, NAN);
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	/* taken without asking for the id */
+	struct job_req got;
+	assert_true(jobs_take(j, &got, NULL));
+	jobs_free(j);
+	jobs_free(NULL);
+}
+
+/* A GET of url as an on-demand call (fetch) or an action. */
+static struct job_call call_of(const char *url, bool action)
+{
+	struct job_call c;
+	memset(&c, 0, sizeof c);
+	c.call = api_call_make(EP_USER, action ? "PUT" : "GET", url ? strdup(url) : NULL,
+			       action ? json_pack("{s:s}", "k", "v") : NULL);
+	c.action = action;
+	snprintf(c.what, sizeof c.what, "test");
+	return c;
+}
+
+/* On-demand calls: read-only refuses an action (not a fetch), a call
+ * without a url is refused, calls go in submit order ahead of the
+ * subscriptions, their ids never collide with jobs', and the queue is
+ * bounded. */
+static void calls_queue(void **state)
+{
+	(void)state;
+	struct jobs *ro = jobs_new(NULL, true);
+	struct job_call c = call_of("http://x/a", true);
+	int id = 0;
+	assert_int_equal(jobs_call(ro, &c, &id), JOBS_EREADONLY);
+	assert_null(c.call.url); /* freed on refusal */
+	c = call_of("http://x/b", false);
+	assert_int_equal(jobs_call(ro, &c, &id), JOBS_OK);
+	assert_true(id > 0);
+	struct job_call got;
+	int rid, sid;
+	assert_true(jobs_take_call(ro, 0, &got, &rid, &sid));
+	assert_false(got.action);
+	api_call_free(&got.call);
+	jobs_free(ro);
+
+	struct jobs *j = jobs_new(NULL, false);
+	woken = 0;
+	jobs_set_waker(j, waker, NULL);
+	c = call_of(NULL, false);
+	assert_int_equal(jobs_call(j, &c, &id), JOBS_EINVAL);
+	assert_int_equal(woken, 0);
+	struct job_req r = req(JOB_STOP, 7, 0);
+	int jid = 0, id1 = 0, id2 = 0, sub = 0;
+	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
+	struct job_call s = call_of("http://x/sub", false);
+	assert_int_equal(jobs_subscribe(j, &s, 5, false, &sub), JOBS_OK);
+	c = call_of("http://x/1", true);
+	assert_int_equal(jobs_call(j, &c, &id1), JOBS_OK);
+	assert_null(c.call.url); /* taken over */
+	c = call_of("http://x/2", false);
+	assert_int_equal(jobs_call(j, &c, &id2), JOBS_OK);
+	assert_int_equal(woken, 4);
+	assert_true(jid != id1 && id1 != id2 && sub != id1 && sub != id2 && sub != jid);
+	assert_true(jobs_next_call_due(j) == 0);
+	/* the calls first, in order, as one-shots (sub_id 0) */
+	assert_true(jobs_take_call(j, 0, &got, &rid, &sid));
+	assert_int_equal(rid, id1);
+	assert_int_equal(sid, 0);
+	assert_string_equal(got.call.url, "http://x/1");
+	assert_true(got.action);
+	api_call_free(&got.call);
+	assert_true(jobs_take_call(j, 0, &got, &rid, &sid));
+	assert_int_equal(rid, id2);
+	api_call_free(&got.call);
+	/* then the subscription */
+	assert_true(jobs_take_call(j, 0, &got, &rid, &sid));
+	assert_int_equal(sid, sub);
+	assert_int_equal(rid, sub);
+	api_call_free(&got.call);
+	/* a bounded queue: refused when full, the call freed */
+	int ok = 0, full = 0;
+	for (int i = 0; i < 100; i++) {
+		c = call_of("http://x/n", false);
+		int rc = jobs_call(j, &c, NULL);
+		ok += rc == JOBS_OK;
+		full += rc == JOBS_EFULL;
+		assert_null(c.call.url);
+	}
+	assert_int_equal(ok, 64);
+	assert_int_equal(full, 36);
+	jobs_free(j); /* frees the queued calls */
+}
+
+/* Subscriptions: fetches only, every >= 1 s, one request in flight at a
+ * time, due interval_s after the last answer, paused while hidden. */
+static void subscriptions(void **state)
+{
+	(void)state;
+	struct jobs *j = jobs_new(NULL, false);
+	struct job_call c = call_of("http://x/s", true);
+	int sub = 0;
+	assert_int_equal(jobs_subscribe(j, &c, 5, false, &sub), JOBS_EINVAL); /* an action */
+	assert_null(c.call.url);
+	c = call_of("http://x/s", false);
+	assert_int_equal(jobs_subscribe(j, &c, 0.999, false, &sub), JOBS_EINVAL);
+	c = call_of("http://x/s", false);
+	assert_int_equal(jobs_subscribe(j, &c, NAN, false, &sub), JOBS_EINVAL);
+	c = call_of(NULL, false);
+	assert_int_equal(jobs_subscribe(j, &c, 5, false, &sub), JOBS_EINVAL);
+	assert_true(isinf(jobs_next_call_due(j)));
+	/* the floor itself is accepted */
+	c = call_of("http://x/s", false);
+	assert_int_equal(jobs_subscribe(j, &c, 1.0, false, &sub), JOBS_OK);
+	assert_true(jobs_subscribed(j, sub));
+	/* due at once; taken as a copy (the subscription keeps its own) */
+	assert_true(jobs_next_call_due(j) == 0);
+	struct job_call got;
+	int rid, sid;
+	assert_true(jobs_take_call(j, 100, &got, &rid, &sid));
+	assert_int_equal(sid, sub);
+	assert_string_equal(got.call.url, "http://x/s");
+	api_call_free(&got.call);
+	/* one request in flight: not taken again, however late, until it ends */
+	assert_false(jobs_take_call(j, 1000, &got, &rid, &sid));
+	assert_true(isinf(jobs_next_call_due(j)));
+	jobs_call_done(j, sub, 1000);
+	assert_true(jobs_next_call_due(j) == 1001);
+	assert_false(jobs_take_call(j, 1000.5, &got, &rid, &sid));
+	assert_true(jobs_take_call(j, 1001, &got, &rid, &sid));
+	api_call_free(&got.call);
+	jobs_call_done(j, sub, 1001);
+	/* hidden, when it asks for visibility: paused; shown: due at once */
+	int vis = 0;
+	c = call_of("http://x/v", false);
+	assert_int_equal(jobs_subscribe(j, &c, 30, true, &vis), JOBS_OK);
+	assert_true(jobs_take_call(j, 1001, &got, &rid, &sid));
+	assert_int_equal(sid, vis);
+	api_call_free(&got.call);
+	jobs_call_done(j, vis, 1001);
+	jobs_set_visible(j, vis, false);
+	assert_true(jobs_next_call_due(j) == 1002); /* the other one only */
+	assert_true(jobs_take_call(j, 2000, &got, &rid, &sid));
+	assert_int_equal(sid, sub); /* not the hidden one, long due */
+	api_call_free(&got.call);
+	assert_false(jobs_take_call(j, 2000, &got, &rid, &sid));
+	jobs_call_done(j, sub, 2000);
+	woken = 0;
+	jobs_set_waker(j, waker, NULL);
+	jobs_set_visible(j, vis, true);
+	assert_int_equal(woken, 1);
+	jobs_set_visible(j, vis, true); /* already shown: no wake */
+	assert_int_equal(woken, 1);
+	assert_true(jobs_next_call_due(j) == 0);
+	assert_true(jobs_take_call(j, 1001, &got, &rid, &sid));
+	assert_int_equal(sid, vis);
+	api_call_free(&got.call);
+	/* shown again while its request is out: still one in flight */
+	jobs_set_visible(j, vis, false);
+	jobs_set_visible(j, vis, true);
+	assert_false(jobs_take_call(j, 1001, &got, &rid, &sid));
+	/* gone: its result is dropped, it is never due again */
+	jobs_unsubscribe(j, vis);
+	assert_false(jobs_subscribed(j, vis));
+	jobs_call_done(j, vis, 1001); /* the request that was out ends: harmless */
+	jobs_set_visible(j, vis, true);
+	jobs_unsubscribe(j, vis);
+	jobs_unsubscribe(j, sub);
+	assert_true(isinf(jobs_next_call_due(j)));
+	assert_false(jobs_take_call(j, 1e9, &got, &rid, &sid));
+	/* a fetch with a body (a search): each request gets its own copy */
+	int post = 0;
+	c = call_of("http://x/p", false);
+	c.call.body = strdup("{\"q\":1}");
+	assert_int_equal(jobs_subscribe(j, &c, 10, false, &post), JOBS_OK);
+	assert_true(jobs_take_call(j, 5000, &got, &rid, &sid));
+	assert_int_equal(sid, post);
+	assert_string_equal(got.call.body, "{\"q\":1}");
+	api_call_free(&got.call);
+	jobs_unsubscribe(j, post);
+	/* a bounded set */
+	int ok = 0, full = 0;
+	for (int i = 0; i < 40; i++) {
+		c = call_of("http://x/n", false);
+		int rc = jobs_subscribe(j, &c, 10, false, NULL);
+		ok += rc == JOBS_OK;
+		full += rc == JOBS_EFULL;
+	}
+	assert_int_equal(ok, 32);
+	assert_int_equal(full, 8);
+	jobs_free(j); /* frees the subscriptions' calls */
+}
+
 /* The poller's side of the race test: take and finish jobs as they come. */
 struct race {
 	struct jobs *j;
@@ -273,6 +512,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(validation),
+		cmocka_unit_test(validation_boundaries),
+		cmocka_unit_test(calls_queue),
+		cmocka_unit_test(subscriptions),
 		cmocka_unit_test(read_only_refuses_everything),
 		cmocka_unit_test(dedupe_and_pending),
 		cmocka_unit_test(one_login_at_a_time_and_full),

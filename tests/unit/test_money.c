@@ -139,6 +139,152 @@ static void test_cost_so_far(void **state)
 	assert_int_equal(ce.kind, COST_UNKNOWN);
 }
 
+/* The boundaries of the cost so far: a stopped record that still carries
+ * the uptime of its last run, a boot exactly the allowance long, and a
+ * start_date of 0 (no start, not 1970). */
+static void test_cost_so_far_boundaries(void **state)
+{
+	(void)state;
+	struct cost_estimate ce;
+	/* stopped, with uptime_mins left from its last run: the GPU is not
+	 * billed now, so that uptime proves nothing: storage, as a range */
+	struct instance s = inst(1, IS_STOPPED, 0.9, 0.1);
+	s.start_date = 1000;
+	s.uptime_mins = 120;
+	money_cost_so_far(&s, 1000 + 7200, &ce);
+	assert_int_equal(ce.kind, COST_RANGE);
+	assert_true(ce.gpu_known_s == 0);
+	assert_true(fabs(ce.lo - 0.2) < 1e-9);
+	assert_true(fabs(ce.hi - 2.0) < 1e-9);
+	/* running, uptime exactly the boot allowance (600 s) shorter than its age: exact */
+	struct instance x = inst(2, IS_RUNNING, 0.9, 0.1);
+	x.start_date = 1000;
+	x.uptime_mins = (7200.0 - 600.0) / 60.0;
+	money_cost_so_far(&x, 1000 + 7200, &ce);
+	assert_int_equal(ce.kind, COST_EXACT);
+	assert_true(fabs(ce.lo - (0.2 + 0.9 * 6600.0 / 3600.0)) < 1e-9);
+	assert_true(ce.hi == ce.lo);
+	/* one minute more of boot: a range */
+	x.uptime_mins -= 1;
+	money_cost_so_far(&x, 1000 + 7200, &ce);
+	assert_int_equal(ce.kind, COST_RANGE);
+	/* start_date 0: unknown, not counted from 1970 */
+	x.start_date = 0;
+	x.uptime_mins = 60;
+	money_cost_so_far(&x, 1.7e9, &ce);
+	assert_int_equal(ce.kind, COST_UNKNOWN);
+	assert_true(isnan(ce.lo) && isnan(ce.hi));
+	/* a start in the future (clock skew): unknown */
+	x.start_date = 2000;
+	money_cost_so_far(&x, 1500, &ce);
+	assert_int_equal(ce.kind, COST_UNKNOWN);
+}
+
+/* A figure exactly at its alarm limit is a warning, not the alarm. */
+static void test_levels_at_the_limits(void **state)
+{
+	(void)state;
+	bool known;
+	char why[120];
+	struct money_limits cl = { 0, 0, 10, 2 };
+	assert_int_equal(money_level(&cl, 2, 0, true, false, &known, why, sizeof why), ML_WARN);
+	assert_non_null(strstr(why, "credit $2.00 under $10.00"));
+	assert_int_equal(money_level(&cl, 1.99, 0, true, false, &known, why, sizeof why), ML_ALARM);
+	/* exactly at the warning limit: OK */
+	assert_int_equal(money_level(&cl, 10, 0, true, false, &known, why, sizeof why), ML_OK);
+	assert_string_equal(why, "");
+	/* $4 at $2/h is a runway of exactly 2 h = runway_alarm_h */
+	struct money_limits rl = { 24, 2, 0, 0 };
+	assert_int_equal(money_level(&rl, 4, 2, true, false, &known, why, sizeof why), ML_WARN);
+	assert_non_null(strstr(why, "under 1d00h"));
+	assert_int_equal(money_level(&rl, 3.9, 2, true, false, &known, why, sizeof why), ML_ALARM);
+	assert_non_null(strstr(why, "under 2h00m"));
+	/* exactly at runway_warn_h: OK */
+	assert_int_equal(money_level(&rl, 48, 2, true, false, &known, why, sizeof why), ML_OK);
+	/* no credit left at all: a runway of 0, the alarm */
+	assert_int_equal(money_level(&rl, 0, 2, true, false, &known, why, sizeof why), ML_ALARM);
+	/* credit and runway both low: the credit's reason when it is the worse */
+	struct money_limits both = { 24, 0, 10, 5 };
+	assert_int_equal(money_level(&both, 3, 0.01, true, false, &known, why, sizeof why),
+			 ML_ALARM);
+	assert_non_null(strstr(why, "credit $3.00 under $5.00"));
+	/* a level with no room for the reason */
+	assert_int_equal(money_level(&both, 3, 0.01, true, false, &known, why, 0), ML_ALARM);
+}
+
+/* Prices known only in part, uptimes that say nothing, bad amounts, burns
+ * that are no figure. */
+static void test_money_edges(void **state)
+{
+	(void)state;
+	/* a running row with no total: base + storage, or base alone; none: NAN */
+	struct instance r = inst(1, IS_RUNNING, 1.0, NAN);
+	r.dph_total = NAN;
+	assert_true(fabs(money_row_rate(&r) - 1.0) < 1e-9);
+	r.dph_base = NAN;
+	assert_true(isnan(money_row_rate(&r)));
+	/* cost so far: storage or GPU price derived from the total */
+	struct cost_estimate ce;
+	struct instance x = inst(2, IS_STOPPED, 0.9, NAN);
+	x.dph_total = 1.0;
+	x.start_date = 1000;
+	money_cost_so_far(&x, 1000 + 3600, &ce);
+	assert_int_equal(ce.kind, COST_RANGE);
+	assert_true(fabs(ce.storage - 0.1) < 1e-9);
+	assert_true(fabs(ce.hi - 1.0) < 1e-9);
+	x = inst(3, IS_STOPPED, NAN, 0.1);
+	x.dph_total = 1.0;
+	x.start_date = 1000;
+	money_cost_so_far(&x, 1000 + 3600, &ce);
+	assert_true(fabs(ce.hi - 1.0) < 1e-9);
+	/* storage alone: the GPU price is not known */
+	x = inst(6, IS_STOPPED, NAN, 0.1);
+	x.dph_total = NAN;
+	x.start_date = 1000;
+	money_cost_so_far(&x, 1000 + 3600, &ce);
+	assert_int_equal(ce.kind, COST_UNKNOWN);
+	/* only the total: neither part is known */
+	x = inst(4, IS_STOPPED, NAN, NAN);
+	x.dph_total = 1.0;
+	x.start_date = 1000;
+	money_cost_so_far(&x, 1000 + 3600, &ce);
+	assert_int_equal(ce.kind, COST_UNKNOWN);
+	/* running with no uptime, a zero uptime, or one longer than the age */
+	x = inst(5, IS_RUNNING, 0.9, 0.1);
+	x.start_date = 1000;
+	money_cost_so_far(&x, 1000 + 3600, &ce);
+	assert_int_equal(ce.kind, COST_RANGE);
+	assert_true(ce.gpu_known_s == 0);
+	x.uptime_mins = 0;
+	money_cost_so_far(&x, 1000 + 3600, &ce);
+	assert_int_equal(ce.kind, COST_RANGE);
+	x.uptime_mins = 120;
+	money_cost_so_far(&x, 1000 + 3600, &ce);
+	assert_int_equal(ce.kind, COST_EXACT);
+	assert_true(ce.gpu_known_s == 3600);
+	assert_true(fabs(ce.lo - 1.0) < 1e-9);
+	/* prepay: no amount, no price */
+	double m, d;
+	assert_false(money_prepay_preview(NAN, 0.5, &m, &d));
+	assert_false(money_prepay_preview(10, 0, &m, &d));
+	assert_false(money_prepay_preview(10, -1, &m, &d));
+	assert_true(isnan(m) && isnan(d));
+	/* a burn said to be known that is no number: nothing to say of runway */
+	struct money_limits lim = { 24, 2, 0, 0 };
+	bool known;
+	char why[120];
+	assert_int_equal(money_level(&lim, 100, NAN, true, false, &known, why, sizeof why), ML_OK);
+	assert_false(known);
+	/* a lower-bound burn of nothing: an upper bound says nothing */
+	money_level(&lim, 100, 0, true, true, &known, why, sizeof why);
+	assert_false(known);
+	/* ... but credit under its limit is sure whatever the burn */
+	struct money_limits cl = { 24, 2, 10, 1 };
+	assert_int_equal(money_level(&cl, 5, 0.01, true, true, &known, why, sizeof why), ML_WARN);
+	assert_true(known);
+	assert_non_null(strstr(why, "credit $5.00 under $10.00"));
+}
+
 static void test_prepay_preview(void **state)
 {
 	(void)state;
@@ -383,6 +529,9 @@ int main(void)
 		cmocka_unit_test(test_row_rate_sums_to_burn),
 		cmocka_unit_test(test_state_counts),
 		cmocka_unit_test(test_cost_so_far),
+		cmocka_unit_test(test_cost_so_far_boundaries),
+		cmocka_unit_test(test_levels_at_the_limits),
+		cmocka_unit_test(test_money_edges),
 		cmocka_unit_test(test_prepay_preview),
 		cmocka_unit_test(test_bid_preview),
 		cmocka_unit_test(test_levels),

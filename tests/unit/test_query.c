@@ -344,6 +344,150 @@ static void test_search_line(void **state)
 	query_cmd_free(&c);
 }
 
+/* The limits of the language and of the search line, each at the value
+ * and one past it. */
+static void test_boundaries(void **state)
+{
+	(void)state;
+	/* a 64-character field name does not fit field[64]: refused, not
+	 * written past it; 63 characters fit (and are an unknown field) */
+	char t[200];
+	memset(t, 'a', 64);
+	strcpy(t + 64, "=1");
+	expect_error(t, 0, 64, "field name too long");
+	memset(t, 'a', 63);
+	strcpy(t + 63, "=1");
+	expect_error(t, 0, 63, "unknown field");
+	/* DEL is a control character, refused at its column; '~' (0x7E) is text */
+	expect_error("gpu_name=RTX\x7f" "4090", 12, 1, "control character 0x7F at column 13");
+	expect("gpu_name=RTX~4090", "{\"gpu_name\":{\"eq\":\"RTX~4090\"}}");
+	expect("gpu_name=\"a ~b\"", "{\"gpu_name\":{\"eq\":\"a ~b\"}}");
+	/* tabs and newlines separate, as blanks */
+	expect("num_gpus=1\tgpu_name=A\n", "{\"num_gpus\":{\"eq\":\"1\"},\"gpu_name\":{\"eq\":\"A\"}}");
+	struct query_cmd c;
+	struct query_error err;
+	/* --limit: 1 to 100000 */
+	json_t *b = cmd_body("--limit 100000", &c);
+	assert_int_equal(json_integer_value(json_object_get(b, "limit")), 100000);
+	json_decref(b);
+	query_cmd_free(&c);
+	b = cmd_body("--limit=1", &c);
+	assert_int_equal(json_integer_value(json_object_get(b, "limit")), 1);
+	json_decref(b);
+	query_cmd_free(&c);
+	assert_false(query_cmd_parse("--limit 100001", &c, &err));
+	assert_int_equal(err.pos, 8);
+	assert_non_null(strstr(err.msg, "--limit is a count from 1"));
+	assert_false(query_cmd_parse("--limit 5x", &c, &err));
+	assert_false(query_cmd_parse("--limit -1", &c, &err));
+	/* --storage 0 and --disk 0 are refused, not replaced by the 5 GB default */
+	assert_false(query_cmd_parse("--storage 0", &c, &err));
+	assert_int_equal(err.pos, 10);
+	assert_non_null(strstr(err.msg, "--storage is a size in GB"));
+	assert_false(query_cmd_parse("num_gpus=1 --disk 0", &c, &err));
+	assert_int_equal(err.pos, 18);
+	assert_non_null(strstr(err.msg, "--disk is a size in GB"));
+	assert_false(query_cmd_parse("--disk=-5", &c, &err));
+	assert_false(query_cmd_parse("--disk 1000001", &c, &err));
+	b = cmd_body("--disk 0.5", &c);
+	assert_true(json_real_value(json_object_get(b, "allocated_storage")) == 0.5);
+	json_decref(b);
+	query_cmd_free(&c);
+	b = cmd_body("--storage 1000000", &c);
+	assert_true(json_real_value(json_object_get(b, "allocated_storage")) == 1e6);
+	json_decref(b);
+	query_cmd_free(&c);
+}
+
+/* The order of a search body as compact JSON. */
+static void expect_order(const char *order, const char *want)
+{
+	struct query_error err;
+	json_t *b = query_search_body("", order, NULL, 0, 0, &err);
+	if (!b)
+		fail_msg("order '%s': %s", order, err.msg);
+	char *o = json_dumps(json_object_get(b, "order"), JSON_COMPACT);
+	if (strcmp(o, want))
+		fail_msg("order '%s' gave %s, want %s", order, o, want);
+	free(o);
+	json_decref(b);
+}
+
+/* What the other tests do not reach: lists with blank or quoted items,
+ * numbers that overflow, bytes that are not UTF-8, orders with stray
+ * separators, the field helpers' edges, the defaults' description of a
+ * changed default. */
+static void test_edges(void **state)
+{
+	(void)state;
+	/* list items: blank ones skipped, spaces trimmed, a quote that is not a pair kept */
+	expect("gpu_name in [a, ,b ,\"\"]", "{\"gpu_name\":{\"in\":[\"a\",\"b\"]}}");
+	expect("gpu_name in [\"a,b\"]", "{\"gpu_name\":{\"in\":[\"\\\"a\",\"b\\\"\"]}}");
+	expect("gpu_ram=None", "{\"gpu_ram\":{\"eq\":null}}");
+	/* not UTF-8: a "?" in its place, never an invalid string */
+	expect("gpu_name=\xff", "{\"gpu_name\":{\"eq\":\"?\"}}");
+	/* numbers: out of range, not finite */
+	expect_error("gpu_ram>=1e999", 9, 5, "'1e999' is not a number");
+	expect_error("gpu_ram>=inf", 9, 3, "'inf' is not a number");
+	expect_error("gpu_ram>=5x", 9, 2, "'5x' is not a number");
+	expect("gpu_ram=null", "{\"gpu_ram\":{\"eq\":null}}");
+	expect_error("gpu_ram in [1,nan]", 11, 7, "'nan' is not a number");
+	/* the bad token of an error ends at a blank */
+	expect_error("num_gpus=1 -x=1 y=2", 11, 4, "expected a field name, not '-x=1'");
+	expect_error("num_gpus gtx 2", 9, 3, "unknown operator 'gtx'");
+	expect_error("gpu_name=\"A\"B c=1", 12, 1, "unexpected 'B'");
+	/* orders: empty is the default; stray separators; + and - before the field */
+	expect_order("", "[[\"score\",\"desc\"]]");
+	expect_order(",dph+, ", "[[\"dph_total\",\"asc\"]]");
+	expect_order("dph+ +reliability", "[[\"dph_total\",\"asc\"],[\"reliability\",\"asc\"]]");
+	struct query_error err;
+	char longf[80];
+	memset(longf, 'a', 64);
+	longf[64] = '\0';
+	assert_null(query_search_body("", longf, NULL, 0, 0, &err));
+	assert_non_null(strstr(err.msg, "bad sort field"));
+	assert_null(query_search_body("", "-", NULL, 0, 0, &err));
+	json_t *b = query_search_body("", NULL, "", 0, 0, &err);
+	assert_string_equal(json_string_value(json_object_get(b, "type")), "on-demand");
+	json_decref(b);
+	/* the field helpers */
+	assert_null(query_alias(NULL));
+	assert_false(query_field_known(QUERY_OFFERS, NULL));
+	assert_false(query_field_known((enum query_target)9, "gpu_name"));
+	assert_null(query_field_nearest(QUERY_OFFERS, NULL));
+	assert_null(query_field_nearest(QUERY_OFFERS, ""));
+	char huge[80];
+	memset(huge, 'g', 70);
+	huge[70] = '\0';
+	assert_null(query_field_nearest(QUERY_OFFERS, huge)); /* too long to be near anything */
+	const char *names[400];
+	assert_int_equal(query_field_names(QUERY_OFFERS, names, 3), 3);
+	size_t all = query_field_names(QUERY_OFFERS, names, 400);
+	assert_true(all > 3 && all < 400);
+	/* cut in the aliases */
+	assert_int_equal(query_field_names(QUERY_OFFERS, names, all - 1), all - 1);
+	assert_int_equal(query_field_names((enum query_target)9, names, 400), 0);
+	/* the search line: no line, no err, a lone "-" left to the filters */
+	struct query_cmd c;
+	assert_true(query_cmd_parse(NULL, &c, NULL));
+	query_cmd_free(&c);
+	assert_false(query_cmd_parse("-x", &c, NULL));
+	assert_true(query_cmd_parse("dph_base > -.5", &c, &err)); /* a number, no option */
+	query_cmd_free(&c);
+	assert_true(query_cmd_parse("num_gpus=1 -", &c, &err));
+	assert_null(query_cmd_body(&c, &err));
+	assert_non_null(strstr(err.msg, "expected a field name, not '-'"));
+	query_cmd_free(&c);
+	/* the defaults' description when a default's condition was changed */
+	char buf[160];
+	json_t *body = json_loads("{\"verified\":{\"eq\":true,\"neq\":false},"
+				  "\"rentable\":{\"eq\":\"yes\"},\"rented\":5,"
+				  "\"external\":{\"eq\":false}}", 0, NULL);
+	assert_string_equal(query_defaults_desc(body, buf, sizeof buf),
+			    "defaults: not external (verified, rentable, rented yours or off)");
+	json_decref(body);
+}
+
 static void test_defaults_desc_and_sort_keys(void **state)
 {
 	(void)state;
@@ -390,6 +534,8 @@ int main(void)
 		cmocka_unit_test(test_search_body),
 		cmocka_unit_test(test_unknown_fields),
 		cmocka_unit_test(test_search_line),
+		cmocka_unit_test(test_boundaries),
+		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_defaults_desc_and_sort_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -140,6 +140,33 @@ static void special_envelopes(void **state)
 	assert_int_equal(retry_classify(&e, CURLE_OK, true), RF_GATEWAY);
 	apierr_protocol(&e, 500, "too large");
 	assert_int_equal(retry_classify(&e, CURLE_OK, true), RF_SERVER);
+	/* an unreadable 504 is a gateway's failure, a 503 the server's: the
+	 * decision is the same, the words the user reads differ */
+	apierr_protocol(&e, 504, "malformed JSON");
+	assert_int_equal(retry_classify(&e, CURLE_OK, true), RF_GATEWAY);
+	assert_string_equal(retry_fail_name(retry_classify(&e, CURLE_OK, true)), "gateway error");
+	assert_int_equal(retry_decision_for(RK_ACTION, &e, CURLE_OK, true), RD_UNKNOWN);
+	apierr_protocol(&e, 503, "malformed JSON");
+	assert_int_equal(retry_classify(&e, CURLE_OK, true), RF_SERVER);
+	assert_string_equal(retry_fail_name(retry_classify(&e, CURLE_OK, true)), "server error");
+	assert_int_equal(retry_decision_for(RK_ACTION, &e, CURLE_OK, true), RD_UNKNOWN);
+	apierr_protocol(&e, 499, "malformed JSON");
+	assert_int_equal(retry_classify(&e, CURLE_OK, true), RF_BAD_ANSWER);
+	/* no error at all is never a reason to send again */
+	memset(&e, 0, sizeof e);
+	e.cls = AE_NONE;
+	assert_int_equal(retry_classify(&e, CURLE_OK, true), RF_BAD_ANSWER);
+	assert_int_equal(retry_decision_for(RK_FETCH, &e, CURLE_OK, true), RD_FAIL);
+	/* the names the log and the messages use */
+	assert_string_equal(retry_decision_name(RD_UNKNOWN), "unknown");
+	assert_string_equal(retry_decision_name(RD_RETRY), "retry");
+	assert_string_equal(retry_decision_name(RD_FAIL), "fail");
+	assert_string_equal(retry_decision_name((enum retry_decision)99), "?");
+	assert_string_equal(retry_fail_name(RF__COUNT), "?");
+	assert_string_equal(retry_fail_name((enum retry_fail)-1), "?");
+	/* an error class outside the enum: never a reason to resend */
+	e.cls = (enum apierr_class)99;
+	assert_int_equal(retry_classify(&e, CURLE_OK, true), RF_BAD_ANSWER);
 }
 
 static void transport_classes(void **state)

@@ -76,6 +76,12 @@ static void env_object(void **state)
 	(void)state;
 	check("env", "{\"WANDB_API_KEY\":\"w1\",\"-p 8000:8000\":\"1\",\"X\":\"\"}",
 	      "{\"-p 8000:8000\":\"1\",\"WANDB_API_KEY\":\"********\",\"X\":\"\"}");
+	/* a key starting with - that is not a port mapping: its value masked */
+	check("env", "{\"-e HF_TOKEN\":\"hf_x\",\"-p 70:70/udp\":\"1\"}",
+	      "{\"-e HF_TOKEN\":\"********\",\"-p 70:70/udp\":\"1\"}");
+	check("env", "{\"-pHF_TOKEN\":\"hf_x\",\"-p HF_TOKEN\":\"hf_y\",\"-p \":\"z\",\"-p\":\"w\"}",
+	      "{\"-p\":\"********\",\"-p \":\"********\",\"-p HF_TOKEN\":\"********\","
+	      "\"-pHF_TOKEN\":\"********\"}");
 }
 
 static void env_flags(void **state)
@@ -146,10 +152,69 @@ static void instance_mapping(void **state)
 	json_decref(o);
 }
 
+/* The edges: no text, quotes and backslashes, empty values, flags that are
+ * not assignments, entry objects by "name", values of every JSON type. */
+static void edges(void **state)
+{
+	(void)state;
+	assert_false(secrets_name_looks_secret(NULL));
+	assert_false(secrets_is_env_key(NULL));
+	assert_false(secrets_is_env_key("label"));
+	json_t *v = json_string("x");
+	assert_null(secrets_masked("label", v));
+	json_decref(v);
+	assert_true(json_is_null(secrets_masked("env", NULL)));
+	char *s = secrets_mask_flags(NULL);
+	assert_string_equal(s, "");
+	free(s);
+	s = secrets_mask_script(NULL);
+	assert_string_equal(s, "");
+	free(s);
+	/* a quoted value with an escaped quote, an escaped blank, an empty
+	 * value, "-e-x" and "-eNAME" (no value): only values are masked */
+	/* a backslash at the very end, inside quotes or not */
+	s = secrets_mask_flags("-e A=x\\");
+	assert_string_equal(s, "-e A=********");
+	free(s);
+	s = secrets_mask_flags("-e \"A=x\\");
+	assert_string_equal(s, "-e \"A=********\"");
+	free(s);
+	s = secrets_mask_flags("-e \"A=x\\\"y z\" -e B=a\\ b -e C= -e-x -eNOEQ -e");
+	assert_string_equal(s, "-e \"A=********\" -e B=******** -e C= -e-x -eNOEQ -e");
+	free(s);
+	/* scripts: a value inside quotes runs to the closing quote (or the end
+	 * when there is none); a name may start with _; an empty value stays */
+	s = secrets_mask_script("echo \"TOKEN=abc def\" x; _TOKEN=y; TOKEN= z; 'KEY=unclosed w");
+	assert_string_equal(s, "echo \"TOKEN=********\" x; _TOKEN=********; TOKEN= z; 'KEY=********");
+	free(s);
+	/* objects: an entry by "name", null and non-string values */
+	check("env", "{\"name\":\"A\",\"value\":\"s\"}", "{\"name\":\"A\",\"value\":\"********\"}");
+	check("env", "{\"A\":null,\"B\":5,\"C\":[1]}", "{\"A\":null,\"B\":\"********\",\"C\":\"********\"}");
+	/* lists: what is no assignment is kept as it is */
+	check("extra_env", "[5,\"NOEQ\",\"E=\",true,{\"X\":\"y\"}]",
+	      "[5,\"NOEQ\",\"E=\",true,{\"X\":\"********\"}]");
+	/* a value that is no string, list or object is kept */
+	check("env", "5", "5");
+	check("onstart", "null", "null");
+	/* the tree: arrays at any depth, scalars left alone */
+	json_t *t = json_loads("[{\"env\":\"-e A=b\",\"n\":[{\"onstart\":\"export KEY=k\"}]},3]", 0, NULL);
+	assert_non_null(t);
+	secrets_mask_tree(t);
+	char *d = json_dumps(t, JSON_COMPACT | JSON_SORT_KEYS);
+	assert_string_equal(d, "[{\"env\":\"-e A=********\",\"n\":[{\"onstart\":\"export KEY=********\"}]},3]");
+	free(d);
+	json_decref(t);
+	json_t *n = json_integer(1);
+	secrets_mask_tree(n);
+	assert_int_equal(json_integer_value(n), 1);
+	json_decref(n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(names),           cmocka_unit_test(extra_env_pairs),
+		cmocka_unit_test(edges),
 		cmocka_unit_test(env_object),      cmocka_unit_test(env_flags),
 		cmocka_unit_test(onstart_script),  cmocka_unit_test(tree),
 		cmocka_unit_test(instance_mapping),

@@ -77,7 +77,7 @@ static void next_page(struct sweep *w, struct sweep_query *q)
 	assert_int_equal(q->step, SW_PAGE);
 }
 
-/* A small fleet (two pages, so no attention on later cycles either) swept once. */
+/* A fleet of two pages swept once (not small: attention runs between pages). */
 static void sweep_ids(struct sweep *w, const long *p1, size_t n1, const long *p2, size_t n2,
 		      long total)
 {
@@ -241,6 +241,395 @@ static void test_server_ignoring_the_filter_removes_nothing(void **state)
 	/* the check for 5 is answered with the list's first rows: no proof */
 	answer(&w, SW_CONFIRM, page_of(q1, 3, "running", "o3", 5));
 	assert_true(held(&w, 5));
+	sweep_free(&w);
+}
+
+/* The answer's last row was not asked for: the server ignored the filter,
+ * even when every row before it was asked for; nothing is removed. */
+static void test_unasked_last_row_removes_nothing(void **state)
+{
+	(void)state;
+	struct sweep w;
+	sweep_init(&w);
+	long p1[] = { 1, 2, 3 }, p2[] = { 4, 5 };
+	sweep_ids(&w, p1, 3, p2, 2, 5);
+	long q1[] = { 1, 3 }, q2[] = { 4 };
+	sweep_ids(&w, q1, 2, q2, 1, 5);
+	assert_int_equal(w.nconfirm, 2); /* 2 and 5 */
+	/* 5 (asked) then 9 (not asked), last */
+	long odd[] = { 5, 9 };
+	answer(&w, SW_CONFIRM, page_of(odd, 2, "running", NULL, 2));
+	assert_true(held(&w, 2));
+	assert_true(held(&w, 5));
+	assert_false(held(&w, 9)); /* its rows are not merged either */
+	sweep_free(&w);
+}
+
+/* Answer every request left this cycle with an empty page. */
+static void drain(struct sweep *w)
+{
+	struct sweep_query q;
+	while (sweep_next(w, &q)) {
+		struct api_error e;
+		json_t *empty = page_of(NULL, 0, "running", NULL, 0);
+		assert_true(sweep_answer(w, &q, empty, 1000.0, &e));
+		json_decref(empty);
+		sweep_query_free(&q);
+	}
+}
+
+/* Answer requests with empty pages until one of step `want` is next; it
+ * is left in *q, unanswered. */
+static void drain_until(struct sweep *w, enum sweep_step want, struct sweep_query *q)
+{
+	for (;;) {
+		assert_true(sweep_next(w, q));
+		if (q->step == want)
+			return;
+		struct api_error e;
+		json_t *empty = page_of(NULL, 0, "running", NULL, 0);
+		assert_true(sweep_answer(w, q, empty, 1000.0, &e));
+		json_decref(empty);
+		sweep_query_free(q);
+	}
+}
+
+/* A first complete sweep of exactly two pages (26-50 instances) is not
+ * small: the next cycle lists failures first; after one page it is small:
+ * the next cycle is the sweep alone. */
+static void test_two_page_fleet_is_not_small(void **state)
+{
+	(void)state;
+	struct sweep w;
+	sweep_init(&w);
+	long p1[SWEEP_PAGE_LIMIT], p2[] = { 100 };
+	for (int i = 0; i < SWEEP_PAGE_LIMIT; i++)
+		p1[i] = i + 1;
+	sweep_ids(&w, p1, SWEEP_PAGE_LIMIT, p2, 1, SWEEP_PAGE_LIMIT + 1);
+	drain(&w);
+	assert_true(w.complete_once);
+	assert_false(w.small);
+	sweep_cycle(&w);
+	struct sweep_query q;
+	assert_true(sweep_next(&w, &q));
+	assert_int_equal(q.step, SW_FAILSCAN);
+	sweep_query_free(&q);
+	sweep_free(&w);
+	/* one page: small */
+	sweep_init(&w);
+	sweep_cycle(&w);
+	answer(&w, SW_PAGE, page_of(p1, SWEEP_PAGE_LIMIT, "running", NULL, SWEEP_PAGE_LIMIT));
+	drain(&w);
+	assert_true(w.small);
+	sweep_cycle(&w);
+	answer(&w, SW_PAGE, page_of(p1, SWEEP_PAGE_LIMIT, "running", NULL, SWEEP_PAGE_LIMIT));
+	assert_false(sweep_next(&w, &q));
+	sweep_free(&w);
+}
+
+/* One empty page (the shape only) with a next_token or none. */
+static bool feed_page(struct pager *pg, bool more, unsigned k, struct api_error *e)
+{
+	struct inst_page pd;
+	memset(&pd, 0, sizeof pd);
+	pd.shape_ok = true;
+	pd.total = -1;
+	if (more) {
+		char t[24];
+		snprintf(t, sizeof t, "t%u", k);
+		pd.token = strdup(t);
+	}
+	return pager_page_mapped(pg, &pd, NULL, NULL, e);
+}
+
+/* A list of exactly SWEEP_PAGE_MAX pages ends; one more page is the
+ * "never ends" protocol error. */
+static void test_pager_page_max(void **state)
+{
+	(void)state;
+	struct pager pg = { .total = -1 };
+	struct api_error e;
+	for (unsigned k = 1; k < SWEEP_PAGE_MAX; k++)
+		assert_true(feed_page(&pg, true, k, &e));
+	assert_true(feed_page(&pg, false, SWEEP_PAGE_MAX, &e));
+	assert_true(pg.done);
+	assert_int_equal(pg.pages, SWEEP_PAGE_MAX);
+	pager_reset(&pg);
+	for (unsigned k = 1; k <= SWEEP_PAGE_MAX; k++)
+		assert_true(feed_page(&pg, true, k, &e));
+	assert_false(feed_page(&pg, false, SWEEP_PAGE_MAX + 1, &e));
+	assert_int_equal(e.cls, AE_PROTOCOL);
+	assert_non_null(strstr(e.msg, "never ends"));
+	pager_reset(&pg);
+}
+
+/* The spec's v0 list: one answer is the whole list, with no filters to ask
+ * with, so a row it lacks is removed at once; no attention, never small. */
+static void test_v0_list_is_the_truth(void **state)
+{
+	(void)state;
+	struct sweep w;
+	sweep_init(&w);
+	sweep_use_v0(&w);
+	sweep_cycle(&w);
+	struct sweep_query q;
+	assert_true(sweep_next(&w, &q));
+	assert_int_equal(q.step, SW_PAGE);
+	assert_true(q.v0);
+	sweep_query_free(&q);
+	long a[] = { 1, 2, 3 };
+	struct api_error e;
+	json_t *root = page_of(a, 3, "running", NULL, 3);
+	assert_true(sweep_next(&w, &q));
+	assert_true(sweep_answer(&w, &q, root, 1000.0, &e));
+	json_decref(root);
+	sweep_query_free(&q);
+	assert_true(w.complete_once);
+	assert_false(w.small);
+	assert_false(sweep_next(&w, &q)); /* no attention on v0 */
+	sweep_cycle(&w);
+	long b[] = { 1, 3 };
+	answer(&w, SW_PAGE, page_of(b, 2, "offline", NULL, 2));
+	assert_false(held(&w, 2));
+	assert_int_equal(w.nconfirm, 0);
+	assert_string_equal(status_of(&w, 3), "offline");
+	assert_false(sweep_next(&w, &q));
+	/* the same answer again, as the spec's bare list (no total): nothing
+	 * to remove, the total kept */
+	sweep_cycle(&w);
+	answer(&w, SW_PAGE, json_pack("[o,o]", inst(1, "offline"), inst(3, "offline")));
+	assert_int_equal(w.n, 2);
+	assert_int_equal(w.total, 2);
+	sweep_free(&w);
+}
+
+/* A wrong shape is a failure of the request; a failed request of each
+ * kind removes nothing and ends what it was part of. */
+static void test_failures_of_each_kind(void **state)
+{
+	(void)state;
+	struct sweep w;
+	sweep_init(&w);
+	long p1[] = { 1, 2, 3 }, p2[] = { 4, 5 };
+	sweep_ids(&w, p1, 3, p2, 2, 5);
+	drain(&w);
+	sweep_cycle(&w);
+	struct sweep_query q;
+	struct api_error e;
+	assert_true(sweep_next(&w, &q));
+	assert_int_equal(q.step, SW_FAILSCAN);
+	json_t *bad = json_string("nope");
+	assert_false(sweep_answer(&w, &q, bad, 1000.0, &e));
+	json_decref(bad);
+	assert_int_equal(e.cls, AE_PROTOCOL);
+	sweep_failed(&w, &q); /* attention ends for this cycle */
+	sweep_query_free(&q);
+	assert_true(sweep_next(&w, &q));
+	assert_int_equal(q.step, SW_PAGE);
+	sweep_failed(&w, &q);
+	sweep_query_free(&q);
+	assert_true(w.interrupted);
+	assert_int_equal(w.n, 5);
+	/* a removal check that fails is asked again */
+	long q1[] = { 1, 2, 3 }, q2[] = { 4 };
+	sweep_free(&w);
+	sweep_init(&w);
+	sweep_ids(&w, p1, 3, p2, 2, 5);
+	sweep_ids(&w, q1, 3, q2, 1, 5);
+	drain_until(&w, SW_CONFIRM, &q);
+	sweep_failed(&w, &q);
+	sweep_query_free(&q);
+	assert_true(held(&w, 5));
+	assert_int_equal(w.nconfirm, 1);
+	assert_true(sweep_next(&w, &q));
+	assert_int_equal(q.step, SW_CONFIRM);
+	sweep_query_free(&q);
+	/* steps that are no request: nothing happens */
+	q.step = SW_NONE;
+	sweep_failed(&w, &q);
+	assert_false(sweep_too_long(&w, &q));
+	sweep_free(&w);
+}
+
+/* Attention answers that arrive after their listing ended (v0 switched
+ * on meanwhile) merge their rows and move nothing on. */
+static void test_late_attention_answers(void **state)
+{
+	(void)state;
+	static const enum sweep_step steps[] = { SW_FAILSCAN, SW_BOOTING, SW_FAILCOUNT };
+	for (size_t k = 0; k < sizeof steps / sizeof *steps; k++) {
+		struct sweep w;
+		sweep_init(&w);
+		sweep_cycle(&w);
+		long p1[] = { 1, 2, 3 };
+		/* held failures: the first cycle counts them after the listings */
+		answer(&w, SW_PAGE, page_of(p1, 3, "offline", "o2", 50));
+		struct sweep_query q;
+		struct api_error e;
+		drain_until(&w, steps[k], &q);
+		sweep_use_v0(&w);
+		long f[] = { 9 };
+		json_t *root = page_of(f, 1, "offline", NULL, 1);
+		assert_true(sweep_answer(&w, &q, root, 1000.0, &e));
+		json_decref(root);
+		sweep_query_free(&q);
+		assert_int_equal(w.att, ATT_IDLE);
+		assert_true(held(&w, 9) == (steps[k] != SW_FAILCOUNT));
+		sweep_free(&w);
+	}
+}
+
+/* Answers without total_instances: the first sweep's total stays unknown;
+ * a failure count without one says nothing of departures. */
+static void test_answers_without_a_total(void **state)
+{
+	(void)state;
+	struct sweep w;
+	sweep_init(&w);
+	sweep_cycle(&w);
+	json_t *p = json_pack("{s:b,s:[o,o],s:s}", "success", 1, "instances", inst(1, "offline"),
+			      inst(2, "offline"), "next_token", "o2");
+	answer(&w, SW_PAGE, p);
+	assert_int_equal(w.total, -1);
+	struct sweep_query q;
+	drain_until(&w, SW_FAILCOUNT, &q);
+	struct api_error e;
+	json_t *c = json_pack("{s:b,s:[]}", "success", 1, "instances");
+	assert_true(sweep_answer(&w, &q, c, 1000.0, &e));
+	json_decref(c);
+	sweep_query_free(&q);
+	assert_false(w.departed[0]);
+	assert_int_equal(w.att, ATT_BOOTING);
+	sweep_free(&w);
+}
+
+/* The pager's shapes: a bare list, one instance, a list under
+ * "instances" (or null), an integer next_token; anything else refused. */
+static void test_pager_shapes(void **state)
+{
+	(void)state;
+	struct pager pg = { .total = -1 };
+	struct api_error e;
+	json_t *arr = json_pack("[{s:i}]", "id", 1);
+	assert_true(pager_page(&pg, arr, NULL, NULL, &e));
+	assert_true(pg.done);
+	json_decref(arr);
+	pager_reset(&pg);
+	json_t *one = json_pack("{s:i}", "id", 1);
+	assert_true(pager_page(&pg, one, NULL, NULL, &e));
+	json_decref(one);
+	pager_reset(&pg);
+	json_t *nul = json_pack("{s:n,s:i}", "instances", "next_token", 7);
+	assert_true(pager_page(&pg, nul, NULL, NULL, &e));
+	assert_string_equal(pg.token, "7");
+	json_decref(nul);
+	pager_reset(&pg);
+	json_t *bads[] = { json_string("x"), json_pack("{s:i}", "instances", 5), json_pack("{s:i}", "x", 1) };
+	for (size_t i = 0; i < 3; i++) {
+		assert_false(pager_page(&pg, bads[i], NULL, NULL, &e));
+		assert_string_equal(e.msg, "unexpected instance list shape");
+		json_decref(bads[i]);
+		pager_reset(&pg);
+	}
+	/* from the text: not JSON, and JSON of the wrong shape */
+	struct inst_page pd;
+	assert_false(pager_map_text("{\"instances\":[", 14, true, &pd, &e));
+	assert_non_null(strstr(e.msg, "malformed JSON from the service"));
+	assert_true(pager_map_text("\"x\"", 3, true, &pd, &e));
+	assert_false(pd.shape_ok);
+	assert_false(pager_page_mapped(&pg, &pd, NULL, NULL, &e));
+	pager_reset(&pg);
+	/* the held rows of an empty sweep, and the failure states */
+	struct sweep w;
+	sweep_init(&w);
+	struct irow **r = sweep_rows(&w);
+	assert_non_null(r);
+	free(r);
+	sweep_forget(&w, 42); /* not held: nothing */
+	assert_false(sweep_take_changed(&w));
+	sweep_free(&w);
+	assert_false(sweep_failure_status(NULL));
+	assert_true(sweep_failure_status("offline"));
+	assert_false(sweep_failure_status("running"));
+}
+
+/* The booting listing reads at most SWEEP_BOOT_PAGES pages a cycle; the
+ * columns are asked for only while use_cols is on; a cycle while removal checks
+ * are pending starts no sweep until they are answered. */
+static void test_booting_pages_cols_and_pending_checks(void **state)
+{
+	(void)state;
+	struct sweep w;
+	sweep_init(&w);
+	sweep_cycle(&w);
+	long p1[] = { 1, 2, 3 }, b1[] = { 7 }, b2[] = { 8 };
+	struct sweep_query q;
+	assert_true(sweep_next(&w, &q));
+	assert_string_equal(q.cols, SWEEP_COLS);
+	sweep_query_free(&q);
+	w.use_cols = false; /* every field from now on */
+	answer(&w, SW_PAGE, page_of(p1, 3, "running", "o2", 50));
+	drain_until(&w, SW_BOOTING, &q);
+	assert_null(q.token);
+	assert_null(q.cols);
+	struct api_error e;
+	json_t *root = page_of(b1, 1, "loading", "b2", 50);
+	assert_true(sweep_answer(&w, &q, root, 1000.0, &e));
+	json_decref(root);
+	sweep_query_free(&q);
+	assert_true(sweep_next(&w, &q));
+	assert_int_equal(q.step, SW_BOOTING);
+	assert_string_equal(q.token, "b2");
+	root = page_of(b2, 1, "loading", "b3", 50);
+	assert_true(sweep_answer(&w, &q, root, 1000.0, &e));
+	json_decref(root);
+	sweep_query_free(&q);
+	assert_int_equal(w.att, ATT_IDLE); /* two pages: the rest next cycle */
+	assert_true(held(&w, 7) && held(&w, 8));
+	assert_true(sweep_next(&w, &q));
+	assert_int_equal(q.step, SW_PAGE);
+	sweep_query_free(&q);
+	sweep_free(&w);
+	/* removal checks pending: the cycle starts no new sweep */
+	sweep_init(&w);
+	long s1[] = { 1, 2, 3 }, s2[] = { 4, 5 }, t1[] = { 1, 2, 3 }, t2[] = { 4 };
+	sweep_ids(&w, s1, 3, s2, 2, 5);
+	sweep_ids(&w, t1, 3, t2, 1, 5);
+	drain_until(&w, SW_CONFIRM, &q);
+	sweep_query_free(&q);
+	uint64_t gen = w.gen;
+	sweep_cycle(&w);
+	assert_int_equal(w.gen, gen);
+	assert_false(w.active);
+	sweep_free(&w);
+}
+
+/* More ids missing than one by-id read holds: checked SWEEP_PAGE_LIMIT at
+ * a time, the rest next. */
+static void test_removal_checks_in_pages(void **state)
+{
+	(void)state;
+	struct sweep w;
+	sweep_init(&w);
+	long p1[SWEEP_PAGE_LIMIT], p2[] = { 100, 101, 102, 103, 104 };
+	for (int i = 0; i < SWEEP_PAGE_LIMIT; i++)
+		p1[i] = i + 1;
+	sweep_ids(&w, p1, SWEEP_PAGE_LIMIT, p2, 5, 30);
+	long q1[] = { 1, 2 }, q2[] = { 100 };
+	sweep_ids(&w, q1, 2, q2, 1, 3);
+	assert_int_equal(w.nconfirm, 27);
+	struct sweep_query q;
+	drain_until(&w, SW_CONFIRM, &q);
+	struct api_error e;
+	json_t *none = page_of(NULL, 0, "running", NULL, 0);
+	assert_true(sweep_answer(&w, &q, none, 1000.0, &e));
+	json_decref(none);
+	sweep_query_free(&q);
+	assert_int_equal(w.nconfirm, 2);
+	assert_int_equal(w.n, 5); /* 1, 2, 100 and the two not yet checked */
+	answer(&w, SW_CONFIRM, page_of(NULL, 0, "running", NULL, 0));
+	assert_int_equal(w.nconfirm, 0);
+	assert_int_equal(w.n, 3);
 	sweep_free(&w);
 }
 
@@ -897,6 +1286,40 @@ static void test_attention_overrun_cycle_follows_one_page(void **state)
 	fleet_free(&f);
 }
 
+/* A cycle's attention stops at SWEEP_ATT_MAX_REQ requests however many
+ * parts are left (here about 23 parts of 3,000 held failures at the
+ * floor budget: 12 due this cycle); the sweep goes on after it. */
+static void test_attention_capped_per_cycle(void **state)
+{
+	(void)state;
+	struct sweep w;
+	struct fleet f;
+	sweep_init(&w);
+	fleet_wide(&f, 12000, 4);
+	fleet_sweep(&w, &f);
+	sweep_cycle(&w);
+	w.url_budget = SWEEP_URL_FLOOR;
+	struct sweep_query q;
+	struct api_error e;
+	int att = 0;
+	for (;;) {
+		assert_true(sweep_next(&w, &q));
+		if (q.step == SW_PAGE)
+			break;
+		att++;
+		json_t *root = fleet_answer(&f, &q);
+		assert_true(sweep_answer(&w, &q, root, 1000.0, &e));
+		json_decref(root);
+		sweep_query_free(&q);
+		assert_true(att <= SWEEP_ATT_MAX_REQ);
+	}
+	sweep_query_free(&q);
+	assert_int_equal(att, SWEEP_ATT_MAX_REQ);
+	assert_int_equal(w.att, ATT_IDLE);
+	sweep_free(&w);
+	fleet_free(&f);
+}
+
 /* The probe cost at the seeded fleet's scale: 10,000 instances, about 1,200
  * failures held (430 host, 770 run) and 1,800 stopped by the operator; the
  * figures are printed as a note.  A swap in each group is found in the next
@@ -1011,6 +1434,16 @@ int main(void)
 		cmocka_unit_test(test_interrupted_sweep_removes_nothing),
 		cmocka_unit_test(test_moved_and_duplicate_rows),
 		cmocka_unit_test(test_server_ignoring_the_filter_removes_nothing),
+		cmocka_unit_test(test_unasked_last_row_removes_nothing),
+		cmocka_unit_test(test_two_page_fleet_is_not_small),
+		cmocka_unit_test(test_pager_page_max),
+		cmocka_unit_test(test_v0_list_is_the_truth),
+		cmocka_unit_test(test_failures_of_each_kind),
+		cmocka_unit_test(test_late_attention_answers),
+		cmocka_unit_test(test_answers_without_a_total),
+		cmocka_unit_test(test_pager_shapes),
+		cmocka_unit_test(test_booting_pages_cols_and_pending_checks),
+		cmocka_unit_test(test_removal_checks_in_pages),
 		cmocka_unit_test(test_forget_removes_at_once),
 		cmocka_unit_test(test_attention_merge_replaces_the_row_at_once),
 		cmocka_unit_test(test_attention_cost_flat_in_known_failures),
@@ -1020,6 +1453,7 @@ int main(void)
 		cmocka_unit_test(test_attention_url_byte_sizing),
 		cmocka_unit_test(test_attention_414_halves_to_the_floor),
 		cmocka_unit_test(test_attention_overrun_cycle_follows_one_page),
+		cmocka_unit_test(test_attention_capped_per_cycle),
 		cmocka_unit_test(test_attention_cost_at_10000),
 		cmocka_unit_test(test_partial_figures_rule),
 	};
