@@ -217,7 +217,7 @@ t_regen() {
     keys Tab
     type_text "$(oathtool --totp -b "$SIM_TOTP")"
     fault /api/v0/tfa/regen-backup-codes/ PUT truncated || return 1
-    twice "the backup codes are a full new set: regenerated" PUT /api/v0/tfa/regen-backup-codes/ || return 1
+    twice "the backup codes are a full set: regenerated" PUT /api/v0/tfa/regen-backup-codes/ || return 1
     not_on_screen "Regenerate backup codes" || return 1
     sim_expect "d['tfa']['backup_codes_remaining']" 10 5
 }

@@ -748,7 +748,7 @@ static void show_codes(struct app *a, struct tfa_view *v, const struct tfa_backu
 static void regen_lost(struct app *a, struct tfa_view *v, const struct call_result *r)
 {
 	static const struct form_lost_words w = {
-		.what = "the backup codes", .found = "are a full new set",
+		.what = "the backup codes", .found = "are a full set",
 		.missing = "are as before", .done = "regenerated", .undone = "not regenerated" };
 	char why[300];
 	apierr_format(&r->err, why, sizeof why);
