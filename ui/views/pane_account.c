@@ -816,8 +816,9 @@ static void lost_note_before(struct acct_view *v)
 	v->lost_before = n;
 }
 
-/* The answer to the open form's change was lost: lock it until a re-read. */
-static void lost_begin(struct acct_view *v, const struct call_result *r)
+/* The answer to the open form's change was lost: lock it until a re-read
+ * (said in the form and, quietly, in the event log). */
+static void lost_begin(struct app *a, struct acct_view *v, const struct call_result *r)
 {
 	char *name = util_sanitize(v->modal == MOD_ENV_ADD || v->modal == MOD_ENV_EDIT
 					   ? form_value(&v->fm, "key")
@@ -863,6 +864,7 @@ static void lost_begin(struct acct_view *v, const struct call_result *r)
 	char why[300];
 	apierr_format(&r->err, why, sizeof why);
 	form_lost_begin(&v->fm, &w, v->lost_before, why, r->when);
+	model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET, "%s: %s", what, v->fm.answer);
 }
 
 /* List k was read again (r): when the open form waits on it after a lost
@@ -874,7 +876,10 @@ static void lost_reread(struct app *a, struct acct_view *v, enum list_kind k,
 		return;
 	char msg[400];
 	int after = r->outcome == CALL_OK ? acct_lost_count(v) : -1;
-	switch (form_lost_reread(&v->fm, r->when, after, r->err.msg, msg, sizeof msg)) {
+	enum form_verdict fv = form_lost_reread(&v->fm, r->when, after, r->err.msg, msg, sizeof msg);
+	if (fv != FV_WAIT)
+		model_event(a->m, fv == FV_DONE ? EV_OK : EV_WARN, -1, 0, 0, EVF_QUIET, "%s", msg);
+	switch (fv) {
 	case FV_DONE:
 		if (v->modal == MOD_KEY_CREATE)
 			app_answer(a, ROLE_WARNING, 0, "%s; its value was lost with the answer and is "
@@ -1473,7 +1478,7 @@ static void action_done(struct app *a, struct acct_view *v, struct call_result *
 	case MOD_ROLE_EDIT:
 	case MOD_KEY_CREATE:
 		if (r->outcome == CALL_UNKNOWN) { /* never sent again from this form */
-			lost_begin(v, r);
+			lost_begin(a, v, r);
 			break;
 		}
 		if (!ok) {

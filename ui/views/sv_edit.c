@@ -246,8 +246,9 @@ static int lost_count(const struct app *a, const struct sv_edit *ed)
 	return -1;
 }
 
-/* The answer to the open form's change was lost: lock it until a re-read. */
-static void lost_begin(struct sv_edit *ed, const struct call_result *r)
+/* The answer to the open form's change was lost: lock it until a re-read
+ * (said in the form and, quietly, in the event log). */
+static void lost_begin(struct app *a, struct sv_edit *ed, const struct call_result *r)
 {
 	char what[200];
 	struct form_lost_words w = { .what = what, .found = "exists", .missing = "not found",
@@ -280,6 +281,7 @@ static void lost_begin(struct sv_edit *ed, const struct call_result *r)
 	char why[300];
 	apierr_format(&r->err, why, sizeof why);
 	form_lost_begin(&ed->fm, &w, ed->lost_before, why, r->when);
+	model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET, "%s: %s", what, ed->fm.answer);
 }
 
 /* A new snapshot while the open form waits on a re-read: the list it
@@ -303,7 +305,10 @@ static void lost_reread(struct app *a, struct sv_edit *ed)
 		return;
 	}
 	char msg[400];
-	switch (form_lost_reread(&ed->fm, when, after, f->err, msg, sizeof msg)) {
+	enum form_verdict fv = form_lost_reread(&ed->fm, when, after, f->err, msg, sizeof msg);
+	if (fv != FV_WAIT)
+		model_event(a->m, fv == FV_DONE ? EV_OK : EV_WARN, -1, 0, 0, EVF_QUIET, "%s", msg);
+	switch (fv) {
 	case FV_DONE:
 		app_answer(a, ROLE_OK, 0, "%s", msg);
 		modal_close(a, ed);
@@ -462,7 +467,7 @@ void sv_edit_snapshot(struct app *a, struct sv_edit *ed)
 	char msg[400];
 	if (r.outcome == CALL_UNKNOWN && is_form(ed->modal)) {
 		/* never sent again from this form: locked until the lists are read */
-		lost_begin(ed, &r);
+		lost_begin(a, ed, &r);
 	} else if (r.outcome == CALL_OK) {
 		done_text(ed, msg, sizeof msg);
 		app_toast(a, ROLE_OK, 5, "%s", msg);

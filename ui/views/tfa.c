@@ -753,6 +753,7 @@ static void regen_lost(struct app *a, struct tfa_view *v, const struct call_resu
 	char why[300];
 	apierr_format(&r->err, why, sizeof why);
 	form_lost_begin(&v->fm, &w, v->regen_before, why, r->when);
+	model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET, "%s: %s", w.what, v->fm.answer);
 	refresh_status(a, v);
 }
 
@@ -764,7 +765,10 @@ static void regen_reread(struct app *a, struct tfa_view *v, const struct call_re
 	int after = r->outcome == CALL_OK && v->st
 			    ? tfaflow_regen_count(v->st->backup_codes_remaining, false) : -1;
 	char msg[400];
-	switch (form_lost_reread(&v->fm, r->when, after, r->err.msg, msg, sizeof msg)) {
+	enum form_verdict fv = form_lost_reread(&v->fm, r->when, after, r->err.msg, msg, sizeof msg);
+	if (fv != FV_WAIT)
+		model_event(a->m, fv == FV_DONE ? EV_OK : EV_WARN, -1, 0, 0, EVF_QUIET, "%s", msg);
+	switch (fv) {
 	case FV_DONE:
 		app_answer(a, ROLE_WARNING, 0, "%s: the new codes were lost with the answer and "
 			   "the old ones no longer work; b makes another set (a code first)", msg);
