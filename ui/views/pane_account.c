@@ -14,11 +14,12 @@
  * Every list is a jobs_subscribe fetch at the account cadence (30 s) while
  * the view is shown, re-fetched at once after each change.  Changes are
  * at-most-once actions (jobs_call, action = true), AF_MUTATES: hidden and
- * refused under --read-only.  A change whose answer was lost locks its form
- * (form_lost_*: nothing is sent again from it) until the list it changes,
- * read again, says whether it took effect.  Secrets: an env value is typed into a secret
- * field (C-r shows it), lives only in the form (wiped when it closes) and
- * the request body (wiped by api_call_free).  A new API key lives in the
+ * refused under --read-only.  A change whose answer was lost locks its
+ * form (form_lost_*: nothing is sent again from it) until the list it
+ * changes, read again, says whether it took effect.  Secrets: an env value
+ * is typed into a secret field (C-r shows it), lives only in the form
+ * (wiped when it closes) and the request body (wiped by api_call_free).
+ * A new API key lives in the
  * mapper's value (wiped when freed) and in this view's state while its
  * dialog is open (wiped when it closes); it reaches the screen only in that
  * dialog, the terminal's clipboard only on `y` (OSC 52) and a new 0600 file
