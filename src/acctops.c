@@ -1,7 +1,7 @@
 /* acctops.c: owns the account view's change rules beyond acct.c: the scope
  * of a mask, the merge of an edited permissions object (unknown names
- * kept), the one-time 0600 secret file, the `:reports` machine id and a
- * report's age. */
+ * kept), the one-time 0600 secret file, the `:reports` machine id, a
+ * report's age, and the counts a lost write's re-read is judged by. */
 #include "acctops.h"
 
 #include <errno.h>
@@ -180,4 +180,51 @@ char *acctops_report_when(const char *created_at, double now, char *buf, size_t 
 	else
 		snprintf(buf, n, "%s", day);
 	return buf;
+}
+
+/* ---- a lost write's re-read ---------------------------------------------------- */
+
+static bool same(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
+}
+
+int acctops_env_count(const struct env_var *v, size_t n, const char *key)
+{
+	int k = 0;
+	for (size_t i = 0; v && i < n; i++)
+		k += same(v[i].key, key);
+	return k;
+}
+
+int acctops_apikey_count(const struct api_key_rec *v, size_t n, const char *name)
+{
+	int k = 0;
+	for (size_t i = 0; v && i < n; i++)
+		k += same(v[i].name, name);
+	return k;
+}
+
+int acctops_ssh_count(const struct ssh_key_rec *v, size_t n, const char *fingerprint)
+{
+	int k = 0;
+	for (size_t i = 0; v && fingerprint && *fingerprint && i < n; i++)
+		k += same(v[i].fingerprint, fingerprint);
+	return k;
+}
+
+int acctops_role_count(const struct team_role *v, size_t n, long id, const char *name,
+		       unsigned mask)
+{
+	int k = 0;
+	for (size_t i = 0; v && i < n; i++) {
+		if (!same(v[i].name, name))
+			continue;
+		if (id > 0 && (v[i].id != id ||
+			       (acct_rights_mask_text(v[i].permissions, NULL) & ACCT_CAT_ALL) !=
+				       (mask & ACCT_CAT_ALL)))
+			continue;
+		k++;
+	}
+	return k;
 }

@@ -3,7 +3,8 @@
  * edited opens on its own scope), the permissions of an edited role (the
  * categories chosen, everything rentop does not know kept as it was), a
  * secret written once to a new 0600 file (a new API key), the machine id of
- * `:reports`, and the age of a machine report.  Pure but for
+ * `:reports`, the age of a machine report, and how many records of a list
+ * hold what a write makes (the re-read after a lost answer).  Pure but for
  * acctops_write_secret (one file); any thread; no state. */
 #ifndef RENTOP_ACCTOPS_H
 #define RENTOP_ACCTOPS_H
@@ -13,6 +14,8 @@
 #include <stddef.h>
 
 #include "acct.h"
+#include "api_account.h"
+#include "json_map.h"
 
 /* The picker's scope of a category mask: full access (every category),
  * read-only, instances, else custom (the mask's categories ticked). */
@@ -44,5 +47,16 @@ bool acctops_machine_id(const char *s, long *out);
  * 8601 with or without a zone, or epoch seconds as text); the text as sent
  * (already sanitised by the mapper) when it cannot be read.  Into buf. */
 char *acctops_report_when(const char *created_at, double now, char *buf, size_t n);
+
+/* The records of a re-read list that hold what a write makes (the count a
+ * lost answer's re-read gives form_lost_reread): env vars named key; API
+ * keys named name; SSH keys of fingerprint ("SHA256:..."); team roles named
+ * name (id > 0: only role id, and only when its permissions give exactly
+ * the categories of mask). */
+int acctops_env_count(const struct env_var *v, size_t n, const char *key);
+int acctops_apikey_count(const struct api_key_rec *v, size_t n, const char *name);
+int acctops_ssh_count(const struct ssh_key_rec *v, size_t n, const char *fingerprint);
+int acctops_role_count(const struct team_role *v, size_t n, long id, const char *name,
+		       unsigned mask);
 
 #endif

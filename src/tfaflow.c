@@ -335,3 +335,12 @@ void tfaflow_status_free(void *status)
 		tfa_status_free(status);
 	free(status);
 }
+
+int tfaflow_regen_count(int remaining, bool before)
+{
+	if (remaining < 0)
+		return -1;
+	if (before)
+		return remaining < TFA_BACKUP_CODES ? 0 : -1;
+	return remaining >= TFA_BACKUP_CODES ? 1 : 0;
+}

@@ -75,6 +75,14 @@ bool tfaflow_write_codes(const char *path, const struct tfa_backup_codes *c, cha
  * at time now (local time); "" when HOME is unset. */
 char *tfaflow_codes_path(double now, char *buf, size_t n);
 
+/* A backup-code regeneration whose answer was lost is judged by the codes
+ * the status says are left (form_lost_verdict's counts): remaining, the
+ * status' backup_codes_remaining (-1: not known: -1).  Before the send: 0
+ * when fewer than a full set (TFA_BACKUP_CODES) are left, -1 when a full
+ * set is (a new full set cannot be told from it); after: 1 for a full set
+ * (a new one), else 0. */
+int tfaflow_regen_count(int remaining, bool before);
+
 /* The 2FA status answer as an on-demand call's value (jobs_call /
  * jobs_subscribe mapper, poller thread): a struct tfa_status_rec, or NULL
  * with e set when the shape is wrong.  tfaflow_status_free frees it. */

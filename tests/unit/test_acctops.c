@@ -3,7 +3,7 @@
  * permissions (unknown names and constraints kept), the one-time 0600
  * secret file (mode, never overwriting, never through a symlink), path
  * expansion, the `:reports` machine id, a report's age, the "show api key"
- * request and answer; then the account view's per-section key contexts in
+ * request and answer, the counts a lost write's re-read is judged by; then the account view's per-section key contexts in
  * the complete keymap (each section's a/e/d its own action, the section
  * keys everywhere, help listing each section once, --read-only hiding
  * the changes) and M in the instance table. */
@@ -338,6 +338,36 @@ static void test_section_help(void **state)
 	assert_non_null(strstr(text, "m choose the machine"));
 }
 
+/* What a re-read list holds of a write: names, fingerprints, a role's
+ * name and scope. */
+static void test_lost_counts(void **state)
+{
+	(void)state;
+	struct env_var env[] = { { "HF_TOKEN", "****" }, { "WANDB", "****" } };
+	assert_int_equal(acctops_env_count(env, 2, "WANDB"), 1);
+	assert_int_equal(acctops_env_count(env, 2, "WAND"), 0);
+	assert_int_equal(acctops_env_count(NULL, 0, "WANDB"), 0);
+	struct api_key_rec keys[] = { { .id = 1, .name = "dup-key" }, { .id = 2, .name = "ci" },
+				      { .id = 3, .name = "dup-key" }, { .id = 4, .name = NULL } };
+	assert_int_equal(acctops_apikey_count(keys, 4, "dup-key"), 2);
+	assert_int_equal(acctops_apikey_count(keys, 4, "dup"), 0);
+	struct ssh_key_rec ssh[] = { { .id = 1, .fingerprint = "SHA256:abc" },
+				     { .id = 2, .fingerprint = "" } };
+	assert_int_equal(acctops_ssh_count(ssh, 2, "SHA256:abc"), 1);
+	assert_int_equal(acctops_ssh_count(ssh, 2, ""), 0); /* an invalid line matches nothing */
+	struct team_role roles[] = {
+		{ .id = 5, .name = "ops", .permissions = "{\"api\":{\"instance_read\":{}}}" },
+		{ .id = 6, .name = "dev", .permissions = "{\"api\":{\"instance_read\":{},\"misc\":{}}}" },
+	};
+	unsigned ir = BIT(CAT_INSTANCE_READ);
+	assert_int_equal(acctops_role_count(roles, 2, 0, "ops", 0), 1);       /* create: by name */
+	assert_int_equal(acctops_role_count(roles, 2, 0, "qa", 0), 0);
+	assert_int_equal(acctops_role_count(roles, 2, 5, "ops", ir), 1);      /* edit: name and scope */
+	assert_int_equal(acctops_role_count(roles, 2, 5, "ops", ir | BIT(CAT_MISC)), 0);
+	assert_int_equal(acctops_role_count(roles, 2, 5, "dev", ir | BIT(CAT_MISC)), 0); /* not role 5 */
+	assert_int_equal(acctops_role_count(roles, 2, 6, "dev", ir | BIT(CAT_MISC)), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -348,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_machine_id),
 		cmocka_unit_test(test_report_when),
 		cmocka_unit_test(test_apikey_show),
+		cmocka_unit_test(test_lost_counts),
 		cmocka_unit_test_setup(test_section_contexts, setup_keys),
 		cmocka_unit_test_setup(test_section_help, setup_keys),
 	};

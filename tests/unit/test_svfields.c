@@ -290,6 +290,51 @@ static void test_workergroup_form(void **state)
 	form_free(&fm);
 }
 
+/* A lost answer's re-read: creates count by name (endpoints) or by
+ * endpoint (workergroups); an edit counts its record when it holds every
+ * value of the form, numbers compared as read ("0.50" is 0.5). */
+static void test_lost_counts(void **state)
+{
+	(void)state;
+	struct form fm;
+	struct endpoint es[3] = { ep(), ep(), ep() };
+	es[1].id = 43;
+	es[1].endpoint_name = "embed";
+	es[2].id = 44;
+	sv_form_endpoint(&fm, NULL);
+	type_into(&fm, "endpoint_name", "llm-chat");
+	assert_int_equal(sv_form_endpoint_count(&fm, NULL, es, 3), 2);
+	type_into(&fm, "endpoint_name", "new-one");
+	assert_int_equal(sv_form_endpoint_count(&fm, NULL, es, 3), 0);
+	form_free(&fm);
+
+	struct endpoint old = ep();
+	sv_form_endpoint(&fm, &old);
+	assert_int_equal(sv_form_endpoint_count(&fm, &old, es, 3), 1); /* unchanged: holds */
+	type_into(&fm, "target_util", "0.50");
+	assert_int_equal(sv_form_endpoint_count(&fm, &old, es, 3), 0); /* the list: 0.9 */
+	es[0].target_util = 0.5;
+	assert_int_equal(sv_form_endpoint_count(&fm, &old, es, 3), 1); /* changed */
+	assert_int_equal(sv_form_endpoint_count(&fm, &old, es + 1, 2), 0); /* record gone */
+	form_free(&fm);
+
+	struct workergroup gs[3] = { wg(), wg(), wg() };
+	gs[1].id = 8;
+	gs[2].id = 9;
+	gs[2].endpoint_id = 43;
+	struct workergroup g = wg();
+	sv_form_workergroup(&fm, &g, true, 42, "llm-chat");
+	assert_int_equal(sv_form_workergroup_count(&fm, NULL, 42, gs, 3), 2);
+	assert_int_equal(sv_form_workergroup_count(&fm, NULL, 41, gs, 3), 0);
+	form_free(&fm);
+	sv_form_workergroup(&fm, &g, false, 42, "llm-chat");
+	type_into(&fm, "gpu_ram", "48");
+	assert_int_equal(sv_form_workergroup_count(&fm, &g, 0, gs, 3), 0);
+	gs[0].gpu_ram = 48;
+	assert_int_equal(sv_form_workergroup_count(&fm, &g, 0, gs, 3), 1);
+	form_free(&fm);
+}
+
 static void test_confirmations(void **state)
 {
 	(void)state;
@@ -342,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_text_set_copy),
 		cmocka_unit_test(test_endpoint_form),
 		cmocka_unit_test(test_workergroup_form),
+		cmocka_unit_test(test_lost_counts),
 		cmocka_unit_test(test_confirmations),
 		cmocka_unit_test(test_worker_cells),
 	};

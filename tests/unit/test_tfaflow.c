@@ -277,6 +277,20 @@ static void test_codes_file(void **state)
 	assert_string_equal(path, "");
 }
 
+/* A lost regeneration is told by the codes left: only a full set after
+ * fewer before says it was made. */
+static void test_regen_count(void **state)
+{
+	(void)state;
+	assert_int_equal(tfaflow_regen_count(9, true), 0);
+	assert_int_equal(tfaflow_regen_count(0, true), 0);
+	assert_int_equal(tfaflow_regen_count(TFA_BACKUP_CODES, true), -1); /* cannot tell */
+	assert_int_equal(tfaflow_regen_count(-1, true), -1);
+	assert_int_equal(tfaflow_regen_count(TFA_BACKUP_CODES, false), 1);
+	assert_int_equal(tfaflow_regen_count(9, false), 0);
+	assert_int_equal(tfaflow_regen_count(-1, false), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -286,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_error_text),
 		cmocka_unit_test(test_codes_file),
+		cmocka_unit_test(test_regen_count),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

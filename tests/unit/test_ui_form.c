@@ -2,7 +2,8 @@
  * a field, validation of every field kind (messages, marks, nothing
  * submitted until all are valid), focus order, choices and toggles, the
  * secret's show toggle, the service's answer keeping what was typed, and
- * secrets wiped when the form is freed. */
+ * secrets wiped when the form is freed; a write whose answer was lost:
+ * the verdict of a re-read, and the form locked until one decides. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -225,6 +226,113 @@ static void test_full_and_waiting(void **state)
 	form_free(&fm);
 }
 
+/* The decision alone: what a re-read's count says against the count the
+ * write was sent over. */
+static void test_lost_verdict(void **state)
+{
+	(void)state;
+	assert_int_equal(form_lost_verdict(0, 1), FV_DONE);      /* a create: one more */
+	assert_int_equal(form_lost_verdict(2, 3), FV_DONE);      /* a second of the same name */
+	assert_int_equal(form_lost_verdict(0, 0), FV_NOT_DONE);  /* still none */
+	assert_int_equal(form_lost_verdict(1, 1), FV_NOT_DONE);
+	assert_int_equal(form_lost_verdict(0, -1), FV_WAIT);     /* the re-read failed */
+	assert_int_equal(form_lost_verdict(-1, -1), FV_WAIT);
+	assert_int_equal(form_lost_verdict(-1, 1), FV_UNKNOWN);  /* the list cannot show it */
+	assert_int_equal(form_lost_verdict(-1, 0), FV_UNKNOWN);
+	assert_int_equal(form_lost_verdict(2, 1), FV_UNKNOWN);   /* one removed meanwhile */
+}
+
+static const struct form_lost_words key_words = { "API key dup-key", "exists", "not found",
+						  "created", "not created" };
+
+static void lost_form(void)
+{
+	form_init(&fm, "Create API key");
+	form_add_text(&fm, "name", "Name", "", 64, true);
+	type(&fm, "dup-key");
+	assert_int_equal(form_key(&fm, KM_CTRL('s')), FORM_SUBMIT);
+	fm.waiting = true;
+	form_lost_begin(&fm, &key_words, 0, "HTTP 502", 100.0);
+}
+
+/* Locked: no key but Esc acts, C-s submits nothing; what was typed is kept. */
+static void test_lost_locks(void **state)
+{
+	(void)state;
+	lost_form();
+	assert_false(fm.waiting);
+	assert_true(form_busy(&fm));
+	assert_true(form_lost_checking(&fm));
+	assert_non_null(strstr(fm.answer, "the answer was lost (HTTP 502)"));
+	assert_non_null(strstr(fm.answer, "the list is read again before anything is sent"));
+	assert_int_equal(form_key(&fm, KM_CTRL('s')), FORM_CONTINUE);
+	assert_int_equal(form_key(&fm, '\n'), FORM_CONTINUE);
+	assert_int_equal(form_key(&fm, 'x'), FORM_CONTINUE);
+	assert_string_equal(form_value(&fm, "name"), "dup-key");
+	assert_int_equal(form_key(&fm, 27), FORM_CANCEL);
+	form_free(&fm);
+}
+
+/* A read older than the loss does not count; a failed one keeps it locked. */
+static void test_lost_stale_and_failed(void **state)
+{
+	(void)state;
+	char msg[400];
+	lost_form();
+	assert_int_equal(form_lost_reread(&fm, 99.0, 1, NULL, msg, sizeof msg), FV_WAIT);
+	assert_int_equal(form_lost_reread(&fm, 100.0, 1, NULL, msg, sizeof msg), FV_WAIT);
+	assert_true(form_lost_checking(&fm));
+	assert_int_equal(form_lost_reread(&fm, 101.0, -1, "HTTP 503", msg, sizeof msg), FV_WAIT);
+	assert_non_null(strstr(fm.answer, "the re-read failed (HTTP 503)"));
+	assert_int_equal(form_key(&fm, KM_CTRL('s')), FORM_CONTINUE);
+	/* the next read decides */
+	assert_int_equal(form_lost_reread(&fm, 102.0, 1, NULL, msg, sizeof msg), FV_DONE);
+	assert_string_equal(msg, "API key dup-key exists: created");
+	assert_false(form_busy(&fm));
+	form_free(&fm);
+}
+
+/* Not done: unlocked with the words, and a C-s is the operator's own. */
+static void test_lost_not_done(void **state)
+{
+	(void)state;
+	char msg[400];
+	lost_form();
+	assert_int_equal(form_lost_reread(&fm, 101.0, 0, NULL, msg, sizeof msg), FV_NOT_DONE);
+	assert_string_equal(msg, "API key dup-key not found: not created; press C-s to send again");
+	assert_string_equal(fm.answer, msg);
+	assert_false(form_busy(&fm));
+	assert_string_equal(form_value(&fm, "name"), "dup-key");
+	assert_int_equal(form_key(&fm, KM_CTRL('s')), FORM_SUBMIT);
+	/* once decided, later reads say nothing more */
+	assert_int_equal(form_lost_reread(&fm, 103.0, 1, NULL, msg, sizeof msg), FV_WAIT);
+	form_free(&fm);
+}
+
+/* Unknown: stays locked for good, saying why; Esc closes. */
+static void test_lost_unknown(void **state)
+{
+	(void)state;
+	char msg[400];
+	static const struct form_lost_words env = { "env var TOKEN", "exists", "not found",
+						    "changed", "not changed" };
+	form_init(&fm, "Edit env var");
+	form_add_text(&fm, "key", "Name", "TOKEN", 128, true);
+	form_lost_begin(&fm, &env, -1, "the answer was cut short", 50.0);
+	assert_int_equal(form_lost_reread(&fm, 51.0, 1, NULL, msg, sizeof msg), FV_UNKNOWN);
+	assert_string_equal(msg, "env var TOKEN exists, but the re-read cannot tell whether it was "
+				 "changed: check it before sending again (Esc closes)");
+	assert_true(form_busy(&fm));
+	assert_false(form_lost_checking(&fm));
+	assert_int_equal(form_key(&fm, KM_CTRL('s')), FORM_CONTINUE);
+	assert_int_equal(form_lost_reread(&fm, 52.0, 0, NULL, msg, sizeof msg), FV_WAIT);
+	assert_int_equal(form_key(&fm, 27), FORM_CANCEL);
+	/* a new form is not locked */
+	form_init(&fm, "Again");
+	assert_false(form_busy(&fm));
+	form_free(&fm);
+}
+
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
@@ -234,6 +342,11 @@ int main(void)
 		cmocka_unit_test(test_validation),
 		cmocka_unit_test(test_choice_toggle_secret),
 		cmocka_unit_test(test_full_and_waiting),
+		cmocka_unit_test(test_lost_verdict),
+		cmocka_unit_test(test_lost_locks),
+		cmocka_unit_test(test_lost_stale_and_failed),
+		cmocka_unit_test(test_lost_not_done),
+		cmocka_unit_test(test_lost_unknown),
 	};
 	return cmocka_run_group_tests_name("ui_form", tests, NULL, NULL);
 }

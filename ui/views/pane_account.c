@@ -14,9 +14,12 @@
  * Every list is a jobs_subscribe fetch at the account cadence (30 s) while
  * the view is shown, re-fetched at once after each change.  Changes are
  * at-most-once actions (jobs_call, action = true), AF_MUTATES: hidden and
- * refused under --read-only.  Secrets: an env value is typed into a secret
- * field (C-r shows it), lives only in the form (wiped when it closes) and
- * the request body (wiped by api_call_free).  A new API key lives in the
+ * refused under --read-only.  A change whose answer was lost locks its
+ * form (form_lost_*: nothing is sent again from it) until the list it
+ * changes, read again, says whether it took effect.  Secrets: an env value
+ * is typed into a secret field (C-r shows it), lives only in the form
+ * (wiped when it closes) and the request body (wiped by api_call_free).
+ * A new API key lives in the
  * mapper's value (wiped when freed) and in this view's state while its
  * dialog is open (wiped when it closes); it reaches the screen only in that
  * dialog, the terminal's clipboard only on `y` (OSC 52) and a new 0600 file
@@ -35,6 +38,7 @@
 #include "acct.h"
 #include "acctops.h"
 #include "api_account.h"
+#include "apierr.h"
 #include "app.h"
 #include "config.h"
 #include "auth.h"
@@ -106,6 +110,7 @@ struct acct_view {
 	char *pub[PUB_MAX + 1];     /* MOD_SSH_ADD's choices: "(paste)", then the ~/.ssh/ *.pub paths */
 	int npub;
 	int action_id;              /* the action awaited, 0: none */
+	int lost_before;            /* the form's send: acct_lost_count over the list it went on */
 	/* MOD_KEY_SHOW (and MOD_KEY_FILE over it): the new key (secret) */
 	char newkey[APIKEY_MAX];
 	long newkey_id;
@@ -732,6 +737,167 @@ static void modal_close(struct acct_view *v)
 	v->own_req = 0;
 }
 
+/* ---- a form change whose answer was lost -------------------------------------- */
+
+/* The list a form's change shows in, L__COUNT: none. */
+static enum list_kind lost_list(enum modal_kind m)
+{
+	switch (m) {
+	case MOD_ENV_ADD:
+	case MOD_ENV_EDIT: return L_ENV;
+	case MOD_SSH_ADD: return L_SSH;
+	case MOD_ROLE_CREATE:
+	case MOD_ROLE_EDIT: return L_ROLES;
+	case MOD_KEY_CREATE: return L_APIKEYS;
+	case MOD_NONE:
+	case MOD_ENV_DELETE:
+	case MOD_SSH_DELETE:
+	case MOD_ROLE_DELETE:
+	case MOD_KEY_SHOW:
+	case MOD_KEY_FILE:
+	case MOD_KEY_DELETE:
+	case MOD_KEY_DELETE_OWN:
+	case MOD_MACHINE:
+		break;
+	}
+	return L__COUNT;
+}
+
+/* How many records of the newest list hold what the open form sends, -1
+ * when the list is not there (or cannot show it: an env value is masked). */
+static int acct_lost_count(const struct acct_view *v)
+{
+	enum list_kind k = lost_list(v->modal);
+	const void *val = k < L__COUNT ? v->val[k] : NULL;
+	if (!val)
+		return -1;
+	const char *name = form_value(&v->fm, "name");
+	switch (v->modal) {
+	case MOD_ENV_ADD:
+	case MOD_ENV_EDIT: {
+		const struct env_list *l = val;
+		return acctops_env_count(l->v, l->n, form_value(&v->fm, "key"));
+	}
+	case MOD_SSH_ADD: {
+		const struct ssh_list *l = val;
+		return acctops_ssh_count(l->v, l->n, v->target);
+	}
+	case MOD_ROLE_CREATE:
+	case MOD_ROLE_EDIT: {
+		const struct role_list *l = val;
+		return acctops_role_count(l->v, l->n, v->modal == MOD_ROLE_EDIT ? v->target_id : 0,
+					  name, form_mask(&v->fm));
+	}
+	case MOD_KEY_CREATE: {
+		const struct key_list *l = val;
+		return acctops_apikey_count(l->v, l->n, name);
+	}
+	case MOD_NONE:
+	case MOD_ENV_DELETE:
+	case MOD_SSH_DELETE:
+	case MOD_ROLE_DELETE:
+	case MOD_KEY_SHOW:
+	case MOD_KEY_FILE:
+	case MOD_KEY_DELETE:
+	case MOD_KEY_DELETE_OWN:
+	case MOD_MACHINE:
+		break;
+	}
+	return -1;
+}
+
+/* A form's change was sent: what the list holds of it now, to compare a
+ * re-read with if the answer is lost.  An edit's values cannot be told
+ * apart from the old ones when the list masks them (env) or when they are
+ * the old ones: -1. */
+static void lost_note_before(struct acct_view *v)
+{
+	int n = acct_lost_count(v);
+	if (v->modal == MOD_ENV_EDIT || (v->modal == MOD_ROLE_EDIT && n != 0))
+		n = -1;
+	v->lost_before = n;
+}
+
+/* The answer to the open form's change was lost: lock it until a re-read
+ * (said in the form and, quietly, in the event log). */
+static void lost_begin(struct app *a, struct acct_view *v, const struct call_result *r)
+{
+	char *name = util_sanitize(v->modal == MOD_ENV_ADD || v->modal == MOD_ENV_EDIT
+					   ? form_value(&v->fm, "key")
+				   : v->modal == MOD_SSH_ADD ? v->target
+							     : form_value(&v->fm, "name"));
+	char what[160];
+	struct form_lost_words w = { .what = what, .found = "exists", .missing = "not found",
+				     .done = "created", .undone = "not created" };
+	switch (v->modal) {
+	case MOD_ENV_ADD:
+	case MOD_ENV_EDIT:
+		snprintf(what, sizeof what, "env var %s", name);
+		w.done = v->modal == MOD_ENV_ADD ? "added" : "changed";
+		w.undone = v->modal == MOD_ENV_ADD ? "not added" : "not changed";
+		break;
+	case MOD_SSH_ADD:
+		snprintf(what, sizeof what, "SSH key %s", name);
+		w.done = "added";
+		w.undone = "not added";
+		break;
+	case MOD_ROLE_EDIT:
+		snprintf(what, sizeof what, "team role %s", name);
+		w.found = "holds the new name and scope";
+		w.missing = "does not hold the new name and scope";
+		w.done = "changed";
+		w.undone = "not changed";
+		break;
+	case MOD_ROLE_CREATE: snprintf(what, sizeof what, "team role %s", name); break;
+	case MOD_KEY_CREATE: snprintf(what, sizeof what, "API key %s", name); break;
+	case MOD_NONE:
+	case MOD_ENV_DELETE:
+	case MOD_SSH_DELETE:
+	case MOD_ROLE_DELETE:
+	case MOD_KEY_SHOW:
+	case MOD_KEY_FILE:
+	case MOD_KEY_DELETE:
+	case MOD_KEY_DELETE_OWN:
+	case MOD_MACHINE:
+		snprintf(what, sizeof what, "the change");
+		break;
+	}
+	free(name);
+	char why[300];
+	apierr_format(&r->err, why, sizeof why);
+	form_lost_begin(&v->fm, &w, v->lost_before, why, r->when);
+	model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET, "%s: %s", what, v->fm.answer);
+}
+
+/* List k was read again (r): when the open form waits on it after a lost
+ * answer, say what it shows; the form closes when the change took effect. */
+static void lost_reread(struct app *a, struct acct_view *v, enum list_kind k,
+			const struct call_result *r)
+{
+	if (lost_list(v->modal) != k || !form_lost_checking(&v->fm))
+		return;
+	char msg[400];
+	int after = r->outcome == CALL_OK ? acct_lost_count(v) : -1;
+	enum form_verdict fv = form_lost_reread(&v->fm, r->when, after, r->err.msg, msg, sizeof msg);
+	if (fv != FV_WAIT)
+		model_event(a->m, fv == FV_DONE ? EV_OK : EV_WARN, -1, 0, 0, EVF_QUIET, "%s", msg);
+	switch (fv) {
+	case FV_DONE:
+		if (v->modal == MOD_KEY_CREATE)
+			app_answer(a, ROLE_WARNING, 0, "%s; its value was lost with the answer and is "
+				   "never shown: delete the key (d) if it is not needed", msg);
+		else
+			app_answer(a, ROLE_OK, 0, "%s", msg);
+		modal_close(v);
+		break;
+	case FV_NOT_DONE:
+	case FV_UNKNOWN:
+	case FV_WAIT:
+		break;
+	}
+	a->dirty |= DIRTY_ALL;
+}
+
 /* Queue an action; false (the reason in the open form or dialog) when refused. */
 static bool send_action(struct app *a, struct acct_view *v, struct job_call *c, bool form)
 {
@@ -744,9 +910,10 @@ static bool send_action(struct app *a, struct acct_view *v, struct job_call *c, 
 		return false;
 	}
 	v->action_id = id;
-	if (form)
+	if (form) {
+		lost_note_before(v);
 		v->fm.waiting = true;
-	else
+	} else
 		v->dlg.waiting = true;
 	return true;
 }
@@ -1278,7 +1445,7 @@ static bool acct_modal_draw(struct app *a, void *st)
 	case MOD_KEY_CREATE:
 	case MOD_MACHINE:
 		form_draw(&v->fm, &a->lay);
-		return !v->fm.waiting;
+		return !form_busy(&v->fm);
 	case MOD_KEY_SHOW:
 		draw_key_show(a, v);
 		return false;
@@ -1312,6 +1479,10 @@ static void action_done(struct app *a, struct acct_view *v, struct call_result *
 	case MOD_ROLE_CREATE:
 	case MOD_ROLE_EDIT:
 	case MOD_KEY_CREATE:
+		if (r->outcome == CALL_UNKNOWN) { /* never sent again from this form */
+			lost_begin(a, v, r);
+			break;
+		}
 		if (!ok) {
 			v->fm.waiting = false;
 			form_set_answer(&v->fm, NULL, msg);
@@ -1397,6 +1568,7 @@ static void acct_snapshot(struct app *a, void *st, bool rows)
 		} else if (r.outcome != CALL_OK) {
 			util_strlcpy(v->err[k], r.err.msg, sizeof v->err[k]);
 		}
+		lost_reread(a, v, (enum list_kind)k, &r);
 		call_result_free(&r);
 		changed = true;
 	}

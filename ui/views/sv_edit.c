@@ -5,7 +5,10 @@
  * one AF_MUTATES) open the form or dialog; the
  * one at-most-once call each sends (jobs_call, action) and its result: a
  * success closes the modal, says so and refreshes the lists; a failure or
- * an unknown outcome stays in the modal with the service's words.  The
+ * an unknown outcome of a delete or suspend stays in its dialog with the
+ * service's words; a form whose answer was lost locks (form_lost_*) and
+ * says what the lists, read again, show: it closes when its change took
+ * effect, opens again (C-s sends again) when it did not.  The
  * records a modal is about are copied when it opens, so a refresh while it
  * is open changes neither the form nor what is compared against. */
 #include "sv_edit.h"
@@ -45,6 +48,7 @@ struct sv_edit {
 	char endpoint_name[96];
 	bool suspend;               /* ED_EP_SUSPEND: suspend (else resume) */
 	int action_id;              /* the call awaited, 0: none */
+	int lost_before;            /* the form's send: lost_count over the lists it went on */
 };
 
 struct sv_edit *sv_edit_new(void)
@@ -198,6 +202,125 @@ static bool send_action(struct app *a, struct sv_edit *ed, struct api_call call,
 	return true;
 }
 
+static bool is_form(enum ed_modal m)
+{
+	switch (m) {
+	case ED_EP_CREATE:
+	case ED_EP_EDIT:
+	case ED_WG_CREATE:
+	case ED_WG_EDIT:
+		return true;
+	case ED_NONE:
+	case ED_EP_DELETE:
+	case ED_WG_DELETE:
+	case ED_EP_SUSPEND:
+		return false;
+	}
+	return false;
+}
+
+/* ---- a form whose answer was lost ------------------------------------------------ */
+
+/* How many records of the snapshot's lists hold what the open form sends;
+ * -1 when not a form. */
+static int lost_count(const struct app *a, const struct sv_edit *ed)
+{
+	const struct snapshot *s = a->snap;
+	if (!s)
+		return -1;
+	switch (ed->modal) {
+	case ED_EP_CREATE: return sv_form_endpoint_count(&ed->fm, NULL, s->endpoints, s->nendpoints);
+	case ED_EP_EDIT: return sv_form_endpoint_count(&ed->fm, &ed->ep, s->endpoints, s->nendpoints);
+	case ED_WG_CREATE:
+		return sv_form_workergroup_count(&ed->fm, NULL, ed->endpoint_id, s->workergroups,
+						 s->nworkergroups);
+	case ED_WG_EDIT:
+		return sv_form_workergroup_count(&ed->fm, &ed->wg, 0, s->workergroups,
+						 s->nworkergroups);
+	case ED_NONE:
+	case ED_EP_DELETE:
+	case ED_WG_DELETE:
+	case ED_EP_SUSPEND:
+		break;
+	}
+	return -1;
+}
+
+/* The answer to the open form's change was lost: lock it until a re-read
+ * (said in the form and, quietly, in the event log). */
+static void lost_begin(struct app *a, struct sv_edit *ed, const struct call_result *r)
+{
+	char what[200];
+	struct form_lost_words w = { .what = what, .found = "exists", .missing = "not found",
+				     .done = "created", .undone = "not created" };
+	bool edit = ed->modal == ED_EP_EDIT || ed->modal == ED_WG_EDIT;
+	if (edit) {
+		w.found = "holds the new values";
+		w.missing = "does not hold the new values";
+		w.done = "changed";
+		w.undone = "not changed";
+	}
+	char *name = util_sanitize(ed->modal == ED_EP_CREATE ? form_value(&ed->fm, "endpoint_name")
+				   : ed->modal == ED_EP_EDIT && ed->ep.endpoint_name ? ed->ep.endpoint_name
+										     : ed->endpoint_name);
+	switch (ed->modal) {
+	case ED_EP_CREATE: snprintf(what, sizeof what, "endpoint %s", name); break;
+	case ED_EP_EDIT: snprintf(what, sizeof what, "endpoint %s (%ld)", name, ed->ep.id); break;
+	case ED_WG_CREATE:
+		snprintf(what, sizeof what, "a new workergroup on endpoint %s", name);
+		break;
+	case ED_WG_EDIT: snprintf(what, sizeof what, "workergroup %ld", ed->wg.id); break;
+	case ED_NONE:
+	case ED_EP_DELETE:
+	case ED_WG_DELETE:
+	case ED_EP_SUSPEND:
+		snprintf(what, sizeof what, "the change");
+		break;
+	}
+	free(name);
+	char why[300];
+	apierr_format(&r->err, why, sizeof why);
+	form_lost_begin(&ed->fm, &w, ed->lost_before, why, r->when);
+	model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET, "%s: %s", what, ed->fm.answer);
+}
+
+/* A new snapshot while the open form waits on a re-read: the list it
+ * changes, read after the loss (or failed after it), says what happened. */
+static void lost_reread(struct app *a, struct sv_edit *ed)
+{
+	if (!is_form(ed->modal) || !form_lost_checking(&ed->fm) || !a->snap)
+		return;
+	bool ep = ed->modal == ED_EP_CREATE || ed->modal == ED_EP_EDIT;
+	const struct freshness *f = &a->snap->fresh[ep ? SRC_ENDPOINTS : SRC_WORKERGROUPS];
+	double since = ed->fm.lost.since;
+	int after;
+	double when;
+	if (f->last_ok > since) {
+		after = lost_count(a, ed);
+		when = f->last_ok;
+	} else if (f->last_err_at > since) {
+		after = -1;
+		when = f->last_err_at;
+	} else {
+		return;
+	}
+	char msg[400];
+	enum form_verdict fv = form_lost_reread(&ed->fm, when, after, f->err, msg, sizeof msg);
+	if (fv != FV_WAIT)
+		model_event(a->m, fv == FV_DONE ? EV_OK : EV_WARN, -1, 0, 0, EVF_QUIET, "%s", msg);
+	switch (fv) {
+	case FV_DONE:
+		app_answer(a, ROLE_OK, 0, "%s", msg);
+		modal_close(a, ed);
+		break;
+	case FV_NOT_DONE:
+	case FV_UNKNOWN:
+	case FV_WAIT:
+		break;
+	}
+	a->dirty |= DIRTY_ALL;
+}
+
 static void submit_form(struct app *a, struct sv_edit *ed)
 {
 	struct api_call call;
@@ -236,6 +359,11 @@ static void submit_form(struct app *a, struct sv_edit *ed)
 	}
 	ed->fm.waiting = true;
 	ed->fm.answer[0] = '\0';
+	/* what the lists hold of it now: a lost answer's re-read is compared
+	 * with this (an edit that changes nothing the list shows: not known) */
+	ed->lost_before = lost_count(a, ed);
+	if ((ed->modal == ED_EP_EDIT || ed->modal == ED_WG_EDIT) && ed->lost_before != 0)
+		ed->lost_before = -1;
 }
 
 static void submit_dialog(struct app *a, struct sv_edit *ed)
@@ -267,23 +395,6 @@ static void submit_dialog(struct app *a, struct sv_edit *ed)
 		return;
 	ed->dlg.waiting = true;
 	ed->dlg.error[0] = '\0';
-}
-
-static bool is_form(enum ed_modal m)
-{
-	switch (m) {
-	case ED_EP_CREATE:
-	case ED_EP_EDIT:
-	case ED_WG_CREATE:
-	case ED_WG_EDIT:
-		return true;
-	case ED_NONE:
-	case ED_EP_DELETE:
-	case ED_WG_DELETE:
-	case ED_EP_SUSPEND:
-		return false;
-	}
-	return false;
 }
 
 bool sv_edit_modal_key(struct app *a, struct sv_edit *ed, int key)
@@ -318,7 +429,7 @@ bool sv_edit_modal_draw(struct app *a, struct sv_edit *ed)
 		return false;
 	if (is_form(ed->modal)) {
 		form_draw(&ed->fm, &a->lay);
-		return !ed->fm.waiting;
+		return !form_busy(&ed->fm);
 	}
 	dialog_draw(&ed->dlg, &a->lay);
 	return false;
@@ -348,11 +459,16 @@ static void done_text(const struct sv_edit *ed, char *buf, size_t n)
 void sv_edit_snapshot(struct app *a, struct sv_edit *ed)
 {
 	struct call_result r;
+	if (ed)
+		lost_reread(a, ed);
 	if (!ed || !ed->action_id || !model_take_result(a->m, ed->action_id, &r))
 		return;
 	ed->action_id = 0;
 	char msg[400];
-	if (r.outcome == CALL_OK) {
+	if (r.outcome == CALL_UNKNOWN && is_form(ed->modal)) {
+		/* never sent again from this form: locked until the lists are read */
+		lost_begin(a, ed, &r);
+	} else if (r.outcome == CALL_OK) {
 		done_text(ed, msg, sizeof msg);
 		app_toast(a, ROLE_OK, 5, "%s", msg);
 		modal_close(a, ed);

@@ -6,6 +6,9 @@
  * what stops; each goes once through jobs_call (an action: at most once,
  * refused under --read-only), and a failure stays in the open form or
  * dialog with the service's words.  After a success the lists refresh.
+ * A form whose answer was lost locks (form_lost_*) until the lists, read
+ * again, say whether its change took effect; it is never sent again by
+ * itself.
  *
  * sv_forms.c holds the pure parts (the forms, the calls built from them,
  * the confirmation texts) for the tests; sv_edit.c the view's glue (keys,
@@ -46,6 +49,16 @@ bool sv_form_endpoint_call(const struct config *c, struct form *fm, const struct
 bool sv_form_workergroup_call(const struct config *c, struct form *fm,
 			      const struct workergroup *old, long endpoint_id,
 			      const char *endpoint_name, struct api_call *out);
+
+/* A lost answer's re-read (form_lost_*): how many records of a list hold
+ * what the submitted form sends.  Create (old NULL): the endpoints named as
+ * the form's endpoint_name; the workergroups of endpoint_id.  Edit: 1 when
+ * record old->id is in the list holding every value of the form (each read
+ * as svfields reads it), else 0. */
+int sv_form_endpoint_count(const struct form *fm, const struct endpoint *old,
+			   const struct endpoint *v, size_t n);
+int sv_form_workergroup_count(const struct form *fm, const struct workergroup *old,
+			      long endpoint_id, const struct workergroup *v, size_t n);
 
 /* The confirmation of an endpoint's delete, naming it and its workergroups
  * (those of g[0..ng) with its id), into buf. */

@@ -184,6 +184,65 @@ bool sv_form_workergroup_call(const struct config *c, struct form *fm,
 	return ok;
 }
 
+/* Does record rec hold every value of the form?  Each field's text is set
+ * into a copy of rec as a submit would, then read back beside rec's own, so
+ * that "0.50" typed and 0.5 sent compare equal. */
+static bool holds(const struct form *fm, enum svf_target t, const void *rec)
+{
+	struct endpoint e;
+	struct workergroup g;
+	if (t == SVF_ENDPOINT)
+		svf_endpoint_copy(&e, rec);
+	else
+		svf_workergroup_copy(&g, rec);
+	bool ok = true;
+	for (int i = 0; ok && i < fm->n; i++) {
+		char err[200], b1[1100], b2[1100];
+		const char *key = fm->f[i].name;
+		const char *val = form_value(fm, key);
+		if (t == SVF_ENDPOINT)
+			ok = svf_endpoint_set(&e, key, val, err, sizeof err) &&
+			     !strcmp(svf_endpoint_text(&e, key, b1, sizeof b1),
+				     svf_endpoint_text(rec, key, b2, sizeof b2));
+		else
+			ok = svf_workergroup_set(&g, key, val, err, sizeof err) &&
+			     !strcmp(svf_workergroup_text(&g, key, b1, sizeof b1),
+				     svf_workergroup_text(rec, key, b2, sizeof b2));
+	}
+	if (t == SVF_ENDPOINT)
+		endpoint_clear(&e);
+	else
+		workergroup_clear(&g);
+	return ok;
+}
+
+int sv_form_endpoint_count(const struct form *fm, const struct endpoint *old,
+			   const struct endpoint *v, size_t n)
+{
+	const char *name = form_value(fm, "endpoint_name");
+	int k = 0;
+	for (size_t i = 0; v && i < n; i++) {
+		if (old)
+			k += v[i].id == old->id && holds(fm, SVF_ENDPOINT, &v[i]);
+		else
+			k += v[i].endpoint_name && !strcmp(v[i].endpoint_name, name);
+	}
+	return k;
+}
+
+int sv_form_workergroup_count(const struct form *fm, const struct workergroup *old,
+			      long endpoint_id, const struct workergroup *v, size_t n)
+{
+	int k = 0;
+	for (size_t i = 0; v && i < n; i++) {
+		if (old)
+			k += v[i].id == old->id && holds(fm, SVF_WORKERGROUP, &v[i]);
+		else
+			k += v[i].endpoint_id == endpoint_id;
+	}
+	return k;
+}
+
 char *sv_delete_endpoint_text(const struct endpoint *e, const struct workergroup *g, size_t ng,
 			      char *buf, size_t n)
 {

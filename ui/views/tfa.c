@@ -136,6 +136,7 @@ struct tfa_view {
 	double sent_at;                 /* util_mono() of the last SMS/email code sent, 0: none */
 	bool busy;                      /* ST_QR: the set-up call is awaited */
 	double tick_at;                 /* util_mono() of the next countdown redraw, 0: none */
+	int regen_before;               /* VP_REGEN sent: tfaflow_regen_count before it */
 };
 
 /* ---- answers (poller thread) ----------------------------------------------------- */
@@ -430,6 +431,7 @@ static void submit_verify(struct app *a, struct tfa_view *v)
 		break;
 	case VP_REGEN:
 		call = api_tfa_regen_backup(a->cfg, &tv);
+		v->regen_before = tfaflow_regen_count(v->st ? v->st->backup_codes_remaining : -1, true);
 		k = CK_REGEN;
 		map = map_regen;
 		what = "2FA: regenerate backup codes";
@@ -740,6 +742,46 @@ static void show_codes(struct app *a, struct tfa_view *v, const struct tfa_backu
 	a->dirty |= DIRTY_ALL;
 }
 
+/* The answer to a regeneration was lost: the form locks (nothing is sent
+ * again from it) until the status, read again, says whether the codes are
+ * a new set. */
+static void regen_lost(struct app *a, struct tfa_view *v, const struct call_result *r)
+{
+	static const struct form_lost_words w = {
+		.what = "the backup codes", .found = "are a full set",
+		.missing = "are as before", .done = "regenerated", .undone = "not regenerated" };
+	char why[300];
+	apierr_format(&r->err, why, sizeof why);
+	form_lost_begin(&v->fm, &w, v->regen_before, why, r->when);
+	model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET, "%s: %s", w.what, v->fm.answer);
+	refresh_status(a, v);
+}
+
+/* The status was read again (r): say what it shows of a lost regeneration. */
+static void regen_reread(struct app *a, struct tfa_view *v, const struct call_result *r)
+{
+	if (v->step != ST_VERIFY || v->purpose != VP_REGEN || !form_lost_checking(&v->fm))
+		return;
+	int after = r->outcome == CALL_OK && v->st
+			    ? tfaflow_regen_count(v->st->backup_codes_remaining, false) : -1;
+	char msg[400];
+	enum form_verdict fv = form_lost_reread(&v->fm, r->when, after, r->err.msg, msg, sizeof msg);
+	if (fv != FV_WAIT)
+		model_event(a->m, fv == FV_DONE ? EV_OK : EV_WARN, -1, 0, 0, EVF_QUIET, "%s", msg);
+	switch (fv) {
+	case FV_DONE:
+		app_answer(a, ROLE_WARNING, 0, "%s: the new codes were lost with the answer and "
+			   "the old ones no longer work; b makes another set (a code first)", msg);
+		flow_end(a, v);
+		break;
+	case FV_NOT_DONE:
+	case FV_UNKNOWN:
+	case FV_WAIT:
+		break;
+	}
+	a->dirty |= DIRTY_ALL;
+}
+
 /* A step failed: keep its dialog with the reason (the code emptied). */
 static void step_failed(struct app *a, struct tfa_view *v, enum callk k, struct call_result *r)
 {
@@ -817,6 +859,11 @@ static void call_done(struct app *a, struct tfa_view *v, struct call_result *r)
 	v->call_id = 0;
 	v->callk = CK_NONE;
 	struct answer *ans = r->outcome == CALL_OK ? r->value : NULL;
+	if (k == CK_REGEN && r->outcome == CALL_UNKNOWN) {
+		regen_lost(a, v, r);
+		a->dirty |= DIRTY_ALL;
+		return;
+	}
 	if (r->outcome != CALL_OK) {
 		step_failed(a, v, k, r);
 		a->dirty |= DIRTY_ALL;
@@ -1175,7 +1222,7 @@ static bool tfa_modal_draw(struct app *a, void *st)
 	case ST_VERIFY:
 		verify_lock_line(v);
 		form_draw(&v->fm, &a->lay);
-		return !v->fm.waiting;
+		return !form_busy(&v->fm);
 	case ST_CONFIRM:
 	case ST_UPDATE:
 	case ST_SMS:
@@ -1261,7 +1308,7 @@ static bool tfa_modal_key(struct app *a, void *st, int key)
 	case ST_EMAIL:
 		break;
 	}
-	if (v->fm.waiting && key != 27)
+	if (form_busy(&v->fm) && key != 27)
 		return true;
 	if (v->step == ST_SMS && key == KM_CTRL('n')) {
 		submit_sms(a, v, true);
@@ -1471,6 +1518,7 @@ static void tfa_snapshot(struct app *a, void *st, bool rows)
 		} else if (r.outcome != CALL_OK) {
 			snprintf(v->err, sizeof v->err, "2FA status: %s", r.err.msg);
 		}
+		regen_reread(a, v, &r);
 		call_result_free(&r);
 		changed = true;
 	}

@@ -242,7 +242,7 @@ enum form_result form_key(struct form *fm, int key)
 {
 	if (key == 27)
 		return FORM_CANCEL;
-	if (fm->waiting || fm->n == 0)
+	if (form_busy(fm) || fm->n == 0)
 		return FORM_CONTINUE;
 	struct form_field *f = &fm->f[fm->focus];
 	switch (key) {
@@ -375,6 +375,81 @@ void form_set_answer(struct form *fm, const char *field, const char *msg)
 	free(clean);
 	fm->waiting = false;
 	form_mark(fm, field ? form_find(fm, field) : -1, fm->answer);
+}
+
+/* ---- a write whose answer was lost ------------------------------------------ */
+
+enum form_verdict form_lost_verdict(int before, int after)
+{
+	if (after < 0)
+		return FV_WAIT;
+	if (before < 0 || after < before)
+		return FV_UNKNOWN;
+	return after > before ? FV_DONE : FV_NOT_DONE;
+}
+
+void form_lost_begin(struct form *fm, const struct form_lost_words *w, int before,
+		     const char *why, double since)
+{
+	char msg[400];
+	snprintf(msg, sizeof msg, "the answer was lost (%s): the change may have been made; "
+		 "the list is read again before anything is sent", why && *why ? why : "no answer");
+	form_set_answer(fm, NULL, msg);
+	struct form_lost *l = &fm->lost;
+	memset(l, 0, sizeof *l);
+	l->on = true;
+	l->since = since;
+	l->before = before;
+	util_strlcpy(l->what, w->what ? w->what : "", sizeof l->what);
+	util_strlcpy(l->found, w->found ? w->found : "", sizeof l->found);
+	util_strlcpy(l->missing, w->missing ? w->missing : "", sizeof l->missing);
+	util_strlcpy(l->done, w->done ? w->done : "", sizeof l->done);
+	util_strlcpy(l->undone, w->undone ? w->undone : "", sizeof l->undone);
+}
+
+bool form_busy(const struct form *fm)
+{
+	return fm->waiting || fm->lost.on;
+}
+
+bool form_lost_checking(const struct form *fm)
+{
+	return fm->lost.on && !fm->lost.final;
+}
+
+enum form_verdict form_lost_reread(struct form *fm, double when, int after, const char *err,
+				   char *msg, size_t n)
+{
+	struct form_lost *l = &fm->lost;
+	if (n)
+		msg[0] = '\0';
+	if (!form_lost_checking(fm) || when <= l->since)
+		return FV_WAIT;
+	enum form_verdict v = form_lost_verdict(l->before, after);
+	switch (v) {
+	case FV_WAIT:
+		snprintf(msg, n, "the answer was lost and the re-read failed (%s): the outcome is "
+			 "still unknown; the list is read again", err && *err ? err : "no answer");
+		form_set_answer(fm, NULL, msg);
+		return FV_WAIT;
+	case FV_DONE:
+		snprintf(msg, n, "%s %s: %s", l->what, l->found, l->done);
+		l->on = false;
+		return FV_DONE;
+	case FV_NOT_DONE:
+		snprintf(msg, n, "%s %s: %s; press C-s to send again", l->what, l->missing, l->undone);
+		l->on = false;
+		form_set_answer(fm, NULL, msg);
+		return FV_NOT_DONE;
+	case FV_UNKNOWN:
+		snprintf(msg, n, "%s %s, but the re-read cannot tell whether it was %s: check it "
+			 "before sending again (Esc closes)", l->what, after > 0 ? l->found : l->missing,
+			 l->done);
+		l->final = true;
+		form_set_answer(fm, NULL, msg);
+		return FV_UNKNOWN;
+	}
+	return FV_WAIT;
 }
 
 /* ---- drawing ----------------------------------------------------------------- */
@@ -510,10 +585,12 @@ void form_draw(const struct form *fm, const struct layout *l)
 	}
 	if (fm->answer[0] && y + 1 < r.y + r.h - 1)
 		draw_text(y + 1, r.x + 2, inner, fm->answer, theme_attr(ROLE_ERROR));
-	const char *keys = fm->waiting ? "sending... (Esc closes)"
-				       : "C-s submit  Esc cancel  Tab next field";
+	const char *keys = fm->waiting		    ? "sending... (Esc closes)"
+			   : form_lost_checking(fm) ? "outcome unknown: checking the list (Esc closes)"
+			   : fm->lost.on	    ? "outcome unknown: nothing is sent again (Esc closes)"
+						    : "C-s submit  Esc cancel  Tab next field";
 	draw_text(r.y + r.h - 2, r.x + 2, inner, keys, theme_attr(ROLE_DIM));
-	if (cy >= 0 && !fm->waiting) {
+	if (cy >= 0 && !form_busy(fm)) {
 		move(cy, cx < fx + fw ? cx : fx + fw - 1);
 		curs_set(1);
 	} else {

@@ -13,6 +13,10 @@
  * Nothing is submitted until every field is valid: the first invalid one
  * gets the focus and every invalid one is marked.
  *
+ * A write whose answer was lost (form_lost_*, below) locks the form: the
+ * service may have acted, so nothing is sent again until a read of the
+ * list made after the loss says what the service holds.
+ *
  * Everything but form_draw() and form_edit_external() is pure (the tests
  * drive it without a terminal).  Secret values are wiped (explicit_bzero)
  * when the form is freed or reset.  UI thread only. */
@@ -51,6 +55,24 @@ struct form_field {
 	char error[160];     /* why it is invalid, "" when valid */
 };
 
+/* What a lost write's re-read looks for, in words (form_lost_begin). */
+struct form_lost_words {
+	const char *what;    /* "API key dup-key", "endpoint 12" */
+	const char *found;   /* the re-read shows it: "exists", "holds the new values" */
+	const char *missing; /* it does not: "not found", "holds the old values" */
+	const char *done;    /* "created", "changed" */
+	const char *undone;  /* "not created", "not changed" */
+};
+
+/* The state of a lost write (inside the form). */
+struct form_lost {
+	bool on;             /* the outcome is unknown: the form is locked */
+	bool final;          /* no re-read can tell: it stays locked (Esc closes) */
+	double since;        /* wall epoch of the loss: only a read after it counts */
+	int before;          /* matches in the list the write was sent over, -1: not known */
+	char what[128], found[48], missing[48], done[24], undone[24];
+};
+
 struct form {
 	char title[64];
 	struct form_field f[FORM_MAX_FIELDS];
@@ -58,6 +80,7 @@ struct form {
 	int focus;
 	char answer[300];    /* the service's answer to the last submit, "" when none */
 	bool waiting;        /* submitted; the answer is awaited (keys but Esc ignored) */
+	struct form_lost lost; /* a lost answer being checked (keys but Esc ignored) */
 };
 
 enum form_result { FORM_CONTINUE, FORM_CANCEL, FORM_SUBMIT, FORM_EDIT };
@@ -104,6 +127,47 @@ void form_set_text(struct form *fm, int idx, const char *text);
 /* The service's answer (the form stays open); field: mark that field too
  * (NULL: none). */
 void form_set_answer(struct form *fm, const char *field, const char *msg);
+
+/* ---- a write whose answer was lost: at most once ------------------------------
+ * When a form's send ends with an unknown outcome (its answer truncated,
+ * dropped, timed out, or a 500/502/503 from a server in front), the form
+ * does not go back to editing: form_lost_begin locks it (every key but Esc
+ * does nothing, C-s sends nothing) and says so; the caller reads its list
+ * again and gives each read to form_lost_reread, which counts only a read
+ * made after the loss and says what it shows:
+ *   FV_DONE      the write took effect ("API key dup-key exists: created"):
+ *                the caller closes the form and says the message;
+ *   FV_NOT_DONE  it did not ("... not found: not created; press C-s to send
+ *                again"): the form is unlocked, everything typed kept, and a
+ *                C-s is the operator's own decision to send again;
+ *   FV_UNKNOWN   the list cannot tell: the form stays locked with why (Esc
+ *                closes it; nothing is sent from it);
+ *   FV_WAIT      not yet: the read is older than the loss, or failed (the
+ *                form stays locked; the next read is looked at). */
+enum form_verdict { FV_WAIT, FV_DONE, FV_NOT_DONE, FV_UNKNOWN };
+
+/* The decision alone: before, the matches of what the write makes in the
+ * list it was sent over (-1: the list cannot show it, e.g. a masked value);
+ * after, the matches in the re-read (-1: the re-read failed).  More than
+ * before: done; as many: not done; fewer (something else removed one
+ * meanwhile) or before unknown: unknown; a failed re-read: wait. */
+enum form_verdict form_lost_verdict(int before, int after);
+/* Lock fm after a lost answer (why: the transport's or server's words;
+ * since: the wall epoch of the loss); the answer line says what happened
+ * and that the list is read again. */
+void form_lost_begin(struct form *fm, const struct form_lost_words *w, int before,
+		     const char *why, double since);
+/* Does fm take no key but Esc (waiting for an answer, or locked by a lost
+ * one)?  Its cursor is hidden then. */
+bool form_busy(const struct form *fm);
+/* Is fm locked by a lost answer whose re-read has not decided yet? */
+bool form_lost_checking(const struct form *fm);
+/* A re-read made at wall epoch `when` holding `after` matches (-1: it
+ * failed; err: why, or NULL).  The verdict; for every verdict but FV_WAIT
+ * the sentence to say is in msg (also the form's answer when it stays
+ * open), and for FV_DONE and FV_NOT_DONE the form is unlocked. */
+enum form_verdict form_lost_reread(struct form *fm, double when, int after, const char *err,
+				   char *msg, size_t n);
 
 /* curses: draw the form centred over the screen, whatever its size (a
  * clear "too small" notice when the fields cannot be shown); places the
