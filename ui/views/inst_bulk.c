@@ -158,6 +158,65 @@ char *inst_bulk_text(const struct bulk_plan *p, const struct instance *const *ro
 	return buf;
 }
 
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
+void inst_bulk_split(const long *marks, size_t nmarks, const long *shown, size_t nshown,
+		     long *vis, size_t *nvis, long *hid, size_t *nhid)
+{
+	*nvis = *nhid = 0;
+	for (size_t i = 0; i < nmarks; i++) {
+		if (nshown && bsearch(&marks[i], shown, nshown, sizeof *shown, cmp_long))
+			vis[(*nvis)++] = marks[i];
+		else
+			hid[(*nhid)++] = marks[i];
+	}
+}
+
+enum bulk_hidden_q inst_bulk_hidden_text(enum bulk_op op, size_t nvis, size_t nhid,
+					 const char *filter, long sel_id, char *text, size_t n,
+					 char *first, char *second)
+{
+	const char *name = inst_bulk_name(op);
+	char raw[600], f[64];
+	snprintf(f, sizeof f, "%.40s%s", filter, strlen(filter) > 40 ? "..." : "");
+	enum bulk_hidden_q q;
+	if (nvis) {
+		q = BHQ_VISIBLE_OR_ALL;
+		snprintf(raw, sizeof raw,
+			 "%zu marked row%s %s hidden by the filter \"%s\": %s them too? "
+			 "v: %s the %zu visible marked row%s only; a: all %zu marked rows; "
+			 "Esc cancels. Marks left out stay marked.",
+			 nhid, nhid == 1 ? "" : "s", nhid == 1 ? "is" : "are", f, name, name, nvis,
+			 nvis == 1 ? "" : "s", nvis + nhid);
+		snprintf(first, 24, "Visible only");
+		snprintf(second, 24, "All marked");
+	} else if (sel_id > 0) {
+		q = BHQ_SELECTED_OR_MARKED;
+		snprintf(raw, sizeof raw,
+			 "Every marked row (%zu) is hidden by the filter \"%s\". Which to %s: the "
+			 "selected instance %ld only (s), or the %zu hidden marked row%s (m)? Esc "
+			 "cancels.",
+			 nhid, f, name, sel_id, nhid, nhid == 1 ? "" : "s");
+		snprintf(first, 24, "Selected row");
+		snprintf(second, 24, "Marked rows");
+	} else {
+		q = BHQ_MARKED_ONLY;
+		snprintf(raw, sizeof raw, "Every marked row (%zu) is hidden by the filter \"%s\": %s "
+			 "them?", nhid, f, name);
+		first[0] = '\0';
+		snprintf(second, 24, "Marked rows");
+	}
+	raw[0] = (char)(raw[0] >= 'a' && raw[0] <= 'z' ? raw[0] - 'a' + 'A' : raw[0]);
+	char *clean = util_sanitize(raw);
+	util_strlcpy(text, clean, n);
+	free(clean);
+	return q;
+}
+
 void *inst_bulk_map(const json_t *root, struct api_error *e)
 {
 	const json_t *done = json_object_get(root, "changed");
