@@ -581,6 +581,8 @@ static void send_plan(struct app *a, struct inst_view *v, const char *label)
 	for (size_t i = 0; i < p->nskip; i++)
 		if (is_marked(v, p->skip[i]))
 			toggle_mark(v, p->skip[i]);
+	app_toast(a, ROLE_PENDING, 0, "%s", sent);
+	/* what became of the marks, kept in the event log */
 	char more[160] = "";
 	if (p->nskip)
 		snprintf(more, sizeof more, "; the %zu skipped unmarked", p->nskip);
@@ -589,7 +591,8 @@ static void send_plan(struct app *a, struct inst_view *v, const char *label)
 		snprintf(more + l, sizeof more - l, "; %zu hidden by the filter still marked (U unmarks)",
 			 v->kept);
 	}
-	app_toast(a, ROLE_PENDING, 0, "%s%s", sent, more);
+	if (more[0])
+		model_event(a->m, EV_INFO, -1, 0, 0, 0, "%s marks: %zu acted on%s", name, p->n, more);
 }
 
 /* Keys while the bulk dialog is open. */
