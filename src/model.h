@@ -99,6 +99,8 @@ struct instance {
 	long template_id;
 	char *template_hash_id, *template_name;
 	double credit_balance;         /* prepaid credit left on the instance, $, NAN if not sent */
+	double ondemand;               /* $/hour: the machine's listed on-demand price for these
+					  GPUs (search.gpuCostPerHour), NAN if not sent */
 	struct kv *fields;             /* every field as received (sorted by key; env values masked) */
 	size_t nfields;
 	struct kv *env;                /* extra_env in order: key = name, value = the value in
