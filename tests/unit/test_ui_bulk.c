@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,13 @@ static void test_plan_start_and_destroy(void **state)
 	assert_non_null(strstr(text, "Destroy 3 marked instances"));
 	assert_non_null(strstr(text, "permanently deletes their disks"));
 	assert_null(strstr(text, "Skipped"));
+	assert_null(strstr(text, "prepaid"));
+	/* a prepaid balance is stated: destroying ends it */
+	rows[0].credit_balance = 40;
+	rows[2].credit_balance = 2.5;
+	inst_bulk_text(&p, prows, 6, text, sizeof text);
+	assert_non_null(strstr(text, "2 of them hold $42.50 of prepaid credit, refunded only in part."));
+	rows[0].credit_balance = rows[2].credit_balance = NAN;
 	inst_bulk_free(&p);
 	/* nothing fits: said, nothing to confirm */
 	long only[] = { 101 };

@@ -5,6 +5,7 @@
  * answers (PUT/DELETE /api/v0/instances/). */
 #include "inst_bulk.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,22 @@ char *inst_bulk_text(const struct bulk_plan *p, const struct instance *const *ro
 		size_t len = strlen(raw);
 		snprintf(raw + len, sizeof raw - len, " Skipped (%s does not fit their state): %s.",
 			 inst_bulk_name(p->op), skipped);
+	}
+	double credit = 0;
+	size_t ncredit = 0;
+	for (size_t i = 0; p->op == BULK_DESTROY && i < p->n; i++) {
+		const struct instance *x = find(rows, nrows, p->ids[i]);
+		if (x && isfinite(x->credit_balance) && x->credit_balance >= 0.005) {
+			credit += x->credit_balance;
+			ncredit++;
+		}
+	}
+	if (ncredit) {
+		char b[32];
+		size_t len = strlen(raw);
+		snprintf(raw + len, sizeof raw - len,
+			 " %zu of them hold%s %s of prepaid credit, refunded only in part.", ncredit,
+			 ncredit == 1 ? "s" : "", fmt_money(b, sizeof b, credit));
 	}
 	char *clean = util_sanitize(raw);
 	util_strlcpy(buf, clean, n);
