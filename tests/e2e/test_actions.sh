@@ -86,7 +86,7 @@ t_bid_in_range() {
     p=$(sim_state "'%.3f' % ((inst($id)['min_bid'] + inst($id)['search']['gpuCostPerHour']) / 2)")
     select_row "$id" || return 1
     keys b
-    wait_for "32 per GPU" 10 || return 1
+    wait_for_flat "32 per GPU" 10 || return 1
     keys C-u
     type_text "$p"
     keys Enter
@@ -100,7 +100,7 @@ t_bid_out_of_range() {
     before=$(sim_state "count('bid_price')")
     price=$(inst_field "$id" dph_base)
     keys b
-    wait_for "32 per GPU" 10 || return 1
+    wait_for_flat "32 per GPU" 10 || return 1
     keys C-u
     type_text "999"
     keys Enter

@@ -115,7 +115,7 @@ bid_case() {
     fault "$path" PUT "$1" || return 1
     select_row "$id" || return 1
     keys b
-    wait_for "32 per GPU" 10 || return 1
+    wait_for_flat "32 per GPU" 10 || return 1
     keys C-u; type_text "$p"; keys Enter
     in_log "bid of \$$p/h on instance $id: the answer was lost, the outcome is unknown; check the bid before trying again" || return 1
     if [ "$2" = 1 ]; then
