@@ -1054,3 +1054,23 @@ void endpoints_free(struct endpoint *v, size_t n)
 		endpoint_clear(&v[i]);
 	free(v);
 }
+
+enum bid_ask instance_bid_ask(const struct instance *x, double bid)
+{
+	if (isfinite(x->min_bid) && bid < x->min_bid)
+		return BID_ASK_LOW;
+	if (x->ondemand > 0 && bid > x->ondemand)
+		return BID_ASK_HIGH;
+	return BID_ASK_NONE;
+}
+
+bool instance_was_outbid(const struct instance *x)
+{
+	return x->is_bid && (x->state == IS_STOPPED || x->state == IS_EXITED) && x->status_msg &&
+	       strcasestr(x->status_msg, "outbid");
+}
+
+bool instance_prepay_asks(const struct instance *x)
+{
+	return inst_state_failed(x->state);
+}

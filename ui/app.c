@@ -270,14 +270,6 @@ void app_copy(const char *text)
 	free(b64);
 }
 
-/* Was x outbid (an interruptible stopped because a higher bid took its
- * machine)?  The service says so in status_msg. */
-static bool was_outbid(const struct instance *x)
-{
-	return x->is_bid && (x->state == IS_STOPPED || x->state == IS_EXITED) && x->status_msg &&
-	       strcasestr(x->status_msg, "outbid");
-}
-
 /* The input dialog of a bid, a prepay or a label on x. */
 static void open_input(struct app *a, enum inst_op op, const struct instance *x)
 {
@@ -294,7 +286,7 @@ static void open_input(struct app *a, enum inst_op op, const struct instance *x)
 		else
 			snprintf(od, sizeof od, "on-demand price not sent");
 		double top = jobs_bid_max(x->num_gpus);
-		if (was_outbid(x) && isfinite(x->min_bid))
+		if (instance_was_outbid(x) && isfinite(x->min_bid))
 			snprintf(text, sizeof text,
 				 "Instance %s was outbid: a bid of %s took its machine; a bid above it "
 				 "starts the instance again. Its bid was %s, %s. New bid ($/hour, 0.001-%g, "
@@ -310,7 +302,7 @@ static void open_input(struct app *a, enum inst_op op, const struct instance *x)
 				 isfinite(x->min_bid) ? fmt_rate(b2, sizeof b2, x->min_bid) : "unknown", od,
 				 top);
 		dialog_input(&a->dlg, DP_BID, x->id, "Change bid", text, init, 20);
-		if (was_outbid(x))
+		if (instance_was_outbid(x))
 			dialog_set_preview(&a->dlg, dialog_outbid_preview, x->min_bid);
 		else
 			dialog_set_preview(&a->dlg, dialog_bid_preview, x->min_bid);
@@ -370,7 +362,7 @@ void app_instance_action(struct app *a, enum inst_op op, long id)
 		dialog_confirm(&a->dlg, DP_REBOOT, id, "Reboot", text, "Reboot");
 		break;
 	case IOP_PREPAY:
-		if (inst_state_failed(x->state)) {
+		if (instance_prepay_asks(x)) {
 			/* credit parked on an instance that cannot run: asked first */
 			char why[200];
 			snprintf(why, sizeof why, "%s%s%.150s", inst_state_name(x->state),
@@ -514,13 +506,15 @@ static bool submit_input(struct app *a)
 			goto refuse;
 		req.kind = JOB_BID;
 		req.num_gpus = x ? x->num_gpus : 1;
-		if (x && isfinite(x->min_bid) && req.amount < x->min_bid) {
+		switch (x ? instance_bid_ask(x, req.amount) : BID_ASK_NONE) {
+		case BID_ASK_LOW:
 			ask_bid_low(a, x, req.amount, d->tb.s);
 			return false; /* the dialog now is the second confirmation */
-		}
-		if (x && x->ondemand > 0 && req.amount > x->ondemand) {
+		case BID_ASK_HIGH:
 			ask_bid_high(a, x, req.amount, d->tb.s);
 			return false;
+		case BID_ASK_NONE:
+			break;
 		}
 		break;
 	}
