@@ -70,4 +70,5 @@ t_destroy_lost() {
 
 tap "bulk stop of 70 marked instances: 2 requests (64 + 6), each reported" t_stop_70
 tap "bulk destroy of 70, the first answer lost: 2 requests, not resent, both reported" t_destroy_lost
+tap "q quits with status 0 and no sanitizer report" rentop_quit
 e2e_done
