@@ -7,7 +7,9 @@
  * Space marks rows (a mark column appears, the tab counts them): stop,
  * start, destroy and label then apply to every marked row that fits, with
  * one confirmation listing them (inst_bulk.c), sent as the service's bulk
- * form (one at-most-once call) or, for labels, one job per row;
+ * form in requests of at most API_BULK_BATCH ids, one after the other, each
+ * at most once with its own outcome, or, for labels, one job per row; marks
+ * the filter hides are asked about first;
  * `:destroy-failed` destroys every failed instance after the count is
  * typed. */
 #include "pane_instances.h"
@@ -534,9 +536,10 @@ static void send_batch(struct app *a, struct inst_view *v)
 }
 
 /* The confirmed plan goes out.  Every mark it looked at is cleared, the
- * rows it skipped too (said in the toast): as in k9s, a bulk action uses
- * the marks up, and the next key acts on what is selected.  Marks the
- * operator left out (hidden by the filter, "Visible only") stay. */
+ * rows it skipped too (said in the event log): a mark is a selection for
+ * one action, as a k9s or htop user makes it, so the next key acts on what
+ * is selected.  Marks the operator left out (hidden by the filter,
+ * "Visible only") stay, and the event log says so. */
 static void send_plan(struct app *a, struct inst_view *v, const char *label)
 {
 	struct bulk_plan *p = &v->plan;
