@@ -230,6 +230,19 @@ struct api_call api_bulk_destroy(const struct config *c, const long *ids, size_t
 		  json_pack("{s:o}", "instance_ids", id_list(ids, n)));
 }
 
+size_t api_bulk_batches(size_t n)
+{
+	return (n + API_BULK_BATCH - 1) / API_BULK_BATCH;
+}
+
+size_t api_bulk_batch(size_t n, size_t k, size_t *off)
+{
+	*off = k * API_BULK_BATCH;
+	if (*off >= n)
+		return 0;
+	return n - *off < API_BULK_BATCH ? n - *off : API_BULK_BATCH;
+}
+
 struct api_call api_bid(const struct config *c, long id, double price)
 {
 	return mk(EP_BID, "PUT", xasprintf("%s/api/v0/instances/bid_price/%ld/", c->base_url, id),

@@ -128,6 +128,15 @@ struct api_call api_destroy(const struct config *c, long id);
  * (EP_STATE) and DELETE /api/v0/instances/ {"instance_ids"} (EP_DESTROY). */
 struct api_call api_bulk_state(const struct config *c, const long *ids, size_t n, bool running);
 struct api_call api_bulk_destroy(const struct config *c, const long *ids, size_t n);
+/* Ids per bulk request: the official CLI splits bulk start, stop and
+ * destroy into consecutive lists of at most 64 (vast-cli, split_list(ids,
+ * 64) in vastai/cli/commands/instances.py), one request each. */
+#define API_BULK_BATCH 64
+/* How many requests n ids take (0 for none). */
+size_t api_bulk_batches(size_t n);
+/* Batch k (< api_bulk_batches(n)) of n ids: its first index into the ids
+ * (*off) and its count, in the order given. */
+size_t api_bulk_batch(size_t n, size_t k, size_t *off);
 struct api_call api_bid(const struct config *c, long id, double price);
 struct api_call api_prepay(const struct config *c, long id, double amount);
 /* In api_offers.c. */

@@ -756,7 +756,7 @@ bool create_req_valid(const struct create_req *r, char *why, size_t n)
 		bad = "disk is a size in GB";
 	else if (r->price != 0 &&
 		 (!isfinite(r->price) || r->price < CREATE_BID_MIN || r->price > CREATE_BID_MAX))
-		bad = "a bid is 0.001 to 32 $/h";
+		bad = "a bid is 0.001 to 128 $/h";
 	else if (strlen(r->onstart) > CREATE_ONSTART_MAX)
 		bad = "onstart is over 4048 characters";
 	else if (r->args_str[0] && r->runtype[0] && strcmp(r->runtype, "args"))

@@ -25,7 +25,7 @@
 #define CREATE_LOGIN_MAX 512
 #define CREATE_DISK_DEFAULT 8.0   /* GB, SPEC */
 #define CREATE_BID_MIN 0.001      /* $/hour, SPEC */
-#define CREATE_BID_MAX 32.0
+#define CREATE_BID_MAX 128.0     /* docs: create_instance.yaml, price maximum */
 
 /* What a create sends: PUT /api/v0/asks/{offer_id}/.  Plain data (copied by
  * value into a job); every string NUL-terminated, "" = not sent. */

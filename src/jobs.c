@@ -132,9 +132,14 @@ static bool backup_code_ok(const char *s)
 	return true;
 }
 
-static bool bid_ok(double p)
+double jobs_bid_max(int num_gpus)
 {
-	return isfinite(p) && p >= BID_MIN && p <= BID_MAX;
+	return BID_MAX_PER_GPU * (num_gpus > 1 ? num_gpus : 1);
+}
+
+static bool bid_ok(double p, int num_gpus)
+{
+	return isfinite(p) && p >= BID_MIN && p <= jobs_bid_max(num_gpus);
 }
 
 /* Everything SPEC.md lets us check before sending. */
@@ -146,7 +151,7 @@ static bool validate(const struct job_req *r)
 		return false;
 	switch (r->kind) {
 	case JOB_BID:
-		return bid_ok(r->amount);
+		return bid_ok(r->amount, r->num_gpus);
 	case JOB_PREPAY:
 		return isfinite(r->amount) && r->amount > 0;
 	case JOB_LABEL: {

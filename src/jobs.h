@@ -30,8 +30,10 @@ enum job_kind {
 	JOB__COUNT
 };
 
-#define BID_MIN 0.001 /* $/hour, SPEC limits */
-#define BID_MAX 32.0
+/* A bid change: >= 0.001 and <= 32.0 x the instance's GPUs, $/hour (the
+ * docs, change_bid.yaml, x-input-validation; SPEC.md's 32 is one GPU's). */
+#define BID_MIN 0.001
+#define BID_MAX_PER_GPU 32.0
 #define LABEL_MAX 1024
 #define ONSTART_MAX 4048
 
@@ -41,6 +43,7 @@ struct job_req {
 	enum job_kind kind;
 	long instance_id;        /* every kind but CREATE and TFA_LOGIN */
 	double amount;           /* BID: $/hour; PREPAY: credits ($) */
+	int num_gpus;            /* BID: the instance's GPUs (the top of the range) */
 	char text[LABEL_MAX + 1];/* LABEL: the new label; TFA_LOGIN: the code */
 	char tfa_method[16];     /* TFA_LOGIN: "totp", "backup" (then text is XXXX-XXXX-XXXX) */
 	struct create_req create;/* CREATE */
@@ -64,6 +67,10 @@ void jobs_free(struct jobs *j);
 int jobs_submit(struct jobs *j, const struct job_req *req, int *job_id);
 /* Human text for a jobs_submit() error. */
 const char *jobs_strerror(int err);
+
+/* Any thread: the highest bid on an instance of num_gpus GPUs, $/hour
+ * (BID_MAX_PER_GPU each; fewer than 1 counts as 1). */
+double jobs_bid_max(int num_gpus);
 
 /* Any thread: name ("stop", "destroy", ...) and whether it changes anything. */
 const char *job_kind_name(enum job_kind k);

@@ -619,7 +619,7 @@ const char *const JSON_MAP_IK_NAMES[IK__COUNT] = {
 	[IK_TEMPLATE_HASH_ID] = "template_hash_id", [IK_TEMPLATE_NAME] = "template_name",
 	[IK_CREDIT_BALANCE] = "credit_balance", [IK_PREPAID_CREDIT] = "prepaid_credit",
 	[IK_CREDIT_REMAINING] = "credit_remaining", [IK_CREDIT_DISCOUNT] = "credit_discount",
-	[IK_EXTRA_ENV] = "extra_env",
+	[IK_EXTRA_ENV] = "extra_env", [IK_SEARCH] = "search",
 	[IK_ASK_CONTRACT_ID] = "ask_contract_id", [IK_VERIFIED] = "verified",
 	[IK_RENTABLE] = "rentable", [IK_DIRECT_PORT_COUNT] = "direct_port_count",
 	[IK_DLPERF] = "dlperf", [IK_DLPERF_PER_DPHTOTAL] = "dlperf_per_dphtotal",
@@ -843,6 +843,11 @@ bool json_map_instance_rec(const struct json_map_rec *r, struct instance *x)
 	if (!isfinite(x->credit_balance))
 		x->credit_balance = r_num(r, IK_CREDIT_REMAINING);
 	x->credit_discount = r_num(r, IK_CREDIT_DISCOUNT);
+	/* the listing's prices (docs: show_instances.yaml "search"); an
+	 * interruptible's own dph_base is its bid */
+	const json_t *srch = r_json(r, IK_SEARCH);
+	const json_t *gc = json_is_object(srch) ? json_object_get(srch, "gpuCostPerHour") : NULL;
+	x->ondemand = json_is_number(gc) && json_number_value(gc) >= 0 ? json_number_value(gc) : NAN;
 	x->fields = r->fields(r, &x->nfields);
 	map_env(r_json(r, IK_EXTRA_ENV), x);
 	return true;

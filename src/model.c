@@ -446,13 +446,13 @@ bool instance_same(const struct instance *a, const struct instance *b)
 			      a->inet_up,    a->inet_down,    a->dph_base,   a->dph_total,
 			      a->storage_cost, a->storage_total_cost, a->min_bid, a->bid_price,
 			      a->start_date, a->end_date,     a->uptime_mins, a->reliability,
-			      a->credit_balance, a->credit_discount };
+			      a->credit_balance, a->credit_discount, a->ondemand };
 	const double nb[] = { b->gpu_ram,    b->gpu_totalram, b->gpu_util,   b->gpu_temp,
 			      b->cpu_cores,  b->cpu_ram,      b->disk_space, b->disk_usage,
 			      b->inet_up,    b->inet_down,    b->dph_base,   b->dph_total,
 			      b->storage_cost, b->storage_total_cost, b->min_bid, b->bid_price,
 			      b->start_date, b->end_date,     b->uptime_mins, b->reliability,
-			      b->credit_balance, b->credit_discount };
+			      b->credit_balance, b->credit_discount, b->ondemand };
 	for (size_t i = 0; i < sizeof na / sizeof *na; i++)
 		if (!same_num(na[i], nb[i]))
 			return false;
@@ -1053,4 +1053,24 @@ void endpoints_free(struct endpoint *v, size_t n)
 	for (size_t i = 0; v && i < n; i++)
 		endpoint_clear(&v[i]);
 	free(v);
+}
+
+enum bid_ask instance_bid_ask(const struct instance *x, double bid)
+{
+	if (isfinite(x->min_bid) && bid < x->min_bid)
+		return BID_ASK_LOW;
+	if (x->ondemand > 0 && bid > x->ondemand)
+		return BID_ASK_HIGH;
+	return BID_ASK_NONE;
+}
+
+bool instance_was_outbid(const struct instance *x)
+{
+	return x->is_bid && (x->state == IS_STOPPED || x->state == IS_EXITED) && x->status_msg &&
+	       strcasestr(x->status_msg, "outbid");
+}
+
+bool instance_prepay_asks(const struct instance *x)
+{
+	return inst_state_failed(x->state);
 }

@@ -100,6 +100,8 @@ struct instance {
 	char *template_hash_id, *template_name;
 	double credit_balance;         /* prepaid credit left on the instance, $, NAN if not sent */
 	double credit_discount;        /* the prepay's discount on what that credit pays, 0-1, NAN */
+	double ondemand;               /* $/hour: the machine's listed on-demand price for these
+					  GPUs (search.gpuCostPerHour), NAN if not sent */
 	struct kv *fields;             /* every field as received (sorted by key; env values masked) */
 	size_t nfields;
 	struct kv *env;                /* extra_env in order: key = name, value = the value in
@@ -373,6 +375,19 @@ bool instance_ssh_route(const struct instance *x, enum ssh_route r, char *host, 
  * pref is SSH_ASK and both exist; a preferred route that is missing gives
  * way to the other.  False when x has no address at all.  Pure. */
 bool instance_ssh_pick(const struct instance *x, enum ssh_route pref, enum ssh_route *out);
+
+/* The money questions.  Which second question a typed bid ($/h) needs:
+ * under min_bid (the instance will be outbid) or above the on-demand price
+ * (it costs more than renting on demand); none where a price is unknown.
+ * Pure. */
+enum bid_ask { BID_ASK_NONE, BID_ASK_LOW, BID_ASK_HIGH };
+enum bid_ask instance_bid_ask(const struct instance *x, double bid);
+/* Was x outbid (an interruptible stopped because a higher bid took its
+ * machine, as status_msg says)?  Its min_bid is then the winning price.
+ * Pure. */
+bool instance_was_outbid(const struct instance *x);
+/* Does a prepay on x ask first (x in a failure state)?  Pure. */
+bool instance_prepay_asks(const struct instance *x);
 
 /* Interned strings (field names repeat in every record): one copy for the
  * process, never freed, in a fixed pool.  Any thread (a mutex guards the

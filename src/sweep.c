@@ -26,7 +26,8 @@ const char SWEEP_COLS[] =
 	"\"start_date\",\"end_date\",\"duration\",\"uptime_mins\",\"reliability2\","
 	"\"reliability\",\"geolocation\",\"verification\",\"template_id\",\"template_hash_id\","
 	"\"template_name\",\"credit_balance\",\"credit_discount\",\"prepaid_credit\","
-	"\"credit_remaining\",\"cuda_max_good\",\"driver_version\",\"extra_env\",\"onstart\"]";
+	"\"credit_remaining\",\"cuda_max_good\",\"driver_version\",\"extra_env\",\"onstart\","
+	"\"search\"]"; /* search: the listing's prices (docs, show_instances.yaml) */
 
 static const char COLS_ID[] = "[\"id\"]";
 static const char ORDER_NEWEST[] = "[{\"col\":\"id\",\"dir\":\"desc\"}]";

@@ -270,6 +270,59 @@ void app_copy(const char *text)
 	free(b64);
 }
 
+/* The input dialog of a bid, a prepay or a label on x. */
+static void open_input(struct app *a, enum inst_op op, const struct instance *x)
+{
+	char w[160], text[512], init[64];
+	who(x, w, sizeof w);
+	switch (op) {
+	case IOP_BID: {
+		char b1[32], b2[32], b3[32], od[64];
+		init[0] = '\0';
+		if (isfinite(x->bid_price))
+			snprintf(init, sizeof init, "%.3f", x->bid_price);
+		if (x->ondemand > 0)
+			snprintf(od, sizeof od, "on-demand %s", fmt_rate(b3, sizeof b3, x->ondemand));
+		else
+			snprintf(od, sizeof od, "on-demand price not sent");
+		double top = jobs_bid_max(x->num_gpus);
+		if (instance_was_outbid(x) && isfinite(x->min_bid))
+			snprintf(text, sizeof text,
+				 "Instance %s was outbid: a bid of %s took its machine; a bid above it "
+				 "starts the instance again. Its bid was %s, %s. New bid ($/hour, 0.001-%g, "
+				 "32 per GPU):",
+				 w, fmt_rate(b2, sizeof b2, x->min_bid),
+				 isfinite(x->bid_price) ? fmt_rate(b1, sizeof b1, x->bid_price) : "unknown",
+				 od, top);
+		else
+			snprintf(text, sizeof text,
+				 "Bid for instance %s: current bid %s, min_bid %s, %s. New bid ($/hour, "
+				 "0.001-%g, 32 per GPU):", w,
+				 isfinite(x->bid_price) ? fmt_rate(b1, sizeof b1, x->bid_price) : "unknown",
+				 isfinite(x->min_bid) ? fmt_rate(b2, sizeof b2, x->min_bid) : "unknown", od,
+				 top);
+		dialog_input(&a->dlg, DP_BID, x->id, "Change bid", text, init, 20);
+		if (instance_was_outbid(x))
+			dialog_set_preview(&a->dlg, dialog_outbid_preview, x->min_bid);
+		else
+			dialog_set_preview(&a->dlg, dialog_bid_preview, x->min_bid);
+		break;
+	}
+	case IOP_PREPAY:
+		snprintf(text, sizeof text, "Prepay instance %s: amount ($ of credit):", w);
+		dialog_input(&a->dlg, DP_PREPAY, x->id, "Prepay", text, "", 20);
+		dialog_set_preview(&a->dlg, dialog_prepay_preview, x->dph_total);
+		break;
+	case IOP_LABEL:
+		snprintf(text, sizeof text, "New label for instance %ld:", x->id);
+		dialog_input(&a->dlg, DP_LABEL, x->id, "Label", text, x->label, LABEL_MAX);
+		break;
+	case IOP_STOP: case IOP_START: case IOP_REBOOT: case IOP_DESTROY: case IOP_SSH:
+	case IOP_COPY_SSH:
+		break;
+	}
+}
+
 void app_instance_action(struct app *a, enum inst_op op, long id)
 {
 	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
@@ -277,7 +330,7 @@ void app_instance_action(struct app *a, enum inst_op op, long id)
 		app_toast(a, ROLE_WARNING, 6, "instance %ld is no longer listed", id);
 		return;
 	}
-	char w[160], text[512], init[64];
+	char w[160], text[512], b1[32];
 	who(x, w, sizeof w);
 	switch (op) {
 	case IOP_STOP:
@@ -285,12 +338,21 @@ void app_instance_action(struct app *a, enum inst_op op, long id)
 			 "Stop instance %s? This halts compute billing; disk charges continue.", w);
 		dialog_confirm(&a->dlg, DP_STOP, id, "Stop", text, "Stop");
 		break;
-	case IOP_DESTROY:
+	case IOP_DESTROY: {
+		char credit[240] = "";
+		if (isfinite(x->credit_balance) && x->credit_balance >= 0.005)
+			snprintf(credit, sizeof credit,
+				 " It holds %s of prepaid credit: destroying it ends the prepayment, and "
+				 "the service refunds at most the unused part, less the discount received "
+				 "so far and a 5%% fee.",
+				 fmt_money(b1, sizeof b1, x->credit_balance));
 		snprintf(text, sizeof text,
-			 "Destroy instance %s? This stops all billing and permanently deletes its disk.",
-			 w);
+			 "Destroy instance %s? This stops all billing and permanently deletes its "
+			 "disk.%s",
+			 w, credit);
 		dialog_confirm(&a->dlg, DP_DESTROY, id, "Destroy", text, "Destroy");
 		break;
+	}
 	case IOP_START: simple_job(a, JOB_START, id); break;
 	case IOP_REBOOT:
 		snprintf(text, sizeof text,
@@ -299,27 +361,25 @@ void app_instance_action(struct app *a, enum inst_op op, long id)
 			 w);
 		dialog_confirm(&a->dlg, DP_REBOOT, id, "Reboot", text, "Reboot");
 		break;
-	case IOP_LABEL:
-		snprintf(text, sizeof text, "New label for instance %ld:", id);
-		dialog_input(&a->dlg, DP_LABEL, id, "Label", text, x->label, LABEL_MAX);
-		break;
-	case IOP_BID: {
-		char b1[32], b2[32];
-		init[0] = '\0';
-		if (isfinite(x->bid_price))
-			snprintf(init, sizeof init, "%.3f", x->bid_price);
-		snprintf(text, sizeof text,
-			 "Bid for instance %s: current bid %s, min_bid %s. New bid ($/hour, 0.001-32):", w,
-			 isfinite(x->bid_price) ? fmt_rate(b1, sizeof b1, x->bid_price) : "unknown",
-			 isfinite(x->min_bid) ? fmt_rate(b2, sizeof b2, x->min_bid) : "unknown");
-		dialog_input(&a->dlg, DP_BID, id, "Change bid", text, init, 20);
-		dialog_set_preview(&a->dlg, dialog_bid_preview, x->min_bid);
-		break;
-	}
 	case IOP_PREPAY:
-		snprintf(text, sizeof text, "Prepay instance %s: amount ($ of credit):", w);
-		dialog_input(&a->dlg, DP_PREPAY, id, "Prepay", text, "", 20);
-		dialog_set_preview(&a->dlg, dialog_prepay_preview, x->dph_total);
+		if (instance_prepay_asks(x)) {
+			/* credit parked on an instance that cannot run: asked first */
+			char why[200];
+			snprintf(why, sizeof why, "%s%s%.150s", inst_state_name(x->state),
+				 x->status_msg && x->status_msg[0] ? ": " : "",
+				 x->status_msg ? x->status_msg : "");
+			snprintf(text, sizeof text,
+				 "Instance %s is in a failure state (%s). Prepaid credit stays on it while "
+				 "it cannot run, and destroying it refunds only part. Prepay it anyway?",
+				 w, why);
+			dialog_confirm(&a->dlg, DP_PREPAY_FAILED, id, "Prepay a failed instance", text,
+				       "Prepay anyway");
+			break;
+		}
+		open_input(a, op, x);
+		break;
+	case IOP_LABEL: case IOP_BID:
+		open_input(a, op, x);
 		break;
 	case IOP_SSH: case IOP_COPY_SSH:
 		ssh_or_ask(a, x, op == IOP_SSH);
@@ -414,6 +474,22 @@ static void ask_bid_low(struct app *a, const struct instance *x, double bid, con
 	dialog_confirm(&a->dlg, DP_BID_LOW, x->id, "Bid under min_bid", text, "Bid anyway");
 }
 
+/* A bid above the on-demand price: the same second confirmation. */
+static void ask_bid_high(struct app *a, const struct instance *x, double bid, const char *typed)
+{
+	char w[160], text[512], b1[32], b2[32], b3[32];
+	who(x, w, sizeof w);
+	a->bid_low = bid;
+	util_strlcpy(a->bid_low_typed, typed, sizeof a->bid_low_typed);
+	snprintf(text, sizeof text,
+		 "A bid of %s for instance %s is above its on-demand price %s: the interruptible "
+		 "instance would cost more than renting the machine on demand, which cannot be "
+		 "outbid. Bid %s anyway?",
+		 fmt_rate(b1, sizeof b1, bid), w, fmt_rate(b2, sizeof b2, x->ondemand),
+		 fmt_rate(b3, sizeof b3, bid));
+	dialog_confirm(&a->dlg, DP_BID_HIGH, x->id, "Bid above on-demand", text, "Bid anyway");
+}
+
 /* Submit what the input dialog holds; false keeps it open with an error. */
 static bool submit_input(struct app *a)
 {
@@ -424,13 +500,21 @@ static bool submit_input(struct app *a)
 	char err[256];
 	switch (d->purpose) {
 	case DP_BID: {
-		if (!dialog_parse_bid(d->tb.s, &req.amount, err, sizeof err))
+		const struct instance *x = a->snap ? snapshot_find_instance(a->snap, d->instance_id) : NULL;
+		if (!dialog_parse_bid(d->tb.s, jobs_bid_max(x ? x->num_gpus : 1), &req.amount, err,
+				      sizeof err))
 			goto refuse;
 		req.kind = JOB_BID;
-		const struct instance *x = a->snap ? snapshot_find_instance(a->snap, d->instance_id) : NULL;
-		if (x && isfinite(x->min_bid) && req.amount < x->min_bid) {
+		req.num_gpus = x ? x->num_gpus : 1;
+		switch (x ? instance_bid_ask(x, req.amount) : BID_ASK_NONE) {
+		case BID_ASK_LOW:
 			ask_bid_low(a, x, req.amount, d->tb.s);
 			return false; /* the dialog now is the second confirmation */
+		case BID_ASK_HIGH:
+			ask_bid_high(a, x, req.amount, d->tb.s);
+			return false;
+		case BID_ASK_NONE:
+			break;
 		}
 		break;
 	}
@@ -491,7 +575,8 @@ void app_dialog_result(struct app *a, enum dlg_result res)
 {
 	struct dialog *d = &a->dlg;
 	a->dirty |= DIRTY_ALL;
-	if (d->purpose == DP_BID_LOW && res == DLG_CANCEL) { /* back to the bid, as typed */
+	bool second = d->purpose == DP_BID_LOW || d->purpose == DP_BID_HIGH;
+	if (second && res == DLG_CANCEL) { /* back to the bid, as typed */
 		long id = d->instance_id;
 		dialog_close(d);
 		app_instance_action(a, IOP_BID, id);
@@ -501,12 +586,14 @@ void app_dialog_result(struct app *a, enum dlg_result res)
 		}
 		return;
 	}
-	if (d->purpose == DP_BID_LOW && res == DLG_SUBMIT) {
+	if (second && res == DLG_SUBMIT) {
 		struct job_req req;
 		memset(&req, 0, sizeof req);
 		req.kind = JOB_BID;
 		req.instance_id = d->instance_id;
 		req.amount = a->bid_low;
+		const struct instance *x = a->snap ? snapshot_find_instance(a->snap, req.instance_id) : NULL;
+		req.num_gpus = x ? x->num_gpus : 1;
 		dialog_close(d);
 		if (a->read_only) {
 			app_toast(a, ROLE_ERROR, 8, "read-only mode: bid is disabled");
@@ -539,6 +626,14 @@ void app_dialog_result(struct app *a, enum dlg_result res)
 		dialog_close(d);
 		if (purpose == DP_SSH_ROUTE || purpose == DP_COPY_ROUTE)
 			app_ssh_route(a, id, r, purpose == DP_SSH_ROUTE);
+		return;
+	}
+	if (d->kind == DLG_CONFIRM && d->purpose == DP_PREPAY_FAILED) { /* then the amount */
+		long id = d->instance_id;
+		dialog_close(d);
+		const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
+		if (x)
+			open_input(a, IOP_PREPAY, x);
 		return;
 	}
 	if (d->kind == DLG_CONFIRM) {
@@ -581,7 +676,7 @@ static void reopen_input(struct app *a, const struct sent_job *s, const char *wh
 	enum inst_op op = s->req.kind == JOB_BID ? IOP_BID
 			  : s->req.kind == JOB_PREPAY ? IOP_PREPAY
 						      : IOP_LABEL;
-	app_instance_action(a, op, x->id);
+	open_input(a, op, x); /* the form again, not the questions before it */
 	if (!dialog_open(&a->dlg))
 		return;
 	textbuf_set(&a->dlg.tb, s->req.kind == JOB_LABEL ? s->req.text : s->typed);

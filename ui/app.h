@@ -38,6 +38,8 @@ enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_COMMAND };
 /* Dialog purposes. */
 enum dlg_purpose { DP_NONE, DP_STOP, DP_REBOOT, DP_DESTROY, DP_BID, DP_PREPAY, DP_LABEL, DP_TFA,
 		   DP_BID_LOW /* the second confirmation of a bid under min_bid */,
+		   DP_BID_HIGH /* ... of a bid above the on-demand price */,
+		   DP_PREPAY_FAILED /* prepay on an instance in a failure state: asked first */,
 		   DP_SSH_ROUTE, DP_COPY_ROUTE /* direct or proxy, for x and y */ };
 
 struct sent_job {
@@ -109,7 +111,8 @@ struct app {
 	double outage_since;
 	double shown_ok;    /* wall epoch the header's "refreshed" shows (header_clock_step) */
 	struct money_watch money_w;
-	/* a bid under min_bid awaiting its second confirmation (DP_BID_LOW) */
+	/* a bid under min_bid or above the on-demand price awaiting its second
+	 * confirmation (DP_BID_LOW, DP_BID_HIGH) */
 	double bid_low;     /* $/hour */
 	char bid_low_typed[64];
 };

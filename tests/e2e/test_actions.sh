@@ -82,13 +82,15 @@ t_bid_in_range() {
     id=$(first_inst "x.get('is_bid') and x.get('actual_status') == 'running'")
     [ "$id" != null ] || id=$(first_inst "x.get('is_bid')")
     [ "$id" != null ] || { fail "no interruptible instance in the seed"; return 1; }
+    # over min_bid, under the on-demand price: no second question
+    p=$(sim_state "'%.3f' % ((inst($id)['min_bid'] + inst($id)['search']['gpuCostPerHour']) / 2)")
     select_row "$id" || return 1
     keys b
-    wait_for "0.001-32" 10 || return 1
+    wait_for_flat "32 per GPU" 10 || return 1
     keys C-u
-    type_text "0.375"
+    type_text "$p"
     keys Enter
-    sim_expect "round(float(inst($id)['dph_base']), 3)" 0.375 15 || return 1
+    sim_expect "'%.3f' % float(inst($id)['dph_base'])" "$p" 15 || return 1
     clear_filter
 }
 
@@ -98,9 +100,9 @@ t_bid_out_of_range() {
     before=$(sim_state "count('bid_price')")
     price=$(inst_field "$id" dph_base)
     keys b
-    wait_for "0.001-32" 10 || return 1
+    wait_for_flat "32 per GPU" 10 || return 1
     keys C-u
-    type_text "99"
+    type_text "999"
     keys Enter
     wait_for "out of range" 10 || return 1
     keys Escape
@@ -159,7 +161,7 @@ tap "l sets a label (screen and simulator)" t_label
 tap "D then Enter cancels: the dialog starts on Cancel and says billing stops and the disk is deleted" t_destroy_cancel
 tap "D then Tab Enter destroys (gone from screen and simulator)" t_destroy_confirm
 tap "b changes the bid of an interruptible instance (simulator shows the price)" t_bid_in_range
-tap "b refuses a bid of 99 on screen and sends nothing" t_bid_out_of_range
+tap "b refuses a bid of 999 on screen and sends nothing" t_bid_out_of_range
 tap "b is refused on an on-demand instance" t_bid_on_demand_refused
 tap "\$ prepays and the toast reports months covered and discount" t_prepay
 tap "an instance forced offline is announced in the status bar" t_failed_announced

@@ -106,18 +106,20 @@ stop_case() {
 }
 
 bid_case() {
-    # 0.777 must be over its min_bid (under it a second question comes first)
-    id=$(pick "x.get('is_bid') and (x.get('min_bid') or 0) < 0.7"); [ "$id" != null ] || { fail "no interruptible instance left"; return 1; }
+    # a bid over its min_bid and under its on-demand price (past either a
+    # second question comes first)
+    id=$(pick "x.get('is_bid') and (x.get('min_bid') or 0) + 0.01 < x['search']['gpuCostPerHour']"); [ "$id" != null ] || { fail "no interruptible instance left"; return 1; }
     use "$id"
+    p=$(sim_state "'%.3f' % ((inst($id)['min_bid'] + inst($id)['search']['gpuCostPerHour']) / 2)")
     path=/api/v0/instances/bid_price/$id/
     fault "$path" PUT "$1" || return 1
     select_row "$id" || return 1
     keys b
-    wait_for "0.001-32" 10 || return 1
-    keys C-u; type_text "0.777"; keys Enter
-    in_log "bid of \$0.777/h on instance $id: the answer was lost, the outcome is unknown; check the bid before trying again" || return 1
+    wait_for_flat "32 per GPU" 10 || return 1
+    keys C-u; type_text "$p"; keys Enter
+    in_log "bid of \$$p/h on instance $id: the answer was lost, the outcome is unknown; check the bid before trying again" || return 1
     if [ "$2" = 1 ]; then
-        in_log "bids \$0.777/h: the bid took effect" || return 1
+        in_log "bids \$$p/h: the bid took effect" || return 1
     else
         in_log "the bid did not take effect" || return 1
     fi

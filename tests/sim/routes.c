@@ -543,8 +543,12 @@ static void h_bid(struct ctx *c)
 	struct inst *in = need_inst(c, 404, "no_such_instance");
 	if (!in)
 		return;
-	if (price < 0.001 || price > 32) {
-		routes_error(c->rs, 400, "invalid_args", "price must be between 0.001 and 32 $/hour");
+	/* the docs (change_bid.yaml): >= 0.001 and <= 32.0 * number of GPUs */
+	double gpus = jnum(in->o, "num_gpus", 1);
+	double top = 32.0 * (gpus >= 1 ? gpus : 1);
+	if (price < 0.001 || price > top) {
+		errorf(c->rs, 400, "invalid_args", "price must be between 0.001 and %g $/hour "
+		       "(32 per GPU)", top);
 		return;
 	}
 	if (!json_is_true(json_object_get(in->o, "is_bid"))) {
@@ -939,8 +943,8 @@ static void h_create(struct ctx *c)
 		err = "label must be a string of at most 1024 characters";
 	else if (target && strcmp(target, "running") && strcmp(target, "stopped"))
 		err = "target_state must be running or stopped";
-	else if (bid && (!jnum_value(pj, &price) || price < 0.001 || price > 32))
-		err = "price must be between 0.001 and 32 $/hour", slug = "invalid_price";
+	else if (bid && (!jnum_value(pj, &price) || price < 0.001 || price > 128))
+		err = "price must be between 0.001 and 128 $/hour", slug = "invalid_price"; /* docs: create_instance.yaml */
 	else if (vi && !json_is_null(vi) && (!json_is_object(vi) || !jstr(vi, "mount_path")))
 		err = "volume_info needs an object with volume_id, mount_path, create_new, size";
 	else if (json_is_true(json_object_get(b, "vm")) && json_array_size(w->ssh_keys) == 0)

@@ -203,12 +203,22 @@ static bool is_running(const struct inst *in)
 	return in->c_running;
 }
 
-/* Recompute storage_total_cost and dph_total from their parts. */
+/* Recompute storage_total_cost and dph_total from their parts, and the
+ * listing's prices ("search", as the docs' show_instances.yaml gives them:
+ * the on-demand GPU price, which an interruptible's bid does not change). */
 static void recompute_prices(json_t *o)
 {
 	double storage = jnum(o, "storage_cost", 0) * jnum(o, "disk_space", 0) / 720.0;
 	set_num(o, "storage_total_cost", storage);
 	set_num(o, "dph_total", jnum(o, "dph_base", 0) + storage);
+	json_t *s = json_object_get(o, "search");
+	if (json_is_object(s)) {
+		double gpu = jnum(s, "gpuCostPerHour", 0);
+		set_num(s, "diskHour", storage);
+		set_num(s, "totalHour", gpu + storage);
+		set_num(s, "discountTotalHour", 0);
+		set_num(s, "discountedTotalPerHour", gpu + storage);
+	}
 }
 
 /* Refresh the cached copies of the fields billing and outbidding read. */
@@ -469,6 +479,9 @@ static void advance_inst(struct world *w, struct inst *in, double now)
 			in->outbid = true;
 			in->phase = PH_STEADY;
 			in->t_next = INFINITY;
+			/* the winning bid is now the machine's minimum */
+			if (jnum(in->o, "min_bid", 0) < in->compete_price)
+				set_num(in->o, "min_bid", in->compete_price);
 			set_status(in, "exited", "stopped", "stopped",
 				   "Outbid: a higher bid took this machine; the instance is stopped and "
 				   "keeps its disk");
@@ -879,6 +892,9 @@ static json_t *inst_base(struct world *w, long id, json_t *m, double now, double
 	set_num(o, "end_date", round_to(now - age + jnum(m, "duration", 30 * 86400.0), 0.001));
 	set_num(o, "disk_space", 32);
 	set_num(o, "disk_usage", -1);
+	json_t *srch = json_object();
+	set_num(srch, "gpuCostPerHour", jnum(m, "dph_base", 0)); /* the listing's on-demand price */
+	json_object_set_new(o, "search", srch);
 	json_object_set_new(o, "is_bid", json_false());
 	json_object_set_new(o, "gpu_util", json_null());
 	json_object_set_new(o, "gpu_temp", json_null());

@@ -317,11 +317,13 @@ static void test_validation(void **state)
 	expect_bad(&f, &ondemand, CF_LAUNCH, "choose ssh");
 	/* price: required and in range for bid offers, refused for on-demand */
 	f = ok;
-	expect_bad(&f, &bidlim, CF_PRICE, "0.001 to 32");
+	expect_bad(&f, &bidlim, CF_PRICE, "0.001 to 128");
 	f.price = 0.0005;
-	expect_bad(&f, &bidlim, CF_PRICE, "0.001 to 32");
+	expect_bad(&f, &bidlim, CF_PRICE, "0.001 to 128");
+	f.price = 128.5; /* the docs' create range: 0.001-128 (create_instance.yaml) */
+	expect_bad(&f, &bidlim, CF_PRICE, "0.001 to 128");
 	f.price = 33;
-	expect_bad(&f, &bidlim, CF_PRICE, "0.001 to 32");
+	assert_true(create_validate(&f, &bidlim, &e));
 	f.price = 0.15;
 	assert_true(create_validate(&f, &bidlim, &e));
 	expect_bad(&f, &ondemand, CF_PRICE, "only to interruptible");
@@ -459,8 +461,10 @@ static void test_req_valid(void **state)
 	assert_non_null(strstr(why, "image or a template"));
 	strcpy(r.template_hash_id, "abc");
 	assert_true(create_req_valid(&r, why, sizeof why));
-	r.price = 40;
+	r.price = 128.5;
 	assert_false(create_req_valid(&r, why, sizeof why));
+	r.price = 40;
+	assert_true(create_req_valid(&r, why, sizeof why));
 	r.price = 0.5;
 	assert_true(create_req_valid(&r, why, sizeof why));
 	r.disk = -1;

@@ -57,6 +57,14 @@ static void validation(void **state)
 	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_OK);
 	r = req(JOB_BID, 6, 32.0);
 	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_OK);
+	/* the docs' top is 32 per GPU (change_bid.yaml): 128 on 4 GPUs, not on 1 */
+	r = req(JOB_BID, 7, 128.0);
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	r.num_gpus = 4;
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_OK);
+	r = req(JOB_BID, 8, 128.01);
+	r.num_gpus = 4;
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
 	/* prepay > 0 */
 	r = req(JOB_PREPAY, 5, 0);
 	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
@@ -95,8 +103,8 @@ static void validation(void **state)
 	r.create.offer_id = 77;
 	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL); /* no image or template */
 	strcpy(r.create.image, "pytorch/pytorch");
-	r.create.price = 40;
-	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL); /* bid out of range */
+	r.create.price = 128.5;
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL); /* bid out of range (docs: 128) */
 	r.create.price = 0;
 	r.create.disk = -1;
 	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);

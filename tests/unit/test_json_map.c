@@ -128,6 +128,8 @@ static void test_v1_page(void **state)
 	assert_int_equal(b->ssh_port, 20011); /* jupyter runtype: proxy port + 1 */
 	assert_int_equal(b->direct_ssh_port, 33022);
 	assert_float_equal(b->credit_balance, 12.5, 1e-9);
+	assert_float_equal(b->ondemand, 0.9, 1e-9); /* search.gpuCostPerHour: the listing's price */
+	assert_true(isnan(a->ondemand));            /* not sent */
 	assert_true(isnan(b->gpu_util)); /* not sent */
 	assert_true(isnan(b->start_date) == false);
 

@@ -538,6 +538,52 @@ static void test_results_wake(void **state)
 	model_free(m);
 }
 
+/* The money questions (issue 21): a bid under min_bid or above the
+ * on-demand price asks again (none where a price is unknown), an outbid
+ * row is told apart from a stop, a prepay on a failed instance asks first. */
+static void test_money_questions(void **state)
+{
+	(void)state;
+	struct instance x;
+	memset(&x, 0, sizeof x);
+	x.is_bid = true;
+	x.min_bid = 0.208;
+	x.ondemand = 0.4503;
+	assert_int_equal(instance_bid_ask(&x, 0.1), BID_ASK_LOW);
+	assert_int_equal(instance_bid_ask(&x, 0.208), BID_ASK_NONE);
+	assert_int_equal(instance_bid_ask(&x, 0.4503), BID_ASK_NONE);
+	assert_int_equal(instance_bid_ask(&x, 6.0), BID_ASK_HIGH); /* 6 $/h on a 0.45 machine */
+	x.ondemand = NAN; /* not sent: nothing to compare with */
+	assert_int_equal(instance_bid_ask(&x, 6.0), BID_ASK_NONE);
+	x.ondemand = 0; /* a record built without it */
+	assert_int_equal(instance_bid_ask(&x, 6.0), BID_ASK_NONE);
+	x.min_bid = NAN;
+	assert_int_equal(instance_bid_ask(&x, 0.0011), BID_ASK_NONE);
+
+	x.status_msg = (char *)"Outbid: a higher bid took this machine; the instance is stopped";
+	x.state = model_derive_state("exited", "stopped", "", "");
+	assert_true(instance_was_outbid(&x));
+	x.status_msg = (char *)"stopped by the user";
+	assert_false(instance_was_outbid(&x));
+	x.status_msg = NULL;
+	assert_false(instance_was_outbid(&x));
+	x.status_msg = (char *)"outbid";
+	x.is_bid = false; /* on-demand is never outbid */
+	assert_false(instance_was_outbid(&x));
+	x.is_bid = true;
+	x.state = IS_RUNNING;
+	assert_false(instance_was_outbid(&x));
+
+	x.state = model_derive_state("created", "running", "", ""); /* failed start */
+	assert_true(instance_prepay_asks(&x));
+	x.state = model_derive_state("exited", "running", "", ""); /* crashed */
+	assert_true(instance_prepay_asks(&x));
+	x.state = IS_RUNNING;
+	assert_false(instance_prepay_asks(&x));
+	x.state = model_derive_state("exited", "stopped", "", "");
+	assert_false(instance_prepay_asks(&x));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -551,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_ssh_target),
 		cmocka_unit_test(test_burn_rate),
 		cmocka_unit_test(test_stress_swaps),
+		cmocka_unit_test(test_money_questions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

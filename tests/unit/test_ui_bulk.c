@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,13 @@ static void test_plan_start_and_destroy(void **state)
 	assert_non_null(strstr(text, "Destroy 3 marked instances"));
 	assert_non_null(strstr(text, "permanently deletes their disks"));
 	assert_null(strstr(text, "Skipped"));
+	assert_null(strstr(text, "prepaid"));
+	/* a prepaid balance is stated: destroying ends it */
+	rows[0].credit_balance = 40;
+	rows[2].credit_balance = 2.5;
+	inst_bulk_text(&p, prows, 6, text, sizeof text);
+	assert_non_null(strstr(text, "2 of them hold $42.50 of prepaid credit, refunded only in part."));
+	rows[0].credit_balance = rows[2].credit_balance = NAN;
 	inst_bulk_free(&p);
 	/* nothing fits: said, nothing to confirm */
 	long only[] = { 101 };
@@ -177,6 +185,101 @@ static void test_bulk_requests(void **state)
 	api_call_free(&k);
 }
 
+/* The official CLI's split (split_list(ids, 64)): 64 ids are one request,
+ * 65 are two, the second carrying the 65th; bodies byte for byte. */
+static void test_bulk_split(void **state)
+{
+	(void)state;
+	struct config c;
+	memset(&c, 0, sizeof c);
+	c.base_url = (char *)"http://127.0.0.1:1";
+	long ids[130];
+	for (int i = 0; i < 130; i++)
+		ids[i] = 1000 + i;
+	size_t off;
+	assert_int_equal(api_bulk_batches(0), 0);
+	assert_int_equal(api_bulk_batches(1), 1);
+	assert_int_equal(api_bulk_batches(64), 1);
+	assert_int_equal(api_bulk_batches(65), 2);
+	assert_int_equal(api_bulk_batches(128), 2);
+	assert_int_equal(api_bulk_batches(129), 3);
+	/* 64: one request with all of them, in order */
+	assert_int_equal(api_bulk_batch(64, 0, &off), 64);
+	assert_int_equal(off, 0);
+	assert_int_equal(api_bulk_batch(64, 1, &off), 0);
+	char want[1024];
+	size_t w = (size_t)snprintf(want, sizeof want, "{\"state\":\"stopped\",\"ids\":[");
+	for (int i = 0; i < 64; i++)
+		w += (size_t)snprintf(want + w, sizeof want - w, "%s%ld", i ? "," : "", ids[i]);
+	snprintf(want + w, sizeof want - w, "]}");
+	struct api_call k = api_bulk_state(&c, ids, api_bulk_batch(64, 0, &off), false);
+	assert_string_equal(k.body, want);
+	api_call_free(&k);
+	/* 65: the first 64, then the 65th alone */
+	assert_int_equal(api_bulk_batch(65, 0, &off), 64);
+	assert_int_equal(off, 0);
+	k = api_bulk_state(&c, ids + off, 64, false);
+	assert_string_equal(k.body, want);
+	api_call_free(&k);
+	assert_int_equal(api_bulk_batch(65, 1, &off), 1);
+	assert_int_equal(off, 64);
+	k = api_bulk_state(&c, ids + off, 1, true);
+	assert_string_equal(k.url, "http://127.0.0.1:1/api/v0/instances/");
+	assert_string_equal(k.body, "{\"state\":\"running\",\"ids\":[1064]}");
+	api_call_free(&k);
+	k = api_bulk_destroy(&c, ids + off, 1);
+	assert_string_equal(k.method, "DELETE");
+	assert_string_equal(k.body, "{\"instance_ids\":[1064]}");
+	api_call_free(&k);
+	/* 129: 64, 64, 1 */
+	assert_int_equal(api_bulk_batch(129, 1, &off), 64);
+	assert_int_equal(off, 64);
+	assert_int_equal(api_bulk_batch(129, 2, &off), 1);
+	assert_int_equal(off, 128);
+}
+
+/* Marks a filter hides are told apart from the shown ones, and the
+ * question names how many and offers the right answers. */
+static void test_hidden_marks(void **state)
+{
+	(void)state;
+	long marks[] = { 105, 101, 109, 103 };
+	long shown[] = { 101, 102, 103, 104 }; /* sorted */
+	long vis[4], hid[4];
+	size_t nv, nh;
+	inst_bulk_split(marks, 4, shown, 4, vis, &nv, hid, &nh);
+	assert_int_equal(nv, 2);
+	assert_int_equal(vis[0], 101);
+	assert_int_equal(vis[1], 103);
+	assert_int_equal(nh, 2);
+	assert_int_equal(hid[0], 105); /* marking order kept */
+	assert_int_equal(hid[1], 109);
+	inst_bulk_split(marks, 4, shown, 0, vis, &nv, hid, &nh);
+	assert_int_equal(nv, 0);
+	assert_int_equal(nh, 4);
+	inst_bulk_split(marks, 4, marks, 0, vis, &nv, hid, &nh);
+	assert_int_equal(nh, 4);
+	char text[600], first[24], second[24];
+	enum bulk_hidden_q q = inst_bulk_hidden_text(BULK_DESTROY, 2, 2, "gpu=4090", 101, text,
+						     sizeof text, first, second);
+	assert_int_equal(q, BHQ_VISIBLE_OR_ALL);
+	assert_non_null(strstr(text, "2 marked rows are hidden by the filter \"gpu=4090\": destroy them too?"));
+	assert_non_null(strstr(text, "all 4 marked rows"));
+	assert_string_equal(first, "Visible only");
+	assert_string_equal(second, "All marked");
+	q = inst_bulk_hidden_text(BULK_STOP, 0, 1, "train\033[2J", 102, text, sizeof text, first,
+				  second);
+	assert_int_equal(q, BHQ_SELECTED_OR_MARKED);
+	assert_non_null(strstr(text, "Every marked row (1) is hidden"));
+	assert_non_null(strstr(text, "the selected instance 102 only (s), or the 1 hidden marked row (m)"));
+	assert_null(strchr(text, '\033'));
+	assert_string_equal(first, "Selected row");
+	assert_string_equal(second, "Marked rows");
+	q = inst_bulk_hidden_text(BULK_LABEL, 0, 3, "zzz", 0, text, sizeof text, first, second);
+	assert_int_equal(q, BHQ_MARKED_ONLY);
+	assert_non_null(strstr(text, "label them?"));
+}
+
 static void test_bulk_answers(void **state)
 {
 	(void)state;
@@ -218,6 +321,8 @@ int main(void)
 		cmocka_unit_test(test_text_sanitised),
 		cmocka_unit_test(test_bulk_requests),
 		cmocka_unit_test(test_bulk_answers),
+		cmocka_unit_test(test_bulk_split),
+		cmocka_unit_test(test_hidden_marks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

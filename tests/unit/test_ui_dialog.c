@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "dialog.h"
+#include "jobs.h"
 #include "keymap.h"
 #include "textbuf.h"
 
@@ -132,20 +133,35 @@ static void test_bid_range(void **state)
 	(void)state;
 	double v;
 	char err[200];
-	assert_true(dialog_parse_bid("0.001", &v, err, sizeof err));
+	double one = jobs_bid_max(1);
+	assert_true(dialog_parse_bid("0.001", one, &v, err, sizeof err));
 	assert_true(v > 0.00099 && v < 0.00101);
-	assert_true(dialog_parse_bid(" 32 ", &v, err, sizeof err));
-	assert_true(dialog_parse_bid("$0.35", &v, err, sizeof err));
-	assert_false(dialog_parse_bid("0.0009", &v, err, sizeof err));
-	assert_non_null(strstr(err, "0.001-32"));
-	assert_false(dialog_parse_bid("32.01", &v, err, sizeof err));
-	assert_false(dialog_parse_bid("-1", &v, err, sizeof err));
-	assert_false(dialog_parse_bid("abc", &v, err, sizeof err));
+	assert_true(dialog_parse_bid(" 32 ", one, &v, err, sizeof err));
+	assert_true(dialog_parse_bid("$0.35", one, &v, err, sizeof err));
+	assert_false(dialog_parse_bid("0.0009", one, &v, err, sizeof err));
+	assert_non_null(strstr(err, "0.001-32 $/hour (32 per GPU)"));
+	assert_false(dialog_parse_bid("32.01", one, &v, err, sizeof err));
+	assert_false(dialog_parse_bid("-1", one, &v, err, sizeof err));
+	assert_false(dialog_parse_bid("abc", one, &v, err, sizeof err));
 	assert_non_null(strstr(err, "not a number"));
-	assert_false(dialog_parse_bid("", &v, err, sizeof err));
-	assert_false(dialog_parse_bid("1.5x", &v, err, sizeof err));
-	assert_false(dialog_parse_bid("nan", &v, err, sizeof err));
-	assert_false(dialog_parse_bid("inf", &v, err, sizeof err));
+	assert_false(dialog_parse_bid("", one, &v, err, sizeof err));
+	assert_false(dialog_parse_bid("1.5x", one, &v, err, sizeof err));
+	assert_false(dialog_parse_bid("nan", one, &v, err, sizeof err));
+	assert_false(dialog_parse_bid("inf", one, &v, err, sizeof err));
+	/* the docs' range (change_bid.yaml): up to 32 per GPU; 0 GPUs count as 1 */
+	assert_true(jobs_bid_max(0) == 32.0);
+	assert_true(jobs_bid_max(4) == 128.0);
+	assert_true(dialog_parse_bid("128", jobs_bid_max(4), &v, err, sizeof err));
+	assert_true(dialog_parse_bid("40", jobs_bid_max(2), &v, err, sizeof err));
+	assert_false(dialog_parse_bid("128.01", jobs_bid_max(4), &v, err, sizeof err));
+	assert_non_null(strstr(err, "0.001-128 $/hour"));
+	/* an outbid instance: the price that outbid it, not min_bid's words */
+	char note[200];
+	dialog_outbid_preview("0.5", 0.42, note, sizeof note);
+	assert_non_null(strstr(note, "above the $0.420/h that outbid it: the instance starts again"));
+	dialog_outbid_preview("0.42", 0.42, note, sizeof note);
+	assert_non_null(strstr(note, "not above the $0.420/h that outbid it"));
+	assert_null(strstr(note, "min_bid"));
 }
 
 static void test_amount_label_tfa(void **state)

@@ -122,7 +122,7 @@ void create_form_build(struct form *fm, const struct offer *o, const struct offe
 		if (isfinite(o->min_bid) && o->min_bid > 0)
 			create_form_num_text(bid, sizeof bid,
 				 o->min_bid < CREATE_BID_MIN ? CREATE_BID_MIN : o->min_bid, 3);
-		form_add_number(fm, "price", "Bid ($/h, 0.001-32)", bid, CREATE_BID_MIN,
+		form_add_number(fm, "price", "Bid ($/h, 0.001-128)", bid, CREATE_BID_MIN,
 				CREATE_BID_MAX, false, true);
 	}
 	form_add_secret(fm, "login", "Registry login (-u U -p T REG)", CREATE_LOGIN_MAX, false);

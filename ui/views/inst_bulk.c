@@ -5,6 +5,7 @@
  * answers (PUT/DELETE /api/v0/instances/). */
 #include "inst_bulk.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,10 +153,85 @@ char *inst_bulk_text(const struct bulk_plan *p, const struct instance *const *ro
 		snprintf(raw + len, sizeof raw - len, " Skipped (%s does not fit their state): %s.",
 			 inst_bulk_name(p->op), skipped);
 	}
+	double credit = 0;
+	size_t ncredit = 0;
+	for (size_t i = 0; p->op == BULK_DESTROY && i < p->n; i++) {
+		const struct instance *x = find(rows, nrows, p->ids[i]);
+		if (x && isfinite(x->credit_balance) && x->credit_balance >= 0.005) {
+			credit += x->credit_balance;
+			ncredit++;
+		}
+	}
+	if (ncredit) {
+		char b[32];
+		size_t len = strlen(raw);
+		snprintf(raw + len, sizeof raw - len,
+			 " %zu of them hold%s %s of prepaid credit, refunded only in part.", ncredit,
+			 ncredit == 1 ? "s" : "", fmt_money(b, sizeof b, credit));
+	}
 	char *clean = util_sanitize(raw);
 	util_strlcpy(buf, clean, n);
 	free(clean);
 	return buf;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
+void inst_bulk_split(const long *marks, size_t nmarks, const long *shown, size_t nshown,
+		     long *vis, size_t *nvis, long *hid, size_t *nhid)
+{
+	*nvis = *nhid = 0;
+	for (size_t i = 0; i < nmarks; i++) {
+		if (nshown && bsearch(&marks[i], shown, nshown, sizeof *shown, cmp_long))
+			vis[(*nvis)++] = marks[i];
+		else
+			hid[(*nhid)++] = marks[i];
+	}
+}
+
+enum bulk_hidden_q inst_bulk_hidden_text(enum bulk_op op, size_t nvis, size_t nhid,
+					 const char *filter, long sel_id, char *text, size_t n,
+					 char *first, char *second)
+{
+	const char *name = inst_bulk_name(op);
+	char raw[600], f[64];
+	snprintf(f, sizeof f, "%.40s%s", filter, strlen(filter) > 40 ? "..." : "");
+	enum bulk_hidden_q q;
+	if (nvis) {
+		q = BHQ_VISIBLE_OR_ALL;
+		snprintf(raw, sizeof raw,
+			 "%zu marked row%s %s hidden by the filter \"%s\": %s them too? "
+			 "v: %s the %zu visible marked row%s only; a: all %zu marked rows; "
+			 "Esc cancels. Marks left out stay marked.",
+			 nhid, nhid == 1 ? "" : "s", nhid == 1 ? "is" : "are", f, name, name, nvis,
+			 nvis == 1 ? "" : "s", nvis + nhid);
+		snprintf(first, 24, "Visible only");
+		snprintf(second, 24, "All marked");
+	} else if (sel_id > 0) {
+		q = BHQ_SELECTED_OR_MARKED;
+		snprintf(raw, sizeof raw,
+			 "Every marked row (%zu) is hidden by the filter \"%s\". Which to %s: the "
+			 "selected instance %ld only (s), or the %zu hidden marked row%s (m)? Esc "
+			 "cancels.",
+			 nhid, f, name, sel_id, nhid, nhid == 1 ? "" : "s");
+		snprintf(first, 24, "Selected row");
+		snprintf(second, 24, "Marked rows");
+	} else {
+		q = BHQ_MARKED_ONLY;
+		snprintf(raw, sizeof raw, "Every marked row (%zu) is hidden by the filter \"%s\": %s "
+			 "them?", nhid, f, name);
+		first[0] = '\0';
+		snprintf(second, 24, "Marked rows");
+	}
+	raw[0] = (char)(raw[0] >= 'a' && raw[0] <= 'z' ? raw[0] - 'a' + 'A' : raw[0]);
+	char *clean = util_sanitize(raw);
+	util_strlcpy(text, clean, n);
+	free(clean);
+	return q;
 }
 
 void *inst_bulk_map(const json_t *root, struct api_error *e)

@@ -47,6 +47,27 @@ void inst_bulk_free(struct bulk_plan *p);
  * with their state.  Sanitised.  Returns buf. */
 char *inst_bulk_text(const struct bulk_plan *p, const struct instance *const *rows, size_t nrows,
 		     char *buf, size_t n);
+/* Marks a filter hides: the marked ids (nmarks) split into those the
+ * table shows (shown: the ids of the rows in view, sorted ascending) and
+ * those it hides, each list in marking order (vis, hid: room for nmarks). */
+void inst_bulk_split(const long *marks, size_t nmarks, const long *shown, size_t nshown,
+		     long *vis, size_t *nvis, long *hid, size_t *nhid);
+
+/* The question asked before a bulk key acts while nhid marked rows are
+ * hidden by the filter: which rows to act on. */
+enum bulk_hidden_q {
+	BHQ_VISIBLE_OR_ALL,   /* some marks shown: "Visible only" or "All marked" */
+	BHQ_SELECTED_OR_MARKED, /* none shown: the selected row or the hidden marks */
+	BHQ_MARKED_ONLY,      /* none shown, no row selected: the hidden marks or nothing */
+};
+/* The question's kind, text (sanitised) and its two answers (first,
+ * second: room for 24 bytes; BHQ_MARKED_ONLY: the confirmation's button in
+ * second, first empty).  filter: the table's filter text; sel_id: the
+ * selected row, 0 when none. */
+enum bulk_hidden_q inst_bulk_hidden_text(enum bulk_op op, size_t nvis, size_t nhid,
+					 const char *filter, long sel_id, char *text, size_t n,
+					 char *first, char *second);
+
 /* jobs_map_fn of the bulk forms ({"changed","queued","not_found"} or
  * {"destroyed","not_found"}): a malloc'd struct bulk_answer. */
 void *inst_bulk_map(const json_t *root, struct api_error *e);

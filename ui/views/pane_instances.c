@@ -7,7 +7,9 @@
  * Space marks rows (a mark column appears, the tab counts them): stop,
  * start, destroy and label then apply to every marked row that fits, with
  * one confirmation listing them (inst_bulk.c), sent as the service's bulk
- * form (one at-most-once call) or, for labels, one job per row;
+ * form in requests of at most API_BULK_BATCH ids, one after the other, each
+ * at most once with its own outcome, or, for labels, one job per row; marks
+ * the filter hides are asked about first;
  * `:destroy-failed` destroys every failed instance after the count is
  * typed. */
 #include "pane_instances.h"
@@ -101,7 +103,16 @@ struct inst_view {
 	bool typed;           /* dlg asks for the count typed (:destroy-failed) */
 	int req;              /* the bulk call awaited, 0: none */
 	enum bulk_op req_op;
-	size_t req_n;
+	size_t req_n;         /* the instances of the request awaited */
+	/* a confirmed stop, start or destroy goes out in requests of at most
+	 * API_BULK_BATCH ids, one after the other, each at most once */
+	long *bids;           /* its ids (malloc'd), NULL: none */
+	size_t bn, bk, bcount; /* ids, the request awaited (0-based), requests */
+	/* the question asked while marks are hidden by the filter */
+	enum action ask_act;
+	enum bulk_op ask_op;
+	enum bulk_hidden_q ask_q;
+	size_t kept;          /* hidden marks left out of the plan confirmed */
 	bool stale;           /* rows changed while another view was shown: the
 			       * table is rebuilt when it is shown again */
 	long badges[2 * (MODEL_MAX_PENDING + MODEL_MAX_UNSURE)]; /* badges_moved() */
@@ -109,6 +120,12 @@ struct inst_view {
 };
 
 static enum action act_mark, act_unmark, act_destroy_failed;
+
+static int cmp_id(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
 
 static bool is_marked(const struct inst_view *v, long id)
 {
@@ -361,7 +378,7 @@ static void open_plan(struct app *a, struct inst_view *v)
 static void destroy_failed(struct app *a, struct inst_view *v)
 {
 	const struct snapshot *s = a->snap;
-	if (!s || v->req || dialog_open(&v->dlg)) {
+	if (!s || v->req || v->bids || dialog_open(&v->dlg)) {
 		app_toast(a, ROLE_WARNING, 8, "a bulk action is still awaited");
 		return;
 	}
@@ -393,7 +410,33 @@ static bool bulk_op_of(enum action act, enum bulk_op *op)
 	return false;
 }
 
-/* stop, start, destroy, label while rows are marked: on the marked rows. */
+enum { PURPOSE_PLAN, PURPOSE_HIDDEN }; /* v->dlg.purpose */
+
+/* Plan op over ids (n) and open its confirmation. */
+static void plan_on(struct app *a, struct inst_view *v, enum bulk_op op, const long *ids, size_t n)
+{
+	inst_bulk_plan(&v->plan, op, a->snap->instances, a->snap->ninstances, ids, n);
+	v->typed = false;
+	open_plan(a, v);
+}
+
+/* The marks split into those the table shows and those its filter hides
+ * (vis, hid: malloc'd, the caller frees both). */
+static void split_marks(struct inst_view *v, long **vis, size_t *nvis, long **hid, size_t *nhid)
+{
+	const struct table *t = &v->t;
+	long *shown = xcalloc(t->nview ? t->nview : 1, sizeof *shown);
+	for (size_t i = 0; i < t->nview; i++)
+		shown[i] = t->rows[t->view[i]].id;
+	qsort(shown, t->nview, sizeof *shown, cmp_id);
+	*vis = xcalloc(v->nmarks ? v->nmarks : 1, sizeof **vis);
+	*hid = xcalloc(v->nmarks ? v->nmarks : 1, sizeof **hid);
+	inst_bulk_split(v->marks, v->nmarks, shown, t->nview, *vis, nvis, *hid, nhid);
+	free(shown);
+}
+
+/* stop, start, destroy, label while rows are marked: on the marked rows;
+ * when the filter hides some of them, first the question which. */
 static bool inst_bulk(struct app *a, void *st, enum action act)
 {
 	struct inst_view *v = st;
@@ -404,61 +447,155 @@ static bool inst_bulk(struct app *a, void *st, enum action act)
 		app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled", inst_bulk_name(op));
 		return true;
 	}
-	if (!a->snap || v->req || dialog_open(&v->dlg)) {
+	if (!a->snap || v->req || v->bids || dialog_open(&v->dlg)) {
 		app_toast(a, ROLE_WARNING, 8, "a bulk action is still awaited");
 		return true;
 	}
-	inst_bulk_plan(&v->plan, op, a->snap->instances, a->snap->ninstances, v->marks, v->nmarks);
-	v->typed = false;
-	open_plan(a, v);
+	fresh(a, v);
+	long *vis, *hid;
+	size_t nvis, nhid;
+	split_marks(v, &vis, &nvis, &hid, &nhid);
+	v->kept = 0;
+	if (!nhid) {
+		plan_on(a, v, op, v->marks, v->nmarks);
+	} else {
+		char text[600], first[24], second[24];
+		const struct table_row *sel = table_selected(&v->t);
+		v->ask_act = act;
+		v->ask_op = op;
+		v->ask_q = inst_bulk_hidden_text(op, nvis, nhid, v->t.filter, sel ? sel->id : 0, text,
+						 sizeof text, first, second);
+		if (v->ask_q == BHQ_MARKED_ONLY)
+			dialog_confirm(&v->dlg, PURPOSE_HIDDEN, 0, "Marked rows hidden", text, second);
+		else
+			dialog_choice(&v->dlg, PURPOSE_HIDDEN, 0, "Marked rows hidden", text, first,
+				      second);
+		a->dirty |= DIRTY_ALL;
+	}
+	free(vis);
+	free(hid);
 	return true;
 }
 
-/* The confirmed plan goes out; the marks it acted on are cleared. */
+/* The answer to the hidden-marks question (answer: 0 or 1, the choice's). */
+static void hidden_answer(struct app *a, struct inst_view *v, int answer)
+{
+	long *vis, *hid;
+	size_t nvis, nhid;
+	dialog_close(&v->dlg);
+	split_marks(v, &vis, &nvis, &hid, &nhid);
+	switch (v->ask_q) {
+	case BHQ_VISIBLE_OR_ALL:
+		if (answer == 0) {
+			v->kept = nhid; /* left marked, and said so when sent */
+			plan_on(a, v, v->ask_op, vis, nvis);
+		} else {
+			plan_on(a, v, v->ask_op, v->marks, v->nmarks);
+		}
+		break;
+	case BHQ_SELECTED_OR_MARKED:
+		if (answer == 0)
+			view_send_action(a, v->ask_act); /* the one-row key, its own dialog */
+		else
+			plan_on(a, v, v->ask_op, hid, nhid);
+		break;
+	case BHQ_MARKED_ONLY:
+		plan_on(a, v, v->ask_op, hid, nhid);
+		break;
+	}
+	free(vis);
+	free(hid);
+}
+
+/* Send request v->bk of the confirmed stop, start or destroy; a refusal
+ * (nothing sent) ends it, saying which instances were not sent. */
+static void send_batch(struct app *a, struct inst_view *v)
+{
+	size_t off, n = api_bulk_batch(v->bn, v->bk, &off);
+	const char *name = inst_bulk_name(v->req_op);
+	struct job_call c = { .action = true, .map = inst_bulk_map };
+	c.call = v->req_op == BULK_DESTROY
+			 ? api_bulk_destroy(a->cfg, v->bids + off, n)
+			 : api_bulk_state(a->cfg, v->bids + off, n, v->req_op == BULK_START);
+	if (v->bcount > 1)
+		snprintf(c.what, sizeof c.what, "%s of %zu instance%s (request %zu of %zu)", name, n,
+			 n == 1 ? "" : "s", v->bk + 1, v->bcount);
+	else
+		snprintf(c.what, sizeof c.what, "%s of %zu instance%s", name, n, n == 1 ? "" : "s");
+	int id = 0, rc = jobs_call(a->jobs, &c, &id);
+	if (rc != JOBS_OK) {
+		model_event(a->m, EV_ERROR, -1, 0, 0, 0, "%s refused: %s; %zu instance%s not sent",
+			    c.what, jobs_strerror(rc), v->bn - off, v->bn - off == 1 ? "" : "s");
+		free(v->bids);
+		v->bids = NULL;
+		v->req = 0;
+		return;
+	}
+	v->req = id;
+	v->req_n = n;
+}
+
+/* The confirmed plan goes out.  Every mark it looked at is cleared, the
+ * rows it skipped too (said in the event log): a mark is a selection for
+ * one action, as a k9s or htop user makes it, so the next key acts on what
+ * is selected.  Marks the operator left out (hidden by the filter,
+ * "Visible only") stay, and the event log says so. */
 static void send_plan(struct app *a, struct inst_view *v, const char *label)
 {
 	struct bulk_plan *p = &v->plan;
 	const char *name = inst_bulk_name(p->op);
+	char sent[160] = "";
 	switch (p->op) {
 	case BULK_STOP:
 	case BULK_START:
-	case BULK_DESTROY: {
-		struct job_call c = { .action = true, .map = inst_bulk_map };
-		c.call = p->op == BULK_DESTROY ? api_bulk_destroy(a->cfg, p->ids, p->n)
-					       : api_bulk_state(a->cfg, p->ids, p->n, p->op == BULK_START);
-		snprintf(c.what, sizeof c.what, "%s of %zu instance%s", name, p->n,
-			 p->n == 1 ? "" : "s");
-		int id = 0, rc = jobs_call(a->jobs, &c, &id);
-		if (rc != JOBS_OK) {
-			app_toast(a, ROLE_ERROR, 10, "%s refused: %s", c.what, jobs_strerror(rc));
-			return;
-		}
-		v->req = id;
+	case BULK_DESTROY:
 		v->req_op = p->op;
-		v->req_n = p->n;
-		app_toast(a, ROLE_PENDING, 0, "%s: sent for %zu instance%s", name, p->n,
-			  p->n == 1 ? "" : "s");
+		v->bn = p->n;
+		v->bk = 0;
+		v->bcount = api_bulk_batches(p->n);
+		v->bids = xcalloc(p->n, sizeof *v->bids);
+		memcpy(v->bids, p->ids, p->n * sizeof *p->ids);
+		send_batch(a, v);
+		if (v->bcount > 1)
+			snprintf(sent, sizeof sent, "%s: sending %zu instances in %zu requests of at most %d",
+				 name, p->n, v->bcount, API_BULK_BATCH);
+		else
+			snprintf(sent, sizeof sent, "%s: sent for %zu instance%s", name, p->n,
+				 p->n == 1 ? "" : "s");
 		break;
-	}
 	case BULK_LABEL: {
 		struct job_req req;
-		size_t sent = 0;
+		size_t ok = 0;
 		for (size_t i = 0; i < p->n; i++) {
 			memset(&req, 0, sizeof req);
 			req.kind = JOB_LABEL;
 			req.instance_id = p->ids[i];
 			util_strlcpy(req.text, label, sizeof req.text);
 			if (app_submit(a, &req))
-				sent++;
+				ok++;
 		}
-		app_toast(a, sent == p->n ? ROLE_PENDING : ROLE_WARNING, 8,
-			  "label: sent for %zu of %zu instances", sent, p->n);
+		snprintf(sent, sizeof sent, "label: sent for %zu of %zu instances", ok, p->n);
 		break;
 	}
 	}
 	for (size_t i = 0; i < p->n; i++)
 		if (is_marked(v, p->ids[i]))
 			toggle_mark(v, p->ids[i]);
+	for (size_t i = 0; i < p->nskip; i++)
+		if (is_marked(v, p->skip[i]))
+			toggle_mark(v, p->skip[i]);
+	app_toast(a, ROLE_PENDING, 0, "%s", sent);
+	/* what became of the marks, kept in the event log */
+	char more[160] = "";
+	if (p->nskip)
+		snprintf(more, sizeof more, "; the %zu skipped unmarked", p->nskip);
+	if (v->kept) {
+		size_t l = strlen(more);
+		snprintf(more + l, sizeof more - l, "; %zu hidden by the filter still marked (U unmarks)",
+			 v->kept);
+	}
+	if (more[0])
+		model_event(a->m, EV_INFO, -1, 0, 0, 0, "%s marks: %zu acted on%s", name, p->n, more);
 }
 
 /* Keys while the bulk dialog is open. */
@@ -472,6 +609,8 @@ static bool inst_modal_key(struct app *a, void *st, int key)
 		dialog_close(&v->dlg);
 		inst_bulk_free(&v->plan);
 		app_toast(a, ROLE_DIM, 4, "cancelled: nothing sent");
+	} else if (r == DLG_SUBMIT && v->dlg.purpose == PURPOSE_HIDDEN) {
+		hidden_answer(a, v, v->dlg.kind == DLG_CHOICE ? v->dlg.focus : 1);
 	} else if (r == DLG_SUBMIT) {
 		char err[256];
 		if (v->typed) {
@@ -511,7 +650,9 @@ static bool inst_modal_draw(struct app *a, void *st)
 	return v->dlg.kind == DLG_INPUT;
 }
 
-/* The answer of the bulk call, into the event log (and so a toast). */
+/* The answer of a bulk request, into the event log (and so a toast); then
+ * the next request of the action, whatever this one's outcome (a lost one
+ * is not sent again: the poller said its outcome is unknown). */
 static void take_bulk(struct app *a, struct inst_view *v)
 {
 	struct call_result r;
@@ -522,6 +663,9 @@ static void take_bulk(struct app *a, struct inst_view *v)
 		call_result_free(&r); /* parked: sent again under the same id after a 2FA login */
 		return;
 	}
+	char which[48] = "";
+	if (v->bcount > 1)
+		snprintf(which, sizeof which, " (request %zu of %zu)", v->bk + 1, v->bcount);
 	switch (r.outcome) {
 	case CALL_OK: {
 		const struct bulk_answer *b = r.value;
@@ -533,22 +677,28 @@ static void take_bulk(struct app *a, struct inst_view *v)
 			snprintf(more + l, sizeof more - l, ", %d not found", b->missing);
 		}
 		if (b && b->done >= 0)
-			model_event(a->m, EV_OK, -1, 0, 0, 0, "%s: done for %d of %zu instance%s%s",
-				    name, b->done, v->req_n, v->req_n == 1 ? "" : "s", more);
+			model_event(a->m, EV_OK, -1, 0, 0, 0, "%s%s: done for %d of %zu instance%s%s",
+				    name, which, b->done, v->req_n, v->req_n == 1 ? "" : "s", more);
 		else
-			model_event(a->m, EV_OK, -1, 0, 0, 0, "%s: done for %zu instance%s", name,
-				    v->req_n, v->req_n == 1 ? "" : "s");
+			model_event(a->m, EV_OK, -1, 0, 0, 0, "%s%s: done for %zu instance%s", name,
+				    which, v->req_n, v->req_n == 1 ? "" : "s");
 		break;
 	}
 	case CALL_ERROR:
-		model_event(a->m, EV_ERROR, -1, 0, 0, 0, "%s of %zu instance%s failed: %s", name,
-			    v->req_n, v->req_n == 1 ? "" : "s", r.err.msg);
+		model_event(a->m, EV_ERROR, -1, 0, 0, 0, "%s%s of %zu instance%s failed: %s", name,
+			    which, v->req_n, v->req_n == 1 ? "" : "s", r.err.msg);
 		break;
 	case CALL_UNKNOWN: /* the poller said so in the event log */
 		break;
 	}
 	call_result_free(&r);
 	v->req = 0;
+	if (v->bids && ++v->bk < v->bcount) {
+		send_batch(a, v);
+	} else {
+		free(v->bids);
+		v->bids = NULL;
+	}
 	if (a->poller)
 		poller_refresh_now(a->poller);
 }
@@ -668,6 +818,7 @@ static void inst_fini(struct app *a, void *st)
 	inst_bulk_free(&v->plan);
 	if (v->req)
 		model_drop_result(a->m, v->req);
+	free(v->bids);
 	free(v->marks);
 	free(v);
 }

@@ -136,11 +136,11 @@ bool dialog_parse_number(const char *s, double lo, double hi, double *out, char 
 	return true;
 }
 
-bool dialog_parse_bid(const char *s, double *out, char *err, size_t n)
+bool dialog_parse_bid(const char *s, double max, double *out, char *err, size_t n)
 {
 	char why[200];
-	if (!dialog_parse_number(s, BID_MIN, BID_MAX, out, why, sizeof why)) {
-		snprintf(err, n, "%s; a bid is 0.001-32 $/hour", why);
+	if (!dialog_parse_number(s, BID_MIN, max, out, why, sizeof why)) {
+		snprintf(err, n, "%s; a bid here is 0.001-%g $/hour (32 per GPU)", why, max);
 		return false;
 	}
 	return true;
@@ -220,6 +220,21 @@ void dialog_bid_preview(const char *typed, double min_bid, char *out, size_t n)
 	else
 		snprintf(out, n, "%s is at or above min_bid %s", fmt_rate(b1, sizeof b1, bid),
 			 fmt_rate(b2, sizeof b2, min_bid));
+}
+
+void dialog_outbid_preview(const char *typed, double price, char *out, size_t n)
+{
+	double bid;
+	char err[200], b1[32], b2[32];
+	out[0] = '\0';
+	if (!dialog_parse_number(typed, 0, 1e9, &bid, err, sizeof err) || !isfinite(price))
+		return;
+	if (bid > price)
+		snprintf(out, n, "%s is above the %s that outbid it: the instance starts again",
+			 fmt_rate(b1, sizeof b1, bid), fmt_rate(b2, sizeof b2, price));
+	else
+		snprintf(out, n, "%s is not above the %s that outbid it: the instance stays stopped",
+			 fmt_rate(b1, sizeof b1, bid), fmt_rate(b2, sizeof b2, price));
 }
 
 const char *dialog_tfa_method(const char *code)

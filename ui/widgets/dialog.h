@@ -56,7 +56,8 @@ enum dlg_result dialog_key(struct dialog *d, int key);
 
 /* Input checks, before anything is sent: false with a message in err. */
 bool dialog_parse_number(const char *s, double lo, double hi, double *out, char *err, size_t n);
-bool dialog_parse_bid(const char *s, double *out, char *err, size_t n); /* 0.001-32 $/h */
+/* A bid: 0.001 to max $/h (the instance's top: 32 per GPU, jobs_bid_max). */
+bool dialog_parse_bid(const char *s, double max, double *out, char *err, size_t n);
 bool dialog_parse_amount(const char *s, double *out, char *err, size_t n); /* > 0 */
 bool dialog_check_label(const char *s, char *err, size_t n);
 /* Live notes: what a prepay of the typed amount buys at dph_total $/h (the
@@ -64,6 +65,9 @@ bool dialog_check_label(const char *s, char *err, size_t n);
  * instance's min_bid ($/h, NAN unknown). */
 void dialog_prepay_preview(const char *typed, double dph_total, char *out, size_t n);
 void dialog_bid_preview(const char *typed, double min_bid, char *out, size_t n);
+/* The same for an outbid instance: whether the typed bid is above the
+ * price that outbid it ($/h, NAN unknown), which starts it again. */
+void dialog_outbid_preview(const char *typed, double price, char *out, size_t n);
 /* "totp" for 6 digits, "backup" for XXXX-XXXX-XXXX, NULL otherwise. */
 const char *dialog_tfa_method(const char *code);
 
