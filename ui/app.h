@@ -24,6 +24,7 @@
 struct config;
 struct poller;
 struct auth;
+struct tfa_challenge;
 
 #define APP_SENT 16
 
@@ -36,7 +37,7 @@ struct auth;
 enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_COMMAND };
 
 /* Dialog purposes. */
-enum dlg_purpose { DP_NONE, DP_STOP, DP_REBOOT, DP_DESTROY, DP_BID, DP_PREPAY, DP_LABEL, DP_TFA,
+enum dlg_purpose { DP_NONE, DP_STOP, DP_REBOOT, DP_DESTROY, DP_BID, DP_PREPAY, DP_LABEL,
 		   DP_BID_LOW /* the second confirmation of a bid under min_bid */,
 		   DP_SSH_ROUTE, DP_COPY_ROUTE /* direct or proxy, for x and y */ };
 
@@ -95,6 +96,7 @@ struct app {
 	bool tfa_have_retry;
 	int tfa_job;        /* the TFA_LOGIN job awaited */
 	char tfa_what[96];  /* what the 2FA prompt is for ("destroy 9108142"), "" when none */
+	struct tfa_challenge *chal; /* the 2FA prompt (tfa_challenge.h) */
 
 	/* the app's own actions (ui.c), run when no view handled an action */
 	void (*global)(struct app *a, enum action act);
@@ -139,6 +141,9 @@ bool app_ssh_route(struct app *a, long id, enum ssh_route r, bool run);
 void app_run_action(struct app *a, enum action act);
 /* The open dialog returned res. */
 void app_dialog_result(struct app *a, enum dlg_result res);
+/* Esc on the 2FA prompt: the actions waiting for it are cancelled (said in
+ * a toast; each asker gets the refusal). */
+void app_tfa_cancel(struct app *a);
 /* Pull new events from the model: log, toasts, bell, 2FA. */
 void app_pull_events(struct app *a);
 /* Show the background toast held back by the answer to a key, when due. */

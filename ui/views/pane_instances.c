@@ -518,10 +518,8 @@ static void take_bulk(struct app *a, struct inst_view *v)
 	if (!v->req || !model_take_result(a->m, v->req, &r))
 		return;
 	const char *name = inst_bulk_name(v->req_op);
-	if (r.outcome == CALL_ERROR && r.err.cls == AE_NEEDS_TFA) {
-		call_result_free(&r); /* parked: sent again under the same id after a 2FA login */
-		return;
-	}
+	/* refused for want of 2FA: no result until the 2FA prompt is answered
+	 * (the call sent again: this is its result) or cancelled (a failure) */
 	switch (r.outcome) {
 	case CALL_OK: {
 		const struct bulk_answer *b = r.value;
