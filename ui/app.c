@@ -447,7 +447,7 @@ void app_tfa_cancel(struct app *a)
 {
 	app_toast(a, ROLE_WARNING, 8, "%s cancelled: no two-factor code was given",
 		  a->tfa_what[0] ? a->tfa_what : "the action");
-	a->tfa_have_retry = false;
+	a->ntfa_retry = 0;
 	a->tfa_job = 0;
 	a->tfa_what[0] = '\0';
 	poller_cancel_parked(a->poller); /* the on-demand actions get their refusal */
@@ -556,8 +556,13 @@ static void handle_event(struct app *a, const struct event *e)
 	if (e->flags & EVF_NEEDS_TFA) {
 		const struct sent_job *s = find_sent(a, e->job_id);
 		if (s && s->req.kind != JOB_TFA_LOGIN) {
-			a->tfa_retry = s->req;
-			a->tfa_have_retry = true;
+			if (a->ntfa_retry < APP_TFA_RETRY)
+				a->tfa_retry[a->ntfa_retry++] = s->req;
+			else /* never silently: it is not sent again */
+				model_event(a->m, EV_ERROR, -1, 0, s->req.instance_id, 0,
+					    "%s %ld: too many actions wait for a two-factor code; "
+					    "it is not sent again after the login",
+					    job_kind_name(s->req.kind), s->req.instance_id);
 		}
 		if (!tfa_challenge_active(a->chal))
 			tfa_what(s, e, a->tfa_what, sizeof a->tfa_what);
@@ -571,10 +576,9 @@ static void handle_event(struct app *a, const struct event *e)
 		if (e->level == EV_OK || e->level == EV_INFO) {
 			tfa_challenge_close(a, a->chal); /* the code and the secret wiped */
 			app_toast(a, ROLE_OK, 8, "%s", e->text);
-			if (a->tfa_have_retry) {
-				a->tfa_have_retry = false;
-				app_submit(a, &a->tfa_retry);
-			}
+			for (int i = 0; i < a->ntfa_retry; i++) /* each reports its own result */
+				app_submit(a, &a->tfa_retry[i]);
+			a->ntfa_retry = 0;
 			a->tfa_what[0] = '\0';
 		} else {
 			char why[400];

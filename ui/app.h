@@ -27,6 +27,7 @@ struct auth;
 struct tfa_challenge;
 
 #define APP_SENT 16
+#define APP_TFA_RETRY 8
 
 #define DIRTY_HEADER 0x1u
 #define DIRTY_BODY 0x2u
@@ -92,8 +93,9 @@ struct app {
 	struct dialog dlg;
 	struct sent_job sent[APP_SENT];
 	int nsent;
-	struct job_req tfa_retry;
-	bool tfa_have_retry;
+	struct job_req tfa_retry[APP_TFA_RETRY]; /* jobs refused for want of 2FA: sent
+						  * again after the login */
+	int ntfa_retry;
 	int tfa_job;        /* the TFA_LOGIN job awaited */
 	char tfa_what[96];  /* what the 2FA prompt is for ("destroy 9108142"), "" when none */
 	struct tfa_challenge *chal; /* the 2FA prompt (tfa_challenge.h) */

@@ -131,6 +131,38 @@ t_destroy() {
     cap destroy_done
 }
 
+t_two_destroys() {
+    logout || return 1
+    keys 1
+    wait_for "Instances" 10 || return 1
+    keys Escape           # the filter of an earlier select_row
+    IDS=$(sim_state "' '.join(str(x['id']) for x in sorted(insts, key=lambda x: x['id']) if x.get('actual_status') == 'running')")
+    A=$(echo "$IDS" | cut -d' ' -f1)
+    B=$(echo "$IDS" | cut -d' ' -f2)
+    # both destroys are out before the first refusal comes back
+    sim_post /__sim/fault '{"path":"/api/v0/instances/","method":"DELETE","kind":"latency","count":2,"ms":2500}'
+    for x in "$A" "$B"; do
+        select_row "$x" || return 1
+        keys D
+        wait_for "Destroy instance $x" 10 || return 1
+        keys Tab Enter
+        wait_gone "Destroy instance $x" 10 || return 1
+        keys Escape
+    done
+    wait_for "Two-factor code needed" 20 || return 1
+    sleep 3               # the second refusal too
+    keys Enter
+    wait_for "type the 6-digit code" 20 || return 1
+    type_text "$(code_of sms)"
+    keys Enter
+    sim_expect "[inst($A) is None, inst($B) is None]" "[true, true]" 20 || return 1
+    wait_gone "Two-factor code needed" 10 || return 1
+    keys 2
+    wait_for "instance $A destroyed" 10 || return 1
+    wait_for "instance $B destroyed" 10 || return 1
+    keys 1
+}
+
 t_apikey_email() {
     logout || return 1
     keys 5
@@ -171,6 +203,7 @@ tap "an env var delete asks for a code naming the SMS primary, offers email and 
 tap "Enter sends an SMS code; a wrong code keeps the prompt and says so" t_wrong_sms_code
 tap "the SMS code logs in; the env var delete goes through and reports its own result" t_env_delete_done
 tap "after a logout a destroy asks again; Esc cancels it; asked again, the SMS goes by resend; destroyed" t_destroy
+tap "two destroys refused at once both go after one login, each with its own result" t_two_destroys
 tap "an API key delete answered with an email code reports its own result" t_apikey_email
 tap "no issued secret or code on screen, in the log or on stderr" t_no_secret
 tap "q quits with status 0 and no sanitizer report" rentop_quit
