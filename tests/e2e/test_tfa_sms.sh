@@ -151,7 +151,7 @@ t_two_destroys() {
     done
     wait_for "Two-factor code needed" 20 || return 1
     sleep 3               # the second refusal too
-    keys Enter
+    keys C-n              # C-n sends a code as well
     wait_for "type the 6-digit code" 20 || return 1
     type_text "$(code_of sms)"
     keys Enter
@@ -203,7 +203,7 @@ tap "an env var delete asks for a code naming the SMS primary, offers email and 
 tap "Enter sends an SMS code; a wrong code keeps the prompt and says so" t_wrong_sms_code
 tap "the SMS code logs in; the env var delete goes through and reports its own result" t_env_delete_done
 tap "after a logout a destroy asks again; Esc cancels it; asked again, the SMS goes by resend; destroyed" t_destroy
-tap "two destroys refused at once both go after one login, each with its own result" t_two_destroys
+tap "two destroys refused at once both go after one login (C-n sent its code), each with its own result" t_two_destroys
 tap "an API key delete answered with an email code reports its own result" t_apikey_email
 tap "no issued secret or code on screen, in the log or on stderr" t_no_secret
 tap "q quits with status 0 and no sanitizer report" rentop_quit

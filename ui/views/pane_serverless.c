@@ -7,7 +7,10 @@
  * min_load, is flagged in the header tab and said once in the event log.
  * A failed worker fetch (a 429) keeps the last health shown, marked stale.
  * Enter on a workergroup opens the workergroup detail overlay (every field;
- * api_key shown as <hidden>, it is never kept).  The pure parts (the rows
+ * api_key shown as <hidden>, it is never kept).  A workergroup whose
+ * endpoint is not listed (an orphan) is never drawn under an endpoint: it
+ * is in a group of its own after them, where e and d act on it (saying it
+ * is orphaned) and a and s say why they cannot.  The pure parts (the rows
  * of the tree, the bar) are in sv_tree.c for the tests. */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
