@@ -398,8 +398,11 @@ bool tfa_challenge_draw(struct app *a, struct tfa_challenge *c)
 			k = sizeof stars - 1;
 		memset(stars, '*', k);
 		stars[k] = '\0';
-		draw_fill(y, fx, 24, theme_attr(ROLE_INPUT));
-		draw_text(y, fx, 24, stars, theme_attr(ROLE_INPUT));
+		int cw = fw < 24 ? fw : 24;
+		draw_fill(y, fx, cw, theme_attr(ROLE_INPUT));
+		draw_text(y, fx, cw, stars, theme_attr(ROLE_INPUT));
+		if ((int)k >= cw)
+			k = (size_t)(cw > 0 ? cw - 1 : 0);
 		cy = y++;
 		cx = fx + (int)k;
 	}
@@ -410,8 +413,7 @@ bool tfa_challenge_draw(struct app *a, struct tfa_challenge *c)
 		wrapped(&r, &y, ymax, c->err, theme_attr(ROLE_ERROR));
 	draw_text(r.y + r.h - 2, r.x + 2, r.w - 4,
 		  busy ? "waiting for the service...  Esc cancels the action"
-		       : "Enter submit (code empty: send one)  C-n send another  Up/Down method  "
-			 "Esc cancel",
+		       : "Enter submit (empty: send a code)  C-n another  Up/Down method  Esc cancel",
 		  theme_attr(ROLE_DIM));
 	if (cy >= 0 && !busy) {
 		move(cy, cx);
