@@ -163,6 +163,11 @@ static bool validate(const struct job_req *r)
 			return all_digits(r->text, 6);
 		if (strcmp(r->tfa_method, "backup") == 0)
 			return backup_code_ok(r->text);
+		if (strcmp(r->tfa_method, "sms") == 0 || strcmp(r->tfa_method, "email") == 0) {
+			/* the code and the secret of the challenge that sent it */
+			size_t sl = strnlen(r->tfa_secret, sizeof r->tfa_secret);
+			return all_digits(r->text, 6) && sl > 0 && sl < sizeof r->tfa_secret;
+		}
 		return false;
 	case JOB_CREATE: {
 		char why[200]; /* api_offers.c owns the create request's rules */

@@ -26,7 +26,8 @@ enum job_kind {
 	JOB_BID,
 	JOB_PREPAY,
 	JOB_CREATE,
-	JOB_TFA_LOGIN, /* exchange a TOTP or backup code for a session key */
+	JOB_TFA_LOGIN, /* exchange a 2FA code (TOTP, SMS, email) or a backup code for a
+			* session key */
 	JOB__COUNT
 };
 
@@ -45,7 +46,10 @@ struct job_req {
 	double amount;           /* BID: $/hour; PREPAY: credits ($) */
 	int num_gpus;            /* BID: the instance's GPUs (the top of the range) */
 	char text[LABEL_MAX + 1];/* LABEL: the new label; TFA_LOGIN: the code */
-	char tfa_method[16];     /* TFA_LOGIN: "totp", "backup" (then text is XXXX-XXXX-XXXX) */
+	char tfa_method[16];     /* TFA_LOGIN: "totp", "sms", "email", or "backup" (then
+				  * text is XXXX-XXXX-XXXX) */
+	char tfa_secret[160];    /* TFA_LOGIN sms/email: the challenge secret of the code sent */
+	long tfa_method_id;      /* TFA_LOGIN totp/sms: the method (tfa_method_id), 0: not sent */
 	struct create_req create;/* CREATE */
 };
 
@@ -92,7 +96,10 @@ size_t jobs_queued(struct jobs *j);
  * the caller.  The poller runs it under the endpoint's pacer, maps the
  * answer on the poller thread (no json_t crosses threads) and stores the
  * result in the model under the request id (model_take_result, model.h);
- * the model's wake fd then wakes the UI.
+ * the model's wake fd then wakes the UI.  An action the service refuses
+ * for want of a 2FA session has no result until the 2FA prompt is
+ * answered (it is sent again: its result is the asker's) or cancelled (the
+ * refusal is the result): see poller_cancel_parked.
  *
  * Ownership: jobs_call and jobs_subscribe take over c->call (its url and
  * body are freed by the jobs module, also on refusal); the mapper's value

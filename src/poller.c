@@ -20,6 +20,7 @@
 #endif
 
 #include "api.h"
+#include "api_account.h"
 #include "auth.h"
 #include "backoff.h"
 #include "config.h"
@@ -61,6 +62,8 @@ struct op {
 	int refusals;           /* 429s so far */
 	bool session_retried;
 	bool wanting;           /* counted as waiting for its pacer (poller_pace) */
+	struct api_error refused; /* parked: why (its asker's answer if the 2FA prompt is
+				   * cancelled) */
 	double retry_at;        /* s, monotonic */
 	struct op *next;
 };
@@ -509,7 +512,15 @@ static void job_start(struct poller *p, const struct job_req *r, int id)
 	case JOB_PREPAY: o->call = api_prepay(c, r->instance_id, r->amount); break;
 	case JOB_CREATE: o->call = api_create(c, &r->create); break;
 	case JOB_TFA_LOGIN:
-	case JOB__COUNT: o->call = api_tfa_login(c, r->tfa_method, r->text); break;
+	case JOB__COUNT: {
+		struct tfa_verify v = { .method_id = r->tfa_method_id };
+		util_strlcpy(v.method, r->tfa_method, sizeof v.method);
+		util_strlcpy(v.code, r->text, sizeof v.code);
+		util_strlcpy(v.secret, r->tfa_secret, sizeof v.secret);
+		o->call = api_tfa_login_with(c, &v);
+		api_tfa_verify_wipe(&v);
+		break;
+	}
 	}
 	o->retry_at = 0;
 	log_msg("job %d: %s %ld", id, job_kind_name(r->kind), r->instance_id);
@@ -924,10 +935,16 @@ static void call_done(struct poller *p, struct op *o, const json_t *root,
 		q->hvalue = NULL;
 		q->wanting = false;
 		q->attempt = q->refusals = 0;
+		q->refused = *e;
 		q->next = p->parked;
 		p->parked = q;
 		model_event(p->m, EV_WARN, -1, o->job_id, 0, EVF_NEEDS_TFA,
 			    "%s needs a 2FA login: %s", what, e->msg);
+		/* no answer yet: the asker waits for the call sent again after
+		 * the login (its own result), or for this refusal if the 2FA
+		 * prompt is cancelled (drop_parked) */
+		call_result_free(&r);
+		return;
 	} else if (r.outcome == CALL_UNKNOWN) {
 		model_event(p->m, EV_WARN, -1, o->job_id, 0, EVF_UNKNOWN,
 			    "%s: the answer was lost, the outcome is unknown; check before trying "
@@ -1123,11 +1140,25 @@ static void fleet_due(struct poller *p, double now)
 
 /* ---- the thread ------------------------------------------------------- */
 
-static void drop_parked(struct poller *p)
+/* Drop the actions parked for want of 2FA; answer: give each asker its
+ * refusal as the call's result (the 2FA prompt was cancelled). */
+static void drop_parked(struct poller *p, bool answer)
 {
 	while (p->parked) {
 		struct op *q = p->parked;
 		p->parked = q->next;
+		if (answer) {
+			struct call_result r;
+			memset(&r, 0, sizeof r);
+			r.req_id = q->job_id;
+			r.outcome = CALL_ERROR;
+			r.err = q->refused;
+			util_strlcpy(r.err.msg, "cancelled: no two-factor code was given",
+				     sizeof r.err.msg);
+			r.when = util_now();
+			r.free_value = q->jc.free_value;
+			model_put_result(p->m, &r);
+		}
 		api_call_free(&q->call);
 		free(q);
 	}
@@ -1176,7 +1207,7 @@ static void *run(void *arg)
 				refresh_pressed(p, (enum model_source)s);
 		if (atomic_exchange(&p->cancel_parked, false) && p->parked) {
 			log_msg("2FA prompt cancelled: the actions waiting for a login are dropped");
-			drop_parked(p);
+			drop_parked(p, true);
 		}
 		for (int s = SRC__COUNT - 1; s >= 0; s--) {
 			struct source *src = &p->src[s];
@@ -1240,7 +1271,7 @@ static void *run(void *arg)
 			jobs_finish(p->j, o->job_id);
 		op_unlink_free(p, o);
 	}
-	drop_parked(p);
+	drop_parked(p, false);
 	return NULL;
 }
 
@@ -1286,7 +1317,7 @@ void poller_free(struct poller *p)
 		jobs_set_waker(p->j, NULL, NULL);
 	while (p->ops)
 		op_unlink_free(p, p->ops);
-	drop_parked(p);
+	drop_parked(p, false);
 	curl_multi_cleanup(p->multi);
 	sweep_free(&p->fleet);
 	free(p);

@@ -36,8 +36,10 @@ void poller_refresh_now(struct poller *p);
  * it on logout.  NULL when p is NULL. */
 struct auth *poller_auth(struct poller *p);
 /* Any thread: the 2FA prompt was cancelled: the on-demand actions refused
- * for want of a 2FA session (already reported to their views) are dropped
- * instead of being sent again after a later login. */
+ * for want of a 2FA session are dropped instead of being sent again after
+ * a later login, and each asker gets the refusal as its call's result.
+ * (Until then an asker gets no result: after a 2FA login the action is
+ * sent again and its result is the asker's, as if asked once.) */
 void poller_cancel_parked(struct poller *p);
 
 #endif

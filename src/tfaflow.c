@@ -54,6 +54,72 @@ int tfaflow_choices(const struct tfa_status_rec *s, struct tfaflow_choice *out, 
 	return n;
 }
 
+/* One challenge choice for method m (text sanitised). */
+static void challenge_choice_of(const struct tfa_method_rec *m, struct tfaflow_choice *c)
+{
+	memset(c, 0, sizeof *c);
+	util_strlcpy(c->kind, m->method, sizeof c->kind);
+	c->id = m->id;
+	bool sms = !strcmp(m->method, "sms");
+	char *label = util_sanitize(m->label ? m->label : "");
+	char *phone = util_sanitize(m->phone_number ? m->phone_number : "");
+	char what[40];
+	if (sms && *phone)
+		snprintf(what, sizeof what, "SMS to %.24s", phone);
+	else
+		snprintf(what, sizeof what, "%s", sms ? "SMS to the account's phone"
+						      : "authenticator app");
+	snprintf(c->text, sizeof c->text, "%s%s%.24s%s%s", what, *label ? " (" : "", label,
+		 *label ? ")" : "", m->is_primary ? ", primary" : "");
+	free(label);
+	free(phone);
+}
+
+static void plain_choice(struct tfaflow_choice *c, const char *kind, const char *text)
+{
+	memset(c, 0, sizeof *c);
+	util_strlcpy(c->kind, kind, sizeof c->kind);
+	util_strlcpy(c->text, text, sizeof c->text);
+}
+
+int tfaflow_challenge_choices(const struct tfa_status_rec *s, struct tfaflow_choice *out,
+			      int max)
+{
+	int n = 0;
+	for (int pass = 0; s && pass < 2; pass++) /* the primary method first */
+		for (size_t i = 0; i < s->nmethods && n < max; i++) {
+			const struct tfa_method_rec *m = &s->methods[i];
+			if (m->is_primary != (pass == 0) || !m->method ||
+			    (strcmp(m->method, "totp") && strcmp(m->method, "sms")))
+				continue;
+			challenge_choice_of(m, &out[n++]);
+		}
+	if (!s) { /* the methods are not known: every kind the service takes */
+		if (n < max)
+			plain_choice(&out[n++], "totp", "authenticator app");
+		if (n < max)
+			plain_choice(&out[n++], "sms", "SMS to the account's phone");
+	}
+	if (n < max)
+		plain_choice(&out[n++], "email", "email to the account's address");
+	if (n < max && (!s || s->backup_codes_remaining != 0))
+		plain_choice(&out[n++], "backup", "backup code");
+	return n;
+}
+
+char *tfaflow_challenge_howto(const struct tfaflow_choice *c, char *buf, size_t n)
+{
+	if (!strcmp(c->kind, "sms"))
+		snprintf(buf, n, "Enter with the code empty sends a code by SMS; then type it.");
+	else if (!strcmp(c->kind, "email"))
+		snprintf(buf, n, "Enter with the code empty emails a code; then type it.");
+	else if (!strcmp(c->kind, "backup"))
+		snprintf(buf, n, "Type one of your backup codes (XXXX-XXXX-XXXX); it is used up.");
+	else
+		snprintf(buf, n, "Type the current code of your authenticator app.");
+	return buf;
+}
+
 /* typed without blanks and '-' when it is 6 digits so; else false. */
 static bool six_digits(const char *typed, char out[7])
 {
@@ -113,26 +179,26 @@ enum tfaflow_verify tfaflow_verify_build(const struct tfaflow_choice *c, const c
 		explicit_bzero(code, sizeof code);
 		return TV_OK;
 	}
-	bool sms = !strcmp(c->kind, "sms");
-	if (sms && (!sms_secret || !*sms_secret)) {
+	bool sms = !strcmp(c->kind, "sms"), email = !strcmp(c->kind, "email");
+	if ((sms || email) && (!sms_secret || !*sms_secret)) {
 		if (*typed) {
-			snprintf(err, n, "no SMS code was sent yet: leave the code empty and submit to "
-					 "send one");
+			snprintf(err, n, "no %s code was sent yet: leave the code empty and submit to "
+					 "send one", sms ? "SMS" : "email");
 			return TV_BAD;
 		}
-		return TV_SEND_SMS;
+		return sms ? TV_SEND_SMS : TV_SEND_EMAIL;
 	}
 	char code[7];
 	if (!six_digits(typed, code)) {
 		snprintf(err, n, "enter the 6-digit code %s",
-			 sms ? "of the SMS" : "of your authenticator app");
+			 sms ? "of the SMS" : email ? "of the email" : "of your authenticator app");
 		return TV_BAD;
 	}
-	util_strlcpy(out->method, sms ? "sms" : "totp", sizeof out->method);
+	util_strlcpy(out->method, sms ? "sms" : email ? "email" : "totp", sizeof out->method);
 	out->method_id = c->id;
 	util_strlcpy(out->code, code, sizeof out->code);
 	explicit_bzero(code, sizeof code);
-	if (sms)
+	if (sms || email)
 		util_strlcpy(out->secret, sms_secret, sizeof out->secret);
 	return TV_OK;
 }
@@ -343,4 +409,23 @@ int tfaflow_regen_count(int remaining, bool before)
 	if (before)
 		return remaining < TFA_BACKUP_CODES ? 0 : -1;
 	return remaining >= TFA_BACKUP_CODES ? 1 : 0;
+}
+
+void *tfaflow_map_sent(const json_t *root, struct api_error *e)
+{
+	struct tfaflow_sent *t = xcalloc(1, sizeof *t);
+	if (!api_tfa_challenge_secret(root, t->secret, sizeof t->secret)) {
+		tfaflow_sent_free(t);
+		apierr_protocol(e, 200, "the service sent no challenge");
+		return NULL;
+	}
+	api_tfa_sent_msg(root, t->msg, sizeof t->msg);
+	return t;
+}
+
+void tfaflow_sent_free(void *sent)
+{
+	if (sent)
+		explicit_bzero(sent, sizeof(struct tfaflow_sent));
+	free(sent);
 }

@@ -19,8 +19,9 @@
 
 /* One way to verify a step: a method of the account, or a backup code. */
 struct tfaflow_choice {
-	char kind[8];    /* "totp", "sms" or "backup" */
-	long id;         /* the method's id (tfa_method_id), 0 for "backup" */
+	char kind[8];    /* "totp", "sms", "email" (the challenge only) or "backup" */
+	long id;         /* the method's id (tfa_method_id), 0 for "email", "backup" and
+			  * a method the status did not list */
 	char text[80];   /* "totp 1234 Authenticator (primary)", "backup code" */
 };
 
@@ -31,16 +32,31 @@ struct tfaflow_choice {
  * the count is unknown, < 0).  Returns how many (at most max). */
 int tfaflow_choices(const struct tfa_status_rec *s, struct tfaflow_choice *out, int max);
 
+/* The choices of the 2FA challenge an action asks for (the app's prompt):
+ * every method of the account, the primary first with ", primary" (an SMS
+ * one names its masked number: "SMS to +1******4321 (Phone), primary"),
+ * then a code sent to the account's email, then "backup code" when any is
+ * left (or the count is unknown).  s NULL (the status not read, or not
+ * readable): an authenticator code, an SMS to the account's number, an
+ * email code and a backup code.  Sanitised texts.  Returns how many. */
+int tfaflow_challenge_choices(const struct tfa_status_rec *s, struct tfaflow_choice *out,
+			      int max);
+/* What to do with choice c in the challenge, in words: "type the current
+ * code of your authenticator app", "Enter with the code empty sends a code
+ * by SMS", ...  Into buf; returns buf. */
+char *tfaflow_challenge_howto(const struct tfaflow_choice *c, char *buf, size_t n);
+
 enum tfaflow_verify {
-	TV_OK,       /* *out is ready to send */
-	TV_BAD,      /* the typed code has the wrong form: err says what is expected */
-	TV_SEND_SMS, /* an SMS method without a challenge yet: send the code first */
+	TV_OK,         /* *out is ready to send */
+	TV_BAD,        /* the typed code has the wrong form: err says what is expected */
+	TV_SEND_SMS,   /* an SMS method without a challenge yet: send the code first */
+	TV_SEND_EMAIL, /* an email code without a challenge yet: send the code first */
 };
 /* The verification the choice and the typed code make.  Blanks and '-'
  * inside a 6-digit code are dropped; a backup code is upper-cased and
- * must read XXXX-XXXX-XXXX.  sms_secret: the SMS challenge of this method
- * ("" or NULL when none was sent: TV_SEND_SMS, unless a code was typed,
- * which is then TV_BAD).  *out is wiped first. */
+ * must read XXXX-XXXX-XXXX.  sms_secret: the SMS (or email) challenge of
+ * this choice ("" or NULL when none was sent: TV_SEND_SMS / TV_SEND_EMAIL,
+ * unless a code was typed, which is then TV_BAD).  *out is wiped first. */
 enum tfaflow_verify tfaflow_verify_build(const struct tfaflow_choice *c, const char *typed,
 					 const char *sms_secret, struct tfa_verify *out,
 					 char *err, size_t n);
@@ -82,6 +98,17 @@ char *tfaflow_codes_path(double now, char *buf, size_t n);
  * set is (a new full set cannot be told from it); after: 1 for a full set
  * (a new one), else 0. */
 int tfaflow_regen_count(int remaining, bool before);
+
+/* A send-code answer (POST tfa/sms/, tfa/sms/resend/, tfa/email/) as an
+ * on-demand call's value: the challenge secret (a secret: wiped by
+ * tfaflow_sent_free) and the service's "msg", sanitised.  NULL with e set
+ * when the answer has no secret. */
+struct tfaflow_sent {
+	char secret[160];
+	char msg[200];
+};
+void *tfaflow_map_sent(const json_t *root, struct api_error *e);
+void tfaflow_sent_free(void *sent);
 
 /* The 2FA status answer as an on-demand call's value (jobs_call /
  * jobs_subscribe mapper, poller thread): a struct tfa_status_rec, or NULL

@@ -19,6 +19,7 @@
 #include "config.h"
 #include "errline.h"
 #include "poller.h"
+#include "tfa_challenge.h"
 #include "ui.h"
 #include "util.h"
 
@@ -400,27 +401,6 @@ void app_run_action(struct app *a, enum action act)
 		a->global(a, act);
 }
 
-/* Open the 2FA prompt for the action a->tfa_what (error: why the last code
- * was not accepted; the field is then emptied for the next one). */
-static void open_tfa(struct app *a, const char *error)
-{
-	if (!(dialog_open(&a->dlg) && a->dlg.purpose == DP_TFA)) {
-		char prompt[300];
-		snprintf(prompt, sizeof prompt,
-			 "%s needs a two-factor code. Type the code of your authenticator app "
-			 "(or a backup code XXXX-XXXX-XXXX); Esc cancels it.",
-			 a->tfa_what[0] ? a->tfa_what : "This action");
-		dialog_input(&a->dlg, DP_TFA, 0, "Two-factor code needed", prompt, "", 14);
-	} else if (error && *error) {
-		/* a wrong code is not left to be edited (nor in memory) */
-		explicit_bzero(a->dlg.tb.s, sizeof a->dlg.tb.s);
-		textbuf_clear(&a->dlg.tb);
-	}
-	a->dlg.waiting = false;
-	util_strlcpy(a->dlg.error, error ? error : "", sizeof a->dlg.error);
-	a->dirty |= DIRTY_ALL;
-}
-
 /* What asked for 2FA, in words ("destroy 9108142"), from the sent job, or
  * from the event of an on-demand call ("add env var needs a 2FA login: ..."). */
 static void tfa_what(const struct sent_job *s, const struct event *e, char *buf, size_t n)
@@ -529,30 +509,6 @@ static bool submit_input(struct app *a)
 		req.kind = JOB_LABEL;
 		util_strlcpy(req.text, d->tb.s, sizeof req.text);
 		break;
-	case DP_TFA: {
-		const char *method = dialog_tfa_method(d->tb.s);
-		if (!method) {
-			snprintf(err, sizeof err,
-				 "enter the 6-digit code of your authenticator app, or a backup code XXXX-XXXX-XXXX");
-			goto refuse;
-		}
-		req.kind = JOB_TFA_LOGIN;
-		req.instance_id = 0;
-		util_strlcpy(req.text, d->tb.s, sizeof req.text);
-		util_strlcpy(req.tfa_method, method, sizeof req.tfa_method);
-		int id = 0;
-		int rc = jobs_submit(a->jobs, &req, &id);
-		explicit_bzero(req.text, sizeof req.text); /* the jobs module has its copy */
-		if (rc != JOBS_OK) {
-			snprintf(err, sizeof err, "%s", jobs_strerror(rc));
-			goto refuse;
-		}
-		a->tfa_job = id;
-		d->waiting = true;
-		d->error[0] = '\0';
-		app_toast(a, ROLE_PENDING, 0, "checking the two-factor code...");
-		return false; /* stays open until the result */
-	}
 	default:
 		return true;
 	}
@@ -569,6 +525,17 @@ static bool submit_input(struct app *a)
 refuse:
 	util_strlcpy(d->error, err, sizeof d->error);
 	return false;
+}
+
+void app_tfa_cancel(struct app *a)
+{
+	app_toast(a, ROLE_WARNING, 8, "%s cancelled: no two-factor code was given",
+		  a->tfa_what[0] ? a->tfa_what : "the action");
+	a->ntfa_retry = 0;
+	a->tfa_job = 0;
+	a->tfa_what[0] = '\0';
+	poller_cancel_parked(a->poller); /* the on-demand actions get their refusal */
+	tfa_challenge_close(a, a->chal); /* a typed code and a sent code's secret wiped */
 }
 
 void app_dialog_result(struct app *a, enum dlg_result res)
@@ -603,17 +570,7 @@ void app_dialog_result(struct app *a, enum dlg_result res)
 		return;
 	}
 	if (res == DLG_CANCEL) {
-		if (d->purpose == DP_TFA) {
-			app_toast(a, ROLE_WARNING, 8, "%s cancelled: no two-factor code was given",
-				  a->tfa_what[0] ? a->tfa_what : "the action");
-			a->tfa_have_retry = false;
-			a->tfa_job = 0;
-			a->tfa_what[0] = '\0';
-			poller_cancel_parked(a->poller); /* nor an on-demand action, later */
-			explicit_bzero(d->tb.s, sizeof d->tb.s); /* a typed backup code */
-		} else {
-			app_toast(a, ROLE_DIM, 4, "cancelled");
-		}
+		app_toast(a, ROLE_DIM, 4, "cancelled");
 		dialog_close(d);
 		return;
 	}
@@ -694,35 +651,41 @@ static void handle_event(struct app *a, const struct event *e)
 	if (e->flags & EVF_NEEDS_TFA) {
 		const struct sent_job *s = find_sent(a, e->job_id);
 		if (s && s->req.kind != JOB_TFA_LOGIN) {
-			a->tfa_retry = s->req;
-			a->tfa_have_retry = true;
+			if (a->ntfa_retry < APP_TFA_RETRY)
+				a->tfa_retry[a->ntfa_retry++] = s->req;
+			else /* never silently: it is not sent again */
+				model_event(a->m, EV_ERROR, -1, 0, s->req.instance_id, 0,
+					    "%s %ld: too many actions wait for a two-factor code; "
+					    "it is not sent again after the login",
+					    job_kind_name(s->req.kind), s->req.instance_id);
 		}
-		if (!(dialog_open(&a->dlg) && a->dlg.purpose == DP_TFA))
+		if (!tfa_challenge_active(a->chal))
 			tfa_what(s, e, a->tfa_what, sizeof a->tfa_what);
 		app_toast(a, ROLE_WARNING, 0, "%s needs a two-factor code", a->tfa_what);
-		open_tfa(a, NULL);
+		tfa_challenge_open(a, a->chal, a->tfa_what);
 		return;
 	}
 	if (e->job_kind == JOB_TFA_LOGIN && (e->flags & EVF_JOB_DONE) && e->job_id == a->tfa_job &&
 	    a->tfa_job) {
 		a->tfa_job = 0;
 		if (e->level == EV_OK || e->level == EV_INFO) {
-			if (dialog_open(&a->dlg) && a->dlg.purpose == DP_TFA) {
-				explicit_bzero(a->dlg.tb.s, sizeof a->dlg.tb.s); /* the code */
-				dialog_close(&a->dlg);
-			}
+			tfa_challenge_close(a, a->chal); /* the code and the secret wiped */
 			app_toast(a, ROLE_OK, 8, "%s", e->text);
-			if (a->tfa_have_retry) {
-				a->tfa_have_retry = false;
-				app_submit(a, &a->tfa_retry);
-			}
+			for (int i = 0; i < a->ntfa_retry; i++) /* each reports its own result */
+				app_submit(a, &a->tfa_retry[i]);
+			a->ntfa_retry = 0;
 			a->tfa_what[0] = '\0';
 		} else {
 			char why[400];
 			tfa_refused(e, why, sizeof why);
 			app_toast(a, ROLE_WARNING, 0, "%s still needs a two-factor code",
 				  a->tfa_what[0] ? a->tfa_what : "the action");
-			open_tfa(a, why); /* the code field emptied for the next one */
+			/* the code field emptied for the next one; an expired code
+			 * or a gone challenge: the next Enter sends a new one */
+			tfa_challenge_refused(a, a->chal, why,
+					      strstr(e->text, "2fa_expired") ||
+						      strstr(e->text, "challenge_not_found") ||
+						      strstr(e->text, "no_challenge_found"));
 		}
 		a->dirty |= DIRTY_ALL;
 		return;

@@ -24,8 +24,10 @@
 struct config;
 struct poller;
 struct auth;
+struct tfa_challenge;
 
 #define APP_SENT 16
+#define APP_TFA_RETRY 8
 
 #define DIRTY_HEADER 0x1u
 #define DIRTY_BODY 0x2u
@@ -36,7 +38,7 @@ struct auth;
 enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_COMMAND };
 
 /* Dialog purposes. */
-enum dlg_purpose { DP_NONE, DP_STOP, DP_REBOOT, DP_DESTROY, DP_BID, DP_PREPAY, DP_LABEL, DP_TFA,
+enum dlg_purpose { DP_NONE, DP_STOP, DP_REBOOT, DP_DESTROY, DP_BID, DP_PREPAY, DP_LABEL,
 		   DP_BID_LOW /* the second confirmation of a bid under min_bid */,
 		   DP_BID_HIGH /* ... of a bid above the on-demand price */,
 		   DP_PREPAY_FAILED /* prepay on an instance in a failure state: asked first */,
@@ -93,10 +95,12 @@ struct app {
 	struct dialog dlg;
 	struct sent_job sent[APP_SENT];
 	int nsent;
-	struct job_req tfa_retry;
-	bool tfa_have_retry;
+	struct job_req tfa_retry[APP_TFA_RETRY]; /* jobs refused for want of 2FA: sent
+						  * again after the login */
+	int ntfa_retry;
 	int tfa_job;        /* the TFA_LOGIN job awaited */
 	char tfa_what[96];  /* what the 2FA prompt is for ("destroy 9108142"), "" when none */
+	struct tfa_challenge *chal; /* the 2FA prompt (tfa_challenge.h) */
 
 	/* the app's own actions (ui.c), run when no view handled an action */
 	void (*global)(struct app *a, enum action act);
@@ -142,6 +146,9 @@ bool app_ssh_route(struct app *a, long id, enum ssh_route r, bool run);
 void app_run_action(struct app *a, enum action act);
 /* The open dialog returned res. */
 void app_dialog_result(struct app *a, enum dlg_result res);
+/* Esc on the 2FA prompt: the actions waiting for it are cancelled (said in
+ * a toast; each asker gets the refusal). */
+void app_tfa_cancel(struct app *a);
 /* Pull new events from the model: log, toasts, bell, 2FA. */
 void app_pull_events(struct app *a);
 /* Show the background toast held back by the answer to a key, when due. */

@@ -43,6 +43,7 @@
 #include "model.h"
 #include "poller.h"
 #include "statusbar.h"
+#include "tfa_challenge.h"
 #include "util.h"
 
 #define HANGUP_STATUS (128 + SIGHUP) /* the terminal hung up: as if SIGHUP */
@@ -321,6 +322,7 @@ static void take_snapshot(struct app *a)
 		if (v->ops->on_snapshot)
 			v->ops->on_snapshot(a, v->st, rows_changed);
 	}
+	tfa_challenge_snapshot(a, a->chal);
 	a->dirty |= DIRTY_HEADER | DIRTY_HINTS;
 	model_release(old);
 }
@@ -578,6 +580,11 @@ static void handle_key(struct app *a, int key)
 			return;
 		}
 	}
+	if (tfa_challenge_active(a->chal)) { /* over every dialog and view */
+		if (!tfa_challenge_key(a, a->chal, key))
+			app_tfa_cancel(a);
+		return;
+	}
 	if (dialog_open(&a->dlg)) {
 		enum dlg_result r = dialog_key(&a->dlg, key);
 		if (r != DLG_CONTINUE)
@@ -643,6 +650,8 @@ static void draw(struct app *a)
 	} else if (v && v->ops->modal_draw && v->ops->modal_draw(a, v->st)) {
 		cursor = true;
 	}
+	if (tfa_challenge_active(a->chal))
+		cursor = tfa_challenge_draw(a, a->chal);
 	curs_set(cursor ? 1 : 0);
 	leaveok(stdscr, !cursor); /* a hidden cursor need not be moved after each update */
 }
@@ -836,6 +845,7 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 	char theme_err[400];
 	set_up_theme(a, theme_err, sizeof theme_err);
 	a->global = global_action;
+	a->chal = tfa_challenge_new();
 	view_init_all(a);
 	history_init(&a->hist_cmd);
 	history_init(&a->hist_filter);
@@ -930,6 +940,7 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 
 	model_release(a->snap);
 	view_fini_all(a);
+	tfa_challenge_free(a, a->chal);
 	history_free(&a->hist_cmd);
 	history_free(&a->hist_filter);
 	endwin();

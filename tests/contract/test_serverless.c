@@ -229,6 +229,58 @@ static void test_worker_modes(void **state)
 	assert_true(ep_id("\x1b[31mevil") > 0);
 }
 
+/* DELETE of an endpoint, as the live service (delete_endpoint.yaml):
+ * its workergroups are deleted with it, its workers are listed in
+ * deleted_workers (failed_workers empty); other endpoints keep theirs.
+ * An orphan can still be made through /__sim/set. */
+static void test_endpoint_delete_takes_its_workergroups(void **state)
+{
+	(void)state;
+	long id = ep_id("sdxl-gen");
+	json_t *w = workers_of("sdxl-gen");
+	size_t nworkers = json_array_size(w);
+	assert_true(nworkers > 0);
+	json_t *g0 = ct_expect("GET", "/api/v0/workergroups/", NULL, 200);
+	size_t before = json_array_size(json_object_get(g0, "results")), mine = 0, i;
+	json_t *o;
+	json_array_foreach(json_object_get(g0, "results"), i, o)
+		mine += json_integer_value(json_object_get(o, "endpoint_id")) == id;
+	json_decref(g0);
+	assert_true(mine > 0);
+	char path[64];
+	snprintf(path, sizeof path, "/api/v0/endptjobs/%ld/", id);
+	json_t *j = ct_expect("DELETE", path, "{}", 200);
+	assert_true(json_is_true(json_object_get(j, "success")));
+	json_t *dw = json_object_get(j, "deleted_workers"), *fw = json_object_get(j, "failed_workers");
+	assert_true(json_is_array(dw));
+	assert_true(json_is_array(fw));
+	assert_int_equal(json_array_size(fw), 0);
+	assert_int_equal(json_array_size(dw), nworkers);
+	json_array_foreach(w, i, o) /* the workers it had */
+		assert_int_equal(json_integer_value(json_array_get(dw, i)),
+				 json_integer_value(json_object_get(o, "id")));
+	assert_non_null(strstr(ct_str(j, "msg"), "workers"));
+	json_decref(j);
+	json_decref(w);
+	json_t *g = ct_expect("GET", "/api/v0/workergroups/", NULL, 200);
+	assert_int_equal(json_array_size(json_object_get(g, "results")), before - mine);
+	json_array_foreach(json_object_get(g, "results"), i, o)
+		assert_int_not_equal(json_integer_value(json_object_get(o, "endpoint_id")), id);
+	long other = (long)json_integer_value(json_object_get(json_array_get(json_object_get(g, "results"), 0), "id"));
+	json_decref(g);
+	/* an orphan through the control API */
+	char body[160];
+	snprintf(body, sizeof body, "{\"what\":\"workergroup\",\"id\":%ld,\"field\":\"endpoint_id\",\"value\":%ld}",
+		 other, id);
+	ct_ctl("set", body);
+	g = ct_expect("GET", "/api/v0/workergroups/", NULL, 200);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(g, "results"), 0), "endpoint_id")), id);
+	json_decref(g);
+	struct http_result r = sim_ctl(ct_sim, "set", "{\"what\":\"workergroup\",\"id\":1,\"field\":\"min_load\",\"value\":1}");
+	assert_int_equal(r.status, 400);
+	http_result_free(&r);
+}
+
 static void test_suspend_resume_and_put_record(void **state)
 {
 	(void)state;
@@ -291,6 +343,7 @@ int main(void)
 		cmocka_unit_test_setup(test_injected_log_line_with_escapes_is_served_verbatim, ct_reset),
 		cmocka_unit_test_setup(test_endpoint_workers, ct_reset),
 		cmocka_unit_test_setup(test_worker_modes, ct_reset),
+		cmocka_unit_test_setup(test_endpoint_delete_takes_its_workergroups, ct_reset),
 		cmocka_unit_test_setup(test_suspend_resume_and_put_record, ct_reset),
 		cmocka_unit_test_setup(test_logs_cli_only, ct_reset),
 	};

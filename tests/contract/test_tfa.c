@@ -8,7 +8,8 @@
  * sent to the account's email; the official CLI's activate without it), logging in with TOTP, SMS, email and a
  * backup code, adding methods inside and outside the 30-minute window,
  * removing a method and the last one, the lock after five wrong codes, code
- * expiry, the status endpoint, and a destroy that needs the 2FA session key. */
+ * expiry, the status endpoint, a destroy that needs the 2FA session key,
+ * and an SMS-only account (--tfa sms). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -32,6 +33,14 @@ static const char *const ARGS_OFF[] = { "--tfa", "off", "--clock", "manual", "--
 static int start_on(void **state)
 {
 	*state = simproc_start(ARGS_ON);
+	return 0;
+}
+
+static const char *const ARGS_SMS[] = { "--tfa", "sms", "--clock", "manual", "--seed", "7", NULL };
+
+static int start_sms(void **state)
+{
+	*state = simproc_start(ARGS_SMS);
 	return 0;
 }
 
@@ -1181,10 +1190,77 @@ static void test_destroy_needs_session(void **state)
 	free(key);
 }
 
+/* --tfa sms: an SMS-only account.  Its one method is SMS, primary, its
+ * number masked; there is no TOTP secret line; a destroy with the plain key
+ * needs 2FA; an SMS code sent by method id logs in, and so does an email
+ * code; a reset keeps the method. */
+static void test_sms_only_account(void **state)
+{
+	struct simproc *s = *state;
+	assert_string_equal(s->totp_secret, "");
+	json_t *st = status(s);
+	assert_true(json_is_true(json_object_get(st, "tfa_enabled")));
+	json_t *methods = json_object_get(st, "methods");
+	assert_int_equal(json_array_size(methods), 1);
+	json_t *m = json_array_get(methods, 0);
+	check_method_fields(m);
+	assert_string_equal(str(m, "method"), "sms");
+	assert_true(json_is_true(json_object_get(m, "is_primary")));
+	const char *masked = str(m, "phone_number");
+	assert_non_null(strchr(masked, '*'));
+	assert_int_equal(num(st, "backup_codes_remaining"), 10);
+	long id = (long)num(m, "id");
+	json_decref(st);
+
+	json_t *l = req(s, "GET", "/api/v1/instances/", s->full_key, 200, NULL);
+	long inst = (long)num(json_array_get(json_object_get(l, "instances"), 0), "id");
+	json_decref(l);
+	char path[64];
+	snprintf(path, sizeof path, "/api/v0/instances/%ld/", inst);
+	json_decref(req(s, "DELETE", path, s->full_key, 401, "{}"));
+
+	/* no TOTP method to log in with */
+	json_t *j = req(s, "POST", "/api/v0/tfa/", s->full_key, 404,
+			"{\"tfa_method\":\"totp\",\"code\":\"123456\"}");
+	json_decref(j);
+	/* an SMS code by method id (the account's number: no phone sent) */
+	char secret[128], code[16];
+	j = req(s, "POST", "/api/v0/tfa/sms/", s->full_key, 200, "{\"tfa_method_id\":%ld}", id);
+	snprintf(secret, sizeof secret, "%s", str(j, "secret"));
+	json_decref(j);
+	last_code(s, "sms", code);
+	j = req(s, "POST", "/api/v0/tfa/", s->full_key, 200,
+		"{\"tfa_method\":\"sms\",\"code\":\"%s\",\"secret\":\"%s\",\"tfa_method_id\":%ld}",
+		code, secret, id);
+	char key[128];
+	snprintf(key, sizeof key, "%s", str(j, "session_key"));
+	json_decref(j);
+	json_decref(req(s, "DELETE", path, key, 200, "{}"));
+	/* an email code logs in as well */
+	j = req(s, "POST", "/api/v0/tfa/email/", s->full_key, 200, "{}");
+	snprintf(secret, sizeof secret, "%s", str(j, "secret"));
+	json_decref(j);
+	last_code(s, "email", code);
+	j = req(s, "POST", "/api/v0/tfa/", s->full_key, 200,
+		"{\"tfa_method\":\"email\",\"code\":\"%s\",\"secret\":\"%s\"}", code, secret);
+	assert_non_null(str(j, "session_key"));
+	json_decref(j);
+	/* a reset keeps the SMS-only account */
+	struct http_result r = sim_ctl(s, "reset", "{}");
+	assert_int_equal(r.status, 200);
+	http_result_free(&r);
+	st = status(s);
+	assert_int_equal(json_array_size(json_object_get(st, "methods")), 1);
+	assert_string_equal(str(json_array_get(json_object_get(st, "methods"), 0), "method"), "sms");
+	assert_int_equal(num(json_array_get(json_object_get(st, "methods"), 0), "id"), id);
+	json_decref(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_status_seeded, start_on, stop),
+		cmocka_unit_test_setup_teardown(test_sms_only_account, start_sms, stop),
 		cmocka_unit_test_setup_teardown(test_enable_totp_from_scratch, start_off, stop),
 		cmocka_unit_test_setup_teardown(test_login_totp, start_on, stop),
 		cmocka_unit_test_setup_teardown(test_login_sms, start_on, stop),

@@ -224,7 +224,7 @@ static void drop_hosts(struct simstate *st, json_t *b, struct sim_resp *rs, doub
 	reply(rs, 200, json_pack("{s:b,s:o}", "success", 1, "dropping", out));
 }
 
-/* POST /__sim/set {"what":"instance"|"user"|"endpoint"|"log", ...}. */
+/* POST /__sim/set {"what":"instance"|"user"|"endpoint"|"workergroup"|"log", ...}. */
 static void set(struct simstate *st, json_t *b, struct sim_resp *rs, double now)
 {
 	const char *what = jstr(b, "what");
@@ -294,6 +294,21 @@ static void set(struct simstate *st, json_t *b, struct sim_resp *rs, double now)
 		} else {
 			json_object_set(ep, field, value);
 		}
+		reply(rs, 200, json_pack("{s:b}", "success", 1));
+		return;
+	}
+	if (what && !strcmp(what, "workergroup")) {
+		json_t *g = NULL;
+		size_t i;
+		json_t *x;
+		json_array_foreach(st->w->workergroups, i, x)
+			if ((long)jnum(x, "id", -1) == (long)jnum(b, "id", -2))
+				g = x;
+		if (!g)
+			{ bad(rs, "workergroup needs the id of a workergroup"); return; }
+		if (!strcmp(field, "id"))
+			{ bad(rs, "the id cannot be changed"); return; }
+		json_object_set(g, field, value);
 		reply(rs, 200, json_pack("{s:b}", "success", 1));
 		return;
 	}

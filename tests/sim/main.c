@@ -20,7 +20,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: rentop-sim [--port N] [--seed N] [--instances N] [--offers N] [--endpoints N]\n"
 	      "                  [--speed X] [--clock real|manual] [--v0-list spec|gone]\n"
-	      "                  [--rate-limits on|off] [--tfa on|off] [--fail-rate F]\n"
+	      "                  [--rate-limits on|off] [--tfa on|off|sms] [--fail-rate F]\n"
 	      "                  [--api-key K] [--ro-key K] [--account-email E] [--url-max BYTES]\n"
 	      "                  [--quiet]\n",
 	      f);
@@ -120,7 +120,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--rate-limits"))
 			okv = parse_onoff(v, &o.rate_limits);
 		else if (!strcmp(a, "--tfa"))
-			okv = parse_onoff(v, &o.tfa);
+			okv = !strcmp(v, "sms") ? (o.tfa = o.tfa_sms = true) : parse_onoff(v, &o.tfa);
 		else if (!strcmp(a, "--api-key"))
 			okv = *v && strlen(v) < sizeof o.api_key && snprintf(o.api_key, sizeof o.api_key, "%s", v) > 0;
 		else if (!strcmp(a, "--ro-key"))
@@ -156,7 +156,9 @@ int main(int argc, char **argv)
 	st.w = world_new(&o);
 	st.rl = rl_new();
 	st.requests = json_object();
-	const char *totp = o.tfa ? tfa_enable_totp(st.w->tfa, world_now(st.w)) : NULL;
+	const char *totp = o.tfa && !o.tfa_sms ? tfa_enable_totp(st.w->tfa, world_now(st.w)) : NULL;
+	if (o.tfa_sms)
+		tfa_enable_sms(st.w->tfa, world_now(st.w));
 	struct server *sv = server_start(&st, o.port);
 	if (!sv) {
 		fprintf(stderr, "rentop-sim: cannot listen on 127.0.0.1:%d\n", o.port);

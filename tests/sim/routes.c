@@ -1743,6 +1743,16 @@ static void h_wg_one(struct ctx *c)
 	ok(c->rs);
 }
 
+/* How many workers an endpoint has (ids endpoint id * 100 + i): its
+ * cold_workers + 2; none while stopped or with sim_workers "none". */
+static long ep_worker_count(json_t *ep)
+{
+	const char *mode = jstr(ep, "sim_workers") ? jstr(ep, "sim_workers") : "mixed";
+	if (!strcmp(mode, "none") || !strcmp(jstr(ep, "endpoint_state") ? jstr(ep, "endpoint_state") : "", "stopped"))
+		return 0;
+	return (long)jnum(ep, "cold_workers", 1) + 2;
+}
+
 static void h_ep_get(struct ctx *c)
 {
 	json_t *arr = json_array();
@@ -1788,8 +1798,20 @@ static void h_ep_one(struct ctx *c)
 		return;
 	}
 	if (!strcmp(c->rq->method, "DELETE")) {
+		/* as the live service: the endpoint's workergroups go with it and
+		 * its workers are destroyed (deleted_workers / failed_workers) */
+		long eid = (long)json_integer_value(json_object_get(e, "id"));
+		json_t *gone = json_array();
+		for (long i = 0, n = ep_worker_count(e); i < n; i++)
+			json_array_append_new(gone, json_integer(eid * 100 + i));
+		for (size_t i = json_array_size(c->w->workergroups); i-- > 0;)
+			if ((long)jnum(json_array_get(c->w->workergroups, i), "endpoint_id", -1) == eid)
+				json_array_remove(c->w->workergroups, i);
+		char msg[96];
+		snprintf(msg, sizeof msg, "Deleted endpoint job and %zu workers", json_array_size(gone));
 		json_array_remove(c->w->endpoints, idx);
-		ok(c->rs);
+		reply(c->rs, 200, json_pack("{s:b,s:o,s:[],s:s}", "success", 1, "deleted_workers", gone,
+					    "failed_workers", "msg", msg));
 		return;
 	}
 	const char *st = jstr(c->body, "endpoint_state");
@@ -1904,9 +1926,7 @@ static void h_endpoint_workers(struct ctx *c)
 	/* sim_workers: "mixed" (default), "error" (every worker in ERROR),
 	 * "loading" (none running), "none" (no worker) */
 	const char *mode = jstr(ep, "sim_workers") ? jstr(ep, "sim_workers") : "mixed";
-	long n = !strcmp(mode, "none") ? 0 : (long)jnum(ep, "cold_workers", 1) + 2;
-	if (!strcmp(jstr(ep, "endpoint_state") ? jstr(ep, "endpoint_state") : "", "stopped"))
-		n = 0;
+	long n = ep_worker_count(ep);
 	json_t *arr = json_array();
 	long eid = (long)json_integer_value(json_object_get(ep, "id"));
 	for (long i = 0; i < n; i++) {

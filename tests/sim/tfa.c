@@ -130,6 +130,7 @@ struct tfa {
 				   * tfa_new and never written again, so the pointer
 				   * tfa_enable_totp returns stays valid and unchanged */
 	bool seeded_totp;         /* tfa_enable_totp was called: a reset restores it */
+	bool seeded_sms;          /* tfa_enable_sms was called: a reset restores it */
 	json_t *issued;           /* every secret handed out (TOTP secrets, backup codes,
 				   * session keys, challenge secrets), kept across reset */
 	json_t *codes;            /* every SMS/email code sent (short: kept apart) */
@@ -1268,7 +1269,7 @@ void tfa_reset(struct tfa *t)
 	uint64_t seed = t->seed;
 	long uid = t->user_id;
 	char *seed_secret = t->seed_secret;
-	bool seeded = t->seeded_totp;
+	bool seeded = t->seeded_totp, seeded_sms = t->seeded_sms;
 	double seeded_at = t->seeded_at;
 	struct session *sessions = t->sessions;
 	json_t *issued = t->issued, *codes = t->codes;
@@ -1286,6 +1287,8 @@ void tfa_reset(struct tfa *t)
 	t->session_ttl = SESSION_TTL;
 	if (seeded)
 		tfa_enable_totp(t, seeded_at);
+	if (seeded_sms)
+		tfa_enable_sms(t, seeded_at);
 }
 
 const char *tfa_enable_totp(struct tfa *t, double now)
@@ -1314,6 +1317,34 @@ const char *tfa_enable_totp(struct tfa *t, double now)
 		backup_generate(t);
 	}
 	return t->seed_secret;
+}
+
+const char *tfa_enable_sms(struct tfa *t, double now)
+{
+	if (!t->seeded_sms) {
+		t->seeded_sms = true;
+		t->seeded_at = now;
+	}
+	char phone[24];
+	snprintf(phone, sizeof phone, "+1555010%04u", (unsigned)(mix64(t->seed ^ 0x5e5e0123ULL) % 10000));
+	struct method *m = method_by_phone(t, phone);
+	if (!m && t->n_methods < MAX_METHODS) {
+		m = &t->methods[t->n_methods++];
+		memset(m, 0, sizeof *m);
+		m->id = t->next_method_id++;
+		snprintf(m->kind, sizeof m->kind, "sms");
+		snprintf(m->phone, sizeof m->phone, "%s", phone);
+		snprintf(m->label, sizeof m->label, "Phone");
+		m->has_label = true;
+		m->is_primary = t->n_methods == 1;
+		m->created_at = now;
+		m->last_used = now;
+	}
+	if (!t->enabled) {
+		t->enabled = true;
+		backup_generate(t);
+	}
+	return m ? m->phone : NULL;
 }
 
 enum tfa_session tfa_session_check(struct tfa *t, const char *key, double now)

@@ -20,6 +20,11 @@ void tfa_free(struct tfa *t);
  * a seed); used by --tfa on so tests and the demo can compute codes. */
 const char *tfa_enable_totp(struct tfa *t, double now);
 
+/* Enable 2FA with one SMS method only (a seeded +1555010NNNN number,
+ * primary, label "Phone"): an SMS-only account, for --tfa sms.  Returns
+ * the number (E.164).  A reset restores it, as for tfa_enable_totp. */
+const char *tfa_enable_sms(struct tfa *t, double now);
+
 /* Handle a request under /api/v0/tfa/.  Returns false when the path is not
  * a 2FA path (the caller routes on).  On true, *rs is filled. */
 bool tfa_handle(struct tfa *t, const struct sim_req *rq, struct sim_resp *rs);

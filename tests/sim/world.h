@@ -25,6 +25,7 @@ struct sim_opts {
 	bool v0_spec;           /* --v0-list spec (else the live 410) */
 	bool rate_limits;
 	bool tfa;
+	bool tfa_sms;           /* --tfa sms: the one method is SMS (an SMS-only account) */
 	bool quiet;
 	double fail_rate;       /* fraction of new instances whose boot fails, 0-1 */
 	char api_key[128];

@@ -93,7 +93,22 @@ static void validation(void **state)
 	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
 	strcpy(r.tfa_method, "sms");
 	strcpy(r.text, "123456");
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL); /* no challenge secret */
+	strcpy(r.tfa_method, "email");
 	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	strcpy(r.tfa_secret, "chal-secret");
+	strcpy(r.text, "12345");
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL); /* 5 digits */
+	strcpy(r.tfa_method, "voice");
+	strcpy(r.text, "123456");
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
+	for (int k = 0; k < 2; k++) { /* an SMS or email code with its secret */
+		struct jobs *j1 = jobs_new(NULL, false);
+		strcpy(r.tfa_method, k ? "email" : "sms");
+		assert_int_equal(jobs_submit(j1, &r, NULL), JOBS_OK);
+		jobs_free(j1);
+	}
+	r.tfa_secret[0] = '\0';
 	strcpy(r.tfa_method, "backup");
 	strcpy(r.text, "ABCD-EFGH-1234");
 	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_OK);

@@ -1028,8 +1028,23 @@ static void on_demand_plain_text(void **state)
 	rig_down();
 }
 
+/* The EVF_NEEDS_TFA event of request rid, waited for. */
+static bool tfa_asked(struct model *m, int rid)
+{
+	for (int i = 0; i < 400; i++) {
+		struct event ev[256];
+		size_t n = model_events(m, 0, ev, 256);
+		for (size_t k = 0; k < n; k++)
+			if (ev[k].job_id == rid && (ev[k].flags & EVF_NEEDS_TFA))
+				return true;
+		usleep(50 * 1000);
+	}
+	return false;
+}
+
 /* An on-demand action that needs 2FA: refused with EVF_NEEDS_TFA (nothing
- * done), then sent again by the poller after a 2FA login, and it succeeds. */
+ * done) and no result yet (its asker waits), then sent again by the poller
+ * after a 2FA login: the asker's one result is the action's own, a success. */
 static void on_demand_action_needs_tfa(void **state)
 {
 	(void)state;
@@ -1051,15 +1066,9 @@ static void on_demand_action_needs_tfa(void **state)
 	int rid;
 	assert_int_equal(jobs_call(j, &jc, &rid), JOBS_OK);
 	struct call_result r;
-	assert_true(take_result(m, rid, &r));
-	assert_int_equal(r.outcome, CALL_ERROR);
-	assert_int_equal(r.err.cls, AE_NEEDS_TFA);
-	bool asked = false;
-	struct event ev[256];
-	size_t n = model_events(m, 0, ev, 256);
-	for (size_t i = 0; i < n; i++)
-		asked |= ev[i].job_id == rid && (ev[i].flags & EVF_NEEDS_TFA);
-	assert_true(asked);
+	assert_true(tfa_asked(m, rid));
+	usleep(200 * 1000);
+	assert_false(model_take_result(m, rid, &r)); /* the refusal is no answer yet */
 
 	struct job_req lr;
 	memset(&lr, 0, sizeof lr);
@@ -1084,6 +1093,57 @@ static void on_demand_action_needs_tfa(void **state)
 	json_array_foreach(json_object_get(st, "instances"), i, v)
 		assert_true(json_integer_value(json_object_get(v, "id")) != id);
 	json_decref(st);
+	rig_down();
+}
+
+/* The 2FA prompt cancelled: the parked action is not sent again, and its
+ * asker gets the refusal as its result (saying it was cancelled). */
+static void on_demand_action_tfa_cancelled(void **state)
+{
+	(void)state;
+	setenv("VAST_API_KEY", sim.key, 1);
+	struct config c = test_cfg();
+	struct auth *a = auth_new(&c, NULL);
+	struct model *m = model_new();
+	struct jobs *j = jobs_new(m, false);
+	struct poller *p = poller_new(&c, a, m, j);
+	rig_keep(a, m, j, p);
+	assert_int_equal(poller_start(p), 0);
+	assert_true(wait_for(m, all_loaded, NULL));
+	long id = running_instance(1);
+	struct job_call jc;
+	memset(&jc, 0, sizeof jc);
+	jc.call = api_destroy(&c, id);
+	jc.action = true;
+	strcpy(jc.what, "destroy");
+	int rid;
+	assert_int_equal(jobs_call(j, &jc, &rid), JOBS_OK);
+	assert_true(tfa_asked(m, rid));
+	poller_cancel_parked(p);
+	struct call_result r;
+	assert_true(take_result(m, rid, &r));
+	assert_int_equal(r.outcome, CALL_ERROR);
+	assert_int_equal(r.err.cls, AE_NEEDS_TFA);
+	assert_non_null(strstr(r.err.msg, "cancelled"));
+	call_result_free(&r);
+	/* a later login sends nothing more */
+	struct job_req lr;
+	memset(&lr, 0, sizeof lr);
+	lr.kind = JOB_TFA_LOGIN;
+	strcpy(lr.tfa_method, "totp");
+	char code[16];
+	totp_code(code, sizeof code);
+	strcpy(lr.text, code);
+	int jid;
+	assert_int_equal(jobs_submit(j, &lr, &jid), JOBS_OK);
+	struct event le;
+	assert_true(job_event(m, jid, &le));
+	assert_int_equal(le.level, EV_OK);
+	usleep(300 * 1000);
+	char path[96];
+	snprintf(path, sizeof path, "/api/v0/instances/%ld/", id);
+	assert_int_equal(sim_count(path, "DELETE", false), 1);
+	assert_false(model_take_result(m, rid, &r));
 	rig_down();
 }
 
@@ -1188,6 +1248,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(on_demand_calls, sim_start, sim_stop),
 		cmocka_unit_test_setup_teardown(on_demand_plain_text, sim_start, sim_stop),
 		cmocka_unit_test_setup_teardown(on_demand_action_needs_tfa, sim_start_tfa,
+						sim_stop),
+		cmocka_unit_test_setup_teardown(on_demand_action_tfa_cancelled, sim_start_tfa,
 						sim_stop),
 		cmocka_unit_test_setup_teardown(unknown_prepay_marked_until_reread, sim_start,
 						sim_stop),

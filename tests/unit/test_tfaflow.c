@@ -120,6 +120,79 @@ static void test_verify_build(void **state)
 	assert_string_equal(v.code, "");
 }
 
+/* The challenge an action asks for: every method (primary first, named
+ * with its masked number), an email code, a backup code; every kind when
+ * the status is not known; what to do with each. */
+static void test_challenge_choices(void **state)
+{
+	(void)state;
+	struct tfa_method_rec ms[2] = { meth(11, "totp", "laptop", false),
+					meth(12, "sms", "Phone", true) };
+	ms[1].phone_number = (char *)"********4873";
+	struct tfa_status_rec s = { .tfa_enabled = true, .backup_codes_remaining = 3,
+				    .methods = ms, .nmethods = 2 };
+	struct tfaflow_choice c[TFAFLOW_MAX_CHOICES];
+	int n = tfaflow_challenge_choices(&s, c, TFAFLOW_MAX_CHOICES);
+	assert_int_equal(n, 4);
+	assert_string_equal(c[0].kind, "sms");
+	assert_int_equal(c[0].id, 12);
+	assert_string_equal(c[0].text, "SMS to ********4873 (Phone), primary");
+	assert_string_equal(c[1].kind, "totp");
+	assert_string_equal(c[1].text, "authenticator app (laptop)");
+	assert_string_equal(c[2].kind, "email");
+	assert_int_equal(c[2].id, 0);
+	assert_string_equal(c[3].kind, "backup");
+	/* an SMS-only account: its phone first, then email, then backup */
+	s.nmethods = 1;
+	s.methods = &ms[1];
+	n = tfaflow_challenge_choices(&s, c, TFAFLOW_MAX_CHOICES);
+	assert_int_equal(n, 3);
+	assert_string_equal(c[0].kind, "sms");
+	assert_non_null(strstr(c[0].text, ", primary"));
+	assert_string_equal(c[1].kind, "email");
+	/* no backup code left: not offered */
+	s.backup_codes_remaining = 0;
+	assert_int_equal(tfaflow_challenge_choices(&s, c, TFAFLOW_MAX_CHOICES), 2);
+	/* the status not known: every kind the service takes */
+	n = tfaflow_challenge_choices(NULL, c, TFAFLOW_MAX_CHOICES);
+	assert_int_equal(n, 4);
+	assert_string_equal(c[0].kind, "totp");
+	assert_string_equal(c[1].kind, "sms");
+	assert_int_equal(c[1].id, 0);
+	assert_string_equal(c[2].kind, "email");
+	assert_string_equal(c[3].kind, "backup");
+	assert_int_equal(tfaflow_challenge_choices(NULL, c, 2), 2);
+	/* a hostile label or number is drawn clean */
+	ms[1].label = (char *)"\x1b[31mred";
+	ms[1].phone_number = (char *)"\x1b]0;x\a1234";
+	s.backup_codes_remaining = 1;
+	tfaflow_challenge_choices(&s, c, TFAFLOW_MAX_CHOICES);
+	assert_null(strchr(c[0].text, '\x1b'));
+	assert_null(strchr(c[0].text, '\a'));
+	/* what to do with each */
+	char b[200];
+	struct tfaflow_choice sms = { "sms", 12, "" }, em = { "email", 0, "" }, bk = { "backup", 0, "" },
+			      to = { "totp", 11, "" };
+	assert_non_null(strstr(tfaflow_challenge_howto(&sms, b, sizeof b), "sends a code by SMS"));
+	assert_non_null(strstr(tfaflow_challenge_howto(&em, b, sizeof b), "emails a code"));
+	assert_non_null(strstr(tfaflow_challenge_howto(&bk, b, sizeof b), "backup codes"));
+	assert_non_null(strstr(tfaflow_challenge_howto(&to, b, sizeof b), "authenticator app"));
+	/* an email code: sent first, then the code with its challenge secret */
+	struct tfa_verify v;
+	char err[200];
+	assert_int_equal(tfaflow_verify_build(&em, "", NULL, &v, err, sizeof err), TV_SEND_EMAIL);
+	assert_int_equal(tfaflow_verify_build(&em, "123456", "", &v, err, sizeof err), TV_BAD);
+	assert_non_null(strstr(err, "no email code was sent"));
+	assert_int_equal(tfaflow_verify_build(&em, "12345", "sec", &v, err, sizeof err), TV_BAD);
+	assert_non_null(strstr(err, "of the email"));
+	assert_int_equal(tfaflow_verify_build(&em, "123 456", "sec", &v, err, sizeof err), TV_OK);
+	assert_string_equal(v.method, "email");
+	assert_string_equal(v.code, "123456");
+	assert_string_equal(v.secret, "sec");
+	assert_int_equal(v.method_id, 0);
+	api_tfa_verify_wipe(&v);
+}
+
 static void test_method_row(void **state)
 {
 	(void)state;
@@ -296,6 +369,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_choices),
 		cmocka_unit_test(test_verify_build),
+		cmocka_unit_test(test_challenge_choices),
 		cmocka_unit_test(test_method_row),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_error_text),

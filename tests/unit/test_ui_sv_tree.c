@@ -1,6 +1,6 @@
 /* test_ui_sv_tree.c: the serverless view's pure parts: the tree's rows
  * (workergroups under their endpoint by id, collapsed endpoints, orphans
- * last, the last-branch mark, a row key that survives rebuilds), the row
+ * last in a group of their own, the last-branch mark, a row key that survives rebuilds), the row
  * texts, the load bar, the template names by hash, and the workergroup
  * detail lines with api_key <hidden>. */
 #include <setjmp.h>
@@ -37,7 +37,7 @@ static void test_rows(void **state)
 	struct sv_collapsed c = { .n = 0 };
 	struct sv_row r[16];
 	size_t n = sv_tree_rows(eps, 2, wgs, 4, &c, r, 16);
-	assert_int_equal(n, 6);
+	assert_int_equal(n, 7);
 	assert_int_equal(r[0].kind, SVR_ENDPOINT);
 	assert_int_equal(r[0].id, 10);
 	assert_int_equal(r[1].kind, SVR_WORKERGROUP);
@@ -49,25 +49,105 @@ static void test_rows(void **state)
 	assert_int_equal(r[3].id, 20);
 	assert_int_equal(r[4].id, 7);
 	assert_true(r[4].last);
-	assert_int_equal(r[5].id, 9); /* the orphan last */
-	assert_int_equal(r[5].kind, SVR_WORKERGROUP);
+	/* the orphan last, in a group of its own: never under the last endpoint */
+	assert_int_equal(n, 7);
+	assert_int_equal(r[5].kind, SVR_ORPHANS);
+	assert_int_equal(r[5].idx, 1);
+	assert_int_equal(r[6].id, 9);
+	assert_int_equal(r[6].kind, SVR_WORKERGROUP);
+	assert_true(r[6].orphan);
+	assert_true(r[6].last);
+	assert_int_equal(r[6].endpoint_id, 99);
+	assert_false(r[4].orphan);
+	assert_int_equal(sv_row_group(&r[6]), SV_ORPHANS_GROUP);
+	assert_int_equal(sv_row_group(&r[5]), SV_ORPHANS_GROUP);
+	assert_int_equal(sv_row_group(&r[4]), 20);
 
 	sv_collapsed_set(&c, 10, true);
 	assert_true(sv_collapsed_has(&c, 10));
 	n = sv_tree_rows(eps, 2, wgs, 4, &c, r, 16);
-	assert_int_equal(n, 4);
+	assert_int_equal(n, 5);
 	assert_true(r[0].collapsed);
 	assert_int_equal(r[1].id, 20);
 	sv_collapsed_set(&c, 10, true); /* idempotent */
 	assert_int_equal(c.n, 1);
 	sv_collapsed_set(&c, 10, false);
 	assert_false(sv_collapsed_has(&c, 10));
-	assert_int_equal(sv_tree_rows(eps, 2, wgs, 4, &c, r, 16), 6);
+	assert_int_equal(sv_tree_rows(eps, 2, wgs, 4, &c, r, 16), 7);
 	/* the output is bounded */
 	assert_int_equal(sv_tree_rows(eps, 2, wgs, 4, &c, r, 3), 3);
 	/* keys: an endpoint and a workergroup of the same id differ */
+	struct sv_row o = { .kind = SVR_ORPHANS };
+	assert_true(sv_row_key(&o) != sv_row_key(&r[0]) && sv_row_key(&o) != sv_row_key(&r[6]) &&
+		    sv_row_key(&o) != 0);
 	struct sv_row e = { .kind = SVR_ENDPOINT, .id = 5 }, g = { .kind = SVR_WORKERGROUP, .id = 5 };
 	assert_true(sv_row_key(&e) != sv_row_key(&g));
+}
+
+/* Orphaned workergroups: their own group (collapsible), all of them there
+ * whatever their endpoint_id; none: no group row; the texts say orphaned
+ * and what endpoint actions cannot do. */
+static void test_orphans(void **state)
+{
+	(void)state;
+	struct sv_collapsed c = { .n = 0 };
+	struct sv_row r[16];
+	/* the endpoint deleted (20 gone): its workergroup 7 joins 9 as an orphan */
+	size_t n = sv_tree_rows(eps, 1, wgs, 4, &c, r, 16);
+	assert_int_equal(n, 6);
+	assert_int_equal(r[0].id, 10);
+	assert_int_equal(r[1].id, 3);
+	assert_int_equal(r[2].id, 5);
+	assert_true(r[2].last);
+	assert_false(r[2].orphan);
+	assert_int_equal(r[3].kind, SVR_ORPHANS);
+	assert_int_equal(r[3].idx, 2);
+	assert_int_equal(r[4].id, 7);
+	assert_true(r[4].orphan);
+	assert_false(r[4].last);
+	assert_int_equal(r[5].id, 9);
+	assert_true(r[5].orphan && r[5].last);
+	/* collapsed: the group row stays, its rows hide */
+	sv_collapsed_set(&c, SV_ORPHANS_GROUP, true);
+	n = sv_tree_rows(eps, 1, wgs, 4, &c, r, 16);
+	assert_int_equal(n, 4);
+	assert_int_equal(r[3].kind, SVR_ORPHANS);
+	assert_true(r[3].collapsed);
+	sv_collapsed_set(&c, SV_ORPHANS_GROUP, false);
+	/* no endpoint at all: every workergroup is an orphan */
+	n = sv_tree_rows(eps, 0, wgs, 4, &c, r, 16);
+	assert_int_equal(n, 5);
+	assert_int_equal(r[0].kind, SVR_ORPHANS);
+	for (size_t i = 1; i < n; i++)
+		assert_true(r[i].orphan);
+	/* no orphan: no group row */
+	n = sv_tree_rows(eps, 2, wgs, 3, &c, r, 16);
+	assert_int_equal(n, 5);
+	for (size_t i = 0; i < n; i++)
+		assert_int_not_equal(r[i].kind, SVR_ORPHANS);
+	/* bounded: the group row alone when nothing more fits */
+	assert_int_equal(sv_tree_rows(eps, 1, wgs, 4, &c, r, 4), 4);
+	assert_int_equal(r[3].kind, SVR_ORPHANS);
+
+	char b[400];
+	assert_non_null(strstr(sv_orphans_text(2, true, true, b, sizeof b), "- orphaned workergroups (2)"));
+	assert_non_null(strstr(sv_orphans_text(2, false, true, b, sizeof b), "+ orphaned"));
+	sv_workergroup_text(&wgs[3], NULL, true, true, true, b, sizeof b);
+	assert_non_null(strstr(b, "wg 9  ORPHANED (endpoint 99 gone)"));
+	sv_workergroup_text(&wgs[1], NULL, true, false, true, b, sizeof b);
+	assert_null(strstr(b, "ORPHANED"));
+	struct sv_row orow = { .kind = SVR_WORKERGROUP, .id = 9, .endpoint_id = 99, .orphan = true };
+	struct sv_row grow = { .kind = SVR_ORPHANS };
+	struct sv_row wrow = { .kind = SVR_WORKERGROUP, .id = 5, .endpoint_id = 10 };
+	assert_non_null(sv_orphan_refusal(&orow, "suspend", b, sizeof b));
+	assert_non_null(strstr(b, "workergroup 9 is orphaned: its endpoint 99 is gone"));
+	assert_non_null(sv_orphan_refusal(&grow, "suspend", b, sizeof b));
+	assert_null(sv_orphan_refusal(&wrow, "suspend", b, sizeof b));
+	assert_null(sv_orphan_refusal(NULL, "suspend", b, sizeof b));
+	struct workergroup og = { .id = 7, .endpoint_id = 20, .endpoint_name = "embed-test" };
+	sv_delete_orphan_text(&og, b, sizeof b);
+	assert_non_null(strstr(b, "orphaned workergroup 7"));
+	assert_non_null(strstr(b, "embed-test (20) is gone"));
 }
 
 static void test_texts(void **state)
@@ -78,11 +158,11 @@ static void test_texts(void **state)
 	assert_string_equal(b, "- llm (10)  active  min_load 10  util 0.9  cold_mult 2.5  workers 1/4");
 	sv_endpoint_text(&eps[1], false, true, b, sizeof b);
 	assert_non_null(strstr(b, "+ asr (20)  suspended"));
-	sv_workergroup_text(&wgs[1], "PyTorch", true, true, b, sizeof b);
+	sv_workergroup_text(&wgs[1], "PyTorch", true, false, true, b, sizeof b);
 	assert_string_equal(b, "  `- wg 5  template PyTorch  gpu_ram 48  test_workers 1  query num_gpus=2  args --x");
-	sv_workergroup_text(&wgs[1], NULL, false, true, b, sizeof b);
+	sv_workergroup_text(&wgs[1], NULL, false, false, true, b, sizeof b);
 	assert_non_null(strstr(b, "|- wg 5  template hA "));
-	sv_workergroup_text(&wgs[2], "", false, true, b, sizeof b);
+	sv_workergroup_text(&wgs[2], "", false, false, true, b, sizeof b);
 	assert_non_null(strstr(b, "template #42 "));
 	assert_non_null(strstr(b, "query -  args -"));
 }
@@ -159,7 +239,7 @@ static void test_detail(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rows),  cmocka_unit_test(test_texts),
+		cmocka_unit_test(test_rows), cmocka_unit_test(test_orphans),  cmocka_unit_test(test_texts),
 		cmocka_unit_test(test_bar),   cmocka_unit_test(test_names),
 		cmocka_unit_test(test_detail),
 	};

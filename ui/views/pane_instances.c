@@ -659,10 +659,8 @@ static void take_bulk(struct app *a, struct inst_view *v)
 	if (!v->req || !model_take_result(a->m, v->req, &r))
 		return;
 	const char *name = inst_bulk_name(v->req_op);
-	if (r.outcome == CALL_ERROR && r.err.cls == AE_NEEDS_TFA) {
-		call_result_free(&r); /* parked: sent again under the same id after a 2FA login */
-		return;
-	}
+	/* refused for want of 2FA: no result until the 2FA prompt is answered
+	 * (the call sent again: this is its result) or cancelled (a failure) */
 	char which[48] = "";
 	if (v->bcount > 1)
 		snprintf(which, sizeof which, " (request %zu of %zu)", v->bk + 1, v->bcount);

@@ -7,7 +7,10 @@
  * min_load, is flagged in the header tab and said once in the event log.
  * A failed worker fetch (a 429) keeps the last health shown, marked stale.
  * Enter on a workergroup opens the workergroup detail overlay (every field;
- * api_key shown as <hidden>, it is never kept).  The pure parts (the rows
+ * api_key shown as <hidden>, it is never kept).  A workergroup whose
+ * endpoint is not listed (an orphan) is never drawn under an endpoint: it
+ * is in a group of its own after them, where e and d act on it (saying it
+ * is orphaned) and a and s say why they cannot.  The pure parts (the rows
  * of the tree, the bar) are in sv_tree.c for the tests. */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
@@ -345,18 +348,27 @@ static void sv_draw(struct app *a, void *st, const struct rect *r)
 	for (size_t i = top; i < v->nrows && y < end; i++, y++) {
 		const struct sv_row *row = &v->rows[i];
 		bool sel = i == v->sel;
-		if (row->kind == SVR_ENDPOINT) {
+		unsigned long base = theme_attr(sel ? ROLE_SELECTION : ROLE_NORMAL);
+		char line[700];
+		switch (row->kind) {
+		case SVR_ENDPOINT:
 			draw_endpoint(v, &s->endpoints[row->idx], !row->collapsed, y, r, sel);
-		} else {
-			unsigned long base = theme_attr(sel ? ROLE_SELECTION : ROLE_NORMAL);
+			break;
+		case SVR_ORPHANS: /* a group of its own, apart from the last endpoint */
 			draw_fill(y, r->x, r->w, base);
-			char line[700];
+			sv_orphans_text(row->idx, !row->collapsed, draw_ascii(), line, sizeof line);
+			draw_text(y, r->x + 1, r->w - 1, line, sel ? base : theme_attr(ROLE_WARNING));
+			break;
+		case SVR_WORKERGROUP: {
+			draw_fill(y, r->x, r->w, base);
 			const struct workergroup *g = &s->workergroups[row->idx];
 			sv_workergroup_text(g,
 					    sv_names_of(&v->names, g->template_hash, s->instances,
 							s->ninstances),
-					    row->last, draw_ascii(), line, sizeof line);
+					    row->last, row->orphan, draw_ascii(), line, sizeof line);
 			draw_text(y, r->x + 1, r->w - 1, line, base);
+			break;
+		}
 		}
 	}
 	for (; y < end; y++)
@@ -373,11 +385,12 @@ static void fold(struct app *a, struct sv_view *v, int how)
 {
 	if (!v->nrows)
 		return;
-	long id = v->rows[v->sel].endpoint_id;
+	long id = sv_row_group(&v->rows[v->sel]);
 	bool closed = sv_collapsed_has(&v->col, id);
 	bool close = how < 0 ? !closed : how == 0;
 	sv_collapsed_set(&v->col, id, close);
-	v->sel_key = sv_row_key(&(struct sv_row){ .kind = SVR_ENDPOINT, .endpoint_id = id });
+	v->sel_key = sv_row_key(id == SV_ORPHANS_GROUP ? &(struct sv_row){ .kind = SVR_ORPHANS }
+						       : &(struct sv_row){ .kind = SVR_ENDPOINT, .id = id });
 	rebuild(a, v);
 	a->dirty |= DIRTY_BODY;
 }
@@ -423,6 +436,7 @@ static bool sv_action(struct app *a, void *st, enum action act)
 	struct sv_view *v = st;
 	size_t page = a->lay.body.h > 3 ? (size_t)a->lay.body.h - 3 : 1;
 	const struct sv_row *row = v->nrows ? &v->rows[v->sel] : NULL;
+	char why[200];
 	switch (action_row_of(sv_rows, SR__COUNT, act)) {
 	case SR_TOGGLE:
 		if (row && row->kind == SVR_WORKERGROUP)
@@ -433,10 +447,26 @@ static bool sv_action(struct app *a, void *st, enum action act)
 	case SR_FOLD: fold(a, v, 0); return true;
 	case SR_UNFOLD: fold(a, v, 1); return true;
 	case SR_EP_CREATE: sv_edit_open(a, v->ed, SV_OP_EP_CREATE, row); return true;
-	case SR_WG_CREATE: sv_edit_open(a, v->ed, SV_OP_WG_CREATE, row); return true;
-	case SR_EDIT: sv_edit_open(a, v->ed, SV_OP_EDIT, row); return true;
-	case SR_DELETE: sv_edit_open(a, v->ed, SV_OP_DELETE, row); return true;
-	case SR_SUSPEND: sv_edit_open(a, v->ed, SV_OP_SUSPEND, row); return true;
+	case SR_WG_CREATE:
+		if (sv_orphan_refusal(row, "add a workergroup to", why, sizeof why))
+			app_toast(a, ROLE_WARNING, 8, "%s", why);
+		else
+			sv_edit_open(a, v->ed, SV_OP_WG_CREATE, row);
+		return true;
+	case SR_EDIT:
+	case SR_DELETE: /* on an orphan: the workergroup itself, said so by sv_edit */
+		if (row && row->kind == SVR_ORPHANS)
+			app_toast(a, ROLE_WARNING, 6, "select one of the orphaned workergroups to %s it",
+				  act == sv_ids[SR_EDIT] ? "edit" : "delete");
+		else
+			sv_edit_open(a, v->ed, act == sv_ids[SR_EDIT] ? SV_OP_EDIT : SV_OP_DELETE, row);
+		return true;
+	case SR_SUSPEND:
+		if (sv_orphan_refusal(row, "suspend", why, sizeof why))
+			app_toast(a, ROLE_WARNING, 8, "%s", why);
+		else
+			sv_edit_open(a, v->ed, SV_OP_SUSPEND, row);
+		return true;
 	default: break; /* not a row of the table */
 	}
 	if (!action_builtin(act)) /* another registered action: its run handles it */

@@ -148,6 +148,12 @@ void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct
 				return;
 			sv_form_workergroup(&ed->fm, &ed->wg, false, ed->wg.endpoint_id,
 					    ed->wg.endpoint_name);
+			if (row->orphan) {
+				snprintf(text, sizeof text, "Orphaned workergroup %ld: its endpoint %ld "
+					 "is gone; this edits the workergroup itself.", ed->wg.id,
+					 ed->wg.endpoint_id);
+				form_set_answer(&ed->fm, NULL, text);
+			}
 			ed->modal = ED_WG_EDIT;
 		} else {
 			if (!take_ep(a, ed, row))
@@ -160,8 +166,13 @@ void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct
 		if (row && row->kind == SVR_WORKERGROUP) {
 			if (!take_wg(a, ed, row))
 				return;
-			sv_delete_workergroup_text(&ed->wg, text, sizeof text);
-			dialog_confirm(&ed->dlg, 0, ed->wg.id, "Delete workergroup", text, "Delete");
+			if (row->orphan)
+				sv_delete_orphan_text(&ed->wg, text, sizeof text);
+			else
+				sv_delete_workergroup_text(&ed->wg, text, sizeof text);
+			dialog_confirm(&ed->dlg, 0, ed->wg.id,
+				       row->orphan ? "Delete orphaned workergroup" : "Delete workergroup",
+				       text, "Delete");
 			ed->modal = ED_WG_DELETE;
 		} else {
 			if (!take_ep(a, ed, row))

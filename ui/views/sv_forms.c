@@ -260,8 +260,9 @@ char *sv_delete_endpoint_text(const struct endpoint *e, const struct workergroup
 	if (count)
 		snprintf(buf, n,
 			 "Delete endpoint %s (%ld)? It stops serving requests, and its %zu "
-			 "workergroup%s (%s) stop%s scaling with it.",
-			 name, e->id, count, count == 1 ? "" : "s", groups, count == 1 ? "s" : "");
+			 "workergroup%s (%s) %s deleted with it and %s workers destroyed.",
+			 name, e->id, count, count == 1 ? "" : "s", groups, count == 1 ? "is" : "are",
+			 count == 1 ? "its" : "their");
 	else
 		snprintf(buf, n, "Delete endpoint %s (%ld)? It stops serving requests. It has no "
 				 "workergroup.", name, e->id);

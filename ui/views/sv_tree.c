@@ -3,6 +3,7 @@
  * lines.  Model strings are already sanitised (json_map.c). */
 #include "sv_tree.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,7 +57,7 @@ static size_t add_groups(const struct workergroup *g, size_t ng, long eid, bool 
 			break;
 		prev = g[best].id;
 		out[k++] = (struct sv_row){ .kind = SVR_WORKERGROUP, .endpoint_id = g[best].endpoint_id,
-					    .id = g[best].id, .idx = best };
+					    .id = g[best].id, .idx = best, .orphan = orphans };
 	}
 	if (k > first)
 		out[k - 1].last = true;
@@ -74,12 +75,69 @@ size_t sv_tree_rows(const struct endpoint *e, size_t ne, const struct workergrou
 		if (!closed)
 			k = add_groups(g, ng, e[i].id, false, e, ne, out, k, max);
 	}
-	return add_groups(g, ng, 0, true, e, ne, out, k, max);
+	size_t orphans = 0;
+	for (size_t i = 0; i < ng; i++) {
+		bool listed = false;
+		for (size_t j = 0; j < ne && !listed; j++)
+			listed = e[j].id == g[i].endpoint_id;
+		orphans += !listed;
+	}
+	if (!orphans || k >= max)
+		return k;
+	bool closed = sv_collapsed_has(c, SV_ORPHANS_GROUP);
+	out[k++] = (struct sv_row){ .kind = SVR_ORPHANS, .idx = orphans, .collapsed = closed };
+	return closed ? k : add_groups(g, ng, 0, true, e, ne, out, k, max);
 }
 
 long sv_row_key(const struct sv_row *r)
 {
-	return r->kind == SVR_ENDPOINT ? r->id : -r->id;
+	switch (r->kind) {
+	case SVR_ENDPOINT: return r->id;
+	case SVR_WORKERGROUP: return -r->id;
+	case SVR_ORPHANS: return LONG_MIN;
+	}
+	return 0;
+}
+
+long sv_row_group(const struct sv_row *r)
+{
+	switch (r->kind) {
+	case SVR_ENDPOINT: return r->id;
+	case SVR_WORKERGROUP: return r->orphan ? SV_ORPHANS_GROUP : r->endpoint_id;
+	case SVR_ORPHANS: return SV_ORPHANS_GROUP;
+	}
+	return 0;
+}
+
+char *sv_orphans_text(size_t count, bool open, bool ascii, char *buf, size_t n)
+{
+	const char *mark = ascii ? (open ? "-" : "+") : (open ? "\u25be" : "\u25b8");
+	snprintf(buf, n, "%s orphaned workergroups (%zu): their endpoint is gone; e and d act on "
+		 "the workergroup itself", mark, count);
+	return buf;
+}
+
+const char *sv_orphan_refusal(const struct sv_row *r, const char *what, char *buf, size_t n)
+{
+	if (r && r->kind == SVR_ORPHANS)
+		snprintf(buf, n, "the orphaned workergroups have no endpoint: select an endpoint to %s",
+			 what);
+	else if (r && r->kind == SVR_WORKERGROUP && r->orphan)
+		snprintf(buf, n, "workergroup %ld is orphaned: its endpoint %ld is gone; select an "
+			 "endpoint to %s", r->id, r->endpoint_id, what);
+	else
+		return NULL;
+	return buf;
+}
+
+char *sv_delete_orphan_text(const struct workergroup *g, char *buf, size_t n)
+{
+	snprintf(buf, n,
+		 "Delete orphaned workergroup %ld? Its endpoint %s (%ld) is gone; this deletes the "
+		 "workergroup itself (no endpoint is touched). Instances it already created are not "
+		 "destroyed by this.",
+		 g->id, g->endpoint_name && *g->endpoint_name ? g->endpoint_name : "-", g->endpoint_id);
+	return buf;
 }
 
 /* A number without useless decimals: "10", "0.9", "2.5"; "-" for NAN. */
@@ -136,13 +194,16 @@ static const char *str(const char *s)
 }
 
 char *sv_workergroup_text(const struct workergroup *g, const char *tmpl_name, bool last,
-			  bool ascii, char *buf, size_t n)
+			  bool orphan, bool ascii, char *buf, size_t n)
 {
-	char b1[32], b2[32];
+	char b1[32], b2[32], o[64] = "";
 	const char *branch = ascii ? (last ? "`-" : "|-") : (last ? "\u2514\u2500" : "\u251c\u2500");
-	snprintf(buf, n, "  %s wg %ld  template %s  gpu_ram %s  test_workers %d  query %s  args %s",
-		 branch, g->id, template_text(g, tmpl_name, b2, sizeof b2), num(g->gpu_ram, b1, sizeof b1),
-		 g->test_workers, str(g->search_query), str(g->launch_args));
+	if (orphan)
+		snprintf(o, sizeof o, "  ORPHANED (endpoint %ld gone)", g->endpoint_id);
+	snprintf(buf, n, "  %s wg %ld%s  template %s  gpu_ram %s  test_workers %d  query %s  args %s",
+		 branch, g->id, o, template_text(g, tmpl_name, b2, sizeof b2),
+		 num(g->gpu_ram, b1, sizeof b1), g->test_workers, str(g->search_query),
+		 str(g->launch_args));
 	return buf;
 }
 

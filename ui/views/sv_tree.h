@@ -16,15 +16,24 @@
 #define SV_MAX_ENDPOINTS 256
 #define SV_MAX_ROWS 2048
 
-enum sv_row_kind { SVR_ENDPOINT, SVR_WORKERGROUP };
+/* SVR_ORPHANS heads the orphaned workergroups: those whose endpoint is
+ * not in the list (deleted, or never there).  They are a group of their
+ * own, last, never drawn under an endpoint. */
+enum sv_row_kind { SVR_ENDPOINT, SVR_WORKERGROUP, SVR_ORPHANS };
+
+/* The collapse key of the orphans' group (endpoint ids are > 0). */
+#define SV_ORPHANS_GROUP (-1L)
 
 struct sv_row {
 	enum sv_row_kind kind;
-	long endpoint_id;
-	long id;            /* the endpoint's or the workergroup's id */
-	size_t idx;         /* into the snapshot's endpoints or workergroups */
-	bool collapsed;     /* SVR_ENDPOINT: its workergroups hidden */
-	bool last;          /* SVR_WORKERGROUP: the last of its endpoint */
+	long endpoint_id;   /* a workergroup's endpoint_id (an orphan's names no listed
+			     * endpoint); 0 for SVR_ORPHANS */
+	long id;            /* the endpoint's or the workergroup's id; 0 for SVR_ORPHANS */
+	size_t idx;         /* into the snapshot's endpoints or workergroups; SVR_ORPHANS:
+			     * how many orphans */
+	bool collapsed;     /* SVR_ENDPOINT, SVR_ORPHANS: its workergroups hidden */
+	bool last;          /* SVR_WORKERGROUP: the last of its group */
+	bool orphan;        /* SVR_WORKERGROUP: its endpoint is not listed */
 };
 
 /* The endpoints whose workergroups are hidden. */
@@ -36,21 +45,38 @@ bool sv_collapsed_has(const struct sv_collapsed *c, long endpoint_id);
 void sv_collapsed_set(struct sv_collapsed *c, long endpoint_id, bool collapsed);
 
 /* The rows: endpoints in the order given, each followed (unless collapsed)
- * by its workergroups (matched by endpoint_id, by id); workergroups of no
- * listed endpoint come last under no endpoint row.  Returns the count. */
+ * by its workergroups (matched by endpoint_id, by id); then, when there are
+ * any, an SVR_ORPHANS row followed (unless SV_ORPHANS_GROUP is collapsed)
+ * by the workergroups of no listed endpoint, each marked orphan.  Returns
+ * the count. */
 size_t sv_tree_rows(const struct endpoint *e, size_t ne, const struct workergroup *g, size_t ng,
 		    const struct sv_collapsed *c, struct sv_row *out, size_t max);
-/* A key for a row that survives rebuilds (endpoints > 0, workergroups < 0). */
+/* A key for a row that survives rebuilds (endpoints > 0, workergroups < 0,
+ * the orphans' row LONG_MIN). */
 long sv_row_key(const struct sv_row *r);
+/* The collapse key of the group a row is in or heads (an endpoint's id,
+ * or SV_ORPHANS_GROUP). */
+long sv_row_group(const struct sv_row *r);
+/* "v orphaned workergroups (2): their endpoint is gone" */
+char *sv_orphans_text(size_t count, bool open, bool ascii, char *buf, size_t n);
+/* Why an endpoint action cannot apply to row r (an orphaned workergroup or
+ * the orphans' row: "workergroup 9 is orphaned: its endpoint 99 is gone;
+ * select an endpoint to WHAT"), into buf; NULL when r is not of the
+ * orphans' group.  what: "add a workergroup to", "suspend". */
+const char *sv_orphan_refusal(const struct sv_row *r, const char *what, char *buf, size_t n);
+/* The confirmation of deleting an orphaned workergroup g: it says it is
+ * orphaned and which endpoint is gone. */
+char *sv_delete_orphan_text(const struct workergroup *g, char *buf, size_t n);
 
 /* "v llm-chat (1)  active  min_load 10  util 0.90  cold 2.5x  workers 1/8". */
 char *sv_endpoint_text(const struct endpoint *e, bool open, bool ascii, char *buf, size_t n);
 /* The template's name from an instance of the snapshot with that hash, or NULL. */
 const char *sv_template_name(const char *hash, const struct instance *const *v, size_t n);
 /* "  `- wg 11  template NAME  gpu_ram 24  test_workers 3  query ...  args ...";
+ * an orphan: "  `- wg 11  ORPHANED (endpoint 12 gone)  template ...".
  * tmpl_name: the template's name when known (NULL: its hash is shown). */
 char *sv_workergroup_text(const struct workergroup *g, const char *tmpl_name, bool last,
-			  bool ascii, char *buf, size_t n);
+			  bool orphan, bool ascii, char *buf, size_t n);
 /* "[####......] 42/120  3 run 1 load 0 idle 1 err" (the bar: load/capacity). */
 char *sv_health_text(const struct workers_health *h, bool ascii, char *buf, size_t n);
 

@@ -391,6 +391,9 @@ static void submit_verify(struct app *a, struct tfa_view *v)
 	case TV_BAD:
 		form_set_answer(&v->fm, "code", err);
 		return;
+	case TV_SEND_EMAIL: /* never: tfaflow_choices offers no email here */
+		form_set_answer(&v->fm, NULL, "an email code is not offered here");
+		return;
 	case TV_SEND_SMS: {
 		struct api_call call;
 		if (v->purpose == VP_AUTHORIZE) {
