@@ -642,7 +642,16 @@ static void job_done(struct poller *p, struct op *o, bool ok, const json_t *root
 		if (e->cls == AE_AUTH)
 			f |= EVF_AUTH;
 		long id = o->req.kind == JOB_CREATE ? 0 : o->req.instance_id;
-		if (id)
+		if (e->cls == AE_NEEDS_TFA) { /* expected: not a failure, the prompt follows */
+			char what[64];
+			if (id)
+				snprintf(what, sizeof what, "%s instance %ld", job_kind_name(o->req.kind), id);
+			else
+				snprintf(what, sizeof what, "%s", job_kind_name(o->req.kind));
+			model_event(p->m, EV_WARN, (int)o->req.kind, o->job_id, id, f,
+				    "%s needs a two-factor code: not done yet, sent again after "
+				    "the 2FA login", what);
+		} else if (id)
 			model_event(p->m, EV_ERROR, (int)o->req.kind, o->job_id, id, f,
 				    "%s instance %ld failed: %s", job_kind_name(o->req.kind), id, msg);
 		else

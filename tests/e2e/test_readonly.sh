@@ -55,6 +55,19 @@ tap "--read-only shows the READ-ONLY marker" t_marker
 tap "--read-only: help hides every mutating action" t_help_hides
 tap "--read-only: stop, destroy, bid, prepay, label, reboot keys are refused and send nothing" t_refused
 tap "--read-only: the detail view still works" t_view_works
+
+t_tfa_refusal_names_it() {
+    # s in the 2FA view is "add a phone": the refusal names that action
+    keys Escape 5
+    wait_for "email verified" 20 || return 1
+    keys t
+    wait_for "Two-factor" 20 || return 1
+    keys s
+    wait_for "read-only mode: tfa-add-sms is disabled" 10 || return 1
+    keys Escape Escape 1
+    wait_for "$ID" 10
+}
+tap "--read-only: s in the 2FA view is refused as adding a phone" t_tfa_refusal_names_it
 t_colon_q() {
     keys : ; type_text q; keys Enter
     rentop_wait_exit 20 || return 1
