@@ -972,6 +972,15 @@ static int dump_templates(struct api_client *cl, FILE *out, FILE *err)
 	return rc;
 }
 
+/* The official CLI says it too: a refused 2FA session key is dropped and
+ * the call resent once with the normal key. */
+static void session_notice(void *ctx, const struct api_call *call, const struct api_error *e)
+{
+	fprintf(ctx, "rentop: %s: the 2FA session key was refused (HTTP %d) and its file "
+		     "removed: retrying once with the normal API key\n",
+		api_ep_name(call->ep), e->http_status);
+}
+
 int dump_run(const struct config *cfg, struct auth *auth, FILE *out, FILE *err)
 {
 	/* offers search works without a key; everything else needs one */
@@ -983,6 +992,8 @@ int dump_run(const struct config *cfg, struct auth *auth, FILE *out, FILE *err)
 	}
 	struct api_client cl;
 	api_client_init(&cl, cfg, auth);
+	cl.on_session = session_notice;
+	cl.on_wait_ctx = err;
 	int rc = -1;
 	switch (cfg->dump) {
 	case DUMP_INSTANCES: rc = dump_instances(&cl, out, err); break;

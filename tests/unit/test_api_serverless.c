@@ -566,9 +566,9 @@ static void test_sim_logs_forms_and_tail(void **state)
 	assert_null(strstr(last, "\xe2\x80\xae"));
 	assert_non_null(strstr(last, "red"));
 
-	/* a server with only the CLI's form: 404 on the spec's, then the CLI's */
-	assert_int_equal(testsim_ctl(&sim, "set",
-				     "{\"what\":\"sim\",\"field\":\"logs_cli_only\",\"value\":true}"),
+	/* a run server without the CLI's form: 404 on it, then the spec's */
+	assert_int_equal(testsim_ctl(&sim, "fault",
+				     "{\"path\":\"/get_endpoint_logs/\",\"kind\":\"404\"}"),
 			 200);
 	unsigned before = cl.requests;
 	testsim_ctl(&sim, "clock", "{\"advance\":3}");
@@ -577,15 +577,23 @@ static void test_sim_logs_forms_and_tail(void **state)
 	assert_int_equal(cl.requests - before, 2);
 	struct logtail_merge r;
 	logtail_merge(t, text, strlen(text), &r);
-	assert_int_equal(r.added, 1); /* info0 continues the spec's stream */
+	assert_int_equal(r.added, 1); /* the spec's "logs" continues info0 */
 	assert_false(r.gap);
 	free(text);
+	/* a level stream has no second form */
+	assert_int_equal(testsim_ctl(&sim, "fault",
+				     "{\"path\":\"/get_endpoint_logs/\",\"kind\":\"404\"}"),
+			 200);
+	before = cl.requests;
+	assert_null(api_serverless_fetch_logs(&cl, "llm-chat", id, 10, LOGS_DEBUG, &e));
+	assert_int_equal(cl.requests - before, 1);
+	assert_int_equal(e.http_status, 404);
 	/* a stream the answer lacks is an error */
 	text = api_serverless_fetch_logs(&cl, "llm-chat", id, 10, LOGS__COUNT, &e);
 	assert_null(text);
 	assert_int_equal(e.cls, AE_PROTOCOL);
 	/* the level streams of the CLI's form */
-	struct api_call c = api_endpoint_logs_cli(&sim.cfg, id, NULL, 200);
+	struct api_call c = api_endpoint_logs_cli(&sim.cfg, id, 200);
 	json_t *root = run_ok(&c);
 	unsigned m = api_log_streams(root);
 	assert_int_equal(m, 0x1fu);
@@ -596,11 +604,6 @@ static void test_sim_logs_forms_and_tail(void **state)
 	free(dbg);
 	free(info0);
 	json_decref(root);
-	c = api_endpoint_logs(&sim.cfg, "llm-chat", 10);
-	assert_false(api_run(&cl, &c, &root, &e));
-	assert_int_equal(e.http_status, 404);
-	assert_true(api_should_fall_back(&e));
-	api_call_free(&c);
 	/* bare-string failures: an unknown endpoint */
 	assert_null(api_serverless_fetch_logs(&cl, "no-such", 1, 10, LOGS_DEFAULT, &e));
 	assert_int_equal(e.http_status, 404);
