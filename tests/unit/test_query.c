@@ -87,7 +87,9 @@ static void test_values(void **state)
 	expect("verified=true rentable=True", "{\"verified\":{\"eq\":true},\"rentable\":{\"eq\":true}}");
 	expect("external=false rented=False", "{\"external\":{\"eq\":false},\"rented\":{\"eq\":false}}");
 	expect("static_ip=null gpu_arch=None", "{\"static_ip\":{\"eq\":null},\"gpu_arch\":{\"eq\":null}}");
-	expect("geolocation=\"true\"", "{\"geolocation\":{\"eq\":\"true\"}}"); /* quoted: a string */
+	/* as the CLI: quotes are stripped before the literal check */
+	expect("geolocation=\"true\"", "{\"geolocation\":{\"eq\":true}}");
+	expect("static_ip=\"None\"", "{\"static_ip\":{\"eq\":null}}");
 	expect("compute_cap>=890", "{\"compute_cap\":{\"gte\":\"890\"}}");
 	expect("gpu_name=b=c", "{\"gpu_name\":{\"eq\":\"b=c\"}}");
 	expect("", "{}");
@@ -111,6 +113,40 @@ static void test_multipliers_aliases(void **state)
 	/* several conditions on one field merge; later ones win per operator */
 	expect("num_gpus>=2 num_gpus<=8 num_gpus>=4", "{\"num_gpus\":{\"gte\":\"4\",\"lte\":\"8\"}}");
 	expect("dph<2 dph_total>0.1", "{\"dph_total\":{\"lt\":\"2\",\"gt\":\"0.1\"}}");
+}
+
+/* The encodings the official CLI applies (vastai/api/query.py parse_query),
+ * byte for byte in the search body: a dotted driver_version is the integer
+ * major x 1,000,000 + minor x 1,000 + patch (numeric_version), GB fields x1000
+ * and days x86400 as numbers, other numbers as strings, underscores to
+ * spaces, literals; display_active is an alias. */
+static void test_cli_encodings(void **state)
+{
+	(void)state;
+	expect("driver_version>=535.86.05", "{\"driver_version\":{\"gte\":535086005}}");
+	expect("driver_version = 550.127.5", "{\"driver_version\":{\"eq\":550127005}}");
+	expect("driver_version=\"535.86.05\"", "{\"driver_version\":{\"eq\":535086005}}");
+	expect("driver_version>=535086005", "{\"driver_version\":{\"gte\":\"535086005\"}}");
+	expect("driver_version in [535.86.05,550.54.14]",
+	       "{\"driver_version\":{\"in\":[535086005,550054014]}}");
+	expect("driver_version=any", "{}");
+	expect_error("driver_version>=535.86", 16, 6, "not a driver version like 535.86.05");
+	expect_error("driver_version>=535.86.05.1", 16, 11, "not a driver version");
+	expect_error("driver_version>=5350.86.05", 16, 10, "not a driver version");
+	expect_error("driver_version>=535..05", 16, 7, "not a driver version");
+	expect("display_active=false", "{\"gpu_display_active\":{\"eq\":false}}");
+	/* the bytes sent */
+	struct query_error err;
+	json_t *q = query_parse("driver_version>=535.86.05 gpu_ram>=24 duration>=3 num_gpus=2 "
+				"gpu_name=RTX_4090 verified=True",
+				true, &err);
+	assert_non_null(q);
+	char *t = json_dumps(q, JSON_COMPACT | JSON_SORT_KEYS);
+	assert_string_equal(t, "{\"driver_version\":{\"gte\":535086005},\"duration\":{\"gte\":259200.0},"
+			       "\"gpu_name\":{\"eq\":\"RTX 4090\"},\"gpu_ram\":{\"gte\":24000.0},"
+			       "\"num_gpus\":{\"eq\":\"2\"},\"verified\":{\"eq\":true}}");
+	free(t);
+	json_decref(q);
 }
 
 static void test_defaults_and_any(void **state)
@@ -385,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_word_ops),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_multipliers_aliases),
+		cmocka_unit_test(test_cli_encodings),
 		cmocka_unit_test(test_defaults_and_any),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_search_body),
