@@ -885,6 +885,122 @@ json_t *query_cmd_body(const struct query_cmd *c, struct query_error *err)
 			  err);
 }
 
+/* One value as query-language text appended to *out (field: for the GB,
+ * day and driver version forms); false when it has none (a string with an
+ * underscore, which would come back a space, or a character that ends a
+ * token or a list item). */
+static bool value_text(const char *field, const json_t *v, char **out)
+{
+	char buf[64];
+	const char *t = buf;
+	char *owned = NULL;
+	double mult = multiplier(field);
+	switch (json_typeof(v)) {
+	case JSON_TRUE: t = "true"; break;
+	case JSON_FALSE: t = "false"; break;
+	case JSON_NULL: t = "null"; break;
+	case JSON_INTEGER:
+	case JSON_REAL: {
+		double d = json_number_value(v);
+		if (!strcmp(field, "driver_version") && json_is_integer(v) && d >= 0) {
+			json_int_t i = json_integer_value(v);
+			snprintf(buf, sizeof buf, "%d.%d.%d", (int)(i / 1000000),
+				 (int)(i / 1000 % 1000), (int)(i % 1000));
+		} else {
+			snprintf(buf, sizeof buf, "%.15g", mult ? d / mult : d);
+		}
+		break;
+	}
+	case JSON_STRING: {
+		const char *sv = json_string_value(v);
+		if (!*sv || strpbrk(sv, "\"[],_"))
+			return false; /* no token can carry it back */
+		for (const char *c = sv; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return false;
+		owned = xstrdup(sv);
+		for (char *c = owned; *c; c++)
+			if (*c == ' ')
+				*c = '_'; /* the CLI turns it back into a space */
+		if (mult || !strcmp(field, "driver_version") || !strcmp(owned, "true") ||
+		    !strcmp(owned, "false") || !strcmp(owned, "null") || !strcmp(owned, "True") ||
+		    !strcmp(owned, "False") || !strcmp(owned, "None")) {
+			/* would be read back as a number in GB, a version or a literal */
+			double d;
+			if (!mult || !parse_number(owned, &d)) {
+				free(owned);
+				return false;
+			}
+		}
+		t = owned;
+		break;
+	}
+	case JSON_OBJECT:
+	case JSON_ARRAY:
+		return false;
+	}
+	char *n = xasprintf("%s%s", *out, t);
+	free(*out);
+	*out = n;
+	free(owned);
+	return true;
+}
+
+char *query_text(const json_t *filters)
+{
+	static const struct { const char *op, *text; } back[] = {
+		{ "eq", "=" }, { "neq", "!=" }, { "gt", ">" }, { "gte", ">=" }, { "lt", "<" },
+		{ "lte", "<=" }, { "in", " in " }, { "notin", " notin " },
+	};
+	if (!json_is_object(filters))
+		return NULL;
+	char *out = xstrdup("");
+	const char *field;
+	json_t *conds;
+	json_object_foreach((json_t *)filters, field, conds) {
+		if (!json_is_object(conds) || !*field || strspn(field, "abcdefghijklmnopqrstuvwxyz"
+							   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+								  strlen(field))
+			goto none;
+		const char *op;
+		json_t *v;
+		json_object_foreach(conds, op, v) {
+			size_t k = 0;
+			while (k < sizeof back / sizeof *back && strcmp(back[k].op, op))
+				k++;
+			if (k == sizeof back / sizeof *back)
+				goto none;
+			char *n = xasprintf("%s%s%s%s", out, *out ? " " : "", field, back[k].text);
+			free(out);
+			out = n;
+			bool list = k >= 6;
+			if (list != json_is_array(v) || (list && !json_array_size(v)))
+				goto none;
+			if (!list) {
+				if (!value_text(field, v, &out))
+					goto none;
+				continue;
+			}
+			size_t i;
+			json_t *it;
+			json_array_foreach(v, i, it) {
+				n = xasprintf("%s%s", out, i ? "," : "[");
+				free(out);
+				out = n;
+				if (!value_text(field, it, &out))
+					goto none;
+			}
+			n = xasprintf("%s]", out);
+			free(out);
+			out = n;
+		}
+	}
+	return out;
+none:
+	free(out);
+	return NULL;
+}
+
 char *query_defaults_desc(const json_t *body, char *buf, size_t n)
 {
 	static const struct {

@@ -149,6 +149,58 @@ static void test_cli_encodings(void **state)
 	json_decref(q);
 }
 
+/* query_text writes filters back in the language; parsing that text gives
+ * the same filters (GB, days and the driver version divided back); what the
+ * language cannot carry is NULL. */
+static void test_query_text_round_trip(void **state)
+{
+	(void)state;
+	static const char *const texts[] = {
+		"gpu_ram>=24 num_gpus=2 gpu_name=RTX_4090 verified=true",
+		"duration>=2.5 cpu_ram<64.5 driver_version>=535.86.05 static_ip=null",
+		"gpu_name in [RTX_4090,H100_SXM] num_gpus notin [1,3] dph<1.5 reliability>0.98",
+		"gpu_total_ram in [80,160] external!=false",
+	};
+	struct query_error err;
+	for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+		json_t *q = query_parse(texts[i], true, &err);
+		assert_non_null(q);
+		char *t = query_text(q);
+		assert_non_null(t);
+		json_t *back = query_parse(t, true, &err);
+		if (!back || !json_equal(q, back))
+			fail_msg("'%s' -> '%s' does not parse back the same", texts[i], t);
+		free(t);
+		json_decref(q);
+		json_decref(back);
+	}
+	json_t *q = json_loads("{\"gpu_ram\":{\"gte\":24000},\"verified\":{\"eq\":true}}", 0, NULL);
+	char *t = query_text(q);
+	assert_string_equal(t, "gpu_ram>=24 verified=true");
+	free(t);
+	json_decref(q);
+	static const char *const none[] = {
+		"{\"gpu_name\":{\"like\":\"RTX\"}}",         /* no such operator */
+		"{\"gpu_name\":\"RTX\"}",                      /* not a condition object */
+		"{\"gpu_name\":{\"eq\":\"a,b\"}}",           /* a comma the list syntax eats */
+		"{\"gpu_name\":{\"in\":[\"a_b\"]}}",         /* an underscore in a list item */
+		"{\"label\":{\"eq\":\"x_y\"}}",              /* an underscore comes back a space */
+		"{\"gpu_name\":{\"eq\":{\"x\":1}}}",         /* nested */
+		"{\"gpu_ram\":{\"eq\":\"big\"}}",            /* a GB field that is no number */
+		"{\"gpu_name\":{\"in\":\"x\"}}",             /* in without a list */
+		"{\"bad field\":{\"eq\":1}}",
+	};
+	for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
+		q = json_loads(none[i], 0, NULL);
+		assert_non_null(q);
+		t = query_text(q);
+		if (t)
+			fail_msg("%s gave '%s', want NULL", none[i], t);
+		json_decref(q);
+	}
+	assert_null(query_text(NULL));
+}
+
 static void test_defaults_and_any(void **state)
 {
 	(void)state;
@@ -422,6 +474,7 @@ int main(void)
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_multipliers_aliases),
 		cmocka_unit_test(test_cli_encodings),
+		cmocka_unit_test(test_query_text_round_trip),
 		cmocka_unit_test(test_defaults_and_any),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_search_body),
