@@ -30,6 +30,14 @@ double offers_storage_dph(const struct offer *o, double disk_gb);
 double offers_dph(const struct offer *o, double disk_gb, double bid);
 /* DLPerf per $/h at offers_dph(); NAN when either is unknown or zero. */
 double offers_dlperf_per_dph(const struct offer *o, double disk_gb, double bid);
+/* Put the n offers of a search's answer in the order of the figure their
+ * column shows, when the search's order field is one the client prices
+ * itself: "dph_total" by offers_dph(disk_gb) (a bid offer's min_bid, not
+ * the service's on-demand dph_total), "dlperf_per_dphtotal" by
+ * offers_dlperf_per_dph(); desc: high first.  Stable (ties keep the
+ * service's order), unknown figures last.  False, v untouched, for any
+ * other field (the service's order is the only one known).  Pure. */
+bool offers_sort_shown(struct offer *v, size_t n, const char *field, bool desc, double disk_gb);
 
 /* Text (into buf, returned): "$0.412/h" or "-"; "2x RTX 4090"; "99.2%";
  * "123.4" (DLPerf/$); max duration "12.5 d", "6 h", "45 min" or "-". */
