@@ -355,7 +355,12 @@ char *offers_confirm_text(const struct offer *o, const struct create_req *r, boo
 	else
 		ADD(" Billing starts when it is created: the GPU while it runs, the storage "
 		    "until it is destroyed.");
-	if (r->price > 0) {
+	if (r->price > 0 && isfinite(o->min_bid) && r->price < o->min_bid) {
+		offers_fmt_dph(g, sizeof g, r->price);
+		offers_fmt_dph(s, sizeof s, o->min_bid);
+		ADD(" WARNING: your bid %s is under the offer's min_bid %s: it will be outbid "
+		    "and stopped at once (storage still billed).", g, s);
+	} else if (r->price > 0) {
 		offers_fmt_dph(g, sizeof g, r->price);
 		ADD(" Interruptible: your bid is %s; when outbid it is stopped (storage still "
 		    "billed).", g);

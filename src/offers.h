@@ -94,7 +94,8 @@ void offers_prefill_form(const struct offers_prefill *p, struct create_form *f);
 bool offers_launch_uses_ssh(enum create_launch m);
 /* The confirmation shown before a create is sent (into buf, returned):
  * the offer, its $/h for the request's disk and bid (GPU + storage), what
- * starts billing, the interruption risk of a bid, a start-stopped note, and
+ * starts billing, the interruption risk of a bid (a warning when it is
+ * under the offer's min_bid: outbid at once), a start-stopped note, and
  * when no_ssh_key the warning that ssh will not work with the way to add a
  * key (the account view, 5).  Never a secret (no env, no login). */
 char *offers_confirm_text(const struct offer *o, const struct create_req *r, bool no_ssh_key,
