@@ -149,6 +149,7 @@ t_rented_draft_gone() {
     wait_for "Rent offer" 10 || return 1
     not_on_screen "Last draft" || return 1
     keys Escape
+    wait_gone "Rent offer" 5
 }
 
 tap "create form: text typed into Onstart is taken" t_onstart_typed
@@ -158,4 +159,7 @@ tap "create form: the next c offers the draft, its secrets only when asked" t_dr
 tap "create form: a bid under min_bid is warned in the form and in the confirmation" t_bid_under_min
 tap "create form: the confirmation names its keys; y neither rents nor closes; Tab Enter rents" t_confirm_keys
 tap "create form: a draft that was rented is not offered again" t_rented_draft_gone
+t_quit() { keys 1; sleep 0.5; rentop_quit; }
+
+tap "create form: q quits with status 0 and no sanitizer report" t_quit
 e2e_done
