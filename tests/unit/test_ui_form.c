@@ -286,6 +286,11 @@ static void test_message_lines(void **state)
 	assert_string_equal(all, "0.05 $/h is under min_bid 0.1 $/h: the instance will be outbid");
 	form_set_note(&fm, NULL, false);
 	assert_int_equal(form_message_lines(&fm, 40, 60, 40, l, FORM_MSG_LINES, &nerr), nerr);
+	/* an answer supersedes a note */
+	form_set_note(&fm, "A code was sent by SMS: type it and submit.", false);
+	assert_false(fm.f[0].error[0]);
+	form_set_answer(&fm, NULL, "wrong code");
+	assert_string_equal(fm.note, "");
 	form_free(&fm);
 }
 

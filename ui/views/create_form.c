@@ -410,6 +410,13 @@ static void bid_judged(struct create_ui *c)
 	create_bid_note(&c->fm, &c->o);
 }
 
+/* The same after an answer cleared the note. */
+static void rejudge_bid(struct create_ui *c)
+{
+	c->price[0] = '\0';
+	bid_judged(c);
+}
+
 void create_ui_open(struct app *a, struct create_ui *c, const struct offer *o,
 		    const struct offers_prefill *p, long replace_id)
 {
@@ -560,6 +567,7 @@ static void send_create(struct app *a, struct create_ui *c)
 	c->mode = CU_FORM;
 	if (!id) { /* refused before sending (its toast says why): the form stays */
 		form_set_answer(&c->fm, NULL, a->msg);
+		rejudge_bid(c);
 		return;
 	}
 	c->job = id;
@@ -613,8 +621,7 @@ static void draft_key(struct app *a, struct create_ui *c, int key)
 	case CU_CLOSED: case CU_FORM: case CU_PICK: case CU_CONFIRM:
 		return;
 	}
-	c->price[0] = '\0';
-	bid_judged(c);
+	rejudge_bid(c);
 	c->opened = create_form_print(&c->fm);
 }
 
@@ -686,8 +693,10 @@ bool create_ui_key(struct app *a, struct create_ui *c, int key)
 		break;
 	case FORM_EDIT: {
 		char err[200];
-		if (!form_edit_external(&c->fm, c->fm.focus, err, sizeof err))
+		if (!form_edit_external(&c->fm, c->fm.focus, err, sizeof err)) {
 			form_set_answer(&c->fm, NULL, err);
+			rejudge_bid(c);
+		}
 		clearok(curscr, TRUE);
 		a->dirty |= DIRTY_ALL;
 		break;
@@ -745,6 +754,7 @@ long create_ui_event(struct app *a, struct create_ui *c, const struct event *e)
 	if (e->level == EV_ERROR || e->level == EV_WARN) {
 		c->fm.waiting = false;
 		form_set_answer(&c->fm, NULL, e->text);
+		rejudge_bid(c);
 		a->dirty |= DIRTY_ALL;
 		return 0;
 	}

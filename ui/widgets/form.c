@@ -406,6 +406,7 @@ void form_set_answer(struct form *fm, const char *field, const char *msg)
 	util_strlcpy(fm->answer, clean, sizeof fm->answer);
 	free(clean);
 	fm->waiting = false;
+	fm->note[0] = '\0'; /* the answer supersedes any note */
 	form_mark(fm, field ? form_find(fm, field) : -1, fm->answer);
 }
 

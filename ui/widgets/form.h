@@ -104,8 +104,8 @@ int form_choice(const struct form *fm, const char *name);
 bool form_set(struct form *fm, const char *name, const char *text);
 /* Replace a multi-line field's text (after $EDITOR). */
 void form_set_text(struct form *fm, int idx, const char *text);
-/* The service's answer (the form stays open); field: mark that field too
- * (NULL: none). */
+/* The service's answer (the form stays open; any note is cleared); field:
+ * mark that field too (NULL: none). */
 void form_set_answer(struct form *fm, const char *field, const char *msg);
 /* Information under the fields, drawn apart from the errors (warn: in the
  * warning colour); NULL or "" clears it. */
