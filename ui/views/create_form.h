@@ -9,8 +9,13 @@
  * words; a lost answer is said as such and nothing is sent again; a
  * created instance is shown selected in the instance table (and, when it
  * replaces a failed one, the destroy of that one is offered, on Cancel).
+ * Esc on a form changed since it opened asks before discarding it; a
+ * discarded form is kept in memory as the draft the next `c` offers (its
+ * secrets filled in only when asked).  A bid under the offer's min_bid is
+ * warned in the form's note and in the confirmation.
  *
- * create_form_build/apply_template/read are pure (the tests drive them
+ * create_form_build/apply_template/read, the draft's functions,
+ * create_form_print and create_bid_note are pure (the tests drive them
  * without a terminal); the rest is UI thread only. */
 #ifndef RENTOP_UI_CREATE_FORM_H
 #define RENTOP_UI_CREATE_FORM_H
