@@ -2,7 +2,8 @@
 # test_create_form.sh: the create form's keys (issue 21).  Text typed into
 # the Onstart field is taken (a one-line script in place; a longer one says
 # Enter edits it in $EDITOR), and the file $EDITOR gets ends with a
-# newline; Esc on a filled form asks before discarding it, the next c
+# newline; an error too long for the space beside its field is shown whole
+# under the fields; Esc on a filled form asks before discarding it, the next c
 # offers the draft, its secrets (env) only when asked, and nothing of it
 # reaches the disk; a bid under min_bid is warned in the form and in the
 # billing confirmation, whose words name the keys it takes (y neither rents
@@ -117,7 +118,12 @@ t_bid_under_min() {
     wait_gone "Last draft" 5 || return 1
     wait_for_flat "at or above min_bid" 5 || return 1
     type_text "nginx:latest"
-    keys Up Up; keys C-u; type_text "0.001"   # the bid (before the registry login)
+    keys Up Up; keys C-u; type_text "40"      # the bid (before the registry login)
+    # an error too long for the space beside the field: whole, under the fields
+    wait_for "! see below" 5 || return 1
+    wait_for_flat "Bid (\$/h, 0.001-32): out of range: 40 is not between 0.001 and 32" 5 || return 1
+    keys C-u; type_text "0.001"
+    wait_gone "! see below" 5 || return 1
     wait_for_flat "is under min_bid" 5 || return 1
     keys C-s
     wait_for "Confirm billing" 10 || return 1
@@ -156,7 +162,7 @@ tap "create form: text typed into Onstart is taken" t_onstart_typed
 tap "create form: the \$EDITOR file ends with a newline; typing into a longer script says Enter" t_editor_newline
 tap "create form: Esc on a filled form asks; Cancel keeps it; Discard keeps a draft in memory only" t_discard_asks
 tap "create form: the next c offers the draft, its secrets only when asked" t_draft_offered
-tap "create form: a bid under min_bid is warned in the form and in the confirmation" t_bid_under_min
+tap "create form: an out-of-range bid's error is whole under the fields; a bid under min_bid is warned in the form and in the confirmation" t_bid_under_min
 tap "create form: the confirmation names its keys; y neither rents nor closes; Tab Enter rents" t_confirm_keys
 tap "create form: a draft that was rented is not offered again" t_rented_draft_gone
 t_quit() { keys 1; sleep 0.5; rentop_quit; }
