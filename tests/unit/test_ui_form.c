@@ -12,6 +12,7 @@
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <locale.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "form.h"
@@ -317,6 +318,17 @@ static void test_multiline_typed(void **state)
 	form_set_text(&fm, os, "echo one line");
 	type(&fm, "!");
 	assert_string_equal(form_value(&fm, "onstart"), "echo one line!");
+	/* one line as long as the edit buffer takes: the next character is said */
+	char *full = malloc(TEXTBUF_BYTES + 1);
+	assert_non_null(full);
+	memset(full, 'a', TEXTBUF_BYTES);
+	full[TEXTBUF_BYTES] = '\0';
+	form_set_text(&fm, os, full);
+	fm.note[0] = '\0';
+	type(&fm, "b");
+	assert_string_equal(form_value(&fm, "onstart"), full);
+	assert_non_null(strstr(fm.note, "Enter edits it in $EDITOR"));
+	free(full);
 	form_free(&fm);
 }
 

@@ -307,24 +307,25 @@ enum form_result form_key(struct form *fm, int key)
 		if (!textbuf_key(&f->tb, key))
 			return FORM_CONTINUE;
 		break;
-	case FK_MULTILINE:
-		if (!ml_inline(f)) { /* several lines: said, never dropped silently */
-			if (!(key & KM_FN_BIT) && key >= 0x20) {
-				size_t lines = 1;
-				for (const char *p = f->text ? f->text : ""; *p; p++)
-					lines += *p == '\n' && p[1];
-				char m[200];
-				snprintf(m, sizeof m, "%s holds %zu lines: Enter edits them in $EDITOR "
-					 "(typing here changes nothing)", f->label, lines);
-				form_set_note(fm, m, true);
-			}
-			return FORM_CONTINUE;
+	case FK_MULTILINE: {
+		bool typed = !(key & KM_FN_BIT) && key >= 0x20;
+		if (ml_inline(f) && textbuf_key(&f->tb, key)) {
+			free(f->text);
+			f->text = xstrdup(f->tb.s);
+			break;
 		}
-		if (!textbuf_key(&f->tb, key))
-			return FORM_CONTINUE;
-		free(f->text);
-		f->text = xstrdup(f->tb.s);
-		break;
+		if (typed) { /* several lines, or a line as long as the field takes: said */
+			size_t lines = 1;
+			for (const char *p = f->text ? f->text : ""; *p; p++)
+				lines += *p == '\n' && p[1];
+			char m[200];
+			snprintf(m, sizeof m, "%s holds %zu line%s%s: Enter edits %s in $EDITOR (typing "
+				 "here changes nothing)", f->label, lines, lines == 1 ? "" : "s",
+				 lines == 1 ? " as long as typing takes" : "", lines == 1 ? "it" : "them");
+			form_set_note(fm, m, true);
+		}
+		return FORM_CONTINUE;
+	}
 	}
 	/* an edit: re-check the field as it is typed */
 	f->touched = true;
