@@ -784,9 +784,34 @@ const char *inst_state_name(enum inst_state s)
 	return (unsigned)s < IS__COUNT ? names[s] : "other";
 }
 
+enum inst_group inst_state_group(enum inst_state s)
+{
+	switch (s) {
+	case IS_RUNNING: return IG_RUNNING;
+	case IS_PROVISIONING: case IS_LOADING: case IS_STARTING: case IS_REBOOTING:
+		return IG_BOOTING;
+	case IS_STOPPED: case IS_STOPPING: return IG_STOPPED;
+	case IS_EXITED: case IS_CREATED: case IS_UNKNOWN: case IS_OFFLINE: return IG_FAILED;
+	case IS_FROZEN: case IS_OTHER: case IS__COUNT: break;
+	}
+	return IG_OTHER;
+}
+
+const char *inst_group_name(enum inst_group g)
+{
+	switch (g) {
+	case IG_RUNNING: return "running";
+	case IG_BOOTING: return "booting";
+	case IG_STOPPED: return "stopped";
+	case IG_FAILED: return "failed";
+	case IG_OTHER: case IG__COUNT: break;
+	}
+	return "other";
+}
+
 bool inst_state_failed(enum inst_state s)
 {
-	return s == IS_EXITED || s == IS_CREATED || s == IS_UNKNOWN || s == IS_OFFLINE;
+	return inst_state_group(s) == IG_FAILED;
 }
 
 bool inst_state_billing_compute(enum inst_state s)
@@ -809,14 +834,12 @@ void model_count_states(const struct instance *const *v, size_t n, struct state_
 {
 	memset(c, 0, sizeof *c);
 	for (size_t i = 0; i < n; i++)
-		switch (v[i]->state) {
-		case IS_RUNNING: c->running++; break;
-		case IS_PROVISIONING: case IS_LOADING: case IS_STARTING: case IS_REBOOTING:
-			c->booting++;
-			break;
-		case IS_STOPPED: case IS_STOPPING: c->stopped++; break;
-		case IS_EXITED: case IS_CREATED: case IS_UNKNOWN: case IS_OFFLINE: c->failed++; break;
-		case IS_FROZEN: case IS_OTHER: case IS__COUNT: c->other++; break;
+		switch (inst_state_group(v[i]->state)) {
+		case IG_RUNNING: c->running++; break;
+		case IG_BOOTING: c->booting++; break;
+		case IG_STOPPED: c->stopped++; break;
+		case IG_FAILED: c->failed++; break;
+		case IG_OTHER: case IG__COUNT: c->other++; break;
 		}
 }
 

@@ -334,18 +334,27 @@ size_t model_events(struct model *m, uint64_t after, struct event *out, size_t m
 enum inst_state model_derive_state(const char *actual, const char *intended,
 				   const char *cur, const char *next);
 const char *inst_state_name(enum inst_state s);  /* "running", "stopped", "crashed", ... */
-bool inst_state_failed(enum inst_state s);        /* SPEC rule 1: exited/created/unknown/offline */
+/* The one grouping of states that the header counts, the filter's
+ * status=GROUP and the status column's colour all use: running; booting
+ * (provisioning, loading, starting, rebooting); stopped (stopped,
+ * stopping); failed (SPEC rule 1: crashed, failed start, unknown,
+ * offline); other (frozen, other). */
+enum inst_group { IG_RUNNING, IG_BOOTING, IG_STOPPED, IG_FAILED, IG_OTHER, IG__COUNT };
+enum inst_group inst_state_group(enum inst_state s);
+const char *inst_group_name(enum inst_group g);  /* "running", "booting", ..., "failed", "other" */
+bool inst_state_failed(enum inst_state s);        /* inst_state_group() == IG_FAILED */
 bool inst_state_billing_compute(enum inst_state s); /* GPU billed now */
 /* Burn rate of everything billing now: running in full, the rest storage only
  * (the sum of money_row_rate, the $/H column). */
 double model_burn_rate(const struct instance *const *v, size_t n); /* $/hour */
-/* Rows by state, for the header ("5 running, 2 booting, 1 stopped, 4 failed"). */
+/* Rows by state group (inst_state_group), for the header ("5 running, 2
+ * booting, 1 stopped, 4 failed"). */
 struct state_counts {
-	size_t running;   /* IS_RUNNING */
-	size_t booting;   /* provisioning, loading, starting, rebooting */
-	size_t stopped;   /* stopped, stopping */
-	size_t failed;    /* inst_state_failed */
-	size_t other;     /* frozen, other */
+	size_t running;   /* IG_RUNNING */
+	size_t booting;   /* IG_BOOTING */
+	size_t stopped;   /* IG_STOPPED */
+	size_t failed;    /* IG_FAILED */
+	size_t other;     /* IG_OTHER */
 };
 void model_count_states(const struct instance *const *v, size_t n, struct state_counts *c);
 /* How far a money figure over the loaded instances can be trusted. */

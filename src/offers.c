@@ -43,6 +43,43 @@ double offers_dlperf_per_dph(const struct offer *o, double disk_gb, double bid)
 	return o->dlperf / p;
 }
 
+struct shown_key {
+	double k;
+	size_t i; /* the service's place */
+};
+
+static int cmp_shown(const void *pa, const void *pb, void *arg)
+{
+	const struct shown_key *a = pa, *b = pb;
+	bool desc = *(const bool *)arg;
+	bool an = isnan(a->k), bn = isnan(b->k);
+	int c = an || bn ? an - bn /* unknown last */
+			 : desc ? (a->k < b->k) - (a->k > b->k) : (a->k > b->k) - (a->k < b->k);
+	return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+bool offers_sort_shown(struct offer *v, size_t n, const char *field, bool desc, double disk_gb)
+{
+	bool dph = field && !strcmp(field, "dph_total");
+	if (!dph && !(field && !strcmp(field, "dlperf_per_dphtotal")))
+		return false;
+	if (n < 2)
+		return true;
+	struct shown_key *k = xmalloc(n * sizeof *k);
+	for (size_t i = 0; i < n; i++) {
+		k[i].k = dph ? offers_dph(&v[i], disk_gb, 0) : offers_dlperf_per_dph(&v[i], disk_gb, 0);
+		k[i].i = i;
+	}
+	qsort_r(k, n, sizeof *k, cmp_shown, &desc);
+	struct offer *tmp = xmalloc(n * sizeof *tmp);
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = v[k[i].i];
+	memcpy(v, tmp, n * sizeof *v);
+	free(tmp);
+	free(k);
+	return true;
+}
+
 char *offers_fmt_dph(char *buf, size_t n, double dph)
 {
 	return fmt_rate(buf, n, dph);
@@ -318,7 +355,12 @@ char *offers_confirm_text(const struct offer *o, const struct create_req *r, boo
 	else
 		ADD(" Billing starts when it is created: the GPU while it runs, the storage "
 		    "until it is destroyed.");
-	if (r->price > 0) {
+	if (r->price > 0 && isfinite(o->min_bid) && r->price < o->min_bid) {
+		offers_fmt_dph(g, sizeof g, r->price);
+		offers_fmt_dph(s, sizeof s, o->min_bid);
+		ADD(" WARNING: your bid %s is under the offer's min_bid %s: it will be outbid "
+		    "and stopped at once (storage still billed).", g, s);
+	} else if (r->price > 0) {
 		offers_fmt_dph(g, sizeof g, r->price);
 		ADD(" Interruptible: your bid is %s; when outbid it is stopped (storage still "
 		    "billed).", g);

@@ -30,6 +30,14 @@ double offers_storage_dph(const struct offer *o, double disk_gb);
 double offers_dph(const struct offer *o, double disk_gb, double bid);
 /* DLPerf per $/h at offers_dph(); NAN when either is unknown or zero. */
 double offers_dlperf_per_dph(const struct offer *o, double disk_gb, double bid);
+/* Put the n offers of a search's answer in the order of the figure their
+ * column shows, when the search's order field is one the client prices
+ * itself: "dph_total" by offers_dph(disk_gb) (a bid offer's min_bid, not
+ * the service's on-demand dph_total), "dlperf_per_dphtotal" by
+ * offers_dlperf_per_dph(); desc: high first.  Stable (ties keep the
+ * service's order), unknown figures last.  False, v untouched, for any
+ * other field (the service's order is the only one known).  Pure. */
+bool offers_sort_shown(struct offer *v, size_t n, const char *field, bool desc, double disk_gb);
 
 /* Text (into buf, returned): "$0.412/h" or "-"; "2x RTX 4090"; "99.2%";
  * "123.4" (DLPerf/$); max duration "12.5 d", "6 h", "45 min" or "-". */
@@ -86,7 +94,8 @@ void offers_prefill_form(const struct offers_prefill *p, struct create_form *f);
 bool offers_launch_uses_ssh(enum create_launch m);
 /* The confirmation shown before a create is sent (into buf, returned):
  * the offer, its $/h for the request's disk and bid (GPU + storage), what
- * starts billing, the interruption risk of a bid, a start-stopped note, and
+ * starts billing, the interruption risk of a bid (a warning when it is
+ * under the offer's min_bid: outbid at once), a start-stopped note, and
  * when no_ssh_key the warning that ssh will not work with the way to add a
  * key (the account view, 5).  Never a secret (no env, no login). */
 char *offers_confirm_text(const struct offer *o, const struct create_req *r, bool no_ssh_key,

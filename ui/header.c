@@ -265,11 +265,13 @@ int header_account(const struct snapshot *s, const struct config *cfg, enum data
 		snprintf(seg[HSEG_REFRESHED].text + l, n - l, "  %d action%s queued",
 			 s->actions_waiting, s->actions_waiting == 1 ? "" : "s");
 	}
-	/* when narrow, the least useful go first; the time of the last refresh
-	 * (how fresh every other figure is) goes last, its long form early */
+	/* when narrow, the least useful go first: the e-mail address (which
+	 * does not change) and the sweep age before the counts of failed and
+	 * booting instances; the time of the last refresh (how fresh every
+	 * other figure is) goes last */
 	enum { SHORTEN = -1 };
-	static const int drop_order[] = { HSEG_COUNTS, HSEG_EMAIL, SHORTEN,    HSEG_RUNWAY,
-					  HSEG_BURN,   HSEG_CREDIT, HSEG_REFRESHED };
+	static const int drop_order[] = { HSEG_EMAIL, SHORTEN,    HSEG_COUNTS, HSEG_RUNWAY,
+					  HSEG_BURN,  HSEG_CREDIT, HSEG_REFRESHED };
 	for (int i = 0; i < HSEG__N; i++)
 		seg[i].keep = seg[i].text[0] != '\0';
 	for (size_t d = 0; d < sizeof drop_order / sizeof drop_order[0]; d++) {

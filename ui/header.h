@@ -77,7 +77,7 @@ struct header_seg {
 };
 /* The account line of s at width cells (each kept segment takes its text
  * and two blanks): what does not fit is dropped, the least useful first
- * (counts, email, the sweep age, runway, burn, credit); `refreshed` (how
+ * (email, the sweep age, counts, runway, burn, credit); `refreshed` (how
  * fresh every other figure is) goes last; "refreshed" shows shown_ok (0:
  * the list's last_ok).  Returns the width kept.  Pure. */
 int header_account(const struct snapshot *s, const struct config *cfg, enum data_state ds,

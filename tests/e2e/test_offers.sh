@@ -5,7 +5,8 @@
 # message and sends nothing; searching faster than the published limit
 # shows "next search in" and holds the latest search, which goes by itself
 # when the pacer allows, and a 429 keeps the table;
-# Enter shows every field of an offer.
+# Enter shows every field of an offer; bid offers sorted by $/h come in the
+# order of the price the column shows.
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
@@ -170,6 +171,30 @@ t_help_here() {
     wait_gone "Help  (Esc" 10
 }
 
+# The $/h cells on screen, top to bottom (the first price of each row).
+screen_prices() {
+    screen | sed -n '5,$p' | awk '$1 ~ /^[0-9]+$/' | grep -o '\$[0-9.]*/h' | tr -d '$/h'
+}
+
+# Bid offers sorted by $/h (issue 21): the rows come in the order of the
+# price the column shows (min_bid + storage), not the service's on-demand
+# dph_total, both ways.
+t_bid_sort() {
+    sleep 2
+    keys : ; type_text "offers num_gpus=1 -t bid -o dph+"; keys Enter
+    wait_for "Offers: bid" 40 || return 1
+    wait_for_re "[0-9]+ offers?" 40 || return 1
+    p=$(screen_prices | head -n 20)
+    [ "$(echo "$p" | wc -l)" -ge 10 ] || { fail "too few rows: $(echo $p)"; return 1; }
+    [ "$p" = "$(echo "$p" | sort -n)" ] || { fail "dph+ out of order: $(echo $p)"; return 1; }
+    sleep 2
+    keys i
+    wait_for "sort: \$/h high first" 40 || return 1
+    wait_for_re "[0-9]+ offers?" 40 || return 1
+    p=$(screen_prices | head -n 20)
+    [ "$p" = "$(echo "$p" | sort -rn)" ] || { fail "dph- out of order: $(echo $p)"; return 1; }
+}
+
 tap "offers: :offers QUERY shows the simulator's answer to the same search, in its order" t_query
 tap "offers: / pre-fills the query line with the search in force" t_prefill
 tap "offers: t cycles the type, > and i change the server-side order (new searches)" t_type_sort
@@ -178,4 +203,5 @@ tap "offers: searching faster than the limit says next search in N s, holds the 
 tap "offers: a 429 shows the wait and keeps the table" t_429
 tap "offers: Enter shows every field of the offer" t_detail
 tap "offers: F1 opens the help at the offers view's keys" t_help_here
+tap "offers: bid offers sorted by \$/h come in the order of the price shown (dph+ and dph-)" t_bid_sort
 e2e_done

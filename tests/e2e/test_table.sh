@@ -25,6 +25,8 @@ EMAIL=$(sim_state "d['user']['email']")
 FIRST=${IDS%% *}
 LAST=${IDS##* }
 note "instances: $IDS; email $EMAIL"
+# the header's state counts: at 120 columns they stay, the e-mail address goes first
+COUNTS_RE='[0-9]+ running [0-9]+ booting [0-9]+ stopped [0-9]+ failed'
 
 # row_of ID: the screen line number where ID first appears as a word (0: absent).
 row_of() { screen | grep -nw -- "$1" | head -n 1 | cut -d: -f1 | grep . || echo 0; }
@@ -32,7 +34,8 @@ row_of() { screen | grep -nw -- "$1" | head -n 1 | cut -d: -f1 | grep . || echo 
 t_table_appears() {
     wait_for "$FIRST" 30 || return 1
     for id in $IDS; do wait_for "$id" 10 || return 1; done
-    wait_for "$EMAIL" 10 || return 1
+    wait_for_re "$COUNTS_RE" 10 || return 1
+    not_on_screen "$EMAIL" || return 1
     # the header: credit, burn rate, runway, last refresh
     wait_for_re "credit \\\$[0-9]+\.[0-9]{2} +burn \\\$[0-9.]+/h +runway [0-9]" 10 || return 1
     wait_for_re "refreshed [0-9]{2}:[0-9]{2}" 10 || return 1
@@ -86,6 +89,21 @@ t_filter() {
     wait_gone "$b" 10 || return 1
     keys Escape
     wait_for "$b" 10 || return 1
+}
+
+# /status=failed keeps the rows the header counts as failed (crashed,
+# failed start, offline, unknown: one definition), the tab says how many.
+t_filter_failed() {
+    n=$(screen | sed -n 's/.* \([0-9][0-9]*\) failed .*/\1/p' | head -n 1)
+    [ -n "$n" ] && [ "$n" -gt 1 ] || { fail "the header counts no failed: $(screen | sed -n 2p)"; return 1; }
+    keys / C-u
+    type_text "status=failed"
+    keys Enter
+    wait_for_re "Instances $n/[0-9]+ " 10 || { fail "the header counts $n failed: $(screen | sed -n 1p)"; return 1; }
+    for st in crashed "failed start" offline unknown; do on_screen "$st" || return 1; done
+    keys Escape
+    wait_gone "Instances $n/" 10 || return 1
+    keys Home   # the selection back on the first row, as the tests after expect
 }
 
 t_sort() {
@@ -150,7 +168,7 @@ t_resize() {
     rentop_alive || { fail "rentop died at 30x8"; return 1; }
     tm resize-window -t "$E2E_SESSION" -x 120 -y 32 || return 1
     wait_for "$LAST" 10 || return 1
-    wait_for "$EMAIL" 10 || return 1
+    wait_for_re "$COUNTS_RE" 10 || return 1
     not_on_screen "too small"
 }
 
@@ -212,7 +230,7 @@ t_ssh() {
     grep -qx "key in env: " "$E2E_TMP/ssh.out" || { fail "ssh inherited VAST_API_KEY"; return 1; }
     # and the screen is whole again
     keys Escape
-    wait_for "$FIRST" 10 && wait_for "$EMAIL" 5
+    wait_for "$FIRST" 10 && wait_for_re "$COUNTS_RE" 5
 }
 
 # A failing ssh: its last stderr line is kept and shown after the screen
@@ -226,7 +244,7 @@ t_ssh_fail() {
     keys d
     wait_for "ended with status 255: root@h: Permission denied (publickey)." 15 || return 1
     rm -f "$E2E_TMP/ssh-fail"
-    wait_for "$FIRST" 10 && wait_for "$EMAIL" 5
+    wait_for "$FIRST" 10 && wait_for_re "$COUNTS_RE" 5
 }
 
 # p in the choice: the proxy address; Esc: nothing runs; `:ssh proxy`
@@ -261,7 +279,7 @@ t_ssh_proxy() {
 
 t_redraw() {
     keys C-l
-    wait_for "$FIRST" 10 && wait_for "$EMAIL" 5
+    wait_for "$FIRST" 10 && wait_for_re "$COUNTS_RE" 5
 }
 
 t_quit_restores() {
@@ -283,6 +301,7 @@ tap "x leaves curses, runs ssh to the instance's address and comes back" t_ssh
 tap "x with a failing ssh shows ssh's last stderr line after the screen returns" t_ssh_fail
 tap "x asks direct or proxy: p takes the proxy, Esc cancels, :ssh proxy skips the question" t_ssh_proxy
 tap "C-l redraws the screen" t_redraw
+tap "/status=failed keeps the rows the header counts as failed" t_filter_failed
 tap "q quits and gives the terminal back (shell, modes, cursor)" t_quit_restores
 
 # `ssh = proxy` in the config: x goes through the proxy without a question.

@@ -178,6 +178,9 @@ t_sms() {
     type_text "+1 555 010 4040"
     keys C-s    # the code empty: send one
     wait_for "A code was sent by SMS" 20 || return 1
+    # information, not an error: no "!" mark on a field, not in the error slot
+    screen | grep -q '! .*A code was sent' && { fail "the notice is drawn as an error: $(line_with 'A code was sent')"; return 1; }
+    screen | grep -q '! see below' && { fail "the notice marks a field: $(line_with '! see below')"; return 1; }
     S1=$(code sms)
     [ ${#S1} = 6 ] || { fail "no SMS code"; return 1; }
     keys C-s    # send again at once: the service refuses

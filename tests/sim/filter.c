@@ -4,6 +4,7 @@
  * bytewise; null equals only null. */
 #include "filter.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,6 +258,8 @@ size_t filter_parse_order(const json_t *order, struct sort_key *keys, size_t max
 	if (json_is_string(order)) {
 		keys[0].field = json_string_value(order);
 		keys[0].desc = false;
+		keys[0].value = NULL;
+		keys[0].arg = NULL;
 		return max ? 1 : 0;
 	}
 	size_t i;
@@ -282,6 +285,8 @@ size_t filter_parse_order(const json_t *order, struct sort_key *keys, size_t max
 			continue;
 		keys[n].field = f;
 		keys[n].desc = dir && (!strcmp(dir, "desc") || !strcmp(dir, "DESC") || !strcmp(dir, "-"));
+		keys[n].value = NULL;
+		keys[n].arg = NULL;
 		n++;
 	}
 	return n;
@@ -361,6 +366,12 @@ static void sort_impl(json_t **recs, size_t n, const struct sort_key *keys, size
 		e[i].o = recs[i];
 		e[i].pos = i;
 		for (size_t k = 0; k < nkeys; k++) {
+			if (keys[k].value) {
+				double d = keys[k].value(recs[i], keys[k].arg);
+				e[i].num[k] = !isnan(d);
+				e[i].d[k] = d;
+				continue;
+			}
 			json_t *v = json_object_get(recs[i], keys[k].field);
 			if (json_is_number(v)) {
 				e[i].num[k] = true;

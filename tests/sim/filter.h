@@ -30,10 +30,14 @@ const char *filter_prog_field(const struct filter_prog *p, size_t k);
 bool filter_prog_match_vals(const struct filter_prog *p, const json_t *const *vals);
 void filter_prog_free(struct filter_prog *p);
 
-/* One sort key. */
+/* One sort key: a field, or (value not NULL) a figure computed from the
+ * record, NAN when none (a search's dph_total priced for its storage or
+ * bid, as the answer states it). */
 struct sort_key {
 	const char *field;
 	bool desc;
+	double (*value)(const json_t *rec, const void *arg);
+	const void *arg;
 };
 /* Parse an ordering: [["f","desc"],...], [{"col":"f","dir":"desc"}], or
  * ["f", ...]; at most max keys; returns the count. */

@@ -1034,6 +1034,25 @@ static void h_create(struct ctx *c)
 
 /* ---- offers ------------------------------------------------------------ */
 
+/* How a search prices its offers' dph_total: a bid search at min_bid, else
+ * at dph_base, plus the storage asked (allocated_storage, 5 GB when only
+ * the type asks for a price); neither asked: the offer's own dph_total. */
+struct search_price {
+	bool bid, have_alloc;
+	double alloc;
+};
+
+static double search_dph(const json_t *o, const void *arg)
+{
+	const struct search_price *p = arg;
+	if (p->have_alloc || p->bid) {
+		double base = p->bid ? jnum(o, "min_bid", 0) : jnum(o, "dph_base", 0);
+		return base + jnum(o, "storage_cost", 0) * (p->have_alloc ? p->alloc : 5.0) / 720.0;
+	}
+	double d;
+	return jnum_value(json_object_get(o, "dph_total"), &d) ? d : NAN;
+}
+
 static void search(struct ctx *c, json_t *q)
 {
 	static const char *const skip[] = { "order", "type", "limit", "allocated_storage", "select_cols",
@@ -1083,7 +1102,12 @@ static void search(struct ctx *c, json_t *q)
 	filter_prog_free(prog);
 	free(col);
 	free(vals);
+	struct search_price sp = { false, false, 0 };
+	sp.have_alloc = jnum_value(json_object_get(q, "allocated_storage"), &sp.alloc);
+	const char *type = jstr(q, "type");
+	sp.bid = type && !strcmp(type, "bid");
 	struct sort_key keys[3];
+	memset(keys, 0, sizeof keys);
 	json_t *order = json_object_get(q, "order");
 	size_t nk = order ? filter_parse_order(order, keys, 3) : 0;
 	if (!nk) {
@@ -1091,11 +1115,14 @@ static void search(struct ctx *c, json_t *q)
 		keys[0].desc = true;
 		nk = 1;
 	}
+	/* dph_total sorts as the answer states it (priced for the storage or
+	 * the bid), as the live service orders by the price it returns */
+	for (size_t k = 0; k < nk; k++)
+		if (!strcmp(keys[k].field, "dph_total")) {
+			keys[k].value = search_dph;
+			keys[k].arg = &sp;
+		}
 	filter_top_pos(hits, m, keys, nk, (size_t)lim, pos);
-	double alloc;
-	bool have_alloc = jnum_value(json_object_get(q, "allocated_storage"), &alloc);
-	const char *type = jstr(q, "type");
-	bool bid = type && !strcmp(type, "bid");
 	/* {"offers":[...]}: each offer's cached text (world_offer_text) with
 	 * dph_total (priced for the request's storage, or the bid) and is_bid
 	 * appended, rather than a copy of each object dumped again */
@@ -1112,10 +1139,8 @@ static void search(struct ctx *c, json_t *q)
 		tb_put(&b, text, len - 1); /* without its closing brace */
 		bool more = len > 2;       /* it has fields before the ones added */
 		json_t *dph = NULL;
-		if (have_alloc || bid) {
-			double base = bid ? jnum(o, "min_bid", 0) : jnum(o, "dph_base", 0);
-			double st = jnum(o, "storage_cost", 0) * (have_alloc ? alloc : 5.0) / 720.0;
-			dph = json_real(base + st);
+		if (sp.have_alloc || sp.bid) {
+			dph = json_real(search_dph(o, &sp));
 		} else if (json_object_get(o, "dph_total")) {
 			dph = json_incref(json_object_get(o, "dph_total"));
 		}
@@ -1124,7 +1149,7 @@ static void search(struct ctx *c, json_t *q)
 			more = true;
 			json_decref(dph);
 		}
-		json_t *isb = bid ? json_true() : json_incref(json_object_get(o, "is_bid"));
+		json_t *isb = sp.bid ? json_true() : json_incref(json_object_get(o, "is_bid"));
 		if (isb) {
 			tb_member(&b, more, "is_bid", isb);
 			json_decref(isb);

@@ -72,6 +72,63 @@ static void test_figures(void **state)
 	assert_string_equal(offers_fmt_max_duration(b, sizeof b, 0), "-");
 }
 
+/* Bid offers in the service's order by its on-demand dph_total come back
+ * out of order by the price the $/h column shows (min_bid + storage:
+ * 0.138, 0.096, 0.216 ...); offers_sort_shown puts them in the column's
+ * order, ties and unknown prices after in the service's order. */
+static void test_sort_shown(void **state)
+{
+	(void)state;
+	static const double min_bid[] = { 0.137, 0.095, 0.215, NAN, 0.095, 0.050 };
+	static const double base[] = { 0.20, 0.25, 0.30, NAN, 0.40, 0.45 }; /* the service's order */
+	enum { N = 6 };
+	struct offer v[N];
+	for (int i = 0; i < N; i++) {
+		v[i] = mk_offer();
+		v[i].id = 100 + i;
+		v[i].is_bid = true;
+		v[i].min_bid = min_bid[i];
+		v[i].dph_base = base[i];
+		v[i].storage_cost = 0.09; /* 8 GB: $0.001/h */
+		v[i].dph_total = NAN;
+		v[i].dlperf = 10;
+	}
+	struct offer w[N];
+	memcpy(w, v, sizeof v);
+	/* "-o dph+": cheapest shown price first */
+	assert_true(offers_sort_shown(w, N, "dph_total", false, 8));
+	static const long asc[N] = { 105, 101, 104, 100, 102, 103 };
+	for (int i = 0; i < N; i++)
+		assert_int_equal(w[i].id, asc[i]);
+	for (int i = 1; i < N - 1; i++) /* never down, as the column shows it */
+		assert_true(offers_dph(&w[i - 1], 8, 0) <= offers_dph(&w[i], 8, 0));
+	/* "-o dph-": dearest first, the unknown price still last, ties in the service's order */
+	memcpy(w, v, sizeof v);
+	assert_true(offers_sort_shown(w, N, "dph_total", true, 8));
+	static const long desc[N] = { 102, 100, 101, 104, 105, 103 };
+	for (int i = 0; i < N; i++)
+		assert_int_equal(w[i].id, desc[i]);
+	/* DLP/$ (best first): the same prices, inverted */
+	memcpy(w, v, sizeof v);
+	assert_true(offers_sort_shown(w, N, "dlperf_per_dphtotal", true, 8));
+	for (int i = 0; i < N; i++)
+		assert_int_equal(w[i].id, asc[i]);
+	/* a field the client does not price: the service's order stands */
+	memcpy(w, v, sizeof v);
+	assert_false(offers_sort_shown(w, N, "reliability", true, 8));
+	assert_false(offers_sort_shown(w, N, NULL, false, 8));
+	for (int i = 0; i < N; i++)
+		assert_int_equal(w[i].id, v[i].id);
+	/* on-demand offers: dph_base + storage, as shown */
+	memcpy(w, v, sizeof v);
+	for (int i = 0; i < N; i++)
+		w[i].is_bid = false;
+	assert_true(offers_sort_shown(w, N, "dph_total", true, 8));
+	static const long od[N] = { 105, 104, 102, 101, 100, 103 };
+	for (int i = 0; i < N; i++)
+		assert_int_equal(w[i].id, od[i]);
+}
+
 static struct instance mk_inst(enum inst_state st)
 {
 	struct instance x;
@@ -396,6 +453,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_figures),
+		cmocka_unit_test(test_sort_shown),
 		cmocka_unit_test(test_similar_every_failure_kind),
 		cmocka_unit_test(test_similar_edges),
 		cmocka_unit_test(test_prefill),

@@ -263,6 +263,13 @@ static void test_confirm_text(void **s)
 	offers_confirm_text(&o, r, false, b, sizeof b);
 	assert_non_null(strstr(b, "for $0.360/h"));
 	assert_non_null(strstr(b, "Interruptible: your bid is $0.350/h"));
+	assert_null(strstr(b, "WARNING"));
+	/* a bid under the offer's min_bid: warned, named */
+	r->price = 0.1;
+	offers_confirm_text(&o, r, false, b, sizeof b);
+	assert_non_null(strstr(b, "WARNING: your bid $0.100/h is under the offer's min_bid $0.300/h"));
+	assert_non_null(strstr(b, "outbid and stopped at once"));
+	r->price = 0.35;
 	/* stopped; no SSH key: how to add one */
 	r->start_stopped = true;
 	offers_confirm_text(&o, r, true, b, sizeof b);
@@ -280,6 +287,94 @@ static void test_confirm_text(void **s)
 	free(r);
 }
 
+/* A bid under min_bid is warned in the form's note (not as an error: it
+ * may be sent); at or above it the note says so, as information. */
+static void test_bid_note(void **s)
+{
+	(void)s;
+	struct offer o = mk_offer(true);
+	struct form fm;
+	create_form_build(&fm, &o, NULL);
+	create_bid_note(&fm, &o);
+	assert_non_null(strstr(fm.note, "at or above min_bid"));
+	assert_false(fm.note_warn);
+	set(&fm, "price", "0.1");
+	create_bid_note(&fm, &o);
+	assert_non_null(strstr(fm.note, "under min_bid"));
+	assert_true(fm.note_warn);
+	assert_true(form_validate(&fm) || fm.f[form_find(&fm, "image")].error[0]);
+	assert_string_equal(fm.f[form_find(&fm, "price")].error, ""); /* not an error */
+	form_free(&fm);
+	/* a min_bid finer than the 3 decimals shown: the prefill rounds up, never under */
+	o.min_bid = 0.0254;
+	create_form_build(&fm, &o, NULL);
+	assert_string_equal(form_value(&fm, "price"), "0.026");
+	create_bid_note(&fm, &o);
+	assert_false(fm.note_warn);
+	form_free(&fm);
+	/* on-demand: no bid, no note */
+	o = mk_offer(false);
+	create_form_build(&fm, &o, NULL);
+	create_bid_note(&fm, &o);
+	assert_string_equal(fm.note, "");
+	form_free(&fm);
+}
+
+/* The draft of a discarded form: every value kept by name, applied to a
+ * new form of another offer; the secrets (env, registry login) only when
+ * asked; the fingerprint tells a filled form from one as it opened. */
+static void test_draft(void **s)
+{
+	(void)s;
+	struct offer o = mk_offer(true);
+	struct form fm;
+	create_form_build(&fm, &o, NULL);
+	uint64_t opened = create_form_print(&fm);
+	assert_true(create_form_print(&fm) == opened);
+	set(&fm, "image", "nginx:latest");
+	assert_true(create_form_print(&fm) != opened);
+	set(&fm, "label", "draft-label");
+	set(&fm, "env", "-e TOKEN=s3cret");
+	set(&fm, "onstart", "echo hi");
+	set(&fm, "price", "0.4");
+	fm.f[form_find(&fm, "stopped")].on = true;
+	fm.f[form_find(&fm, "launch")].choice = 2;
+	struct create_draft d;
+	memset(&d, 0, sizeof d);
+	struct create_tpl t;
+	memset(&t, 0, sizeof t);
+	create_draft_save(&d, &fm, &t, o.id);
+	form_free(&fm);
+	assert_true(d.have);
+	assert_true(d.secrets);
+	assert_int_equal(d.offer_id, 7110585);
+
+	/* an on-demand offer: no price field; no secrets unless asked */
+	struct offer o2 = mk_offer(false);
+	o2.id = 42;
+	create_form_build(&fm, &o2, NULL);
+	create_draft_apply(&d, &fm, &t, false);
+	assert_string_equal(form_value(&fm, "image"), "nginx:latest");
+	assert_string_equal(form_value(&fm, "label"), "draft-label");
+	assert_string_equal(form_value(&fm, "onstart"), "echo hi");
+	assert_string_equal(form_value(&fm, "env"), "");
+	assert_true(form_toggle(&fm, "stopped"));
+	assert_int_equal(form_choice(&fm, "launch"), 2);
+	assert_int_equal(form_find(&fm, "price"), -1);
+	create_draft_apply(&d, &fm, &t, true);
+	assert_string_equal(form_value(&fm, "env"), "-e TOKEN=s3cret");
+	form_free(&fm);
+	/* a bid offer takes the bid back */
+	create_form_build(&fm, &o, NULL);
+	create_draft_apply(&d, &fm, &t, false);
+	assert_string_equal(form_value(&fm, "price"), "0.4");
+	form_free(&fm);
+	create_draft_clear(&d);
+	assert_false(d.have);
+	assert_int_equal(d.n, 0);
+	create_tpl_clear(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,6 +383,8 @@ int main(void)
 		cmocka_unit_test(test_read),
 		cmocka_unit_test(test_template),
 		cmocka_unit_test(test_confirm_text),
+		cmocka_unit_test(test_bid_note),
+		cmocka_unit_test(test_draft),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,10 +13,12 @@
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <locale.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "form.h"
 #include "keymap.h"
+#include "util.h"
 
 static struct form fm;
 
@@ -333,6 +335,111 @@ static void test_lost_unknown(void **state)
 	form_free(&fm);
 }
 
+/* The lines under the fields joined back with spaces. */
+static void joined(char (*l)[256], int n, char *out, size_t cap)
+{
+	out[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(out);
+		snprintf(out + len, cap - len, "%s%s", i ? " " : "", l[i]);
+	}
+}
+
+/* Errors too long for the space beside their field are wrapped whole
+ * under the fields, never cut at the box edge ("! out of range: 1.5 is not
+ * bet"); the service's answer too; a note (information) comes after them
+ * and is not counted as an error. */
+static void test_message_lines(void **state)
+{
+	(void)state;
+	char l[FORM_MSG_LINES][256], all[2048];
+	int nerr = -1;
+	form_init(&fm, "Msgs");
+	form_add_text(&fm, "label", "Label", "", 64, false);
+	form_add_number(&fm, "bid", "Bid", "", 0.001, 1, false, true);
+	fm.focus = 1;
+	type(&fm, "1.5");
+	const char *want = "out of range: 1.5 is not between 0.001 and 1";
+	assert_string_equal(fm.f[1].error, want);
+	/* 120 columns: 28 cells beside the field, the message is 46 */
+	int n = form_message_lines(&fm, 60, 28, 40, l, FORM_MSG_LINES, &nerr);
+	assert_int_equal(n, 1);
+	assert_int_equal(nerr, 1);
+	assert_string_equal(l[0], "Bid: out of range: 1.5 is not between 0.001 and 1");
+	/* a narrow box: wrapped onto lines that fit */
+	n = form_message_lines(&fm, 30, 28, 40, l, FORM_MSG_LINES, &nerr);
+	assert_true(n >= 2);
+	for (int i = 0; i < n; i++)
+		assert_true(util_strwidth(l[i]) <= 30);
+	joined(l, n, all, sizeof all);
+	assert_non_null(strstr(all, want));
+	/* room beside it: nothing under the fields */
+	assert_int_equal(form_message_lines(&fm, 120, 60, 40, l, FORM_MSG_LINES, &nerr), 0);
+	/* no room beside (narrow): the focused field's message goes under */
+	n = form_message_lines(&fm, 76, 0, 40, l, FORM_MSG_LINES, &nerr);
+	assert_int_equal(n, 1);
+	assert_string_equal(l[0], "Bid: out of range: 1.5 is not between 0.001 and 1");
+	/* another field focused: its message fits over the value (60 cells) */
+	fm.focus = 0;
+	assert_int_equal(form_message_lines(&fm, 76, 0, 60, l, FORM_MSG_LINES, &nerr), 0);
+	/* the service's answer, wrapped, then a note that is not an error */
+	form_set_answer(&fm, NULL, "the service refused the create: insufficient credit for this "
+				   "offer, add credit in the account view and try again");
+	form_set_note(&fm, "0.05 $/h is under min_bid 0.1 $/h: the instance will be outbid", true);
+	n = form_message_lines(&fm, 40, 60, 40, l, FORM_MSG_LINES, &nerr);
+	assert_true(nerr >= 3);
+	assert_true(n > nerr);
+	joined(l, nerr, all, sizeof all);
+	assert_non_null(strstr(all, "add credit in the account view and try again"));
+	joined(l + nerr, n - nerr, all, sizeof all);
+	assert_string_equal(all, "0.05 $/h is under min_bid 0.1 $/h: the instance will be outbid");
+	form_set_note(&fm, NULL, false);
+	assert_int_equal(form_message_lines(&fm, 40, 60, 40, l, FORM_MSG_LINES, &nerr), nerr);
+	/* an answer supersedes a note */
+	form_set_note(&fm, "A code was sent by SMS: type it and submit.", false);
+	assert_false(fm.f[0].error[0]);
+	form_set_answer(&fm, NULL, "wrong code");
+	assert_string_equal(fm.note, "");
+	form_free(&fm);
+}
+
+/* A multi-line field (onstart) takes what is typed while it holds one line
+ * (it is not dropped), and says so when it holds several. */
+static void test_multiline_typed(void **state)
+{
+	(void)state;
+	form_init(&fm, "Script");
+	int os = form_add_multiline(&fm, "onstart", "Onstart script", "", 4096, false);
+	fm.focus = os;
+	type(&fm, "apt update");
+	assert_string_equal(form_value(&fm, "onstart"), "apt update");
+	form_key(&fm, KM_FN(KEY_BACKSPACE));
+	form_key(&fm, KM_CTRL('a'));
+	type(&fm, "sudo ");
+	assert_string_equal(form_value(&fm, "onstart"), "sudo apt updat");
+	assert_int_equal(form_key(&fm, '\n'), FORM_EDIT); /* Enter: $EDITOR */
+	form_set_text(&fm, os, "line 1\nline 2");
+	assert_string_equal(fm.note, "");
+	type(&fm, "x");
+	assert_string_equal(form_value(&fm, "onstart"), "line 1\nline 2");
+	assert_non_null(strstr(fm.note, "2 lines: Enter edits them in $EDITOR"));
+	form_set_text(&fm, os, "echo one line");
+	type(&fm, "!");
+	assert_string_equal(form_value(&fm, "onstart"), "echo one line!");
+	/* one line as long as the edit buffer takes: the next character is said */
+	char *full = malloc(TEXTBUF_BYTES + 1);
+	assert_non_null(full);
+	memset(full, 'a', TEXTBUF_BYTES);
+	full[TEXTBUF_BYTES] = '\0';
+	form_set_text(&fm, os, full);
+	fm.note[0] = '\0';
+	type(&fm, "b");
+	assert_string_equal(form_value(&fm, "onstart"), full);
+	assert_non_null(strstr(fm.note, "Enter edits it in $EDITOR"));
+	free(full);
+	form_free(&fm);
+}
+
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
@@ -347,6 +454,8 @@ int main(void)
 		cmocka_unit_test(test_lost_stale_and_failed),
 		cmocka_unit_test(test_lost_not_done),
 		cmocka_unit_test(test_lost_unknown),
+		cmocka_unit_test(test_message_lines),
+		cmocka_unit_test(test_multiline_typed),
 	};
 	return cmocka_run_group_tests_name("ui_form", tests, NULL, NULL);
 }

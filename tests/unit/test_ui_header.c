@@ -74,7 +74,7 @@ static void test_refreshed_outlives_the_rest(void **state)
 		assert_true(seg[i].keep);
 	assert_true(kept(seg, HSEG_REFRESHED, "sweep <10s ago"));
 	assert_true(kept(seg, HSEG_COUNTS, "3 running"));
-	/* 80 columns: counts and the email go, refreshed stays whole */
+	/* 80 columns: the email, the sweep age and the counts go */
 	w = header_account(&snap, &cfg, DS_FRESH, now, 0, 80, seg);
 	assert_true(w <= 80);
 	assert_false(seg[HSEG_COUNTS].keep);
@@ -102,6 +102,41 @@ static void test_refreshed_outlives_the_rest(void **state)
 	for (int i = 0; i < HSEG__N; i++)
 		if (i != HSEG_REFRESHED)
 			assert_false(seg[i].keep);
+}
+
+/* 120 columns, the seeded simulator's account (issue 21): the e-mail
+ * address goes first and the state counts stay. */
+static void test_counts_outlive_email(void **state)
+{
+	(void)state;
+	double now = 1.7e9;
+	fleet(now);
+	static struct instance v[12];
+	static const struct instance *pv[12];
+	static const enum inst_state st[12] = {
+		IS_RUNNING, IS_RUNNING, IS_RUNNING, IS_RUNNING, IS_RUNNING, IS_LOADING,
+		IS_PROVISIONING, IS_STOPPED, IS_EXITED, IS_CREATED, IS_UNKNOWN, IS_OFFLINE,
+	};
+	for (int i = 0; i < 12; i++) {
+		v[i] = xs[0];
+		v[i].id = 100 + i;
+		v[i].state = st[i];
+		pv[i] = &v[i];
+	}
+	snap.instances = pv;
+	snap.ninstances = 12;
+	user.email = (char *)"demo@example.com";
+	user.credit = 246.22;
+	struct header_seg seg[HSEG__N];
+	int w = header_account(&snap, &cfg, DS_FRESH, now, 0, 120, seg);
+	assert_true(w <= 120);
+	assert_true(kept(seg, HSEG_COUNTS, "5 running 2 booting 1 stopped 4 failed"));
+	assert_false(seg[HSEG_EMAIL].keep);
+	assert_true(kept(seg, HSEG_CREDIT, "credit $246.22"));
+	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
+	/* wide enough for all: the address too */
+	header_account(&snap, &cfg, DS_FRESH, now, 0, 200, seg);
+	assert_true(kept(seg, HSEG_EMAIL, "demo@example.com"));
 }
 
 static void test_refreshed_kept_while_stale(void **state)
@@ -150,6 +185,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_refreshed_outlives_the_rest),
+		cmocka_unit_test(test_counts_outlive_email),
 		cmocka_unit_test(test_refreshed_kept_while_stale),
 		cmocka_unit_test(test_freshness_marker_goes_last),
 	};

@@ -119,9 +119,10 @@ void create_form_build(struct form *fm, const struct offer *o, const struct offe
 	form_add_toggle(fm, "stopped", "Start stopped", false);
 	if (o->is_bid) {
 		char bid[32] = "";
-		if (isfinite(o->min_bid) && o->min_bid > 0)
+		if (isfinite(o->min_bid) && o->min_bid > 0) /* up to the 3 decimals shown: never under */
 			create_form_num_text(bid, sizeof bid,
-				 o->min_bid < CREATE_BID_MIN ? CREATE_BID_MIN : o->min_bid, 3);
+				 o->min_bid < CREATE_BID_MIN ? CREATE_BID_MIN
+							     : ceil(o->min_bid * 1000 - 1e-9) / 1000, 3);
 		form_add_number(fm, "price", "Bid ($/h, 0.001-128)", bid, CREATE_BID_MIN,
 				CREATE_BID_MAX, false, true);
 	}
@@ -240,9 +241,108 @@ bool create_form_read(struct form *fm, const struct offer *o, const struct creat
 	return false;
 }
 
+/* ---- the draft ---------------------------------------------------------------------- */
+
+void create_draft_clear(struct create_draft *d)
+{
+	for (int i = 0; i < d->n; i++) {
+		if (d->f[i].text)
+			explicit_bzero(d->f[i].text, strlen(d->f[i].text)); /* env values, a token */
+		free(d->f[i].text);
+	}
+	create_tpl_clear(&d->tpl);
+	memset(d, 0, sizeof *d);
+}
+
+/* A copy of what template t supplies. */
+static void tpl_copy(struct create_tpl *to, const struct create_tpl *from)
+{
+	create_tpl_clear(to);
+	*to = *from;
+	to->env = from->env ? xstrdup(from->env) : NULL;
+	to->onstart = from->onstart ? xstrdup(from->onstart) : NULL;
+	to->args_str = from->args_str ? xstrdup(from->args_str) : NULL;
+}
+
+void create_draft_save(struct create_draft *d, const struct form *fm, const struct create_tpl *t,
+		       long offer_id)
+{
+	create_draft_clear(d);
+	for (int i = 0; i < fm->n && d->n < FORM_MAX_FIELDS; i++) {
+		const struct form_field *f = &fm->f[i];
+		struct create_draft_field *g = &d->f[d->n++];
+		util_strlcpy(g->name, f->name, sizeof g->name);
+		g->kind = f->kind;
+		g->choice = f->choice;
+		g->on = f->on;
+		g->text = xstrdup(form_value(fm, f->name));
+		if (f->kind == FK_SECRET && *g->text)
+			d->secrets = true;
+	}
+	if (t)
+		tpl_copy(&d->tpl, t);
+	d->offer_id = offer_id;
+	d->have = true;
+}
+
+void create_draft_apply(const struct create_draft *d, struct form *fm, struct create_tpl *t,
+			bool secrets)
+{
+	for (int k = 0; k < d->n; k++) {
+		const struct create_draft_field *g = &d->f[k];
+		int i = form_find(fm, g->name);
+		if (i < 0 || fm->f[i].kind != g->kind)
+			continue; /* not on this form (a bid on an on-demand offer) */
+		struct form_field *f = &fm->f[i];
+		switch (g->kind) {
+		case FK_CHOICE:
+			if (g->choice >= 0 && g->choice < f->nchoices)
+				f->choice = g->choice;
+			break;
+		case FK_TOGGLE: f->on = g->on; break;
+		case FK_SECRET:
+			if (secrets)
+				textbuf_set(&f->tb, g->text);
+			break;
+		case FK_TEXT: case FK_NUMBER: case FK_MULTILINE:
+			form_set(fm, g->name, g->text);
+			break;
+		}
+		form_check_field(f);
+	}
+	if (t && d->tpl.hash_id[0])
+		tpl_copy(t, &d->tpl);
+}
+
+uint64_t create_form_print(const struct form *fm)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a over every value */
+	for (int i = 0; i < fm->n; i++) {
+		const char *v = form_value(fm, fm->f[i].name);
+		for (const char *p = v;; p++) {
+			h = (h ^ (unsigned char)*p) * 1099511628211ull;
+			if (!*p)
+				break;
+		}
+	}
+	return h;
+}
+
+void create_bid_note(struct form *fm, const struct offer *o)
+{
+	int i = form_find(fm, "price");
+	if (i < 0 || !o->is_bid)
+		return;
+	char note[256];
+	dialog_bid_preview(fm->f[i].tb.s, isfinite(o->min_bid) ? o->min_bid : NAN, note, sizeof note);
+	form_set_note(fm, note, strstr(note, "under min_bid") != NULL);
+}
+
 /* ---- the modal steps ---------------------------------------------------------------- */
 
-enum cu_mode { CU_CLOSED, CU_FORM, CU_PICK, CU_CONFIRM };
+/* CU_DRAFT: use the last draft?  CU_SECRETS: its secrets too?  CU_DISCARD:
+ * discard a filled form? */
+enum cu_mode { CU_CLOSED, CU_FORM, CU_PICK, CU_CONFIRM, CU_DRAFT, CU_SECRETS, CU_DISCARD };
 
 struct create_ui {
 	enum cu_mode mode;
@@ -256,6 +356,9 @@ struct create_ui {
 	size_t psel;
 	struct create_req *req;    /* the create as confirmed (heap: it is large) */
 	int job;                   /* the create job awaited, 0: none */
+	uint64_t opened;           /* create_form_print as it opened: Esc asks when it differs */
+	char price[40];            /* the bid as last judged against min_bid */
+	struct create_draft draft; /* the last form discarded (memory only), for the next c */
 };
 
 struct create_ui *create_ui_new(void)
@@ -289,12 +392,30 @@ void create_ui_free(struct app *a, struct create_ui *c)
 	if (!c)
 		return;
 	close_ui(c);
+	create_draft_clear(&c->draft);
 	tpl_list_free(a, &c->list);
 	free(c->req);
 	free(c);
 }
 
 bool create_ui_is_open(const struct create_ui *c) { return c && c->mode != CU_CLOSED; }
+
+/* The bid's note, judged again when the bid changed. */
+static void bid_judged(struct create_ui *c)
+{
+	int i = form_find(&c->fm, "price");
+	if (i < 0 || !strcmp(c->price, c->fm.f[i].tb.s))
+		return;
+	util_strlcpy(c->price, c->fm.f[i].tb.s, sizeof c->price);
+	create_bid_note(&c->fm, &c->o);
+}
+
+/* The same after an answer cleared the note. */
+static void rejudge_bid(struct create_ui *c)
+{
+	c->price[0] = '\0';
+	bid_judged(c);
+}
 
 void create_ui_open(struct app *a, struct create_ui *c, const struct offer *o,
 		    const struct offers_prefill *p, long replace_id)
@@ -304,12 +425,24 @@ void create_ui_open(struct app *a, struct create_ui *c, const struct offer *o,
 		return;
 	}
 	close_ui(c);
+	c->price[0] = '\0';
 	c->o = *o;
 	c->o.gpu_name = xstrdup(o->gpu_name);
 	c->o.geolocation = c->o.verification = c->o.driver_version = c->o.cpu_name = NULL;
 	c->replace_id = replace_id;
 	create_form_build(&c->fm, &c->o, p);
 	c->mode = CU_FORM;
+	if (c->draft.have && !p) { /* the last draft first: use it? */
+		char text[300];
+		snprintf(text, sizeof text,
+			 "A form for offer %ld was discarded in this session. Start from it "
+			 "(its fields, on this offer) or from an empty form?",
+			 c->draft.offer_id);
+		dialog_choice(&c->dlg, 0, 0, "Last draft", text, "Draft", "Empty form");
+		c->mode = CU_DRAFT;
+	}
+	bid_judged(c);
+	c->opened = create_form_print(&c->fm);
 	a->dirty |= DIRTY_ALL;
 }
 
@@ -415,6 +548,9 @@ static void confirm(struct app *a, struct create_ui *c)
 	int l = form_choice(&c->fm, "launch");
 	bool ssh = l >= 0 && l < LAUNCH__COUNT && offers_launch_uses_ssh((enum create_launch)l);
 	offers_confirm_text(&c->o, c->req, ssh && no_ssh_key(a), text, sizeof text);
+	size_t len = strlen(text); /* the keys, as dialog_key takes them */
+	snprintf(text + len, sizeof text - len, " Tab, Enter: rent. Enter on Cancel, Esc or q: back "
+						"to the form.");
 	dialog_confirm(&c->dlg, 0, 0, "Confirm billing", text, "Rent");
 	c->mode = CU_CONFIRM;
 	(void)a;
@@ -431,11 +567,62 @@ static void send_create(struct app *a, struct create_ui *c)
 	c->mode = CU_FORM;
 	if (!id) { /* refused before sending (its toast says why): the form stays */
 		form_set_answer(&c->fm, NULL, a->msg);
+		rejudge_bid(c);
 		return;
 	}
 	c->job = id;
 	c->fm.waiting = true;
 	app_toast(a, ROLE_PENDING, 0, "create: sent for offer %ld", c->o.id);
+}
+
+/* The draft's questions: use it, its secrets too, discard a filled form. */
+static void draft_key(struct app *a, struct create_ui *c, int key)
+{
+	enum dlg_result r = dialog_key(&c->dlg, key);
+	if (r == DLG_CONTINUE)
+		return;
+	bool yes = r == DLG_SUBMIT && (c->mode == CU_DISCARD ? c->dlg.focus == 1 : c->dlg.focus == 0);
+	if (c->mode == CU_SECRETS) /* "Leave out" first, "Fill in" second */
+		yes = r == DLG_SUBMIT && c->dlg.focus == 1;
+	dialog_close(&c->dlg);
+	a->dirty |= DIRTY_ALL;
+	switch (c->mode) {
+	case CU_DRAFT:
+		c->mode = CU_FORM;
+		if (r == DLG_CANCEL) {
+			close_ui(c);
+			return;
+		}
+		if (!yes)
+			break;
+		create_draft_apply(&c->draft, &c->fm, &c->tpl, false);
+		if (c->draft.secrets) {
+			dialog_choice(&c->dlg, 0, 0, "The draft's secrets",
+				      "The draft's env, ports and registry login may hold secrets "
+				      "(kept in memory for this session only). Fill them in too?",
+				      "Leave out", "Fill in");
+			c->mode = CU_SECRETS;
+		}
+		break;
+	case CU_SECRETS:
+		c->mode = CU_FORM;
+		if (yes)
+			create_draft_apply(&c->draft, &c->fm, &c->tpl, true);
+		break;
+	case CU_DISCARD:
+		c->mode = CU_FORM;
+		if (!yes)
+			return; /* back to the form, as it was */
+		create_draft_save(&c->draft, &c->fm, &c->tpl, c->o.id);
+		close_ui(c);
+		app_toast(a, ROLE_DIM, 8, "form discarded: kept as a draft for this session "
+				       "(the next c offers it)");
+		return;
+	case CU_CLOSED: case CU_FORM: case CU_PICK: case CU_CONFIRM:
+		return;
+	}
+	rejudge_bid(c);
+	c->opened = create_form_print(&c->fm);
 }
 
 bool create_ui_key(struct app *a, struct create_ui *c, int key)
@@ -445,6 +632,9 @@ bool create_ui_key(struct app *a, struct create_ui *c, int key)
 		return false;
 	case CU_PICK:
 		pick_key(a, c, key);
+		return true;
+	case CU_DRAFT: case CU_SECRETS: case CU_DISCARD:
+		draft_key(a, c, key);
 		return true;
 	case CU_CONFIRM: {
 		enum dlg_result r = dialog_key(&c->dlg, key);
@@ -484,6 +674,16 @@ bool create_ui_key(struct app *a, struct create_ui *c, int key)
 	enum form_result r = form_key(&c->fm, key);
 	switch (r) {
 	case FORM_CANCEL:
+		if (create_form_print(&c->fm) != c->opened) { /* filled: ask first */
+			char text[300];
+			snprintf(text, sizeof text,
+				 "Discard the form for offer %ld? What you typed is kept as a draft "
+				 "for this session only (in memory, never on disk): the next c on an "
+				 "offer offers it.", c->o.id);
+			dialog_confirm(&c->dlg, 0, 0, "Discard the form", text, "Discard");
+			c->mode = CU_DISCARD;
+			break;
+		}
 		close_ui(c);
 		a->dirty |= DIRTY_ALL;
 		break;
@@ -493,8 +693,10 @@ bool create_ui_key(struct app *a, struct create_ui *c, int key)
 		break;
 	case FORM_EDIT: {
 		char err[200];
-		if (!form_edit_external(&c->fm, c->fm.focus, err, sizeof err))
+		if (!form_edit_external(&c->fm, c->fm.focus, err, sizeof err)) {
 			form_set_answer(&c->fm, NULL, err);
+			rejudge_bid(c);
+		}
 		clearok(curscr, TRUE);
 		a->dirty |= DIRTY_ALL;
 		break;
@@ -502,6 +704,7 @@ bool create_ui_key(struct app *a, struct create_ui *c, int key)
 	case FORM_CONTINUE:
 		break;
 	}
+	bid_judged(c);
 	return true;
 }
 
@@ -517,7 +720,7 @@ bool create_ui_draw(struct app *a, struct create_ui *c)
 		form_draw(&c->fm, &a->lay);
 		draw_picker(a, c);
 		return true;
-	case CU_CONFIRM:
+	case CU_CONFIRM: case CU_DRAFT: case CU_SECRETS: case CU_DISCARD:
 		form_draw(&c->fm, &a->lay);
 		dialog_draw(&c->dlg, &a->lay);
 		return false;
@@ -551,6 +754,7 @@ long create_ui_event(struct app *a, struct create_ui *c, const struct event *e)
 	if (e->level == EV_ERROR || e->level == EV_WARN) {
 		c->fm.waiting = false;
 		form_set_answer(&c->fm, NULL, e->text);
+		rejudge_bid(c);
 		a->dirty |= DIRTY_ALL;
 		return 0;
 	}
@@ -558,6 +762,7 @@ long create_ui_event(struct app *a, struct create_ui *c, const struct event *e)
 	long old = c->replace_id;
 	long offer = c->o.id;
 	close_ui(c);
+	create_draft_clear(&c->draft); /* rented: the draft has served */
 	if (id > 0)
 		view_open(a, "instances", id);
 	if (old > 0 && !dialog_open(&a->dlg)) {

@@ -9,14 +9,20 @@
  * words; a lost answer is said as such and nothing is sent again; a
  * created instance is shown selected in the instance table (and, when it
  * replaces a failed one, the destroy of that one is offered, on Cancel).
+ * Esc on a form changed since it opened asks before discarding it; a
+ * discarded form is kept in memory as the draft the next `c` offers (its
+ * secrets filled in only when asked).  A bid under the offer's min_bid is
+ * warned in the form's note and in the confirmation.
  *
- * create_form_build/apply_template/read are pure (the tests drive them
+ * create_form_build/apply_template/read, the draft's functions,
+ * create_form_print and create_bid_note are pure (the tests drive them
  * without a terminal); the rest is UI thread only. */
 #ifndef RENTOP_UI_CREATE_FORM_H
 #define RENTOP_UI_CREATE_FORM_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "api_offers.h"
 #include "form.h"
@@ -60,6 +66,40 @@ void create_form_apply_template(struct form *fm, const struct template_rec *t,
  * invalid field marked (its message beside it) and the focus on the first. */
 bool create_form_read(struct form *fm, const struct offer *o, const struct create_tpl *ct,
 		      struct create_req *r);
+
+/* The last form discarded with Esc (after "Discard the form?"), kept in
+ * memory for the session and never written anywhere, so that the next `c`
+ * can start from it: every field's value by name, secrets (env and ports,
+ * registry login) included but filled in again only when asked (wiped
+ * when cleared). */
+struct create_draft_field {
+	char name[32];
+	enum field_kind kind;
+	char *text;    /* form_value: owned */
+	int choice;
+	bool on;
+};
+struct create_draft {
+	bool have;
+	bool secrets;  /* a secret field held text */
+	long offer_id; /* the offer it was typed for */
+	struct create_draft_field f[FORM_MAX_FIELDS];
+	int n;
+	struct create_tpl tpl; /* the template it had picked */
+};
+void create_draft_clear(struct create_draft *d);
+/* Keep fm's values (and t, the picked template: may be NULL) in d. */
+void create_draft_save(struct create_draft *d, const struct form *fm, const struct create_tpl *t,
+		       long offer_id);
+/* Fill fm's fields of the same name and kind from d; secret fields only
+ * when secrets; t (may be NULL) gets the draft's template. */
+void create_draft_apply(const struct create_draft *d, struct form *fm, struct create_tpl *t,
+			bool secrets);
+/* A fingerprint of every value of fm (has it changed since it opened?). */
+uint64_t create_form_print(const struct form *fm);
+/* The note under the fields for the bid of a bid offer o: under min_bid
+ * (a warning: it would be outbid at once), or at or above it. */
+void create_bid_note(struct form *fm, const struct offer *o);
 
 /* ---- the stateful part (UI thread) --------------------------------------------- */
 

@@ -163,16 +163,16 @@ static void prune_marks(struct inst_view *v, const struct snapshot *s)
 	v->nmarks = k;
 }
 
+/* The status cell's colour, by the state's group (model.h: the header
+ * counts and status=GROUP use the same); stopping is still moving. */
 static enum role state_role(enum inst_state s)
 {
-	switch (s) {
-	case IS_RUNNING: return ROLE_RUNNING;
-	case IS_PROVISIONING: case IS_LOADING: case IS_STARTING: case IS_REBOOTING:
-	case IS_STOPPING:
-		return ROLE_LOADING;
-	case IS_STOPPED: return ROLE_STOPPED;
-	case IS_EXITED: case IS_CREATED: case IS_UNKNOWN: case IS_OFFLINE: return ROLE_FAILED;
-	case IS_FROZEN: case IS_OTHER: case IS__COUNT: return ROLE_DIM;
+	switch (inst_state_group(s)) {
+	case IG_RUNNING: return ROLE_RUNNING;
+	case IG_BOOTING: return ROLE_LOADING;
+	case IG_STOPPED: return s == IS_STOPPING ? ROLE_LOADING : ROLE_STOPPED;
+	case IG_FAILED: return ROLE_FAILED;
+	case IG_OTHER: case IG__COUNT: break;
 	}
 	return ROLE_DIM;
 }
@@ -186,6 +186,7 @@ static void finish(struct table_row *row, const void *rec, const void *ctx)
 	row->role = inst_state_failed(x->state) ? ROLE_FAILED : ROLE_NORMAL;
 	row->cell_role_col = IC_STATUS;
 	row->cell_role = instcol_pending(x, c->s) ? ROLE_PENDING : state_role(x->state);
+	row->group = inst_group_name(inst_state_group(x->state)); /* status=failed */
 }
 
 void pane_instances_row(struct table_row *row, const struct instance *x, const struct snapshot *s,

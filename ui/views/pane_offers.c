@@ -3,7 +3,9 @@
  * and shows them as a generic table (table.h) in the order the service
  * sent them: the sort is the search's server-side `order` (applied before
  * the limit), chosen with < > among query_sort_keys and inverted with i,
- * each a new search.  t cycles the offer type (on-demand, bid, reserved).
+ * each a new search; a sort on a figure the client prices itself ($/h:
+ * a bid offer's min_bid, not the on-demand dph_total the service sorts;
+ * DLP/$) then orders the rows by the figure shown (offers_sort_shown).  t cycles the offer type (on-demand, bid, reserved).
  * The header says the type (and the lowest minimum bid for bid offers),
  * the default filters in force and the sort.
  *
@@ -621,6 +623,10 @@ static void off_snapshot(struct app *a, void *st, bool rows)
 		if (l)
 			l->v = NULL, l->n = 0;
 		v->searched = true;
+		int inv, k = pane_offers_sort_key(v->qc.order, &inv);
+		if (k >= 0) /* the column's price, not the service's dph_total */
+			offers_sort_shown(v->offers, v->n, query_sort_keys[k].field,
+					  query_sort_keys[k].desc != (bool)inv, priced_disk(&v->qc));
 		fill(v);
 		table_home(&v->t);
 		say(a, v, ROLE_OK, "%zu offer%s", v->n, v->n == 1 ? "" : "s");

@@ -141,6 +141,18 @@ struct tfa_view {
 
 /* ---- answers (poller thread) ----------------------------------------------------- */
 
+/* Information (a code was sent, what to type) in the form's note, not its
+ * error slot; an earlier answer and field's mark go, and the focus goes to
+ * field (NULL: stays). */
+static void tfa_info(struct form *fm, const char *field, const char *msg)
+{
+	form_set_answer(fm, NULL, "");
+	int i = field ? form_find(fm, field) : -1;
+	if (i >= 0)
+		form_mark(fm, i, "");
+	form_set_note(fm, msg, false);
+}
+
 static void answer_free(void *p)
 {
 	if (!p)
@@ -339,10 +351,9 @@ static void open_verify(struct app *a, struct tfa_view *v, enum purpose p)
 	form_add_secret(&v->fm, "code", "Code (C-r shows)", 20, false);
 	v->fm.focus = v->nch > 1 ? 0 : 1;
 	if (p == VP_REMOVE)
-		form_set_answer(&v->fm, NULL, v->target_text);
+		tfa_info(&v->fm, NULL, v->target_text);
 	else if (p == VP_AUTHORIZE)
-		form_set_answer(&v->fm, NULL,
-				"A code (or a backup code) lets you add a method for 30 min.");
+		tfa_info(&v->fm, NULL, "A code (or a backup code) lets you add a method for 30 min.");
 	v->step = ST_VERIFY;
 }
 
@@ -619,7 +630,7 @@ static void email_start(struct app *a, struct tfa_view *v)
 	if (send_call(a, v, CK_EMAIL_START, api_tfa_authorize_start(a->cfg, &s), map_secret,
 		      "2FA: authorize by email", err, sizeof err)) {
 		v->fm.waiting = true;
-		form_set_answer(&v->fm, NULL, "Asking the service for a code by email...");
+		tfa_info(&v->fm, NULL, "Asking the service for a code by email...");
 	} else {
 		form_set_answer(&v->fm, NULL, err);
 	}
@@ -661,7 +672,7 @@ static void submit_email(struct app *a, struct tfa_view *v, bool resend)
 	}
 	digits_of(form_value(&v->fm, "code"), code);
 	if (!code[0]) {
-		form_set_answer(&v->fm, "code", "Type the 6-digit code from the email (C-n sends another).");
+		tfa_info(&v->fm, "code", "Type the 6-digit code from the email (C-n sends another).");
 		return;
 	}
 	struct api_call call = api_tfa_authorize_finish(a->cfg, code, v->challenge);
@@ -899,7 +910,7 @@ static void call_done(struct app *a, struct tfa_view *v, struct call_result *r)
 		} else if (ans && ans->secret[0]) { /* an SMS went out */
 			util_strlcpy(v->challenge, ans->secret, sizeof v->challenge);
 			v->fm.waiting = false;
-			form_set_answer(&v->fm, "code", "A code was sent by SMS: type it and submit.");
+			tfa_info(&v->fm, "code", "A code was sent by SMS: type it and submit.");
 		} else {
 			api_tfa_verify_wipe(&v->pending);
 			v->fm.waiting = false;
@@ -937,7 +948,7 @@ static void call_done(struct app *a, struct tfa_view *v, struct call_result *r)
 		v->fm.waiting = false;
 		if (ans && ans->secret[0]) {
 			util_strlcpy(v->challenge, ans->secret, sizeof v->challenge);
-			form_set_answer(&v->fm, "code", "A code was sent by SMS: type it and submit.");
+			tfa_info(&v->fm, "code", "A code was sent by SMS: type it and submit.");
 		} else {
 			form_set_answer(&v->fm, NULL, "the service sent no challenge: try again");
 		}
@@ -948,7 +959,7 @@ static void call_done(struct app *a, struct tfa_view *v, struct call_result *r)
 		if (ans && ans->secret[0]) {
 			v->sent_at = util_mono();
 			util_strlcpy(v->challenge, ans->secret, sizeof v->challenge);
-			form_set_answer(&v->fm, "code", k == CK_SMS_NEW
+			tfa_info(&v->fm, "code", k == CK_SMS_NEW
 						? "A code was sent by SMS: type it and submit (C-n resends)."
 						: "The code was sent again.");
 			int c = form_find(&v->fm, "code");
@@ -1208,7 +1219,7 @@ static void verify_lock_line(struct tfa_view *v)
 	char lock[64], line[200];
 	if (!m || !acct_lock_countdown(lock, sizeof lock, m->locked_until, util_now())) {
 		if (!strncmp(v->fm.answer, "Locked: ", 8)) /* the lock ended */
-			form_set_answer(&v->fm, NULL, "The lock has ended: a code may be tried again.");
+			tfa_info(&v->fm, NULL, "The lock has ended: a code may be tried again.");
 		return;
 	}
 	snprintf(line, sizeof line, "Locked: %s after %d wrong codes; no code is sent until then.",

@@ -250,7 +250,7 @@ static void submit_form(struct app *a, struct tpl_edit *ed)
 		call = api_template_edit(a->cfg, ed->t->hash_id, &old, &r, &changed);
 		if (!changed) {
 			api_call_free(&call);
-			form_set_answer(&ed->fm, NULL, "nothing changed: nothing to send");
+			form_set_note(&ed->fm, "nothing changed: nothing to send", false);
 			return;
 		}
 		snprintf(what, sizeof what, "edit template %ld", ed->t->id);

@@ -333,11 +333,12 @@ void dialog_draw(const struct dialog *d, const struct layout *l)
 		want_w = 72;
 	struct rect probe = layout_dialog(l, want_w, l->rows);
 	int inner = probe.w - 4;
+	/* every line of the text, the error and the note, wrapped: the box grows */
 	char lines[12][256];
-	int nl = dialog_wrap(d->text, inner, lines, 8);
-	char elines[4][256], nlines[4][256];
-	int ne = d->error[0] ? dialog_wrap(d->error, inner, elines, 3) : 0;
-	int nn = d->kind == DLG_INPUT && d->note[0] ? dialog_wrap(d->note, inner, nlines, 3) : 0;
+	int nl = dialog_wrap(d->text, inner, lines, 12);
+	char elines[7][256], nlines[7][256];
+	int ne = d->error[0] ? dialog_wrap(d->error, inner, elines, 7) : 0;
+	int nn = d->kind == DLG_INPUT && d->note[0] ? dialog_wrap(d->note, inner, nlines, 7) : 0;
 	int h = 2 + 1 + nl + (d->kind == DLG_INPUT ? 2 : 0) + (ne ? ne + 1 : 0) + (nn ? nn + 1 : 0) +
 		(d->waiting ? 2 : 0) + 2;
 	struct rect r = layout_dialog(l, want_w, h);

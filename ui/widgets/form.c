@@ -116,6 +116,20 @@ int form_add_toggle(struct form *fm, const char *name, const char *label, bool o
 	return fm->n - 1;
 }
 
+/* A multi-line field's text as its one-line edit buffer holds it, when it
+ * can: then typing edits it in place. */
+static void ml_sync(struct form_field *f)
+{
+	textbuf_set(&f->tb, f->text ? f->text : "");
+}
+
+/* Is the multi-line field f one line that its edit buffer holds whole
+ * (no newline, no character the buffer refuses, not too long)? */
+static bool ml_inline(const struct form_field *f)
+{
+	return f->kind == FK_MULTILINE && strcmp(f->tb.s, f->text ? f->text : "") == 0;
+}
+
 int form_add_multiline(struct form *fm, const char *name, const char *label, const char *initial,
 		       size_t max_bytes, bool required)
 {
@@ -125,6 +139,7 @@ int form_add_multiline(struct form *fm, const char *name, const char *label, con
 	f->required = required;
 	f->max_bytes = max_bytes;
 	f->text = xstrdup(initial ? initial : "");
+	ml_sync(f);
 	return fm->n - 1;
 }
 
@@ -292,8 +307,25 @@ enum form_result form_key(struct form *fm, int key)
 		if (!textbuf_key(&f->tb, key))
 			return FORM_CONTINUE;
 		break;
-	case FK_MULTILINE:
+	case FK_MULTILINE: {
+		bool typed = !(key & KM_FN_BIT) && key >= 0x20;
+		if (ml_inline(f) && textbuf_key(&f->tb, key)) {
+			free(f->text);
+			f->text = xstrdup(f->tb.s);
+			break;
+		}
+		if (typed) { /* several lines, or a line as long as the field takes: said */
+			size_t lines = 1;
+			for (const char *p = f->text ? f->text : ""; *p; p++)
+				lines += *p == '\n' && p[1];
+			char m[200];
+			snprintf(m, sizeof m, "%s holds %zu line%s%s: Enter edits %s in $EDITOR (typing "
+				 "here changes nothing)", f->label, lines, lines == 1 ? "" : "s",
+				 lines == 1 ? " as long as typing takes" : "", lines == 1 ? "it" : "them");
+			form_set_note(fm, m, true);
+		}
 		return FORM_CONTINUE;
+	}
 	}
 	/* an edit: re-check the field as it is typed */
 	f->touched = true;
@@ -343,6 +375,7 @@ void form_set_text(struct form *fm, int idx, const char *text)
 		return;
 	free(fm->f[idx].text);
 	fm->f[idx].text = xstrdup(text ? text : "");
+	ml_sync(&fm->f[idx]);
 	fm->f[idx].touched = true;
 	form_check_field(&fm->f[idx]);
 }
@@ -374,6 +407,7 @@ void form_set_answer(struct form *fm, const char *field, const char *msg)
 	util_strlcpy(fm->answer, clean, sizeof fm->answer);
 	free(clean);
 	fm->waiting = false;
+	fm->note[0] = '\0'; /* the answer supersedes any note */
 	form_mark(fm, field ? form_find(fm, field) : -1, fm->answer);
 }
 
@@ -452,6 +486,49 @@ enum form_verdict form_lost_reread(struct form *fm, double when, int after, cons
 	return FV_WAIT;
 }
 
+void form_set_note(struct form *fm, const char *msg, bool warn)
+{
+	char *clean = util_sanitize(msg ? msg : "");
+	util_strlcpy(fm->note, clean, sizeof fm->note);
+	free(clean);
+	fm->note_warn = warn;
+}
+
+/* Does "! msg" fit in w cells (where it is drawn beside or over a field)? */
+static bool fits_beside(const char *msg, int w)
+{
+	return w > 2 && util_strwidth(msg) + 2 <= w;
+}
+
+int form_message_lines(const struct form *fm, int inner, int ew, int fw, char (*out)[256],
+		       int max, int *nerr)
+{
+	int n = 0;
+	char m[300];
+	/* the focused field's error first, then the others in field order */
+	for (int k = -1; k < fm->n && n < max; k++) {
+		int i = k < 0 ? fm->focus : k;
+		if (i < 0 || i >= fm->n || (k >= 0 && i == fm->focus))
+			continue;
+		const struct form_field *f = &fm->f[i];
+		if (!f->touched || !f->error[0])
+			continue;
+		/* shown whole beside the field (or over a field not focused) */
+		if (ew ? fits_beside(f->error, ew) : i != fm->focus && fits_beside(f->error, fw))
+			continue;
+		if (!strcmp(f->error, fm->answer))
+			continue; /* the answer marked on its field: said once, below */
+		snprintf(m, sizeof m, "%s: %s", f->label, f->error);
+		n += dialog_wrap(m, inner, out + n, max - n);
+	}
+	if (fm->answer[0] && n < max)
+		n += dialog_wrap(fm->answer, inner, out + n, max - n);
+	*nerr = n;
+	if (fm->note[0] && n < max)
+		n += dialog_wrap(fm->note, inner, out + n, max - n);
+	return n;
+}
+
 /* ---- drawing ----------------------------------------------------------------- */
 
 /* What a field shows: its text, dots for a hidden secret, "< x >" for a
@@ -505,29 +582,36 @@ void form_draw(const struct form *fm, const struct layout *l)
 	}
 	/* label, field (at least 24), the error beside it when room */
 	int want_w = 4 + lw + 2 + 40 + 2 + 30;
-	int want_h = 2 + fm->n + 1 + (fm->answer[0] ? 3 : 0) + 2;
+	struct rect probe = layout_dialog(l, want_w, l->rows);
+	int inner = probe.w - 4;
+	int fx = probe.x + 2 + lw + 2;      /* field column */
+	int fw = inner - lw - 2;            /* field and error share this */
+	int ew = fw > 64 ? fw - 42 : 0;     /* error beside the field when it fits */
+	if (ew)
+		fw -= ew + 1;
+	/* under the fields: the errors that do not fit beside, the answer, the
+	 * note, each wrapped inside the box (which grows to hold them) */
+	char msg[FORM_MSG_LINES][256];
+	int nerr = 0;
+	int nmsg = form_message_lines(fm, inner, ew, fw, msg, FORM_MSG_LINES, &nerr);
+	int want_h = 2 + fm->n + 1 + (nmsg ? nmsg + 1 : 0) + 2;
 	struct rect r = layout_dialog(l, want_w, want_h);
+	fx += r.x - probe.x;
 	unsigned long bg = theme_attr(ROLE_DIALOG);
 	int need_w = 4 + lw + 2 + 12;
 	if (r.w < need_w || r.h < 2 + fm->n + 2) {
 		for (int j = 0; j < r.h; j++)
 			draw_fill(r.y + j, r.x, r.w, bg);
-		char msg[120];
-		snprintf(msg, sizeof msg, "terminal too small for this form: need %dx%d (Esc cancels)",
+		char small[120];
+		snprintf(small, sizeof small, "terminal too small for this form: need %dx%d (Esc cancels)",
 			 need_w + 2, 2 + fm->n + 4);
-		draw_text(r.y + r.h / 2, r.x + 1, r.w - 2, msg, theme_attr(ROLE_WARNING));
+		draw_text(r.y + r.h / 2, r.x + 1, r.w - 2, small, theme_attr(ROLE_WARNING));
 		curs_set(0);
 		return;
 	}
 	for (int j = 0; j < r.h; j++)
 		draw_fill(r.y + j, r.x, r.w, bg);
 	draw_box(r.y, r.x, r.h, r.w, fm->title, bg);
-	int inner = r.w - 4;
-	int fx = r.x + 2 + lw + 2;          /* field column */
-	int fw = inner - lw - 2;            /* field and error share this */
-	int ew = fw > 64 ? fw - 42 : 0;     /* error beside the field when it fits */
-	if (ew)
-		fw -= ew + 1;
 	int cy = -1, cx = -1;
 	for (int i = 0; i < fm->n; i++) {
 		const struct form_field *f = &fm->f[i];
@@ -536,14 +620,18 @@ void form_draw(const struct form *fm, const struct layout *l)
 		draw_text(y, r.x + 2, lw, f->label,
 			  theme_attr(invalid ? ROLE_ERROR : i == fm->focus ? ROLE_KEY : ROLE_DIALOG));
 		char val[TEXTBUF_BYTES + 1];
-		shown_value(f, val, sizeof val);
+		bool edit = f->kind == FK_TEXT || f->kind == FK_NUMBER || f->kind == FK_SECRET ||
+			    (ml_inline(f) && i == fm->focus); /* a one-line script typed in place */
+		if (f->kind == FK_MULTILINE && edit)
+			util_strlcpy(val, f->tb.s, sizeof val);
+		else
+			shown_value(f, val, sizeof val);
 		unsigned long at = theme_attr(i == fm->focus ? ROLE_INPUT : ROLE_DIALOG);
 		draw_fill(y, fx, fw, at);
 		/* keep the cursor in view: show the tail when the text is wider */
 		const char *start = val;
 		int cur_w = 0;
-		if ((f->kind == FK_TEXT || f->kind == FK_NUMBER || f->kind == FK_SECRET) &&
-		    i == fm->focus) {
+		if (edit && i == fm->focus) {
 			char before[TEXTBUF_BYTES + 1];
 			if (f->kind == FK_SECRET && !f->reveal) {
 				size_t k = 0;
@@ -567,9 +655,13 @@ void form_draw(const struct form *fm, const struct layout *l)
 			cx = fx + cur_w;
 		}
 		draw_text(y, fx, fw, start, at);
-		if (invalid) {
+		if (invalid) { /* whole, or "see below" where the lines under the fields say it */
 			char e[200];
-			snprintf(e, sizeof e, "! %s", f->error);
+			int w = ew ? ew : fw;
+			if (fits_beside(f->error, w))
+				snprintf(e, sizeof e, "! %s", f->error);
+			else
+				snprintf(e, sizeof e, "! see below");
 			if (ew)
 				draw_text(y, fx + fw + 1, ew, e, theme_attr(ROLE_ERROR));
 			else if (i != fm->focus)
@@ -577,18 +669,16 @@ void form_draw(const struct form *fm, const struct layout *l)
 		}
 	}
 	int y = r.y + 2 + fm->n + 1;
+	for (int k = 0; k < nmsg && y < r.y + r.h - 2; k++)
+		draw_text(y++, r.x + 2, inner, msg[k],
+			  theme_attr(k < nerr ? ROLE_ERROR : fm->note_warn ? ROLE_WARNING : ROLE_DIALOG));
 	const struct form_field *ff = fm->n ? &fm->f[fm->focus] : NULL;
-	if (ff && ff->touched && ff->error[0] && !ew && y < r.y + r.h - 1) {
-		char e[200];
-		snprintf(e, sizeof e, "%s: %s", ff->label, ff->error);
-		draw_text(y, r.x + 2, inner, e, theme_attr(ROLE_ERROR));
-	}
-	if (fm->answer[0] && y + 1 < r.y + r.h - 1)
-		draw_text(y + 1, r.x + 2, inner, fm->answer, theme_attr(ROLE_ERROR));
 	const char *keys = fm->waiting		    ? "sending... (Esc closes)"
 			   : form_lost_checking(fm) ? "outcome unknown: checking the list (Esc closes)"
 			   : fm->lost.on	    ? "outcome unknown: nothing is sent again (Esc closes)"
-						    : "C-s submit  Esc cancel  Tab next field";
+			   : ff && ff->kind == FK_MULTILINE
+				   ? "C-s submit  Esc cancel  Tab next field  Enter edits in $EDITOR"
+				   : "C-s submit  Esc cancel  Tab next field";
 	draw_text(r.y + r.h - 2, r.x + 2, inner, keys, theme_attr(ROLE_DIM));
 	if (cy >= 0 && !form_busy(fm)) {
 		move(cy, cx < fx + fw ? cx : fx + fw - 1);
@@ -614,8 +704,11 @@ bool form_edit_external(struct form *fm, int idx, char *err, size_t n)
 	}
 	const char *t = fm->f[idx].text ? fm->f[idx].text : "";
 	size_t len = strlen(t), off = 0;
-	while (off < len) {
-		ssize_t w = write(fd, t + off, len - off);
+	/* the text and a final newline (a text file's last line ends with one;
+	 * editors warn without it, and it is taken off again after) */
+	bool nl = len && t[len - 1] != '\n';
+	while (off < len + nl) {
+		ssize_t w = off < len ? write(fd, t + off, len - off) : write(fd, "\n", 1);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)

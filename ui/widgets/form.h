@@ -8,7 +8,8 @@
  * Keys: Tab / Down next field, S-Tab / Up previous, readline editing in a
  * field (C-a, C-e, C-u, C-w, Left/Right, Backspace, Delete), Left/Right or
  * Space change a choice or a toggle, C-r shows or hides a secret, Enter on
- * a multi-line field asks for $EDITOR (FORM_EDIT), Enter elsewhere moves on
+ * a multi-line field asks for $EDITOR (FORM_EDIT; typing edits it in place
+ * while it holds one line, and says so when it holds more), Enter elsewhere moves on
  * (on the last field it submits), C-s submits from any field, Esc cancels.
  * Nothing is submitted until every field is valid: the first invalid one
  * gets the focus and every invalid one is marked.
@@ -79,6 +80,8 @@ struct form {
 	int n;
 	int focus;
 	char answer[300];    /* the service's answer to the last submit, "" when none */
+	char note[300];      /* information under the fields (not an error), "" when none */
+	bool note_warn;      /* the note is a warning (drawn in the warning colour) */
 	bool waiting;        /* submitted; the answer is awaited (keys but Esc ignored) */
 	struct form_lost lost; /* a lost answer being checked (keys but Esc ignored) */
 };
@@ -124,9 +127,23 @@ int form_choice(const struct form *fm, const char *name);
 bool form_set(struct form *fm, const char *name, const char *text);
 /* Replace a multi-line field's text (after $EDITOR). */
 void form_set_text(struct form *fm, int idx, const char *text);
-/* The service's answer (the form stays open); field: mark that field too
- * (NULL: none). */
+/* The service's answer (the form stays open; any note is cleared); field:
+ * mark that field too (NULL: none). */
 void form_set_answer(struct form *fm, const char *field, const char *msg);
+/* Information under the fields, drawn apart from the errors (warn: in the
+ * warning colour); NULL or "" clears it. */
+void form_set_note(struct form *fm, const char *msg, bool warn);
+
+/* The lines under the fields of a box inner cells wide whose messages
+ * beside the fields have ew cells (0: none, a message then takes the
+ * field's place, fw cells): every shown error that does not fit there in
+ * full ("Label: message", the focused field's first), then the service's
+ * answer, each wrapped to inner; then the note.  At most max lines into
+ * out; *nerr gets how many of them are errors (the rest is the note).
+ * Pure. */
+#define FORM_MSG_LINES 12
+int form_message_lines(const struct form *fm, int inner, int ew, int fw, char (*out)[256],
+		       int max, int *nerr);
 
 /* ---- a write whose answer was lost: at most once ------------------------------
  * When a form's send ends with an unknown outcome (its answer truncated,
@@ -174,7 +191,8 @@ enum form_verdict form_lost_reread(struct form *fm, double when, int after, cons
  * cursor in the focused field. */
 void form_draw(const struct form *fm, const struct layout *l);
 /* curses: edit multi-line field idx in $VISUAL / $EDITOR (vi when unset)
- * through a private temporary file; false with a message in err. */
+ * through a private temporary file (the text and a final newline; the
+ * final newlines are taken off again); false with a message in err. */
 bool form_edit_external(struct form *fm, int idx, char *err, size_t n);
 
 #endif

@@ -323,10 +323,13 @@ static bool term_matches(const struct table *t, const struct table_row *r, const
 	if (eq && eq > term) {
 		int c = term_col(t, term, (size_t)(eq - term));
 		if (c >= 0)
-			return r->cells[c] && contains_ci(r->cells[c], eq + 1);
+			return (r->cells[c] && contains_ci(r->cells[c], eq + 1)) ||
+			       (r->group && c == r->cell_role_col && contains_ci(r->group, eq + 1));
 	}
 	for (int c = 0; c < t->ncols; c++)
-		if ((t->visible & (1u << c)) && r->cells[c] && contains_ci(r->cells[c], term))
+		if ((t->visible & (1u << c)) &&
+		    ((r->cells[c] && contains_ci(r->cells[c], term)) ||
+		     (r->group && c == r->cell_role_col && contains_ci(r->group, term))))
 			return true;
 	return false;
 }

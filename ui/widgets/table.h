@@ -40,6 +40,10 @@ struct table_row {
 	int role;      /* a theme role for the whole row (the pane's choice) */
 	int cell_role; /* a theme role for cell cell_role_col, -1: none */
 	int cell_role_col;
+	/* a word (static) that a COLUMN=VALUE term on cell_role_col, or a
+	 * plain term, also matches: the instance's state group ("failed" for
+	 * crashed, failed start, unknown, offline); NULL: none */
+	const char *group;
 	char *cells[TABLE_MAX_COLS]; /* owned, sanitised text (in block when set) */
 	double keys[TABLE_MAX_COLS]; /* sort keys of numeric columns */
 	char *block;   /* table_row_build: every cell in one allocation; NULL:
@@ -100,8 +104,9 @@ unsigned table_widths_fit(const struct table_col *cols, int ncols, int width, co
 			  int *w);
 /* The filter: case-insensitive text in any visible cell; COLUMN=VALUE
  * (status=running, gpu=4090: the column by a prefix of its title) in that
- * column; !TERM negates (!running); with such terms, every space-separated
- * term must match. */
+ * column, the row's group word counting as text of column cell_role_col
+ * (status=failed: every failed state); !TERM negates (!running); with such
+ * terms, every space-separated term must match. */
 bool table_row_matches(const struct table *t, const struct table_row *r, const char *filter);
 void table_row_free(struct table_row *r, int ncols);
 /* One row from rec through the columns' accessors (id and roles are the
