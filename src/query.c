@@ -53,6 +53,22 @@ static const char *const offer_fields[] = {
 	"total_flops", "ubuntu_version", "verification", "verified", "vms_enabled",
 };
 
+/* The fields whose values are numbers (sent as the CLI sends them, as the
+ * text typed, but refused when the text is not a number): an offer's prices,
+ * sizes, counts, rates and ids, and a template's counts and ids.  The
+ * multiplied fields (GB, days) and driver_version have rules of their own;
+ * dates (end_date, created_at) and version strings (ubuntu_version) are
+ * not listed. */
+static const char *const numeric_fields[] = {
+	"ask_contract_id", "bw_nvlink", "compute_cap", "count_created", "cpu_cores",
+	"cpu_cores_effective", "cpu_ghz", "creator_id", "credit_discount_max", "cuda_max_good",
+	"direct_port_count", "disk_bw", "disk_space", "dlperf", "dlperf_per_dphtotal", "dph_base",
+	"dph_total", "flops_per_dphtotal", "gpu_frac", "gpu_max_power", "gpu_max_temp",
+	"gpu_mem_bw", "host_id", "id", "inet_down", "inet_down_cost", "inet_up", "inet_up_cost",
+	"machine_id", "min_bid", "num_gpus", "pci_gen", "pcie_bw", "recommended_disk_space",
+	"reliability", "reliability2", "score", "storage_cost", "total_flops",
+};
+
 /* The searchable template fields of SPEC.md (sorted). */
 static const char *const template_fields[] = {
 	"count_created", "created_at", "creator_id", "default_tag", "docker_login_repo", "hash_id",
@@ -101,6 +117,12 @@ static char *show(const char *s, size_t len);
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool numeric_field(const char *field)
+{
+	return bsearch(&field, numeric_fields, sizeof numeric_fields / sizeof *numeric_fields,
+		       sizeof *numeric_fields, cmp_str) != NULL;
 }
 
 static const char *const *field_list(enum query_target t, size_t *n)
@@ -392,6 +414,14 @@ static json_t *make_value(const char *field, const char *op, const char *raw, si
 					goto done;
 				}
 				v = json_real(d * mult);
+			} else if (numeric_field(field) && !parse_number(it, &d)) {
+				char *t = show(it, strlen(it));
+				fail(err, vpos, (int)rawlen, "'%s' is not a number (%s is a number)", t,
+				     field);
+				free(t);
+				json_decref(out);
+				out = NULL;
+				goto done;
 			} else {
 				v = scalar_value(it, false);
 			}
@@ -428,6 +458,15 @@ static json_t *make_value(const char *field, const char *op, const char *raw, si
 			free(t);
 		}
 		goto done;
+	}
+	if (numeric_field(field)) { /* the CLI's text, once it is a number */
+		double d;
+		if (strcmp(body, "null") && strcmp(body, "None") && !parse_number(body, &d)) {
+			char *t = show(raw, rawlen);
+			fail(err, vpos, (int)rawlen, "'%s' is not a number (%s is a number)", t, field);
+			free(t);
+			goto done;
+		}
 	}
 	/* as the CLI: quotes are stripped before the literal check too */
 	out = scalar_value(body, true);

@@ -488,6 +488,36 @@ static void test_boundaries(void **state)
 }
 
 /* The order of a search body as compact JSON. */
+/* A number field refuses text at its column and sends nothing (the README's
+ * promise); numbers go as the CLI sends them (the text typed); null stays. */
+static void test_numeric_fields_refuse_text(void **state)
+{
+	(void)state;
+	expect_error("dph<abc", 4, 3, "'abc' is not a number (dph_total is a number)");
+	expect_error("num_gpus>=2 reliability>high", 24, 4, "'high' is not a number");
+	expect_error("num_gpus in [1,two]", 12, 7, "'two' is not a number (num_gpus is a number)");
+	expect_error("min_bid<\"0.1x\"", 8, 6, "is not a number");
+	/* the first and last of the (bsearched) list, and one between */
+	expect_error("ask_contract_id=x", 16, 1, "is not a number");
+	expect_error("total_flops>y", 12, 1, "is not a number");
+	expect_error("machine_id=abc", 11, 3, "is not a number");
+	expect("dph<1.5", "{\"dph_total\":{\"lt\":\"1.5\"}}");
+	expect("num_gpus in [1,2]", "{\"num_gpus\":{\"in\":[\"1\",\"2\"]}}");
+	expect("reliability>=.99", "{\"reliability\":{\"gte\":\".99\"}}");
+	expect("id=null", "{\"id\":{\"eq\":null}}");
+	/* text fields take text */
+	expect("gpu_name=RTX_4090", "{\"gpu_name\":{\"eq\":\"RTX 4090\"}}");
+	expect("geolocation=US", "{\"geolocation\":{\"eq\":\"US\"}}");
+	/* a template's counts too */
+	struct query_error err;
+	json_t *t = query_parse_for(QUERY_TEMPLATES, "count_created>many", true, &err);
+	assert_null(t);
+	assert_non_null(strstr(err.msg, "'many' is not a number"));
+	t = query_parse_for(QUERY_TEMPLATES, "count_created>10 name=vllm", true, &err);
+	assert_non_null(t);
+	json_decref(t);
+}
+
 static void expect_order(const char *order, const char *want)
 {
 	struct query_error err;
@@ -621,6 +651,7 @@ int main(void)
 		cmocka_unit_test(test_query_text_round_trip),
 		cmocka_unit_test(test_defaults_and_any),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_numeric_fields_refuse_text),
 		cmocka_unit_test(test_search_body),
 		cmocka_unit_test(test_unknown_fields),
 		cmocka_unit_test(test_search_line),
