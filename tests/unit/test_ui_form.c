@@ -242,8 +242,9 @@ static void test_lost_verdict(void **state)
 	assert_int_equal(form_lost_verdict(2, 1), FV_UNKNOWN);   /* one removed meanwhile */
 }
 
-static const struct form_lost_words key_words = { "API key dup-key", "exists", "not found",
-						  "created", "not created" };
+static const struct form_lost_words key_words = { .what = "API key dup-key",
+						  .found = "exists", .missing = "not found",
+						  .done = "created", .undone = "not created" };
 
 static void lost_form(void)
 {
@@ -314,8 +315,9 @@ static void test_lost_unknown(void **state)
 {
 	(void)state;
 	char msg[400];
-	static const struct form_lost_words env = { "env var TOKEN", "exists", "not found",
-						    "changed", "not changed" };
+	static const struct form_lost_words env = { .what = "env var TOKEN", .found = "exists",
+						    .missing = "not found", .done = "changed",
+						    .undone = "not changed" };
 	form_init(&fm, "Edit env var");
 	form_add_text(&fm, "key", "Name", "TOKEN", 128, true);
 	form_lost_begin(&fm, &env, -1, "the answer was cut short", 50.0);

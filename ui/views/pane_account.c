@@ -749,22 +749,48 @@ static enum list_kind lost_list(enum modal_kind m)
 	case MOD_ROLE_CREATE:
 	case MOD_ROLE_EDIT: return L_ROLES;
 	case MOD_KEY_CREATE: return L_APIKEYS;
+	case MOD_ENV_DELETE: return L_ENV;
+	case MOD_SSH_DELETE: return L_SSH;
+	case MOD_ROLE_DELETE: return L_ROLES;
+	case MOD_KEY_DELETE:
+	case MOD_KEY_DELETE_OWN: return L_APIKEYS;
 	case MOD_NONE:
-	case MOD_ENV_DELETE:
-	case MOD_SSH_DELETE:
-	case MOD_ROLE_DELETE:
 	case MOD_KEY_SHOW:
 	case MOD_KEY_FILE:
-	case MOD_KEY_DELETE:
-	case MOD_KEY_DELETE_OWN:
 	case MOD_MACHINE:
 		break;
 	}
 	return L__COUNT;
 }
 
-/* How many records of the newest list hold what the open form sends, -1
- * when the list is not there (or cannot show it: an env value is masked). */
+/* Is the open modal a confirmation of a delete (a dialog, not a form)? */
+static bool is_delete(enum modal_kind m)
+{
+	switch (m) {
+	case MOD_ENV_DELETE:
+	case MOD_SSH_DELETE:
+	case MOD_ROLE_DELETE:
+	case MOD_KEY_DELETE:
+	case MOD_KEY_DELETE_OWN:
+		return true;
+	case MOD_NONE:
+	case MOD_ENV_ADD:
+	case MOD_ENV_EDIT:
+	case MOD_SSH_ADD:
+	case MOD_ROLE_CREATE:
+	case MOD_ROLE_EDIT:
+	case MOD_KEY_CREATE:
+	case MOD_KEY_SHOW:
+	case MOD_KEY_FILE:
+	case MOD_MACHINE:
+		break;
+	}
+	return false;
+}
+
+/* How many records of the newest list hold what the open form sends (a
+ * delete: the record it deletes), -1 when the list is not there (or cannot
+ * show it: an env value is masked). */
 static int acct_lost_count(const struct acct_view *v)
 {
 	enum list_kind k = lost_list(v->modal);
@@ -792,14 +818,36 @@ static int acct_lost_count(const struct acct_view *v)
 		const struct key_list *l = val;
 		return acctops_apikey_count(l->v, l->n, name);
 	}
+	case MOD_ENV_DELETE: {
+		const struct env_list *l = val;
+		return acctops_env_count(l->v, l->n, v->target);
+	}
+	case MOD_SSH_DELETE: {
+		const struct ssh_list *l = val;
+		int c = 0;
+		for (size_t i = 0; i < l->n; i++)
+			c += l->v[i].id == v->target_id;
+		return c;
+	}
+	case MOD_ROLE_DELETE: {
+		const struct role_list *l = val;
+		int c = 0;
+		for (size_t i = 0; i < l->n; i++)
+			c += v->target_id > 0 ? l->v[i].id == v->target_id
+					      : l->v[i].name && strcmp(l->v[i].name, v->target) == 0;
+		return c;
+	}
+	case MOD_KEY_DELETE:
+	case MOD_KEY_DELETE_OWN: {
+		const struct key_list *l = val;
+		int c = 0;
+		for (size_t i = 0; i < l->n; i++)
+			c += l->v[i].id == v->target_id;
+		return c;
+	}
 	case MOD_NONE:
-	case MOD_ENV_DELETE:
-	case MOD_SSH_DELETE:
-	case MOD_ROLE_DELETE:
 	case MOD_KEY_SHOW:
 	case MOD_KEY_FILE:
-	case MOD_KEY_DELETE:
-	case MOD_KEY_DELETE_OWN:
 	case MOD_MACHINE:
 		break;
 	}
@@ -818,17 +866,26 @@ static void lost_note_before(struct acct_view *v)
 	v->lost_before = n;
 }
 
-/* The answer to the open form's change was lost: lock it until a re-read
- * (said in the form and, quietly, in the event log). */
+/* The answer to the open form's or delete's change was lost: lock it until
+ * a re-read (said in the modal and, quietly, in the event log). */
 static void lost_begin(struct app *a, struct acct_view *v, const struct call_result *r)
 {
+	bool dlg = is_delete(v->modal);
 	char *name = util_sanitize(v->modal == MOD_ENV_ADD || v->modal == MOD_ENV_EDIT
 					   ? form_value(&v->fm, "key")
-				   : v->modal == MOD_SSH_ADD ? v->target
-							     : form_value(&v->fm, "name"));
+				   : v->modal == MOD_SSH_ADD || dlg ? v->target
+								    : form_value(&v->fm, "name"));
 	char what[160];
 	struct form_lost_words w = { .what = what, .found = "exists", .missing = "not found",
 				     .done = "created", .undone = "not created" };
+	if (dlg) {
+		w.found = "is gone";
+		w.missing = "is still there";
+		w.done = "deleted";
+		w.undone = "not deleted";
+		w.again = "d to try again";
+		w.removes = true;
+	}
 	switch (v->modal) {
 	case MOD_ENV_ADD:
 	case MOD_ENV_EDIT:
@@ -848,16 +905,16 @@ static void lost_begin(struct app *a, struct acct_view *v, const struct call_res
 		w.done = "changed";
 		w.undone = "not changed";
 		break;
-	case MOD_ROLE_CREATE: snprintf(what, sizeof what, "team role %s", name); break;
+	case MOD_ROLE_CREATE:
+	case MOD_ROLE_DELETE: snprintf(what, sizeof what, "team role %s", name); break;
 	case MOD_KEY_CREATE: snprintf(what, sizeof what, "API key %s", name); break;
+	case MOD_ENV_DELETE: snprintf(what, sizeof what, "env var %s", name); break;
+	case MOD_SSH_DELETE: snprintf(what, sizeof what, "SSH key %ld", v->target_id); break;
+	case MOD_KEY_DELETE:
+	case MOD_KEY_DELETE_OWN: snprintf(what, sizeof what, "API key %ld", v->target_id); break;
 	case MOD_NONE:
-	case MOD_ENV_DELETE:
-	case MOD_SSH_DELETE:
-	case MOD_ROLE_DELETE:
 	case MOD_KEY_SHOW:
 	case MOD_KEY_FILE:
-	case MOD_KEY_DELETE:
-	case MOD_KEY_DELETE_OWN:
 	case MOD_MACHINE:
 		snprintf(what, sizeof what, "the change");
 		break;
@@ -865,6 +922,11 @@ static void lost_begin(struct app *a, struct acct_view *v, const struct call_res
 	free(name);
 	char why[300];
 	apierr_format(&r->err, why, sizeof why);
+	if (dlg) {
+		dialog_lost_begin(&v->dlg, &w, v->lost_before, why, r->when);
+		model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET, "%s: %s", what, v->dlg.error);
+		return;
+	}
 	form_lost_begin(&v->fm, &w, v->lost_before, why, r->when);
 	model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET, "%s: %s", what, v->fm.answer);
 }
@@ -874,13 +936,29 @@ static void lost_begin(struct app *a, struct acct_view *v, const struct call_res
 static void lost_reread(struct app *a, struct acct_view *v, enum list_kind k,
 			const struct call_result *r)
 {
-	if (lost_list(v->modal) != k || !form_lost_checking(&v->fm))
+	bool dlg = is_delete(v->modal);
+	if (lost_list(v->modal) != k ||
+	    !(dlg ? dialog_lost_checking(&v->dlg) : form_lost_checking(&v->fm)))
 		return;
 	char msg[400];
 	int after = r->outcome == CALL_OK ? acct_lost_count(v) : -1;
-	enum form_verdict fv = form_lost_reread(&v->fm, r->when, after, r->err.msg, msg, sizeof msg);
+	enum form_verdict fv =
+		dlg ? dialog_lost_reread(&v->dlg, r->when, after, r->err.msg, msg, sizeof msg)
+		    : form_lost_reread(&v->fm, r->when, after, r->err.msg, msg, sizeof msg);
 	if (fv != FV_WAIT)
 		model_event(a->m, fv == FV_DONE ? EV_OK : EV_WARN, -1, 0, 0, EVF_QUIET, "%s", msg);
+	if (dlg) { /* a delete is never sent again from its dialog: d opens a new one */
+		if (fv == FV_WAIT)
+			return;
+		if (fv == FV_DONE && v->modal == MOD_KEY_DELETE_OWN && v->own == OWN_YES)
+			app_answer(a, ROLE_WARNING, 0, "%s: it was rentop's own key; restart rentop "
+				   "with another key", msg);
+		else
+			app_answer(a, fv == FV_DONE ? ROLE_OK : ROLE_WARNING, 0, "%s", msg);
+		modal_close(v);
+		a->dirty |= DIRTY_ALL;
+		return;
+	}
 	switch (fv) {
 	case FV_DONE:
 		if (v->modal == MOD_KEY_CREATE)
@@ -910,10 +988,10 @@ static bool send_action(struct app *a, struct acct_view *v, struct job_call *c, 
 		return false;
 	}
 	v->action_id = id;
-	if (form) {
-		lost_note_before(v);
+	lost_note_before(v);
+	if (form)
 		v->fm.waiting = true;
-	} else
+	else
 		v->dlg.waiting = true;
 	return true;
 }
@@ -1520,6 +1598,10 @@ static void action_done(struct app *a, struct acct_view *v, struct call_result *
 	case MOD_ROLE_DELETE:
 	case MOD_KEY_DELETE:
 	case MOD_KEY_DELETE_OWN:
+		if (r->outcome == CALL_UNKNOWN) { /* never sent again from this dialog */
+			lost_begin(a, v, r);
+			break;
+		}
 		if (!ok) {
 			v->dlg.waiting = false;
 			util_strlcpy(v->dlg.error, msg, sizeof v->dlg.error);
@@ -1696,6 +1778,7 @@ static void open_delete(struct app *a, struct acct_view *v, enum acct_act which)
 		if (!r || !r->name)
 			return;
 		util_strlcpy(v->target, r->name, sizeof v->target);
+		v->target_id = r->id;
 		snprintf(text, sizeof text,
 			 "Delete the team role %s? Members holding it lose its permissions.",
 			 r->name);

@@ -55,22 +55,26 @@ struct form_field {
 	char error[160];     /* why it is invalid, "" when valid */
 };
 
-/* What a lost write's re-read looks for, in words (form_lost_begin). */
+/* What a lost write's re-read looks for, in words (form_lost_begin,
+ * dialog_lost_begin). */
 struct form_lost_words {
 	const char *what;    /* "API key dup-key", "endpoint 12" */
-	const char *found;   /* the re-read shows it: "exists", "holds the new values" */
-	const char *missing; /* it does not: "not found", "holds the old values" */
-	const char *done;    /* "created", "changed" */
-	const char *undone;  /* "not created", "not changed" */
+	const char *found;   /* the re-read shows it: "exists", "holds the new values", "is gone" */
+	const char *missing; /* it does not: "not found", "holds the old values", "is still there" */
+	const char *done;    /* "created", "changed", "deleted" */
+	const char *undone;  /* "not created", "not changed", "not deleted" */
+	const char *again;   /* how to send it again: NULL "press C-s to send again" */
+	bool removes;        /* the write takes records away (a delete): done when fewer */
 };
 
-/* The state of a lost write (inside the form). */
+/* The state of a lost write (inside the form or the dialog). */
 struct form_lost {
 	bool on;             /* the outcome is unknown: the form is locked */
 	bool final;          /* no re-read can tell: it stays locked (Esc closes) */
+	bool removes;        /* form_lost_words.removes */
 	double since;        /* wall epoch of the loss: only a read after it counts */
 	int before;          /* matches in the list the write was sent over, -1: not known */
-	char what[128], found[48], missing[48], done[24], undone[24];
+	char what[128], found[48], missing[48], done[24], undone[24], again[48];
 };
 
 struct form {
@@ -152,6 +156,17 @@ enum form_verdict { FV_WAIT, FV_DONE, FV_NOT_DONE, FV_UNKNOWN };
  * before: done; as many: not done; fewer (something else removed one
  * meanwhile) or before unknown: unknown; a failed re-read: wait. */
 enum form_verdict form_lost_verdict(int before, int after);
+/* The same for a write that takes records away (a delete): fewer than
+ * before: done; as many: not done; more, or before unknown: unknown. */
+enum form_verdict form_lost_verdict_removal(int before, int after);
+/* The shared core of form_lost_* and dialog_lost_* (no widget): start
+ * checking l; a re-read (the verdict, and its sentence in msg as
+ * form_lost_reread says it).  l->on is cleared for FV_DONE and
+ * FV_NOT_DONE, l->final set for FV_UNKNOWN. */
+void form_lost_start(struct form_lost *l, const struct form_lost_words *w, int before, double since);
+void form_lost_text(const char *why, char *msg, size_t n);
+enum form_verdict form_lost_check(struct form_lost *l, double when, int after, const char *err,
+			     char *msg, size_t n);
 /* Lock fm after a lost answer (why: the transport's or server's words;
  * since: the wall epoch of the loss); the answer line says what happened
  * and that the list is read again. */
