@@ -335,6 +335,35 @@ static void test_lost_unknown(void **state)
 	form_free(&fm);
 }
 
+/* A hidden secret shows one * a character, or, with fixed_mask (the env
+ * var form), the same FORM_MASK whatever its length; C-r shows it. */
+static void test_secret_mask(void **state)
+{
+	(void)state;
+	char buf[TEXTBUF_BYTES + 1];
+	form_init(&fm, "Add env var");
+	int plain = form_add_secret(&fm, "code", "Code", 20, false);
+	int fixed = form_add_secret(&fm, "value", "Value", 4096, true);
+	fm.f[fixed].fixed_mask = true;
+	form_shown_value(&fm.f[fixed], buf, sizeof buf);
+	assert_string_equal(buf, "");
+	fm.focus = plain;
+	type(&fm, "abc");
+	form_shown_value(&fm.f[plain], buf, sizeof buf);
+	assert_string_equal(buf, "***");
+	fm.focus = fixed;
+	type(&fm, "x");
+	form_shown_value(&fm.f[fixed], buf, sizeof buf);
+	assert_string_equal(buf, FORM_MASK);
+	type(&fm, "a-much-longer-secret-value-0123456789");
+	form_shown_value(&fm.f[fixed], buf, sizeof buf);
+	assert_string_equal(buf, FORM_MASK);
+	assert_int_equal(form_key(&fm, KM_CTRL('r')), FORM_CONTINUE);
+	form_shown_value(&fm.f[fixed], buf, sizeof buf);
+	assert_string_equal(buf, "xa-much-longer-secret-value-0123456789");
+	form_free(&fm);
+}
+
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
@@ -349,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_lost_stale_and_failed),
 		cmocka_unit_test(test_lost_not_done),
 		cmocka_unit_test(test_lost_unknown),
+		cmocka_unit_test(test_secret_mask),
 	};
 	return cmocka_run_group_tests_name("ui_form", tests, NULL, NULL);
 }

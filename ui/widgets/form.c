@@ -488,15 +488,15 @@ enum form_verdict form_lost_reread(struct form *fm, double when, int after, cons
 
 /* ---- drawing ----------------------------------------------------------------- */
 
-/* What a field shows: its text, dots for a hidden secret, "< x >" for a
- * choice, "[x]" for a toggle, the first line and a size for multi-line. */
-static void shown_value(const struct form_field *f, char *buf, size_t n)
+void form_shown_value(const struct form_field *f, char *buf, size_t n)
 {
 	switch (f->kind) {
 	case FK_TEXT: case FK_NUMBER: util_strlcpy(buf, f->tb.s, n); return;
 	case FK_SECRET:
 		if (f->reveal) {
 			util_strlcpy(buf, f->tb.s, n);
+		} else if (f->fixed_mask) {
+			util_strlcpy(buf, f->tb.s[0] ? FORM_MASK : "", n);
 		} else {
 			size_t k = textbuf_chars(&f->tb), o = 0;
 			for (size_t i = 0; i < k && o + 1 < n; i++)
@@ -570,7 +570,7 @@ void form_draw(const struct form *fm, const struct layout *l)
 		draw_text(y, r.x + 2, lw, f->label,
 			  theme_attr(invalid ? ROLE_ERROR : i == fm->focus ? ROLE_KEY : ROLE_DIALOG));
 		char val[TEXTBUF_BYTES + 1];
-		shown_value(f, val, sizeof val);
+		form_shown_value(f, val, sizeof val);
 		unsigned long at = theme_attr(i == fm->focus ? ROLE_INPUT : ROLE_DIALOG);
 		draw_fill(y, fx, fw, at);
 		/* keep the cursor in view: show the tail when the text is wider */
@@ -579,7 +579,9 @@ void form_draw(const struct form *fm, const struct layout *l)
 		if ((f->kind == FK_TEXT || f->kind == FK_NUMBER || f->kind == FK_SECRET) &&
 		    i == fm->focus) {
 			char before[TEXTBUF_BYTES + 1];
-			if (f->kind == FK_SECRET && !f->reveal) {
+			if (f->kind == FK_SECRET && !f->reveal && f->fixed_mask) {
+				util_strlcpy(before, val, sizeof before); /* the cursor after the mask */
+			} else if (f->kind == FK_SECRET && !f->reveal) {
 				size_t k = 0;
 				for (size_t b = 0; b < f->tb.cur; b++)
 					k += ((unsigned char)f->tb.s[b] & 0xc0) != 0x80;

@@ -33,6 +33,7 @@ struct layout;
 enum field_kind { FK_TEXT, FK_SECRET, FK_NUMBER, FK_CHOICE, FK_TOGGLE, FK_MULTILINE };
 
 #define FORM_MAX_FIELDS 24
+#define FORM_MASK "********" /* a fixed_mask secret field's text, hidden */
 #define FORM_MAX_CHOICES 12
 
 struct form_field {
@@ -49,6 +50,7 @@ struct form_field {
 	char *text;          /* multi-line: owned, may be NULL */
 	size_t max_bytes;    /* multi-line: the longest accepted */
 	bool reveal;         /* secret: shown in clear (C-r) */
+	bool fixed_mask;     /* secret: hidden as FORM_MASK whatever its length (not one * a character) */
 	bool touched;        /* edited, or a submit was tried: its error is shown */
 	/* Extra validation after the kind's own: false with a message. */
 	bool (*check)(const struct form_field *f, char *err, size_t n);
@@ -183,6 +185,11 @@ bool form_lost_checking(const struct form *fm);
  * open), and for FV_DONE and FV_NOT_DONE the form is unlocked. */
 enum form_verdict form_lost_reread(struct form *fm, double when, int after, const char *err,
 				   char *msg, size_t n);
+
+/* What field f shows (pure): its text, a hidden secret as stars (one a
+ * character, or FORM_MASK when fixed_mask and not empty), "< x >" for a
+ * choice, "[x]" for a toggle, a multi-line field's first line and size. */
+void form_shown_value(const struct form_field *f, char *buf, size_t n);
 
 /* curses: draw the form centred over the screen, whatever its size (a
  * clear "too small" notice when the fields cannot be shown); places the
