@@ -2,11 +2,14 @@
  * SPEC.md in sections, each a table with its own key context (keys, hints
  * and help follow the section shown): Overview (the user record, burn rate
  * and runway as the header says them, 2FA status and key counts; never the
- * user's api_key), Env vars (names, values masked
- * as the service masks them; add, edit, delete), API keys (id, name, scope
+ * user's api_key), Env vars (names, values as a fixed mask whatever their
+ * length; add, edit, delete; v reads one value now and shows it on its row
+ * until the selection moves or 10 s pass, wiped then: the service may send
+ * it masked, and then that is said), API keys (id, name, scope
  * summary, team; create with a scope picker, the new key shown once; delete,
  * twice confirmed when it is the key rentop runs with), SSH keys (type,
- * comment, SHA256 fingerprint, created; add, delete), Team roles (name,
+ * comment, SHA256 fingerprint, created; add, asking first when the key is
+ * already listed; delete), Team roles (name,
  * permission categories; create, edit with the scope picker, delete) and
  * Machine reports (a machine's problem reports: `M` on an instance,
  * `:reports MACHINE_ID`, `m` here).
@@ -15,8 +18,10 @@
  * the view is shown, re-fetched at once after each change.  Changes are
  * at-most-once actions (jobs_call, action = true), AF_MUTATES: hidden and
  * refused under --read-only.  A change whose answer was lost locks its
- * form (form_lost_*: nothing is sent again from it) until the list it
- * changes, read again, says whether it took effect.  Secrets: an env value
+ * form (form_lost_*: nothing is sent again from it), or a delete's
+ * dialog (dialog_lost_*), until the list it changes, read again, says
+ * whether it took effect.  The 2FA view (t) opens over this one; when it
+ * closes the 2FA status is read again (the backup codes left).  Secrets: an env value
  * is typed into a secret field (C-r shows it), lives only in the form
  * (wiped when it closes) and the request body (wiped by api_call_free).
  * A new API key lives in the
