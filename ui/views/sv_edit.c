@@ -5,14 +5,15 @@
  * one AF_MUTATES) open the form or dialog; the
  * one at-most-once call each sends (jobs_call, action) and its result: a
  * success closes the modal, says so and refreshes the lists; a refusal
- * stays in its form or dialog with the service's words; a form whose answer was lost locks (form_lost_*) and
- * says what the lists, read again, show: it closes when its change took
- * effect, opens again (C-s sends again) when it did not.  A delete or a
- * suspend whose answer was lost locks its dialog the same way
- * (dialog_lost_*) and closes once the lists say what happened, saying it
- * (d or s opens a new one to try again).  The
- * records a modal is about are copied when it opens, so a refresh while it
- * is open changes neither the form nor what is compared against. */
+ * stays in its form or dialog with the service's words; a form whose
+ * answer was lost locks (form_lost_*) and says what the lists, read
+ * again, show: it closes when its change took effect, opens again (C-s
+ * sends again) when it did not.  A delete or a suspend whose answer was
+ * lost locks its dialog the same way (dialog_lost_*) and closes once the
+ * lists say what happened, saying it (d or s opens a new one to try
+ * again).  The records a modal is about are copied when it opens, so a
+ * refresh while it is open changes neither the form nor what is compared
+ * against. */
 #include "sv_edit.h"
 
 #include <stdio.h>

@@ -390,7 +390,7 @@ void dialog_draw(const struct dialog *d, const struct layout *l)
 	if ((d->waiting || d->lost.on) && y + 1 <= bottom) {
 		y++;
 		draw_text(y++, r.x + 2, inner,
-			  d->lost.on ? "outcome unknown: checking the list; nothing is sent again (Esc closes)"
+			  d->lost.on ? "outcome unknown: checking the list (Esc closes)"
 				     : "checking with the service...",
 			  theme_attr(ROLE_PENDING));
 	}

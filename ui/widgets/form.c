@@ -397,7 +397,8 @@ enum form_verdict form_lost_verdict_removal(int before, int after)
 	return after < before ? FV_DONE : FV_NOT_DONE;
 }
 
-void form_lost_start(struct form_lost *l, const struct form_lost_words *w, int before, double since)
+void form_lost_start(struct form_lost *l, const struct form_lost_words *w, int before,
+		     double since)
 {
 	memset(l, 0, sizeof *l);
 	l->on = true;

@@ -165,7 +165,8 @@ enum form_verdict form_lost_verdict_removal(int before, int after);
  * checking l; a re-read (the verdict, and its sentence in msg as
  * form_lost_reread says it).  l->on is cleared for FV_DONE and
  * FV_NOT_DONE, l->final set for FV_UNKNOWN. */
-void form_lost_start(struct form_lost *l, const struct form_lost_words *w, int before, double since);
+void form_lost_start(struct form_lost *l, const struct form_lost_words *w, int before,
+		     double since);
 void form_lost_text(const char *why, char *msg, size_t n);
 enum form_verdict form_lost_check(struct form_lost *l, double when, int after, const char *err,
 			     char *msg, size_t n);
