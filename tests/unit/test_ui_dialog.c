@@ -237,6 +237,13 @@ static void test_lost_delete(void **state)
 	dialog_lost_begin(&d, &w, 1, "the answer was cut short", 10.0);
 	assert_int_equal(dialog_lost_reread(&d, 11.0, 0, NULL, msg, sizeof msg), FV_DONE);
 	assert_string_equal(msg, "env var E2E_DEL is gone: deleted");
+	/* the list cannot tell (one more than before): locked for good, saying so */
+	dialog_lost_begin(&d, &w, 1, "no answer", 10.0);
+	assert_int_equal(dialog_lost_reread(&d, 11.0, 2, NULL, msg, sizeof msg), FV_UNKNOWN);
+	assert_string_equal(d.error, msg);
+	assert_true(dialog_busy(&d));
+	assert_false(dialog_lost_checking(&d));
+	assert_int_equal(dialog_key(&d, '\n'), DLG_CONTINUE);
 	/* locked: q and Esc close it */
 	dialog_lost_begin(&d, &w, 1, "no answer", 10.0);
 	assert_int_equal(dialog_key(&d, 'q'), DLG_CANCEL);

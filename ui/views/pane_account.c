@@ -1109,8 +1109,10 @@ static void lost_reread(struct app *a, struct acct_view *v, enum list_kind k,
 	if (fv != FV_WAIT)
 		model_event(a->m, fv == FV_DONE ? EV_OK : EV_WARN, -1, 0, 0, EVF_QUIET, "%s", msg);
 	if (dlg) { /* a delete is never sent again from its dialog: d opens a new one */
-		if (fv == FV_WAIT)
+		if (fv == FV_WAIT || fv == FV_UNKNOWN) { /* locked, saying why */
+			a->dirty |= DIRTY_ALL;
 			return;
+		}
 		if (fv == FV_DONE && v->modal == MOD_KEY_DELETE_OWN && v->own == OWN_YES)
 			app_answer(a, ROLE_WARNING, 0, "%s: it was rentop's own key; restart rentop "
 				   "with another key", msg);

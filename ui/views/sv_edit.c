@@ -359,7 +359,7 @@ static void lost_reread(struct app *a, struct sv_edit *ed)
 	if (fv != FV_WAIT)
 		model_event(a->m, fv == FV_DONE ? EV_OK : EV_WARN, -1, 0, 0, EVF_QUIET, "%s", msg);
 	if (!form) { /* never sent again from the dialog: d or s opens a new one */
-		if (fv != FV_WAIT) {
+		if (fv == FV_DONE || fv == FV_NOT_DONE) { /* FV_UNKNOWN: locked, saying why */
 			app_answer(a, fv == FV_DONE ? ROLE_OK : ROLE_WARNING, 0, "%s", msg);
 			modal_close(a, ed);
 		}

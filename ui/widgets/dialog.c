@@ -147,7 +147,7 @@ enum form_verdict dialog_lost_reread(struct dialog *d, double when, int after, c
 	}
 	bool waited = when > d->lost.since;
 	enum form_verdict v = form_lost_check(&d->lost, when, after, err, msg, n);
-	if (v == FV_WAIT && waited)
+	if ((v == FV_WAIT && waited) || v == FV_UNKNOWN) /* FV_UNKNOWN: it stays locked */
 		util_strlcpy(d->error, msg, sizeof d->error);
 	return v;
 }
@@ -390,7 +390,8 @@ void dialog_draw(const struct dialog *d, const struct layout *l)
 	if ((d->waiting || d->lost.on) && y + 1 <= bottom) {
 		y++;
 		draw_text(y++, r.x + 2, inner,
-			  d->lost.on ? "outcome unknown: checking the list (Esc closes)"
+			  dialog_lost_checking(d) ? "outcome unknown: checking the list (Esc closes)"
+			  : d->lost.on ? "outcome unknown: nothing is sent again (Esc closes)"
 				     : "checking with the service...",
 			  theme_attr(ROLE_PENDING));
 	}

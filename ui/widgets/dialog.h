@@ -64,9 +64,11 @@ enum dlg_result dialog_key(struct dialog *d, int key);
  * sends nothing; Esc and q close it) and says that the list is read
  * again; each re-read goes to dialog_lost_reread, which counts only a read
  * made after the loss and gives the verdict and its sentence (FV_WAIT: not
- * yet, or the read failed: d stays locked).  For every other verdict the
- * caller closes d and says the sentence: the write is never sent again
- * from this dialog; the operator's own key opens a new one. */
+ * yet, or the read failed: d stays locked; FV_UNKNOWN: the list cannot
+ * tell, d stays locked for good with the sentence, Esc closes it).  For
+ * FV_DONE and FV_NOT_DONE the caller closes d and says the sentence: the
+ * write is never sent again from this dialog; the operator's own key
+ * opens a new one. */
 void dialog_lost_begin(struct dialog *d, const struct form_lost_words *w, int before,
 		       const char *why, double since);
 /* Does d take no key but Esc and q (a result awaited, or a lost answer)? */
