@@ -228,3 +228,96 @@ int acctops_role_count(const struct team_role *v, size_t n, long id, const char 
 	}
 	return k;
 }
+
+/* The base64 blob of a public key line (its second word), into out. */
+static bool ssh_blob(const char *line, char *out, size_t n)
+{
+	if (!line)
+		return false;
+	line += strspn(line, " \t");
+	line += strcspn(line, " \t");
+	line += strspn(line, " \t");
+	size_t k = strcspn(line, " \t\r\n");
+	if (!k || k >= n)
+		return false;
+	memcpy(out, line, k);
+	out[k] = '\0';
+	return true;
+}
+
+const struct ssh_key_rec *acctops_ssh_duplicate(const struct ssh_key_rec *v, size_t n,
+						const char *fingerprint, const char *line)
+{
+	char blob[16384], other[16384];
+	bool have = ssh_blob(line, blob, sizeof blob);
+	for (size_t i = 0; v && i < n; i++) {
+		if (fingerprint && *fingerprint && same(v[i].fingerprint, fingerprint))
+			return &v[i];
+		if (have && ssh_blob(v[i].public_key, other, sizeof other) && !strcmp(blob, other))
+			return &v[i];
+	}
+	return NULL;
+}
+
+static void add_value(const char *key, const json_t *val, struct env_value **v, size_t *n,
+		      size_t *cap)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 8;
+		*v = xrealloc(*v, *cap * sizeof **v);
+	}
+	(*v)[*n].key = xstrdup(key);
+	(*v)[*n].value = xstrdup(json_is_string(val) ? json_string_value(val) : "");
+	(*n)++;
+}
+
+bool acctops_env_values(const json_t *root, struct env_value **v, size_t *n)
+{
+	*v = NULL;
+	*n = 0;
+	size_t cap = 0;
+	const json_t *src = root;
+	if (json_is_object(root)) {
+		const json_t *s = json_object_get(root, "secrets");
+		if (s)
+			src = s;
+		else if (json_object_get(root, "error") || json_object_get(root, "success"))
+			return false;
+	}
+	if (json_is_object(src)) {
+		const char *key;
+		json_t *val;
+		json_object_foreach((json_t *)src, key, val)
+			add_value(key, val, v, n, &cap);
+	} else if (json_is_array(src)) {
+		for (size_t i = 0; i < json_array_size(src); i++) {
+			const json_t *o = json_array_get(src, i);
+			const json_t *k = json_object_get(o, "key");
+			if (json_is_string(k))
+				add_value(json_string_value(k), json_object_get(o, "value"), v, n, &cap);
+		}
+	} else {
+		return false;
+	}
+	return true;
+}
+
+void acctops_env_values_free(struct env_value *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].key);
+		if (v[i].value)
+			explicit_bzero(v[i].value, strlen(v[i].value));
+		free(v[i].value);
+	}
+	free(v);
+}
+
+bool acctops_env_masked(const char *value)
+{
+	if (!value)
+		return true;
+	while (*value == '*')
+		value++;
+	return !*value;
+}

@@ -59,4 +59,23 @@ int acctops_ssh_count(const struct ssh_key_rec *v, size_t n, const char *fingerp
 int acctops_role_count(const struct team_role *v, size_t n, long id, const char *name,
 		       unsigned mask);
 
+/* The SSH key of v[0..n) that a new line repeats (the same fingerprint, or
+ * the same base64 blob when a listed line is not valid and has none),
+ * or NULL. */
+const struct ssh_key_rec *acctops_ssh_duplicate(const struct ssh_key_rec *v, size_t n,
+						const char *fingerprint, const char *line);
+
+/* An env var's value as GET /api/v0/secrets/ sends it (for `v`, shown on
+ * request): a secret, wiped when freed. */
+struct env_value {
+	char *key;   /* as sent */
+	char *value; /* as sent: the value, or the service's mask */
+};
+/* Every name and value of the answer (the shapes json_map_env_vars reads);
+ * false when the shape is wrong.  *v and *n are set (NULL, 0 on failure). */
+bool acctops_env_values(const json_t *root, struct env_value **v, size_t *n);
+void acctops_env_values_free(struct env_value *v, size_t n); /* the values wiped first */
+/* Is value the service's mask (a run of '*', or empty): no value to show? */
+bool acctops_env_masked(const char *value);
+
 #endif

@@ -47,7 +47,7 @@ t_env_add() {
     keys C-s
     wait_for "env var E2E_VAR added" 20 || return 1
     sim_expect "d['secrets'].get('E2E_VAR')" "$VAL1" 20 || return 1
-    wait_for "E2E_VAR" 20 || return 1
+    wait_for_re "^ *E2E_VAR +\*" 20 || return 1   # its row (the toast names it too)
     cap
     not_on_screen "$VAL1"
 }

@@ -208,6 +208,24 @@ t_lost() {
     wait_for "e2e-lost" 20
 }
 
+# A delete whose answer is lost: the dialog closes (nothing more is sent
+# from it) and the list read again says the template is gone.
+t_lost_delete() {
+    w0=$(tw)
+    id=$(tfield e2e-lost id)
+    select_tpl e2e-lost || return 1
+    keys d
+    wait_for_flat "Delete template e2e-lost" 10 || return 1
+    sim_post /__sim/fault "{\"path\":\"/api/v0/template/\",\"method\":\"DELETE\",\"kind\":\"truncated\",\"count\":1}" || return 1
+    keys Tab Enter
+    wait_for "the answer was lost" 30 || return 1
+    wait_gone "Delete template" 10 || return 1
+    wait_for "template e2e-lost is gone: deleted" 30 || return 1
+    sim_expect "any(t['id'] == $id for t in d['templates'])" false 5 || return 1
+    [ "$(tw)" = $((w0 + 1)) ] || { fail "the lost delete went $(( $(tw) - w0 )) times"; return 1; }
+    unfilter
+}
+
 t_secrets() {
     keys Escape                        # the overlay closes first
     sleep 0.5
@@ -313,6 +331,7 @@ tap "templates: edit changes only what was typed; the new hash_id replaces the o
 tap "templates: a recommended template is not offered for change" t_not_ours
 tap "templates: delete asks first on Cancel, then deletes by numeric id" t_delete
 tap "templates: a create whose answer is lost is said unknown and sent once" t_lost
+tap "templates: a delete whose answer is lost is sent once; the re-read says it is gone" t_lost_delete
 tap "templates: the password is in neither the log nor stderr" t_secrets
 tap "templates: --read-only sends no template write" t_readonly
 e2e_done

@@ -368,6 +368,66 @@ static void test_lost_counts(void **state)
 	assert_int_equal(acctops_role_count(roles, 2, 6, "dev", ir | BIT(CAT_MISC)), 1);
 }
 
+/* A pasted SSH key already listed: found by its fingerprint, or by its
+ * blob when the listed line is not valid (no fingerprint); another key or
+ * no list: none. */
+static void test_ssh_duplicate(void **state)
+{
+	(void)state;
+	struct ssh_key_rec v[2] = {
+		{ .id = 7701, .type = "ssh-ed25519", .comment = "demo@laptop",
+		  .fingerprint = "SHA256:abc", .public_key = "ssh-ed25519 AAAAone demo@laptop" },
+		{ .id = 7702, .type = "", .comment = "", .fingerprint = "",
+		  .public_key = "ssh-ed25519 AAAAtwo old@box" },
+	};
+	assert_ptr_equal(acctops_ssh_duplicate(v, 2, "SHA256:abc", "ssh-ed25519 AAAAother x"), &v[0]);
+	assert_ptr_equal(acctops_ssh_duplicate(v, 2, "SHA256:zzz", "ssh-ed25519  AAAAtwo  new@host\n"),
+			 &v[1]);
+	assert_null(acctops_ssh_duplicate(v, 2, "SHA256:zzz", "ssh-ed25519 AAAAthree c"));
+	assert_null(acctops_ssh_duplicate(v, 2, "", ""));
+	assert_null(acctops_ssh_duplicate(NULL, 0, "SHA256:abc", "ssh-ed25519 AAAAone"));
+}
+
+/* The values of a secrets answer (v: reveal): each shape json_map_env_vars
+ * reads; the service's mask and an empty value say there is none to show. */
+static void test_env_values(void **state)
+{
+	(void)state;
+	struct env_value *v;
+	size_t n;
+	json_t *j = json_loads("{\"success\":true,\"secrets\":{\"HF_TOKEN\":\"hf_abc\",\"W\":\"*****\"}}",
+			       0, NULL);
+	assert_true(acctops_env_values(j, &v, &n));
+	assert_int_equal(n, 2);
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(v[i].key, "HF_TOKEN")) {
+			assert_string_equal(v[i].value, "hf_abc");
+			assert_false(acctops_env_masked(v[i].value));
+		} else {
+			assert_string_equal(v[i].key, "W");
+			assert_true(acctops_env_masked(v[i].value));
+		}
+	}
+	acctops_env_values_free(v, n);
+	json_decref(j);
+	j = json_loads("[{\"key\":\"A\",\"value\":\"x y\"},{\"key\":\"B\",\"value\":3},{\"value\":\"z\"}]",
+		       0, NULL);
+	assert_true(acctops_env_values(j, &v, &n));
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0].value, "x y");
+	assert_string_equal(v[1].value, ""); /* not a string: nothing to show */
+	assert_true(acctops_env_masked(v[1].value));
+	acctops_env_values_free(v, n);
+	json_decref(j);
+	j = json_loads("{\"success\":false,\"error\":\"auth\"}", 0, NULL);
+	assert_false(acctops_env_values(j, &v, &n));
+	assert_null(v);
+	assert_int_equal(n, 0);
+	json_decref(j);
+	assert_true(acctops_env_masked(NULL));
+	assert_false(acctops_env_masked("**x"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -379,6 +439,8 @@ int main(void)
 		cmocka_unit_test(test_report_when),
 		cmocka_unit_test(test_apikey_show),
 		cmocka_unit_test(test_lost_counts),
+		cmocka_unit_test(test_ssh_duplicate),
+		cmocka_unit_test(test_env_values),
 		cmocka_unit_test_setup(test_section_contexts, setup_keys),
 		cmocka_unit_test_setup(test_section_help, setup_keys),
 	};

@@ -1,7 +1,9 @@
 /* test_ui_dialog.c: dialogs without a terminal: a confirmation starts on
  * Cancel (Enter alone cancels), Tab/Left/Right move, Esc cancels; inputs
  * edit with Backspace, C-u, Left/Right in UTF-8; and what is typed is
- * checked before anything is sent (bid range, amount, label, 2FA code). */
+ * checked before anything is sent (bid range, amount, label, 2FA code); a
+ * confirmed delete or suspend whose answer was lost locks its dialog
+ * (Enter sends nothing) until a re-read says what the list holds. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -210,6 +212,88 @@ static void test_wrap(void **state)
 	assert_int_equal(dialog_wrap("", 10, lines, 8), 0);
 }
 
+/* A delete's answer lost: the dialog is locked (Enter, Tab, letters do
+ * nothing; Esc and q close it); a read older than the loss or a failed
+ * one keeps it locked; the re-read says gone (deleted) or still there
+ * (not deleted; the key to try again), and later reads say nothing. */
+static void test_lost_delete(void **state)
+{
+	(void)state;
+	static struct dialog d;
+	static const struct form_lost_words w = {
+		.what = "env var E2E_DEL", .found = "is gone", .missing = "is still there",
+		.done = "deleted", .undone = "not deleted", .again = "d to try again",
+		.removes = true };
+	char msg[400];
+	dialog_confirm(&d, 0, 0, "Delete env var", "Delete the env var E2E_DEL?", "Delete");
+	dialog_key(&d, '\t');
+	assert_int_equal(dialog_key(&d, '\n'), DLG_SUBMIT);
+	d.waiting = true;
+	assert_true(dialog_busy(&d));
+	dialog_lost_begin(&d, &w, 1, "HTTP 502", 100.0);
+	assert_false(d.waiting);
+	assert_true(dialog_busy(&d));
+	assert_true(dialog_lost_checking(&d));
+	assert_non_null(strstr(d.error, "the answer was lost (HTTP 502)"));
+	assert_int_equal(d.focus, 1); /* still on Delete, yet Enter sends nothing */
+	assert_int_equal(dialog_key(&d, '\n'), DLG_CONTINUE);
+	assert_int_equal(dialog_key(&d, '\t'), DLG_CONTINUE);
+	assert_int_equal(dialog_key(&d, 'D'), DLG_CONTINUE);
+	assert_int_equal(dialog_key(&d, '\n'), DLG_CONTINUE);
+	assert_int_equal(dialog_lost_reread(&d, 99.0, 0, NULL, msg, sizeof msg), FV_WAIT);
+	assert_int_equal(dialog_lost_reread(&d, 101.0, -1, "HTTP 503", msg, sizeof msg), FV_WAIT);
+	assert_non_null(strstr(d.error, "the re-read failed (HTTP 503)"));
+	assert_int_equal(dialog_key(&d, '\n'), DLG_CONTINUE);
+	assert_int_equal(dialog_lost_reread(&d, 102.0, 1, NULL, msg, sizeof msg), FV_NOT_DONE);
+	assert_string_equal(msg, "env var E2E_DEL is still there: not deleted; d to try again");
+	assert_int_equal(dialog_lost_reread(&d, 103.0, 0, NULL, msg, sizeof msg), FV_WAIT);
+	/* gone: deleted */
+	dialog_confirm(&d, 0, 0, "Delete env var", "?", "Delete");
+	assert_false(dialog_busy(&d));
+	dialog_lost_begin(&d, &w, 1, "the answer was cut short", 10.0);
+	assert_int_equal(dialog_lost_reread(&d, 11.0, 0, NULL, msg, sizeof msg), FV_DONE);
+	assert_string_equal(msg, "env var E2E_DEL is gone: deleted");
+	/* the list cannot tell (one more than before): locked for good, saying so */
+	dialog_lost_begin(&d, &w, 1, "no answer", 10.0);
+	assert_int_equal(dialog_lost_reread(&d, 11.0, 2, NULL, msg, sizeof msg), FV_UNKNOWN);
+	assert_string_equal(d.error, msg);
+	assert_true(dialog_busy(&d));
+	assert_false(dialog_lost_checking(&d));
+	assert_int_equal(dialog_key(&d, '\n'), DLG_CONTINUE);
+	/* locked: q and Esc close it */
+	dialog_lost_begin(&d, &w, 1, "no answer", 10.0);
+	assert_int_equal(dialog_key(&d, 'q'), DLG_CANCEL);
+	assert_int_equal(dialog_key(&d, 27), DLG_CANCEL);
+	dialog_close(&d);
+	assert_false(dialog_busy(&d));
+}
+
+/* A removal's verdict: fewer is done, as many not, more (one added
+ * meanwhile) or before unknown cannot tell; a failed re-read waits. */
+static void test_lost_removal_verdict(void **state)
+{
+	(void)state;
+	assert_int_equal(form_lost_verdict_removal(1, 0), FV_DONE);
+	assert_int_equal(form_lost_verdict_removal(2, 1), FV_DONE);
+	assert_int_equal(form_lost_verdict_removal(1, 1), FV_NOT_DONE);
+	assert_int_equal(form_lost_verdict_removal(1, -1), FV_WAIT);
+	assert_int_equal(form_lost_verdict_removal(1, 2), FV_UNKNOWN);
+	assert_int_equal(form_lost_verdict_removal(-1, 0), FV_UNKNOWN);
+	/* a suspend counts up: the endpoint in the state asked for */
+	static struct dialog d;
+	static const struct form_lost_words w = {
+		.what = "endpoint llm-chat (3)", .found = "is suspended", .missing = "is not suspended",
+		.done = "suspended", .undone = "not suspended", .again = "s to try again" };
+	char msg[400];
+	dialog_confirm(&d, 0, 3, "Suspend endpoint", "?", "Suspend");
+	dialog_lost_begin(&d, &w, 0, "HTTP 502", 5.0);
+	assert_int_equal(dialog_lost_reread(&d, 6.0, 1, NULL, msg, sizeof msg), FV_DONE);
+	assert_string_equal(msg, "endpoint llm-chat (3) is suspended: suspended");
+	dialog_lost_begin(&d, &w, 0, "HTTP 502", 5.0);
+	assert_int_equal(dialog_lost_reread(&d, 6.0, 0, NULL, msg, sizeof msg), FV_NOT_DONE);
+	assert_string_equal(msg, "endpoint llm-chat (3) is not suspended: not suspended; s to try again");
+}
+
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
@@ -220,6 +304,8 @@ int main(void)
 		cmocka_unit_test(test_bid_range),
 		cmocka_unit_test(test_amount_label_tfa),
 		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_lost_delete),
+		cmocka_unit_test(test_lost_removal_verdict),
 	};
 	return cmocka_run_group_tests_name("ui_dialog", tests, NULL, NULL);
 }

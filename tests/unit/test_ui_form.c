@@ -244,8 +244,9 @@ static void test_lost_verdict(void **state)
 	assert_int_equal(form_lost_verdict(2, 1), FV_UNKNOWN);   /* one removed meanwhile */
 }
 
-static const struct form_lost_words key_words = { "API key dup-key", "exists", "not found",
-						  "created", "not created" };
+static const struct form_lost_words key_words = { .what = "API key dup-key",
+						  .found = "exists", .missing = "not found",
+						  .done = "created", .undone = "not created" };
 
 static void lost_form(void)
 {
@@ -316,8 +317,9 @@ static void test_lost_unknown(void **state)
 {
 	(void)state;
 	char msg[400];
-	static const struct form_lost_words env = { "env var TOKEN", "exists", "not found",
-						    "changed", "not changed" };
+	static const struct form_lost_words env = { .what = "env var TOKEN", .found = "exists",
+						    .missing = "not found", .done = "changed",
+						    .undone = "not changed" };
 	form_init(&fm, "Edit env var");
 	form_add_text(&fm, "key", "Name", "TOKEN", 128, true);
 	form_lost_begin(&fm, &env, -1, "the answer was cut short", 50.0);
@@ -440,6 +442,35 @@ static void test_multiline_typed(void **state)
 	form_free(&fm);
 }
 
+/* A hidden secret shows one * a character, or, with fixed_mask (the env
+ * var form), the same FORM_MASK whatever its length; C-r shows it. */
+static void test_secret_mask(void **state)
+{
+	(void)state;
+	char buf[TEXTBUF_BYTES + 1];
+	form_init(&fm, "Add env var");
+	int plain = form_add_secret(&fm, "code", "Code", 20, false);
+	int fixed = form_add_secret(&fm, "value", "Value", 4096, true);
+	fm.f[fixed].fixed_mask = true;
+	form_shown_value(&fm.f[fixed], buf, sizeof buf);
+	assert_string_equal(buf, "");
+	fm.focus = plain;
+	type(&fm, "abc");
+	form_shown_value(&fm.f[plain], buf, sizeof buf);
+	assert_string_equal(buf, "***");
+	fm.focus = fixed;
+	type(&fm, "x");
+	form_shown_value(&fm.f[fixed], buf, sizeof buf);
+	assert_string_equal(buf, FORM_MASK);
+	type(&fm, "a-much-longer-secret-value-0123456789");
+	form_shown_value(&fm.f[fixed], buf, sizeof buf);
+	assert_string_equal(buf, FORM_MASK);
+	assert_int_equal(form_key(&fm, KM_CTRL('r')), FORM_CONTINUE);
+	form_shown_value(&fm.f[fixed], buf, sizeof buf);
+	assert_string_equal(buf, "xa-much-longer-secret-value-0123456789");
+	form_free(&fm);
+}
+
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
@@ -456,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_lost_unknown),
 		cmocka_unit_test(test_message_lines),
 		cmocka_unit_test(test_multiline_typed),
+		cmocka_unit_test(test_secret_mask),
 	};
 	return cmocka_run_group_tests_name("ui_form", tests, NULL, NULL);
 }

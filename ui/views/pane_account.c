@@ -2,11 +2,14 @@
  * SPEC.md in sections, each a table with its own key context (keys, hints
  * and help follow the section shown): Overview (the user record, burn rate
  * and runway as the header says them, 2FA status and key counts; never the
- * user's api_key), Env vars (names, values masked
- * as the service masks them; add, edit, delete), API keys (id, name, scope
+ * user's api_key), Env vars (names, values as a fixed mask whatever their
+ * length; add, edit, delete; v reads one value now and shows it on its row
+ * until the selection moves or 10 s pass, wiped then: the service may send
+ * it masked, and then that is said), API keys (id, name, scope
  * summary, team; create with a scope picker, the new key shown once; delete,
  * twice confirmed when it is the key rentop runs with), SSH keys (type,
- * comment, SHA256 fingerprint, created; add, delete), Team roles (name,
+ * comment, SHA256 fingerprint, created; add, asking first when the key is
+ * already listed; delete), Team roles (name,
  * permission categories; create, edit with the scope picker, delete) and
  * Machine reports (a machine's problem reports: `M` on an instance,
  * `:reports MACHINE_ID`, `m` here).
@@ -15,8 +18,10 @@
  * the view is shown, re-fetched at once after each change.  Changes are
  * at-most-once actions (jobs_call, action = true), AF_MUTATES: hidden and
  * refused under --read-only.  A change whose answer was lost locks its
- * form (form_lost_*: nothing is sent again from it) until the list it
- * changes, read again, says whether it took effect.  Secrets: an env value
+ * form (form_lost_*: nothing is sent again from it), or a delete's
+ * dialog (dialog_lost_*), until the list it changes, read again, says
+ * whether it took effect.  The 2FA view (t) opens over this one; when it
+ * closes the 2FA status is read again (the backup codes left).  Secrets: an env value
  * is typed into a secret field (C-r shows it), lives only in the form
  * (wiped when it closes) and the request body (wiped by api_call_free).
  * A new API key lives in the
@@ -59,6 +64,8 @@
 
 #define ACCOUNT_CADENCE 30.0 /* s, the account lists' refresh */
 #define APIKEY_MAX 512          /* bytes of an API key we accept */
+#define ENV_REVEAL_S 10.0       /* s an env value revealed with v stays shown */
+#define ENV_VALUE_MAX 4096      /* bytes of an env value shown */
 
 enum section { SEC_OVERVIEW, SEC_ENV, SEC_APIKEYS, SEC_SSH, SEC_ROLES, SEC_REPORTS, SEC__COUNT };
 
@@ -120,6 +127,17 @@ struct acct_view {
 	enum own_key own;
 	int own_req;                /* the key-show fetch awaited, 0: none */
 	char own_why[200];          /* OWN_UNKNOWN: why */
+	bool under_tfa;             /* the 2FA view (t) was open over this one */
+	/* MOD_SSH_ADD: the key is already on the account: the dialog asking
+	 * before sending it again (v->dlg over the form), and the answer */
+	bool ssh_dup, ssh_dup_ok;
+	/* v on an env var: its value read now (a secret, wiped when hidden) */
+	int reveal_req;             /* the read awaited, 0: none */
+	char reveal_key[130];       /* the var it is for */
+	bool reveal_on;             /* reveal_val is shown on its row */
+	size_t reveal_sel;          /* the row it was read for */
+	double reveal_until;        /* util_mono() when it is hidden again */
+	char reveal_val[ENV_VALUE_MAX + 1];
 };
 
 static const char *const sec_names[SEC__COUNT] = { "Overview", "Env vars", "API keys",
@@ -263,6 +281,28 @@ static void *map_shown(const json_t *root, struct api_error *e)
 	return k;
 }
 
+/* The values of an env var list (v: reveal): secrets, wiped when freed. */
+struct env_values { struct env_value *v; size_t n; };
+
+static void free_values(void *p)
+{
+	struct env_values *l = p;
+	if (l)
+		acctops_env_values_free(l->v, l->n);
+	free(l);
+}
+
+static void *map_values(const json_t *root, struct api_error *e)
+{
+	struct env_values *l = xcalloc(1, sizeof *l);
+	if (!acctops_env_values(root, &l->v, &l->n)) {
+		free_values(l);
+		apierr_protocol(e, 200, "env vars: unexpected answer");
+		return NULL;
+	}
+	return l;
+}
+
 static void free_list(enum list_kind k, void *p)
 {
 	switch (k) {
@@ -333,6 +373,25 @@ static void refresh_all(struct app *a, struct acct_view *v, bool visible)
 		if (visible)
 			jobs_set_visible(a->jobs, sub, false);
 		jobs_set_visible(a->jobs, sub, visible);
+	}
+}
+
+/* The 2FA view (t) opens over this one, and what it changes (backup codes
+ * regenerated, a method added or removed) shows in the overview: once it
+ * has closed, the 2FA status is read again (its subscription made due). */
+static void tfa_closed_check(struct app *a, struct acct_view *v)
+{
+	bool base = a->view >= 0 && a->view < a->nviews && view_is(a, &a->views[a->view], "account");
+	if (base && a->overlay >= 0 && view_is(a, &a->views[a->overlay], "tfa")) {
+		v->under_tfa = true;
+		return;
+	}
+	if (!v->under_tfa || a->overlay >= 0)
+		return;
+	v->under_tfa = false;
+	if (base && v->sub[L_TFA]) {
+		jobs_set_visible(a->jobs, v->sub[L_TFA], false);
+		jobs_set_visible(a->jobs, v->sub[L_TFA], true);
 	}
 }
 
@@ -435,6 +494,95 @@ static int acct_key_ctx(const struct app *a, const void *st)
 	return sec_ctx[v->sec] > 0 ? sec_ctx[v->sec] : -1;
 }
 
+/* ---- an env value shown on request (v) ------------------------------------------- */
+
+/* Hide the revealed value (wiped). */
+static void reveal_hide(struct app *a, struct acct_view *v)
+{
+	if (v->reveal_req)
+		model_drop_result(a->m, v->reveal_req);
+	v->reveal_req = 0;
+	v->reveal_on = false;
+	explicit_bzero(v->reveal_val, sizeof v->reveal_val);
+	a->dirty |= DIRTY_BODY;
+}
+
+/* v: read the env vars now and show the selected one's value on its row
+ * (v again hides it). */
+static void reveal_start(struct app *a, struct acct_view *v)
+{
+	const struct env_var *e = env_selected(v);
+	if (!e)
+		return;
+	bool same = v->reveal_on && !strcmp(v->reveal_key, e->key);
+	reveal_hide(a, v);
+	if (same)
+		return;
+	util_strlcpy(v->reveal_key, e->key, sizeof v->reveal_key);
+	v->reveal_sel = v->sel[SEC_ENV];
+	struct job_call c = { 0 };
+	c.call = api_env_list(a->cfg);
+	c.map = map_values;
+	c.free_value = free_values;
+	snprintf(c.what, sizeof c.what, "env var value");
+	int id = 0, rc = jobs_call(a->jobs, &c, &id);
+	if (rc != JOBS_OK) {
+		app_toast(a, ROLE_ERROR, 8, "env var %s: %s", v->reveal_key, jobs_strerror(rc));
+		return;
+	}
+	v->reveal_req = id;
+}
+
+/* The read of a reveal answered: show the value, or say why there is none. */
+static void reveal_done(struct app *a, struct acct_view *v, const struct call_result *r)
+{
+	v->reveal_req = 0;
+	const struct env_values *l = r->value;
+	if (r->outcome != CALL_OK || !l) {
+		app_toast(a, ROLE_ERROR, 8, "env var %s: its value could not be read: %s", v->reveal_key,
+			  r->err.msg[0] ? r->err.msg : "no answer");
+		return;
+	}
+	const struct env_value *e = NULL;
+	for (size_t i = 0; i < l->n && !e; i++)
+		if (!strcmp(l->v[i].key, v->reveal_key))
+			e = &l->v[i];
+	if (!e) {
+		app_answer(a, ROLE_WARNING, 8, "env var %s is no longer there", v->reveal_key);
+	} else if (acctops_env_masked(e->value)) {
+		app_answer(a, ROLE_WARNING, 8, "env var %s: the service sends its value masked "
+			   "(*****): there is no value to show", v->reveal_key);
+	} else if (v->sec == SEC_ENV && v->sel[SEC_ENV] == v->reveal_sel) {
+		util_strlcpy(v->reveal_val, e->value, sizeof v->reveal_val);
+		v->reveal_on = true;
+		v->reveal_until = util_mono() + ENV_REVEAL_S;
+	}
+	a->dirty |= DIRTY_BODY;
+}
+
+/* Hide the value once the selection moved or its time is up. */
+static void reveal_check(struct app *a, struct acct_view *v)
+{
+	if (!v->reveal_on)
+		return;
+	const struct env_var *e = env_selected(v);
+	if (!e || v->sel[SEC_ENV] != v->reveal_sel || strcmp(e->key, v->reveal_key) != 0 ||
+	    util_mono() >= v->reveal_until)
+		reveal_hide(a, v);
+}
+
+static double acct_next_wake(const struct app *a, const void *st)
+{
+	(void)a;
+	const struct acct_view *v = st;
+	return v->reveal_on ? v->reveal_until : -1;
+}
+
+static void acct_wake(struct app *a, void *st)
+{
+	reveal_check(a, st);
+}
+
 /* ---- drawing ------------------------------------------------------------------ */
 
 /* The kv value of a user field (JSON text), or NULL. */
@@ -522,7 +670,16 @@ static void row_cells(const struct acct_view *v, enum section s, size_t i, char 
 	switch (s) {
 	case SEC_ENV: {
 		const struct env_var *e = &((struct env_list *)v->val[L_ENV])->v[i];
-		snprintf(buf, n, "%-32.32s %s", e->key, e->value);
+		/* a fixed mask, whatever the service's mask says of the length;
+		 * the value read with v on its row while shown */
+		if (v->reveal_on && i == v->reveal_sel && !strcmp(e->key, v->reveal_key)) {
+			char *clean = util_sanitize(v->reveal_val);
+			snprintf(buf, n, "%-32.32s %s", e->key, clean);
+			explicit_bzero(clean, strlen(clean));
+			free(clean);
+		} else {
+			snprintf(buf, n, "%-32.32s %s", e->key, FORM_MASK);
+		}
 		break;
 	}
 	case SEC_APIKEYS: {
@@ -605,6 +762,8 @@ static void section_state(const struct acct_view *v, enum section s, const char 
 static void acct_draw(struct app *a, void *st, const struct rect *r)
 {
 	struct acct_view *v = st;
+	tfa_closed_check(a, v);
+	reveal_check(a, v);
 	/* the section bar */
 	draw_fill(r->y, r->x, r->w, theme_attr(ROLE_NORMAL));
 	int x = r->x + 1;
@@ -647,6 +806,7 @@ static void acct_draw(struct app *a, void *st, const struct rect *r)
 		unsigned long attr = theme_attr(sel ? ROLE_SELECTION : ROLE_NORMAL);
 		draw_fill(y, r->x, r->w, attr);
 		draw_text(y, r->x + 1, r->w - 1, buf, attr);
+		explicit_bzero(buf, sizeof buf); /* a revealed value */
 	}
 	for (int yy = y; yy < ymax; yy++)
 		draw_fill(yy, r->x, r->w, theme_attr(ROLE_NORMAL));
@@ -735,6 +895,7 @@ static void modal_close(struct acct_view *v)
 	v->modal = MOD_NONE;
 	v->action_id = 0;
 	v->own_req = 0;
+	v->ssh_dup = v->ssh_dup_ok = false;
 }
 
 /* ---- a form change whose answer was lost -------------------------------------- */
@@ -749,22 +910,48 @@ static enum list_kind lost_list(enum modal_kind m)
 	case MOD_ROLE_CREATE:
 	case MOD_ROLE_EDIT: return L_ROLES;
 	case MOD_KEY_CREATE: return L_APIKEYS;
+	case MOD_ENV_DELETE: return L_ENV;
+	case MOD_SSH_DELETE: return L_SSH;
+	case MOD_ROLE_DELETE: return L_ROLES;
+	case MOD_KEY_DELETE:
+	case MOD_KEY_DELETE_OWN: return L_APIKEYS;
 	case MOD_NONE:
-	case MOD_ENV_DELETE:
-	case MOD_SSH_DELETE:
-	case MOD_ROLE_DELETE:
 	case MOD_KEY_SHOW:
 	case MOD_KEY_FILE:
-	case MOD_KEY_DELETE:
-	case MOD_KEY_DELETE_OWN:
 	case MOD_MACHINE:
 		break;
 	}
 	return L__COUNT;
 }
 
-/* How many records of the newest list hold what the open form sends, -1
- * when the list is not there (or cannot show it: an env value is masked). */
+/* Is the open modal a confirmation of a delete (a dialog, not a form)? */
+static bool is_delete(enum modal_kind m)
+{
+	switch (m) {
+	case MOD_ENV_DELETE:
+	case MOD_SSH_DELETE:
+	case MOD_ROLE_DELETE:
+	case MOD_KEY_DELETE:
+	case MOD_KEY_DELETE_OWN:
+		return true;
+	case MOD_NONE:
+	case MOD_ENV_ADD:
+	case MOD_ENV_EDIT:
+	case MOD_SSH_ADD:
+	case MOD_ROLE_CREATE:
+	case MOD_ROLE_EDIT:
+	case MOD_KEY_CREATE:
+	case MOD_KEY_SHOW:
+	case MOD_KEY_FILE:
+	case MOD_MACHINE:
+		break;
+	}
+	return false;
+}
+
+/* How many records of the newest list hold what the open form sends (a
+ * delete: the record it deletes), -1 when the list is not there (or cannot
+ * show it: an env value is masked). */
 static int acct_lost_count(const struct acct_view *v)
 {
 	enum list_kind k = lost_list(v->modal);
@@ -792,14 +979,36 @@ static int acct_lost_count(const struct acct_view *v)
 		const struct key_list *l = val;
 		return acctops_apikey_count(l->v, l->n, name);
 	}
+	case MOD_ENV_DELETE: {
+		const struct env_list *l = val;
+		return acctops_env_count(l->v, l->n, v->target);
+	}
+	case MOD_SSH_DELETE: {
+		const struct ssh_list *l = val;
+		int c = 0;
+		for (size_t i = 0; i < l->n; i++)
+			c += l->v[i].id == v->target_id;
+		return c;
+	}
+	case MOD_ROLE_DELETE: {
+		const struct role_list *l = val;
+		int c = 0;
+		for (size_t i = 0; i < l->n; i++)
+			c += v->target_id > 0 ? l->v[i].id == v->target_id
+					      : l->v[i].name && strcmp(l->v[i].name, v->target) == 0;
+		return c;
+	}
+	case MOD_KEY_DELETE:
+	case MOD_KEY_DELETE_OWN: {
+		const struct key_list *l = val;
+		int c = 0;
+		for (size_t i = 0; i < l->n; i++)
+			c += l->v[i].id == v->target_id;
+		return c;
+	}
 	case MOD_NONE:
-	case MOD_ENV_DELETE:
-	case MOD_SSH_DELETE:
-	case MOD_ROLE_DELETE:
 	case MOD_KEY_SHOW:
 	case MOD_KEY_FILE:
-	case MOD_KEY_DELETE:
-	case MOD_KEY_DELETE_OWN:
 	case MOD_MACHINE:
 		break;
 	}
@@ -818,17 +1027,26 @@ static void lost_note_before(struct acct_view *v)
 	v->lost_before = n;
 }
 
-/* The answer to the open form's change was lost: lock it until a re-read
- * (said in the form and, quietly, in the event log). */
+/* The answer to the open form's or delete's change was lost: lock it until
+ * a re-read (said in the modal and, quietly, in the event log). */
 static void lost_begin(struct app *a, struct acct_view *v, const struct call_result *r)
 {
+	bool dlg = is_delete(v->modal);
 	char *name = util_sanitize(v->modal == MOD_ENV_ADD || v->modal == MOD_ENV_EDIT
 					   ? form_value(&v->fm, "key")
-				   : v->modal == MOD_SSH_ADD ? v->target
-							     : form_value(&v->fm, "name"));
+				   : v->modal == MOD_SSH_ADD || dlg ? v->target
+								    : form_value(&v->fm, "name"));
 	char what[160];
 	struct form_lost_words w = { .what = what, .found = "exists", .missing = "not found",
 				     .done = "created", .undone = "not created" };
+	if (dlg) {
+		w.found = "is gone";
+		w.missing = "is still there";
+		w.done = "deleted";
+		w.undone = "not deleted";
+		w.again = "d to try again";
+		w.removes = true;
+	}
 	switch (v->modal) {
 	case MOD_ENV_ADD:
 	case MOD_ENV_EDIT:
@@ -848,16 +1066,16 @@ static void lost_begin(struct app *a, struct acct_view *v, const struct call_res
 		w.done = "changed";
 		w.undone = "not changed";
 		break;
-	case MOD_ROLE_CREATE: snprintf(what, sizeof what, "team role %s", name); break;
+	case MOD_ROLE_CREATE:
+	case MOD_ROLE_DELETE: snprintf(what, sizeof what, "team role %s", name); break;
 	case MOD_KEY_CREATE: snprintf(what, sizeof what, "API key %s", name); break;
+	case MOD_ENV_DELETE: snprintf(what, sizeof what, "env var %s", name); break;
+	case MOD_SSH_DELETE: snprintf(what, sizeof what, "SSH key %ld", v->target_id); break;
+	case MOD_KEY_DELETE:
+	case MOD_KEY_DELETE_OWN: snprintf(what, sizeof what, "API key %ld", v->target_id); break;
 	case MOD_NONE:
-	case MOD_ENV_DELETE:
-	case MOD_SSH_DELETE:
-	case MOD_ROLE_DELETE:
 	case MOD_KEY_SHOW:
 	case MOD_KEY_FILE:
-	case MOD_KEY_DELETE:
-	case MOD_KEY_DELETE_OWN:
 	case MOD_MACHINE:
 		snprintf(what, sizeof what, "the change");
 		break;
@@ -865,6 +1083,11 @@ static void lost_begin(struct app *a, struct acct_view *v, const struct call_res
 	free(name);
 	char why[300];
 	apierr_format(&r->err, why, sizeof why);
+	if (dlg) {
+		dialog_lost_begin(&v->dlg, &w, v->lost_before, why, r->when);
+		model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET, "%s: %s", what, v->dlg.error);
+		return;
+	}
 	form_lost_begin(&v->fm, &w, v->lost_before, why, r->when);
 	model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET, "%s: %s", what, v->fm.answer);
 }
@@ -874,13 +1097,31 @@ static void lost_begin(struct app *a, struct acct_view *v, const struct call_res
 static void lost_reread(struct app *a, struct acct_view *v, enum list_kind k,
 			const struct call_result *r)
 {
-	if (lost_list(v->modal) != k || !form_lost_checking(&v->fm))
+	bool dlg = is_delete(v->modal);
+	if (lost_list(v->modal) != k ||
+	    !(dlg ? dialog_lost_checking(&v->dlg) : form_lost_checking(&v->fm)))
 		return;
 	char msg[400];
 	int after = r->outcome == CALL_OK ? acct_lost_count(v) : -1;
-	enum form_verdict fv = form_lost_reread(&v->fm, r->when, after, r->err.msg, msg, sizeof msg);
+	enum form_verdict fv =
+		dlg ? dialog_lost_reread(&v->dlg, r->when, after, r->err.msg, msg, sizeof msg)
+		    : form_lost_reread(&v->fm, r->when, after, r->err.msg, msg, sizeof msg);
 	if (fv != FV_WAIT)
 		model_event(a->m, fv == FV_DONE ? EV_OK : EV_WARN, -1, 0, 0, EVF_QUIET, "%s", msg);
+	if (dlg) { /* a delete is never sent again from its dialog: d opens a new one */
+		if (fv == FV_WAIT || fv == FV_UNKNOWN) { /* locked, saying why */
+			a->dirty |= DIRTY_ALL;
+			return;
+		}
+		if (fv == FV_DONE && v->modal == MOD_KEY_DELETE_OWN && v->own == OWN_YES)
+			app_answer(a, ROLE_WARNING, 0, "%s: it was rentop's own key; restart rentop "
+				   "with another key", msg);
+		else
+			app_answer(a, fv == FV_DONE ? ROLE_OK : ROLE_WARNING, 0, "%s", msg);
+		modal_close(v);
+		a->dirty |= DIRTY_ALL;
+		return;
+	}
 	switch (fv) {
 	case FV_DONE:
 		if (v->modal == MOD_KEY_CREATE)
@@ -910,10 +1151,10 @@ static bool send_action(struct app *a, struct acct_view *v, struct job_call *c, 
 		return false;
 	}
 	v->action_id = id;
-	if (form) {
-		lost_note_before(v);
+	lost_note_before(v);
+	if (form)
 		v->fm.waiting = true;
-	} else
+	else
 		v->dlg.waiting = true;
 	return true;
 }
@@ -936,7 +1177,9 @@ static void open_env_form(struct acct_view *v, bool edit)
 	int k = form_add_text(&v->fm, "key", "Name", edit ? e->key : "", 128, true);
 	if (k >= 0)
 		v->fm.f[k].check = check_env_name;
-	form_add_secret(&v->fm, "value", "Value (C-r shows)", 4096, true);
+	int val = form_add_secret(&v->fm, "value", "Value (C-r shows)", 4096, true);
+	if (val >= 0)
+		v->fm.f[val].fixed_mask = true; /* the length is not shown either */
 	if (edit) {
 		util_strlcpy(v->target, e->key, sizeof v->target);
 		v->fm.focus = 1;
@@ -1004,6 +1247,19 @@ static void submit_ssh(struct app *a, struct acct_view *v)
 	struct sshkey_info ki;
 	if (!sshkey_parse(line, &ki, err, sizeof err)) {
 		form_set_answer(&v->fm, pasted[0] ? "line" : "file", err);
+		return;
+	}
+	const struct ssh_list *sl = v->val[L_SSH];
+	const struct ssh_key_rec *dup =
+		sl && !v->ssh_dup_ok ? acctops_ssh_duplicate(sl->v, sl->n, ki.fingerprint, line) : NULL;
+	v->ssh_dup_ok = false;
+	if (dup) { /* ask first, starting on Cancel */
+		char text[512];
+		snprintf(text, sizeof text, "This key (%s) is already on the account as SSH key %ld%s%s%s. "
+			 "Add it again?", ki.fingerprint, dup->id, dup->comment[0] ? " (" : "",
+			 dup->comment, dup->comment[0] ? ")" : "");
+		dialog_confirm(&v->dlg, 0, dup->id, "SSH key already added", text, "Add again");
+		v->ssh_dup = true;
 		return;
 	}
 	struct job_call c = { .action = true };
@@ -1333,9 +1589,28 @@ static bool acct_modal_key(struct app *a, void *st, int key)
 	switch (v->modal) {
 	case MOD_NONE:
 		return false;
+	case MOD_SSH_ADD:
+		if (v->ssh_dup) { /* the key is already there: sent again only on "Add again" */
+			enum dlg_result dr = dialog_key(&v->dlg, key);
+			if (dr == DLG_CONTINUE)
+				return true;
+			v->ssh_dup = false;
+			long id = v->dlg.instance_id;
+			dialog_close(&v->dlg);
+			if (dr == DLG_SUBMIT) {
+				v->ssh_dup_ok = true;
+				submit_ssh(a, v);
+			} else {
+				char msg[120];
+				snprintf(msg, sizeof msg, "not sent: the key is already there as SSH key %ld", id);
+				form_set_answer(&v->fm, NULL, msg);
+			}
+			return true;
+		}
+		form_modal_key(a, v, key);
+		return true;
 	case MOD_ENV_ADD:
 	case MOD_ENV_EDIT:
-	case MOD_SSH_ADD:
 	case MOD_ROLE_CREATE:
 	case MOD_ROLE_EDIT:
 	case MOD_KEY_CREATE:
@@ -1445,6 +1720,10 @@ static bool acct_modal_draw(struct app *a, void *st)
 	case MOD_KEY_CREATE:
 	case MOD_MACHINE:
 		form_draw(&v->fm, &a->lay);
+		if (v->modal == MOD_SSH_ADD && v->ssh_dup) {
+			dialog_draw(&v->dlg, &a->lay);
+			return false;
+		}
 		return !form_busy(&v->fm);
 	case MOD_KEY_SHOW:
 		draw_key_show(a, v);
@@ -1520,6 +1799,10 @@ static void action_done(struct app *a, struct acct_view *v, struct call_result *
 	case MOD_ROLE_DELETE:
 	case MOD_KEY_DELETE:
 	case MOD_KEY_DELETE_OWN:
+		if (r->outcome == CALL_UNKNOWN) { /* never sent again from this dialog */
+			lost_begin(a, v, r);
+			break;
+		}
 		if (!ok) {
 			v->dlg.waiting = false;
 			util_strlcpy(v->dlg.error, msg, sizeof v->dlg.error);
@@ -1584,6 +1867,11 @@ static void acct_snapshot(struct app *a, void *st, bool rows)
 		call_result_free(&r);
 		changed = true;
 	}
+	if (v->reveal_req && model_take_result(a->m, v->reveal_req, &r)) {
+		reveal_done(a, v, &r);
+		call_result_free(&r);
+		changed = true;
+	}
 	if (v->own_req && model_take_result(a->m, v->own_req, &r)) {
 		own_done(a, v, &r);
 		call_result_free(&r);
@@ -1594,6 +1882,7 @@ static void acct_snapshot(struct app *a, void *st, bool rows)
 		call_result_free(&r);
 		changed = true;
 	}
+	tfa_closed_check(a, v);
 	if (changed && view_is(a, view_current(a), "account"))
 		a->dirty |= DIRTY_BODY;
 }
@@ -1610,11 +1899,12 @@ static void acct_enter(struct app *a, void *st, long arg)
 
 static void acct_leave(struct app *a, void *st)
 {
+	reveal_hide(a, st);
 	refresh_all(a, st, false);
 }
 
 /* The view's actions: moving between sections, then each section's own. */
-enum acct_act { AA_NEXT, AA_PREV, AA_ENV_ADD, AA_ENV_EDIT, AA_ENV_DELETE, AA_KEY_CREATE,
+enum acct_act { AA_NEXT, AA_PREV, AA_ENV_ADD, AA_ENV_EDIT, AA_ENV_DELETE, AA_ENV_REVEAL, AA_KEY_CREATE,
 		AA_KEY_DELETE, AA_SSH_ADD, AA_SSH_DELETE, AA_ROLE_CREATE, AA_ROLE_EDIT,
 		AA_ROLE_DELETE, AA_MACHINE, AA__COUNT };
 static enum action acts[AA__COUNT];
@@ -1636,6 +1926,9 @@ static const struct action_row acct_rows[AA__COUNT] = {
 	ROW(AA_ENV_DELETE, "account-env", "d", .name = "env-delete",
 	    .help = "delete the selected env var (confirm)", .hint = "delete",
 	    .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL),
+	ROW(AA_ENV_REVEAL, "account-env", "v", .name = "env-reveal",
+	    .help = "show the selected env var's value, read now (hidden when the selection moves, "
+		    "after 10 s, or on v)", .hint = "reveal", .flags = AF_HINT | AF_NEEDS_SEL),
 	ROW(AA_KEY_CREATE, "account-apikeys", "a", .name = "apikey-create",
 	    .help = "create an API key (name, scope); shown once", .hint = "create",
 	    .flags = AF_MUTATES | AF_HINT),
@@ -1696,6 +1989,7 @@ static void open_delete(struct app *a, struct acct_view *v, enum acct_act which)
 		if (!r || !r->name)
 			return;
 		util_strlcpy(v->target, r->name, sizeof v->target);
+		v->target_id = r->id;
 		snprintf(text, sizeof text,
 			 "Delete the team role %s? Members holding it lose its permissions.",
 			 r->name);
@@ -1722,6 +2016,7 @@ static void open_delete(struct app *a, struct acct_view *v, enum acct_act which)
 	case AA_PREV:
 	case AA_ENV_ADD:
 	case AA_ENV_EDIT:
+	case AA_ENV_REVEAL:
 	case AA_KEY_CREATE:
 	case AA_SSH_ADD:
 	case AA_ROLE_CREATE:
@@ -1766,6 +2061,7 @@ static bool acct_action(struct app *a, void *st, enum action act)
 		break;
 	}
 	case AA_ENV_ADD: open_env_form(v, false); break;
+	case AA_ENV_REVEAL: reveal_start(a, v); break;
 	case AA_ENV_EDIT: open_env_form(v, true); break;
 	case AA_KEY_CREATE: open_key_form(v); break;
 	case AA_SSH_ADD: open_ssh_form(v); break;
@@ -1893,6 +2189,7 @@ static void acct_fini(struct app *a, void *st)
 	struct acct_view *v = st;
 	if (v->own_req)
 		model_drop_result(a->m, v->own_req);
+	reveal_hide(a, v);
 	modal_close(v);
 	for (int k = 0; k < L__COUNT; k++) {
 		if (v->sub[k])
@@ -1921,6 +2218,8 @@ const struct view_ops view_account = {
 	.enter = acct_enter,
 	.leave = acct_leave,
 	.on_snapshot = acct_snapshot,
+	.next_wake = acct_next_wake,
+	.on_wake = acct_wake,
 	.draw = acct_draw,
 	.action = acct_action,
 	.selected_row = acct_selected,

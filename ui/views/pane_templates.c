@@ -24,6 +24,7 @@
 #include "api_offers.h"
 #include "app.h"
 #include "draw.h"
+#include "form.h"
 #include "jobs.h"
 #include "model.h"
 #include "offers.h"
@@ -201,6 +202,10 @@ struct tpl_view {
 	struct tpl_edit *ed;  /* create / edit / delete */
 	long want_id;         /* select this template when the list comes (0: none) */
 	bool refetch;         /* fetch again when the searches in flight answer */
+	/* a delete whose answer was lost: the list fetched after it says
+	 * whether the template is gone (form_lost_*, as the dialogs) */
+	long lost_id;
+	struct form_lost lost;
 };
 
 static void refilter(struct tpl_view *v)
@@ -493,6 +498,17 @@ static void after_change(struct app *a, struct tpl_view *v, const struct tpl_don
 	}
 	if (d->select_id)
 		v->want_id = d->select_id;
+	if (d->lost_id) {
+		char what[160];
+		snprintf(what, sizeof what, "template %s", d->lost_name);
+		struct form_lost_words w = { .what = what, .found = "is gone",
+					     .missing = "is still there", .done = "deleted",
+					     .undone = "not deleted", .again = "d to try again",
+					     .removes = true };
+		/* a search of its own (:templates QUERY) cannot tell a template gone */
+		form_lost_start(&v->lost, &w, v->list.query[0] ? -1 : 1, d->lost_at);
+		v->lost_id = d->lost_id;
+	}
 	refilter(v);
 	if (d->changed) {
 		/* a search in flight may predate the change: fetch again after it */
@@ -500,6 +516,26 @@ static void after_change(struct app *a, struct tpl_view *v, const struct tpl_don
 		tpl_list_fetch(a, &v->list);
 	}
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+}
+
+/* The list came again: when a delete's answer was lost before it (and no
+ * fetch is still to come), say what it shows. */
+static void lost_reread(struct app *a, struct tpl_view *v)
+{
+	if (!v->lost_id || v->refetch || v->list.req_own || v->list.req_rec)
+		return;
+	int after = 0;
+	for (size_t i = 0; i < v->list.n; i++)
+		after += v->list.v[i].id == v->lost_id;
+	char msg[400];
+	enum form_verdict fv = form_lost_check(&v->lost, util_now(), v->list.status[0] ? -1 : after,
+					       v->list.status, msg, sizeof msg);
+	if (fv == FV_WAIT && !msg[0])
+		return;
+	model_event(a->m, fv == FV_DONE ? EV_OK : EV_WARN, -1, 0, 0, EVF_QUIET, "%s", msg);
+	app_answer(a, fv == FV_DONE ? ROLE_OK : ROLE_WARNING, 0, "%s", msg);
+	if (fv != FV_WAIT) /* a failed re-read: the next list the overlay gets decides */
+		v->lost_id = 0;
 }
 
 static void tv_snapshot(struct app *a, void *st, bool rows)
@@ -517,6 +553,7 @@ static void tv_snapshot(struct app *a, void *st, bool rows)
 			v->refetch = false;
 			tpl_list_fetch(a, &v->list);
 		}
+		lost_reread(a, v);
 	}
 }
 

@@ -4,13 +4,16 @@
  * resume the endpoint: rows of the serverless view's action table, every
  * one AF_MUTATES) open the form or dialog; the
  * one at-most-once call each sends (jobs_call, action) and its result: a
- * success closes the modal, says so and refreshes the lists; a failure or
- * an unknown outcome of a delete or suspend stays in its dialog with the
- * service's words; a form whose answer was lost locks (form_lost_*) and
- * says what the lists, read again, show: it closes when its change took
- * effect, opens again (C-s sends again) when it did not.  The
- * records a modal is about are copied when it opens, so a refresh while it
- * is open changes neither the form nor what is compared against. */
+ * success closes the modal, says so and refreshes the lists; a refusal
+ * stays in its form or dialog with the service's words; a form whose
+ * answer was lost locks (form_lost_*) and says what the lists, read
+ * again, show: it closes when its change took effect, opens again (C-s
+ * sends again) when it did not.  A delete or a suspend whose answer was
+ * lost locks its dialog the same way (dialog_lost_*) and closes once the
+ * lists say what happened, saying it (d or s opens a new one to try
+ * again).  The records a modal is about are copied when it opens, so a
+ * refresh while it is open changes neither the form nor what is compared
+ * against. */
 #include "sv_edit.h"
 
 #include <stdio.h>
@@ -232,8 +235,27 @@ static bool is_form(enum ed_modal m)
 
 /* ---- a form whose answer was lost ------------------------------------------------ */
 
-/* How many records of the snapshot's lists hold what the open form sends;
- * -1 when not a form. */
+/* The endpoints whose id is id and, when state is not NULL, whose state is
+ * state ("suspended", "active"). */
+static int count_ep(const struct snapshot *s, long id, const char *state)
+{
+	int c = 0;
+	for (size_t i = 0; i < s->nendpoints; i++) {
+		const struct endpoint *e = &s->endpoints[i];
+		if (e->id != id)
+			continue;
+		if (!state)
+			c++;
+		else if (!strcmp(state, "active") ? sv_endpoint_suspendable(e)
+						  : e->endpoint_state && !strcmp(e->endpoint_state, state))
+			c++;
+	}
+	return c;
+}
+
+/* How many records of the snapshot's lists hold what the open form sends
+ * (a delete: the record it deletes; a suspend: the endpoint in the state
+ * asked for). */
 static int lost_count(const struct app *a, const struct sv_edit *ed)
 {
 	const struct snapshot *s = a->snap;
@@ -248,17 +270,22 @@ static int lost_count(const struct app *a, const struct sv_edit *ed)
 	case ED_WG_EDIT:
 		return sv_form_workergroup_count(&ed->fm, &ed->wg, 0, s->workergroups,
 						 s->nworkergroups);
+	case ED_EP_DELETE: return count_ep(s, ed->ep.id, NULL);
+	case ED_WG_DELETE: {
+		int c = 0;
+		for (size_t i = 0; i < s->nworkergroups; i++)
+			c += s->workergroups[i].id == ed->wg.id;
+		return c;
+	}
+	case ED_EP_SUSPEND: return count_ep(s, ed->ep.id, ed->suspend ? "suspended" : "active");
 	case ED_NONE:
-	case ED_EP_DELETE:
-	case ED_WG_DELETE:
-	case ED_EP_SUSPEND:
 		break;
 	}
 	return -1;
 }
 
-/* The answer to the open form's change was lost: lock it until a re-read
- * (said in the form and, quietly, in the event log). */
+/* The answer to the open form's (or dialog's) change was lost: lock it
+ * until a re-read (said in the modal and, quietly, in the event log). */
 static void lost_begin(struct app *a, struct sv_edit *ed, const struct call_result *r)
 {
 	char what[200];
@@ -270,27 +297,46 @@ static void lost_begin(struct app *a, struct sv_edit *ed, const struct call_resu
 		w.missing = "does not hold the new values";
 		w.done = "changed";
 		w.undone = "not changed";
+	} else if (ed->modal == ED_EP_DELETE || ed->modal == ED_WG_DELETE) {
+		w.found = "is gone";
+		w.missing = "is still there";
+		w.done = "deleted";
+		w.undone = "not deleted";
+		w.again = "d to try again";
+		w.removes = true;
+	} else if (ed->modal == ED_EP_SUSPEND) {
+		w.found = ed->suspend ? "is suspended" : "is active";
+		w.missing = ed->suspend ? "is not suspended" : "is not active";
+		w.done = ed->suspend ? "suspended" : "resumed";
+		w.undone = ed->suspend ? "not suspended" : "not resumed";
+		w.again = "s to try again";
 	}
+	bool on_ep = ed->modal == ED_EP_EDIT || ed->modal == ED_EP_DELETE || ed->modal == ED_EP_SUSPEND;
 	char *name = util_sanitize(ed->modal == ED_EP_CREATE ? form_value(&ed->fm, "endpoint_name")
-				   : ed->modal == ED_EP_EDIT && ed->ep.endpoint_name ? ed->ep.endpoint_name
-										     : ed->endpoint_name);
+				   : on_ep && ed->ep.endpoint_name ? ed->ep.endpoint_name
+								   : ed->endpoint_name);
 	switch (ed->modal) {
 	case ED_EP_CREATE: snprintf(what, sizeof what, "endpoint %s", name); break;
 	case ED_EP_EDIT: snprintf(what, sizeof what, "endpoint %s (%ld)", name, ed->ep.id); break;
 	case ED_WG_CREATE:
 		snprintf(what, sizeof what, "a new workergroup on endpoint %s", name);
 		break;
-	case ED_WG_EDIT: snprintf(what, sizeof what, "workergroup %ld", ed->wg.id); break;
-	case ED_NONE:
+	case ED_WG_EDIT:
+	case ED_WG_DELETE: snprintf(what, sizeof what, "workergroup %ld", ed->wg.id); break;
 	case ED_EP_DELETE:
-	case ED_WG_DELETE:
-	case ED_EP_SUSPEND:
+	case ED_EP_SUSPEND: snprintf(what, sizeof what, "endpoint %s (%ld)", name, ed->ep.id); break;
+	case ED_NONE:
 		snprintf(what, sizeof what, "the change");
 		break;
 	}
 	free(name);
 	char why[300];
 	apierr_format(&r->err, why, sizeof why);
+	if (!is_form(ed->modal)) {
+		dialog_lost_begin(&ed->dlg, &w, ed->lost_before, why, r->when);
+		model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET, "%s: %s", what, ed->dlg.error);
+		return;
+	}
 	form_lost_begin(&ed->fm, &w, ed->lost_before, why, r->when);
 	model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET, "%s: %s", what, ed->fm.answer);
 }
@@ -299,11 +345,14 @@ static void lost_begin(struct app *a, struct sv_edit *ed, const struct call_resu
  * changes, read after the loss (or failed after it), says what happened. */
 static void lost_reread(struct app *a, struct sv_edit *ed)
 {
-	if (!is_form(ed->modal) || !form_lost_checking(&ed->fm) || !a->snap)
+	bool form = is_form(ed->modal);
+	if (ed->modal == ED_NONE || !a->snap ||
+	    !(form ? form_lost_checking(&ed->fm) : dialog_lost_checking(&ed->dlg)))
 		return;
-	bool ep = ed->modal == ED_EP_CREATE || ed->modal == ED_EP_EDIT;
+	bool ep = ed->modal == ED_EP_CREATE || ed->modal == ED_EP_EDIT ||
+		  ed->modal == ED_EP_DELETE || ed->modal == ED_EP_SUSPEND;
 	const struct freshness *f = &a->snap->fresh[ep ? SRC_ENDPOINTS : SRC_WORKERGROUPS];
-	double since = ed->fm.lost.since;
+	double since = form ? ed->fm.lost.since : ed->dlg.lost.since;
 	int after;
 	double when;
 	if (f->last_ok > since) {
@@ -316,9 +365,18 @@ static void lost_reread(struct app *a, struct sv_edit *ed)
 		return;
 	}
 	char msg[400];
-	enum form_verdict fv = form_lost_reread(&ed->fm, when, after, f->err, msg, sizeof msg);
+	enum form_verdict fv = form ? form_lost_reread(&ed->fm, when, after, f->err, msg, sizeof msg)
+				    : dialog_lost_reread(&ed->dlg, when, after, f->err, msg, sizeof msg);
 	if (fv != FV_WAIT)
 		model_event(a->m, fv == FV_DONE ? EV_OK : EV_WARN, -1, 0, 0, EVF_QUIET, "%s", msg);
+	if (!form) { /* never sent again from the dialog: d or s opens a new one */
+		if (fv == FV_DONE || fv == FV_NOT_DONE) { /* FV_UNKNOWN: locked, saying why */
+			app_answer(a, fv == FV_DONE ? ROLE_OK : ROLE_WARNING, 0, "%s", msg);
+			modal_close(a, ed);
+		}
+		a->dirty |= DIRTY_ALL;
+		return;
+	}
 	switch (fv) {
 	case FV_DONE:
 		app_answer(a, ROLE_OK, 0, "%s", msg);
@@ -406,6 +464,7 @@ static void submit_dialog(struct app *a, struct sv_edit *ed)
 		return;
 	ed->dlg.waiting = true;
 	ed->dlg.error[0] = '\0';
+	ed->lost_before = lost_count(a, ed); /* a lost answer's re-read is compared with it */
 }
 
 bool sv_edit_modal_key(struct app *a, struct sv_edit *ed, int key)
@@ -476,8 +535,8 @@ void sv_edit_snapshot(struct app *a, struct sv_edit *ed)
 		return;
 	ed->action_id = 0;
 	char msg[400];
-	if (r.outcome == CALL_UNKNOWN && is_form(ed->modal)) {
-		/* never sent again from this form: locked until the lists are read */
+	if (r.outcome == CALL_UNKNOWN) {
+		/* never sent again from this form or dialog: locked until the lists are read */
 		lost_begin(a, ed, &r);
 	} else if (r.outcome == CALL_OK) {
 		done_text(ed, msg, sizeof msg);
@@ -486,11 +545,7 @@ void sv_edit_snapshot(struct app *a, struct sv_edit *ed)
 	} else {
 		char why[300];
 		apierr_format(&r.err, why, sizeof why);
-		if (r.outcome == CALL_UNKNOWN)
-			snprintf(msg, sizeof msg, "the answer was lost: the change may have been made "
-						  "(%s); check the list before trying again", why);
-		else
-			snprintf(msg, sizeof msg, "%s", why);
+		snprintf(msg, sizeof msg, "%s", why);
 		if (is_form(ed->modal)) {
 			ed->fm.waiting = false;
 			form_set_answer(&ed->fm, NULL, msg);

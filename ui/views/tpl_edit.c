@@ -370,8 +370,16 @@ bool tpl_edit_snapshot(struct app *a, struct tpl_edit *ed, struct tpl_done *d)
 		}
 		modal_close(a, ed);
 	} else if (r.outcome == CALL_UNKNOWN) {
-		/* never sent again: the modal closes so that no second submit repeats it */
+		/* never sent again: the modal closes so that no second submit repeats
+		 * it; a delete's re-read is judged by the overlay (lost_id) */
 		apierr_format(&r.err, why, sizeof why);
+		if (ed->modal == TE_DELETE) {
+			d->lost_id = ed->t->id;
+			char *clean = util_sanitize(name);
+			util_strlcpy(d->lost_name, clean, sizeof d->lost_name);
+			free(clean);
+			d->lost_at = r.when;
+		}
 		app_answer(a, ROLE_ERROR, 0,
 			  "template %s: the answer was lost (%s): the change may have been made; "
 			  "the list is fetched again", name, why);

@@ -40,6 +40,9 @@ struct tpl_done {
 	long id;           /* edit: the template whose hash_id is now new_hash */
 	char new_hash[CREATE_HASH_MAX + 1];
 	long deleted_id;   /* delete: the template gone (0: none) */
+	long lost_id;      /* a delete whose answer was lost: the template (0: none) */
+	char lost_name[128]; /* its name, sanitised */
+	double lost_at;    /* wall epoch of the loss */
 };
 
 struct tpl_edit *tpl_edit_new(void);

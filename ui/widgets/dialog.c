@@ -72,15 +72,21 @@ void dialog_update_preview(struct dialog *d)
 		d->preview(d->tb.s, d->preview_arg, d->note, sizeof d->note);
 }
 
-void dialog_close(struct dialog *d) { d->kind = DLG_NONE; }
+void dialog_close(struct dialog *d)
+{
+	d->kind = DLG_NONE;
+	memset(&d->lost, 0, sizeof d->lost);
+}
 bool dialog_open(const struct dialog *d) { return d->kind != DLG_NONE; }
 
 enum dlg_result dialog_key(struct dialog *d, int key)
 {
 	if (d->kind == DLG_NONE)
 		return DLG_CONTINUE;
-	if (key == 27 || ((d->kind == DLG_CONFIRM || d->kind == DLG_CHOICE) && key == 'q'))
+	if (key == 27 || ((d->kind == DLG_CONFIRM || d->kind == DLG_CHOICE || d->lost.on) && key == 'q'))
 		return DLG_CANCEL;
+	if (d->lost.on)
+		return DLG_CONTINUE; /* nothing is sent again from it */
 	if (d->kind == DLG_CHOICE && key > 0 && key < 128 && !d->waiting) {
 		for (int i = 0; i < 2; i++) /* an answer's first letter takes it */
 			if (tolower(key) == tolower((unsigned char)d->choice[i][0])) {
@@ -111,6 +117,39 @@ enum dlg_result dialog_key(struct dialog *d, int key)
 		dialog_update_preview(d);
 	}
 	return DLG_CONTINUE;
+}
+
+void dialog_lost_begin(struct dialog *d, const struct form_lost_words *w, int before,
+		       const char *why, double since)
+{
+	form_lost_text(why, d->error, sizeof d->error);
+	d->waiting = false;
+	form_lost_start(&d->lost, w, before, since);
+}
+
+bool dialog_busy(const struct dialog *d)
+{
+	return d->waiting || d->lost.on;
+}
+
+bool dialog_lost_checking(const struct dialog *d)
+{
+	return d->lost.on && !d->lost.final;
+}
+
+enum form_verdict dialog_lost_reread(struct dialog *d, double when, int after, const char *err,
+				     char *msg, size_t n)
+{
+	if (!dialog_lost_checking(d)) {
+		if (n)
+			msg[0] = '\0';
+		return FV_WAIT;
+	}
+	bool waited = when > d->lost.since;
+	enum form_verdict v = form_lost_check(&d->lost, when, after, err, msg, n);
+	if ((v == FV_WAIT && waited) || v == FV_UNKNOWN) /* FV_UNKNOWN: it stays locked */
+		util_strlcpy(d->error, msg, sizeof d->error);
+	return v;
 }
 
 bool dialog_parse_number(const char *s, double lo, double hi, double *out, char *err, size_t n)
@@ -340,7 +379,7 @@ void dialog_draw(const struct dialog *d, const struct layout *l)
 	int ne = d->error[0] ? dialog_wrap(d->error, inner, elines, 7) : 0;
 	int nn = d->kind == DLG_INPUT && d->note[0] ? dialog_wrap(d->note, inner, nlines, 7) : 0;
 	int h = 2 + 1 + nl + (d->kind == DLG_INPUT ? 2 : 0) + (ne ? ne + 1 : 0) + (nn ? nn + 1 : 0) +
-		(d->waiting ? 2 : 0) + 2;
+		(d->waiting || d->lost.on ? 2 : 0) + 2;
 	struct rect r = layout_dialog(l, want_w, h);
 	unsigned long bg = theme_attr(ROLE_DIALOG);
 	for (int j = 0; j < r.h; j++)
@@ -364,9 +403,13 @@ void dialog_draw(const struct dialog *d, const struct layout *l)
 		for (int i = 0; i < ne && y < bottom; i++)
 			draw_text(y++, r.x + 2, inner, elines[i], theme_attr(ROLE_ERROR));
 	}
-	if (d->waiting && y + 1 <= bottom) {
+	if ((d->waiting || d->lost.on) && y + 1 <= bottom) {
 		y++;
-		draw_text(y++, r.x + 2, inner, "checking with the service...", theme_attr(ROLE_PENDING));
+		draw_text(y++, r.x + 2, inner,
+			  dialog_lost_checking(d) ? "outcome unknown: checking the list (Esc closes)"
+			  : d->lost.on ? "outcome unknown: nothing is sent again (Esc closes)"
+				     : "checking with the service...",
+			  theme_attr(ROLE_PENDING));
 	}
 	/* buttons, right-aligned: [ Cancel ]  [ OK ], or the two answers */
 	char b0[40], b1[40];

@@ -1,13 +1,17 @@
 /* dialog.h: modal dialogs: a confirmation that starts on Cancel, a choice
  * between two answers (Esc cancels), and a one-line input (text, or a number checked against a range by the caller)
- * that keeps what the user typed when the action fails.  Key handling and
- * input validation are pure; dialog_draw() needs curses.  UI thread only. */
+ * that keeps what the user typed when the action fails.  A confirmed write
+ * whose answer was lost locks its dialog (dialog_lost_*, the forms'
+ * mechanism: form.h) until a re-read of the list says what happened.  Key
+ * handling and input validation are pure; dialog_draw() needs curses.  UI
+ * thread only. */
 #ifndef RENTOP_UI_DIALOG_H
 #define RENTOP_UI_DIALOG_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "form.h"
 #include "textbuf.h"
 
 struct layout;
@@ -32,6 +36,7 @@ struct dialog {
 	void (*preview)(const char *typed, double arg, char *out, size_t n);
 	double preview_arg;
 	char note[256];
+	struct form_lost lost; /* a lost answer being checked (keys but Esc and q ignored) */
 };
 
 void dialog_confirm(struct dialog *d, int purpose, long id, const char *title, const char *text,
@@ -53,6 +58,25 @@ bool dialog_open(const struct dialog *d);
  * Right edit the text in an input), Enter activates, Esc cancels (and q, in
  * a confirmation, where it is not text). */
 enum dlg_result dialog_key(struct dialog *d, int key);
+
+/* ---- a confirmed write whose answer was lost: at most once ------------------
+ * As the forms' form_lost_* (form.h): dialog_lost_begin locks d (Enter
+ * sends nothing; Esc and q close it) and says that the list is read
+ * again; each re-read goes to dialog_lost_reread, which counts only a read
+ * made after the loss and gives the verdict and its sentence (FV_WAIT: not
+ * yet, or the read failed: d stays locked; FV_UNKNOWN: the list cannot
+ * tell, d stays locked for good with the sentence, Esc closes it).  For
+ * FV_DONE and FV_NOT_DONE the caller closes d and says the sentence: the
+ * write is never sent again from this dialog; the operator's own key
+ * opens a new one. */
+void dialog_lost_begin(struct dialog *d, const struct form_lost_words *w, int before,
+		       const char *why, double since);
+/* Does d take no key but Esc and q (a result awaited, or a lost answer)? */
+bool dialog_busy(const struct dialog *d);
+/* Is d locked by a lost answer whose re-read has not decided yet? */
+bool dialog_lost_checking(const struct dialog *d);
+enum form_verdict dialog_lost_reread(struct dialog *d, double when, int after, const char *err,
+				     char *msg, size_t n);
 
 /* Input checks, before anything is sent: false with a message in err. */
 bool dialog_parse_number(const char *s, double lo, double hi, double *out, char *err, size_t n);

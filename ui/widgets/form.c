@@ -422,23 +422,78 @@ enum form_verdict form_lost_verdict(int before, int after)
 	return after > before ? FV_DONE : FV_NOT_DONE;
 }
 
-void form_lost_begin(struct form *fm, const struct form_lost_words *w, int before,
-		     const char *why, double since)
+enum form_verdict form_lost_verdict_removal(int before, int after)
 {
-	char msg[400];
-	snprintf(msg, sizeof msg, "the answer was lost (%s): the change may have been made; "
-		 "the list is read again before anything is sent", why && *why ? why : "no answer");
-	form_set_answer(fm, NULL, msg);
-	struct form_lost *l = &fm->lost;
+	if (after < 0)
+		return FV_WAIT;
+	if (before < 0 || after > before)
+		return FV_UNKNOWN;
+	return after < before ? FV_DONE : FV_NOT_DONE;
+}
+
+void form_lost_start(struct form_lost *l, const struct form_lost_words *w, int before,
+		     double since)
+{
 	memset(l, 0, sizeof *l);
 	l->on = true;
 	l->since = since;
 	l->before = before;
+	l->removes = w->removes;
 	util_strlcpy(l->what, w->what ? w->what : "", sizeof l->what);
 	util_strlcpy(l->found, w->found ? w->found : "", sizeof l->found);
 	util_strlcpy(l->missing, w->missing ? w->missing : "", sizeof l->missing);
 	util_strlcpy(l->done, w->done ? w->done : "", sizeof l->done);
 	util_strlcpy(l->undone, w->undone ? w->undone : "", sizeof l->undone);
+	util_strlcpy(l->again, w->again ? w->again : "press C-s to send again", sizeof l->again);
+}
+
+void form_lost_text(const char *why, char *msg, size_t n)
+{
+	snprintf(msg, n, "the answer was lost (%s): the change may have been made; "
+		 "the list is read again before anything is sent", why && *why ? why : "no answer");
+}
+
+enum form_verdict form_lost_check(struct form_lost *l, double when, int after, const char *err,
+			     char *msg, size_t n)
+{
+	if (n)
+		msg[0] = '\0';
+	if (!l->on || l->final || when <= l->since)
+		return FV_WAIT;
+	enum form_verdict v = l->removes ? form_lost_verdict_removal(l->before, after)
+					 : form_lost_verdict(l->before, after);
+	switch (v) {
+	case FV_WAIT:
+		snprintf(msg, n, "the answer was lost and the re-read failed (%s): the outcome is "
+			 "still unknown; the list is read again", err && *err ? err : "no answer");
+		return FV_WAIT;
+	case FV_DONE:
+		snprintf(msg, n, "%s %s: %s", l->what, l->found, l->done);
+		l->on = false;
+		return FV_DONE;
+	case FV_NOT_DONE:
+		snprintf(msg, n, "%s %s: %s; %s", l->what, l->missing, l->undone, l->again);
+		l->on = false;
+		return FV_NOT_DONE;
+	case FV_UNKNOWN: {
+		bool shows = l->removes ? after == 0 : after > 0;
+		snprintf(msg, n, "%s %s, but the re-read cannot tell whether it was %s: check it "
+			 "before sending again (Esc closes)", l->what, shows ? l->found : l->missing,
+			 l->done);
+		l->final = true;
+		return FV_UNKNOWN;
+	}
+	}
+	return FV_WAIT;
+}
+
+void form_lost_begin(struct form *fm, const struct form_lost_words *w, int before,
+		     const char *why, double since)
+{
+	char msg[400];
+	form_lost_text(why, msg, sizeof msg);
+	form_set_answer(fm, NULL, msg);
+	form_lost_start(&fm->lost, w, before, since);
 }
 
 bool form_busy(const struct form *fm)
@@ -454,36 +509,16 @@ bool form_lost_checking(const struct form *fm)
 enum form_verdict form_lost_reread(struct form *fm, double when, int after, const char *err,
 				   char *msg, size_t n)
 {
-	struct form_lost *l = &fm->lost;
-	if (n)
-		msg[0] = '\0';
-	if (!form_lost_checking(fm) || when <= l->since)
+	if (!form_lost_checking(fm)) {
+		if (n)
+			msg[0] = '\0';
 		return FV_WAIT;
-	enum form_verdict v = form_lost_verdict(l->before, after);
-	switch (v) {
-	case FV_WAIT:
-		snprintf(msg, n, "the answer was lost and the re-read failed (%s): the outcome is "
-			 "still unknown; the list is read again", err && *err ? err : "no answer");
-		form_set_answer(fm, NULL, msg);
-		return FV_WAIT;
-	case FV_DONE:
-		snprintf(msg, n, "%s %s: %s", l->what, l->found, l->done);
-		l->on = false;
-		return FV_DONE;
-	case FV_NOT_DONE:
-		snprintf(msg, n, "%s %s: %s; press C-s to send again", l->what, l->missing, l->undone);
-		l->on = false;
-		form_set_answer(fm, NULL, msg);
-		return FV_NOT_DONE;
-	case FV_UNKNOWN:
-		snprintf(msg, n, "%s %s, but the re-read cannot tell whether it was %s: check it "
-			 "before sending again (Esc closes)", l->what, after > 0 ? l->found : l->missing,
-			 l->done);
-		l->final = true;
-		form_set_answer(fm, NULL, msg);
-		return FV_UNKNOWN;
 	}
-	return FV_WAIT;
+	bool waited = when > fm->lost.since;
+	enum form_verdict v = form_lost_check(&fm->lost, when, after, err, msg, n);
+	if (v != FV_DONE && (v != FV_WAIT || waited))
+		form_set_answer(fm, NULL, msg);
+	return v;
 }
 
 void form_set_note(struct form *fm, const char *msg, bool warn)
@@ -531,15 +566,15 @@ int form_message_lines(const struct form *fm, int inner, int ew, int fw, char (*
 
 /* ---- drawing ----------------------------------------------------------------- */
 
-/* What a field shows: its text, dots for a hidden secret, "< x >" for a
- * choice, "[x]" for a toggle, the first line and a size for multi-line. */
-static void shown_value(const struct form_field *f, char *buf, size_t n)
+void form_shown_value(const struct form_field *f, char *buf, size_t n)
 {
 	switch (f->kind) {
 	case FK_TEXT: case FK_NUMBER: util_strlcpy(buf, f->tb.s, n); return;
 	case FK_SECRET:
 		if (f->reveal) {
 			util_strlcpy(buf, f->tb.s, n);
+		} else if (f->fixed_mask) {
+			util_strlcpy(buf, f->tb.s[0] ? FORM_MASK : "", n);
 		} else {
 			size_t k = textbuf_chars(&f->tb), o = 0;
 			for (size_t i = 0; i < k && o + 1 < n; i++)
@@ -625,7 +660,7 @@ void form_draw(const struct form *fm, const struct layout *l)
 		if (f->kind == FK_MULTILINE && edit)
 			util_strlcpy(val, f->tb.s, sizeof val);
 		else
-			shown_value(f, val, sizeof val);
+			form_shown_value(f, val, sizeof val);
 		unsigned long at = theme_attr(i == fm->focus ? ROLE_INPUT : ROLE_DIALOG);
 		draw_fill(y, fx, fw, at);
 		/* keep the cursor in view: show the tail when the text is wider */
@@ -633,7 +668,9 @@ void form_draw(const struct form *fm, const struct layout *l)
 		int cur_w = 0;
 		if (edit && i == fm->focus) {
 			char before[TEXTBUF_BYTES + 1];
-			if (f->kind == FK_SECRET && !f->reveal) {
+			if (f->kind == FK_SECRET && !f->reveal && f->fixed_mask) {
+				util_strlcpy(before, val, sizeof before); /* the cursor after the mask */
+			} else if (f->kind == FK_SECRET && !f->reveal) {
 				size_t k = 0;
 				for (size_t b = 0; b < f->tb.cur; b++)
 					k += ((unsigned char)f->tb.s[b] & 0xc0) != 0x80;

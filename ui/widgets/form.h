@@ -34,6 +34,7 @@ struct layout;
 enum field_kind { FK_TEXT, FK_SECRET, FK_NUMBER, FK_CHOICE, FK_TOGGLE, FK_MULTILINE };
 
 #define FORM_MAX_FIELDS 24
+#define FORM_MASK "********" /* a fixed_mask secret field's text, hidden */
 #define FORM_MAX_CHOICES 12
 
 struct form_field {
@@ -50,28 +51,33 @@ struct form_field {
 	char *text;          /* multi-line: owned, may be NULL */
 	size_t max_bytes;    /* multi-line: the longest accepted */
 	bool reveal;         /* secret: shown in clear (C-r) */
+	bool fixed_mask;     /* secret: hidden as FORM_MASK whatever its length (not one * a character) */
 	bool touched;        /* edited, or a submit was tried: its error is shown */
 	/* Extra validation after the kind's own: false with a message. */
 	bool (*check)(const struct form_field *f, char *err, size_t n);
 	char error[160];     /* why it is invalid, "" when valid */
 };
 
-/* What a lost write's re-read looks for, in words (form_lost_begin). */
+/* What a lost write's re-read looks for, in words (form_lost_begin,
+ * dialog_lost_begin). */
 struct form_lost_words {
 	const char *what;    /* "API key dup-key", "endpoint 12" */
-	const char *found;   /* the re-read shows it: "exists", "holds the new values" */
-	const char *missing; /* it does not: "not found", "holds the old values" */
-	const char *done;    /* "created", "changed" */
-	const char *undone;  /* "not created", "not changed" */
+	const char *found;   /* the re-read shows it: "exists", "holds the new values", "is gone" */
+	const char *missing; /* it does not: "not found", "holds the old values", "is still there" */
+	const char *done;    /* "created", "changed", "deleted" */
+	const char *undone;  /* "not created", "not changed", "not deleted" */
+	const char *again;   /* how to send it again: NULL "press C-s to send again" */
+	bool removes;        /* the write takes records away (a delete): done when fewer */
 };
 
-/* The state of a lost write (inside the form). */
+/* The state of a lost write (inside the form or the dialog). */
 struct form_lost {
 	bool on;             /* the outcome is unknown: the form is locked */
 	bool final;          /* no re-read can tell: it stays locked (Esc closes) */
+	bool removes;        /* form_lost_words.removes */
 	double since;        /* wall epoch of the loss: only a read after it counts */
 	int before;          /* matches in the list the write was sent over, -1: not known */
-	char what[128], found[48], missing[48], done[24], undone[24];
+	char what[128], found[48], missing[48], done[24], undone[24], again[48];
 };
 
 struct form {
@@ -169,6 +175,18 @@ enum form_verdict { FV_WAIT, FV_DONE, FV_NOT_DONE, FV_UNKNOWN };
  * before: done; as many: not done; fewer (something else removed one
  * meanwhile) or before unknown: unknown; a failed re-read: wait. */
 enum form_verdict form_lost_verdict(int before, int after);
+/* The same for a write that takes records away (a delete): fewer than
+ * before: done; as many: not done; more, or before unknown: unknown. */
+enum form_verdict form_lost_verdict_removal(int before, int after);
+/* The shared core of form_lost_* and dialog_lost_* (no widget): start
+ * checking l; a re-read (the verdict, and its sentence in msg as
+ * form_lost_reread says it).  l->on is cleared for FV_DONE and
+ * FV_NOT_DONE, l->final set for FV_UNKNOWN. */
+void form_lost_start(struct form_lost *l, const struct form_lost_words *w, int before,
+		     double since);
+void form_lost_text(const char *why, char *msg, size_t n);
+enum form_verdict form_lost_check(struct form_lost *l, double when, int after, const char *err,
+			     char *msg, size_t n);
 /* Lock fm after a lost answer (why: the transport's or server's words;
  * since: the wall epoch of the loss); the answer line says what happened
  * and that the list is read again. */
@@ -185,6 +203,11 @@ bool form_lost_checking(const struct form *fm);
  * open), and for FV_DONE and FV_NOT_DONE the form is unlocked. */
 enum form_verdict form_lost_reread(struct form *fm, double when, int after, const char *err,
 				   char *msg, size_t n);
+
+/* What field f shows (pure): its text, a hidden secret as stars (one a
+ * character, or FORM_MASK when fixed_mask and not empty), "< x >" for a
+ * choice, "[x]" for a toggle, a multi-line field's first line and size. */
+void form_shown_value(const struct form_field *f, char *buf, size_t n);
 
 /* curses: draw the form centred over the screen, whatever its size (a
  * clear "too small" notice when the fields cannot be shown); places the
