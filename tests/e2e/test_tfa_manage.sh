@@ -10,7 +10,8 @@
 # written to a 0600 file with w, and gone from the screen when the dialog
 # closes.  Then: regenerate the backup codes, add a second method through
 # the authorize window with a backup code, remove it with a backup code
-# (the confirmation starts on Cancel).  (SMS, login/logout, the lock and
+# (the confirmation starts on Cancel; the DELETE's answer lost, a second
+# C-s sends nothing and the re-read says it is gone).  (SMS, login/logout, the lock and
 # --read-only: test_tfa_session.sh.)
 # Each step is checked on the screen and in the simulator's state, and the
 # run's log and screen captures hold no secret the simulator issued.
@@ -176,9 +177,18 @@ t_remove() {
     keys Right Right
     keys Down
     type_text "$(printf '%s\n' "$CODES" | sed -n 2p)"
+    # the DELETE's answer is lost (the service acted): the form locks, so
+    # a new code and C-s send nothing again; the re-read says it is gone
+    sim_post /__sim/fault '{"path":"/api/v0/tfa/","method":"DELETE","kind":"truncated","count":1}' || return 1
     keys C-s
     sim_expect "[m['secret'] for m in d['tfa']['methods']] == ['$SECRET']" true 20 || return 1
-    wait_for "1 method left" 10 || return 1
+    wait_for_flat "the answer was lost" 20 || return 1
+    keys C-u
+    type_text "$(printf '%s\n' "$CODES" | sed -n 3p)"
+    keys C-s
+    wait_for_flat "is gone: removed" 30 || return 1
+    n=$(sim_state "sum(v['methods'].get('DELETE', 0) for k, v in d['requests'].items() if k.rstrip('/') == '/api/v0/tfa')")
+    [ "$n" = 1 ] || { fail "the removal reached the simulator $n times"; return 1; }
     wait_gone "laptop" 20 || return 1
 }
 
@@ -200,7 +210,7 @@ tap "a wrong code keeps the dialog, says so and empties the code field; 2FA stay
 tap "the right code enables 2FA; the 10 backup codes are shown once, written 0600 with w, gone after close" t_enable
 tap "b regenerates the backup codes (a TOTP code first), shown once" t_regen
 tap "a second TOTP method through the authorize window with a backup code" t_second_method
-tap "d removes a method: the confirmation starts on Cancel, then a backup code" t_remove
+tap "d removes a method: the confirmation starts on Cancel, then a backup code; its lost answer is not sent again" t_remove
 tap "no issued secret in the log, stderr or the captured screens" t_no_secret
 tap "q quits with status 0 and no sanitizer report" rentop_quit
 

@@ -796,6 +796,46 @@ static void regen_reread(struct app *a, struct tfa_view *v, const struct call_re
 	a->dirty |= DIRTY_ALL;
 }
 
+/* The answer to a method's removal was lost: the form locks (a new code
+ * and C-s would send the DELETE again) until the status, read again, says
+ * whether the method is still listed. */
+static void remove_lost(struct app *a, struct tfa_view *v, const struct call_result *r)
+{
+	char what[64];
+	snprintf(what, sizeof what, "2FA method %ld", v->target);
+	const struct form_lost_words w = {
+		.what = what, .found = "is gone", .missing = "is still listed", .done = "removed",
+		.undone = "not removed", .again = "d to try again", .removes = true };
+	char why[300];
+	apierr_format(&r->err, why, sizeof why);
+	form_lost_begin(&v->fm, &w, v->st ? 1 : -1, why, r->when);
+	model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET, "%s: %s", what, v->fm.answer);
+	refresh_status(a, v);
+}
+
+/* The status was read again (r): say what it shows of a lost removal. */
+static void remove_reread(struct app *a, struct tfa_view *v, const struct call_result *r)
+{
+	if (v->step != ST_VERIFY || v->purpose != VP_REMOVE || !form_lost_checking(&v->fm))
+		return;
+	int after = r->outcome == CALL_OK && v->st ? (tfaflow_method(v->st, v->target) ? 1 : 0) : -1;
+	char msg[400];
+	enum form_verdict fv = form_lost_reread(&v->fm, r->when, after, r->err.msg, msg, sizeof msg);
+	if (fv != FV_WAIT)
+		model_event(a->m, fv == FV_DONE ? EV_OK : EV_WARN, -1, 0, 0, EVF_QUIET, "%s", msg);
+	switch (fv) {
+	case FV_DONE:
+	case FV_NOT_DONE: /* closed either way: d asks again from the start */
+		flow_end(a, v);
+		app_answer(a, fv == FV_DONE ? ROLE_OK : ROLE_WARNING, 0, "%s", msg);
+		break;
+	case FV_UNKNOWN:
+	case FV_WAIT:
+		break;
+	}
+	a->dirty |= DIRTY_ALL;
+}
+
 /* A step failed: keep its dialog with the reason (the code emptied). */
 static void step_failed(struct app *a, struct tfa_view *v, enum callk k, struct call_result *r)
 {
@@ -875,6 +915,11 @@ static void call_done(struct app *a, struct tfa_view *v, struct call_result *r)
 	struct answer *ans = r->outcome == CALL_OK ? r->value : NULL;
 	if (k == CK_REGEN && r->outcome == CALL_UNKNOWN) {
 		regen_lost(a, v, r);
+		a->dirty |= DIRTY_ALL;
+		return;
+	}
+	if (k == CK_REMOVE && r->outcome == CALL_UNKNOWN) {
+		remove_lost(a, v, r);
 		a->dirty |= DIRTY_ALL;
 		return;
 	}
@@ -1533,6 +1578,7 @@ static void tfa_snapshot(struct app *a, void *st, bool rows)
 			snprintf(v->err, sizeof v->err, "2FA status: %s", r.err.msg);
 		}
 		regen_reread(a, v, &r);
+		remove_reread(a, v, &r);
 		call_result_free(&r);
 		changed = true;
 	}
