@@ -88,7 +88,7 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 	n = add(out, n, max, false, "", "");
 	n = add(out, n, max, true, "", "The header's money and markers");
 	n = add(out, n, max, false, "$/H, burn", "$/H: what a row costs now (full price while the GPU is billed, else storage); burn: their sum");
-	n = add(out, n, max, false, "runway", "credit / burn: warning colour under runway_warn h (24), alarm under runway_alarm h (2); bell once");
+	n = add(out, n, max, false, "runway", "how long the credit lasts (prepaid instances pay from their own first); warning under runway_warn h (24), alarm under runway_alarm h (2), bell once");
 	n = add(out, n, max, false, "AUTH STALE OFFLINE", "key refused; data old or failing; nothing answers (then burn ?, no runway)");
 	if (read_only)
 		n = add(out, n, max, false, "", "read-only mode: actions that change anything are disabled");
