@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -770,12 +771,23 @@ enum inst_state model_derive_state(const char *actual, const char *intended, con
 	return IS_OTHER;
 }
 
+enum inst_state instance_state(const struct instance *x)
+{
+	enum inst_state s = model_derive_state(x->actual_status, x->intended_status, x->cur_state,
+					       x->next_state);
+	if (x->is_bid && (s == IS_STOPPED || s == IS_EXITED) && x->status_msg &&
+	    strcasestr(x->status_msg, "outbid"))
+		return IS_OUTBID;
+	return s;
+}
+
 const char *inst_state_name(enum inst_state s)
 {
 	static const char *const names[IS__COUNT] = {
 		[IS_PROVISIONING] = "provisioning", [IS_LOADING] = "loading",
 		[IS_RUNNING] = "running",           [IS_STOPPING] = "stopping",
-		[IS_STOPPED] = "stopped",           [IS_STARTING] = "starting",
+		[IS_STOPPED] = "stopped",           [IS_OUTBID] = "outbid",
+		[IS_STARTING] = "starting",
 		[IS_REBOOTING] = "rebooting",       [IS_EXITED] = "crashed",
 		[IS_CREATED] = "failed start",      [IS_UNKNOWN] = "unknown",
 		[IS_OFFLINE] = "offline",           [IS_FROZEN] = "frozen",
@@ -815,6 +827,7 @@ void model_count_states(const struct instance *const *v, size_t n, struct state_
 			c->booting++;
 			break;
 		case IS_STOPPED: case IS_STOPPING: c->stopped++; break;
+		case IS_OUTBID: c->outbid++; break;
 		case IS_EXITED: case IS_CREATED: case IS_UNKNOWN: case IS_OFFLINE: c->failed++; break;
 		case IS_FROZEN: case IS_OTHER: case IS__COUNT: c->other++; break;
 		}
@@ -1066,8 +1079,15 @@ enum bid_ask instance_bid_ask(const struct instance *x, double bid)
 
 bool instance_was_outbid(const struct instance *x)
 {
-	return x->is_bid && (x->state == IS_STOPPED || x->state == IS_EXITED) && x->status_msg &&
-	       strcasestr(x->status_msg, "outbid");
+	return x->state == IS_OUTBID;
+}
+
+bool instance_never_started(const struct instance *x)
+{
+	if (x->state == IS_CREATED)
+		return true;
+	return x->state == IS_EXITED && x->status_msg &&
+	       strncasecmp(x->status_msg, "Error response from daemon", 26) == 0;
 }
 
 bool instance_prepay_asks(const struct instance *x)

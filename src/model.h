@@ -33,6 +33,7 @@ enum inst_state {
 	IS_RUNNING,
 	IS_STOPPING,     /* intended stopped, still running */
 	IS_STOPPED,      /* stopped by the user (intended_status stopped) */
+	IS_OUTBID,       /* an interruptible stopped by a higher bid (instance_state) */
 	IS_STARTING,     /* intended running again after a stop, not yet up */
 	IS_REBOOTING,
 	IS_EXITED,       /* crashed: exited while intended running (failure) */
@@ -333,6 +334,12 @@ size_t model_events(struct model *m, uint64_t after, struct event *out, size_t m
 /* Pure helpers. */
 enum inst_state model_derive_state(const char *actual, const char *intended,
 				   const char *cur, const char *next);
+/* The display state of a mapped record: model_derive_state of its statuses,
+ * IS_OUTBID for an interruptible (is_bid) that is stopped or exited while
+ * its status_msg says it was outbid (the service stops it, intended_status
+ * "stopped", and keeps its disk: only the message tells it from a stop by
+ * the user).  The one place an outbid is recognised. */
+enum inst_state instance_state(const struct instance *x);
 const char *inst_state_name(enum inst_state s);  /* "running", "stopped", "crashed", ... */
 bool inst_state_failed(enum inst_state s);        /* SPEC rule 1: exited/created/unknown/offline */
 bool inst_state_billing_compute(enum inst_state s); /* GPU billed now */
@@ -344,6 +351,7 @@ struct state_counts {
 	size_t running;   /* IS_RUNNING */
 	size_t booting;   /* provisioning, loading, starting, rebooting */
 	size_t stopped;   /* stopped, stopping */
+	size_t outbid;    /* IS_OUTBID */
 	size_t failed;    /* inst_state_failed */
 	size_t other;     /* frozen, other */
 };
@@ -382,10 +390,13 @@ bool instance_ssh_pick(const struct instance *x, enum ssh_route pref, enum ssh_r
  * Pure. */
 enum bid_ask { BID_ASK_NONE, BID_ASK_LOW, BID_ASK_HIGH };
 enum bid_ask instance_bid_ask(const struct instance *x, double bid);
-/* Was x outbid (an interruptible stopped because a higher bid took its
- * machine, as status_msg says)?  Its min_bid is then the winning price.
- * Pure. */
+/* Was x outbid (its state is IS_OUTBID: an interruptible stopped because a
+ * higher bid took its machine, as status_msg says)?  Its min_bid is then the
+ * winning price.  Pure. */
 bool instance_was_outbid(const struct instance *x);
+/* Did x's container never start (a failed start: created with an error,
+ * or exited with the Docker daemon's error before it ran)?  Pure. */
+bool instance_never_started(const struct instance *x);
 /* Does a prepay on x ask first (x in a failure state)?  Pure. */
 bool instance_prepay_asks(const struct instance *x);
 

@@ -126,6 +126,7 @@ static const char *failure_words(const struct instance *x)
 	case IS_RUNNING:
 	case IS_STOPPING:
 	case IS_STOPPED:
+	case IS_OUTBID:
 	case IS_STARTING:
 	case IS_REBOOTING:
 	case IS_FROZEN:

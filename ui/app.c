@@ -157,7 +157,12 @@ static void do_ssh(struct app *a, const struct instance *x, enum ssh_route r)
 	argv[argc++] = target;
 	argv[argc] = NULL;
 	char why[ERRLINE_MAX + 1]; /* ssh's last stderr line, sanitised */
-	int st = ui_run_external_err(argv, why, sizeof why);
+	char banner[512];
+	snprintf(banner, sizeof banner,
+		 "rentop: connecting to instance %ld (%s port %d)... (ssh's own messages follow; "
+		 "leaving ssh returns to rentop)",
+		 x->id, target, p);
+	int st = ui_run_external_err(argv, banner, why, sizeof why);
 	a->dirty |= DIRTY_ALL;
 	if ((st == 127 || st < 0) && !why[0]) {
 		app_toast(a, ROLE_ERROR, 10, "could not run %s", argv[0]);

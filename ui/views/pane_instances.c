@@ -171,6 +171,7 @@ static enum role state_role(enum inst_state s)
 	case IS_STOPPING:
 		return ROLE_LOADING;
 	case IS_STOPPED: return ROLE_STOPPED;
+	case IS_OUTBID: return ROLE_WARNING;
 	case IS_EXITED: case IS_CREATED: case IS_UNKNOWN: case IS_OFFLINE: return ROLE_FAILED;
 	case IS_FROZEN: case IS_OTHER: case IS__COUNT: return ROLE_DIM;
 	}
