@@ -594,7 +594,9 @@ void model_set_unsure(struct model *m, int job_id, int kind, long instance_id, b
 	struct snap *s = snap_clone(m->cur);
 	struct snapshot *p = &s->pub;
 	size_t i = 0;
-	while (i < p->nunsure && p->unsure[i].job_id != job_id)
+	/* one mark per job and instance (a bulk request marks each of its own) */
+	while (i < p->nunsure &&
+	       !(p->unsure[i].job_id == job_id && p->unsure[i].instance_id == instance_id))
 		i++;
 	if (on && i == p->nunsure) {
 		if (p->nunsure == MODEL_MAX_UNSURE) { /* the oldest goes */

@@ -197,7 +197,7 @@ struct unsure {           /* an action whose outcome is not known (answer lost) 
 	double since;         /* wall epoch */
 };
 
-#define MODEL_MAX_UNSURE 32
+#define MODEL_MAX_UNSURE 128 /* two bulk requests of API_BULK_BATCH */
 
 struct snapshot {
 	uint64_t generation;
@@ -288,7 +288,8 @@ void model_set_in_flight(struct model *m, enum model_source src, bool on, double
 /* Poller thread: after a failure, when src is asked again (wall epoch). */
 void model_set_retry_at(struct model *m, enum model_source src, double at);
 void model_set_pending(struct model *m, const struct pending *p, size_t n);
-/* Poller thread: mark (on) or clear the unknown outcome of job_id. */
+/* Poller thread: mark (on) or clear the unknown outcome of job_id on
+ * instance_id (one mark per job and instance). */
 void model_set_unsure(struct model *m, int job_id, int kind, long instance_id, bool on);
 /* Poller thread: how many queued actions wait for their endpoint's pacer. */
 void model_set_actions_waiting(struct model *m, int n);

@@ -137,6 +137,25 @@ static const char *failure_words(const struct instance *x)
 	return NULL;
 }
 
+size_t offers_lost_create_match(const struct create_req *r, long max_before,
+				const struct instance *v, size_t n, long *id)
+{
+	size_t fit = 0;
+	*id = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct instance *x = &v[i];
+		if (x->id <= max_before || strcmp(x->label ? x->label : "", r->label) != 0)
+			continue;
+		if (r->image[0] && strcmp(x->image ? x->image : "", r->image) != 0)
+			continue;
+		if (fit++ == 0)
+			*id = x->id;
+	}
+	if (fit != 1)
+		*id = 0;
+	return fit;
+}
+
 bool offers_similar(const struct instance *x, struct offers_similar *out)
 {
 	memset(out, 0, sizeof *out);

@@ -58,6 +58,17 @@ struct offers_similar {
  * False when x lacks a GPU name or count (nothing to match). */
 bool offers_similar(const struct instance *x, struct offers_similar *out);
 
+/* ---- a create whose answer was lost ---------------------------------------------- */
+
+/* Which of the instances v (re-read after a create whose answer was lost)
+ * the create r made: one whose id is above max_before (the highest id the
+ * list held when it was sent: the service numbers contracts in order),
+ * whose label is r's (the label is what the create body carries back:
+ * SPEC.md's create) and whose image is r's when r named one.  Returns how
+ * many fit; *id gets the one when exactly one does (else 0).  Pure. */
+size_t offers_lost_create_match(const struct create_req *r, long max_before,
+				const struct instance *v, size_t n, long *id);
+
 /* ---- create-form pre-fill -------------------------------------------------------- */
 
 struct offers_prefill {

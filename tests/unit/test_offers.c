@@ -392,6 +392,47 @@ static void test_pacing(void **state)
 	assert_true(sent >= 10);
 }
 
+/* issue 21: a lost create is matched to the instance it made: a newer id,
+ * its label and image; none, or several, match nothing. */
+static void test_lost_create_match(void **state)
+{
+	(void)state;
+	struct create_req r;
+	memset(&r, 0, sizeof r);
+	strcpy(r.label, "train-7");
+	strcpy(r.image, "pytorch/pytorch");
+	struct instance v[4];
+	for (int i = 0; i < 4; i++) {
+		memset(&v[i], 0, sizeof v[i]);
+		v[i].label = (char *)"train-7";
+		v[i].image = (char *)"pytorch/pytorch";
+	}
+	v[0].id = 100; /* older than the create: listed before it */
+	v[1].id = 205;
+	v[1].image = (char *)"nginx:latest"; /* another image */
+	v[2].id = 210;
+	v[3].id = 220;
+	v[3].label = (char *)"train-8"; /* another label */
+	long id = -1;
+	assert_int_equal(offers_lost_create_match(&r, 200, v, 4, &id), 1);
+	assert_int_equal(id, 210);
+	/* before anything was listed: the older one fits too, so nothing is named */
+	assert_int_equal(offers_lost_create_match(&r, 0, v, 4, &id), 2);
+	assert_int_equal(id, 0);
+	assert_int_equal(offers_lost_create_match(&r, 210, v, 4, &id), 0);
+	assert_int_equal(id, 0);
+	/* no label sent: an unlabelled newer instance of the image */
+	r.label[0] = '\0';
+	v[2].label = (char *)"";
+	assert_int_equal(offers_lost_create_match(&r, 200, v, 4, &id), 1);
+	assert_int_equal(id, 210);
+	/* no image named (a template's): the label alone */
+	strcpy(r.label, "train-8");
+	r.image[0] = '\0';
+	assert_int_equal(offers_lost_create_match(&r, 200, v, 4, &id), 1);
+	assert_int_equal(id, 220);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -401,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_prefill),
 		cmocka_unit_test(test_templates),
 		cmocka_unit_test(test_pacing),
+		cmocka_unit_test(test_lost_create_match),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
