@@ -82,6 +82,9 @@ struct off_view {
 	long replace_id;          /* O: the instance being replaced, 0: none */
 	char replace_why[240];
 	int prefill_req;          /* O: the read of that instance in flight */
+	long await_old, await_new;/* a replacement created: the old one's destroy is
+				   * offered once the new one runs (0: none) */
+	bool await_seen;          /* the new one has been listed */
 	struct offers_prefill *prefill; /* O: what the form is prefilled with */
 };
 
@@ -581,11 +584,57 @@ static void off_enter(struct app *a, void *st, long arg)
 static void off_event(struct app *a, void *st, const struct event *e)
 {
 	struct off_view *v = st;
-	if (create_ui_event(a, v->cu, e) && v->replace_id) {
-		v->replace_id = 0; /* the destroy of the old one is offered */
+	long id = create_ui_event(a, v->cu, e);
+	if (id && v->replace_id) {
+		if (id > 1) { /* the old one's destroy is offered once this one runs */
+			v->await_old = v->replace_id;
+			v->await_new = id;
+			v->await_seen = false;
+			/* an event of its own: said after the create's answer, and kept */
+			model_event(a->m, EV_OK, -1, 0, id, 0,
+				    "instance %ld created to replace instance %ld: its destroy is "
+				    "offered once %ld runs", id, v->replace_id, id);
+		}
+		v->replace_id = 0;
 		free_prefill(v->prefill);
 		v->prefill = NULL;
 	}
+}
+
+/* A replacement was created: once it runs, offer the destroy of the
+ * instance it replaces (asked, starting on Cancel); if it fails too, or
+ * either goes, nothing is offered and the old one is kept. */
+static void replace_watch(struct app *a, struct off_view *v)
+{
+	if (!v->await_new || !a->snap)
+		return;
+	const struct instance *n = snapshot_find_instance(a->snap, v->await_new);
+	const struct instance *o = snapshot_find_instance(a->snap, v->await_old);
+	if (!o || (!n && v->await_seen)) {
+		v->await_new = v->await_old = 0; /* gone: nothing to offer */
+		return;
+	}
+	if (!n)
+		return; /* not listed yet */
+	v->await_seen = true;
+	if (inst_state_failed(n->state)) {
+		app_toast(a, ROLE_WARNING, 15,
+			  "replacement %ld is %s too: instance %ld is kept (nothing destroyed)", n->id,
+			  inst_state_name(n->state), o->id);
+		v->await_new = v->await_old = 0;
+		return;
+	}
+	if (n->state != IS_RUNNING || dialog_open(&a->dlg))
+		return; /* asked once it runs and the dialog line is free */
+	char text[480];
+	bool lab = o->label && o->label[0];
+	snprintf(text, sizeof text,
+		 "Instance %ld, created to replace instance %ld%s%s%s, is running. Destroy instance "
+		 "%ld now? Its disk is deleted and all its billing stops.",
+		 n->id, o->id, lab ? " (" : "", lab ? o->label : "", lab ? ")" : "", o->id);
+	dialog_confirm(&a->dlg, DP_DESTROY, o->id, "Destroy the failed instance", text, "Destroy");
+	v->await_new = v->await_old = 0;
+	a->dirty |= DIRTY_ALL;
 }
 
 static bool off_modal_key(struct app *a, void *st, int key)
@@ -608,6 +657,7 @@ static void off_snapshot(struct app *a, void *st, bool rows)
 	struct call_result r;
 	create_ui_snapshot(a, v->cu);
 	take_prefill(a, v);
+	replace_watch(a, v);
 	if (!v->req || !model_take_result(a->m, v->req, &r))
 		return;
 	v->req = 0;
