@@ -18,6 +18,7 @@
 #include "command.h"
 #include "config.h"
 #include "errline.h"
+#include "pane_offers.h"
 #include "poller.h"
 #include "ui.h"
 #include "util.h"
@@ -628,9 +629,12 @@ void app_dialog_result(struct app *a, enum dlg_result res)
 		long id = d->instance_id;
 		int purpose = d->purpose;
 		enum ssh_route r = d->focus == 0 ? SSH_DIRECT : SSH_PROXY;
+		int focus = d->focus;
 		dialog_close(d);
 		if (purpose == DP_SSH_ROUTE || purpose == DP_COPY_ROUTE)
 			app_ssh_route(a, id, r, purpose == DP_SSH_ROUTE);
+		else if (purpose == DP_REPLACE_IMAGE)
+			pane_offers_replace_answer(a, id, focus);
 		return;
 	}
 	if (d->kind == DLG_CONFIRM && d->purpose == DP_PREPAY_FAILED) { /* then the amount */

@@ -11,6 +11,35 @@
 sim_start --seed 1 --quiet --rate-limits off --speed 20 --fail-rate 0 || { echo "not ok - simulator starts"; exit 1; }
 rentop_start -s 160x45 || { echo "not ok - rentop starts"; exit 1; }
 
+# O on an image the registry refused (issue 21): fixing the image is
+# offered rather than the same image elsewhere.  An empty search for offers
+# like a crashed instance (no other 2x V100 as reliable) says what to relax.
+t_replace_pull() {
+    wait_for "Instances" 30 || return 1
+    old=$(sim_state "[x['id'] for x in insts if 'pull access denied' in (x.get('status_msg') or '')][0]")
+    keys / ; type_text "$old"; keys Enter
+    wait_for "$old" 10 || return 1
+    keys O
+    wait_for "Replace: its image failed" 10 || return 1
+    wait_for_flat "could not pull its image $(inst_field "$old" image_uuid): Error response from daemon: pull access denied" 5 || return 1
+    wait_for_flat "The same image fails on any machine" 5 || return 1
+    keys F
+    wait_for "REPLACE $old, FIX ITS IMAGE" 10 || return 1
+    wait_for_re "[0-9]+ offers" 40 || return 1
+    keys Escape
+    wait_gone "REPLACE $old" 10 || return 1
+    keys 1; sleep 0.3; keys Escape; sleep 0.3
+    crashed=$(sim_state "[x['id'] for x in insts if x.get('actual_status') == 'exited' and x.get('intended_status') == 'running' and x.get('gpu_name') == 'Tesla V100'][0]")
+    keys / ; type_text "$crashed"; keys Enter
+    wait_for "$crashed" 10 || return 1
+    keys O
+    wait_for "REPLACE $crashed (c rents" 10 || return 1
+    wait_for_re "no offer is like it: relax reliability>=0\\.[0-9]+ \\(the old machine's\\), then gpu_ram>=" 60 || return 1
+    keys Escape
+    wait_gone "REPLACE $crashed" 10 || return 1
+    keys 1; sleep 0.3; keys Escape; sleep 0.3
+}
+
 t_replace() {
     wait_for "Instances" 30 || return 1
     old=$(sim_state "[x['id'] for x in insts if x.get('actual_status') == 'created'][0]")
@@ -23,6 +52,9 @@ t_replace() {
     note "replacing $old ($img, $rt)"
     keys / ; type_text "$old"; keys Enter
     wait_for "$old" 10 || return 1
+    # rentop has read the changed record (the image was set last)
+    keys r
+    wait_for_re "$old .*pytorch/pytorc" 30 || return 1
     keys O
     wait_for "REPLACE $old" 10 || return 1
     wait_for_re "[0-9]+ offers" 40 || return 1
@@ -100,6 +132,7 @@ t_templates_view() {
     keys q
 }
 
+tap "O on an image that failed to pull: fixing it offered; an empty search says what to relax" t_replace_pull
 tap "O, c, create, destroy the failed one" t_replace
 tap "template picker fills the form" t_template_picker
 tap ":templates lists, searches, shows a template" t_templates_view

@@ -433,6 +433,49 @@ static void test_lost_create_match(void **state)
 	assert_int_equal(id, 220);
 }
 
+/* issue 21: O reads the failure: an image the registry refused is the
+ * image's (fixed, not moved), anything else the machine's; an empty search
+ * for offers like it names the filters to relax, the old machine's
+ * reliability floor first. */
+static void test_replace_reads_failure(void **state)
+{
+	(void)state;
+	struct instance x = mk_inst(IS_CREATED);
+	static const char *const image[] = {
+		"Error response from daemon: pull access denied for private/trainer, repository does "
+		"not exist or may require 'docker login'",
+		"Error response from daemon: Head \"https://ghcr.io/v2/x/y/manifests/1\": unauthorized",
+		"Error response from daemon: manifest unknown: manifest unknown",
+		"Error response from daemon: Get https://r.example/v2/: no basic auth credentials",
+	};
+	for (size_t i = 0; i < sizeof image / sizeof *image; i++) {
+		x.status_msg = (char *)image[i];
+		assert_int_equal(offers_read_failure(&x), OFAIL_IMAGE);
+	}
+	x.status_msg = (char *)"Error response from daemon: failed to create task for container: "
+			       "OCI runtime create failed: nvidia-container-cli: device error";
+	assert_int_equal(offers_read_failure(&x), OFAIL_MACHINE);
+	x.state = IS_EXITED;
+	x.status_msg = (char *)"Error: container exited with code 1";
+	assert_int_equal(offers_read_failure(&x), OFAIL_MACHINE);
+	x.state = IS_RUNNING; /* not failed: nothing to read */
+	x.status_msg = (char *)"pull access denied";
+	assert_int_equal(offers_read_failure(&x), OFAIL_NONE);
+
+	struct offers_similar sim;
+	char out[700];
+	x = mk_inst(IS_CREATED);
+	assert_true(offers_similar(&x, &sim));
+	offers_similar_relax(&sim, out, sizeof out);
+	assert_non_null(strstr(out, "relax reliability>=0.987 (the old machine's), then gpu_ram>="));
+	assert_non_null(strstr(out, ", then num_gpus=2, then gpu_name=RTX_4090"));
+	x.reliability = 0.5; /* the default floor is not the old machine's */
+	assert_true(offers_similar(&x, &sim));
+	offers_similar_relax(&sim, out, sizeof out);
+	assert_non_null(strstr(out, "relax reliability>=0.95, then"));
+	assert_null(strstr(out, "old machine"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -443,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_templates),
 		cmocka_unit_test(test_pacing),
 		cmocka_unit_test(test_lost_create_match),
+		cmocka_unit_test(test_replace_reads_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -81,6 +81,9 @@ struct off_view {
 	struct create_ui *cu;     /* the create form (c) */
 	long replace_id;          /* O: the instance being replaced, 0: none */
 	char replace_why[240];
+	bool replace_fix;         /* O on an image the registry refused: fix it first */
+	struct offers_similar replace_sim; /* O: the search for offers like it */
+	char relax[700];          /* O's search came back empty: the filters to relax */
 	int prefill_req;          /* O: the read of that instance in flight */
 	long await_old, await_new;/* a replacement created: the old one's destroy is
 				   * offered once the new one runs (0: none) */
@@ -559,6 +562,7 @@ static void off_enter(struct app *a, void *st, long arg)
 	v->prefill = NULL;
 	v->replace_id = arg;
 	util_strlcpy(v->replace_why, sim.why, sizeof v->replace_why);
+	v->replace_sim = sim;
 	struct job_call jc;
 	memset(&jc, 0, sizeof jc);
 	jc.call = api_instance(a->cfg, arg);
@@ -578,7 +582,23 @@ static void off_enter(struct app *a, void *st, long arg)
 	else
 		util_strlcpy(line, sim.line, sizeof line);
 	run_line(a, v, line);
-	app_toast(a, ROLE_NORMAL, 10, "%s", sim.why);
+	if (v->replace_fix)
+		app_toast(a, ROLE_WARNING, 20,
+			  "instance %ld could not pull its image %s: the same image fails on any "
+			  "machine; c opens the form: fix the image name or give its registry login "
+			  "(image login) before C-s", arg, x->image[0] ? x->image : "(none)");
+	else
+		app_toast(a, ROLE_NORMAL, 10, "%s", sim.why);
+}
+
+void pane_offers_replace(struct app *a, long id, bool fix_image)
+{
+	int i = view_find(a, "offers");
+	if (i < 0)
+		return;
+	struct off_view *v = a->views[i].st;
+	v->replace_fix = fix_image;
+	view_show(a, i, id);
 }
 
 static void off_event(struct app *a, void *st, const struct event *e)
@@ -673,7 +693,11 @@ static void off_snapshot(struct app *a, void *st, bool rows)
 		v->searched = true;
 		fill(v);
 		table_home(&v->t);
-		say(a, v, ROLE_OK, "%zu offer%s", v->n, v->n == 1 ? "" : "s");
+		v->relax[0] = '\0';
+		if (v->n == 0 && v->replace_id) /* which filter to give up, in the table */
+			offers_similar_relax(&v->replace_sim, v->relax, sizeof v->relax);
+		say(a, v, v->relax[0] ? ROLE_WARNING : ROLE_OK, "%zu offer%s", v->n,
+		    v->n == 1 ? "" : "s");
 		break;
 	}
 	case CALL_ERROR:
@@ -775,7 +799,8 @@ static void draw_header(struct app *a, struct off_view *v, const struct rect *r)
 	char l1[900];
 	char rep[300] = "";
 	if (v->replace_id)
-		snprintf(rep, sizeof rep, " REPLACE %ld (c rents, Esc stops) |", v->replace_id);
+		snprintf(rep, sizeof rep, " REPLACE %ld%s (c rents, Esc stops) |", v->replace_id,
+			 v->replace_fix ? ", FIX ITS IMAGE" : "");
 	snprintf(l1, sizeof l1, "%s Offers: %s%s | sort: %s | %s | $/h with %g GB disk", rep,
 		 v->qc.type, bid, sort, v->defaults[0] ? v->defaults : "defaults: (not searched yet)",
 		 priced_disk(&v->qc));
@@ -909,6 +934,7 @@ static void off_draw(struct app *a, void *st, const struct rect *r)
 			if (k == 0 && i == 0)
 				draw_text(y, body.x + 1, body.w - 1,
 					  v->req ? "searching..."
+					  : v->searched && v->replace_id && v->relax[0] ? v->relax
 					  : v->searched ? "no offer matches the query"
 							: "no search yet: / types a query, r searches",
 					  theme_attr(ROLE_DIM));
@@ -1028,8 +1054,46 @@ static void run_replace(struct app *a, enum action act)
 {
 	(void)act;
 	const struct instance *x = app_selected(a);
-	if (x)
-		view_open(a, "offers", x->id);
+	if (!x)
+		return;
+	if (offers_read_failure(x) != OFAIL_IMAGE) {
+		pane_offers_replace(a, x->id, false);
+		return;
+	}
+	/* the registry refused the image: moving it to another machine fails
+	 * the same way; fixing the image (or its template) is offered first */
+	bool tpl = x->template_hash_id[0] || x->template_id > 0;
+	char text[700];
+	snprintf(text, sizeof text,
+		 "Instance %ld could not pull its image %s: %.200s. The same image fails on any "
+		 "machine. Fix the image: offers like it, then c opens the form to change the image "
+		 "or give its registry login.%s%s%s",
+		 x->id, x->image[0] ? x->image : "(none)", x->status_msg,
+		 tpl ? " Or edit its template " : " Or rent the same image anyway.",
+		 tpl ? (x->template_name[0] ? x->template_name : x->template_hash_id) : "",
+		 tpl ? " (its image and registry login), then O again." : "");
+	dialog_choice(&a->dlg, DP_REPLACE_IMAGE, x->id, "Replace: its image failed", text,
+		      "Fix the image", tpl ? "Template" : "Same image anyway");
+	a->dirty |= DIRTY_ALL;
+}
+
+void pane_offers_replace_answer(struct app *a, long id, int focus)
+{
+	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
+	if (!x) {
+		app_toast(a, ROLE_WARNING, 6, "instance %ld is no longer listed", id);
+		return;
+	}
+	bool tpl = x->template_hash_id[0] || x->template_id > 0;
+	if (focus == 0 || !tpl) {
+		pane_offers_replace(a, id, focus == 0);
+		return;
+	}
+	view_open(a, "templates", 0);
+	app_toast(a, ROLE_NORMAL, 20,
+		  "template %s (hash %s): e edits its image and registry login; then O on instance "
+		  "%ld rents again", x->template_name[0] ? x->template_name : "-",
+		  x->template_hash_id[0] ? x->template_hash_id : "-", id);
 }
 
 static void off_keys(struct keymap *km, int ctx)
