@@ -109,7 +109,8 @@ double money_runway_h(const struct instance *const *v, size_t n, double credit)
 		else
 			burn += r;
 	}
-	qsort(later, nl, sizeof *later, by_from);
+	if (nl) /* qsort of NULL, 0 is undefined (UBSan stops on it) */
+		qsort(later, nl, sizeof *later, by_from);
 	double t = 0, left = credit > 0 ? credit : 0;
 	for (size_t k = 0; k <= nl; k++) {
 		double until = k < nl ? later[k].from_h : INFINITY;
