@@ -644,8 +644,9 @@ static void replace_watch(struct app *a, struct off_view *v)
 		v->await_new = v->await_old = 0;
 		return;
 	}
-	if (n->state != IS_RUNNING || dialog_open(&a->dlg))
-		return; /* asked once it runs and the dialog line is free */
+	if (n->state != IS_RUNNING || dialog_open(&a->dlg) || a->prompt != PROMPT_NONE ||
+	    create_ui_is_open(v->cu))
+		return; /* asked once it runs and nothing else is being typed */
 	char text[480];
 	bool lab = o->label && o->label[0];
 	snprintf(text, sizeof text,
