@@ -80,7 +80,8 @@ char *instcol_format(enum instcol c, const struct instance *x, const struct snap
 		break;
 	case IC_LABEL: util_strlcpy(buf, x->label, n); break;
 	case IC_STATUS: {
-		util_strlcpy(buf, inst_state_name(x->state), n);
+		/* "(bid)": an interruptible, which a higher bid can stop */
+		snprintf(buf, n, "%s%s", inst_state_name(x->state), x->is_bid ? " (bid)" : "");
 		for (size_t i = 0; s && i < s->npending; i++)
 			if (s->pending[i].instance_id == x->id) {
 				size_t len = strlen(buf);

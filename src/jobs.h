@@ -129,6 +129,13 @@ struct job_call {
 	 * judges as any other; a value (or NULL with AE_NONE) is CALL_OK. */
 	void *(*map_http)(const struct http_xfer *x, struct api_error *e);
 	char what[64];           /* for messages and the log: "offer search" */
+	/* An action on these instances (a bulk start, stop or destroy; nlost 0:
+	 * none): when its answer is lost, each is re-read and what the re-read
+	 * shows is reported as for the single action lost_kind (the poller's
+	 * re-read of an unknown outcome). */
+	enum job_kind lost_kind;
+	long lost_ids[API_BULK_BATCH];
+	size_t nlost;
 };
 
 /* Queue one call; *req_id (> 0) keys its result in the model.

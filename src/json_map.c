@@ -768,8 +768,6 @@ bool json_map_instance_rec(const struct json_map_rec *r, struct instance *x)
 	x->cur_state = r_istr(r, IK_CUR_STATE);
 	x->next_state = r_istr(r, IK_NEXT_STATE);
 	x->status_msg = r_str(r, IK_STATUS_MSG);
-	x->state = model_derive_state(x->actual_status, x->intended_status, x->cur_state,
-				      x->next_state);
 	x->machine_id = r_long(r, IK_MACHINE_ID);
 	x->host_id = r_long(r, IK_HOST_ID);
 	x->num_gpus = r_int(r, IK_NUM_GPUS);
@@ -851,6 +849,7 @@ bool json_map_instance_rec(const struct json_map_rec *r, struct instance *x)
 	x->ondemand = json_is_number(gc) && json_number_value(gc) >= 0 ? json_number_value(gc) : NAN;
 	x->fields = r->fields(r, &x->nfields);
 	map_env(r_json(r, IK_EXTRA_ENV), x);
+	x->state = instance_state(x); /* after is_bid: an outbid is a bid's */
 	return true;
 }
 

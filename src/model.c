@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -593,7 +594,9 @@ void model_set_unsure(struct model *m, int job_id, int kind, long instance_id, b
 	struct snap *s = snap_clone(m->cur);
 	struct snapshot *p = &s->pub;
 	size_t i = 0;
-	while (i < p->nunsure && p->unsure[i].job_id != job_id)
+	/* one mark per job and instance (a bulk request marks each of its own) */
+	while (i < p->nunsure &&
+	       !(p->unsure[i].job_id == job_id && p->unsure[i].instance_id == instance_id))
 		i++;
 	if (on && i == p->nunsure) {
 		if (p->nunsure == MODEL_MAX_UNSURE) { /* the oldest goes */
@@ -770,12 +773,23 @@ enum inst_state model_derive_state(const char *actual, const char *intended, con
 	return IS_OTHER;
 }
 
+enum inst_state instance_state(const struct instance *x)
+{
+	enum inst_state s = model_derive_state(x->actual_status, x->intended_status, x->cur_state,
+					       x->next_state);
+	if (x->is_bid && (s == IS_STOPPED || s == IS_EXITED) && x->status_msg &&
+	    strcasestr(x->status_msg, "outbid"))
+		return IS_OUTBID;
+	return s;
+}
+
 const char *inst_state_name(enum inst_state s)
 {
 	static const char *const names[IS__COUNT] = {
 		[IS_PROVISIONING] = "provisioning", [IS_LOADING] = "loading",
 		[IS_RUNNING] = "running",           [IS_STOPPING] = "stopping",
-		[IS_STOPPED] = "stopped",           [IS_STARTING] = "starting",
+		[IS_STOPPED] = "stopped",           [IS_OUTBID] = "outbid",
+		[IS_STARTING] = "starting",
 		[IS_REBOOTING] = "rebooting",       [IS_EXITED] = "crashed",
 		[IS_CREATED] = "failed start",      [IS_UNKNOWN] = "unknown",
 		[IS_OFFLINE] = "offline",           [IS_FROZEN] = "frozen",
@@ -792,6 +806,7 @@ enum inst_group inst_state_group(enum inst_state s)
 		return IG_BOOTING;
 	case IS_STOPPED: case IS_STOPPING: return IG_STOPPED;
 	case IS_EXITED: case IS_CREATED: case IS_UNKNOWN: case IS_OFFLINE: return IG_FAILED;
+	case IS_OUTBID: return IG_OUTBID;
 	case IS_FROZEN: case IS_OTHER: case IS__COUNT: break;
 	}
 	return IG_OTHER;
@@ -804,6 +819,7 @@ const char *inst_group_name(enum inst_group g)
 	case IG_BOOTING: return "booting";
 	case IG_STOPPED: return "stopped";
 	case IG_FAILED: return "failed";
+	case IG_OUTBID: return "outbid";
 	case IG_OTHER: case IG__COUNT: break;
 	}
 	return "other";
@@ -839,6 +855,7 @@ void model_count_states(const struct instance *const *v, size_t n, struct state_
 		case IG_BOOTING: c->booting++; break;
 		case IG_STOPPED: c->stopped++; break;
 		case IG_FAILED: c->failed++; break;
+		case IG_OUTBID: c->outbid++; break;
 		case IG_OTHER: case IG__COUNT: c->other++; break;
 		}
 }
@@ -1089,8 +1106,15 @@ enum bid_ask instance_bid_ask(const struct instance *x, double bid)
 
 bool instance_was_outbid(const struct instance *x)
 {
-	return x->is_bid && (x->state == IS_STOPPED || x->state == IS_EXITED) && x->status_msg &&
-	       strcasestr(x->status_msg, "outbid");
+	return x->state == IS_OUTBID;
+}
+
+bool instance_never_started(const struct instance *x)
+{
+	if (x->state == IS_CREATED)
+		return true;
+	return x->state == IS_EXITED && x->status_msg &&
+	       strncasecmp(x->status_msg, "Error response from daemon", 26) == 0;
 }
 
 bool instance_prepay_asks(const struct instance *x)

@@ -33,6 +33,7 @@ enum inst_state {
 	IS_RUNNING,
 	IS_STOPPING,     /* intended stopped, still running */
 	IS_STOPPED,      /* stopped by the user (intended_status stopped) */
+	IS_OUTBID,       /* an interruptible stopped by a higher bid (instance_state) */
 	IS_STARTING,     /* intended running again after a stop, not yet up */
 	IS_REBOOTING,
 	IS_EXITED,       /* crashed: exited while intended running (failure) */
@@ -196,7 +197,7 @@ struct unsure {           /* an action whose outcome is not known (answer lost) 
 	double since;         /* wall epoch */
 };
 
-#define MODEL_MAX_UNSURE 32
+#define MODEL_MAX_UNSURE 128 /* two bulk requests of API_BULK_BATCH */
 
 struct snapshot {
 	uint64_t generation;
@@ -287,7 +288,8 @@ void model_set_in_flight(struct model *m, enum model_source src, bool on, double
 /* Poller thread: after a failure, when src is asked again (wall epoch). */
 void model_set_retry_at(struct model *m, enum model_source src, double at);
 void model_set_pending(struct model *m, const struct pending *p, size_t n);
-/* Poller thread: mark (on) or clear the unknown outcome of job_id. */
+/* Poller thread: mark (on) or clear the unknown outcome of job_id on
+ * instance_id (one mark per job and instance). */
 void model_set_unsure(struct model *m, int job_id, int kind, long instance_id, bool on);
 /* Poller thread: how many queued actions wait for their endpoint's pacer. */
 void model_set_actions_waiting(struct model *m, int n);
@@ -333,15 +335,21 @@ size_t model_events(struct model *m, uint64_t after, struct event *out, size_t m
 /* Pure helpers. */
 enum inst_state model_derive_state(const char *actual, const char *intended,
 				   const char *cur, const char *next);
+/* The display state of a mapped record: model_derive_state of its statuses,
+ * IS_OUTBID for an interruptible (is_bid) that is stopped or exited while
+ * its status_msg says it was outbid (the service stops it, intended_status
+ * "stopped", and keeps its disk: only the message tells it from a stop by
+ * the user).  The one place an outbid is recognised. */
+enum inst_state instance_state(const struct instance *x);
 const char *inst_state_name(enum inst_state s);  /* "running", "stopped", "crashed", ... */
 /* The one grouping of states that the header counts, the filter's
  * status=GROUP and the status column's colour all use: running; booting
  * (provisioning, loading, starting, rebooting); stopped (stopped,
  * stopping); failed (SPEC rule 1: crashed, failed start, unknown,
  * offline); other (frozen, other). */
-enum inst_group { IG_RUNNING, IG_BOOTING, IG_STOPPED, IG_FAILED, IG_OTHER, IG__COUNT };
+enum inst_group { IG_RUNNING, IG_BOOTING, IG_STOPPED, IG_FAILED, IG_OUTBID, IG_OTHER, IG__COUNT };
 enum inst_group inst_state_group(enum inst_state s);
-const char *inst_group_name(enum inst_group g);  /* "running", "booting", ..., "failed", "other" */
+const char *inst_group_name(enum inst_group g);  /* "running", "booting", ..., "failed", "outbid", "other" */
 bool inst_state_failed(enum inst_state s);        /* inst_state_group() == IG_FAILED */
 bool inst_state_billing_compute(enum inst_state s); /* GPU billed now */
 /* Burn rate of everything billing now: running in full, the rest storage only
@@ -354,6 +362,7 @@ struct state_counts {
 	size_t booting;   /* IG_BOOTING */
 	size_t stopped;   /* IG_STOPPED */
 	size_t failed;    /* IG_FAILED */
+	size_t outbid;    /* IG_OUTBID */
 	size_t other;     /* IG_OTHER */
 };
 void model_count_states(const struct instance *const *v, size_t n, struct state_counts *c);
@@ -391,10 +400,13 @@ bool instance_ssh_pick(const struct instance *x, enum ssh_route pref, enum ssh_r
  * Pure. */
 enum bid_ask { BID_ASK_NONE, BID_ASK_LOW, BID_ASK_HIGH };
 enum bid_ask instance_bid_ask(const struct instance *x, double bid);
-/* Was x outbid (an interruptible stopped because a higher bid took its
- * machine, as status_msg says)?  Its min_bid is then the winning price.
- * Pure. */
+/* Was x outbid (its state is IS_OUTBID: an interruptible stopped because a
+ * higher bid took its machine, as status_msg says)?  Its min_bid is then the
+ * winning price.  Pure. */
 bool instance_was_outbid(const struct instance *x);
+/* Did x's container never start (a failed start: created with an error,
+ * or exited with the Docker daemon's error before it ran)?  Pure. */
+bool instance_never_started(const struct instance *x);
 /* Does a prepay on x ask first (x in a failure state)?  Pure. */
 bool instance_prepay_asks(const struct instance *x);
 

@@ -163,6 +163,7 @@ static const char *failure_words(const struct instance *x)
 	case IS_RUNNING:
 	case IS_STOPPING:
 	case IS_STOPPED:
+	case IS_OUTBID:
 	case IS_STARTING:
 	case IS_REBOOTING:
 	case IS_FROZEN:
@@ -171,6 +172,69 @@ static const char *failure_words(const struct instance *x)
 		break;
 	}
 	return NULL;
+}
+
+enum offers_failure offers_read_failure(const struct instance *x)
+{
+	if (!inst_state_failed(x->state))
+		return OFAIL_NONE;
+	/* the Docker daemon's and registries' words for an image it cannot have */
+	static const char *const image[] = {
+		"pull access denied",    "unauthorized",         "manifest unknown",
+		"manifest for",          "repository does not exist", "no basic auth credentials",
+		"authentication required", "requested access to the resource is denied",
+		"invalid reference format", "name unknown",
+	};
+	const char *m = x->status_msg ? x->status_msg : "";
+	for (size_t i = 0; i < sizeof image / sizeof *image; i++)
+		if (strcasestr(m, image[i]))
+			return OFAIL_IMAGE;
+	return OFAIL_MACHINE;
+}
+
+char *offers_similar_relax(const struct offers_similar *s, char *out, size_t n)
+{
+	/* the filters an operator can give up, most likely to have emptied
+	 * the search first: a reliability floor above the default, the GPU
+	 * RAM floor, the GPU count; the model itself last */
+	static const char *const order[] = { "reliability>=", "gpu_ram>=", "num_gpus=", "gpu_name=" };
+	size_t len = (size_t)snprintf(out, n, "no offer is like it: relax");
+	bool first = true;
+	for (size_t i = 0; i < sizeof order / sizeof *order && len < n; i++) {
+		const char *f = strstr(s->filters, order[i]);
+		if (!f)
+			continue;
+		size_t w = strcspn(f, " ");
+		static const char dflt[] = "reliability>=0.95"; /* OFFERS_SIMILAR_MIN_RELIABILITY */
+		bool own = i == 0 && !(w == sizeof dflt - 1 && strncmp(f, dflt, w) == 0);
+		len += (size_t)snprintf(out + len, n - len, "%s %.*s%s", first ? "" : ", then",
+					(int)w, f, own ? " (the old machine's)" : "");
+		first = false;
+	}
+	if (first && len < n)
+		snprintf(out + len, n - len, " the query");
+	else if (len < n)
+		snprintf(out + len, n - len, " (edit the query line: /)");
+	return out;
+}
+
+size_t offers_lost_create_match(const struct create_req *r, long max_before,
+				const struct instance *v, size_t n, long *id)
+{
+	size_t fit = 0;
+	*id = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct instance *x = &v[i];
+		if (x->id <= max_before || strcmp(x->label ? x->label : "", r->label) != 0)
+			continue;
+		if (r->image[0] && strcmp(x->image ? x->image : "", r->image) != 0)
+			continue;
+		if (fit++ == 0)
+			*id = x->id;
+	}
+	if (fit != 1)
+		*id = 0;
+	return fit;
 }
 
 bool offers_similar(const struct instance *x, struct offers_similar *out)

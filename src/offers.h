@@ -66,6 +66,32 @@ struct offers_similar {
  * False when x lacks a GPU name or count (nothing to match). */
 bool offers_similar(const struct instance *x, struct offers_similar *out);
 
+/* What a failed instance's status_msg says went wrong: its image
+ * (OFAIL_IMAGE: the registry refused it: pull access denied, unauthorized,
+ * manifest unknown, repository does not exist, no basic auth credentials...;
+ * the same image fails on any machine, so the image or its template is
+ * fixed rather than moved) or the machine (OFAIL_MACHINE: any other
+ * failure); OFAIL_NONE when x is not in a failure state.  Pure. */
+enum offers_failure { OFAIL_NONE, OFAIL_IMAGE, OFAIL_MACHINE };
+enum offers_failure offers_read_failure(const struct instance *x);
+
+/* An empty search for offers like an instance: which filter of s to relax
+ * first, as a sentence ("relax reliability>=0.982 (the old machine's), then
+ * gpu_ram>=16.384 ..."), naming each filter the search had, loosest last.
+ * Pure. */
+char *offers_similar_relax(const struct offers_similar *s, char *out, size_t n);
+
+/* ---- a create whose answer was lost ---------------------------------------------- */
+
+/* Which of the instances v (re-read after a create whose answer was lost)
+ * the create r made: one whose id is above max_before (the highest id the
+ * list held when it was sent: the service numbers contracts in order),
+ * whose label is r's (the label is what the create body carries back:
+ * SPEC.md's create) and whose image is r's when r named one.  Returns how
+ * many fit; *id gets the one when exactly one does (else 0).  Pure. */
+size_t offers_lost_create_match(const struct create_req *r, long max_before,
+				const struct instance *v, size_t n, long *id);
+
 /* ---- create-form pre-fill -------------------------------------------------------- */
 
 struct offers_prefill {

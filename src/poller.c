@@ -29,6 +29,7 @@
 #include "json_map.h"
 #include "log.h"
 #include "model.h"
+#include "offers.h"
 #include "poller_pace.h"
 #include "retry.h"
 #include "sweep.h"
@@ -55,6 +56,8 @@ struct op {
 	void *hvalue;           /* OP_CALL with jc.map_http: its value, until stored */
 	double before;          /* OP_REREAD: the instance's credit_balance before ($, NAN) */
 	int rereads;            /* OP_REREAD: earlier re-reads that failed */
+	long max_before;        /* OP_JOB of a create and its OP_REREAD: the highest instance
+				   id listed when it was sent (a newer one may be its) */
 	struct api_call call;
 	struct sweep_query q;   /* OP_FETCH of SRC_INSTANCES: what was asked */
 	struct http_xfer *x;
@@ -500,6 +503,15 @@ static double jitter(struct poller *p)
 	return (double)(p->rng >> 11) / 9007199254740992.0;
 }
 
+/* The highest instance id the model lists now (0: none). */
+static long max_listed_id(struct poller *p)
+{
+	const struct snapshot *s = model_acquire(p->m);
+	long id = s->ninstances ? s->instances[s->ninstances - 1]->id : 0; /* sorted by id */
+	model_release(s);
+	return id;
+}
+
 static void job_start(struct poller *p, const struct job_req *r, int id)
 {
 	struct op *o = op_add(p, OP_JOB);
@@ -514,7 +526,10 @@ static void job_start(struct poller *p, const struct job_req *r, int id)
 	case JOB_DESTROY: o->call = api_destroy(c, r->instance_id); break;
 	case JOB_BID: o->call = api_bid(c, r->instance_id, r->amount); break;
 	case JOB_PREPAY: o->call = api_prepay(c, r->instance_id, r->amount); break;
-	case JOB_CREATE: o->call = api_create(c, &r->create); break;
+	case JOB_CREATE:
+		o->call = api_create(c, &r->create);
+		o->max_before = max_listed_id(p);
+		break;
 	case JOB_TFA_LOGIN:
 	case JOB__COUNT: {
 		struct tfa_verify v = { .method_id = r->tfa_method_id };
@@ -694,6 +709,40 @@ static double credit_before(struct poller *p, long id)
 	return c;
 }
 
+/* What the re-read of an unknown outcome asks: the instance; for a create,
+ * the newest instances above the highest id listed when it was sent, with
+ * its label (offers_lost_create_match picks the one it made). */
+static struct api_call reread_call(struct poller *p, const struct job_req *r, long max_before)
+{
+	if (r->kind != JOB_CREATE)
+		return api_instance(p->cfg, r->instance_id);
+	json_t *f = json_pack("{s:{s:I}}", "id", "gt", (json_int_t)max_before);
+	if (f && r->create.label[0])
+		json_object_set_new(f, "label", json_pack("{s:s}", "eq", r->create.label));
+	char *fs = f ? json_dumps(f, JSON_COMPACT) : NULL;
+	json_decref(f);
+	struct api_call c = api_instances_v1_q(p->cfg, NULL, API_PAGE_LIMIT, fs, NULL,
+					       "[{\"col\":\"id\",\"dir\":\"desc\"}]");
+	free(fs);
+	return c;
+}
+
+/* Mark the outcome of action r (of job or request job_id) on its instance
+ * unknown and re-read at once (reread_done reports what it shows). */
+static void reread_start(struct poller *p, const struct job_req *r, int job_id, long max_before)
+{
+	long id = r->instance_id;
+	if (r->kind != JOB_CREATE)
+		model_set_unsure(p->m, job_id, (int)r->kind, id, true);
+	struct op *q = op_add(p, OP_REREAD);
+	q->req = *r;
+	q->job_id = job_id;
+	q->max_before = max_before;
+	q->before = r->kind == JOB_CREATE ? NAN : credit_before(p, id);
+	q->call = reread_call(p, r, max_before);
+	q->retry_at = 0;
+}
+
 /* An action's answer was lost: say so, mark the row, never resend; re-read
  * the instance (and the balance) at once to tell what happened. */
 static void job_unknown(struct poller *p, struct op *o, const struct api_error *e,
@@ -719,9 +768,9 @@ static void job_unknown(struct poller *p, struct op *o, const struct api_error *
 		break;
 	case JOB_CREATE:
 		model_event(p->m, EV_WARN, k, o->job_id, 0, fl,
-			    "create from offer %ld: %s, the outcome is unknown; check the "
-			    "instance list before trying again", r->create.offer_id, why);
-		reread = false;
+			    "create from offer %ld: %s, the outcome is unknown; looking for the "
+			    "instance it may have made (label \"%s\"); check before trying again",
+			    r->create.offer_id, why, r->create.label);
 		break;
 	case JOB_DESTROY:
 		model_event(p->m, EV_WARN, k, o->job_id, id, fl,
@@ -744,15 +793,8 @@ static void job_unknown(struct poller *p, struct op *o, const struct api_error *
 		break;
 	}
 	log_msg("job %d: %s: not resent, outcome unknown", o->job_id, retry_fail_name(f));
-	if (reread) {
-		model_set_unsure(p->m, o->job_id, k, id, true);
-		struct op *q = op_add(p, OP_REREAD);
-		q->req = *r;
-		q->job_id = o->job_id;
-		q->before = credit_before(p, id);
-		q->call = api_instance(p->cfg, id);
-		q->retry_at = 0;
-	}
+	if (reread)
+		reread_start(p, r, o->job_id, o->max_before);
 	jobs_finish(p->j, o->job_id);
 	refresh_soon(p, SRC_USER);
 	refresh_soon(p, SRC_INSTANCES);
@@ -776,9 +818,59 @@ static bool reread_again(struct poller *p, const struct op *o)
 	q->job_id = o->job_id;
 	q->before = o->before;
 	q->rereads = o->rereads + 1;
-	q->call = api_instance(p->cfg, o->req.instance_id);
+	q->max_before = o->max_before;
+	q->call = reread_call(p, &o->req, o->max_before);
 	q->retry_at = util_mono() + REREAD_AGAIN_S;
 	return true;
+}
+
+/* The re-read after a create whose answer was lost ended: name the
+ * instance it made (the event's instance id: the table selects it), or say
+ * that none is listed, or that several could be it. */
+static void reread_create_done(struct poller *p, struct op *o, const json_t *root,
+			       const struct api_error *e)
+{
+	const struct create_req *c = &o->req.create;
+	int k = (int)JOB_CREATE;
+	struct instance *v = NULL;
+	size_t n = 0;
+	char *next = NULL;
+	if (!root || !json_map_instances(root, &v, &n, &next)) {
+		char msg[300] = "an unreadable answer";
+		if (!root)
+			apierr_format(e, msg, sizeof msg);
+		bool again = reread_again(p, o);
+		model_event(p->m, EV_WARN, k, o->job_id, 0, EVF_RESOLVED,
+			    "create of offer %ld whose answer was lost: could not read the instance "
+			    "list (%s); the outcome is still unknown%s", c->offer_id, msg,
+			    again ? " (reading it again)" : "");
+		return;
+	}
+	free(next);
+	long id = 0;
+	size_t fit = offers_lost_create_match(c, o->max_before, v, n, &id);
+	const char *lab = c->label[0] ? c->label : "none";
+	if (fit == 1) {
+		const struct instance *x = NULL;
+		for (size_t i = 0; i < n; i++)
+			if (v[i].id == id)
+				x = &v[i];
+		model_event(p->m, EV_OK, k, o->job_id, id, EVF_RESOLVED,
+			    "create of offer %ld whose answer was lost: instance %ld exists (label "
+			    "%s, %s): created", c->offer_id, id, lab,
+			    x ? inst_state_name(x->state) : "listed");
+	} else if (fit > 1) {
+		model_event(p->m, EV_WARN, k, o->job_id, 0, EVF_RESOLVED,
+			    "create of offer %ld whose answer was lost: %zu new instances have its "
+			    "label (%s) and image: check them before creating again", c->offer_id, fit,
+			    lab);
+	} else if (!reread_again(p, o)) {
+		model_event(p->m, EV_WARN, k, o->job_id, 0, EVF_RESOLVED,
+			    "create of offer %ld whose answer was lost: no new instance with its label "
+			    "(%s) is listed: not created", c->offer_id, lab);
+	}
+	instances_free(v, n);
+	refresh_soon(p, SRC_INSTANCES);
 }
 
 /* The re-read after an unknown outcome ended: report what it shows. */
@@ -789,6 +881,10 @@ static void reread_done(struct poller *p, struct op *o, const json_t *root,
 	long id = r->instance_id;
 	int k = (int)r->kind;
 	unsigned fl = EVF_RESOLVED;
+	if (r->kind == JOB_CREATE) {
+		reread_create_done(p, o, root, e);
+		return;
+	}
 	struct instance x;
 	memset(&x, 0, sizeof x);
 	bool gone, have = false;
@@ -958,6 +1054,20 @@ static void call_done(struct poller *p, struct op *o, const json_t *root,
 		 * prompt is cancelled (drop_parked) */
 		call_result_free(&r);
 		return;
+	} else if (r.outcome == CALL_UNKNOWN && o->jc.nlost) {
+		model_event(p->m, EV_WARN, -1, o->job_id, 0, EVF_UNKNOWN,
+			    "%s: the answer was lost, the outcome is unknown; re-reading the %zu "
+			    "instance%s", what, o->jc.nlost, o->jc.nlost == 1 ? "" : "s");
+		/* each instance as a single action's unknown outcome: marked, then
+		 * re-read and reported one by one (reread_done) */
+		struct job_req one;
+		memset(&one, 0, sizeof one);
+		one.kind = o->jc.lost_kind;
+		for (size_t i = 0; i < o->jc.nlost && i < API_BULK_BATCH; i++) {
+			one.instance_id = o->jc.lost_ids[i];
+			reread_start(p, &one, o->job_id, 0);
+		}
+		refresh_soon(p, SRC_INSTANCES);
 	} else if (r.outcome == CALL_UNKNOWN) {
 		model_event(p->m, EV_WARN, -1, o->job_id, 0, EVF_UNKNOWN,
 			    "%s: the answer was lost, the outcome is unknown; check before trying "

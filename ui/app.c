@@ -18,6 +18,7 @@
 #include "command.h"
 #include "config.h"
 #include "errline.h"
+#include "pane_offers.h"
 #include "poller.h"
 #include "tfa_challenge.h"
 #include "ui.h"
@@ -158,7 +159,12 @@ static void do_ssh(struct app *a, const struct instance *x, enum ssh_route r)
 	argv[argc++] = target;
 	argv[argc] = NULL;
 	char why[ERRLINE_MAX + 1]; /* ssh's last stderr line, sanitised */
-	int st = ui_run_external_err(argv, why, sizeof why);
+	char banner[512];
+	snprintf(banner, sizeof banner,
+		 "rentop: connecting to instance %ld (%s port %d)... (ssh's own messages follow; "
+		 "leaving ssh returns to rentop)",
+		 x->id, target, p);
+	int st = ui_run_external_err(argv, banner, why, sizeof why);
 	a->dirty |= DIRTY_ALL;
 	if ((st == 127 || st < 0) && !why[0]) {
 		app_toast(a, ROLE_ERROR, 10, "could not run %s", argv[0]);
@@ -580,9 +586,12 @@ void app_dialog_result(struct app *a, enum dlg_result res)
 		long id = d->instance_id;
 		int purpose = d->purpose;
 		enum ssh_route r = d->focus == 0 ? SSH_DIRECT : SSH_PROXY;
+		int focus = d->focus;
 		dialog_close(d);
 		if (purpose == DP_SSH_ROUTE || purpose == DP_COPY_ROUTE)
 			app_ssh_route(a, id, r, purpose == DP_SSH_ROUTE);
+		else if (purpose == DP_REPLACE_IMAGE)
+			pane_offers_replace_answer(a, id, focus);
 		return;
 	}
 	if (d->kind == DLG_CONFIRM && d->purpose == DP_PREPAY_FAILED) { /* then the amount */

@@ -42,7 +42,8 @@ enum dlg_purpose { DP_NONE, DP_STOP, DP_REBOOT, DP_DESTROY, DP_BID, DP_PREPAY, D
 		   DP_BID_LOW /* the second confirmation of a bid under min_bid */,
 		   DP_BID_HIGH /* ... of a bid above the on-demand price */,
 		   DP_PREPAY_FAILED /* prepay on an instance in a failure state: asked first */,
-		   DP_SSH_ROUTE, DP_COPY_ROUTE /* direct or proxy, for x and y */ };
+		   DP_SSH_ROUTE, DP_COPY_ROUTE /* direct or proxy, for x and y */,
+		   DP_REPLACE_IMAGE /* O on an image that failed to pull: fix it, or not */ };
 
 struct sent_job {
 	int id;

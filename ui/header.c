@@ -246,9 +246,12 @@ int header_account(const struct snapshot *s, const struct config *cfg, enum data
 	/* instances by state, next to the total */
 	struct state_counts sc;
 	model_count_states(s->instances, s->ninstances, &sc);
+	char outbid[32] = ""; /* said only when there is one: a stop the market made */
+	if (sc.outbid)
+		snprintf(outbid, sizeof outbid, " %zu outbid", sc.outbid);
 	if (s->ninstances || ok > 0)
-		snprintf(seg[HSEG_COUNTS].text, n, "%zu running %zu booting %zu stopped %zu failed",
-			 sc.running, sc.booting, sc.stopped, sc.failed);
+		snprintf(seg[HSEG_COUNTS].text, n, "%zu running %zu booting %zu stopped %zu failed%s",
+			 sc.running, sc.booting, sc.stopped, sc.failed, outbid);
 	/* refreshed: the long form names the last whole sweep and queued actions */
 	char shortf[64], age[32];
 	if (ok > 0)

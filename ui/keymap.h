@@ -59,6 +59,7 @@ int km_ctx_by_name(const char *name); /* -1 if unknown; "" means global */
 #define AF_LIST      0x20u /* may be bound in every list context (CTXF_LIST) */
 #define AF_TABLE     0x40u /* may be bound in every table context (CTXF_TABLE) */
 #define AF_FIRST_ON_FAILED 0x80u /* first in the hint bar when the selected instance has failed */
+#define AF_FIRST_ON_OUTBID 0x100u /* first in the hint bar when the selected instance was outbid */
 
 /* The app's own actions: X(ENUM, "name", flags, "help text"). */
 #define ACTIONS(X) \

@@ -35,8 +35,16 @@ static size_t add_hint(const struct keymap *km, int ctx, enum action act, struct
 	return n + 1;
 }
 
+unsigned statusbar_first_flags(const struct instance *x)
+{
+	if (!x)
+		return 0;
+	return (inst_state_failed(x->state) ? AF_FIRST_ON_FAILED : 0u) |
+	       (instance_was_outbid(x) ? AF_FIRST_ON_OUTBID : 0u);
+}
+
 size_t statusbar_hints(const struct keymap *km, int ctx, bool read_only, const void *row,
-		       bool failed_sel, struct hint *out, size_t max)
+		       unsigned first, struct hint *out, size_t max)
 {
 	size_t n = 0;
 	char why[200];
@@ -46,10 +54,13 @@ size_t statusbar_hints(const struct keymap *km, int ctx, bool read_only, const v
 		for (int a = 0; a < action_count(); a++) {
 			enum action act = (enum action)a;
 			unsigned f = action_flags(act);
-			if (!(f & AF_HINT) || !action_allowed(act, ctx))
+			/* an action the row calls for is hinted even when it is
+			 * not one of the context's usual hints (b on an outbid row) */
+			if (!((f & AF_HINT) || (pass == 0 && (f & first))) ||
+			    !action_allowed(act, ctx))
 				continue;
 			bool global = f & AF_GLOBAL;
-			if (pass == 0 && !(failed_sel && (f & AF_FIRST_ON_FAILED) && !global))
+			if (pass == 0 && !((f & first) && !global))
 				continue;
 			if (pass == 1 && global)
 				continue;
@@ -153,7 +164,7 @@ void statusbar_draw_hints(struct app *a)
 		const struct view *v = view_current(a);
 		const struct instance *x = app_selected(a);
 		n = statusbar_hints(&a->km, view_key_ctx(a, v), a->read_only, view_row(a),
-				    x && inst_state_failed(x->state), h, 24);
+				    statusbar_first_flags(x), h, 24);
 	}
 	int x = r->x + 1, end = r->x + r->w;
 	for (size_t i = 0; i < n; i++) {

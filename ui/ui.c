@@ -224,10 +224,16 @@ static bool tee_stderr(int rd, pid_t pid, struct errline *e, int *st)
 }
 
 /* Both entry points: errline NULL gives the child our stderr as it is. */
-static int run_external(char *const argv[], char *errline_out, size_t errline_n)
+static int run_external(char *const argv[], const char *banner, char *errline_out,
+			size_t errline_n)
 {
 	def_prog_mode();
 	endwin();
+	if (banner && *banner) {
+		/* the terminal is the child's now: one plain line, then the child */
+		fprintf(stdout, "\r\n%s\r\n", banner);
+		fflush(stdout);
+	}
 	struct sigaction ign, old_int, old_quit, old_tstp;
 	memset(&ign, 0, sizeof ign);
 	ign.sa_handler = SIG_IGN;
@@ -271,11 +277,11 @@ static int run_external(char *const argv[], char *errline_out, size_t errline_n)
 	return status;
 }
 
-int ui_run_external(char *const argv[]) { return run_external(argv, NULL, 0); }
+int ui_run_external(char *const argv[]) { return run_external(argv, NULL, NULL, 0); }
 
-int ui_run_external_err(char *const argv[], char *errline, size_t n)
+int ui_run_external_err(char *const argv[], const char *banner, char *errline, size_t n)
 {
-	return run_external(argv, errline, n);
+	return run_external(argv, banner, errline, n);
 }
 
 /* Stop the process for the shell (C-z or SIGTSTP); back on SIGCONT. */

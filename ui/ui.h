@@ -28,7 +28,10 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 int ui_run_external(char *const argv[]);
 /* As ui_run_external, but the child's stderr is a pipe whose bytes the UI
  * thread copies on to the terminal while the child runs, keeping the last
- * non-empty line (sanitised, at most n - 1 bytes; "" when none) in errline. */
-int ui_run_external_err(char *const argv[], char *errline, size_t n);
+ * non-empty line (sanitised, at most n - 1 bytes; "" when none) in errline;
+ * banner (NULL: none; sanitised by the caller, no secret) is written on the
+ * terminal as a line of its own once curses is left, before the child runs
+ * ("connecting to ..." while ssh starts). */
+int ui_run_external_err(char *const argv[], const char *banner, char *errline, size_t n);
 
 #endif

@@ -140,6 +140,30 @@ t_bulk_destroy() {
     wait_gone "marked" 10
 }
 
+# A bulk stop whose answer is lost (issue 21): sent once, then each of its
+# instances is re-read and reported, as a single stop is.
+t_bulk_lost() {
+    up="x.get('actual_status') == 'running' and x.get('intended_status') == 'running'"
+    a=$(nth_inst 0 "$up") b=$(nth_inst 1 "$up")
+    [ "$b" != null ] || { fail "fewer than two running instances"; return 1; }
+    p0=$(sim_state "d['requests'].get('/api/v0/instances/', {}).get('methods', {}).get('PUT', 0)")
+    mark "$a" && mark "$b" || return 1
+    sim_post /__sim/fault '{"path":"/api/v0/instances/","method":"PUT","kind":"truncated","count":1}' || return 1
+    keys s
+    wait_for "Stop 2 marked instances" 10 || return 1
+    keys Tab Enter
+    sim_expect "inst($a)['intended_status'] + inst($b)['intended_status']" stoppedstopped 15 || return 1
+    keys 2
+    wait_for "re-reading the 2 instances" 15 || return 1
+    for id in $a $b; do
+        wait_for_re "instance $id is [a-z]+: the stop took effect" 20 || return 1
+    done
+    keys 1; sleep 0.3
+    sleep 1
+    [ "$(sim_state "d['requests'].get('/api/v0/instances/', {}).get('methods', {}).get('PUT', 0)")" = $((p0 + 1)) ] ||
+        { fail "the lost bulk stop was sent again"; return 1; }
+}
+
 FAILED="(x.get('actual_status') in ('created', 'offline', 'unknown')) or (x.get('actual_status') == 'exited' and x.get('intended_status') == 'running')"
 
 t_destroy_failed() {
@@ -177,6 +201,7 @@ tap "bulk stop: exactly the marked running rows, the stopped one skipped, one re
 tap "marks hidden by the filter: asked, never acted on unasked; visible only keeps them marked" t_hidden_marks
 tap "bulk destroy cancelled: nothing sent" t_bulk_cancel
 tap "bulk destroy confirmed: exactly the marked rows" t_bulk_destroy
+tap "bulk stop with its answer lost: sent once, each instance re-read and reported" t_bulk_lost
 tap ":destroy-failed: count typed, every failed instance destroyed" t_destroy_failed
 tap "read-only: a bulk destroy is refused, nothing sent" t_readonly
 e2e_done

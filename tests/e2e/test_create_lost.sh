@@ -41,9 +41,16 @@ t_lost_truncated() {
     lost truncated e2e-trunc || return 1
     # truncated: the service acted; the poller's list shows it
     sim_expect "len([x for x in insts if x.get('label') == 'e2e-trunc'])" 1 || return 1
-    # and the refreshed instance list shows what happened
+    # the re-read names the instance it made and the table selects it
+    new=$(sim_state "[x['id'] for x in insts if x.get('label') == 'e2e-trunc'][0]")
+    wait_for_flat "instance $new exists (label e2e-trunc" 30 || return 1
+    keys 2
+    wait_for_re "create of offer [0-9]+ whose answer was lost: instance $new exists \\(label e2e-trunc, [a-z ]+\\): created" 15 || return 1
     keys 1
-    wait_for "e2e-trunc" 30 || return 1
+    wait_for_re "$new +e2e-trunc" 30 || return 1   # its row, once the list has it
+    keys Enter   # the detail of the selected row: the new instance
+    wait_for_re "instance +$new \\(e2e-trunc\\)" 10 || return 1
+    keys Escape
 }
 t_lost_drop() {
     lost drop e2e-drop || return 1

@@ -28,7 +28,7 @@ t_outbid_names_price() {
     id=$(first_inst "x.get('is_bid') and 'Outbid' in (x.get('status_msg') or '')")
     won=$(inst_field "$id" min_bid)
     select_row "$id" || return 1
-    wait_for_re "$id.*stopped" 30 || return 1
+    wait_for_re "$id.*outbid" 30 || return 1
     keys b
     wait_for_flat "was outbid: a bid of $(rate "$won") took its machine" 10 || return 1
     keys C-u; type_text "$won"

@@ -2,23 +2,59 @@
 # test_replace.sh: the failure rule in three keys: O on a failed instance
 # opens the offers view on offers like it (same GPU model and count, not
 # its machine) and c prefills the create form from it (image, disk, label,
-# env, runtype); once the replacement is created the destroy of the old
-# one is offered, starting on Cancel.  Also the template picker of the
+# env, runtype); once the replacement runs (not before) the destroy of the
+# old one is offered, starting on Cancel.  Also the template picker of the
 # form and the :templates list (search, detail).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/create_lib.sh"
 
-sim_start --seed 1 --quiet --rate-limits off --speed 20 || { echo "not ok - simulator starts"; exit 1; }
+sim_start --seed 1 --quiet --rate-limits off --speed 20 --fail-rate 0 || { echo "not ok - simulator starts"; exit 1; }
 rentop_start -s 160x45 || { echo "not ok - rentop starts"; exit 1; }
+
+# O on an image the registry refused (issue 21): fixing the image is
+# offered rather than the same image elsewhere.  An empty search for offers
+# like a crashed instance (no other 2x V100 as reliable) says what to relax.
+t_replace_pull() {
+    wait_for "Instances" 30 || return 1
+    old=$(sim_state "[x['id'] for x in insts if 'pull access denied' in (x.get('status_msg') or '')][0]")
+    keys / ; type_text "$old"; keys Enter
+    wait_for "$old" 10 || return 1
+    keys O
+    wait_for "Replace: its image failed" 10 || return 1
+    wait_for_flat "could not pull its image $(inst_field "$old" image_uuid): Error response from daemon: pull access denied" 5 || return 1
+    wait_for_flat "The same image fails on any machine" 5 || return 1
+    keys F
+    wait_for "REPLACE $old, FIX ITS IMAGE" 10 || return 1
+    wait_for_re "[0-9]+ offers" 40 || return 1
+    keys Escape
+    wait_gone "REPLACE $old" 10 || return 1
+    keys 1; sleep 0.3; keys Escape; sleep 0.3
+    crashed=$(sim_state "[x['id'] for x in insts if x.get('actual_status') == 'exited' and x.get('intended_status') == 'running' and x.get('gpu_name') == 'Tesla V100'][0]")
+    keys / ; type_text "$crashed"; keys Enter
+    wait_for "$crashed" 10 || return 1
+    keys O
+    wait_for "REPLACE $crashed (c rents" 10 || return 1
+    wait_for_re "no offer is like it: relax reliability>=0\\.[0-9]+ \\(the old machine's\\), then gpu_ram>=" 60 || return 1
+    keys Escape
+    wait_gone "REPLACE $crashed" 10 || return 1
+    keys 1; sleep 0.3; keys Escape; sleep 0.3
+}
 
 t_replace() {
     wait_for "Instances" 30 || return 1
     old=$(sim_state "[x['id'] for x in insts if x.get('actual_status') == 'created'][0]")
+    # a machine's failure (an image the registry refused is fixed, not moved:
+    # t_replace_pull), with an image that pulls
+    sim_post /__sim/set "{\"what\":\"instance\",\"id\":$old,\"field\":\"status_msg\",\"value\":\"Error response from daemon: failed to create task for container: OCI runtime create failed: nvidia-container-cli: device error: unknown device\"}" || return 1
+    sim_post /__sim/set "{\"what\":\"instance\",\"id\":$old,\"field\":\"image_uuid\",\"value\":\"pytorch/pytorch:latest\"}" || return 1
     img=$(sim_state "inst($old)['image_uuid']")
     rt=$(sim_state "inst($old)['image_runtype']")
     note "replacing $old ($img, $rt)"
     keys / ; type_text "$old"; keys Enter
     wait_for "$old" 10 || return 1
+    # rentop has read the changed record (the image was set last)
+    keys r
+    wait_for_re "$old .*pytorch/pytorc" 30 || return 1
     keys O
     wait_for "REPLACE $old" 10 || return 1
     wait_for_re "[0-9]+ offers" 40 || return 1
@@ -31,9 +67,16 @@ t_replace() {
     keys C-s
     wait_for "Confirm billing" 10 || return 1
     keys Tab Enter
+    sim_expect "len([x for x in insts if x['id'] > $old and x.get('image_uuid') == '$img'])" 1 20 || return 1
+    new=$(sim_state "max(x['id'] for x in insts)")
+    # the old one's destroy waits for the new one to run (issue 21)
+    wait_for_flat "its destroy is offered once $new runs" 15 || return 1
+    if [ "$(inst_field "$new" actual_status)" != running ]; then
+        not_on_screen "Destroy the failed instance" || { fail "destroy offered before $new runs"; return 1; }
+    fi
+    sim_expect "inst($new)['actual_status']" running 90 || return 1
     wait_for "Destroy the failed instance" 30 || return 1
     screen_flat | grep -q "replace instance $old" || { fail "the dialog does not name $old"; return 1; }
-    new=$(sim_state "max(x['id'] for x in insts)")
     [ "$(creates)" = $((before + 1)) ] || { fail "creates $(creates)"; return 1; }
     [ "$(sim_state "inst($new)['image_uuid']")" = "$img" ] || { fail "new image $(sim_state "inst($new)['image_uuid']")"; return 1; }
     [ "$(sim_state "inst($new)['image_runtype']")" = "$rt" ] || { fail "new runtype $(sim_state "inst($new)['image_runtype']")"; return 1; }
@@ -89,6 +132,7 @@ t_templates_view() {
     keys q
 }
 
+tap "O on an image that failed to pull: fixing it offered; an empty search says what to relax" t_replace_pull
 tap "O, c, create, destroy the failed one" t_replace
 tap "template picker fills the form" t_template_picker
 tap ":templates lists, searches, shows a template" t_templates_view

@@ -560,18 +560,26 @@ static void test_money_questions(void **state)
 	x.min_bid = NAN;
 	assert_int_equal(instance_bid_ask(&x, 0.0011), BID_ASK_NONE);
 
+	x.actual_status = (char *)"exited";
+	x.intended_status = x.cur_state = x.next_state = (char *)"stopped";
 	x.status_msg = (char *)"Outbid: a higher bid took this machine; the instance is stopped";
-	x.state = model_derive_state("exited", "stopped", "", "");
+	x.state = instance_state(&x);
+	assert_int_equal(x.state, IS_OUTBID);
 	assert_true(instance_was_outbid(&x));
 	x.status_msg = (char *)"stopped by the user";
+	x.state = instance_state(&x);
+	assert_int_equal(x.state, IS_STOPPED);
 	assert_false(instance_was_outbid(&x));
 	x.status_msg = NULL;
-	assert_false(instance_was_outbid(&x));
+	assert_int_equal(instance_state(&x), IS_STOPPED);
 	x.status_msg = (char *)"outbid";
 	x.is_bid = false; /* on-demand is never outbid */
+	x.state = instance_state(&x);
 	assert_false(instance_was_outbid(&x));
 	x.is_bid = true;
-	x.state = IS_RUNNING;
+	x.actual_status = x.intended_status = (char *)"running"; /* running again after a bid */
+	x.state = instance_state(&x);
+	assert_int_equal(x.state, IS_RUNNING);
 	assert_false(instance_was_outbid(&x));
 
 	x.state = model_derive_state("created", "running", "", ""); /* failed start */
@@ -582,6 +590,53 @@ static void test_money_questions(void **state)
 	assert_false(instance_prepay_asks(&x));
 	x.state = model_derive_state("exited", "stopped", "", "");
 	assert_false(instance_prepay_asks(&x));
+}
+
+/* issue 21: outbid is a state of its own, apart from a stop by the user
+ * (its own name and header count, neither failed nor billing the GPU);
+ * a failed start is told from a crash by its Docker error. */
+static void test_outbid_state(void **state)
+{
+	(void)state;
+	assert_string_equal(inst_state_name(IS_OUTBID), "outbid");
+	assert_false(inst_state_failed(IS_OUTBID));
+	assert_false(inst_state_billing_compute(IS_OUTBID));
+	struct instance a, b, c;
+	memset(&a, 0, sizeof a);
+	a.id = 1;
+	a.is_bid = true;
+	a.actual_status = (char *)"exited";
+	a.intended_status = a.cur_state = a.next_state = (char *)"stopped";
+	a.status_msg = (char *)"Outbid: a higher bid took this machine";
+	a.state = instance_state(&a);
+	b = a;
+	b.id = 2;
+	b.status_msg = (char *)"Stopped by user";
+	b.state = instance_state(&b);
+	c = a;
+	c.id = 3;
+	c.is_bid = false;
+	c.actual_status = c.intended_status = (char *)"running";
+	c.state = instance_state(&c);
+	const struct instance *v[] = { &a, &b, &c };
+	struct state_counts sc;
+	model_count_states(v, 3, &sc);
+	assert_int_equal(sc.outbid, 1);
+	assert_int_equal(sc.stopped, 1);
+	assert_int_equal(sc.running, 1);
+	assert_int_equal(sc.failed, 0);
+
+	struct instance f;
+	memset(&f, 0, sizeof f);
+	f.status_msg = (char *)"Error response from daemon: pull access denied for private/x";
+	f.state = model_derive_state("created", "running", "stopped", "");
+	assert_true(instance_never_started(&f));
+	f.state = model_derive_state("exited", "running", "running", "");
+	assert_true(instance_never_started(&f)); /* exited with the daemon's error */
+	f.status_msg = (char *)"Error: container exited with code 1";
+	assert_false(instance_never_started(&f)); /* it ran, then crashed */
+	f.state = IS_RUNNING;
+	assert_false(instance_never_started(&f));
 }
 
 int main(void)
@@ -598,6 +653,7 @@ int main(void)
 		cmocka_unit_test(test_burn_rate),
 		cmocka_unit_test(test_stress_swaps),
 		cmocka_unit_test(test_money_questions),
+		cmocka_unit_test(test_outbid_state),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

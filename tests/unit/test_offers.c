@@ -449,6 +449,90 @@ static void test_pacing(void **state)
 	assert_true(sent >= 10);
 }
 
+/* issue 21: a lost create is matched to the instance it made: a newer id,
+ * its label and image; none, or several, match nothing. */
+static void test_lost_create_match(void **state)
+{
+	(void)state;
+	struct create_req r;
+	memset(&r, 0, sizeof r);
+	strcpy(r.label, "train-7");
+	strcpy(r.image, "pytorch/pytorch");
+	struct instance v[4];
+	for (int i = 0; i < 4; i++) {
+		memset(&v[i], 0, sizeof v[i]);
+		v[i].label = (char *)"train-7";
+		v[i].image = (char *)"pytorch/pytorch";
+	}
+	v[0].id = 100; /* older than the create: listed before it */
+	v[1].id = 205;
+	v[1].image = (char *)"nginx:latest"; /* another image */
+	v[2].id = 210;
+	v[3].id = 220;
+	v[3].label = (char *)"train-8"; /* another label */
+	long id = -1;
+	assert_int_equal(offers_lost_create_match(&r, 200, v, 4, &id), 1);
+	assert_int_equal(id, 210);
+	/* before anything was listed: the older one fits too, so nothing is named */
+	assert_int_equal(offers_lost_create_match(&r, 0, v, 4, &id), 2);
+	assert_int_equal(id, 0);
+	assert_int_equal(offers_lost_create_match(&r, 210, v, 4, &id), 0);
+	assert_int_equal(id, 0);
+	/* no label sent: an unlabelled newer instance of the image */
+	r.label[0] = '\0';
+	v[2].label = (char *)"";
+	assert_int_equal(offers_lost_create_match(&r, 200, v, 4, &id), 1);
+	assert_int_equal(id, 210);
+	/* no image named (a template's): the label alone */
+	strcpy(r.label, "train-8");
+	r.image[0] = '\0';
+	assert_int_equal(offers_lost_create_match(&r, 200, v, 4, &id), 1);
+	assert_int_equal(id, 220);
+}
+
+/* issue 21: O reads the failure: an image the registry refused is the
+ * image's (fixed, not moved), anything else the machine's; an empty search
+ * for offers like it names the filters to relax, the old machine's
+ * reliability floor first. */
+static void test_replace_reads_failure(void **state)
+{
+	(void)state;
+	struct instance x = mk_inst(IS_CREATED);
+	static const char *const image[] = {
+		"Error response from daemon: pull access denied for private/trainer, repository does "
+		"not exist or may require 'docker login'",
+		"Error response from daemon: Head \"https://ghcr.io/v2/x/y/manifests/1\": unauthorized",
+		"Error response from daemon: manifest unknown: manifest unknown",
+		"Error response from daemon: Get https://r.example/v2/: no basic auth credentials",
+	};
+	for (size_t i = 0; i < sizeof image / sizeof *image; i++) {
+		x.status_msg = (char *)image[i];
+		assert_int_equal(offers_read_failure(&x), OFAIL_IMAGE);
+	}
+	x.status_msg = (char *)"Error response from daemon: failed to create task for container: "
+			       "OCI runtime create failed: nvidia-container-cli: device error";
+	assert_int_equal(offers_read_failure(&x), OFAIL_MACHINE);
+	x.state = IS_EXITED;
+	x.status_msg = (char *)"Error: container exited with code 1";
+	assert_int_equal(offers_read_failure(&x), OFAIL_MACHINE);
+	x.state = IS_RUNNING; /* not failed: nothing to read */
+	x.status_msg = (char *)"pull access denied";
+	assert_int_equal(offers_read_failure(&x), OFAIL_NONE);
+
+	struct offers_similar sim;
+	char out[700];
+	x = mk_inst(IS_CREATED);
+	assert_true(offers_similar(&x, &sim));
+	offers_similar_relax(&sim, out, sizeof out);
+	assert_non_null(strstr(out, "relax reliability>=0.987 (the old machine's), then gpu_ram>="));
+	assert_non_null(strstr(out, ", then num_gpus=2, then gpu_name=RTX_4090"));
+	x.reliability = 0.5; /* the default floor is not the old machine's */
+	assert_true(offers_similar(&x, &sim));
+	offers_similar_relax(&sim, out, sizeof out);
+	assert_non_null(strstr(out, "relax reliability>=0.95, then"));
+	assert_null(strstr(out, "old machine"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -459,6 +543,8 @@ int main(void)
 		cmocka_unit_test(test_prefill),
 		cmocka_unit_test(test_templates),
 		cmocka_unit_test(test_pacing),
+		cmocka_unit_test(test_lost_create_match),
+		cmocka_unit_test(test_replace_reads_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

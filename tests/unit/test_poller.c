@@ -1319,6 +1319,115 @@ static void unknown_prepay_marked_until_reread(void **state)
 	rig_down();
 }
 
+/* issue 21: a create whose answer was lost is matched to the instance it
+ * made (a newer id with its label and image, re-read from the list) and
+ * the event names it ("instance N exists (label ...): created"). */
+static void lost_create_matched(void **state)
+{
+	(void)state;
+	setenv("VAST_API_KEY", sim.key, 1);
+	struct config c = test_cfg();
+	struct auth *a = auth_new(&c, NULL);
+	struct model *m = model_new();
+	struct jobs *j = jobs_new(m, false);
+	struct poller *p = poller_new(&c, a, m, j);
+	rig_keep(a, m, j, p);
+	assert_int_equal(poller_start(p), 0);
+	assert_true(wait_for(m, all_loaded, NULL));
+	long offer = find_offer(j, m, &c, 3);
+	char path[96], body[256];
+	snprintf(path, sizeof path, "/api/v0/asks/%ld/", offer);
+	snprintf(body, sizeof body,
+		 "{\"path\":\"%s\",\"method\":\"PUT\",\"kind\":\"truncated\",\"count\":1}", path);
+	sim_ctl("fault", body);
+	struct job_req r;
+	memset(&r, 0, sizeof r);
+	r.kind = JOB_CREATE;
+	r.create.offer_id = offer;
+	strcpy(r.create.image, "pytorch/pytorch");
+	strcpy(r.create.label, "lost-match");
+	int jid;
+	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
+	struct event ev;
+	assert_true(job_event(m, jid, &ev));
+	assert_true(ev.flags & EVF_UNKNOWN);
+	assert_true(resolved_event(m, jid, &ev));
+	assert_int_equal(ev.level, EV_OK);
+	assert_int_equal(ev.job_kind, JOB_CREATE);
+	assert_true(ev.instance_id > 0);
+	/* the simulator's own newest instance with that label */
+	json_t *st = sim_state_json();
+	json_t *v;
+	size_t i;
+	long made = 0;
+	json_array_foreach(json_object_get(st, "instances"), i, v) {
+		const char *l = json_string_value(json_object_get(v, "label"));
+		if (l && !strcmp(l, "lost-match"))
+			made = (long)json_integer_value(json_object_get(v, "id"));
+	}
+	json_decref(st);
+	assert_int_equal(ev.instance_id, made);
+	char want[200];
+	snprintf(want, sizeof want,
+		 "create of offer %ld whose answer was lost: instance %ld exists (label lost-match",
+		 offer, made);
+	assert_non_null(strstr(ev.text, want));
+	assert_non_null(strstr(ev.text, "): created"));
+	assert_int_equal(sim_count(path, "PUT", false), 1);
+	rig_down();
+}
+
+/* issue 21: a bulk stop whose answer was lost: each of its instances is
+ * marked, re-read and reported as a single stop is. */
+static void lost_bulk_reread_each(void **state)
+{
+	(void)state;
+	setenv("VAST_API_KEY", sim.key, 1);
+	struct config c = test_cfg();
+	struct auth *a = auth_new(&c, NULL);
+	struct model *m = model_new();
+	struct jobs *j = jobs_new(m, false);
+	struct poller *p = poller_new(&c, a, m, j);
+	rig_keep(a, m, j, p);
+	assert_int_equal(poller_start(p), 0);
+	assert_true(wait_for(m, all_loaded, NULL));
+	long ids[2] = { running_instance(0), running_instance(1) };
+	assert_true(ids[0] > 0 && ids[1] > 0);
+	sim_ctl("fault", "{\"path\":\"/api/v0/instances/\",\"method\":\"PUT\",\"kind\":\"truncated\","
+			 "\"count\":1}");
+	struct job_call jc;
+	memset(&jc, 0, sizeof jc);
+	jc.action = true;
+	jc.call = api_bulk_state(&c, ids, 2, false);
+	jc.lost_kind = JOB_STOP;
+	jc.nlost = 2;
+	memcpy(jc.lost_ids, ids, sizeof ids);
+	snprintf(jc.what, sizeof jc.what, "stop of 2 instances");
+	int rid;
+	assert_int_equal(jobs_call(j, &jc, &rid), JOBS_OK);
+	bool told[2] = { false, false };
+	for (int t = 0; t < 400 && !(told[0] && told[1]); t++) {
+		struct event ev[MODEL_EVENT_RING / 4];
+		size_t n = model_events(m, 0, ev, sizeof ev / sizeof *ev);
+		for (size_t k = 0; k < n; k++)
+			for (int x = 0; x < 2; x++)
+				if (ev[k].job_id == rid && (ev[k].flags & EVF_RESOLVED) &&
+				    ev[k].instance_id == ids[x]) {
+					char want[120];
+					snprintf(want, sizeof want, "instance %ld is ", ids[x]);
+					assert_non_null(strstr(ev[k].text, want));
+					assert_non_null(strstr(ev[k].text, "the stop took effect"));
+					told[x] = true;
+				}
+		usleep(50 * 1000);
+	}
+	assert_true(told[0] && told[1]);
+	assert_true(wait_for(m, unmarked, &ids[0]));
+	assert_true(wait_for(m, unmarked, &ids[1]));
+	assert_int_equal(sim_count("/api/v0/instances/", "PUT", false), 1);
+	rig_down();
+}
+
 int main(void)
 {
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -1342,6 +1451,8 @@ int main(void)
 						sim_stop),
 		cmocka_unit_test_setup_teardown(unknown_prepay_marked_until_reread, sim_start,
 						sim_stop),
+		cmocka_unit_test_setup_teardown(lost_create_matched, sim_start, sim_stop),
+		cmocka_unit_test_setup_teardown(lost_bulk_reread_each, sim_start, sim_stop),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	curl_global_cleanup();

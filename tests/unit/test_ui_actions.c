@@ -140,7 +140,7 @@ static void test_read_only_filtering(void **state)
 	}
 	struct instance stopped = row_inst(5, "exited", "stopped");
 	struct hint h[24];
-	size_t k = statusbar_hints(&km, km_ctx_by_name("instances"), true, &stopped, true, h, 24);
+	size_t k = statusbar_hints(&km, km_ctx_by_name("instances"), true, &stopped, AF_FIRST_ON_FAILED, h, 24);
 	for (size_t i = 0; i < k; i++) {
 		enum action a = action_by_name(h[i].label);
 		if (a != ACT_NONE && (action_flags(a) & AF_MUTATES))
@@ -242,13 +242,13 @@ static void test_registered_view_context(void **state)
 	int cheap = 5, dear = 50;
 	struct hint h[24];
 	char buf[300];
-	size_t k = statusbar_hints(&km, ctx, false, &cheap, false, h, 24);
+	size_t k = statusbar_hints(&km, ctx, false, &cheap, 0, h, 24);
 	statusbar_hints_text(h, k, 300, buf, sizeof buf);
 	assert_non_null(strstr(buf, "C rent"));
-	k = statusbar_hints(&km, ctx, false, &dear, false, h, 24);
+	k = statusbar_hints(&km, ctx, false, &dear, 0, h, 24);
 	statusbar_hints_text(h, k, 300, buf, sizeof buf);
 	assert_null(strstr(buf, "rent"));
-	k = statusbar_hints(&km, ctx, true, &cheap, false, h, 24);
+	k = statusbar_hints(&km, ctx, true, &cheap, 0, h, 24);
 	statusbar_hints_text(h, k, 300, buf, sizeof buf);
 	assert_null(strstr(buf, "rent"));
 	assert_string_equal(action_refusal(act, &dear, false, buf, sizeof buf), "too dear");

@@ -18,6 +18,7 @@
 #include "config.h"
 #include "header.h"
 #include "help.h"
+#include "inst_actions.h"
 #include "keymap.h"
 #include "view.h"
 
@@ -114,7 +115,7 @@ static void test_hints(void **state)
 	const void *row = &running;
 	struct hint h[24];
 	char buf[400];
-	size_t n = statusbar_hints(&km, CTX_INSTANCES, false, row, false, h, 24);
+	size_t n = statusbar_hints(&km, CTX_INSTANCES, false, row, 0, h, 24);
 	statusbar_hints_text(h, n, 400, buf, sizeof buf);
 	assert_non_null(strstr(buf, "s stop"));
 	assert_non_null(strstr(buf, "D destroy"));
@@ -123,28 +124,28 @@ static void test_hints(void **state)
 	/* the context's own actions come before the global ones */
 	assert_true(strstr(buf, "s stop") < strstr(buf, "? help"));
 	/* a failed selection puts destroy first */
-	n = statusbar_hints(&km, CTX_INSTANCES, false, row, true, h, 24);
+	n = statusbar_hints(&km, CTX_INSTANCES, false, row, AF_FIRST_ON_FAILED, h, 24);
 	assert_string_equal(h[0].key, "D");
 	assert_string_equal(h[0].label, "destroy");
 	/* read-only hides every mutating action, even on a failed row */
-	n = statusbar_hints(&km, CTX_INSTANCES, true, row, true, h, 24);
+	n = statusbar_hints(&km, CTX_INSTANCES, true, row, AF_FIRST_ON_FAILED, h, 24);
 	statusbar_hints_text(h, n, 400, buf, sizeof buf);
 	assert_null(strstr(buf, "destroy"));
 	assert_null(strstr(buf, "stop"));
 	assert_non_null(strstr(buf, "x ssh"));
 	/* the event log has no instance actions */
-	n = statusbar_hints(&km, CTX_EVENTS, false, NULL, true, h, 24);
+	n = statusbar_hints(&km, CTX_EVENTS, false, NULL, AF_FIRST_ON_FAILED, h, 24);
 	statusbar_hints_text(h, n, 400, buf, sizeof buf);
 	assert_null(strstr(buf, "destroy"));
 	/* cut to the width, whole items only */
-	n = statusbar_hints(&km, CTX_INSTANCES, false, row, false, h, 24);
+	n = statusbar_hints(&km, CTX_INSTANCES, false, row, 0, h, 24);
 	statusbar_hints_text(h, n, 20, buf, sizeof buf);
 	assert_true(strlen(buf) <= 20);
 	assert_string_equal(buf, "Enter detail  s stop");
 	/* rebinding changes the hint */
 	struct key_binding b[] = { { "instances", "F8", "destroy" }, { "instances", "D", "none" } };
 	keymap_apply(&km, b, 2);
-	n = statusbar_hints(&km, CTX_INSTANCES, false, row, true, h, 24);
+	n = statusbar_hints(&km, CTX_INSTANCES, false, row, AF_FIRST_ON_FAILED, h, 24);
 	assert_string_equal(h[0].key, "F8");
 }
 
@@ -157,27 +158,53 @@ static void test_hints_fit_the_row(void **state)
 	char buf[400];
 	struct instance running = row_inst(1, "running", "running");
 	struct instance stopped = row_inst(2, "exited", "stopped");
-	size_t n = statusbar_hints(&km, CTX_INSTANCES, false, &running, false, h, 24);
+	size_t n = statusbar_hints(&km, CTX_INSTANCES, false, &running, 0, h, 24);
 	statusbar_hints_text(h, n, 400, buf, sizeof buf);
 	assert_non_null(strstr(buf, "s stop"));
 	assert_null(strstr(buf, "S start"));
 	assert_non_null(strstr(buf, "x ssh"));
-	n = statusbar_hints(&km, CTX_INSTANCES, false, &stopped, false, h, 24);
+	n = statusbar_hints(&km, CTX_INSTANCES, false, &stopped, 0, h, 24);
 	statusbar_hints_text(h, n, 400, buf, sizeof buf);
 	assert_non_null(strstr(buf, "S start"));
 	assert_null(strstr(buf, "s stop"));
 	assert_null(strstr(buf, "x ssh"));
 	assert_non_null(strstr(buf, "D destroy"));
 	/* the same in the detail view */
-	n = statusbar_hints(&km, CTX_DETAIL, false, &stopped, false, h, 24);
+	n = statusbar_hints(&km, CTX_DETAIL, false, &stopped, 0, h, 24);
 	statusbar_hints_text(h, n, 400, buf, sizeof buf);
 	assert_non_null(strstr(buf, "S start"));
 	assert_null(strstr(buf, "s stop"));
 	/* no row: no row action at all */
-	n = statusbar_hints(&km, CTX_INSTANCES, false, NULL, false, h, 24);
+	n = statusbar_hints(&km, CTX_INSTANCES, false, NULL, 0, h, 24);
 	statusbar_hints_text(h, n, 400, buf, sizeof buf);
 	assert_null(strstr(buf, "destroy"));
 	assert_non_null(strstr(buf, "? help"));
+	/* an outbid row: b first, no S (the start is refused), no x */
+	struct instance outbid = row_inst(3, "exited", "stopped");
+	outbid.is_bid = true;
+	outbid.status_msg = (char *)"Outbid: a higher bid took this machine";
+	outbid.state = instance_state(&outbid);
+	n = statusbar_hints(&km, CTX_INSTANCES, false, &outbid, statusbar_first_flags(&outbid), h,
+			    24);
+	statusbar_hints_text(h, n, 400, buf, sizeof buf);
+	assert_non_null(strstr(buf, "b bid"));
+	assert_true(strstr(buf, "b bid") == buf); /* first */
+	assert_null(strstr(buf, "S start"));
+	assert_null(strstr(buf, "x ssh"));
+	/* a failed start: no x (it explains instead), D first */
+	struct instance failed = row_inst(4, "created", "running");
+	n = statusbar_hints(&km, CTX_INSTANCES, false, &failed, statusbar_first_flags(&failed), h,
+			    24);
+	statusbar_hints_text(h, n, 400, buf, sizeof buf);
+	assert_true(strstr(buf, "D destroy") == buf);
+	assert_null(strstr(buf, "x ssh"));
+	char why[300];
+	failed.status_msg = (char *)"Error response from daemon: pull access denied for a/b";
+	assert_non_null(inst_why_not_ssh(&failed, why, sizeof why));
+	assert_non_null(strstr(why, "never started"));
+	assert_non_null(strstr(why, "pull access denied"));
+	assert_non_null(inst_why_not_start(&outbid, why, sizeof why));
+	assert_non_null(strstr(why, "b bids"));
 }
 
 static void test_theme_parse(void **state)

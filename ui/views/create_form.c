@@ -759,23 +759,12 @@ long create_ui_event(struct app *a, struct create_ui *c, const struct event *e)
 		return 0;
 	}
 	long id = e->instance_id;
-	long old = c->replace_id;
-	long offer = c->o.id;
 	close_ui(c);
 	create_draft_clear(&c->draft); /* rented: the draft has served */
 	if (id > 0)
 		view_open(a, "instances", id);
-	if (old > 0 && !dialog_open(&a->dlg)) {
-		char text[400];
-		const struct instance *x = a->snap ? snapshot_find_instance(a->snap, old) : NULL;
-		bool lab = x && x->label && x->label[0];
-		snprintf(text, sizeof text,
-			 "Instance %ld is created from offer %ld to replace instance %ld%s%s%s. "
-			 "Destroy instance %ld now? Its disk is deleted and all its billing stops.",
-			 id, offer, old, lab ? " (" : "", lab ? x->label : "", lab ? ")" : "", old);
-		dialog_confirm(&a->dlg, DP_DESTROY, old, "Destroy the failed instance", text,
-			       "Destroy");
-	}
+	/* a replacement: the offers view offers the old one's destroy once
+	 * this one runs (pane_offers.c) */
 	a->dirty |= DIRTY_ALL;
 	return id > 0 ? id : 1;
 }

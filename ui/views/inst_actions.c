@@ -21,6 +21,9 @@ const char *inst_why_not_stop(const void *row, char *buf, size_t n)
 	case IS_STOPPING:
 		snprintf(buf, n, "instance %ld is already stopping", x->id);
 		return buf;
+	case IS_OUTBID:
+		snprintf(buf, n, "instance %ld is stopped (outbid): b bids for it again", x->id);
+		return buf;
 	case IS_PROVISIONING: case IS_LOADING: case IS_RUNNING: case IS_STARTING:
 	case IS_REBOOTING: case IS_EXITED: case IS_CREATED: case IS_UNKNOWN: case IS_OFFLINE:
 	case IS_FROZEN: case IS_OTHER: case IS__COUNT:
@@ -43,6 +46,11 @@ const char *inst_why_not_start(const void *row, char *buf, size_t n)
 	case IS_STOPPING:
 		snprintf(buf, n, "instance %ld is stopping: S starts it once it has stopped", x->id);
 		return buf;
+	case IS_OUTBID:
+		/* a start is refused while a higher bid holds the machine */
+		snprintf(buf, n, "instance %ld was outbid: b bids above the winning price to start it",
+			 x->id);
+		return buf;
 	case IS_STOPPED: case IS_EXITED: case IS_CREATED: case IS_UNKNOWN: case IS_OFFLINE:
 	case IS_FROZEN: case IS_OTHER: case IS__COUNT:
 		break;
@@ -58,6 +66,9 @@ const char *inst_why_not_reboot(const void *row, char *buf, size_t n)
 	if (x->state == IS_STOPPED)
 		snprintf(buf, n, "instance %ld is stopped: S starts it (only a running instance reboots)",
 			 x->id);
+	else if (x->state == IS_OUTBID)
+		snprintf(buf, n, "instance %ld was outbid: b bids for it again (only a running "
+			 "instance reboots)", x->id);
 	else
 		snprintf(buf, n, "instance %ld is %s: only a running instance can be rebooted", x->id,
 			 inst_state_name(x->state));
@@ -79,6 +90,20 @@ const char *inst_why_not_ssh(const void *row, char *buf, size_t n)
 	if (x->state == IS_STOPPED || x->state == IS_STOPPING) {
 		snprintf(buf, n, "instance %ld is %s: S starts it, then x connects", x->id,
 			 inst_state_name(x->state));
+		return buf;
+	}
+	if (x->state == IS_OUTBID) {
+		snprintf(buf, n, "instance %ld was outbid and is stopped: b bids for it again, then x "
+			 "connects", x->id);
+		return buf;
+	}
+	if (x->state == IS_CREATED || x->state == IS_EXITED) {
+		/* no container runs: ssh would only time out or be refused */
+		snprintf(buf, n, "no ssh: instance %ld %s, so nothing answers on its ssh port (%.110s); "
+			 "O rents a replacement, D destroys it", x->id,
+			 instance_never_started(x) ? "never started (failed start)"
+						   : "has exited (crashed)",
+			 x->status_msg[0] ? x->status_msg : "no status message");
 		return buf;
 	}
 	char host[256];
@@ -118,7 +143,7 @@ static const struct inst_action table[] = {
 	{ IOP_LABEL, "l", { "label", "change the label", NULL, MUT, NULL, run } },
 	{ IOP_DESTROY, "D", { "destroy", "destroy (stops all billing, deletes the disk)", NULL,
 			      MUT | AF_HINT | AF_FIRST_ON_FAILED, NULL, run } },
-	{ IOP_BID, "b", { "bid", "change the bid (interruptible instances)", NULL, MUT,
+	{ IOP_BID, "b", { "bid", "change the bid (interruptible instances; an outbid one starts again above the winning bid)", NULL, MUT | AF_FIRST_ON_OUTBID,
 			  inst_why_not_bid, run } },
 	{ IOP_PREPAY, "$", { "prepay", "prepay credit on the instance", NULL, MUT, NULL, run } },
 	{ IOP_SSH, "x", { "ssh", "ssh into the instance", NULL, AF_NEEDS_SEL | AF_HINT,

@@ -98,9 +98,15 @@ size_t pane_detail_lines_reveal(const struct instance *x, double now, int reveal
 	n = add(out, n, max, "instance", ROLE_TITLE, "%ld%s%s%s", x->id, x->label[0] ? " (" : "",
 		x->label, x->label[0] ? ")" : "");
 	n = add(out, n, max, "status", inst_state_failed(x->state) ? ROLE_FAILED : ROLE_NORMAL,
-		"%s (actual %s, intended %s)", inst_state_name(x->state),
+		"%s (actual %s, intended %s), %s", inst_state_name(x->state),
 		x->actual_status[0] ? x->actual_status : "null",
-		x->intended_status[0] ? x->intended_status : "-");
+		x->intended_status[0] ? x->intended_status : "-",
+		x->is_bid ? "interruptible" : "on-demand");
+	if (instance_was_outbid(x))
+		n = add(out, n, max, "", ROLE_WARNING,
+			"outbid: a higher bid (%s) took its machine; its disk is kept and b bids above "
+			"it to start it again",
+			isfinite(x->min_bid) ? fmt_rate(b1, sizeof b1, x->min_bid) : "price not sent");
 	if (inst_state_failed(x->state))
 		n = add(out, n, max, "", ROLE_FAILED, "%s",
 			"this instance has failed: it will not reach running; destroy it (D) and rent another offer");

@@ -172,6 +172,7 @@ static enum role state_role(enum inst_state s)
 	case IG_BOOTING: return ROLE_LOADING;
 	case IG_STOPPED: return s == IS_STOPPING ? ROLE_LOADING : ROLE_STOPPED;
 	case IG_FAILED: return ROLE_FAILED;
+	case IG_OUTBID: return ROLE_WARNING;
 	case IG_OTHER: case IG__COUNT: break;
 	}
 	return ROLE_DIM;
@@ -518,6 +519,11 @@ static void send_batch(struct app *a, struct inst_view *v)
 	c.call = v->req_op == BULK_DESTROY
 			 ? api_bulk_destroy(a->cfg, v->bids + off, n)
 			 : api_bulk_state(a->cfg, v->bids + off, n, v->req_op == BULK_START);
+	/* a lost answer: the poller re-reads each and reports what it shows */
+	c.lost_kind = v->req_op == BULK_DESTROY ? JOB_DESTROY
+		      : v->req_op == BULK_START ? JOB_START : JOB_STOP;
+	c.nlost = n < API_BULK_BATCH ? n : API_BULK_BATCH;
+	memcpy(c.lost_ids, v->bids + off, c.nlost * sizeof *c.lost_ids);
 	if (v->bcount > 1)
 		snprintf(c.what, sizeof c.what, "%s of %zu instance%s (request %zu of %zu)", name, n,
 			 n == 1 ? "" : "s", v->bk + 1, v->bcount);
@@ -687,7 +693,7 @@ static void take_bulk(struct app *a, struct inst_view *v)
 		model_event(a->m, EV_ERROR, -1, 0, 0, 0, "%s%s of %zu instance%s failed: %s", name,
 			    which, v->req_n, v->req_n == 1 ? "" : "s", r.err.msg);
 		break;
-	case CALL_UNKNOWN: /* the poller said so in the event log */
+	case CALL_UNKNOWN: /* the poller said so in the event log, and re-reads each instance */
 		break;
 	}
 	call_result_free(&r);
@@ -799,6 +805,14 @@ static void inst_enter(struct app *a, void *st, long arg)
 	if (v->t.filter[0]) /* a filter must not hide the instance asked for */
 		table_set_filter(&v->t, "");
 	rebuild(a, v);
+}
+
+/* A create whose answer was lost, matched by the poller's re-read to the
+ * instance it made: that row is selected, as after a create that answered. */
+static void inst_event(struct app *a, void *st, const struct event *e)
+{
+	if (e->job_kind == (int)JOB_CREATE && (e->flags & EVF_RESOLVED) && e->instance_id > 0)
+		inst_enter(a, st, e->instance_id);
 }
 
 static void *inst_init(struct app *a)
@@ -940,6 +954,7 @@ const struct view_ops view_instances = {
 	.enter = inst_enter,
 	.fini = inst_fini,
 	.on_snapshot = inst_snapshot,
+	.on_event = inst_event,
 	.on_clock = inst_clock,
 	.draw = inst_draw,
 	.action = inst_action,

@@ -83,7 +83,13 @@ struct off_view {
 	struct create_ui *cu;     /* the create form (c) */
 	long replace_id;          /* O: the instance being replaced, 0: none */
 	char replace_why[240];
+	bool replace_fix;         /* O on an image the registry refused: fix it first */
+	struct offers_similar replace_sim; /* O: the search for offers like it */
+	char relax[700];          /* O's search came back empty: the filters to relax */
 	int prefill_req;          /* O: the read of that instance in flight */
+	long await_old, await_new;/* a replacement created: the old one's destroy is
+				   * offered once the new one runs (0: none) */
+	bool await_seen;          /* the new one has been listed */
 	struct offers_prefill *prefill; /* O: what the form is prefilled with */
 };
 
@@ -558,6 +564,7 @@ static void off_enter(struct app *a, void *st, long arg)
 	v->prefill = NULL;
 	v->replace_id = arg;
 	util_strlcpy(v->replace_why, sim.why, sizeof v->replace_why);
+	v->replace_sim = sim;
 	struct job_call jc;
 	memset(&jc, 0, sizeof jc);
 	jc.call = api_instance(a->cfg, arg);
@@ -577,17 +584,80 @@ static void off_enter(struct app *a, void *st, long arg)
 	else
 		util_strlcpy(line, sim.line, sizeof line);
 	run_line(a, v, line);
-	app_toast(a, ROLE_NORMAL, 10, "%s", sim.why);
+	if (v->replace_fix)
+		app_toast(a, ROLE_WARNING, 20,
+			  "instance %ld could not pull its image %s: the same image fails on any "
+			  "machine; c opens the form: fix the image name or give its registry login "
+			  "(image login) before C-s", arg, x->image[0] ? x->image : "(none)");
+	else
+		app_toast(a, ROLE_NORMAL, 10, "%s", sim.why);
+}
+
+void pane_offers_replace(struct app *a, long id, bool fix_image)
+{
+	int i = view_find(a, "offers");
+	if (i < 0)
+		return;
+	struct off_view *v = a->views[i].st;
+	v->replace_fix = fix_image;
+	view_show(a, i, id);
 }
 
 static void off_event(struct app *a, void *st, const struct event *e)
 {
 	struct off_view *v = st;
-	if (create_ui_event(a, v->cu, e) && v->replace_id) {
-		v->replace_id = 0; /* the destroy of the old one is offered */
+	long id = create_ui_event(a, v->cu, e);
+	if (id && v->replace_id) {
+		if (id > 1) { /* the old one's destroy is offered once this one runs */
+			v->await_old = v->replace_id;
+			v->await_new = id;
+			v->await_seen = false;
+			/* an event of its own: said after the create's answer, and kept */
+			model_event(a->m, EV_OK, -1, 0, id, 0,
+				    "instance %ld created to replace instance %ld: its destroy is "
+				    "offered once %ld runs", id, v->replace_id, id);
+		}
+		v->replace_id = 0;
 		free_prefill(v->prefill);
 		v->prefill = NULL;
 	}
+}
+
+/* A replacement was created: once it runs, offer the destroy of the
+ * instance it replaces (asked, starting on Cancel); if it fails too, or
+ * either goes, nothing is offered and the old one is kept. */
+static void replace_watch(struct app *a, struct off_view *v)
+{
+	if (!v->await_new || !a->snap)
+		return;
+	const struct instance *n = snapshot_find_instance(a->snap, v->await_new);
+	const struct instance *o = snapshot_find_instance(a->snap, v->await_old);
+	if (!o || (!n && v->await_seen)) {
+		v->await_new = v->await_old = 0; /* gone: nothing to offer */
+		return;
+	}
+	if (!n)
+		return; /* not listed yet */
+	v->await_seen = true;
+	if (inst_state_failed(n->state)) {
+		app_toast(a, ROLE_WARNING, 15,
+			  "replacement %ld is %s too: instance %ld is kept (nothing destroyed)", n->id,
+			  inst_state_name(n->state), o->id);
+		v->await_new = v->await_old = 0;
+		return;
+	}
+	if (n->state != IS_RUNNING || dialog_open(&a->dlg) || a->prompt != PROMPT_NONE ||
+	    create_ui_is_open(v->cu))
+		return; /* asked once it runs and nothing else is being typed */
+	char text[480];
+	bool lab = o->label && o->label[0];
+	snprintf(text, sizeof text,
+		 "Instance %ld, created to replace instance %ld%s%s%s, is running. Destroy instance "
+		 "%ld now? Its disk is deleted and all its billing stops.",
+		 n->id, o->id, lab ? " (" : "", lab ? o->label : "", lab ? ")" : "", o->id);
+	dialog_confirm(&a->dlg, DP_DESTROY, o->id, "Destroy the failed instance", text, "Destroy");
+	v->await_new = v->await_old = 0;
+	a->dirty |= DIRTY_ALL;
 }
 
 static bool off_modal_key(struct app *a, void *st, int key)
@@ -610,6 +680,7 @@ static void off_snapshot(struct app *a, void *st, bool rows)
 	struct call_result r;
 	create_ui_snapshot(a, v->cu);
 	take_prefill(a, v);
+	replace_watch(a, v);
 	if (!v->req || !model_take_result(a->m, v->req, &r))
 		return;
 	v->req = 0;
@@ -629,7 +700,11 @@ static void off_snapshot(struct app *a, void *st, bool rows)
 					  query_sort_keys[k].desc != (bool)inv, priced_disk(&v->qc));
 		fill(v);
 		table_home(&v->t);
-		say(a, v, ROLE_OK, "%zu offer%s", v->n, v->n == 1 ? "" : "s");
+		v->relax[0] = '\0';
+		if (v->n == 0 && v->replace_id) /* which filter to give up, in the table */
+			offers_similar_relax(&v->replace_sim, v->relax, sizeof v->relax);
+		say(a, v, v->relax[0] ? ROLE_WARNING : ROLE_OK, "%zu offer%s", v->n,
+		    v->n == 1 ? "" : "s");
 		break;
 	}
 	case CALL_ERROR:
@@ -731,7 +806,8 @@ static void draw_header(struct app *a, struct off_view *v, const struct rect *r)
 	char l1[900];
 	char rep[300] = "";
 	if (v->replace_id)
-		snprintf(rep, sizeof rep, " REPLACE %ld (c rents, Esc stops) |", v->replace_id);
+		snprintf(rep, sizeof rep, " REPLACE %ld%s (c rents, Esc stops) |", v->replace_id,
+			 v->replace_fix ? ", FIX ITS IMAGE" : "");
 	snprintf(l1, sizeof l1, "%s Offers: %s%s | sort: %s | %s | $/h with %g GB disk", rep,
 		 v->qc.type, bid, sort, v->defaults[0] ? v->defaults : "defaults: (not searched yet)",
 		 priced_disk(&v->qc));
@@ -865,6 +941,7 @@ static void off_draw(struct app *a, void *st, const struct rect *r)
 			if (k == 0 && i == 0)
 				draw_text(y, body.x + 1, body.w - 1,
 					  v->req ? "searching..."
+					  : v->searched && v->replace_id && v->relax[0] ? v->relax
 					  : v->searched ? "no offer matches the query"
 							: "no search yet: / types a query, r searches",
 					  theme_attr(ROLE_DIM));
@@ -984,8 +1061,46 @@ static void run_replace(struct app *a, enum action act)
 {
 	(void)act;
 	const struct instance *x = app_selected(a);
-	if (x)
-		view_open(a, "offers", x->id);
+	if (!x)
+		return;
+	if (offers_read_failure(x) != OFAIL_IMAGE) {
+		pane_offers_replace(a, x->id, false);
+		return;
+	}
+	/* the registry refused the image: moving it to another machine fails
+	 * the same way; fixing the image (or its template) is offered first */
+	bool tpl = x->template_hash_id[0] || x->template_id > 0;
+	char text[700];
+	snprintf(text, sizeof text,
+		 "Instance %ld could not pull its image %s: %.200s. The same image fails on any "
+		 "machine. Fix the image: offers like it, then c opens the form to change the image "
+		 "or give its registry login.%s%s%s",
+		 x->id, x->image[0] ? x->image : "(none)", x->status_msg,
+		 tpl ? " Or edit its template " : " Or rent the same image anyway.",
+		 tpl ? (x->template_name[0] ? x->template_name : x->template_hash_id) : "",
+		 tpl ? " (its image and registry login), then O again." : "");
+	dialog_choice(&a->dlg, DP_REPLACE_IMAGE, x->id, "Replace: its image failed", text,
+		      "Fix the image", tpl ? "Template" : "Same image anyway");
+	a->dirty |= DIRTY_ALL;
+}
+
+void pane_offers_replace_answer(struct app *a, long id, int focus)
+{
+	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
+	if (!x) {
+		app_toast(a, ROLE_WARNING, 6, "instance %ld is no longer listed", id);
+		return;
+	}
+	bool tpl = x->template_hash_id[0] || x->template_id > 0;
+	if (focus == 0 || !tpl) {
+		pane_offers_replace(a, id, focus == 0);
+		return;
+	}
+	view_open(a, "templates", 0);
+	app_toast(a, ROLE_NORMAL, 20,
+		  "template %s (hash %s): e edits its image and registry login; then O on instance "
+		  "%ld rents again", x->template_name[0] ? x->template_name : "-",
+		  x->template_hash_id[0] ? x->template_hash_id : "-", id);
 }
 
 static void off_keys(struct keymap *km, int ctx)
