@@ -342,8 +342,9 @@ static void merge_into(struct logtail *t, double *last_ok, size_t *last_added, b
  * whose lines are kept and that comes in the same form. */
 static void merge(struct lp_log *L, const struct lp_texts *x)
 {
-	merge_into(L->t, &L->last_ok, &L->last_added, &L->gap, &L->answers,
-		   x->text[L->stream]);
+	if (x->text[L->stream]) /* (the mapper of the stream shown requires it) */
+		merge_into(L->t, &L->last_ok, &L->last_added, &L->gap, &L->answers,
+			   x->text[L->stream]);
 	for (int s = 0; s < LOGS__COUNT; s++) {
 		struct lp_held *H = &L->held[s];
 		if (s == (int)L->stream || !H->t || !x->text[s] ||
