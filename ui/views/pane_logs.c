@@ -819,8 +819,8 @@ static const struct action_row lp_rows[LA__COUNT] = {
 	    "save", AF_HINT),
 	ROW(LA_CLEAR, "c", "log-clear", "clear the view (only new lines are shown)", "clear", 0),
 	ROW(LA_STREAM, "v", "log-stream",
-	    "endpoint logs: the next stream (logs; the levels info0 (0, the most detail), info1 "
-	    "(1, the CLI's default), trace (2), debug (3, the least)); each keeps its lines",
+	    "endpoint logs: the next stream: logs, or a level: info0 (0, most detail), info1 "
+	    "(1, the CLI's default), trace (2), debug (3, least); each keeps its lines",
 	    "stream", 0),
 	ROW(LA_REFRESH, "r", "log-refresh", "fetch the log now", NULL, 0),
 };
