@@ -381,6 +381,26 @@ void jobs_set_visible(struct jobs *j, int sub_id, bool visible)
 		wake_poller(j);
 }
 
+void jobs_set_interval(struct jobs *j, int sub_id, double interval_s)
+{
+	if (!(interval_s >= 1.0))
+		return;
+	bool sooner = false;
+	pthread_mutex_lock(&j->mu);
+	struct sub *s = find_sub(j, sub_id);
+	if (s) {
+		/* next_due is "the last end + the interval" (0: never sent yet) */
+		if (!s->in_flight && s->next_due > 0) {
+			s->next_due += interval_s - s->interval_s;
+			sooner = interval_s < s->interval_s;
+		}
+		s->interval_s = interval_s;
+	}
+	pthread_mutex_unlock(&j->mu);
+	if (sooner)
+		wake_poller(j);
+}
+
 void jobs_unsubscribe(struct jobs *j, int sub_id)
 {
 	pthread_mutex_lock(&j->mu);

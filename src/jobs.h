@@ -107,7 +107,8 @@ size_t jobs_queued(struct jobs *j);
  * who frees it with the result's free_value.  Ids of calls, subscriptions
  * and jobs come from one counter: they never collide.
  *
- * Threads: jobs_call, jobs_subscribe, jobs_set_visible, jobs_unsubscribe
+ * Threads: jobs_call, jobs_subscribe, jobs_set_visible, jobs_set_interval,
+ * jobs_unsubscribe
  * from any thread (the UI); jobs_take_call, jobs_call_done and
  * jobs_next_call_due on the poller thread only. */
 
@@ -150,6 +151,10 @@ int jobs_subscribe(struct jobs *j, struct job_call *c, double interval_s, bool w
 		   int *sub_id);
 /* The subscription's pane is shown (true: due at once) or hidden. */
 void jobs_set_visible(struct jobs *j, int sub_id, bool visible);
+/* Change its interval (>= 1 s; others ignored): the next request is due
+ * interval_s after the last one ended (at once when that is past; a
+ * request in flight: interval_s after it ends). */
+void jobs_set_interval(struct jobs *j, int sub_id, double interval_s);
 /* Stop it; a request in flight finishes but its result is dropped. */
 void jobs_unsubscribe(struct jobs *j, int sub_id);
 /* Is the subscription still alive? (the poller drops results of dead ones) */

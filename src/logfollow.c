@@ -42,6 +42,25 @@ struct logfollow {
 	bool kicked;         /* "r": due now even with follow off */
 };
 
+double logfollow_interval(bool shown, int nopen)
+{
+	if (shown)
+		return LOGFOLLOW_ENDPOINT_S;
+	/* the share left by the one shown, spread over the others */
+	double budget = LOGFOLLOW_RATE_SHARE * api_ep_rate(EP_LOGS) - 1.0 / LOGFOLLOW_ENDPOINT_S;
+	double others = nopen > 1 ? nopen - 1 : 1;
+	double s = budget > 0 ? others / budget : others * LOGFOLLOW_BACKGROUND_S;
+	return s > LOGFOLLOW_BACKGROUND_S ? s : LOGFOLLOW_BACKGROUND_S;
+}
+
+double logfollow_rate(int nopen, bool one_shown)
+{
+	if (nopen <= 0)
+		return 0;
+	double bg = 1.0 / logfollow_interval(false, nopen);
+	return one_shown ? 1.0 / logfollow_interval(true, nopen) + (nopen - 1) * bg : nopen * bg;
+}
+
 static struct logfollow *mkf(bool instance, double now)
 {
 	struct logfollow *f = xcalloc(1, sizeof *f);

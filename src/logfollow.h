@@ -29,6 +29,26 @@ struct logtail;
 
 #define LOGFOLLOW_ENDPOINT_S 3.0   /* endpoint log poll, s */
 #define LOGFOLLOW_INSTANCE_S 10.0  /* instance log refresh in follow mode, s */
+#define LOGFOLLOW_BACKGROUND_S 15.0 /* endpoint log not shown: polled at least this far apart, s */
+#define LOGFOLLOW_RATE_SHARE 0.6   /* of the endpoint-log call's published rate, the most
+				    * the open logs' polls together may use */
+
+/* ---- the poll schedule of every open endpoint log (pure, any thread) ----
+ *
+ * Every open endpoint log is polled, so that lines written while another
+ * log or view is shown are read before the service's window moves past
+ * them: the log shown every LOGFOLLOW_ENDPOINT_S, the others (all of them
+ * when the log view is hidden) every logfollow_interval(false, n).  That
+ * interval grows with the number of open logs so that the polls together
+ * stay within LOGFOLLOW_RATE_SHARE of api_ep_rate(EP_LOGS) (both forms
+ * share that pacing group), whatever n is. */
+
+/* The poll interval, s, of a log shown (the log view up and that log
+ * chosen) or not, with nopen endpoint logs open (counting this one). */
+double logfollow_interval(bool shown, int nopen);
+/* Requests per second the polls of nopen open endpoint logs add up to, one
+ * of them shown or none. */
+double logfollow_rate(int nopen, bool one_shown);
 
 struct logfollow;
 

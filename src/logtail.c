@@ -19,6 +19,7 @@
 struct line {
 	char *text;
 	uint64_t hash;
+	bool marker; /* a gap marker (logtail_merge_gap), not a log line */
 };
 
 struct logtail {
@@ -82,6 +83,11 @@ const char *logtail_line(const struct logtail *t, size_t i)
 	return i < t->n ? at(t, i)->text : NULL;
 }
 
+bool logtail_is_marker(const struct logtail *t, size_t i)
+{
+	return i < t->n && at(t, i)->marker;
+}
+
 uint64_t logtail_first_seq(const struct logtail *t)
 {
 	return t->n ? t->next_seq - t->n : 0;
@@ -93,11 +99,11 @@ static bool push(struct logtail *t, char *text, uint64_t hash)
 	bool evicted = false;
 	if (t->n == t->cap) {
 		free(t->ring[t->head].text);
-		t->ring[t->head] = (struct line){text, hash};
+		t->ring[t->head] = (struct line){text, hash, false};
 		t->head = (t->head + 1) % t->cap;
 		evicted = true;
 	} else {
-		t->ring[(t->head + t->n) % t->cap] = (struct line){text, hash};
+		t->ring[(t->head + t->n) % t->cap] = (struct line){text, hash, false};
 		t->n++;
 	}
 	t->next_seq++;
@@ -128,6 +134,7 @@ static struct line *split(const char *text, size_t len, size_t *m)
 			v = xrealloc(v, (cap *= 2) * sizeof *v);
 		v[n].text = util_sanitize_n(text + i, l);
 		v[n].hash = fnv1a(v[n].text);
+		v[n].marker = false;
 		n++;
 		i = j + 1;
 	}
@@ -137,7 +144,8 @@ static struct line *split(const char *text, size_t len, size_t *m)
 
 static bool same(const struct line *a, const struct line *b)
 {
-	return a->hash == b->hash && strcmp(a->text, b->text) == 0;
+	/* a marker never equals a log line, whatever the log writes */
+	return a->marker == b->marker && a->hash == b->hash && strcmp(a->text, b->text) == 0;
 }
 
 /* Largest k <= min(m, held) with held[n-k..n) == a[0..k). */
@@ -171,6 +179,12 @@ static bool contained(const struct logtail *t, const struct line *a, size_t m)
 
 size_t logtail_merge(struct logtail *t, const char *text, size_t len, struct logtail_merge *out)
 {
+	return logtail_merge_gap(t, text, len, NULL, out);
+}
+
+size_t logtail_merge_gap(struct logtail *t, const char *text, size_t len, const char *gap_line,
+			 struct logtail_merge *out)
+{
 	struct logtail_merge r = {0};
 	size_t m = 0;
 	struct line *a = text && len ? split(text, len, &m) : NULL;
@@ -187,6 +201,12 @@ size_t logtail_merge(struct logtail *t, const char *text, size_t len, struct log
 				r.gap = true;
 			}
 		}
+	}
+	if (r.gap && gap_line) {
+		char *g = util_sanitize(gap_line);
+		r.evicted += push(t, g, fnv1a(g));
+		t->ring[(t->head + t->n - 1) % t->cap].marker = true;
+		r.marked = true;
 	}
 	for (size_t i = 0; i < m; i++) {
 		if (i < from) {
@@ -265,7 +285,7 @@ size_t *logtail_filter(const struct logtail *t, const char *needle, bool icase, 
 {
 	size_t *v = NULL, cnt = 0;
 	for (size_t i = 0; i < t->n; i++) {
-		if (needle && *needle && !line_has(at(t, i)->text, needle, icase))
+		if (needle && *needle && !at(t, i)->marker && !line_has(at(t, i)->text, needle, icase))
 			continue;
 		if (!v)
 			v = xmalloc(t->n * sizeof *v);

@@ -34,6 +34,8 @@ struct logtail_merge {
 			       * more than N lines came since the last answer */
 	bool stale;           /* the whole answer lies inside what is held, but not
 			       * at its end (an older answer): nothing appended */
+	bool marked;          /* a gap, and the gap line was stored before the new
+			       * lines (logtail_merge_gap) */
 };
 
 /* Merge one answer (the last N lines of the log, '\n'-separated, "\r\n"
@@ -47,6 +49,13 @@ struct logtail_merge {
  * at the window's edge may be taken for an old one).  An empty answer
  * (len 0 or NULL) changes nothing.  `out` may be NULL.  Returns added. */
 size_t logtail_merge(struct logtail *t, const char *text, size_t len, struct logtail_merge *out);
+/* The same, and on a gap (held lines, no overlap: lines between the two
+ * answers may be lost) gap_line is stored first as a marker line
+ * (logtail_is_marker), between what was held and the answer, so that the
+ * screen and a saved file both show where lines may be missing.  gap_line
+ * NULL: as logtail_merge.  The marker is not counted in added. */
+size_t logtail_merge_gap(struct logtail *t, const char *text, size_t len, const char *gap_line,
+			 struct logtail_merge *out);
 
 /* Append one line as is (after sanitising), with no overlap search: for a
  * marker such as "-- log restarted --" drawn by the view. */
@@ -57,6 +66,9 @@ size_t logtail_capacity(const struct logtail *t);
 /* Line i, 0 = the oldest held; NULL when out of range.  The pointer is valid
  * until the next merge, append, clear or free. */
 const char *logtail_line(const struct logtail *t, size_t i);
+/* Is line i a gap marker stored by logtail_merge_gap (never a line of the
+ * log itself, whatever its text)?  False when out of range. */
+bool logtail_is_marker(const struct logtail *t, size_t i);
 /* Sequence number of line 0: every line ever stored has one (1, 2, ...), so
  * a view can keep its position as old lines are evicted:
  * index = seq - logtail_first_seq(t).  0 when empty. */
@@ -77,7 +89,9 @@ bool logtail_find(const char *line, const char *needle, bool icase, size_t from,
 bool logtail_search(const struct logtail *t, const char *needle, bool icase, size_t from,
 		    int dir, size_t *found, bool *wrapped);
 /* Indices of the lines containing needle, ascending (malloc'd, the caller's;
- * NULL with *n = 0 when none).  An empty needle selects every line. */
+ * NULL with *n = 0 when none).  An empty needle selects every line; a gap
+ * marker is always selected (a filtered view still shows where lines may
+ * be missing). */
 size_t *logtail_filter(const struct logtail *t, const char *needle, bool icase, size_t *n);
 
 /* ---- time column --------------------------------------------------------- */

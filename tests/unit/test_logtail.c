@@ -4,7 +4,9 @@
  * CRLF and a missing final newline), hostile lines stored inert, the ring at
  * capacity with sequence numbers, search with wrap-around both ways, the
  * filter, the time-column rule, saving (0600, no overwrite unless told, a
- * filtered save) and the default file name. */
+ * filtered save) and the default file name; the gap marker (stored
+ * between the two answers of a gap only, never taken for a log line of the
+ * same text, kept by a filter, saved, evicted as any line). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -366,6 +368,104 @@ static void test_save(void **state)
 	assert_int_equal(buf[0], '_');
 }
 
+#define GAP "--- lines may be missing here (not polled for 45s) ---"
+
+/* A gap gets the marker between what was held and the new lines; no gap,
+ * the first answer and a stale answer get none. */
+static void test_gap_marker(void **state)
+{
+	(void)state;
+	struct logtail *t = logtail_new(0);
+	struct logtail_merge r;
+	assert_int_equal(logtail_merge_gap(t, "a\nb\n", 4, GAP, &r), 2);
+	assert_false(r.marked); /* the first answer: nothing held, no gap */
+	assert_int_equal(logtail_merge_gap(t, "b\nc\n", 4, GAP, &r), 1);
+	assert_false(r.marked);
+	assert_int_equal(logtail_merge_gap(t, "a\nb\n", 4, GAP, &r), 0); /* stale */
+	assert_true(r.stale);
+	assert_false(r.marked);
+	/* more lines came than the answer holds: c..f lost */
+	assert_int_equal(logtail_merge_gap(t, "g\nh\n", 4, GAP, &r), 2);
+	assert_true(r.gap);
+	assert_true(r.marked);
+	expect(t, "a|b|c|" GAP "|g|h");
+	assert_false(logtail_is_marker(t, 2));
+	assert_true(logtail_is_marker(t, 3));
+	assert_false(logtail_is_marker(t, 4));
+	assert_false(logtail_is_marker(t, 99));
+	/* the next answer overlaps past the marker as usual */
+	assert_int_equal(logtail_merge_gap(t, "g\nh\ni\n", 6, GAP, &r), 1);
+	assert_false(r.marked);
+	expect(t, "a|b|c|" GAP "|g|h|i");
+	/* without a gap line: the gap is reported, nothing stored for it */
+	assert_int_equal(logtail_merge(t, "x\n", 2, &r), 1);
+	assert_true(r.gap);
+	assert_false(r.marked);
+	expect(t, "a|b|c|" GAP "|g|h|i|x");
+	logtail_free(t);
+}
+
+/* The log writes the marker's text itself: a line of the log, never taken
+ * for the marker in the overlap, and not flagged as one. */
+static void test_gap_marker_not_spoofed(void **state)
+{
+	(void)state;
+	struct logtail *t = logtail_new(0);
+	struct logtail_merge r;
+	logtail_merge_gap(t, "a\n", 2, GAP, &r);
+	logtail_merge_gap(t, "z\n", 2, GAP, &r); /* a gap: a|MARK|z */
+	assert_true(r.marked);
+	/* an answer starting with the marker's text and z: the held marker is
+	 * no match for it (a gap again), the log's line is stored as a line */
+	const char *ans = GAP "\nz\nq\n";
+	logtail_merge_gap(t, ans, strlen(ans), GAP, &r);
+	assert_true(r.gap);
+	assert_int_equal(logtail_count(t), 7);
+	assert_true(logtail_is_marker(t, 1));
+	assert_true(logtail_is_marker(t, 3));
+	assert_false(logtail_is_marker(t, 4)); /* the log's own line */
+	assert_string_equal(logtail_line(t, 4), GAP);
+	logtail_free(t);
+}
+
+/* A filter keeps the marker; a save writes it; at capacity it is evicted
+ * as any line. */
+static void test_gap_marker_filter_save_evict(void **state)
+{
+	(void)state;
+	struct logtail *t = logtail_new(4);
+	const char *a1 = "err 1\nok 2\n", *a2 = "err 9\n", *a3 = "err 9\na\nb\nc\n";
+	logtail_merge_gap(t, a1, strlen(a1), GAP, NULL);
+	logtail_merge_gap(t, a2, strlen(a2), GAP, NULL);
+	expect(t, "err 1|ok 2|" GAP "|err 9");
+	size_t n;
+	size_t *idx = logtail_filter(t, "err", false, &n);
+	assert_int_equal(n, 3);
+	assert_int_equal(idx[0], 0);
+	assert_int_equal(idx[1], 2);
+	assert_int_equal(idx[2], 3);
+	char path[] = "/tmp/test_logtail_gap_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	char err[200];
+	assert_int_equal(logtail_save(t, idx, n, path, true, err, sizeof err), 0);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char buf[400];
+	size_t got = fread(buf, 1, sizeof buf - 1, f);
+	buf[got] = '\0';
+	fclose(f);
+	unlink(path);
+	assert_string_equal(buf, "err 1\n" GAP "\nerr 9\n");
+	free(idx);
+	logtail_merge_gap(t, a3, strlen(a3), GAP, NULL); /* ring of 4: the marker goes */
+	expect(t, "err 9|a|b|c");
+	for (size_t i = 0; i < 4; i++)
+		assert_false(logtail_is_marker(t, i));
+	logtail_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -379,6 +479,9 @@ int main(void)
 		cmocka_unit_test(test_search_and_filter),
 		cmocka_unit_test(test_time_prefix),
 		cmocka_unit_test(test_save),
+		cmocka_unit_test(test_gap_marker),
+		cmocka_unit_test(test_gap_marker_not_spoofed),
+		cmocka_unit_test(test_gap_marker_filter_save_evict),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

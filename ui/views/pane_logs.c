@@ -16,7 +16,14 @@
  * says so in the status line.  `L` on an endpoint or workergroup of the
  * serverless view, or on an instance, opens one (bound here in their key
  * contexts); `[`/`]` switch between open logs; `q` closes one, which stops
- * its polling.  Only the log shown is polled. */
+ * its polling.  Every open endpoint log is polled: the one shown every 3 s,
+ * the others (all, while the view is hidden) every 15 s or more
+ * (logfollow_interval: their rate together stays within a share of the
+ * call's published rate); an answer that does not overlap what is held
+ * gets a marker line before it ("--- lines may be missing here ... ---"),
+ * on screen and in a saved file.  `v` cycles the streams of an endpoint
+ * log (the docs' levels), each keeping its own lines.  Each log keeps
+ * --log-lines lines and asks for that many (at most LP_TAIL_MAX). */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <limits.h>
@@ -31,6 +38,7 @@
 #include "dialog.h"
 #include "draw.h"
 #include "jobs.h"
+#include "logfollow.h"
 #include "logtail.h"
 #include "logview.h"
 #include "model.h"
@@ -40,15 +48,26 @@
 #include "view.h"
 
 #define LP_MAX 8                 /* open logs */
-#define LP_ENDPOINT_S 3.0        /* get_endpoint_logs every, s */
+#define LP_ENDPOINT_S LOGFOLLOW_ENDPOINT_S /* the log shown: get_endpoint_logs every, s */
 #define LP_INSTANCE_S 10.0       /* instance log refresh while following, s */
-#define LP_TAIL 1000             /* lines asked for each time */
+#define LP_TAIL_MAX 10000        /* lines asked for at most (--log-lines below it: that
+				  * many): the endpoint log's default tail (the docs) */
 #define LP_SLOW_S 8.0            /* no answer for this long (two polls and more): said */
 #define LP_MATCHES 32            /* highlighted matches per row */
 
 enum lp_kind { LK_ENDPOINT, LK_INSTANCE };
 enum lp_phase { IP_IDLE, IP_REQUEST, IP_RESULT };
 enum lp_modal { LM_NONE, LM_FILTER, LM_SAVE, LM_OVERWRITE };
+
+/* The lines of a stream not shown (`v` keeps each stream's). */
+struct lp_held {
+	struct logtail *t;        /* NULL: never shown */
+	struct logview lv;
+	unsigned answers;
+	double last_ok;
+	size_t last_added;
+	bool gap;
+};
 
 /* One open log. */
 struct lp_log {
@@ -62,7 +81,10 @@ struct lp_log {
 	bool spec;                /* the CLI's form is absent here: the spec's form */
 	bool spec_tried;          /* the spec's form was tried (and is absent too) */
 	char first_err[300];      /* what the CLI's form answered, before trying the spec's */
-	enum log_stream stream;
+	enum log_stream stream;   /* the stream shown (in t, lv and the counts below) */
+	struct lp_held held[LOGS__COUNT]; /* the others' lines, fed from the same answers */
+	bool sub_spec;            /* the subscription asks in the spec's form */
+	double interval;          /* the subscription's poll interval, s */
 	/* instance */
 	int req;                  /* the one-shot call in flight, 0: none */
 	enum lp_phase phase;
@@ -76,7 +98,7 @@ struct lp_log {
 	size_t last_added;
 	bool gap;                 /* the last answer did not overlap what was held */
 	char err[300];            /* the last failure ("" after a success) */
-	bool visible;             /* its subscription is set visible */
+	bool visible;             /* shown: the log view up and this log chosen */
 };
 
 struct lp_view {
@@ -91,21 +113,45 @@ struct lp_view {
 
 /* ---- mappers (poller thread) ------------------------------------------------ */
 
-/* An endpoint log answer -> its stream's text, secrets masked. */
+/* An endpoint log answer mapped: the text of every stream it carries
+ * (secrets masked), NULL for the others. */
+struct lp_texts {
+	char *text[LOGS__COUNT];
+};
+
+static void free_texts(void *p)
+{
+	struct lp_texts *x = p;
+	if (!x)
+		return;
+	for (int i = 0; i < LOGS__COUNT; i++)
+		free(x->text[i]);
+	free(x);
+}
+
+/* An endpoint log answer -> the texts of its streams; stream s (the one
+ * shown) must be there. */
 static void *map_stream(const json_t *root, enum log_stream s, struct api_error *e)
 {
 	if (api_logs_failure(root, e))
 		return NULL;
-	char *text = api_log_stream_text(root, s);
-	if (!text) {
+	struct lp_texts *x = xcalloc(1, sizeof *x);
+	unsigned has = api_log_streams(root);
+	for (int i = 0; i < LOGS__COUNT; i++) {
+		char *text = has & (1u << i) ? api_log_stream_text(root, (enum log_stream)i) : NULL;
+		if (text) {
+			x->text[i] = logview_mask_text(text);
+			free(text);
+		}
+	}
+	if (!x->text[s]) {
+		free_texts(x);
 		char m[80];
 		snprintf(m, sizeof m, "the answer has no %s stream", api_log_stream_name(s));
 		apierr_protocol(e, 200, m);
 		return NULL;
 	}
-	char *m = logview_mask_text(text);
-	free(text);
-	return m;
+	return x;
 }
 
 static void *map_logs(const json_t *r, struct api_error *e) { return map_stream(r, LOGS_DEFAULT, e); }
@@ -156,14 +202,59 @@ static void *map_result(const struct http_xfer *x, struct api_error *e)
 	return m;
 }
 
+/* What a stream is (the docs' "levels": 0 the most detail, 3 the least;
+ * the official CLI reads level N as info0, info1, trace, debug and shows
+ * level 1 by default). */
+static const char *stream_about(enum log_stream s)
+{
+	switch (s) {
+	case LOGS_DEFAULT: return "the endpoint's log (info0 in the CLI's form)";
+	case LOGS_INFO0: return "level 0 of 0-3, the most detail";
+	case LOGS_INFO1: return "level 1 of 0-3, the CLI's default";
+	case LOGS_TRACE: return "level 2 of 0-3";
+	case LOGS_DEBUG: return "level 3 of 0-3, the least detail";
+	case LOGS__COUNT: break;
+	}
+	return "";
+}
+
 /* ---- the logs and their requests ---------------------------------------------- */
+
+/* A log's lines: --log-lines of them. */
+static struct logtail *new_tail(const struct app *a)
+{
+	return logtail_new(a->cfg && a->cfg->log_lines > 0 ? (size_t)a->cfg->log_lines : 0);
+}
 
 static struct lp_log *cur_log(const struct lp_view *v)
 {
 	return v->n ? v->logs[v->cur] : NULL;
 }
 
-/* (Re)subscribe an endpoint log in its form and stream. */
+/* Lines asked for each time: --log-lines, at most LP_TAIL_MAX. */
+static int tail_lines(const struct app *a)
+{
+	int n = a->cfg && a->cfg->log_lines > 0 ? a->cfg->log_lines : LOGTAIL_DEFAULT_LINES;
+	return n < LP_TAIL_MAX ? n : LP_TAIL_MAX;
+}
+
+/* Open endpoint logs (the poll schedule spreads its budget over them). */
+static int endpoint_logs(const struct lp_view *v)
+{
+	int n = 0;
+	for (int i = 0; i < v->n; i++)
+		n += v->logs[i]->kind == LK_ENDPOINT;
+	return n;
+}
+
+/* Does stream s of L come in the spec's form? (the levels exist in the
+ * CLI's form only) */
+static bool spec_form(const struct lp_log *L, enum log_stream s)
+{
+	return L->spec && s == LOGS_DEFAULT;
+}
+
+/* (Re)subscribe an endpoint log in its form and stream, at its interval. */
 static void subscribe(struct app *a, struct lp_view *v, struct lp_log *L)
 {
 	if (!a->jobs)
@@ -173,35 +264,40 @@ static void subscribe(struct app *a, struct lp_view *v, struct lp_log *L)
 		model_drop_result(a->m, L->sub);
 		L->sub = 0;
 	}
-	bool spec = L->spec && L->stream == LOGS_DEFAULT; /* the levels exist in the CLI's form */
-	struct job_call c = { .call = spec ? api_endpoint_logs(a->cfg, L->name, LP_TAIL)
-					   : api_endpoint_logs_cli(a->cfg, L->id, LP_TAIL),
-			      .action = false, .map = stream_mapper(L->stream), .free_value = free };
+	bool spec = spec_form(L, L->stream);
+	struct job_call c = { .call = spec ? api_endpoint_logs(a->cfg, L->name, tail_lines(a))
+					   : api_endpoint_logs_cli(a->cfg, L->id, tail_lines(a)),
+			      .action = false, .map = stream_mapper(L->stream),
+			      .free_value = free_texts };
 	snprintf(c.what, sizeof c.what, "logs of endpoint %ld", L->id);
-	if (jobs_subscribe(a->jobs, &c, LP_ENDPOINT_S, true, &L->sub) != JOBS_OK) {
+	L->visible = v->shown && cur_log(v) == L;
+	L->interval = logfollow_interval(L->visible, endpoint_logs(v));
+	if (jobs_subscribe(a->jobs, &c, L->interval, true, &L->sub) != JOBS_OK) {
 		L->sub = 0;
 		util_strlcpy(L->err, "could not queue the log request", sizeof L->err);
 		return;
 	}
-	L->visible = v->shown && cur_log(v) == L;
-	if (!L->visible)
-		jobs_set_visible(a->jobs, L->sub, false);
+	L->sub_spec = spec;
 	L->asked = util_mono();
 }
 
-/* Only the log shown is polled. */
+/* Every open endpoint log is polled: the one shown every LP_ENDPOINT_S, the
+ * others less often (logfollow_interval: the rate of them all bounded). */
 static void set_visibility(struct app *a, struct lp_view *v)
 {
-	for (int i = 0; a->jobs && i < v->n; i++) {
+	int n = endpoint_logs(v);
+	for (int i = 0; i < v->n; i++) {
 		struct lp_log *L = v->logs[i];
 		bool on = v->shown && i == v->cur;
-		if (on == L->visible)
-			continue; /* set again, it would be due at once */
+		if (on && !L->visible)
+			L->asked = util_mono(); /* the status line's "no answer for" */
 		L->visible = on;
-		if (L->sub)
-			jobs_set_visible(a->jobs, L->sub, on);
-		if (on)
-			L->asked = util_mono();
+		if (L->kind != LK_ENDPOINT || !L->sub || !a->jobs)
+			continue;
+		double want = logfollow_interval(on, n);
+		if (want != L->interval)
+			jobs_set_interval(a->jobs, L->sub, want);
+		L->interval = want;
 	}
 }
 
@@ -216,20 +312,53 @@ static void free_log(struct app *a, struct lp_log *L)
 		model_drop_result(a->m, L->req);
 	logtail_free(L->t);
 	logview_free(&L->lv);
+	for (int s = 0; s < LOGS__COUNT; s++) {
+		logtail_free(L->held[s].t);
+		logview_free(&L->held[s].lv);
+	}
 	free(L->url);
 	free(L);
 }
 
-/* Merge one answer's text into L. */
-static void merge(struct lp_log *L, const char *text)
+/* Merge one answer's text into a stream's lines; a gap (no overlap with
+ * what is held: lines between the two answers may be lost) is marked by a
+ * line of its own, saying how long nothing was read. */
+static void merge_into(struct logtail *t, double *last_ok, size_t *last_added, bool *gap,
+		       unsigned *answers, const char *text)
 {
+	double now = util_now();
+	char since[32], line[120];
+	fmt_duration(since, sizeof since, *last_ok > 0 ? now - *last_ok : 0);
+	snprintf(line, sizeof line, "--- lines may be missing here (not polled for %s) ---", since);
 	struct logtail_merge m;
-	size_t before = logtail_count(L->t);
-	logtail_merge(L->t, text, strlen(text), &m);
-	L->last_added = m.added;
-	L->gap = m.gap && before > 0;
-	L->answers++;
-	L->last_ok = util_now();
+	logtail_merge_gap(t, text, strlen(text), line, &m);
+	*last_added = m.added;
+	*gap = m.gap;
+	(*answers)++;
+	*last_ok = now;
+}
+
+/* Merge an answer into the stream shown, and into every other stream of L
+ * whose lines are kept and that comes in the same form. */
+static void merge(struct lp_log *L, const struct lp_texts *x)
+{
+	if (x->text[L->stream]) /* (the mapper of the stream shown requires it) */
+		merge_into(L->t, &L->last_ok, &L->last_added, &L->gap, &L->answers,
+			   x->text[L->stream]);
+	for (int s = 0; s < LOGS__COUNT; s++) {
+		struct lp_held *H = &L->held[s];
+		if (s == (int)L->stream || !H->t || !x->text[s] ||
+		    spec_form(L, (enum log_stream)s) != L->sub_spec)
+			continue;
+		merge_into(H->t, &H->last_ok, &H->last_added, &H->gap, &H->answers, x->text[s]);
+	}
+	L->err[0] = '\0';
+}
+
+/* Merge an instance log's text. */
+static void merge_text(struct lp_log *L, const char *text)
+{
+	merge_into(L->t, &L->last_ok, &L->last_added, &L->gap, &L->answers, text);
 	L->err[0] = '\0';
 }
 
@@ -256,7 +385,7 @@ static void inst_step(struct app *a, struct lp_view *v, struct lp_log *L)
 		return;
 	struct job_call c = { .action = false, .free_value = free };
 	if (L->phase == IP_REQUEST) {
-		c.call = api_instance_logs_request(a->cfg, L->id, LP_TAIL);
+		c.call = api_instance_logs_request(a->cfg, L->id, tail_lines(a));
 		c.map = map_url;
 		snprintf(c.what, sizeof c.what, "logs of instance %ld", L->id);
 	} else {
@@ -327,7 +456,7 @@ static bool take(struct app *a, struct lp_log *L)
 			L->next_at = now + LP_INSTANCE_S;
 		}
 	} else if (r.outcome == CALL_OK) {
-		merge(L, r.value ? r.value : "");
+		merge_text(L, r.value ? r.value : "");
 		L->phase = IP_IDLE;
 		L->next_at = now + LP_INSTANCE_S;
 	} else if (api_instance_logs_pending(&r.err) && ++L->tries < API_LOG_RESULT_TRIES) {
@@ -354,7 +483,7 @@ static struct lp_log *new_log(struct app *a, enum lp_kind kind, const char *name
 	L->kind = kind;
 	util_strlcpy(L->name, name, sizeof L->name);
 	L->id = id;
-	L->t = logtail_new(a->cfg && a->cfg->log_lines > 0 ? (size_t)a->cfg->log_lines : 0);
+	L->t = new_tail(a);
 	logview_init(&L->lv);
 	L->stream = LOGS_DEFAULT;
 	L->phase = kind == LK_INSTANCE ? IP_REQUEST : IP_IDLE;
@@ -485,7 +614,7 @@ static void lp_enter(struct app *a, void *st, long arg)
 		inst_step(a, v, L);
 }
 
-/* Hidden: no log is polled. */
+/* Hidden: every endpoint log is polled at the background rate. */
 static void lp_leave(struct app *a, void *st)
 {
 	struct lp_view *v = st;
@@ -522,9 +651,13 @@ static void status_text(const struct lp_view *v, const struct lp_log *L, char *b
 	if (L->lv.filter[0])
 		snprintf(extra, sizeof extra, "  & %s: %zu of %zu", L->lv.filter,
 			 logview_count(&L->lv), logtail_count(L->t));
-	snprintf(buf, n, "%s  %zu lines%s%s%s%s", state, logtail_count(L->t),
+	char stream[120] = "";
+	if (L->kind == LK_ENDPOINT)
+		snprintf(stream, sizeof stream, "  %s: %s", api_log_stream_name(L->stream),
+			 stream_about(L->stream));
+	snprintf(buf, n, "%s  %zu lines%s%s%s%s%s", state, logtail_count(L->t),
 		 L->gap ? "  (gap: lines may be missing)" : "", extra, v->shown && L->lv.wrap ? "  wrap" : "",
-		 L->lv.show_time ? "" : "  no time");
+		 L->lv.show_time ? "" : "  no time", stream);
 }
 
 /* Draw s[from, to) at (y, x) with the search matches highlighted; returns cells used. */
@@ -628,7 +761,8 @@ static void lp_draw(struct app *a, void *st, const struct rect *r)
 		size_t ms[LP_MATCHES], me[LP_MATCHES];
 		int nm = logview_matches(&L->lv, s, ms, me, LP_MATCHES);
 		bool cur_match = L->lv.match_seq && first + li == L->lv.match_seq;
-		unsigned long base = level_attr(logview_level(s));
+		unsigned long base = logtail_is_marker(L->t, li) ? theme_attr(ROLE_WARNING)
+								: level_attr(logview_level(s));
 		size_t starts[256];
 		int rows = L->lv.wrap ? logview_wrap_starts(s, w, starts, 256) : 1;
 		if (!L->lv.wrap)
@@ -685,7 +819,9 @@ static const struct action_row lp_rows[LA__COUNT] = {
 	    "save", AF_HINT),
 	ROW(LA_CLEAR, "c", "log-clear", "clear the view (only new lines are shown)", "clear", 0),
 	ROW(LA_STREAM, "v", "log-stream",
-	    "endpoint logs: the next stream (logs, info0, info1, trace, debug)", "stream", 0),
+	    "endpoint logs: the next stream: logs, or a level: info0 (0, most detail), info1 "
+	    "(1, the CLI's default), trace (2), debug (3, least); each keeps its lines",
+	    "stream", 0),
 	ROW(LA_REFRESH, "r", "log-refresh", "fetch the log now", NULL, 0),
 };
 #undef ROW
@@ -697,6 +833,35 @@ static const struct action_row open_row = {
 	  .hint = "logs", .flags = AF_NEEDS_SEL | AF_HINT, .run = run_open },
 	"L", NULL, NULL,
 };
+
+/* `v`: show stream s of L; the lines of the stream left are kept (and fed
+ * by the answers that carry it), those of s come back as they were. */
+static void switch_stream(struct app *a, struct lp_log *L, enum log_stream s)
+{
+	struct lp_held *old = &L->held[L->stream], *H = &L->held[s];
+	*old = (struct lp_held){ .t = L->t, .lv = L->lv, .answers = L->answers,
+				 .last_ok = L->last_ok, .last_added = L->last_added,
+				 .gap = L->gap };
+	if (H->t) {
+		L->t = H->t;
+		L->lv = H->lv;
+		L->answers = H->answers;
+		L->last_ok = H->last_ok;
+		L->last_added = H->last_added;
+		L->gap = H->gap;
+	} else {
+		L->t = new_tail(a);
+		logview_init(&L->lv);
+		L->answers = 0;
+		L->last_ok = 0;
+		L->last_added = 0;
+		L->gap = false;
+	}
+	*H = (struct lp_held){ .t = NULL };
+	L->lv.wrap = old->lv.wrap; /* the display choices stay */
+	L->lv.show_time = old->lv.show_time;
+	L->stream = s;
+}
 
 /* Close the log shown; the last one closed returns to the first view. */
 static void close_log(struct app *a, struct lp_view *v)
@@ -814,14 +979,11 @@ static bool lp_action(struct app *a, void *st, enum action act)
 			app_toast(a, ROLE_WARNING, 5, "an instance log has one stream");
 			break;
 		}
-		L->stream = (enum log_stream)((L->stream + 1) % LOGS__COUNT);
-		logtail_clear(L->t);
-		logview_free(&L->lv);
-		logview_init(&L->lv);
-		L->answers = 0;
+		switch_stream(a, L, (enum log_stream)((L->stream + 1) % LOGS__COUNT));
 		L->err[0] = '\0';
 		subscribe(a, v, L);
-		app_toast(a, ROLE_DIM, 4, "stream %s", api_log_stream_name(L->stream));
+		app_toast(a, ROLE_DIM, 6, "stream %s: %s", api_log_stream_name(L->stream),
+			  stream_about(L->stream));
 		break;
 	case LA_REFRESH:
 		if (L->kind == LK_ENDPOINT && L->sub && a->jobs) {
