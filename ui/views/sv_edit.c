@@ -419,10 +419,8 @@ static void pick_key(struct app *a, struct sv_edit *ed, int key)
 	const struct template_rec *t = NULL;
 	if (tpl_picker_key(a, &ed->pick, key, &t) != TPK_PICKED || !t)
 		return;
-	int i = form_find(&ed->fm, "template_hash");
-	if (i < 0)
+	if (!form_set(&ed->fm, "template_hash", t->hash_id ? t->hash_id : ""))
 		return;
-	form_set_text(&ed->fm, i, t->hash_id ? t->hash_id : "");
 	char note[200];
 	snprintf(note, sizeof note, "template %.80s picked", t->name && *t->name ? t->name : "-");
 	form_set_note(&ed->fm, note, false);

@@ -215,9 +215,7 @@ void sv_endpoint_cells(const struct endpoint *e, const struct sv_ep_health *h, b
 	}
 	bar_text(&h->h, ascii, out->cell[SVE_BAR], sizeof out->cell[SVE_BAR]);
 	workers_counts_text(out->cell[SVE_COUNTS], sizeof out->cell[SVE_COUNTS], &h->h);
-	char b2[32];
-	snprintf(out->cell[SVE_LOAD], sizeof out->cell[SVE_LOAD], "load %s/%s",
-		 num(h->h.load, b1, sizeof b1), num(h->h.capacity, b2, sizeof b2));
+	workers_load_text(out->cell[SVE_LOAD], sizeof out->cell[SVE_LOAD], &h->h);
 	if (h->stale) {
 		snprintf(out->cell[SVE_STALE], sizeof out->cell[SVE_STALE], "(stale %.0fs)",
 			 h->age > 0 ? h->age : 0);
