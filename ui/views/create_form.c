@@ -2,7 +2,7 @@
  * widget (form.h) holds the fields; api_offers.c owns the rules (what is
  * valid, the runtype strings, the env format, onstart over 4,048
  * characters compressed), so this file only maps fields to a create_form
- * and back, and runs the modal steps: form -> (template picker) ->
+ * and back, and runs the modal steps: form -> (template picker, tpl_picker.c) ->
  * billing confirmation (on Cancel) -> the JOB_CREATE job -> its event.
  * The job goes through the jobs queue as an action: at most once (retry.h);
  * its outcome comes back as an event written by the poller (created,

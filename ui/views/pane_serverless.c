@@ -10,8 +10,12 @@
  * api_key shown as <hidden>, it is never kept).  A workergroup whose
  * endpoint is not listed (an orphan) is never drawn under an endpoint: it
  * is in a group of its own after them, where e and d act on it (saying it
- * is orphaned) and a and s say why they cannot.  The pure parts (the rows
- * of the tree, the bar) are in sv_tree.c for the tests. */
+ * is orphaned) and a and s say why they cannot (their why_not, so the hint
+ * bar lists a change only where it applies).  An endpoint row's fields are
+ * laid out together for every endpoint row (aligned), a narrow terminal
+ * dropping whole fields by priority, never the stale marker
+ * (sv_endpoint_layout).  The pure parts (the rows of the tree, the fields
+ * and their layout, the bar) are in sv_tree.c for the tests. */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <math.h>
