@@ -125,9 +125,17 @@ t_picker() {
     sim_expect "[w['template_hash'] for w in d['workergroups'] if w['endpoint_id'] == $e][$n0:] == ['$hash']" true 20
 }
 
+# q in a view goes back first: quit from the instances.
+t_quit() {
+    keys 1
+    wait_for "ID" 10 || return 1
+    rentop_quit
+}
+
 tap "serverless: the worker limits labelled cold_workers N max_workers M" t_labelled
 tap "serverless: the endpoint hint bar lists a (add wg) and s (suspend/resume)" t_hints
 tap "serverless at 120 columns: stale rows keep the counts, the load and the (stale Ns) marker" t_stale_120
 tap "serverless at 80 columns: the counts, the load and the marker stay; fields dropped whole" t_stale_80
 tap "serverless: a's form picks the template with Enter on its hash field (the hash sent)" t_picker
+tap "serverless: q quits with status 0 and no sanitizer report" t_quit
 e2e_done
