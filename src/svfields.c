@@ -37,7 +37,7 @@ static const struct svf_def ep_defs[] = {
 };
 
 static const struct svf_def wg_defs[] = {
-	{ "template_hash", "template hash", SVK_HASH, 0, 0, SVF_CREATE, "" },
+	{ "template_hash", "template hash (Enter picks)", SVK_HASH, 0, 0, SVF_CREATE, "" },
 	{ "template_id", "template id (0: none)", SVK_INTEGER, 0, 1e12, SVF_CREATE, "0" },
 	{ "min_load", "min_load (load/s)", SVK_NUMBER, 0, 1e6, SVF_CREATE | SVF_EDIT | SVF_REQUIRED,
 	  "10" },

@@ -216,11 +216,17 @@ char *workers_counts_text(char *buf, size_t n, const struct workers_health *h)
 	return buf;
 }
 
+char *workers_load_text(char *buf, size_t n, const struct workers_health *h)
+{
+	snprintf(buf, n, "load %.0f/%.0f", h->load, h->capacity);
+	return buf;
+}
+
 char *workers_health_text(char *buf, size_t n, const struct workers_health *h)
 {
-	char c[200];
+	char c[200], l[64];
 	workers_counts_text(c, sizeof c, h);
-	snprintf(buf, n, "%s load %.0f/%.0f", c, h->load, h->capacity);
+	snprintf(buf, n, "%s %s", c, workers_load_text(l, sizeof l, h));
 	return buf;
 }
 

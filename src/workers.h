@@ -100,6 +100,8 @@ char *workers_flag_text(char *buf, size_t n, const char *endpoint_name, enum wor
  * then unknown ones by their own name ("1 WARMING"), and "+N more" for
  * unknown ones past WORKERS_OTHER_NAMES.  Into buf. */
 char *workers_counts_text(char *buf, size_t n, const struct workers_health *h);
+/* "load 42/120": the load against the capacity, into buf. */
+char *workers_load_text(char *buf, size_t n, const struct workers_health *h);
 /* The counts plus "load 42/120" into buf. */
 char *workers_health_text(char *buf, size_t n, const struct workers_health *h);
 

@@ -56,7 +56,7 @@ t_ep_validation() {
     body_is "/api/v0/endptjobs/$e/" "{'target_util': 0.75, 'cold_workers': 2}" || return 1
     [ "$(writes)" = $((w0 + 1)) ] || { fail "more than one write"; return 1; }
     wait_gone "Edit endpoint" 10 || return 1
-    wait_for_re "llm-chat \\($e\\).*util 0.75 .*workers 2/" 20
+    wait_for_re "llm-chat \\($e\\).*util 0.75 .*cold_workers 2 " 20
 }
 t_service_error() {
     fresh || return 1

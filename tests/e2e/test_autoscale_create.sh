@@ -49,7 +49,7 @@ t_suspend() {
     keys Tab Enter
     sim_expect "$(printf "next(x['endpoint_state'] for x in d['endpoints'] if x['id'] == %s)" "$e")" suspended 20 || return 1
     body_is "/api/v0/endptjobs/$e/" "{'endpoint_state': 'suspended'}" || return 1
-    wait_for_re "sdxl-gen \\($e\\)  suspended" 40 || return 1
+    wait_for_re "sdxl-gen \\($e\\) +suspended" 40 || return 1
     keys s
     wait_for_flat "Resume endpoint sdxl-gen ($e)" 10 || return 1
     keys Tab Enter

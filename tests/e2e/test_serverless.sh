@@ -51,7 +51,7 @@ t_endpoints() {
         mw=$(ep "eps[$i]['max_workers']")
         l=$(line_with "$en ($id)")
         [ -n "$l" ] || { fail "no row for endpoint $en ($id)"; screen_dump; return 1; }
-        for want in "$st" "min_load $ml" "workers $cw/$mw"; do
+        for want in "$st" "min_load $ml" "cold_workers $cw max_workers $mw"; do
             echo "$l" | grep -qF -- "$want" || { fail "row of $en lacks '$want': $l"; return 1; }
         done
     done
@@ -80,7 +80,7 @@ t_health() {
     wait_for "whisper-asr: every worker" 30 || return 1
     wait_for_re "Serverless 3 !1" 10 || return 1
     l=$(line_with "llm-chat (")
-    echo "$l" | grep -qE "[0-9]+ ready( [0-9]+ [a-z_]+)* load [0-9]+/[0-9]+" ||
+    echo "$l" | grep -qE "[0-9]+ ready( [0-9]+ [a-z_]+)* +load [0-9]+/[0-9]+" ||
         { fail "no worker health on llm-chat: $l"; return 1; }
     # two more worker rounds, then the event log holds the flag once
     c=$(sim_state "count('get_endpoint_workers')")
@@ -146,7 +146,7 @@ t_429() {
     on_screen "Serverless:"
 }
 
-tap "serverless view: every endpoint of the simulator with state, min_load, cold/max workers" t_endpoints
+tap "serverless view: every endpoint of the simulator with state, min_load, cold_workers, max_workers" t_endpoints
 tap "serverless view: every workergroup with gpu_ram, query and the template's name" t_workergroups
 tap "serverless view: worker health; the all-ERROR endpoint flagged in the header, said once" t_health
 tap "serverless view: - + Space Enter collapse and expand an endpoint" t_collapse

@@ -1,8 +1,11 @@
 /* test_ui_sv_tree.c: the serverless view's pure parts: the tree's rows
  * (workergroups under their endpoint by id, collapsed endpoints, orphans
  * last in a group of their own, the last-branch mark, a row key that survives rebuilds), the row
- * texts, the load bar, the template names by hash, and the workergroup
- * detail lines with api_key <hidden>. */
+ * texts (the worker limits labelled), the fields an endpoint row keeps at
+ * 200, 120, 100, 80 and 60 columns (the stale marker never dropped), the
+ * load bar, the template names by hash, the workergroup detail lines with
+ * api_key <hidden>, and the hint bar of each kind of row (every change
+ * that applies: a and s on an endpoint). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +16,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "keymap.h"
+#include "statusbar.h"
 #include "sv_tree.h"
+#include "util.h"
+#include "view.h"
 
 static struct endpoint eps[2] = {
 	{ .id = 10, .endpoint_name = "llm", .endpoint_state = "active", .min_load = 10,
@@ -155,7 +162,9 @@ static void test_texts(void **state)
 	(void)state;
 	char b[512];
 	sv_endpoint_text(&eps[0], true, true, b, sizeof b);
-	assert_string_equal(b, "- llm (10)  active  min_load 10  util 0.9  cold_mult 2.5  workers 1/4");
+	/* the worker limits labelled: "workers 1/4" read as "1 of 4 workers" */
+	assert_string_equal(b, "- llm (10)  active  min_load 10  util 0.9  cold_mult 2.5  "
+			       "cold_workers 1 max_workers 4");
 	sv_endpoint_text(&eps[1], false, true, b, sizeof b);
 	assert_non_null(strstr(b, "+ asr (20)  suspended"));
 	sv_workergroup_text(&wgs[1], "PyTorch", true, false, true, b, sizeof b);
@@ -165,6 +174,163 @@ static void test_texts(void **state)
 	sv_workergroup_text(&wgs[2], "", false, false, true, b, sizeof b);
 	assert_non_null(strstr(b, "template #42 "));
 	assert_non_null(strstr(b, "query -  args -"));
+}
+
+/* The fields of row c shown at widths w, as a string of their initials:
+ * N name, S state, M min_load, U util, C cold_mult, L limits, B bar,
+ * W worker counts, O load, T stale marker, Y why. */
+static const char *kept(const int *w)
+{
+	static char k[SVE__COUNT + 1];
+	static const char tag[SVE__COUNT] = { 'N', 'S', 'M', 'U', 'C', 'L', 'B', 'W', 'O', 'T', 'Y' };
+	size_t n = 0;
+	for (int f = 0; f < SVE__COUNT; f++)
+		if (w[f] > 0)
+			k[n++] = tag[f];
+	k[n] = '\0';
+	return k;
+}
+
+static void test_layout(void **state)
+{
+	(void)state;
+	struct endpoint e[2] = {
+		{ .id = 2, .endpoint_name = "whisper-asr", .endpoint_state = "active", .min_load = 10,
+		  .target_util = 0.9, .cold_mult = 2.5, .cold_workers = 1, .max_workers = 4 },
+		{ .id = 14, .endpoint_name = "llm", .endpoint_state = "suspended", .min_load = 0,
+		  .target_util = 0.5, .cold_mult = 1, .cold_workers = 0, .max_workers = 2 },
+	};
+	/* whisper-asr's figures are stale (the last fetch failed), llm's fresh */
+	struct sv_ep_health h0 = { .asked = true, .have = true, .stale = true, .age = 31,
+				   .err = "HTTP 429 rate limited" };
+	h0.h.total = 4;
+	h0.h.count[WS_RUNNING] = 2;
+	h0.h.count[WS_MODEL_LOADING] = 1;
+	h0.h.count[WS_ERROR] = 1;
+	h0.h.load = 30;
+	h0.h.capacity = 60;
+	struct sv_ep_health h1 = { .asked = true, .have = true, .age = 2, .err = "" };
+	h1.h.total = 1;
+	h1.h.count[WS_IDLE] = 1;
+	h1.h.load = 0;
+	h1.h.capacity = 5;
+	struct sv_ep_cells c[2];
+	sv_endpoint_cells(&e[0], &h0, true, true, &c[0]);
+	sv_endpoint_cells(&e[1], &h1, false, true, &c[1]);
+	assert_string_equal(c[0].cell[SVE_STALE], "(stale 31s)");
+	assert_string_equal(c[0].cell[SVE_COUNTS], "2 ready 1 model_loading 1 error");
+	assert_string_equal(c[0].cell[SVE_LOAD], "load 30/60");
+	assert_string_equal(c[1].cell[SVE_STALE], "");
+	/* the terminal's columns; the row is drawn one cell in */
+	static const struct {
+		int cols;
+		const char *kept;
+	} want[] = {
+		{ 200, "NSMUCLBWOTY" }, /* everything */
+		{ 120, "NSLWOT" },      /* the load figures and the stale marker kept */
+		{ 100, "NSWOT" },
+		{ 80, "NWOT" },         /* the worker counts and the load */
+		{ 60, "NT" },           /* the stale marker last of all */
+	};
+	char line[1024], l1[1024];
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		int w[SVE__COUNT];
+		unsigned mask = sv_endpoint_layout(c, 2, want[i].cols - 1, w);
+		print_message("%d columns: %s\n", want[i].cols, kept(w));
+		assert_string_equal(kept(w), want[i].kept);
+		for (int f = 0; f < SVE__COUNT; f++)
+			assert_int_equal((mask >> f) & 1u, w[f] > 0);
+		sv_endpoint_line(&c[0], w, line, sizeof line);
+		sv_endpoint_line(&c[1], w, l1, sizeof l1);
+		assert_true(util_strwidth(line) <= want[i].cols - 1);
+		assert_true(util_strwidth(l1) <= want[i].cols - 1);
+		assert_non_null(strstr(line, "(stale 31s)"));
+		assert_non_null(strstr(line, "- whisper-asr (2)"));
+		/* whole fields, aligned: each starts where the layout says, in both rows */
+		for (int f = 0; f < SVE__COUNT; f++) {
+			int x = sv_endpoint_field_x(w, f);
+			if (x < 0 || !c[0].cell[f][0] || f == SVE_NAME)
+				continue;
+			assert_memory_equal(line + x, c[0].cell[f], strlen(c[0].cell[f]));
+			if (c[1].cell[f][0])
+				assert_memory_equal(l1 + x, c[1].cell[f], strlen(c[1].cell[f]));
+		}
+	}
+	/* 120 columns: the load figures and the marker are there, the row fits */
+	int w[SVE__COUNT];
+	sv_endpoint_layout(c, 2, 119, w);
+	sv_endpoint_line(&c[0], w, line, sizeof line);
+	assert_non_null(strstr(line, "load 30/60"));
+	assert_non_null(strstr(line, "cold_workers 1 max_workers 4"));
+	/* narrower than the name and the marker: the name is cut, never the marker */
+	sv_endpoint_layout(c, 2, 24, w);
+	assert_string_equal(kept(w), "NT");
+	sv_endpoint_line(&c[0], w, line, sizeof line);
+	assert_true(util_strwidth(line) <= 24);
+	assert_non_null(strstr(line, "(stale 31s)"));
+	/* nothing stale: no column for it; no health yet: "workers: ..." */
+	struct sv_ep_health none = { .asked = true };
+	sv_endpoint_cells(&e[0], &none, true, true, &c[0]);
+	assert_string_equal(c[0].cell[SVE_COUNTS], "workers: ...");
+	sv_endpoint_layout(c, 2, 199, w);
+	assert_int_equal(w[SVE_STALE], 0);
+	assert_int_equal(sv_endpoint_field_x(w, SVE_STALE), -1);
+}
+
+/* The hint bar of the serverless view on each kind of row: every change
+ * with AF_HINT that applies to it. */
+static void test_hints(void **state)
+{
+	(void)state;
+	struct keymap km;
+	keymap_init(&km);
+	view_keys_all(&km);
+	int ctx = km_ctx_by_name("serverless");
+	assert_true(ctx >= 0);
+	struct hint h[24];
+	char buf[400];
+	struct sv_row ep = { .kind = SVR_ENDPOINT, .endpoint_id = 10, .id = 10 };
+	size_t n = statusbar_hints(&km, ctx, false, &ep, false, h, 24);
+	statusbar_hints_text(h, n, 400, buf, sizeof buf);
+	print_message("endpoint: %s\n", buf);
+	for (const char *const *k = (const char *const[]){ "c new endpoint", "a add wg", "e edit",
+							    "d delete", "s suspend/resume", NULL };
+	     *k; k++)
+		assert_non_null(strstr(buf, *k));
+	/* a workergroup: a adds a copy to its endpoint, s acts on its endpoint */
+	struct sv_row wg = { .kind = SVR_WORKERGROUP, .endpoint_id = 10, .id = 5 };
+	n = statusbar_hints(&km, ctx, false, &wg, false, h, 24);
+	statusbar_hints_text(h, n, 400, buf, sizeof buf);
+	assert_non_null(strstr(buf, "a add wg"));
+	assert_non_null(strstr(buf, "s suspend"));
+	/* an orphan: e and d act on it; a and s cannot (no endpoint) */
+	struct sv_row orphan = { .kind = SVR_WORKERGROUP, .endpoint_id = 99, .id = 9, .orphan = true };
+	n = statusbar_hints(&km, ctx, false, &orphan, false, h, 24);
+	statusbar_hints_text(h, n, 400, buf, sizeof buf);
+	assert_non_null(strstr(buf, "e edit"));
+	assert_non_null(strstr(buf, "d delete"));
+	assert_null(strstr(buf, "a add wg"));
+	assert_null(strstr(buf, "suspend"));
+	/* the orphans' heading: neither e nor d (they act on one workergroup) */
+	struct sv_row heading = { .kind = SVR_ORPHANS, .idx = 1 };
+	n = statusbar_hints(&km, ctx, false, &heading, false, h, 24);
+	statusbar_hints_text(h, n, 400, buf, sizeof buf);
+	assert_null(strstr(buf, "e edit"));
+	assert_null(strstr(buf, "d delete"));
+	assert_null(strstr(buf, "a add wg"));
+	assert_non_null(strstr(buf, "c new endpoint"));
+	/* read-only: no change at all */
+	n = statusbar_hints(&km, ctx, true, &ep, false, h, 24);
+	statusbar_hints_text(h, n, 400, buf, sizeof buf);
+	assert_null(strstr(buf, "a add wg"));
+	assert_null(strstr(buf, "s suspend"));
+	/* what the hint hides, the key refuses with the reason */
+	assert_non_null(action_refusal(action_by_name("endpoint-suspend"), &orphan, false, buf,
+				       sizeof buf));
+	assert_non_null(strstr(buf, "select an endpoint to suspend"));
+	assert_non_null(action_refusal(action_by_name("serverless-edit"), &heading, false, buf,
+				       sizeof buf));
+	assert_null(action_refusal(action_by_name("workergroup-create"), &wg, false, buf, sizeof buf));
 }
 
 static void test_bar(void **state)
@@ -241,7 +407,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows), cmocka_unit_test(test_orphans),  cmocka_unit_test(test_texts),
 		cmocka_unit_test(test_bar),   cmocka_unit_test(test_names),
-		cmocka_unit_test(test_detail),
+		cmocka_unit_test(test_detail), cmocka_unit_test(test_layout), cmocka_unit_test(test_hints),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

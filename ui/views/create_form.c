@@ -2,7 +2,7 @@
  * widget (form.h) holds the fields; api_offers.c owns the rules (what is
  * valid, the runtype strings, the env format, onstart over 4,048
  * characters compressed), so this file only maps fields to a create_form
- * and back, and runs the modal steps: form -> (template picker) ->
+ * and back, and runs the modal steps: form -> (template picker, tpl_picker.c) ->
  * billing confirmation (on Cancel) -> the JOB_CREATE job -> its event.
  * The job goes through the jobs queue as an action: at most once (retry.h);
  * its outcome comes back as an event written by the poller (created,
@@ -22,6 +22,7 @@
 #include "jobs.h"
 #include "model.h"
 #include "pane_templates.h"
+#include "tpl_picker.h"
 #include "theme.h"
 #include "util.h"
 #include "view.h"
@@ -351,9 +352,7 @@ struct create_ui {
 	struct offer o;            /* a copy: gpu_name owned, the other strings NULL */
 	long replace_id;           /* the failed instance it replaces, 0: none */
 	struct create_tpl tpl;     /* what the picked template supplies */
-	struct tpl_list list;      /* the picker's templates */
-	struct textbuf pick;       /* the picker's search text */
-	size_t psel;
+	struct tpl_picker pick;    /* the template picker (tpl_picker.c) */
 	struct create_req *req;    /* the create as confirmed (heap: it is large) */
 	int job;                   /* the create job awaited, 0: none */
 	uint64_t opened;           /* create_form_print as it opened: Esc asks when it differs */
@@ -378,7 +377,7 @@ static void close_ui(struct create_ui *c)
 	form_free(&c->fm);
 	dialog_close(&c->dlg);
 	create_tpl_clear(&c->tpl);
-	textbuf_clear(&c->pick);
+	tpl_picker_close(&c->pick);
 	wipe_req(c);
 	free(c->o.gpu_name);
 	memset(&c->o, 0, sizeof c->o);
@@ -393,7 +392,7 @@ void create_ui_free(struct app *a, struct create_ui *c)
 		return;
 	close_ui(c);
 	create_draft_clear(&c->draft);
-	tpl_list_free(a, &c->list);
+	tpl_picker_free(a, &c->pick);
 	free(c->req);
 	free(c);
 }
@@ -446,90 +445,22 @@ void create_ui_open(struct app *a, struct create_ui *c, const struct offer *o,
 	a->dirty |= DIRTY_ALL;
 }
 
-/* ---- the picker ---------------------------------------------------------------------- */
-
-#define PICK_MAX 512
-
-static size_t pick_matches(const struct create_ui *c, size_t *idx)
-{
-	return tpl_list_match(&c->list, c->pick.s, idx, PICK_MAX);
-}
-
-static void open_picker(struct app *a, struct create_ui *c)
-{
-	c->mode = CU_PICK;
-	textbuf_clear(&c->pick);
-	c->psel = 0;
-	if (!c->list.loaded)
-		tpl_list_fetch(a, &c->list);
-}
+/* ---- the picker (tpl_picker.c) ------------------------------------------------------ */
 
 static void pick_key(struct app *a, struct create_ui *c, int key)
 {
-	size_t idx[PICK_MAX];
-	size_t n = pick_matches(c, idx);
-	if (key == 27) {
+	const struct template_rec *t = NULL;
+	switch (tpl_picker_key(a, &c->pick, key, &t)) {
+	case TPK_PICKED:
+		create_form_apply_template(&c->fm, t, &c->tpl);
 		c->mode = CU_FORM;
-	} else if (key == '\n' || key == '\r' || key == KM_FN(KEY_ENTER)) {
-		if (c->psel < n) {
-			create_form_apply_template(&c->fm, &c->list.v[idx[c->psel]], &c->tpl);
-			c->mode = CU_FORM;
-		} else if (!c->list.loaded) {
-			app_toast(a, ROLE_DIM, 4, "the templates are still loading: Enter again once they show");
-		}
-	} else if (key == KM_FN(KEY_UP) || key == KM_CTRL('p')) {
-		if (c->psel)
-			c->psel--;
-	} else if (key == KM_FN(KEY_DOWN) || key == KM_CTRL('n')) {
-		if (c->psel + 1 < n)
-			c->psel++;
-	} else if (key == KM_CTRL('r')) {
-		tpl_list_fetch(a, &c->list);
-	} else if (textbuf_key(&c->pick, key)) {
-		c->psel = 0;
+		break;
+	case TPK_BACK:
+		c->mode = CU_FORM;
+		break;
+	case TPK_CONTINUE:
+		break;
 	}
-}
-
-static void draw_picker(struct app *a, struct create_ui *c)
-{
-	const struct layout *l = &a->lay;
-	struct rect r = layout_dialog(l, 110, 24);
-	unsigned long bg = theme_attr(ROLE_DIALOG);
-	for (int j = 0; j < r.h; j++)
-		draw_fill(r.y + j, r.x, r.w, bg);
-	draw_box(r.y, r.x, r.h, r.w, " Pick a template (own and recommended) ", bg);
-	if (r.h < 6 || r.w < 20)
-		return;
-	char line[400];
-	draw_text(r.y + 1, r.x + 2, r.w - 4, "search: ", theme_attr(ROLE_INPUT));
-	draw_text(r.y + 1, r.x + 10, r.w - 12, c->pick.s, theme_attr(ROLE_INPUT));
-	size_t idx[PICK_MAX];
-	size_t n = pick_matches(c, idx);
-	long uid = a->snap && a->snap->user ? a->snap->user->id : 0;
-	int rows = r.h - 5;
-	size_t top = c->psel >= (size_t)rows ? c->psel - (size_t)rows + 1 : 0;
-	for (int i = 0; i < rows; i++) {
-		size_t k = top + (size_t)i;
-		int y = r.y + 2 + i;
-		if (k >= n) {
-			if (k == 0) {
-				const char *m = c->list.status[0] ? c->list.status
-						: !c->list.loaded ? "loading templates..."
-						: "no template matches";
-				draw_text(y, r.x + 2, r.w - 4, m,
-					  theme_attr(c->list.status[0] ? ROLE_ERROR : ROLE_DIM));
-			}
-			continue;
-		}
-		tpl_list_summary(&c->list.v[idx[k]], uid, line, sizeof line);
-		enum role role = k == c->psel ? ROLE_SELECTION : ROLE_DIALOG;
-		draw_fill(y, r.x + 1, r.w - 2, theme_attr(role));
-		draw_text(y, r.x + 2, r.w - 4, line, theme_attr(role));
-	}
-	draw_text(r.y + r.h - 2, r.x + 2, r.w - 4,
-		  "type to search  Up/Down choose  Enter picks  C-r fetches again  Esc back",
-		  theme_attr(ROLE_DIM));
-	move(r.y + 1, r.x + 2 + 8 + util_strwidth(c->pick.s));
 }
 
 /* ---- submit -------------------------------------------------------------------------- */
@@ -667,8 +598,9 @@ bool create_ui_key(struct app *a, struct create_ui *c, int key)
 		return true;
 	}
 	int tf = form_find(&c->fm, "template");
-	if (c->fm.focus == tf && (key == '\n' || key == '\r' || key == KM_FN(KEY_ENTER))) {
-		open_picker(a, c);
+	if (c->fm.focus == tf && tpl_picker_opens(key)) {
+		tpl_picker_open(a, &c->pick);
+		c->mode = CU_PICK;
 		return true;
 	}
 	enum form_result r = form_key(&c->fm, key);
@@ -718,7 +650,7 @@ bool create_ui_draw(struct app *a, struct create_ui *c)
 		return !c->fm.waiting;
 	case CU_PICK:
 		form_draw(&c->fm, &a->lay);
-		draw_picker(a, c);
+		tpl_picker_draw(a, &c->pick);
 		return true;
 	case CU_CONFIRM: case CU_DRAFT: case CU_SECRETS: case CU_DISCARD:
 		form_draw(&c->fm, &a->lay);
@@ -730,8 +662,7 @@ bool create_ui_draw(struct app *a, struct create_ui *c)
 
 void create_ui_snapshot(struct app *a, struct create_ui *c)
 {
-	bool busy = c->list.req_own || c->list.req_rec;
-	if (tpl_list_take(a, &c->list) || (busy && !c->list.req_own && !c->list.req_rec))
+	if (tpl_picker_snapshot(a, &c->pick))
 		a->dirty |= DIRTY_ALL;
 }
 

@@ -10,8 +10,12 @@
  * api_key shown as <hidden>, it is never kept).  A workergroup whose
  * endpoint is not listed (an orphan) is never drawn under an endpoint: it
  * is in a group of its own after them, where e and d act on it (saying it
- * is orphaned) and a and s say why they cannot.  The pure parts (the rows
- * of the tree, the bar) are in sv_tree.c for the tests. */
+ * is orphaned) and a and s say why they cannot (their why_not, so the hint
+ * bar lists a change only where it applies).  An endpoint row's fields are
+ * laid out together for every endpoint row (aligned), a narrow terminal
+ * dropping whole fields by priority, never the stale marker
+ * (sv_endpoint_layout).  The pure parts (the rows of the tree, the fields
+ * and their layout, the bar) are in sv_tree.c for the tests. */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <math.h>
@@ -291,37 +295,47 @@ static void freshness(const struct snapshot *s, char *buf, size_t n)
 		snprintf(buf, n, "loading...");
 }
 
-static void draw_endpoint(struct sv_view *v, const struct endpoint *e, bool open, int y,
-			  const struct rect *r, bool sel)
+/* The row of endpoint e as sv_endpoint_cells wants it: its health, stale
+ * when the last fetch failed or no answer came for three rounds (429 waits). */
+static void endpoint_cells(struct sv_view *v, const struct endpoint *e, bool open, double now,
+			   struct sv_ep_cells *out)
+{
+	const struct sv_health *h = health_of(v, e->id);
+	struct sv_ep_health eh = { .asked = h != NULL };
+	if (h) {
+		eh.have = h->have;
+		eh.h = h->h;
+		eh.age = now - h->when;
+		eh.stale = h->err[0] || eh.age > SV_STALE_S;
+		eh.err = h->err;
+	}
+	sv_endpoint_cells(e, &eh, open, draw_ascii(), out);
+}
+
+/* Draw an endpoint row: each field of the layout w in its colour. */
+static void draw_endpoint(struct sv_view *v, const struct endpoint *e, const struct sv_ep_cells *c,
+			  const int *w, int y, const struct rect *r, bool sel)
 {
 	unsigned long base = theme_attr(sel ? ROLE_SELECTION : ROLE_NORMAL);
 	draw_fill(y, r->x, r->w, base);
-	char line[512];
-	sv_endpoint_text(e, open, draw_ascii(), line, sizeof line);
-	int x = r->x + 1;
-	x += draw_text(y, x, r->w - (x - r->x), line, base) + 2;
 	const struct sv_health *h = health_of(v, e->id);
-	if (!h || x >= r->x + r->w)
-		return;
-	char hb[200];
-	if (!h->have) {
-		draw_text(y, x, r->w - (x - r->x), h->err[0] ? h->err : "workers: ...",
-			  sel ? base : theme_attr(ROLE_DIM));
-		return;
-	}
-	sv_health_text(&h->h, draw_ascii(), hb, sizeof hb);
-	/* stale: the last fetch failed, or no answer for three rounds (429 waits) */
-	double age = util_now() - h->when;
-	bool stale = h->err[0] || age > SV_STALE_S;
-	enum role role = h->flag != WF_NONE ? ROLE_FAILED : stale ? ROLE_WARNING : ROLE_OK;
-	x += draw_text(y, x, r->w - (x - r->x), hb, sel ? base : theme_attr(role)) + 1;
-	if (stale && x < r->x + r->w) {
-		char t[300];
-		if (h->err[0])
-			snprintf(t, sizeof t, "(stale %.0fs: %s)", age, h->err);
-		else
-			snprintf(t, sizeof t, "(stale %.0fs)", age);
-		draw_text(y, x, r->w - (x - r->x), t, sel ? base : theme_attr(ROLE_WARNING));
+	bool stale = c->cell[SVE_STALE][0] != '\0';
+	enum role health = h && h->flag != WF_NONE ? ROLE_FAILED : stale ? ROLE_WARNING : ROLE_OK;
+	for (int f = 0; f < SVE__COUNT; f++) {
+		int x = sv_endpoint_field_x(w, f);
+		if (x < 0 || x + 1 >= r->w)
+			continue;
+		enum role role = ROLE_NORMAL;
+		switch ((enum sv_ep_field)f) {
+		case SVE_BAR: case SVE_LOAD: role = health; break;
+		case SVE_COUNTS: role = h && h->have ? health : ROLE_DIM; break;
+		case SVE_STALE: case SVE_WHY: role = ROLE_WARNING; break;
+		case SVE_NAME: case SVE_STATE: case SVE_MIN_LOAD: case SVE_UTIL:
+		case SVE_COLD_MULT: case SVE_LIMITS: case SVE__COUNT:
+			break;
+		}
+		int maxw = w[f] < r->w - 1 - x ? w[f] : r->w - 1 - x;
+		draw_text(y, r->x + 1 + x, maxw, c->cell[f], sel ? base : theme_attr(role));
 	}
 }
 
@@ -345,6 +359,16 @@ static void sv_draw(struct app *a, void *st, const struct rect *r)
 		}
 	int h = end - y;
 	size_t top = h > 0 && v->sel >= (size_t)h ? v->sel - (size_t)h + 1 : 0;
+	/* the endpoint rows' fields, laid out once for all of them (aligned) */
+	size_t ne = s ? s->nendpoints : 0;
+	struct sv_ep_cells *cells = ne ? xcalloc(ne, sizeof *cells) : NULL;
+	double now = util_now();
+	for (size_t i = 0; i < v->nrows; i++)
+		if (v->rows[i].kind == SVR_ENDPOINT && v->rows[i].idx < ne)
+			endpoint_cells(v, &s->endpoints[v->rows[i].idx], !v->rows[i].collapsed, now,
+				       &cells[v->rows[i].idx]);
+	int w[SVE__COUNT];
+	sv_endpoint_layout(cells, ne, r->w - 1, w);
 	for (size_t i = top; i < v->nrows && y < end; i++, y++) {
 		const struct sv_row *row = &v->rows[i];
 		bool sel = i == v->sel;
@@ -352,7 +376,7 @@ static void sv_draw(struct app *a, void *st, const struct rect *r)
 		char line[700];
 		switch (row->kind) {
 		case SVR_ENDPOINT:
-			draw_endpoint(v, &s->endpoints[row->idx], !row->collapsed, y, r, sel);
+			draw_endpoint(v, &s->endpoints[row->idx], &cells[row->idx], w, y, r, sel);
 			break;
 		case SVR_ORPHANS: /* a group of its own, apart from the last endpoint */
 			draw_fill(y, r->x, r->w, base);
@@ -371,6 +395,7 @@ static void sv_draw(struct app *a, void *st, const struct rect *r)
 		}
 		}
 	}
+	free(cells);
 	for (; y < end; y++)
 		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
 	if (!v->nrows && r->h > 1)
@@ -395,8 +420,31 @@ static void fold(struct app *a, struct sv_view *v, int how)
 	a->dirty |= DIRTY_BODY;
 }
 
+/* Why a or s cannot act on row (an sv_row): the orphans' group has no
+ * endpoint to add a workergroup to or to suspend. */
+static const char *why_not_add(const void *row, char *buf, size_t n)
+{
+	return sv_orphan_refusal(row, "add a workergroup to", buf, n);
+}
+
+static const char *why_not_suspend(const void *row, char *buf, size_t n)
+{
+	return sv_orphan_refusal(row, "suspend", buf, n);
+}
+
+/* e and d act on a row of the tree, not on the orphans' heading. */
+static const char *why_not_heading(const void *row, char *buf, size_t n)
+{
+	const struct sv_row *r = row;
+	if (r->kind != SVR_ORPHANS)
+		return NULL;
+	snprintf(buf, n, "select one of the orphaned workergroups: e and d act on one of them");
+	return buf;
+}
+
 /* The serverless view's action table: the tree's own rows, then the
- * changes (their handler: sv_edit.c). */
+ * changes (their handler: sv_edit.c).  Every change is in the hint bar
+ * where it applies to the selected row (why_not). */
 enum { SR_TOGGLE, SR_FOLD, SR_UNFOLD, SR_EP_CREATE, SR_WG_CREATE, SR_EDIT, SR_DELETE, SR_SUSPEND,
        SR__COUNT };
 static enum action sv_ids[SR__COUNT];
@@ -414,20 +462,25 @@ static const struct action_row sv_rows[SR__COUNT] = {
 			     .hint = "new endpoint", .flags = AF_MUTATES | AF_HINT },
 			   "c", NULL, &sv_ids[SR_EP_CREATE] },
 	[SR_WG_CREATE] = { { .name = "workergroup-create",
-			     .help = "add a workergroup from a template to the selected endpoint (form)",
-			     .hint = "add wg", .flags = AF_MUTATES | AF_NEEDS_SEL },
+			     .help = "add a workergroup from a template to the selected endpoint "
+				     "(form; Enter on the template field picks one)",
+			     .hint = "add wg", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT,
+			     .why_not = why_not_add },
 			   "a", NULL, &sv_ids[SR_WG_CREATE] },
 	[SR_EDIT] = { { .name = "serverless-edit",
 			.help = "edit the selected endpoint's or workergroup's autoscaler settings",
-			.hint = "edit", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT },
+			.hint = "edit", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT,
+			.why_not = why_not_heading },
 		      "e", NULL, &sv_ids[SR_EDIT] },
 	[SR_DELETE] = { { .name = "serverless-delete",
 			  .help = "delete the selected endpoint or workergroup (confirm)",
-			  .hint = "delete", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT },
+			  .hint = "delete", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT,
+			  .why_not = why_not_heading },
 			"d", NULL, &sv_ids[SR_DELETE] },
 	[SR_SUSPEND] = { { .name = "endpoint-suspend",
 			   .help = "suspend or resume the selected endpoint (confirm)",
-			   .hint = "suspend", .flags = AF_MUTATES | AF_NEEDS_SEL },
+			   .hint = "suspend/resume", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT,
+			   .why_not = why_not_suspend },
 			 "s", NULL, &sv_ids[SR_SUSPEND] },
 };
 
@@ -436,7 +489,6 @@ static bool sv_action(struct app *a, void *st, enum action act)
 	struct sv_view *v = st;
 	size_t page = a->lay.body.h > 3 ? (size_t)a->lay.body.h - 3 : 1;
 	const struct sv_row *row = v->nrows ? &v->rows[v->sel] : NULL;
-	char why[200];
 	switch (action_row_of(sv_rows, SR__COUNT, act)) {
 	case SR_TOGGLE:
 		if (row && row->kind == SVR_WORKERGROUP)
@@ -446,27 +498,14 @@ static bool sv_action(struct app *a, void *st, enum action act)
 		return true;
 	case SR_FOLD: fold(a, v, 0); return true;
 	case SR_UNFOLD: fold(a, v, 1); return true;
+	/* the changes: their why_not has refused the orphans' rows already */
 	case SR_EP_CREATE: sv_edit_open(a, v->ed, SV_OP_EP_CREATE, row); return true;
-	case SR_WG_CREATE:
-		if (sv_orphan_refusal(row, "add a workergroup to", why, sizeof why))
-			app_toast(a, ROLE_WARNING, 8, "%s", why);
-		else
-			sv_edit_open(a, v->ed, SV_OP_WG_CREATE, row);
-		return true;
-	case SR_EDIT:
+	case SR_WG_CREATE: sv_edit_open(a, v->ed, SV_OP_WG_CREATE, row); return true;
+	case SR_EDIT: sv_edit_open(a, v->ed, SV_OP_EDIT, row); return true;
 	case SR_DELETE: /* on an orphan: the workergroup itself, said so by sv_edit */
-		if (row && row->kind == SVR_ORPHANS)
-			app_toast(a, ROLE_WARNING, 6, "select one of the orphaned workergroups to %s it",
-				  act == sv_ids[SR_EDIT] ? "edit" : "delete");
-		else
-			sv_edit_open(a, v->ed, act == sv_ids[SR_EDIT] ? SV_OP_EDIT : SV_OP_DELETE, row);
+		sv_edit_open(a, v->ed, SV_OP_DELETE, row);
 		return true;
-	case SR_SUSPEND:
-		if (sv_orphan_refusal(row, "suspend", why, sizeof why))
-			app_toast(a, ROLE_WARNING, 8, "%s", why);
-		else
-			sv_edit_open(a, v->ed, SV_OP_SUSPEND, row);
-		return true;
+	case SR_SUSPEND: sv_edit_open(a, v->ed, SV_OP_SUSPEND, row); return true;
 	default: break; /* not a row of the table */
 	}
 	if (!action_builtin(act)) /* another registered action: its run handles it */

@@ -27,6 +27,7 @@
 #include "poller.h"
 #include "svfields.h"
 #include "theme.h"
+#include "tpl_picker.h"
 #include "util.h"
 
 enum ed_modal {
@@ -52,6 +53,7 @@ struct sv_edit {
 	bool suspend;               /* ED_EP_SUSPEND: suspend (else resume) */
 	int action_id;              /* the call awaited, 0: none */
 	int lost_before;            /* the form's send: lost_count over the lists it went on */
+	struct tpl_picker pick;     /* ED_WG_CREATE: Enter on template_hash picks one */
 };
 
 struct sv_edit *sv_edit_new(void)
@@ -66,6 +68,7 @@ static void modal_close(struct app *a, struct sv_edit *ed)
 	ed->action_id = 0;
 	form_free(&ed->fm);
 	dialog_close(&ed->dlg);
+	tpl_picker_close(&ed->pick);
 	if (ed->have_ep)
 		endpoint_clear(&ed->ep);
 	if (ed->have_wg)
@@ -80,6 +83,7 @@ void sv_edit_free(struct app *a, struct sv_edit *ed)
 	if (!ed)
 		return;
 	modal_close(a, ed);
+	tpl_picker_free(a, &ed->pick);
 	free(ed);
 }
 
@@ -467,13 +471,36 @@ static void submit_dialog(struct app *a, struct sv_edit *ed)
 	ed->lost_before = lost_count(a, ed); /* a lost answer's re-read is compared with it */
 }
 
+/* The open template picker takes key: a pick fills template_hash and says
+ * which template it is. */
+static void pick_key(struct app *a, struct sv_edit *ed, int key)
+{
+	const struct template_rec *t = NULL;
+	if (tpl_picker_key(a, &ed->pick, key, &t) != TPK_PICKED || !t)
+		return;
+	if (!form_set(&ed->fm, "template_hash", t->hash_id ? t->hash_id : ""))
+		return;
+	char note[200];
+	snprintf(note, sizeof note, "template %.80s picked", t->name && *t->name ? t->name : "-");
+	form_set_note(&ed->fm, note, false);
+}
+
 bool sv_edit_modal_key(struct app *a, struct sv_edit *ed, int key)
 {
 	if (!ed || ed->modal == ED_NONE)
 		return false;
 	if (is_form(ed->modal)) {
+		if (ed->pick.open) {
+			pick_key(a, ed, key);
+			return true;
+		}
 		if (ed->fm.waiting && key != 27)
 			return true;
+		int tf = form_find(&ed->fm, "template_hash");
+		if (tf >= 0 && ed->fm.focus == tf && !form_busy(&ed->fm) && tpl_picker_opens(key)) {
+			tpl_picker_open(a, &ed->pick);
+			return true;
+		}
 		switch (form_key(&ed->fm, key)) {
 		case FORM_CANCEL: modal_close(a, ed); break;
 		case FORM_SUBMIT: submit_form(a, ed); break;
@@ -499,6 +526,10 @@ bool sv_edit_modal_draw(struct app *a, struct sv_edit *ed)
 		return false;
 	if (is_form(ed->modal)) {
 		form_draw(&ed->fm, &a->lay);
+		if (ed->pick.open) {
+			tpl_picker_draw(a, &ed->pick);
+			return true;
+		}
 		return !form_busy(&ed->fm);
 	}
 	dialog_draw(&ed->dlg, &a->lay);
@@ -529,6 +560,8 @@ static void done_text(const struct sv_edit *ed, char *buf, size_t n)
 void sv_edit_snapshot(struct app *a, struct sv_edit *ed)
 {
 	struct call_result r;
+	if (ed && tpl_picker_snapshot(a, &ed->pick))
+		a->dirty |= DIRTY_ALL;
 	if (ed)
 		lost_reread(a, ed);
 	if (!ed || !ed->action_id || !model_take_result(a->m, ed->action_id, &r))

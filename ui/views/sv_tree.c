@@ -8,7 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "table.h"
 #include "util.h"
+
+/* The fold mark of an endpoint or of the orphans' group. */
+static const char *fold_mark(bool open, bool ascii)
+{
+	return ascii ? (open ? "-" : "+") : (open ? "\u25be" : "\u25b8");
+}
 
 bool sv_collapsed_has(const struct sv_collapsed *c, long id)
 {
@@ -111,7 +118,7 @@ long sv_row_group(const struct sv_row *r)
 
 char *sv_orphans_text(size_t count, bool open, bool ascii, char *buf, size_t n)
 {
-	const char *mark = ascii ? (open ? "-" : "+") : (open ? "\u25be" : "\u25b8");
+	const char *mark = fold_mark(open, ascii);
 	snprintf(buf, n, "%s orphaned workergroups (%zu): their endpoint is gone; e and d act on "
 		 "the workergroup itself", mark, count);
 	return buf;
@@ -150,16 +157,176 @@ static const char *num(double v, char *b, size_t n)
 	return b;
 }
 
+#define BAR_CELLS 10
+
+/* "[####......]": load against capacity. */
+static char *bar_text(const struct workers_health *h, bool ascii, char *bar, size_t n)
+{
+	int fill = 0;
+	if (h->capacity > 0)
+		fill = (int)lround(BAR_CELLS * h->load / h->capacity);
+	else if (h->load > 0)
+		fill = BAR_CELLS;
+	if (fill > BAR_CELLS)
+		fill = BAR_CELLS;
+	if (fill < 0)
+		fill = 0;
+	size_t k = 0;
+	bar[k++] = '[';
+	for (int i = 0; i < BAR_CELLS; i++) {
+		const char *c = i < fill ? (ascii ? "#" : "\u2588") : (ascii ? "." : "\u2591");
+		size_t l = strlen(c);
+		if (k + l + 2 > n)
+			break;
+		memcpy(bar + k, c, l);
+		k += l;
+	}
+	bar[k++] = ']';
+	bar[k] = '\0';
+	return bar;
+}
+
+void sv_endpoint_cells(const struct endpoint *e, const struct sv_ep_health *h, bool open,
+		       bool ascii, struct sv_ep_cells *out)
+{
+	char b1[32];
+	memset(out, 0, sizeof *out);
+	snprintf(out->cell[SVE_NAME], sizeof out->cell[SVE_NAME], "%s %s (%ld)",
+		 fold_mark(open, ascii), e->endpoint_name && e->endpoint_name[0] ? e->endpoint_name : "-",
+		 e->id);
+	snprintf(out->cell[SVE_STATE], sizeof out->cell[SVE_STATE], "%s",
+		 e->endpoint_state && e->endpoint_state[0] ? e->endpoint_state : "-");
+	snprintf(out->cell[SVE_MIN_LOAD], sizeof out->cell[SVE_MIN_LOAD], "min_load %s",
+		 num(e->min_load, b1, sizeof b1));
+	snprintf(out->cell[SVE_UTIL], sizeof out->cell[SVE_UTIL], "util %s",
+		 num(e->target_util, b1, sizeof b1));
+	snprintf(out->cell[SVE_COLD_MULT], sizeof out->cell[SVE_COLD_MULT], "cold_mult %s",
+		 num(e->cold_mult, b1, sizeof b1));
+	/* labelled: "workers 1/4" read as "1 of 4 workers" */
+	snprintf(out->cell[SVE_LIMITS], sizeof out->cell[SVE_LIMITS],
+		 "cold_workers %d max_workers %d", e->cold_workers, e->max_workers);
+	if (!h || !h->asked)
+		return;
+	bool err = h->err && h->err[0];
+	if (!h->have) {
+		snprintf(out->cell[SVE_COUNTS], sizeof out->cell[SVE_COUNTS], "workers: %s",
+			 err ? h->err : "...");
+		return;
+	}
+	bar_text(&h->h, ascii, out->cell[SVE_BAR], sizeof out->cell[SVE_BAR]);
+	workers_counts_text(out->cell[SVE_COUNTS], sizeof out->cell[SVE_COUNTS], &h->h);
+	workers_load_text(out->cell[SVE_LOAD], sizeof out->cell[SVE_LOAD], &h->h);
+	if (h->stale) {
+		snprintf(out->cell[SVE_STALE], sizeof out->cell[SVE_STALE], "(stale %.0fs)",
+			 h->age > 0 ? h->age : 0);
+		if (err)
+			snprintf(out->cell[SVE_WHY], sizeof out->cell[SVE_WHY], "%s", h->err);
+	}
+}
+
+/* Drop order: a larger number goes first; 0 never (table_col.prio). */
+static const int sve_prio[SVE__COUNT] = {
+	[SVE_NAME] = 0,   [SVE_STATE] = 3, [SVE_MIN_LOAD] = 7, [SVE_UTIL] = 8, [SVE_COLD_MULT] = 9,
+	[SVE_LIMITS] = 4, [SVE_BAR] = 5,   [SVE_COUNTS] = 1,   [SVE_LOAD] = 2, [SVE_STALE] = 0,
+	[SVE_WHY] = 6,
+};
+
+unsigned sv_endpoint_layout(const struct sv_ep_cells *rows, size_t n, int width,
+			    int w[SVE__COUNT])
+{
+	/* one column per field that some row fills; each but the first is
+	 * one cell wider for the second cell of the gap */
+	struct table_col cols[SVE__COUNT];
+	int natural[SVE__COUNT], field[SVE__COUNT], tw[SVE__COUNT], nc = 0;
+	for (int f = 0; f < SVE__COUNT; f++) {
+		w[f] = 0;
+		int wide = 0;
+		for (size_t i = 0; i < n; i++) {
+			int cw = util_strwidth(rows[i].cell[f]);
+			if (cw > wide)
+				wide = cw;
+		}
+		if (!wide)
+			continue;
+		if (nc)
+			wide++;
+		/* the name may be cut (last of all); every other field is whole */
+		cols[nc] = (struct table_col){ .title = "", .min_w = wide, .max_w = wide,
+					       .prio = sve_prio[f], .whole = f != SVE_NAME };
+		natural[nc] = wide;
+		field[nc++] = f;
+	}
+	unsigned shown = nc ? table_widths_fit(cols, nc, width, natural, tw) : 0, mask = 0;
+	for (int c = 0; c < nc; c++)
+		if (shown & (1u << c)) {
+			w[field[c]] = tw[c] - (c > 0);
+			mask |= 1u << field[c];
+		}
+	return mask;
+}
+
+int sv_endpoint_field_x(const int w[SVE__COUNT], int f)
+{
+	if (f < 0 || f >= SVE__COUNT || w[f] <= 0)
+		return -1;
+	int x = 0;
+	for (int g = 0; g < f; g++)
+		if (w[g] > 0)
+			x += w[g] + 2;
+	return x;
+}
+
+/* Append s to buf at *k, cut or padded to exactly width cells. */
+static void put_cell(char *buf, size_t n, size_t *k, const char *s, int width)
+{
+	int used = 0;
+	const char *p = s;
+	while (*p) {
+		/* one code point, taken only when it fits */
+		size_t l = 1;
+		while ((p[l] & 0xc0) == 0x80)
+			l++;
+		char cp[8] = "";
+		if (l < sizeof cp)
+			memcpy(cp, p, l);
+		int cw = util_strwidth(cp);
+		if (used + cw > width || *k + l + 1 > n)
+			break;
+		memcpy(buf + *k, p, l);
+		*k += l;
+		used += cw;
+		p += l;
+	}
+	for (; used < width && *k + 2 <= n; used++)
+		buf[(*k)++] = ' ';
+	buf[*k] = '\0';
+}
+
+char *sv_endpoint_line(const struct sv_ep_cells *c, const int w[SVE__COUNT], char *buf,
+		       size_t n)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int f = 0; f < SVE__COUNT; f++) {
+		if (w[f] <= 0)
+			continue;
+		if (k)
+			put_cell(buf, n, &k, "", 2);
+		put_cell(buf, n, &k, c->cell[f], w[f]);
+	}
+	while (k && buf[k - 1] == ' ') /* no trailing blanks */
+		buf[--k] = '\0';
+	return buf;
+}
+
 char *sv_endpoint_text(const struct endpoint *e, bool open, bool ascii, char *buf, size_t n)
 {
-	char b1[32], b2[32], b3[32];
-	const char *mark = ascii ? (open ? "-" : "+") : (open ? "\u25be" : "\u25b8");
-	snprintf(buf, n, "%s %s (%ld)  %s  min_load %s  util %s  cold_mult %s  workers %d/%d", mark,
-		 e->endpoint_name && e->endpoint_name[0] ? e->endpoint_name : "-", e->id,
-		 e->endpoint_state && e->endpoint_state[0] ? e->endpoint_state : "-",
-		 num(e->min_load, b1, sizeof b1), num(e->target_util, b2, sizeof b2),
-		 num(e->cold_mult, b3, sizeof b3), e->cold_workers, e->max_workers);
-	return buf;
+	struct sv_ep_cells c;
+	sv_endpoint_cells(e, NULL, open, ascii, &c);
+	int w[SVE__COUNT];
+	for (int f = 0; f < SVE__COUNT; f++)
+		w[f] = util_strwidth(c.cell[f]);
+	return sv_endpoint_line(&c, w, buf, n);
 }
 
 const char *sv_template_name(const char *hash, const struct instance *const *v, size_t n)
@@ -207,31 +374,10 @@ char *sv_workergroup_text(const struct workergroup *g, const char *tmpl_name, bo
 	return buf;
 }
 
-#define BAR_CELLS 10
-
 char *sv_health_text(const struct workers_health *h, bool ascii, char *buf, size_t n)
 {
-	int fill = 0;
-	if (h->capacity > 0)
-		fill = (int)lround(BAR_CELLS * h->load / h->capacity);
-	else if (h->load > 0)
-		fill = BAR_CELLS;
-	if (fill > BAR_CELLS)
-		fill = BAR_CELLS;
-	if (fill < 0)
-		fill = 0;
-	char bar[BAR_CELLS * 3 + 3];
-	size_t k = 0;
-	bar[k++] = '[';
-	for (int i = 0; i < BAR_CELLS; i++) {
-		const char *c = i < fill ? (ascii ? "#" : "\u2588") : (ascii ? "." : "\u2591");
-		size_t l = strlen(c);
-		memcpy(bar + k, c, l);
-		k += l;
-	}
-	bar[k++] = ']';
-	bar[k] = '\0';
-	char t[160];
+	char bar[BAR_CELLS * 3 + 3], t[160];
+	bar_text(h, ascii, bar, sizeof bar);
 	workers_health_text(t, sizeof t, h);
 	snprintf(buf, n, "%s %s", bar, t);
 	return buf;

@@ -68,7 +68,57 @@ const char *sv_orphan_refusal(const struct sv_row *r, const char *what, char *bu
  * orphaned and which endpoint is gone. */
 char *sv_delete_orphan_text(const struct workergroup *g, char *buf, size_t n);
 
-/* "v llm-chat (1)  active  min_load 10  util 0.90  cold 2.5x  workers 1/8". */
+/* The fields of an endpoint row, in the order drawn.  A row too wide for
+ * the terminal drops whole fields, the least useful first, as the instance
+ * table drops columns (table_widths_fit): cold_mult, util, min_load, why
+ * the figures are stale, the bar, the worker limits, the state, the load,
+ * the counts; the name (cut last) and the stale marker are never dropped,
+ * so stale figures never look live. */
+enum sv_ep_field {
+	SVE_NAME,       /* "v llm-chat (1)": the fold mark, the name and the id */
+	SVE_STATE,      /* "active" */
+	SVE_MIN_LOAD,   /* "min_load 10" */
+	SVE_UTIL,       /* "util 0.9" (target_util) */
+	SVE_COLD_MULT,  /* "cold_mult 2.5" */
+	SVE_LIMITS,     /* "cold_workers 1 max_workers 4" */
+	SVE_BAR,        /* "[####......]": load against capacity */
+	SVE_COUNTS,     /* "3 ready 1 error"; "workers: ..." before an answer */
+	SVE_LOAD,       /* "load 42/120" */
+	SVE_STALE,      /* "(stale 30s)": the figures are old */
+	SVE_WHY,        /* why: the last failure of the worker fetch */
+	SVE__COUNT
+};
+
+/* The worker health of an endpoint as the row shows it. */
+struct sv_ep_health {
+	bool asked;             /* a worker fetch is subscribed (false: no health field) */
+	bool have;              /* h holds an answer */
+	struct workers_health h;
+	bool stale;             /* the last fetch failed or is older than the stale age */
+	double age;             /* s since h was fetched */
+	const char *err;        /* the last failure, "" or NULL: none */
+};
+
+struct sv_ep_cells {
+	char cell[SVE__COUNT][200]; /* "" : nothing to show */
+};
+/* The fields of endpoint e's row; h may be NULL (no health). */
+void sv_endpoint_cells(const struct endpoint *e, const struct sv_ep_health *h, bool open,
+		       bool ascii, struct sv_ep_cells *out);
+/* The widths of the fields for n rows in width cells, the same for every
+ * row so that the fields align: w[f] the field's width (its widest cell;
+ * 0: dropped, or empty in every row).  Fields are two cells apart.
+ * Returns the mask of the fields shown (1u << f). */
+unsigned sv_endpoint_layout(const struct sv_ep_cells *rows, size_t n, int width,
+			    int w[SVE__COUNT]);
+/* Where field f starts, in cells from the row's start, for widths w;
+ * -1 when it is not shown. */
+int sv_endpoint_field_x(const int w[SVE__COUNT], int f);
+/* One row as drawn at widths w (fields padded, cut to their width). */
+char *sv_endpoint_line(const struct sv_ep_cells *c, const int w[SVE__COUNT], char *buf,
+		       size_t n);
+/* The whole row: "v llm-chat (1)  active  min_load 10  util 0.9  cold_mult
+ * 2.5  cold_workers 1 max_workers 8" (no health, nothing dropped). */
 char *sv_endpoint_text(const struct endpoint *e, bool open, bool ascii, char *buf, size_t n);
 /* The template's name from an instance of the snapshot with that hash, or NULL. */
 const char *sv_template_name(const char *hash, const struct instance *const *v, size_t n);
