@@ -52,9 +52,9 @@ t_suspend_resume() {
     wait_for "credit" 5 || return 1
     # it answers keys again, then quits normally
     keys '?'
-    wait_for "show this help" 10 || return 1
+    wait_for "Help  (Esc" 10 || return 1
     keys Escape
-    wait_gone "show this help" 10 || return 1
+    wait_gone "Help  (Esc" 10 || return 1
     keys q
     wait_gone "$FIRST" 15 || return 1
     type_text 'echo "rentop-status-$?"'
