@@ -89,8 +89,24 @@ unsigned acct_rights_mask(const json_t *rights, int *unknown)
 	if (!rights || json_is_null(rights) ||
 	    (json_is_object(rights) && json_object_size(rights) == 0))
 		return ACCT_CAT_ALL;
-	if (!json_is_object(rights))
+	if (json_is_array(rights)) { /* the docs' list of names */
+		size_t i;
+		json_t *it;
+		unsigned m = 0;
+		json_array_foreach(rights, i, it) {
+			int c = json_is_string(it) ? acct_category_from_name(json_string_value(it)) : -1;
+			if (c >= 0)
+				m |= BIT(c);
+			else if (unknown)
+				(*unknown)++;
+		}
+		return m;
+	}
+	if (!json_is_object(rights)) {
+		if (unknown)
+			*unknown = 1; /* a value that grants nothing we can name */
 		return 0;
+	}
 	const json_t *api = json_object_get(rights, "api");
 	if (json_is_object(api))
 		rights = api;
@@ -115,6 +131,11 @@ unsigned acct_rights_mask_text(const char *rights_json, int *unknown)
 		return ACCT_CAT_ALL;
 	}
 	json_t *j = json_loads(rights_json, JSON_DECODE_ANY, NULL);
+	if (!j) { /* text that is not JSON: nothing known granted, never "all" */
+		if (unknown)
+			*unknown = 1;
+		return 0;
+	}
 	unsigned m = acct_rights_mask(j, unknown);
 	json_decref(j);
 	return m;
@@ -127,6 +148,34 @@ char *acct_rights_summary(const char *rights_json, char *buf, size_t n)
 	if (!n)
 		return buf;
 	buf[0] = '\0';
+	json_t *j = rights_json && *rights_json ? json_loads(rights_json, JSON_DECODE_ANY, NULL)
+						: NULL;
+	bool other = rights_json && *rights_json && (!j || !(json_is_object(j) || json_is_null(j)));
+	if (other) {
+		/* a list of names, or a value or text outside the object form:
+		 * what it holds, as sent */
+		size_t len = 0;
+		if (json_is_array(j)) {
+			size_t i;
+			json_t *it;
+			len = (size_t)snprintf(buf, n, "list:");
+			json_array_foreach(j, i, it) {
+				if (len >= n)
+					break;
+				char *t = json_is_string(it) ? NULL : json_dumps(it, JSON_COMPACT | JSON_ENCODE_ANY);
+				len += (size_t)snprintf(buf + len, n - len, "%s %s", i ? "," : "",
+							t ? t : json_string_value(it));
+				free(t);
+			}
+			if (!json_array_size(j) && len < n)
+				snprintf(buf + len, n - len, " none");
+		} else {
+			snprintf(buf, n, "as sent: %s", rights_json);
+		}
+		json_decref(j);
+		return buf;
+	}
+	json_decref(j);
 	if (!unknown) {
 		const char *named = m == ACCT_CAT_ALL	   ? "full access"
 				    : m == MASK_READ_ONLY ? "read-only"

@@ -49,14 +49,18 @@ unsigned acct_scope_mask(enum acct_scope s, unsigned custom_mask);
 json_t *acct_scope_permissions(enum acct_scope s, unsigned custom_mask);
 
 /* The categories granted by a permissions object ({"api":{...}} or the
- * categories directly; a JSON text or a value).  *unknown counts names
- * outside the catalogue (may be NULL).  NULL/empty/null rights: ACCT_CAT_ALL
+ * categories directly; a JSON text or a value) or by a list of category
+ * names (the docs' shape of a role's permissions).  *unknown counts names
+ * outside the catalogue (may be NULL); any other value, or text that is not
+ * JSON, grants none known (unknown 1).  NULL/empty/null rights: ACCT_CAT_ALL
  * (a key without rights is a full-access key). */
 unsigned acct_rights_mask(const json_t *rights, int *unknown);
 unsigned acct_rights_mask_text(const char *rights_json, int *unknown);
 /* A short summary for a table cell: "full access", "read-only",
  * "instances", or "custom: instance_read, misc" (categories in catalogue
- * order; unknown ones as "+N other").  Into buf; returns buf. */
+ * order; unknown ones as "+N other"); a list of names as "list: read,
+ * write"; any other value or text as "as sent: TEXT".  Into buf; returns
+ * buf. */
 char *acct_rights_summary(const char *rights_json, char *buf, size_t n);
 
 /* ---- phone numbers ------------------------------------------------------------- */

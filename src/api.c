@@ -99,6 +99,36 @@ enum retry_kind api_ep_kind(enum api_ep ep)
 	return RK_ACTION;
 }
 
+bool api_ep_key_in_body(enum api_ep ep)
+{
+	return ep == EP_LOGS_CLI;
+}
+
+bool api_ep_scrub(enum api_ep ep)
+{
+	return ep == EP_LOGS || ep == EP_LOGS_CLI || ep == EP_WORKERS || ep == EP_LOG_RESULT;
+}
+
+char *api_request_auth(struct auth *a, const struct api_call *call, char **body,
+		       unsigned *session_gen)
+{
+	*body = NULL;
+	*session_gen = 0;
+	if (!a || call->no_auth)
+		return NULL;
+	bool key_body = api_ep_key_in_body(call->ep) && call->body;
+	return auth_request(a, key_body ? call->body : NULL, key_body ? "api_key" : NULL, body,
+			    session_gen);
+}
+
+void api_scrub_answer(struct auth *a, const struct api_call *call, struct http_xfer *x)
+{
+	size_t len;
+	char *b = a && x && api_ep_scrub(call->ep) ? http_xfer_body_rw(x, &len) : NULL;
+	if (b && auth_redact_mem(a, b, len))
+		log_msg("%s: the answer held a key: starred out", api_ep_name(call->ep));
+}
+
 void api_call_free(struct api_call *c)
 {
 	free(c->url);
@@ -290,18 +320,28 @@ struct api_call api_endpoint_logs(const struct config *c, const char *endpoint, 
 		  json_pack("{s:s,s:i}", "endpoint", endpoint, "tail", tail));
 }
 
-struct api_call api_endpoint_logs_cli(const struct config *c, long endpoint_id,
-				      const char *endpoint_api_key, int tail)
+struct api_call api_endpoint_logs_cli(const struct config *c, long endpoint_id, int tail)
 {
+	/* the CLI's key order; the key itself is filled at send (api_request_auth) */
 	return mk(EP_LOGS_CLI, "POST", xasprintf("%s/get_endpoint_logs/", c->run_url),
-		  json_pack("{s:I,s:s,s:i}", "id", (json_int_t)endpoint_id, "api_key",
-			    endpoint_api_key ? endpoint_api_key : "", "tail", tail));
+		  json_pack("{s:I,s:s,s:i}", "id", (json_int_t)endpoint_id, "api_key", "", "tail",
+			    tail));
 }
 
 bool api_should_fall_back(const struct api_error *e)
 {
 	return (e->http_status == 404 || e->http_status == 405) && e->cls != AE_AUTH &&
 	       e->cls != AE_SESSION_EXPIRED;
+}
+
+bool api_logs_fall_back(const struct api_error *e)
+{
+	switch (e->http_status) {
+	case 301: case 302: case 303: case 307: case 308:
+		return true;
+	default:
+		return api_should_fall_back(e);
+	}
 }
 
 bool api_parse(const struct http_xfer *x, json_t **root, struct api_error *e)
@@ -480,9 +520,12 @@ static double jitter(uint64_t *s)
 struct http_xfer *api_xfer_new(struct api_client *cl, const struct api_call *call,
 			       struct api_error *e)
 {
-	char *hdr = cl->auth && !call->no_auth ? auth_header(cl->auth) : NULL;
-	struct http_xfer *x = http_xfer_new(&cl->opts, call->method, call->url, call->body, hdr, e);
+	char *body;
+	char *hdr = api_request_auth(cl->auth, call, &body, &cl->session_gen);
+	struct http_xfer *x = http_xfer_new(&cl->opts, call->method, call->url,
+					    body ? body : call->body, hdr, e);
 	auth_header_free(hdr);
+	auth_header_free(body);
 	if (!x)
 		return NULL;
 	if (api_ep_kind(call->ep) == RK_ACTION)
@@ -500,7 +543,7 @@ enum api_next api_after_failure(struct api_client *cl, const struct api_call *ca
 	*delay = 0;
 	auth_redact(cl->auth, e->msg);
 	auth_redact(cl->auth, e->slug);
-	enum retry_fail f = retry_classify(e, rc, sent);
+	enum retry_fail f = retry_classify_sent(e, rc, sent, cl->session_gen != 0);
 	enum retry_decision d = retry_decide(kind, f);
 	if (d == RD_UNKNOWN) {
 		cl->unknown = true;
@@ -511,9 +554,14 @@ enum api_next api_after_failure(struct api_client *cl, const struct api_call *ca
 	if (d == RD_FAIL)
 		return API_FAIL;
 	if (f == RF_SESSION) {
-		if (st->session_retry || !cl->auth || !auth_session_expired(cl->auth))
+		bool dropped;
+		if (st->session_retry || !cl->auth ||
+		    !auth_session_refused(cl->auth, cl->session_gen, &dropped))
 			return API_FAIL;
-		log_msg("session key expired: dropped, retrying with the normal key");
+		log_msg("%s: 2FA session key refused (HTTP %d): dropped, retrying once with the "
+			"normal key", api_ep_name(call->ep), e->http_status);
+		if (cl->on_session && dropped)
+			cl->on_session(cl->on_wait_ctx, call, e);
 		st->session_retry = true;
 		return API_RETRY;
 	}
@@ -563,6 +611,7 @@ static bool run(struct api_client *cl, const struct api_call *call, json_t **roo
 		} else {
 			http_xfer_perform(x);
 		}
+		api_scrub_answer(cl->auth, call, x);
 		bool ok = decode ? decode(x, ctx, e)
 			  : pd ? api_parse_page_texts(x, map, texts, pd, e) : api_parse(x, root, e);
 		CURLcode rc = http_xfer_code(x);
@@ -618,19 +667,30 @@ bool api_run_decode(struct api_client *cl, const struct api_call *call, api_deco
 	return run(cl, call, NULL, NULL, false, NULL, decode, ctx, API_RATE_RETRIES, NULL, e);
 }
 
+bool api_run_endpoint_logs(struct api_client *cl, const char *name, long id, int tail,
+			   json_t **root, struct api_error *e)
+{
+	struct api_call c = api_endpoint_logs_cli(cl->cfg, id, tail);
+	bool ok = api_run(cl, &c, root, e);
+	api_call_free(&c);
+	if (ok || !api_logs_fall_back(e) || !name)
+		return ok;
+	struct api_error first = *e;
+	log_msg("%s answered %d: trying the spec's form", api_ep_name(EP_LOGS_CLI),
+		e->http_status);
+	c = api_endpoint_logs(cl->cfg, name, tail);
+	ok = api_run(cl, &c, root, e);
+	api_call_free(&c);
+	if (!ok && api_logs_fall_back(e))
+		*e = first; /* neither form is there: say what the first one said */
+	return ok;
+}
+
 char *api_fetch_endpoint_logs(struct api_client *cl, const char *name, long id, int tail,
 			      struct api_error *e)
 {
-	struct api_call c = api_endpoint_logs(cl->cfg, name, tail);
 	json_t *root = NULL;
-	bool ok = api_run(cl, &c, &root, e);
-	api_call_free(&c);
-	if (!ok && api_should_fall_back(e)) {
-		c = api_endpoint_logs_cli(cl->cfg, id, NULL, tail);
-		ok = api_run(cl, &c, &root, e);
-		api_call_free(&c);
-	}
-	if (!ok)
+	if (!api_run_endpoint_logs(cl, name, id, tail, &root, e))
 		return NULL;
 	char *text = api_logs_text(root);
 	if (!text) {

@@ -38,8 +38,9 @@ enum api_ep {
 	EP_PREPAY,         /* PUT /api/v0/instances/prepay/{id}/ */
 	EP_CREATE,         /* PUT /api/v0/asks/{offer}/ */
 	EP_TFA_LOGIN,      /* POST /api/v0/tfa/ */
-	EP_LOGS,           /* POST {run_url}/get_endpoint_logs (spec) */
-	EP_LOGS_CLI,       /* POST {run_url}/get_endpoint_logs/ (the CLI's form) */
+	EP_LOGS,           /* POST {run_url}/get_endpoint_logs (spec; the fall-back) */
+	EP_LOGS_CLI,       /* POST {run_url}/get_endpoint_logs/ (the CLI's and the docs'
+			    * form, first: the key in the body too) */
 	/* serverless and account calls (api_serverless.h, api_account.h) */
 	EP_ENDPT_WRITE,    /* POST|PUT|DELETE /api/v0/endptjobs/[{id}/] */
 	EP_WG_WRITE,       /* POST|PUT|DELETE /api/v0/workergroups/[{id}/] */
@@ -81,6 +82,25 @@ const char *api_ep_name(enum api_ep ep);
 double api_ep_rate(enum api_ep ep);
 /* Fetch (retry-safe read) or action (at most once, retry.h) of the endpoint. */
 enum retry_kind api_ep_kind(enum api_ep ep);
+/* Does the endpoint's body carry the key ("api_key":"" in the built body,
+ * filled at send time by api_request_auth)?  Only the CLI's log form. */
+bool api_ep_key_in_body(enum api_ep ep);
+/* Is the endpoint's answer text the run server's or a log's (which could
+ * hold the key a request carried)?  Those answers are starred out by
+ * api_scrub_answer before anything reads them. */
+bool api_ep_scrub(enum api_ep ep);
+/* What one attempt at call sends, with the key in use read once (auth may
+ * be NULL: no key): the Authorization line (NULL when none or no_auth;
+ * free with auth_header_free), and in *body a body with the key in it for
+ * an endpoint that carries it (free with auth_header_free), else NULL (send
+ * call->body).  *session_gen: the 2FA session key sent, 0 for none
+ * (auth_session_refused). */
+char *api_request_auth(struct auth *a, const struct api_call *call, char **body,
+		       unsigned *session_gen);
+/* Star out every key auth holds in x's answer when the endpoint's answer
+ * may echo it (api_ep_scrub); call before decoding.  Poller or any thread
+ * owning x. */
+void api_scrub_answer(struct auth *a, const struct api_call *call, struct http_xfer *x);
 
 #define API_PAGE_LIMIT 25
 
@@ -115,14 +135,21 @@ struct api_call api_prepay(const struct config *c, long id, double amount);
 struct api_call api_create(const struct config *c, const struct create_req *r);
 /* method "totp" (code = 6 digits) or "backup" (code = XXXX-XXXX-XXXX). */
 struct api_call api_tfa_login(const struct config *c, const char *method, const char *code);
+/* The spec's form: POST {run_url}/get_endpoint_logs {"endpoint","tail"}
+ * (the fall-back). */
 struct api_call api_endpoint_logs(const struct config *c, const char *endpoint, int tail);
-/* The CLI's form needs the endpoint's api_key; the caller passes it (it goes
- * into the body only). */
-struct api_call api_endpoint_logs_cli(const struct config *c, long endpoint_id,
-				      const char *endpoint_api_key, int tail);
+/* The form of the official CLI and the docs (tried first): POST
+ * {run_url}/get_endpoint_logs/ {"id":N,"api_key":"<key>","tail":N} with the
+ * Bearer header, the key the one in use (the CLI sends its key in both).
+ * The built body holds "api_key":"" (the key never sits in a queued call);
+ * api_request_auth fills it at each send. */
+struct api_call api_endpoint_logs_cli(const struct config *c, long endpoint_id, int tail);
 
 /* Should a 404/405 make the caller try the older or newer form? */
 bool api_should_fall_back(const struct api_error *e);
+/* The same for the endpoint log forms: 404/405, or a redirect (301, 302,
+ * 303, 307, 308: never followed, a run server that moved the path). */
+bool api_logs_fall_back(const struct api_error *e);
 
 /* Decode a finished transfer: every error becomes *e (false); success gives
  * the parsed body (*root, the caller's).  A success body that is not JSON
@@ -154,7 +181,9 @@ char *api_logs_text(const json_t *root);
  * x1.5; `retries` of them), a 429 after waiting past the service's window
  * (pace_refused; up to API_RATE_RETRIES of them); an action is never resent
  * once the service may have acted (then `unknown` is set).  On "Session
- * expired" it drops the session key and retries once with the normal key. */
+ * expired", or a 401 "Invalid user key" to a 2FA session key (the official
+ * CLI's two signals), it drops the session key and resends once with the
+ * normal key (a refused key: nothing was done, an action too). */
 #define API_RATE_RETRIES 6
 struct api_client {
 	const struct config *cfg;
@@ -164,13 +193,18 @@ struct api_client {
 	unsigned requests;   /* counters, for tests and the log */
 	unsigned retried;
 	unsigned rate_limited; /* 429 answers seen (retried or not) */
+	unsigned session_gen; /* the 2FA session key api_xfer_new last sent (0:
+			       * the normal key), for api_after_failure */
 	bool unknown;        /* the last api_run failed with its outcome unknown */
 	struct pace pace[EP__COUNT]; /* 429 blocks per endpoint (no rate: --dump paces itself) */
 	uint64_t seed;       /* jitter of the 429 waits */
 	/* Optional: told before each wait of a retry (--dump says it on stderr). */
 	void (*on_wait)(void *ctx, const struct api_call *call, const struct api_error *e,
 			double delay_s);
-	void *on_wait_ctx;
+	/* Optional: told when a refused 2FA session key was dropped and the
+	 * call is resent once with the normal key (--dump says it on stderr). */
+	void (*on_session)(void *ctx, const struct api_call *call, const struct api_error *e);
+	void *on_wait_ctx;  /* for both */
 };
 void api_client_init(struct api_client *cl, const struct config *cfg, struct auth *auth);
 void api_client_cleanup(struct api_client *cl);
@@ -224,9 +258,14 @@ typedef bool (*api_decode_fn)(const struct http_xfer *x, void *ctx, struct api_e
 bool api_run_decode(struct api_client *cl, const struct api_call *call, api_decode_fn decode,
 		    void *ctx, struct api_error *e);
 /* Blocking: the last `tail` lines of an endpoint's logs (malloc'd, sanitised,
- * newlines kept): the spec's form first, then the CLI's form (by id) when the
- * spec's is absent (404/405).  NULL with *e filled on failure. */
+ * newlines kept): the CLI's form (by id) first, then the spec's form (by
+ * name) when that is absent (api_logs_fall_back); when both are, the first
+ * form's error.  NULL with *e filled on failure. */
 char *api_fetch_endpoint_logs(struct api_client *cl, const char *name, long id, int tail,
 			      struct api_error *e);
+/* Its request half: the answer of whichever form answered (*root, the
+ * caller's), the same order and errors. */
+bool api_run_endpoint_logs(struct api_client *cl, const char *name, long id, int tail,
+			   json_t **root, struct api_error *e);
 
 #endif

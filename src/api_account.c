@@ -15,6 +15,7 @@
 #include "acct.h"
 #include "auth.h"
 #include "config.h"
+#include "json_map.h"
 #include "sshkey.h"
 #include "util.h"
 
@@ -284,14 +285,8 @@ bool api_team_roles(const json_t *root, struct team_role **v, size_t *n)
 		json_t *idv = json_object_get(o, "id");
 		r->id = json_is_number(idv) ? (long)json_number_value(idv) : 0;
 		r->name = util_sanitize(json_string_value(nm));
-		json_t *perm = json_object_get(o, "permissions");
-		json_t *parsed = NULL;
-		if (json_is_string(perm))
-			perm = parsed = json_loads(json_string_value(perm), 0, NULL);
-		char *raw = json_is_object(perm) ? json_dumps(perm, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-		r->permissions = raw ? util_sanitize(raw) : xstrdup("");
-		free(raw);
-		json_decref(parsed);
+		/* an object, or the docs' list of names, or text: shown, never blanked */
+		r->permissions = json_map_rights_text(json_object_get(o, "permissions"));
 		char sum[256];
 		/* a role without permissions grants none (unlike a key without rights) */
 		if (r->permissions[0])

@@ -220,17 +220,9 @@ bool api_logs_failure(const json_t *root, struct api_error *e)
 char *api_serverless_fetch_logs(struct api_client *cl, const char *name, long id, int tail,
 				enum log_stream s, struct api_error *e)
 {
-	struct api_call c = api_endpoint_logs(cl->cfg, name, tail);
 	json_t *root = NULL;
-	bool ok = api_run(cl, &c, &root, e);
-	api_call_free(&c);
-	if (!ok && api_should_fall_back(e)) {
-		c = api_endpoint_logs_cli(cl->cfg, id, NULL, tail);
-		ok = api_run(cl, &c, &root, e);
-		api_call_free(&c);
-	}
-	if (!ok)
-		return NULL;
+	if (!api_run_endpoint_logs(cl, s == LOGS_DEFAULT ? name : NULL, id, tail, &root, e))
+		return NULL; /* a level stream exists in the CLI's form only */
 	char *text = NULL;
 	if (!api_logs_failure(root, e)) {
 		text = api_log_stream_text(root, s);
@@ -279,13 +271,23 @@ struct api_call api_instance_logs_fetch(const char *result_url, char *err, size_
 	return c;
 }
 
+bool api_instance_logs_pending(const struct api_error *e)
+{
+	return e->cls != AE_TRANSPORT && e->cls != AE_NONE && e->http_status > 0 &&
+	       e->http_status != 200;
+}
+
 enum log_result api_instance_logs_result(const struct http_xfer *x, char **text,
 					 struct api_error *e)
 {
 	*text = NULL;
 	memset(e, 0, sizeof *e);
 	if (http_xfer_failed(x, e))
-		return e->http_status == 404 ? LOGRES_PENDING : LOGRES_FAILED;
+		return api_instance_logs_pending(e) ? LOGRES_PENDING : LOGRES_FAILED;
+	if (http_xfer_status(x) != 200) { /* the CLI takes 200 only */
+		apierr_protocol(e, (int)http_xfer_status(x), "the log is not written yet");
+		return LOGRES_PENDING;
+	}
 	size_t len;
 	const char *body = http_xfer_body(x, &len);
 	/* a JSON string is unwrapped; anything else is the text itself */

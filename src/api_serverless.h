@@ -4,7 +4,7 @@
  * suspend / resume, workergroup create (from a template) / edit (only
  * changed fields) / delete, the worker list of an endpoint, the level
  * streams of the CLI's log form, and instance container logs (request, then
- * a result_url fetched with no auth, 404 until ready).  No I/O: the caller
+ * a result_url fetched with no auth, any non-200 until ready).  No I/O: the caller
  * runs the calls (poller, jobs, api_run).  Pure; any thread; results are
  * the caller's. */
 #ifndef RENTOP_API_SERVERLESS_H
@@ -85,11 +85,12 @@ char *api_log_stream_text(const json_t *root, enum log_stream s);
  * when root was such a failure. */
 bool api_logs_failure(const json_t *root, struct api_error *e);
 
-/* Blocking (--dump, tests): one stream of an endpoint's log, the spec's form
- * first, the CLI's form (by id) on 404/405, as api_fetch_endpoint_logs()
- * but choosing the stream (that one joins the CLI's levels, which repeats
- * lines and cannot be merged as a tail).  NULL with *e filled on failure,
- * or when the answer lacks the stream (AE_PROTOCOL). */
+/* Blocking (--dump, tests): one stream of an endpoint's log, the CLI's
+ * form (by id) first, the spec's form (by name) when that is absent and the
+ * stream is LOGS_DEFAULT, as api_fetch_endpoint_logs() but choosing the
+ * stream (that one joins the CLI's levels, which repeats lines and cannot
+ * be merged as a tail).  NULL with *e filled on failure, or when the answer
+ * lacks the stream (AE_PROTOCOL). */
 char *api_serverless_fetch_logs(struct api_client *cl, const char *name, long id, int tail,
 				enum log_stream s, struct api_error *e);
 
@@ -107,12 +108,23 @@ char *api_instance_logs_url(const json_t *root);
  * fields when the URL is refused by http_url_allowed() (err says why). */
 struct api_call api_instance_logs_fetch(const char *result_url, char *err, size_t errlen);
 
+/* The result_url is tried as the official CLI does (vastai/api/instances.py
+ * _poll_result_url, vast.py logs): every 0.3 s, 30 times (about 9 s), any
+ * answer but 200 meaning "not there yet" (an object store answers 403, not
+ * 404, for a key not written yet). */
+#define API_LOG_RESULT_TRIES 30
+#define API_LOG_RESULT_DELAY_S 0.3
+
 enum log_result { LOGRES_READY, LOGRES_PENDING, LOGRES_FAILED };
 /* Classify a finished result_url transfer: READY with *text (malloc'd, the
- * body sanitised with newlines kept; a JSON string body is unwrapped), or
- * PENDING on 404 (not written yet: retry after a short delay), or FAILED
- * with *e filled. */
+ * body sanitised with newlines kept; a JSON string body is unwrapped) on
+ * 200, or PENDING on any other HTTP answer (*e says which: retry after
+ * API_LOG_RESULT_DELAY_S), or FAILED with *e filled (no answer: transport;
+ * a 200 too large). */
 enum log_result api_instance_logs_result(const struct http_xfer *x, char **text,
 					 struct api_error *e);
+/* Is e (a result_url failure) "not written yet", to retry: an HTTP answer
+ * other than 200 (not a transport failure, not an oversize 200)? */
+bool api_instance_logs_pending(const struct api_error *e);
 
 #endif

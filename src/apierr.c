@@ -440,6 +440,11 @@ void apierr_protocol(struct api_error *e, int http_status, const char *what)
 	set_text(e->msg, sizeof e->msg, m, strlen(m));
 }
 
+bool apierr_invalid_key(const struct api_error *e)
+{
+	return e->http_status == 401 && e->cls == AE_AUTH && !strcmp(e->msg, "Invalid user key");
+}
+
 char *apierr_format(const struct api_error *e, char *buf, size_t n)
 {
 	if (!n)

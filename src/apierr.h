@@ -37,6 +37,10 @@ bool apierr_decode(int http_status, const char *body, size_t len, struct api_err
 void apierr_transport(struct api_error *e, const char *msg);
 /* Fill *e for a protocol failure (a body that does not have the expected shape). */
 void apierr_protocol(struct api_error *e, int http_status, const char *what);
+/* Is e the refusal of the key itself as the official CLI recognises it
+ * (HTTP 401 with msg "Invalid user key")?  With a 2FA session key in use,
+ * the CLI then drops the session key and resends with the normal key. */
+bool apierr_invalid_key(const struct api_error *e);
 /* "HTTP 429 rate_limit_exceeded: API requests too frequent ..." into buf. */
 char *apierr_format(const struct api_error *e, char *buf, size_t n);
 

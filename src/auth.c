@@ -26,6 +26,7 @@ struct auth {
 	char *primary;        /* the normal key, NULL when none */
 	char *primary_src;    /* where it came from */
 	char *session;        /* a 2FA session key, NULL when none */
+	unsigned session_gen; /* bumped whenever session is set (never 0 then) */
 	char *session_path;   /* <vastai dir>/vast_tfa_key (set once, then read only) */
 	char *vast_dir;
 	char fatal[400];      /* why the named key source gave no key; "" when none */
@@ -201,6 +202,7 @@ struct auth *auth_new(const struct config *cfg, FILE *warn)
 	}
 	/* 3: a 2FA session key beats the normal key file */
 	a->session = read_key_file(a, a->session_path, false, warn);
+	a->session_gen = 1;
 	/* 4, 5: the normal key file, then the legacy one (the fallback) */
 	char *p = xasprintf("%s/vast_api_key", a->vast_dir);
 	a->primary = read_key_file(a, p, false, warn);
@@ -280,9 +282,45 @@ const char *auth_source(struct auth *a, char *buf, size_t n)
 
 char *auth_header(struct auth *a)
 {
+	return auth_request(a, NULL, NULL, NULL, NULL);
+}
+
+/* body with "member":"" turned into "member":"<key>" (JSON-escaped; a key
+ * holds no control character), or NULL when body lacks that member. */
+static char *splice_key(const char *body, const char *member, const char *key)
+{
+	char *pat = xasprintf("\"%s\":\"\"", member);
+	const char *at = strstr(body, pat);
+	size_t plen = strlen(pat);
+	free(pat);
+	if (!at)
+		return NULL;
+	size_t klen = strlen(key), pre = (size_t)(at - body) + plen - 1; /* up to the opening quote */
+	size_t cap = strlen(body) + 2 * klen + 1, n = 0;
+	char *out = xmalloc(cap);
+	memcpy(out, body, pre);
+	n = pre;
+	for (const char *k = key; *k; k++) {
+		if (*k == '"' || *k == '\\')
+			out[n++] = '\\';
+		out[n++] = *k;
+	}
+	strcpy(out + n, at + plen - 1); /* the closing quote and the rest */
+	return out;
+}
+
+char *auth_request(struct auth *a, const char *body, const char *member, char **body_out,
+		   unsigned *session_gen)
+{
+	if (body_out)
+		*body_out = NULL;
 	pthread_mutex_lock(&a->mu);
 	const char *k = a->session ? a->session : a->primary;
 	char *h = k ? xasprintf("Authorization: Bearer %s", k) : NULL;
+	if (k && body && member && body_out)
+		*body_out = splice_key(body, member, k);
+	if (session_gen)
+		*session_gen = a->session ? a->session_gen : 0;
 	pthread_mutex_unlock(&a->mu);
 	return h;
 }
@@ -354,6 +392,8 @@ int auth_store_session(struct auth *a, const char *session_key, char *err, size_
 	pthread_mutex_lock(&a->mu);
 	char *old = a->session;
 	a->session = fresh;
+	if (++a->session_gen == 0)
+		a->session_gen = 1;
 	pthread_mutex_unlock(&a->mu);
 	wipe_free(old);
 	rc = 0;
@@ -376,6 +416,31 @@ bool auth_session_expired(struct auth *a)
 	return retry;
 }
 
+bool auth_session_refused(struct auth *a, unsigned session_gen, bool *dropped)
+{
+	if (dropped)
+		*dropped = false;
+	if (!session_gen)
+		return false; /* the normal key was sent: nothing to fall back to */
+	pthread_mutex_lock(&a->mu);
+	char *old = NULL;
+	if (a->session && a->session_gen == session_gen) {
+		old = a->session;
+		a->session = NULL;
+	}
+	/* dropped already (by another request's refusal), or replaced by a
+	 * fresh login since: the key to resend with is the one in use now */
+	bool retry = a->primary != NULL || a->session != NULL;
+	pthread_mutex_unlock(&a->mu);
+	if (old) {
+		wipe_free(old);
+		unlink(a->session_path); /* after the unlock: no I/O under the mutex */
+		if (dropped)
+			*dropped = true;
+	}
+	return retry;
+}
+
 /* Star out every occurrence of key in buf. */
 static bool redact_one(char *buf, const char *key)
 {
@@ -387,6 +452,33 @@ static bool redact_one(char *buf, const char *key)
 		memset(p, '*', n);
 		hit = true;
 	}
+	return hit;
+}
+
+/* Star out every occurrence of key in buf[0..len) (NULs allowed). */
+static bool redact_mem(char *buf, size_t len, const char *key)
+{
+	size_t n = key ? strlen(key) : 0;
+	bool hit = false;
+	if (n < 4)
+		return false;
+	char *p = buf, *end = buf + len;
+	while ((p = memmem(p, (size_t)(end - p), key, n)) != NULL) {
+		memset(p, '*', n);
+		p += n;
+		hit = true;
+	}
+	return hit;
+}
+
+bool auth_redact_mem(struct auth *a, char *buf, size_t len)
+{
+	if (!a || !buf)
+		return false;
+	pthread_mutex_lock(&a->mu);
+	bool hit = redact_mem(buf, len, a->primary);
+	hit |= redact_mem(buf, len, a->session);
+	pthread_mutex_unlock(&a->mu);
 	return hit;
 }
 

@@ -50,6 +50,16 @@ bool auth_using_session(struct auth *a);
  * (which wipes it). */
 char *auth_header(struct auth *a);
 void auth_header_free(char *h);
+/* auth_header() and, with one key read under one lock, the body of a call
+ * that carries the key in it as the official CLI sends it (the run
+ * server's log form: {"id":N,"api_key":"<key>","tail":N}): when body and
+ * member are given and body holds the member as an empty string
+ * ("api_key":""), *body_out is a copy of body with the key in that string
+ * (JSON-escaped), else NULL.  Free it with auth_header_free (it wipes).
+ * *session_gen (may be NULL) gets which 2FA session key was sent (0: the
+ * normal key), for auth_session_refused(). */
+char *auth_request(struct auth *a, const char *body, const char *member, char **body_out,
+		   unsigned *session_gen);
 
 /* Store a session key from a 2FA login: written to <vastai dir>/vast_tfa_key
  * (mode 0600, atomic rename) and used from now on.  Returns 0, or -1 with a
@@ -58,11 +68,21 @@ int auth_store_session(struct auth *a, const char *session_key, char *err, size_
 /* The service said the session expired: delete the session file, fall back
  * to the normal key.  True when there is a normal key to retry with. */
 bool auth_session_expired(struct auth *a);
+/* A request sent with session key session_gen (auth_request) was refused
+ * as an invalid key (401 "Invalid user key", as the official CLI reads
+ * it): that session key is dropped (its file deleted) unless it is gone or
+ * was replaced since.  True when there is a key to resend with (the normal
+ * key, or a session key newer than the refused one); false when the
+ * normal key itself was sent (session_gen 0).  *dropped (may be NULL):
+ * whether this call dropped it (the one to say so). */
+bool auth_session_refused(struct auth *a, unsigned session_gen, bool *dropped);
 
 /* Defence in depth: overwrite every occurrence of a key this module holds
  * (normal or session) in buf with '*' (a server could echo the bearer back
  * in an error message).  Returns true when something was hidden. */
 bool auth_redact(struct auth *a, char *buf);
+/* The same over buf[0..len), NULs allowed (an answer's raw bytes). */
+bool auth_redact_mem(struct auth *a, char *buf, size_t len);
 
 /* Check a key file's permissions; print a warning to warn when readable by
  * group or others.  True when it warned. */

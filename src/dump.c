@@ -516,16 +516,33 @@ static const struct workers_health *health_of(struct api_client *cl, struct heal
 	return &hc->h[k];
 }
 
-/* The health as a JSON object (numbers), or null. */
+/* The health as a JSON object (numbers), or null: total, ready (IDLE and
+ * RUNNING), states (every state with workers by its documented name, an
+ * unknown one by its own), load, capacity; and the first counts it had
+ * (running, loading, idle, error, other: every state but those four). */
 static json_t *health_json(const struct workers_health *h)
 {
 	if (!h)
 		return json_null();
-	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:f}", "total", (json_int_t)h->total,
-			 "running", (json_int_t)h->count[WS_RUNNING], "loading",
-			 (json_int_t)h->count[WS_LOADING], "idle", (json_int_t)h->count[WS_IDLE],
-			 "error", (json_int_t)h->count[WS_ERROR], "other",
-			 (json_int_t)h->count[WS_OTHER], "load", round(h->load * 1000) / 1000,
+	json_t *states = json_object();
+	for (int s = 0; s < WS_OTHER; s++)
+		if (h->count[s])
+			json_object_set_new(states, workers_state_name((enum worker_state)s),
+					    json_integer((json_int_t)h->count[s]));
+	size_t named = 0;
+	for (size_t i = 0; i < h->nother; i++) {
+		json_object_set_new(states, h->other[i].name, json_integer((json_int_t)h->other[i].n));
+		named += h->other[i].n;
+	}
+	if (h->count[WS_OTHER] > named)
+		json_object_set_new(states, "OTHER", json_integer((json_int_t)(h->count[WS_OTHER] - named)));
+	size_t four = h->count[WS_RUNNING] + h->count[WS_LOADING] + h->count[WS_IDLE] +
+		      h->count[WS_ERROR];
+	return json_pack("{s:I,s:I,s:o,s:I,s:I,s:I,s:I,s:I,s:f,s:f}", "total", (json_int_t)h->total,
+			 "ready", (json_int_t)workers_ready(h), "states", states, "running",
+			 (json_int_t)h->count[WS_RUNNING], "loading", (json_int_t)h->count[WS_LOADING],
+			 "idle", (json_int_t)h->count[WS_IDLE], "error", (json_int_t)h->count[WS_ERROR],
+			 "other", (json_int_t)(h->total - four), "load", round(h->load * 1000) / 1000,
 			 "capacity", round(h->capacity * 1000) / 1000);
 }
 
@@ -972,6 +989,15 @@ static int dump_templates(struct api_client *cl, FILE *out, FILE *err)
 	return rc;
 }
 
+/* The official CLI says it too: a refused 2FA session key is dropped and
+ * the call resent once with the normal key. */
+static void session_notice(void *ctx, const struct api_call *call, const struct api_error *e)
+{
+	fprintf(ctx, "rentop: %s: the 2FA session key was refused (HTTP %d) and its file "
+		     "removed: retrying once with the normal API key\n",
+		api_ep_name(call->ep), e->http_status);
+}
+
 int dump_run(const struct config *cfg, struct auth *auth, FILE *out, FILE *err)
 {
 	/* offers search works without a key; everything else needs one */
@@ -983,6 +1009,8 @@ int dump_run(const struct config *cfg, struct auth *auth, FILE *out, FILE *err)
 	}
 	struct api_client cl;
 	api_client_init(&cl, cfg, auth);
+	cl.on_session = session_notice;
+	cl.on_wait_ctx = err;
 	int rc = -1;
 	switch (cfg->dump) {
 	case DUMP_INSTANCES: rc = dump_instances(&cl, out, err); break;

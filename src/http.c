@@ -207,6 +207,7 @@ void http_xfer_free(struct http_xfer *x)
 	wipe(x->auth_hdr);
 	free(x->auth_hdr);
 	free(x->url);
+	wipe(x->req_body); /* may hold a secret (a key the run server wants in the body) */
 	free(x->req_body);
 	free(x->buf);
 	free(x);
@@ -290,6 +291,12 @@ void http_xfer_done(struct http_xfer *x, CURLcode rc)
 long http_xfer_status(const struct http_xfer *x)
 {
 	return x->status;
+}
+
+char *http_xfer_body_rw(struct http_xfer *x, size_t *len)
+{
+	*len = x->buf ? x->len : 0;
+	return x->buf;
 }
 
 const char *http_xfer_body(const struct http_xfer *x, size_t *len)

@@ -47,6 +47,9 @@ void http_xfer_done(struct http_xfer *x, CURLcode rc);
 
 long http_xfer_status(const struct http_xfer *x);     /* 0 on transport failure */
 const char *http_xfer_body(const struct http_xfer *x, size_t *len); /* NUL-terminated */
+/* The same, writable in place (to star out a secret an answer echoes);
+ * NULL (and *len 0) when nothing was received. */
+char *http_xfer_body_rw(struct http_xfer *x, size_t *len);
 const char *http_xfer_content_type(const struct http_xfer *x); /* "" when none */
 CURLcode http_xfer_code(const struct http_xfer *x);
 /* Were some request bytes handed to the connection (CURLINFO_REQUEST_SIZE)?

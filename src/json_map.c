@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "query.h"
 #include "secrets.h"
 #include "util.h"
 
@@ -953,6 +954,35 @@ static const json_t *list_of(const json_t *root, const char *key)
 	return json_is_array(a) ? a : NULL;
 }
 
+static json_t *clean_copy(const json_t *v);
+
+/* A workergroup's offer search as query-language text: "search_query" (the
+ * docs type it as the parsed filters object; older answers send the text),
+ * else "search_params" (the text it was created with).  An object is written
+ * back in the query language (query_text); one that has no such form is
+ * shown as its compact JSON: never blanked. */
+static char *search_text(const json_t *o)
+{
+	static const char *const keys[] = {"search_query", "search_params"};
+	for (size_t i = 0; i < 2; i++) {
+		const json_t *v = json_object_get(o, keys[i]);
+		if (json_is_string(v) && json_string_length(v))
+			return sanitize_str(json_string_value(v), json_string_length(v));
+		if (!json_is_object(v) || !json_object_size(v))
+			continue;
+		char *t = query_text(v);
+		if (!t) {
+			json_t *c = clean_copy(v);
+			t = json_dumps(c, JSON_COMPACT);
+			json_decref(c);
+		}
+		char *out = t ? sanitize_str(t, strlen(t)) : xstrdup("");
+		free(t);
+		return out;
+	}
+	return xstrdup("");
+}
+
 bool json_map_workergroups(const json_t *root, struct workergroup **v, size_t *n)
 {
 	const json_t *arr = list_of(root, "results");
@@ -973,11 +1003,7 @@ bool json_map_workergroups(const json_t *root, struct workergroup **v, size_t *n
 		w->user_id = get_long(o, "user_id");
 		w->endpoint_name = get_str(o, "endpoint_name");
 		w->template_hash = get_str(o, "template_hash");
-		w->search_query = get_str(o, "search_query");
-		if (!w->search_query[0]) {
-			free(w->search_query);
-			w->search_query = get_str(o, "search_params");
-		}
+		w->search_query = search_text(o);
 		w->launch_args = get_str(o, "launch_args");
 		w->created_at = get_str(o, "created_at");
 		w->min_load = get_num(o, "min_load");
@@ -1354,19 +1380,19 @@ static json_t *clean_copy(const json_t *v)
 	return json_copy((json_t *)v);
 }
 
-/* The permissions of an API key as compact JSON text: an object or array as
- * sent, or a string that holds one; "" otherwise. */
-static char *rights_text(const json_t *v)
+char *json_map_rights_text(const json_t *v)
 {
 	json_t *parsed = NULL;
 	if (json_is_string(v)) {
 		parsed = json_loadb(json_string_value(v), json_string_length(v), 0, NULL);
+		if (!parsed) /* not JSON: shown as sent, never blanked */
+			return sanitize_str(json_string_value(v), json_string_length(v));
 		v = parsed;
 	}
 	char *out;
-	if (json_is_object(v) || json_is_array(v)) {
+	if (v && !json_is_null(v)) {
 		json_t *c = clean_copy(v);
-		char *raw = json_dumps(c, JSON_COMPACT | JSON_SORT_KEYS);
+		char *raw = json_dumps(c, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
 		out = raw ? util_sanitize(raw) : xstrdup("");
 		free(raw);
 		json_decref(c);
@@ -1396,7 +1422,7 @@ bool json_map_api_keys(const json_t *root, struct api_key_rec **v, size_t *n)
 		k->team_id = get_long(o, "team_id");
 		k->name = get_str(o, "name");
 		const json_t *rights = json_object_get(o, "rights");
-		k->rights = rights_text(rights && !json_is_null(rights)
+		k->rights = json_map_rights_text(rights && !json_is_null(rights)
 						? rights
 						: json_object_get(o, "permissions"));
 		k->created_at = get_num(o, "created_at");

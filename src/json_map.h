@@ -83,6 +83,13 @@ struct kv *json_map_fields(const json_t *obj, size_t *n);
  * what --dump --json prints. */
 void json_map_strip_secrets(json_t *v);
 bool json_map_is_secret_key(const char *key);
+/* Permissions (an API key's rights, a team role's permissions) as text fit
+ * for display: an object, an array (the docs type a role's as a list of
+ * names) or any other value as compact JSON (strings sanitised, nested
+ * secrets masked), a string holding JSON as that JSON, a string that is not
+ * JSON as itself (sanitised); "" for null or absent.  Never blanks what the
+ * service sent.  malloc'd. */
+char *json_map_rights_text(const json_t *v);
 
 /* ---- account: 2FA, env vars, API keys; machine reports ------------------ */
 

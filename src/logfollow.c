@@ -26,7 +26,9 @@ struct logfollow {
 	long id;
 	int tail;
 	enum log_stream stream;
-	bool cli_form;       /* the spec's form answered 404/405 */
+	bool spec_form;      /* the CLI's form is absent: the spec's form */
+	bool spec_tried;     /* the spec's form was tried (absent too: back to the first) */
+	struct api_error first_err; /* what the CLI's form answered then */
 	bool follow;
 	enum phase phase;
 	enum sent sent;
@@ -128,11 +130,11 @@ struct api_call logfollow_next(struct logfollow *f, const struct config *c, doub
 	switch (f->phase) {
 	case PH_ENDPOINT: {
 		/* the level streams exist only in the CLI's form */
-		bool cli = f->cli_form || f->stream != LOGS_DEFAULT;
-		f->sent = cli ? SENT_CLI : SENT_SPEC;
+		bool spec = f->spec_form && f->stream == LOGS_DEFAULT;
+		f->sent = spec ? SENT_SPEC : SENT_CLI;
 		backoff_sent(&f->bo, now);
-		return cli ? api_endpoint_logs_cli(c, f->id, NULL, f->tail)
-			   : api_endpoint_logs(c, f->name, f->tail);
+		return spec ? api_endpoint_logs(c, f->name, f->tail)
+			    : api_endpoint_logs_cli(c, f->id, f->tail);
 	}
 	case PH_INST_REQUEST:
 		f->sent = SENT_REQUEST;
@@ -193,10 +195,18 @@ enum logfollow_ev logfollow_done(struct logfollow *f, const struct http_xfer *x,
 	case SENT_CLI: {
 		json_t *root = NULL;
 		if (!api_parse(x, &root, &err)) {
-			if (sent == SENT_SPEC && api_should_fall_back(&err)) {
-				f->cli_form = true;
+			bool absent = api_logs_fall_back(&err);
+			if (sent == SENT_CLI && absent && f->stream == LOGS_DEFAULT &&
+			    !f->spec_tried) {
+				f->spec_form = f->spec_tried = true;
+				f->first_err = err;
 				backoff_due_now(&f->bo, now);
 				return LFE_SWITCHED;
+			}
+			if (sent == SENT_SPEC && absent) {
+				/* neither form is there: the first again, and what it said */
+				f->spec_form = false;
+				err = f->first_err;
 			}
 			return fail(f, &err, now, e);
 		}
@@ -232,18 +242,21 @@ enum logfollow_ev logfollow_done(struct logfollow *f, const struct http_xfer *x,
 		f->result_url = url;
 		f->phase = PH_INST_RESULT;
 		f->pending_tries = 0;
-		f->pending_at = now + LOGFOLLOW_PENDING_S;
+		f->pending_at = now + API_LOG_RESULT_DELAY_S;
 		return LFE_PENDING;
 	}
 	case SENT_RESULT: {
 		char *text = NULL;
 		switch (api_instance_logs_result(x, &text, &err)) {
 		case LOGRES_PENDING:
-			if (++f->pending_tries >= LOGFOLLOW_PENDING_TRIES) {
-				apierr_protocol(&err, 404, "the log did not appear in time");
+			if (++f->pending_tries >= API_LOG_RESULT_TRIES) {
+				char m[300];
+				snprintf(m, sizeof m, "the log did not appear in time (last: HTTP %d)",
+					 err.http_status);
+				apierr_protocol(&err, err.http_status, m);
 				return fail(f, &err, now, e);
 			}
-			f->pending_at = now + LOGFOLLOW_PENDING_S;
+			f->pending_at = now + API_LOG_RESULT_DELAY_S;
 			return LFE_PENDING;
 		case LOGRES_FAILED:
 			return fail(f, &err, now, e);
@@ -270,13 +283,13 @@ char *logfollow_state(const struct logfollow *f, double now, char *buf, size_t n
 		snprintf(buf, n, "error: %s, retry in %s", m, fmt_duration(d, sizeof d, w));
 	} else if (f->phase == PH_INST_RESULT) {
 		snprintf(buf, n, "waiting for the log (%d/%d)", f->pending_tries + 1,
-			 LOGFOLLOW_PENDING_TRIES);
+			 API_LOG_RESULT_TRIES);
 	} else if (f->instance) {
 		snprintf(buf, n, f->follow ? "following (every %.0fs)" : "paused (r to refresh)",
 			 LOGFOLLOW_INSTANCE_S);
 	} else {
 		snprintf(buf, n, "following (every %.0fs)%s%s%s", LOGFOLLOW_ENDPOINT_S,
-			 f->cli_form ? ", CLI form" : "", f->stream != LOGS_DEFAULT ? ", stream " : "",
+			 f->spec_form && f->stream == LOGS_DEFAULT ? ", spec form" : "", f->stream != LOGS_DEFAULT ? ", stream " : "",
 			 f->stream != LOGS_DEFAULT ? api_log_stream_name(f->stream) : "");
 	}
 	return buf;

@@ -1,14 +1,16 @@
 /* logfollow.h: the fetch plan of one open log pane, as a state machine with
  * no I/O: which request to send next and when, and what an answer means.
  *
- * - An endpoint log: get_endpoint_logs every 3 s, the spec's form first; a
- *   404/405 switches to the CLI's form for good (the pane's stream chosen
- *   with logfollow_set_stream); each answer is merged into the pane's
- *   logtail.  A failure keeps what is held and backs off (429, 5xx,
+ * - An endpoint log: get_endpoint_logs every 3 s, the CLI's and the docs'
+ *   form first (by id, the key in the body); a 404/405 or a redirect
+ *   switches to the spec's form (by name) for the default stream (a level
+ *   stream chosen with logfollow_set_stream exists in the first form only);
+ *   when that is absent too, back to the first and its error; each answer
+ *   is merged into the pane's logtail.  A failure keeps what is held and backs off (429, 5xx,
  *   transport: doubling from the interval, capped), the state says why.
  * - An instance container log: PUT request_logs, then GET the result_url
- *   (no key) every second while it answers 404, up to 30 tries; then the
- *   text is merged.  In follow mode the whole round repeats every 10 s;
+ *   (no key) as the official CLI does: every 0.3 s while it answers
+ *   anything but 200, up to 30 tries; then the text is merged.  In follow mode the whole round repeats every 10 s;
  *   logfollow_refresh() ("r") starts one at once.
  *
  * Thread rules: a struct logfollow belongs to one thread (the poller's
@@ -27,8 +29,6 @@ struct logtail;
 
 #define LOGFOLLOW_ENDPOINT_S 3.0   /* endpoint log poll, s */
 #define LOGFOLLOW_INSTANCE_S 10.0  /* instance log refresh in follow mode, s */
-#define LOGFOLLOW_PENDING_S 1.0    /* result_url retry while it answers 404, s */
-#define LOGFOLLOW_PENDING_TRIES 30
 
 struct logfollow;
 
@@ -59,7 +59,7 @@ struct api_call logfollow_next(struct logfollow *f, const struct config *c, doub
 enum logfollow_ev {
 	LFE_MERGED,     /* new text merged (added lines in *added) */
 	LFE_PENDING,    /* the instance log is not ready yet */
-	LFE_SWITCHED,   /* the spec's form is absent: the CLI's form from now on */
+	LFE_SWITCHED,   /* the CLI's form is absent: the spec's form from now on */
 	LFE_FAILED,     /* an error: *e filled, backing off */
 };
 /* Consume the finished transfer of the last logfollow_next() call; merges
@@ -69,8 +69,8 @@ enum logfollow_ev logfollow_done(struct logfollow *f, const struct http_xfer *x,
 				 struct logtail *t, double now, size_t *added,
 				 struct api_error *e);
 
-/* One line for the pane's status: "following (every 3s)", "CLI form,
- * stream debug", "waiting for the log (4/30)", "error: HTTP 429 ...,
+/* One line for the pane's status: "following (every 3s)", "spec form",
+ * "stream debug", "waiting for the log (4/30)", "error: HTTP 429 ...,
  * retry in 12s".  Into buf; returns buf. */
 char *logfollow_state(const struct logfollow *f, double now, char *buf, size_t n);
 

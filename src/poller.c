@@ -60,6 +60,7 @@ struct op {
 	int attempt;            /* quick resends so far */
 	int refusals;           /* 429s so far */
 	bool session_retried;
+	unsigned session_gen;   /* the 2FA session key the last attempt sent, 0: none */
 	bool wanting;           /* counted as waiting for its pacer (poller_pace) */
 	double retry_at;        /* s, monotonic */
 	struct op *next;
@@ -209,9 +210,12 @@ static enum retry_kind op_rkind(const struct op *o);
 static void op_launch(struct poller *p, struct op *o)
 {
 	struct api_error e;
-	char *hdr = o->call.no_auth ? NULL : auth_header(p->auth);
-	o->x = http_xfer_new(&p->opts, o->call.method, o->call.url, o->call.body, hdr, &e);
+	char *body;
+	char *hdr = api_request_auth(p->auth, &o->call, &body, &o->session_gen);
+	o->x = http_xfer_new(&p->opts, o->call.method, o->call.url,
+			     body ? body : o->call.body, hdr, &e);
 	auth_header_free(hdr);
+	auth_header_free(body);
 	if (o->kind == OP_FETCH)
 		backoff_sent(&p->src[o->src].bo, util_mono());
 	if (!o->x) {
@@ -962,6 +966,7 @@ static void op_complete(struct poller *p, struct op *o, struct http_xfer *x)
 	CURLcode rc = CURLE_OK;
 	bool ok, sent = false;
 	if (x) {
+		api_scrub_answer(p->auth, &o->call, x); /* before anything reads it */
 		if (o->kind == OP_CALL && o->jc.map_http) {
 			memset(&e, 0, sizeof e);
 			o->hvalue = o->jc.map_http(x, &e);
@@ -1009,14 +1014,20 @@ static void op_complete(struct poller *p, struct op *o, struct http_xfer *x)
 	}
 	auth_redact(p->auth, e.msg);
 	auth_redact(p->auth, e.slug);
-	enum retry_fail f = retry_classify(&e, rc, sent);
+	enum retry_fail f = retry_classify_sent(&e, rc, sent, o->session_gen != 0);
 	enum retry_decision d = retry_decide(op_rkind(o), f);
 	if (f == RF_SESSION && d == RD_RETRY) {
-		if (!o->session_retried && auth_session_expired(p->auth)) {
+		/* refused for the key: nothing was done, a write too; once */
+		bool dropped;
+		if (!o->session_retried &&
+		    auth_session_refused(p->auth, o->session_gen, &dropped)) {
 			o->session_retried = true;
 			o->retry_at = now;
-			model_event(p->m, EV_WARN, -1, 0, 0, 0,
-				    "2FA session expired: using the normal API key");
+			if (dropped) /* said once, by the request that dropped it */
+				model_event(p->m, EV_WARN, -1, 0, 0, 0,
+				    "2FA session key refused (HTTP %d %s): removed, %s resent once "
+				    "with the normal API key", e.http_status, e.msg,
+				    api_ep_name(o->call.ep));
 			return;
 		}
 		d = RD_FAIL;

@@ -3,11 +3,12 @@
  * conditions: ops = == != < <= > >= and the words in notin nin eq neq noteq
  * gt gte lt lte ("not in", "not eq" too); values are a bare token, a
  * "quoted string" or a list [a,b].  As in the CLI: underscores become spaces
- * in string values, true/false and null/None are JSON literals, numbers are
- * sent as JSON strings except the fields given in GB (cpu_ram, gpu_ram,
- * gpu_total_ram: x1000 to MB) or days (duration: x86400), which are sent as
- * numbers; "field=any" (or ? or *) drops a filter, a default one too; a few
- * aliases name the real fields.  Several conditions on one field merge.
+ * in string values, true/false and null/None are JSON literals (quoted or
+ * not), numbers are sent as JSON strings except the fields given in GB
+ * (cpu_ram, gpu_ram, gpu_total_ram: x1000 to MB) or days (duration:
+ * x86400), which are sent as numbers, and a dotted driver_version
+ * ("535.86.05"), sent as the integer 535086005; "field=any" (or ? or *)
+ * drops a filter, a default one too; a few aliases name the real fields.  Several conditions on one field merge.
  * Errors carry the byte offset and length of the bad token and a message
  * naming it and its column. */
 #include "query.h"
@@ -23,6 +24,7 @@
 #include "util.h"
 
 static const struct { const char *alias, *field; } aliases[] = {
+	{ "display_active", "gpu_display_active" },
 	{ "dph", "dph_total" },
 	{ "dlperf_usd", "dlperf_per_dphtotal" },
 	{ "flops_usd", "flops_per_dphtotal" },
@@ -290,6 +292,34 @@ static json_t *scalar_value(const char *s, bool literals)
 	return v ? v : json_string("?"); /* json_string refuses invalid UTF-8 */
 }
 
+/* A driver version "535.86.05" as the CLI sends it (vastai/api/query.py
+ * numeric_version): the integer major x 1,000,000 + minor x 1,000 + patch.
+ * False when s is not three dot-separated numbers of 1-3 digits. */
+static bool driver_version_number(const char *s, json_int_t *out)
+{
+	json_int_t v = 0;
+	int parts = 0;
+	for (const char *p = s;; p++) {
+		size_t d = 0;
+		json_int_t part = 0;
+		while (isdigit((unsigned char)p[d]) && d < 4)
+			part = part * 10 + (p[d++] - '0');
+		if (d == 0 || d > 3)
+			return false;
+		v = v * 1000 + part;
+		parts++;
+		p += d;
+		if (*p == '\0')
+			break;
+		if (*p != '.' || parts == 3)
+			return false;
+	}
+	if (parts != 3)
+		return false;
+	*out = v;
+	return true;
+}
+
 /* Strip one pair of surrounding double quotes from a list item, in place. */
 static char *unquote(char *s)
 {
@@ -320,6 +350,7 @@ static json_t *make_value(const char *field, const char *op, const char *raw, si
 	bool bracketed = raw[0] == '[';
 	bool quoted = raw[0] == '"';
 	double mult = multiplier(field);
+	bool version = !strcmp(field, "driver_version"); /* dotted: the CLI's integer */
 	char *body = xstrndup(raw + (bracketed || quoted), rawlen - (bracketed || quoted ? 2 : 0));
 	json_t *out = NULL;
 
@@ -338,7 +369,19 @@ static json_t *make_value(const char *field, const char *op, const char *raw, si
 				continue;
 			json_t *v;
 			double d;
-			if (mult) {
+			json_int_t dv;
+			if (version && strchr(it, '.')) {
+				if (!driver_version_number(it, &dv)) {
+					char *t = show(it, strlen(it));
+					fail(err, vpos, (int)rawlen,
+					     "'%s' is not a driver version like 535.86.05", t);
+					free(t);
+					json_decref(out);
+					out = NULL;
+					goto done;
+				}
+				v = json_integer(dv);
+			} else if (mult) {
 				if (!parse_number(it, &d)) {
 					char *t = show(it, strlen(it));
 					fail(err, vpos, (int)rawlen,
@@ -375,7 +418,19 @@ static json_t *make_value(const char *field, const char *op, const char *raw, si
 		}
 		goto done;
 	}
-	out = scalar_value(body, !quoted);
+	if (version && strchr(body, '.')) {
+		json_int_t dv;
+		if (driver_version_number(body, &dv)) {
+			out = json_integer(dv);
+		} else {
+			char *t = show(raw, rawlen);
+			fail(err, vpos, (int)rawlen, "'%s' is not a driver version like 535.86.05", t);
+			free(t);
+		}
+		goto done;
+	}
+	/* as the CLI: quotes are stripped before the literal check too */
+	out = scalar_value(body, true);
 done:
 	free(body);
 	return out;
@@ -828,6 +883,122 @@ json_t *query_cmd_body(const struct query_cmd *c, struct query_error *err)
 {
 	return build_body(c->filters, c->no_default, c->order, -1, c->type, c->limit, c->storage,
 			  err);
+}
+
+/* One value as query-language text appended to *out (field: for the GB,
+ * day and driver version forms); false when it has none (a string with an
+ * underscore, which would come back a space, or a character that ends a
+ * token or a list item). */
+static bool value_text(const char *field, const json_t *v, char **out)
+{
+	char buf[64];
+	const char *t = buf;
+	char *owned = NULL;
+	double mult = multiplier(field);
+	switch (json_typeof(v)) {
+	case JSON_TRUE: t = "true"; break;
+	case JSON_FALSE: t = "false"; break;
+	case JSON_NULL: t = "null"; break;
+	case JSON_INTEGER:
+	case JSON_REAL: {
+		double d = json_number_value(v);
+		if (!strcmp(field, "driver_version") && json_is_integer(v) && d >= 0) {
+			json_int_t i = json_integer_value(v);
+			snprintf(buf, sizeof buf, "%d.%d.%d", (int)(i / 1000000),
+				 (int)(i / 1000 % 1000), (int)(i % 1000));
+		} else {
+			snprintf(buf, sizeof buf, "%.15g", mult ? d / mult : d);
+		}
+		break;
+	}
+	case JSON_STRING: {
+		const char *sv = json_string_value(v);
+		if (!*sv || strpbrk(sv, "\"[],_"))
+			return false; /* no token can carry it back */
+		for (const char *c = sv; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return false;
+		owned = xstrdup(sv);
+		for (char *c = owned; *c; c++)
+			if (*c == ' ')
+				*c = '_'; /* the CLI turns it back into a space */
+		if (mult || !strcmp(field, "driver_version") || !strcmp(owned, "true") ||
+		    !strcmp(owned, "false") || !strcmp(owned, "null") || !strcmp(owned, "True") ||
+		    !strcmp(owned, "False") || !strcmp(owned, "None")) {
+			/* would be read back as a number in GB, a version or a literal */
+			double d;
+			if (!mult || !parse_number(owned, &d)) {
+				free(owned);
+				return false;
+			}
+		}
+		t = owned;
+		break;
+	}
+	case JSON_OBJECT:
+	case JSON_ARRAY:
+		return false;
+	}
+	char *n = xasprintf("%s%s", *out, t);
+	free(*out);
+	*out = n;
+	free(owned);
+	return true;
+}
+
+char *query_text(const json_t *filters)
+{
+	static const struct { const char *op, *text; } back[] = {
+		{ "eq", "=" }, { "neq", "!=" }, { "gt", ">" }, { "gte", ">=" }, { "lt", "<" },
+		{ "lte", "<=" }, { "in", " in " }, { "notin", " notin " },
+	};
+	if (!json_is_object(filters))
+		return NULL;
+	char *out = xstrdup("");
+	const char *field;
+	json_t *conds;
+	json_object_foreach((json_t *)filters, field, conds) {
+		if (!json_is_object(conds) || !*field || strspn(field, "abcdefghijklmnopqrstuvwxyz"
+							   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+								  strlen(field))
+			goto none;
+		const char *op;
+		json_t *v;
+		json_object_foreach(conds, op, v) {
+			size_t k = 0;
+			while (k < sizeof back / sizeof *back && strcmp(back[k].op, op))
+				k++;
+			if (k == sizeof back / sizeof *back)
+				goto none;
+			char *n = xasprintf("%s%s%s%s", out, *out ? " " : "", field, back[k].text);
+			free(out);
+			out = n;
+			bool list = k >= 6;
+			if (list != json_is_array(v) || (list && !json_array_size(v)))
+				goto none;
+			if (!list) {
+				if (!value_text(field, v, &out))
+					goto none;
+				continue;
+			}
+			size_t i;
+			json_t *it;
+			json_array_foreach(v, i, it) {
+				n = xasprintf("%s%s", out, i ? "," : "[");
+				free(out);
+				out = n;
+				if (!value_text(field, it, &out))
+					goto none;
+			}
+			n = xasprintf("%s]", out);
+			free(out);
+			out = n;
+		}
+	}
+	return out;
+none:
+	free(out);
+	return NULL;
 }
 
 char *query_defaults_desc(const json_t *body, char *buf, size_t n)

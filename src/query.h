@@ -30,6 +30,15 @@ json_t *query_parse(const char *text, bool no_defaults, struct query_error *err)
  * you mean gpu_name?) at column 1".  Templates never get default filters. */
 json_t *query_parse_for(enum query_target t, const char *text, bool no_defaults,
 			struct query_error *err);
+/* The query-language text of a filters object (what query_parse builds, or
+ * a service's parsed search, as the docs give a workergroup's search_query):
+ * "field op value" for each condition, GB and day fields divided back
+ * (gpu_ram 24000 -> 24), a driver_version integer dotted again (535086005 ->
+ * 535.86.5), booleans and null as words, spaces in strings as underscores,
+ * lists as [a,b]; parsing it gives the same filters.  NULL when a part has
+ * no such form (an unknown operator, a nested value, a string the language
+ * cannot carry): the caller shows the JSON.  malloc'd. */
+char *query_text(const json_t *filters);
 /* Is field (or its alias) a field of target?  The nearest known name to a
  * misspelt one, or NULL when nothing is close. */
 bool query_field_known(enum query_target t, const char *field);

@@ -77,6 +77,14 @@ enum retry_fail retry_classify(const struct api_error *e, CURLcode rc, bool sent
 	return RF_BAD_ANSWER;
 }
 
+enum retry_fail retry_classify_sent(const struct api_error *e, CURLcode rc, bool sent,
+				    bool session_sent)
+{
+	if (session_sent && apierr_invalid_key(e))
+		return RF_SESSION;
+	return retry_classify(e, rc, sent);
+}
+
 enum retry_decision retry_decide(enum retry_kind k, enum retry_fail f)
 {
 	if ((unsigned)k >= RK__COUNT || (unsigned)f >= RF__COUNT)

@@ -14,8 +14,11 @@
  *   RF_LOST          sent, answer lost (reset, truncated,  retry    unknown
  *                    nothing received, send/recv error)
  *   RF_RATE_LIMIT    429 (or 2xx rate_limit_exceeded)      retry    retry
- *   RF_SESSION       404 "Session expired": refused        retry    retry
- *                    (the caller drops the 2FA key once)
+ *   RF_SESSION       404 "Session expired", or 401         retry    retry
+ *                    "Invalid user key" when a 2FA session
+ *                    key was sent: refused, nothing done
+ *                    (the caller drops that session key and
+ *                    resends once with the normal key)
  *   RF_REFUSED       4xx but 408/429, a 2xx with           fail     fail
  *                    success:false, 501, 505: nothing done
  *   RF_REQ_TIMEOUT   408: the service did not get the      retry    fail
@@ -68,6 +71,12 @@ enum retry_decision {
  * curl's result (CURLE_OK when an HTTP answer came), sent whether any byte
  * of the request was handed to the connection (http_xfer_sent). */
 enum retry_fail retry_classify(const struct api_error *e, CURLcode rc, bool sent);
+/* retry_classify for a request sent with a 2FA session key (session_sent):
+ * a 401 "Invalid user key" is then RF_SESSION, as the official CLI reads
+ * it (a refused key: the service did nothing).  Sent with the normal key
+ * it stays RF_REFUSED. */
+enum retry_fail retry_classify_sent(const struct api_error *e, CURLcode rc, bool sent,
+				    bool session_sent);
 /* The table above. */
 enum retry_decision retry_decide(enum retry_kind k, enum retry_fail f);
 /* Both at once. */

@@ -387,8 +387,7 @@ void svf_workers_cells(const struct workers_health *h, bool have, char *workers,
 		snprintf(load, ln, "?");
 		return;
 	}
-	snprintf(workers, wn, "%zu (%zu run %zu load %zu idle %zu err%s)", h->total,
-		 h->count[WS_RUNNING], h->count[WS_LOADING], h->count[WS_IDLE], h->count[WS_ERROR],
-		 h->count[WS_OTHER] ? " +other" : "");
+	char c[200];
+	snprintf(workers, wn, "%zu (%s)", h->total, workers_counts_text(c, sizeof c, h));
 	snprintf(load, ln, "%.1f/%.1f", h->load, h->capacity);
 }

@@ -1,9 +1,12 @@
-/* workers.c: owns the decoding of an endpoint's worker list, the health
- * summary (counts by status, load against capacity), the flag rule and its
- * "said once" memo. */
+/* workers.c: owns the decoding of an endpoint's worker list, the documented
+ * worker states, the health summary (counts by state, unknown ones by name,
+ * load against the ready workers' capacity), the flag rule and its "said
+ * once" memo. */
 #include "workers.h"
 
+#include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +14,26 @@
 
 #include "util.h"
 
-static const char *const state_names[WS__COUNT] = {"RUNNING", "LOADING", "IDLE", "ERROR",
-						    "OTHER"};
+static const char *const state_names[WS__COUNT] = {
+	[WS_IDLE] = "IDLE",
+	[WS_RUNNING] = "RUNNING",
+	[WS_CREATING] = "CREATING",
+	[WS_CREATED] = "CREATED",
+	[WS_PENDING] = "PENDING",
+	[WS_LOADING] = "LOADING",
+	[WS_MODEL_LOADING] = "MODEL_LOADING",
+	[WS_STARTING] = "STARTING",
+	[WS_REBOOTING] = "REBOOTING",
+	[WS_UPDATING] = "UPDATING",
+	[WS_UPDATE_READY] = "UPDATE_READY",
+	[WS_UPDATE_REBOOTING] = "UPDATE_REBOOTING",
+	[WS_UPDATE_STARTING] = "UPDATE_STARTING",
+	[WS_STOPPING] = "STOPPING",
+	[WS_STOPPED] = "STOPPED",
+	[WS_DESTROYING] = "DESTROYING",
+	[WS_ERROR] = "ERROR",
+	[WS_OTHER] = "OTHER",
+};
 
 const char *workers_state_name(enum worker_state s)
 {
@@ -25,6 +46,11 @@ enum worker_state workers_state(const char *status)
 		if (status && !strcasecmp(status, state_names[s]))
 			return (enum worker_state)s;
 	return WS_OTHER;
+}
+
+bool workers_state_ready(enum worker_state s)
+{
+	return s == WS_IDLE || s == WS_RUNNING;
 }
 
 static double jnum(const json_t *o, const char *k)
@@ -91,13 +117,30 @@ void workers_summary(const struct worker *v, size_t n, struct workers_health *h)
 {
 	memset(h, 0, sizeof *h);
 	for (size_t i = 0; i < n; i++) {
-		h->count[v[i].state]++;
+		enum worker_state st = (unsigned)v[i].state < WS__COUNT ? v[i].state : WS_OTHER;
+		h->count[st]++;
 		h->total++;
 		if (!isnan(v[i].cur_load))
 			h->load += v[i].cur_load;
-		if ((v[i].state == WS_RUNNING || v[i].state == WS_IDLE) && !isnan(v[i].perf))
+		if (workers_state_ready(st) && !isnan(v[i].perf))
 			h->capacity += v[i].perf;
+		if (st != WS_OTHER)
+			continue;
+		/* an unknown state: kept by its own name */
+		const char *name = v[i].status[0] ? v[i].status : "(none)";
+		size_t k = 0;
+		while (k < h->nother && strcmp(h->other[k].name, name))
+			k++;
+		if (k == h->nother && k < WORKERS_OTHER_NAMES)
+			util_strlcpy(h->other[h->nother++].name, name, sizeof h->other[k].name);
+		if (k < h->nother)
+			h->other[k].n++;
 	}
+}
+
+size_t workers_ready(const struct workers_health *h)
+{
+	return h->count[WS_IDLE] + h->count[WS_RUNNING];
 }
 
 enum workers_flag workers_flag(const struct workers_health *h, double load, double min_load)
@@ -106,8 +149,8 @@ enum workers_flag workers_flag(const struct workers_health *h, double load, doub
 		return WF_ALL_ERROR;
 	if (isnan(load))
 		load = h->load;
-	if (h->count[WS_RUNNING] == 0 && !isnan(min_load) && load > min_load)
-		return WF_NO_RUNNING;
+	if (workers_ready(h) == 0 && !isnan(min_load) && load > min_load)
+		return WF_NO_READY;
 	return WF_NONE;
 }
 
@@ -124,19 +167,60 @@ char *workers_flag_text(char *buf, size_t n, const char *endpoint_name, enum wor
 	case WF_ALL_ERROR:
 		snprintf(buf, n, "%s: every worker (%zu) in ERROR", name, h->total);
 		break;
-	case WF_NO_RUNNING:
-		snprintf(buf, n, "%s: no running worker, load %.1f > min_load %.1f", name, load,
+	case WF_NO_READY:
+		snprintf(buf, n, "%s: no ready worker, load %.1f > min_load %.1f", name, load,
 			 min_load);
 		break;
 	}
 	return buf;
 }
 
+/* Append "fmt" to buf at *k (cut at n). */
+static void add(char *buf, size_t n, size_t *k, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void add(char *buf, size_t n, size_t *k, const char *fmt, ...)
+{
+	if (*k >= n)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vsnprintf(buf + *k, n - *k, fmt, ap);
+	va_end(ap);
+	if (r > 0)
+		*k = *k + (size_t)r < n ? *k + (size_t)r : n - 1;
+}
+
+char *workers_counts_text(char *buf, size_t n, const struct workers_health *h)
+{
+	if (!n)
+		return buf;
+	size_t k = 0;
+	buf[0] = '\0';
+	add(buf, n, &k, "%zu ready", workers_ready(h));
+	for (int s = 0; s < WS_OTHER; s++) {
+		if (workers_state_ready((enum worker_state)s) || !h->count[s])
+			continue;
+		char low[24];
+		util_strlcpy(low, state_names[s], sizeof low);
+		for (char *c = low; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+		add(buf, n, &k, " %zu %s", h->count[s], low);
+	}
+	size_t named = 0;
+	for (size_t i = 0; i < h->nother; i++) {
+		add(buf, n, &k, " %zu %s", h->other[i].n, h->other[i].name);
+		named += h->other[i].n;
+	}
+	if (h->count[WS_OTHER] > named)
+		add(buf, n, &k, " +%zu more", h->count[WS_OTHER] - named);
+	return buf;
+}
+
 char *workers_health_text(char *buf, size_t n, const struct workers_health *h)
 {
-	snprintf(buf, n, "%zu run %zu load %zu idle %zu err%s load %.0f/%.0f",
-		 h->count[WS_RUNNING], h->count[WS_LOADING], h->count[WS_IDLE], h->count[WS_ERROR],
-		 h->count[WS_OTHER] ? " +other" : "", h->load, h->capacity);
+	char c[200];
+	workers_counts_text(c, sizeof c, h);
+	snprintf(buf, n, "%s load %.0f/%.0f", c, h->load, h->capacity);
 	return buf;
 }
 

@@ -1,8 +1,14 @@
 /* workers.h: the workers of a serverless endpoint (get_endpoint_workers)
- * and the endpoint's health: counts by status, current load against
- * capacity, the flag rule (every worker in ERROR, or no running worker while
- * the load is above min_load) and a memo that says whether a flag is new, so
+ * and the endpoint's health: counts by state, current load against
+ * capacity, the flag rule and a memo that says whether a flag is new, so
  * the header and the event log say it once (as for failed instances).
+ *
+ * The states are the documented ones (docs guides/serverless/worker-states:
+ * the CLI and log names), and RUNNING, which SPEC.md's service and the
+ * simulator send for a serving worker; IDLE ("Ready") and RUNNING are
+ * ready.  A state outside the list is counted and shown by its own name,
+ * never as an error.  An endpoint is flagged as the docs mean it: every
+ * worker in ERROR, or load above min_load with no ready worker.
  * Decoding and summaries are pure, any thread.  A struct workers_memo is
  * not locked: one thread owns it (the poller, which raises the event). */
 #ifndef RENTOP_WORKERS_H
@@ -13,17 +19,30 @@
 #include <stddef.h>
 
 enum worker_state {
-	WS_RUNNING,
-	WS_LOADING,
-	WS_IDLE,
+	WS_IDLE,             /* ready: model loaded, taking requests ("Ready") */
+	WS_RUNNING,          /* ready: SPEC.md's and the simulator's name */
+	WS_CREATING,         /* instance creation accepted */
+	WS_CREATED,          /* created, stopped in the database */
+	WS_PENDING,          /* offer accepted, setup pending */
+	WS_LOADING,          /* docker pull / run */
+	WS_MODEL_LOADING,    /* loading the model the first time */
+	WS_STARTING,         /* starting after a boot (not the first) */
+	WS_REBOOTING,
+	WS_UPDATING,         /* the UI's name for the update steps */
+	WS_UPDATE_READY,
+	WS_UPDATE_REBOOTING,
+	WS_UPDATE_STARTING,
+	WS_STOPPING,
+	WS_STOPPED,          /* inactive */
+	WS_DESTROYING,
 	WS_ERROR,
-	WS_OTHER,    /* any other status text (kept in status) */
+	WS_OTHER,            /* any other status text (kept in status) */
 	WS__COUNT
 };
 
 struct worker {
 	long id;
-	char status[24];        /* as sent, sanitised ("RUNNING", ...) */
+	char status[24];        /* as sent, sanitised ("IDLE", ...) */
 	enum worker_state state;
 	double cur_load;        /* load units/s being served (NAN when missing) */
 	double perf;            /* load units/s the worker can serve (NAN when missing) */
@@ -34,36 +53,54 @@ struct worker {
 };
 
 /* A get_endpoint_workers answer: a bare array (live), or the array under
- * "workers" or "results".  *v is malloc'd (free()), sorted by id.  Entries
- * that are not objects or have no id are skipped.  False when the shape is
- * wrong (an error string, an object without a list). */
+ * "workers" (the docs) or "results".  *v is malloc'd (free()), sorted by
+ * id.  Entries that are not objects or have no id are skipped.  False when
+ * the shape is wrong (an error string, an object without a list). */
 bool workers_decode(const json_t *root, struct worker **v, size_t *n);
-/* Status text to state (case-insensitive). */
+/* Status text to state (case-insensitive; the docs' example says
+ * "running"). */
 enum worker_state workers_state(const char *status);
-/* "RUNNING", "LOADING", "IDLE", "ERROR", "OTHER". */
+/* The documented name: "IDLE", "MODEL_LOADING", ...; "OTHER". */
 const char *workers_state_name(enum worker_state s);
+/* Is a worker in state s ready (IDLE or RUNNING)? */
+bool workers_state_ready(enum worker_state s);
+
+#define WORKERS_OTHER_NAMES 4   /* unknown states kept by name per summary */
 
 struct workers_health {
 	size_t count[WS__COUNT];
 	size_t total;
 	double load;            /* sum of cur_load, load units/s */
-	double capacity;        /* sum of perf over RUNNING and IDLE workers */
+	double capacity;        /* sum of perf over ready workers */
+	struct {
+		char name[24];  /* as sent, sanitised */
+		size_t n;
+	} other[WORKERS_OTHER_NAMES]; /* the first unknown states by name; the
+				       * rest only in count[WS_OTHER] */
+	size_t nother;
 };
 void workers_summary(const struct worker *v, size_t n, struct workers_health *h);
+/* Ready workers (IDLE and RUNNING). */
+size_t workers_ready(const struct workers_health *h);
 
 enum workers_flag {
 	WF_NONE,
 	WF_ALL_ERROR,           /* at least one worker, every one in ERROR */
-	WF_NO_RUNNING,          /* no RUNNING worker while load > min_load */
+	WF_NO_READY,            /* no ready worker while load > min_load */
 };
 /* The flag rule.  load: the endpoint's current load (the workergroups'
  * cur_load); NAN to use the workers' summed load. */
 enum workers_flag workers_flag(const struct workers_health *h, double load, double min_load);
 /* One line for the header and the event log: "llm-chat: every worker (3) in
- * ERROR", "llm-chat: no running worker, load 42.0 > min_load 10.0". Into buf. */
+ * ERROR", "llm-chat: no ready worker, load 42.0 > min_load 10.0". Into buf. */
 char *workers_flag_text(char *buf, size_t n, const char *endpoint_name, enum workers_flag f,
 			const struct workers_health *h, double load, double min_load);
-/* Compact "3 run 1 load 0 idle 1 err" text plus "load 42/120" into buf. */
+/* The counts: "3 ready" always, then every other state with workers, by
+ * its lower-case documented name ("1 loading 1 model_loading 2 error"),
+ * then unknown ones by their own name ("1 WARMING"), and "+N more" for
+ * unknown ones past WORKERS_OTHER_NAMES.  Into buf. */
+char *workers_counts_text(char *buf, size_t n, const struct workers_health *h);
+/* The counts plus "load 42/120" into buf. */
 char *workers_health_text(char *buf, size_t n, const struct workers_health *h);
 
 /* Said once: remembers the flag each endpoint was last reported with. */

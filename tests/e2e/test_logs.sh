@@ -7,13 +7,16 @@
 # what is shown (the secrets of the log masked), asks before overwriting and
 # starts on Cancel; a hostile line is drawn inert; one request every 3 s
 # while shown, none while hidden or after `q`; a 429 and a hang keep the
-# lines, say so and keep the keys answered; the CLI's form is used when the
-# spec's is absent and `v` picks a level stream; `L` on an instance shows its
-# container log (request_logs, then the result_url).
+# lines, say so and keep the keys answered; the CLI's form goes first (the
+# key in its body, as the official CLI sends it), the spec's form when the
+# CLI's is absent, and `v` picks a level stream; the key never reaches the
+# screen or the --log file, even when the log echoes it; `L` on an instance
+# shows its container log (request_logs, then the result_url, retried past
+# an object store's 403s as the CLI does).
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
-rentop_start -s 120x20 || { echo "not ok - rentop starts"; exit 1; }
+rentop_start -s 120x20 --log "$E2E_TMP/rentop.log" || { echo "not ok - rentop starts"; exit 1; }
 
 printf 'Authorization: Bearer %s\n' "$SIM_KEY" >"$E2E_TMP/auth.hdr"
 chmod 600 "$E2E_TMP/auth.hdr"
@@ -47,9 +50,26 @@ t_open() {
     keys L
     wait_for "Logs:  llm-chat" 10 || return 1
     wait_for "following (every 3s)" 15 || return 1
+    # asked in the CLI's form: {"id","api_key","tail"}, the key the Bearer
+    # one; the spec's form never (simlog, below, is the first to use it)
+    sim_expect "(lambda b: b.get('api_key') == '$SIM_KEY' and b.get('tail') == 1000 and isinstance(b.get('id'), int))(d['requests']['/get_endpoint_logs/']['last_body'])" true 5 ||
+        return 1
+    [ "$(sim_state "count('/get_endpoint_logs') - count('/get_endpoint_logs/')")" = 0 ] ||
+        { fail "the spec's form was asked while the CLI's answers"; return 1; }
     # the last line of the simulator's log is on screen
     last=$(simlog llm-chat | tail -n 1 | cut -c1-60)
     wait_for "$last" 8 || return 1
+}
+
+t_key_echo() {
+    # a log that echoes the account key: starred out before it is stored
+    append llm-chat "E2E-echo $SIM_KEY end"
+    wait_for "E2E-echo " 10 || return 1
+    no_secret_on_screen || return 1
+    on_screen "E2E-echo ****" || return 1
+    grep -qF "$SIM_KEY" "$E2E_TMP/rentop.log" && { fail "the key is in the --log file"; return 1; }
+    grep -q "answer held a key" "$E2E_TMP/rentop.log" || { fail "the log does not say a key was hidden"; return 1; }
+    return 0
 }
 
 t_append_once() {
@@ -208,8 +228,10 @@ t_failures() {
     wait_for "following (every 3s)" 20 || return 1
 }
 
-t_cli_form() {
-    sim_post /__sim/set '{"what":"sim","field":"logs_cli_only","value":true}'
+t_spec_form() {
+    # a run server without the CLI's form (a 404 on it): the spec's form
+    sim_fault /get_endpoint_logs/ 404 1000
+    n0=$(sim_state "count('/get_endpoint_logs') - count('/get_endpoint_logs/')")
     epname=$(sim_state "d['endpoints'][1]['endpoint_name']")
     keys :
     type_text "logs $epname"
@@ -217,6 +239,9 @@ t_cli_form() {
     wait_for "$epname" 5 || return 1
     wait_for_re "^ \[20[0-9-]*T" 15 || return 1
     on_screen "following (every 3s)" || return 1
+    sim_expect "count('/get_endpoint_logs') - count('/get_endpoint_logs/') > $n0" true 5 || return 1
+    sim_post /__sim/fault '{"clear":true}'
+    # the level streams: the CLI's form
     keys v
     wait_for "$epname:info0" 5 || return 1
     keys v
@@ -226,14 +251,13 @@ t_cli_form() {
     keys q
     wait_for "following (every 3s)" 5 || return 1
     on_screen "Logs:  llm-chat" || return 1
-    sim_post /__sim/set '{"what":"sim","field":"logs_cli_only","value":false}'
 }
 
 t_close() {
     keys q
     wait_for "Instances" 5 || return 1
-    # a request already out when q was pressed may still land (the spec
-    # form's 404 falls back to the CLI form): wait until none has come for
+    # a request already out when q was pressed may still land (the CLI
+    # form's 404 falls back to the spec's form): wait until none has come for
     # 4 s (longer than the 3 s poll), then none may come for 7 s more
     n0=$(logreqs) quiet=0 tries=0
     while [ $quiet -lt 4 ] && [ $tries -lt 20 ]; do
@@ -246,26 +270,33 @@ t_close() {
 }
 
 t_instance() {
+    # the log copy's URL answers 403 twice (an object store's missing key),
+    # then 404 until written, then the text: one request_logs, no error
+    sim_fault /instance_logs/ 403 2
+    r0=$(sim_state "count('request_logs')")
     keys L
     wait_for "Logs:  instance" 5 || return 1
-    wait_for_re "epoch [0-9]+ step" 20 || return 1
+    wait_for_re "epoch [0-9]+ step" 8 || return 1
     on_screen "following (every 10s)" || return 1
-    [ "$(sim_state "count('request_logs')")" -ge 1 ] || { fail "no request_logs"; return 1; }
+    [ "$(sim_state "count('request_logs') - $r0")" = 1 ] || { fail "request_logs asked again"; return 1; }
+    [ "$(sim_state "count('/instance_logs/')")" -ge 3 ] || { fail "the 403s were not retried"; return 1; }
+    not_on_screen "STALE" || return 1
     keys q
 }
 
 # tap: each test with its duration in the log
 tap() { ts=$(date +%s); e2e_tap "$@"; note "($(( $(date +%s) - ts ))s)"; }
 
-tap "L on an endpoint shows the simulator's log" t_open
+tap "L on an endpoint shows the simulator's log (the CLI's form, the key in its body)" t_open
 tap "appended lines appear once; the buffer equals the simulator's log" t_append_once
 tap "scrolling up pauses following; G resumes" t_follow_pause
 tap "/ search with n, & filter" t_search_filter
 tap "save: shown lines, secrets masked, overwrite asked (Cancel first)" t_save
 tap "a hostile log line is inert" t_hostile
+tap "the key echoed by a log is starred out, on screen and in --log" t_key_echo
 tap "one request every 3 s while shown, none while hidden" t_pacing
 tap "a 429 and a hang keep the lines and the keys" t_failures
-tap "the CLI's form when the spec's is absent; v picks a stream" t_cli_form
+tap "the spec's form when the CLI's is absent; v picks a stream" t_spec_form
 tap "q closes the log and stops its polling" t_close
-tap "L on an instance shows its container log" t_instance
+tap "L on an instance shows its container log past two 403s" t_instance
 e2e_done

@@ -80,7 +80,7 @@ t_health() {
     wait_for "whisper-asr: every worker" 30 || return 1
     wait_for_re "Serverless 3 !1" 10 || return 1
     l=$(line_with "llm-chat (")
-    echo "$l" | grep -qE "[0-9]+ run [0-9]+ load [0-9]+ idle [0-9]+ err load [0-9]+/[0-9]+" ||
+    echo "$l" | grep -qE "[0-9]+ ready( [0-9]+ [a-z_]+)* load [0-9]+/[0-9]+" ||
         { fail "no worker health on llm-chat: $l"; return 1; }
     # two more worker rounds, then the event log holds the flag once
     c=$(sim_state "count('get_endpoint_workers')")
@@ -140,7 +140,7 @@ t_429() {
     wait_for "(stale " 60 || return 1
     on_screen "llm-chat (" || return 1
     l=$(line_with "llm-chat (")
-    echo "$l" | grep -qE "[0-9]+ run " || { fail "a 429 blanked the health: $l"; return 1; }
+    echo "$l" | grep -qE "[0-9]+ ready" || { fail "a 429 blanked the health: $l"; return 1; }
     keys -- -
     keys +
     on_screen "Serverless:"

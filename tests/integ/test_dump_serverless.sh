@@ -45,7 +45,7 @@ fi
 # whisper-asr (seeded): every worker in ERROR; cold_workers + 2 workers
 cw=$(st "[e['cold_workers'] for e in d['endpoints'] if e['endpoint_name'] == 'whisper-asr'][0]")
 l=$(grep " whisper-asr " "$T/out")
-if echo "$l" | grep -qE "0\.0/0\.0 +$((cw + 2)) \(0 run 0 load 0 idle $((cw + 2)) err\)$"; then
+if echo "$l" | grep -qE "0\.0/0\.0 +$((cw + 2)) \(0 ready $((cw + 2)) error\)$"; then
     ok "dump endpoints: current workers and load from get_endpoint_workers"
 else
     notok "dump endpoints: current workers and load from get_endpoint_workers" "$l"
@@ -75,7 +75,8 @@ for e in d["endpoints"]:
     w = r.get("workers")
     if not isinstance(w, dict): errs.append("no workers on %s" % e["id"]); continue
     want = 0 if e["endpoint_state"] == "stopped" else e["cold_workers"] + 2
-    if w["total"] != want or sum(w[k] for k in ("running", "loading", "idle", "error", "other")) != want:
+    if w["total"] != want or sum(w[k] for k in ("running", "loading", "idle", "error", "other")) != want \
+            or sum(w["states"].values()) != want or w["ready"] != w["states"].get("IDLE", 0) + w["states"].get("RUNNING", 0):
         errs.append("workers of %s: %s" % (e["id"], w))
     for k in ("min_load", "target_util", "cold_workers", "max_workers", "endpoint_state"):
         if r.get(k) != e.get(k): errs.append("%s of %s" % (k, e["id"]))
@@ -98,7 +99,7 @@ nw=$(st "len(d['workergroups'])")
 hdr='^ID  *ENDPOINT  *ENDPOINT_ID  *TEMPLATE_HASH  *MIN_LOAD  *TARGET_UTIL  *COLD_MULT  *TEST_WORKERS  *GPU_RAM  *EP_WORKERS  *EP_LOAD  *LAUNCH_ARGS  *QUERY$'
 bad=
 for i in $(seq 0 $((nw - 1))); do
-    want=$(st "'%s  *%s  *%s  *%s  *%g  *%g  *%g  *%d  *%g  *[0-9]+ \\\\([0-9]+ run [0-9]+ load [0-9]+ idle [0-9]+ err\\\\)  *[0-9.]+/[0-9.]+  ' % tuple(d['workergroups'][$i][k] for k in ('id','endpoint_name','endpoint_id','template_hash','min_load','target_util','cold_mult','test_workers','gpu_ram'))")
+    want=$(st "'%s  *%s  *%s  *%s  *%g  *%g  *%g  *%d  *%g  *[0-9]+ \\\\([0-9]+ ready( [0-9]+ [a-z_]+)*\\\\)  *[0-9.]+/[0-9.]+  ' % tuple(d['workergroups'][$i][k] for k in ('id','endpoint_name','endpoint_id','template_hash','min_load','target_util','cold_mult','test_workers','gpu_ram'))")
     grep -qE "^$want" "$T/out" || bad="$bad [$want]"
 done
 if [ $rc -eq 0 ] && [ "$(wc -l <"$T/out")" -eq $((nw + 1)) ] && head -n 1 "$T/out" | grep -q "$hdr" && [ -z "$bad" ]; then

@@ -1,8 +1,9 @@
 #!/bin/sh
 # test_session.sh: the 2FA session key shared with the official CLI.  A
 # session key in ~/.config/vastai/vast_tfa_key beats vast_api_key; when the
-# service says the session expired, rentop deletes that file and retries
-# once with the normal key, and no key ever reaches the output.
+# service says the session expired (404), or refuses it as an invalid key
+# (401, the official CLI's second signal), rentop deletes that file and
+# retries once with the normal key, and no key ever reaches the output.
 . "$(dirname "$0")/corenet_lib.sh"
 
 command -v oathtool >/dev/null || { notok "oathtool is installed"; exit 1; }
@@ -44,6 +45,34 @@ if ! grep -q -e "$SESSION" -e "$SIM_KEY" "$T/a.out" "$T/a.err" "$T/b.json" "$T/b
 else
     notok "no key in any output"
 fi
+
+# a session key the service no longer knows (revoked, or logged out
+# elsewhere) answers 401 "Invalid user key": as the official CLI, rentop
+# drops it and resends once with the normal key, and says so
+(umask 077; printf '%s' "stale-session-key-0123456789abcdef" >"$VDIR/vast_tfa_key")
+n0=$(requests /api/v0/users/current/)
+"$RENTOP" --url "$SIM_URL" --page-rate 0 --dump user >"$T/d.out" 2>"$T/d.err"; rc=$?
+n1=$(requests /api/v0/users/current/)
+if [ $rc -eq 0 ] && [ $((n1 - n0)) -eq 2 ] && [ ! -e "$VDIR/vast_tfa_key" ] &&
+    grep -q "2FA session key was refused (HTTP 401) and its file removed: retrying once with the normal API key" "$T/d.err"; then
+    ok "a session key refused with 401 Invalid user key is dropped, the normal key sent once"
+else
+    notok "a session key refused with 401 Invalid user key is dropped, the normal key sent once" \
+        "rc=$rc requests=$((n1 - n0))" "$(ls "$VDIR")" "$(cat "$T/d.err")"
+fi
+# the normal key refused too: one resend only, then exit 3
+(umask 077; printf '%s' "stale-session-key-0123456789abcdef" >"$VDIR/vast_tfa_key")
+(umask 077; printf '%s\n' "revoked-normal-key-0123456789abcdef" >"$VDIR/vast_api_key")
+n0=$(requests /api/v0/users/current/)
+"$RENTOP" --url "$SIM_URL" --page-rate 0 --dump user >"$T/e.out" 2>"$T/e.err"; rc=$?
+n1=$(requests /api/v0/users/current/)
+if [ $rc -eq 3 ] && [ $((n1 - n0)) -eq 2 ] && grep -q "Invalid user key" "$T/e.err" &&
+    ! grep -q -e "stale-session-key" -e "revoked-normal-key" "$T/e.err" "$T/e.out"; then
+    ok "with both keys refused: one resend, exit 3, no key in the output"
+else
+    notok "with both keys refused: one resend, exit 3, no key in the output" "rc=$rc requests=$((n1 - n0))" "$(cat "$T/e.err")"
+fi
+(umask 077; printf '%s\n' "$SIM_KEY" >"$VDIR/vast_api_key")
 
 # an expired session and no normal key: exit 3, the message says so
 (umask 077; printf '%s' "$SESSION" >"$VDIR/vast_tfa_key")

@@ -48,7 +48,7 @@ static void fault(struct simstate *st, json_t *b, struct sim_resp *rs)
 	if (!path || strlen(path) >= sizeof f.path)
 		{ bad(rs, "path (a path prefix) is required"); return; }
 	if (!server_fault_kind(kind, &f.kind))
-		{ bad(rs, "kind must be latency, hang, 500, 502, 503, 429, malformed, truncated, drop, lost or huge"); return; }
+		{ bad(rs, "kind must be latency, hang, 500, 502, 503, 429, malformed, truncated, drop, lost, huge, 403 or 404"); return; }
 	if (method && strlen(method) >= sizeof f.method)
 		{ bad(rs, "method is too long"); return; }
 	if (st->nfaults >= MAX_FAULTS)

@@ -61,7 +61,8 @@ static const char *const fault_names[] = {
 	[FAULT_LATENCY] = "latency", [FAULT_HANG] = "hang", [FAULT_500] = "500", [FAULT_502] = "502",
 	[FAULT_503] = "503", [FAULT_429] = "429", [FAULT_MALFORMED] = "malformed",
 	[FAULT_TRUNCATED] = "truncated", [FAULT_DROP] = "drop", [FAULT_HUGE] = "huge",
-	[FAULT_LOST] = "lost", [FAULT_403] = "403",
+	[FAULT_LOST] = "lost",
+	[FAULT_403] = "403", [FAULT_404] = "404",
 };
 
 bool server_fault_kind(const char *name, enum fault_kind *out)
@@ -312,9 +313,12 @@ static enum MHD_Result send_fault(struct MHD_Connection *conn, const struct faul
 	case FAULT_429:
 		b = dup_str("{\"detail\":\"API requests too frequent endpoint threshold=1.0\"}", &len);
 		return send_buf(conn, 429, b, len, NULL);
-	case FAULT_403: /* an object store's refusal (result_url) */
+	case FAULT_403: /* an object store's refusal (a result_url not written yet) */
 		b = dup_str(OBJSTORE_403, &len);
 		return send_buf(conn, 403, b, len, "application/xml");
+	case FAULT_404:
+		b = dup_str("{\"detail\":\"Not Found\"}", &len);
+		return send_buf(conn, 404, b, len, NULL);
 	case FAULT_MALFORMED:
 		b = dup_str("{\"success\": true, \"instances\": [{\"id\": 1,, \"actual_status\": \"runn", &len);
 		return send_buf(conn, 200, b, len, NULL);

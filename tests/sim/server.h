@@ -14,7 +14,9 @@
 
 enum fault_kind {
 	FAULT_LATENCY, FAULT_HANG, FAULT_500, FAULT_502, FAULT_503, FAULT_429,
-	FAULT_MALFORMED, FAULT_TRUNCATED, FAULT_DROP, FAULT_HUGE, FAULT_LOST, FAULT_403,
+	FAULT_MALFORMED, FAULT_TRUNCATED, FAULT_DROP, FAULT_HUGE, FAULT_LOST,
+	FAULT_403,              /* an object store's AccessDenied (a key not written yet) */
+	FAULT_404,              /* a run server's {"detail":"Not Found"} (a path it lacks) */
 };
 
 struct fault {

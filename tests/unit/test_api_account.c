@@ -172,6 +172,30 @@ static void test_decoders(void **state)
 	assert_int_equal(tr[1].id, 0);
 	assert_string_equal(tr[2].summary, "none");
 	team_roles_free(tr, n);
+	/* the docs type permissions as a list of names: shown, never blanked;
+	 * text that is not JSON as sent (and granting nothing named) */
+	r = json_loads("[{\"id\":5,\"name\":\"dev\",\"permissions\":[\"read\",\"write\"]},"
+		       "{\"id\":6,\"name\":\"odd\",\"permissions\":\"read,write\"},"
+		       "{\"id\":7,\"name\":\"cat\",\"permissions\":[\"instance_read\",\"misc\"]},"
+		       "{\"id\":8,\"name\":\"none\",\"permissions\":[]}]",
+		       0, NULL);
+	tr = NULL;
+	n = 0;
+	assert_true(api_team_roles(r, &tr, &n));
+	json_decref(r);
+	assert_int_equal(n, 4);
+	assert_string_equal(tr[0].permissions, "[\"read\",\"write\"]");
+	assert_string_equal(tr[0].summary, "list: read, write");
+	assert_int_equal(acct_rights_mask_text(tr[0].permissions, NULL), 0);
+	assert_string_equal(tr[1].permissions, "read,write");
+	assert_string_equal(tr[1].summary, "as sent: read,write");
+	int unknown = 0;
+	assert_int_equal(acct_rights_mask_text(tr[1].permissions, &unknown), 0); /* never "all" */
+	assert_int_equal(unknown, 1);
+	assert_string_equal(tr[2].summary, "list: instance_read, misc");
+	assert_int_not_equal(acct_rights_mask_text(tr[2].permissions, NULL), 0);
+	assert_string_equal(tr[3].summary, "list: none");
+	team_roles_free(tr, n);
 
 	r = json_loads("{\"msg\":\"success\",\"backup_codes\":[\"AAAA-BBBB-CCCC\",\"bad code!\",7,"
 		       "\"DDDD-EEEE-FFFF\"]}",

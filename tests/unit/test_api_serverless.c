@@ -245,15 +245,44 @@ static void test_worker_health(void **state)
 	assert_int_equal(h.total, 5);
 	assert_int_equal(h.count[WS_RUNNING], 1);
 	assert_int_equal(h.count[WS_IDLE], 1);
+	assert_int_equal(workers_ready(&h), 2);
 	assert_int_equal(h.count[WS_ERROR], 1);
 	assert_int_equal(h.count[WS_LOADING], 1);
 	assert_int_equal(h.count[WS_OTHER], 1);
 	assert_true(fabs(h.load - 40.5) < 1e-9);
-	assert_true(fabs(h.capacity - 95) < 1e-9); /* running + idle */
+	assert_true(fabs(h.capacity - 95) < 1e-9); /* the ready ones: running + idle */
 	assert_int_equal(workers_flag(&h, NAN, 10), WF_NONE);
-	char buf[160];
+	char buf[300];
 	workers_health_text(buf, sizeof buf, &h);
-	assert_string_equal(buf, "1 run 1 load 1 idle 1 err +other load 40/95");
+	assert_string_equal(buf, "2 ready 1 loading 1 error 1 WEIRD load 40/95"); /* by its name */
+	free(v);
+
+	/* every documented state counted, each by its name (docs worker-states) */
+	static const char *const doc[] = {
+		"IDLE", "LOADING", "MODEL_LOADING", "STOPPED", "DESTROYING", "ERROR", "REBOOTING",
+		"CREATING", "CREATED", "STARTING", "STOPPING", "PENDING", "UPDATE_READY",
+		"UPDATE_REBOOTING", "UPDATE_STARTING", "UPDATING",
+	};
+	for (size_t i = 0; i < sizeof doc / sizeof *doc; i++) {
+		enum worker_state st = workers_state(doc[i]);
+		assert_int_not_equal(st, WS_OTHER);
+		assert_string_equal(workers_state_name(st), doc[i]);
+		assert_int_equal(workers_state_ready(st), !strcmp(doc[i], "IDLE"));
+	}
+	assert_true(workers_state_ready(workers_state("running"))); /* the spec's, the docs' example */
+	v = decode("[{\"id\":1,\"status\":\"MODEL_LOADING\"},{\"id\":2,\"status\":\"STOPPED\"},"
+		   "{\"id\":3,\"status\":\"CREATING\"},{\"id\":4,\"status\":\"UPDATE_READY\"},"
+		   "{\"id\":5,\"status\":\"WARMING\"},{\"id\":6,\"status\":\"WARMING\"},"
+		   "{\"id\":7,\"status\":\"A\"},{\"id\":8,\"status\":\"B\"},{\"id\":9,\"status\":\"C\"},"
+		   "{\"id\":10,\"status\":\"D\"},{\"id\":11}]",
+		   &n);
+	workers_summary(v, n, &h);
+	assert_int_equal(h.count[WS_OTHER], 7);
+	workers_counts_text(buf, sizeof buf, &h);
+	assert_string_equal(buf, "0 ready 1 creating 1 model_loading 1 update_ready 1 stopped "
+				 "2 WARMING 1 A 1 B 1 C +2 more");
+	/* not flagged: no load, and not every worker in ERROR */
+	assert_int_equal(workers_flag(&h, NAN, 0), WF_NONE);
 	free(v);
 
 	v = decode("{\"workers\":[{\"id\":1,\"status\":\"ERROR\"},{\"id\":2,\"status\":\"ERROR\"}]}", &n);
@@ -262,19 +291,28 @@ static void test_worker_health(void **state)
 	workers_flag_text(buf, sizeof buf, "llm", WF_ALL_ERROR, &h, 0, 10);
 	assert_string_equal(buf, "llm: every worker (2) in ERROR");
 	free(v);
-	/* no running worker: flagged only when the load is above min_load */
-	v = decode("[{\"id\":1,\"status\":\"LOADING\"},{\"id\":2,\"status\":\"ERROR\"}]", &n);
+	/* every worker IDLE (the live service's ready state): never flagged,
+	 * whatever the load (the old rule wanted a RUNNING one) */
+	v = decode("[{\"id\":1,\"status\":\"IDLE\",\"cur_load\":30,\"perf\":40},"
+		   "{\"id\":2,\"status\":\"IDLE\",\"cur_load\":25,\"perf\":40}]", &n);
+	workers_summary(v, n, &h);
+	assert_int_equal(workers_flag(&h, NAN, 10), WF_NONE);
+	assert_int_equal(workers_flag(&h, 500, 10), WF_NONE);
+	free(v);
+	/* no ready worker: flagged only when the load is above min_load */
+	v = decode("[{\"id\":1,\"status\":\"LOADING\"},{\"id\":2,\"status\":\"ERROR\"},"
+		   "{\"id\":3,\"status\":\"STARTING\"}]", &n);
 	workers_summary(v, n, &h);
 	assert_int_equal(workers_flag(&h, 5, 10), WF_NONE);
 	assert_int_equal(workers_flag(&h, 10, 10), WF_NONE);
-	assert_int_equal(workers_flag(&h, 12.5, 10), WF_NO_RUNNING);
-	workers_flag_text(buf, sizeof buf, "llm", WF_NO_RUNNING, &h, 12.5, 10);
-	assert_string_equal(buf, "llm: no running worker, load 12.5 > min_load 10.0");
+	assert_int_equal(workers_flag(&h, 12.5, 10), WF_NO_READY);
+	workers_flag_text(buf, sizeof buf, "llm", WF_NO_READY, &h, 12.5, 10);
+	assert_string_equal(buf, "llm: no ready worker, load 12.5 > min_load 10.0");
 	free(v);
 	/* no worker at all, load above min_load */
 	v = decode("[]", &n);
 	workers_summary(v, n, &h);
-	assert_int_equal(workers_flag(&h, 3, 0), WF_NO_RUNNING);
+	assert_int_equal(workers_flag(&h, 3, 0), WF_NO_READY);
 	assert_int_equal(workers_flag(&h, 0, 0), WF_NONE);
 	free(v);
 	json_t *j = json_loads("\"Endpoint not found\"", JSON_DECODE_ANY, NULL);
@@ -285,14 +323,14 @@ static void test_worker_health(void **state)
 	struct workers_memo *m = workers_memo_new();
 	assert_true(workers_memo_update(m, 1, WF_ALL_ERROR));
 	assert_false(workers_memo_update(m, 1, WF_ALL_ERROR));
-	assert_true(workers_memo_update(m, 2, WF_NO_RUNNING));
-	assert_true(workers_memo_update(m, 1, WF_NO_RUNNING)); /* another reason */
+	assert_true(workers_memo_update(m, 2, WF_NO_READY));
+	assert_true(workers_memo_update(m, 1, WF_NO_READY)); /* another reason */
 	assert_false(workers_memo_update(m, 1, WF_NONE));
-	assert_true(workers_memo_update(m, 1, WF_NO_RUNNING)); /* cleared, then again */
+	assert_true(workers_memo_update(m, 1, WF_NO_READY)); /* cleared, then again */
 	long keep[] = {1};
 	workers_memo_keep(m, keep, 1);
-	assert_true(workers_memo_update(m, 2, WF_NO_RUNNING)); /* 2 was forgotten */
-	assert_false(workers_memo_update(m, 1, WF_NO_RUNNING));
+	assert_true(workers_memo_update(m, 2, WF_NO_READY)); /* 2 was forgotten */
+	assert_false(workers_memo_update(m, 1, WF_NO_READY));
 	workers_memo_free(m);
 }
 
@@ -492,7 +530,7 @@ static void test_sim_workers_and_flag(void **state)
 	assert_true(n >= 2);
 	struct workers_health h;
 	workers_summary(v, n, &h);
-	assert_true(h.count[WS_RUNNING] > 0);
+	assert_true(workers_ready(&h) > 0);
 	free(v);
 	/* the seeded endpoint whose workers are all in ERROR */
 	c = api_endpoint_workers(&sim.cfg, endpoint_id("whisper-asr"));
@@ -513,8 +551,8 @@ static void test_sim_workers_and_flag(void **state)
 	assert_true(workers_decode(r, &v, &n));
 	json_decref(r);
 	workers_summary(v, n, &h);
-	assert_int_equal(h.count[WS_RUNNING], 0);
-	assert_int_equal(workers_flag(&h, 25, 20), WF_NO_RUNNING);
+	assert_int_equal(workers_ready(&h), 0);
+	assert_int_equal(workers_flag(&h, 25, 20), WF_NO_READY);
 	free(v);
 	/* an unknown endpoint: a bare-string 404 */
 	c = api_endpoint_workers(&sim.cfg, 1);
@@ -566,9 +604,9 @@ static void test_sim_logs_forms_and_tail(void **state)
 	assert_null(strstr(last, "\xe2\x80\xae"));
 	assert_non_null(strstr(last, "red"));
 
-	/* a server with only the CLI's form: 404 on the spec's, then the CLI's */
-	assert_int_equal(testsim_ctl(&sim, "set",
-				     "{\"what\":\"sim\",\"field\":\"logs_cli_only\",\"value\":true}"),
+	/* a run server without the CLI's form: 404 on it, then the spec's */
+	assert_int_equal(testsim_ctl(&sim, "fault",
+				     "{\"path\":\"/get_endpoint_logs/\",\"kind\":\"404\"}"),
 			 200);
 	unsigned before = cl.requests;
 	testsim_ctl(&sim, "clock", "{\"advance\":3}");
@@ -577,15 +615,23 @@ static void test_sim_logs_forms_and_tail(void **state)
 	assert_int_equal(cl.requests - before, 2);
 	struct logtail_merge r;
 	logtail_merge(t, text, strlen(text), &r);
-	assert_int_equal(r.added, 1); /* info0 continues the spec's stream */
+	assert_int_equal(r.added, 1); /* the spec's "logs" continues info0 */
 	assert_false(r.gap);
 	free(text);
+	/* a level stream has no second form */
+	assert_int_equal(testsim_ctl(&sim, "fault",
+				     "{\"path\":\"/get_endpoint_logs/\",\"kind\":\"404\"}"),
+			 200);
+	before = cl.requests;
+	assert_null(api_serverless_fetch_logs(&cl, "llm-chat", id, 10, LOGS_DEBUG, &e));
+	assert_int_equal(cl.requests - before, 1);
+	assert_int_equal(e.http_status, 404);
 	/* a stream the answer lacks is an error */
 	text = api_serverless_fetch_logs(&cl, "llm-chat", id, 10, LOGS__COUNT, &e);
 	assert_null(text);
 	assert_int_equal(e.cls, AE_PROTOCOL);
 	/* the level streams of the CLI's form */
-	struct api_call c = api_endpoint_logs_cli(&sim.cfg, id, NULL, 200);
+	struct api_call c = api_endpoint_logs_cli(&sim.cfg, id, 200);
 	json_t *root = run_ok(&c);
 	unsigned m = api_log_streams(root);
 	assert_int_equal(m, 0x1fu);
@@ -596,11 +642,6 @@ static void test_sim_logs_forms_and_tail(void **state)
 	free(dbg);
 	free(info0);
 	json_decref(root);
-	c = api_endpoint_logs(&sim.cfg, "llm-chat", 10);
-	assert_false(api_run(&cl, &c, &root, &e));
-	assert_int_equal(e.http_status, 404);
-	assert_true(api_should_fall_back(&e));
-	api_call_free(&c);
 	/* bare-string failures: an unknown endpoint */
 	assert_null(api_serverless_fetch_logs(&cl, "no-such", 1, 10, LOGS_DEFAULT, &e));
 	assert_int_equal(e.http_status, 404);

@@ -383,6 +383,65 @@ static void redaction(void **state)
 	unsetenv("VAST_API_KEY");
 }
 
+/* The key in the body of the run server's log form, read with the header
+ * under one lock; a refused session key dropped once, by the generation
+ * that was sent (an older refusal does not drop a newer login). */
+static void body_key_and_session_refusal(void **state)
+{
+	(void)state;
+	char *normal = path_in(vast, "vast_api_key");
+	char *session = path_in(vast, "vast_tfa_key");
+	put(normal, "normal\"key\\1\n", 0600);
+	put(session, "sessionkey1", 0600);
+	char *w;
+	struct config c = cfg_with(NULL);
+	struct auth *a = discover(&c, &w);
+	free(w);
+	char *body;
+	unsigned gen;
+	char *h = auth_request(a, "{\"id\":7,\"api_key\":\"\",\"tail\":10}", "api_key", &body, &gen);
+	assert_string_equal(h, "Authorization: Bearer sessionkey1");
+	assert_string_equal(body, "{\"id\":7,\"api_key\":\"sessionkey1\",\"tail\":10}");
+	assert_true(gen != 0);
+	auth_header_free(h);
+	auth_header_free(body);
+	/* no such member: no body */
+	h = auth_request(a, "{\"id\":7}", "api_key", &body, NULL);
+	assert_null(body);
+	auth_header_free(h);
+	/* the normal key sent: nothing to fall back to */
+	bool dropped;
+	assert_false(auth_session_refused(a, 0, &dropped));
+	assert_false(dropped);
+	assert_true(auth_using_session(a));
+	/* a new login since the refused request: kept, and resent with it */
+	char err[200];
+	assert_int_equal(auth_store_session(a, "sessionkey2", err, sizeof err), 0);
+	assert_true(auth_session_refused(a, gen, &dropped));
+	assert_false(dropped);
+	assert_bearer(a, "sessionkey2");
+	/* the session key in use refused: dropped, its file gone, the normal key */
+	unsigned gen2;
+	h = auth_request(a, NULL, NULL, NULL, &gen2);
+	auth_header_free(h);
+	assert_true(gen2 != gen);
+	assert_true(auth_session_refused(a, gen2, &dropped));
+	assert_true(dropped);
+	assert_false(auth_using_session(a));
+	assert_int_equal(access(session, F_OK), -1);
+	h = auth_request(a, "{\"api_key\":\"\"}", "api_key", &body, &gen);
+	assert_int_equal(gen, 0);
+	assert_string_equal(body, "{\"api_key\":\"normal\\\"key\\\\1\"}"); /* JSON-escaped */
+	auth_header_free(h);
+	auth_header_free(body);
+	/* a second refusal of the same generation: dropped already, resend */
+	assert_true(auth_session_refused(a, gen2, &dropped));
+	assert_false(dropped);
+	auth_free(a);
+	free(normal);
+	free(session);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -394,6 +453,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(env_key_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(warnings_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(redaction, setup, teardown),
+		cmocka_unit_test_setup_teardown(body_key_and_session_refusal, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

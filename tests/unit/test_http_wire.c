@@ -24,6 +24,7 @@
 #include "auth.h"
 #include "config.h"
 #include "dump.h"
+#include "log.h"
 #include "util.h"
 
 struct route {
@@ -366,42 +367,148 @@ static void v0_retired_is_an_error(void **state)
 	free(err);
 }
 
+/* The body after the head of request i (copy), or NULL. */
+static char *request_body(size_t i)
+{
+	char *r = request(i);
+	char *b = r ? strstr(r, "\r\n\r\n") : NULL;
+	char *out = b ? xstrdup(b + 4) : NULL;
+	free(r);
+	return out;
+}
+
+/* The whole content of a file (malloc'd, "" when absent). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return xstrdup("");
+	char *buf = xcalloc(1, 1 << 16);
+	size_t n = fread(buf, 1, (1 << 16) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* The endpoint log forms: the CLI's and the docs' first, byte for byte as
+ * the CLI sends it ({"id","api_key","tail"}, the key in use in the body
+ * and the Bearer header), the spec's form (slashless, {"endpoint","tail"},
+ * no key in the body) on 404, 405, 301, 308 only; when both are absent,
+ * the first form's error; a bare JSON string is the failure's text.  The
+ * key never reaches the text, an error line or the --log file, even when
+ * the run server echoes it. */
 static void endpoint_logs_both_forms(void **state)
 {
 	(void)state;
-	static const struct route spec[] = {
-		{"POST", "/get_endpoint_logs", 200, "{\"logs\":\"one\\ntwo\\u001b[2J\"}"},
-	};
 	static const struct route cli[] = {
-		{"POST", "/get_endpoint_logs", 404, "{\"detail\":\"Not Found\"}"},
 		{"POST", "/get_endpoint_logs/", 200, "{\"info0\":\"i0\",\"debug\":\"dbg\"}"},
 	};
 	static const struct route bare[] = {
-		{"POST", "/get_endpoint_logs", 200, "\"endpoint not found\""},
+		{"POST", "/get_endpoint_logs/", 200, "\"endpoint not found\""},
 	};
+	static const struct route neither[] = {
+		{"POST", "/get_endpoint_logs/", 404, "{\"detail\":\"first form missing\"}"},
+		{"POST", "/get_endpoint_logs", 301, ""},
+	};
+	static const struct route refused[] = {
+		{"POST", "/get_endpoint_logs/", 400, "{\"msg\":\"bad tail\"}"},
+		{"POST", "/get_endpoint_logs", 200, "{\"logs\":\"never\"}"},
+	};
+	static const struct route echo[] = {
+		{"POST", "/get_endpoint_logs/", 200,
+		 "{\"info0\":\"key=wire-test-key ok\\nagain wire-test-key\"}"},
+	};
+	static const struct route echo_err[] = {
+		{"POST", "/get_endpoint_logs/", 200, "\"invalid api_key wire-test-key for 12\""},
+	};
+	char logpath[] = "/tmp/rentop-wire-log-XXXXXX";
+	int lfd = mkstemp(logpath);
+	assert_true(lfd >= 0);
+	close(lfd);
+	assert_int_equal(log_open(logpath), 0);
+	setenv("VAST_API_KEY", "wire-test-key", 1);
 	struct config c = test_cfg();
+	struct auth *a = auth_new(&c, NULL);
 	struct api_client cl;
-	api_client_init(&cl, &c, NULL);
+	api_client_init(&cl, &c, a);
 	struct api_error e;
-	set_routes(spec, 1);
+
+	set_routes(cli, 1);
 	char *t = api_fetch_endpoint_logs(&cl, "ep-a", 12, 50, &e);
-	assert_string_equal(t, "one\ntwo");
-	free(t);
-	char *r = request(0);
-	assert_non_null(strstr(r, "\r\n\r\n{\"endpoint\":\"ep-a\",\"tail\":50}"));
-	free(r);
-	set_routes(cli, 2);
-	t = api_fetch_endpoint_logs(&cl, "ep-a", 12, 50, &e);
 	assert_string_equal(t, "i0\ndbg");
 	free(t);
-	r = request(1);
-	assert_non_null(strstr(r, "POST /get_endpoint_logs/ "));
-	assert_non_null(strstr(r, "\"id\":12"));
+	assert_int_equal(nrequests(), 1);
+	char *r = request(0);
+	assert_non_null(strstr(r, "POST /get_endpoint_logs/ HTTP/1.1\r\n"));
+	assert_non_null(strstr(r, "\r\nAuthorization: Bearer wire-test-key\r\n"));
 	free(r);
+	char *b = request_body(0);
+	assert_string_equal(b, "{\"id\":12,\"api_key\":\"wire-test-key\",\"tail\":50}");
+	free(b);
+
+	/* the spec's form on 404, 405 and the redirects, never followed */
+	static const int absent[] = {404, 405, 301, 308};
+	for (size_t i = 0; i < sizeof absent / sizeof *absent; i++) {
+		struct route fb[] = {
+			{"POST", "/get_endpoint_logs/", absent[i], "{\"detail\":\"Not Found\"}"},
+			{"POST", "/get_endpoint_logs", 200, "{\"logs\":\"one\\ntwo\\u001b[2J\"}"},
+		};
+		set_routes(fb, 2);
+		t = api_fetch_endpoint_logs(&cl, "ep-a", 12, 50, &e);
+		assert_non_null(t);
+		assert_string_equal(t, "one\ntwo");
+		free(t);
+		assert_int_equal(nrequests(), 2);
+		r = request(1);
+		assert_non_null(strstr(r, "POST /get_endpoint_logs HTTP/1.1\r\n"));
+		assert_non_null(strstr(r, "\r\nAuthorization: Bearer wire-test-key\r\n"));
+		free(r);
+		b = request_body(1);
+		assert_string_equal(b, "{\"endpoint\":\"ep-a\",\"tail\":50}");
+		free(b);
+		set_routes(NULL, 0);
+	}
+	/* any other refusal is the answer: no second form */
+	set_routes(refused, 2);
+	assert_null(api_fetch_endpoint_logs(&cl, "ep-a", 12, 50, &e));
+	assert_int_equal(e.http_status, 400);
+	assert_int_equal(nrequests(), 1);
+	/* neither form: what the first said */
+	set_routes(neither, 2);
+	assert_null(api_fetch_endpoint_logs(&cl, "ep-a", 12, 50, &e));
+	assert_int_equal(nrequests(), 2);
+	assert_int_equal(e.http_status, 404);
+	assert_non_null(strstr(e.msg, "first form missing"));
 	set_routes(bare, 1);
 	assert_null(api_fetch_endpoint_logs(&cl, "ep-a", 12, 50, &e));
 	assert_non_null(strstr(e.msg, "endpoint not found"));
+
+	/* a run server that echoes the key: starred out in the text */
+	set_routes(echo, 1);
+	t = api_fetch_endpoint_logs(&cl, "ep-a", 12, 50, &e);
+	assert_non_null(t);
+	assert_null(strstr(t, "wire-test-key"));
+	assert_string_equal(t, "key=************* ok\nagain *************");
+	free(t);
+	/* and in a failure's text */
+	set_routes(echo_err, 1);
+	assert_null(api_fetch_endpoint_logs(&cl, "ep-a", 12, 50, &e));
+	assert_null(strstr(e.msg, "wire-test-key"));
+	assert_non_null(strstr(e.msg, "invalid api_key *************"));
+	char line[400];
+	apierr_format(&e, line, sizeof line);
+	assert_null(strstr(line, "wire-test-key"));
+
 	api_client_cleanup(&cl);
+	auth_free(a);
+	unsetenv("VAST_API_KEY");
+	log_close();
+	char *logged = slurp(logpath);
+	assert_non_null(strstr(logged, "/get_endpoint_logs/")); /* the log did run */
+	assert_non_null(strstr(logged, "answer held a key"));
+	assert_null(strstr(logged, "wire-test-key"));
+	free(logged);
+	unlink(logpath);
 }
 
 /* api_run (--dump and one-shot calls) under the one retry rule: an action

@@ -430,6 +430,31 @@ static void test_workergroups_endpoints(void **state)
 	assert_int_equal(n, 1);
 	workergroups_free(w, n);
 	json_decref(arr);
+	/* the docs type search_query as the parsed filters object: shown in the
+	 * query language (GB and version forms back), never blank; one with no
+	 * such form as its JSON; an empty one falls to search_params */
+	arr = json_loads("{\"success\":true,\"results\":["
+			 "{\"id\":1,\"search_query\":{\"verified\":{\"eq\":true},\"gpu_ram\":{\"gte\":24000.0},"
+			 "\"gpu_name\":{\"in\":[\"RTX 4090\",\"H100 SXM\"]},\"num_gpus\":{\"eq\":\"1\"},"
+			 "\"driver_version\":{\"gte\":535086005},\"geolocation\":{\"neq\":null}},"
+			 "\"search_params\":\"ignored\"},"
+			 "{\"id\":2,\"search_query\":{\"gpu_name\":{\"eq\":\"RTX 4090\"},\"x\":{\"like\":\"\\u001b[31ma\"}}},"
+			 "{\"id\":3,\"search_query\":{},\"search_params\":\"gpu_ram>=23\"},"
+			 "{\"id\":4,\"search_query\":\"num_gpus=2\"}]}",
+			 0, NULL);
+	assert_non_null(arr);
+	w = NULL;
+	n = 0;
+	assert_true(json_map_workergroups(arr, &w, &n));
+	assert_int_equal(n, 4);
+	assert_string_equal(w[0].search_query, "verified=true gpu_ram>=24 gpu_name in [RTX_4090,H100_SXM] "
+					       "num_gpus=1 driver_version>=535.86.5 geolocation!=null");
+	assert_string_equal(w[1].search_query, "{\"gpu_name\":{\"eq\":\"RTX 4090\"},\"x\":{\"like\":\"a\"}}");
+	assert_false(has_control(w[1].search_query));
+	assert_string_equal(w[2].search_query, "gpu_ram>=23");
+	assert_string_equal(w[3].search_query, "num_gpus=2");
+	workergroups_free(w, n);
+	json_decref(arr);
 	json_t *wrong = json_loads("{\"results\": {}}", 0, NULL);
 	w = NULL;
 	n = 0;
@@ -760,7 +785,7 @@ static void test_api_keys(void **state)
 	assert_string_equal(v[3].rights, "{\"api\":{\"instance_write\":{}}}"); /* "permissions" */
 	assert_true(isnan(v[3].created_at));
 	assert_int_equal(v[4].id, 15);
-	assert_string_equal(v[4].rights, ""); /* a string that is not JSON */
+	assert_string_equal(v[4].rights, "not json: read, write"); /* not JSON: as sent, not blanked */
 
 	/* the key (the secret) appears in no mapped string */
 	for (size_t i = 0; i < n; i++) {

@@ -59,9 +59,12 @@ static enum logfollow_ev step(struct logfollow *f, struct logtail *t, double now
 	struct api_call c = logfollow_next(f, &sim.cfg, now);
 	assert_non_null(c.url);
 	struct http_opts o = {.connect_timeout_s = 5, .total_timeout_s = 10};
-	char *hdr = c.no_auth ? NULL : auth_header(au);
-	struct http_xfer *x = http_xfer_new(&o, c.method, c.url, c.body, hdr, e);
+	char *body;
+	unsigned gen;
+	char *hdr = api_request_auth(au, &c, &body, &gen); /* as the poller sends it */
+	struct http_xfer *x = http_xfer_new(&o, c.method, c.url, body ? body : c.body, hdr, e);
 	auth_header_free(hdr);
+	auth_header_free(body);
 	assert_non_null(x);
 	http_xfer_perform(x);
 	enum logfollow_ev ev = logfollow_done(f, x, t, now, added, e);
@@ -128,8 +131,20 @@ static void test_endpoint_follow(void **state)
 	assert_int_equal(step(f, t, now, &added, &e), LFE_MERGED);
 	assert_int_equal(added, 3);
 
-	/* a server with only the CLI's form: switch once, then merge */
-	testsim_ctl(&sim, "set", "{\"what\":\"sim\",\"field\":\"logs_cli_only\",\"value\":true}");
+	/* the CLI's form went out, the key in its body as in the header */
+	json_t *js = testsim_state(&sim);
+	json_t *rec = json_object_get(json_object_get(js, "requests"), "/get_endpoint_logs/");
+	assert_non_null(rec);
+	json_t *lb = json_object_get(rec, "last_body");
+	json_t *sent = json_is_string(lb) ? json_loads(json_string_value(lb), 0, NULL) : json_incref(lb);
+	assert_string_equal(json_string_value(json_object_get(sent, "api_key")), getenv("VAST_API_KEY"));
+	assert_int_equal(json_integer_value(json_object_get(sent, "id")), endpoint_id("llm-chat"));
+	assert_int_equal(json_integer_value(json_object_get(sent, "tail")), 1000);
+	json_decref(sent);
+	json_decref(js);
+
+	/* a run server without the CLI's form: switch once to the spec's, then merge */
+	testsim_ctl(&sim, "fault", "{\"path\":\"/get_endpoint_logs/\",\"kind\":\"404\",\"count\":1}");
 	now += 3;
 	testsim_ctl(&sim, "clock", "{\"advance\":3}");
 	assert_int_equal(step(f, t, now, &added, &e), LFE_SWITCHED);
@@ -137,7 +152,7 @@ static void test_endpoint_follow(void **state)
 	assert_int_equal(step(f, t, now, &added, &e), LFE_MERGED);
 	assert_int_equal(added, 1);
 	logfollow_state(f, now, st, sizeof st);
-	assert_non_null(strstr(st, "CLI form"));
+	assert_non_null(strstr(st, "spec form"));
 	/* a level stream is another log */
 	assert_true(logfollow_set_stream(f, LOGS_DEBUG, now));
 	assert_false(logfollow_set_stream(f, LOGS_DEBUG, now));
@@ -171,7 +186,7 @@ static void test_instance_log(void **state)
 	struct api_error e;
 	char st[256];
 	assert_int_equal(step(f, t, now, &added, &e), LFE_PENDING);
-	assert_true(logfollow_wait(f, now) > 0.5);
+	assert_true(logfollow_wait(f, now) > 0.2); /* the CLI's 0.3 s */
 	now += 1;
 	assert_int_equal(step(f, t, now, &added, &e), LFE_PENDING); /* 404: not written yet */
 	logfollow_state(f, now, st, sizeof st);
@@ -201,6 +216,30 @@ static void test_instance_log(void **state)
 	logfollow_refresh(f, now);
 	assert_true(logfollow_wait(f, now) == 0);
 	assert_int_equal(step(f, t, now, &added, &e), LFE_PENDING);
+	/* an object store answers 403 for a key not written yet: retried as a
+	 * 404 is (the CLI retries any answer but 200), then the text */
+	testsim_ctl(&sim, "clock", "{\"advance\":3}");
+	testsim_ctl(&sim, "fault", "{\"path\":\"/instance_logs/\",\"kind\":\"403\",\"count\":2}");
+	for (int i = 0; i < 2; i++) {
+		now += 0.3;
+		assert_int_equal(step(f, t, now, &added, &e), LFE_PENDING);
+	}
+	logfollow_state(f, now, st, sizeof st);
+	assert_non_null(strstr(st, "waiting for the log (3/30)"));
+	now += 0.3;
+	assert_int_equal(step(f, t, now, &added, &e), LFE_MERGED);
+	/* 30 answers but 200: given up, saying the last one */
+	logfollow_refresh(f, now);
+	assert_int_equal(step(f, t, now, &added, &e), LFE_PENDING);
+	testsim_ctl(&sim, "fault", "{\"path\":\"/instance_logs/\",\"kind\":\"403\",\"count\":30}");
+	testsim_ctl(&sim, "clock", "{\"advance\":3}");
+	for (int i = 0; i < API_LOG_RESULT_TRIES - 1; i++) {
+		now += 0.3;
+		assert_int_equal(step(f, t, now, &added, &e), LFE_PENDING);
+	}
+	now += 0.3;
+	assert_int_equal(step(f, t, now, &added, &e), LFE_FAILED);
+	assert_non_null(strstr(e.msg, "did not appear in time (last: HTTP 403)"));
 	logfollow_free(f);
 	logtail_free(t);
 }

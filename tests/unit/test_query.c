@@ -87,7 +87,9 @@ static void test_values(void **state)
 	expect("verified=true rentable=True", "{\"verified\":{\"eq\":true},\"rentable\":{\"eq\":true}}");
 	expect("external=false rented=False", "{\"external\":{\"eq\":false},\"rented\":{\"eq\":false}}");
 	expect("static_ip=null gpu_arch=None", "{\"static_ip\":{\"eq\":null},\"gpu_arch\":{\"eq\":null}}");
-	expect("geolocation=\"true\"", "{\"geolocation\":{\"eq\":\"true\"}}"); /* quoted: a string */
+	/* as the CLI: quotes are stripped before the literal check */
+	expect("geolocation=\"true\"", "{\"geolocation\":{\"eq\":true}}");
+	expect("static_ip=\"None\"", "{\"static_ip\":{\"eq\":null}}");
 	expect("compute_cap>=890", "{\"compute_cap\":{\"gte\":\"890\"}}");
 	expect("gpu_name=b=c", "{\"gpu_name\":{\"eq\":\"b=c\"}}");
 	expect("", "{}");
@@ -111,6 +113,92 @@ static void test_multipliers_aliases(void **state)
 	/* several conditions on one field merge; later ones win per operator */
 	expect("num_gpus>=2 num_gpus<=8 num_gpus>=4", "{\"num_gpus\":{\"gte\":\"4\",\"lte\":\"8\"}}");
 	expect("dph<2 dph_total>0.1", "{\"dph_total\":{\"lt\":\"2\",\"gt\":\"0.1\"}}");
+}
+
+/* The encodings the official CLI applies (vastai/api/query.py parse_query),
+ * byte for byte in the search body: a dotted driver_version is the integer
+ * major x 1,000,000 + minor x 1,000 + patch (numeric_version), GB fields x1000
+ * and days x86400 as numbers, other numbers as strings, underscores to
+ * spaces, literals; display_active is an alias. */
+static void test_cli_encodings(void **state)
+{
+	(void)state;
+	expect("driver_version>=535.86.05", "{\"driver_version\":{\"gte\":535086005}}");
+	expect("driver_version = 550.127.5", "{\"driver_version\":{\"eq\":550127005}}");
+	expect("driver_version=\"535.86.05\"", "{\"driver_version\":{\"eq\":535086005}}");
+	expect("driver_version>=535086005", "{\"driver_version\":{\"gte\":\"535086005\"}}");
+	expect("driver_version in [535.86.05,550.54.14]",
+	       "{\"driver_version\":{\"in\":[535086005,550054014]}}");
+	expect("driver_version=any", "{}");
+	expect_error("driver_version>=535.86", 16, 6, "not a driver version like 535.86.05");
+	expect_error("driver_version>=535.86.05.1", 16, 11, "not a driver version");
+	expect_error("driver_version>=5350.86.05", 16, 10, "not a driver version");
+	expect_error("driver_version>=535..05", 16, 7, "not a driver version");
+	expect("display_active=false", "{\"gpu_display_active\":{\"eq\":false}}");
+	/* the bytes sent */
+	struct query_error err;
+	json_t *q = query_parse("driver_version>=535.86.05 gpu_ram>=24 duration>=3 num_gpus=2 "
+				"gpu_name=RTX_4090 verified=True",
+				true, &err);
+	assert_non_null(q);
+	char *t = json_dumps(q, JSON_COMPACT | JSON_SORT_KEYS);
+	assert_string_equal(t, "{\"driver_version\":{\"gte\":535086005},\"duration\":{\"gte\":259200.0},"
+			       "\"gpu_name\":{\"eq\":\"RTX 4090\"},\"gpu_ram\":{\"gte\":24000.0},"
+			       "\"num_gpus\":{\"eq\":\"2\"},\"verified\":{\"eq\":true}}");
+	free(t);
+	json_decref(q);
+}
+
+/* query_text writes filters back in the language; parsing that text gives
+ * the same filters (GB, days and the driver version divided back); what the
+ * language cannot carry is NULL. */
+static void test_query_text_round_trip(void **state)
+{
+	(void)state;
+	static const char *const texts[] = {
+		"gpu_ram>=24 num_gpus=2 gpu_name=RTX_4090 verified=true",
+		"duration>=2.5 cpu_ram<64.5 driver_version>=535.86.05 static_ip=null",
+		"gpu_name in [RTX_4090,H100_SXM] num_gpus notin [1,3] dph<1.5 reliability>0.98",
+		"gpu_total_ram in [80,160] external!=false",
+	};
+	struct query_error err;
+	for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+		json_t *q = query_parse(texts[i], true, &err);
+		assert_non_null(q);
+		char *t = query_text(q);
+		assert_non_null(t);
+		json_t *back = query_parse(t, true, &err);
+		if (!back || !json_equal(q, back))
+			fail_msg("'%s' -> '%s' does not parse back the same", texts[i], t);
+		free(t);
+		json_decref(q);
+		json_decref(back);
+	}
+	json_t *q = json_loads("{\"gpu_ram\":{\"gte\":24000},\"verified\":{\"eq\":true}}", 0, NULL);
+	char *t = query_text(q);
+	assert_string_equal(t, "gpu_ram>=24 verified=true");
+	free(t);
+	json_decref(q);
+	static const char *const none[] = {
+		"{\"gpu_name\":{\"like\":\"RTX\"}}",         /* no such operator */
+		"{\"gpu_name\":\"RTX\"}",                      /* not a condition object */
+		"{\"gpu_name\":{\"eq\":\"a,b\"}}",           /* a comma the list syntax eats */
+		"{\"gpu_name\":{\"in\":[\"a_b\"]}}",         /* an underscore in a list item */
+		"{\"label\":{\"eq\":\"x_y\"}}",              /* an underscore comes back a space */
+		"{\"gpu_name\":{\"eq\":{\"x\":1}}}",         /* nested */
+		"{\"gpu_ram\":{\"eq\":\"big\"}}",            /* a GB field that is no number */
+		"{\"gpu_name\":{\"in\":\"x\"}}",             /* in without a list */
+		"{\"bad field\":{\"eq\":1}}",
+	};
+	for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
+		q = json_loads(none[i], 0, NULL);
+		assert_non_null(q);
+		t = query_text(q);
+		if (t)
+			fail_msg("%s gave '%s', want NULL", none[i], t);
+		json_decref(q);
+	}
+	assert_null(query_text(NULL));
 }
 
 static void test_defaults_and_any(void **state)
@@ -385,6 +473,8 @@ int main(void)
 		cmocka_unit_test(test_word_ops),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_multipliers_aliases),
+		cmocka_unit_test(test_cli_encodings),
+		cmocka_unit_test(test_query_text_round_trip),
 		cmocka_unit_test(test_defaults_and_any),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_search_body),

@@ -142,6 +142,41 @@ static void special_envelopes(void **state)
 	assert_int_equal(retry_classify(&e, CURLE_OK, true), RF_SERVER);
 }
 
+/* The official CLI's second session signal: a 401 "Invalid user key" to a
+ * request sent with a 2FA session key is RF_SESSION (resent once with the
+ * normal key, a write too: refused, nothing done); sent with the normal
+ * key, or any other 401, it stays refused. */
+static void invalid_key_with_session(void **state)
+{
+	(void)state;
+	const char *body = "{\"success\":false,\"error\":\"auth_error\",\"msg\":\"Invalid user key\"}";
+	struct api_error e;
+	assert_true(apierr_decode(401, body, strlen(body), &e));
+	assert_true(apierr_invalid_key(&e));
+	assert_int_equal(retry_classify_sent(&e, CURLE_OK, true, true), RF_SESSION);
+	assert_int_equal(retry_decide(RK_ACTION, RF_SESSION), RD_RETRY);
+	assert_int_equal(retry_classify_sent(&e, CURLE_OK, true, false), RF_REFUSED);
+	/* other refusals stay refusals, with a session key too */
+	static const struct {
+		int st;
+		const char *body;
+	} other[] = {
+		{401, "{\"msg\":\"This action requires Two Factor Authentication.\"}"},
+		{403, "{\"msg\":\"Invalid user key\"}"},
+		{404, "{\"msg\":\"Invalid user key\"}"},
+		{401, "{\"msg\":\"Invalid user key for this team\"}"},
+	};
+	for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
+		assert_true(apierr_decode(other[i].st, other[i].body, strlen(other[i].body), &e));
+		assert_false(apierr_invalid_key(&e));
+		assert_int_not_equal(retry_classify_sent(&e, CURLE_OK, true, true), RF_SESSION);
+	}
+	/* nothing else changes class: a 500 to an action stays unknown */
+	apierr_decode(500, "", 0, &e);
+	assert_int_equal(retry_decide(RK_ACTION, retry_classify_sent(&e, CURLE_OK, true, true)),
+			 RD_UNKNOWN);
+}
+
 static void transport_classes(void **state)
 {
 	(void)state;
@@ -204,7 +239,7 @@ static void builders_kinds(void **state)
 		api_instances_v1(&c, NULL), api_instances_v0(&c), api_instance(&c, 1), api_user(&c),
 		api_workergroups(&c, false), api_workergroups(&c, true), api_endptjobs(&c),
 		api_offers(&c, NULL), api_templates(&c, NULL), api_endpoint_logs(&c, "e", 10),
-		api_endpoint_logs_cli(&c, 1, "k", 10),
+		api_endpoint_logs_cli(&c, 1, 10),
 	};
 	for (size_t i = 0; i < sizeof act / sizeof *act; i++) {
 		assert_int_equal(api_ep_kind(act[i].ep), RK_ACTION);
@@ -238,6 +273,7 @@ int main(void)
 		cmocka_unit_test(table_rows),
 		cmocka_unit_test(every_status),
 		cmocka_unit_test(special_envelopes),
+		cmocka_unit_test(invalid_key_with_session),
 		cmocka_unit_test(transport_classes),
 		cmocka_unit_test(builders_kinds),
 	};

@@ -328,7 +328,7 @@ static void test_worker_cells(void **state)
 	h.capacity = 120;
 	char w[100], l[50];
 	svf_workers_cells(&h, true, w, sizeof w, l, sizeof l);
-	assert_string_equal(w, "5 (3 run 0 load 0 idle 2 err)");
+	assert_string_equal(w, "5 (3 ready 2 error)");
 	assert_string_equal(l, "42.0/120.0");
 	svf_workers_cells(&h, false, w, sizeof w, l, sizeof l);
 	assert_string_equal(w, "?");

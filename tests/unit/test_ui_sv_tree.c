@@ -95,7 +95,7 @@ static void test_bar(void **state)
 	h.count[WS_RUNNING] = 2;
 	h.count[WS_ERROR] = 1;
 	sv_health_text(&h, true, b, sizeof b);
-	assert_string_equal(b, "[#####.....] 2 run 0 load 0 idle 1 err load 30/60");
+	assert_string_equal(b, "[#####.....] 2 ready 1 error load 30/60");
 	h.load = 200; /* over capacity: full, never past the bar */
 	sv_health_text(&h, true, b, sizeof b);
 	assert_non_null(strstr(b, "[##########] "));

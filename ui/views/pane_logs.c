@@ -1,9 +1,12 @@
 /* pane_logs.c: the log view (`6`, `:logs NAME`): one or more open logs,
  * each following an endpoint's log (get_endpoint_logs every 3 s through
- * jobs_subscribe, the spec's form first, the CLI's form on 404/405 or for
- * a level stream chosen with `v`) or an instance's container log
- * (request_logs, then its result_url retried every second while it answers
- * 404, again every 10 s while following; `r` at once).  Every answer is
+ * jobs_subscribe, the CLI's and the docs' form first (by id, the key in
+ * the body), the spec's form (by name) when that answers 404/405 or a
+ * redirect; a level stream chosen with `v` exists in the first form only)
+ * or an instance's container log (request_logs, then its result_url
+ * retried as the official CLI does: every 0.3 s, 30 times, whatever the
+ * non-200 answer (an object store answers 403 for a key not written yet);
+ * again every 10 s while following; `r` at once).  Every answer is
  * merged into the log's ring (logtail.c: only lines past the overlap are
  * appended; sanitised, secrets masked before they are stored) and shown
  * through its logview (logview.c): follow mode, paused when scrolled up and
@@ -39,8 +42,6 @@
 #define LP_MAX 8                 /* open logs */
 #define LP_ENDPOINT_S 3.0        /* get_endpoint_logs every, s */
 #define LP_INSTANCE_S 10.0       /* instance log refresh while following, s */
-#define LP_PENDING_S 1.0         /* result_url retry while it answers 404, s */
-#define LP_PENDING_TRIES 30
 #define LP_TAIL 1000             /* lines asked for each time */
 #define LP_SLOW_S 8.0            /* no answer for this long (two polls and more): said */
 #define LP_MATCHES 32            /* highlighted matches per row */
@@ -58,13 +59,15 @@ struct lp_log {
 	struct logview lv;
 	/* endpoint */
 	int sub;                  /* jobs_subscribe id, 0: none */
-	bool cli;                 /* the spec's form answered 404/405: the CLI's form */
+	bool spec;                /* the CLI's form is absent here: the spec's form */
+	bool spec_tried;          /* the spec's form was tried (and is absent too) */
+	char first_err[300];      /* what the CLI's form answered, before trying the spec's */
 	enum log_stream stream;
 	/* instance */
 	int req;                  /* the one-shot call in flight, 0: none */
 	enum lp_phase phase;
 	char *url;                /* the result_url */
-	int tries;                /* result_url tries answered 404 */
+	int tries;                /* result_url tries answered, none 200 */
 	double next_at;           /* monotonic s: the next instance step */
 	/* what the status line says */
 	double asked;             /* monotonic s: waiting for an answer since */
@@ -170,9 +173,9 @@ static void subscribe(struct app *a, struct lp_view *v, struct lp_log *L)
 		model_drop_result(a->m, L->sub);
 		L->sub = 0;
 	}
-	bool cli = L->cli || L->stream != LOGS_DEFAULT; /* the levels exist in the CLI's form */
-	struct job_call c = { .call = cli ? api_endpoint_logs_cli(a->cfg, L->id, NULL, LP_TAIL)
-					  : api_endpoint_logs(a->cfg, L->name, LP_TAIL),
+	bool spec = L->spec && L->stream == LOGS_DEFAULT; /* the levels exist in the CLI's form */
+	struct job_call c = { .call = spec ? api_endpoint_logs(a->cfg, L->name, LP_TAIL)
+					   : api_endpoint_logs_cli(a->cfg, L->id, LP_TAIL),
 			      .action = false, .map = stream_mapper(L->stream), .free_value = free };
 	snprintf(c.what, sizeof c.what, "logs of endpoint %ld", L->id);
 	if (jobs_subscribe(a->jobs, &c, LP_ENDPOINT_S, true, &L->sub) != JOBS_OK) {
@@ -270,7 +273,7 @@ static void inst_step(struct app *a, struct lp_view *v, struct lp_log *L)
 	}
 	if (jobs_call(a->jobs, &c, &L->req) != JOBS_OK) {
 		L->req = 0;
-		L->next_at = now + LP_PENDING_S;
+		L->next_at = now + API_LOG_RESULT_DELAY_S;
 		return;
 	}
 	L->asked = now;
@@ -285,12 +288,22 @@ static bool take(struct app *a, struct lp_log *L)
 		if (!L->sub || !model_take_result(a->m, L->sub, &r))
 			return false;
 		L->asked = now;
+		bool first_form = !L->spec || L->stream != LOGS_DEFAULT;
 		if (r.outcome == CALL_OK && r.value) {
 			merge(L, r.value);
-		} else if (!L->cli && r.err.cls != AE_NONE && api_should_fall_back(&r.err)) {
-			L->cli = true; /* the spec's form is absent: the CLI's from now on */
+		} else if (r.err.cls != AE_NONE && api_logs_fall_back(&r.err) && first_form &&
+			   L->stream == LOGS_DEFAULT && !L->spec_tried) {
+			/* the CLI's form is absent: the spec's from now on */
+			L->spec = L->spec_tried = true;
+			set_err(L, &r);
+			util_strlcpy(L->first_err, L->err, sizeof L->first_err);
+			L->err[0] = '\0';
 			call_result_free(&r);
 			return true;
+		} else if (r.err.cls != AE_NONE && api_logs_fall_back(&r.err) && !first_form) {
+			/* neither form is there: back to the first, and what it said */
+			L->spec = false;
+			util_strlcpy(L->err, L->first_err, sizeof L->err);
 		} else {
 			set_err(L, &r);
 		}
@@ -307,7 +320,7 @@ static bool take(struct app *a, struct lp_log *L)
 			r.value = NULL;
 			L->phase = IP_RESULT;
 			L->tries = 0;
-			L->next_at = now + LP_PENDING_S;
+			L->next_at = now + API_LOG_RESULT_DELAY_S;
 		} else {
 			set_err(L, &r);
 			L->phase = IP_IDLE;
@@ -317,13 +330,16 @@ static bool take(struct app *a, struct lp_log *L)
 		merge(L, r.value ? r.value : "");
 		L->phase = IP_IDLE;
 		L->next_at = now + LP_INSTANCE_S;
-	} else if (r.err.http_status == 404 && ++L->tries < LP_PENDING_TRIES) {
-		L->next_at = now + LP_PENDING_S; /* not written yet */
+	} else if (api_instance_logs_pending(&r.err) && ++L->tries < API_LOG_RESULT_TRIES) {
+		L->next_at = now + API_LOG_RESULT_DELAY_S; /* not written yet */
 	} else {
-		if (r.err.http_status == 404)
-			util_strlcpy(L->err, "the log did not appear in time", sizeof L->err);
-		else
+		if (api_instance_logs_pending(&r.err)) {
+			char m[256];
+			apierr_format(&r.err, m, sizeof m);
+			snprintf(L->err, sizeof L->err, "the log did not appear in time (last: %s)", m);
+		} else {
 			set_err(L, &r);
+		}
 		L->phase = IP_IDLE;
 		L->next_at = now + LP_INSTANCE_S;
 	}
@@ -419,10 +435,10 @@ static void lp_snapshot(struct app *a, void *st, bool rows)
 	bool any = false;
 	for (int i = 0; i < v->n; i++) {
 		struct lp_log *L = v->logs[i];
-		bool cli = L->cli;
+		bool spec = L->spec;
 		if (take(a, L))
 			any = true;
-		if (L->kind == LK_ENDPOINT && L->cli != cli)
+		if (L->kind == LK_ENDPOINT && L->spec != spec)
 			subscribe(a, v, L);
 		if (L->kind == LK_INSTANCE)
 			inst_step(a, v, L);
@@ -493,7 +509,7 @@ static void status_text(const struct lp_view *v, const struct lp_log *L, char *b
 			 now - L->asked);
 	else if (!L->answers && L->kind == LK_INSTANCE && L->phase == IP_RESULT)
 		snprintf(state, sizeof state, "waiting for the log copy (%d/%d)", L->tries + 1,
-			 LP_PENDING_TRIES);
+			 API_LOG_RESULT_TRIES);
 	else if (!L->answers)
 		snprintf(state, sizeof state, "loading%s", now - L->asked > LP_SLOW_S ? " (slow)" : "...");
 	else if (!L->lv.follow)
