@@ -4,7 +4,7 @@
  * worker states over the lifecycle, envelopes, nulls in updates,
  * label_counts' "" key, computed columns refused in select_filters, the
  * result_url's 403 (live, and the "403" fault), template create's required
- * fields.  One simulator per dialect, manual clock, no rate limits. */
+ * fields, a workergroup's search_query as the docs' object (live).  One simulator per dialect, manual clock, no rate limits. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -382,6 +382,27 @@ static void test_template_create_required_fields(void **state)
 	ct_expect_error(ct_sim->full_key, "POST", "/api/v0/template/", "{\"name\":\"t\"}", 400, "missing_input", "image");
 }
 
+static void test_live_workergroup_query_is_an_object(void **state)
+{
+	(void)state;
+	use(live_sim);
+	json_t *j = ct_expect("GET", "/api/v0/workergroups/", NULL, 200);
+	json_t *q = json_object_get(json_array_get(json_object_get(j, "results"), 0), "search_query");
+	assert_true(json_is_object(q));
+	/* "gpu_ram>=24 num_gpus=1 reliability>0.98 verified=true", encoded as
+	 * the CLI encodes a search */
+	assert_true(json_number_value(json_object_get(json_object_get(q, "gpu_ram"), "gte")) == 24000.0);
+	assert_string_equal(ct_str(json_object_get(q, "num_gpus"), "eq"), "1");
+	assert_string_equal(ct_str(json_object_get(q, "reliability"), "gt"), "0.98");
+	assert_true(json_is_true(json_object_get(json_object_get(q, "verified"), "eq")));
+	json_decref(j);
+	use(spec_sim); /* SPEC.md: a string */
+	j = ct_expect("GET", "/api/v0/workergroups/", NULL, 200);
+	q = json_object_get(json_array_get(json_object_get(j, "results"), 0), "search_query");
+	assert_string_equal(json_string_value(q), "gpu_ram>=24 num_gpus=1 reliability>0.98 verified=true");
+	json_decref(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -395,6 +416,7 @@ int main(void)
 		cmocka_unit_test_setup(test_computed_columns_refused, reset_both),
 		cmocka_unit_test_setup(test_result_url_403, reset_both),
 		cmocka_unit_test_setup(test_template_create_required_fields, reset_both),
+		cmocka_unit_test_setup(test_live_workergroup_query_is_an_object, reset_both),
 	};
 	return cmocka_run_group_tests_name("contract_dialect", tests, setup, teardown);
 }

@@ -4,7 +4,8 @@
 # HTML 404), the CLI's endpoint-log form with the account key in the body,
 # the documented worker states, a result_url that answers 403 before the
 # text.  Here: the serverless view flags an endpoint by what the docs mean
-# (all IDLE: not flagged; all ERROR: flagged), an endpoint's log lines appear
+# (all IDLE: not flagged; all ERROR: flagged) and shows a workergroup's query
+# given as the docs' object, an endpoint's log lines appear
 # in the log view, an instance log whose result_url answers 403 twice and
 # then the text shows the text, and the key is in neither --log nor stderr.
 # Templates: create with the docs' required fields only.  Then the table,
@@ -51,6 +52,9 @@ t_health() {
     for e in llm-chat sdxl-gen; do
         screen | grep -qE "^ *$e: " && { fail "$e is flagged: $(screen | grep -E "^ *$e: ")"; return 1; }
     done
+    # a workergroup's search_query comes as the docs' object: shown as a query
+    l=$(line_with "wg $(sim_state "d['workergroups'][0]['id']") ")
+    echo "$l" | grep -qE "query .*gpu_ram.*verified" || { fail "the workergroup's query is not shown: $l"; return 1; }
     keys 2
     wait_for "Events:" 10 || return 1
     for e in llm-chat sdxl-gen; do

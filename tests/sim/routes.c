@@ -1691,6 +1691,71 @@ static json_t *find_by_id(json_t *arr, long id, size_t *idx)
 	return NULL;
 }
 
+/* A workergroup's search_query, a query-language string ("gpu_ram>=24
+ * verified=true"), as the parsed filters object the docs type it as
+ * (show_autogroup.yaml), encoded as the CLI's parse_query sends a search:
+ * ops = == != < <= > >=; true/false/null literals; GB fields x1000 to MB and
+ * duration days x86400 as numbers, other numbers as strings; underscores
+ * in text become spaces.  NULL when a term does not parse. */
+static json_t *query_object(const char *q)
+{
+	static const struct {
+		const char *text, *op;
+	} ops[] = { { ">=", "gte" }, { "<=", "lte" }, { "!=", "neq" }, { "==", "eq" },
+		    { ">", "gt" },   { "<", "lt" },   { "=", "eq" } };
+	json_t *o = json_object();
+	char *dup = strdup(q ? q : "");
+	char *save = NULL;
+	bool ok = dup != NULL;
+	for (char *t = ok ? strtok_r(dup, " ", &save) : NULL; t && ok; t = strtok_r(NULL, " ", &save)) {
+		size_t fl = strcspn(t, "<>=!");
+		const char *op = NULL, *v = NULL;
+		for (size_t i = 0; i < sizeof ops / sizeof *ops && !op; i++)
+			if (!strncmp(t + fl, ops[i].text, strlen(ops[i].text))) {
+				op = ops[i].op;
+				v = t + fl + strlen(ops[i].text);
+			}
+		if (!fl || !op || !*v) {
+			ok = false;
+			break;
+		}
+		t[fl] = '\0';
+		json_t *val;
+		char *end;
+		double d = strtod(v, &end);
+		double mult = !strcmp(t, "gpu_ram") || !strcmp(t, "cpu_ram") || !strcmp(t, "gpu_total_ram") ? 1000
+			      : !strcmp(t, "duration") ? 86400 : 0;
+		if (!strcmp(v, "true") || !strcmp(v, "True"))
+			val = json_true();
+		else if (!strcmp(v, "false") || !strcmp(v, "False"))
+			val = json_false();
+		else if (!strcmp(v, "null") || !strcmp(v, "None"))
+			val = json_null();
+		else if (*end == '\0' && mult > 0)
+			val = json_real(d * mult);
+		else {
+			char *sv = strdup(v);
+			for (char *u = sv; sv && *u; u++)
+				if (*u == '_')
+					*u = ' ';
+			val = json_string(sv ? sv : v);
+			free(sv);
+		}
+		json_t *cond = json_object_get(o, t);
+		if (!cond) {
+			cond = json_object();
+			json_object_set_new(o, t, cond);
+		}
+		json_object_set_new(cond, op, val);
+	}
+	free(dup);
+	if (!ok || !json_object_size(o)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 static void h_wg_get(struct ctx *c)
 {
 	json_t *arr = json_array();
@@ -1703,6 +1768,9 @@ static void h_wg_get(struct ctx *c)
 		json_object_set_new(o, "cur_load", json_real(load));
 		json_object_set_new(o, "cur_workers", json_integer(1 + (long)(2.5 + 2.5 * sin(ph * 0.7))));
 		json_object_set_new(o, "perf", json_real(round_to(30 + 10 * cos(ph), 0.1)));
+		json_t *qo = c->w->opt.live ? query_object(jstr(g, "search_query")) : NULL;
+		if (qo) /* live: the docs' object form */
+			json_object_set_new(o, "search_query", qo);
 		json_array_append_new(arr, o);
 	}
 	reply(c->rs, 200, json_pack("{s:b,s:o}", "success", 1, "results", arr));
