@@ -263,7 +263,7 @@ static void reply_rows_text(struct ctx *c, json_t *env, struct inst *const *rows
 
 /* Columns the v1 list computes rather than stores: the docs refuse them in
  * select_filters with 400 ("Computed fields (e.g. dph_total, num_gpus) are
- * not filterable").  The first one filters names, or NULL. */
+ * not filterable").  The first such column the filters name, or NULL. */
 static const char *computed_filter(const json_t *filters)
 {
 	static const char *const computed[] = { "dph_total", "num_gpus", "storage_total_cost", "duration",
