@@ -590,6 +590,92 @@ static long sim_count(const char *path, const char *method, bool prefix)
 	return n;
 }
 
+/* Every source's first fetch has failed, none is in flight. */
+static bool all_refused(const struct snapshot *s, void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < SRC__COUNT; i++)
+		if (s->fresh[i].failures < 1 || s->fresh[i].in_flight)
+			return false;
+	return true;
+}
+
+/* A 2FA session key the service refuses as an invalid key (401 "Invalid
+ * user key", as the official CLI reads it) on a write: the write was not
+ * done, so it is resent once with the normal key, the session key and its
+ * file dropped, said once; with the normal key refused too, one resend only
+ * and the write fails. */
+static void session_refused_write_resent_once(void **state)
+{
+	(void)state;
+	setenv("VAST_API_KEY", sim.key, 1);
+	struct config c = test_cfg();
+	c.refresh_s = c.slow_refresh_s = 3600; /* no poll races the write */
+	struct auth *a = auth_new(&c, NULL);
+	struct model *m = model_new();
+	struct jobs *j = jobs_new(m, false);
+	struct poller *p = poller_new(&c, a, m, j);
+	rig_keep(a, m, j, p);
+	assert_int_equal(poller_start(p), 0);
+	assert_true(wait_for(m, all_loaded, NULL));
+	const struct snapshot *s = model_acquire(m);
+	long id = s->instances[5]->id;
+	model_release(s);
+	char path[128], err[200];
+	snprintf(path, sizeof path, "/api/v0/instances/%ld/", id);
+
+	assert_int_equal(auth_store_session(a, "stale-session-key-0123456789abcdef", err, sizeof err), 0);
+	char file[256];
+	snprintf(file, sizeof file, "%s/vast_tfa_key", sim.dir);
+	assert_int_equal(access(file, F_OK), 0);
+	long before = sim_count(path, "PUT", false);
+	struct job_req r;
+	memset(&r, 0, sizeof r);
+	r.kind = JOB_LABEL;
+	r.instance_id = id;
+	strcpy(r.text, "resent-once");
+	int jid = 0;
+	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
+	struct event ev;
+	assert_true(job_event(m, jid, &ev));
+	assert_int_equal(ev.level, EV_OK);
+	assert_int_equal(sim_count(path, "PUT", false) - before, 2); /* refused, then done */
+	assert_false(auth_using_session(a));
+	assert_int_equal(access(file, F_OK), -1);
+	struct label_wait lw = {id, "resent-once"};
+	assert_true(wait_for(m, has_label, &lw));
+	struct event all[256];
+	size_t n = model_events(m, 0, all, 256), said = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (strstr(all[i].text, "2FA session key refused (HTTP 401 Invalid user key)")) {
+			said++;
+			assert_int_equal(all[i].level, EV_WARN);
+			assert_non_null(strstr(all[i].text, "resent once with the normal API key"));
+		}
+		assert_null(strstr(all[i].text, "stale-session-key"));
+	}
+	assert_int_equal(said, 1);
+	rig_down();
+
+	/* the normal key refused as well: one resend, then the write fails */
+	setenv("VAST_API_KEY", "revoked-normal-key-0123456789abcdef", 1);
+	a = auth_new(&c, NULL);
+	m = model_new();
+	j = jobs_new(m, false);
+	p = poller_new(&c, a, m, j);
+	rig_keep(a, m, j, p);
+	assert_int_equal(poller_start(p), 0);
+	assert_true(wait_for(m, all_refused, NULL)); /* every first fetch, with the normal key, is done */
+	assert_int_equal(auth_store_session(a, "stale-session-key-0123456789abcdef", err, sizeof err), 0);
+	before = sim_count(path, "PUT", false);
+	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
+	assert_true(job_event(m, jid, &ev));
+	assert_int_equal(ev.level, EV_ERROR);
+	assert_true(ev.flags & EVF_AUTH);
+	assert_int_equal(sim_count(path, "PUT", false) - before, 2);
+	rig_down();
+}
+
 static size_t sim_ninstances(void)
 {
 	json_t *st = sim_state_json();
@@ -1179,6 +1265,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(fills_model_and_runs_jobs, sim_start, sim_stop),
 		cmocka_unit_test_setup_teardown(refused_key_marks_model, sim_start, sim_stop),
+		cmocka_unit_test_setup_teardown(session_refused_write_resent_once, sim_start, sim_stop),
 		cmocka_unit_test_setup_teardown(errors_back_off_and_recover, sim_start, sim_stop),
 		cmocka_unit_test_setup_teardown(destroy_needs_tfa_then_login, sim_start_tfa,
 						sim_stop),
