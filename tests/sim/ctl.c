@@ -137,6 +137,7 @@ static void state(struct simstate *st, struct sim_resp *rs, double now)
 			st->requests, "secrets", w->secrets, "endpoints", w->endpoints, "templates", tpl, "faults",
 			faults, "roles", w->roles, "speed", json_real(w->opt.speed)));
 	json_object_set_new(rs->json, "url_max", json_integer(st->url_max));
+	json_object_set_new(rs->json, "dialect", json_string(st->w->opt.live ? "live" : "spec"));
 	json_object_set_new(rs->json, "refused_414", json_integer((json_int_t)st->refused_414));
 	json_object_set_new(rs->json, "check_cache", json_boolean(insttext_check_mode()));
 	json_object_set(rs->json, "workergroups", w->workergroups);
@@ -285,8 +286,9 @@ static void set(struct simstate *st, json_t *b, struct sim_resp *rs, double now)
 			{ bad(rs, "endpoint needs endpoint (name) or endpoint_id of an endpoint"); return; }
 		if (!strcmp(field, "workers")) {
 			const char *m = json_string_value(value);
-			if (!m || (strcmp(m, "mixed") && strcmp(m, "error") && strcmp(m, "loading") && strcmp(m, "none")))
-				{ bad(rs, "workers must be mixed, error, loading or none"); return; }
+			if (!m || (strcmp(m, "mixed") && strcmp(m, "idle") && strcmp(m, "error") && strcmp(m, "loading") &&
+				   strcmp(m, "none")))
+				{ bad(rs, "workers must be mixed, idle, error, loading or none"); return; }
 			json_object_set(ep, "sim_workers", value);
 		} else if (!strcmp(field, "id")) {
 			bad(rs, "the id cannot be changed");

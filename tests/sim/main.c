@@ -19,7 +19,7 @@
 static void usage(FILE *f)
 {
 	fputs("usage: rentop-sim [--port N] [--seed N] [--instances N] [--offers N] [--endpoints N]\n"
-	      "                  [--speed X] [--clock real|manual] [--v0-list spec|gone]\n"
+	      "                  [--speed X] [--clock real|manual] [--v0-list spec|gone] [--dialect spec|live]\n"
 	      "                  [--rate-limits on|off] [--tfa on|off|sms] [--fail-rate F]\n"
 	      "                  [--api-key K] [--ro-key K] [--account-email E] [--url-max BYTES]\n"
 	      "                  [--quiet]\n",
@@ -117,6 +117,8 @@ int main(int argc, char **argv)
 			okv = !strcmp(v, "real") || !strcmp(v, "manual") ? (o.manual_clock = !strcmp(v, "manual"), true) : false;
 		else if (!strcmp(a, "--v0-list"))
 			okv = !strcmp(v, "spec") || !strcmp(v, "gone") ? (o.v0_spec = !strcmp(v, "spec"), true) : false;
+		else if (!strcmp(a, "--dialect"))
+			okv = !strcmp(v, "spec") || !strcmp(v, "live") ? (o.live = !strcmp(v, "live"), true) : false;
 		else if (!strcmp(a, "--rate-limits"))
 			okv = parse_onoff(v, &o.rate_limits);
 		else if (!strcmp(a, "--tfa"))

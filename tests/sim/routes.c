@@ -261,6 +261,19 @@ static void reply_rows_text(struct ctx *c, json_t *env, struct inst *const *rows
 	c->rs->content_type = "application/json";
 }
 
+/* Columns the v1 list computes rather than stores: the docs refuse them in
+ * select_filters with 400 ("Computed fields (e.g. dph_total, num_gpus) are
+ * not filterable").  The first such column the filters name, or NULL. */
+static const char *computed_filter(const json_t *filters)
+{
+	static const char *const computed[] = { "dph_total", "num_gpus", "storage_total_cost", "duration",
+						"uptime_mins", "gpu_totalram", NULL };
+	for (size_t i = 0; computed[i]; i++)
+		if (json_object_get(filters, computed[i]))
+			return computed[i];
+	return NULL;
+}
+
 /* GET /api/v1/instances/: the live paged list. */
 static void h_list_v1(struct ctx *c)
 {
@@ -272,19 +285,25 @@ static void h_list_v1(struct ctx *c)
 	char *lim = query_param(q, "limit");
 	char *after = query_param(q, "after_token");
 	char err[256] = "";
+	const char *slug = "invalid_request"; /* the docs' slugs (live) */
 	long limit = V1_PAGE_MAX, offset = 0;
 	if (bad)
 		snprintf(err, sizeof err, "select_filters, order_by and select_cols must be JSON");
 	else if (!filter_valid(filters, err, sizeof err))
 		;
-	else if (lim && (sscanf(lim, "%ld", &limit) != 1 || limit < 1))
+	else if (computed_filter(filters))
+		snprintf(err, sizeof err, "Error in query parameters: %s is not a valid search key",
+			 computed_filter(filters));
+	else if (lim && (sscanf(lim, "%ld", &limit) != 1 || (limit < 1 && !c->w->opt.live)))
 		snprintf(err, sizeof err, "limit must be a positive integer");
 	else if (after && *after && (after[0] != 'o' || sscanf(after + 1, "%ld", &offset) != 1 || offset < 0))
-		snprintf(err, sizeof err, "invalid after_token");
+		snprintf(err, sizeof err, "invalid after_token"), slug = "invalid_token";
 	if (limit > V1_PAGE_MAX)
 		limit = V1_PAGE_MAX;
+	if (limit < 1) /* live: "Values <= 0 are treated as 5" */
+		limit = 5;
 	if (err[0]) {
-		routes_error(c->rs, 400, "invalid_args", err);
+		routes_error(c->rs, 400, c->w->opt.live ? slug : "invalid_args", err);
 	} else {
 		struct world *w = c->w;
 		struct sort_key keys[3];
@@ -307,14 +326,8 @@ static void h_list_v1(struct ctx *c)
 			labels = json_copy((json_t *)world_range_label_counts(w, ra, rb));
 			if (insttext_check_mode()) { /* the kept counts are a scan's */
 				json_t *scan = json_object();
-				for (size_t i = ra; i < rb; i++) {
-					const char *l = jstr(w->inst[i]->o, "label");
-					json_t *cnt = l ? json_object_get(scan, l) : NULL;
-					if (cnt)
-						json_integer_set(cnt, json_integer_value(cnt) + 1);
-					else if (l)
-						json_object_set_new(scan, l, json_integer(1));
-				}
+				for (size_t i = ra; i < rb; i++)
+					world_count_label(scan, w->inst[i]->o);
 				char *x = json_dumps(labels, SIM_JSON_FLAGS), *y = json_dumps(scan, SIM_JSON_FLAGS);
 				if (!x || !y)
 					abort();
@@ -334,12 +347,7 @@ static void h_list_v1(struct ctx *c)
 				if (!filter_prog_match(prog, w->inst[i]->o))
 					continue;
 				m[n++] = w->inst[i]->o;
-				const char *l = jstr(w->inst[i]->o, "label");
-				json_t *cnt = l ? json_object_get(labels, l) : NULL;
-				if (cnt)
-					json_integer_set(cnt, json_integer_value(cnt) + 1);
-				else if (l)
-					json_object_set_new(labels, l, json_integer(1));
+				world_count_label(labels, w->inst[i]->o);
 			}
 			filter_prog_free(prog);
 			filter_sort(m, n, keys, nk);
@@ -376,7 +384,7 @@ static void h_list_v1(struct ctx *c)
 /* GET /api/v0/instances/: the spec's list, or the live 410. */
 static void h_list_v0(struct ctx *c)
 {
-	if (!c->w->opt.v0_spec) {
+	if (!c->w->opt.v0_spec || c->w->opt.live) {
 		routes_error(c->rs, 410, "deprecated_endpoint",
 			     "/api/v0/instances/ is deprecated. Use /api/v1/instances/ instead.");
 		return;
@@ -448,7 +456,13 @@ static void h_change(struct ctx *c)
 	}
 	if (s && !change_state(c, in, s))
 		return;
-	ok(c->rs);
+	if (label && json_is_string(label)) { /* the docs' answer to a label */
+		char msg[1200];
+		snprintf(msg, sizeof msg, "label for %ld set to '%s'", in->id, json_string_value(label));
+		ok_msg(c->rs, msg);
+	} else {
+		ok(c->rs);
+	}
 }
 
 /* PUT /api/v0/instances/: bulk start/stop {"state", "ids"}. */
@@ -706,9 +720,13 @@ static void h_log_result(struct ctx *c)
 			return;
 		}
 	}
-	c->rs->status = 404;
-	c->rs->raw = strdup("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>NoSuchKey</Code>"
-			    "<Message>The specified key does not exist.</Message></Error>\n");
+	/* not uploaded yet: the default dialect's 404 NoSuchKey; live, the
+	 * object store's 403 AccessDenied, as a bucket without list rights
+	 * answers for a missing key */
+	c->rs->status = w->opt.live ? 403 : 404;
+	c->rs->raw = strdup(w->opt.live ? OBJSTORE_403
+					 : "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>NoSuchKey</Code>"
+					   "<Message>The specified key does not exist.</Message></Error>\n");
 	c->rs->raw_len = strlen(c->rs->raw);
 	c->rs->content_type = "application/xml";
 }
@@ -1450,7 +1468,12 @@ static void h_role(struct ctx *c)
 		reply(c->rs, 200, json_deep_copy(r));
 	} else if (!strcmp(m, "DELETE")) {
 		json_array_remove(c->w->roles, idx);
-		ok_msg(c->rs, "Role deleted");
+		/* the docs' {status, message}; the default dialect keeps
+		 * success and msg too */
+		json_t *o = json_pack("{s:s,s:s}", "status", "success", "message", "Role removed from team");
+		if (!c->w->opt.live)
+			json_object_update_new(o, json_pack("{s:b,s:s}", "success", 1, "msg", "Role deleted"));
+		reply(c->rs, 200, o);
 	} else {
 		json_t *perm = json_object_get(c->body, "permissions");
 		const char *name = jstr(c->body, "name");
@@ -1519,7 +1542,8 @@ static void h_template_get(struct ctx *c)
 		if (filter_match(t, f, NULL))
 			json_array_append_new(arr, template_public(t));
 	json_decref(f);
-	reply(c->rs, 200, json_pack("{s:b,s:o}", "success", 1, "templates", arr));
+	reply(c->rs, 200, json_pack("{s:b,s:I,s:o}", "success", 1, "templates_found", (json_int_t)json_array_size(arr),
+				    "templates", arr));
 }
 
 static const char *const tpl_fields[] = { "name", "image", "tag", "desc", "readme", "env", "onstart", "runtype",
@@ -1610,9 +1634,11 @@ static bool template_owned(struct ctx *c, const json_t *t)
 
 static void h_template_post(struct ctx *c)
 {
+	/* SPEC.md requires the three registry fields ("" if unused); the docs
+	 * only name and image */
 	static const char *const req[] = { "name", "image", "docker_login_repo", "docker_login_user",
 					   "docker_login_pass" };
-	for (size_t i = 0; i < sizeof req / sizeof *req; i++)
+	for (size_t i = 0; i < (c->w->opt.live ? 2 : sizeof req / sizeof *req); i++)
 		if (!json_is_string(json_object_get(c->body, req[i]))) {
 			errorf(c->rs, 400, "missing_input", "Missing required field: %s", req[i]);
 			return;
@@ -1623,6 +1649,8 @@ static void h_template_post(struct ctx *c)
 			      "ssh_direct", false, "use_ssh", false, "jup_direct", false,
 			      "creator_id", (json_int_t)USER_ID, "created_at", c->rq->now, "count_created", (json_int_t)0,
 			      "recent_create_date", c->rq->now, "env", "", "onstart", "", "desc", "", "default_tag", "latest");
+	json_object_update_new(t, json_pack("{s:s,s:s,s:s}", "docker_login_repo", "", "docker_login_user", "",
+					    "docker_login_pass", ""));
 	json_object_set_new(t, "_version", json_integer(0));
 	if (!template_apply(c, t)) {
 		json_decref(t);
@@ -1630,7 +1658,10 @@ static void h_template_post(struct ctx *c)
 	}
 	world_template_rehash(t);
 	json_array_append(c->w->templates, t);
-	reply(c->rs, 200, json_pack("{s:b,s:o}", "success", 1, "template", template_public(t)));
+	char msg[96];
+	snprintf(msg, sizeof msg, "Template Created Successfully! New Template ID: %lld",
+		 (long long)json_integer_value(json_object_get(t, "id")));
+	reply(c->rs, 200, json_pack("{s:b,s:s,s:o}", "success", 1, "msg", msg, "template", template_public(t)));
 	json_decref(t);
 }
 
@@ -1689,6 +1720,71 @@ static json_t *find_by_id(json_t *arr, long id, size_t *idx)
 	return NULL;
 }
 
+/* A workergroup's search_query, a query-language string ("gpu_ram>=24
+ * verified=true"), as the parsed filters object the docs type it as
+ * (show_autogroup.yaml), encoded as the CLI's parse_query sends a search:
+ * ops = == != < <= > >=; true/false/null literals; GB fields x1000 to MB and
+ * duration days x86400 as numbers, other numbers as strings; underscores
+ * in text become spaces.  NULL when a term does not parse. */
+static json_t *query_object(const char *q)
+{
+	static const struct {
+		const char *text, *op;
+	} ops[] = { { ">=", "gte" }, { "<=", "lte" }, { "!=", "neq" }, { "==", "eq" },
+		    { ">", "gt" },   { "<", "lt" },   { "=", "eq" } };
+	json_t *o = json_object();
+	char *dup = strdup(q ? q : "");
+	char *save = NULL;
+	bool ok = dup != NULL;
+	for (char *t = ok ? strtok_r(dup, " ", &save) : NULL; t && ok; t = strtok_r(NULL, " ", &save)) {
+		size_t fl = strcspn(t, "<>=!");
+		const char *op = NULL, *v = NULL;
+		for (size_t i = 0; i < sizeof ops / sizeof *ops && !op; i++)
+			if (!strncmp(t + fl, ops[i].text, strlen(ops[i].text))) {
+				op = ops[i].op;
+				v = t + fl + strlen(ops[i].text);
+			}
+		if (!fl || !op || !*v) {
+			ok = false;
+			break;
+		}
+		t[fl] = '\0';
+		json_t *val;
+		char *end;
+		double d = strtod(v, &end);
+		double mult = !strcmp(t, "gpu_ram") || !strcmp(t, "cpu_ram") || !strcmp(t, "gpu_total_ram") ? 1000
+			      : !strcmp(t, "duration") ? 86400 : 0;
+		if (!strcmp(v, "true") || !strcmp(v, "True"))
+			val = json_true();
+		else if (!strcmp(v, "false") || !strcmp(v, "False"))
+			val = json_false();
+		else if (!strcmp(v, "null") || !strcmp(v, "None"))
+			val = json_null();
+		else if (*end == '\0' && mult > 0)
+			val = json_real(d * mult);
+		else {
+			char *sv = strdup(v);
+			for (char *u = sv; sv && *u; u++)
+				if (*u == '_')
+					*u = ' ';
+			val = json_string(sv ? sv : v);
+			free(sv);
+		}
+		json_t *cond = json_object_get(o, t);
+		if (!cond) {
+			cond = json_object();
+			json_object_set_new(o, t, cond);
+		}
+		json_object_set_new(cond, op, val);
+	}
+	free(dup);
+	if (!ok || !json_object_size(o)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 static void h_wg_get(struct ctx *c)
 {
 	json_t *arr = json_array();
@@ -1701,6 +1797,9 @@ static void h_wg_get(struct ctx *c)
 		json_object_set_new(o, "cur_load", json_real(load));
 		json_object_set_new(o, "cur_workers", json_integer(1 + (long)(2.5 + 2.5 * sin(ph * 0.7))));
 		json_object_set_new(o, "perf", json_real(round_to(30 + 10 * cos(ph), 0.1)));
+		json_t *qo = c->w->opt.live ? query_object(jstr(g, "search_query")) : NULL;
+		if (qo) /* live: the docs' object form */
+			json_object_set_new(o, "search_query", qo);
 		json_array_append_new(arr, o);
 	}
 	reply(c->rs, 200, json_pack("{s:b,s:o}", "success", 1, "results", arr));
@@ -1710,11 +1809,13 @@ static const char *const wg_fields[] = { "min_load", "target_util", "cold_mult",
 					 "template_id", "search_query", "launch_args", "gpu_ram", "endpoint_name",
 					 "endpoint_id", "cold_workers", "max_workers", NULL };
 
+/* The fields src gives a value: a null is "not set" (the CLI sends every
+ * field of an update, null for those not given) and changes nothing. */
 static void copy_fields(json_t *dst, json_t *src, const char *const *fields)
 {
 	for (size_t i = 0; fields[i]; i++) {
 		json_t *v = json_object_get(src, fields[i]);
-		if (v)
+		if (v && !json_is_null(v))
 			json_object_set(dst, fields[i], v);
 	}
 }
@@ -1768,14 +1869,76 @@ static void h_wg_one(struct ctx *c)
 	ok(c->rs);
 }
 
-/* How many workers an endpoint has (ids endpoint id * 100 + i): its
- * cold_workers + 2; none while stopped or with sim_workers "none". */
-static long ep_worker_count(json_t *ep)
+/* A worker's state in the live dialect, over its lifecycle: a cycle of
+ * WORKER_CYCLE s (at --speed 1) through the documented states (docs
+ * guides/serverless/worker-states): created, pulled, model loaded, ready
+ * (IDLE), updated and rebooted, stopped and started again; every third
+ * worker is destroyed and replaced at the end of its cycle.  Worker 0 of an
+ * endpoint stays ready (IDLE) so that a healthy endpoint always has one. */
+#define WORKER_CYCLE 900.0
+static const char *live_worker_state(long eid, long i, double now, double speed)
 {
+	static const struct {
+		double until; /* s into the cycle */
+		const char *state;
+	} cycle[] = {
+		{ 15, "CREATING" },  { 60, "LOADING" },   { 90, "MODEL_LOADING" }, { 600, "IDLE" },
+		{ 615, "UPDATING" }, { 630, "REBOOTING" }, { 645, "STARTING" },     { 840, "IDLE" },
+		{ 855, "STOPPING" }, { 885, "STOPPED" },  { 900, "STARTING" },
+	};
+	if (i == 0)
+		return "IDLE";
+	double t = fmod(now * speed + (double)i * 211.0 + (double)eid * 97.0, WORKER_CYCLE);
+	if (i % 3 == 2 && t >= 855) /* destroyed and replaced */
+		return t < 870 ? "DESTROYING" : "CREATING";
+	for (size_t k = 0; k < sizeof cycle / sizeof *cycle; k++)
+		if (t < cycle[k].until)
+			return cycle[k].state;
+	return "IDLE";
+}
+
+/* The workers of an endpoint (get_endpoint_workers), by its sim_workers
+ * mode: "mixed" (default), "idle" (every worker ready), "error" (every
+ * worker in ERROR), "loading" (none ready), "none" (no worker).  The
+ * default dialect's mixed statuses are RUNNING, IDLE, LOADING, ERROR; the
+ * live dialect's follow live_worker_state.  A stopped endpoint has none
+ * (live: its workers are STOPPED). */
+static json_t *ep_workers(struct ctx *c, json_t *ep)
+{
+	static const char *const st[] = { "RUNNING", "RUNNING", "IDLE", "LOADING", "RUNNING", "ERROR" };
+	static const char *const live_loading[] = { "CREATING", "LOADING", "MODEL_LOADING" };
+	static const char *const gpus[] = { "RTX 4090", "RTX 3090", "A100 SXM4", "L40S" };
+	bool live = c->w->opt.live;
 	const char *mode = jstr(ep, "sim_workers") ? jstr(ep, "sim_workers") : "mixed";
-	if (!strcmp(mode, "none") || !strcmp(jstr(ep, "endpoint_state") ? jstr(ep, "endpoint_state") : "", "stopped"))
-		return 0;
-	return (long)jnum(ep, "cold_workers", 1) + 2;
+	long n = !strcmp(mode, "none") ? 0 : (long)jnum(ep, "cold_workers", 1) + 2;
+	bool stopped = !strcmp(jstr(ep, "endpoint_state") ? jstr(ep, "endpoint_state") : "", "stopped");
+	if (stopped && !live)
+		n = 0;
+	json_t *arr = json_array();
+	long eid = (long)json_integer_value(json_object_get(ep, "id"));
+	for (long i = 0; i < n; i++) {
+		double ph = c->rq->now / 30.0 + (double)i;
+		const char *s;
+		if (!strcmp(mode, "error"))
+			s = "ERROR";
+		else if (!strcmp(mode, "idle"))
+			s = "IDLE";
+		else if (stopped)
+			s = "STOPPED";
+		else if (!strcmp(mode, "loading"))
+			s = live ? live_loading[i % 3] : "LOADING";
+		else
+			s = live ? live_worker_state(eid, i, c->rq->now, c->w->opt.speed) : st[(eid + i) % 6];
+		bool run = !strcmp(s, "RUNNING") || (live && !strcmp(s, "IDLE"));
+		double perf = round_to(28 + 6 * cos(ph), 0.1);
+		json_array_append_new(arr, json_pack("{s:I,s:s,s:s,s:f,s:f,s:f,s:f,s:i,s:f,s:f}", "id",
+						     (json_int_t)(eid * 100 + i), "status", s, "gpu_name", gpus[(eid + i) % 4],
+						     "cur_load", run ? round_to(50 + 40 * sin(ph), 0.1) : 0.0, "perf", perf,
+						     "measured_perf", run ? round_to(perf * 0.95, 0.1) : 0.0, "reliability",
+						     0.97, "reqs_working", run ? (int)(2 + 2 * sin(ph)) : 0, "disk_usage",
+						     21.5 + (double)i, "started_at", c->rq->now - 3600.0 * (double)(i + 1)));
+	}
+	return arr;
 }
 
 static void h_ep_get(struct ctx *c)
@@ -1811,7 +1974,11 @@ static void h_ep_post(struct ctx *c)
 	copy_fields(e, c->body, ep_fields);
 	json_array_append_new(c->w->endpoints, e);
 	world_eplog_append(c->w, id, "endpoint created");
-	reply(c->rs, 200, json_pack("{s:b,s:I}", "success", 1, "id", (json_int_t)id));
+	/* the docs' {success, result}; the default dialect keeps "id" too */
+	json_t *r = json_pack("{s:b,s:I}", "success", 1, "result", (json_int_t)id);
+	if (!c->w->opt.live)
+		json_object_set_new(r, "id", json_integer(id));
+	reply(c->rs, 200, r);
 }
 
 static void h_ep_one(struct ctx *c)
@@ -1823,24 +1990,28 @@ static void h_ep_one(struct ctx *c)
 		return;
 	}
 	if (!strcmp(c->rq->method, "DELETE")) {
-		/* as the live service: the endpoint's workergroups go with it and
-		 * its workers are destroyed (deleted_workers / failed_workers) */
+		/* the docs' envelope: the workers destroyed with it; as the live
+		 * service, the endpoint's workergroups go with it */
 		long eid = (long)json_integer_value(json_object_get(e, "id"));
-		json_t *gone = json_array();
-		for (long i = 0, n = ep_worker_count(e); i < n; i++)
-			json_array_append_new(gone, json_integer(eid * 100 + i));
-		for (size_t i = json_array_size(c->w->workergroups); i-- > 0;)
-			if ((long)jnum(json_array_get(c->w->workergroups, i), "endpoint_id", -1) == eid)
-				json_array_remove(c->w->workergroups, i);
+		json_t *workers = ep_workers(c, e), *ids = json_array();
+		size_t i;
+		json_t *wk;
+		json_array_foreach(workers, i, wk)
+			json_array_append(ids, json_object_get(wk, "id"));
+		json_decref(workers);
+		for (size_t g = json_array_size(c->w->workergroups); g-- > 0;)
+			if ((long)jnum(json_array_get(c->w->workergroups, g), "endpoint_id", -1) == eid)
+				json_array_remove(c->w->workergroups, g);
 		char msg[96];
-		snprintf(msg, sizeof msg, "Deleted endpoint job and %zu workers", json_array_size(gone));
+		snprintf(msg, sizeof msg, "Deleted endpoint job and %zu workers", json_array_size(ids));
 		json_array_remove(c->w->endpoints, idx);
-		reply(c->rs, 200, json_pack("{s:b,s:o,s:[],s:s}", "success", 1, "deleted_workers", gone,
-					    "failed_workers", "msg", msg));
+		reply(c->rs, 200, json_pack("{s:b,s:o,s:[],s:s}", "success", 1, "deleted_workers", ids, "failed_workers",
+					    "msg", msg));
 		return;
 	}
 	const char *st = jstr(c->body, "endpoint_state");
-	if (json_object_get(c->body, "endpoint_state") &&
+	json_t *stj = json_object_get(c->body, "endpoint_state");
+	if (stj && !json_is_null(stj) &&
 	    (!st || (strcmp(st, "active") && strcmp(st, "suspended") && strcmp(st, "stopped")))) {
 		routes_error(c->rs, 400, "invalid_args", "endpoint_state must be active, suspended or stopped");
 		return;
@@ -1849,21 +2020,25 @@ static void h_ep_one(struct ctx *c)
 	ok(c->rs);
 }
 
-/* Who may read an endpoint's logs: any account key (bearer), or the key in
- * the body (the account's or the endpoint's own). */
-static bool run_auth(struct ctx *c, json_t *ep)
+/* The key in the body ("api_key"): the account's or the endpoint's own. */
+static bool body_key_ok(struct ctx *c, json_t *ep)
 {
-	enum sim_key_kind k = c->rq->key;
-	if (k == KEY_FULL || k == KEY_READONLY || k == KEY_SESSION)
-		return true;
 	const char *bk = jstr(c->body, "api_key");
-	if (!bk)
+	if (!bk || !*bk)
 		return false;
 	if (ep && jstr(ep, "api_key") && !strcmp(bk, jstr(ep, "api_key")))
 		return true;
 	long dummy;
 	enum sim_key_kind kk = routes_classify_key(c->w, bk, c->rq->now, &dummy);
 	return kk == KEY_FULL || kk == KEY_READONLY || kk == KEY_SESSION;
+}
+
+/* Who may read an endpoint's logs: any account key (bearer), or the key in
+ * the body (the account's or the endpoint's own). */
+static bool run_auth(struct ctx *c, json_t *ep)
+{
+	enum sim_key_kind k = c->rq->key;
+	return k == KEY_FULL || k == KEY_READONLY || k == KEY_SESSION || body_key_ok(c, ep);
 }
 
 /* Lines of text that contain needle, joined by '\n'. */
@@ -1899,19 +2074,18 @@ static void bare(struct sim_resp *rs, int status, const char *text)
 	reply(rs, status, json_string(text));
 }
 
-/* POST {run_url}/get_endpoint_logs: the spec's {"endpoint","tail"} -> logs,
- * the CLI's {"id","api_key","tail"} -> info0/info1/trace/debug. */
-static void h_endpoint_logs(struct ctx *c)
+/* The last `tail` lines of an endpoint's log (malloc'd). */
+static char *eplog_text(struct ctx *c, json_t *ep)
 {
-	const char *name = jstr(c->body, "endpoint");
-	double idd;
-	bool cli = !name && jnum_value(json_object_get(c->body, "id"), &idd);
-	json_t *ep = name ? world_endpoint_by_name(c->w, name) : cli ? world_endpoint_by_id(c->w, (long)idd) : NULL;
-	if (!name && !cli) {
-		bare(c->rs, 400, "endpoint (name) or id is required");
-		return;
-	}
-	if (name && c->w->logs_cli_only) {
+	double tail = jnum(c->body, "tail", 100);
+	return world_eplog_tail(c->w, (long)json_integer_value(json_object_get(ep, "id")), c->rq->now, (long)tail);
+}
+
+/* The spec's and the docs' {"endpoint": name, "tail"} -> {"logs"}. */
+static void eplogs_by_name(struct ctx *c, const char *name)
+{
+	json_t *ep = world_endpoint_by_name(c->w, name);
+	if (c->w->logs_cli_only) {
 		bare(c->rs, 404, "Not Found");
 		return;
 	}
@@ -1923,15 +2097,56 @@ static void h_endpoint_logs(struct ctx *c)
 		bare(c->rs, 404, "Endpoint not found");
 		return;
 	}
-	double tail = jnum(c->body, "tail", 100);
-	char *text = world_eplog_tail(c->w, (long)json_integer_value(json_object_get(ep, "id")), c->rq->now, (long)tail);
-	if (!cli) {
-		reply(c->rs, 200, json_pack("{s:s}", "logs", text));
-	} else {
-		reply(c->rs, 200, json_pack("{s:s,s:o,s:o,s:o}", "info0", text, "info1", grep_lines(text, "autoscaler"),
-					    "trace", grep_lines(text, "loaded model"), "debug",
-					    grep_lines(text, "health check")));
+	char *text = eplog_text(c, ep);
+	reply(c->rs, 200, json_pack("{s:s}", "logs", text));
+	free(text);
+}
+
+/* POST {run_url}/get_endpoint_logs (SPEC.md, no slash): only the spec's
+ * {"endpoint","tail"}. */
+static void h_endpoint_logs_spec(struct ctx *c)
+{
+	const char *name = jstr(c->body, "endpoint");
+	if (!name) {
+		bare(c->rs, 400, "endpoint (the endpoint's name) is required");
+		return;
 	}
+	eplogs_by_name(c, name);
+}
+
+/* POST {run_url}/get_endpoint_logs/ (the docs and the CLI): the CLI's
+ * {"id","api_key","tail"} -> info0/info1/trace/debug, or the docs'
+ * {"endpoint","tail"} -> logs.  Live, the CLI's form is authenticated by
+ * the key in the body (the account's or the endpoint's), as the run server's
+ * authenticate_endpoint_apikey does; the default dialect takes the Bearer
+ * alone too. */
+static void h_endpoint_logs_doc(struct ctx *c)
+{
+	const char *name = jstr(c->body, "endpoint");
+	double idd;
+	if (name) {
+		eplogs_by_name(c, name);
+		return;
+	}
+	if (!jnum_value(json_object_get(c->body, "id"), &idd)) {
+		bare(c->rs, 400, "endpoint (name) or id is required");
+		return;
+	}
+	json_t *ep = world_endpoint_by_id(c->w, (long)idd);
+	bool authed = c->w->opt.live ? body_key_ok(c, ep) : run_auth(c, ep);
+	if (!authed || (c->w->opt.live && !ep)) {
+		char msg[160];
+		snprintf(msg, sizeof msg, "authenticate_endpoint_apikey: invalid api_key or endpoint %ld not found", (long)idd);
+		bare(c->rs, 401, msg);
+		return;
+	}
+	if (!ep) {
+		bare(c->rs, 404, "Endpoint not found");
+		return;
+	}
+	char *text = eplog_text(c, ep);
+	reply(c->rs, 200, json_pack("{s:s,s:o,s:o,s:o}", "info0", text, "info1", grep_lines(text, "autoscaler"),
+				    "trace", grep_lines(text, "loaded model"), "debug", grep_lines(text, "health check")));
 	free(text);
 }
 
@@ -1947,28 +2162,14 @@ static void h_endpoint_workers(struct ctx *c)
 		bare(c->rs, 404, "Endpoint not found");
 		return;
 	}
-	static const char *const st[] = { "RUNNING", "RUNNING", "IDLE", "LOADING", "RUNNING", "ERROR" };
-	/* sim_workers: "mixed" (default), "error" (every worker in ERROR),
-	 * "loading" (none running), "none" (no worker) */
-	const char *mode = jstr(ep, "sim_workers") ? jstr(ep, "sim_workers") : "mixed";
-	long n = ep_worker_count(ep);
-	json_t *arr = json_array();
-	long eid = (long)json_integer_value(json_object_get(ep, "id"));
-	for (long i = 0; i < n; i++) {
-		double ph = c->rq->now / 30.0 + (double)i;
-		const char *s = !strcmp(mode, "error") ? "ERROR" : !strcmp(mode, "loading") ? "LOADING" : st[(eid + i) % 6];
-		bool run = !strcmp(s, "RUNNING");
-		json_array_append_new(arr, json_pack("{s:I,s:s,s:f,s:f,s:f,s:i,s:f,s:f}", "id",
-						     (json_int_t)(eid * 100 + i), "status", s, "cur_load",
-						     run ? round_to(50 + 40 * sin(ph), 0.1) : 0.0, "perf",
-						     round_to(28 + 6 * cos(ph), 0.1), "reliability", 0.97, "reqs_working",
-						     run ? (int)(2 + 2 * sin(ph)) : 0, "disk_usage", 21.5 + (double)i,
-						     "started_at", c->rq->now - 3600.0 * (double)(i + 1)));
-	}
-	reply(c->rs, 200, arr);
+	reply(c->rs, 200, ep_workers(c, ep));
 }
 
 /* ---- the route table ---------------------------------------------------- */
+
+/* How a dialect serves a route's path: not at all, with or without the
+ * trailing slash, only with it, only without it. */
+enum slash { SL_NONE, SL_ANY, SL_SLASH, SL_BARE };
 
 struct route {
 	const char *method;  /* NULL: any */
@@ -1976,73 +2177,92 @@ struct route {
 	handler_fn fn;
 	enum rl_class rl;
 	int flags;
+	enum slash spec;     /* the default dialect (SPEC.md plus API-NOTES.md) */
+	enum slash live;     /* --dialect live: as the docs write the path, or the
+			      * CLI where it writes it otherwise (tests/sim/API.md) */
 };
 
+#define A SL_ANY
+#define S SL_SLASH
+#define B SL_BARE
+#define N SL_NONE
 static const struct route routes[] = {
-	{ "GET", "/api/v1/instances", h_list_v1, RL_LIST, 0 },
-	{ "GET", "/api/v0/instances", h_list_v0, RL_LIST, 0 },
-	{ "PUT", "/api/v0/instances", h_bulk_state, RL_STATE, R_WRITE },
-	{ "DELETE", "/api/v0/instances", h_bulk_destroy, RL_DESTROY, R_WRITE | R_TFA },
-	{ "PUT", "/api/v0/instances/bid_price/{}", h_bid, RL_BID, R_WRITE },
-	{ "PUT", "/api/v0/instances/prepay/{}", h_prepay, RL_PREPAY, R_WRITE },
-	{ "PUT", "/api/v0/instances/reboot/{}", h_reboot, RL_STATE, R_WRITE },
-	{ "PUT", "/api/v0/instances/recycle/{}", h_recycle, RL_STATE, R_WRITE },
-	{ "PUT", "/api/v0/instances/request_logs/{}", h_request_logs, RL_NONE, 0 },
-	{ "GET", "/api/v0/instances/{}", h_show, RL_SHOW, 0 },
-	{ "PUT", "/api/v0/instances/{}", h_change, RL_STATE, R_WRITE | R_IKEY },
-	{ "DELETE", "/api/v0/instances/{}", h_destroy, RL_DESTROY, R_WRITE | R_TFA | R_IKEY },
-	{ "GET", "/instance_logs/{}", h_log_result, RL_NONE, R_NOAUTH },
-	{ "PUT", "/api/v0/asks/{}", h_create, RL_CREATE, R_WRITE },
-	{ "POST", "/api/v0/asks/{}", h_create, RL_CREATE, R_WRITE },
-	{ "POST", "/api/v0/bundles", h_search_post, RL_SEARCH, R_NOAUTH },
-	{ "GET", "/api/v0/bundles", h_search_get, RL_SEARCH, R_NOAUTH },
-	{ "PUT", "/api/v0/search/asks", h_search_asks, RL_SEARCH, R_NOAUTH },
-	{ "POST", "/api/v0/search/asks", h_search_asks, RL_SEARCH, R_NOAUTH },
-	{ "GET", "/api/v0/gpu_names/unique", h_gpu_names, RL_NONE, R_NOAUTH },
-	{ "GET", "/api/v0/users/current", h_user, RL_NONE, 0 },
-	{ "GET", "/api/v0/secrets", h_secrets_get, RL_SECRETS_GET, 0 },
-	{ "POST", "/api/v0/secrets", h_secrets_set, RL_SECRETS_SET, R_WRITE | R_TFA },
-	{ "PUT", "/api/v0/secrets", h_secrets_set, RL_SECRETS_SET, R_WRITE | R_TFA },
-	{ "DELETE", "/api/v0/secrets", h_secrets_set, RL_SECRETS_SET, R_WRITE | R_TFA },
-	{ "GET", "/api/v0/auth/apikeys", h_apikeys_get, RL_APIKEYS, 0 },
-	{ "POST", "/api/v0/auth/apikeys", h_apikeys_post, RL_NONE, R_WRITE | R_TFA },
-	{ "DELETE", "/api/v0/auth/apikeys/{}", h_apikeys_delete, RL_NONE, R_WRITE | R_TFA },
-	{ "GET", "/api/v0/auth/apikeys/{}", h_apikey_show, RL_APIKEYS, R_WRITE }, /* a scoped key may not read keys */
-	{ "GET", "/api/v0/ssh", h_ssh_get, RL_NONE, 0 },
-	{ "POST", "/api/v0/ssh", h_ssh_post, RL_NONE, R_WRITE },
-	{ "DELETE", "/api/v0/ssh/{}", h_ssh_delete, RL_NONE, R_WRITE },
-	{ "POST", "/api/v0/team/roles", h_roles_post, RL_NONE, R_WRITE },
-	{ "GET", "/api/v0/team/roles-full", h_roles_full, RL_NONE, 0 },
-	{ "GET", "/api/v0/team/roles/{}", h_role, RL_NONE, 0 },
-	{ "PUT", "/api/v0/team/roles/{}", h_role, RL_NONE, R_WRITE },
-	{ "DELETE", "/api/v0/team/roles/{}", h_role, RL_NONE, R_WRITE },
-	{ "GET", "/api/v0/machines/{}/reports", h_reports, RL_REPORTS, 0 },
-	{ "GET", "/api/v0/template", h_template_get, RL_TEMPLATE, 0 },
-	{ "POST", "/api/v0/template", h_template_post, RL_NONE, R_WRITE },
-	{ "PUT", "/api/v0/template", h_template_put, RL_NONE, R_WRITE },
-	{ "DELETE", "/api/v0/template", h_template_delete, RL_NONE, R_WRITE },
-	{ "GET", "/api/v0/workergroups", h_wg_get, RL_WORKERGROUPS, 0 },
-	{ "GET", "/api/v0/autojobs", h_wg_get, RL_WORKERGROUPS, 0 },
-	{ "POST", "/api/v0/workergroups", h_wg_post, RL_NONE, R_WRITE },
-	{ "POST", "/api/v0/autojobs", h_wg_post, RL_NONE, R_WRITE },
-	{ "PUT", "/api/v0/workergroups/{}", h_wg_one, RL_NONE, R_WRITE },
-	{ "DELETE", "/api/v0/workergroups/{}", h_wg_one, RL_NONE, R_WRITE },
-	{ "PUT", "/api/v0/autojobs/{}", h_wg_one, RL_NONE, R_WRITE },
-	{ "DELETE", "/api/v0/autojobs/{}", h_wg_one, RL_NONE, R_WRITE },
-	{ "GET", "/api/v0/endptjobs", h_ep_get, RL_NONE, 0 },
-	{ "POST", "/api/v0/endptjobs", h_ep_post, RL_NONE, R_WRITE },
-	{ "PUT", "/api/v0/endptjobs/{}", h_ep_one, RL_NONE, R_WRITE },
-	{ "DELETE", "/api/v0/endptjobs/{}", h_ep_one, RL_NONE, R_WRITE },
-	{ "POST", "/get_endpoint_logs", h_endpoint_logs, RL_NONE, R_NOAUTH },
-	{ "POST", "/get_endpoint_workers", h_endpoint_workers, RL_NONE, R_NOAUTH },
+	{ "GET", "/api/v1/instances", h_list_v1, RL_LIST, 0, A, S },
+	{ "GET", "/api/v0/instances", h_list_v0, RL_LIST, 0, A, S },
+	{ "PUT", "/api/v0/instances", h_bulk_state, RL_STATE, R_WRITE, A, S },
+	{ "DELETE", "/api/v0/instances", h_bulk_destroy, RL_DESTROY, R_WRITE | R_TFA, A, S },
+	{ "PUT", "/api/v0/instances/bid_price/{}", h_bid, RL_BID, R_WRITE, A, S },
+	{ "PUT", "/api/v0/instances/prepay/{}", h_prepay, RL_PREPAY, R_WRITE, A, S },
+	{ "PUT", "/api/v0/instances/reboot/{}", h_reboot, RL_STATE, R_WRITE, A, S },
+	{ "PUT", "/api/v0/instances/recycle/{}", h_recycle, RL_STATE, R_WRITE, A, S },
+	/* the docs write no slash, the CLI one */
+	{ "PUT", "/api/v0/instances/request_logs/{}", h_request_logs, RL_NONE, 0, A, A },
+	{ "GET", "/api/v0/instances/{}", h_show, RL_SHOW, 0, A, S },
+	{ "PUT", "/api/v0/instances/{}", h_change, RL_STATE, R_WRITE | R_IKEY, A, S },
+	{ "DELETE", "/api/v0/instances/{}", h_destroy, RL_DESTROY, R_WRITE | R_TFA | R_IKEY, A, S },
+	{ "GET", "/instance_logs/{}", h_log_result, RL_NONE, R_NOAUTH, A, B },
+	{ "PUT", "/api/v0/asks/{}", h_create, RL_CREATE, R_WRITE, A, S },
+	{ "POST", "/api/v0/asks/{}", h_create, RL_CREATE, R_WRITE, A, N },
+	{ "POST", "/api/v0/bundles", h_search_post, RL_SEARCH, R_NOAUTH, A, S },
+	{ "GET", "/api/v0/bundles", h_search_get, RL_SEARCH, R_NOAUTH, A, N },
+	{ "PUT", "/api/v0/search/asks", h_search_asks, RL_SEARCH, R_NOAUTH, A, S },
+	{ "POST", "/api/v0/search/asks", h_search_asks, RL_SEARCH, R_NOAUTH, A, N },
+	{ "GET", "/api/v0/gpu_names/unique", h_gpu_names, RL_NONE, R_NOAUTH, A, S },
+	/* the docs write a slash, the CLI none */
+	{ "GET", "/api/v0/users/current", h_user, RL_NONE, 0, A, A },
+	{ "GET", "/api/v0/secrets", h_secrets_get, RL_SECRETS_GET, 0, A, S },
+	{ "POST", "/api/v0/secrets", h_secrets_set, RL_SECRETS_SET, R_WRITE | R_TFA, A, S },
+	{ "PUT", "/api/v0/secrets", h_secrets_set, RL_SECRETS_SET, R_WRITE | R_TFA, A, S },
+	{ "DELETE", "/api/v0/secrets", h_secrets_set, RL_SECRETS_SET, R_WRITE | R_TFA, A, S },
+	{ "GET", "/api/v0/auth/apikeys", h_apikeys_get, RL_APIKEYS, 0, A, S },
+	{ "POST", "/api/v0/auth/apikeys", h_apikeys_post, RL_NONE, R_WRITE | R_TFA, A, S },
+	{ "DELETE", "/api/v0/auth/apikeys/{}", h_apikeys_delete, RL_NONE, R_WRITE | R_TFA, A, S },
+	/* a scoped key may not read keys */
+	{ "GET", "/api/v0/auth/apikeys/{}", h_apikey_show, RL_APIKEYS, R_WRITE, A, S },
+	{ "GET", "/api/v0/ssh", h_ssh_get, RL_NONE, 0, A, S },
+	{ "POST", "/api/v0/ssh", h_ssh_post, RL_NONE, R_WRITE, A, S },
+	{ "DELETE", "/api/v0/ssh/{}", h_ssh_delete, RL_NONE, R_WRITE, A, S },
+	{ "POST", "/api/v0/team/roles", h_roles_post, RL_NONE, R_WRITE, A, S },
+	{ "GET", "/api/v0/team/roles-full", h_roles_full, RL_NONE, 0, A, S },
+	{ "GET", "/api/v0/team/roles/{}", h_role, RL_NONE, 0, A, S },
+	{ "PUT", "/api/v0/team/roles/{}", h_role, RL_NONE, R_WRITE, A, S },
+	/* the docs write no slash, the CLI one */
+	{ "DELETE", "/api/v0/team/roles/{}", h_role, RL_NONE, R_WRITE, A, A },
+	{ "GET", "/api/v0/machines/{}/reports", h_reports, RL_REPORTS, 0, A, S },
+	{ "GET", "/api/v0/template", h_template_get, RL_TEMPLATE, 0, A, S },
+	{ "POST", "/api/v0/template", h_template_post, RL_NONE, R_WRITE, A, S },
+	{ "PUT", "/api/v0/template", h_template_put, RL_NONE, R_WRITE, A, S },
+	{ "DELETE", "/api/v0/template", h_template_delete, RL_NONE, R_WRITE, A, S },
+	{ "GET", "/api/v0/workergroups", h_wg_get, RL_WORKERGROUPS, 0, A, S },
+	{ "GET", "/api/v0/autojobs", h_wg_get, RL_WORKERGROUPS, 0, A, S },
+	{ "POST", "/api/v0/workergroups", h_wg_post, RL_NONE, R_WRITE, A, S },
+	{ "POST", "/api/v0/autojobs", h_wg_post, RL_NONE, R_WRITE, A, S },
+	{ "PUT", "/api/v0/workergroups/{}", h_wg_one, RL_NONE, R_WRITE, A, S },
+	{ "DELETE", "/api/v0/workergroups/{}", h_wg_one, RL_NONE, R_WRITE, A, S },
+	{ "PUT", "/api/v0/autojobs/{}", h_wg_one, RL_NONE, R_WRITE, A, S },
+	{ "DELETE", "/api/v0/autojobs/{}", h_wg_one, RL_NONE, R_WRITE, A, S },
+	{ "GET", "/api/v0/endptjobs", h_ep_get, RL_NONE, 0, A, S },
+	{ "POST", "/api/v0/endptjobs", h_ep_post, RL_NONE, R_WRITE, A, S },
+	{ "PUT", "/api/v0/endptjobs/{}", h_ep_one, RL_NONE, R_WRITE, A, S },
+	{ "DELETE", "/api/v0/endptjobs/{}", h_ep_one, RL_NONE, R_WRITE, A, S },
+	/* {run_url}: the spec's slashless form, and the documented one */
+	{ "POST", "/get_endpoint_logs", h_endpoint_logs_spec, RL_NONE, R_NOAUTH, B, N },
+	{ "POST", "/get_endpoint_logs", h_endpoint_logs_doc, RL_NONE, R_NOAUTH, S, S },
+	{ "POST", "/get_endpoint_workers", h_endpoint_workers, RL_NONE, R_NOAUTH, S, S },
 };
+#undef A
+#undef S
+#undef B
+#undef N
 
-/* Match path (trailing slash ignored) against a pattern; the {} segment is
- * copied to seg. */
-static bool match(const char *pattern, const char *path, char *seg, size_t segn)
+/* Match path against a pattern, its trailing slash as sl allows; the {}
+ * segment is copied to seg. */
+static bool match(const char *pattern, const char *path, enum slash sl, char *seg, size_t segn)
 {
 	const char *p = pattern, *s = path;
 	seg[0] = '\0';
+	if (sl == SL_NONE)
+		return false;
 	while (*p) {
 		if (p[0] == '{' && p[1] == '}') {
 			const char *e = strchr(s, '/');
@@ -2060,7 +2280,32 @@ static bool match(const char *pattern, const char *path, char *seg, size_t segn)
 		p++;
 		s++;
 	}
-	return *s == '\0' || (s[0] == '/' && s[1] == '\0');
+	switch (sl) {
+	case SL_ANY:
+		return *s == '\0' || (s[0] == '/' && s[1] == '\0');
+	case SL_SLASH:
+		return s[0] == '/' && s[1] == '\0';
+	case SL_BARE:
+		return *s == '\0';
+	case SL_NONE:
+		break;
+	}
+	return false;
+}
+
+/* The live service's answer to a path it does not serve: its web server's
+ * HTML 404 page, not a JSON envelope. */
+static void live_not_found(struct sim_resp *rs)
+{
+	static const char page[] = "<!doctype html>\n<html lang=\"en\">\n<head>\n  <title>Not Found</title>\n"
+				   "</head>\n<body>\n  <h1>Not Found</h1><p>The requested resource was not found "
+				   "on this server.</p>\n</body>\n</html>\n";
+	rs->status = 404;
+	rs->raw = strdup(page);
+	if (!rs->raw)
+		abort();
+	rs->raw_len = sizeof page - 1;
+	rs->content_type = "text/html";
 }
 
 enum sim_key_kind routes_classify_key(struct world *w, const char *bearer, double now, long *inst_id)
@@ -2101,7 +2346,13 @@ enum sim_key_kind routes_classify_key(struct world *w, const char *bearer, doubl
 void routes_handle(struct world *w, struct rl *rl, const char *caller, double mono_now,
 		   const struct sim_req *rq, struct sim_resp *rs)
 {
+	bool live = w->opt.live;
 	if (!strncmp(rq->path, "/api/v0/tfa", 11) && (rq->path[11] == '/' || rq->path[11] == '\0')) {
+		/* live: every 2FA path as the docs write it, with its slash */
+		if (live && rq->path[strlen(rq->path) - 1] != '/') {
+			live_not_found(rs);
+			return;
+		}
 		if (tfa_handle(w->tfa, rq, rs))
 			return;
 	}
@@ -2109,13 +2360,17 @@ void routes_handle(struct world *w, struct rl *rl, const char *caller, double mo
 	const struct route *r = NULL;
 	bool path_known = false;
 	for (size_t i = 0; i < sizeof routes / sizeof *routes; i++) {
-		if (!match(routes[i].pattern, rq->path, seg, sizeof seg))
+		if (!match(routes[i].pattern, rq->path, live ? routes[i].live : routes[i].spec, seg, sizeof seg))
 			continue;
 		path_known = true;
 		if (!routes[i].method || !strcmp(routes[i].method, rq->method)) {
 			r = &routes[i];
 			break;
 		}
+	}
+	if (!r && live && !path_known) {
+		live_not_found(rs);
+		return;
 	}
 	if (!r) {
 		errorf(rs, path_known ? 405 : 404, path_known ? "method_not_allowed" : "not_found", "%s %s: %s",

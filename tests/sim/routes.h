@@ -25,6 +25,11 @@ enum sim_key_kind routes_classify_key(struct world *w, const char *bearer, doubl
  * per-field copy); a list of names: a new object of those fields. */
 json_t *routes_inst_json(struct world *w, struct inst *in, double now, const json_t *select_cols);
 
+/* An object store's answer to a key it will not show (the live result_url
+ * before the log is uploaded, and the "403" fault). */
+#define OBJSTORE_403 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>AccessDenied</Code>" \
+		     "<Message>Access Denied</Message></Error>\n"
+
 /* Error envelope {"success":false,"error":slug,"msg":msg}. */
 void routes_error(struct sim_resp *rs, int status, const char *slug, const char *msg);
 

@@ -313,9 +313,8 @@ static enum MHD_Result send_fault(struct MHD_Connection *conn, const struct faul
 	case FAULT_429:
 		b = dup_str("{\"detail\":\"API requests too frequent endpoint threshold=1.0\"}", &len);
 		return send_buf(conn, 429, b, len, NULL);
-	case FAULT_403:
-		b = dup_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>AccessDenied</Code>"
-			    "<Message>Access Denied</Message></Error>\n", &len);
+	case FAULT_403: /* an object store's refusal (a result_url not written yet) */
+		b = dup_str(OBJSTORE_403, &len);
 		return send_buf(conn, 403, b, len, "application/xml");
 	case FAULT_404:
 		b = dup_str("{\"detail\":\"Not Found\"}", &len);

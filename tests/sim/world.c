@@ -609,21 +609,24 @@ bool world_remove(struct world *w, long id)
 
 void world_touch_labels(struct world *w) { w->labels_gen++; }
 
+void world_count_label(json_t *counts, const json_t *o)
+{
+	const char *l = json_string_value(json_object_get(o, "label"));
+	if (!l)
+		l = ""; /* unlabelled (null): the docs key these by the empty string */
+	json_t *cnt = json_object_get(counts, l);
+	if (cnt)
+		json_integer_set(cnt, json_integer_value(cnt) + 1);
+	else
+		json_object_set_new(counts, l, json_integer(1));
+}
+
 /* {label: count} of w->inst[a..b), in the order the labels come. */
 static json_t *count_labels(const struct world *w, size_t a, size_t b)
 {
 	json_t *counts = json_object();
-	for (size_t i = a; i < b; i++) {
-		const json_t *lv = json_object_get(w->inst[i]->o, "label");
-		const char *l = json_string_value(lv);
-		if (!l)
-			continue;
-		json_t *cnt = json_object_get(counts, l);
-		if (cnt)
-			json_integer_set(cnt, json_integer_value(cnt) + 1);
-		else
-			json_object_set_new(counts, l, json_integer(1));
-	}
+	for (size_t i = a; i < b; i++)
+		world_count_label(counts, w->inst[i]->o);
 	return counts;
 }
 

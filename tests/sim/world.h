@@ -23,6 +23,8 @@ struct sim_opts {
 	double speed;           /* lifecycle speed factor */
 	bool manual_clock;
 	bool v0_spec;           /* --v0-list spec (else the live 410) */
+	bool live;              /* --dialect live: only the documented live forms
+				 * (tests/sim/API.md); else SPEC.md plus API-NOTES.md */
 	bool rate_limits;
 	bool tfa;
 	bool tfa_sms;           /* --tfa sms: the one method is SMS (an SMS-only account) */
@@ -177,6 +179,9 @@ size_t world_lower(const struct world *w, long long id);
 bool world_remove(struct world *w, long id);
 /* An instance was added, removed or relabelled: drop cached label counts. */
 void world_touch_labels(struct world *w);
+/* Count the instance object o's label in counts (label -> count; an
+ * unlabelled instance under "", as the docs' label_counts has it). */
+void world_count_label(json_t *counts, const json_t *o);
 /* label -> count over every instance (cached: the caller must not change it). */
 const json_t *world_label_counts(struct world *w);
 /* label_counts of w->inst[a..b) (borrowed; the whole list's when that is
