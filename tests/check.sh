@@ -6,7 +6,9 @@
 # AddressSanitizer+UBSan with the end-to-end scripts of ASAN_E2E (the views,
 # forms and parsers the scripts reach; logs and serverless run under TSan), and the unit and integration suites with
 # the end-to-end scripts of TSAN_E2E (the ones that drive the poller and job
-# threads hardest) under ThreadSanitizer.  The sanitizer variants are built
+# threads hardest) under ThreadSanitizer.  The release run also runs the
+# scripts of LIVE_E2E (tests/run.sh) a second time against rentop-sim
+# --dialect live.  The sanitizer variants are built
 # (at low priority) while the release tests run.  tests/run.sh runs TEST_JOBS
 # tests side by side.  Ends with the line "N passed, N failed" and exits
 # non-zero when anything failed.
@@ -60,14 +62,14 @@ if build asan; then
     stage "tests asan"
     echo "== tests (asan+ubsan)"
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        ONLY_E2E=$ASAN_E2E LABEL=asan sh tests/run.sh build/asan unit contract integ e2e
+        ONLY_E2E=$ASAN_E2E LIVE_E2E= LABEL=asan sh tests/run.sh build/asan unit contract integ e2e
 fi
 if build tsan; then
     stage "tests tsan"
     echo "== tests (tsan)"
     # the simulator under test is the release one: TSan covers the client.
     RENTOP_SIM=$(pwd)/build/release/rentop-sim TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-        ONLY_E2E=$TSAN_E2E LABEL=tsan sh tests/run.sh build/tsan unit integ e2e
+        ONLY_E2E=$TSAN_E2E LIVE_E2E= LABEL=tsan sh tests/run.sh build/tsan unit integ e2e
 fi
 
 stage ""

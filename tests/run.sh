@@ -88,17 +88,27 @@ for suite in "$@"; do
             n=$(basename "$sh" .sh)
             [ "$suite" = e2e ] && ! want_e2e "$n" && continue
             echo "$suite $n sh $sh" >>"$POOL/queue"
-        done ;;
+        done
+        # LIVE_E2E: scripts run a second time against rentop-sim --dialect live
+        # (the documented live forms), as items of their own
+        if [ "$suite" = e2e ]; then
+            for n in ${LIVE_E2E-table actions offers create tfa bulk_batch templates}; do
+                sh="$SRCDIR/tests/e2e/test_$n.sh"
+                [ -f "$sh" ] && want_e2e "test_$n" || continue
+                echo "e2e live-test_$n env SIM_DIALECT=live sh $sh" >>"$POOL/queue"
+            done
+        fi ;;
     fuzz)   # one item: the targets one after another (tests/fuzz/run.sh), CPU-bound,
             # so it goes first and overlaps the waiting scripts
         echo "fuzz targets env FUZZ_OUT=$O/fuzz FUZZ_SECONDS=${FUZZ_SECONDS:-20} sh $SRCDIR/tests/fuzz/run.sh" >>"$POOL/queue" ;;
     *) echo "tests/run.sh: unknown suite $suite" >&2; exit 2 ;;
     esac
 done
-# the order taken: fuzz, e2e by size (a fair guess at duration), then integ, contract, unit
+# the order taken: fuzz, e2e by size (a fair guess at duration; the script is
+# the item's last word), then integ, contract, unit
 {
     grep '^fuzz ' "$POOL/queue"
-    grep '^e2e ' "$POOL/queue" | while read -r s n c f; do echo "$(wc -c <"$f") $s $n $c $f"; done |
+    grep '^e2e ' "$POOL/queue" | while read -r s n c; do echo "$(wc -c <"${c##* }") $s $n $c"; done |
         sort -rn | cut -d' ' -f2-
     grep '^integ ' "$POOL/queue"; grep '^contract ' "$POOL/queue"; grep '^unit ' "$POOL/queue"
 } >"$POOL/order"

@@ -122,11 +122,12 @@ scaled() { echo $(( $1 * E2E_SCALE )); }
 
 # sim_start [FLAGS...]: start rentop-sim on a free port and read its URL and keys.
 # SIM_ARGS (split on blanks) goes before FLAGS: SIM_ARGS="--dialect live"
-# runs a script against the documented live forms.
+# runs a script against the documented live forms (as SIM_DIALECT=live does:
+# tests/run.sh's LIVE_E2E items).
 sim_start() {
     [ -x "$RENTOP_SIM" ] || { fail "no simulator at $RENTOP_SIM"; return 1; }
     # shellcheck disable=SC2086 # SIM_ARGS is a list of flags
-    "$RENTOP_SIM" --port 0 ${SIM_ARGS:-} "$@" >"$E2E_TMP/sim.out" 2>"$E2E_TMP/sim.err" &
+    "$RENTOP_SIM" --port 0 ${SIM_DIALECT:+--dialect $SIM_DIALECT} ${SIM_ARGS:-} "$@" >"$E2E_TMP/sim.out" 2>"$E2E_TMP/sim.err" &
     SIM_PID=$!
     echo "$SIM_PID" >"$E2E_TMP/sim.pid"
     i=0 limit=$(( $(scaled 30) * 10 ))

@@ -9,9 +9,10 @@
 # in the log view, an instance log whose result_url answers 403 twice and
 # then the text shows the text, and the key is in neither --log nor stderr.
 # Templates: create with the docs' required fields only; the account
-# sections.  Then the table, every action, offers, create and 2FA: those suites' own
-# scripts run again with SIM_ARGS="--dialect live", their TAP lines
-# reported here under "live: test_NAME:".
+# sections.  The table, every action, offers, create, 2FA, bulk batches and
+# templates: those suites' own scripts run a second time against the live
+# dialect as items of their own (tests/run.sh LIVE_E2E, reported as
+# e2e/live-test_NAME).
 . "$(dirname "$0")/lib.sh"
 
 SIM_ARGS="--dialect live"
@@ -158,33 +159,4 @@ tap "live: the key is in neither the --log file nor stderr" t_no_key_written
 t_quit() { back_to_table; sleep 0.5; rentop_quit; }
 tap "live: q quits with status 0" t_quit
 
-# The suites' own scripts against the live dialect: their TAP lines here
-# (their temporary directories inside this one).  test_templates.sh is not
-# among them: its search test counts requests against a search the client
-# paces and holds, a race of that script in either dialect (t_templates
-# above covers the live form); nor test_account.sh: its env var edit misses
-# the "changed" toast now and then in either dialect, and every time when
-# run from here (t_account above covers the sections).
-for s in table actions offers create tfa; do
-    f="$SRCDIR/tests/e2e/test_$s.sh"
-    [ -f "$f" ] || continue
-    TMPDIR="$E2E_TMP" SIM_ARGS="--dialect live" sh "$f" >"$E2E_TMP/sub-$s.log" 2>&1 </dev/null
-    rc=$?
-    while IFS= read -r line; do
-        case $line in
-        "ok - "*)
-            E2E_COUNT=$((E2E_COUNT + 1))
-            echo "ok - live: test_$s: ${line#ok - }" ;;
-        "not ok - "*)
-            E2E_COUNT=$((E2E_COUNT + 1)); E2E_FAILS=$((E2E_FAILS + 1))
-            echo "not ok - live: test_$s: ${line#not ok - }" ;;
-        "# FAIL"*) echo "# test_$s: $line" ;;
-        esac
-    done <"$E2E_TMP/sub-$s.log"
-    if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$E2E_TMP/sub-$s.log"; then
-        E2E_FAILS=$((E2E_FAILS + 1))
-        echo "not ok - live: test_$s exited with status $rc"
-        tail -n 10 "$E2E_TMP/sub-$s.log" | sed 's/^/# /'
-    fi
-done
 e2e_done
