@@ -1,7 +1,8 @@
 /* fuzz_sanitize.c: libFuzzer target: util_sanitize_n and util_sanitize_ml on
  * any bytes.  The output must be valid UTF-8 with no C0/C1 control (except
- * '\n' in the multi-line form), no DEL, no ESC and no bidi override, and
- * never longer than the input. */
+ * '\n' in the multi-line form), no DEL, no ESC, no bidi override and no
+ * invisible character left raw (each is shown as "<U+XXXX>": at most 8 bytes
+ * for the 2 of U+00AD, so never over 4 times the input). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@ static void check(const char *s, size_t inlen, int ml)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t len = strlen(s);
-	if (len > inlen)
+	if (len > 4 * inlen)
 		abort();
 	for (size_t i = 0; i < len;) {
 		unsigned char c = p[i];
@@ -45,7 +46,7 @@ static void check(const char *s, size_t inlen, int ml)
 		}
 		if ((cp < 0x20 && !(ml && cp == '\n')) || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) ||
 		    (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
-		    (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+		    (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF || util_cp_invisible(cp))
 			abort();
 		i += n;
 	}
