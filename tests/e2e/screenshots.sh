@@ -64,6 +64,14 @@ shoot() {
     fi
 }
 
+# close_form: Esc on the create form; a filled one asks first (Discard).
+close_form() {
+    keys Escape
+    sleep 0.5
+    case $(screen) in *"Discard the form"*) keys Tab Enter ;; esac
+    wait_gone "Rent offer" 10
+}
+
 # replace_shot: O on a failed instance (the failure kinds in turn, until one
 # has offers like it), its offers view, then c: the create form prefilled
 # from it.  Each step waits for its own text (the search's answer is its
@@ -75,7 +83,11 @@ replace_shot() {
         keys 1; wait_for "$first" 10 || return 1
         keys / ; type_text "$id"; keys Enter; wait_for "$id" 10 || return 1
         wait_for_re "Instances 1/[0-9]" 10 || return 1
-        keys O; wait_for "REPLACE $id" 20 || return 1
+        keys O
+        # an image failure asks first: fix the image, offers like it
+        sleep 1
+        case $(screen) in *"Replace: its image failed"*) keys F ;; esac
+        wait_for "REPLACE $id" 20 || return 1
         wait_for_re "[0-9]+ offers" 90 || return 1
         if screen | grep -qE " 0 offers"; then
             note "no offers like instance $id: the next failed one"
@@ -91,7 +103,7 @@ replace_shot() {
         [ $i -lt 10 ] || return 1
         settle && shoot replace "rentop: O on a failed instance, then c: the form prefilled from it"
         rc=$?
-        keys Escape; wait_gone "Rent offer" 10
+        close_form
         keys Escape; wait_gone "REPLACE $id" 10
         keys 1; wait_for "$id" 10; keys Escape
         return $rc
@@ -133,7 +145,8 @@ if run_set; then
     keys Escape; wait_for "$first" 10
     keys D; wait_for "Destroy instance" 10 && settle && shoot destroy-dialog "rentop: destroy dialog" || ok=1
     keys Escape; wait_gone "Destroy instance" 10
-    keys 4; wait_for "every worker" 30 && wait_for "template " 10 && settle &&
+    keys 4; wait_for "every worker" 30 && wait_for "template " 10 &&
+        wait_gone "workers: ..." 30 && settle &&
         shoot serverless "rentop: serverless endpoints and workergroups" || ok=1
     keys L; wait_for "following (every 3s)" 15 && wait_for "autoscaler" 10 && settle &&
         shoot logs "rentop: an endpoint's log, followed" || ok=1
@@ -144,7 +157,7 @@ if run_set; then
     keys c; wait_for "Rent offer" 10 && type_text "pytorch/pytorch:latest" &&
         keys Tab Tab Tab && type_text "train-llama" && settle &&
         shoot create-form "rentop: the create-instance form" || ok=1
-    keys Escape; wait_gone "Rent offer" 10
+    close_form
     replace_shot || ok=1
     keys 5; wait_for "email verified" 20 && keys ']' && wait_for "HF_TOKEN" 20 && settle &&
         shoot account "rentop: account view, env vars" || ok=1
