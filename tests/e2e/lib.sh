@@ -168,6 +168,24 @@ sim_fault() {
     sim_post /__sim/fault "{\"path\":\"$1\",\"kind\":\"$2\",\"count\":$3${4:+,\"ms\":$4}}"
 }
 
+# fault PATH METHOD KIND [EXTRA]: the next request of METHOD on PATH gets KIND
+# (EXTRA: more JSON members, e.g. "\"ms\":2000").
+fault() { sim_post /__sim/fault "{\"path\":\"$1\",\"method\":\"$2\",\"kind\":\"$3\",\"count\":1${4:+,$4}}"; }
+
+# sent METHOD PATH: requests of METHOD the simulator counted on PATH exactly.
+sent() {
+    sim_state "sum(v['methods'].get('$1', 0) for k, v in d['requests'].items() if k.rstrip('/') == '$2'.rstrip('/'))"
+}
+
+# said TEXT SECS: TEXT shows (across wrapped lines) within SECS; quiet.
+said() {
+    wait_begin "$2"
+    while :; do
+        case $(screen_flat) in *"$1"*) return 0 ;; esac
+        wait_tick || return 1
+    done
+}
+
 # sim_state EXPR: evaluate the Python expression EXPR over GET /__sim/state
 # (as d) and print it (true/false/null, JSON for lists and dicts); helpers:
 # insts, inst(id) (an instance by id, None when gone) and count(path) (the

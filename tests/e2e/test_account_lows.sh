@@ -15,11 +15,6 @@ mkdir -p "$E2E_HOME/.ssh"
 ssh-keygen -q -t ed25519 -N '' -C e2e-dup -f "$E2E_HOME/.ssh/id_dup" </dev/null || exit 1
 rentop_start -s 200x40 || { echo "not ok - rentop starts"; exit 1; }
 
-# sent METHOD PATH: requests of METHOD the simulator counted on PATH exactly.
-sent() {
-    sim_state "sum(v['methods'].get('$1', 0) for k, v in d['requests'].items() if k.rstrip('/') == '$2'.rstrip('/'))"
-}
-
 # said TEXT SECS: TEXT shows (across wrapped lines) within SECS.
 said() { wait_for_flat "$1" "$2"; }
 

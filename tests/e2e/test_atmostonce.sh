@@ -22,14 +22,6 @@ pick() {
 }
 use() { USED="${USED:+$USED,}$1"; }
 
-# sent METHOD PATH: requests of METHOD the simulator counted on PATH exactly.
-sent() {
-    sim_state "sum(v['methods'].get('$1', 0) for k, v in d['requests'].items() if k.rstrip('/') == '$2'.rstrip('/'))"
-}
-
-# fault PATH METHOD KIND: the next matching request gets KIND.
-fault() { sim_post /__sim/fault "{\"path\":\"$1\",\"method\":\"$2\",\"kind\":\"$3\",\"count\":1}"; }
-
 # in_log TEXT: the event log (view 2) shows TEXT; back to the table after.
 in_log() {
     keys Escape Escape 2

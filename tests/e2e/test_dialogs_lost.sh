@@ -19,23 +19,6 @@ sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator start
 e2e_home
 rentop_start -s 200x40 || { echo "not ok - rentop starts"; exit 1; }
 
-# fault PATH METHOD KIND [EXTRA]: the next matching request gets KIND.
-fault() { sim_post /__sim/fault "{\"path\":\"$1\",\"method\":\"$2\",\"kind\":\"$3\",\"count\":1${4:+,$4}}"; }
-
-# sent METHOD PATH: requests of METHOD the simulator counted on PATH exactly.
-sent() {
-    sim_state "sum(v['methods'].get('$1', 0) for k, v in d['requests'].items() if k.rstrip('/') == '$2'.rstrip('/'))"
-}
-
-# said TEXT SECS: TEXT shows (across wrapped lines) within SECS; quiet.
-said() {
-    wait_begin "$2"
-    while :; do
-        case $(screen_flat) in *"$1"*) return 0 ;; esac
-        wait_tick || return 1
-    done
-}
-
 # twice TEXT METHOD PATH: the open confirmation's OK (Tab, Enter), then,
 # once the answer is said lost, Enter again; exactly one METHOD request on
 # PATH reached the simulator (checked a moment after, for a late one), and

@@ -21,23 +21,6 @@ ssh-keygen -q -t ed25519 -N '' -C e2e-lost -f "$E2E_HOME/.ssh/id_lost" </dev/nul
 FP=$(ssh-keygen -l -f "$E2E_HOME/.ssh/id_lost.pub" | awk '{print $2}')
 rentop_start -s 200x40 || { echo "not ok - rentop starts"; exit 1; }
 
-# fault PATH METHOD KIND [EXTRA]: the next matching request gets KIND.
-fault() { sim_post /__sim/fault "{\"path\":\"$1\",\"method\":\"$2\",\"kind\":\"$3\",\"count\":1${4:+,$4}}"; }
-
-# sent METHOD PATH: requests of METHOD the simulator counted on PATH exactly.
-sent() {
-    sim_state "sum(v['methods'].get('$1', 0) for k, v in d['requests'].items() if k.rstrip('/') == '$2'.rstrip('/'))"
-}
-
-# said TEXT SECS: TEXT shows (across wrapped lines) within SECS; quiet.
-said() {
-    wait_begin "$2"
-    while :; do
-        case $(screen_flat) in *"$1"*) return 0 ;; esac
-        wait_tick || return 1
-    done
-}
-
 # twice TEXT METHOD PATH: C-s, then once the answer is said lost (or what
 # the re-read found is already said), C-s again; exactly one METHOD request
 # on PATH reached the simulator (checked a moment after, for a late one),
