@@ -510,6 +510,25 @@ static void test_runway_prepaid(void **state)
 	assert_float_equal(money_runway_h(w, 1, 10), 1.0 / 0.5 + 10.0 / 0.5, 1e-9);
 	/* nothing draws: no runway limit */
 	assert_true(isinf(money_runway_h(NULL, 0, 100)));
+	/* rows with no price or a zero one draw nothing */
+	struct instance z = inst(4, IS_RUNNING, 0, 0), u = inst(5, IS_RUNNING, NAN, NAN);
+	const struct instance *zu[] = { &z, &u };
+	assert_true(isinf(money_runway_h(zu, 2, 100)));
+	/* a discount outside 0-1 is no discount */
+	struct instance p1 = inst(6, IS_RUNNING, 0.9, 0.1), p2 = inst(7, IS_RUNNING, 1.9, 0.1);
+	p1.credit_balance = 10;
+	p1.credit_discount = 1.5;
+	const struct instance *one[] = { &p1 };
+	assert_float_equal(money_runway_h(one, 1, 0), 10.0, 1e-9);
+	p1.credit_discount = -0.2;
+	assert_float_equal(money_runway_h(one, 1, 0), 10.0, 1e-9);
+	/* two prepaid rows listed in the reverse of their run-out order:
+	 * p2 ($2/h) runs out at 5 h, p1 ($1/h) at 10 h; $20 lasts 5 h at
+	 * nothing, 5 h at $2 (10), then $10 at $3 */
+	p1.credit_discount = 0;
+	p2.credit_balance = 10;
+	const struct instance *rev[] = { &p1, &p2 };
+	assert_float_equal(money_runway_h(rev, 2, 20), 10.0 + 10.0 / 3.0, 1e-9);
 	/* the level from a runway: the prepaid fleet is not a false alarm */
 	struct money_limits lim = { 24, 2, 0, 0 };
 	bool known;
