@@ -179,6 +179,16 @@ static void test_query_text_round_trip(void **state)
 	assert_string_equal(t, "gpu_ram>=24 verified=true");
 	free(t);
 	json_decref(q);
+	/* every form a value can take back: a GB number sent as text, a
+	 * negative version (no version form), a name with a space, null, false */
+	q = json_loads("{\"gpu_ram\":{\"eq\":\"24\"},\"driver_version\":{\"gt\":-1},"
+		       "\"gpu_name\":{\"eq\":\"RTX 4090\"},\"static_ip\":{\"eq\":null},"
+		       "\"external\":{\"eq\":false}}", JSON_PRESERVE_ORDER, NULL);
+	t = query_text(q);
+	assert_string_equal(t, "gpu_ram=24 driver_version>-1 gpu_name=RTX_4090 static_ip=null "
+			       "external=false");
+	free(t);
+	json_decref(q);
 	static const char *const none[] = {
 		"{\"gpu_name\":{\"like\":\"RTX\"}}",         /* no such operator */
 		"{\"gpu_name\":\"RTX\"}",                      /* not a condition object */
@@ -189,6 +199,18 @@ static void test_query_text_round_trip(void **state)
 		"{\"gpu_ram\":{\"eq\":\"big\"}}",            /* a GB field that is no number */
 		"{\"gpu_name\":{\"in\":\"x\"}}",             /* in without a list */
 		"{\"bad field\":{\"eq\":1}}",
+		"{\"\":{\"eq\":1}}",                        /* no field name */
+		"{\"gpu_name\":{\"eq\":\"\"}}",              /* an empty string: no token */
+		"{\"gpu_name\":{\"eq\":\"a\\u0001b\"}}",     /* a control character */
+		"{\"gpu_name\":{\"eq\":\"a\\u007fb\"}}",     /* DEL */
+		"{\"gpu_name\":{\"eq\":\"true\"}}",          /* would come back the literal */
+		"{\"gpu_name\":{\"eq\":\"False\"}}",
+		"{\"gpu_name\":{\"eq\":\"None\"}}",
+		"{\"driver_version\":{\"eq\":\"535\"}}",    /* would come back a version */
+		"{\"gpu_name\":{\"in\":[]}}",                 /* an empty list */
+		"{\"gpu_name\":{\"eq\":[\"a\"]}}",           /* a list for eq */
+		"{\"gpu_name\":{\"in\":[\"a\",{\"x\":1}]}}", /* a list item that is no value */
+		"[]",                                          /* not an object */
 	};
 	for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
 		q = json_loads(none[i], 0, NULL);
@@ -505,6 +527,13 @@ static void test_numeric_fields_refuse_text(void **state)
 	expect("num_gpus in [1,2]", "{\"num_gpus\":{\"in\":[\"1\",\"2\"]}}");
 	expect("reliability>=.99", "{\"reliability\":{\"gte\":\".99\"}}");
 	expect("id=null", "{\"id\":{\"eq\":null}}");
+	expect("num_gpus=None", "{\"num_gpus\":{\"eq\":null}}");
+	/* driver versions: three parts of at most 3 digits, in lists too, an
+	 * undotted one as typed */
+	expect("driver_version in [535,550.1.2]", "{\"driver_version\":{\"in\":[\"535\",550001002]}}");
+	expect_error("driver_version in [535.86.05,1234.1.1]", 18, 20, "is not a driver version");
+	expect_error("driver_version=535.86.05.1", 15, 11, "is not a driver version");
+	expect_error("driver_version=535..5", 15, 6, "is not a driver version");
 	/* text fields take text */
 	expect("gpu_name=RTX_4090", "{\"gpu_name\":{\"eq\":\"RTX 4090\"}}");
 	expect("geolocation=US", "{\"geolocation\":{\"eq\":\"US\"}}");
