@@ -149,7 +149,7 @@ static bool validate(const struct job_req *r)
 		return false;
 	if (r->kind != JOB_CREATE && r->kind != JOB_TFA_LOGIN && r->instance_id <= 0)
 		return false;
-	switch (r->kind) {
+	switch (r->kind) { /* every kind below returns (JOB__COUNT refused above) */
 	case JOB_BID:
 		return bid_ok(r->amount, r->num_gpus);
 	case JOB_PREPAY:

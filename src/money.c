@@ -112,7 +112,7 @@ double money_runway_h(const struct instance *const *v, size_t n, double credit)
 	if (nl > 1) /* qsort takes no NULL, even for nothing */
 		qsort(later, nl, sizeof *later, by_from);
 	double t = 0, left = credit > 0 ? credit : 0;
-	for (size_t k = 0; k <= nl; k++) {
+	for (size_t k = 0; k <= nl; k++) { /* left by a return or the break (k == nl) */
 		double until = k < nl ? later[k].from_h : INFINITY;
 		if (burn > 0 && burn * (until - t) >= left) {
 			free(later);

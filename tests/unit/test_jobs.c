@@ -108,6 +108,10 @@ static void validation(void **state)
 		assert_int_equal(jobs_submit(j1, &r, NULL), JOBS_OK);
 		jobs_free(j1);
 	}
+	/* a secret that fills its buffer with no terminator is refused */
+	memset(r.tfa_secret, 'x', sizeof r.tfa_secret);
+	strcpy(r.tfa_method, "sms");
+	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EINVAL);
 	r.tfa_secret[0] = '\0';
 	strcpy(r.tfa_method, "backup");
 	strcpy(r.text, "ABCD-EFGH-1234");
