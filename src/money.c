@@ -90,25 +90,42 @@ static int by_from(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* What row x draws ($/h, d->rate) and from when (d->from_h: 0 at once, or
+ * when its own prepaid credit, paying rate x (1 - discount) an hour, runs
+ * out); false when it draws nothing. */
+static bool row_draw(const struct instance *x, struct draw *d)
+{
+	double r = money_row_rate(x);
+	if (!isfinite(r) || r <= 0)
+		return false;
+	double cb = x->credit_balance, disc = x->credit_discount;
+	if (!isfinite(disc) || disc < 0 || disc >= 1)
+		disc = 0;
+	d->rate = r;
+	d->from_h = isfinite(cb) && cb > 0 ? cb / (r * (1.0 - disc)) : 0;
+	return true;
+}
+
 double money_runway_h(const struct instance *const *v, size_t n, double credit)
 {
 	if (!isfinite(credit))
 		return NAN;
+	/* the header asks on every draw: the fleet's rows are walked, and
+	 * memory taken only for the prepaid ones (usually none) */
 	double burn = 0; /* what the account pays now */
-	struct draw *later = n ? xmalloc(n * sizeof *later) : NULL;
 	size_t nl = 0;
-	for (size_t i = 0; i < n; i++) {
-		double r = money_row_rate(v[i]);
-		if (!isfinite(r) || r <= 0)
-			continue;
-		double cb = v[i]->credit_balance, disc = v[i]->credit_discount;
-		if (!isfinite(disc) || disc < 0 || disc >= 1)
-			disc = 0;
-		if (isfinite(cb) && cb > 0) /* the prepaid credit pays r x (1 - disc) an hour */
-			later[nl++] = (struct draw){ r, cb / (r * (1.0 - disc)) };
-		else
-			burn += r;
-	}
+	struct draw d;
+	for (size_t i = 0; i < n; i++)
+		if (row_draw(v[i], &d)) {
+			if (d.from_h > 0)
+				nl++;
+			else
+				burn += d.rate;
+		}
+	struct draw *later = nl ? xmalloc(nl * sizeof *later) : NULL;
+	for (size_t i = 0, k = 0; k < nl && i < n; i++)
+		if (row_draw(v[i], &d) && d.from_h > 0)
+			later[k++] = d;
 	if (nl > 1) /* qsort takes no NULL, even for nothing */
 		qsort(later, nl, sizeof *later, by_from);
 	double t = 0, left = credit > 0 ? credit : 0;
@@ -128,18 +145,8 @@ double money_runway_h(const struct instance *const *v, size_t n, double credit)
 	return INFINITY; /* nothing draws on the account */
 }
 
-enum money_level money_level(const struct money_limits *lim, double credit, double burn,
-			     bool burn_known, bool at_least, bool *known, char *why, size_t n)
-{
-	double runway_h = !burn_known || !isfinite(burn) ? NAN
-			  : burn > 0			 ? (credit > 0 ? credit / burn : 0)
-							 : INFINITY;
-	return money_level_runway(lim, credit, runway_h, at_least, known, why, n);
-}
-
-enum money_level money_level_runway(const struct money_limits *lim, double credit,
-				    double runway_h, bool at_least, bool *known, char *why,
-				    size_t n)
+enum money_level money_level(const struct money_limits *lim, double credit, double runway_h,
+			     bool at_least, bool *known, char *why, size_t n)
 {
 	char b1[32], b2[32];
 	if (n)

@@ -58,19 +58,15 @@ struct money_limits {
 	double credit_warn, credit_alarm;      /* $; 0 = off */
 };
 
-/* The level of an account with credit (NAN unknown) spending burn $/h, when
- * the burn is exact (at_least false) or a lower bound (true: the runway is
- * then an upper bound, so a runway under a limit is still under it).  *known
- * is false when nothing can be said (no credit, no burn figure); why gets a
- * short reason ("runway 1h40m < 2h", "credit $3.00 < $5.00"), "" when OK. */
-enum money_level money_level(const struct money_limits *lim, double credit, double burn,
-			     bool burn_known, bool at_least, bool *known, char *why, size_t n);
-
-/* The same from a runway (hours; INFINITY when nothing draws on the credit,
- * NAN when unknown) rather than a burn rate. */
-enum money_level money_level_runway(const struct money_limits *lim, double credit,
-				    double runway_h, bool at_least, bool *known, char *why,
-				    size_t n);
+/* The level of an account with credit (NAN unknown) whose credit lasts
+ * runway_h hours (money_runway_h: INFINITY when nothing draws on it, NAN
+ * when unknown), exact (at_least false) or an upper bound (true: the burn
+ * behind it is a lower bound, so a runway under a limit is still under it).
+ * *known is false when nothing can be said (no credit, no runway figure);
+ * why gets a short reason ("runway 1h40m < 2h", "credit $3.00 < $5.00"),
+ * "" when OK. */
+enum money_level money_level(const struct money_limits *lim, double credit, double runway_h,
+			     bool at_least, bool *known, char *why, size_t n);
 
 /* How long the account's credit lasts (hours) at the rows' rates
  * (money_row_rate), where an instance with prepaid credit (credit_balance > 0)

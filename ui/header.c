@@ -236,7 +236,7 @@ int header_account(const struct snapshot *s, const struct config *cfg, enum data
 		struct money_limits lim = header_limits(cfg);
 		char why[120];
 		bool known;
-		enum money_level lv = money_level_runway(&lim, credit,
+		enum money_level lv = money_level(&lim, credit,
 							 fig != FIG_UNKNOWN ? runway_h : NAN,
 							 fig == FIG_AT_LEAST, &known, why, sizeof why);
 		if (known && lv != ML_OK)
@@ -432,7 +432,7 @@ void header_watch(struct app *a)
 	struct money_limits lim = header_limits(a->cfg);
 	char why[120];
 	bool known;
-	enum money_level lv = money_level_runway(&lim, s->user ? s->user->credit : NAN,
+	enum money_level lv = money_level(&lim, s->user ? s->user->credit : NAN,
 						 fig != FIG_UNKNOWN ? runway_h : NAN,
 						 fig == FIG_AT_LEAST, &known, why, sizeof why);
 	int moved = money_watch_update(&a->money_w, lv, known);

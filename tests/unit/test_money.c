@@ -42,6 +42,18 @@ static struct instance inst(long id, enum inst_state st, double base, double sto
 	return x;
 }
 
+/* The level from a burn rate, as the header had it before the runway
+ * counted prepaid credit: runway = credit / burn (0 when the credit is
+ * gone, none when nothing burns, unknown without a burn figure). */
+static enum money_level level(const struct money_limits *lim, double credit, double burn,
+			      bool burn_known, bool at_least, bool *known, char *why, size_t n)
+{
+	double runway_h = !burn_known || !isfinite(burn) ? NAN
+			  : burn > 0			 ? (credit > 0 ? credit / burn : 0)
+							 : INFINITY;
+	return money_level(lim, credit, runway_h, at_least, known, why, n);
+}
+
 static void test_row_rate_sums_to_burn(void **state)
 {
 	(void)state;
@@ -187,29 +199,29 @@ static void test_levels_at_the_limits(void **state)
 	bool known;
 	char why[120];
 	struct money_limits cl = { 0, 0, 10, 2 };
-	assert_int_equal(money_level(&cl, 2, 0, true, false, &known, why, sizeof why), ML_WARN);
+	assert_int_equal(level(&cl, 2, 0, true, false, &known, why, sizeof why), ML_WARN);
 	assert_non_null(strstr(why, "credit $2.00 under $10.00"));
-	assert_int_equal(money_level(&cl, 1.99, 0, true, false, &known, why, sizeof why), ML_ALARM);
+	assert_int_equal(level(&cl, 1.99, 0, true, false, &known, why, sizeof why), ML_ALARM);
 	/* exactly at the warning limit: OK */
-	assert_int_equal(money_level(&cl, 10, 0, true, false, &known, why, sizeof why), ML_OK);
+	assert_int_equal(level(&cl, 10, 0, true, false, &known, why, sizeof why), ML_OK);
 	assert_string_equal(why, "");
 	/* $4 at $2/h is a runway of exactly 2 h = runway_alarm_h */
 	struct money_limits rl = { 24, 2, 0, 0 };
-	assert_int_equal(money_level(&rl, 4, 2, true, false, &known, why, sizeof why), ML_WARN);
+	assert_int_equal(level(&rl, 4, 2, true, false, &known, why, sizeof why), ML_WARN);
 	assert_non_null(strstr(why, "under 1d00h"));
-	assert_int_equal(money_level(&rl, 3.9, 2, true, false, &known, why, sizeof why), ML_ALARM);
+	assert_int_equal(level(&rl, 3.9, 2, true, false, &known, why, sizeof why), ML_ALARM);
 	assert_non_null(strstr(why, "under 2h00m"));
 	/* exactly at runway_warn_h: OK */
-	assert_int_equal(money_level(&rl, 48, 2, true, false, &known, why, sizeof why), ML_OK);
+	assert_int_equal(level(&rl, 48, 2, true, false, &known, why, sizeof why), ML_OK);
 	/* no credit left at all: a runway of 0, the alarm */
-	assert_int_equal(money_level(&rl, 0, 2, true, false, &known, why, sizeof why), ML_ALARM);
+	assert_int_equal(level(&rl, 0, 2, true, false, &known, why, sizeof why), ML_ALARM);
 	/* credit and runway both low: the credit's reason when it is the worse */
 	struct money_limits both = { 24, 0, 10, 5 };
-	assert_int_equal(money_level(&both, 3, 0.01, true, false, &known, why, sizeof why),
+	assert_int_equal(level(&both, 3, 0.01, true, false, &known, why, sizeof why),
 			 ML_ALARM);
 	assert_non_null(strstr(why, "credit $3.00 under $5.00"));
 	/* a level with no room for the reason */
-	assert_int_equal(money_level(&both, 3, 0.01, true, false, &known, why, 0), ML_ALARM);
+	assert_int_equal(level(&both, 3, 0.01, true, false, &known, why, 0), ML_ALARM);
 }
 
 /* Prices known only in part, uptimes that say nothing, bad amounts, burns
@@ -273,14 +285,14 @@ static void test_money_edges(void **state)
 	struct money_limits lim = { 24, 2, 0, 0 };
 	bool known;
 	char why[120];
-	assert_int_equal(money_level(&lim, 100, NAN, true, false, &known, why, sizeof why), ML_OK);
+	assert_int_equal(level(&lim, 100, NAN, true, false, &known, why, sizeof why), ML_OK);
 	assert_false(known);
 	/* a lower-bound burn of nothing: an upper bound says nothing */
-	money_level(&lim, 100, 0, true, true, &known, why, sizeof why);
+	level(&lim, 100, 0, true, true, &known, why, sizeof why);
 	assert_false(known);
 	/* ... but credit under its limit is sure whatever the burn */
 	struct money_limits cl = { 24, 2, 10, 1 };
-	assert_int_equal(money_level(&cl, 5, 0.01, true, true, &known, why, sizeof why), ML_WARN);
+	assert_int_equal(level(&cl, 5, 0.01, true, true, &known, why, sizeof why), ML_WARN);
 	assert_true(known);
 	assert_non_null(strstr(why, "credit $5.00 under $10.00"));
 }
@@ -340,30 +352,30 @@ static void test_levels(void **state)
 	bool known;
 	char why[120];
 	/* $100 at $2/h: 50 h */
-	assert_int_equal(money_level(&lim, 100, 2, true, false, &known, why, sizeof why), ML_OK);
+	assert_int_equal(level(&lim, 100, 2, true, false, &known, why, sizeof why), ML_OK);
 	assert_true(known);
 	/* 10 h: warn; 1 h: alarm */
-	assert_int_equal(money_level(&lim, 20, 2, true, false, &known, why, sizeof why), ML_WARN);
+	assert_int_equal(level(&lim, 20, 2, true, false, &known, why, sizeof why), ML_WARN);
 	assert_non_null(strstr(why, "runway 10h00m under 1d00h"));
-	assert_int_equal(money_level(&lim, 2, 2, true, false, &known, why, sizeof why), ML_ALARM);
+	assert_int_equal(level(&lim, 2, 2, true, false, &known, why, sizeof why), ML_ALARM);
 	/* a lower-bound burn: an upper-bound runway says something only when under */
-	money_level(&lim, 100, 2, true, true, &known, why, sizeof why);
+	level(&lim, 100, 2, true, true, &known, why, sizeof why);
 	assert_false(known);
-	assert_int_equal(money_level(&lim, 2, 2, true, true, &known, why, sizeof why), ML_ALARM);
+	assert_int_equal(level(&lim, 2, 2, true, true, &known, why, sizeof why), ML_ALARM);
 	assert_true(known);
 	assert_non_null(strstr(why, "at most"));
 	/* no credit or no burn figure: nothing to say */
-	money_level(&lim, NAN, 2, true, false, &known, why, sizeof why);
+	level(&lim, NAN, 2, true, false, &known, why, sizeof why);
 	assert_false(known);
-	money_level(&lim, 100, 0, false, false, &known, why, sizeof why);
+	level(&lim, 100, 0, false, false, &known, why, sizeof why);
 	assert_false(known);
 	/* nothing burns: no runway limit, but credit limits apply */
-	assert_int_equal(money_level(&lim, 1, 0, true, false, &known, why, sizeof why), ML_OK);
+	assert_int_equal(level(&lim, 1, 0, true, false, &known, why, sizeof why), ML_OK);
 	assert_true(known);
 	struct money_limits cl = { 0, 0, 10, 1 };
-	assert_int_equal(money_level(&cl, 5, 0, true, false, &known, why, sizeof why), ML_WARN);
+	assert_int_equal(level(&cl, 5, 0, true, false, &known, why, sizeof why), ML_WARN);
 	assert_non_null(strstr(why, "credit $5.00 under $10.00"));
-	assert_int_equal(money_level(&cl, 0.5, 0, true, false, &known, why, sizeof why), ML_ALARM);
+	assert_int_equal(level(&cl, 0.5, 0, true, false, &known, why, sizeof why), ML_ALARM);
 	/* crossings: once each way */
 	struct money_watch w = { ML_OK, false };
 	assert_int_equal(money_watch_update(&w, ML_OK, true), 0);
@@ -535,11 +547,11 @@ static void test_runway_prepaid(void **state)
 	char why[120];
 	a.credit_balance = 0;
 	b.credit_balance = 300; /* 100 h of b */
-	assert_int_equal(money_level_runway(&lim, 30, money_runway_h(v, 2, 30), false, &known,
+	assert_int_equal(money_level(&lim, 30, money_runway_h(v, 2, 30), false, &known,
 					    why, sizeof why),
 			 ML_OK); /* 30 h at $1/h, where credit / burn said 7.5 h */
 	assert_true(known);
-	assert_int_equal(money_level(&lim, 30, 4, true, false, &known, why, sizeof why), ML_WARN);
+	assert_int_equal(level(&lim, 30, 4, true, false, &known, why, sizeof why), ML_WARN);
 }
 
 int main(void)
