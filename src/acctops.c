@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json_map.h"
 #include "util.h"
 
 enum acct_scope acctops_scope_of(unsigned mask)
@@ -259,47 +260,31 @@ const struct ssh_key_rec *acctops_ssh_duplicate(const struct ssh_key_rec *v, siz
 	return NULL;
 }
 
-static void add_value(const char *key, const json_t *val, struct env_value **v, size_t *n,
-		      size_t *cap)
+struct env_values_ctx {
+	struct env_value *v;
+	size_t n, cap;
+};
+
+static void add_value(const char *key, size_t len, const json_t *val, void *ctx)
 {
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 8;
-		*v = xrealloc(*v, *cap * sizeof **v);
+	(void)len;
+	struct env_values_ctx *c = ctx;
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 8;
+		c->v = xrealloc(c->v, c->cap * sizeof *c->v);
 	}
-	(*v)[*n].key = xstrdup(key);
-	(*v)[*n].value = xstrdup(json_is_string(val) ? json_string_value(val) : "");
-	(*n)++;
+	c->v[c->n].key = xstrdup(key);
+	c->v[c->n].value = xstrdup(json_is_string(val) ? json_string_value(val) : "");
+	c->n++;
 }
 
 bool acctops_env_values(const json_t *root, struct env_value **v, size_t *n)
 {
-	*v = NULL;
-	*n = 0;
-	size_t cap = 0;
-	const json_t *src = root;
-	if (json_is_object(root)) {
-		const json_t *s = json_object_get(root, "secrets");
-		if (s)
-			src = s;
-		else if (json_object_get(root, "error") || json_object_get(root, "success"))
-			return false;
-	}
-	if (json_is_object(src)) {
-		const char *key;
-		json_t *val;
-		json_object_foreach((json_t *)src, key, val)
-			add_value(key, val, v, n, &cap);
-	} else if (json_is_array(src)) {
-		for (size_t i = 0; i < json_array_size(src); i++) {
-			const json_t *o = json_array_get(src, i);
-			const json_t *k = json_object_get(o, "key");
-			if (json_is_string(k))
-				add_value(json_string_value(k), json_object_get(o, "value"), v, n, &cap);
-		}
-	} else {
-		return false;
-	}
-	return true;
+	struct env_values_ctx c = { NULL, 0, 0 };
+	bool ok = json_map_env_each(root, add_value, &c);
+	*v = c.v;
+	*n = c.n;
+	return ok;
 }
 
 void acctops_env_values_free(struct env_value *v, size_t n)

@@ -1309,7 +1309,7 @@ static int cmp_env_var(const void *a, const void *b)
 	return strcmp(((const struct env_var *)a)->key, ((const struct env_var *)b)->key);
 }
 
-bool json_map_env_vars(const json_t *root, struct env_var **v, size_t *n)
+bool json_map_env_each(const json_t *root, json_map_env_fn fn, void *ctx)
 {
 	const json_t *src = root;
 	if (json_is_object(root)) {
@@ -1319,23 +1319,41 @@ bool json_map_env_vars(const json_t *root, struct env_var **v, size_t *n)
 		else if (json_object_get(root, "error") || json_object_get(root, "success"))
 			return false; /* an error or empty envelope, not a map of names */
 	}
-	size_t cap = *n;
 	if (json_is_object(src)) {
 		const char *key;
 		json_t *val;
 		json_object_foreach((json_t *)src, key, val)
-			add_env_var(key, strlen(key), val, v, n, &cap);
+			fn(key, strlen(key), val, ctx);
 	} else if (json_is_array(src)) {
 		for (size_t i = 0; i < json_array_size(src); i++) {
 			const json_t *o = json_array_get(src, i);
 			const json_t *k = json_object_get(o, "key");
 			if (json_is_string(k))
-				add_env_var(json_string_value(k), json_string_length(k),
-					    json_object_get(o, "value"), v, n, &cap);
+				fn(json_string_value(k), json_string_length(k), json_object_get(o, "value"),
+				   ctx);
 		}
 	} else {
 		return false;
 	}
+	return true;
+}
+
+struct env_list_ctx {
+	struct env_var **v;
+	size_t *n, cap;
+};
+
+static void env_var_each(const char *name, size_t len, const json_t *value, void *ctx)
+{
+	struct env_list_ctx *c = ctx;
+	add_env_var(name, len, value, c->v, c->n, &c->cap);
+}
+
+bool json_map_env_vars(const json_t *root, struct env_var **v, size_t *n)
+{
+	struct env_list_ctx c = { v, n, *n };
+	if (!json_map_env_each(root, env_var_each, &c))
+		return false;
 	if (*n > 1)
 		qsort(*v, *n, sizeof **v, cmp_env_var);
 	return true;

@@ -119,10 +119,15 @@ struct env_var {
 	char *key;
 	char *value;  /* as sent when a run of '*' (the service masks values), else "********" */
 };
-/* {"success":true,"secrets":{"NAME":"*****"}}, a bare object of name->value or
- * a list of {"key","value"} objects (bare or under "secrets").  Appends to *v
- * and *n (realloc'd) and sorts the whole list by key.  False if the shape is
- * wrong (an object with "error" or "success" but no "secrets" is an error body). */
+/* Each name (len bytes, as sent: not sanitised) and value of an env var
+ * answer, in every shape it comes in: {"success":true,"secrets":{"NAME":
+ * "*****"}}, a bare object of name->value, or a list of {"key","value"}
+ * objects (bare or under "secrets").  False if the shape is wrong (an object
+ * with "error" or "success" but no "secrets" is an error body). */
+typedef void (*json_map_env_fn)(const char *name, size_t len, const json_t *value, void *ctx);
+bool json_map_env_each(const json_t *root, json_map_env_fn fn, void *ctx);
+/* The same answer as a list: appends to *v and *n (realloc'd), each value
+ * masked unless it is a run of stars, and sorts the whole list by key. */
 bool json_map_env_vars(const json_t *root, struct env_var **v, size_t *n);
 void env_vars_free(struct env_var *v, size_t n);
 
