@@ -65,6 +65,18 @@ void app_answer(struct app *a, enum role r, double secs, const char *fmt, ...)
 	va_end(ap);
 }
 
+void app_lost_logged(struct app *a, const char *what, const char *line)
+{
+	model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET, "%s: %s", what, line);
+}
+
+enum form_verdict app_lost_verdict(struct app *a, enum form_verdict fv, const char *msg)
+{
+	if (fv != FV_WAIT)
+		model_event(a->m, fv == FV_DONE ? EV_OK : EV_WARN, -1, 0, 0, EVF_QUIET, "%s", msg);
+	return fv;
+}
+
 const struct instance *app_selected(const struct app *a)
 {
 	const struct view *v = view_current(a);

@@ -129,6 +129,13 @@ void app_toast(struct app *a, enum role r, double secs, const char *fmt, ...)
  * its answer comes: held against background toasts as a key's answer is. */
 void app_answer(struct app *a, enum role r, double secs, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* The event log's quiet lines of a write whose answer was lost (the form
+ * or dialog says it on screen; form_lost_*, dialog_lost_*): the loss (what:
+ * "API key dup-key"; line: the form's or dialog's words), and the verdict
+ * of a re-read (nothing while it waits: FV_WAIT); app_lost_verdict returns
+ * fv. */
+void app_lost_logged(struct app *a, const char *what, const char *line);
+enum form_verdict app_lost_verdict(struct app *a, enum form_verdict fv, const char *msg);
 /* The instance the current view has selected, or NULL. */
 const struct instance *app_selected(const struct app *a);
 

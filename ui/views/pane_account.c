@@ -1085,11 +1085,11 @@ static void lost_begin(struct app *a, struct acct_view *v, const struct call_res
 	apierr_format(&r->err, why, sizeof why);
 	if (dlg) {
 		dialog_lost_begin(&v->dlg, &w, v->lost_before, why, r->when);
-		model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET, "%s: %s", what, v->dlg.error);
+		app_lost_logged(a, what, v->dlg.error);
 		return;
 	}
 	form_lost_begin(&v->fm, &w, v->lost_before, why, r->when);
-	model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET, "%s: %s", what, v->fm.answer);
+	app_lost_logged(a, what, v->fm.answer);
 }
 
 /* List k was read again (r): when the open form waits on it after a lost
@@ -1103,11 +1103,10 @@ static void lost_reread(struct app *a, struct acct_view *v, enum list_kind k,
 		return;
 	char msg[400];
 	int after = r->outcome == CALL_OK ? acct_lost_count(v) : -1;
-	enum form_verdict fv =
-		dlg ? dialog_lost_reread(&v->dlg, r->when, after, r->err.msg, msg, sizeof msg)
-		    : form_lost_reread(&v->fm, r->when, after, r->err.msg, msg, sizeof msg);
-	if (fv != FV_WAIT)
-		model_event(a->m, fv == FV_DONE ? EV_OK : EV_WARN, -1, 0, 0, EVF_QUIET, "%s", msg);
+	enum form_verdict fv = app_lost_verdict(
+		a, dlg ? dialog_lost_reread(&v->dlg, r->when, after, r->err.msg, msg, sizeof msg)
+		       : form_lost_reread(&v->fm, r->when, after, r->err.msg, msg, sizeof msg),
+		msg);
 	if (dlg) { /* a delete is never sent again from its dialog: d opens a new one */
 		if (fv == FV_WAIT || fv == FV_UNKNOWN) { /* locked, saying why */
 			a->dirty |= DIRTY_ALL;

@@ -338,11 +338,11 @@ static void lost_begin(struct app *a, struct sv_edit *ed, const struct call_resu
 	apierr_format(&r->err, why, sizeof why);
 	if (!is_form(ed->modal)) {
 		dialog_lost_begin(&ed->dlg, &w, ed->lost_before, why, r->when);
-		model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET, "%s: %s", what, ed->dlg.error);
+		app_lost_logged(a, what, ed->dlg.error);
 		return;
 	}
 	form_lost_begin(&ed->fm, &w, ed->lost_before, why, r->when);
-	model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET, "%s: %s", what, ed->fm.answer);
+	app_lost_logged(a, what, ed->fm.answer);
 }
 
 /* A new snapshot while the open form waits on a re-read: the list it
@@ -369,10 +369,10 @@ static void lost_reread(struct app *a, struct sv_edit *ed)
 		return;
 	}
 	char msg[400];
-	enum form_verdict fv = form ? form_lost_reread(&ed->fm, when, after, f->err, msg, sizeof msg)
-				    : dialog_lost_reread(&ed->dlg, when, after, f->err, msg, sizeof msg);
-	if (fv != FV_WAIT)
-		model_event(a->m, fv == FV_DONE ? EV_OK : EV_WARN, -1, 0, 0, EVF_QUIET, "%s", msg);
+	enum form_verdict fv = app_lost_verdict(
+		a, form ? form_lost_reread(&ed->fm, when, after, f->err, msg, sizeof msg)
+			: dialog_lost_reread(&ed->dlg, when, after, f->err, msg, sizeof msg),
+		msg);
 	if (!form) { /* never sent again from the dialog: d or s opens a new one */
 		if (fv == FV_DONE || fv == FV_NOT_DONE) { /* FV_UNKNOWN: locked, saying why */
 			app_answer(a, fv == FV_DONE ? ROLE_OK : ROLE_WARNING, 0, "%s", msg);

@@ -756,82 +756,50 @@ static void show_codes(struct app *a, struct tfa_view *v, const struct tfa_backu
 	a->dirty |= DIRTY_ALL;
 }
 
-/* The answer to a regeneration was lost: the form locks (nothing is sent
- * again from it) until the status, read again, says whether the codes are
- * a new set. */
-static void regen_lost(struct app *a, struct tfa_view *v, const struct call_result *r)
+/* The answer to a backup-code regeneration or a method's removal was lost:
+ * the form locks (a new code and C-s would send it again) until the status,
+ * read again, says whether the codes are a new set or the method is gone. */
+static void lost_begin(struct app *a, struct tfa_view *v, const struct call_result *r)
 {
-	static const struct form_lost_words w = {
+	static const struct form_lost_words regen = {
 		.what = "the backup codes", .found = "are a full set",
 		.missing = "are as before", .done = "regenerated", .undone = "not regenerated" };
+	char what[64];
+	snprintf(what, sizeof what, "2FA method %ld", v->target);
+	const struct form_lost_words removal = {
+		.what = what, .found = "is gone", .missing = "is still listed", .done = "removed",
+		.undone = "not removed", .again = "d to try again", .removes = true };
+	bool rg = v->purpose == VP_REGEN;
 	char why[300];
 	apierr_format(&r->err, why, sizeof why);
-	form_lost_begin(&v->fm, &w, v->regen_before, why, r->when);
-	model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET, "%s: %s", w.what, v->fm.answer);
+	form_lost_begin(&v->fm, rg ? &regen : &removal, rg ? v->regen_before : v->st ? 1 : -1, why,
+			r->when);
+	app_lost_logged(a, rg ? regen.what : what, v->fm.answer);
 	refresh_status(a, v);
 }
 
-/* The status was read again (r): say what it shows of a lost regeneration. */
-static void regen_reread(struct app *a, struct tfa_view *v, const struct call_result *r)
+/* The status was read again (r): say what it shows of a lost regeneration
+ * or removal. */
+static void lost_reread(struct app *a, struct tfa_view *v, const struct call_result *r)
 {
-	if (v->step != ST_VERIFY || v->purpose != VP_REGEN || !form_lost_checking(&v->fm))
+	bool rg = v->purpose == VP_REGEN;
+	if (v->step != ST_VERIFY || (!rg && v->purpose != VP_REMOVE) || !form_lost_checking(&v->fm))
 		return;
-	int after = r->outcome == CALL_OK && v->st
-			    ? tfaflow_regen_count(v->st->backup_codes_remaining, false) : -1;
+	int after = -1;
+	if (r->outcome == CALL_OK && v->st)
+		after = rg ? tfaflow_regen_count(v->st->backup_codes_remaining, false)
+			   : tfaflow_method(v->st, v->target) ? 1 : 0;
 	char msg[400];
-	enum form_verdict fv = form_lost_reread(&v->fm, r->when, after, r->err.msg, msg, sizeof msg);
-	if (fv != FV_WAIT)
-		model_event(a->m, fv == FV_DONE ? EV_OK : EV_WARN, -1, 0, 0, EVF_QUIET, "%s", msg);
-	switch (fv) {
-	case FV_DONE:
+	enum form_verdict fv = app_lost_verdict(
+		a, form_lost_reread(&v->fm, r->when, after, r->err.msg, msg, sizeof msg), msg);
+	if (rg && fv == FV_DONE) {
 		app_answer(a, ROLE_WARNING, 0, "%s: the new codes were lost with the answer and "
 			   "the old ones no longer work; b makes another set (a code first)", msg);
 		flow_end(a, v);
-		break;
-	case FV_NOT_DONE:
-	case FV_UNKNOWN:
-	case FV_WAIT:
-		break;
-	}
-	a->dirty |= DIRTY_ALL;
-}
-
-/* The answer to a method's removal was lost: the form locks (a new code
- * and C-s would send the DELETE again) until the status, read again, says
- * whether the method is still listed. */
-static void remove_lost(struct app *a, struct tfa_view *v, const struct call_result *r)
-{
-	char what[64];
-	snprintf(what, sizeof what, "2FA method %ld", v->target);
-	const struct form_lost_words w = {
-		.what = what, .found = "is gone", .missing = "is still listed", .done = "removed",
-		.undone = "not removed", .again = "d to try again", .removes = true };
-	char why[300];
-	apierr_format(&r->err, why, sizeof why);
-	form_lost_begin(&v->fm, &w, v->st ? 1 : -1, why, r->when);
-	model_event(a->m, EV_WARN, -1, 0, 0, EVF_QUIET, "%s: %s", what, v->fm.answer);
-	refresh_status(a, v);
-}
-
-/* The status was read again (r): say what it shows of a lost removal. */
-static void remove_reread(struct app *a, struct tfa_view *v, const struct call_result *r)
-{
-	if (v->step != ST_VERIFY || v->purpose != VP_REMOVE || !form_lost_checking(&v->fm))
-		return;
-	int after = r->outcome == CALL_OK && v->st ? (tfaflow_method(v->st, v->target) ? 1 : 0) : -1;
-	char msg[400];
-	enum form_verdict fv = form_lost_reread(&v->fm, r->when, after, r->err.msg, msg, sizeof msg);
-	if (fv != FV_WAIT)
-		model_event(a->m, fv == FV_DONE ? EV_OK : EV_WARN, -1, 0, 0, EVF_QUIET, "%s", msg);
-	switch (fv) {
-	case FV_DONE:
-	case FV_NOT_DONE: /* closed either way: d asks again from the start */
+	} else if (!rg && (fv == FV_DONE || fv == FV_NOT_DONE)) {
+		/* closed either way: d asks again from the start */
 		flow_end(a, v);
 		app_answer(a, fv == FV_DONE ? ROLE_OK : ROLE_WARNING, 0, "%s", msg);
-		break;
-	case FV_UNKNOWN:
-	case FV_WAIT:
-		break;
 	}
 	a->dirty |= DIRTY_ALL;
 }
@@ -913,13 +881,8 @@ static void call_done(struct app *a, struct tfa_view *v, struct call_result *r)
 	v->call_id = 0;
 	v->callk = CK_NONE;
 	struct answer *ans = r->outcome == CALL_OK ? r->value : NULL;
-	if (k == CK_REGEN && r->outcome == CALL_UNKNOWN) {
-		regen_lost(a, v, r);
-		a->dirty |= DIRTY_ALL;
-		return;
-	}
-	if (k == CK_REMOVE && r->outcome == CALL_UNKNOWN) {
-		remove_lost(a, v, r);
+	if ((k == CK_REGEN || k == CK_REMOVE) && r->outcome == CALL_UNKNOWN) {
+		lost_begin(a, v, r);
 		a->dirty |= DIRTY_ALL;
 		return;
 	}
@@ -1577,8 +1540,7 @@ static void tfa_snapshot(struct app *a, void *st, bool rows)
 		} else if (r.outcome != CALL_OK) {
 			snprintf(v->err, sizeof v->err, "2FA status: %s", r.err.msg);
 		}
-		regen_reread(a, v, &r);
-		remove_reread(a, v, &r);
+		lost_reread(a, v, &r);
 		call_result_free(&r);
 		changed = true;
 	}
