@@ -186,6 +186,37 @@ said() {
     done
 }
 
+# said_or_logged TEXT SECS VIEW: TEXT on screen within SECS, else in the
+# event log (2; back to VIEW after); fails saying so when neither shows it.
+said_or_logged() {
+    said "$1" "$2" && return 0
+    keys 2
+    r=0
+    said "$1" 10 || r=1
+    keys "$3"
+    sleep 0.3
+    [ "$r" = 0 ] || fail "'$1' was not said, on screen or in the event log"
+}
+
+# cmd TEXT: Esc, then run :TEXT.
+cmd() { keys Escape; sleep 0.2; keys :; type_text "$1"; keys Enter; }
+
+# tfa_sim_one_code_used: rentop and the simulator again, the simulator with
+# 2FA on (seed 5) and one backup code used by a 2FA login (9 left), so that a
+# new full set tells a regeneration; rentop at 200x40 with its instances.
+tfa_sim_one_code_used() {
+    tm kill-server >/dev/null 2>&1
+    kill "$SIM_PID" 2>/dev/null; wait "$SIM_PID" 2>/dev/null; SIM_PID=
+    sim_start --seed 5 --quiet --rate-limits off --tfa on || return 1
+    printf 'Authorization: Bearer %s\n' "$SIM_KEY" >"$E2E_TMP/auth.hdr"
+    code=$(sim_state "d['tfa']['backup_codes'][0]")
+    curl -sS --max-time 10 -H @"$E2E_TMP/auth.hdr" -H 'Content-Type: application/json' -X POST \
+        --data-binary "{\"backup_code\":\"$code\"}" "$SIM_URL/api/v0/tfa/" >/dev/null
+    sim_expect "d['tfa']['backup_codes_remaining']" 9 5 || return 1
+    rentop_start -s 200x40 || return 1
+    wait_for "Instances" 30
+}
+
 # sim_state EXPR: evaluate the Python expression EXPR over GET /__sim/state
 # (as d) and print it (true/false/null, JSON for lists and dicts); helpers:
 # insts, inst(id) (an instance by id, None when gone) and count(path) (the

@@ -18,8 +18,6 @@ rentop_start -s 200x40 || { echo "not ok - rentop starts"; exit 1; }
 # said TEXT SECS: TEXT shows (across wrapped lines) within SECS.
 said() { wait_for_flat "$1" "$2"; }
 
-cmd() { keys Escape; sleep 0.2; keys :; type_text "$1"; keys Enter; }
-
 # stars TEXT: the run of '*' on the first screen line holding TEXT.
 stars() { line_with "$1" | grep -o '\*\**' | head -n 1; }
 
@@ -93,16 +91,7 @@ t_reveal_ro() {
 # 2FA on, one backup code used first (9 left), then b makes a full set.
 t_regen_overview() {
     command -v oathtool >/dev/null 2>&1 || { note "SKIP: oathtool is not installed"; return 0; }
-    tm kill-server >/dev/null 2>&1
-    kill "$SIM_PID" 2>/dev/null; wait "$SIM_PID" 2>/dev/null; SIM_PID=
-    sim_start --seed 5 --quiet --rate-limits off --tfa on || return 1
-    printf 'Authorization: Bearer %s\n' "$SIM_KEY" >"$E2E_TMP/auth.hdr"
-    code=$(sim_state "d['tfa']['backup_codes'][0]")
-    curl -sS --max-time 10 -H @"$E2E_TMP/auth.hdr" -H 'Content-Type: application/json' -X POST \
-        --data-binary "{\"backup_code\":\"$code\"}" "$SIM_URL/api/v0/tfa/" >/dev/null
-    sim_expect "d['tfa']['backup_codes_remaining']" 9 5 || return 1
-    rentop_start -s 200x40 || return 1
-    wait_for "Instances" 30 || return 1
+    tfa_sim_one_code_used || return 1
     keys 5
     wait_for "9 backup codes left" 20 || return 1
     keys t

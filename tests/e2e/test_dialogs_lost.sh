@@ -37,17 +37,8 @@ twice() {
     sleep 1
     n=$(( $(sent "$2" "$3") - n0 ))
     [ "$n" = 1 ] || { fail "$2 $3 reached the simulator $n times"; return 1; }
-    said "$1" 15 && return 0
-    keys 2
-    r=0
-    said "$1" 10 || r=1
-    keys "$VIEW"
-    sleep 0.3
-    [ "$r" = 0 ] || fail "'$1' was not said, on screen or in the event log"
+    said_or_logged "$1" 15 "$VIEW"
 }
-
-# cmd TEXT: run :TEXT.
-cmd() { keys Escape; sleep 0.2; keys :; type_text "$1"; keys Enter; }
 
 t_env_not_deleted() {
     wait_for "Instances" 30 || return 1

@@ -40,17 +40,8 @@ twice() {
     n=$(sent "$2" "$3")
     [ "$n" = 1 ] || { fail "$2 $3 reached the simulator $n times"; return 1; }
     [ "$seen" = 1 ] && return 0
-    said "$1" 10 && return 0
-    keys 2
-    r=0
-    said "$1" 10 || r=1
-    keys "$VIEW"
-    sleep 0.3
-    [ "$r" = 0 ] || fail "'$1' was not said, on screen or in the event log"
+    said_or_logged "$1" 10 "$VIEW"
 }
-
-# cmd TEXT: run :TEXT.
-cmd() { keys Escape; sleep 0.2; keys :; type_text "$1"; keys Enter; }
 
 t_env_add() {
     wait_for "Instances" 30 || return 1
@@ -201,16 +192,7 @@ t_wg_edit() {
 # used up first (a 2FA login), so that a new full set tells a regeneration.
 t_regen() {
     command -v oathtool >/dev/null 2>&1 || { note "SKIP: oathtool is not installed"; return 0; }
-    tm kill-server >/dev/null 2>&1
-    kill "$SIM_PID" 2>/dev/null; wait "$SIM_PID" 2>/dev/null; SIM_PID=
-    sim_start --seed 5 --quiet --rate-limits off --tfa on || return 1
-    printf 'Authorization: Bearer %s\n' "$SIM_KEY" >"$E2E_TMP/auth.hdr"
-    code=$(sim_state "d['tfa']['backup_codes'][0]")
-    curl -sS --max-time 10 -H @"$E2E_TMP/auth.hdr" -H 'Content-Type: application/json' -X POST \
-        --data-binary "{\"backup_code\":\"$code\"}" "$SIM_URL/api/v0/tfa/" >/dev/null
-    sim_expect "d['tfa']['backup_codes_remaining']" 9 5 || return 1
-    rentop_start -s 200x40 || return 1
-    wait_for "Instances" 30 || return 1
+    tfa_sim_one_code_used || return 1
     keys 5
     wait_for "Overview" 15 || return 1
     keys t
