@@ -54,17 +54,17 @@ else
   $(error VARIANT must be release, debug, asan, tsan or coverage)
 endif
 
-CPPFLAGS_ALL = -D_GNU_SOURCE -DRENTOP_VERSION='"$(VERSION)"' -DRENTOP_DATADIR='"$(DATADIR)"' -Isrc -Iui -Iui/widgets -Iui/views
+CPPFLAGS_ALL = -D_GNU_SOURCE -DRENTOP_VERSION='"$(VERSION)"' -DRENTOP_DATADIR='"$(DATADIR)"' -Isrc -Iui
 CFLAGS_ALL   = -std=c11 $(OPT) $(WARN) $(WERROR) -pthread -MMD -MP
 LDFLAGS_ALL  = -pthread $(SAN_LD)
 
-CORE_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
-UI_SRC   := $(wildcard ui/*.c ui/widgets/*.c ui/views/*.c)
+CORE_SRC := $(sort $(wildcard src/*/*.c))
+UI_SRC   := $(filter-out ui/main.c,$(sort $(wildcard ui/*.c ui/widgets/*.c ui/views/*/*.c)))
 SIM_SRC  := $(wildcard tests/sim/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/obj/%.o)
 UI_OBJ   := $(UI_SRC:%.c=$(O)/obj/%.o)
 SIM_OBJ  := $(SIM_SRC:%.c=$(O)/obj/%.o)
-MAIN_OBJ := $(O)/obj/src/main.o
+MAIN_OBJ := $(O)/obj/ui/main.o
 
 # Test programs: every tests/<suite>/test_*.c is one binary, linked with the
 # suite's other .c files (helpers).

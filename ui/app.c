@@ -16,13 +16,13 @@
 
 #include "clip.h"
 #include "command.h"
-#include "config.h"
-#include "errline.h"
-#include "pane_offers.h"
-#include "poller.h"
+#include "base/config.h"
+#include "base/errline.h"
+#include "views/offers/pane_offers.h"
+#include "net/poller.h"
 #include "tfa_challenge.h"
 #include "ui.h"
-#include "util.h"
+#include "base/util.h"
 
 enum { KEYED_HOLD_S = 8 };
 

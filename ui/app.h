@@ -10,14 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dialog.h"
+#include "widgets/dialog.h"
 #include "history.h"
-#include "jobs.h"
+#include "state/jobs.h"
 #include "keymap.h"
 #include "layout.h"
-#include "model.h"
-#include "money.h"
-#include "textbuf.h"
+#include "state/model.h"
+#include "state/money.h"
+#include "widgets/textbuf.h"
 #include "theme.h"
 #include "view.h"
 

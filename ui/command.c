@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "util.h"
+#include "base/util.h"
 
 static const struct {
 	const char *word;

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "model.h"
-#include "query.h"
-#include "util.h"
+#include "state/model.h"
+#include "rules/query.h"
+#include "base/util.h"
 
 /* Add one candidate (static text, or text owned by src). */
 static void add(struct complete_set *o, const char *s)

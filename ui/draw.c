@@ -7,7 +7,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "util.h"
+#include "base/util.h"
 
 static bool ascii_lines;
 

@@ -11,12 +11,12 @@
 #include <time.h>
 
 #include "app.h"
-#include "config.h"
+#include "base/config.h"
 #include "draw.h"
-#include "model.h"
-#include "money.h"
+#include "state/model.h"
+#include "state/money.h"
 #include "theme.h"
-#include "util.h"
+#include "base/util.h"
 
 enum data_state header_freshness(const struct snapshot *s, double now, int refresh_s,
 				 double grace_s, char *err, size_t n)

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "model.h" /* enum figure_kind */
+#include "state/model.h" /* enum figure_kind */
 
 struct app;
 struct config;

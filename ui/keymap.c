@@ -15,8 +15,8 @@
 #include <strings.h>
 #include <wchar.h>
 
-#include "config.h"
-#include "util.h"
+#include "base/config.h"
+#include "base/util.h"
 
 /* ---- contexts ------------------------------------------------------------ */
 

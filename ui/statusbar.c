@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "app.h"
-#include "config.h"
+#include "base/config.h"
 #include "header.h"
 #include "draw.h"
 #include "theme.h"
-#include "util.h"
+#include "base/util.h"
 
 /* Add the hint of act (first key bound in ctx) unless already there. */
 static size_t add_hint(const struct keymap *km, int ctx, enum action act, struct hint *out,

@@ -10,18 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api_account.h"
+#include "api/api_account.h"
 #include "app.h"
-#include "dialog.h"
+#include "widgets/dialog.h"
 #include "draw.h"
-#include "jobs.h"
-#include "json_map.h"
+#include "state/jobs.h"
+#include "json/json_map.h"
 #include "keymap.h"
-#include "model.h"
-#include "textbuf.h"
-#include "tfaflow.h"
+#include "state/model.h"
+#include "widgets/textbuf.h"
+#include "rules/tfaflow.h"
 #include "theme.h"
-#include "util.h"
+#include "base/util.h"
 
 #define SEND_GAP_S 30.0 /* s: the service refuses another code sooner (sms_rate_limited) */
 

@@ -16,7 +16,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base/util.h"
 
 #define ROLE_NAME(e, n) [ROLE_##e] = n,
 static const char *const role_names[ROLE__COUNT] = { ROLES(ROLE_NAME) };

@@ -33,18 +33,18 @@
 #include <unistd.h>
 
 #include "app.h"
-#include "config.h"
+#include "base/config.h"
 #include "draw.h"
 #include "command.h"
 #include "complete.h"
-#include "errline.h"
+#include "base/errline.h"
 #include "header.h"
 #include "history.h"
-#include "model.h"
-#include "poller.h"
+#include "state/model.h"
+#include "net/poller.h"
 #include "statusbar.h"
 #include "tfa_challenge.h"
-#include "util.h"
+#include "base/util.h"
 
 #define HANGUP_STATUS (128 + SIGHUP) /* the terminal hung up: as if SIGHUP */
 

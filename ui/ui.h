@@ -1,6 +1,6 @@
 /* ui.h: the full-screen dashboard's entry point.  Called by main() on the
  * main thread, which becomes the UI thread: the only thread that touches
- * curses.  Includes no curses header, so src/main.c may include it. */
+ * curses.  Includes no curses header, so ui/main.c may include it without curses. */
 #ifndef RENTOP_UI_H
 #define RENTOP_UI_H
 

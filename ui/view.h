@@ -7,7 +7,7 @@
  * words, key contexts, help sections, the header's list of views).
  *
  * How to add a view:
- *   1. Write ui/views/pane_NAME.c with `const struct view_ops view_NAME = {...}`:
+ *   1. Write ui/views/NAME/pane_NAME.c with `const struct view_ops view_NAME = {...}`:
  *      name (its `:` word and its `bind` context), title (header), heading
  *      (its help section), number_key ('3': a view in Tab order; 0: an
  *      overlay opened with view_open()), ctx_flags (CTXF_LIST gives it the

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "logtail.h"
-#include "util.h"
+#include "state/logtail.h"
+#include "base/util.h"
 
 #define TAIL 1000
 #define PER_POLL 300 /* 100 lines/s x 3 s */

@@ -12,10 +12,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "json_map.h"
-#include "json_stream.h"
-#include "model.h"
-#include "util.h"
+#include "json/json_map.h"
+#include "json/json_stream.h"
+#include "state/model.h"
+#include "base/util.h"
 
 #define N_INSTANCES 10000
 #define ROUNDS 7

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apierr.h"
-#include "retry.h"
+#include "api/apierr.h"
+#include "net/retry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

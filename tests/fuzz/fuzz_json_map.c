@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_map.h"
+#include "json/json_map.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "logtail.h"
+#include "state/logtail.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "secrets.h"
+#include "rules/secrets.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

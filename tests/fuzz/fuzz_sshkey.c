@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sshkey.h"
+#include "rules/sshkey.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

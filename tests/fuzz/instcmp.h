@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_map.h"
-#include "json_stream.h"
-#include "json_text.h"
-#include "model.h"
+#include "json/json_map.h"
+#include "json/json_stream.h"
+#include "json/json_text.h"
+#include "state/model.h"
 
 /* Same double: both NAN, or equal with the same sign. */
 static bool instcmp_num(double a, double b)

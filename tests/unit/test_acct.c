@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "acct.h"
-#include "sshkey.h"
-#include "util.h"
+#include "rules/acct.h"
+#include "rules/sshkey.h"
+#include "base/util.h"
 
 /* A fixed ed25519 key and its fingerprint from `ssh-keygen -l -f`. */
 #define ED_LINE "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAKOlGNll0S2c+R8csJKyRhUgE7TyORLHqp2v7C4CwP2 test@host"

@@ -21,13 +21,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "acct.h"
-#include "acctops.h"
-#include "api_account.h"
-#include "config.h"
-#include "help.h"
+#include "rules/acct.h"
+#include "rules/acctops.h"
+#include "api/api_account.h"
+#include "base/config.h"
+#include "views/help/help.h"
 #include "keymap.h"
-#include "util.h"
+#include "base/util.h"
 #include "view.h"
 
 #define BIT(c) (1u << (c))

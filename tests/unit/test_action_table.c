@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "app.h"
-#include "help.h"
+#include "views/help/help.h"
 #include "keymap.h"
 #include "view.h"
 

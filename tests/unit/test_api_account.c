@@ -23,15 +23,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "acct.h"
-#include "api.h"
-#include "api_account.h"
-#include "auth.h"
-#include "config.h"
-#include "json_map.h"
-#include "sshkey.h"
+#include "rules/acct.h"
+#include "api/api.h"
+#include "api/api_account.h"
+#include "net/auth.h"
+#include "base/config.h"
+#include "json/json_map.h"
+#include "rules/sshkey.h"
 #include "testsim.h"
-#include "util.h"
+#include "base/util.h"
 
 #define ED_LINE "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAKOlGNll0S2c+R8csJKyRhUgE7TyORLHqp2v7C4CwP2 test@host"
 #define ED_FP "SHA256:6VuNNVgYTVI5bxlPYs7l6zo7WmgRYwEp/4CIdwhan1I"

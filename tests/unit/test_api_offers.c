@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api_offers.h"
-#include "config.h"
-#include "query.h"
+#include "api/api_offers.h"
+#include "base/config.h"
+#include "rules/query.h"
 
 static json_t *body_of(const struct api_call *a)
 {

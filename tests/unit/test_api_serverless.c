@@ -21,14 +21,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "api.h"
-#include "api_serverless.h"
-#include "auth.h"
-#include "config.h"
-#include "logtail.h"
+#include "api/api.h"
+#include "api/api_serverless.h"
+#include "net/auth.h"
+#include "base/config.h"
+#include "state/logtail.h"
 #include "testsim.h"
-#include "util.h"
-#include "workers.h"
+#include "base/util.h"
+#include "rules/workers.h"
 
 static struct config fake_cfg(void)
 {

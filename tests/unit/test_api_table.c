@@ -12,8 +12,8 @@
 
 #include <string.h>
 
-#include "api.h"
-#include "poller_pace.h"
+#include "api/api.h"
+#include "net/poller_pace.h"
 
 static void groups_are_closed(void **state)
 {

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "apierr.h"
-#include "retry.h"
+#include "api/apierr.h"
+#include "net/retry.h"
 
 static struct api_error decode(int status, const char *body)
 {

@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "auth.h"
-#include "config.h"
-#include "util.h"
+#include "net/auth.h"
+#include "base/config.h"
+#include "base/util.h"
 
 static char home[256];
 static char vast[300];

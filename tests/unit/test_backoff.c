@@ -9,7 +9,7 @@
 
 #include <math.h>
 
-#include "backoff.h"
+#include "net/backoff.h"
 
 static void success_uses_interval(void **state)
 {

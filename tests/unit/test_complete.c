@@ -16,7 +16,7 @@
 
 #include "complete.h"
 #include "history.h"
-#include "model.h"
+#include "state/model.h"
 
 static struct instance xs[3];
 static const struct instance *const pxs[3] = { &xs[0], &xs[1], &xs[2] };

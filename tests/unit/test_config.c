@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "util.h"
+#include "base/config.h"
+#include "base/util.h"
 
 static char tmpdir[256];
 

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump.h"
-#include "util.h"
+#include "dump/dump.h"
+#include "base/util.h"
 
 static void shortest_reals(void **state)
 {

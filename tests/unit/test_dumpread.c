@@ -10,7 +10,7 @@
 
 #include <limits.h>
 
-#include "dumpread.h"
+#include "dump/dumpread.h"
 
 /* The partition's invariants over [lo, hi] with `total` rows. */
 static size_t check(long lo, long hi, long total, size_t max)

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "errline.h"
+#include "base/errline.h"
 
 static const char *last_of(struct errline *e)
 {

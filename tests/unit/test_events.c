@@ -14,8 +14,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "model.h"
-#include "util.h"
+#include "state/model.h"
+#include "base/util.h"
 
 static void mk(struct instance *x, long id, const char *label, const char *actual,
 	       const char *intended)

@@ -11,10 +11,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "api.h"
-#include "config.h"
-#include "http.h"
-#include "jobs.h"
+#include "api/api.h"
+#include "base/config.h"
+#include "net/http.h"
+#include "state/jobs.h"
 
 static void url_policy(void **state)
 {

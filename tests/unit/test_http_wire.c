@@ -20,12 +20,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "api.h"
-#include "auth.h"
-#include "config.h"
-#include "dump.h"
-#include "log.h"
-#include "util.h"
+#include "api/api.h"
+#include "net/auth.h"
+#include "base/config.h"
+#include "dump/dump.h"
+#include "base/log.h"
+#include "base/util.h"
 
 struct route {
 	const char *method; /* NULL = any */

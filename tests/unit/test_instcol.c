@@ -9,8 +9,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "instcol.h"
-#include "model.h"
+#include "rules/instcol.h"
+#include "state/model.h"
 
 static void test_gpu_model(void **state)
 {

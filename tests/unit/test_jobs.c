@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jobs.h"
-#include "model.h"
+#include "state/jobs.h"
+#include "state/model.h"
 
 static int woken;
 static void waker(void *arg)

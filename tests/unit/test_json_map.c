@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_map.h"
-#include "model.h"
-#include "util.h"
+#include "json/json_map.h"
+#include "state/model.h"
+#include "base/util.h"
 
 /* Load tests/unit/fixtures/<name> from $SRCDIR, else relative to the cwd. */
 static json_t *fixture(const char *name)

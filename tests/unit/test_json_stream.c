@@ -21,13 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apierr.h"
+#include "api/apierr.h"
 #include "fuzz/instcmp.h"
-#include "json_map.h"
-#include "json_stream.h"
-#include "offers.h"
-#include "sweep.h"
-#include "util.h"
+#include "json/json_map.h"
+#include "json/json_stream.h"
+#include "rules/offers.h"
+#include "rules/sweep.h"
+#include "base/util.h"
 
 /* Compare the two mappers on text (and the shape-only pagers); fail with
  * the difference. */

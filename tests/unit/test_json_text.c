@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apierr.h"
-#include "dump.h"
-#include "json_map.h"
-#include "json_stream.h"
-#include "json_text.h"
-#include "util.h"
+#include "api/apierr.h"
+#include "dump/dump.h"
+#include "json/json_map.h"
+#include "json/json_stream.h"
+#include "json/json_text.h"
+#include "base/util.h"
 
 static uint64_t rng = 88172645463325252ull;
 static uint64_t next(void)

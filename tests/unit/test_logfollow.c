@@ -15,13 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api.h"
-#include "auth.h"
-#include "http.h"
-#include "logfollow.h"
-#include "logtail.h"
+#include "api/api.h"
+#include "net/auth.h"
+#include "net/http.h"
+#include "rules/logfollow.h"
+#include "state/logtail.h"
 #include "testsim.h"
-#include "util.h"
+#include "base/util.h"
 
 static struct testsim sim;
 static struct auth *au;

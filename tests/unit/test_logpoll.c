@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api.h"
-#include "jobs.h"
-#include "logfollow.h"
+#include "api/api.h"
+#include "state/jobs.h"
+#include "rules/logfollow.h"
 
 #define NMAX 32
 

@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "logtail.h"
-#include "util.h"
+#include "state/logtail.h"
+#include "base/util.h"
 
 /* The held lines joined by '|'. */
 static char *held(const struct logtail *t)

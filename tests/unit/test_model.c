@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-#include "util.h"
+#include "state/model.h"
+#include "base/util.h"
 
 /* Fill *x as json_map would: every string non-NULL, unknown doubles NAN. */
 static void mk(struct instance *x, long id, const char *label, const char *actual,

@@ -18,13 +18,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "dialog.h"
+#include "base/config.h"
+#include "widgets/dialog.h"
 #include "header.h"
-#include "instcol.h"
-#include "model.h"
-#include "money.h"
-#include "util.h"
+#include "rules/instcol.h"
+#include "state/model.h"
+#include "state/money.h"
+#include "base/util.h"
 
 /* An instance with only the money fields set. */
 static struct instance inst(long id, enum inst_state st, double base, double storage)

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "offers.h"
-#include "config.h"
-#include "query.h"
+#include "rules/offers.h"
+#include "base/config.h"
+#include "rules/query.h"
 
 static struct offer mk_offer(void)
 {

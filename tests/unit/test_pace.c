@@ -10,8 +10,8 @@
 
 #include <math.h>
 
-#include "pace.h"
-#include "poller_pace.h"
+#include "net/pace.h"
+#include "net/poller_pace.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
 

@@ -24,16 +24,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "auth.h"
-#include "config.h"
-#include "api.h"
-#include "api_serverless.h"
-#include "jobs.h"
-#include "json_map.h"
-#include "log.h"
-#include "model.h"
-#include "poller.h"
-#include "util.h"
+#include "net/auth.h"
+#include "base/config.h"
+#include "api/api.h"
+#include "api/api_serverless.h"
+#include "state/jobs.h"
+#include "json/json_map.h"
+#include "base/log.h"
+#include "state/model.h"
+#include "net/poller.h"
+#include "base/util.h"
 
 struct sim {
 	pid_t pid;

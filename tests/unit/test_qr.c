@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "qr.h"
-#include "util.h"
+#include "widgets/qr.h"
+#include "base/util.h"
 
 static const char *const uris[] = {
 	"otpauth://totp/rentop-sim:demo@example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=rentop-sim",

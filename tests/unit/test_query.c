@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "query.h"
+#include "rules/query.h"
 
 /* Parse text (no defaults) and compare with the expected JSON text. */
 static void expect(const char *text, const char *want_json)

@@ -13,11 +13,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "api.h"
-#include "apierr.h"
-#include "config.h"
-#include "jobs.h"
-#include "retry.h"
+#include "api/api.h"
+#include "api/apierr.h"
+#include "base/config.h"
+#include "state/jobs.h"
+#include "net/retry.h"
 
 /* The table restated independently of retry.c. */
 static enum retry_decision expect(enum retry_kind k, enum retry_fail f)

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_map.h"
-#include "model.h"
-#include "secrets.h"
+#include "json/json_map.h"
+#include "state/model.h"
+#include "rules/secrets.h"
 
 /* The compact JSON of secrets_masked(key, text parsed as JSON). */
 static char *masked(const char *key, const char *json)

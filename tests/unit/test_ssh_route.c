@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "dialog.h"
+#include "base/config.h"
+#include "widgets/dialog.h"
 #include "keymap.h"
-#include "model.h"
+#include "state/model.h"
 
 static struct instance both(void)
 {

@@ -18,12 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api_serverless.h"
-#include "config.h"
-#include "form.h"
-#include "sv_edit.h"
-#include "svfields.h"
-#include "util.h"
+#include "api/api_serverless.h"
+#include "base/config.h"
+#include "widgets/form.h"
+#include "views/serverless/sv_edit.h"
+#include "rules/svfields.h"
+#include "base/util.h"
 
 static struct config fake_cfg(void)
 {

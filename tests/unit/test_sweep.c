@@ -14,8 +14,8 @@
 #include <curl/curl.h>
 #include <limits.h>
 
-#include "model.h"
-#include "sweep.h"
+#include "state/model.h"
+#include "rules/sweep.h"
 
 /* An instance object. */
 static json_t *inst(long id, const char *status)

@@ -18,9 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "tfaflow.h"
-#include "util.h"
+#include "base/config.h"
+#include "rules/tfaflow.h"
+#include "base/util.h"
 
 static struct tfa_method_rec meth(long id, const char *kind, const char *label, bool primary)
 {

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "theme.h"
-#include "util.h"
+#include "base/util.h"
 
 static char *slurp(const char *path)
 {

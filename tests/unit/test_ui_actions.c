@@ -14,11 +14,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config.h"
-#include "help.h"
-#include "inst_actions.h"
+#include "base/config.h"
+#include "views/help/help.h"
+#include "views/instances/inst_actions.h"
 #include "keymap.h"
-#include "model.h"
+#include "state/model.h"
 #include "statusbar.h"
 #include "view.h"
 

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api.h"
-#include "config.h"
-#include "inst_bulk.h"
-#include "model.h"
+#include "api/api.h"
+#include "base/config.h"
+#include "views/instances/inst_bulk.h"
+#include "state/model.h"
 
 static struct instance mk(long id, const char *actual, const char *intended, const char *label)
 {

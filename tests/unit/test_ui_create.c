@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "create_form.h"
-#include "form.h"
-#include "offers.h"
-#include "pane_templates.h"
+#include "views/offers/create_form.h"
+#include "widgets/form.h"
+#include "rules/offers.h"
+#include "views/templates/pane_templates.h"
 
 static struct offer mk_offer(bool bid)
 {

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "pane_detail.h"
+#include "views/instances/pane_detail.h"
 
 static void want(const char *key, const char *raw, double now, const char *expect)
 {

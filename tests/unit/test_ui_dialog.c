@@ -15,10 +15,10 @@
 #include <locale.h>
 #include <string.h>
 
-#include "dialog.h"
-#include "jobs.h"
+#include "widgets/dialog.h"
+#include "state/jobs.h"
 #include "keymap.h"
-#include "textbuf.h"
+#include "widgets/textbuf.h"
 
 static void test_confirm_starts_on_cancel(void **state)
 {

@@ -13,13 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api.h"
-#include "auth.h"
-#include "instcol.h"
-#include "json_map.h"
-#include "model.h"
-#include "pane_instances.h"
-#include "table.h"
+#include "api/api.h"
+#include "net/auth.h"
+#include "rules/instcol.h"
+#include "json/json_map.h"
+#include "state/model.h"
+#include "views/instances/pane_instances.h"
+#include "widgets/table.h"
 #include "testsim.h"
 #include "theme.h"
 

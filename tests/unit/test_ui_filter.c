@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "table.h"
+#include "widgets/table.h"
 
 static const struct table_col cols[] = {
 	{ "ID", 4, 8, 0, true, true, true, NULL, 0 },

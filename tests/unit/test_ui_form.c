@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "form.h"
+#include "widgets/form.h"
 #include "keymap.h"
-#include "util.h"
+#include "base/util.h"
 
 static struct form fm;
 

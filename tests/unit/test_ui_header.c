@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "base/config.h"
 #include "header.h"
-#include "model.h"
-#include "util.h"
+#include "state/model.h"
+#include "base/util.h"
 
 static struct instance xs[3];
 static const struct instance *const pxs[3] = { &xs[0], &xs[1], &xs[2] };

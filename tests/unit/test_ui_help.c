@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "base/config.h"
 #include "header.h"
-#include "help.h"
-#include "inst_actions.h"
+#include "views/help/help.h"
+#include "views/instances/inst_actions.h"
 #include "keymap.h"
 #include "view.h"
 
@@ -45,8 +45,8 @@ static void km_default(struct keymap *km)
 	keymap_init(km);
 	view_keys_all(km);
 }
-#include "model.h"
-#include "pane_detail.h"
+#include "state/model.h"
+#include "views/instances/pane_detail.h"
 #include "statusbar.h"
 #include "theme.h"
 

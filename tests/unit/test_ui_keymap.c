@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "command.h"
-#include "config.h"
-#include "help.h"
+#include "base/config.h"
+#include "views/help/help.h"
 #include "keymap.h"
 #include "view.h"
 

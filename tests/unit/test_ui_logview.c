@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "logtail.h"
-#include "logview.h"
+#include "state/logtail.h"
+#include "views/logs/logview.h"
 
 /* An answer with lines [from, to] "line N". */
 static void feed(struct logtail *t, int from, int to)

@@ -18,12 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_map.h"
-#include "pane_offers.h"
-#include "query.h"
-#include "table.h"
+#include "json/json_map.h"
+#include "views/offers/pane_offers.h"
+#include "rules/query.h"
+#include "widgets/table.h"
 #include "theme.h"
-#include "util.h"
+#include "base/util.h"
 
 static void line_of(const char *in, char *out, size_t n)
 {

@@ -18,10 +18,10 @@
 #include <string.h>
 
 #include "header.h"
-#include "instcol.h"
-#include "model.h"
-#include "table.h"
-#include "util.h"
+#include "rules/instcol.h"
+#include "state/model.h"
+#include "widgets/table.h"
+#include "base/util.h"
 
 struct rec {
 	long id;

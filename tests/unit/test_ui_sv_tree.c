@@ -18,8 +18,8 @@
 
 #include "keymap.h"
 #include "statusbar.h"
-#include "sv_tree.h"
-#include "util.h"
+#include "views/serverless/sv_tree.h"
+#include "base/util.h"
 #include "view.h"
 
 static struct endpoint eps[2] = {

@@ -16,12 +16,12 @@
 #include <string.h>
 
 #include "app.h"
-#include "jobs.h"
-#include "model.h"
-#include "instcol.h"
-#include "pane_instances.h"
-#include "table.h"
-#include "util.h"
+#include "state/jobs.h"
+#include "state/model.h"
+#include "rules/instcol.h"
+#include "views/instances/pane_instances.h"
+#include "widgets/table.h"
+#include "base/util.h"
 
 static const struct table_col cols[] = {
 	{ "ID", 6, 8, 0, true, true, false, NULL, 0 },     { "NAME", 6, 0, 3, false, false, false, NULL, 0 },

@@ -18,12 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api.h"
-#include "api_offers.h"
-#include "config.h"
-#include "form.h"
-#include "offers.h"
-#include "tpl_edit.h"
+#include "api/api.h"
+#include "api/api_offers.h"
+#include "base/config.h"
+#include "widgets/form.h"
+#include "rules/offers.h"
+#include "views/templates/tpl_edit.h"
 
 static struct config cfg;
 

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "config.h"
+#include "base/config.h"
 
 struct testsim {
 	pid_t pid;

@@ -1,6 +1,6 @@
 /* dialog.c: the modal dialogs (confirm, choice, input), their keys, the checks of
  * what is typed into them, and their drawing. */
-#include "dialog.h"
+#include "widgets/dialog.h"
 
 #define NCURSES_WIDECHAR 1
 #include <ctype.h>
@@ -12,12 +12,12 @@
 #include <string.h>
 
 #include "draw.h"
-#include "jobs.h"
+#include "state/jobs.h"
 #include "keymap.h"
 #include "layout.h"
-#include "money.h"
+#include "state/money.h"
 #include "theme.h"
-#include "util.h"
+#include "base/util.h"
 
 void dialog_confirm(struct dialog *d, int purpose, long id, const char *title, const char *text,
 		    const char *ok_label)

@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "form.h"
-#include "textbuf.h"
+#include "widgets/form.h"
+#include "widgets/textbuf.h"
 
 struct layout;
 

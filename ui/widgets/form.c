@@ -2,7 +2,7 @@
  * order, readline editing, choices and toggles, secrets shown on C-r),
  * validation with a message per field, the service's answer, drawing that
  * fits any screen size, and multi-line fields edited in $EDITOR. */
-#include "form.h"
+#include "widgets/form.h"
 
 #define NCURSES_WIDECHAR 1
 #include <ctype.h>
@@ -16,13 +16,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dialog.h"
+#include "widgets/dialog.h"
 #include "draw.h"
 #include "keymap.h"
 #include "layout.h"
 #include "theme.h"
 #include "ui.h"
-#include "util.h"
+#include "base/util.h"
 
 void form_init(struct form *fm, const char *title)
 {

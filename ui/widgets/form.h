@@ -27,7 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "textbuf.h"
+#include "widgets/textbuf.h"
 
 struct layout;
 

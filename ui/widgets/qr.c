@@ -2,14 +2,14 @@
  * matrix, framed by the quiet zone, turned into rows of Unicode half blocks
  * or ASCII pairs, the size those need, and reading a module back from the
  * rows.  No curses. */
-#include "qr.h"
+#include "widgets/qr.h"
 
 #include <qrencode.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 #define UPPER "\xe2\x96\x80" /* U+2580 upper half block */
 #define LOWER "\xe2\x96\x84" /* U+2584 lower half block */

@@ -2,14 +2,14 @@
  * tables to come): rows built through column accessors, filter, sort, a
  * selection kept by id, scrolling, and column widths that fit the terminal
  * by dropping the least important columns first. */
-#include "table.h"
+#include "widgets/table.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "util.h"
+#include "base/util.h"
 
 void table_init(struct table *t, const struct table_col *cols, int ncols, int sort_col)
 {

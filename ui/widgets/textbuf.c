@@ -1,6 +1,6 @@
 /* textbuf.c: editing of one line of UTF-8 text (insert, Backspace, Delete,
  * Left/Right, Home/End, C-u), refusing control characters. */
-#include "textbuf.h"
+#include "widgets/textbuf.h"
 
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
@@ -9,7 +9,7 @@
 #include <wchar.h>
 
 #include "keymap.h"
-#include "util.h"
+#include "base/util.h"
 
 void textbuf_clear(struct textbuf *b)
 {

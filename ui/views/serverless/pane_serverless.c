@@ -1,0 +1,621 @@
+/* pane_serverless.c: the serverless view (`4`, `:serverless`): a tree with
+ * one row per endpoint and its workergroups beneath (collapsible), the
+ * endpoint's autoscaler settings and, while the view is shown, its worker
+ * health (get_endpoint_workers every 10 s through jobs_subscribe): counts by
+ * status and load against capacity as a compact bar.  An endpoint whose
+ * workers are all in ERROR, or which runs none while its load is above
+ * min_load, is flagged in the header tab and said once in the event log.
+ * A failed worker fetch (a 429) keeps the last health shown, marked stale.
+ * Enter on a workergroup opens the workergroup detail overlay (every field;
+ * api_key shown as <hidden>, it is never kept).  A workergroup whose
+ * endpoint is not listed (an orphan) is never drawn under an endpoint: it
+ * is in a group of its own after them, where e and d act on it (saying it
+ * is orphaned) and a and s say why they cannot (their why_not, so the hint
+ * bar lists a change only where it applies).  An endpoint row's fields are
+ * laid out together for every endpoint row (aligned), a narrow terminal
+ * dropping whole fields by priority, never the stale marker
+ * (sv_endpoint_layout).  The pure parts (the rows of the tree, the fields
+ * and their layout, the bar) are in sv_tree.c for the tests. */
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "api/api_serverless.h"
+#include "app.h"
+#include "draw.h"
+#include "header.h"
+#include "state/jobs.h"
+#include "json/json_map.h"
+#include "state/model.h"
+#include "views/serverless/sv_edit.h"
+#include "views/serverless/sv_tree.h"
+#include "theme.h"
+#include "base/util.h"
+#include "view.h"
+#include "rules/workers.h"
+
+#define SV_HEALTH_S 10.0 /* s between worker fetches while shown */
+#define SV_STALE_S 30.0  /* s without a worker answer before the health is stale */
+
+/* The worker health of one endpoint: its subscription and last answer. */
+struct sv_health {
+	long endpoint_id;
+	int sub;                    /* jobs_subscribe id, 0: none */
+	bool have;                  /* h holds an answer */
+	struct workers_health h;
+	enum workers_flag flag;
+	char flag_text[200];
+	double when;                /* wall epoch of h */
+	char err[256];              /* the last failure ("" after a success) */
+};
+
+struct sv_view {
+	struct sv_row rows[SV_MAX_ROWS];
+	size_t nrows;
+	size_t sel;
+	long sel_key;               /* the selected row's key (kept across rebuilds) */
+	struct sv_collapsed col;
+	struct sv_health hs[SV_MAX_ENDPOINTS];
+	size_t nhs;
+	struct workers_memo *memo;
+	bool shown;
+	struct sv_names names;      /* template names by hash ("" : asked, not found) */
+	int tpl_req;                /* the template search in flight, 0: none */
+	struct sv_edit *ed;         /* the autoscaler edits (sv_edit.c) */
+};
+
+/* Mapper (poller thread): a worker list -> its struct workers_health. */
+static void *map_health(const json_t *root, struct api_error *e)
+{
+	struct worker *v = NULL;
+	size_t n = 0;
+	if (!workers_decode(root, &v, &n)) {
+		apierr_protocol(e, 200, "unexpected get_endpoint_workers answer");
+		return NULL;
+	}
+	struct workers_health *h = xcalloc(1, sizeof *h);
+	workers_summary(v, n, h);
+	free(v);
+	return h;
+}
+
+/* Mapper (poller thread): a template search -> the names by hash. */
+static void *map_names(const json_t *root, struct api_error *e)
+{
+	struct template_rec *v = NULL;
+	size_t n = 0;
+	if (!json_map_templates(root, &v, &n)) {
+		apierr_protocol(e, 200, "unexpected template list shape");
+		return NULL;
+	}
+	struct sv_names *t = xcalloc(1, sizeof *t);
+	for (size_t i = 0; i < n; i++)
+		sv_names_put(t, v[i].hash_id, v[i].name);
+	templates_free(v, n);
+	return t;
+}
+
+/* Ask once for the names of the workergroups' templates not known yet. */
+static void ask_names(struct app *a, struct sv_view *v)
+{
+	const struct snapshot *s = a->snap;
+	if (!s || !a->jobs || v->tpl_req)
+		return;
+	json_t *in = json_array();
+	for (size_t i = 0; i < s->nworkergroups; i++) {
+		const char *h = s->workergroups[i].template_hash;
+		if (!h || !*h || sv_names_get(&v->names, h))
+			continue;
+		sv_names_put(&v->names, h, ""); /* asked */
+		json_array_append_new(in, json_string(h));
+	}
+	if (!json_array_size(in)) {
+		json_decref(in);
+		return;
+	}
+	json_t *f = json_pack("{s:{s:o}}", "hash_id", "in", in);
+	struct job_call c = { .call = api_templates(a->cfg, f), .action = false, .map = map_names,
+			      .free_value = free };
+	snprintf(c.what, sizeof c.what, "template names");
+	if (jobs_call(a->jobs, &c, &v->tpl_req) != JOBS_OK)
+		v->tpl_req = 0;
+}
+
+static void take_names(struct app *a, struct sv_view *v)
+{
+	struct call_result r;
+	if (!v->tpl_req || !model_take_result(a->m, v->tpl_req, &r))
+		return;
+	v->tpl_req = 0;
+	if (r.outcome == CALL_OK && r.value) {
+		const struct sv_names *t = r.value;
+		for (size_t i = 0; i < t->n; i++)
+			sv_names_put(&v->names, t->hash[i], t->name[i]);
+		a->dirty |= DIRTY_BODY;
+	}
+	call_result_free(&r);
+}
+
+static struct sv_health *health_of(struct sv_view *v, long id)
+{
+	for (size_t i = 0; i < v->nhs; i++)
+		if (v->hs[i].endpoint_id == id)
+			return &v->hs[i];
+	return NULL;
+}
+
+static const struct endpoint *endpoint_of(const struct snapshot *s, long id)
+{
+	for (size_t i = 0; s && i < s->nendpoints; i++)
+		if (s->endpoints[i].id == id)
+			return &s->endpoints[i];
+	return NULL;
+}
+
+/* One subscription per endpoint of the snapshot; gone endpoints unsubscribed. */
+static void sync_subs(struct app *a, struct sv_view *v)
+{
+	const struct snapshot *s = a->snap;
+	if (!s || !a->jobs)
+		return;
+	for (size_t i = 0; i < v->nhs;) {
+		if (endpoint_of(s, v->hs[i].endpoint_id)) {
+			i++;
+			continue;
+		}
+		if (v->hs[i].sub) {
+			jobs_unsubscribe(a->jobs, v->hs[i].sub);
+			model_drop_result(a->m, v->hs[i].sub);
+		}
+		v->hs[i] = v->hs[--v->nhs];
+	}
+	long ids[SV_MAX_ENDPOINTS];
+	size_t nids = 0;
+	for (size_t i = 0; i < s->nendpoints && nids < SV_MAX_ENDPOINTS; i++) {
+		const struct endpoint *e = &s->endpoints[i];
+		ids[nids++] = e->id;
+		if (health_of(v, e->id) || v->nhs >= SV_MAX_ENDPOINTS)
+			continue;
+		struct sv_health *h = &v->hs[v->nhs++];
+		memset(h, 0, sizeof *h);
+		h->endpoint_id = e->id;
+		struct job_call c = { .call = api_endpoint_workers(a->cfg, e->id), .action = false,
+				      .map = map_health, .free_value = free };
+		snprintf(c.what, sizeof c.what, "workers of endpoint %ld", e->id);
+		if (jobs_subscribe(a->jobs, &c, SV_HEALTH_S, true, &h->sub) != JOBS_OK)
+			h->sub = 0;
+		else if (!v->shown)
+			jobs_set_visible(a->jobs, h->sub, false);
+	}
+	workers_memo_keep(v->memo, ids, nids);
+}
+
+/* Take the worker answers that arrived; flag (said once) what needs it. */
+static void take_health(struct app *a, struct sv_view *v)
+{
+	for (size_t i = 0; i < v->nhs; i++) {
+		struct sv_health *h = &v->hs[i];
+		struct call_result r;
+		if (!h->sub || !model_take_result(a->m, h->sub, &r))
+			continue;
+		if (r.outcome == CALL_OK && r.value) {
+			h->h = *(const struct workers_health *)r.value;
+			h->have = true;
+			h->when = r.when;
+			h->err[0] = '\0';
+			const struct endpoint *e = endpoint_of(a->snap, h->endpoint_id);
+			double min_load = e ? e->min_load : 0;
+			h->flag = workers_flag(&h->h, NAN, min_load);
+			h->flag_text[0] = '\0';
+			if (h->flag != WF_NONE)
+				workers_flag_text(h->flag_text, sizeof h->flag_text,
+						  e ? e->endpoint_name : "endpoint", h->flag, &h->h, NAN,
+						  min_load);
+			if (workers_memo_update(v->memo, h->endpoint_id, h->flag))
+				model_event(a->m, EV_WARN, -1, 0, 0, 0, "%s", h->flag_text);
+		} else {
+			/* a failure keeps the last health shown (a 429 never blanks) */
+			util_strlcpy(h->err, r.err.msg[0] ? r.err.msg : "failed", sizeof h->err);
+		}
+		call_result_free(&r);
+		a->dirty |= DIRTY_BODY | DIRTY_HEADER;
+	}
+}
+
+static void rebuild(struct app *a, struct sv_view *v)
+{
+	const struct snapshot *s = a->snap;
+	v->nrows = s ? sv_tree_rows(s->endpoints, s->nendpoints, s->workergroups, s->nworkergroups,
+				    &v->col, v->rows, SV_MAX_ROWS)
+		     : 0;
+	for (size_t i = 0; i < v->nrows; i++)
+		if (sv_row_key(&v->rows[i]) == v->sel_key) {
+			v->sel = i;
+			return;
+		}
+	if (v->sel >= v->nrows)
+		v->sel = v->nrows ? v->nrows - 1 : 0;
+	v->sel_key = v->nrows ? sv_row_key(&v->rows[v->sel]) : 0;
+}
+
+static void sv_snapshot(struct app *a, void *st, bool rows)
+{
+	(void)rows;
+	struct sv_view *v = st;
+	sync_subs(a, v);
+	take_health(a, v);
+	take_names(a, v);
+	sv_edit_snapshot(a, v->ed);
+	if (v->shown)
+		ask_names(a, v);
+	rebuild(a, v);
+	if (v->shown)
+		a->dirty |= DIRTY_BODY;
+}
+
+static void set_visible(struct app *a, struct sv_view *v, bool on)
+{
+	v->shown = on;
+	for (size_t i = 0; a->jobs && i < v->nhs; i++)
+		if (v->hs[i].sub)
+			jobs_set_visible(a->jobs, v->hs[i].sub, on);
+}
+
+static void sv_enter(struct app *a, void *st, long arg)
+{
+	(void)arg;
+	struct sv_view *v = st;
+	set_visible(a, v, true);
+	sync_subs(a, v);
+	ask_names(a, v);
+	rebuild(a, v);
+}
+
+static void sv_leave(struct app *a, void *st)
+{
+	set_visible(a, st, false);
+}
+
+/* The freshness marker of the endpoint list: "", "STALE: why", "OFFLINE". */
+static void freshness(const struct snapshot *s, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (!s)
+		return;
+	const struct freshness *f = &s->fresh[SRC_ENDPOINTS];
+	if (s->offline)
+		snprintf(buf, n, "OFFLINE");
+	else if (f->last_err_at > 0)
+		snprintf(buf, n, "STALE: %s", f->err);
+	else if (f->last_ok <= 0)
+		snprintf(buf, n, "loading...");
+}
+
+/* The row of endpoint e as sv_endpoint_cells wants it: its health, stale
+ * when the last fetch failed or no answer came for three rounds (429 waits). */
+static void endpoint_cells(struct sv_view *v, const struct endpoint *e, bool open, double now,
+			   struct sv_ep_cells *out)
+{
+	struct sv_ep_health eh = { .asked = false };
+	/* health_of inlined: gcc -O1 -fsanitize=thread sees a NULL path through it */
+	for (size_t i = 0; i < v->nhs; i++) {
+		const struct sv_health *h = &v->hs[i];
+		if (h->endpoint_id != e->id)
+			continue;
+		eh.asked = true;
+		eh.have = h->have;
+		eh.h = h->h;
+		eh.age = now - h->when;
+		eh.stale = h->err[0] || eh.age > SV_STALE_S;
+		eh.err = h->err;
+		break;
+	}
+	sv_endpoint_cells(e, &eh, open, draw_ascii(), out);
+}
+
+/* Draw an endpoint row: each field of the layout w in its colour. */
+static void draw_endpoint(struct sv_view *v, const struct endpoint *e, const struct sv_ep_cells *c,
+			  const int *w, int y, const struct rect *r, bool sel)
+{
+	unsigned long base = theme_attr(sel ? ROLE_SELECTION : ROLE_NORMAL);
+	draw_fill(y, r->x, r->w, base);
+	const struct sv_health *h = health_of(v, e->id);
+	bool stale = c->cell[SVE_STALE][0] != '\0';
+	enum role health = h && h->flag != WF_NONE ? ROLE_FAILED : stale ? ROLE_WARNING : ROLE_OK;
+	for (int f = 0; f < SVE__COUNT; f++) {
+		int x = sv_endpoint_field_x(w, f);
+		if (x < 0 || x + 1 >= r->w)
+			continue;
+		enum role role = ROLE_NORMAL;
+		switch ((enum sv_ep_field)f) {
+		case SVE_BAR: case SVE_LOAD: role = health; break;
+		case SVE_COUNTS: role = h && h->have ? health : ROLE_DIM; break;
+		case SVE_STALE: case SVE_WHY: role = ROLE_WARNING; break;
+		case SVE_NAME: case SVE_STATE: case SVE_MIN_LOAD: case SVE_UTIL:
+		case SVE_COLD_MULT: case SVE_LIMITS: case SVE__COUNT:
+			break;
+		}
+		int maxw = w[f] < r->w - 1 - x ? w[f] : r->w - 1 - x;
+		draw_text(y, r->x + 1 + x, maxw, c->cell[f], sel ? base : theme_attr(role));
+	}
+}
+
+static void sv_draw(struct app *a, void *st, const struct rect *r)
+{
+	struct sv_view *v = st;
+	const struct snapshot *s = a->snap;
+	char title[300], fr[220];
+	freshness(s, fr, sizeof fr);
+	snprintf(title, sizeof title, " Serverless: %zu endpoints, %zu workergroups%s%s",
+		 s ? s->nendpoints : 0, s ? s->nworkergroups : 0, fr[0] ? "  " : "", fr);
+	draw_cell(r->y, r->x, r->w, title, false, theme_attr(ROLE_COLHEAD));
+	int y = r->y + 1, end = r->y + r->h;
+	/* flagged endpoints first, one line each */
+	for (size_t i = 0; i < v->nhs && y < end - 1; i++)
+		if (v->hs[i].flag != WF_NONE) {
+			draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
+			char b[210];
+			snprintf(b, sizeof b, "! %s", v->hs[i].flag_text);
+			draw_text(y++, r->x + 1, r->w - 1, b, theme_attr(ROLE_FAILED));
+		}
+	int h = end - y;
+	size_t top = h > 0 && v->sel >= (size_t)h ? v->sel - (size_t)h + 1 : 0;
+	/* the endpoint rows' fields, laid out once for all of them (aligned) */
+	size_t ne = s ? s->nendpoints : 0;
+	struct sv_ep_cells *cells = ne ? xcalloc(ne, sizeof *cells) : NULL;
+	double now = util_now();
+	for (size_t i = 0; i < v->nrows; i++)
+		if (v->rows[i].kind == SVR_ENDPOINT && v->rows[i].idx < ne)
+			endpoint_cells(v, &s->endpoints[v->rows[i].idx], !v->rows[i].collapsed, now,
+				       &cells[v->rows[i].idx]);
+	int w[SVE__COUNT];
+	sv_endpoint_layout(cells, ne, r->w - 1, w);
+	for (size_t i = top; i < v->nrows && y < end; i++, y++) {
+		const struct sv_row *row = &v->rows[i];
+		bool sel = i == v->sel;
+		unsigned long base = theme_attr(sel ? ROLE_SELECTION : ROLE_NORMAL);
+		char line[700];
+		switch (row->kind) {
+		case SVR_ENDPOINT:
+			draw_endpoint(v, &s->endpoints[row->idx], &cells[row->idx], w, y, r, sel);
+			break;
+		case SVR_ORPHANS: /* a group of its own, apart from the last endpoint */
+			draw_fill(y, r->x, r->w, base);
+			sv_orphans_text(row->idx, !row->collapsed, draw_ascii(), line, sizeof line);
+			draw_text(y, r->x + 1, r->w - 1, line, sel ? base : theme_attr(ROLE_WARNING));
+			break;
+		case SVR_WORKERGROUP: {
+			draw_fill(y, r->x, r->w, base);
+			const struct workergroup *g = &s->workergroups[row->idx];
+			sv_workergroup_text(g,
+					    sv_names_of(&v->names, g->template_hash, s->instances,
+							s->ninstances),
+					    row->last, row->orphan, draw_ascii(), line, sizeof line);
+			draw_text(y, r->x + 1, r->w - 1, line, base);
+			break;
+		}
+		}
+	}
+	free(cells);
+	for (; y < end; y++)
+		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
+	if (!v->nrows && r->h > 1)
+		draw_text(r->y + 1, r->x + 1, r->w - 1,
+			  s && s->fresh[SRC_ENDPOINTS].last_ok > 0 ? "no endpoints"
+								    : "loading endpoints...",
+			  theme_attr(ROLE_DIM));
+}
+
+/* Open or close the endpoint of the selected row (toggle: -1; 0 close; 1 open). */
+static void fold(struct app *a, struct sv_view *v, int how)
+{
+	if (!v->nrows)
+		return;
+	long id = sv_row_group(&v->rows[v->sel]);
+	bool closed = sv_collapsed_has(&v->col, id);
+	bool close = how < 0 ? !closed : how == 0;
+	sv_collapsed_set(&v->col, id, close);
+	v->sel_key = sv_row_key(id == SV_ORPHANS_GROUP ? &(struct sv_row){ .kind = SVR_ORPHANS }
+						       : &(struct sv_row){ .kind = SVR_ENDPOINT, .id = id });
+	rebuild(a, v);
+	a->dirty |= DIRTY_BODY;
+}
+
+/* Why a or s cannot act on row (an sv_row): the orphans' group has no
+ * endpoint to add a workergroup to or to suspend. */
+static const char *why_not_add(const void *row, char *buf, size_t n)
+{
+	return sv_orphan_refusal(row, "add a workergroup to", buf, n);
+}
+
+static const char *why_not_suspend(const void *row, char *buf, size_t n)
+{
+	return sv_orphan_refusal(row, "suspend", buf, n);
+}
+
+/* e and d act on a row of the tree, not on the orphans' heading. */
+static const char *why_not_heading(const void *row, char *buf, size_t n)
+{
+	const struct sv_row *r = row;
+	if (r->kind != SVR_ORPHANS)
+		return NULL;
+	snprintf(buf, n, "select one of the orphaned workergroups: e and d act on one of them");
+	return buf;
+}
+
+/* The serverless view's action table: the tree's own rows, then the
+ * changes (their handler: sv_edit.c).  Every change is in the hint bar
+ * where it applies to the selected row (why_not). */
+enum { SR_TOGGLE, SR_FOLD, SR_UNFOLD, SR_EP_CREATE, SR_WG_CREATE, SR_EDIT, SR_DELETE, SR_SUSPEND,
+       SR__COUNT };
+static enum action sv_ids[SR__COUNT];
+static const struct action_row sv_rows[SR__COUNT] = {
+	[SR_TOGGLE] = { { .name = "open", .help = "open or close an endpoint; a workergroup's detail",
+			  .flags = AF_NEEDS_SEL | AF_HINT },
+			"Enter Space", NULL, &sv_ids[SR_TOGGLE] },
+	[SR_FOLD] = { { .name = "collapse", .help = "collapse the endpoint (hide its workergroups)",
+			.flags = AF_NEEDS_SEL },
+		      "-", NULL, &sv_ids[SR_FOLD] },
+	[SR_UNFOLD] = { { .name = "expand", .help = "expand the endpoint (show its workergroups)",
+			  .flags = AF_NEEDS_SEL },
+			"+", NULL, &sv_ids[SR_UNFOLD] },
+	[SR_EP_CREATE] = { { .name = "endpoint-create", .help = "create a serverless endpoint (form)",
+			     .hint = "new endpoint", .flags = AF_MUTATES | AF_HINT },
+			   "c", NULL, &sv_ids[SR_EP_CREATE] },
+	[SR_WG_CREATE] = { { .name = "workergroup-create",
+			     .help = "add a workergroup from a template to the selected endpoint "
+				     "(form; Enter on the template field picks one)",
+			     .hint = "add wg", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT,
+			     .why_not = why_not_add },
+			   "a", NULL, &sv_ids[SR_WG_CREATE] },
+	[SR_EDIT] = { { .name = "serverless-edit",
+			.help = "edit the selected endpoint's or workergroup's autoscaler settings",
+			.hint = "edit", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT,
+			.why_not = why_not_heading },
+		      "e", NULL, &sv_ids[SR_EDIT] },
+	[SR_DELETE] = { { .name = "serverless-delete",
+			  .help = "delete the selected endpoint or workergroup (confirm)",
+			  .hint = "delete", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT,
+			  .why_not = why_not_heading },
+			"d", NULL, &sv_ids[SR_DELETE] },
+	[SR_SUSPEND] = { { .name = "endpoint-suspend",
+			   .help = "suspend or resume the selected endpoint (confirm)",
+			   .hint = "suspend/resume", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT,
+			   .why_not = why_not_suspend },
+			 "s", NULL, &sv_ids[SR_SUSPEND] },
+};
+
+static bool sv_action(struct app *a, void *st, enum action act)
+{
+	struct sv_view *v = st;
+	size_t page = a->lay.body.h > 3 ? (size_t)a->lay.body.h - 3 : 1;
+	const struct sv_row *row = v->nrows ? &v->rows[v->sel] : NULL;
+	switch (action_row_of(sv_rows, SR__COUNT, act)) {
+	case SR_TOGGLE:
+		if (row && row->kind == SVR_WORKERGROUP)
+			view_open(a, "workergroup", row->id);
+		else
+			fold(a, v, -1);
+		return true;
+	case SR_FOLD: fold(a, v, 0); return true;
+	case SR_UNFOLD: fold(a, v, 1); return true;
+	/* the changes: their why_not has refused the orphans' rows already */
+	case SR_EP_CREATE: sv_edit_open(a, v->ed, SV_OP_EP_CREATE, row); return true;
+	case SR_WG_CREATE: sv_edit_open(a, v->ed, SV_OP_WG_CREATE, row); return true;
+	case SR_EDIT: sv_edit_open(a, v->ed, SV_OP_EDIT, row); return true;
+	case SR_DELETE: /* on an orphan: the workergroup itself, said so by sv_edit */
+		sv_edit_open(a, v->ed, SV_OP_DELETE, row);
+		return true;
+	case SR_SUSPEND: sv_edit_open(a, v->ed, SV_OP_SUSPEND, row); return true;
+	default: break; /* not a row of the table */
+	}
+	if (!action_builtin(act)) /* another registered action: its run handles it */
+		return false;
+	switch (act) {
+	case ACT_UP: if (v->sel) v->sel--; break;
+	case ACT_DOWN: if (v->sel + 1 < v->nrows) v->sel++; break;
+	case ACT_PAGE_UP: v->sel = v->sel > page ? v->sel - page : 0; break;
+	case ACT_PAGE_DOWN:
+		v->sel = v->sel + page < v->nrows ? v->sel + page : (v->nrows ? v->nrows - 1 : 0);
+		break;
+	case ACT_TOP: v->sel = 0; break;
+	case ACT_BOTTOM: v->sel = v->nrows ? v->nrows - 1 : 0; break;
+	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
+	case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
+	case ACT_NEXT_VIEW: case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT:
+	case ACT_SORT_INVERT:
+		return false;
+	}
+	v->sel_key = v->nrows ? sv_row_key(&v->rows[v->sel]) : 0;
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+	return true;
+}
+
+static bool sv_modal_key(struct app *a, void *st, int key)
+{
+	return sv_edit_modal_key(a, ((struct sv_view *)st)->ed, key);
+}
+
+static bool sv_modal_draw(struct app *a, void *st)
+{
+	return sv_edit_modal_draw(a, ((struct sv_view *)st)->ed);
+}
+
+static const void *sv_selected(const struct app *a, const void *st)
+{
+	(void)a;
+	const struct sv_view *v = st;
+	return v->nrows ? &v->rows[v->sel] : NULL;
+}
+
+static void sv_tab(const struct app *a, const void *st, char *buf, size_t n)
+{
+	const struct sv_view *v = st;
+	size_t flagged = 0;
+	for (size_t i = 0; i < v->nhs; i++)
+		flagged += v->hs[i].flag != WF_NONE;
+	size_t ne = a->snap ? a->snap->nendpoints : 0;
+	if (flagged)
+		snprintf(buf, n, "%zu !%zu", ne, flagged);
+	else
+		snprintf(buf, n, "%zu", ne);
+}
+
+static void *sv_init(struct app *a)
+{
+	(void)a;
+	struct sv_view *v = xcalloc(1, sizeof *v);
+	v->memo = workers_memo_new();
+	v->ed = sv_edit_new();
+	return v;
+}
+
+static void sv_fini(struct app *a, void *st)
+{
+	struct sv_view *v = st;
+	for (size_t i = 0; i < v->nhs; i++)
+		if (v->hs[i].sub && a->jobs)
+			jobs_unsubscribe(a->jobs, v->hs[i].sub);
+	if (v->tpl_req)
+		model_drop_result(a->m, v->tpl_req);
+	workers_memo_free(v->memo);
+	sv_edit_free(a, v->ed);
+	free(v);
+}
+
+/* The template name the serverless view knows for hash (for the workergroup
+ * detail), or NULL. */
+const char *pane_serverless_template(const struct app *a, const char *hash)
+{
+	int i = view_find(a, "serverless");
+	if (i < 0 || !a->snap)
+		return NULL;
+	const struct sv_view *v = a->views[i].st;
+	return sv_names_of(&v->names, hash, a->snap->instances, a->snap->ninstances);
+}
+
+const struct view_ops view_serverless = {
+	.name = "serverless",
+	.alias = "sv",
+	.title = "Serverless",
+	.heading = "Serverless view",
+	.number_key = '4',
+	.ctx_flags = CTXF_LIST,
+	.actions = sv_rows,
+	.nactions = SR__COUNT,
+	.init = sv_init,
+	.fini = sv_fini,
+	.enter = sv_enter,
+	.leave = sv_leave,
+	.on_snapshot = sv_snapshot,
+	.draw = sv_draw,
+	.action = sv_action,
+	.selected_row = sv_selected,
+	.tab_text = sv_tab,
+	.modal_key = sv_modal_key,
+	.modal_draw = sv_modal_draw,
+};

@@ -1,0 +1,692 @@
+/* pane_templates.c: the templates overlay (`:templates`): the operator's
+ * own templates and the recommended ones as one list (own first), or a
+ * server-side template search in the CLI's query language (`:templates
+ * QUERY`, `/` pre-filled with the query in force; templates_query_call,
+ * the path of `--dump templates --query` too; a query that does not parse
+ * sends nothing and says where); `&` narrows the rows shown as you type
+ * (name, image, image:tag or hash_id), r fetches again, Enter shows every
+ * field of one (env values and secret-looking onstart assignments masked;
+ * the registry password is never known); c, e and d create, edit and
+ * delete (tpl_edit.c).  The
+ * list (struct tpl_list) is also what the create form's template picker
+ * shows: both fetch it the same way, two template searches through
+ * jobs_call, fetches retried by the poller's one rule. */
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "views/templates/pane_templates.h"
+
+#include "api/api.h"
+#include "api/api_offers.h"
+#include "app.h"
+#include "draw.h"
+#include "widgets/form.h"
+#include "state/jobs.h"
+#include "state/model.h"
+#include "rules/offers.h"
+#include "rules/query.h"
+#include "rules/secrets.h"
+#include "theme.h"
+#include "views/templates/tpl_edit.h"
+#include "base/util.h"
+#include "view.h"
+
+/* ---- the list ------------------------------------------------------------------ */
+
+static int send_search(struct app *a, struct api_call call, const char *what, char *err,
+		       size_t n)
+{
+	struct job_call jc;
+	memset(&jc, 0, sizeof jc);
+	jc.call = call;
+	jc.map = offers_templates_map; /* the mapper --dump templates uses */
+	jc.free_value = offers_templates_answer_free;
+	util_strlcpy(jc.what, what, sizeof jc.what);
+	int id = 0;
+	int rc = jobs_call(a->jobs, &jc, &id);
+	if (rc != 0) {
+		snprintf(err, n, "template search not sent: %s", jobs_strerror(rc));
+		return 0;
+	}
+	return id;
+}
+
+void tpl_list_fetch(struct app *a, struct tpl_list *l)
+{
+	if (l->req_own || l->req_rec)
+		return;
+	long uid = a->snap && a->snap->user ? a->snap->user->id : 0;
+	l->status[0] = '\0';
+	l->got_own = l->got_rec = false;
+	if (l->query[0]) { /* one search: its answer is taken as the "own" half */
+		struct api_call c;
+		struct query_error qe;
+		if (templates_query_call(a->cfg, l->query, &c, &qe))
+			l->req_own = send_search(a, c, "template search", l->status, sizeof l->status);
+		else
+			snprintf(l->status, sizeof l->status, "query: %s (nothing sent)", qe.msg);
+		if (!l->req_own)
+			l->got_own = true;
+		l->got_rec = true;
+		return;
+	}
+	if (uid > 0)
+		l->req_own = send_search(a, api_templates(a->cfg, templates_filters(TPL_OWN, uid)),
+					 "own templates", l->status, sizeof l->status);
+	if (!l->req_own)
+		l->got_own = true; /* nothing to wait for */
+	l->req_rec = send_search(a, api_templates(a->cfg, templates_filters(TPL_RECOMMENDED, 0)),
+				 "recommended templates", l->status, sizeof l->status);
+	if (!l->req_rec)
+		l->got_rec = true;
+}
+
+void tpl_list_search(struct app *a, struct tpl_list *l, const char *query)
+{
+	if (l->req_own)
+		model_drop_result(a->m, l->req_own);
+	if (l->req_rec)
+		model_drop_result(a->m, l->req_rec);
+	l->req_own = l->req_rec = 0;
+	templates_free(l->own, l->nown); /* a half of an earlier pair */
+	templates_free(l->rec, l->nrec);
+	l->own = l->rec = NULL;
+	l->nown = l->nrec = 0;
+	util_strlcpy(l->query, query, sizeof l->query);
+	tpl_list_fetch(a, l);
+}
+
+/* One answer: its records into *v (replacing), or why it failed. */
+static void take_one(struct app *a, int *req, struct template_rec **v, size_t *n, bool *got,
+		     char *status, size_t sn)
+{
+	struct call_result r;
+	if (!*req || !model_take_result(a->m, *req, &r))
+		return;
+	*req = 0;
+	*got = true;
+	templates_free(*v, *n);
+	*v = NULL;
+	*n = 0;
+	if (r.outcome == CALL_OK && r.value) {
+		struct offers_tpl_answer *t = r.value;
+		*v = t->v;
+		*n = t->n;
+		t->v = NULL;
+		t->n = 0;
+	} else if (r.outcome != CALL_OK) {
+		snprintf(status, sn, "template search failed: %s", r.err.msg);
+	}
+	call_result_free(&r);
+}
+
+bool tpl_list_take(struct app *a, struct tpl_list *l)
+{
+	bool had = l->got_own && l->got_rec;
+	take_one(a, &l->req_own, &l->own, &l->nown, &l->got_own, l->status, sizeof l->status);
+	take_one(a, &l->req_rec, &l->rec, &l->nrec, &l->got_rec, l->status, sizeof l->status);
+	if (had || !l->got_own || !l->got_rec || l->req_own || l->req_rec)
+		return false;
+	templates_free(l->v, l->n);
+	l->v = l->own;
+	l->n = l->nown;
+	l->own = NULL;
+	l->nown = 0;
+	offers_templates_merge(&l->v, &l->n, l->rec, l->nrec);
+	l->rec = NULL;
+	l->nrec = 0;
+	l->loaded = true;
+	return true;
+}
+
+void tpl_list_free(struct app *a, struct tpl_list *l)
+{
+	if (l->req_own)
+		model_drop_result(a->m, l->req_own);
+	if (l->req_rec)
+		model_drop_result(a->m, l->req_rec);
+	templates_free(l->own, l->nown);
+	templates_free(l->rec, l->nrec);
+	templates_free(l->v, l->n);
+	memset(l, 0, sizeof *l);
+}
+
+size_t tpl_list_match(const struct tpl_list *l, const char *text, size_t *idx, size_t max)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < l->n && k < max; i++)
+		if (offers_template_matches(&l->v[i], text))
+			idx[k++] = i;
+	return k;
+}
+
+char *tpl_list_summary(const struct template_rec *t, long user_id, char *buf, size_t n)
+{
+	char disk[32] = "-";
+	if (isfinite(t->recommended_disk_space) && t->recommended_disk_space > 0)
+		snprintf(disk, sizeof disk, "%g GB", t->recommended_disk_space);
+	enum create_launch m = create_launch_from_template(t->runtype, t->ssh_direct, t->jup_direct);
+	const char *whose = user_id > 0 && t->creator_id == user_id ? "own"
+			    : t->recommended ? "recommended"
+					     : "";
+	snprintf(buf, n, "%-28.28s %-36.36s %-15s %7s  %s", t->name && *t->name ? t->name : "-",
+		 t->image && *t->image ? t->image : "-", create_launch_name(m), disk, whose);
+	if (t->tag && *t->tag && t->image && *t->image) {
+		/* image:tag in the image column */
+		char img[300];
+		snprintf(img, sizeof img, "%s:%s", t->image, t->tag);
+		snprintf(buf, n, "%-28.28s %-36.36s %-15s %7s  %s", t->name && *t->name ? t->name : "-",
+			 img, create_launch_name(m), disk, whose);
+	}
+	return buf;
+}
+
+/* ---- the overlay ------------------------------------------------------------------ */
+
+struct tpl_view {
+	struct tpl_list list;
+	char filter[256];     /* `&`: the rows shown, narrowed as you type ("": all) */
+	bool quick;           /* the `/` line open now edits filter, not the query (`&`) */
+	char line[256];       /* the query last entered (`/` is pre-filled with it) */
+	char qerr[300];       /* why that query was not sent, "" when it was */
+	size_t *idx;      /* the matching records */
+	size_t nidx;
+	size_t sel, top;
+	bool detail;
+	int dtop;
+	int rows;
+	struct tpl_edit *ed;  /* create / edit / delete */
+	long want_id;         /* select this template when the list comes (0: none) */
+	bool refetch;         /* fetch again when the searches in flight answer */
+	/* a delete whose answer was lost: the list fetched after it says
+	 * whether the template is gone (form_lost_*, as the dialogs) */
+	long lost_id;
+	struct form_lost lost;
+};
+
+static void refilter(struct tpl_view *v)
+{
+	free(v->idx);
+	v->idx = xcalloc(v->list.n + 1, sizeof *v->idx);
+	v->nidx = tpl_list_match(&v->list, v->filter, v->idx, v->list.n);
+	for (size_t k = 0; v->want_id && k < v->nidx; k++)
+		if (v->list.v[v->idx[k]].id == v->want_id) {
+			v->sel = k;
+			v->want_id = 0;
+		}
+	if (v->sel >= v->nidx)
+		v->sel = v->nidx ? v->nidx - 1 : 0;
+}
+
+static const struct template_rec *tv_selected(const struct tpl_view *v)
+{
+	if (v->sel >= v->nidx)
+		return NULL;
+	return &v->list.v[v->idx[v->sel]];
+}
+
+static long user_id(const struct app *a)
+{
+	return a->snap && a->snap->user ? a->snap->user->id : 0;
+}
+
+/* Every field of t, one line each (masked where it carries secrets). */
+static int tpl_detail_lines(const struct template_rec *t, long uid, char lines[][200], int max)
+{
+	int n = 0;
+#define L(...) do { if (n < max) snprintf(lines[n++], 200, __VA_ARGS__); } while (0)
+	L("name: %s", t->name ? t->name : "-");
+	L("hash_id: %s", t->hash_id ? t->hash_id : "-");
+	L("id: %ld", t->id);
+	L("image: %s%s%s", t->image ? t->image : "-", t->tag && *t->tag ? ":" : "",
+	  t->tag ? t->tag : "");
+	L("launch mode: %s (runtype %s%s%s)",
+	  create_launch_name(create_launch_from_template(t->runtype, t->ssh_direct, t->jup_direct)),
+	  t->runtype ? t->runtype : "-", t->ssh_direct ? ", ssh direct" : "",
+	  t->jup_direct ? ", jupyter direct" : "");
+	if (isfinite(t->recommended_disk_space) && t->recommended_disk_space > 0)
+		L("recommended disk: %g GB", t->recommended_disk_space);
+	else
+		L("recommended disk: - (8 GB by default)");
+	char *env = secrets_mask_flags(t->env ? t->env : "");
+	L("env: %s", env && *env ? env : "-");
+	free(env);
+	L("args: %s", t->args_str && *t->args_str ? t->args_str : "-");
+	L("registry login: %s%s%s", t->docker_login_user && *t->docker_login_user ? t->docker_login_user : "-",
+	  t->docker_login_repo && *t->docker_login_repo ? " at " : "",
+	  t->docker_login_repo ? t->docker_login_repo : "");
+	L("private: %s   recommended: %s   yours: %s", t->private_ ? "yes" : "no",
+	  t->recommended ? "yes" : "no", uid > 0 && t->creator_id == uid ? "yes" : "no");
+	L("created: %ld times", t->count_created);
+	L("description: %s", t->desc && *t->desc ? t->desc : "-");
+	char *os = secrets_mask_script(t->onstart ? t->onstart : "");
+	if (!os || !*os) {
+		L("onstart: -");
+	} else {
+		L("onstart:");
+		for (char *p = os; *p && n < max;) {
+			size_t len = strcspn(p, "\n");
+			L("  %.*s", (int)(len > 190 ? 190 : len), p);
+			p += len;
+			if (*p)
+				p++;
+		}
+	}
+	free(os);
+#undef L
+	return n;
+}
+
+static void tv_draw(struct app *a, void *st, const struct rect *r)
+{
+	struct tpl_view *v = st;
+	if (r->h < 4)
+		return;
+	char head[700], filt[300] = "";
+	if (v->filter[0])
+		snprintf(filt, sizeof filt, " | & shows: %s", v->filter);
+	if (v->list.query[0])
+		snprintf(head, sizeof head, " Templates: %zu%s for query: %s | / edits the query%s",
+			 v->nidx, v->nidx != v->list.n ? " shown" : "", v->list.query, filt);
+	else
+		snprintf(head, sizeof head,
+			 " Templates: %zu%s (own first, then recommended) | / searches, & filters%s",
+			 v->nidx, v->nidx != v->list.n ? " shown" : "", filt);
+	draw_fill(r->y, r->x, r->w, theme_attr(ROLE_TITLE));
+	draw_text(r->y, r->x, r->w, head, theme_attr(ROLE_TITLE));
+	draw_fill(r->y + 1, r->x, r->w, theme_attr(ROLE_NORMAL));
+	if (v->qerr[0])
+		draw_text(r->y + 1, r->x + 1, r->w - 1, v->qerr, theme_attr(ROLE_ERROR));
+	else if (v->list.status[0])
+		draw_text(r->y + 1, r->x + 1, r->w - 1, v->list.status, theme_attr(ROLE_ERROR));
+	else if (v->list.req_own || v->list.req_rec)
+		draw_text(r->y + 1, r->x + 1, r->w - 1, "searching templates...", theme_attr(ROLE_DIM));
+	int y0 = r->y + 2, h = r->h - 2;
+	long uid = user_id(a);
+	const struct template_rec *sel = tv_selected(v);
+	if (v->detail && sel) {
+		char lines[64][200];
+		int n = tpl_detail_lines(sel, uid, lines, 64);
+		char title[120];
+		snprintf(title, sizeof title, " Template %s ", sel->name ? sel->name : "");
+		draw_box(y0, r->x, h, r->w, title, theme_attr(ROLE_BORDER));
+		int ih = h - 2;
+		if (v->dtop > n - ih)
+			v->dtop = n - ih > 0 ? n - ih : 0;
+		for (int i = 0; i < ih; i++) {
+			draw_fill(y0 + 1 + i, r->x + 1, r->w - 2, theme_attr(ROLE_NORMAL));
+			if (v->dtop + i < n)
+				draw_text(y0 + 1 + i, r->x + 2, r->w - 4, lines[v->dtop + i],
+					  theme_attr(ROLE_NORMAL));
+		}
+		return;
+	}
+	v->detail = false;
+	char ch[200];
+	snprintf(ch, sizeof ch, " %-28s %-36s %-15s %7s  %s", "Name", "Image", "Launch", "Disk", "Whose");
+	draw_fill(y0, r->x, r->w, theme_attr(ROLE_COLHEAD));
+	draw_text(y0, r->x, r->w, ch, theme_attr(ROLE_COLHEAD));
+	int rows = h - 1;
+	v->rows = rows;
+	if (v->sel < v->top)
+		v->top = v->sel;
+	if (rows > 0 && v->sel >= v->top + (size_t)rows)
+		v->top = v->sel - (size_t)rows + 1;
+	for (int i = 0; i < rows; i++) {
+		int y = y0 + 1 + i;
+		size_t k = v->top + (size_t)i;
+		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
+		if (k >= v->nidx) {
+			if (k == 0)
+				draw_text(y, r->x + 1, r->w - 1,
+					  !v->list.loaded ? "loading templates..."
+					  : v->list.n ? "no template matches the search"
+					  : v->list.query[0] ? "no template matches the query"
+							     : "no templates",
+					  theme_attr(ROLE_DIM));
+			continue;
+		}
+		char line[400];
+		tpl_list_summary(&v->list.v[v->idx[k]], uid, line + 1, sizeof line - 1);
+		line[0] = ' ';
+		enum role role = k == v->sel ? ROLE_SELECTION : ROLE_NORMAL;
+		draw_fill(y, r->x, r->w, theme_attr(role));
+		draw_text(y, r->x, r->w, line, theme_attr(role));
+	}
+}
+
+static struct tpl_view *tstate(struct app *a)
+{
+	int i = view_find(a, "templates");
+	return i >= 0 ? a->views[i].st : NULL;
+}
+
+static void run_tdetail(struct app *a, enum action act)
+{
+	(void)act;
+	struct tpl_view *v = tstate(a);
+	if (!v)
+		return;
+	v->detail = !v->detail && tv_selected(v);
+	v->dtop = 0;
+	a->dirty |= DIRTY_BODY;
+}
+
+/* `&`: the `/` line edits the quick filter (the rows shown) instead of
+ * the query; it opens pre-filled with that filter. */
+static void run_quick(struct app *a, enum action act)
+{
+	(void)act;
+	struct tpl_view *v = tstate(a);
+	if (!v || !a->global)
+		return;
+	v->quick = true;
+	a->global(a, ACT_FILTER);
+}
+
+/* The templates view's action table (the changes' handler: tpl_edit.c). */
+enum { TR_DETAIL, TR_QUICK, TR_CREATE, TR_EDIT, TR_DELETE, TR__COUNT };
+static enum action tv_ids[TR__COUNT];
+static const struct action_row tv_rows[TR__COUNT] = {
+	[TR_DETAIL] = { { .name = "template-detail", .help = "every field of the selected template",
+			  .hint = "detail", .flags = AF_NEEDS_SEL | AF_HINT, .run = run_tdetail },
+			"Enter", NULL, &tv_ids[TR_DETAIL] },
+	[TR_QUICK] = { { .name = "template-quick-filter",
+			 .help = "narrow the rows shown as you type (name, image, image:tag, "
+				 "hash_id); / searches the service with a query",
+			 .hint = "filter", .flags = AF_HINT, .run = run_quick },
+		       "&", NULL, &tv_ids[TR_QUICK] },
+	[TR_CREATE] = { { .name = "template-create", .help = "create a template (form)",
+			  .hint = "new", .flags = AF_MUTATES | AF_HINT },
+			"c", NULL, &tv_ids[TR_CREATE] },
+	[TR_EDIT] = { { .name = "template-edit",
+			.help = "edit the selected template (yours; it gets a new hash_id)",
+			.hint = "edit", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT },
+		      "e", NULL, &tv_ids[TR_EDIT] },
+	[TR_DELETE] = { { .name = "template-delete",
+			  .help = "delete the selected template (yours; confirm)",
+			  .hint = "delete", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT },
+			"d", NULL, &tv_ids[TR_DELETE] },
+};
+
+static void tv_filter_set(struct app *a, struct tpl_view *v, const char *text)
+{
+	util_strlcpy(v->filter, text, sizeof v->filter);
+	v->sel = 0;
+	v->top = 0;
+	refilter(v);
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+}
+
+static bool tv_action(struct app *a, void *st, enum action act)
+{
+	struct tpl_view *v = st;
+	long page = v->rows > 1 ? v->rows - 1 : 1;
+	if (!action_builtin(act)) { /* a row of tv_rows without run: a change */
+		static const enum tpl_op ops[TR__COUNT] = { [TR_CREATE] = TPL_OP_CREATE,
+							    [TR_EDIT] = TPL_OP_EDIT,
+							    [TR_DELETE] = TPL_OP_DELETE };
+		int r = action_row_of(tv_rows, TR__COUNT, act);
+		if (r != TR_CREATE && r != TR_EDIT && r != TR_DELETE)
+			return false;
+		tpl_edit_open(a, v->ed, ops[r], tv_selected(v), user_id(a));
+		return true;
+	}
+	if (act == ACT_FILTER) /* `/`: the query line (the app opens it) */
+		v->quick = false;
+	if (act == ACT_BACK && !v->detail && v->filter[0]) { /* Esc clears the `&` filter first */
+		tv_filter_set(a, v, "");
+		return true;
+	}
+	if (v->detail) {
+		switch (act) {
+		case ACT_UP: if (v->dtop) v->dtop--; break;
+		case ACT_DOWN: v->dtop++; break;
+		case ACT_BACK: v->detail = false; break;
+		case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
+		case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
+		case ACT_NEXT_VIEW: case ACT_PAGE_UP: case ACT_PAGE_DOWN: case ACT_TOP:
+		case ACT_BOTTOM: case ACT_SORT_PREV: case ACT_SORT_NEXT: case ACT_SORT_INVERT:
+			goto list; /* they act on the list under the detail */
+		}
+		a->dirty |= DIRTY_BODY;
+		return true;
+	}
+list:
+	switch (act) {
+	case ACT_UP: if (v->sel) v->sel--; break;
+	case ACT_DOWN: if (v->sel + 1 < v->nidx) v->sel++; break;
+	case ACT_PAGE_UP: v->sel = v->sel > (size_t)page ? v->sel - (size_t)page : 0; break;
+	case ACT_PAGE_DOWN:
+		v->sel = v->nidx ? (v->sel + (size_t)page < v->nidx ? v->sel + (size_t)page : v->nidx - 1) : 0;
+		break;
+	case ACT_TOP: v->sel = 0; break;
+	case ACT_BOTTOM: v->sel = v->nidx ? v->nidx - 1 : 0; break;
+	case ACT_REFRESH: tpl_list_fetch(a, &v->list); break;
+	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_PAUSE:
+	case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW: case ACT_NEXT_VIEW:
+	case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT: case ACT_SORT_INVERT:
+		return false;
+	}
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+	return true;
+}
+
+/* A change finished: the edited template's new hash_id at once, the
+ * deleted one gone, then the list fetched again with the selection kept
+ * on the template changed. */
+static void after_change(struct app *a, struct tpl_view *v, const struct tpl_done *d)
+{
+	for (size_t i = 0; i < v->list.n; i++) {
+		struct template_rec *t = &v->list.v[i];
+		if (d->id && t->id == d->id && d->new_hash[0]) {
+			free(t->hash_id);
+			t->hash_id = xstrdup(d->new_hash);
+		}
+		if (d->deleted_id && t->id == d->deleted_id) {
+			struct template_rec *gone = xcalloc(1, sizeof *gone);
+			*gone = *t;
+			memmove(t, t + 1, (v->list.n - i - 1) * sizeof *t);
+			v->list.n--;
+			templates_free(gone, 1);
+			break;
+		}
+	}
+	if (d->select_id)
+		v->want_id = d->select_id;
+	if (d->lost_id) {
+		char what[160];
+		snprintf(what, sizeof what, "template %s", d->lost_name);
+		struct form_lost_words w = { .what = what, .found = "is gone",
+					     .missing = "is still there", .done = "deleted",
+					     .undone = "not deleted", .again = "d to try again",
+					     .removes = true };
+		/* a search of its own (:templates QUERY) cannot tell a template gone */
+		form_lost_start(&v->lost, &w, v->list.query[0] ? -1 : 1, d->lost_at);
+		v->lost_id = d->lost_id;
+	}
+	refilter(v);
+	if (d->changed) {
+		/* a search in flight may predate the change: fetch again after it */
+		v->refetch = v->list.req_own || v->list.req_rec;
+		tpl_list_fetch(a, &v->list);
+	}
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+}
+
+/* The list came again: when a delete's answer was lost before it (and no
+ * fetch is still to come), say what it shows. */
+static void lost_reread(struct app *a, struct tpl_view *v)
+{
+	if (!v->lost_id || v->refetch || v->list.req_own || v->list.req_rec)
+		return;
+	int after = 0;
+	for (size_t i = 0; i < v->list.n; i++)
+		after += v->list.v[i].id == v->lost_id;
+	char msg[400];
+	enum form_verdict fv = form_lost_check(&v->lost, util_now(), v->list.status[0] ? -1 : after,
+					       v->list.status, msg, sizeof msg);
+	if (fv == FV_WAIT && !msg[0])
+		return;
+	model_event(a->m, fv == FV_DONE ? EV_OK : EV_WARN, -1, 0, 0, EVF_QUIET, "%s", msg);
+	app_answer(a, fv == FV_DONE ? ROLE_OK : ROLE_WARNING, 0, "%s", msg);
+	if (fv != FV_WAIT) /* a failed re-read: the next list the overlay gets decides */
+		v->lost_id = 0;
+}
+
+static void tv_snapshot(struct app *a, void *st, bool rows)
+{
+	(void)rows;
+	struct tpl_view *v = st;
+	struct tpl_done d;
+	if (tpl_edit_snapshot(a, v->ed, &d))
+		after_change(a, v, &d);
+	bool busy = v->list.req_own || v->list.req_rec;
+	if (tpl_list_take(a, &v->list) || (busy && !v->list.req_own && !v->list.req_rec)) {
+		refilter(v);
+		a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+		if (v->refetch && !v->list.req_own && !v->list.req_rec) {
+			v->refetch = false;
+			tpl_list_fetch(a, &v->list);
+		}
+		lost_reread(a, v);
+	}
+}
+
+static void tv_enter(struct app *a, void *st, long arg)
+{
+	(void)arg;
+	struct tpl_view *v = st;
+	v->detail = false;
+	tpl_list_fetch(a, &v->list);
+	refilter(v);
+}
+
+/* `:templates QUERY` and Enter in the `/` line: a template search with
+ * QUERY (templates_query_call, as --dump templates --query); "" goes back
+ * to the own and recommended list.  A query that does not parse sends
+ * nothing: the parser's message (with its column) is shown instead. */
+static void run_query(struct app *a, struct tpl_view *v, const char *text)
+{
+	char q[256];
+	util_strlcpy(q, text, sizeof q);
+	size_t l = strlen(q);
+	while (l && (q[l - 1] == ' ' || q[l - 1] == '\t'))
+		q[--l] = '\0';
+	const char *p = q + strspn(q, " \t");
+	util_strlcpy(v->line, p, sizeof v->line);
+	struct api_call c;
+	struct query_error qe;
+	if (*p && !templates_query_call(a->cfg, p, &c, &qe)) {
+		snprintf(v->qerr, sizeof v->qerr, "query: %s (nothing sent)", qe.msg);
+		app_toast(a, ROLE_ERROR, 8, "query: %s", qe.msg);
+		a->dirty |= DIRTY_BODY;
+		return;
+	}
+	if (*p)
+		api_call_free(&c); /* checked; tpl_list_fetch builds the one it sends */
+	v->qerr[0] = '\0';
+	v->detail = false;
+	v->sel = v->top = 0;
+	v->refetch = false;
+	tpl_list_search(a, &v->list, p);
+	refilter(v);
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+}
+
+/* The `/` line as it is typed: the quick filter live after `&`; the query
+ * only on Enter (tv_filter_enter): nothing is searched per key. */
+static void tv_filter(struct app *a, void *st, const char *text)
+{
+	struct tpl_view *v = st;
+	if (v->quick)
+		tv_filter_set(a, v, text);
+}
+
+static const char *tv_filter_text(const struct app *a, const void *st)
+{
+	(void)a;
+	const struct tpl_view *v = st;
+	return v->quick ? v->filter : v->line;
+}
+
+static void tv_filter_enter(struct app *a, void *st, const char *text)
+{
+	struct tpl_view *v = st;
+	if (v->quick) {
+		v->quick = false;
+		return;
+	}
+	run_query(a, v, text);
+}
+
+/* `:templates QUERY`: opened (if it was not) with that search. */
+static void tv_command(struct app *a, void *st, const char *args)
+{
+	struct tpl_view *v = st;
+	int i = view_find(a, "templates");
+	if (i >= 0 && a->overlay != i)
+		view_show(a, i, 0);
+	run_query(a, v, args);
+}
+
+
+static const void *tv_selected_row(const struct app *a, const void *st)
+{
+	(void)a;
+	return tv_selected(st);
+}
+
+static void *tv_init(struct app *a)
+{
+	(void)a;
+	struct tpl_view *v = xcalloc(1, sizeof *v);
+	v->ed = tpl_edit_new();
+	return v;
+}
+
+static void tv_fini(struct app *a, void *st)
+{
+	struct tpl_view *v = st;
+	tpl_edit_free(a, v->ed);
+	tpl_list_free(a, &v->list);
+	free(v->idx);
+	free(v);
+}
+
+static bool tv_modal_key(struct app *a, void *st, int key)
+{
+	return tpl_edit_modal_key(a, ((struct tpl_view *)st)->ed, key);
+}
+
+static bool tv_modal_draw(struct app *a, void *st)
+{
+	return tpl_edit_modal_draw(a, ((struct tpl_view *)st)->ed);
+}
+
+const struct view_ops view_templates = {
+	.name = "templates",
+	.title = "Templates",
+	.heading = "Templates (:templates [QUERY])",
+	.number_key = 0,
+	.ctx_flags = CTXF_LIST,
+	.actions = tv_rows,
+	.nactions = TR__COUNT,
+	.init = tv_init,
+	.fini = tv_fini,
+	.enter = tv_enter,
+	.on_snapshot = tv_snapshot,
+	.draw = tv_draw,
+	.action = tv_action,
+	.selected_row = tv_selected_row,
+	.filter = tv_filter,
+	.filter_text = tv_filter_text,
+	.filter_enter = tv_filter_enter,
+	.command = tv_command,
+	.modal_key = tv_modal_key,
+	.modal_draw = tv_modal_draw,
+};
