@@ -147,6 +147,7 @@ struct world {
 				 * last had, as the live service may (else null) */
 
 	struct tfa *tfa;
+	struct ops_state *ops;  /* instance operations and volumes (simops.h) */
 	/* The unfiltered v1 list's label_counts, kept while no instance is
 	 * added, removed or relabelled (labels_gen counts those changes). */
 	uint64_t labels_gen;
