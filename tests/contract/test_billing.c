@@ -2,7 +2,8 @@
  * and below: compute plus storage while running, storage only otherwise,
  * prices derived from their parts, zero credit stopping everything,
  * prepay (timescale, discount, prepaid balance spent first) and its errors,
- * and insufficient credit at creation. */
+ * and insufficient credit at creation; the account's volumes bill on
+ * their own. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -53,6 +54,20 @@ static double credit(void)
 	return c;
 }
 
+/* $/hour the account's volumes cost (billed from the account, whatever
+ * the instances do). */
+static double volumes_per_hour(void)
+{
+	json_t *j = ct_expect("GET", "/api/v0/volumes/", NULL, 200);
+	double sum = 0;
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(j, "volumes"), i, v)
+		sum += ct_num(v, "storage_total_cost");
+	json_decref(j);
+	return sum;
+}
+
 static void test_prices_are_derived_from_their_parts(void **state)
 {
 	(void)state;
@@ -76,7 +91,7 @@ static void test_running_pays_dph_total_stopped_pays_storage(void **state)
 	keep_only(keep);
 	ct_ctl("set", "{\"what\":\"user\",\"field\":\"credit\",\"value\":100}");
 	json_t *r = ct_inst(run), *s = ct_inst(stopped);
-	double expect = 100.0 - 2.0 * (ct_num(r, "dph_total") + ct_num(s, "storage_total_cost"));
+	double expect = 100.0 - 2.0 * (ct_num(r, "dph_total") + ct_num(s, "storage_total_cost") + volumes_per_hour());
 	json_decref(r);
 	json_decref(s);
 	ct_advance(7200);
@@ -98,7 +113,7 @@ static void test_stopping_halts_compute_billing(void **state)
 	json_decref(ct_expect("PUT", path, "{\"state\":\"stopped\"}", 200));
 	/* 4 s of stopping still bill compute, then storage only for the hour */
 	ct_advance(3604);
-	double expect = 50.0 - dph * 4.0 / 3600.0 - storage * 3600.0 / 3600.0;
+	double expect = 50.0 - dph * 4.0 / 3600.0 - storage * 3600.0 / 3600.0 - volumes_per_hour() * 3604.0 / 3600.0;
 	assert_float_equal(credit(), expect, 1e-9);
 }
 
@@ -145,8 +160,9 @@ static void test_prepay_timescale_discount_and_prepaid_spending(void **state)
 	assert_float_equal(ct_num(in, "credit_balance"), 150.0, 1e-9);
 	assert_float_equal(ct_num(in, "credit_discount"), disc, 1e-12);
 	json_decref(in);
+	double vols = volumes_per_hour();
 	ct_advance(3600);
-	assert_float_equal(credit(), 50.0, 1e-9);
+	assert_float_equal(credit(), 50.0 - vols, 1e-9); /* volumes are not prepaid */
 	in = ct_inst(run);
 	assert_float_equal(ct_num(in, "credit_balance"), 150.0 - dph * (1.0 - disc), 1e-9);
 	json_decref(in);
@@ -185,6 +201,16 @@ static void test_destroy_stops_all_billing(void **state)
 	(void)state;
 	long none[] = { -1 };
 	keep_only(none);
+	/* with no instance left every volume can go, and must for billing to stop */
+	json_t *j = ct_expect("GET", "/api/v0/volumes/", NULL, 200);
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(j, "volumes"), i, v) {
+		char path[96];
+		snprintf(path, sizeof path, "/api/v0/volumes/?id=%.0f", ct_num(v, "id"));
+		json_decref(ct_expect("DELETE", path, NULL, 200));
+	}
+	json_decref(j);
 	ct_ctl("set", "{\"what\":\"user\",\"field\":\"credit\",\"value\":42.5}");
 	ct_advance(86400);
 	assert_float_equal(credit(), 42.5, 1e-12);

@@ -101,8 +101,10 @@ static json_t *nvol_offer(struct ops_state *s, long id, const char *geo, long cl
 			 bw * 0.5, "nw_disk_max_bw", bw * 1.5, "nw_disk_avg_bw", bw, "score", round_to(rel * 100, 0.01));
 }
 
-/* A volume record on the machine (or region) m describes. */
-static struct vol *vol_add(struct world *w, bool network, const json_t *m, double gb, const char *name, double now)
+/* A volume record on the machine (or region) m describes, rented at
+ * start (s, sim clock), billed from now on. */
+static struct vol *vol_add(struct world *w, bool network, const json_t *m, double gb, const char *name, double start,
+			   double now)
 {
 	struct ops_state *s = w->ops;
 	s->vols = realloc(s->vols, (s->nvols + 1) * sizeof *s->vols);
@@ -132,7 +134,7 @@ static struct vol *vol_add(struct world *w, bool network, const json_t *m, doubl
 	json_object_set_new(o, "disk_space", json_real(gb));
 	json_object_set_new(o, "type", json_string(network ? "network_volume" : "local_volume"));
 	json_object_set_new(o, "os_version", json_string("22.04"));
-	json_object_set_new(o, "start_date", json_real(round_to(now, 0.001)));
+	json_object_set_new(o, "start_date", json_real(round_to(start, 0.001)));
 	json_object_set_new(o, "status", json_string("ready"));
 	json_object_set_new(o, "storage_total_cost", json_real(per_hour(jnum(m, "storage_cost", 0.15), gb)));
 	json_object_set_new(o, "instances", json_array());
@@ -184,7 +186,7 @@ void vols_seed(struct world *w, double now)
 			json_object_set_new(m, "disk_name", json_string(disk_names[0]));
 			json_object_set_new(m, "mobo_name", json_string(mobos[0]));
 			json_object_set_new(m, "cpu_arch", json_string("amd64"));
-			struct vol *v = vol_add(w, false, m, 50, "data_main", now - 3 * 86400.0);
+			struct vol *v = vol_add(w, false, m, 50, "data_main", now - 3 * 86400.0, now);
 			json_decref(m);
 			link_inst(v, w->inst[i], "/data");
 			break;
@@ -201,12 +203,12 @@ void vols_seed(struct world *w, double now)
 			    json_is_true(json_object_get(o, "rentable")))
 				off = o;
 		if (off) {
-			vol_add(w, false, vo, 100, "scratch", now - 86400.0);
+			vol_add(w, false, vo, 100, "scratch", now - 86400.0, now);
 			break;
 		}
 	}
 	/* a network volume in the first region, unused */
-	vol_add(w, true, json_array_get(s->nvol_offers, 0), 200, "shared_datasets", now - 10 * 86400.0);
+	vol_add(w, true, json_array_get(s->nvol_offers, 0), 200, "shared_datasets", now - 10 * 86400.0, now);
 }
 
 void vols_free(struct ops_state *s)
@@ -374,7 +376,7 @@ static struct vol *rent(struct ctx *c, bool network, json_t *o, double gb, const
 		return NULL;
 	}
 	json_object_set_new(o, "disk_space", json_real(jnum(o, "disk_space", 0) - gb));
-	struct vol *v = vol_add(c->w, network, o, gb, name, c->rq->now);
+	struct vol *v = vol_add(c->w, network, o, gb, name, c->rq->now, c->rq->now);
 	v->ready_at = c->rq->now + ready_in / c->w->opt.speed;
 	json_object_set_new(v->o, "status", json_string(ready_in > VOL_CREATE ? "cloning" : "creating"));
 	return v;
@@ -557,7 +559,7 @@ void vols_link(struct world *w, struct inst *in, const json_t *offer, const json
 		json_t *vo = offer_find(w->ops->vol_offers, id);
 		double gb = jnum(vi, "size", VOL_SIZE_DEFAULT);
 		json_object_set_new(vo, "disk_space", json_real(jnum(vo, "disk_space", 0) - gb));
-		v = vol_add(w, false, vo, gb, jstr(vi, "name"), now);
+		v = vol_add(w, false, vo, gb, jstr(vi, "name"), now, now);
 		v->ready_at = now + VOL_CREATE / w->opt.speed;
 		json_object_set_new(v->o, "status", json_string("creating"));
 	} else {
@@ -573,7 +575,7 @@ const struct route routes_volumes[] = {
 	/* the docs write a slash, the CLI none */
 	{ "GET", "/api/v0/volumes", h_vols_get, RL_VOLUMES, 0, A, A },
 	{ "PUT", "/api/v0/volumes", h_vols_put, RL_VOLUMES, R_WRITE, A, S },
-	{ "DELETE", "/api/v0/volumes", h_vols_delete, RL_VOLUMES, R_WRITE, A, A },
+	{ "DELETE", "/api/v0/volumes", h_vols_delete, RL_VOLUMES, R_WRITE, A, S },
 	{ "POST", "/api/v0/volumes/search", h_vols_search, RL_VOLUMES, 0, A, S },
 	{ "POST", "/api/v0/volumes/copy", h_vols_clone, RL_VOLUMES, R_WRITE, A, S },
 	{ "PUT", "/api/v0/network_volumes", h_nvols_put, RL_VOLUMES, R_WRITE, A, S },
