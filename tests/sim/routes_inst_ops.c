@@ -976,10 +976,12 @@ static void h_snapshot(struct ctx *c)
 
 /* ---- per-instance SSH keys ------------------------------------------------- */
 
-/* The account key ids attached to the instance (made on first use: every
- * key the account had then, as the service installs them at creation). */
-static json_t *inst_keys(struct world *w, long id)
+/* The account key ids attached to the instance (made on first use: the
+ * keys the account had when the instance was created, as the service
+ * installs them then). */
+static json_t *inst_keys(struct world *w, struct inst *in)
 {
+	long id = in->id;
 	char key[32];
 	snprintf(key, sizeof key, "%ld", id);
 	json_t *a = json_object_get(w->ops->ssh, key);
@@ -989,7 +991,8 @@ static json_t *inst_keys(struct world *w, long id)
 	size_t i;
 	json_t *k;
 	json_array_foreach(w->ssh_keys, i, k)
-		json_array_append(a, json_object_get(k, "id"));
+		if (jnum(k, "created_at", 0) <= jnum(in->o, "start_date", 0))
+			json_array_append(a, json_object_get(k, "id"));
 	json_object_set_new(w->ops->ssh, key, a);
 	return a;
 }
@@ -1015,7 +1018,7 @@ static void h_inst_ssh_get(struct ctx *c)
 	json_t *list = json_array();
 	size_t i;
 	json_t *id;
-	json_array_foreach(inst_keys(c->w, in->id), i, id) {
+	json_array_foreach(inst_keys(c->w, in), i, id) {
 		json_t *k = account_key(c->w, id, NULL);
 		if (k)
 			json_array_append_new(list, json_pack("{s:O,s:s?,s:O}", "id", id, "name", jstr(k, "name"),
@@ -1047,7 +1050,7 @@ static void h_inst_ssh_attach(struct ctx *c)
 			      "created_at", c->rq->now);
 		json_array_append_new(c->w->ssh_keys, k);
 	}
-	json_t *ids = inst_keys(c->w, in->id);
+	json_t *ids = inst_keys(c->w, in);
 	size_t i;
 	json_t *id;
 	bool have = false;
@@ -1067,11 +1070,12 @@ static void h_inst_ssh_detach(struct ctx *c)
 		routes_error(c->rs, 400, "invalid_request", "Invalid request parameters");
 		return;
 	}
-	if (!world_find(c->w, iid)) {
+	struct inst *in = world_find(c->w, iid);
+	if (!in) {
 		routes_error(c->rs, 404, "no_such_instance", "Instance not found.");
 		return;
 	}
-	json_t *ids = inst_keys(c->w, iid);
+	json_t *ids = inst_keys(c->w, in);
 	size_t i;
 	json_t *id;
 	json_array_foreach(ids, i, id)
