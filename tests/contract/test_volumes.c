@@ -57,30 +57,6 @@ static json_t *by_id(json_t *list, long id)
 	return NULL;
 }
 
-static double credit(void)
-{
-	json_t *u = ct_expect("GET", "/api/v0/users/current/", NULL, 200);
-	double c = ct_num(u, "credit");
-	json_decref(u);
-	return c;
-}
-
-static void destroy_all_instances(void)
-{
-	json_t *st = ct_state();
-	json_t *ids = json_array();
-	size_t i;
-	json_t *o;
-	json_array_foreach(json_object_get(st, "instances"), i, o)
-		json_array_append(ids, json_object_get(o, "id"));
-	json_decref(st);
-	json_t *b = json_pack("{s:o}", "instance_ids", ids);
-	char *body = json_dumps(b, JSON_COMPACT);
-	json_decref(ct_expect("DELETE", "/api/v0/instances/", body, 200));
-	free(body);
-	json_decref(b);
-}
-
 static void test_seeded_volumes_by_type_and_the_instance_using_one(void **state)
 {
 	(void)state;
@@ -121,7 +97,8 @@ static void test_seeded_volumes_by_type_and_the_instance_using_one(void **state)
 static void test_volumes_bill_per_month_by_the_clock(void **state)
 {
 	(void)state;
-	destroy_all_instances();
+	long none[] = { -1 };
+	ct_keep_only(none);
 	ct_ctl("set", "{\"what\":\"user\",\"field\":\"credit\",\"value\":100}");
 	json_t *all = volumes("all_volume");
 	double month = 0;
@@ -131,7 +108,7 @@ static void test_volumes_bill_per_month_by_the_clock(void **state)
 		month += ct_num(v, "storage_cost") * ct_num(v, "disk_space");
 	json_decref(all);
 	ct_advance(720 * 3600.0); /* a month */
-	assert_float_equal(credit(), 100 - month, 1e-6);
+	assert_float_equal(ct_credit(), 100 - month, 1e-6);
 	/* a new one bills from its creation on; a deleted one no more */
 	json_t *o = ct_expect("POST", "/api/v0/volumes/search/", "{\"order\":[[\"disk_space\",\"desc\"]],\"limit\":1}", 200);
 	json_t *offer = json_array_get(json_object_get(o, "offers"), 0);
@@ -142,9 +119,9 @@ static void test_volumes_bill_per_month_by_the_clock(void **state)
 	json_t *c = ct_expect("PUT", "/api/v0/volumes/", body, 200);
 	long id = (long)ct_num(c, "id");
 	json_decref(c);
-	double before = credit();
+	double before = ct_credit();
 	ct_advance(3600);
-	assert_float_equal(credit(), before - month / 720.0 - rate, 1e-6);
+	assert_float_equal(ct_credit(), before - month / 720.0 - rate, 1e-6);
 	all = volumes("all_volume");
 	json_array_foreach(all, i, v) {
 		char path[96];
@@ -152,9 +129,9 @@ static void test_volumes_bill_per_month_by_the_clock(void **state)
 		json_decref(ct_expect("DELETE", path, NULL, 200));
 	}
 	json_decref(all);
-	before = credit();
+	before = ct_credit();
 	ct_advance(86400);
-	assert_float_equal(credit(), before, 1e-12);
+	assert_float_equal(ct_credit(), before, 1e-12);
 	(void)id;
 }
 

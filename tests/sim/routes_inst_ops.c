@@ -213,6 +213,36 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* The names of children() in order (malloc'd; borrowed from names),
+ * only the directories when dirs; their count in *n. */
+static const char **sorted_names(json_t *names, bool dirs, size_t *n)
+{
+	const char **sorted = malloc((json_object_size(names) + 1) * sizeof *sorted);
+	if (!sorted)
+		abort();
+	size_t j = 0;
+	const char *k;
+	json_t *v;
+	json_object_foreach(names, k, v)
+		if (!dirs || json_is_true(v))
+			sorted[j++] = k;
+	qsort(sorted, j, sizeof *sorted, cmp_str);
+	*n = j;
+	return sorted;
+}
+
+/* An operand of ls or du: made absolute into p and looked up (0: none,
+ * said on o as the tool says it; 1: a file; 2: a directory). */
+static int operand(const json_t *fs, const char *tool, const char *arg, char *p, size_t n, double *bytes,
+		   struct out *o)
+{
+	norm_path(arg, p, n);
+	int kind = fs_stat(fs, p, bytes);
+	if (!kind)
+		outf(o, "%s: cannot access '%s': No such file or directory\n", tool, arg);
+	return kind;
+}
+
 /* ls [-laRrhto1...] [path...] */
 static void run_ls(const json_t *fs, char **argv, int argc, const char *wp, struct out *o)
 {
@@ -237,15 +267,11 @@ static void run_ls(const json_t *fs, char **argv, int argc, const char *wp, stru
 	if (!npaths)
 		paths[npaths++] = ".";
 	for (int i = 0; i < npaths; i++) {
-		const char *arg = paths[i];
 		char p[512];
-		norm_path(arg, p, sizeof p);
 		double bytes;
-		int kind = fs_stat(fs, p, &bytes);
-		if (!kind) {
-			outf(o, "ls: cannot access '%s': No such file or directory\n", arg);
+		int kind = operand(fs, "ls", paths[i], p, sizeof p, &bytes, o);
+		if (!kind)
 			continue;
-		}
 		if (kind == 1) {
 			if (lng)
 				outf(o, "-rw-r--r-- 1 root root %.0f Nov 27 12:00 %s%s\n", bytes, wp, p);
@@ -256,15 +282,8 @@ static void run_ls(const json_t *fs, char **argv, int argc, const char *wp, stru
 		if (npaths > 1)
 			outf(o, "%s%s:\n", wp, p);
 		json_t *names = children(fs, p);
-		size_t n = json_object_size(names), j = 0;
-		const char **sorted = malloc((n + 1) * sizeof *sorted);
-		if (!sorted)
-			abort();
-		const char *k;
-		json_t *v;
-		json_object_foreach(names, k, v)
-			sorted[j++] = k;
-		qsort(sorted, n, sizeof *sorted, cmp_str);
+		size_t n;
+		const char **sorted = sorted_names(names, false, &n);
 		if (lng)
 			outf(o, "total %zu\n", n * 4);
 		for (size_t m = 0; m < n; m++) {
@@ -292,16 +311,8 @@ static void du_dirs(const json_t *fs, const char *d, int depth, int max, bool hu
 		    struct out *o)
 {
 	json_t *names = children(fs, d);
-	size_t n = json_object_size(names), j = 0;
-	const char **sorted = malloc((n + 1) * sizeof *sorted);
-	if (!sorted)
-		abort();
-	const char *k;
-	json_t *v;
-	json_object_foreach(names, k, v)
-		if (json_is_true(v))
-			sorted[j++] = k;
-	qsort(sorted, j, sizeof *sorted, cmp_str);
+	size_t j;
+	const char **sorted = sorted_names(names, true, &j);
 	for (size_t m = 0; m < j; m++) {
 		char sub[768];
 		snprintf(sub, sizeof sub, "%s/%s", !strcmp(d, "/") ? "" : d, sorted[m]);
@@ -354,21 +365,17 @@ static void run_du(const json_t *fs, char **argv, int argc, const char *wp, stru
 	if (!npaths)
 		paths[npaths++] = ".";
 	for (int i = 0; i < npaths; i++) {
-		const char *arg = paths[i];
 		char p[512];
-		norm_path(arg, p, sizeof p);
 		double bytes;
-		int kind = fs_stat(fs, p, &bytes);
-		if (!kind) {
-			outf(o, "du: cannot access '%s': No such file or directory\n", arg);
-		} else if (kind == 1) {
+		int kind = operand(fs, "du", paths[i], p, sizeof p, &bytes, o);
+		if (kind == 1) {
 			char sz[32];
 			if (hum)
 				human(bytes, sz, sizeof sz);
 			else
 				snprintf(sz, sizeof sz, "%.0f", ceil(bytes / 1024));
 			outf(o, "%s\t%s%s\n", sz, wp, p);
-		} else {
+		} else if (kind == 2) {
 			du_dirs(fs, p, 0, max, hum, wp, o);
 		}
 	}
@@ -595,13 +602,10 @@ static void h_copy(struct ctx *c, bool rsync)
 	}
 	if (rsync) {
 		struct inst *in = src ? src : dst;
-		char port[16];
-		snprintf(port, sizeof port, "%ld", (long)jnum(in->o, "machine_dir_ssh_port", 0));
 		const char *ip = jstr(in->o, "public_ipaddr") ? jstr(in->o, "public_ipaddr") : "";
-		put(c->rs, 200, json_pack("{s:b,s:s,s:s}", "success", 1, src ? "src_addr" : "dst_addr", ip,
-					  src ? "src_port" : "dst_port", port));
-		json_object_set_new(c->rs->json, src ? "src_port" : "dst_port",
-				    json_integer((json_int_t)jnum(in->o, "machine_dir_ssh_port", 0)));
+		put(c->rs, 200, json_pack("{s:b,s:s,s:I}", "success", 1, src ? "src_addr" : "dst_addr", ip,
+					  src ? "src_port" : "dst_port",
+					  (json_int_t)jnum(in->o, "machine_dir_ssh_port", 0)));
 		return;
 	}
 	bool svm = src && json_is_true(json_object_get(src->o, "vm"));
@@ -698,11 +702,12 @@ static void copy_apply(struct world *w, const struct copy_job *j)
 		if (!file && !under(k, sp))
 			continue;
 		char to[1100];
+		const char *into = !strcmp(dp, "/") ? "" : dp;
 		const char *rest = k + (file ? (size_t)(base - sp) : strlen(sp));
 		if (contents && !file)
-			snprintf(to, sizeof to, "%s%s", !strcmp(dp, "/") ? "" : dp, !strcmp(sp, "/") ? k : rest);
-		else
-			snprintf(to, sizeof to, "%s%s%s", !strcmp(dp, "/") ? "" : dp, file ? "" : base, file ? rest : rest);
+			snprintf(to, sizeof to, "%s%s", into, !strcmp(sp, "/") ? k : rest);
+		else /* the file, or the directory by its name */
+			snprintf(to, sizeof to, "%s%s%s", into, file ? "" : base, rest);
 		json_object_set(dfs, to, v);
 	}
 	json_decref(sfs);
