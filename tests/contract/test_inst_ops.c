@@ -5,7 +5,8 @@
  * a copy failing half way when its source drops out, the rsync answer for
  * a local side), recycle (back through provisioning and loading, refused
  * when stopped or unreachable), update_template, take_snapshot,
- * per-instance SSH keys, 404s on unknown ids, scoped keys and faults. */
+ * per-instance SSH keys, 404s on unknown ids, scoped keys and faults; the
+ * services an instance record shows (ports, the Jupyter token). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -470,6 +471,80 @@ static void test_faults_apply_to_the_new_paths(void **state)
 	status_msg_has(b, "Remote copy in progress");
 }
 
+/* The services an instance exposes: the seeded HTTP ports, Jupyter's
+ * 8080 and token, a create's -p ports (udp too) and JUPYTER_TOKEN. */
+static void test_services_ports_and_the_jupyter_token(void **state)
+{
+	(void)state;
+	json_t *j = ct_expect("GET", "/api/v1/instances/?limit=25", NULL, 200);
+	size_t i;
+	json_t *o;
+	int http = 0, jupyter = 0;
+	json_array_foreach(json_object_get(j, "instances"), i, o) {
+		json_t *ports = json_object_get(o, "ports");
+		const char *img = ct_str(o, "image_uuid"), *rt = ct_str(o, "image_runtype");
+		if (!ports)
+			continue;
+		assert_non_null(ct_str(o, "public_ipaddr"));
+		if (strstr(img, "vllm")) {
+			assert_non_null(json_object_get(ports, "8000/tcp"));
+			http++;
+		}
+		if (strstr(img, "comfy"))
+			assert_non_null(json_object_get(ports, "8188/tcp"));
+		if (rt && strstr(rt, "jupyter_direc")) {
+			json_t *p = json_array_get(json_object_get(ports, "8080/tcp"), 0);
+			assert_true(json_is_string(json_object_get(p, "HostPort")));
+			assert_int_equal(strlen(ct_str(o, "jupyter_token")), 32);
+			jupyter++;
+		}
+	}
+	json_decref(j);
+	assert_true(http > 0);
+	assert_true(jupyter > 0);
+	long id = ct_create("{\"runtype\":\"jupyter_direct\",\"env\":{\"-p 7860:7860\":\"1\",\"-p 9000:9000/udp\":\"1\","
+			    "\"JUPYTER_TOKEN\":\"mytoken\"}}",
+			    NULL, 0);
+	ct_advance(40);
+	json_t *in = ct_inst(id);
+	json_t *ports = json_object_get(in, "ports");
+	assert_non_null(json_object_get(ports, "22/tcp"));
+	assert_non_null(json_object_get(ports, "8080/tcp"));
+	assert_non_null(json_object_get(ports, "7860/tcp"));
+	assert_non_null(json_object_get(ports, "9000/udp"));
+	assert_string_equal(ct_str(in, "jupyter_token"), "mytoken");
+	json_decref(in);
+}
+
+/* A volume's data copied into an instance (V.ID as the source). */
+static void test_copy_from_a_volume(void **state)
+{
+	(void)state;
+	long a, b;
+	two_running(&a, &b);
+	json_t *j = ct_expect("GET", "/api/v0/volumes/?type=local_volume", NULL, 200);
+	long vid = (long)ct_num(json_array_get(json_object_get(j, "volumes"), 0), "id");
+	json_decref(j);
+	char body[300];
+	snprintf(body, sizeof body,
+		 "{\"client_id\":\"me\",\"src_id\":\"V.%ld\",\"dst_id\":\"C.%ld\",\"src_path\":\"/data\","
+		 "\"dst_path\":\"/workspace/fromvol/\"}",
+		 vid, b);
+	json_decref(ct_expect("PUT", "/api/v0/commands/copy_direct/", body, 200));
+	ct_advance(60);
+	status_msg_has(b, "Remote copy finished");
+	char *out = exec_out(b, "ls /workspace/fromvol");
+	char want[64];
+	snprintf(want, sizeof want, "volume-%ld", vid);
+	assert_non_null(strstr(out, want));
+	free(out);
+	snprintf(body, sizeof body, "{\"src_id\":\"V.1\",\"dst_id\":%ld,\"src_path\":\"/d\",\"dst_path\":\"/w/\"}", b);
+	ct_expect_error(ct_sim->full_key, "PUT", "/api/v0/commands/copy_direct/", body, 404, "no_such_user", NULL);
+	snprintf(body, sizeof body, "{\"src_id\":%ld,\"dst_id\":\"V.%ld\",\"src_path\":\"/d\",\"dst_path\":\"/w/\"}", a,
+		 vid);
+	ct_expect_error(ct_sim->full_key, "PUT", "/api/v0/commands/copy_direct/", body, 400, "invalid_args", "volume");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -484,6 +559,8 @@ int main(void)
 		cmocka_unit_test_setup(test_snapshot_commits_and_pushes_and_needs_a_login, ct_reset),
 		cmocka_unit_test_setup(test_instance_ssh_keys_attach_list_detach, ct_reset),
 		cmocka_unit_test_setup(test_faults_apply_to_the_new_paths, ct_reset),
+		cmocka_unit_test_setup(test_services_ports_and_the_jupyter_token, ct_reset),
+		cmocka_unit_test_setup(test_copy_from_a_volume, ct_reset),
 	};
 	return cmocka_run_group_tests_name("contract_inst_ops", tests, setup, ct_stop);
 }
