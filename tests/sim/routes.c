@@ -1,8 +1,9 @@
-/* routes.c: every endpoint of the simulated service (SPEC.md plus the live
+/* routes.c: the endpoints of the simulated service (SPEC.md plus the live
  * forms of API-NOTES.md).  It owns the route table with each endpoint's
  * authentication needs (no key, read, write, 2FA-gated, instance key
  * allowed) and rate-limit class, the checks made before a handler runs, and
- * the handlers themselves, which read and change the world.  Error bodies
+ * the handlers themselves, which read and change the world; the routes_*.c
+ * files add their own tables (routes_int.h), matched after this one.  Error bodies
  * follow the live service: {"success":false,"error":slug,"msg":text}, a bare
  * JSON string where the live service sends one, {"detail":...} on 429. */
 #include "routes_int.h"
