@@ -383,11 +383,11 @@ static void global_action(struct app *a, enum action act)
 		a->dirty |= DIRTY_ALL;
 		break;
 	case ACT_NEXT_VIEW: view_next(a); break;
-	case ACT_BACK:
-		if (a->overlay >= 0)
-			view_close_overlay(a);
-		else if (view_filter_text(a, v)[0])
+	case ACT_BACK: /* the filter first (an overlay's own too), then the overlay */
+		if (view_filter_text(a, v)[0])
 			view_filter_set(a, v, "");
+		else if (a->overlay >= 0)
+			view_close_overlay(a);
 		else
 			a->msg[0] = '\0';
 		break;
