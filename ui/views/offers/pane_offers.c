@@ -818,8 +818,11 @@ static void draw_header(struct app *a, struct off_view *v, const struct rect *r)
 		 priced_disk(&v->qc));
 	draw_fill(r->y, r->x, r->w, theme_attr(ROLE_TITLE));
 	draw_text(r->y, r->x, r->w, l1, theme_attr(ROLE_TITLE));
-	char l2[700];
-	snprintf(l2, sizeof l2, " query: %s", v->line[0] ? v->line : "(none: every offer)");
+	char l2[700], filt[200] = "";
+	if (v->t.filter[0])
+		snprintf(filt, sizeof filt, " | filter: %s (%zu of %zu shown)", v->t.filter, v->t.nview,
+			 v->t.nrows);
+	snprintf(l2, sizeof l2, " query: %s%s", v->line[0] ? v->line : "(none: every offer)", filt);
 	draw_fill(r->y + 1, r->x, r->w, theme_attr(ROLE_NORMAL));
 	/* the status (searching, the answer, the pacer's wait, an error) is
 	 * never pushed off by a long query: the query is cut instead, with an
@@ -947,8 +950,9 @@ static void off_draw(struct app *a, void *st, const struct rect *r)
 				draw_text(y, body.x + 1, body.w - 1,
 					  v->req ? "searching..."
 					  : v->searched && v->replace_id && v->relax[0] ? v->relax
+					  : v->n && v->t.filter[0] ? "no offer matches the filter (Esc clears)"
 					  : v->searched ? "no offer matches the query"
-							: "no search yet: / types a query, r searches",
+							: "no search yet: s types a query, r searches",
 					  theme_attr(ROLE_DIM));
 			continue;
 		}

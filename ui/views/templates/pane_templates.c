@@ -357,15 +357,17 @@ static void tv_draw(struct app *a, void *st, const struct rect *r)
 	struct tpl_view *v = st;
 	if (r->h < 4)
 		return;
-	char head[700];
+	char head[700], filt[300] = "";
 	size_t shown = list_count_shown(&v->nav);
+	if (list_filter(&v->nav)[0])
+		snprintf(filt, sizeof filt, " | filter: %s", list_filter(&v->nav));
 	if (v->list.query[0])
-		snprintf(head, sizeof head, " Templates: %zu%s for query: %s | s edits the query, / filters",
-			 shown, shown != v->list.n ? " shown" : "", v->list.query);
+		snprintf(head, sizeof head, " Templates: %zu%s for query: %s | s edits the query%s",
+			 shown, shown != v->list.n ? " shown" : "", v->list.query, filt);
 	else
 		snprintf(head, sizeof head,
-			 " Templates: %zu%s (own first, then recommended) | / filters, s searches",
-			 shown, shown != v->list.n ? " shown" : "");
+			 " Templates: %zu%s (own first, then recommended) | / filters, s searches%s",
+			 shown, shown != v->list.n ? " shown" : "", filt);
 	draw_fill(r->y, r->x, r->w, theme_attr(ROLE_TITLE));
 	draw_text(r->y, r->x, r->w, head, theme_attr(ROLE_TITLE));
 	draw_fill(r->y + 1, r->x, r->w, theme_attr(ROLE_NORMAL));
