@@ -336,11 +336,11 @@ t_local_filter() {
     keys /
     type_text "name=TensorFlow"
     wait_for "Templates: 1 shown" 10 || return 1
-    on_screen "TensorFlow" || return 1
+    on_screen "vastai/tensorflow" || return 1
     keys C-u
     type_text "!TensorFlow"
     wait_for "Templates: 4 shown" 10 || return 1
-    not_on_screen "TensorFlow" || return 1
+    not_on_screen "vastai/tensorflow" || return 1
     keys Enter
     wait_for "filter: !TensorFlow" 5 || return 1
     keys Escape

@@ -986,8 +986,7 @@ static const struct action_def type_def = {
 };
 static void run_search(struct app *a, enum action act);
 static const struct action_def search_def = {
-	"offer-search", "search again with a query (gpu_name=RTX_4090 num_gpus>=2 ...; the "
-			"line opens with the search in force; r runs it again)",
+	"offer-search", "query line for a new search (r: search again)",
 	"search", AF_HINT, NULL, run_search,
 };
 static const struct action_def detail_def = {
