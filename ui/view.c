@@ -244,8 +244,8 @@ bool view_can_filter(struct app *a, const struct view *v)
 
 const char *view_filter_text(struct app *a, const struct view *v)
 {
-	if (v && v->ops->filter_text)
-		return v->ops->filter_text(a, v->st);
+	if (v && v->ops->filter)
+		return v->ops->filter(a, v->st, NULL);
 	struct list *l = view_list(a, v);
 	return l ? list_filter(l) : "";
 }

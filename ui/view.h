@@ -90,10 +90,10 @@ struct view_ops {
 	 * now): the list widget (widgets/list.h) moves, pages and filters it,
 	 * so the view's action callback never sees ACT_UP..ACT_BOTTOM. */
 	struct list *(*list)(struct app *a, void *st);
-	/* The `/` filter of a view without a list: apply text; the text in
-	 * force.  NULL: the list's (or no filter). */
-	void (*filter)(struct app *a, void *st, const char *text);
-	const char *(*filter_text)(const struct app *a, const void *st);
+	/* The `/` filter of a view without a list (a table's): apply text
+	 * (NULL: none, just asking); returns the text in force.  NULL: the
+	 * list's (or no filter). */
+	const char *(*filter)(struct app *a, void *st, const char *text);
 	/* A search the service runs (offers, templates; opened by the view's
 	 * own key through view_search_prompt): text NULL asks for the query in
 	 * force (the line's first text); else run text (Enter).  Returns the

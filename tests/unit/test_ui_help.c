@@ -107,6 +107,44 @@ static struct instance row_inst(long id, const char *actual, const char *intende
 	return x;
 }
 
+/* Whether the help section under heading has a line with keys whose text
+ * holds part. */
+static bool section_has(const struct help_line *l, size_t n, const char *heading,
+			const char *keys, const char *part)
+{
+	bool in = false;
+	for (size_t i = 0; i < n; i++) {
+		if (l[i].heading) {
+			in = strcmp(l[i].text, heading) == 0;
+			continue;
+		}
+		if (in && strcmp(l[i].keys, keys) == 0 && strstr(l[i].text, part))
+			return true;
+	}
+	return false;
+}
+
+/* One language across the views: / filters every list view (its section
+ * says so), the offers' and templates' service search is s, the offers'
+ * section names r; the log view keeps less's / search; no & is left. */
+static void test_help_one_language(void **state)
+{
+	(void)state;
+	static struct help_line all[400];
+	km_default(&km);
+	size_t n = help_build(&km, false, all, 400);
+	assert_true(section_has(all, n, "Offers view", "/", "filter the rows shown"));
+	assert_true(section_has(all, n, "Offers view", "s", "new search"));
+	assert_true(section_has(all, n, "Offers view", "s", "r: search again"));
+	assert_true(section_has(all, n, "Templates (:templates [QUERY])", "/", "filter the rows shown"));
+	assert_true(section_has(all, n, "Templates (:templates [QUERY])", "s", "search the service"));
+	assert_true(section_has(all, n, "Events view", "/", "filter the rows shown"));
+	assert_false(section_has(all, n, "Log view", "/", "filter the rows shown"));
+	assert_true(section_has(all, n, "Log view", "/", "search the log"));
+	for (size_t i = 0; i < n; i++)
+		assert_true(strcmp(all[i].keys, "&") != 0 || strstr(all[i].text, "only the lines"));
+}
+
 static void test_hints(void **state)
 {
 	(void)state;
@@ -441,6 +479,7 @@ int main(void)
 	setlocale(LC_ALL, "C.UTF-8");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help_generated),
+		cmocka_unit_test(test_help_one_language),
 		cmocka_unit_test(test_hints),
 		cmocka_unit_test(test_hints_fit_the_row),
 		cmocka_unit_test(test_theme_parse),

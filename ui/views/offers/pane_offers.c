@@ -1243,19 +1243,15 @@ static void all_cells(struct off_view *v)
 }
 
 /* `/`: the rows shown, narrowed as it is typed (nothing is sent). */
-static void off_filter(struct app *a, void *st, const char *text)
+static const char *off_filter(struct app *a, void *st, const char *text)
 {
 	struct off_view *v = st;
+	if (!text)
+		return v->t.filter;
 	if (text[0])
 		all_cells(v);
 	table_set_filter(&v->t, text);
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
-}
-
-static const char *off_filter_text(const struct app *a, const void *st)
-{
-	(void)a;
-	const struct off_view *v = st;
 	return v->t.filter;
 }
 
@@ -1341,7 +1337,6 @@ const struct view_ops view_offers = {
 	.action = off_action,
 	.selected_row = off_selected,
 	.filter = off_filter,
-	.filter_text = off_filter_text,
 	.search = off_search,
 	.command = off_command,
 	.tab_text = off_tab_text,
