@@ -548,7 +548,7 @@ static void prompt_key(struct app *a, int key)
 			util_strlcpy(line, a->ptb.s, sizeof line);
 			remember_line(a, &a->hist_filter, line);
 			if (!filter)
-				v->ops->search(a, v->st, line);
+				a->prompt_run(a, v->st, line);
 		} else if (browse_key(a, &a->hist_filter, key) || textbuf_key(&a->ptb, key)) {
 			if (filter)
 				view_filter_set(a, v, a->ptb.s);

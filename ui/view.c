@@ -260,14 +260,16 @@ void view_filter_set(struct app *a, const struct view *v, const char *text)
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 }
 
-void view_search_prompt(struct app *a)
+void view_search_prompt(struct app *a, const char *text,
+			void (*run)(struct app *a, void *st, const char *line))
 {
 	struct view *v = view_current(a);
-	if (!v || !v->ops->search)
+	if (!v)
 		return;
 	a->prompt = PROMPT_SEARCH;
 	a->prompt_view = v;
-	textbuf_set(&a->ptb, v->ops->search(a, v->st, NULL));
+	a->prompt_run = run;
+	textbuf_set(&a->ptb, text);
 	history_reset(&a->hist_filter);
 	a->dirty |= DIRTY_MSG | DIRTY_HINTS;
 }

@@ -94,11 +94,6 @@ struct view_ops {
 	 * (NULL: none, just asking); returns the text in force.  NULL: the
 	 * list's (or no filter). */
 	const char *(*filter)(struct app *a, void *st, const char *text);
-	/* A search the service runs (offers, templates; opened by the view's
-	 * own key through view_search_prompt): text NULL asks for the query in
-	 * force (the line's first text); else run text (Enter).  Returns the
-	 * query in force.  NULL: none. */
-	const char *(*search)(struct app *a, void *st, const char *text);
 	/* `:NAME ARGS`: the view is shown and gets ARGS (`:offers gpu_name=...`);
 	 * NULL: the word takes no arguments. */
 	void (*command)(struct app *a, void *st, const char *args);
@@ -170,9 +165,11 @@ struct list *view_list(struct app *a, const struct view *v);
 bool view_can_filter(struct app *a, const struct view *v);
 const char *view_filter_text(struct app *a, const struct view *v);
 void view_filter_set(struct app *a, const struct view *v, const char *text);
-/* Open the search line of the current view (its search op), pre-filled
- * with the query in force; Enter runs it.  For a view's search key. */
-void view_search_prompt(struct app *a);
+/* Open a search line for the current view (a search the service runs,
+ * the log's less-like search: a view's own key), pre-filled with text;
+ * Enter runs the line with run(a, the view's state, line), Esc drops it. */
+void view_search_prompt(struct app *a, const char *text,
+			void (*run)(struct app *a, void *st, const char *line));
 /* Show view idx (a Tab view, or open an overlay on arg). */
 void view_show(struct app *a, int idx, long arg);
 void view_open(struct app *a, const char *name, long arg); /* by name */

@@ -818,7 +818,7 @@ static void draw_header(struct app *a, struct off_view *v, const struct rect *r)
 		 priced_disk(&v->qc));
 	draw_fill(r->y, r->x, r->w, theme_attr(ROLE_TITLE));
 	draw_text(r->y, r->x, r->w, l1, theme_attr(ROLE_TITLE));
-	char l2[700], filt[200] = "";
+	char l2[900], filt[200] = "";
 	if (v->t.filter[0])
 		snprintf(filt, sizeof filt, " | filter: %s (%zu of %zu shown)", v->t.filter, v->t.nview,
 			 v->t.nrows);
@@ -1043,10 +1043,15 @@ static void run_type(struct app *a, enum action act)
 		research(a, v, pane_offers_next_type(intent(v)->type), NULL);
 }
 
+static void off_command(struct app *a, void *st, const char *args);
+
+/* s: the query line, pre-filled with the search in force; Enter runs it. */
 static void run_search(struct app *a, enum action act)
 {
 	(void)act;
-	view_search_prompt(a);
+	struct off_view *v = state(a);
+	if (v)
+		view_search_prompt(a, v->line, off_command); /* as `:offers QUERY` */
 }
 
 static void run_detail(struct app *a, enum action act)
@@ -1255,15 +1260,6 @@ static const char *off_filter(struct app *a, void *st, const char *text)
 	return v->t.filter;
 }
 
-/* s: the query line, pre-filled with the search in force; Enter runs it. */
-static const char *off_search(struct app *a, void *st, const char *text)
-{
-	struct off_view *v = st;
-	if (text)
-		run_line(a, st, text);
-	return v->line;
-}
-
 /* `:offers QUERY`: run it. */
 static void off_command(struct app *a, void *st, const char *args)
 {
@@ -1337,7 +1333,6 @@ const struct view_ops view_offers = {
 	.action = off_action,
 	.selected_row = off_selected,
 	.filter = off_filter,
-	.search = off_search,
 	.command = off_command,
 	.tab_text = off_tab_text,
 };

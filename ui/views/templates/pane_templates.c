@@ -422,10 +422,14 @@ static void run_tdetail(struct app *a, enum action act)
 }
 
 /* s: the query line (the service searches), pre-filled with the query in force. */
+static void tv_command(struct app *a, void *st, const char *args);
+
 static void run_search(struct app *a, enum action act)
 {
 	(void)act;
-	view_search_prompt(a);
+	struct tpl_view *v = tstate(a);
+	if (v)
+		view_search_prompt(a, v->line, tv_command); /* as `:templates QUERY` */
 }
 
 /* The templates view's action table (the changes' handler: tpl_edit.c). */
@@ -607,25 +611,15 @@ static void run_query(struct app *a, struct tpl_view *v, const char *text)
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 }
 
-/* s: the query line; Enter runs it (run_query). */
-static const char *tv_search(struct app *a, void *st, const char *text)
-{
-	struct tpl_view *v = st;
-	if (text)
-		run_query(a, v, text);
-	return v->line;
-}
-
 /* `:templates QUERY`: opened (if it was not) with that search. */
 static void tv_command(struct app *a, void *st, const char *args)
-{
+{ /* also Enter in the s line (view_search_prompt) */
 	struct tpl_view *v = st;
 	int i = view_find(a, "templates");
 	if (i >= 0 && a->overlay != i)
 		view_show(a, i, 0);
 	run_query(a, v, args);
 }
-
 
 static const void *tv_selected_row(const struct app *a, const void *st)
 {
@@ -679,7 +673,6 @@ const struct view_ops view_templates = {
 	.action = tv_action,
 	.selected_row = tv_selected_row,
 	.list = tv_list,
-	.search = tv_search,
 	.command = tv_command,
 	.modal_key = tv_modal_key,
 	.modal_draw = tv_modal_draw,
