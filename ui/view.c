@@ -62,7 +62,8 @@ static enum action show_action(const struct view_ops *ops)
 int view_keys(struct keymap *km, const struct view_ops *ops)
 {
 	int parent = ops->ctx_parent ? km_ctx_by_name(ops->ctx_parent) : -1;
-	int ctx = km_ctx_register(ops->name, ops->heading, ops->ctx_flags, parent);
+	unsigned flags = ops->ctx_flags | (ops->list || ops->filter ? CTXF_FILTER : 0u);
+	int ctx = km_ctx_register(ops->name, ops->heading, flags, parent);
 	if (ctx < 0)
 		return CTX_GLOBAL;
 	keymap_ctx_defaults(km, ctx);

@@ -66,8 +66,7 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 		/* a list's own `/`: every list view filters its rows the same way */
 		char fkeys[64];
 		keymap_keys_for(km, c, ACT_FILTER, fkeys, sizeof fkeys);
-		if (any && c != CTX_GLOBAL && (km_ctx_flags(c) & CTXF_LIST) &&
-		    !(km_ctx_flags(c) & CTXF_SECTION) && fkeys[0])
+		if (any && (km_ctx_flags(c) & CTXF_FILTER) && fkeys[0])
 			n = add(out, n, max, false, fkeys,
 				"filter the rows shown: text, column=value, !text (Esc clears)");
 	}
