@@ -1,10 +1,11 @@
-/* view.h: the view interface.  A view (instances, events, offers, templates,
- * serverless, logs, account, 2FA) or an overlay opened over one (detail, help) is one
- * file holding a table of operations and a private state struct that only
- * it sees; struct app keeps the list of views and knows none of their
- * insides.  tmux's mode-tree is the model: the view supplies its callbacks
- * and its data, the framework does the rest (Tab order, number keys, `:`
- * words, key contexts, help sections, the header's list of views).
+/* view.h: the view interface.  A view (instances, events, offers,
+ * templates, serverless, logs, account, 2FA) or an overlay opened over one
+ * (detail, help) is one file holding a table of operations and a private
+ * state struct that only it sees; struct app keeps the list of views and
+ * knows none of their insides.  tmux's mode-tree is the model: the view
+ * supplies its callbacks and its data, the framework does the rest (Tab
+ * order, number keys, `:` words, key contexts, help sections, the header's
+ * list of views).
  *
  * How to add a view:
  *   1. Write ui/views/NAME/pane_NAME.c with `const struct view_ops view_NAME = {...}`:
@@ -160,7 +161,7 @@ int view_find(const struct app *a, const char *name); /* index or -1 (name or al
 int view_find_word(const struct app *a, const char *word); /* index of a view's `words`, or -1 */
 /* The list v's keys act on now (ops->list), NULL: none. */
 struct list *view_list(struct app *a, const struct view *v);
-/* Whether v has a `/` filter (a list, or filter ops); the text in force
+/* Whether v has a `/` filter (a list, or a filter op); the text in force
  * ("" when none); apply text. */
 bool view_can_filter(struct app *a, const struct view *v);
 const char *view_filter_text(struct app *a, const struct view *v);
