@@ -153,6 +153,23 @@ static void test_help_one_language(void **state)
 	}
 	for (size_t i = 0; i < n; i++)
 		assert_true(strcmp(all[i].keys, "&") != 0 || strstr(all[i].text, "only the lines"));
+	/* the hint bar offers / where it filters, and nowhere else (the
+	 * account's sections follow their view) */
+	struct hint h[24];
+	int ctxs[] = { km_ctx_by_name("events"), km_ctx_by_name("account"),
+		       km_ctx_by_name("account-apikeys"), km_ctx_by_name("offers") };
+	for (size_t c = 0; c < sizeof ctxs / sizeof ctxs[0]; c++) {
+		if (ctxs[c] < 0)
+			continue;
+		size_t nh = statusbar_hints(&km, ctxs[c], false, NULL, 0, h, 24);
+		bool slash = false;
+		for (size_t i = 0; i < nh; i++)
+			slash |= strcmp(h[i].key, "/") == 0;
+		int vc = (km_ctx_flags(ctxs[c]) & CTXF_SECTION) ? km_ctx_parent(ctxs[c]) : ctxs[c];
+		assert_int_equal(slash, (km_ctx_flags(vc) & CTXF_FILTER) != 0);
+	}
+	assert_true(km_ctx_flags(km_ctx_by_name("events")) & CTXF_FILTER);
+	assert_true(km_ctx_flags(km_ctx_by_name("offers")) & CTXF_FILTER);
 }
 
 static void test_hints(void **state)
