@@ -199,6 +199,10 @@ static void test_selection_follows_id(void **state)
 	assert_int_equal(r_id(&s, list_selected(&l)), 105);
 	list_set_filter(&l, "stopped"); /* beta, zeta two */
 	assert_int_equal(r_id(&s, list_selected(&l)), 105);
+	list_set_filter(&l, "nothing matches"); /* every row hidden: the id is kept */
+	assert_int_equal(list_selected(&l), LIST_NONE);
+	list_set_filter(&l, "");
+	assert_int_equal(r_id(&s, list_selected(&l)), 105);
 	list_set_filter(&l, "running"); /* zeta is hidden: the first row */
 	assert_int_equal(list_selected(&l), 0);
 	list_free(&l);

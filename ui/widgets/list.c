@@ -115,7 +115,6 @@ void list_free(struct list *l)
 static void refilter(struct list *l, bool first)
 {
 	size_t old_pos = l->sel;
-	bool had = l->nshown > 0;
 	if (l->cap < l->n) {
 		l->cap = l->n;
 		l->shown = xrealloc(l->shown, l->cap * sizeof *l->shown);
@@ -135,15 +134,16 @@ static void refilter(struct list *l, bool first)
 		l->top = 0;
 		return;
 	}
-	if (had && (l->ops->id || first))
+	if (l->has_sel && (l->ops->id || first))
 		for (size_t k = 0; k < l->nshown; k++)
 			if (id_of(l, l->shown[k]) == l->sel_id) {
 				l->sel = k;
 				list_set_height(l, l->height);
 				return;
 			}
-	l->sel = first ? 0 : old_pos < l->nshown ? old_pos : l->nshown - 1;
+	l->sel = first || !l->has_sel ? 0 : old_pos < l->nshown ? old_pos : l->nshown - 1;
 	l->sel_id = id_of(l, l->shown[l->sel]);
+	l->has_sel = true;
 	list_set_height(l, l->height);
 }
 
@@ -200,6 +200,7 @@ void list_move(struct list *l, long delta)
 	}
 	l->sel = (size_t)at;
 	l->sel_id = id_of(l, l->shown[l->sel]);
+	l->has_sel = true;
 	list_set_height(l, l->height);
 }
 
@@ -235,6 +236,7 @@ bool list_select(struct list *l, size_t i)
 			} else {
 				l->sel = k;
 				l->sel_id = id_of(l, i);
+				l->has_sel = true;
 				list_set_height(l, l->height);
 			}
 			return true;

@@ -62,6 +62,7 @@ struct list {
 	size_t cap;
 	size_t sel;      /* position in shown (not a pager) */
 	long sel_id;     /* ops->id of the selected row */
+	bool has_sel;    /* sel_id is one (kept while a filter hides every row) */
 	size_t top;      /* first position drawn */
 	int height;      /* lines the last draw had (paging) */
 	char filter[128];

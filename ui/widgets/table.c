@@ -12,6 +12,23 @@
 #include "base/util.h"
 #include "widgets/list.h"
 
+/* The list under the table: row k is view[k] (filtered and sorted here). */
+static long nav_id(const void *ctx, size_t k)
+{
+	const struct table *t = ctx;
+	return t->rows[t->view[k]].id;
+}
+
+static const struct list_ops nav_ops = { NULL, NULL, NULL, nav_id };
+
+/* The list's selection and scroll into the fields the readers use. */
+static void from_nav(struct table *t)
+{
+	t->sel = t->nav.sel;
+	t->top = t->nav.top;
+	t->sel_id = t->nav.sel_id;
+}
+
 void table_init(struct table *t, const struct table_col *cols, int ncols, int sort_col)
 {
 	memset(t, 0, sizeof *t);
@@ -19,6 +36,7 @@ void table_init(struct table *t, const struct table_col *cols, int ncols, int so
 	t->ncols = ncols > TABLE_MAX_COLS ? TABLE_MAX_COLS : ncols;
 	t->sort_col = sort_col;
 	t->visible = ~0u;
+	list_init(&t->nav, &nav_ops, t, false);
 }
 
 void table_row_free(struct table_row *r, int ncols)
@@ -87,6 +105,7 @@ void table_free(struct table *t)
 	free(t->view);
 	t->view = NULL;
 	t->nview = 0;
+	list_free(&t->nav);
 }
 
 /* The widest cell of whole column c over every row. */
@@ -371,29 +390,24 @@ void table_apply(struct table *t)
 }
 
 /* After the view changed: the selection back on its id, or at the same
- * place when its row went away. */
+ * place when its row went away (the list's rule). */
 static void reselect(struct table *t, size_t old_sel)
 {
-	if (t->nview == 0) {
-		t->sel = 0;
-		t->top = 0;
-		return;
+	if (t->sel_id != t->nav.sel_id) { /* set by the caller: the row to select */
+		t->nav.sel_id = t->sel_id;
+		t->nav.has_sel = t->sel_id != 0;
 	}
-	if (t->sel_id && table_select_id(t, t->sel_id))
-		return;
-	/* the selected row went away (or none yet): stay at the same place */
-	t->sel = old_sel < t->nview ? old_sel : t->nview - 1;
-	if (!t->sel_id)
-		t->sel = 0;
-	t->sel_id = t->rows[t->view[t->sel]].id;
+	t->nav.sel = old_sel;
+	list_set_count(&t->nav, t->nview);
+	from_nav(t);
 }
 
 bool table_select_id(struct table *t, long id)
 {
 	for (size_t i = 0; i < t->nview; i++)
 		if (t->rows[t->view[i]].id == id) {
-			t->sel = i;
-			t->sel_id = id;
+			list_select(&t->nav, i);
+			from_nav(t);
 			return true;
 		}
 	return false;
@@ -401,15 +415,8 @@ bool table_select_id(struct table *t, long id)
 
 void table_move(struct table *t, long delta)
 {
-	if (!t->nview)
-		return;
-	long s = (long)t->sel + delta;
-	if (s < 0)
-		s = 0;
-	if (s >= (long)t->nview)
-		s = (long)t->nview - 1;
-	t->sel = (size_t)s;
-	t->sel_id = t->rows[t->view[t->sel]].id;
+	list_move(&t->nav, delta);
+	from_nav(t);
 }
 
 void table_home(struct table *t) { table_move(t, -(long)t->nview); }
@@ -422,16 +429,8 @@ const struct table_row *table_selected(const struct table *t)
 
 void table_scroll(struct table *t, int h)
 {
-	if (h <= 0 || !t->nview) {
-		t->top = 0;
-		return;
-	}
-	if (t->sel < t->top)
-		t->top = t->sel;
-	if (t->sel >= t->top + (size_t)h)
-		t->top = t->sel - (size_t)h + 1;
-	if (t->top + (size_t)h > t->nview)
-		t->top = t->nview > (size_t)h ? t->nview - (size_t)h : 0;
+	list_set_height(&t->nav, h);
+	from_nav(t);
 }
 
 int table_col_by_name(const struct table *t, const char *name)
