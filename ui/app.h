@@ -77,8 +77,11 @@ struct app {
 	/* message line */
 	enum prompt prompt;
 	struct view *prompt_view; /* the view the filter (or search) applies to */
-	/* PROMPT_SEARCH: Enter runs the line with this (view_search_prompt) */
+	/* PROMPT_SEARCH (view_search_prompt): Enter runs the line with
+	 * prompt_run; prompt_edit (NULL: none) sees it as it is typed, and ""
+	 * on Esc */
 	void (*prompt_run)(struct app *a, void *st, const char *text);
+	void (*prompt_edit)(struct app *a, void *st, const char *text);
 	struct textbuf ptb;
 	struct history hist_cmd, hist_filter; /* the `:` and `/` histories (history.h) */
 	char hist_path[1024]; /* where they are saved, "" when nowhere */

@@ -535,12 +535,15 @@ static void prompt_key(struct app *a, int key)
 {
 	a->dirty |= DIRTY_MSG | DIRTY_HINTS;
 	if (a->prompt == PROMPT_FILTER || a->prompt == PROMPT_SEARCH) {
-		/* the filter applies as it is typed; the search only on Enter */
+		/* the filter applies as it is typed; a search runs on Enter
+		 * (its edit hook, if any, sees the line as it is typed) */
 		struct view *v = a->prompt_view;
 		bool filter = a->prompt == PROMPT_FILTER;
 		if (key == 27) {
 			if (filter)
 				view_filter_set(a, v, "");
+			else if (a->prompt_edit)
+				a->prompt_edit(a, v->st, "");
 			a->prompt = PROMPT_NONE;
 		} else if (key == '\n') {
 			a->prompt = PROMPT_NONE;
@@ -552,6 +555,8 @@ static void prompt_key(struct app *a, int key)
 		} else if (browse_key(a, &a->hist_filter, key) || textbuf_key(&a->ptb, key)) {
 			if (filter)
 				view_filter_set(a, v, a->ptb.s);
+			else if (a->prompt_edit)
+				a->prompt_edit(a, v->st, a->ptb.s);
 		}
 		a->dirty |= DIRTY_BODY | DIRTY_HEADER;
 		return;

@@ -262,7 +262,8 @@ void view_filter_set(struct app *a, const struct view *v, const char *text)
 }
 
 void view_search_prompt(struct app *a, const char *text,
-			void (*run)(struct app *a, void *st, const char *line))
+			void (*run)(struct app *a, void *st, const char *line),
+			void (*edit)(struct app *a, void *st, const char *line))
 {
 	struct view *v = view_current(a);
 	if (!v)
@@ -270,6 +271,7 @@ void view_search_prompt(struct app *a, const char *text,
 	a->prompt = PROMPT_SEARCH;
 	a->prompt_view = v;
 	a->prompt_run = run;
+	a->prompt_edit = edit;
 	textbuf_set(&a->ptb, text);
 	history_reset(&a->hist_filter);
 	a->dirty |= DIRTY_MSG | DIRTY_HINTS;

@@ -168,9 +168,12 @@ const char *view_filter_text(struct app *a, const struct view *v);
 void view_filter_set(struct app *a, const struct view *v, const char *text);
 /* Open a search line for the current view (a search the service runs,
  * the log's less-like search: a view's own key), pre-filled with text;
- * Enter runs the line with run(a, the view's state, line), Esc drops it. */
+ * Enter runs the line with run(a, the view's state, line), Esc drops it;
+ * edit (NULL: none) gets the line as it is typed, and "" on Esc (the log
+ * highlights its matches as you type). */
 void view_search_prompt(struct app *a, const char *text,
-			void (*run)(struct app *a, void *st, const char *line));
+			void (*run)(struct app *a, void *st, const char *line),
+			void (*edit)(struct app *a, void *st, const char *line));
 /* Show view idx (a Tab view, or open an overlay on arg). */
 void view_show(struct app *a, int idx, long arg);
 void view_open(struct app *a, const char *name, long arg); /* by name */

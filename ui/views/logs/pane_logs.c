@@ -911,6 +911,7 @@ static int save(struct app *a, struct lp_view *v, struct lp_log *L, bool overwri
 }
 
 static void lp_search(struct app *a, void *st, const char *text);
+static void lp_search_edit(struct app *a, void *st, const char *text);
 
 /* Scrolling (pauses following), G (follows) and the log keys. */
 static bool lp_action(struct app *a, void *st, enum action act)
@@ -955,7 +956,7 @@ static bool lp_action(struct app *a, void *st, enum action act)
 		if (L->kind == LK_INSTANCE)
 			inst_step(a, v, L);
 		break;
-	case LA_SEARCH: view_search_prompt(a, L->lv.search, lp_search); break;
+	case LA_SEARCH: view_search_prompt(a, L->lv.search, lp_search, lp_search_edit); break;
 	case LA_SEARCH_NEXT:
 	case LA_SEARCH_PREV: {
 		if (!L->lv.search[0]) {
@@ -1080,8 +1081,19 @@ static bool lp_modal_draw(struct app *a, void *st)
 	return v->dlg.kind == DLG_INPUT;
 }
 
-/* `/` (the log's search line), Enter: the search highlighted, and the
- * first match from the window. */
+/* `/` (the log's search line) as it is typed: the matches highlighted. */
+static void lp_search_edit(struct app *a, void *st, const char *text)
+{
+	struct lp_view *v = st;
+	struct lp_log *L = cur_log(v);
+	if (!L)
+		return;
+	logview_set_search(&L->lv, text);
+	a->dirty |= DIRTY_BODY;
+}
+
+/* Enter in the `/` line: the search highlighted, and the first match from
+ * the window. */
 static void lp_search(struct app *a, void *st, const char *text)
 {
 	struct lp_view *v = st;

@@ -1051,7 +1051,7 @@ static void run_search(struct app *a, enum action act)
 	(void)act;
 	struct off_view *v = state(a);
 	if (v)
-		view_search_prompt(a, v->line, off_command); /* as `:offers QUERY` */
+		view_search_prompt(a, v->line, off_command, NULL); /* as `:offers QUERY` */
 }
 
 static void run_detail(struct app *a, enum action act)

@@ -429,7 +429,7 @@ static void run_search(struct app *a, enum action act)
 	(void)act;
 	struct tpl_view *v = tstate(a);
 	if (v)
-		view_search_prompt(a, v->line, tv_command); /* as `:templates QUERY` */
+		view_search_prompt(a, v->line, tv_command, NULL); /* as `:templates QUERY` */
 }
 
 /* The templates view's action table (the changes' handler: tpl_edit.c). */
