@@ -35,7 +35,7 @@ struct tfa_challenge;
 #define DIRTY_HINTS 0x8u
 #define DIRTY_ALL 0xfu
 
-enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_COMMAND };
+enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_SEARCH /* the view's search op */, PROMPT_COMMAND };
 
 /* Dialog purposes. */
 enum dlg_purpose { DP_NONE, DP_STOP, DP_REBOOT, DP_DESTROY, DP_BID, DP_PREPAY, DP_LABEL,
@@ -76,7 +76,12 @@ struct app {
 
 	/* message line */
 	enum prompt prompt;
-	struct view *prompt_view; /* the view the filter applies to */
+	struct view *prompt_view; /* the view the filter (or search) applies to */
+	/* PROMPT_SEARCH (view_search_prompt): Enter runs the line with
+	 * prompt_run; prompt_edit (NULL: none) sees it as it is typed, and ""
+	 * on Esc */
+	void (*prompt_run)(struct app *a, void *st, const char *text);
+	void (*prompt_edit)(struct app *a, void *st, const char *text);
 	struct textbuf ptb;
 	struct history hist_cmd, hist_filter; /* the `:` and `/` histories (history.h) */
 	char hist_path[1024]; /* where they are saved, "" when nowhere */

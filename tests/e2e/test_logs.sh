@@ -128,6 +128,7 @@ t_search_filter() {
     keys / C-u
     type_text "autoscaler"
     keys Enter
+    wait_for_re "^>.*autoscaler" 5 || return 1
     l1=$(screen | grep "^>" | head -n 1)
     echo "$l1" | grep -q "autoscaler" || { fail "no marked autoscaler line: $l1"; return 1; }
     keys n

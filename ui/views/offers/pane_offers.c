@@ -63,7 +63,6 @@ struct offer_list {
 struct off_view {
 	struct query_cmd qc;      /* the search in force (line, type, order) */
 	char line[600];           /* its canonical text: what `/` pre-fills */
-	char draft[600];          /* the query line being typed */
 	struct offer *offers;     /* the last answer, server order (row i of t is offers[i]) */
 	size_t n;
 	double fill_disk;         /* GB the rows are priced for (the search answered) */
@@ -341,10 +340,16 @@ void pane_offers_cells(struct table_row *row, const struct offer *o, double disk
 	}
 }
 
+static void all_cells(struct off_view *v);
+
 static void fill(struct off_view *v)
 {
 	v->fill_disk = priced_disk(&v->qc);
 	pane_offers_fill(&v->t, v->offers, v->n, v->fill_disk);
+	if (v->t.filter[0]) { /* the `/` filter reads the cells */
+		all_cells(v);
+		table_apply(&v->t);
+	}
 }
 
 /* ---- searching ---------------------------------------------------------------- */
@@ -813,8 +818,11 @@ static void draw_header(struct app *a, struct off_view *v, const struct rect *r)
 		 priced_disk(&v->qc));
 	draw_fill(r->y, r->x, r->w, theme_attr(ROLE_TITLE));
 	draw_text(r->y, r->x, r->w, l1, theme_attr(ROLE_TITLE));
-	char l2[700];
-	snprintf(l2, sizeof l2, " query: %s", v->line[0] ? v->line : "(none: every offer)");
+	char l2[900], filt[200] = "";
+	if (v->t.filter[0])
+		snprintf(filt, sizeof filt, " | filter: %s (%zu of %zu shown)", v->t.filter, v->t.nview,
+			 v->t.nrows);
+	snprintf(l2, sizeof l2, " query: %s%s", v->line[0] ? v->line : "(none: every offer)", filt);
 	draw_fill(r->y + 1, r->x, r->w, theme_attr(ROLE_NORMAL));
 	/* the status (searching, the answer, the pacer's wait, an error) is
 	 * never pushed off by a long query: the query is cut instead, with an
@@ -942,8 +950,9 @@ static void off_draw(struct app *a, void *st, const struct rect *r)
 				draw_text(y, body.x + 1, body.w - 1,
 					  v->req ? "searching..."
 					  : v->searched && v->replace_id && v->relax[0] ? v->relax
+					  : v->n && v->t.filter[0] ? "no offer matches the filter (Esc clears)"
 					  : v->searched ? "no offer matches the query"
-							: "no search yet: / types a query, r searches",
+							: "no search yet: s types a query, r searches",
 					  theme_attr(ROLE_DIM));
 			continue;
 		}
@@ -974,6 +983,11 @@ static const char *why_not_replace(const void *row, char *buf, size_t n);
 static const struct action_def type_def = {
 	"offer-type", "offer type: on-demand, interruptible (bid), reserved (searches again)",
 	"type", AF_HINT, NULL, run_type,
+};
+static void run_search(struct app *a, enum action act);
+static const struct action_def search_def = {
+	"offer-search", "query line for a new search (r: search again)",
+	"search", AF_HINT, NULL, run_search,
 };
 static const struct action_def detail_def = {
 	"offer-detail", "every field of the selected offer", "detail", AF_NEEDS_SEL | AF_HINT,
@@ -1027,6 +1041,17 @@ static void run_type(struct app *a, enum action act)
 	struct off_view *v = state(a);
 	if (v)
 		research(a, v, pane_offers_next_type(intent(v)->type), NULL);
+}
+
+static void off_command(struct app *a, void *st, const char *args);
+
+/* s: the query line, pre-filled with the search in force; Enter runs it. */
+static void run_search(struct app *a, enum action act)
+{
+	(void)act;
+	struct off_view *v = state(a);
+	if (v)
+		view_search_prompt(a, v->line, off_command, NULL); /* as `:offers QUERY` */
 }
 
 static void run_detail(struct app *a, enum action act)
@@ -1111,6 +1136,9 @@ static void off_keys(struct keymap *km, int ctx)
 	enum action t = action_register(&type_def);
 	action_allow(t, ctx);
 	keymap_default(km, ctx, "t", t);
+	enum action s = action_register(&search_def);
+	action_allow(s, ctx);
+	keymap_default(km, ctx, "s", s);
 	enum action d = action_register(&detail_def);
 	action_allow(d, ctx);
 	keymap_default(km, ctx, "Enter", d);
@@ -1212,25 +1240,24 @@ static bool off_action(struct app *a, void *st, enum action act)
 	return true;
 }
 
-/* `/`: the query line, pre-filled with the search in force; typing only
- * edits it (nothing is searched per key), Enter runs it. */
-static void off_filter(struct app *a, void *st, const char *text)
+/* Every row's cells (made as rows are drawn otherwise): the filter reads them. */
+static void all_cells(struct off_view *v)
 {
-	(void)a;
+	for (size_t i = 0; i < v->t.nrows && i < v->n; i++)
+		pane_offers_cells(&v->t.rows[i], &v->offers[i], v->fill_disk);
+}
+
+/* `/`: the rows shown, narrowed as it is typed (nothing is sent). */
+static const char *off_filter(struct app *a, void *st, const char *text)
+{
 	struct off_view *v = st;
-	util_strlcpy(v->draft, text, sizeof v->draft);
-}
-
-static const char *off_filter_text(const struct app *a, const void *st)
-{
-	(void)a;
-	const struct off_view *v = st;
-	return v->line;
-}
-
-static void off_filter_enter(struct app *a, void *st, const char *text)
-{
-	run_line(a, st, text);
+	if (!text)
+		return v->t.filter;
+	if (text[0])
+		all_cells(v);
+	table_set_filter(&v->t, text);
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+	return v->t.filter;
 }
 
 /* `:offers QUERY`: run it. */
@@ -1306,8 +1333,6 @@ const struct view_ops view_offers = {
 	.action = off_action,
 	.selected_row = off_selected,
 	.filter = off_filter,
-	.filter_text = off_filter_text,
-	.filter_enter = off_filter_enter,
 	.command = off_command,
 	.tab_text = off_tab_text,
 };
