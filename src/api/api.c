@@ -4,6 +4,7 @@
  * fall-back and retry rules, and api_run(), the blocking executor used by
  * --dump with the official CLI's retry schedule. */
 #include "api/api.h"
+#include "api/pager.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -13,7 +14,6 @@
 #include "net/auth.h"
 #include "net/backoff.h"
 #include "base/config.h"
-#include "state/jobs.h"
 #include "base/log.h"
 #include "base/util.h"
 

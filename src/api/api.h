@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/apierr.h"
-#include "rules/sweep.h"
+#include "net/apierr.h"
+#include "json/json_stream.h"
 #include "net/http.h"
 #include "net/pace.h"
 #include "net/retry.h"
@@ -20,6 +20,7 @@
 struct config;
 struct auth;
 struct create_req;
+struct inst_page;
 
 /* Every endpoint the client calls, one row each: X(NAME, "name", rate,
  * kind, group, answer_mb) with

@@ -16,7 +16,6 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "state/money.h"
 #include "base/util.h"
 
 enum part_kind { PART_INST, PART_USER, PART_WG, PART_EP };
@@ -835,17 +834,6 @@ bool inst_state_billing_compute(enum inst_state s)
 	return s == IS_RUNNING || s == IS_LOADING || s == IS_STOPPING || s == IS_REBOOTING;
 }
 
-double model_burn_rate(const struct instance *const *v, size_t n)
-{
-	double total = 0;
-	for (size_t i = 0; i < n; i++) { /* the $/H column's figure, row by row */
-		double r = money_row_rate(v[i]);
-		if (isfinite(r))
-			total += r;
-	}
-	return total;
-}
-
 void model_count_states(const struct instance *const *v, size_t n, struct state_counts *c)
 {
 	memset(c, 0, sizeof *c);
@@ -858,14 +846,6 @@ void model_count_states(const struct instance *const *v, size_t n, struct state_
 		case IG_OUTBID: c->outbid++; break;
 		case IG_OTHER: case IG__COUNT: c->other++; break;
 		}
-}
-
-enum figure_kind model_burn_figure(const struct snapshot *s, double *burn)
-{
-	*burn = model_burn_rate(s->instances, s->ninstances);
-	if (!s->progress.partial)
-		return FIG_EXACT;
-	return *burn > 0 ? FIG_AT_LEAST : FIG_UNKNOWN;
 }
 
 const struct instance *snapshot_find_instance(const struct snapshot *s, long id)

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/apierr.h"
+#include "net/apierr.h"
 #include "base/config.h" /* enum ssh_route */
 
 /* Display state derived from actual/intended/cur/next status (model_derive_state). */
@@ -352,9 +352,6 @@ enum inst_group inst_state_group(enum inst_state s);
 const char *inst_group_name(enum inst_group g);  /* "running", "booting", ..., "failed", "outbid", "other" */
 bool inst_state_failed(enum inst_state s);        /* inst_state_group() == IG_FAILED */
 bool inst_state_billing_compute(enum inst_state s); /* GPU billed now */
-/* Burn rate of everything billing now: running in full, the rest storage only
- * (the sum of money_row_rate, the $/H column). */
-double model_burn_rate(const struct instance *const *v, size_t n); /* $/hour */
 /* Rows by state group (inst_state_group), for the header ("5 running, 2
  * booting, 1 stopped, 4 failed"). */
 struct state_counts {
@@ -366,15 +363,6 @@ struct state_counts {
 	size_t other;     /* IG_OTHER */
 };
 void model_count_states(const struct instance *const *v, size_t n, struct state_counts *c);
-/* How far a money figure over the loaded instances can be trusted. */
-enum figure_kind {
-	FIG_EXACT,    /* the whole fleet is loaded */
-	FIG_AT_LEAST, /* a part is loaded: the burn is at least this (runway at most) */
-	FIG_UNKNOWN,  /* a part is loaded and it bills nothing yet: no honest figure */
-};
-/* The burn rate of a snapshot and how to show it (the partial-figures rule:
- * never $0 or an infinite runway while instances are still arriving). */
-enum figure_kind model_burn_figure(const struct snapshot *s, double *burn);
 /* The row of an instance (binary search by id), or NULL. */
 const struct instance *snapshot_find_instance(const struct snapshot *s, long id);
 bool snapshot_pending(const struct snapshot *s, long instance_id, int kind); /* kind -1: any */

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "net/poller_pace.h"
+#include "poll/poller_pace.h"
 
 static void groups_are_closed(void **state)
 {

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "widgets/dialog.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "keymap.h"
 #include "widgets/textbuf.h"
 
