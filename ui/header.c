@@ -143,7 +143,7 @@ char *header_runway(double runway_h, bool ascii, char *buf, size_t n)
 
 enum figure_kind header_money(const struct snapshot *s, double *burn, double *runway_h)
 {
-	enum figure_kind fig = model_burn_figure(s, burn);
+	enum figure_kind fig = money_burn_figure(s, burn);
 	*runway_h = s->user ? money_runway_h(s->instances, s->ninstances, s->user->credit) : NAN;
 	return fig;
 }

@@ -28,7 +28,7 @@
 #include "app.h"
 #include "draw.h"
 #include "header.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "json/json_map.h"
 #include "state/model.h"
 #include "views/serverless/sv_edit.h"
