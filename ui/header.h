@@ -38,7 +38,8 @@ char *header_runway(double runway_h, bool ascii, char *buf, size_t n);
 /* The money figures of a snapshot, one rule for the header, its alerts and
  * the account view: the burn (money_burn_figure, how it can be trusted) and
  * the account's runway, where instances with prepaid credit pay from it
- * first (money_runway_h); runway NAN without a user record. */
+ * first (money_runway_h); runway NAN without a user record.  Summed once
+ * per published snapshot (its generation): UI thread only. */
 enum figure_kind header_money(const struct snapshot *s, double *burn, double *runway_h);
 
 /* Where the instance list waits when it has gone one refresh interval
