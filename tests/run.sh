@@ -77,7 +77,14 @@ for suite in "$@"; do
             echo "[$LABEL/layering] not ok - src/ includes curses" | tee -a "$RESULTS"
         else
             echo "[$LABEL/layering] ok - src/ has no curses include" | tee -a "$RESULTS"
-        fi ;;
+        fi
+        if sh "$SRCDIR/mk/layering.sh" "$SRCDIR" >"$LOGS/layering.log" 2>&1; then
+            echo "[$LABEL/layering] ok - includes go down the layers of mk/layering.sh, no cycle" | tee -a "$RESULTS"
+        else
+            echo "[$LABEL/layering] not ok - include layers or cycles (log: $LOGS/layering.log)" | tee -a "$RESULTS"
+            sed 's/^/    # /' "$LOGS/layering.log"
+        fi
+        echo "layering test_layering sh $SRCDIR/tests/layering/test_layering.sh" >>"$POOL/queue" ;;
     unit|contract)
         for bin in "$O/tests/$suite"/test_*; do
             [ -x "$bin" ] && echo "$suite $(basename "$bin") $bin" >>"$POOL/queue"
@@ -105,12 +112,13 @@ for suite in "$@"; do
     esac
 done
 # the order taken: fuzz, e2e by size (a fair guess at duration; the script is
-# the item's last word), then integ, contract, unit
+# the item's last word), then integ, contract, unit, layering
 {
     grep '^fuzz ' "$POOL/queue"
     grep '^e2e ' "$POOL/queue" | while read -r s n c; do echo "$(wc -c <"${c##* }") $s $n $c"; done |
         sort -rn | cut -d' ' -f2-
     grep '^integ ' "$POOL/queue"; grep '^contract ' "$POOL/queue"; grep '^unit ' "$POOL/queue"
+    grep '^layering ' "$POOL/queue"
 } >"$POOL/order"
 njobs=${TEST_JOBS:-4}
 w=0

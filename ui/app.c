@@ -18,10 +18,9 @@
 #include "command.h"
 #include "base/config.h"
 #include "base/errline.h"
-#include "views/offers/pane_offers.h"
-#include "net/poller.h"
+#include "poll/poller.h"
 #include "tfa_challenge.h"
-#include "ui.h"
+#include "external.h"
 #include "base/util.h"
 
 enum { KEYED_HOLD_S = 8 };
@@ -176,7 +175,7 @@ static void do_ssh(struct app *a, const struct instance *x, enum ssh_route r)
 		 "rentop: connecting to instance %ld (%s port %d)... (ssh's own messages follow; "
 		 "leaving ssh returns to rentop)",
 		 x->id, target, p);
-	int st = ui_run_external_err(argv, banner, why, sizeof why);
+	int st = external_run_err(argv, banner, why, sizeof why);
 	a->dirty |= DIRTY_ALL;
 	if ((st == 127 || st < 0) && !why[0]) {
 		app_toast(a, ROLE_ERROR, 10, "could not run %s", argv[0]);

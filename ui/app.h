@@ -12,7 +12,7 @@
 
 #include "widgets/dialog.h"
 #include "history.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "keymap.h"
 #include "layout.h"
 #include "state/model.h"
@@ -176,5 +176,12 @@ int app_submit(struct app *a, const struct job_req *req);
 void app_copy(const char *text);
 /* Base64 of n bytes into out (4*ceil(n/3)+1 bytes); returns out. */
 char *app_base64(const unsigned char *in, size_t n, char *out);
+
+/* Defined by the offers view (views/offers/pane_offers.c), declared here
+ * so that the shell, which answers the dialog O opened, includes no view: */
+/* UI thread: the answer to O's question on an image that failed to pull
+ * (DP_REPLACE_IMAGE): focus 0 fixes the image in the form, 1 opens the
+ * templates (an instance from a template) or rents the same image. */
+void pane_offers_replace_answer(struct app *a, long id, int focus);
 
 #endif

@@ -14,12 +14,12 @@
 #include "app.h"
 #include "widgets/dialog.h"
 #include "draw.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "json/json_map.h"
 #include "keymap.h"
 #include "state/model.h"
 #include "widgets/textbuf.h"
-#include "rules/tfaflow.h"
+#include "flow/tfaflow.h"
 #include "theme.h"
 #include "base/util.h"
 
@@ -348,7 +348,7 @@ void tfa_challenge_snapshot(struct app *a, struct tfa_challenge *c)
 static void wrapped(const struct rect *r, int *y, int ymax, const char *s, unsigned long attr)
 {
 	char lines[4][256];
-	int n = dialog_wrap(s, r->w - 4, lines, 4);
+	int n = draw_wrap(s, r->w - 4, lines, 4);
 	for (int i = 0; i < n && *y < ymax; i++)
 		draw_text((*y)++, r->x + 2, r->w - 4, lines[i], attr);
 }

@@ -20,15 +20,15 @@
 #include "net/auth.h"
 #include "base/config.h"
 #include "dump/dumpread.h"
-#include "rules/instcol.h"
+#include "dump/instcol.h"
 #include "json/json_map.h"
 #include "json/json_text.h"
-#include "rules/offers.h"
+#include "flow/offers.h"
 #include "net/pace.h"
 #include "rules/query.h"
 #include "rules/secrets.h"
 #include "rules/svfields.h"
-#include "rules/sweep.h"
+#include "poll/sweep.h"
 #include "base/util.h"
 #include "rules/workers.h"
 
@@ -174,7 +174,7 @@ static int read_ranges(struct api_client *cl, struct dump_recs *recs, struct ins
 	return 0;
 }
 
-/* Every instance: the shared pager (sweep.h) over v1 pages until next_token
+/* Every instance: the shared pager (api/pager.h) over v1 pages until next_token
  * is null, paced by the list's token bucket; v0 when v1 is absent.  A 429
  * slows the pace (jittered, past the window) and asks the same page again,
  * keeping the pages already fetched.  Unpaced (--page-rate 0), the pages

@@ -14,7 +14,7 @@
 #include "base/config.h"
 #include "net/http.h"
 #include "base/log.h"
-#include "rules/sweep.h"
+#include "poll/sweep.h"
 #include "base/util.h"
 
 size_t dumpread_partition(long lo, long hi, long total, size_t max, long *cuts)

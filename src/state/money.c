@@ -193,3 +193,22 @@ int money_watch_update(struct money_watch *w, enum money_level level, bool known
 	w->level = level;
 	return level > was ? 1 : level < was ? -1 : 0;
 }
+
+double money_burn_rate(const struct instance *const *v, size_t n)
+{
+	double total = 0;
+	for (size_t i = 0; i < n; i++) { /* the $/H column's figure, row by row */
+		double r = money_row_rate(v[i]);
+		if (isfinite(r))
+			total += r;
+	}
+	return total;
+}
+
+enum figure_kind money_burn_figure(const struct snapshot *s, double *burn)
+{
+	*burn = money_burn_rate(s->instances, s->ninstances);
+	if (!s->progress.partial)
+		return FIG_EXACT;
+	return *burn > 0 ? FIG_AT_LEAST : FIG_UNKNOWN;
+}

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "rules/acct.h"
-#include "rules/acctops.h"
+#include "flow/acctops.h"
 #include "api/api_account.h"
 #include "base/config.h"
 #include "views/help/help.h"

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "state/model.h"
 
 static int woken;

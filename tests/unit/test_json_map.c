@@ -17,6 +17,7 @@
 
 #include "json/json_map.h"
 #include "state/model.h"
+#include "state/money.h"
 #include "base/util.h"
 
 /* Load tests/unit/fixtures/<name> from $SRCDIR, else relative to the cwd. */
@@ -241,7 +242,7 @@ static void test_provisioning_nulls(void **state)
 	assert_string_equal(x->ssh_host, "ssh2.vast.ai");
 	assert_float_equal(x->dph_total, 0.2044, 1e-9);
 	/* burn rate counts provisioning as storage only */
-	assert_float_equal(model_burn_rate(&x, 1), 0.0044, 1e-9);
+	assert_float_equal(money_burn_rate(&x, 1), 0.0044, 1e-9);
 	instances_free(v, n);
 	json_decref(j);
 }

@@ -21,12 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/apierr.h"
+#include "net/apierr.h"
 #include "fuzz/instcmp.h"
 #include "json/json_map.h"
 #include "json/json_stream.h"
-#include "rules/offers.h"
-#include "rules/sweep.h"
+#include "flow/offers.h"
+#include "poll/sweep.h"
 #include "base/util.h"
 
 /* Compare the two mappers on text (and the shape-only pagers); fail with

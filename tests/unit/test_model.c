@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "state/model.h"
+#include "state/money.h"
 #include "base/util.h"
 
 /* Fill *x as json_map would: every string non-NULL, unknown doubles NAN. */
@@ -403,8 +404,8 @@ static void test_burn_rate(void **state)
 	v[3].dph_base = 0.7;
 	mk(&v[4], 5, "", "exited", "running", 3.0, NAN);    /* crashed, no storage known: 0 */
 	const struct instance *pv[5] = { &v[0], &v[1], &v[2], &v[3], &v[4] };
-	assert_float_equal(model_burn_rate(pv, 5), 1.0 + 0.2 + 0.05 + 1.0, 1e-9);
-	assert_float_equal(model_burn_rate(pv, 0), 0, 0);
+	assert_float_equal(money_burn_rate(pv, 5), 1.0 + 0.2 + 0.05 + 1.0, 1e-9);
+	assert_float_equal(money_burn_rate(pv, 0), 0, 0);
 	for (int i = 0; i < 5; i++)
 		instance_clear(&v[i]);
 }
@@ -463,7 +464,7 @@ static void *reader(void *arg)
 				bad |= s->instances[i]->dph_total != s->instances[0]->dph_total;
 			}
 			bad |= snapshot_find_instance(s, 2) == NULL;
-			bad |= model_burn_rate(s->instances, s->ninstances) < 0;
+			bad |= money_burn_rate(s->instances, s->ninstances) < 0;
 		}
 		if (s->user)
 			bad |= strncmp(s->user->email, "gen", 3) != 0;

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/offers.h"
+#include "flow/offers.h"
 #include "base/config.h"
 #include "rules/query.h"
 

@@ -28,11 +28,11 @@
 #include "base/config.h"
 #include "api/api.h"
 #include "api/api_serverless.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "json/json_map.h"
 #include "base/log.h"
 #include "state/model.h"
-#include "net/poller.h"
+#include "poll/poller.h"
 #include "base/util.h"
 
 struct sim {

@@ -15,7 +15,8 @@
 #include <limits.h>
 
 #include "state/model.h"
-#include "rules/sweep.h"
+#include "state/money.h"
+#include "poll/sweep.h"
 
 /* An instance object. */
 static json_t *inst(long id, const char *status)
@@ -1409,19 +1410,19 @@ static void test_partial_figures_rule(void **state)
 	double burn;
 	/* nothing loaded yet: no figure, never $0 */
 	s.progress.partial = true;
-	assert_int_equal(model_burn_figure(&s, &burn), FIG_UNKNOWN);
+	assert_int_equal(money_burn_figure(&s, &burn), FIG_UNKNOWN);
 	/* a part loaded: at least */
 	const struct instance *pv[2] = { &v[0], &v[1] };
 	s.instances = pv;
 	s.ninstances = 2;
-	assert_int_equal(model_burn_figure(&s, &burn), FIG_AT_LEAST);
+	assert_int_equal(money_burn_figure(&s, &burn), FIG_AT_LEAST);
 	assert_float_equal(burn, 3.0, 1e-9);
 	/* a part that bills nothing: still no figure */
 	s.ninstances = 0;
-	assert_int_equal(model_burn_figure(&s, &burn), FIG_UNKNOWN);
+	assert_int_equal(money_burn_figure(&s, &burn), FIG_UNKNOWN);
 	/* complete: exact, even 0 */
 	s.progress.partial = false;
-	assert_int_equal(model_burn_figure(&s, &burn), FIG_EXACT);
+	assert_int_equal(money_burn_figure(&s, &burn), FIG_EXACT);
 	assert_float_equal(burn, 0.0, 1e-9);
 }
 

@@ -20,7 +20,7 @@
 
 #include "views/offers/create_form.h"
 #include "widgets/form.h"
-#include "rules/offers.h"
+#include "flow/offers.h"
 #include "views/templates/pane_templates.h"
 
 static struct offer mk_offer(bool bid)

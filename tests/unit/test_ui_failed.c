@@ -15,7 +15,7 @@
 
 #include "api/api.h"
 #include "net/auth.h"
-#include "rules/instcol.h"
+#include "dump/instcol.h"
 #include "json/json_map.h"
 #include "state/model.h"
 #include "views/instances/pane_instances.h"

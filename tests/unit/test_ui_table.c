@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "app.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "state/model.h"
-#include "rules/instcol.h"
+#include "dump/instcol.h"
 #include "views/instances/pane_instances.h"
 #include "widgets/table.h"
 #include "base/util.h"

@@ -22,7 +22,7 @@
 #include "api/api_offers.h"
 #include "base/config.h"
 #include "widgets/form.h"
-#include "rules/offers.h"
+#include "flow/offers.h"
 #include "views/templates/tpl_edit.h"
 
 static struct config cfg;

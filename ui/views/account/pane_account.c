@@ -41,9 +41,9 @@
 #include <time.h>
 
 #include "rules/acct.h"
-#include "rules/acctops.h"
+#include "flow/acctops.h"
 #include "api/api_account.h"
-#include "api/apierr.h"
+#include "net/apierr.h"
 #include "app.h"
 #include "base/config.h"
 #include "net/auth.h"
@@ -51,14 +51,14 @@
 #include "draw.h"
 #include "widgets/form.h"
 #include "header.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "json/json_map.h"
 #include "layout.h"
 #include "state/model.h"
 #include "views/account/pane_account.h"
 #include "rules/sshkey.h"
 #include "theme.h"
-#include "rules/tfaflow.h"
+#include "flow/tfaflow.h"
 #include "base/util.h"
 #include "view.h"
 
@@ -1670,7 +1670,7 @@ static void draw_key_show(struct app *a, struct acct_view *v)
 	int want_w = 76;
 	struct rect probe = layout_dialog(l, want_w, l->rows);
 	int inner = probe.w - 4;
-	int ni = dialog_wrap(intro, inner, lines, 4);
+	int ni = draw_wrap(intro, inner, lines, 4);
 	/* the key itself, cut into lines of the inner width (no word breaks) */
 	int nk = 0;
 	size_t len = strlen(v->newkey), step = inner > 8 ? (size_t)inner : 8;
@@ -1678,7 +1678,7 @@ static void draw_key_show(struct app *a, struct acct_view *v)
 		snprintf(keyl[nk], sizeof keyl[nk], "%.*s", (int)(len - off < step ? len - off : step),
 			 v->newkey + off);
 	char msgl[3][256];
-	int nm = v->show_msg[0] ? dialog_wrap(v->show_msg, inner, msgl, 2) : 0;
+	int nm = v->show_msg[0] ? draw_wrap(v->show_msg, inner, msgl, 2) : 0;
 	int h = 2 + ni + 1 + nk + 1 + 1 + (nm ? nm + 1 : 0) + 2;
 	struct rect r = layout_dialog(l, want_w, h);
 	unsigned long bg = theme_attr(ROLE_DIALOG);

@@ -154,7 +154,7 @@ static bool ev_modal_draw(struct app *a, void *st)
 	snprintf(head, sizeof head, "%s  %s", when, level_name(e->level));
 	struct rect probe = layout_dialog(&a->lay, 76, a->lay.rows);
 	int inner = probe.w - 4;
-	int nl = dialog_wrap(e->text, inner, lines, 12);
+	int nl = draw_wrap(e->text, inner, lines, 12);
 	struct rect r = layout_dialog(&a->lay, 76, nl + 7);
 	unsigned long bg = theme_attr(ROLE_DIALOG);
 	for (int j = 0; j < r.h; j++)

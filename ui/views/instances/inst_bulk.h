@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "api/apierr.h"
+#include "net/apierr.h"
 #include "state/model.h"
 
 enum bulk_op { BULK_STOP, BULK_START, BULK_DESTROY, BULK_LABEL };

@@ -19,7 +19,7 @@
 #include "app.h"
 #include "widgets/dialog.h"
 #include "draw.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "state/model.h"
 #include "views/templates/pane_templates.h"
 #include "views/templates/tpl_picker.h"
@@ -29,75 +29,12 @@
 
 /* ---- pure: fields ------------------------------------------------------------------ */
 
-static const char *launch_names[LAUNCH__COUNT];
-
-static void init_names(void)
-{
-	for (int i = 0; i < LAUNCH__COUNT; i++)
-		launch_names[i] = create_launch_name((enum create_launch)i);
-}
-
 void create_tpl_clear(struct create_tpl *t)
 {
 	free(t->env);
 	free(t->onstart);
 	free(t->args_str);
 	memset(t, 0, sizeof *t);
-}
-
-/* A number as the form shows it: "8", "0.125". */
-void create_form_num_text(char *buf, size_t n, double v, int decimals)
-{
-	snprintf(buf, n, "%.*f", decimals, v);
-	char *dot = strchr(buf, '.');
-	if (dot) {
-		char *e = buf + strlen(buf) - 1;
-		while (e > dot && *e == '0')
-			*e-- = '\0';
-		if (e == dot)
-			*e = '\0';
-	}
-}
-
-/* The onstart field: refused when even compressed it is over the limit. */
-static bool check_onstart(const struct form_field *f, char *err, size_t n)
-{
-	const char *t = f->text ? f->text : "";
-	if (strlen(t) <= CREATE_ONSTART_MAX)
-		return true;
-	size_t wl = 0;
-	char *w = create_onstart_encode(t, &wl);
-	if (w) {
-		free(w);
-		return true;
-	}
-	snprintf(err, n, "%zu bytes; compressed still %zu, over the service's %d", strlen(t), wl,
-		 CREATE_ONSTART_MAX);
-	return false;
-}
-
-int create_form_add_launch(struct form *fm, enum create_launch initial)
-{
-	init_names();
-	return form_add_choice(fm, "launch", "Launch mode", launch_names, LAUNCH__COUNT,
-			       (int)initial);
-}
-
-int create_form_add_env(struct form *fm, const char *initial)
-{
-	int e = form_add_secret(fm, "env", "Env, ports (-e K=V -p H:C)", CREATE_ENV_MAX, false);
-	if (e >= 0 && initial)
-		textbuf_set(&fm->f[e].tb, initial);
-	return e;
-}
-
-int create_form_add_onstart(struct form *fm, const char *initial, bool compress)
-{
-	int os = form_add_multiline(fm, "onstart", "Onstart script", initial ? initial : "",
-				    compress ? CREATE_ONSTART_EDIT_MAX : CREATE_ONSTART_MAX, false);
-	if (os >= 0 && compress)
-		fm->f[os].check = check_onstart;
-	return os;
 }
 
 void create_form_build(struct form *fm, const struct offer *o, const struct offers_prefill *p)
@@ -109,19 +46,19 @@ void create_form_build(struct form *fm, const struct offer *o, const struct offe
 	form_add_text(fm, "template", "Template (Enter picks)", p ? p->template_hash_id : "",
 		      CREATE_HASH_MAX, false);
 	char disk[32];
-	create_form_num_text(disk, sizeof disk, p && p->disk > 0 ? p->disk : CREATE_DISK_DEFAULT, 1);
+	create_fields_num_text(disk, sizeof disk, p && p->disk > 0 ? p->disk : CREATE_DISK_DEFAULT, 1);
 	form_add_number(fm, "disk", "Disk (GB)", disk, 1, 1e6, false, true);
 	form_add_text(fm, "label", "Label", p ? p->label : "", CREATE_LABEL_MAX, false);
-	create_form_add_launch(fm, p ? p->launch : LAUNCH_SSH);
-	create_form_add_env(fm, p ? p->env : NULL);
-	create_form_add_onstart(fm, p ? p->onstart : "", true);
+	create_fields_add_launch(fm, p ? p->launch : LAUNCH_SSH);
+	create_fields_add_env(fm, p ? p->env : NULL);
+	create_fields_add_onstart(fm, p ? p->onstart : "", true);
 	form_add_text(fm, "args", "Args (entrypoint/args)",
 		      p && p->launch == LAUNCH_ARGS ? p->args_str : "", CREATE_ARGS_MAX, false);
 	form_add_toggle(fm, "stopped", "Start stopped", false);
 	if (o->is_bid) {
 		char bid[32] = "";
 		if (isfinite(o->min_bid) && o->min_bid > 0) /* up to the 3 decimals shown: never under */
-			create_form_num_text(bid, sizeof bid,
+			create_fields_num_text(bid, sizeof bid,
 				 o->min_bid < CREATE_BID_MIN ? CREATE_BID_MIN
 							     : ceil(o->min_bid * 1000 - 1e-9) / 1000, 3);
 		form_add_number(fm, "price", "Bid ($/h, 0.001-128)", bid, CREATE_BID_MIN,
@@ -152,7 +89,7 @@ void create_form_apply_template(struct form *fm, const struct template_rec *t,
 		textbuf_set(&fm->f[i].tb, ct->image);
 	if ((i = form_find(fm, "disk")) >= 0) {
 		char d[32];
-		create_form_num_text(d, sizeof d, f.disk, 1);
+		create_fields_num_text(d, sizeof d, f.disk, 1);
 		textbuf_set(&fm->f[i].tb, d);
 	}
 	if ((i = form_find(fm, "launch")) >= 0)

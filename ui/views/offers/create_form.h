@@ -26,13 +26,13 @@
 
 #include "api/api_offers.h"
 #include "widgets/form.h"
+#include "views/offers/create_fields.h"
 #include "json/json_map.h"
-#include "rules/offers.h"
+#include "flow/offers.h"
 
 struct app;
 struct event;
 
-#define CREATE_ONSTART_EDIT_MAX (256 * 1024) /* bytes of script the editor may give */
 
 /* What a picked template supplies (compared at submit: a value left as
  * the template gave it is not sent, the template's applies). */
@@ -44,16 +44,6 @@ struct create_tpl {
 };
 void create_tpl_clear(struct create_tpl *t);
 
-/* The fields the template form shares (create-instance and template
- * forms): the launch-mode choice ("launch"), the masked env and ports
- * field ("env"), the onstart script in $EDITOR ("onstart"; compress: up
- * to 256 KiB accepted when it compresses under the wire limit, else at
- * most CREATE_ONSTART_MAX characters).  Each returns its index or -1. */
-int create_form_add_launch(struct form *fm, enum create_launch initial);
-int create_form_add_env(struct form *fm, const char *initial);
-int create_form_add_onstart(struct form *fm, const char *initial, bool compress);
-/* A number as the form shows it: "8", "0.125" (at most decimals places). */
-void create_form_num_text(char *buf, size_t n, double v, int decimals);
 
 /* The form's fields for offer o (is_bid: a bid field prefilled with
  * min_bid), prefilled from p (NULL: defaults: 8 GB, ssh). */

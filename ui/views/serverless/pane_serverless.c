@@ -29,7 +29,7 @@
 #include "draw.h"
 #include "widgets/list.h"
 #include "header.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "json/json_map.h"
 #include "state/model.h"
 #include "views/serverless/sv_edit.h"

@@ -17,13 +17,13 @@
 
 #include "views/templates/tpl_edit.h"
 
-#include "api/apierr.h"
+#include "net/apierr.h"
 #include "app.h"
-#include "views/offers/create_form.h"
+#include "views/offers/create_fields.h"
 #include "widgets/dialog.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "state/model.h"
-#include "rules/offers.h"
+#include "flow/offers.h"
 #include "theme.h"
 #include "base/util.h"
 
@@ -48,14 +48,14 @@ void tpl_form_build(struct form *fm, const struct template_rec *t)
 	form_add_text(fm, "name", "Name", r.name ? r.name : "", TPL_NAME_MAX, true);
 	form_add_text(fm, "image", "Image", r.image ? r.image : "", CREATE_IMAGE_MAX, true);
 	form_add_text(fm, "tag", "Tag (empty: latest)", r.tag ? r.tag : "", TPL_TAG_MAX, false);
-	create_form_add_launch(fm, r.launch);
+	create_fields_add_launch(fm, r.launch);
 	char disk[32];
-	create_form_num_text(disk, sizeof disk,
+	create_fields_num_text(disk, sizeof disk,
 			     r.recommended_disk_space > 0 ? r.recommended_disk_space
 							  : CREATE_DISK_DEFAULT, 1);
 	form_add_number(fm, "disk", "Disk (GB)", disk, 1, 1e6, false, true);
-	create_form_add_env(fm, r.env);
-	create_form_add_onstart(fm, r.onstart, false);
+	create_fields_add_env(fm, r.env);
+	create_fields_add_onstart(fm, r.onstart, false);
 	form_add_text(fm, "args", "Args (entrypoint/args)", r.args_str ? r.args_str : "",
 		      CREATE_ARGS_MAX, false);
 	form_add_text(fm, "desc", "Description", r.desc ? r.desc : "", TPL_DESC_MAX, false);

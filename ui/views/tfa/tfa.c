@@ -36,12 +36,12 @@
 #include "widgets/dialog.h"
 #include "draw.h"
 #include "widgets/form.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "json/json_map.h"
 #include "state/model.h"
-#include "net/poller.h"
+#include "poll/poller.h"
 #include "widgets/qr.h"
-#include "rules/tfaflow.h"
+#include "flow/tfaflow.h"
 #include "theme.h"
 #include "base/util.h"
 #include "view.h"
@@ -1074,7 +1074,7 @@ static struct rect modal_box(const struct app *a, int want_w, int want_h, const 
 static void draw_lines(const struct rect *in, int *y, const char *s, unsigned long attr)
 {
 	char lines[8][256];
-	int n = dialog_wrap(s, in->w, lines, 8);
+	int n = draw_wrap(s, in->w, lines, 8);
 	for (int i = 0; i < n && *y < in->y + in->h; i++)
 		draw_text((*y)++, in->x, in->w, lines[i], attr);
 }

@@ -4,7 +4,7 @@
  * for offers like an instance (the failure rule: destroy it and rent
  * another offer), the create-form pre-fill from the old instance, and the
  * pacing of searches at the service's published limit. */
-#include "rules/offers.h"
+#include "flow/offers.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "api/apierr.h"
+#include "net/apierr.h"
 #include "net/http.h"
 #include "json/json_stream.h"
 #include "base/util.h"

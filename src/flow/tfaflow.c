@@ -2,7 +2,7 @@
  * choices, code forms, method rows with lock countdowns, the window and
  * failure lines, and the backup codes as text and as a 0600 file (the one
  * piece of I/O here).  See tfaflow.h. */
-#include "rules/tfaflow.h"
+#include "flow/tfaflow.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "rules/acct.h"
-#include "api/apierr.h"
+#include "net/apierr.h"
 #include "base/util.h"
 
 /* One choice for method m. */

@@ -7,7 +7,7 @@
  * fetch is due, a socket is ready or curl_multi_wakeup() is called (a job
  * was queued, "refresh now", stop).  Stopping removes every handle without
  * waiting for any timeout, so quitting is prompt even while a server hangs. */
-#include "net/poller.h"
+#include "poll/poller.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -25,14 +25,14 @@
 #include "net/backoff.h"
 #include "base/config.h"
 #include "net/http.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "json/json_map.h"
 #include "base/log.h"
 #include "state/model.h"
-#include "rules/offers.h"
-#include "net/poller_pace.h"
+#include "flow/offers.h"
+#include "poll/poller_pace.h"
 #include "net/retry.h"
-#include "rules/sweep.h"
+#include "poll/sweep.h"
 #include "base/util.h"
 
 #define OP_RETRIES 3    /* quick resends (retry.h allows them) of one request */

@@ -2,7 +2,7 @@
  * of a mask, the merge of an edited permissions object (unknown names
  * kept), the one-time 0600 secret file, the `:reports` machine id, a
  * report's age, and the counts a lost write's re-read is judged by. */
-#include "rules/acctops.h"
+#include "flow/acctops.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,13 +3,13 @@
  * address, image, machine, location, reliability, uptime) for both the
  * dashboard and --dump.  $/H is what
  * the row costs now (money.h): the header's burn is the sum of the column. */
-#include "rules/instcol.h"
+#include "dump/instcol.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "state/model.h"
 #include "state/money.h"
 #include "base/util.h"

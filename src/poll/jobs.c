@@ -5,7 +5,7 @@
  * pending set mirrored into the model on every change.  One mutex guards
  * the queue and orders the model's pending updates; the waker is called
  * with it released. */
-#include "state/jobs.h"
+#include "poll/jobs.h"
 
 #include <ctype.h>
 #include <math.h>

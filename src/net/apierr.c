@@ -6,7 +6,7 @@
  * server, client, transport, protocol), and the text shown to the user: one
  * sanitised line in which anything that looks like an echoed key (a run of
  * 32+ hex/base64 characters) is replaced by "********". */
-#include "api/apierr.h"
+#include "net/apierr.h"
 
 #include <ctype.h>
 #include <jansson.h>

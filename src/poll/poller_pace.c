@@ -1,7 +1,7 @@
 /* poller_pace.c: the endpoint buckets of poller_pace.h: grouping of the
  * endpoints the service limits together, and the rule that an action waiting
  * for a bucket goes before any fetch on it. */
-#include "net/poller_pace.h"
+#include "poll/poller_pace.h"
 
 void poller_pace_init(struct poller_pace *pp, double now)
 {

@@ -1,7 +1,7 @@
 /* logfollow.c: owns the schedule and the answer handling of one log pane's
  * fetches (endpoint logs in either form, instance logs through request_logs
  * and the result_url), on top of backoff.c's timing and logtail.c's merge. */
-#include "rules/logfollow.h"
+#include "flow/logfollow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
