@@ -28,12 +28,9 @@ t_ssh_fds() {
     rpid=$(rentop_pid)
     [ -n "$rpid" ] || { fail "no rentop process"; return 1; }
     keys x
-    deadline=$(( $(date +%s) + $(scaled 10) ))
-    child=
-    while [ -z "$child" ]; do
-        child=$(pgrep -P "$rpid" sleep | head -n 1)
-        [ "$(date +%s)" -lt "$deadline" ] || { fail "the ssh stand-in did not start"; return 1; }
-        [ -n "$child" ] || sleep 0.1
+    wait_begin 10
+    until child=$(pgrep -P "$rpid" sleep | head -n 1); [ -n "$child" ]; do
+        wait_tick || { fail "the ssh stand-in did not start"; return 1; }
     done
     fds=$(ls "/proc/$child/fd" | sort -n | tr '\n' ' ')
     note "the ssh child's descriptors: $fds"
