@@ -129,16 +129,24 @@ scaled() { echo $(( $1 * E2E_SCALE )); }
 # tests/run.sh's LIVE_E2E items).
 sim_start() {
     [ -x "$RENTOP_SIM" ] || { fail "no simulator at $RENTOP_SIM"; return 1; }
+    : >"$E2E_TMP/sim.out"   # there to read before the simulator opens it
     # shellcheck disable=SC2086 # SIM_ARGS is a list of flags
     "$RENTOP_SIM" --port 0 ${SIM_DIALECT:+--dialect $SIM_DIALECT} ${SIM_ARGS:-} "$@" >"$E2E_TMP/sim.out" 2>"$E2E_TMP/sim.err" &
     SIM_PID=$!
     echo "$SIM_PID" >"$E2E_TMP/sim.pid"
-    i=0 limit=$(( $(scaled 30) * 10 ))
+    wait_begin 30
     while :; do
-        SIM_URL=$(sed -n 's/^rentop-sim listening on \(http[^ ]*\).*/\1/p' "$E2E_TMP/sim.out" | head -n 1)
-        SIM_KEY=$(sed -n 's/^full-access key: *//p' "$E2E_TMP/sim.out" | head -n 1)
-        SIM_RO_KEY=$(sed -n 's/^read-only key: *//p' "$E2E_TMP/sim.out" | head -n 1)
-        SIM_TOTP=$(sed -n 's/^totp secret: *//p' "$E2E_TMP/sim.out" | head -n 1)
+        # its first lines, read by the shell (whole lines only: one being
+        # written waits for the next look)
+        SIM_URL= SIM_KEY= SIM_RO_KEY= SIM_TOTP=
+        while IFS= read -r line; do
+            case $line in
+            "rentop-sim listening on "http*) [ -n "$SIM_URL" ] || { SIM_URL=${line#rentop-sim listening on }; SIM_URL=${SIM_URL%% *}; } ;;
+            "full-access key: "*) [ -n "$SIM_KEY" ] || { sim_line_value "$line"; SIM_KEY=$SLV; } ;;
+            "read-only key: "*) [ -n "$SIM_RO_KEY" ] || { sim_line_value "$line"; SIM_RO_KEY=$SLV; } ;;
+            "totp secret: "*) [ -n "$SIM_TOTP" ] || { sim_line_value "$line"; SIM_TOTP=$SLV; } ;;
+            esac
+        done <"$E2E_TMP/sim.out"
         if [ -n "$SIM_URL" ] && [ -n "$SIM_KEY" ] && [ -n "$SIM_RO_KEY" ]; then
             case " $* " in *" --tfa on "*) [ -n "$SIM_TOTP" ] && break ;; *) break ;; esac
         fi
@@ -148,12 +156,16 @@ sim_start() {
             fail "rentop-sim exited before it listened"
             return 1
         fi
-        i=$((i + 1))
-        if [ $i -ge $limit ]; then fail "rentop-sim did not print its URL and keys"; return 1; fi
-        sleep 0.1
+        wait_tick || { fail "rentop-sim did not print its URL and keys"; return 1; }
     done
     SIM_URL=${SIM_URL%/}
     return 0
+}
+
+# sim_line_value LINE: SLV becomes what follows "name: " and its blanks.
+sim_line_value() {
+    SLV=${1#*: }
+    while :; do case $SLV in " "*) SLV=${SLV# } ;; *) break ;; esac; done
 }
 
 # sim_get PATH: GET a simulator path (control API or REST, no auth) to stdout.
