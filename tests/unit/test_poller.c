@@ -1433,6 +1433,12 @@ int main(void)
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	if (getenv("RENTOP_TEST_LOG")) /* the poller's debug log, for diagnosis */
 		log_open(getenv("RENTOP_TEST_LOG"));
+	/* a part of the tests by name (cmocka's globs): tests/run.sh runs this
+	 * binary as two items side by side, TEST_FILTER=P and TEST_SKIP=P */
+	if (getenv("TEST_FILTER"))
+		cmocka_set_test_filter(getenv("TEST_FILTER"));
+	if (getenv("TEST_SKIP"))
+		cmocka_set_skip_filter(getenv("TEST_SKIP"));
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(fills_model_and_runs_jobs, sim_start, sim_stop),
 		cmocka_unit_test_setup_teardown(refused_key_marks_model, sim_start, sim_stop),

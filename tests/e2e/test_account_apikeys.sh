@@ -1,13 +1,14 @@
 #!/bin/sh
-# test_account2.sh: the account view's API keys section against rentop-sim
-# (screen and simulator state): its own hint bar and keys; a key created
-# with a scope (the permissions sent checked), shown once, written to a new
+# test_account_apikeys.sh: the account view's API keys section against
+# rentop-sim (screen and simulator state): its own hint bar and keys; a key
+# created with a scope (the permissions sent checked), shown once, written to a new
 # 0600 file (never over an existing one) and copied with OSC 52, then absent
 # from the screen, the scrollback, the log and every capture; a full-access
 # key sent without permissions; a delete that starts on Cancel (nothing
 # sent) and then deletes after one confirmation; the key rentop runs with
 # asks twice (Cancel on the second sends nothing), and is deleted after both
-# (said in the event log).  Roles, reports, --read-only: test_account3.sh.
+# (said in the event log).  Roles, reports, --read-only:
+# test_account_roles_reports.sh.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/secrets_lib.sh"
 

@@ -1,14 +1,11 @@
 #!/bin/sh
-# test_safety.sh: keys that interrupt work confirm first, and unbinding a key
-# in the config really takes it away.  R (reboot) opens a dialog that starts
-# on Cancel, names the instance and says the work is interrupted: R then
-# Enter sends nothing (the simulator's reboot counter stays 0), R Tab Enter
-# reboots; the same from the detail view.  `bind D none` (global) unbinds D
-# in the table and the detail view and takes it out of the help; a refused
-# bind line's warning stays on screen until a key is pressed, whatever
-# other toast arrives meanwhile.  Actions fit the row: s or x on a stopped
-# row and S on a running one say why and send nothing, and the hint bar
-# offers only what applies.
+# test_action_guards.sh: keys that interrupt work confirm first, and actions
+# fit the row.  R (reboot) opens a dialog that starts on Cancel, names the
+# instance and says the work is interrupted: R then Enter sends nothing (the
+# simulator's reboot counter stays 0), R Tab Enter reboots; the same from
+# the detail view.  s or x on a stopped row and S on a running one say why
+# and send nothing, and the hint bar offers only what applies.  Unbinding a
+# key in the config: test_config_bind.sh.
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
@@ -64,50 +61,6 @@ t_reboot_detail_confirms() {
     sim_expect "count('/instances/reboot/$id')" $(( mine + 1 )) 15 || return 1
     keys Escape
     clear_filter
-}
-
-# The README's `bind D none` and a refused line, in the user's config file.
-t_unbind_start() {
-    tm kill-server >/dev/null 2>&1
-    e2e_home
-    mkdir -p "$E2E_HOME/.config/rentop"
-    printf 'bind D none\nbind Q frobnicate\n' >"$E2E_HOME/.config/rentop/config"
-    rentop_start -s 140x34 || return 1
-    wait_for "$(first_inst True)" 30 || return 1
-    wait_for 'unknown action "frobnicate"' 10
-}
-
-t_warning_stays() {
-    # another toast arrives (an instance goes offline) and 12 s pass (a toast lasts 10 s)
-    id=$(first_inst "$RUNNING")
-    sim_post /__sim/instance "{\"id\":$id,\"actual_status\":\"offline\"}" || return 1
-    wait_for_re "$id .*offline" 40 || return 1
-    sleep 12
-    on_screen 'unknown action "frobnicate"' || return 1
-    keys j
-    wait_gone 'unknown action "frobnicate"' 5
-}
-
-t_unbound_d() {
-    id=$(first_inst "$RUNNING")
-    select_row "$id" || return 1
-    keys D
-    sleep 1
-    not_on_screen "Destroy instance" || return 1
-    keys Enter
-    wait_for "Instance $id" 10 || return 1
-    keys D
-    sleep 1
-    not_on_screen "Destroy instance" || return 1
-    keys Escape
-    sleep 0.3
-    keys '?'
-    wait_for "Instances view" 10 || return 1
-    screen | grep -E '^ +D(/X)? +destroy' && { fail "help lists D for destroy"; return 1; }
-    not_on_screen "destroy (stops all billing" || return 1
-    keys Escape
-    clear_filter
-    [ "$(sim_state "inst($id) is not None")" = true ] || { fail "instance $id was destroyed"; return 1; }
 }
 
 # Actions that fit the row: refused with the reason, nothing sent.
@@ -169,8 +122,4 @@ tap "R confirms in the detail view too" t_reboot_detail_confirms
 tap "s and x on a stopped row say why and send nothing; its hints offer start only" t_stop_on_stopped
 tap "S on a running row says why and sends nothing" t_start_on_running
 tap "q quits with status 0" rentop_quit
-e2e_tap "rentop starts with 'bind D none' and a refused bind line" t_unbind_start
-e2e_tap "the refused bind line's warning stays until a key is pressed" t_warning_stays
-tap "bind D none: D does nothing in the table or the detail view, and help does not list it" t_unbound_d
-tap "q quits with status 0 (config run)" rentop_quit
 e2e_done

@@ -1,6 +1,6 @@
 #!/bin/sh
-# test_account3.sh: the account view's team roles and machine reports, and
-# --read-only over every section, against rentop-sim (screen and simulator
+# test_account_roles_reports.sh: the account view's team roles and machine
+# reports, and --read-only over every section, against rentop-sim (screen and simulator
 # state): a role created with a preset (the service's error first kept in
 # the open form with what was typed), then edited by ticking a category
 # (the scope becomes custom; the categories sent checked); the reports of an
