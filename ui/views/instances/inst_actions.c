@@ -2,13 +2,14 @@
  * line, flags, default keys, the precondition on the row's state (so that
  * `s` on a stopped row says why instead of sending a request, and the hint
  * bar shows only what fits the selected row) and the handler, which opens
- * the action's dialog or submits its job through app_instance_action(). */
+ * the action's dialog or submits its job through inst_dialogs_action(). */
 #include "views/instances/inst_actions.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "app.h"
+#include "views/instances/inst_dialogs.h"
 #include "state/model.h"
 
 const char *inst_why_not_stop(const void *row, char *buf, size_t n)
@@ -123,7 +124,7 @@ static void run(struct app *a, enum action act)
 	const struct instance *x = app_selected(a);
 	enum inst_op op;
 	if (x && op_of(act, &op))
-		app_instance_action(a, op, x->id);
+		inst_dialogs_action(a, op, x->id);
 }
 
 struct inst_action {

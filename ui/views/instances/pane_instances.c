@@ -25,6 +25,7 @@
 #include "widgets/dialog.h"
 #include "views/instances/inst_bulk.h"
 #include "views/instances/inst_actions.h"
+#include "views/instances/inst_dialogs.h"
 #include "views/account/pane_account.h"
 #include "rules/instcol.h"
 #include "base/config.h"
@@ -117,6 +118,7 @@ struct inst_view {
 			       * table is rebuilt when it is shown again */
 	long badges[2 * (MODEL_MAX_PENDING + MODEL_MAX_UNSURE)]; /* badges_moved() */
 	size_t nbadges;
+	struct inst_dialogs *dlgs; /* one instance's dialogs and jobs (inst_dialogs.h) */
 };
 
 static enum action act_mark, act_unmark, act_destroy_failed;
@@ -578,7 +580,7 @@ static void send_plan(struct app *a, struct inst_view *v, const char *label)
 			req.kind = JOB_LABEL;
 			req.instance_id = p->ids[i];
 			util_strlcpy(req.text, label, sizeof req.text);
-			if (app_submit(a, &req))
+			if (inst_dialogs_submit(a, &req, NULL))
 				ok++;
 		}
 		snprintf(sent, sizeof sent, "label: sent for %zu of %zu instances", ok, p->n);
@@ -811,6 +813,7 @@ static void inst_enter(struct app *a, void *st, long arg)
  * instance it made: that row is selected, as after a create that answered. */
 static void inst_event(struct app *a, void *st, const struct event *e)
 {
+	inst_dialogs_event(a, e); /* the result of a job this view sent */
 	if (e->job_kind == (int)JOB_CREATE && (e->flags & EVF_RESOLVED) && e->instance_id > 0)
 		inst_enter(a, st, e->instance_id);
 }
@@ -821,7 +824,14 @@ static void *inst_init(struct app *a)
 	struct inst_view *v = xcalloc(1, sizeof *v);
 	set_titles();
 	table_init(&v->t, cols, NCOLS, IC_ID);
+	v->dlgs = inst_dialogs_new();
 	return v;
+}
+
+struct inst_dialogs *pane_instances_dialogs(const struct app *a)
+{
+	int i = view_find(a, "instances");
+	return i >= 0 ? ((struct inst_view *)a->views[i].st)->dlgs : NULL;
 }
 
 static void inst_fini(struct app *a, void *st)
@@ -833,6 +843,7 @@ static void inst_fini(struct app *a, void *st)
 		model_drop_result(a->m, v->req);
 	free(v->bids);
 	free(v->marks);
+	inst_dialogs_free(v->dlgs);
 	free(v);
 }
 

@@ -1,0 +1,580 @@
+/* inst_dialogs.c: the actions on one instance after their preconditions:
+ * confirmations (stop, reboot, destroy, prepay on a failed instance), the
+ * inputs (bid, prepay, label) and the second confirmation of a bid under
+ * min_bid or above the on-demand price, the jobs they submit, reopening
+ * an input whose job failed (by the job's request id), and ssh / copying
+ * the ssh command by route. */
+#include "views/instances/inst_dialogs.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "base/errline.h"
+#include "base/util.h"
+#include "clip.h"
+#include "state/jobs.h"
+#include "ui.h"
+#include "views/instances/pane_instances.h"
+
+#define INST_SENT 16
+
+/* A job this view submitted: its request id and what was typed for it. */
+struct inst_sent {
+	int id;
+	struct job_req req;
+	char typed[64]; /* what was typed into the bid/prepay dialog */
+};
+
+struct inst_dialogs {
+	struct inst_sent sent[INST_SENT];
+	int nsent;
+	/* a bid under min_bid or above the on-demand price awaiting its second
+	 * confirmation (IDLG_BID_LOW, IDLG_BID_HIGH) */
+	double bid_low; /* $/hour */
+	char bid_low_typed[64];
+};
+
+struct inst_dialogs *inst_dialogs_new(void) { return xcalloc(1, sizeof(struct inst_dialogs)); }
+
+void inst_dialogs_free(struct inst_dialogs *d) { free(d); }
+
+static void dialog_result(struct app *a, void *owner, enum dlg_result res);
+
+/* a->dlg was just opened by this view: its results come here. */
+static void own(struct app *a, struct inst_dialogs *d)
+{
+	app_dialog_own(a, dialog_result, d);
+}
+
+/* Remember a submitted job (its input reopens if it fails). */
+static void remember(struct inst_dialogs *d, int id, const struct job_req *req, const char *typed)
+{
+	struct inst_sent *s = &d->sent[d->nsent++ % INST_SENT];
+	s->id = id;
+	s->req = *req;
+	util_strlcpy(s->typed, typed ? typed : "", sizeof s->typed);
+}
+
+static const struct inst_sent *find_sent(const struct inst_dialogs *d, int id)
+{
+	for (int i = 0; i < INST_SENT; i++)
+		if (d->sent[i].id == id && id > 0)
+			return &d->sent[i];
+	return NULL;
+}
+
+int inst_dialogs_submit(struct app *a, const struct job_req *req, const char *typed)
+{
+	struct inst_dialogs *d = pane_instances_dialogs(a);
+	int id = app_submit(a, req);
+	if (id && d)
+		remember(d, id, req, typed);
+	return id;
+}
+
+static void simple_job(struct app *a, enum job_kind k, long id)
+{
+	struct job_req req;
+	memset(&req, 0, sizeof req);
+	req.kind = k;
+	req.instance_id = id;
+	inst_dialogs_submit(a, &req, NULL);
+}
+
+/* "N (label)" for questions. */
+static void who(const struct instance *x, char *buf, size_t n)
+{
+	if (x->label[0])
+		snprintf(buf, n, "%ld (%s)", x->id, x->label);
+	else
+		snprintf(buf, n, "%ld (%s)", x->id, x->gpu_name[0] ? x->gpu_name : "no label");
+}
+/* Leave curses and ssh to x by route r (direct or proxy); come back intact. */
+static void do_ssh(struct app *a, const struct instance *x, enum ssh_route r)
+{
+	char host[256], target[300], port[16];
+	int p;
+	if (!instance_ssh_route(x, r, host, sizeof host, &p)) {
+		app_toast(a, ROLE_WARNING, 8, "instance %ld has no %sSSH address yet", x->id,
+			  r == SSH_PROXY ? "proxy " : r == SSH_DIRECT ? "direct " : "");
+		return;
+	}
+	snprintf(target, sizeof target, "root@%s", host);
+	snprintf(port, sizeof port, "%d", p);
+	/* ssh_command may carry options ("ssh -o X"): split on spaces, no shell */
+	char cmd[512];
+	util_strlcpy(cmd, a->cfg->ssh_command && *a->cfg->ssh_command ? a->cfg->ssh_command : "ssh",
+		     sizeof cmd);
+	char *argv[24];
+	int argc = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(cmd, " \t", &save); t && argc < 20; t = strtok_r(NULL, " \t", &save))
+		argv[argc++] = t;
+	if (!argc)
+		argv[argc++] = (char *)"ssh";
+	argv[argc++] = (char *)"-p";
+	argv[argc++] = port;
+	argv[argc++] = target;
+	argv[argc] = NULL;
+	char why[ERRLINE_MAX + 1]; /* ssh's last stderr line, sanitised */
+	char banner[512];
+	snprintf(banner, sizeof banner,
+		 "rentop: connecting to instance %ld (%s port %d)... (ssh's own messages follow; "
+		 "leaving ssh returns to rentop)",
+		 x->id, target, p);
+	int st = ui_run_external_err(argv, banner, why, sizeof why);
+	a->dirty |= DIRTY_ALL;
+	if ((st == 127 || st < 0) && !why[0]) {
+		app_toast(a, ROLE_ERROR, 10, "could not run %s", argv[0]);
+	} else if (st != 0) {
+		/* the toast and the event log keep the reason ssh gave */
+		app_toast(a, ROLE_WARNING, 12, "ssh to instance %ld ended with status %d%s%s", x->id,
+			  st, why[0] ? ": " : "", why);
+		model_event(a->m, EV_WARN, -1, 0, x->id, EVF_QUIET,
+			    "ssh to instance %ld ended with status %d%s%s", x->id, st,
+			    why[0] ? ": " : "", why);
+	} else
+		app_toast(a, ROLE_OK, 5, "back from ssh to instance %ld", x->id);
+}
+
+/* Copy the ssh command of x by route r (OSC 52). */
+static void copy_ssh(struct app *a, const struct instance *x, enum ssh_route r)
+{
+	char host[256];
+	int p;
+	if (!instance_ssh_route(x, r, host, sizeof host, &p)) {
+		app_toast(a, ROLE_WARNING, 8, "instance %ld has no %sSSH address yet", x->id,
+			  r == SSH_PROXY ? "proxy " : r == SSH_DIRECT ? "direct " : "");
+		return;
+	}
+	char cmd[320];
+	snprintf(cmd, sizeof cmd, "ssh -p %d root@%s", p, host);
+	app_copy(cmd);
+	app_toast(a, ROLE_OK, 12, "copied with the terminal clipboard sequence (OSC 52): %s%s", cmd,
+		  clip_advice_here());
+}
+
+/* x (run) or y (copy): by the configured route, or ask when the instance
+ * has both a direct address and the proxy and the config says ask. */
+static void ssh_or_ask(struct app *a, const struct instance *x, bool run)
+{
+	enum ssh_route r;
+	if (!instance_ssh_pick(x, a->cfg->ssh_route, &r)) {
+		app_toast(a, ROLE_WARNING, 8, "instance %ld has no SSH address yet", x->id);
+		return;
+	}
+	if (r != SSH_ASK) {
+		if (run)
+			do_ssh(a, x, r);
+		else
+			copy_ssh(a, x, r);
+		return;
+	}
+	char dh[96], ph[96], text[768], w[160];
+	int dp = 0, pp = 0;
+	instance_ssh_route(x, SSH_DIRECT, dh, sizeof dh, &dp);
+	instance_ssh_route(x, SSH_PROXY, ph, sizeof ph, &pp);
+	who(x, w, sizeof w);
+	snprintf(text, sizeof text,
+		 "%s instance %s by which route? direct %s:%d or the service's proxy %s:%d "
+		 "(d or p; Esc cancels; ssh = direct or proxy in the config skips this question)",
+		 run ? "ssh to" : "Copy the ssh command of", w, dh, dp, ph, pp);
+	dialog_choice(&a->dlg, run ? IDLG_SSH_ROUTE : IDLG_COPY_ROUTE, x->id, run ? "ssh" : "Copy ssh",
+		      text, "Direct", "Proxy");
+	own(a, pane_instances_dialogs(a));
+}
+
+bool inst_dialogs_ssh_route(struct app *a, long id, enum ssh_route r, bool run)
+{
+	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
+	if (!x) {
+		app_toast(a, ROLE_WARNING, 6, "instance %ld is no longer listed", id);
+		return false;
+	}
+	if (r == SSH_ASK)
+		ssh_or_ask(a, x, run);
+	else if (run)
+		do_ssh(a, x, r);
+	else
+		copy_ssh(a, x, r);
+	a->dirty |= DIRTY_ALL;
+	return true;
+}
+
+/* `:ssh ROUTE` and `:copy-ssh ROUTE` (direct, proxy or ask): x or y on the
+ * selected instance by that route.  False when line is not one of them. */
+bool inst_dialogs_ssh_command(struct app *a, const char *line)
+{
+	char word[16], route[16], extra[8];
+	while (*line == ' ' || *line == ':')
+		line++;
+	int n = sscanf(line, "%15s %15s %7s", word, route, extra);
+	if (n < 2 || (strcmp(word, "ssh") != 0 && strcmp(word, "copy-ssh") != 0))
+		return false;
+	enum ssh_route r;
+	if (n == 3)
+		r = (enum ssh_route)-1;
+	else if (strcmp(route, "direct") == 0)
+		r = SSH_DIRECT;
+	else if (strcmp(route, "proxy") == 0)
+		r = SSH_PROXY;
+	else if (strcmp(route, "ask") == 0)
+		r = SSH_ASK;
+	else
+		r = (enum ssh_route)-1;
+	if ((int)r < 0) {
+		app_toast(a, ROLE_ERROR, 8, ":%s takes direct, proxy or ask", word);
+		return true;
+	}
+	enum action act = action_by_name(word);
+	struct view *cur = view_current(a);
+	if (act == ACT_NONE || !action_allowed(act, view_key_ctx(a, cur))) {
+		app_toast(a, ROLE_WARNING, 8, ":%s does not apply in the %s view", word,
+			  cur ? cur->ops->name : "current");
+		return true;
+	}
+	char why[300];
+	const char *no = action_refusal(act, view_row(a), a->read_only, why, sizeof why);
+	const struct instance *x = app_selected(a);
+	if (no || !x) {
+		app_toast(a, ROLE_WARNING, 8, "%s", no ? no : "no instance selected");
+		return true;
+	}
+	inst_dialogs_ssh_route(a, x->id, r, word[0] == 's');
+	return true;
+}
+
+/* The input dialog of a bid, a prepay or a label on x. */
+static void open_input(struct app *a, struct inst_dialogs *d, enum inst_op op,
+		       const struct instance *x)
+{
+	char w[160], text[512], init[64];
+	who(x, w, sizeof w);
+	switch (op) {
+	case IOP_BID: {
+		char b1[32], b2[32], b3[32], od[64];
+		init[0] = '\0';
+		if (isfinite(x->bid_price))
+			snprintf(init, sizeof init, "%.3f", x->bid_price);
+		if (x->ondemand > 0)
+			snprintf(od, sizeof od, "on-demand %s", fmt_rate(b3, sizeof b3, x->ondemand));
+		else
+			snprintf(od, sizeof od, "on-demand price not sent");
+		double top = jobs_bid_max(x->num_gpus);
+		if (instance_was_outbid(x) && isfinite(x->min_bid))
+			snprintf(text, sizeof text,
+				 "Instance %s was outbid: a bid of %s took its machine; a bid above it "
+				 "starts the instance again. Its bid was %s, %s. New bid ($/hour, 0.001-%g, "
+				 "32 per GPU):",
+				 w, fmt_rate(b2, sizeof b2, x->min_bid),
+				 isfinite(x->bid_price) ? fmt_rate(b1, sizeof b1, x->bid_price) : "unknown",
+				 od, top);
+		else
+			snprintf(text, sizeof text,
+				 "Bid for instance %s: current bid %s, min_bid %s, %s. New bid ($/hour, "
+				 "0.001-%g, 32 per GPU):", w,
+				 isfinite(x->bid_price) ? fmt_rate(b1, sizeof b1, x->bid_price) : "unknown",
+				 isfinite(x->min_bid) ? fmt_rate(b2, sizeof b2, x->min_bid) : "unknown", od,
+				 top);
+		dialog_input(&a->dlg, IDLG_BID, x->id, "Change bid", text, init, 20);
+		if (instance_was_outbid(x))
+			dialog_set_preview(&a->dlg, dialog_outbid_preview, x->min_bid);
+		else
+			dialog_set_preview(&a->dlg, dialog_bid_preview, x->min_bid);
+		break;
+	}
+	case IOP_PREPAY:
+		snprintf(text, sizeof text, "Prepay instance %s: amount ($ of credit):", w);
+		dialog_input(&a->dlg, IDLG_PREPAY, x->id, "Prepay", text, "", 20);
+		dialog_set_preview(&a->dlg, dialog_prepay_preview, x->dph_total);
+		break;
+	case IOP_LABEL:
+		snprintf(text, sizeof text, "New label for instance %ld:", x->id);
+		dialog_input(&a->dlg, IDLG_LABEL, x->id, "Label", text, x->label, LABEL_MAX);
+		break;
+	case IOP_STOP: case IOP_START: case IOP_REBOOT: case IOP_DESTROY: case IOP_SSH:
+	case IOP_COPY_SSH:
+		return;
+	}
+	own(a, d);
+}
+
+void inst_dialogs_action(struct app *a, enum inst_op op, long id)
+{
+	struct inst_dialogs *d = pane_instances_dialogs(a);
+	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
+	if (!d)
+		return;
+	if (!x) {
+		app_toast(a, ROLE_WARNING, 6, "instance %ld is no longer listed", id);
+		return;
+	}
+	char w[160], text[512], b1[32];
+	who(x, w, sizeof w);
+	switch (op) {
+	case IOP_STOP:
+		snprintf(text, sizeof text,
+			 "Stop instance %s? This halts compute billing; disk charges continue.", w);
+		dialog_confirm(&a->dlg, IDLG_STOP, id, "Stop", text, "Stop");
+		break;
+	case IOP_DESTROY: {
+		char credit[240] = "";
+		if (isfinite(x->credit_balance) && x->credit_balance >= 0.005)
+			snprintf(credit, sizeof credit,
+				 " It holds %s of prepaid credit: destroying it ends the prepayment, and "
+				 "the service refunds at most the unused part, less the discount received "
+				 "so far and a 5%% fee.",
+				 fmt_money(b1, sizeof b1, x->credit_balance));
+		snprintf(text, sizeof text,
+			 "Destroy instance %s? This stops all billing and permanently deletes its "
+			 "disk.%s",
+			 w, credit);
+		dialog_confirm(&a->dlg, IDLG_DESTROY, id, "Destroy", text, "Destroy");
+		break;
+	}
+	case IOP_START: simple_job(a, JOB_START, id); break;
+	case IOP_REBOOT:
+		snprintf(text, sizeof text,
+			 "Reboot instance %s? The work running on the machine is interrupted: every "
+			 "process in the container is killed and starts again.",
+			 w);
+		dialog_confirm(&a->dlg, IDLG_REBOOT, id, "Reboot", text, "Reboot");
+		break;
+	case IOP_PREPAY:
+		if (instance_prepay_asks(x)) {
+			/* credit parked on an instance that cannot run: asked first */
+			char why[200];
+			snprintf(why, sizeof why, "%s%s%.150s", inst_state_name(x->state),
+				 x->status_msg && x->status_msg[0] ? ": " : "",
+				 x->status_msg ? x->status_msg : "");
+			snprintf(text, sizeof text,
+				 "Instance %s is in a failure state (%s). Prepaid credit stays on it while "
+				 "it cannot run, and destroying it refunds only part. Prepay it anyway?",
+				 w, why);
+			dialog_confirm(&a->dlg, IDLG_PREPAY_FAILED, id, "Prepay a failed instance", text,
+				       "Prepay anyway");
+			break;
+		}
+		open_input(a, d, op, x);
+		break;
+	case IOP_LABEL: case IOP_BID:
+		open_input(a, d, op, x);
+		break;
+	case IOP_SSH: case IOP_COPY_SSH:
+		ssh_or_ask(a, x, op == IOP_SSH);
+		break;
+	}
+	if (dialog_open(&a->dlg))
+		own(a, d); /* its confirmation or input answers here */
+	a->dirty |= DIRTY_ALL;
+}
+
+/* The second confirmation of a bid: under min_bid (low) or above the
+ * on-demand price; it starts on Cancel and says what happens. */
+static void ask_bid_again(struct app *a, struct inst_dialogs *d, const struct instance *x,
+			  double bid, const char *typed, bool low)
+{
+	char w[160], text[512], b1[32], b2[32], b3[32];
+	who(x, w, sizeof w);
+	d->bid_low = bid;
+	util_strlcpy(d->bid_low_typed, typed, sizeof d->bid_low_typed);
+	if (low) {
+		snprintf(text, sizeof text,
+			 "A bid of %s for instance %s is under its min_bid %s: the instance will be "
+			 "outbid and stopped (its disk is kept and still billed) until the bid is "
+			 "raised. Bid %s anyway?",
+			 fmt_rate(b1, sizeof b1, bid), w, fmt_rate(b2, sizeof b2, x->min_bid),
+			 fmt_rate(b3, sizeof b3, bid));
+		dialog_confirm(&a->dlg, IDLG_BID_LOW, x->id, "Bid under min_bid", text, "Bid anyway");
+	} else {
+		snprintf(text, sizeof text,
+			 "A bid of %s for instance %s is above its on-demand price %s: the "
+			 "interruptible instance would cost more than renting the machine on demand, "
+			 "which cannot be outbid. Bid %s anyway?",
+			 fmt_rate(b1, sizeof b1, bid), w, fmt_rate(b2, sizeof b2, x->ondemand),
+			 fmt_rate(b3, sizeof b3, bid));
+		dialog_confirm(&a->dlg, IDLG_BID_HIGH, x->id, "Bid above on-demand", text,
+			       "Bid anyway");
+	}
+	own(a, d);
+}
+
+/* Submit what the input dialog holds; false keeps it open with an error
+ * (or with the bid's second confirmation in its place). */
+static bool submit_input(struct app *a, struct inst_dialogs *id_)
+{
+	struct dialog *d = &a->dlg;
+	struct job_req req;
+	memset(&req, 0, sizeof req);
+	req.instance_id = d->instance_id;
+	char err[256];
+	switch (d->purpose) {
+	case IDLG_BID: {
+		const struct instance *x = a->snap ? snapshot_find_instance(a->snap, d->instance_id) : NULL;
+		if (!dialog_parse_bid(d->tb.s, jobs_bid_max(x ? x->num_gpus : 1), &req.amount, err,
+				      sizeof err))
+			goto refuse;
+		req.kind = JOB_BID;
+		req.num_gpus = x ? x->num_gpus : 1;
+		enum bid_ask ask = x ? instance_bid_ask(x, req.amount) : BID_ASK_NONE;
+		switch (ask) {
+		case BID_ASK_LOW:
+		case BID_ASK_HIGH:
+			ask_bid_again(a, id_, x, req.amount, d->tb.s, ask == BID_ASK_LOW);
+			return false; /* the dialog now is the second confirmation */
+		case BID_ASK_NONE:
+			break;
+		}
+		break;
+	}
+	case IDLG_PREPAY:
+		if (!dialog_parse_amount(d->tb.s, &req.amount, err, sizeof err))
+			goto refuse;
+		req.kind = JOB_PREPAY;
+		break;
+	case IDLG_LABEL:
+		if (!dialog_check_label(d->tb.s, err, sizeof err))
+			goto refuse;
+		req.kind = JOB_LABEL;
+		util_strlcpy(req.text, d->tb.s, sizeof req.text);
+		break;
+	default:
+		return true;
+	}
+	int id = 0;
+	int rc = jobs_submit(a->jobs, &req, &id);
+	if (rc != JOBS_OK) {
+		snprintf(err, sizeof err, "%s refused: %s", job_kind_name(req.kind), jobs_strerror(rc));
+		goto refuse;
+	}
+	app_sent(a, id, &req);
+	remember(id_, id, &req, d->tb.s);
+	return true;
+refuse:
+	util_strlcpy(d->error, err, sizeof d->error);
+	return false;
+}
+
+/* The answer to a bid's second confirmation: back to the bid as typed, or
+ * the bid sent. */
+static void bid_again_result(struct app *a, struct inst_dialogs *id_, enum dlg_result res)
+{
+	struct dialog *d = &a->dlg;
+	if (res == DLG_CANCEL) { /* back to the bid, as typed */
+		long id = d->instance_id;
+		dialog_close(d);
+		inst_dialogs_action(a, IOP_BID, id);
+		if (dialog_open(d) && d->purpose == IDLG_BID) {
+			textbuf_set(&d->tb, id_->bid_low_typed);
+			dialog_update_preview(d);
+		}
+		return;
+	}
+	struct job_req req;
+	memset(&req, 0, sizeof req);
+	req.kind = JOB_BID;
+	req.instance_id = d->instance_id;
+	req.amount = id_->bid_low;
+	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, req.instance_id) : NULL;
+	req.num_gpus = x ? x->num_gpus : 1;
+	dialog_close(d);
+	if (a->read_only) {
+		app_toast(a, ROLE_ERROR, 8, "read-only mode: bid is disabled");
+		return;
+	}
+	inst_dialogs_submit(a, &req, id_->bid_low_typed);
+}
+
+/* A confirmation answered yes: prepay on a failed instance goes on to the
+ * amount; stop, reboot and destroy are sent. */
+static void confirm_result(struct app *a, struct inst_dialogs *id_)
+{
+	struct dialog *d = &a->dlg;
+	long id = d->instance_id;
+	int purpose = d->purpose;
+	dialog_close(d);
+	if (purpose == IDLG_PREPAY_FAILED) { /* then the amount */
+		const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
+		if (x)
+			open_input(a, id_, IOP_PREPAY, x);
+		return;
+	}
+	enum job_kind k = purpose == IDLG_STOP ? JOB_STOP : purpose == IDLG_REBOOT ? JOB_REBOOT
+										   : JOB_DESTROY;
+	if (a->read_only) {
+		app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled", job_kind_name(k));
+		return;
+	}
+	simple_job(a, k, id);
+}
+
+/* The result of a dialog this view opened (app_dialog_own). */
+static void dialog_result(struct app *a, void *owner, enum dlg_result res)
+{
+	struct inst_dialogs *id_ = owner;
+	struct dialog *d = &a->dlg;
+	if ((d->purpose == IDLG_BID_LOW || d->purpose == IDLG_BID_HIGH) && res != DLG_CONTINUE) {
+		bid_again_result(a, id_, res);
+		return;
+	}
+	if (res == DLG_CANCEL) {
+		app_dialog_cancelled(a);
+		return;
+	}
+	if (res != DLG_SUBMIT)
+		return;
+	if (d->kind == DLG_CHOICE) { /* ssh or copy: by the route chosen */
+		long id = d->instance_id;
+		bool run = d->purpose == IDLG_SSH_ROUTE;
+		enum ssh_route r = d->focus == 0 ? SSH_DIRECT : SSH_PROXY;
+		dialog_close(d);
+		inst_dialogs_ssh_route(a, id, r, run);
+		return;
+	}
+	if (d->kind == DLG_CONFIRM) {
+		confirm_result(a, id_);
+		return;
+	}
+	if (submit_input(a, id_))
+		dialog_close(d);
+}
+
+void inst_dialogs_confirm_destroy(struct app *a, long id, const char *title, const char *text)
+{
+	dialog_confirm(&a->dlg, IDLG_DESTROY, id, title, text, "Destroy");
+	own(a, pane_instances_dialogs(a));
+}
+
+/* A job failed: reopen its input dialog with what was typed and why. */
+static void reopen_input(struct app *a, struct inst_dialogs *d, const struct inst_sent *s,
+			 const char *why)
+{
+	if (dialog_open(&a->dlg))
+		return;
+	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, s->req.instance_id) : NULL;
+	if (!x)
+		return;
+	enum inst_op op = s->req.kind == JOB_BID ? IOP_BID
+			  : s->req.kind == JOB_PREPAY ? IOP_PREPAY
+						      : IOP_LABEL;
+	open_input(a, d, op, x); /* the form again, not the questions before it */
+	if (!dialog_open(&a->dlg))
+		return;
+	textbuf_set(&a->dlg.tb, s->req.kind == JOB_LABEL ? s->req.text : s->typed);
+	dialog_update_preview(&a->dlg);
+	util_strlcpy(a->dlg.error, why, sizeof a->dlg.error);
+}
+
+void inst_dialogs_event(struct app *a, const struct event *e)
+{
+	struct inst_dialogs *d = pane_instances_dialogs(a);
+	if (!d || (e->flags & (EVF_QUIET | EVF_NEEDS_TFA)) || !(e->flags & EVF_JOB_DONE) ||
+	    e->level != EV_ERROR)
+		return;
+	const struct inst_sent *s = find_sent(d, e->job_id); /* a job of this view's */
+	if (s && (s->req.kind == JOB_BID || s->req.kind == JOB_PREPAY || s->req.kind == JOB_LABEL))
+		reopen_input(a, d, s, e->text);
+}
