@@ -624,20 +624,11 @@ static void job_event_ok(struct poller *p, struct op *o, const json_t *root)
 	case JOB_TFA_LOGIN:
 	case JOB__COUNT: {
 		char *key = api_tfa_session_key(root);
-		char err[300];
-		if (!key) {
-			model_event(p->m, EV_ERROR, k, o->job_id, 0, f,
-				    "2FA login: the service sent no session key");
-		} else if (auth_store_session(p->auth, key, err, sizeof err) != 0) {
-			model_event(p->m, EV_ERROR, k, o->job_id, 0, f,
-				    "2FA login succeeded but the session key could not be stored: %s",
-				    err);
-		} else {
-			model_event(p->m, EV_OK, k, o->job_id, 0, f,
-				    "2FA login succeeded: session key stored in %s/vast_tfa_key",
-				    p->cfg->vast_config_dir);
+		char msg[400];
+		bool stored = auth_login(p->auth, key, msg, sizeof msg);
+		model_event(p->m, stored ? EV_OK : EV_ERROR, k, o->job_id, 0, f, "%s", msg);
+		if (stored)
 			relaunch_parked(p);
-		}
 		if (key) {
 			explicit_bzero(key, strlen(key));
 			free(key);
