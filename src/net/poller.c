@@ -1187,6 +1187,165 @@ static void relaunch_parked(struct poller *p)
 
 /* ---- completion ------------------------------------------------------- */
 
+/* The answer of a transfer that ended (x NULL: it could not be started):
+ * parsed into *root (or *page for an instance page, or the call's own
+ * value), *e set on failure; *rc and *sent for the retry rule.  The
+ * transfer is freed.  True when the answer is a success. */
+static bool op_answer(struct poller *p, struct op *o, struct http_xfer *x, struct api_error *e,
+		      json_t **root, struct inst_page *page, CURLcode *rc, bool *sent)
+{
+	bool ok;
+	*rc = CURLE_OK;
+	*sent = false;
+	if (!x) {
+		char why[300];
+		if (!http_url_allowed(o->call.url, why, sizeof why))
+			apierr_transport(e, why);
+		else
+			apierr_transport(e, "could not start the request");
+		*rc = CURLE_FAILED_INIT;
+		return false;
+	}
+	api_scrub_answer(p->auth, &o->call, x); /* before anything reads it */
+	if (o->kind == OP_CALL && o->jc.map_http) {
+		memset(e, 0, sizeof *e);
+		o->hvalue = o->jc.map_http(x, e);
+		ok = e->cls == AE_NONE;
+		if (!ok && o->hvalue) { /* a failure has no value */
+			if (o->jc.free_value)
+				o->jc.free_value(o->hvalue);
+			else
+				free(o->hvalue);
+			o->hvalue = NULL;
+		}
+	} else if (o->kind == OP_FETCH && o->src == SRC_INSTANCES) {
+		ok = api_parse_page(x, true, page, e);
+	} else {
+		ok = api_parse(x, root, e);
+	}
+	*rc = http_xfer_code(x);
+	*sent = http_xfer_sent(x);
+	curl_multi_remove_handle(p->multi, http_xfer_easy(x));
+	http_xfer_free(x);
+	o->x = NULL;
+	return ok;
+}
+
+/* A fetch the service does not serve in its first form (api_should_fall_back):
+ * switch the source to its other form (re-armed, or done).  True when the
+ * op was re-armed or ended here. */
+static bool op_fall_back(struct poller *p, struct op *o, const struct api_error *e, double now)
+{
+	struct source *src = &p->src[o->src];
+	if (o->kind != OP_FETCH || !api_should_fall_back(e) || src->alt)
+		return false;
+	if (o->src == SRC_INSTANCES) {
+		/* no v1 list: the v0 list, whole, from now on */
+		src->alt = true;
+		sweep_use_v0(&p->fleet);
+		log_msg("%s answered %d: falling back to the v0 list", api_ep_name(o->call.ep),
+			e->http_status);
+		sweep_query_free(&o->q);
+		if (!sweep_next(&p->fleet, &o->q)) {
+			fetch_done(p, o->src);
+			op_unlink_free(p, o);
+			return true;
+		}
+		api_call_free(&o->call);
+		o->call = list_call(p, &o->q);
+		o->retry_at = now;
+		return true;
+	}
+	if (o->src == SRC_WORKERGROUPS) {
+		src->alt = true;
+		api_call_free(&o->call);
+		o->call = api_workergroups(p->cfg, true);
+		o->retry_at = now;
+		log_msg("%s answered %d: falling back", api_ep_name(o->call.ep), e->http_status);
+		return true;
+	}
+	if (o->src == SRC_ENDPOINTS) {
+		/* a service without serverless endpoints: stop asking */
+		src->absent = true;
+		model_set_endpoints(p->m, NULL, 0, util_now());
+		fetch_done(p, o->src);
+		op_unlink_free(p, o);
+		return true;
+	}
+	return false;
+}
+
+/* A failure the retry rule allows to resend: re-arm o (after the service's
+ * 429 window, or a backoff); false when its resends are used up. */
+static bool op_rearm(struct poller *p, struct op *o, enum retry_fail f, CURLcode rc, double now)
+{
+	if (f == RF_RATE_LIMIT) {
+		if (o->refusals >= OP_REFUSALS)
+			return false;
+		/* refused, nothing done: wait past the service's window */
+		o->refusals++;
+		struct pace *b = &p->pace.b[poller_pace_group(o->call.ep)];
+		/* unpaced (--page-rate 0) and refused: paced from now on;
+		 * not offer searches, which the offers view paces */
+		if (b->rate <= 0 && poller_pace_group(o->call.ep) != EP_OFFERS)
+			b->rate = api_ep_rate(o->call.ep);
+		o->retry_at = poller_pace_refused(&p->pace, o->call.ep, now, jitter(p));
+		log_msg("%s: 429, waiting %.2f s", api_ep_name(o->call.ep), o->retry_at - now);
+		return true;
+	}
+	if (o->attempt >= OP_RETRIES || rc == CURLE_FAILED_INIT)
+		return false;
+	o->retry_at = now + backoff_retry_delay(o->attempt++);
+	if (o->kind == OP_FETCH && o->src != SRC_INSTANCES) {
+		double paced = backoff_pace(&p->src[o->src].bo, now);
+		if (paced > o->retry_at)
+			o->retry_at = paced;
+	}
+	return true;
+}
+
+/* Refused for the 2FA session key: resent once with the normal key (nothing
+ * was done, a write too).  True when re-armed. */
+static bool op_session_refused(struct poller *p, struct op *o, const struct api_error *e,
+			       double now)
+{
+	bool dropped;
+	if (o->session_retried || !auth_session_refused(p->auth, o->session_gen, &dropped))
+		return false;
+	o->session_retried = true;
+	o->retry_at = now;
+	if (dropped) /* said once, by the request that dropped it */
+		model_event(p->m, EV_WARN, -1, 0, 0, 0,
+			    "2FA session key refused (HTTP %d %s): removed, %s resent once with the "
+			    "normal API key", e->http_status, e->msg, api_ep_name(o->call.ep));
+	return true;
+}
+
+/* The op's end, by its kind: a success (e NULL) or a failure (d: RD_FAIL
+ * or RD_UNKNOWN, f why); then it is freed. */
+static void op_end(struct poller *p, struct op *o, json_t *root, struct inst_page *page,
+		   const struct api_error *e, enum retry_fail f,
+		   enum retry_decision d)
+{
+	switch (o->kind) {
+	case OP_FETCH:
+		if (e)
+			fetch_failed(p, o, e);
+		else
+			fetch_ok(p, o, root, page);
+		break;
+	case OP_JOB:
+		if (e && d == RD_UNKNOWN)
+			job_unknown(p, o, e, f);
+		else
+			job_done(p, o, !e, root, e);
+		break;
+	case OP_REREAD: reread_done(p, o, root, e); break;
+	case OP_CALL: call_done(p, o, root, e, e && d == RD_UNKNOWN); break;
+	}
+	op_unlink_free(p, o);
+}
+
 /* A transfer ended (x NULL: it could not be started).  The one retry rule
  * (retry.h) decides between resend, failure and unknown outcome; then the
  * op is handed to its kind's end and freed, or re-armed. */
@@ -1195,53 +1354,16 @@ static void op_complete(struct poller *p, struct op *o, struct http_xfer *x)
 	struct api_error e;
 	json_t *root = NULL;
 	struct inst_page page = { .total = -1 }; /* an instance page: no tree (json_stream) */
-	CURLcode rc = CURLE_OK;
-	bool ok, sent = false;
-	if (x) {
-		api_scrub_answer(p->auth, &o->call, x); /* before anything reads it */
-		if (o->kind == OP_CALL && o->jc.map_http) {
-			memset(&e, 0, sizeof e);
-			o->hvalue = o->jc.map_http(x, &e);
-			ok = e.cls == AE_NONE;
-			if (!ok && o->hvalue) { /* a failure has no value */
-				if (o->jc.free_value)
-					o->jc.free_value(o->hvalue);
-				else
-					free(o->hvalue);
-				o->hvalue = NULL;
-			}
-		} else if (o->kind == OP_FETCH && o->src == SRC_INSTANCES) {
-			ok = api_parse_page(x, true, &page, &e);
-		} else {
-			ok = api_parse(x, &root, &e);
-		}
-		rc = http_xfer_code(x);
-		sent = http_xfer_sent(x);
-		curl_multi_remove_handle(p->multi, http_xfer_easy(x));
-		http_xfer_free(x);
-		o->x = NULL;
-	} else {
-		ok = false;
-		char why[300];
-		if (!http_url_allowed(o->call.url, why, sizeof why))
-			apierr_transport(&e, why);
-		else
-			apierr_transport(&e, "could not start the request");
-		rc = CURLE_FAILED_INIT;
-	}
+	CURLcode rc;
+	bool sent;
+	bool ok = op_answer(p, o, x, &e, &root, &page, &rc, &sent);
 	double now = util_mono();
 	if (ok || e.cls != AE_RATE_LIMIT)
 		poller_pace_answered(&p->pace, o->call.ep);
 	if (ok) {
-		switch (o->kind) {
-		case OP_FETCH: fetch_ok(p, o, root, &page); break;
-		case OP_JOB: job_done(p, o, true, root, NULL); break;
-		case OP_REREAD: reread_done(p, o, root, NULL); break;
-		case OP_CALL: call_done(p, o, root, NULL, false); break;
-		}
+		op_end(p, o, root, &page, NULL, RF__COUNT, RD_RETRY);
 		json_decref(root);
 		inst_page_free(&page);
-		op_unlink_free(p, o);
 		return;
 	}
 	auth_redact(p->auth, e.msg);
@@ -1249,96 +1371,18 @@ static void op_complete(struct poller *p, struct op *o, struct http_xfer *x)
 	enum retry_fail f = retry_classify_sent(&e, rc, sent, o->session_gen != 0);
 	enum retry_decision d = retry_decide(op_rkind(o), f);
 	if (f == RF_SESSION && d == RD_RETRY) {
-		/* refused for the key: nothing was done, a write too; once */
-		bool dropped;
-		if (!o->session_retried &&
-		    auth_session_refused(p->auth, o->session_gen, &dropped)) {
-			o->session_retried = true;
-			o->retry_at = now;
-			if (dropped) /* said once, by the request that dropped it */
-				model_event(p->m, EV_WARN, -1, 0, 0, 0,
-				    "2FA session key refused (HTTP %d %s): removed, %s resent once "
-				    "with the normal API key", e.http_status, e.msg,
-				    api_ep_name(o->call.ep));
+		if (op_session_refused(p, o, &e, now))
 			return;
-		}
 		d = RD_FAIL;
 	}
-	if (o->kind == OP_FETCH && api_should_fall_back(&e) && !p->src[o->src].alt) {
-		struct source *src = &p->src[o->src];
-		if (o->src == SRC_INSTANCES) {
-			/* no v1 list: the v0 list, whole, from now on */
-			src->alt = true;
-			sweep_use_v0(&p->fleet);
-			log_msg("%s answered %d: falling back to the v0 list",
-				api_ep_name(o->call.ep), e.http_status);
-			sweep_query_free(&o->q);
-			if (!sweep_next(&p->fleet, &o->q)) {
-				fetch_done(p, o->src);
-				op_unlink_free(p, o);
-				return;
-			}
-			api_call_free(&o->call);
-			o->call = list_call(p, &o->q);
-			o->retry_at = now;
-			return;
-		}
-		if (o->src == SRC_WORKERGROUPS) {
-			src->alt = true;
-			api_call_free(&o->call);
-			o->call = api_workergroups(p->cfg, true);
-			o->retry_at = now;
-			log_msg("%s answered %d: falling back", api_ep_name(o->call.ep),
-				e.http_status);
-			return;
-		}
-		if (o->src == SRC_ENDPOINTS) {
-			/* a service without serverless endpoints: stop asking */
-			src->absent = true;
-			model_set_endpoints(p->m, NULL, 0, util_now());
-			fetch_done(p, o->src);
-			op_unlink_free(p, o);
-			return;
-		}
-	}
+	if (op_fall_back(p, o, &e, now))
+		return;
 	if (d == RD_RETRY) {
-		if (f == RF_RATE_LIMIT) {
-			if (o->refusals < OP_REFUSALS) {
-				/* refused, nothing done: wait past the service's window */
-				o->refusals++;
-				struct pace *b = &p->pace.b[poller_pace_group(o->call.ep)];
-				/* unpaced (--page-rate 0) and refused: paced from now on;
-				 * not offer searches, which the offers view paces */
-				if (b->rate <= 0 && poller_pace_group(o->call.ep) != EP_OFFERS)
-					b->rate = api_ep_rate(o->call.ep);
-				o->retry_at = poller_pace_refused(&p->pace, o->call.ep, now, jitter(p));
-				log_msg("%s: 429, waiting %.2f s", api_ep_name(o->call.ep),
-					o->retry_at - now);
-				return;
-			}
-		} else if (o->attempt < OP_RETRIES && rc != CURLE_FAILED_INIT) {
-			o->retry_at = now + backoff_retry_delay(o->attempt++);
-			if (o->kind == OP_FETCH && o->src != SRC_INSTANCES) {
-				double paced = backoff_pace(&p->src[o->src].bo, now);
-				if (paced > o->retry_at)
-					o->retry_at = paced;
-			}
+		if (op_rearm(p, o, f, rc, now))
 			return;
-		}
 		d = RD_FAIL;
 	}
-	switch (o->kind) {
-	case OP_FETCH: fetch_failed(p, o, &e); break;
-	case OP_JOB:
-		if (d == RD_UNKNOWN)
-			job_unknown(p, o, &e, f);
-		else
-			job_done(p, o, false, NULL, &e);
-		break;
-	case OP_REREAD: reread_done(p, o, NULL, &e); break;
-	case OP_CALL: call_done(p, o, NULL, &e, d == RD_UNKNOWN); break;
-	}
-	op_unlink_free(p, o);
+	op_end(p, o, NULL, NULL, &e, f, d);
 }
 
 /* ---- the instance list: cycles and the next planned request ------------- */
