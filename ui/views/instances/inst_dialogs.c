@@ -33,8 +33,8 @@ struct inst_dialogs {
 	int nsent;
 	/* a bid under min_bid or above the on-demand price awaiting its second
 	 * confirmation (IDLG_BID_LOW, IDLG_BID_HIGH) */
-	double bid_low; /* $/hour */
-	char bid_low_typed[64];
+	double bid_asked; /* $/hour */
+	char bid_typed[64];
 };
 
 struct inst_dialogs *inst_dialogs_new(void) { return xcalloc(1, sizeof(struct inst_dialogs)); }
@@ -379,32 +379,24 @@ static void ask_bid_again(struct app *a, struct inst_dialogs *d, const struct in
 {
 	char w[160], text[512], b1[32], b2[32], b3[32];
 	who(x, w, sizeof w);
-	d->bid_low = bid;
-	util_strlcpy(d->bid_low_typed, typed, sizeof d->bid_low_typed);
-	if (low) {
-		snprintf(text, sizeof text,
-			 "A bid of %s for instance %s is under its min_bid %s: the instance will be "
-			 "outbid and stopped (its disk is kept and still billed) until the bid is "
-			 "raised. Bid %s anyway?",
-			 fmt_rate(b1, sizeof b1, bid), w, fmt_rate(b2, sizeof b2, x->min_bid),
-			 fmt_rate(b3, sizeof b3, bid));
-		dialog_confirm(&a->dlg, IDLG_BID_LOW, x->id, "Bid under min_bid", text, "Bid anyway");
-	} else {
-		snprintf(text, sizeof text,
-			 "A bid of %s for instance %s is above its on-demand price %s: the "
-			 "interruptible instance would cost more than renting the machine on demand, "
-			 "which cannot be outbid. Bid %s anyway?",
-			 fmt_rate(b1, sizeof b1, bid), w, fmt_rate(b2, sizeof b2, x->ondemand),
-			 fmt_rate(b3, sizeof b3, bid));
-		dialog_confirm(&a->dlg, IDLG_BID_HIGH, x->id, "Bid above on-demand", text,
-			       "Bid anyway");
-	}
+	d->bid_asked = bid;
+	util_strlcpy(d->bid_typed, typed, sizeof d->bid_typed);
+	const char *then = low ? "the instance will be outbid and stopped (its disk is kept and "
+				 "still billed) until the bid is raised."
+			       : "the interruptible instance would cost more than renting the "
+				 "machine on demand, which cannot be outbid.";
+	snprintf(text, sizeof text, "A bid of %s for instance %s is %s %s: %s Bid %s anyway?",
+		 fmt_rate(b1, sizeof b1, bid), w, low ? "under its min_bid" : "above its on-demand price",
+		 fmt_rate(b2, sizeof b2, low ? x->min_bid : x->ondemand), then,
+		 fmt_rate(b3, sizeof b3, bid));
+	dialog_confirm(&a->dlg, low ? IDLG_BID_LOW : IDLG_BID_HIGH, x->id,
+		       low ? "Bid under min_bid" : "Bid above on-demand", text, "Bid anyway");
 	own(a, d);
 }
 
 /* Submit what the input dialog holds; false keeps it open with an error
  * (or with the bid's second confirmation in its place). */
-static bool submit_input(struct app *a, struct inst_dialogs *id_)
+static bool submit_input(struct app *a, struct inst_dialogs *ds)
 {
 	struct dialog *d = &a->dlg;
 	struct job_req req;
@@ -423,7 +415,7 @@ static bool submit_input(struct app *a, struct inst_dialogs *id_)
 		switch (ask) {
 		case BID_ASK_LOW:
 		case BID_ASK_HIGH:
-			ask_bid_again(a, id_, x, req.amount, d->tb.s, ask == BID_ASK_LOW);
+			ask_bid_again(a, ds, x, req.amount, d->tb.s, ask == BID_ASK_LOW);
 			return false; /* the dialog now is the second confirmation */
 		case BID_ASK_NONE:
 			break;
@@ -451,7 +443,7 @@ static bool submit_input(struct app *a, struct inst_dialogs *id_)
 		goto refuse;
 	}
 	app_sent(a, id, &req);
-	remember(id_, id, &req, d->tb.s);
+	remember(ds, id, &req, d->tb.s);
 	return true;
 refuse:
 	util_strlcpy(d->error, err, sizeof d->error);
@@ -460,7 +452,7 @@ refuse:
 
 /* The answer to a bid's second confirmation: back to the bid as typed, or
  * the bid sent. */
-static void bid_again_result(struct app *a, struct inst_dialogs *id_, enum dlg_result res)
+static void bid_again_result(struct app *a, struct inst_dialogs *ds, enum dlg_result res)
 {
 	struct dialog *d = &a->dlg;
 	if (res == DLG_CANCEL) { /* back to the bid, as typed */
@@ -468,7 +460,7 @@ static void bid_again_result(struct app *a, struct inst_dialogs *id_, enum dlg_r
 		dialog_close(d);
 		inst_dialogs_action(a, IOP_BID, id);
 		if (dialog_open(d) && d->purpose == IDLG_BID) {
-			textbuf_set(&d->tb, id_->bid_low_typed);
+			textbuf_set(&d->tb, ds->bid_typed);
 			dialog_update_preview(d);
 		}
 		return;
@@ -477,7 +469,7 @@ static void bid_again_result(struct app *a, struct inst_dialogs *id_, enum dlg_r
 	memset(&req, 0, sizeof req);
 	req.kind = JOB_BID;
 	req.instance_id = d->instance_id;
-	req.amount = id_->bid_low;
+	req.amount = ds->bid_asked;
 	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, req.instance_id) : NULL;
 	req.num_gpus = x ? x->num_gpus : 1;
 	dialog_close(d);
@@ -485,12 +477,12 @@ static void bid_again_result(struct app *a, struct inst_dialogs *id_, enum dlg_r
 		app_toast(a, ROLE_ERROR, 8, "read-only mode: bid is disabled");
 		return;
 	}
-	inst_dialogs_submit(a, &req, id_->bid_low_typed);
+	inst_dialogs_submit(a, &req, ds->bid_typed);
 }
 
 /* A confirmation answered yes: prepay on a failed instance goes on to the
  * amount; stop, reboot and destroy are sent. */
-static void confirm_result(struct app *a, struct inst_dialogs *id_)
+static void confirm_result(struct app *a, struct inst_dialogs *ds)
 {
 	struct dialog *d = &a->dlg;
 	long id = d->instance_id;
@@ -499,7 +491,7 @@ static void confirm_result(struct app *a, struct inst_dialogs *id_)
 	if (purpose == IDLG_PREPAY_FAILED) { /* then the amount */
 		const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
 		if (x)
-			open_input(a, id_, IOP_PREPAY, x);
+			open_input(a, ds, IOP_PREPAY, x);
 		return;
 	}
 	enum job_kind k = purpose == IDLG_STOP ? JOB_STOP : purpose == IDLG_REBOOT ? JOB_REBOOT
@@ -514,10 +506,10 @@ static void confirm_result(struct app *a, struct inst_dialogs *id_)
 /* The result of a dialog this view opened (app_dialog_own). */
 static void dialog_result(struct app *a, void *owner, enum dlg_result res)
 {
-	struct inst_dialogs *id_ = owner;
+	struct inst_dialogs *ds = owner;
 	struct dialog *d = &a->dlg;
 	if ((d->purpose == IDLG_BID_LOW || d->purpose == IDLG_BID_HIGH) && res != DLG_CONTINUE) {
-		bid_again_result(a, id_, res);
+		bid_again_result(a, ds, res);
 		return;
 	}
 	if (res == DLG_CANCEL) {
@@ -535,10 +527,10 @@ static void dialog_result(struct app *a, void *owner, enum dlg_result res)
 		return;
 	}
 	if (d->kind == DLG_CONFIRM) {
-		confirm_result(a, id_);
+		confirm_result(a, ds);
 		return;
 	}
-	if (submit_input(a, id_))
+	if (submit_input(a, ds))
 		dialog_close(d);
 }
 
