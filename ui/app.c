@@ -112,20 +112,37 @@ void app_sent(struct app *a, int id, const struct job_req *req)
 	a->dirty |= DIRTY_BODY;
 }
 
+/* A submit of req refused with rc: said. */
+static void refused(struct app *a, const struct job_req *req, int rc)
+{
+	const char *what = job_kind_name(req->kind);
+	if (rc == JOBS_EREADONLY)
+		app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled", what);
+	else
+		app_toast(a, ROLE_ERROR, 8, "%s refused: %s", what, jobs_strerror(rc));
+}
+
 int app_submit(struct app *a, const struct job_req *req)
 {
 	int id = 0;
 	int rc = jobs_submit(a->jobs, req, &id);
-	const char *what = job_kind_name(req->kind);
 	if (rc != JOBS_OK) {
-		if (rc == JOBS_EREADONLY)
-			app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled", what);
-		else
-			app_toast(a, ROLE_ERROR, 8, "%s refused: %s", what, jobs_strerror(rc));
+		refused(a, req, rc);
 		return 0;
 	}
 	app_sent(a, id, req);
 	return id;
+}
+
+/* After a 2FA login: a job it was missing goes out again under its id (its
+ * submitter awaits the result of that id). */
+static void resubmit(struct app *a, const struct sent_job *s)
+{
+	int rc = jobs_resubmit(a->jobs, &s->req, s->id);
+	if (rc != JOBS_OK)
+		refused(a, &s->req, rc);
+	else
+		app_sent(a, s->id, &s->req);
 }
 
 void app_dialog_own(struct app *a, app_dialog_fn fn, void *owner)
@@ -268,7 +285,7 @@ static void handle_event(struct app *a, const struct event *e)
 		const struct sent_job *s = find_sent(a, e->job_id);
 		if (s && s->req.kind != JOB_TFA_LOGIN) {
 			if (a->ntfa_retry < APP_TFA_RETRY)
-				a->tfa_retry[a->ntfa_retry++] = s->req;
+				a->tfa_retry[a->ntfa_retry++] = *s;
 			else /* never silently: it is not sent again */
 				model_event(a->m, EV_ERROR, -1, 0, s->req.instance_id, 0,
 					    "%s %ld: too many actions wait for a two-factor code; "
@@ -288,7 +305,7 @@ static void handle_event(struct app *a, const struct event *e)
 			tfa_challenge_close(a, a->chal); /* the code and the secret wiped */
 			app_toast(a, ROLE_OK, 8, "%s", e->text);
 			for (int i = 0; i < a->ntfa_retry; i++) /* each reports its own result */
-				app_submit(a, &a->tfa_retry[i]);
+				resubmit(a, &a->tfa_retry[i]);
 			a->ntfa_retry = 0;
 			a->tfa_what[0] = '\0';
 		} else {

@@ -95,8 +95,8 @@ struct app {
 	void *dlg_owner;
 	struct sent_job sent[APP_SENT];
 	int nsent;
-	struct job_req tfa_retry[APP_TFA_RETRY]; /* jobs refused for want of 2FA: sent
-						  * again after the login */
+	struct sent_job tfa_retry[APP_TFA_RETRY]; /* jobs refused for want of 2FA: sent
+						   * again after the login, same ids */
 	int ntfa_retry;
 	int tfa_job;        /* the TFA_LOGIN job awaited */
 	char tfa_what[96];  /* what the 2FA prompt is for ("destroy 9108142"), "" when none */

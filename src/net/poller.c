@@ -864,13 +864,33 @@ static void call_start(struct poller *p, struct job_call *c, int req_id, int sub
 		c->action ? "action" : "fetch");
 }
 
+/* A job that asked for it (req.reply) leaves its end in the model under its
+ * id, for its submitter (model_take_result); msg: the failure's sentence. */
+static void job_result(struct poller *p, const struct op *o, enum call_outcome out,
+		       const struct api_error *e, const char *msg)
+{
+	if (!o->req.reply)
+		return;
+	struct call_result r;
+	memset(&r, 0, sizeof r);
+	r.req_id = o->job_id;
+	r.outcome = out;
+	if (e)
+		r.err = *e;
+	if (msg)
+		util_strlcpy(r.err.msg, msg, sizeof r.err.msg);
+	r.when = util_now();
+	model_put_result(p->m, &r);
+}
+
 static void job_done(struct poller *p, struct op *o, bool ok, const json_t *root,
 		     const struct api_error *e)
 {
 	if (ok) {
 		job_def(o->req.kind)->answered(p, o, root);
+		job_result(p, o, CALL_OK, NULL, NULL); /* after what it changed is published */
 	} else {
-		char msg[400];
+		char msg[400], line[600];
 		apierr_format(e, msg, sizeof msg);
 		unsigned f = EVF_JOB_DONE;
 		if (e->cls == AE_NEEDS_TFA)
@@ -884,15 +904,20 @@ static void job_done(struct poller *p, struct op *o, bool ok, const json_t *root
 				snprintf(what, sizeof what, "%s instance %ld", job_kind_name(o->req.kind), id);
 			else
 				snprintf(what, sizeof what, "%s", job_kind_name(o->req.kind));
+			/* no result: the job is sent again under its id after the login */
 			model_event(p->m, EV_WARN, (int)o->req.kind, o->job_id, id, f,
 				    "%s needs a two-factor code: not done yet, sent again after "
 				    "the 2FA login", what);
-		} else if (id)
-			model_event(p->m, EV_ERROR, (int)o->req.kind, o->job_id, id, f,
-				    "%s instance %ld failed: %s", job_kind_name(o->req.kind), id, msg);
-		else
-			model_event(p->m, EV_ERROR, (int)o->req.kind, o->job_id, 0, f,
-				    "%s failed: %s", job_kind_name(o->req.kind), msg);
+		} else {
+			if (id)
+				snprintf(line, sizeof line, "%s instance %ld failed: %s",
+					 job_kind_name(o->req.kind), id, msg);
+			else
+				snprintf(line, sizeof line, "%s failed: %s", job_kind_name(o->req.kind),
+					 msg);
+			job_result(p, o, CALL_ERROR, e, line);
+			model_event(p->m, EV_ERROR, (int)o->req.kind, o->job_id, id, f, "%s", line);
+		}
 	}
 	jobs_finish(p->j, o->job_id);
 	refresh_soon(p, SRC_INSTANCES);
@@ -967,6 +992,7 @@ static void job_unknown(struct poller *p, struct op *o, const struct api_error *
 {
 	char why[80];
 	lost_why(f, e, why, sizeof why);
+	job_result(p, o, CALL_UNKNOWN, e, why);
 	bool reread = job_def(o->req.kind)->lost(p, o, why);
 	log_msg("job %d: %s: not resent, outcome unknown", o->job_id, retry_fail_name(f));
 	if (reread)

@@ -2,9 +2,10 @@
  * on an app with only that view, a real model and jobs queue, no curses:
  * a bid under min_bid or above the on-demand price asks a second time
  * before anything is queued (Esc goes back to the bid as typed, Enter
- * sends the amount typed), a bid in range goes at once, and a job's failure
- * comes back to the view by its request id (the app's event feed): only
- * the job the view sent reopens its input, with what was typed and why. */
+ * sends the amount typed), a bid in range goes at once, and a job's end
+ * comes back to the view that sent it by its request id (model_take_result,
+ * as a call's): only the job the view sent reopens its input, with what was
+ * typed and why, and another's result is left to its owner. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "app.h"
@@ -158,12 +160,18 @@ static void test_bid_above_ondemand_asks_again(void **state)
 	assert_float_equal(r.amount, 0.5, 1e-9);
 }
 
-/* A failure event of job id (what the poller says when it is refused). */
-static void job_failed(struct app *a, enum job_kind k, int id)
+/* Job id failed (what the poller leaves in the model for a job sent with
+ * reply set), then the view sees the new snapshot as the app shows it. */
+static void job_failed(struct app *a, int id)
 {
-	model_event(a->m, EV_ERROR, (int)k, id, ID, EVF_JOB_DONE, "%s instance %ld failed: %s",
-		    job_kind_name(k), ID, "HTTP 400 bad_bid: too low");
-	app_pull_events(a);
+	struct call_result r;
+	memset(&r, 0, sizeof r);
+	r.req_id = id;
+	r.outcome = CALL_ERROR;
+	snprintf(r.err.msg, sizeof r.err.msg, "bid instance %ld failed: HTTP 400 bad_bid: too low",
+		 ID);
+	model_put_result(a->m, &r);
+	a->views[0].ops->on_snapshot(a, a->views[0].st, false);
 }
 
 static void test_job_result_routed_by_request_id(void **state)
@@ -174,23 +182,29 @@ static void test_job_result_routed_by_request_id(void **state)
 	type_enter(a, "0.5");
 	struct job_req r;
 	int id = take_job(a, &r);
-	/* another job's failure (not one this view sent): nothing opens */
-	job_failed(a, JOB_BID, id + 1000);
+	assert_true(r.reply); /* its end comes back as a result under its id */
+	/* another view's job failed: nothing opens, its result stays for it */
+	job_failed(a, id + 1000);
 	assert_false(dialog_open(&a->dlg));
-	/* its own: the bid input again, with what was typed and why */
-	job_failed(a, JOB_BID, id);
+	struct call_result other;
+	assert_true(model_take_result(a->m, id + 1000, &other));
+	call_result_free(&other);
+	/* its own: the bid input again, with what was typed and why; taken */
+	job_failed(a, id);
 	assert_true(dialog_open(&a->dlg));
 	assert_int_equal(a->dlg.purpose, IDLG_BID);
 	assert_int_equal(a->dlg.instance_id, ID);
 	assert_string_equal(a->dlg.tb.s, "0.5");
 	assert_non_null(strstr(a->dlg.error, "bad_bid"));
+	struct call_result again;
+	assert_false(model_take_result(a->m, id, &again));
 	app_dialog_result(a, DLG_CANCEL);
 	/* a label sent by the view: its failure reopens the label input */
 	inst_dialogs_action(a, IOP_LABEL, ID);
 	type_enter(a, "trainer");
 	id = take_job(a, &r);
 	assert_string_equal(r.text, "trainer");
-	job_failed(a, JOB_LABEL, id);
+	job_failed(a, id);
 	assert_int_equal(a->dlg.purpose, IDLG_LABEL);
 	assert_string_equal(a->dlg.tb.s, "trainer");
 }

@@ -19,18 +19,20 @@
 #include "ui.h"
 #include "views/instances/pane_instances.h"
 
-#define INST_SENT 16
+#define INST_SENT_MAX 256 /* jobs awaited at once; past it the oldest is forgotten */
 
-/* A job this view submitted: its request id and what was typed for it. */
+/* A job this view submitted, until its result is taken: its request id and
+ * what was typed for it. */
 struct inst_sent {
 	int id;
-	struct job_req req;
-	char typed[64]; /* what was typed into the bid/prepay dialog */
+	enum job_kind kind;
+	long instance_id;
+	char typed[LABEL_MAX + 1]; /* the bid, prepay or label typed */
 };
 
 struct inst_dialogs {
-	struct inst_sent sent[INST_SENT];
-	int nsent;
+	struct inst_sent *sent; /* in submission order */
+	size_t nsent, cap;
 	/* a bid under min_bid or above the on-demand price awaiting its second
 	 * confirmation (IDLG_BID_LOW, IDLG_BID_HIGH) */
 	double bid_asked; /* $/hour */
@@ -39,7 +41,13 @@ struct inst_dialogs {
 
 struct inst_dialogs *inst_dialogs_new(void) { return xcalloc(1, sizeof(struct inst_dialogs)); }
 
-void inst_dialogs_free(struct inst_dialogs *d) { free(d); }
+void inst_dialogs_free(struct inst_dialogs *d, struct model *m)
+{
+	for (size_t i = 0; i < d->nsent; i++)
+		model_drop_result(m, d->sent[i].id);
+	free(d->sent);
+	free(d);
+}
 
 static void dialog_result(struct app *a, void *owner, enum dlg_result res);
 
@@ -49,30 +57,43 @@ static void own(struct app *a, struct inst_dialogs *d)
 	app_dialog_own(a, dialog_result, d);
 }
 
-/* Remember a submitted job (its input reopens if it fails). */
-static void remember(struct inst_dialogs *d, int id, const struct job_req *req, const char *typed)
+/* Remember a submitted job until its result is taken (its input reopens if
+ * it fails). */
+static void remember(struct app *a, struct inst_dialogs *d, int id, const struct job_req *req,
+		     const char *typed)
 {
-	struct inst_sent *s = &d->sent[d->nsent++ % INST_SENT];
+	if (d->nsent == INST_SENT_MAX) { /* a job whose 2FA prompt was cancelled, say */
+		model_drop_result(a->m, d->sent[0].id);
+		memmove(d->sent, d->sent + 1, --d->nsent * sizeof *d->sent);
+	}
+	if (d->nsent == d->cap) {
+		d->cap = d->cap ? 2 * d->cap : 16;
+		d->sent = xrealloc(d->sent, d->cap * sizeof *d->sent);
+	}
+	struct inst_sent *s = &d->sent[d->nsent++];
 	s->id = id;
-	s->req = *req;
-	util_strlcpy(s->typed, typed ? typed : "", sizeof s->typed);
+	s->kind = req->kind;
+	s->instance_id = req->instance_id;
+	util_strlcpy(s->typed, typed ? typed : req->kind == JOB_LABEL ? req->text : "",
+		     sizeof s->typed);
 }
 
-static const struct inst_sent *find_sent(const struct inst_dialogs *d, int id)
+/* Submit req as this view's job (its result comes back by its id). */
+static int submit(struct app *a, struct inst_dialogs *d, const struct job_req *req,
+		  const char *typed)
 {
-	for (int i = 0; i < INST_SENT; i++)
-		if (d->sent[i].id == id && id > 0)
-			return &d->sent[i];
-	return NULL;
+	struct job_req mine = *req;
+	mine.reply = true;
+	int id = app_submit(a, &mine);
+	if (id)
+		remember(a, d, id, &mine, typed);
+	return id;
 }
 
 int inst_dialogs_submit(struct app *a, const struct job_req *req, const char *typed)
 {
 	struct inst_dialogs *d = pane_instances_dialogs(a);
-	int id = app_submit(a, req);
-	if (id && d)
-		remember(d, id, req, typed);
-	return id;
+	return d ? submit(a, d, req, typed) : app_submit(a, req);
 }
 
 static void simple_job(struct app *a, enum job_kind k, long id)
@@ -437,13 +458,14 @@ static bool submit_input(struct app *a, struct inst_dialogs *ds)
 		return true;
 	}
 	int id = 0;
+	req.reply = true; /* its end comes back here (inst_dialogs_results) */
 	int rc = jobs_submit(a->jobs, &req, &id);
 	if (rc != JOBS_OK) {
 		snprintf(err, sizeof err, "%s refused: %s", job_kind_name(req.kind), jobs_strerror(rc));
 		goto refuse;
 	}
 	app_sent(a, id, &req);
-	remember(ds, id, &req, d->tb.s);
+	remember(a, ds, id, &req, d->tb.s);
 	return true;
 refuse:
 	util_strlcpy(d->error, err, sizeof d->error);
@@ -477,7 +499,7 @@ static void bid_again_result(struct app *a, struct inst_dialogs *ds, enum dlg_re
 		app_toast(a, ROLE_ERROR, 8, "read-only mode: bid is disabled");
 		return;
 	}
-	inst_dialogs_submit(a, &req, ds->bid_typed);
+	submit(a, ds, &req, ds->bid_typed);
 }
 
 /* A confirmation answered yes: prepay on a failed instance goes on to the
@@ -546,27 +568,34 @@ static void reopen_input(struct app *a, struct inst_dialogs *d, const struct ins
 {
 	if (dialog_open(&a->dlg))
 		return;
-	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, s->req.instance_id) : NULL;
+	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, s->instance_id) : NULL;
 	if (!x)
 		return;
-	enum inst_op op = s->req.kind == JOB_BID ? IOP_BID
-			  : s->req.kind == JOB_PREPAY ? IOP_PREPAY
-						      : IOP_LABEL;
+	enum inst_op op = s->kind == JOB_BID ? IOP_BID : s->kind == JOB_PREPAY ? IOP_PREPAY
+										 : IOP_LABEL;
 	open_input(a, d, op, x); /* the form again, not the questions before it */
 	if (!dialog_open(&a->dlg))
 		return;
-	textbuf_set(&a->dlg.tb, s->req.kind == JOB_LABEL ? s->req.text : s->typed);
+	textbuf_set(&a->dlg.tb, s->typed);
 	dialog_update_preview(&a->dlg);
 	util_strlcpy(a->dlg.error, why, sizeof a->dlg.error);
 }
 
-void inst_dialogs_event(struct app *a, const struct event *e)
+void inst_dialogs_results(struct app *a)
 {
 	struct inst_dialogs *d = pane_instances_dialogs(a);
-	if (!d || (e->flags & (EVF_QUIET | EVF_NEEDS_TFA)) || !(e->flags & EVF_JOB_DONE) ||
-	    e->level != EV_ERROR)
-		return;
-	const struct inst_sent *s = find_sent(d, e->job_id); /* a job of this view's */
-	if (s && (s->req.kind == JOB_BID || s->req.kind == JOB_PREPAY || s->req.kind == JOB_LABEL))
-		reopen_input(a, d, s, e->text);
+	for (size_t i = 0; d && i < d->nsent;) {
+		struct call_result r;
+		if (!model_take_result(a->m, d->sent[i].id, &r)) {
+			i++;
+			continue;
+		}
+		struct inst_sent s = d->sent[i];
+		memmove(d->sent + i, d->sent + i + 1, (d->nsent - i - 1) * sizeof *d->sent);
+		d->nsent--;
+		if (r.outcome == CALL_ERROR &&
+		    (s.kind == JOB_BID || s.kind == JOB_PREPAY || s.kind == JOB_LABEL))
+			reopen_input(a, d, &s, r.err.msg);
+		call_result_free(&r);
+	}
 }

@@ -2,9 +2,10 @@
  * preconditions passed: its confirmation or input dialog (in the app's
  * dialog slot, a->dlg, whose results come back here), the second
  * confirmation of a bid under min_bid or above the on-demand price, the
- * job it submits, and that job's result: the instances view remembers the
- * request ids it submitted and, when one of them fails, opens its input
- * again with what was typed and why.  Also ssh and copying the ssh
+ * job it submits, and that job's result: the instances view's jobs are
+ * submitted with reply set (jobs.h), their ends taken from the model by
+ * request id as calls' results are, and a failed input opens again with
+ * what was typed and why.  Also ssh and copying the ssh
  * command (x, y, `:ssh ROUTE`).  The state (inst_dialogs_new) belongs to
  * the instances view (pane_instances_dialogs finds it).  UI thread only. */
 #ifndef RENTOP_UI_INST_DIALOGS_H
@@ -33,7 +34,8 @@ enum inst_dlg { IDLG_NONE, IDLG_STOP, IDLG_REBOOT, IDLG_DESTROY, IDLG_BID, IDLG_
 struct inst_dialogs;
 
 struct inst_dialogs *inst_dialogs_new(void);
-void inst_dialogs_free(struct inst_dialogs *d);
+/* Frees d; the results still awaited are dropped from m. */
+void inst_dialogs_free(struct inst_dialogs *d, struct model *m);
 
 /* An instance operation on instance id: opens its dialog (confirmation or
  * input) or submits its job.  The action's preconditions were checked. */
@@ -45,9 +47,10 @@ void inst_dialogs_confirm_destroy(struct app *a, long id, const char *title, con
  * back to the view by its request id.  typed: what was typed into the
  * dialog (shown again if it fails), or NULL.  The job id or 0. */
 int inst_dialogs_submit(struct app *a, const struct job_req *req, const char *typed);
-/* Every new event: a job this view submitted failed (by its request id):
- * its input opens again with what was typed and why. */
-void inst_dialogs_event(struct app *a, const struct event *e);
+/* Take the results of the jobs this view submitted (by their request ids,
+ * model_take_result; others' are left alone): a bid, prepay or label that
+ * failed opens its input again with what was typed and why. */
+void inst_dialogs_results(struct app *a);
 /* ssh (run) or copy the ssh command of instance id by route r (SSH_ASK:
  * the configured way, asking when both exist); false when it is gone. */
 bool inst_dialogs_ssh_route(struct app *a, long id, enum ssh_route r, bool run);

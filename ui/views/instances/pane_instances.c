@@ -813,7 +813,8 @@ static void inst_enter(struct app *a, void *st, long arg)
  * instance it made: that row is selected, as after a create that answered. */
 static void inst_event(struct app *a, void *st, const struct event *e)
 {
-	inst_dialogs_event(a, e); /* the result of a job this view sent */
+	if (e->flags & EVF_JOB_DONE)
+		inst_dialogs_results(a); /* a job's end: this view's, if it sent it */
 	if (e->job_kind == (int)JOB_CREATE && (e->flags & EVF_RESOLVED) && e->instance_id > 0)
 		inst_enter(a, st, e->instance_id);
 }
@@ -843,7 +844,7 @@ static void inst_fini(struct app *a, void *st)
 		model_drop_result(a->m, v->req);
 	free(v->bids);
 	free(v->marks);
-	inst_dialogs_free(v->dlgs);
+	inst_dialogs_free(v->dlgs, a->m);
 	free(v);
 }
 
@@ -854,6 +855,7 @@ static void inst_snapshot(struct app *a, void *st, bool rows)
 {
 	struct inst_view *v = st;
 	take_bulk(a, v);
+	inst_dialogs_results(a); /* its jobs' ends, by request id */
 	if (!rows)
 		return;
 	if (shown(a, v))
