@@ -18,7 +18,7 @@
 #include "command.h"
 #include "base/config.h"
 #include "base/errline.h"
-#include "views/instances/inst_dialogs.h"
+#include "views/instances/inst_ssh.h"
 #include "net/poller.h"
 #include "tfa_challenge.h"
 #include "ui.h"
@@ -519,7 +519,7 @@ void app_command(struct app *a, const char *line)
 			app_toast(a, ROLE_ERROR, 8, "unknown command: %s", arg);
 		break;
 	case CMD_UNKNOWN:
-		if (!inst_dialogs_ssh_command(a, line) && !view_command(a, line))
+		if (!inst_ssh_command(a, line) && !view_command(a, line))
 			app_toast(a, ROLE_ERROR, 8, "unknown command: %s", arg);
 		break;
 	}

@@ -2,8 +2,7 @@
  * confirmations (stop, reboot, destroy, prepay on a failed instance), the
  * inputs (bid, prepay, label) and the second confirmation of a bid under
  * min_bid or above the on-demand price, the jobs they submit, reopening
- * an input whose job failed (by the job's request id), and ssh / copying
- * the ssh command by route. */
+ * an input whose job failed (by the job's request id).  ssh: inst_ssh.c. */
 #include "views/instances/inst_dialogs.h"
 
 #include <math.h>
@@ -12,11 +11,9 @@
 #include <string.h>
 
 #include "app.h"
-#include "base/errline.h"
 #include "base/util.h"
-#include "clip.h"
 #include "state/jobs.h"
-#include "ui.h"
+#include "views/instances/inst_ssh.h"
 #include "views/instances/pane_instances.h"
 
 #define INST_SENT_MAX 256 /* jobs awaited at once; past it the oldest is forgotten */
@@ -105,175 +102,19 @@ static void simple_job(struct app *a, enum job_kind k, long id)
 	inst_dialogs_submit(a, &req, NULL);
 }
 
-/* "N (label)" for questions. */
-static void who(const struct instance *x, char *buf, size_t n)
+void inst_dialogs_who(const struct instance *x, char *buf, size_t n)
 {
 	if (x->label[0])
 		snprintf(buf, n, "%ld (%s)", x->id, x->label);
 	else
 		snprintf(buf, n, "%ld (%s)", x->id, x->gpu_name[0] ? x->gpu_name : "no label");
 }
-/* Leave curses and ssh to x by route r (direct or proxy); come back intact. */
-static void do_ssh(struct app *a, const struct instance *x, enum ssh_route r)
-{
-	char host[256], target[300], port[16];
-	int p;
-	if (!instance_ssh_route(x, r, host, sizeof host, &p)) {
-		app_toast(a, ROLE_WARNING, 8, "instance %ld has no %sSSH address yet", x->id,
-			  r == SSH_PROXY ? "proxy " : r == SSH_DIRECT ? "direct " : "");
-		return;
-	}
-	snprintf(target, sizeof target, "root@%s", host);
-	snprintf(port, sizeof port, "%d", p);
-	/* ssh_command may carry options ("ssh -o X"): split on spaces, no shell */
-	char cmd[512];
-	util_strlcpy(cmd, a->cfg->ssh_command && *a->cfg->ssh_command ? a->cfg->ssh_command : "ssh",
-		     sizeof cmd);
-	char *argv[24];
-	int argc = 0;
-	char *save = NULL;
-	for (char *t = strtok_r(cmd, " \t", &save); t && argc < 20; t = strtok_r(NULL, " \t", &save))
-		argv[argc++] = t;
-	if (!argc)
-		argv[argc++] = (char *)"ssh";
-	argv[argc++] = (char *)"-p";
-	argv[argc++] = port;
-	argv[argc++] = target;
-	argv[argc] = NULL;
-	char why[ERRLINE_MAX + 1]; /* ssh's last stderr line, sanitised */
-	char banner[512];
-	snprintf(banner, sizeof banner,
-		 "rentop: connecting to instance %ld (%s port %d)... (ssh's own messages follow; "
-		 "leaving ssh returns to rentop)",
-		 x->id, target, p);
-	int st = ui_run_external_err(argv, banner, why, sizeof why);
-	a->dirty |= DIRTY_ALL;
-	if ((st == 127 || st < 0) && !why[0]) {
-		app_toast(a, ROLE_ERROR, 10, "could not run %s", argv[0]);
-	} else if (st != 0) {
-		/* the toast and the event log keep the reason ssh gave */
-		app_toast(a, ROLE_WARNING, 12, "ssh to instance %ld ended with status %d%s%s", x->id,
-			  st, why[0] ? ": " : "", why);
-		model_event(a->m, EV_WARN, -1, 0, x->id, EVF_QUIET,
-			    "ssh to instance %ld ended with status %d%s%s", x->id, st,
-			    why[0] ? ": " : "", why);
-	} else
-		app_toast(a, ROLE_OK, 5, "back from ssh to instance %ld", x->id);
-}
-
-/* Copy the ssh command of x by route r (OSC 52). */
-static void copy_ssh(struct app *a, const struct instance *x, enum ssh_route r)
-{
-	char host[256];
-	int p;
-	if (!instance_ssh_route(x, r, host, sizeof host, &p)) {
-		app_toast(a, ROLE_WARNING, 8, "instance %ld has no %sSSH address yet", x->id,
-			  r == SSH_PROXY ? "proxy " : r == SSH_DIRECT ? "direct " : "");
-		return;
-	}
-	char cmd[320];
-	snprintf(cmd, sizeof cmd, "ssh -p %d root@%s", p, host);
-	app_copy(cmd);
-	app_toast(a, ROLE_OK, 12, "copied with the terminal clipboard sequence (OSC 52): %s%s", cmd,
-		  clip_advice_here());
-}
-
-/* x (run) or y (copy): by the configured route, or ask when the instance
- * has both a direct address and the proxy and the config says ask. */
-static void ssh_or_ask(struct app *a, const struct instance *x, bool run)
-{
-	enum ssh_route r;
-	if (!instance_ssh_pick(x, a->cfg->ssh_route, &r)) {
-		app_toast(a, ROLE_WARNING, 8, "instance %ld has no SSH address yet", x->id);
-		return;
-	}
-	if (r != SSH_ASK) {
-		if (run)
-			do_ssh(a, x, r);
-		else
-			copy_ssh(a, x, r);
-		return;
-	}
-	char dh[96], ph[96], text[768], w[160];
-	int dp = 0, pp = 0;
-	instance_ssh_route(x, SSH_DIRECT, dh, sizeof dh, &dp);
-	instance_ssh_route(x, SSH_PROXY, ph, sizeof ph, &pp);
-	who(x, w, sizeof w);
-	snprintf(text, sizeof text,
-		 "%s instance %s by which route? direct %s:%d or the service's proxy %s:%d "
-		 "(d or p; Esc cancels; ssh = direct or proxy in the config skips this question)",
-		 run ? "ssh to" : "Copy the ssh command of", w, dh, dp, ph, pp);
-	dialog_choice(&a->dlg, run ? IDLG_SSH_ROUTE : IDLG_COPY_ROUTE, x->id, run ? "ssh" : "Copy ssh",
-		      text, "Direct", "Proxy");
-	own(a, pane_instances_dialogs(a));
-}
-
-bool inst_dialogs_ssh_route(struct app *a, long id, enum ssh_route r, bool run)
-{
-	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
-	if (!x) {
-		app_toast(a, ROLE_WARNING, 6, "instance %ld is no longer listed", id);
-		return false;
-	}
-	if (r == SSH_ASK)
-		ssh_or_ask(a, x, run);
-	else if (run)
-		do_ssh(a, x, r);
-	else
-		copy_ssh(a, x, r);
-	a->dirty |= DIRTY_ALL;
-	return true;
-}
-
-/* `:ssh ROUTE` and `:copy-ssh ROUTE` (direct, proxy or ask): x or y on the
- * selected instance by that route.  False when line is not one of them. */
-bool inst_dialogs_ssh_command(struct app *a, const char *line)
-{
-	char word[16], route[16], extra[8];
-	while (*line == ' ' || *line == ':')
-		line++;
-	int n = sscanf(line, "%15s %15s %7s", word, route, extra);
-	if (n < 2 || (strcmp(word, "ssh") != 0 && strcmp(word, "copy-ssh") != 0))
-		return false;
-	enum ssh_route r;
-	if (n == 3)
-		r = (enum ssh_route)-1;
-	else if (strcmp(route, "direct") == 0)
-		r = SSH_DIRECT;
-	else if (strcmp(route, "proxy") == 0)
-		r = SSH_PROXY;
-	else if (strcmp(route, "ask") == 0)
-		r = SSH_ASK;
-	else
-		r = (enum ssh_route)-1;
-	if ((int)r < 0) {
-		app_toast(a, ROLE_ERROR, 8, ":%s takes direct, proxy or ask", word);
-		return true;
-	}
-	enum action act = action_by_name(word);
-	struct view *cur = view_current(a);
-	if (act == ACT_NONE || !action_allowed(act, view_key_ctx(a, cur))) {
-		app_toast(a, ROLE_WARNING, 8, ":%s does not apply in the %s view", word,
-			  cur ? cur->ops->name : "current");
-		return true;
-	}
-	char why[300];
-	const char *no = action_refusal(act, view_row(a), a->read_only, why, sizeof why);
-	const struct instance *x = app_selected(a);
-	if (no || !x) {
-		app_toast(a, ROLE_WARNING, 8, "%s", no ? no : "no instance selected");
-		return true;
-	}
-	inst_dialogs_ssh_route(a, x->id, r, word[0] == 's');
-	return true;
-}
-
 /* The input dialog of a bid, a prepay or a label on x. */
 static void open_input(struct app *a, struct inst_dialogs *d, enum inst_op op,
 		       const struct instance *x)
 {
 	char w[160], text[512], init[64];
-	who(x, w, sizeof w);
+	inst_dialogs_who(x, w, sizeof w);
 	switch (op) {
 	case IOP_BID: {
 		char b1[32], b2[32], b3[32], od[64];
@@ -334,7 +175,7 @@ void inst_dialogs_action(struct app *a, enum inst_op op, long id)
 		return;
 	}
 	char w[160], text[512], b1[32];
-	who(x, w, sizeof w);
+	inst_dialogs_who(x, w, sizeof w);
 	switch (op) {
 	case IOP_STOP:
 		snprintf(text, sizeof text,
@@ -385,8 +226,8 @@ void inst_dialogs_action(struct app *a, enum inst_op op, long id)
 		open_input(a, d, op, x);
 		break;
 	case IOP_SSH: case IOP_COPY_SSH:
-		ssh_or_ask(a, x, op == IOP_SSH);
-		break;
+		inst_ssh_route(a, x->id, SSH_ASK, op == IOP_SSH); /* its own question */
+		return;
 	}
 	if (dialog_open(&a->dlg))
 		own(a, d); /* its confirmation or input answers here */
@@ -399,7 +240,7 @@ static void ask_bid_again(struct app *a, struct inst_dialogs *d, const struct in
 			  double bid, const char *typed, bool low)
 {
 	char w[160], text[512], b1[32], b2[32], b3[32];
-	who(x, w, sizeof w);
+	inst_dialogs_who(x, w, sizeof w);
 	d->bid_asked = bid;
 	util_strlcpy(d->bid_typed, typed, sizeof d->bid_typed);
 	const char *then = low ? "the instance will be outbid and stopped (its disk is kept and "
@@ -540,14 +381,6 @@ static void dialog_result(struct app *a, void *owner, enum dlg_result res)
 	}
 	if (res != DLG_SUBMIT)
 		return;
-	if (d->kind == DLG_CHOICE) { /* ssh or copy: by the route chosen */
-		long id = d->instance_id;
-		bool run = d->purpose == IDLG_SSH_ROUTE;
-		enum ssh_route r = d->focus == 0 ? SSH_DIRECT : SSH_PROXY;
-		dialog_close(d);
-		inst_dialogs_ssh_route(a, id, r, run);
-		return;
-	}
 	if (d->kind == DLG_CONFIRM) {
 		confirm_result(a, ds);
 		return;

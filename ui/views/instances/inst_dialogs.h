@@ -5,8 +5,7 @@
  * job it submits, and that job's result: the instances view's jobs are
  * submitted with reply set (jobs.h), their ends taken from the model by
  * request id as calls' results are, and a failed input opens again with
- * what was typed and why.  Also ssh and copying the ssh
- * command (x, y, `:ssh ROUTE`).  The state (inst_dialogs_new) belongs to
+ * what was typed and why.  The state (inst_dialogs_new) belongs to
  * the instances view (pane_instances_dialogs finds it).  UI thread only. */
 #ifndef RENTOP_UI_INST_DIALOGS_H
 #define RENTOP_UI_INST_DIALOGS_H
@@ -28,8 +27,7 @@ enum inst_dlg { IDLG_NONE, IDLG_STOP, IDLG_REBOOT, IDLG_DESTROY, IDLG_BID, IDLG_
 		IDLG_LABEL,
 		IDLG_BID_LOW /* the second confirmation of a bid under min_bid */,
 		IDLG_BID_HIGH /* ... of a bid above the on-demand price */,
-		IDLG_PREPAY_FAILED /* prepay on an instance in a failure state: asked first */,
-		IDLG_SSH_ROUTE, IDLG_COPY_ROUTE /* direct or proxy, for x and y */ };
+		IDLG_PREPAY_FAILED /* prepay on an instance in a failure state: asked first */ };
 
 struct inst_dialogs;
 
@@ -47,15 +45,10 @@ void inst_dialogs_confirm_destroy(struct app *a, long id, const char *title, con
  * back to the view by its request id.  typed: what was typed into the
  * dialog (shown again if it fails), or NULL.  The job id or 0. */
 int inst_dialogs_submit(struct app *a, const struct job_req *req, const char *typed);
+/* "N (label)" (else its GPU) for the questions about instance x. */
+void inst_dialogs_who(const struct instance *x, char *buf, size_t n);
 /* Take the results of the jobs this view submitted (by their request ids,
  * model_take_result; others' are left alone): a bid, prepay or label that
  * failed opens its input again with what was typed and why. */
 void inst_dialogs_results(struct app *a);
-/* ssh (run) or copy the ssh command of instance id by route r (SSH_ASK:
- * the configured way, asking when both exist); false when it is gone. */
-bool inst_dialogs_ssh_route(struct app *a, long id, enum ssh_route r, bool run);
-/* `:ssh ROUTE` and `:copy-ssh ROUTE` (direct, proxy or ask): x or y on the
- * selected instance by that route; false when line is neither. */
-bool inst_dialogs_ssh_command(struct app *a, const char *line);
-
 #endif
