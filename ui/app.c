@@ -18,7 +18,6 @@
 #include "command.h"
 #include "base/config.h"
 #include "base/errline.h"
-#include "views/instances/inst_ssh.h"
 #include "net/poller.h"
 #include "tfa_challenge.h"
 #include "ui.h"
@@ -490,6 +489,41 @@ static bool view_command(struct app *a, const char *line)
 	return true;
 }
 
+/* `:ACTION ARGS` for an action that takes arguments (action_args), as its key
+ * would run it on the current view.  False when the first word is none. */
+static bool action_command(struct app *a, const char *line)
+{
+	while (*line == ' ' || *line == '\t' || *line == ':')
+		line++;
+	size_t wl = strcspn(line, " \t");
+	char word[40];
+	if (wl == 0 || wl >= sizeof word)
+		return false;
+	memcpy(word, line, wl);
+	word[wl] = '\0';
+	enum action act = action_by_name(word);
+	action_args_fn run = action_args(act);
+	if (!run)
+		return false;
+	struct view *cur = view_current(a);
+	if (!action_allowed(act, view_key_ctx(a, cur))) {
+		app_toast(a, ROLE_WARNING, 8, ":%s does not apply in the %s view", word,
+			  cur ? cur->ops->name : "current");
+		return true;
+	}
+	char why[300];
+	const char *no = action_refusal(act, view_row(a), a->read_only, why, sizeof why);
+	if (no) {
+		app_toast(a, ROLE_WARNING, 8, "%s", no);
+		return true;
+	}
+	const char *args = line + wl;
+	while (*args == ' ' || *args == '\t')
+		args++;
+	run(a, act, args);
+	return true;
+}
+
 void app_command(struct app *a, const char *line)
 {
 	char arg[256];
@@ -519,7 +553,7 @@ void app_command(struct app *a, const char *line)
 			app_toast(a, ROLE_ERROR, 8, "unknown command: %s", arg);
 		break;
 	case CMD_UNKNOWN:
-		if (!inst_ssh_command(a, line) && !view_command(a, line))
+		if (!action_command(a, line) && !view_command(a, line))
 			app_toast(a, ROLE_ERROR, 8, "unknown command: %s", arg);
 		break;
 	}

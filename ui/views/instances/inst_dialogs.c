@@ -13,8 +13,7 @@
 #include "app.h"
 #include "base/util.h"
 #include "state/jobs.h"
-#include "views/instances/inst_ssh.h"
-#include "views/instances/pane_instances.h"
+#include "view.h"
 
 #define INST_SENT_MAX 256 /* jobs awaited at once; past it the oldest is forgotten */
 
@@ -35,6 +34,14 @@ struct inst_dialogs {
 	double bid_asked; /* $/hour */
 	char bid_typed[64];
 };
+
+/* This view's state: the instances view's state begins with it
+ * (pane_instances.c: struct inst_view), NULL when there is no such view. */
+static struct inst_dialogs *state(const struct app *a)
+{
+	int i = view_find(a, "instances");
+	return i >= 0 && a->views[i].st ? *(struct inst_dialogs *const *)a->views[i].st : NULL;
+}
 
 struct inst_dialogs *inst_dialogs_new(void) { return xcalloc(1, sizeof(struct inst_dialogs)); }
 
@@ -89,7 +96,7 @@ static int submit(struct app *a, struct inst_dialogs *d, const struct job_req *r
 
 int inst_dialogs_submit(struct app *a, const struct job_req *req, const char *typed)
 {
-	struct inst_dialogs *d = pane_instances_dialogs(a);
+	struct inst_dialogs *d = state(a);
 	return d ? submit(a, d, req, typed) : app_submit(a, req);
 }
 
@@ -166,7 +173,7 @@ static void open_input(struct app *a, struct inst_dialogs *d, enum inst_op op,
 
 void inst_dialogs_action(struct app *a, enum inst_op op, long id)
 {
-	struct inst_dialogs *d = pane_instances_dialogs(a);
+	struct inst_dialogs *d = state(a);
 	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
 	if (!d)
 		return;
@@ -226,8 +233,7 @@ void inst_dialogs_action(struct app *a, enum inst_op op, long id)
 		open_input(a, d, op, x);
 		break;
 	case IOP_SSH: case IOP_COPY_SSH:
-		inst_ssh_route(a, x->id, SSH_ASK, op == IOP_SSH); /* its own question */
-		return;
+		return; /* inst_ssh.c's (inst_actions.c sends them there) */
 	}
 	if (dialog_open(&a->dlg))
 		own(a, d); /* its confirmation or input answers here */
@@ -392,7 +398,7 @@ static void dialog_result(struct app *a, void *owner, enum dlg_result res)
 void inst_dialogs_confirm_destroy(struct app *a, long id, const char *title, const char *text)
 {
 	dialog_confirm(&a->dlg, IDLG_DESTROY, id, title, text, "Destroy");
-	own(a, pane_instances_dialogs(a));
+	own(a, state(a));
 }
 
 /* A job failed: reopen its input dialog with what was typed and why. */
@@ -416,7 +422,7 @@ static void reopen_input(struct app *a, struct inst_dialogs *d, const struct ins
 
 void inst_dialogs_results(struct app *a)
 {
-	struct inst_dialogs *d = pane_instances_dialogs(a);
+	struct inst_dialogs *d = state(a);
 	for (size_t i = 0; d && i < d->nsent;) {
 		struct call_result r;
 		if (!model_take_result(a->m, d->sent[i].id, &r)) {

@@ -5,8 +5,8 @@
  * job it submits, and that job's result: the instances view's jobs are
  * submitted with reply set (jobs.h), their ends taken from the model by
  * request id as calls' results are, and a failed input opens again with
- * what was typed and why.  The state (inst_dialogs_new) belongs to
- * the instances view (pane_instances_dialogs finds it).  UI thread only. */
+ * what was typed and why.  The state (inst_dialogs_new) is the first
+ * member of the instances view's state.  UI thread only. */
 #ifndef RENTOP_UI_INST_DIALOGS_H
 #define RENTOP_UI_INST_DIALOGS_H
 
@@ -36,7 +36,8 @@ struct inst_dialogs *inst_dialogs_new(void);
 void inst_dialogs_free(struct inst_dialogs *d, struct model *m);
 
 /* An instance operation on instance id: opens its dialog (confirmation or
- * input) or submits its job.  The action's preconditions were checked. */
+ * input) or submits its job.  The action's preconditions were checked.
+ * IOP_SSH and IOP_COPY_SSH are inst_ssh_route's. */
 void inst_dialogs_action(struct app *a, enum inst_op op, long id);
 /* The destroy confirmation of instance id with the asker's words (the
  * offers view's "destroy the failed instance" after a replacement). */

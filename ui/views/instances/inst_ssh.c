@@ -148,18 +148,13 @@ bool inst_ssh_route(struct app *a, long id, enum ssh_route r, bool run)
 	return true;
 }
 
-/* `:ssh ROUTE` and `:copy-ssh ROUTE` (direct, proxy or ask): x or y on the
- * selected instance by that route.  False when line is not one of them. */
-bool inst_ssh_command(struct app *a, const char *line)
+void inst_ssh_args(struct app *a, enum action act, const char *args)
 {
-	char word[16], route[16], extra[8];
-	while (*line == ' ' || *line == ':')
-		line++;
-	int n = sscanf(line, "%15s %15s %7s", word, route, extra);
-	if (n < 2 || (strcmp(word, "ssh") != 0 && strcmp(word, "copy-ssh") != 0))
-		return false;
+	const char *word = action_name(act);
+	char route[16], extra[8];
+	int n = sscanf(args, "%15s %7s", route, extra);
 	enum ssh_route r;
-	if (n == 3)
+	if (n != 1)
 		r = (enum ssh_route)-1;
 	else if (strcmp(route, "direct") == 0)
 		r = SSH_DIRECT;
@@ -171,23 +166,12 @@ bool inst_ssh_command(struct app *a, const char *line)
 		r = (enum ssh_route)-1;
 	if ((int)r < 0) {
 		app_toast(a, ROLE_ERROR, 8, ":%s takes direct, proxy or ask", word);
-		return true;
+		return;
 	}
-	enum action act = action_by_name(word);
-	struct view *cur = view_current(a);
-	if (act == ACT_NONE || !action_allowed(act, view_key_ctx(a, cur))) {
-		app_toast(a, ROLE_WARNING, 8, ":%s does not apply in the %s view", word,
-			  cur ? cur->ops->name : "current");
-		return true;
-	}
-	char why[300];
-	const char *no = action_refusal(act, view_row(a), a->read_only, why, sizeof why);
 	const struct instance *x = app_selected(a);
-	if (no || !x) {
-		app_toast(a, ROLE_WARNING, 8, "%s", no ? no : "no instance selected");
-		return true;
+	if (!x) {
+		app_toast(a, ROLE_WARNING, 8, "no instance selected");
+		return;
 	}
-	inst_ssh_route(a, x->id, r, word[0] == 's');
-	return true;
+	inst_ssh_route(a, x->id, r, strcmp(word, "ssh") == 0);
 }
-

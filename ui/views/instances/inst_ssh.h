@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "keymap.h"
 #include "state/model.h"
 
 struct app;
@@ -13,8 +14,9 @@ struct app;
 /* ssh (run) or copy the ssh command of instance id by route r (SSH_ASK:
  * the configured way, asking when both exist); false when it is gone. */
 bool inst_ssh_route(struct app *a, long id, enum ssh_route r, bool run);
-/* `:ssh ROUTE` and `:copy-ssh ROUTE` (direct, proxy or ask): x or y on the
- * selected instance by that route; false when line is neither. */
-bool inst_ssh_command(struct app *a, const char *line);
+/* `:ssh ROUTE` and `:copy-ssh ROUTE` (act: ssh or copy-ssh; args: direct,
+ * proxy or ask): x or y on the selected instance by that route (the
+ * action's action_args, keymap.h). */
+void inst_ssh_args(struct app *a, enum action act, const char *args);
 
 #endif

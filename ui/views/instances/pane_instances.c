@@ -17,6 +17,7 @@
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,8 @@ unsigned pane_instances_widths(int width, const int *natural, int *w)
 
 /* The view's private state. */
 struct inst_view {
+	struct inst_dialogs *dlgs; /* first: one instance's dialogs and jobs (inst_dialogs.c
+				    * finds them there) */
 	struct table t;
 	int rows; /* table rows drawn last time (the page size) */
 	long want; /* select this instance once it is listed (a new one), 0: none */
@@ -118,8 +121,9 @@ struct inst_view {
 			       * table is rebuilt when it is shown again */
 	long badges[2 * (MODEL_MAX_PENDING + MODEL_MAX_UNSURE)]; /* badges_moved() */
 	size_t nbadges;
-	struct inst_dialogs *dlgs; /* one instance's dialogs and jobs (inst_dialogs.h) */
 };
+
+_Static_assert(offsetof(struct inst_view, dlgs) == 0, "inst_dialogs.c reads dlgs first");
 
 static enum action act_mark, act_unmark, act_destroy_failed;
 
@@ -827,12 +831,6 @@ static void *inst_init(struct app *a)
 	table_init(&v->t, cols, NCOLS, IC_ID);
 	v->dlgs = inst_dialogs_new();
 	return v;
-}
-
-struct inst_dialogs *pane_instances_dialogs(const struct app *a)
-{
-	int i = view_find(a, "instances");
-	return i >= 0 ? ((struct inst_view *)a->views[i].st)->dlgs : NULL;
 }
 
 static void inst_fini(struct app *a, void *st)

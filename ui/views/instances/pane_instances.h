@@ -5,8 +5,6 @@
 
 #include <stdbool.h>
 
-struct app;
-struct inst_dialogs;
 struct instance;
 struct snapshot;
 struct table_row;
@@ -22,9 +20,5 @@ void pane_instances_row(struct table_row *row, const struct instance *x,
  * terminal shows more columns, not only wider ones.  Pure. */
 #define PANE_INSTANCES_WIDE 160
 unsigned pane_instances_widths(int width, const int *natural, int *w);
-
-/* The instances view's dialogs and jobs (inst_dialogs.c), NULL when the
- * view is not registered. */
-struct inst_dialogs *pane_instances_dialogs(const struct app *a);
 
 #endif
