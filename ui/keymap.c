@@ -64,6 +64,7 @@ int km_ctx_by_name(const char *name)
 static struct action_def actions[ACT_MAX] = { ACTIONS(ACT_DEF) };
 #undef ACT_DEF
 static unsigned allowed[ACT_MAX]; /* registered actions: bit c set when bindable in context c */
+static action_args_fn args_fn[ACT_MAX]; /* `:NAME ARGS` handlers (action_set_args) */
 static int nactions = ACT__BUILTIN;
 
 enum action action_register(const struct action_def *d)
@@ -106,6 +107,17 @@ bool action_builtin(enum action a) { return (int)a >= 0 && (int)a < ACT__BUILTIN
 const struct action_def *action_get(enum action a)
 {
 	return (int)a >= 0 && (int)a < nactions ? &actions[a] : NULL;
+}
+
+void action_set_args(enum action act, action_args_fn fn)
+{
+	if ((int)act >= 0 && (int)act < nactions)
+		args_fn[act] = fn;
+}
+
+action_args_fn action_args(enum action act)
+{
+	return (int)act >= 0 && (int)act < nactions ? args_fn[act] : NULL;
 }
 
 const char *action_name(enum action a)

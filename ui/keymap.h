@@ -126,6 +126,12 @@ bool action_allowed(enum action act, int ctx);
 int action_count(void); /* ids are 0 .. action_count() - 1 */
 bool action_builtin(enum action a); /* one of the app's own (an enumerator but ACT_NONE) */
 const struct action_def *action_get(enum action a); /* NULL when out of range */
+/* `:NAME ARGS` for a registered action that takes arguments: fn runs it
+ * with ARGS after the same preconditions as its key (app.c); NULL (the
+ * default): `:NAME` takes none.  action_args: its fn, or NULL. */
+typedef void (*action_args_fn)(struct app *a, enum action act, const char *args);
+void action_set_args(enum action act, action_args_fn fn);
+action_args_fn action_args(enum action act);
 const char *action_name(enum action a);
 const char *action_help(enum action a);
 const char *action_hint(enum action a);

@@ -666,6 +666,172 @@ static void set_up_theme(struct app *a, char *err, size_t n)
 	bkgdset((chtype)' ' | (attr_t)theme_attr(ROLE_NORMAL));
 }
 
+/* The terminal in curses mode (keys raw, no echo, the cursor hidden); NULL,
+ * with why said on stderr, when this terminal cannot be driven. */
+static SCREEN *curses_start(void)
+{
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+	const char *cup = scr ? tigetstr("cup") : NULL;
+	if (!scr || !cup || cup == (char *)-1 || tigetflag("hc") > 0) {
+		/* a blank screen helps no one: say why, before anything is drawn */
+		if (scr) {
+			endwin();
+			delscreen(scr);
+		}
+		reset_signals();
+		fprintf(stderr,
+			"rentop: %s (TERM=%s); run it in a terminal such as xterm, or use "
+			"--dump for scripts\n",
+			scr ? "this terminal cannot address the cursor" : "cannot use this terminal",
+			getenv("TERM") ? getenv("TERM") : "unset");
+		return NULL;
+	}
+	curses_on = 1;
+	capture_restore();
+	raw();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	intrflush(stdscr, FALSE);
+	set_escdelay(25);
+	curs_set(0);
+	leaveok(stdscr, FALSE);
+	idlok(stdscr, TRUE); /* rows that move by one are scrolled, not rewritten */
+	return scr;
+}
+
+/* The app's own state once curses is on: theme, views, histories, the
+ * config's bind lines, the layout, start-up warnings, the first snapshot. */
+static void app_start(struct app *a)
+{
+	char theme_err[400];
+	set_up_theme(a, theme_err, sizeof theme_err);
+	a->global = global_action;
+	a->chal = tfa_challenge_new();
+	view_init_all(a);
+	history_init(&a->hist_cmd);
+	history_init(&a->hist_filter);
+	if (history_path(a->hist_path, sizeof a->hist_path)) {
+		char herr[300];
+		if (!history_load(&a->hist_cmd, &a->hist_filter, a->hist_path, herr, sizeof herr))
+			model_event(a->m, EV_WARN, -1, 0, 0, 0, "%s", herr);
+	}
+	keymap_apply(&a->km, a->cfg->binds, a->cfg->nbinds); /* after the views bound their keys */
+	layout_compute(&a->lay, LINES, COLS);
+	start_messages(a, theme_err);
+	take_snapshot(a);
+	a->dirty = DIRTY_ALL;
+}
+
+/* The signals that arrived: a quit ends the loop (false, *status set). */
+static bool take_signals(struct app *a, int *status)
+{
+	if (sig_quit) {
+		*status = 128 + sig_quit; /* as a shell reports a killed program */
+		return false;
+	}
+	if (sig_winch) {
+		sig_winch = 0;
+		resize(a);
+	}
+	if (sig_tstp) {
+		sig_tstp = 0;
+		suspend(a);
+	}
+	if (sig_cont) {
+		sig_cont = 0;
+		resize(a); /* the size may have changed while stopped */
+	}
+	return true;
+}
+
+/* What changed since the last turn: events, the snapshot, the clock, the
+ * header's watch; then what is dirty is drawn. */
+static void update_screen(struct app *a, double *last_minute)
+{
+	model_wake_drain(a->m);
+	app_pull_events(a);
+	take_snapshot(a);
+	clock_tick(a, last_minute);
+	header_watch(a); /* outages, recoveries, low money: events and the bell */
+	if (a->bell_pending) {
+		a->bell_pending = false;
+		beep();
+	}
+	if (a->dirty) {
+		draw(a);
+		a->dirty = 0;
+		wnoutrefresh(stdscr);
+		doupdate();
+	}
+}
+
+/* The terminal is readable: handle every key waiting.  False (*status set)
+ * when the terminal went away; *empty_reads counts readable turns with
+ * nothing to read. */
+static bool read_keys(struct app *a, short revents, int *empty_reads, int *status)
+{
+	wint_t ch;
+	int got, n = 0;
+	while (!a->quit && (got = get_wch(&ch)) != ERR) {
+		n++;
+		if (got == KEY_CODE_YES && ch == KEY_RESIZE) {
+			sig_winch = 1;
+			continue;
+		}
+		a->in_key = true;
+		handle_key(a, keymap_normalize(got == KEY_CODE_YES, (unsigned)ch));
+		a->in_key = false;
+	}
+	if (n == 0 && (revents & POLLHUP)) {
+		*status = HANGUP_STATUS;
+		return false;
+	}
+	/* readable, yet no key and no byte waiting: end of file or EIO
+	 * (a terminal that went away without SIGHUP).  Never spin on it. */
+	int avail = 0;
+	if (n == 0 && (ioctl(STDIN_FILENO, FIONREAD, &avail) != 0 || avail == 0)) {
+		if (++*empty_reads >= 3) {
+			*status = HANGUP_STATUS;
+			return false;
+		}
+	} else {
+		*empty_reads = 0;
+	}
+	return true;
+}
+
+/* The loop: draw, wait for a key, the model's wake or the next timer;
+ * until quit, a signal to end or the terminal going away.  Its status. */
+static int main_loop(struct app *a)
+{
+	int status = 0;
+	int empty_reads = 0; /* poll said readable, nothing came: 3 in a row is end of file */
+	double last_minute = floor(util_now() / 60.0);
+	struct pollfd fds[2] = {
+		{ .fd = STDIN_FILENO, .events = POLLIN },
+		{ .fd = model_wake_fd(a->m), .events = POLLIN },
+	};
+	while (!a->quit) {
+		if (!take_signals(a, &status))
+			break;
+		update_screen(a, &last_minute);
+		int r = poll(fds, 2, next_timeout(a));
+		if (r < 0 && errno != EINTR)
+			break;
+		if (r > 0 && (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)) &&
+		    !(fds[0].revents & POLLIN)) {
+			status = HANGUP_STATUS; /* the terminal went away */
+			break;
+		}
+		if (r > 0 && (fds[0].revents & POLLIN) &&
+		    !read_keys(a, fds[0].revents, &empty_reads, &status))
+			break;
+	}
+	return status;
+}
+
 int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct poller *p,
 	   struct auth *auth)
 {
@@ -689,131 +855,13 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 		atexit(at_exit);
 		atexit_done = true;
 	}
-	SCREEN *scr = newterm(NULL, stdout, stdin);
-	const char *cup = scr ? tigetstr("cup") : NULL;
-	if (!scr || !cup || cup == (char *)-1 || tigetflag("hc") > 0) {
-		/* a blank screen helps no one: say why, before anything is drawn */
-		if (scr) {
-			endwin();
-			delscreen(scr);
-		}
-		reset_signals();
-		fprintf(stderr,
-			"rentop: %s (TERM=%s); run it in a terminal such as xterm, or use "
-			"--dump for scripts\n",
-			scr ? "this terminal cannot address the cursor" : "cannot use this terminal",
-			getenv("TERM") ? getenv("TERM") : "unset");
+	SCREEN *scr = curses_start();
+	if (!scr) {
 		free(a);
 		return 2;
 	}
-	curses_on = 1;
-	capture_restore();
-	raw();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	nodelay(stdscr, TRUE);
-	intrflush(stdscr, FALSE);
-	set_escdelay(25);
-	curs_set(0);
-	leaveok(stdscr, FALSE);
-	idlok(stdscr, TRUE); /* rows that move by one are scrolled, not rewritten */
-
-	char theme_err[400];
-	set_up_theme(a, theme_err, sizeof theme_err);
-	a->global = global_action;
-	a->chal = tfa_challenge_new();
-	view_init_all(a);
-	history_init(&a->hist_cmd);
-	history_init(&a->hist_filter);
-	if (history_path(a->hist_path, sizeof a->hist_path)) {
-		char herr[300];
-		if (!history_load(&a->hist_cmd, &a->hist_filter, a->hist_path, herr, sizeof herr))
-			model_event(a->m, EV_WARN, -1, 0, 0, 0, "%s", herr);
-	}
-	keymap_apply(&a->km, cfg->binds, cfg->nbinds); /* after the views bound their keys */
-	layout_compute(&a->lay, LINES, COLS);
-	start_messages(a, theme_err);
-	take_snapshot(a);
-	a->dirty = DIRTY_ALL;
-	double last_minute = floor(util_now() / 60.0);
-	int status = 0;
-	int empty_reads = 0; /* poll said readable, nothing came: 3 in a row is end of file */
-
-	struct pollfd fds[2] = {
-		{ .fd = STDIN_FILENO, .events = POLLIN },
-		{ .fd = model_wake_fd(m), .events = POLLIN },
-	};
-	while (!a->quit) {
-		if (sig_quit) {
-			status = 128 + sig_quit; /* as a shell reports a killed program */
-			break;
-		}
-		if (sig_winch) {
-			sig_winch = 0;
-			resize(a);
-		}
-		if (sig_tstp) {
-			sig_tstp = 0;
-			suspend(a);
-		}
-		if (sig_cont) {
-			sig_cont = 0;
-			resize(a); /* the size may have changed while stopped */
-		}
-		model_wake_drain(m);
-		app_pull_events(a);
-		take_snapshot(a);
-		clock_tick(a, &last_minute);
-		header_watch(a); /* outages, recoveries, low money: events and the bell */
-		if (a->bell_pending) {
-			a->bell_pending = false;
-			beep();
-		}
-		if (a->dirty) {
-			draw(a);
-			a->dirty = 0;
-			wnoutrefresh(stdscr);
-			doupdate();
-		}
-		int r = poll(fds, 2, next_timeout(a));
-		if (r < 0 && errno != EINTR)
-			break;
-		if (r > 0 && (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)) &&
-		    !(fds[0].revents & POLLIN)) {
-			status = HANGUP_STATUS; /* the terminal went away */
-			break;
-		}
-		if (r > 0 && (fds[0].revents & POLLIN)) {
-			wint_t ch;
-			int got, n = 0;
-			while (!a->quit && (got = get_wch(&ch)) != ERR) {
-				n++;
-				if (got == KEY_CODE_YES && ch == KEY_RESIZE) {
-					sig_winch = 1;
-					continue;
-				}
-				a->in_key = true;
-				handle_key(a, keymap_normalize(got == KEY_CODE_YES, (unsigned)ch));
-				a->in_key = false;
-			}
-			if (n == 0 && (fds[0].revents & POLLHUP)) {
-				status = HANGUP_STATUS;
-				break;
-			}
-			/* readable, yet no key and no byte waiting: end of file or EIO
-			 * (a terminal that went away without SIGHUP).  Never spin on it. */
-			int avail = 0;
-			if (n == 0 && (ioctl(STDIN_FILENO, FIONREAD, &avail) != 0 || avail == 0)) {
-				if (++empty_reads >= 3) {
-					status = HANGUP_STATUS;
-					break;
-				}
-			} else {
-				empty_reads = 0;
-			}
-		}
-	}
+	app_start(a);
+	int status = main_loop(a);
 
 	model_release(a->snap);
 	view_fini_all(a);

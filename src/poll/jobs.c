@@ -205,7 +205,8 @@ static void publish(struct jobs *j)
 	pthread_mutex_unlock(&j->mu);
 }
 
-int jobs_submit(struct jobs *j, const struct job_req *req, int *job_id)
+/* Queue req under id (0: a new one); *job_id gets it. */
+static int enqueue(struct jobs *j, const struct job_req *req, int id, int *job_id)
 {
 	if (j->read_only)
 		return JOBS_EREADONLY;
@@ -228,7 +229,7 @@ int jobs_submit(struct jobs *j, const struct job_req *req, int *job_id)
 	struct slot *s = &j->slots[j->n++];
 	s->req = *req;
 	s->running = false;
-	s->id = j->next_id++;
+	s->id = id > 0 ? id : j->next_id++;
 	if (job_id)
 		*job_id = s->id;
 	void (*wake)(void *) = j->wake;
@@ -238,6 +239,18 @@ int jobs_submit(struct jobs *j, const struct job_req *req, int *job_id)
 	if (wake)
 		wake(arg);
 	return JOBS_OK;
+}
+
+int jobs_submit(struct jobs *j, const struct job_req *req, int *job_id)
+{
+	return enqueue(j, req, 0, job_id);
+}
+
+int jobs_resubmit(struct jobs *j, const struct job_req *req, int job_id)
+{
+	if (job_id <= 0)
+		return JOBS_EINVAL;
+	return enqueue(j, req, job_id, NULL);
 }
 
 bool jobs_take(struct jobs *j, struct job_req *out, int *job_id)

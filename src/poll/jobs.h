@@ -3,8 +3,9 @@
  * network: it validates, queues, marks the row pending in the model and wakes
  * the poller.  Results come back as model events (EVF_JOB_DONE, with
  * EVF_NEEDS_TFA when the service asked for a 2FA session), followed by an
- * immediate refresh.  The same action on the same instance never runs twice
- * at once. */
+ * immediate refresh; a job submitted with reply set also leaves its result
+ * in the model under its id, the way a call's does (below).  The same
+ * action on the same instance never runs twice at once. */
 #ifndef RENTOP_JOBS_H
 #define RENTOP_JOBS_H
 
@@ -51,6 +52,12 @@ struct job_req {
 	char tfa_secret[160];    /* TFA_LOGIN sms/email: the challenge secret of the code sent */
 	long tfa_method_id;      /* TFA_LOGIN totp/sms: the method (tfa_method_id), 0: not sent */
 	struct create_req create;/* CREATE */
+	bool reply;              /* the submitter takes the job's end from the model, as a
+				  * call's result (model_take_result) under the job's id:
+				  * CALL_OK, CALL_ERROR (err.msg: the event's sentence) or
+				  * CALL_UNKNOWN (answer lost).  A job refused for want of
+				  * 2FA has no result until it is sent again (jobs_resubmit,
+				  * same id) */
 };
 
 enum jobs_err {
@@ -69,6 +76,10 @@ void jobs_free(struct jobs *j);
 /* Any thread.  Validates (ranges of SPEC.md), queues and returns at once.
  * On success *job_id (if not NULL) gets the job's id (> 0). */
 int jobs_submit(struct jobs *j, const struct job_req *req, int *job_id);
+/* Any thread: queue req again under job_id, a job that ended refused for
+ * want of a 2FA session and is sent again after the login: its result (and
+ * events) keep the id its submitter holds.  jobs_submit's checks. */
+int jobs_resubmit(struct jobs *j, const struct job_req *req, int job_id);
 /* Human text for a jobs_submit() error. */
 const char *jobs_strerror(int err);
 

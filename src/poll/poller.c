@@ -503,6 +503,251 @@ static double jitter(struct poller *p)
 	return (double)(p->rng >> 11) / 9007199254740992.0;
 }
 
+/* ---- the jobs: one row per kind ----------------------------------------
+ *
+ * Everything the poller does for one kind of job is in its row of
+ * job_defs: the request it sends, its event when answered, its event when
+ * the answer was lost (then the instance is re-read), and what the re-read
+ * shows. */
+
+struct job_def {
+	struct api_call (*call)(struct poller *p, struct op *o);
+	void (*answered)(struct poller *p, struct op *o, const json_t *root);
+	/* the answer was lost (why: in words): its EVF_UNKNOWN event; false
+	 * when nothing can be re-read (the 2FA login) */
+	bool (*lost)(struct poller *p, struct op *o, const char *why);
+	/* what the re-read of the instance shows (have: x is it; else it is
+	 * gone), NULL: the re-read is reread_list's instead */
+	void (*verdict)(struct poller *p, struct op *o, const struct instance *x, bool have);
+	/* a re-read of a list rather than of the instance (the create's) */
+	void (*reread_list)(struct poller *p, struct op *o, const json_t *root,
+			    const struct api_error *e);
+};
+
+static void relaunch_parked(struct poller *p);
+static void reread_create_done(struct poller *p, struct op *o, const json_t *root,
+			       const struct api_error *e);
+
+static bool near(double a, double b)
+{
+	return isfinite(a) && isfinite(b) && fabs(a - b) < 0.0005;
+}
+
+/* Its event, for the job o (kind, id, instance as sent). */
+#define JOB_EVENT(lvl, fl, ...) \
+	model_event(p->m, (lvl), (int)o->req.kind, o->job_id, o->req.instance_id, (fl), __VA_ARGS__)
+
+static bool lost_state(struct poller *p, struct op *o, const char *why)
+{
+	JOB_EVENT(EV_WARN, EVF_JOB_DONE | EVF_UNKNOWN,
+		  "%s of instance %ld: %s, the outcome is unknown; checking its state",
+		  job_kind_name(o->req.kind), o->req.instance_id, why);
+	return true;
+}
+
+/* start and stop: does the instance want to run (or stop) now? */
+static void verdict_state(struct poller *p, struct op *o, const struct instance *x, bool have)
+{
+	long id = o->req.instance_id;
+	const char *want = o->req.kind == JOB_STOP ? "stopped" : "running";
+	const char *st = have ? inst_state_name(x->state) : "gone";
+	if (!have)
+		JOB_EVENT(EV_WARN, EVF_RESOLVED, "instance %ld is gone", id);
+	else if (strcmp(x->intended_status, want) == 0)
+		JOB_EVENT(EV_OK, EVF_RESOLVED, "instance %ld is %s: the %s took effect", id, st,
+			  job_kind_name(o->req.kind));
+	else
+		JOB_EVENT(EV_ERROR, EVF_RESOLVED, "instance %ld is %s: the %s did not take effect", id,
+			  st, job_kind_name(o->req.kind));
+}
+
+static struct api_call send_start(struct poller *p, struct op *o)
+{
+	return api_start(p->cfg, o->req.instance_id);
+}
+
+static void answered_start(struct poller *p, struct op *o, const json_t *root)
+{
+	(void)root;
+	JOB_EVENT(EV_OK, EVF_JOB_DONE, "instance %ld: start requested", o->req.instance_id);
+}
+
+static struct api_call send_stop(struct poller *p, struct op *o)
+{
+	return api_stop(p->cfg, o->req.instance_id);
+}
+
+static void answered_stop(struct poller *p, struct op *o, const json_t *root)
+{
+	(void)root;
+	JOB_EVENT(EV_OK, EVF_JOB_DONE, "instance %ld: stopped (disk charges continue)",
+		  o->req.instance_id);
+}
+
+static struct api_call send_reboot(struct poller *p, struct op *o)
+{
+	return api_reboot(p->cfg, o->req.instance_id);
+}
+
+static void answered_reboot(struct poller *p, struct op *o, const json_t *root)
+{
+	(void)root;
+	JOB_EVENT(EV_OK, EVF_JOB_DONE, "instance %ld: rebooting", o->req.instance_id);
+}
+
+static void verdict_reboot(struct poller *p, struct op *o, const struct instance *x, bool have)
+{
+	long id = o->req.instance_id;
+	if (have && x->state == IS_REBOOTING)
+		JOB_EVENT(EV_OK, EVF_RESOLVED, "instance %ld is rebooting: the reboot took effect", id);
+	else
+		JOB_EVENT(EV_WARN, EVF_RESOLVED,
+			  "instance %ld is %s: whether the reboot took effect is not known", id,
+			  have ? inst_state_name(x->state) : "gone");
+}
+
+static struct api_call send_label(struct poller *p, struct op *o)
+{
+	return api_label(p->cfg, o->req.instance_id, o->req.text);
+}
+
+static void answered_label(struct poller *p, struct op *o, const json_t *root)
+{
+	(void)root;
+	JOB_EVENT(EV_OK, EVF_JOB_DONE, "instance %ld: label set to \"%s\"", o->req.instance_id,
+		  o->req.text);
+}
+
+static void verdict_label(struct poller *p, struct op *o, const struct instance *x, bool have)
+{
+	long id = o->req.instance_id;
+	if (have && strcmp(x->label, o->req.text) == 0)
+		JOB_EVENT(EV_OK, EVF_RESOLVED, "instance %ld is labelled \"%s\": the label took effect",
+			  id, x->label);
+	else
+		JOB_EVENT(EV_ERROR, EVF_RESOLVED, "instance %ld: the label did not take effect", id);
+}
+
+static struct api_call send_destroy(struct poller *p, struct op *o)
+{
+	return api_destroy(p->cfg, o->req.instance_id);
+}
+
+static void answered_destroy(struct poller *p, struct op *o, const json_t *root)
+{
+	(void)root;
+	long id = o->req.instance_id;
+	sweep_forget(&p->fleet, id); /* gone at once, not after a sweep */
+	fleet_publish(p, util_now());
+	JOB_EVENT(EV_OK, EVF_JOB_DONE, "instance %ld destroyed: all billing stopped", id);
+}
+
+static bool lost_destroy(struct poller *p, struct op *o, const char *why)
+{
+	JOB_EVENT(EV_WARN, EVF_JOB_DONE | EVF_UNKNOWN,
+		  "destroy of instance %ld: %s, the outcome is unknown; checking whether it is gone",
+		  o->req.instance_id, why);
+	return true;
+}
+
+static void verdict_destroy(struct poller *p, struct op *o, const struct instance *x, bool have)
+{
+	long id = o->req.instance_id;
+	if (!have) {
+		sweep_forget(&p->fleet, id);
+		fleet_publish(p, util_now());
+		JOB_EVENT(EV_OK, EVF_RESOLVED, "instance %ld is gone: destroyed", id);
+	} else {
+		JOB_EVENT(EV_ERROR, EVF_RESOLVED,
+			  "instance %ld is still there (%s): the destroy did not take effect", id,
+			  inst_state_name(x->state));
+	}
+}
+
+static struct api_call send_bid(struct poller *p, struct op *o)
+{
+	return api_bid(p->cfg, o->req.instance_id, o->req.amount);
+}
+
+static void answered_bid(struct poller *p, struct op *o, const json_t *root)
+{
+	(void)root;
+	JOB_EVENT(EV_OK, EVF_JOB_DONE, "instance %ld: bid set to $%.3f/h", o->req.instance_id,
+		  o->req.amount);
+}
+
+static bool lost_bid(struct poller *p, struct op *o, const char *why)
+{
+	JOB_EVENT(EV_WARN, EVF_JOB_DONE | EVF_UNKNOWN,
+		  "bid of $%.3f/h on instance %ld: %s, the outcome is unknown; check the bid before "
+		  "trying again", o->req.amount, o->req.instance_id, why);
+	return true;
+}
+
+static void verdict_bid(struct poller *p, struct op *o, const struct instance *x, bool have)
+{
+	long id = o->req.instance_id;
+	double amount = o->req.amount;
+	if (have && (near(x->bid_price, amount) || near(x->dph_base, amount)))
+		JOB_EVENT(EV_OK, EVF_RESOLVED, "instance %ld bids $%.3f/h: the bid took effect", id,
+			  amount);
+	else if (have)
+		JOB_EVENT(EV_ERROR, EVF_RESOLVED,
+			  "instance %ld bids $%.3f/h: the bid did not take effect", id,
+			  isfinite(x->bid_price) ? x->bid_price : x->dph_base);
+	else
+		JOB_EVENT(EV_WARN, EVF_RESOLVED, "instance %ld is gone", id);
+}
+
+static struct api_call send_prepay(struct poller *p, struct op *o)
+{
+	return api_prepay(p->cfg, o->req.instance_id, o->req.amount);
+}
+
+static void answered_prepay(struct poller *p, struct op *o, const json_t *root)
+{
+	double months, disc;
+	api_prepay_result(root, &months, &disc);
+	char mtxt[64], dtxt[64];
+	if (isfinite(months))
+		snprintf(mtxt, sizeof mtxt, "%.2f months", months);
+	else
+		snprintf(mtxt, sizeof mtxt, "an unstated time");
+	if (isfinite(disc))
+		snprintf(dtxt, sizeof dtxt, "%.0f%% discount", disc * 100.0);
+	else
+		snprintf(dtxt, sizeof dtxt, "no discount stated");
+	JOB_EVENT(EV_OK, EVF_JOB_DONE, "instance %ld: prepaid $%.2f, covers %s at %s",
+		  o->req.instance_id, o->req.amount, mtxt, dtxt);
+	refresh_soon(p, SRC_USER);
+}
+
+static bool lost_prepay(struct poller *p, struct op *o, const char *why)
+{
+	JOB_EVENT(EV_WARN, EVF_JOB_DONE | EVF_UNKNOWN,
+		  "prepay of $%.2f to instance %ld: %s, the outcome is unknown; check the credit "
+		  "before trying again", o->req.amount, o->req.instance_id, why);
+	return true;
+}
+
+static void verdict_prepay(struct poller *p, struct op *o, const struct instance *x, bool have)
+{
+	long id = o->req.instance_id;
+	double now = have && isfinite(x->credit_balance) ? x->credit_balance : 0;
+	bool took = have && now - o->before >= o->req.amount * 0.5;
+	if (took)
+		JOB_EVENT(EV_OK, EVF_RESOLVED,
+			  "instance %ld has $%.2f of prepaid credit (was $%.2f): the prepay took "
+			  "effect", id, now, o->before);
+	else if (have)
+		JOB_EVENT(EV_ERROR, EVF_RESOLVED,
+			  "instance %ld has $%.2f of prepaid credit (was $%.2f): the prepay did not "
+			  "take effect", id, now, o->before);
+	else
+		JOB_EVENT(EV_WARN, EVF_RESOLVED, "instance %ld is gone; check the credit", id);
+	refresh_soon(p, SRC_USER);
+}
+
 /* The highest instance id the model lists now (0: none). */
 static long max_listed_id(struct poller *p)
 {
@@ -512,35 +757,96 @@ static long max_listed_id(struct poller *p)
 	return id;
 }
 
+static struct api_call send_create(struct poller *p, struct op *o)
+{
+	o->max_before = max_listed_id(p);
+	return api_create(p->cfg, &o->req.create);
+}
+
+static void answered_create(struct poller *p, struct op *o, const json_t *root)
+{
+	long nc = 0;
+	int k = (int)JOB_CREATE;
+	if (api_create_result(root, &nc))
+		model_event(p->m, EV_OK, k, o->job_id, nc, EVF_JOB_DONE,
+			    "created instance %ld from offer %ld", nc, o->req.create.offer_id);
+	else
+		model_event(p->m, EV_OK, k, o->job_id, 0, EVF_JOB_DONE,
+			    "offer %ld accepted (no instance id in the answer)", o->req.create.offer_id);
+	refresh_soon(p, SRC_USER);
+}
+
+static bool lost_create(struct poller *p, struct op *o, const char *why)
+{
+	model_event(p->m, EV_WARN, (int)JOB_CREATE, o->job_id, 0, EVF_JOB_DONE | EVF_UNKNOWN,
+		    "create from offer %ld: %s, the outcome is unknown; looking for the instance it "
+		    "may have made (label \"%s\"); check before trying again",
+		    o->req.create.offer_id, why, o->req.create.label);
+	return true;
+}
+
+static struct api_call send_tfa_login(struct poller *p, struct op *o)
+{
+	const struct job_req *r = &o->req;
+	struct tfa_verify v = { .method_id = r->tfa_method_id };
+	util_strlcpy(v.method, r->tfa_method, sizeof v.method);
+	util_strlcpy(v.code, r->text, sizeof v.code);
+	util_strlcpy(v.secret, r->tfa_secret, sizeof v.secret);
+	struct api_call c = api_tfa_login_with(p->cfg, &v);
+	api_tfa_verify_wipe(&v);
+	return c;
+}
+
+static void answered_tfa_login(struct poller *p, struct op *o, const json_t *root)
+{
+	char *key = api_tfa_session_key(root);
+	char msg[400];
+	bool stored = auth_login(p->auth, key, msg, sizeof msg);
+	model_event(p->m, stored ? EV_OK : EV_ERROR, (int)o->req.kind, o->job_id, 0, EVF_JOB_DONE,
+		    "%s", msg);
+	if (stored)
+		relaunch_parked(p);
+	if (key) {
+		explicit_bzero(key, strlen(key));
+		free(key);
+	}
+}
+
+static bool lost_tfa_login(struct poller *p, struct op *o, const char *why)
+{
+	model_event(p->m, EV_WARN, (int)o->req.kind, o->job_id, 0, EVF_JOB_DONE | EVF_UNKNOWN,
+		    "2FA login: %s, the outcome is unknown; log in again", why);
+	return false;
+}
+
+#undef JOB_EVENT
+
+static const struct job_def job_defs[] = {
+	[JOB_START] = { send_start, answered_start, lost_state, verdict_state, NULL },
+	[JOB_STOP] = { send_stop, answered_stop, lost_state, verdict_state, NULL },
+	[JOB_REBOOT] = { send_reboot, answered_reboot, lost_state, verdict_reboot, NULL },
+	[JOB_LABEL] = { send_label, answered_label, lost_state, verdict_label, NULL },
+	[JOB_DESTROY] = { send_destroy, answered_destroy, lost_destroy, verdict_destroy, NULL },
+	[JOB_BID] = { send_bid, answered_bid, lost_bid, verdict_bid, NULL },
+	[JOB_PREPAY] = { send_prepay, answered_prepay, lost_prepay, verdict_prepay, NULL },
+	[JOB_CREATE] = { send_create, answered_create, lost_create, NULL, reread_create_done },
+	[JOB_TFA_LOGIN] = { send_tfa_login, answered_tfa_login, lost_tfa_login, NULL, NULL },
+};
+_Static_assert(sizeof job_defs / sizeof job_defs[0] == JOB__COUNT,
+	       "job_defs: one row per enum job_kind (jobs.h)");
+
+/* The row of kind k (a kind out of range: the 2FA login's, as before). */
+static const struct job_def *job_def(enum job_kind k)
+{
+	return &job_defs[(unsigned)k < JOB__COUNT ? k : JOB_TFA_LOGIN];
+}
+
 static void job_start(struct poller *p, const struct job_req *r, int id)
 {
 	struct op *o = op_add(p, OP_JOB);
 	o->req = *r;
 	o->job_id = id;
-	const struct config *c = p->cfg;
-	switch (r->kind) {
-	case JOB_START: o->call = api_start(c, r->instance_id); break;
-	case JOB_STOP: o->call = api_stop(c, r->instance_id); break;
-	case JOB_REBOOT: o->call = api_reboot(c, r->instance_id); break;
-	case JOB_LABEL: o->call = api_label(c, r->instance_id, r->text); break;
-	case JOB_DESTROY: o->call = api_destroy(c, r->instance_id); break;
-	case JOB_BID: o->call = api_bid(c, r->instance_id, r->amount); break;
-	case JOB_PREPAY: o->call = api_prepay(c, r->instance_id, r->amount); break;
-	case JOB_CREATE:
-		o->call = api_create(c, &r->create);
-		o->max_before = max_listed_id(p);
-		break;
-	case JOB_TFA_LOGIN:
-	case JOB__COUNT: {
-		struct tfa_verify v = { .method_id = r->tfa_method_id };
-		util_strlcpy(v.method, r->tfa_method, sizeof v.method);
-		util_strlcpy(v.code, r->text, sizeof v.code);
-		util_strlcpy(v.secret, r->tfa_secret, sizeof v.secret);
-		o->call = api_tfa_login_with(c, &v);
-		api_tfa_verify_wipe(&v);
-		break;
-	}
-	}
+	o->call = job_def(r->kind)->call(p, o);
 	o->retry_at = 0;
 	log_msg("job %d: %s %ld", id, job_kind_name(r->kind), r->instance_id);
 }
@@ -558,102 +864,33 @@ static void call_start(struct poller *p, struct job_call *c, int req_id, int sub
 		c->action ? "action" : "fetch");
 }
 
-static void relaunch_parked(struct poller *p);
-
-static void job_event_ok(struct poller *p, struct op *o, const json_t *root)
+/* A job that asked for it (req.reply) leaves its end in the model under its
+ * id, for its submitter (model_take_result); msg: the failure's sentence. */
+static void job_result(struct poller *p, const struct op *o, enum call_outcome out,
+		       const struct api_error *e, const char *msg)
 {
-	const struct job_req *r = &o->req;
-	long id = r->instance_id;
-	int k = (int)r->kind;
-	unsigned f = EVF_JOB_DONE;
-	switch (r->kind) {
-	case JOB_START:
-		model_event(p->m, EV_OK, k, o->job_id, id, f, "instance %ld: start requested", id);
-		break;
-	case JOB_STOP:
-		model_event(p->m, EV_OK, k, o->job_id, id, f,
-			    "instance %ld: stopped (disk charges continue)", id);
-		break;
-	case JOB_REBOOT:
-		model_event(p->m, EV_OK, k, o->job_id, id, f, "instance %ld: rebooting", id);
-		break;
-	case JOB_LABEL:
-		model_event(p->m, EV_OK, k, o->job_id, id, f, "instance %ld: label set to \"%s\"",
-			    id, r->text);
-		break;
-	case JOB_DESTROY:
-		sweep_forget(&p->fleet, id); /* gone at once, not after a sweep */
-		fleet_publish(p, util_now());
-		model_event(p->m, EV_OK, k, o->job_id, id, f,
-			    "instance %ld destroyed: all billing stopped", id);
-		break;
-	case JOB_BID:
-		model_event(p->m, EV_OK, k, o->job_id, id, f, "instance %ld: bid set to $%.3f/h", id,
-			    r->amount);
-		break;
-	case JOB_PREPAY: {
-		double months, disc;
-		api_prepay_result(root, &months, &disc);
-		char mtxt[64], dtxt[64];
-		if (isfinite(months))
-			snprintf(mtxt, sizeof mtxt, "%.2f months", months);
-		else
-			snprintf(mtxt, sizeof mtxt, "an unstated time");
-		if (isfinite(disc))
-			snprintf(dtxt, sizeof dtxt, "%.0f%% discount", disc * 100.0);
-		else
-			snprintf(dtxt, sizeof dtxt, "no discount stated");
-		model_event(p->m, EV_OK, k, o->job_id, id, f,
-			    "instance %ld: prepaid $%.2f, covers %s at %s", id, r->amount, mtxt,
-			    dtxt);
-		refresh_soon(p, SRC_USER);
-		break;
-	}
-	case JOB_CREATE: {
-		long nc = 0;
-		if (api_create_result(root, &nc))
-			model_event(p->m, EV_OK, k, o->job_id, nc, f,
-				    "created instance %ld from offer %ld", nc, r->create.offer_id);
-		else
-			model_event(p->m, EV_OK, k, o->job_id, 0, f,
-				    "offer %ld accepted (no instance id in the answer)",
-				    r->create.offer_id);
-		refresh_soon(p, SRC_USER);
-		break;
-	}
-	case JOB_TFA_LOGIN:
-	case JOB__COUNT: {
-		char *key = api_tfa_session_key(root);
-		char err[300];
-		if (!key) {
-			model_event(p->m, EV_ERROR, k, o->job_id, 0, f,
-				    "2FA login: the service sent no session key");
-		} else if (auth_store_session(p->auth, key, err, sizeof err) != 0) {
-			model_event(p->m, EV_ERROR, k, o->job_id, 0, f,
-				    "2FA login succeeded but the session key could not be stored: %s",
-				    err);
-		} else {
-			model_event(p->m, EV_OK, k, o->job_id, 0, f,
-				    "2FA login succeeded: session key stored in %s/vast_tfa_key",
-				    p->cfg->vast_config_dir);
-			relaunch_parked(p);
-		}
-		if (key) {
-			explicit_bzero(key, strlen(key));
-			free(key);
-		}
-		break;
-	}
-	}
+	if (!o->req.reply)
+		return;
+	struct call_result r;
+	memset(&r, 0, sizeof r);
+	r.req_id = o->job_id;
+	r.outcome = out;
+	if (e)
+		r.err = *e;
+	if (msg)
+		util_strlcpy(r.err.msg, msg, sizeof r.err.msg);
+	r.when = util_now();
+	model_put_result(p->m, &r);
 }
 
 static void job_done(struct poller *p, struct op *o, bool ok, const json_t *root,
 		     const struct api_error *e)
 {
 	if (ok) {
-		job_event_ok(p, o, root);
+		job_def(o->req.kind)->answered(p, o, root);
+		job_result(p, o, CALL_OK, NULL, NULL); /* after what it changed is published */
 	} else {
-		char msg[400];
+		char msg[400], line[600];
 		apierr_format(e, msg, sizeof msg);
 		unsigned f = EVF_JOB_DONE;
 		if (e->cls == AE_NEEDS_TFA)
@@ -667,15 +904,20 @@ static void job_done(struct poller *p, struct op *o, bool ok, const json_t *root
 				snprintf(what, sizeof what, "%s instance %ld", job_kind_name(o->req.kind), id);
 			else
 				snprintf(what, sizeof what, "%s", job_kind_name(o->req.kind));
+			/* no result: the job is sent again under its id after the login */
 			model_event(p->m, EV_WARN, (int)o->req.kind, o->job_id, id, f,
 				    "%s needs a two-factor code: not done yet, sent again after "
 				    "the 2FA login", what);
-		} else if (id)
-			model_event(p->m, EV_ERROR, (int)o->req.kind, o->job_id, id, f,
-				    "%s instance %ld failed: %s", job_kind_name(o->req.kind), id, msg);
-		else
-			model_event(p->m, EV_ERROR, (int)o->req.kind, o->job_id, 0, f,
-				    "%s failed: %s", job_kind_name(o->req.kind), msg);
+		} else {
+			if (id)
+				snprintf(line, sizeof line, "%s instance %ld failed: %s",
+					 job_kind_name(o->req.kind), id, msg);
+			else
+				snprintf(line, sizeof line, "%s failed: %s", job_kind_name(o->req.kind),
+					 msg);
+			job_result(p, o, CALL_ERROR, e, line);
+			model_event(p->m, EV_ERROR, (int)o->req.kind, o->job_id, id, f, "%s", line);
+		}
 	}
 	jobs_finish(p->j, o->job_id);
 	refresh_soon(p, SRC_INSTANCES);
@@ -748,61 +990,16 @@ static void reread_start(struct poller *p, const struct job_req *r, int job_id, 
 static void job_unknown(struct poller *p, struct op *o, const struct api_error *e,
 			enum retry_fail f)
 {
-	const struct job_req *r = &o->req;
-	long id = r->instance_id;
-	int k = (int)r->kind;
-	unsigned fl = EVF_JOB_DONE | EVF_UNKNOWN;
 	char why[80];
 	lost_why(f, e, why, sizeof why);
-	bool reread = true;
-	switch (r->kind) {
-	case JOB_PREPAY:
-		model_event(p->m, EV_WARN, k, o->job_id, id, fl,
-			    "prepay of $%.2f to instance %ld: %s, the outcome is unknown; "
-			    "check the credit before trying again", r->amount, id, why);
-		break;
-	case JOB_BID:
-		model_event(p->m, EV_WARN, k, o->job_id, id, fl,
-			    "bid of $%.3f/h on instance %ld: %s, the outcome is unknown; "
-			    "check the bid before trying again", r->amount, id, why);
-		break;
-	case JOB_CREATE:
-		model_event(p->m, EV_WARN, k, o->job_id, 0, fl,
-			    "create from offer %ld: %s, the outcome is unknown; looking for the "
-			    "instance it may have made (label \"%s\"); check before trying again",
-			    r->create.offer_id, why, r->create.label);
-		break;
-	case JOB_DESTROY:
-		model_event(p->m, EV_WARN, k, o->job_id, id, fl,
-			    "destroy of instance %ld: %s, the outcome is unknown; checking whether "
-			    "it is gone", id, why);
-		break;
-	case JOB_START:
-	case JOB_STOP:
-	case JOB_REBOOT:
-	case JOB_LABEL:
-		model_event(p->m, EV_WARN, k, o->job_id, id, fl,
-			    "%s of instance %ld: %s, the outcome is unknown; checking its state",
-			    job_kind_name(r->kind), id, why);
-		break;
-	case JOB_TFA_LOGIN:
-	case JOB__COUNT:
-		model_event(p->m, EV_WARN, k, o->job_id, 0, fl,
-			    "2FA login: %s, the outcome is unknown; log in again", why);
-		reread = false;
-		break;
-	}
+	job_result(p, o, CALL_UNKNOWN, e, why);
+	bool reread = job_def(o->req.kind)->lost(p, o, why);
 	log_msg("job %d: %s: not resent, outcome unknown", o->job_id, retry_fail_name(f));
 	if (reread)
-		reread_start(p, r, o->job_id, o->max_before);
+		reread_start(p, &o->req, o->job_id, o->max_before);
 	jobs_finish(p->j, o->job_id);
 	refresh_soon(p, SRC_USER);
 	refresh_soon(p, SRC_INSTANCES);
-}
-
-static bool near(double a, double b)
-{
-	return isfinite(a) && isfinite(b) && fabs(a - b) < 0.0005;
 }
 
 #define REREAD_TRIES 4     /* re-reads of an unknown outcome before giving up */
@@ -878,11 +1075,12 @@ static void reread_done(struct poller *p, struct op *o, const json_t *root,
 			const struct api_error *e)
 {
 	const struct job_req *r = &o->req;
+	const struct job_def *jd = job_def(r->kind);
 	long id = r->instance_id;
 	int k = (int)r->kind;
 	unsigned fl = EVF_RESOLVED;
-	if (r->kind == JOB_CREATE) {
-		reread_create_done(p, o, root, e);
+	if (jd->reread_list) {
+		jd->reread_list(p, o, root, e);
 		return;
 	}
 	struct instance x;
@@ -913,85 +1111,8 @@ static void reread_done(struct poller *p, struct op *o, const json_t *root,
 			    again ? " (reading it again)" : "");
 		return;
 	}
-	const char *st = have ? inst_state_name(x.state) : "gone";
-	switch (r->kind) {
-	case JOB_DESTROY:
-		if (gone) {
-			sweep_forget(&p->fleet, id);
-			fleet_publish(p, util_now());
-			model_event(p->m, EV_OK, k, o->job_id, id, fl,
-				    "instance %ld is gone: destroyed", id);
-		} else {
-			model_event(p->m, EV_ERROR, k, o->job_id, id, fl,
-				    "instance %ld is still there (%s): the destroy did not take effect",
-				    id, st);
-		}
-		break;
-	case JOB_STOP:
-	case JOB_START: {
-		const char *want = r->kind == JOB_STOP ? "stopped" : "running";
-		if (gone)
-			model_event(p->m, EV_WARN, k, o->job_id, id, fl, "instance %ld is gone", id);
-		else if (strcmp(x.intended_status, want) == 0)
-			model_event(p->m, EV_OK, k, o->job_id, id, fl,
-				    "instance %ld is %s: the %s took effect", id, st,
-				    job_kind_name(r->kind));
-		else
-			model_event(p->m, EV_ERROR, k, o->job_id, id, fl,
-				    "instance %ld is %s: the %s did not take effect", id, st,
-				    job_kind_name(r->kind));
-		break;
-	}
-	case JOB_REBOOT:
-		if (have && x.state == IS_REBOOTING)
-			model_event(p->m, EV_OK, k, o->job_id, id, fl,
-				    "instance %ld is rebooting: the reboot took effect", id);
-		else
-			model_event(p->m, EV_WARN, k, o->job_id, id, fl,
-				    "instance %ld is %s: whether the reboot took effect is not known",
-				    id, st);
-		break;
-	case JOB_LABEL:
-		if (have && strcmp(x.label, r->text) == 0)
-			model_event(p->m, EV_OK, k, o->job_id, id, fl,
-				    "instance %ld is labelled \"%s\": the label took effect", id, x.label);
-		else
-			model_event(p->m, EV_ERROR, k, o->job_id, id, fl,
-				    "instance %ld: the label did not take effect", id);
-		break;
-	case JOB_BID:
-		if (have && (near(x.bid_price, r->amount) || near(x.dph_base, r->amount)))
-			model_event(p->m, EV_OK, k, o->job_id, id, fl,
-				    "instance %ld bids $%.3f/h: the bid took effect", id, r->amount);
-		else if (have)
-			model_event(p->m, EV_ERROR, k, o->job_id, id, fl,
-				    "instance %ld bids $%.3f/h: the bid did not take effect", id,
-				    isfinite(x.bid_price) ? x.bid_price : x.dph_base);
-		else
-			model_event(p->m, EV_WARN, k, o->job_id, id, fl, "instance %ld is gone", id);
-		break;
-	case JOB_PREPAY: {
-		double now = have && isfinite(x.credit_balance) ? x.credit_balance : 0;
-		bool took = have && now - o->before >= r->amount * 0.5;
-		if (took)
-			model_event(p->m, EV_OK, k, o->job_id, id, fl,
-				    "instance %ld has $%.2f of prepaid credit (was $%.2f): the prepay "
-				    "took effect", id, now, o->before);
-		else if (have)
-			model_event(p->m, EV_ERROR, k, o->job_id, id, fl,
-				    "instance %ld has $%.2f of prepaid credit (was $%.2f): the prepay "
-				    "did not take effect", id, now, o->before);
-		else
-			model_event(p->m, EV_WARN, k, o->job_id, id, fl,
-				    "instance %ld is gone; check the credit", id);
-		refresh_soon(p, SRC_USER);
-		break;
-	}
-	case JOB_CREATE:
-	case JOB_TFA_LOGIN:
-	case JOB__COUNT:
-		break;
-	}
+	if (jd->verdict)
+		jd->verdict(p, o, &x, have);
 	if (have)
 		instance_clear(&x);
 	model_set_unsure(p->m, o->job_id, k, id, false);
@@ -1092,6 +1213,165 @@ static void relaunch_parked(struct poller *p)
 
 /* ---- completion ------------------------------------------------------- */
 
+/* The answer of a transfer that ended (x NULL: it could not be started):
+ * parsed into *root (or *page for an instance page, or the call's own
+ * value), *e set on failure; *rc and *sent for the retry rule.  The
+ * transfer is freed.  True when the answer is a success. */
+static bool op_answer(struct poller *p, struct op *o, struct http_xfer *x, struct api_error *e,
+		      json_t **root, struct inst_page *page, CURLcode *rc, bool *sent)
+{
+	bool ok;
+	*rc = CURLE_OK;
+	*sent = false;
+	if (!x) {
+		char why[300];
+		if (!http_url_allowed(o->call.url, why, sizeof why))
+			apierr_transport(e, why);
+		else
+			apierr_transport(e, "could not start the request");
+		*rc = CURLE_FAILED_INIT;
+		return false;
+	}
+	api_scrub_answer(p->auth, &o->call, x); /* before anything reads it */
+	if (o->kind == OP_CALL && o->jc.map_http) {
+		memset(e, 0, sizeof *e);
+		o->hvalue = o->jc.map_http(x, e);
+		ok = e->cls == AE_NONE;
+		if (!ok && o->hvalue) { /* a failure has no value */
+			if (o->jc.free_value)
+				o->jc.free_value(o->hvalue);
+			else
+				free(o->hvalue);
+			o->hvalue = NULL;
+		}
+	} else if (o->kind == OP_FETCH && o->src == SRC_INSTANCES) {
+		ok = api_parse_page(x, true, page, e);
+	} else {
+		ok = api_parse(x, root, e);
+	}
+	*rc = http_xfer_code(x);
+	*sent = http_xfer_sent(x);
+	curl_multi_remove_handle(p->multi, http_xfer_easy(x));
+	http_xfer_free(x);
+	o->x = NULL;
+	return ok;
+}
+
+/* A fetch the service does not serve in its first form (api_should_fall_back):
+ * switch the source to its other form (re-armed, or done).  True when the
+ * op was re-armed or ended here. */
+static bool op_fall_back(struct poller *p, struct op *o, const struct api_error *e, double now)
+{
+	struct source *src = &p->src[o->src];
+	if (o->kind != OP_FETCH || !api_should_fall_back(e) || src->alt)
+		return false;
+	if (o->src == SRC_INSTANCES) {
+		/* no v1 list: the v0 list, whole, from now on */
+		src->alt = true;
+		sweep_use_v0(&p->fleet);
+		log_msg("%s answered %d: falling back to the v0 list", api_ep_name(o->call.ep),
+			e->http_status);
+		sweep_query_free(&o->q);
+		if (!sweep_next(&p->fleet, &o->q)) {
+			fetch_done(p, o->src);
+			op_unlink_free(p, o);
+			return true;
+		}
+		api_call_free(&o->call);
+		o->call = list_call(p, &o->q);
+		o->retry_at = now;
+		return true;
+	}
+	if (o->src == SRC_WORKERGROUPS) {
+		src->alt = true;
+		api_call_free(&o->call);
+		o->call = api_workergroups(p->cfg, true);
+		o->retry_at = now;
+		log_msg("%s answered %d: falling back", api_ep_name(o->call.ep), e->http_status);
+		return true;
+	}
+	if (o->src == SRC_ENDPOINTS) {
+		/* a service without serverless endpoints: stop asking */
+		src->absent = true;
+		model_set_endpoints(p->m, NULL, 0, util_now());
+		fetch_done(p, o->src);
+		op_unlink_free(p, o);
+		return true;
+	}
+	return false;
+}
+
+/* A failure the retry rule allows to resend: re-arm o (after the service's
+ * 429 window, or a backoff); false when its resends are used up. */
+static bool op_rearm(struct poller *p, struct op *o, enum retry_fail f, CURLcode rc, double now)
+{
+	if (f == RF_RATE_LIMIT) {
+		if (o->refusals >= OP_REFUSALS)
+			return false;
+		/* refused, nothing done: wait past the service's window */
+		o->refusals++;
+		struct pace *b = &p->pace.b[poller_pace_group(o->call.ep)];
+		/* unpaced (--page-rate 0) and refused: paced from now on;
+		 * not offer searches, which the offers view paces */
+		if (b->rate <= 0 && poller_pace_group(o->call.ep) != EP_OFFERS)
+			b->rate = api_ep_rate(o->call.ep);
+		o->retry_at = poller_pace_refused(&p->pace, o->call.ep, now, jitter(p));
+		log_msg("%s: 429, waiting %.2f s", api_ep_name(o->call.ep), o->retry_at - now);
+		return true;
+	}
+	if (o->attempt >= OP_RETRIES || rc == CURLE_FAILED_INIT)
+		return false;
+	o->retry_at = now + backoff_retry_delay(o->attempt++);
+	if (o->kind == OP_FETCH && o->src != SRC_INSTANCES) {
+		double paced = backoff_pace(&p->src[o->src].bo, now);
+		if (paced > o->retry_at)
+			o->retry_at = paced;
+	}
+	return true;
+}
+
+/* Refused for the 2FA session key: resent once with the normal key (nothing
+ * was done, a write too).  True when re-armed. */
+static bool op_session_refused(struct poller *p, struct op *o, const struct api_error *e,
+			       double now)
+{
+	bool dropped;
+	if (o->session_retried || !auth_session_refused(p->auth, o->session_gen, &dropped))
+		return false;
+	o->session_retried = true;
+	o->retry_at = now;
+	if (dropped) /* said once, by the request that dropped it */
+		model_event(p->m, EV_WARN, -1, 0, 0, 0,
+			    "2FA session key refused (HTTP %d %s): removed, %s resent once with the "
+			    "normal API key", e->http_status, e->msg, api_ep_name(o->call.ep));
+	return true;
+}
+
+/* The op's end, by its kind: a success (e NULL) or a failure (d: RD_FAIL
+ * or RD_UNKNOWN, f why); then it is freed. */
+static void op_end(struct poller *p, struct op *o, json_t *root, struct inst_page *page,
+		   const struct api_error *e, enum retry_fail f,
+		   enum retry_decision d)
+{
+	switch (o->kind) {
+	case OP_FETCH:
+		if (e)
+			fetch_failed(p, o, e);
+		else
+			fetch_ok(p, o, root, page);
+		break;
+	case OP_JOB:
+		if (e && d == RD_UNKNOWN)
+			job_unknown(p, o, e, f);
+		else
+			job_done(p, o, !e, root, e);
+		break;
+	case OP_REREAD: reread_done(p, o, root, e); break;
+	case OP_CALL: call_done(p, o, root, e, e && d == RD_UNKNOWN); break;
+	}
+	op_unlink_free(p, o);
+}
+
 /* A transfer ended (x NULL: it could not be started).  The one retry rule
  * (retry.h) decides between resend, failure and unknown outcome; then the
  * op is handed to its kind's end and freed, or re-armed. */
@@ -1100,53 +1380,16 @@ static void op_complete(struct poller *p, struct op *o, struct http_xfer *x)
 	struct api_error e;
 	json_t *root = NULL;
 	struct inst_page page = { .total = -1 }; /* an instance page: no tree (json_stream) */
-	CURLcode rc = CURLE_OK;
-	bool ok, sent = false;
-	if (x) {
-		api_scrub_answer(p->auth, &o->call, x); /* before anything reads it */
-		if (o->kind == OP_CALL && o->jc.map_http) {
-			memset(&e, 0, sizeof e);
-			o->hvalue = o->jc.map_http(x, &e);
-			ok = e.cls == AE_NONE;
-			if (!ok && o->hvalue) { /* a failure has no value */
-				if (o->jc.free_value)
-					o->jc.free_value(o->hvalue);
-				else
-					free(o->hvalue);
-				o->hvalue = NULL;
-			}
-		} else if (o->kind == OP_FETCH && o->src == SRC_INSTANCES) {
-			ok = api_parse_page(x, true, &page, &e);
-		} else {
-			ok = api_parse(x, &root, &e);
-		}
-		rc = http_xfer_code(x);
-		sent = http_xfer_sent(x);
-		curl_multi_remove_handle(p->multi, http_xfer_easy(x));
-		http_xfer_free(x);
-		o->x = NULL;
-	} else {
-		ok = false;
-		char why[300];
-		if (!http_url_allowed(o->call.url, why, sizeof why))
-			apierr_transport(&e, why);
-		else
-			apierr_transport(&e, "could not start the request");
-		rc = CURLE_FAILED_INIT;
-	}
+	CURLcode rc;
+	bool sent;
+	bool ok = op_answer(p, o, x, &e, &root, &page, &rc, &sent);
 	double now = util_mono();
 	if (ok || e.cls != AE_RATE_LIMIT)
 		poller_pace_answered(&p->pace, o->call.ep);
 	if (ok) {
-		switch (o->kind) {
-		case OP_FETCH: fetch_ok(p, o, root, &page); break;
-		case OP_JOB: job_done(p, o, true, root, NULL); break;
-		case OP_REREAD: reread_done(p, o, root, NULL); break;
-		case OP_CALL: call_done(p, o, root, NULL, false); break;
-		}
+		op_end(p, o, root, &page, NULL, RF__COUNT, RD_RETRY);
 		json_decref(root);
 		inst_page_free(&page);
-		op_unlink_free(p, o);
 		return;
 	}
 	auth_redact(p->auth, e.msg);
@@ -1154,96 +1397,18 @@ static void op_complete(struct poller *p, struct op *o, struct http_xfer *x)
 	enum retry_fail f = retry_classify_sent(&e, rc, sent, o->session_gen != 0);
 	enum retry_decision d = retry_decide(op_rkind(o), f);
 	if (f == RF_SESSION && d == RD_RETRY) {
-		/* refused for the key: nothing was done, a write too; once */
-		bool dropped;
-		if (!o->session_retried &&
-		    auth_session_refused(p->auth, o->session_gen, &dropped)) {
-			o->session_retried = true;
-			o->retry_at = now;
-			if (dropped) /* said once, by the request that dropped it */
-				model_event(p->m, EV_WARN, -1, 0, 0, 0,
-				    "2FA session key refused (HTTP %d %s): removed, %s resent once "
-				    "with the normal API key", e.http_status, e.msg,
-				    api_ep_name(o->call.ep));
+		if (op_session_refused(p, o, &e, now))
 			return;
-		}
 		d = RD_FAIL;
 	}
-	if (o->kind == OP_FETCH && api_should_fall_back(&e) && !p->src[o->src].alt) {
-		struct source *src = &p->src[o->src];
-		if (o->src == SRC_INSTANCES) {
-			/* no v1 list: the v0 list, whole, from now on */
-			src->alt = true;
-			sweep_use_v0(&p->fleet);
-			log_msg("%s answered %d: falling back to the v0 list",
-				api_ep_name(o->call.ep), e.http_status);
-			sweep_query_free(&o->q);
-			if (!sweep_next(&p->fleet, &o->q)) {
-				fetch_done(p, o->src);
-				op_unlink_free(p, o);
-				return;
-			}
-			api_call_free(&o->call);
-			o->call = list_call(p, &o->q);
-			o->retry_at = now;
-			return;
-		}
-		if (o->src == SRC_WORKERGROUPS) {
-			src->alt = true;
-			api_call_free(&o->call);
-			o->call = api_workergroups(p->cfg, true);
-			o->retry_at = now;
-			log_msg("%s answered %d: falling back", api_ep_name(o->call.ep),
-				e.http_status);
-			return;
-		}
-		if (o->src == SRC_ENDPOINTS) {
-			/* a service without serverless endpoints: stop asking */
-			src->absent = true;
-			model_set_endpoints(p->m, NULL, 0, util_now());
-			fetch_done(p, o->src);
-			op_unlink_free(p, o);
-			return;
-		}
-	}
+	if (op_fall_back(p, o, &e, now))
+		return;
 	if (d == RD_RETRY) {
-		if (f == RF_RATE_LIMIT) {
-			if (o->refusals < OP_REFUSALS) {
-				/* refused, nothing done: wait past the service's window */
-				o->refusals++;
-				struct pace *b = &p->pace.b[poller_pace_group(o->call.ep)];
-				/* unpaced (--page-rate 0) and refused: paced from now on;
-				 * not offer searches, which the offers view paces */
-				if (b->rate <= 0 && poller_pace_group(o->call.ep) != EP_OFFERS)
-					b->rate = api_ep_rate(o->call.ep);
-				o->retry_at = poller_pace_refused(&p->pace, o->call.ep, now, jitter(p));
-				log_msg("%s: 429, waiting %.2f s", api_ep_name(o->call.ep),
-					o->retry_at - now);
-				return;
-			}
-		} else if (o->attempt < OP_RETRIES && rc != CURLE_FAILED_INIT) {
-			o->retry_at = now + backoff_retry_delay(o->attempt++);
-			if (o->kind == OP_FETCH && o->src != SRC_INSTANCES) {
-				double paced = backoff_pace(&p->src[o->src].bo, now);
-				if (paced > o->retry_at)
-					o->retry_at = paced;
-			}
+		if (op_rearm(p, o, f, rc, now))
 			return;
-		}
 		d = RD_FAIL;
 	}
-	switch (o->kind) {
-	case OP_FETCH: fetch_failed(p, o, &e); break;
-	case OP_JOB:
-		if (d == RD_UNKNOWN)
-			job_unknown(p, o, &e, f);
-		else
-			job_done(p, o, false, NULL, &e);
-		break;
-	case OP_REREAD: reread_done(p, o, NULL, &e); break;
-	case OP_CALL: call_done(p, o, NULL, &e, d == RD_UNKNOWN); break;
-	}
-	op_unlink_free(p, o);
+	op_end(p, o, NULL, NULL, &e, f, d);
 }
 
 /* ---- the instance list: cycles and the next planned request ------------- */

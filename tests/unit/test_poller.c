@@ -257,6 +257,17 @@ static bool job_event(struct model *m, int job_id, struct event *out)
 	return false;
 }
 
+/* Take the result of job_id (a job sent with reply set); waits up to ~20 s. */
+static bool job_result_wait(struct model *m, int job_id, struct call_result *out)
+{
+	for (int i = 0; i < 400; i++) {
+		if (model_take_result(m, job_id, out))
+			return true;
+		usleep(50 * 1000);
+	}
+	return false;
+}
+
 static void fills_model_and_runs_jobs(void **state)
 {
 	(void)state;
@@ -289,6 +300,8 @@ static void fills_model_and_runs_jobs(void **state)
 	assert_true(job_event(m, jid, &ev));
 	assert_int_equal(ev.level, EV_OK);
 	assert_int_equal(ev.instance_id, id);
+	struct call_result cr;
+	assert_false(model_take_result(m, jid, &cr)); /* not sent with reply: no result */
 	struct label_wait lw = {id, "poller-test"};
 	assert_true(wait_for(m, has_label, &lw));
 
@@ -313,10 +326,17 @@ static void fills_model_and_runs_jobs(void **state)
 	r.kind = JOB_BID;
 	r.instance_id = 999999999;
 	r.amount = 0.5;
+	r.reply = true; /* its submitter takes its end by its id, as a call's result */
 	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
 	assert_true(job_event(m, jid, &ev));
 	assert_int_equal(ev.level, EV_ERROR);
 	assert_null(strstr(ev.text, sim.key));
+	assert_true(job_result_wait(m, jid, &cr));
+	assert_int_equal(cr.req_id, jid);
+	assert_int_equal(cr.outcome, CALL_ERROR);
+	assert_string_equal(cr.err.msg, ev.text); /* the event's sentence */
+	call_result_free(&cr);
+	assert_false(model_take_result(m, jid, &cr)); /* taken once */
 
 	/* destroy: gone from the model after the refresh */
 	memset(&r, 0, sizeof r);
@@ -410,14 +430,19 @@ static void destroy_needs_tfa_then_login(void **state)
 	memset(&r, 0, sizeof r);
 	r.kind = JOB_DESTROY;
 	r.instance_id = id;
-	int jid;
+	r.reply = true;
+	struct job_req destroy = r;
+	int jid, destroy_id;
 	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
+	destroy_id = jid;
 	struct event ev;
 	assert_true(job_event(m, jid, &ev));
 	/* expected, not a failure: a warning that says what follows */
 	assert_int_equal(ev.level, EV_WARN);
 	assert_true(ev.flags & EVF_NEEDS_TFA);
 	assert_non_null(strstr(ev.text, "needs a two-factor code: not done yet"));
+	struct call_result cr;
+	assert_false(model_take_result(m, destroy_id, &cr)); /* no end yet: no result */
 
 	/* a wrong code: an error event, no session file */
 	memset(&r, 0, sizeof r);
@@ -450,13 +475,15 @@ static void destroy_needs_tfa_then_login(void **state)
 	fclose(f);
 	assert_null(strstr(ev.text, stored));
 
-	/* and the destroy goes through now */
-	memset(&r, 0, sizeof r);
-	r.kind = JOB_DESTROY;
-	r.instance_id = id;
-	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
-	assert_true(job_event(m, jid, &ev));
-	assert_int_equal(ev.level, EV_OK);
+	/* and the destroy goes through now, sent again under its id: its
+	 * submitter gets the result of the id it holds */
+	assert_int_equal(jobs_resubmit(j, &destroy, destroy_id), JOBS_OK);
+	assert_true(job_result_wait(m, destroy_id, &cr));
+	assert_int_equal(cr.outcome, CALL_OK);
+	call_result_free(&cr);
+	s = model_acquire(m);
+	assert_null(snapshot_find_instance(s, id));
+	model_release(s);
 
 	/* no event ever carried a key */
 	struct event all[256];

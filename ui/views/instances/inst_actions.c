@@ -2,13 +2,16 @@
  * line, flags, default keys, the precondition on the row's state (so that
  * `s` on a stopped row says why instead of sending a request, and the hint
  * bar shows only what fits the selected row) and the handler, which opens
- * the action's dialog or submits its job through app_instance_action(). */
+ * the action's dialog or submits its job through inst_dialogs_action()
+ * (ssh and copy-ssh: inst_ssh_route()). */
 #include "views/instances/inst_actions.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "app.h"
+#include "views/instances/inst_dialogs.h"
+#include "views/instances/inst_ssh.h"
 #include "state/model.h"
 
 const char *inst_why_not_stop(const void *row, char *buf, size_t n)
@@ -122,8 +125,12 @@ static void run(struct app *a, enum action act)
 {
 	const struct instance *x = app_selected(a);
 	enum inst_op op;
-	if (x && op_of(act, &op))
-		app_instance_action(a, op, x->id);
+	if (!x || !op_of(act, &op))
+		return;
+	if (op == IOP_SSH || op == IOP_COPY_SSH)
+		inst_ssh_route(a, x->id, SSH_ASK, op == IOP_SSH);
+	else
+		inst_dialogs_action(a, op, x->id);
 }
 
 struct inst_action {
@@ -170,6 +177,8 @@ void inst_actions_keys(struct keymap *km, int ctx)
 {
 	for (size_t i = 0; i < NTABLE; i++) {
 		ids[i] = action_register(&table[i].def);
+		if (table[i].op == IOP_SSH || table[i].op == IOP_COPY_SSH)
+			action_set_args(ids[i], inst_ssh_args); /* `:ssh ROUTE` */
 		action_allow(ids[i], ctx);
 		keymap_default(km, ctx, table[i].keys, ids[i]);
 	}

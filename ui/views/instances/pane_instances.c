@@ -17,6 +17,7 @@
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 #include "widgets/dialog.h"
 #include "views/instances/inst_bulk.h"
 #include "views/instances/inst_actions.h"
+#include "views/instances/inst_dialogs.h"
 #include "views/account/pane_account.h"
 #include "dump/instcol.h"
 #include "base/config.h"
@@ -93,6 +95,8 @@ unsigned pane_instances_widths(int width, const int *natural, int *w)
 
 /* The view's private state. */
 struct inst_view {
+	struct inst_dialogs *dlgs; /* first: one instance's dialogs and jobs (inst_dialogs.c
+				    * finds them there) */
 	struct table t;
 	int rows; /* table rows drawn last time (the page size) */
 	long want; /* select this instance once it is listed (a new one), 0: none */
@@ -118,6 +122,8 @@ struct inst_view {
 	long badges[2 * (MODEL_MAX_PENDING + MODEL_MAX_UNSURE)]; /* badges_moved() */
 	size_t nbadges;
 };
+
+_Static_assert(offsetof(struct inst_view, dlgs) == 0, "inst_dialogs.c reads dlgs first");
 
 static enum action act_mark, act_unmark, act_destroy_failed;
 
@@ -578,7 +584,7 @@ static void send_plan(struct app *a, struct inst_view *v, const char *label)
 			req.kind = JOB_LABEL;
 			req.instance_id = p->ids[i];
 			util_strlcpy(req.text, label, sizeof req.text);
-			if (app_submit(a, &req))
+			if (inst_dialogs_submit(a, &req, NULL))
 				ok++;
 		}
 		snprintf(sent, sizeof sent, "label: sent for %zu of %zu instances", ok, p->n);
@@ -811,6 +817,8 @@ static void inst_enter(struct app *a, void *st, long arg)
  * instance it made: that row is selected, as after a create that answered. */
 static void inst_event(struct app *a, void *st, const struct event *e)
 {
+	if (e->flags & EVF_JOB_DONE)
+		inst_dialogs_results(a); /* a job's end: this view's, if it sent it */
 	if (e->job_kind == (int)JOB_CREATE && (e->flags & EVF_RESOLVED) && e->instance_id > 0)
 		inst_enter(a, st, e->instance_id);
 }
@@ -821,6 +829,7 @@ static void *inst_init(struct app *a)
 	struct inst_view *v = xcalloc(1, sizeof *v);
 	set_titles();
 	table_init(&v->t, cols, NCOLS, IC_ID);
+	v->dlgs = inst_dialogs_new();
 	return v;
 }
 
@@ -833,6 +842,7 @@ static void inst_fini(struct app *a, void *st)
 		model_drop_result(a->m, v->req);
 	free(v->bids);
 	free(v->marks);
+	inst_dialogs_free(v->dlgs, a->m);
 	free(v);
 }
 
@@ -843,6 +853,7 @@ static void inst_snapshot(struct app *a, void *st, bool rows)
 {
 	struct inst_view *v = st;
 	take_bulk(a, v);
+	inst_dialogs_results(a); /* its jobs' ends, by request id */
 	if (!rows)
 		return;
 	if (shown(a, v))

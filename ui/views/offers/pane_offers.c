@@ -40,6 +40,7 @@
 #include "api/api.h"
 #include "app.h"
 #include "views/offers/create_form.h"
+#include "views/instances/inst_dialogs.h"
 #include "draw.h"
 #include "poll/jobs.h"
 #include "json/json_map.h"
@@ -660,7 +661,7 @@ static void replace_watch(struct app *a, struct off_view *v)
 		 "Instance %ld, created to replace instance %ld%s%s%s, is running. Destroy instance "
 		 "%ld now? Its disk is deleted and all its billing stops.",
 		 n->id, o->id, lab ? " (" : "", lab ? o->label : "", lab ? ")" : "", o->id);
-	dialog_confirm(&a->dlg, DP_DESTROY, o->id, "Destroy the failed instance", text, "Destroy");
+	inst_dialogs_confirm_destroy(a, o->id, "Destroy the failed instance", text);
 	v->await_new = v->await_old = 0;
 	a->dirty |= DIRTY_ALL;
 }
@@ -1081,6 +1082,20 @@ static void run_create(struct app *a, enum action act)
 	create_ui_open(a, v->cu, o, v->prefill, v->replace_id);
 }
 
+/* The answer to the question on an image that failed to pull. */
+static void replace_answered(struct app *a, void *owner, enum dlg_result res)
+{
+	(void)owner;
+	if (res == DLG_CANCEL) {
+		app_dialog_cancelled(a);
+	} else if (res == DLG_SUBMIT) {
+		long id = a->dlg.instance_id;
+		int focus = a->dlg.focus;
+		dialog_close(&a->dlg);
+		pane_offers_replace_answer(a, id, focus);
+	}
+}
+
 /* O: the offers view on the selected instance (off_enter does the rest). */
 static void run_replace(struct app *a, enum action act)
 {
@@ -1104,8 +1119,9 @@ static void run_replace(struct app *a, enum action act)
 		 tpl ? " Or edit its template " : " Or rent the same image anyway.",
 		 tpl ? (x->template_name[0] ? x->template_name : x->template_hash_id) : "",
 		 tpl ? " (its image and registry login), then O again." : "");
-	dialog_choice(&a->dlg, DP_REPLACE_IMAGE, x->id, "Replace: its image failed", text,
-		      "Fix the image", tpl ? "Template" : "Same image anyway");
+	dialog_choice(&a->dlg, 0, x->id, "Replace: its image failed", text, "Fix the image",
+		      tpl ? "Template" : "Same image anyway");
+	app_dialog_own(a, replace_answered, NULL);
 	a->dirty |= DIRTY_ALL;
 }
 

@@ -71,6 +71,9 @@ void pane_offers_replace_keys(struct keymap *km, int ctx);
 /* UI thread: the offers view on offers like instance id (O); fix_image:
  * its image failed to pull, the form is to fix it (said). */
 void pane_offers_replace(struct app *a, long id, bool fix_image);
-/* pane_offers_replace_answer: app.h (the shell's dialog answers it). */
+/* UI thread: the answer to O's question on an image that failed to pull
+ * (its dialog's choice): focus 0 fixes the image in the form, 1 opens the
+ * templates (an instance from a template) or rents the same image. */
+void pane_offers_replace_answer(struct app *a, long id, int focus);
 
 #endif

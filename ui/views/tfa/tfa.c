@@ -1012,20 +1012,13 @@ static void call_done(struct app *a, struct tfa_view *v, struct call_result *r)
 		break;
 	case CK_LOGIN: {
 		struct auth *au = poller_auth(a->poller);
-		if (!ans || !au) {
-			flow_end(a, v);
+		flow_end(a, v);
+		if (!au)
 			app_toast(a, ROLE_ERROR, 10, "2FA login: no session key to store");
-			break;
-		}
-		if (auth_store_session(au, ans->session, err, sizeof err) != 0) {
-			flow_end(a, v);
-			app_toast(a, ROLE_ERROR, 10, "2FA login succeeded but the session key could not "
-				  "be stored: %s", err);
-		} else {
-			flow_end(a, v);
-			app_toast(a, ROLE_OK, 8, "2FA login: session key stored in %s/vast_tfa_key "
-				  "(mode 0600)", a->cfg->vast_config_dir);
-		}
+		else if (auth_login(au, ans ? ans->session : NULL, err, sizeof err))
+			app_toast(a, ROLE_OK, 8, "%s", err);
+		else
+			app_toast(a, ROLE_ERROR, 10, "%s", err);
 		break;
 	}
 	case CK_UPDATE:
