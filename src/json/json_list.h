@@ -55,8 +55,8 @@ struct json_list *json_list_map(const struct json_list_kind *k, const json_t *ro
 				struct api_error *e);
 /* Frees a struct json_list (a jobs_free_fn; NULL is fine). */
 void json_list_free(void *list);
-/* The records of l (NULL: none), as T *: json_list_at(l, struct ssh_key_rec). */
-#define json_list_at(l, T) ((l) ? (T *)(l)->v : (T *)NULL)
+/* The records of l (not NULL), as T *: json_list_at(l, struct ssh_key_rec). */
+#define json_list_at(l, T) ((T *)(l)->v)
 /* How many records l holds (0 when NULL). */
 size_t json_list_count(const struct json_list *l);
 

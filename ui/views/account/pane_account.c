@@ -43,6 +43,7 @@
 #include "rules/acct.h"
 #include "rules/acctops.h"
 #include "api/api_account.h"
+#include "api/api_account_map.h"
 #include "api/apierr.h"
 #include "app.h"
 #include "base/config.h"
@@ -52,6 +53,7 @@
 #include "widgets/form.h"
 #include "header.h"
 #include "state/jobs.h"
+#include "json/json_list.h"
 #include "json/json_map.h"
 #include "layout.h"
 #include "state/model.h"
@@ -63,7 +65,6 @@
 #include "view.h"
 
 #define ACCOUNT_CADENCE 30.0 /* s, the account lists' refresh */
-#define APIKEY_MAX 512          /* bytes of an API key we accept */
 #define ENV_REVEAL_S 10.0       /* s an env value revealed with v stays shown */
 #define ENV_VALUE_MAX 4096      /* bytes of an env value shown */
 
@@ -72,18 +73,9 @@ enum section { SEC_OVERVIEW, SEC_ENV, SEC_APIKEYS, SEC_SSH, SEC_ROLES, SEC_REPOR
 /* The lists the subscriptions fetch (mapper values). */
 enum list_kind { L_ENV, L_APIKEYS, L_SSH, L_ROLES, L_TFA, L__COUNT };
 
-struct env_list { struct env_var *v; size_t n; };
-struct key_list { struct api_key_rec *v; size_t n; };
-struct ssh_list { struct ssh_key_rec *v; size_t n; };
-struct role_list { struct team_role *v; size_t n; };
-struct rep_list { struct machine_report *v; size_t n; };
-
-/* A secret answer (a new key, or a key shown for the own-key check):
- * wiped when freed. */
-struct key_secret {
-	long id;
-	char key[APIKEY_MAX];
-};
+/* The newest value of list k (a struct json_list of T, NULL: none yet). */
+#define LIST(v, k) ((const struct json_list *)(v)->val[k])
+#define LIST_AT(v, k, T) json_list_at(LIST(v, k), const T)
 
 /* What the open form or confirmation is for. */
 enum modal_kind { MOD_NONE, MOD_ENV_ADD, MOD_ENV_EDIT, MOD_ENV_DELETE, MOD_SSH_ADD,
@@ -104,7 +96,7 @@ struct acct_view {
 	char err[L__COUNT][160];    /* the last fetch failure, "" when none */
 	long machine;               /* the reports' machine, 0: none chosen */
 	int rep_sub;                /* its subscription, 0: none */
-	struct rep_list *rep;       /* its newest reports, NULL: none yet */
+	struct json_list *rep;      /* its newest reports (struct machine_report), NULL: none yet */
 	char rep_err[160];
 	enum modal_kind modal;
 	struct form fm;             /* the forms */
@@ -119,7 +111,7 @@ struct acct_view {
 	int action_id;              /* the action awaited, 0: none */
 	int lost_before;            /* the form's send: acct_lost_count over the list it went on */
 	/* MOD_KEY_SHOW (and MOD_KEY_FILE over it): the new key (secret) */
-	char newkey[APIKEY_MAX];
+	char newkey[API_ACCOUNT_KEY_MAX];
 	long newkey_id;
 	char newkey_name[130];
 	char show_msg[300];         /* what y or w did */
@@ -146,174 +138,19 @@ static const char *const sec_names[SEC__COUNT] = { "Overview", "Env vars", "API 
  * 0 for the overview: the view's own. */
 static int sec_ctx[SEC__COUNT];
 
-/* ---- mappers (poller thread) ------------------------------------------------ */
-
-static void *map_env(const json_t *root, struct api_error *e)
-{
-	struct env_list *l = xcalloc(1, sizeof *l);
-	if (!json_map_env_vars(root, &l->v, &l->n)) {
-		env_vars_free(l->v, l->n);
-		free(l);
-		apierr_protocol(e, 200, "env vars: unexpected answer");
-		return NULL;
-	}
-	return l;
-}
-
-static void free_env(void *p)
-{
-	struct env_list *l = p;
-	if (l)
-		env_vars_free(l->v, l->n);
-	free(l);
-}
-
-static void *map_keys(const json_t *root, struct api_error *e)
-{
-	struct key_list *l = xcalloc(1, sizeof *l);
-	if (!json_map_api_keys(root, &l->v, &l->n)) {
-		api_keys_free(l->v, l->n);
-		free(l);
-		apierr_protocol(e, 200, "API keys: unexpected answer");
-		return NULL;
-	}
-	return l;
-}
-
-static void free_keys(void *p)
-{
-	struct key_list *l = p;
-	if (l)
-		api_keys_free(l->v, l->n);
-	free(l);
-}
-
-static void *map_ssh(const json_t *root, struct api_error *e)
-{
-	struct ssh_list *l = xcalloc(1, sizeof *l);
-	if (!api_ssh_keys(root, &l->v, &l->n)) {
-		ssh_keys_free(l->v, l->n);
-		free(l);
-		apierr_protocol(e, 200, "SSH keys: unexpected answer");
-		return NULL;
-	}
-	return l;
-}
-
-static void free_ssh(void *p)
-{
-	struct ssh_list *l = p;
-	if (l)
-		ssh_keys_free(l->v, l->n);
-	free(l);
-}
-
-static void *map_roles(const json_t *root, struct api_error *e)
-{
-	struct role_list *l = xcalloc(1, sizeof *l);
-	if (!api_team_roles(root, &l->v, &l->n)) {
-		team_roles_free(l->v, l->n);
-		free(l);
-		apierr_protocol(e, 200, "team roles: unexpected answer");
-		return NULL;
-	}
-	return l;
-}
-
-static void free_roles(void *p)
-{
-	struct role_list *l = p;
-	if (l)
-		team_roles_free(l->v, l->n);
-	free(l);
-}
-
-
-static void *map_reports(const json_t *root, struct api_error *e)
-{
-	struct rep_list *l = xcalloc(1, sizeof *l);
-	if (!json_map_machine_reports(root, &l->v, &l->n)) {
-		machine_reports_free(l->v, l->n);
-		free(l);
-		apierr_protocol(e, 200, "machine reports: unexpected answer");
-		return NULL;
-	}
-	return l;
-}
-
-static void free_reports(void *p)
-{
-	struct rep_list *l = p;
-	if (l)
-		machine_reports_free(l->v, l->n);
-	free(l);
-}
-
-/* A secret value: wiped, then freed (any thread). */
-static void free_secret(void *p)
-{
-	if (p)
-		explicit_bzero(p, sizeof(struct key_secret));
-	free(p);
-}
-
-/* The answer of an API key creation: the new key (a secret). */
-static void *map_created(const json_t *root, struct api_error *e)
-{
-	struct key_secret *k = xcalloc(1, sizeof *k);
-	if (!api_apikey_created(root, k->key, sizeof k->key, &k->id)) {
-		free_secret(k);
-		apierr_protocol(e, 200, "the answer holds no key");
-		return NULL;
-	}
-	return k;
-}
-
-/* The answer of a key show (the own-key check). */
-static void *map_shown(const json_t *root, struct api_error *e)
-{
-	struct key_secret *k = xcalloc(1, sizeof *k);
-	if (!api_apikey_shown(root, k->key, sizeof k->key)) {
-		free_secret(k);
-		apierr_protocol(e, 200, "the answer holds no key");
-		return NULL;
-	}
-	return k;
-}
-
-/* The values of an env var list (v: reveal): secrets, wiped when freed. */
-struct env_values { struct env_value *v; size_t n; };
-
-static void free_values(void *p)
-{
-	struct env_values *l = p;
-	if (l)
-		acctops_env_values_free(l->v, l->n);
-	free(l);
-}
-
-static void *map_values(const json_t *root, struct api_error *e)
-{
-	struct env_values *l = xcalloc(1, sizeof *l);
-	if (!acctops_env_values(root, &l->v, &l->n)) {
-		free_values(l);
-		apierr_protocol(e, 200, "env vars: unexpected answer");
-		return NULL;
-	}
-	return l;
-}
-
-static void free_list(enum list_kind k, void *p)
-{
-	switch (k) {
-	case L_ENV: free_env(p); break;
-	case L_APIKEYS: free_keys(p); break;
-	case L_SSH: free_ssh(p); break;
-	case L_ROLES: free_roles(p); break;
-	case L_TFA: tfaflow_status_free(p); break;
-	case L__COUNT: break;
-	}
-}
+/* The lists the view subscribes to: one row a list_kind. */
+static const struct list_desc {
+	const char *what;                         /* the job's words */
+	struct api_call (*call)(const struct config *c);
+	jobs_map_fn map;
+	jobs_free_fn free_value;
+} lists[L__COUNT] = {
+	[L_ENV] = { "env vars", api_env_list, api_account_map_env, json_list_free },
+	[L_APIKEYS] = { "API keys", api_apikeys_list, api_account_map_apikeys, json_list_free },
+	[L_SSH] = { "SSH keys", api_ssh_list, api_account_map_ssh, json_list_free },
+	[L_ROLES] = { "team roles", api_roles_list, api_account_map_roles, json_list_free },
+	[L_TFA] = { "2FA status", api_tfa_status, tfaflow_map_status, tfaflow_status_free },
+};
 
 /* ---- subscriptions ------------------------------------------------------------ */
 
@@ -322,40 +159,10 @@ static void subscribe_all(struct app *a, struct acct_view *v)
 {
 	for (int k = 0; k < L__COUNT; k++) {
 		struct job_call c = { 0 };
-		switch ((enum list_kind)k) {
-		case L_ENV:
-			c.call = api_env_list(a->cfg);
-			c.map = map_env;
-			c.free_value = free_env;
-			snprintf(c.what, sizeof c.what, "env vars");
-			break;
-		case L_APIKEYS:
-			c.call = api_apikeys_list(a->cfg);
-			c.map = map_keys;
-			c.free_value = free_keys;
-			snprintf(c.what, sizeof c.what, "API keys");
-			break;
-		case L_SSH:
-			c.call = api_ssh_list(a->cfg);
-			c.map = map_ssh;
-			c.free_value = free_ssh;
-			snprintf(c.what, sizeof c.what, "SSH keys");
-			break;
-		case L_ROLES:
-			c.call = api_roles_list(a->cfg);
-			c.map = map_roles;
-			c.free_value = free_roles;
-			snprintf(c.what, sizeof c.what, "team roles");
-			break;
-		case L_TFA:
-			c.call = api_tfa_status(a->cfg);
-			c.map = tfaflow_map_status;
-			c.free_value = tfaflow_status_free;
-			snprintf(c.what, sizeof c.what, "2FA status");
-			break;
-		case L__COUNT:
-			break;
-		}
+		c.call = lists[k].call(a->cfg);
+		c.map = lists[k].map;
+		c.free_value = lists[k].free_value;
+		snprintf(c.what, sizeof c.what, "%s", lists[k].what);
 		int id = 0;
 		if (jobs_subscribe(a->jobs, &c, ACCOUNT_CADENCE, true, &id) == JOBS_OK)
 			v->sub[k] = id;
@@ -401,7 +208,7 @@ static void set_machine(struct app *a, struct acct_view *v, long id)
 	if (v->rep_sub)
 		jobs_unsubscribe(a->jobs, v->rep_sub);
 	v->rep_sub = 0;
-	free_reports(v->rep);
+	json_list_free(v->rep);
 	v->rep = NULL;
 	v->rep_err[0] = '\0';
 	v->machine = id;
@@ -409,8 +216,8 @@ static void set_machine(struct app *a, struct acct_view *v, long id)
 	v->sel[SEC_REPORTS] = 0;
 	struct job_call c = { 0 };
 	c.call = api_machine_reports(a->cfg, id);
-	c.map = map_reports;
-	c.free_value = free_reports;
+	c.map = api_account_map_reports;
+	c.free_value = json_list_free;
 	snprintf(c.what, sizeof c.what, "machine %ld reports", id);
 	int sid = 0, rc = jobs_subscribe(a->jobs, &c, ACCOUNT_CADENCE, true, &sid);
 	if (rc == JOBS_OK)
@@ -426,11 +233,11 @@ static size_t section_rows(const struct acct_view *v, enum section s)
 {
 	switch (s) {
 	case SEC_OVERVIEW: return 0;
-	case SEC_ENV: return v->val[L_ENV] ? ((struct env_list *)v->val[L_ENV])->n : 0;
-	case SEC_APIKEYS: return v->val[L_APIKEYS] ? ((struct key_list *)v->val[L_APIKEYS])->n : 0;
-	case SEC_SSH: return v->val[L_SSH] ? ((struct ssh_list *)v->val[L_SSH])->n : 0;
-	case SEC_ROLES: return v->val[L_ROLES] ? ((struct role_list *)v->val[L_ROLES])->n : 0;
-	case SEC_REPORTS: return v->rep ? v->rep->n : 0;
+	case SEC_ENV: return json_list_count(LIST(v, L_ENV));
+	case SEC_APIKEYS: return json_list_count(LIST(v, L_APIKEYS));
+	case SEC_SSH: return json_list_count(LIST(v, L_SSH));
+	case SEC_ROLES: return json_list_count(LIST(v, L_ROLES));
+	case SEC_REPORTS: return json_list_count(v->rep);
 	case SEC__COUNT: return 0;
 	}
 	return 0;
@@ -438,34 +245,30 @@ static size_t section_rows(const struct acct_view *v, enum section s)
 
 static const struct env_var *env_selected(const struct acct_view *v)
 {
-	const struct env_list *l = v->val[L_ENV];
-	if (v->sec != SEC_ENV || !l || v->sel[SEC_ENV] >= l->n)
+	if (v->sec != SEC_ENV || v->sel[SEC_ENV] >= json_list_count(LIST(v, L_ENV)))
 		return NULL;
-	return &l->v[v->sel[SEC_ENV]];
+	return &LIST_AT(v, L_ENV, struct env_var)[v->sel[SEC_ENV]];
 }
 
 static const struct api_key_rec *key_selected(const struct acct_view *v)
 {
-	const struct key_list *l = v->val[L_APIKEYS];
-	if (v->sec != SEC_APIKEYS || !l || v->sel[SEC_APIKEYS] >= l->n)
+	if (v->sec != SEC_APIKEYS || v->sel[SEC_APIKEYS] >= json_list_count(LIST(v, L_APIKEYS)))
 		return NULL;
-	return &l->v[v->sel[SEC_APIKEYS]];
+	return &LIST_AT(v, L_APIKEYS, struct api_key_rec)[v->sel[SEC_APIKEYS]];
 }
 
 static const struct ssh_key_rec *ssh_selected(const struct acct_view *v)
 {
-	const struct ssh_list *l = v->val[L_SSH];
-	if (v->sec != SEC_SSH || !l || v->sel[SEC_SSH] >= l->n)
+	if (v->sec != SEC_SSH || v->sel[SEC_SSH] >= json_list_count(LIST(v, L_SSH)))
 		return NULL;
-	return &l->v[v->sel[SEC_SSH]];
+	return &LIST_AT(v, L_SSH, struct ssh_key_rec)[v->sel[SEC_SSH]];
 }
 
 static const struct team_role *role_selected(const struct acct_view *v)
 {
-	const struct role_list *l = v->val[L_ROLES];
-	if (v->sec != SEC_ROLES || !l || v->sel[SEC_ROLES] >= l->n)
+	if (v->sec != SEC_ROLES || v->sel[SEC_ROLES] >= json_list_count(LIST(v, L_ROLES)))
 		return NULL;
-	return &l->v[v->sel[SEC_ROLES]];
+	return &LIST_AT(v, L_ROLES, struct team_role)[v->sel[SEC_ROLES]];
 }
 
 static const void *acct_selected(const struct app *a, const void *st)
@@ -478,8 +281,9 @@ static const void *acct_selected(const struct app *a, const void *st)
 	case SEC_SSH: return ssh_selected(v);
 	case SEC_ROLES: return role_selected(v);
 	case SEC_REPORTS:
-		return v->rep && v->sel[SEC_REPORTS] < v->rep->n ? &v->rep->v[v->sel[SEC_REPORTS]]
-								 : NULL;
+		return v->sel[SEC_REPORTS] < json_list_count(v->rep)
+			       ? &json_list_at(v->rep, const struct machine_report)[v->sel[SEC_REPORTS]]
+			       : NULL;
 	case SEC_OVERVIEW:
 	case SEC__COUNT:
 		return NULL;
@@ -522,8 +326,8 @@ static void reveal_start(struct app *a, struct acct_view *v)
 	v->reveal_sel = v->sel[SEC_ENV];
 	struct job_call c = { 0 };
 	c.call = api_env_list(a->cfg);
-	c.map = map_values;
-	c.free_value = free_values;
+	c.map = api_account_map_env_values;
+	c.free_value = json_list_free;
 	snprintf(c.what, sizeof c.what, "env var value");
 	int id = 0, rc = jobs_call(a->jobs, &c, &id);
 	if (rc != JOBS_OK) {
@@ -537,16 +341,17 @@ static void reveal_start(struct app *a, struct acct_view *v)
 static void reveal_done(struct app *a, struct acct_view *v, const struct call_result *r)
 {
 	v->reveal_req = 0;
-	const struct env_values *l = r->value;
+	const struct json_list *l = r->value;
 	if (r->outcome != CALL_OK || !l) {
 		app_toast(a, ROLE_ERROR, 8, "env var %s: its value could not be read: %s", v->reveal_key,
 			  r->err.msg[0] ? r->err.msg : "no answer");
 		return;
 	}
 	const struct env_value *e = NULL;
+	const struct env_value *vals = json_list_at(l, const struct env_value);
 	for (size_t i = 0; i < l->n && !e; i++)
-		if (!strcmp(l->v[i].key, v->reveal_key))
-			e = &l->v[i];
+		if (!strcmp(vals[i].key, v->reveal_key))
+			e = &vals[i];
 	if (!e) {
 		app_answer(a, ROLE_WARNING, 8, "env var %s is no longer there", v->reveal_key);
 	} else if (acctops_env_masked(e->value)) {
@@ -646,15 +451,12 @@ static void draw_overview(struct app *a, struct acct_view *v, int y, int x, int 
 	else
 		snprintf(line[n++], sizeof line[0], "2FA              %s",
 			 v->err[L_TFA][0] ? v->err[L_TFA] : "fetching...");
-	const struct ssh_list *sl = v->val[L_SSH];
-	if (sl)
-		snprintf(line[n++], sizeof line[0], "SSH keys         %zu", sl->n);
-	const struct env_list *el = v->val[L_ENV];
-	if (el)
-		snprintf(line[n++], sizeof line[0], "env vars         %zu", el->n);
-	const struct key_list *kl = v->val[L_APIKEYS];
-	if (kl)
-		snprintf(line[n++], sizeof line[0], "API keys         %zu", kl->n);
+	if (LIST(v, L_SSH))
+		snprintf(line[n++], sizeof line[0], "SSH keys         %zu", LIST(v, L_SSH)->n);
+	if (LIST(v, L_ENV))
+		snprintf(line[n++], sizeof line[0], "env vars         %zu", LIST(v, L_ENV)->n);
+	if (LIST(v, L_APIKEYS))
+		snprintf(line[n++], sizeof line[0], "API keys         %zu", LIST(v, L_APIKEYS)->n);
 	for (int i = 0; i < n && y < ymax; i++, y++) {
 		draw_fill(y, x - 1, w + 1, theme_attr(ROLE_NORMAL));
 		draw_text(y, x, w, line[i], theme_attr(ROLE_NORMAL));
@@ -669,7 +471,7 @@ static void row_cells(const struct acct_view *v, enum section s, size_t i, char 
 	char when[64] = "-", sum[160];
 	switch (s) {
 	case SEC_ENV: {
-		const struct env_var *e = &((struct env_list *)v->val[L_ENV])->v[i];
+		const struct env_var *e = &LIST_AT(v, L_ENV, struct env_var)[i];
 		/* a fixed mask, whatever the service's mask says of the length;
 		 * the value read with v on its row while shown */
 		if (v->reveal_on && i == v->reveal_sel && !strcmp(e->key, v->reveal_key)) {
@@ -683,7 +485,7 @@ static void row_cells(const struct acct_view *v, enum section s, size_t i, char 
 		break;
 	}
 	case SEC_APIKEYS: {
-		const struct api_key_rec *k = &((struct key_list *)v->val[L_APIKEYS])->v[i];
+		const struct api_key_rec *k = &LIST_AT(v, L_APIKEYS, struct api_key_rec)[i];
 		acct_rights_summary(k->rights, sum, sizeof sum);
 		char team[24] = "-";
 		if (k->team_id)
@@ -692,7 +494,7 @@ static void row_cells(const struct acct_view *v, enum section s, size_t i, char 
 		break;
 	}
 	case SEC_SSH: {
-		const struct ssh_key_rec *k = &((struct ssh_list *)v->val[L_SSH])->v[i];
+		const struct ssh_key_rec *k = &LIST_AT(v, L_SSH, struct ssh_key_rec)[i];
 		if (isfinite(k->created_at)) {
 			time_t t = (time_t)k->created_at;
 			struct tm tm;
@@ -704,12 +506,12 @@ static void row_cells(const struct acct_view *v, enum section s, size_t i, char 
 		break;
 	}
 	case SEC_ROLES: {
-		const struct team_role *r = &((struct role_list *)v->val[L_ROLES])->v[i];
+		const struct team_role *r = &LIST_AT(v, L_ROLES, struct team_role)[i];
 		snprintf(buf, n, "%-24.24s %s", r->name ? r->name : "", r->summary ? r->summary : "");
 		break;
 	}
 	case SEC_REPORTS: {
-		const struct machine_report *r = &v->rep->v[i];
+		const struct machine_report *r = &json_list_at(v->rep, const struct machine_report)[i];
 		acctops_report_when(r->created_at, util_now(), when, sizeof when);
 		snprintf(buf, n, "%-30.30s %-16.16s %s", when, r->problem ? r->problem : "",
 			 r->message ? r->message : "");
@@ -955,55 +757,55 @@ static bool is_delete(enum modal_kind m)
 static int acct_lost_count(const struct acct_view *v)
 {
 	enum list_kind k = lost_list(v->modal);
-	const void *val = k < L__COUNT ? v->val[k] : NULL;
-	if (!val)
+	const struct json_list *l = k < L__COUNT ? LIST(v, k) : NULL;
+	if (!l)
 		return -1;
 	const char *name = form_value(&v->fm, "name");
 	switch (v->modal) {
 	case MOD_ENV_ADD:
 	case MOD_ENV_EDIT: {
-		const struct env_list *l = val;
-		return acctops_env_count(l->v, l->n, form_value(&v->fm, "key"));
+		const struct env_var *r = l->v;
+		return acctops_env_count(r, l->n, form_value(&v->fm, "key"));
 	}
 	case MOD_SSH_ADD: {
-		const struct ssh_list *l = val;
-		return acctops_ssh_count(l->v, l->n, v->target);
+		const struct ssh_key_rec *r = l->v;
+		return acctops_ssh_count(r, l->n, v->target);
 	}
 	case MOD_ROLE_CREATE:
 	case MOD_ROLE_EDIT: {
-		const struct role_list *l = val;
-		return acctops_role_count(l->v, l->n, v->modal == MOD_ROLE_EDIT ? v->target_id : 0,
+		const struct team_role *r = l->v;
+		return acctops_role_count(r, l->n, v->modal == MOD_ROLE_EDIT ? v->target_id : 0,
 					  name, form_mask(&v->fm));
 	}
 	case MOD_KEY_CREATE: {
-		const struct key_list *l = val;
-		return acctops_apikey_count(l->v, l->n, name);
+		const struct api_key_rec *r = l->v;
+		return acctops_apikey_count(r, l->n, name);
 	}
 	case MOD_ENV_DELETE: {
-		const struct env_list *l = val;
-		return acctops_env_count(l->v, l->n, v->target);
+		const struct env_var *r = l->v;
+		return acctops_env_count(r, l->n, v->target);
 	}
 	case MOD_SSH_DELETE: {
-		const struct ssh_list *l = val;
+		const struct ssh_key_rec *r = l->v;
 		int c = 0;
 		for (size_t i = 0; i < l->n; i++)
-			c += l->v[i].id == v->target_id;
+			c += r[i].id == v->target_id;
 		return c;
 	}
 	case MOD_ROLE_DELETE: {
-		const struct role_list *l = val;
+		const struct team_role *r = l->v;
 		int c = 0;
 		for (size_t i = 0; i < l->n; i++)
-			c += v->target_id > 0 ? l->v[i].id == v->target_id
-					      : l->v[i].name && strcmp(l->v[i].name, v->target) == 0;
+			c += v->target_id > 0 ? r[i].id == v->target_id
+					      : r[i].name && strcmp(r[i].name, v->target) == 0;
 		return c;
 	}
 	case MOD_KEY_DELETE:
 	case MOD_KEY_DELETE_OWN: {
-		const struct key_list *l = val;
+		const struct api_key_rec *r = l->v;
 		int c = 0;
 		for (size_t i = 0; i < l->n; i++)
-			c += l->v[i].id == v->target_id;
+			c += r[i].id == v->target_id;
 		return c;
 	}
 	case MOD_NONE:
@@ -1248,7 +1050,7 @@ static void submit_ssh(struct app *a, struct acct_view *v)
 		form_set_answer(&v->fm, pasted[0] ? "line" : "file", err);
 		return;
 	}
-	const struct ssh_list *sl = v->val[L_SSH];
+	const struct json_list *sl = LIST(v, L_SSH);
 	const struct ssh_key_rec *dup =
 		sl && !v->ssh_dup_ok ? acctops_ssh_duplicate(sl->v, sl->n, ki.fingerprint, line) : NULL;
 	v->ssh_dup_ok = false;
@@ -1320,8 +1122,8 @@ static void submit_key(struct app *a, struct acct_view *v)
 	 * console does */
 	c.call = api_apikey_create(a->cfg, v->newkey_name,
 				   m == ACCT_CAT_ALL ? NULL : acct_scope_permissions(SCOPE_CUSTOM, m));
-	c.map = map_created;
-	c.free_value = free_secret;
+	c.map = api_account_map_key_created;
+	c.free_value = api_account_map_key_free;
 	snprintf(c.what, sizeof c.what, "create API key");
 	send_action(a, v, &c, true);
 }
@@ -1422,8 +1224,8 @@ static void start_own_check(struct app *a, struct acct_view *v, long id)
 {
 	struct job_call c = { 0 };
 	c.call = api_apikey_show(a->cfg, id);
-	c.map = map_shown;
-	c.free_value = free_secret;
+	c.map = api_account_map_key_shown;
+	c.free_value = api_account_map_key_free;
 	snprintf(c.what, sizeof c.what, "API key %ld (own-key check)", id);
 	int rid = 0, rc = jobs_call(a->jobs, &c, &rid);
 	v->own = rc == JOBS_OK ? OWN_PENDING : OWN_UNKNOWN;
@@ -1438,9 +1240,9 @@ static void submit_delete(struct app *a, struct acct_view *v);
 static void own_done(struct app *a, struct acct_view *v, struct call_result *r)
 {
 	v->own_req = 0;
-	const struct key_secret *k = r->value;
+	const struct api_account_key *k = r->value;
 	if (r->outcome == CALL_OK && k) {
-		char tmp[APIKEY_MAX];
+		char tmp[API_ACCOUNT_KEY_MAX];
 		memcpy(tmp, k->key, sizeof tmp);
 		bool mine = a->auth && auth_redact(a->auth, tmp);
 		explicit_bzero(tmp, sizeof tmp);
@@ -1767,7 +1569,7 @@ static void action_done(struct app *a, struct acct_view *v, struct call_result *
 			break;
 		}
 		if (v->modal == MOD_KEY_CREATE) {
-			const struct key_secret *k = r->value;
+			const struct api_account_key *k = r->value;
 			if (!k) { /* cannot happen: the mapper fails without a key */
 				v->fm.waiting = false;
 				form_set_answer(&v->fm, NULL, "the answer held no key");
@@ -1843,7 +1645,7 @@ static void acct_snapshot(struct app *a, void *st, bool rows)
 		if (!v->sub[k] || !model_take_result(a->m, v->sub[k], &r))
 			continue;
 		if (r.outcome == CALL_OK && r.value) {
-			free_list((enum list_kind)k, v->val[k]);
+			lists[k].free_value(v->val[k]);
 			v->val[k] = r.value;
 			r.value = NULL;
 			v->err[k][0] = '\0';
@@ -1856,7 +1658,7 @@ static void acct_snapshot(struct app *a, void *st, bool rows)
 	}
 	if (v->rep_sub && model_take_result(a->m, v->rep_sub, &r)) {
 		if (r.outcome == CALL_OK && r.value) {
-			free_reports(v->rep);
+			json_list_free(v->rep);
 			v->rep = r.value;
 			r.value = NULL;
 			v->rep_err[0] = '\0';
@@ -2193,11 +1995,11 @@ static void acct_fini(struct app *a, void *st)
 	for (int k = 0; k < L__COUNT; k++) {
 		if (v->sub[k])
 			jobs_unsubscribe(a->jobs, v->sub[k]);
-		free_list((enum list_kind)k, v->val[k]);
+		lists[k].free_value(v->val[k]);
 	}
 	if (v->rep_sub)
 		jobs_unsubscribe(a->jobs, v->rep_sub);
-	free_reports(v->rep);
+	json_list_free(v->rep);
 	free(v);
 }
 

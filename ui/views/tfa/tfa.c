@@ -30,6 +30,7 @@
 
 #include "rules/acct.h"
 #include "api/api_account.h"
+#include "api/api_tfa_map.h"
 #include "app.h"
 #include "net/auth.h"
 #include "base/config.h"
@@ -85,18 +86,6 @@ enum callk {
 /* What comes after the authorization. */
 enum after { AFTER_TOTP, AFTER_SMS };
 
-/* A call's answer (mapped on the poller thread).  Holds secrets: wiped
- * by answer_free. */
-struct answer {
-	char secret[160];               /* TOTP secret or challenge secret */
-	char uri[768];                  /* the provisioning URI */
-	struct tfa_backup_codes codes;  /* new backup codes */
-	char session[512];              /* the session key of a login */
-	int remaining;                  /* methods left after a removal, -1: not said */
-	bool disabled;                  /* 2FA is off after a removal */
-	char msg[200];                  /* a send's "sent to ..." (sanitised; not a secret) */
-};
-
 /* The view's state. */
 struct tfa_view {
 	int sub;                        /* the status subscription, 0 before the first show */
@@ -139,7 +128,7 @@ struct tfa_view {
 	int regen_before;               /* VP_REGEN sent: tfaflow_regen_count before it */
 };
 
-/* ---- answers (poller thread) ----------------------------------------------------- */
+/* ---- helpers ---------------------------------------------------------------------- */
 
 /* Information (a code was sent, what to type) in the form's note, not its
  * error slot; an earlier answer and field's mark go, and the focus goes to
@@ -152,102 +141,6 @@ static void tfa_info(struct form *fm, const char *field, const char *msg)
 		form_mark(fm, i, "");
 	form_set_note(fm, msg, false);
 }
-
-static void answer_free(void *p)
-{
-	if (!p)
-		return;
-	explicit_bzero(p, sizeof(struct answer));
-	free(p);
-}
-
-static struct answer *answer_new(void)
-{
-	struct answer *a = xcalloc(1, sizeof *a);
-	a->remaining = -1;
-	return a;
-}
-
-static void *map_setup(const json_t *root, struct api_error *e)
-{
-	struct answer *a = answer_new();
-	if (!api_tfa_totp_setup_result(root, a->secret, sizeof a->secret, a->uri, sizeof a->uri)) {
-		answer_free(a);
-		apierr_protocol(e, 200, "TOTP set-up: no secret or provisioning URI in the answer");
-		return NULL;
-	}
-	return a;
-}
-
-static void *map_secret(const json_t *root, struct api_error *e)
-{
-	(void)e;
-	struct answer *a = answer_new();
-	if (!api_tfa_challenge_secret(root, a->secret, sizeof a->secret))
-		a->secret[0] = '\0'; /* the backup-code authorization sends none */
-	return a;
-}
-
-/* A send answer: the challenge secret and where the code went. */
-static void *map_sent(const json_t *root, struct api_error *e)
-{
-	(void)e;
-	struct answer *a = answer_new();
-	if (!api_tfa_challenge_secret(root, a->secret, sizeof a->secret))
-		a->secret[0] = '\0';
-	api_tfa_sent_msg(root, a->msg, sizeof a->msg);
-	return a;
-}
-
-static void *map_codes(const json_t *root, struct api_error *e)
-{
-	(void)e;
-	struct answer *a = answer_new();
-	if (!api_tfa_backup_codes(root, &a->codes))
-		a->codes.n = 0;
-	return a;
-}
-
-static void *map_regen(const json_t *root, struct api_error *e)
-{
-	struct answer *a = answer_new();
-	if (!api_tfa_backup_codes(root, &a->codes)) {
-		answer_free(a);
-		apierr_protocol(e, 200, "regenerate backup codes: no codes in the answer");
-		return NULL;
-	}
-	return a;
-}
-
-static void *map_session(const json_t *root, struct api_error *e)
-{
-	char *key = api_tfa_session_key(root);
-	if (!key) {
-		apierr_protocol(e, 200, "2FA login: the service sent no session key");
-		return NULL;
-	}
-	struct answer *a = answer_new();
-	bool fits = util_strlcpy(a->session, key, sizeof a->session) < sizeof a->session;
-	explicit_bzero(key, strlen(key));
-	free(key);
-	if (!fits) {
-		answer_free(a);
-		apierr_protocol(e, 200, "2FA login: the session key is too long");
-		return NULL;
-	}
-	return a;
-}
-
-static void *map_removed(const json_t *root, struct api_error *e)
-{
-	(void)e;
-	struct answer *a = answer_new();
-	api_tfa_removed(root, &a->remaining, &a->disabled);
-	return a;
-}
-
-
-/* ---- helpers ---------------------------------------------------------------------- */
 
 static void refresh_status(struct app *a, struct tfa_view *v)
 {
@@ -294,7 +187,7 @@ static int send_call(struct app *a, struct tfa_view *v, enum callk k, struct api
 	struct job_call c = { .action = true };
 	c.call = call;
 	c.map = map;
-	c.free_value = answer_free;
+	c.free_value = api_tfa_map_free;
 	util_strlcpy(c.what, what, sizeof c.what);
 	int id = 0, rc = jobs_call(a->jobs, &c, &id);
 	if (rc != JOBS_OK) {
@@ -416,7 +309,7 @@ static void submit_verify(struct app *a, struct tfa_view *v)
 		}
 		v->challenge_for = c->id;
 		if (send_call(a, v, v->purpose == VP_AUTHORIZE ? CK_AUTH_START : CK_SMS_CODE, call,
-			      map_secret, "2FA: send an SMS code", err, sizeof err))
+			      api_tfa_map_secret, "2FA: send an SMS code", err, sizeof err))
 			v->fm.waiting = true;
 		else
 			form_set_answer(&v->fm, NULL, err);
@@ -439,7 +332,7 @@ static void submit_verify(struct app *a, struct tfa_view *v)
 			v->pending = tv;
 			call = api_tfa_authorize_start(a->cfg, &tv);
 			k = CK_AUTH_START;
-			map = map_secret;
+			map = api_tfa_map_secret;
 		}
 		what = "2FA: authorize a new method";
 		break;
@@ -447,19 +340,19 @@ static void submit_verify(struct app *a, struct tfa_view *v)
 		call = api_tfa_regen_backup(a->cfg, &tv);
 		v->regen_before = tfaflow_regen_count(v->st ? v->st->backup_codes_remaining : -1, true);
 		k = CK_REGEN;
-		map = map_regen;
+		map = api_tfa_map_regen;
 		what = "2FA: regenerate backup codes";
 		break;
 	case VP_REMOVE:
 		call = api_tfa_remove(a->cfg, &tv, v->target);
 		k = CK_REMOVE;
-		map = map_removed;
+		map = api_tfa_map_removed;
 		what = "2FA: remove a method";
 		break;
 	case VP_LOGIN:
 		call = api_tfa_login_with(a->cfg, &tv);
 		k = CK_LOGIN;
-		map = map_session;
+		map = api_tfa_map_session;
 		what = "2FA login";
 		break;
 	}
@@ -477,7 +370,7 @@ static void start_totp(struct app *a, struct tfa_view *v)
 	char err[200];
 	v->step = ST_QR;
 	v->busy = true;
-	if (!send_call(a, v, CK_SETUP, api_tfa_totp_setup(a->cfg), map_setup,
+	if (!send_call(a, v, CK_SETUP, api_tfa_totp_setup(a->cfg), api_tfa_map_setup,
 		       "2FA: TOTP set-up", err, sizeof err)) {
 		flow_end(a, v);
 		app_toast(a, ROLE_ERROR, 8, "%s", err);
@@ -544,7 +437,7 @@ static void submit_confirm(struct app *a, struct tfa_view *v)
 	struct api_call call = api_tfa_confirm_new(a->cfg, "totp", code, v->totp_secret, NULL,
 						   *label ? label : NULL);
 	explicit_bzero(code, sizeof code);
-	if (send_call(a, v, CK_CONFIRM, call, map_codes, "2FA: confirm the TOTP method", err,
+	if (send_call(a, v, CK_CONFIRM, call, api_tfa_map_codes, "2FA: confirm the TOTP method", err,
 		      sizeof err))
 		v->fm.waiting = true;
 	else
@@ -590,7 +483,7 @@ static void submit_sms(struct app *a, struct tfa_view *v, bool resend)
 	const char *label = form_value(&v->fm, "label");
 	struct api_call call;
 	enum callk k;
-	jobs_map_fn map = map_secret;
+	jobs_map_fn map = api_tfa_map_secret;
 	if (resend || !code[0]) {
 		/* a resend without a challenge of ours (one sent by an earlier
 		 * dialog): the bearer's resend makes a new challenge */
@@ -605,7 +498,7 @@ static void submit_sms(struct app *a, struct tfa_view *v, bool resend)
 		call = api_tfa_confirm_new(a->cfg, "sms", code, v->challenge, phone,
 					   *label ? label : NULL);
 		k = CK_CONFIRM;
-		map = map_codes;
+		map = api_tfa_map_codes;
 	}
 	explicit_bzero(code, sizeof code);
 	util_strlcpy(v->sms_phone, phone, sizeof v->sms_phone);
@@ -627,7 +520,7 @@ static void email_start(struct app *a, struct tfa_view *v)
 	util_strlcpy(s.method, "email", sizeof s.method);
 	explicit_bzero(v->challenge, sizeof v->challenge);
 	v->email_sends = 0;
-	if (send_call(a, v, CK_EMAIL_START, api_tfa_authorize_start(a->cfg, &s), map_secret,
+	if (send_call(a, v, CK_EMAIL_START, api_tfa_authorize_start(a->cfg, &s), api_tfa_map_secret,
 		      "2FA: authorize by email", err, sizeof err)) {
 		v->fm.waiting = true;
 		tfa_info(&v->fm, NULL, "Asking the service for a code by email...");
@@ -640,7 +533,7 @@ static void email_start(struct app *a, struct tfa_view *v)
 static void email_send(struct app *a, struct tfa_view *v)
 {
 	char err[200];
-	if (send_call(a, v, CK_EMAIL_SEND, api_tfa_email_send(a->cfg, v->challenge), map_sent,
+	if (send_call(a, v, CK_EMAIL_SEND, api_tfa_email_send(a->cfg, v->challenge), api_tfa_map_sent,
 		      "2FA: send an email code", err, sizeof err))
 		v->fm.waiting = true;
 	else
@@ -880,7 +773,7 @@ static void call_done(struct app *a, struct tfa_view *v, struct call_result *r)
 	enum callk k = v->callk;
 	v->call_id = 0;
 	v->callk = CK_NONE;
-	struct answer *ans = r->outcome == CALL_OK ? r->value : NULL;
+	struct api_tfa_answer *ans = r->outcome == CALL_OK ? r->value : NULL;
 	if ((k == CK_REGEN || k == CK_REMOVE) && r->outcome == CALL_UNKNOWN) {
 		lost_begin(a, v, r);
 		a->dirty |= DIRTY_ALL;
