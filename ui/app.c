@@ -938,10 +938,10 @@ void app_command(struct app *a, const char *line)
 	case CMD_SORT: command_sort(a, arg); break;
 	case CMD_FILTER: {
 		struct view *v = view_current(a);
-		if (!v->ops->filter)
+		if (!view_can_filter(a, v))
 			v = &a->views[a->view];
-		if (v->ops->filter)
-			v->ops->filter(a, v->st, arg);
+		if (view_can_filter(a, v))
+			view_filter_set(a, v, arg);
 		break;
 	}
 	case CMD_THEME: app_set_theme(a, arg); break;

@@ -35,7 +35,7 @@ struct tfa_challenge;
 #define DIRTY_HINTS 0x8u
 #define DIRTY_ALL 0xfu
 
-enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_COMMAND };
+enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_SEARCH /* the view's search op */, PROMPT_COMMAND };
 
 /* Dialog purposes. */
 enum dlg_purpose { DP_NONE, DP_STOP, DP_REBOOT, DP_DESTROY, DP_BID, DP_PREPAY, DP_LABEL,

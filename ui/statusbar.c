@@ -95,7 +95,9 @@ void statusbar_draw_message(struct app *a)
 	const struct rect *r = &a->lay.message;
 	draw_fill(r->y, r->x, r->w, theme_attr(ROLE_NORMAL));
 	if (a->prompt != PROMPT_NONE) {
-		const char *lead = a->prompt == PROMPT_FILTER ? "/" : ":";
+		const char *lead = a->prompt == PROMPT_FILTER   ? "/"
+				   : a->prompt == PROMPT_SEARCH ? "search: "
+								: ":";
 		int lw = draw_text(r->y, r->x, r->w, lead, theme_attr(ROLE_KEY));
 		const struct textbuf *tb = &a->ptb;
 		char before[TEXTBUF_BYTES + 1];
@@ -128,10 +130,8 @@ void statusbar_draw_message(struct app *a)
 		return;
 	}
 	const struct view *v = view_current(a);
-	const char *f = v && v->ops->filter_text ? v->ops->filter_text(a, v->st) : "";
-	if (f && *f && v->ops->filter_enter) {
-		/* a search line, shown in the view itself */
-	} else if (f && *f) {
+	const char *f = view_filter_text(a, v);
+	if (*f) {
 		char line[200];
 		snprintf(line, sizeof line, "filter: %s   (/ edits, Esc clears)", f);
 		draw_text(r->y, r->x, r->w, line, theme_attr(ROLE_DIM));
@@ -158,13 +158,20 @@ void statusbar_draw_hints(struct app *a)
 		n = 2;
 		snprintf(h[0].key, sizeof h[0].key, "Enter");
 		snprintf(h[1].key, sizeof h[1].key, "Esc");
-		h[0].label = prompt_labels[0];
+		h[0].label = a->prompt == PROMPT_SEARCH ? "search" : prompt_labels[0];
 		h[1].label = prompt_labels[a->prompt == PROMPT_FILTER ? 1 : 2];
 	} else {
 		const struct view *v = view_current(a);
 		const struct instance *x = app_selected(a);
 		n = statusbar_hints(&a->km, view_key_ctx(a, v), a->read_only, view_row(a),
 				    statusbar_first_flags(x), h, 24);
+		if (!view_can_filter(a, v)) { /* `/` does nothing here: not offered */
+			size_t k = 0;
+			for (size_t i = 0; i < n; i++)
+				if (h[i].label != action_hint(ACT_FILTER))
+					h[k++] = h[i];
+			n = k;
+		}
 	}
 	int x = r->x + 1, end = r->x + r->w;
 	for (size_t i = 0; i < n; i++) {

@@ -40,6 +40,7 @@
 #include "base/errline.h"
 #include "header.h"
 #include "history.h"
+#include "widgets/list.h"
 #include "state/model.h"
 #include "net/poller.h"
 #include "statusbar.h"
@@ -350,14 +351,11 @@ static void global_action(struct app *a, enum action act)
 		history_reset(&a->hist_cmd);
 		break;
 	case ACT_FILTER:
-		if (!v->ops->filter)
-			view_close_overlay(a);
-		v = view_current(a);
-		if (!v->ops->filter)
+		if (!view_can_filter(a, v))
 			break;
 		a->prompt = PROMPT_FILTER;
 		a->prompt_view = v;
-		textbuf_set(&a->ptb, v->ops->filter_text(a, v->st));
+		textbuf_set(&a->ptb, view_filter_text(a, v));
 		history_reset(&a->hist_filter);
 		break;
 	case ACT_REFRESH:
@@ -388,15 +386,20 @@ static void global_action(struct app *a, enum action act)
 	case ACT_BACK:
 		if (a->overlay >= 0)
 			view_close_overlay(a);
-		else if (v->ops->filter_text && v->ops->filter_text(a, v->st)[0])
-			v->ops->filter(a, v->st, "");
+		else if (view_filter_text(a, v)[0])
+			view_filter_set(a, v, "");
 		else
 			a->msg[0] = '\0';
 		break;
-	case ACT_NONE: case ACT_UP: case ACT_DOWN: case ACT_PAGE_UP: case ACT_PAGE_DOWN:
-	case ACT_TOP: case ACT_BOTTOM: case ACT_SORT_PREV: case ACT_SORT_NEXT:
-	case ACT_SORT_INVERT:
-		break; /* moves and sorts in a view without them */
+	case ACT_UP: case ACT_DOWN: case ACT_PAGE_UP: case ACT_PAGE_DOWN: case ACT_TOP:
+	case ACT_BOTTOM: {
+		struct list *l = view_list(a, v); /* the view's list moves */
+		if (l)
+			list_action(l, act);
+		break;
+	}
+	case ACT_NONE: case ACT_SORT_PREV: case ACT_SORT_NEXT: case ACT_SORT_INVERT:
+		break; /* sorts in a view without them */
 	}
 	/* a registered action no view handled falls through the switch: nothing */
 	a->dirty |= DIRTY_ALL;
@@ -531,22 +534,24 @@ static void complete_command(struct app *a)
 static void prompt_key(struct app *a, int key)
 {
 	a->dirty |= DIRTY_MSG | DIRTY_HINTS;
-	if (a->prompt == PROMPT_FILTER) {
+	if (a->prompt == PROMPT_FILTER || a->prompt == PROMPT_SEARCH) {
+		/* the filter applies as it is typed; the search only on Enter */
 		struct view *v = a->prompt_view;
+		bool filter = a->prompt == PROMPT_FILTER;
 		if (key == 27) {
-			v->ops->filter(a, v->st, "");
+			if (filter)
+				view_filter_set(a, v, "");
 			a->prompt = PROMPT_NONE;
 		} else if (key == '\n') {
 			a->prompt = PROMPT_NONE;
 			char line[TEXTBUF_BYTES + 1];
 			util_strlcpy(line, a->ptb.s, sizeof line);
 			remember_line(a, &a->hist_filter, line);
-			if (v->ops->filter_enter)
-				v->ops->filter_enter(a, v->st, line);
-		} else if (browse_key(a, &a->hist_filter, key)) {
-			v->ops->filter(a, v->st, a->ptb.s);
-		} else if (textbuf_key(&a->ptb, key)) {
-			v->ops->filter(a, v->st, a->ptb.s);
+			if (!filter)
+				v->ops->search(a, v->st, line);
+		} else if (browse_key(a, &a->hist_filter, key) || textbuf_key(&a->ptb, key)) {
+			if (filter)
+				view_filter_set(a, v, a->ptb.s);
 		}
 		a->dirty |= DIRTY_BODY | DIRTY_HEADER;
 		return;

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "app.h"
+#include "widgets/list.h"
 
 /* Every view, in Tab order; overlays anywhere.  One line per view. */
 #define VIEWS(X) \
@@ -229,4 +230,44 @@ void view_next(struct app *a)
 			return;
 		}
 	}
+}
+
+struct list *view_list(struct app *a, const struct view *v)
+{
+	return v && v->ops->list ? v->ops->list(a, v->st) : NULL;
+}
+
+bool view_can_filter(struct app *a, const struct view *v)
+{
+	return v && (v->ops->filter || view_list(a, v));
+}
+
+const char *view_filter_text(struct app *a, const struct view *v)
+{
+	if (v && v->ops->filter_text)
+		return v->ops->filter_text(a, v->st);
+	struct list *l = view_list(a, v);
+	return l ? list_filter(l) : "";
+}
+
+void view_filter_set(struct app *a, const struct view *v, const char *text)
+{
+	struct list *l = view_list(a, v);
+	if (v && v->ops->filter)
+		v->ops->filter(a, v->st, text);
+	else if (l)
+		list_set_filter(l, text);
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+}
+
+void view_search_prompt(struct app *a)
+{
+	struct view *v = view_current(a);
+	if (!v || !v->ops->search)
+		return;
+	a->prompt = PROMPT_SEARCH;
+	a->prompt_view = v;
+	textbuf_set(&a->ptb, v->ops->search(a, v->st, NULL));
+	history_reset(&a->hist_filter);
+	a->dirty |= DIRTY_MSG | DIRTY_HINTS;
 }

@@ -1,5 +1,5 @@
-/* view.h: the view interface.  A view (instances, events, and later offers,
- * serverless, account) or an overlay opened over one (detail, help) is one
+/* view.h: the view interface.  A view (instances, events, offers, templates,
+ * serverless, logs, account, 2FA) or an overlay opened over one (detail, help) is one
  * file holding a table of operations and a private state struct that only
  * it sees; struct app keeps the list of views and knows none of their
  * insides.  tmux's mode-tree is the model: the view supplies its callbacks
@@ -12,6 +12,8 @@
  *      (its help section), number_key ('3': a view in Tab order; 0: an
  *      overlay opened with view_open()), ctx_flags (CTXF_LIST gives it the
  *      navigation keys, CTXF_TABLE the sort keys), and the callbacks below
+ *      (a list of rows: a struct list of widgets/list.h, returned by
+ *      .list, which then owns moving, paging and the `/` filter)
  *      (draw is required; any other may be NULL).  Keep its state in a
  *      struct of its own, allocated by init and freed by fini.
  *   2. List its actions in a table (keymap.h's struct action_row) named by
@@ -40,6 +42,7 @@
 struct app;
 struct event;
 struct instance;
+struct list;
 
 struct view_ops {
 	const char *name;       /* its `:` word and its `bind` context: "instances" */
@@ -83,12 +86,19 @@ struct view_ops {
 	bool (*bulk)(struct app *a, void *st, enum action act);
 	/* What its actions apply to (a struct instance * when instance_rows), NULL: none. */
 	const void *(*selected_row)(const struct app *a, const void *st);
-	/* The `/` filter: apply text; the text in force.  NULL: no filter. */
+	/* The list the navigation keys, `/` and Esc act on now (NULL: none
+	 * now): the list widget (widgets/list.h) moves, pages and filters it,
+	 * so the view's action callback never sees ACT_UP..ACT_BOTTOM. */
+	struct list *(*list)(struct app *a, void *st);
+	/* The `/` filter of a view without a list: apply text; the text in
+	 * force.  NULL: the list's (or no filter). */
 	void (*filter)(struct app *a, void *st, const char *text);
 	const char *(*filter_text)(const struct app *a, const void *st);
-	/* Enter in the `/` line (a search line rather than a live filter:
-	 * filter then only records the text); NULL: Enter just closes it. */
-	void (*filter_enter)(struct app *a, void *st, const char *text);
+	/* A search the service runs (offers, templates; opened by the view's
+	 * own key through view_search_prompt): text NULL asks for the query in
+	 * force (the line's first text); else run text (Enter).  Returns the
+	 * query in force.  NULL: none. */
+	const char *(*search)(struct app *a, void *st, const char *text);
 	/* `:NAME ARGS`: the view is shown and gets ARGS (`:offers gpu_name=...`);
 	 * NULL: the word takes no arguments. */
 	void (*command)(struct app *a, void *st, const char *args);
@@ -153,6 +163,16 @@ int view_key_ctx(const struct app *a, const struct view *v);
 const void *view_row(const struct app *a);
 int view_find(const struct app *a, const char *name); /* index or -1 (name or alias) */
 int view_find_word(const struct app *a, const char *word); /* index of a view's `words`, or -1 */
+/* The list v's keys act on now (ops->list), NULL: none. */
+struct list *view_list(struct app *a, const struct view *v);
+/* Whether v has a `/` filter (a list, or filter ops); the text in force
+ * ("" when none); apply text. */
+bool view_can_filter(struct app *a, const struct view *v);
+const char *view_filter_text(struct app *a, const struct view *v);
+void view_filter_set(struct app *a, const struct view *v, const char *text);
+/* Open the search line of the current view (its search op), pre-filled
+ * with the query in force; Enter runs it.  For a view's search key. */
+void view_search_prompt(struct app *a);
 /* Show view idx (a Tab view, or open an overlay on arg). */
 void view_show(struct app *a, int idx, long arg);
 void view_open(struct app *a, const char *name, long arg); /* by name */

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "base/util.h"
+#include "widgets/list.h"
 
 void table_init(struct table *t, const struct table_col *cols, int ncols, int sort_col)
 {
@@ -284,18 +285,6 @@ void table_set_visible(struct table *t, unsigned mask)
 		table_apply(t);
 }
 
-/* Case-insensitive (ASCII) substring search. */
-static bool contains_ci(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-	if (!n)
-		return true;
-	for (; *hay; hay++)
-		if (strncasecmp(hay, needle, n) == 0)
-			return true;
-	return false;
-}
-
 /* The column a filter term names ("status", "gpu" for GPUS: a prefix of
  * the title, case-insensitive; an exact title first), -1 if none. */
 static int term_col(const struct table *t, const char *name, size_t len)
@@ -313,43 +302,37 @@ static int term_col(const struct table *t, const char *name, size_t len)
 	return prefix;
 }
 
-/* One term: TEXT in any visible cell, COLUMN=VALUE in that column's cell
- * (whether shown or not), !TERM its negation. */
-static bool term_matches(const struct table *t, const struct table_row *r, const char *term)
+struct term_arg {
+	const struct table *t;
+	const struct table_row *r;
+};
+
+/* Whether cell c of r (or its group word, in the group's column) holds value. */
+static bool cell_has(const struct table_row *r, int c, const char *value)
 {
-	if (term[0] == '!' && term[1])
-		return !term_matches(t, r, term + 1);
-	const char *eq = strchr(term, '=');
-	if (eq && eq > term) {
-		int c = term_col(t, term, (size_t)(eq - term));
-		if (c >= 0)
-			return (r->cells[c] && contains_ci(r->cells[c], eq + 1)) ||
-			       (r->group && c == r->cell_role_col && contains_ci(r->group, eq + 1));
+	return (r->cells[c] && list_contains(r->cells[c], value)) ||
+	       (r->group && c == r->cell_role_col && list_contains(r->group, value));
+}
+
+/* One term (list_filter_match's parser): TEXT in any visible cell,
+ * COLUMN=VALUE in that column's cell (whether shown or not). */
+static int term_matches(const void *arg, const char *col, size_t ncol, const char *value)
+{
+	const struct term_arg *ta = arg;
+	if (col) {
+		int c = term_col(ta->t, col, ncol);
+		return c < 0 ? -1 : cell_has(ta->r, c, value);
 	}
-	for (int c = 0; c < t->ncols; c++)
-		if ((t->visible & (1u << c)) &&
-		    ((r->cells[c] && contains_ci(r->cells[c], term)) ||
-		     (r->group && c == r->cell_role_col && contains_ci(r->group, term))))
-			return true;
-	return false;
+	for (int c = 0; c < ta->t->ncols; c++)
+		if ((ta->t->visible & (1u << c)) && cell_has(ta->r, c, value))
+			return 1;
+	return 0;
 }
 
 bool table_row_matches(const struct table *t, const struct table_row *r, const char *filter)
 {
-	if (!filter || !*filter)
-		return true;
-	/* plain text is one term (spaces and all); with a COLUMN=VALUE or
-	 * !TEXT term, every space-separated term must match */
-	bool terms = filter[0] == '!' || strchr(filter, '=') || strstr(filter, " !");
-	if (!terms)
-		return term_matches(t, r, filter);
-	char buf[sizeof t->filter];
-	util_strlcpy(buf, filter, sizeof buf);
-	char *save = NULL;
-	for (char *w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
-		if (!term_matches(t, r, w))
-			return false;
-	return true;
+	struct term_arg ta = { t, r };
+	return list_filter_match(filter, term_matches, &ta);
 }
 
 /* Order two rows by the sort column (numeric key or text), then by id. */

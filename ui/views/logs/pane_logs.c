@@ -796,7 +796,7 @@ static void lp_draw(struct app *a, void *st, const struct rect *r)
 /* ---- actions -------------------------------------------------------------------- */
 
 enum lp_act {
-	LA_CLOSE, LA_NEXT, LA_PREV, LA_FOLLOW, LA_SEARCH_NEXT, LA_SEARCH_PREV, LA_FILTER, LA_WRAP,
+	LA_CLOSE, LA_NEXT, LA_PREV, LA_FOLLOW, LA_SEARCH, LA_SEARCH_NEXT, LA_SEARCH_PREV, LA_FILTER, LA_WRAP,
 	LA_TIME, LA_SAVE, LA_CLEAR, LA_STREAM, LA_REFRESH, LA__COUNT
 };
 
@@ -809,6 +809,8 @@ static const struct action_row lp_rows[LA__COUNT] = {
 	ROW(LA_NEXT, "]", "log-next", "the next open log", NULL, 0),
 	ROW(LA_PREV, "[", "log-prev", "the previous open log", NULL, 0),
 	ROW(LA_FOLLOW, "F", "log-follow", "follow the end of the log again (also G, End)", "follow", 0),
+	ROW(LA_SEARCH, "/", "log-search",
+	    "search the log (as less's /): the matches highlighted, the first one shown", NULL, 0),
 	ROW(LA_SEARCH_NEXT, "n", "log-search-next", "the next line matching the / search", NULL, 0),
 	ROW(LA_SEARCH_PREV, "N", "log-search-prev", "the previous line matching the / search", NULL, 0),
 	ROW(LA_FILTER, "&", "log-filter", "show only the lines containing a text (as less's &)",
@@ -951,6 +953,7 @@ static bool lp_action(struct app *a, void *st, enum action act)
 		if (L->kind == LK_INSTANCE)
 			inst_step(a, v, L);
 		break;
+	case LA_SEARCH: view_search_prompt(a); break;
 	case LA_SEARCH_NEXT:
 	case LA_SEARCH_PREV: {
 		if (!L->lv.search[0]) {
@@ -1075,40 +1078,26 @@ static bool lp_modal_draw(struct app *a, void *st)
 	return v->dlg.kind == DLG_INPUT;
 }
 
-/* `/`: the search, highlighted as it is typed; Enter goes to the next match. */
-static void lp_filter(struct app *a, void *st, const char *text)
+/* `/` (the log's search line), Enter: the search highlighted, and the
+ * first match from the window; text NULL: the search in force. */
+static const char *lp_search(struct app *a, void *st, const char *text)
 {
 	struct lp_view *v = st;
 	struct lp_log *L = cur_log(v);
 	if (!L)
-		return;
+		return "";
+	if (!text)
+		return L->lv.search;
 	logview_set_search(&L->lv, text);
 	a->dirty |= DIRTY_BODY;
-}
-
-static const char *lp_filter_text(const struct app *a, const void *st)
-{
-	(void)a;
-	const struct lp_view *v = st;
-	const struct lp_log *L = cur_log(v);
-	return L ? L->lv.search : "";
-}
-
-/* Enter in the `/` line: the search, and the first match from the window. */
-static void lp_filter_enter(struct app *a, void *st, const char *text)
-{
-	struct lp_view *v = st;
-	struct lp_log *L = cur_log(v);
-	if (!L)
-		return;
-	logview_set_search(&L->lv, text);
 	if (!text[0])
-		return;
+		return L->lv.search;
 	bool wrapped;
 	int h = v->h > 0 ? v->h : 10, w = v->w > 0 ? v->w : 80;
 	if (!logview_next_match(&L->lv, L->t, h, w, 1, &wrapped))
 		app_toast(a, ROLE_WARNING, 5, "pattern not found: %s", text);
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+	return L->lv.search;
 }
 
 /* `:logs NAME`: an endpoint by name or id, else an instance by id. */
@@ -1200,9 +1189,7 @@ const struct view_ops view_logs = {
 	.on_wake = lp_wake,
 	.draw = lp_draw,
 	.action = lp_action,
-	.filter = lp_filter,
-	.filter_text = lp_filter_text,
-	.filter_enter = lp_filter_enter,
+	.search = lp_search,
 	.command = lp_command,
 	.modal_key = lp_modal_key,
 	.modal_draw = lp_modal_draw,

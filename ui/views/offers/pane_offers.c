@@ -63,7 +63,6 @@ struct offer_list {
 struct off_view {
 	struct query_cmd qc;      /* the search in force (line, type, order) */
 	char line[600];           /* its canonical text: what `/` pre-fills */
-	char draft[600];          /* the query line being typed */
 	struct offer *offers;     /* the last answer, server order (row i of t is offers[i]) */
 	size_t n;
 	double fill_disk;         /* GB the rows are priced for (the search answered) */
@@ -341,10 +340,16 @@ void pane_offers_cells(struct table_row *row, const struct offer *o, double disk
 	}
 }
 
+static void all_cells(struct off_view *v);
+
 static void fill(struct off_view *v)
 {
 	v->fill_disk = priced_disk(&v->qc);
 	pane_offers_fill(&v->t, v->offers, v->n, v->fill_disk);
+	if (v->t.filter[0]) { /* the `/` filter reads the cells */
+		all_cells(v);
+		table_apply(&v->t);
+	}
 }
 
 /* ---- searching ---------------------------------------------------------------- */
@@ -975,6 +980,12 @@ static const struct action_def type_def = {
 	"offer-type", "offer type: on-demand, interruptible (bid), reserved (searches again)",
 	"type", AF_HINT, NULL, run_type,
 };
+static void run_search(struct app *a, enum action act);
+static const struct action_def search_def = {
+	"offer-search", "search again with a query (gpu_name=RTX_4090 num_gpus>=2 ...; the "
+			"line opens with the search in force; r runs it again)",
+	"search", AF_HINT, NULL, run_search,
+};
 static const struct action_def detail_def = {
 	"offer-detail", "every field of the selected offer", "detail", AF_NEEDS_SEL | AF_HINT,
 	NULL, run_detail,
@@ -1027,6 +1038,12 @@ static void run_type(struct app *a, enum action act)
 	struct off_view *v = state(a);
 	if (v)
 		research(a, v, pane_offers_next_type(intent(v)->type), NULL);
+}
+
+static void run_search(struct app *a, enum action act)
+{
+	(void)act;
+	view_search_prompt(a);
 }
 
 static void run_detail(struct app *a, enum action act)
@@ -1111,6 +1128,9 @@ static void off_keys(struct keymap *km, int ctx)
 	enum action t = action_register(&type_def);
 	action_allow(t, ctx);
 	keymap_default(km, ctx, "t", t);
+	enum action s = action_register(&search_def);
+	action_allow(s, ctx);
+	keymap_default(km, ctx, "s", s);
 	enum action d = action_register(&detail_def);
 	action_allow(d, ctx);
 	keymap_default(km, ctx, "Enter", d);
@@ -1212,25 +1232,37 @@ static bool off_action(struct app *a, void *st, enum action act)
 	return true;
 }
 
-/* `/`: the query line, pre-filled with the search in force; typing only
- * edits it (nothing is searched per key), Enter runs it. */
+/* Every row's cells (made as rows are drawn otherwise): the filter reads them. */
+static void all_cells(struct off_view *v)
+{
+	for (size_t i = 0; i < v->t.nrows && i < v->n; i++)
+		pane_offers_cells(&v->t.rows[i], &v->offers[i], v->fill_disk);
+}
+
+/* `/`: the rows shown, narrowed as it is typed (nothing is sent). */
 static void off_filter(struct app *a, void *st, const char *text)
 {
-	(void)a;
 	struct off_view *v = st;
-	util_strlcpy(v->draft, text, sizeof v->draft);
+	if (text[0])
+		all_cells(v);
+	table_set_filter(&v->t, text);
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 }
 
 static const char *off_filter_text(const struct app *a, const void *st)
 {
 	(void)a;
 	const struct off_view *v = st;
-	return v->line;
+	return v->t.filter;
 }
 
-static void off_filter_enter(struct app *a, void *st, const char *text)
+/* s: the query line, pre-filled with the search in force; Enter runs it. */
+static const char *off_search(struct app *a, void *st, const char *text)
 {
-	run_line(a, st, text);
+	struct off_view *v = st;
+	if (text)
+		run_line(a, st, text);
+	return v->line;
 }
 
 /* `:offers QUERY`: run it. */
@@ -1307,7 +1339,7 @@ const struct view_ops view_offers = {
 	.selected_row = off_selected,
 	.filter = off_filter,
 	.filter_text = off_filter_text,
-	.filter_enter = off_filter_enter,
+	.search = off_search,
 	.command = off_command,
 	.tab_text = off_tab_text,
 };

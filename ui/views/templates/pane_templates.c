@@ -190,7 +190,6 @@ char *tpl_list_summary(const struct template_rec *t, long user_id, char *buf, si
 struct tpl_view {
 	struct tpl_list list;
 	char filter[256];     /* `&`: the rows shown, narrowed as you type ("": all) */
-	bool quick;           /* the `/` line open now edits filter, not the query (`&`) */
 	char line[256];       /* the query last entered (`/` is pre-filled with it) */
 	char qerr[300];       /* why that query was not sent, "" when it was */
 	size_t *idx;      /* the matching records */
@@ -376,30 +375,25 @@ static void run_tdetail(struct app *a, enum action act)
 	a->dirty |= DIRTY_BODY;
 }
 
-/* `&`: the `/` line edits the quick filter (the rows shown) instead of
- * the query; it opens pre-filled with that filter. */
-static void run_quick(struct app *a, enum action act)
+/* s: the query line (the service searches), pre-filled with the query in force. */
+static void run_search(struct app *a, enum action act)
 {
 	(void)act;
-	struct tpl_view *v = tstate(a);
-	if (!v || !a->global)
-		return;
-	v->quick = true;
-	a->global(a, ACT_FILTER);
+	view_search_prompt(a);
 }
 
 /* The templates view's action table (the changes' handler: tpl_edit.c). */
-enum { TR_DETAIL, TR_QUICK, TR_CREATE, TR_EDIT, TR_DELETE, TR__COUNT };
+enum { TR_DETAIL, TR_SEARCH, TR_CREATE, TR_EDIT, TR_DELETE, TR__COUNT };
 static enum action tv_ids[TR__COUNT];
 static const struct action_row tv_rows[TR__COUNT] = {
 	[TR_DETAIL] = { { .name = "template-detail", .help = "every field of the selected template",
 			  .hint = "detail", .flags = AF_NEEDS_SEL | AF_HINT, .run = run_tdetail },
 			"Enter", NULL, &tv_ids[TR_DETAIL] },
-	[TR_QUICK] = { { .name = "template-quick-filter",
-			 .help = "narrow the rows shown as you type (name, image, image:tag, "
-				 "hash_id); / searches the service with a query",
-			 .hint = "filter", .flags = AF_HINT, .run = run_quick },
-		       "&", NULL, &tv_ids[TR_QUICK] },
+	[TR_SEARCH] = { { .name = "template-search",
+			  .help = "search the service with a query (name=..., image=..., the "
+				  "query language); empty: your own and the recommended ones",
+			  .hint = "search", .flags = AF_HINT, .run = run_search },
+			"s", NULL, &tv_ids[TR_SEARCH] },
 	[TR_CREATE] = { { .name = "template-create", .help = "create a template (form)",
 			  .hint = "new", .flags = AF_MUTATES | AF_HINT },
 			"c", NULL, &tv_ids[TR_CREATE] },
@@ -434,12 +428,6 @@ static bool tv_action(struct app *a, void *st, enum action act)
 		if (r != TR_CREATE && r != TR_EDIT && r != TR_DELETE)
 			return false;
 		tpl_edit_open(a, v->ed, ops[r], tv_selected(v), user_id(a));
-		return true;
-	}
-	if (act == ACT_FILTER) /* `/`: the query line (the app opens it) */
-		v->quick = false;
-	if (act == ACT_BACK && !v->detail && v->filter[0]) { /* Esc clears the `&` filter first */
-		tv_filter_set(a, v, "");
 		return true;
 	}
 	if (v->detail) {
@@ -598,30 +586,26 @@ static void run_query(struct app *a, struct tpl_view *v, const char *text)
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 }
 
-/* The `/` line as it is typed: the quick filter live after `&`; the query
- * only on Enter (tv_filter_enter): nothing is searched per key. */
+/* `/`: the rows shown, narrowed as it is typed (nothing is sent). */
 static void tv_filter(struct app *a, void *st, const char *text)
 {
-	struct tpl_view *v = st;
-	if (v->quick)
-		tv_filter_set(a, v, text);
+	tv_filter_set(a, st, text);
 }
 
 static const char *tv_filter_text(const struct app *a, const void *st)
 {
 	(void)a;
 	const struct tpl_view *v = st;
-	return v->quick ? v->filter : v->line;
+	return v->filter;
 }
 
-static void tv_filter_enter(struct app *a, void *st, const char *text)
+/* s: the query line; Enter runs it (run_query). */
+static const char *tv_search(struct app *a, void *st, const char *text)
 {
 	struct tpl_view *v = st;
-	if (v->quick) {
-		v->quick = false;
-		return;
-	}
-	run_query(a, v, text);
+	if (text)
+		run_query(a, v, text);
+	return v->line;
 }
 
 /* `:templates QUERY`: opened (if it was not) with that search. */
@@ -685,7 +669,7 @@ const struct view_ops view_templates = {
 	.selected_row = tv_selected_row,
 	.filter = tv_filter,
 	.filter_text = tv_filter_text,
-	.filter_enter = tv_filter_enter,
+	.search = tv_search,
 	.command = tv_command,
 	.modal_key = tv_modal_key,
 	.modal_draw = tv_modal_draw,
