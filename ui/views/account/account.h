@@ -18,6 +18,7 @@
 #include "widgets/dialog.h"
 #include "widgets/form.h"
 #include "widgets/list.h"
+#include "widgets/modal_call.h"
 
 struct app;
 struct call_result;
@@ -67,7 +68,7 @@ struct acct_view {
 	unsigned mask_prev;         /* ... the ticked categories after the last key */
 	char *pub[PUB_MAX + 1];     /* MOD_SSH_ADD's choices: "(paste)", then the ~/.ssh/ *.pub paths */
 	int npub;
-	int action_id;              /* the action awaited, 0: none */
+	struct modal_call call;     /* the action the open modal awaits */
 	int lost_before;            /* the form's send: acct_lost_count over the list it went on */
 	/* MOD_KEY_SHOW (and MOD_KEY_FILE over it): the new key (secret) */
 	char newkey[API_ACCOUNT_KEY_MAX];

@@ -258,20 +258,10 @@ void account_change_reread(struct app *a, struct acct_view *v, enum list_kind k,
 /* Queue an action; false (the reason in the open form or dialog) when refused. */
 bool account_change_send(struct app *a, struct acct_view *v, struct job_call *c, bool form)
 {
-	int id = 0, rc = jobs_call(a->jobs, c, &id);
-	if (rc != JOBS_OK) {
-		if (form)
-			form_set_answer(&v->fm, NULL, jobs_strerror(rc));
-		else
-			util_strlcpy(v->dlg.error, jobs_strerror(rc), sizeof v->dlg.error);
+	if (modal_call_send(&v->call, a->jobs, c, form ? &v->fm : NULL, form ? NULL : &v->dlg) !=
+	    JOBS_OK)
 		return false;
-	}
-	v->action_id = id;
 	lost_note_before(v);
-	if (form)
-		v->fm.waiting = true;
-	else
-		v->dlg.waiting = true;
 	return true;
 }
 
@@ -337,7 +327,6 @@ void account_change_done(struct app *a, struct acct_view *v, struct call_result 
 			 r->err.msg);
 	else if (!ok)
 		api_account_error_text(&r->err, msg, sizeof msg);
-	v->action_id = 0;
 	switch (v->modal) {
 	case MOD_ENV_ADD:
 	case MOD_ENV_EDIT:
@@ -350,8 +339,7 @@ void account_change_done(struct app *a, struct acct_view *v, struct call_result 
 			break;
 		}
 		if (!ok) {
-			v->fm.waiting = false;
-			form_set_answer(&v->fm, NULL, msg);
+			modal_call_refused(&v->fm, NULL, msg);
 			break;
 		}
 		if (v->modal == MOD_KEY_CREATE) {
@@ -381,8 +369,7 @@ void account_change_done(struct app *a, struct acct_view *v, struct call_result 
 			break;
 		}
 		if (!ok) {
-			v->dlg.waiting = false;
-			util_strlcpy(v->dlg.error, msg, sizeof v->dlg.error);
+			modal_call_refused(NULL, &v->dlg, msg);
 			break;
 		}
 		if (v->modal == MOD_SSH_DELETE)

@@ -178,7 +178,7 @@ void account_keys_own_done(struct app *a, struct acct_view *v, struct call_resul
 		snprintf(v->own_why, sizeof v->own_why, "the service did not show it: %.150s",
 			 r->err.msg[0] ? r->err.msg : "no answer");
 	}
-	if (v->modal == MOD_KEY_DELETE && v->dlg.waiting && !v->action_id) {
+	if (v->modal == MOD_KEY_DELETE && v->dlg.waiting && !modal_call_pending(&v->call)) {
 		/* Delete was pressed meanwhile: go on */
 		v->dlg.waiting = false;
 		v->dlg.error[0] = '\0';

@@ -308,7 +308,7 @@ void pane_account_modal_close(struct acct_view *v)
 		free(v->pub[i]);
 	v->npub = 0;
 	v->modal = MOD_NONE;
-	v->action_id = 0;
+	v->call.id = 0; /* a cancel drops its result first (modal_call_drop) */
 	v->own_req = 0;
 	v->ssh_dup = v->ssh_dup_ok = false;
 }
@@ -329,8 +329,7 @@ static void form_modal_key(struct app *a, struct acct_view *v, int key)
 			v->modal = MOD_KEY_SHOW;
 			break;
 		}
-		if (v->action_id)
-			model_drop_result(a->m, v->action_id);
+		modal_call_drop(&v->call, a->m);
 		pane_account_modal_close(v);
 		break;
 	case FORM_SUBMIT:
@@ -394,8 +393,7 @@ static bool acct_modal_key(struct app *a, void *st, int key)
 		enum dlg_result r = dialog_key(&v->dlg, key);
 		switch (r) {
 		case DLG_CANCEL:
-			if (v->action_id)
-				model_drop_result(a->m, v->action_id);
+			modal_call_drop(&v->call, a->m);
 			if (v->own_req)
 				model_drop_result(a->m, v->own_req);
 			pane_account_modal_close(v);
@@ -493,7 +491,7 @@ static void acct_snapshot(struct app *a, void *st, bool rows)
 		call_result_free(&r);
 		changed = true;
 	}
-	if (v->action_id && model_take_result(a->m, v->action_id, &r)) {
+	if (modal_call_take(&v->call, a->m, &r)) {
 		account_change_done(a, v, &r);
 		call_result_free(&r);
 		changed = true;

@@ -70,9 +70,7 @@ void tfa_refresh(struct app *a, struct tfa_view *v)
 /* Close whatever dialog is open and wipe every secret of the flow. */
 void tfa_flow_end(struct app *a, struct tfa_view *v)
 {
-	if (v->call_id)
-		model_drop_result(a->m, v->call_id);
-	v->call_id = 0;
+	modal_call_drop(&v->call, a->m);
 	v->callk = CK_NONE;
 	form_free(&v->fm);
 	dialog_close(&v->dlg);
@@ -99,22 +97,19 @@ void tfa_flow_end(struct app *a, struct tfa_view *v)
 
 /* Queue call c (what: for messages); the call id or 0 with a message in err. */
 int tfa_send(struct app *a, struct tfa_view *v, enum callk k, struct api_call call,
-		     jobs_map_fn map, const char *what, char *err, size_t n)
+	     jobs_map_fn map, const char *what, char *err, size_t n)
 {
-	struct job_call c = { .action = true };
-	c.call = call;
-	c.map = map;
-	c.free_value = api_tfa_map_free;
+	struct job_call c = { .call = call, .map = map, .free_value = api_tfa_map_free };
 	util_strlcpy(c.what, what, sizeof c.what);
-	int id = 0, rc = jobs_call(a->jobs, &c, &id);
+	/* the modal is marked by the caller (a busy QR dialog has no form) */
+	int rc = modal_call_send(&v->call, a->jobs, &c, NULL, NULL);
 	if (rc != JOBS_OK) {
 		snprintf(err, n, "%s", rc == JOBS_EREADONLY ? "read-only mode: 2FA changes are disabled"
 							   : jobs_strerror(rc));
 		return 0;
 	}
-	v->call_id = id;
 	v->callk = k;
-	return id;
+	return v->call.id;
 }
 
 /* The form's answer after a failed step, the code field emptied. */
@@ -229,7 +224,6 @@ static void step_failed(struct app *a, struct tfa_view *v, enum callk k, struct 
 static void call_done(struct app *a, struct tfa_view *v, struct call_result *r)
 {
 	enum callk k = v->callk;
-	v->call_id = 0;
 	v->callk = CK_NONE;
 	struct api_tfa_answer *ans = r->outcome == CALL_OK ? r->value : NULL;
 	if ((k == CK_REGEN || k == CK_REMOVE) && r->outcome == CALL_UNKNOWN) {
@@ -609,7 +603,7 @@ static void tfa_snapshot(struct app *a, void *st, bool rows)
 		call_result_free(&r);
 		changed = true;
 	}
-	if (v->call_id && model_take_result(a->m, v->call_id, &r)) {
+	if (modal_call_take(&v->call, a->m, &r)) {
 		call_done(a, v, &r);
 		call_result_free(&r);
 		changed = true;

@@ -23,6 +23,7 @@
 #include "widgets/dialog.h"
 #include "widgets/form.h"
 #include "widgets/list.h"
+#include "widgets/modal_call.h"
 #include "widgets/qr.h"
 
 struct app;
@@ -82,7 +83,7 @@ struct tfa_view {
 	enum after after;
 	struct form fm;
 	struct dialog dlg;
-	int call_id;                    /* the awaited call, 0: none */
+	struct modal_call call;         /* the awaited call */
 	enum callk callk;
 	long target;                    /* the method a step is about */
 	char target_text[80];
