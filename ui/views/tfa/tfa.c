@@ -551,10 +551,8 @@ static void tfa_keys(struct keymap *km, int ctx)
 		  .hint = "2FA", .flags = AF_HINT, .run = run_open },
 		"t", NULL, NULL,
 	};
-	int actx = km_ctx_by_name("account");
-	for (int c = 1; actx >= 0 && c < km_ctx_count(); c++)
-		if (c == actx || km_ctx_parent(c) == actx)
-			action_bind(km, c, &open_row);
+	static const char *const where[] = { "account", NULL };
+	view_bind_in(km, &open_row, where, true);
 }
 
 /* The method rows for the list widget: their text (the `/` filter) and
