@@ -95,6 +95,8 @@ struct acct_view {
 /* ---- pane_account.c: the shell ---- */
 /* The selected row of section s (list_selected), LIST_NONE when none. */
 size_t pane_account_sel(const struct acct_view *v, enum section s);
+/* Its record when s is the section shown (a struct env_var, ...), else NULL. */
+const void *pane_account_selected(const struct acct_view *v, enum section s);
 /* Close the open form or confirmation, wiping what it held. */
 void pane_account_modal_close(struct acct_view *v);
 /* Shown: re-fetch every list now; hidden: pause them. */

@@ -16,10 +16,7 @@
 
 const struct env_var *account_env_selected(const struct acct_view *v)
 {
-	size_t i = pane_account_sel(v, SEC_ENV);
-	if (v->sec != SEC_ENV || i >= json_list_count(LIST(v, L_ENV)))
-		return NULL;
-	return &LIST_AT(v, L_ENV, struct env_var)[i];
+	return pane_account_selected(v, SEC_ENV);
 }
 
 /* One row: the name and a fixed mask (the value read with v while shown). */

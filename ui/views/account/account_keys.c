@@ -27,10 +27,7 @@
 
 const struct api_key_rec *account_keys_selected(const struct acct_view *v)
 {
-	size_t i = pane_account_sel(v, SEC_APIKEYS);
-	if (v->sec != SEC_APIKEYS || i >= json_list_count(LIST(v, L_APIKEYS)))
-		return NULL;
-	return &LIST_AT(v, L_APIKEYS, struct api_key_rec)[i];
+	return pane_account_selected(v, SEC_APIKEYS);
 }
 
 void account_keys_row(const struct acct_view *v, size_t i, char *buf, size_t n)

@@ -14,10 +14,7 @@
 
 const struct team_role *account_roles_selected(const struct acct_view *v)
 {
-	size_t i = pane_account_sel(v, SEC_ROLES);
-	if (v->sec != SEC_ROLES || i >= json_list_count(LIST(v, L_ROLES)))
-		return NULL;
-	return &LIST_AT(v, L_ROLES, struct team_role)[i];
+	return pane_account_selected(v, SEC_ROLES);
 }
 
 void account_roles_row(const struct acct_view *v, size_t i, char *buf, size_t n)

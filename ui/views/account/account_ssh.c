@@ -16,10 +16,7 @@
 
 const struct ssh_key_rec *account_ssh_selected(const struct acct_view *v)
 {
-	size_t i = pane_account_sel(v, SEC_SSH);
-	if (v->sec != SEC_SSH || i >= json_list_count(LIST(v, L_SSH)))
-		return NULL;
-	return &LIST_AT(v, L_SSH, struct ssh_key_rec)[i];
+	return pane_account_selected(v, SEC_SSH);
 }
 
 void account_ssh_row(const struct acct_view *v, size_t i, char *buf, size_t n)

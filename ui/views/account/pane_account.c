@@ -164,25 +164,23 @@ size_t pane_account_sel(const struct acct_view *v, enum section s)
 	return s != SEC_OVERVIEW ? list_selected(&v->lst[s]) : LIST_NONE;
 }
 
+const void *pane_account_selected(const struct acct_view *v, enum section s)
+{
+	const struct json_list *l = s == SEC_REPORTS ? v->rep : NULL;
+	for (int k = 0; k < L__COUNT && !l; k++)
+		if (s != SEC_OVERVIEW && lists[k].sec == s)
+			l = LIST(v, k);
+	size_t i = pane_account_sel(v, s);
+	if (v->sec != s || !l || i >= l->n)
+		return NULL;
+	return (const char *)l->v + i * l->kind->size;
+}
+
 static const void *acct_selected(const struct app *a, const void *st)
 {
 	(void)a;
 	const struct acct_view *v = st;
-	switch (v->sec) {
-	case SEC_ENV: return account_env_selected(v);
-	case SEC_APIKEYS: return account_keys_selected(v);
-	case SEC_SSH: return account_ssh_selected(v);
-	case SEC_ROLES: return account_roles_selected(v);
-	case SEC_REPORTS: {
-		size_t i = pane_account_sel(v, SEC_REPORTS);
-		return i < json_list_count(v->rep) ? &json_list_at(v->rep, const struct machine_report)[i]
-						   : NULL;
-	}
-	case SEC_OVERVIEW:
-	case SEC__COUNT:
-		return NULL;
-	}
-	return NULL;
+	return pane_account_selected(v, v->sec);
 }
 
 static int acct_key_ctx(const struct app *a, const void *st)

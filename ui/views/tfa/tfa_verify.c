@@ -170,6 +170,18 @@ void tfa_verify_lock_line(struct tfa_view *v)
 	form_set_answer(&v->fm, NULL, line);
 }
 
+/* An SMS code went out for the verification: its challenge kept (or none came). */
+static void sms_sent(struct tfa_view *v, const struct api_tfa_answer *ans)
+{
+	v->fm.waiting = false;
+	if (ans && ans->secret[0]) {
+		util_strlcpy(v->challenge, ans->secret, sizeof v->challenge);
+		tfa_info(&v->fm, "code", "A code was sent by SMS: type it and submit.");
+	} else {
+		form_set_answer(&v->fm, NULL, "the service sent no challenge: try again");
+	}
+}
+
 void tfa_verify_done(struct app *a, struct tfa_view *v, enum callk k,
 		     const struct api_tfa_answer *ans)
 {
@@ -179,13 +191,7 @@ void tfa_verify_done(struct app *a, struct tfa_view *v, enum callk k,
 		return;
 	}
 	if (k == CK_SMS_CODE) {
-		v->fm.waiting = false;
-		if (ans && ans->secret[0]) {
-			util_strlcpy(v->challenge, ans->secret, sizeof v->challenge);
-			tfa_info(&v->fm, "code", "A code was sent by SMS: type it and submit.");
-		} else {
-			form_set_answer(&v->fm, NULL, "the service sent no challenge: try again");
-		}
+		sms_sent(v, ans);
 		return;
 	}
 	if (!strcmp(v->pending.method, "backup")) { /* the window is open */
@@ -199,13 +205,8 @@ void tfa_verify_done(struct app *a, struct tfa_view *v, enum callk k,
 			v->fm.waiting = false;
 			form_set_answer(&v->fm, NULL, err);
 		}
-	} else if (ans && ans->secret[0]) { /* an SMS went out */
-		util_strlcpy(v->challenge, ans->secret, sizeof v->challenge);
-		v->fm.waiting = false;
-		tfa_info(&v->fm, "code", "A code was sent by SMS: type it and submit.");
-	} else {
+	} else { /* an SMS went out (step 1 of an SMS method's authorization) */
 		api_tfa_verify_wipe(&v->pending);
-		v->fm.waiting = false;
-		form_set_answer(&v->fm, NULL, "the service sent no challenge: try again");
+		sms_sent(v, ans);
 	}
 }
