@@ -114,7 +114,7 @@ struct tfa_view {
 /* ---- tfa.c: the shell ---- */
 /* Information (a code was sent, what to type) in the form's note. */
 void tfa_info(struct form *fm, const char *field, const char *msg);
-/* Read the status again now (shown) . */
+/* Read the status again now (while shown). */
 void tfa_refresh(struct app *a, struct tfa_view *v);
 /* Close whatever dialog is open and wipe every secret of the flow. */
 void tfa_flow_end(struct app *a, struct tfa_view *v);
