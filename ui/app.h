@@ -76,7 +76,9 @@ struct app {
 
 	/* message line */
 	enum prompt prompt;
-	struct view *prompt_view; /* the view the filter applies to */
+	struct view *prompt_view; /* the view the filter (or search) applies to */
+	/* PROMPT_SEARCH: Enter runs the line with this (view_search_prompt) */
+	void (*prompt_run)(struct app *a, void *st, const char *text);
 	struct textbuf ptb;
 	struct history hist_cmd, hist_filter; /* the `:` and `/` histories (history.h) */
 	char hist_path[1024]; /* where they are saved, "" when nowhere */

@@ -48,6 +48,9 @@ size_t statusbar_hints(const struct keymap *km, int ctx, bool read_only, const v
 {
 	size_t n = 0;
 	char why[200];
+	/* `/` is offered where it filters: the view's context (or a section's view) */
+	int vctx = (km_ctx_flags(ctx) & CTXF_SECTION) ? km_ctx_parent(ctx) : ctx;
+	bool filters = km_ctx_flags(vctx) & CTXF_FILTER;
 	/* the context's own actions first (the urgent one first of all), then
 	 * the global ones; only what may run on the selected row now */
 	for (int pass = 0; pass < 3; pass++)
@@ -67,6 +70,8 @@ size_t statusbar_hints(const struct keymap *km, int ctx, bool read_only, const v
 			if (pass == 2 && !global)
 				continue;
 			if (action_refusal(act, row, read_only, why, sizeof why))
+				continue;
+			if (act == ACT_FILTER && !filters)
 				continue;
 			n = add_hint(km, ctx, act, out, n, max);
 		}
@@ -165,13 +170,6 @@ void statusbar_draw_hints(struct app *a)
 		const struct instance *x = app_selected(a);
 		n = statusbar_hints(&a->km, view_key_ctx(a, v), a->read_only, view_row(a),
 				    statusbar_first_flags(x), h, 24);
-		if (!view_can_filter(a, v)) { /* `/` does nothing here: not offered */
-			size_t k = 0;
-			for (size_t i = 0; i < n; i++)
-				if (h[i].label != action_hint(ACT_FILTER))
-					h[k++] = h[i];
-			n = k;
-		}
 	}
 	int x = r->x + 1, end = r->x + r->w;
 	for (size_t i = 0; i < n; i++) {

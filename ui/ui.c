@@ -383,11 +383,11 @@ static void global_action(struct app *a, enum action act)
 		a->dirty |= DIRTY_ALL;
 		break;
 	case ACT_NEXT_VIEW: view_next(a); break;
-	case ACT_BACK:
-		if (a->overlay >= 0)
-			view_close_overlay(a);
-		else if (view_filter_text(a, v)[0])
+	case ACT_BACK: /* the filter first (an overlay's own too), then the overlay */
+		if (view_filter_text(a, v)[0])
 			view_filter_set(a, v, "");
+		else if (a->overlay >= 0)
+			view_close_overlay(a);
 		else
 			a->msg[0] = '\0';
 		break;
@@ -548,7 +548,7 @@ static void prompt_key(struct app *a, int key)
 			util_strlcpy(line, a->ptb.s, sizeof line);
 			remember_line(a, &a->hist_filter, line);
 			if (!filter)
-				v->ops->search(a, v->st, line);
+				a->prompt_run(a, v->st, line);
 		} else if (browse_key(a, &a->hist_filter, key) || textbuf_key(&a->ptb, key)) {
 			if (filter)
 				view_filter_set(a, v, a->ptb.s);

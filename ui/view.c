@@ -62,7 +62,8 @@ static enum action show_action(const struct view_ops *ops)
 int view_keys(struct keymap *km, const struct view_ops *ops)
 {
 	int parent = ops->ctx_parent ? km_ctx_by_name(ops->ctx_parent) : -1;
-	int ctx = km_ctx_register(ops->name, ops->heading, ops->ctx_flags, parent);
+	unsigned flags = ops->ctx_flags | (ops->list || ops->filter ? CTXF_FILTER : 0u);
+	int ctx = km_ctx_register(ops->name, ops->heading, flags, parent);
 	if (ctx < 0)
 		return CTX_GLOBAL;
 	keymap_ctx_defaults(km, ctx);
@@ -244,8 +245,8 @@ bool view_can_filter(struct app *a, const struct view *v)
 
 const char *view_filter_text(struct app *a, const struct view *v)
 {
-	if (v && v->ops->filter_text)
-		return v->ops->filter_text(a, v->st);
+	if (v && v->ops->filter)
+		return v->ops->filter(a, v->st, NULL);
 	struct list *l = view_list(a, v);
 	return l ? list_filter(l) : "";
 }
@@ -260,14 +261,16 @@ void view_filter_set(struct app *a, const struct view *v, const char *text)
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 }
 
-void view_search_prompt(struct app *a)
+void view_search_prompt(struct app *a, const char *text,
+			void (*run)(struct app *a, void *st, const char *line))
 {
 	struct view *v = view_current(a);
-	if (!v || !v->ops->search)
+	if (!v)
 		return;
 	a->prompt = PROMPT_SEARCH;
 	a->prompt_view = v;
-	textbuf_set(&a->ptb, v->ops->search(a, v->st, NULL));
+	a->prompt_run = run;
+	textbuf_set(&a->ptb, text);
 	history_reset(&a->hist_filter);
 	a->dirty |= DIRTY_MSG | DIRTY_HINTS;
 }

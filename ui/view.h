@@ -1,10 +1,11 @@
-/* view.h: the view interface.  A view (instances, events, offers, templates,
- * serverless, logs, account, 2FA) or an overlay opened over one (detail, help) is one
- * file holding a table of operations and a private state struct that only
- * it sees; struct app keeps the list of views and knows none of their
- * insides.  tmux's mode-tree is the model: the view supplies its callbacks
- * and its data, the framework does the rest (Tab order, number keys, `:`
- * words, key contexts, help sections, the header's list of views).
+/* view.h: the view interface.  A view (instances, events, offers,
+ * templates, serverless, logs, account, 2FA) or an overlay opened over one
+ * (detail, help) is one file holding a table of operations and a private
+ * state struct that only it sees; struct app keeps the list of views and
+ * knows none of their insides.  tmux's mode-tree is the model: the view
+ * supplies its callbacks and its data, the framework does the rest (Tab
+ * order, number keys, `:` words, key contexts, help sections, the header's
+ * list of views).
  *
  * How to add a view:
  *   1. Write ui/views/NAME/pane_NAME.c with `const struct view_ops view_NAME = {...}`:
@@ -90,15 +91,10 @@ struct view_ops {
 	 * now): the list widget (widgets/list.h) moves, pages and filters it,
 	 * so the view's action callback never sees ACT_UP..ACT_BOTTOM. */
 	struct list *(*list)(struct app *a, void *st);
-	/* The `/` filter of a view without a list: apply text; the text in
-	 * force.  NULL: the list's (or no filter). */
-	void (*filter)(struct app *a, void *st, const char *text);
-	const char *(*filter_text)(const struct app *a, const void *st);
-	/* A search the service runs (offers, templates; opened by the view's
-	 * own key through view_search_prompt): text NULL asks for the query in
-	 * force (the line's first text); else run text (Enter).  Returns the
-	 * query in force.  NULL: none. */
-	const char *(*search)(struct app *a, void *st, const char *text);
+	/* The `/` filter of a view without a list (a table's): apply text
+	 * (NULL: none, just asking); returns the text in force.  NULL: the
+	 * list's (or no filter). */
+	const char *(*filter)(struct app *a, void *st, const char *text);
 	/* `:NAME ARGS`: the view is shown and gets ARGS (`:offers gpu_name=...`);
 	 * NULL: the word takes no arguments. */
 	void (*command)(struct app *a, void *st, const char *args);
@@ -165,14 +161,16 @@ int view_find(const struct app *a, const char *name); /* index or -1 (name or al
 int view_find_word(const struct app *a, const char *word); /* index of a view's `words`, or -1 */
 /* The list v's keys act on now (ops->list), NULL: none. */
 struct list *view_list(struct app *a, const struct view *v);
-/* Whether v has a `/` filter (a list, or filter ops); the text in force
+/* Whether v has a `/` filter (a list, or a filter op); the text in force
  * ("" when none); apply text. */
 bool view_can_filter(struct app *a, const struct view *v);
 const char *view_filter_text(struct app *a, const struct view *v);
 void view_filter_set(struct app *a, const struct view *v, const char *text);
-/* Open the search line of the current view (its search op), pre-filled
- * with the query in force; Enter runs it.  For a view's search key. */
-void view_search_prompt(struct app *a);
+/* Open a search line for the current view (a search the service runs,
+ * the log's less-like search: a view's own key), pre-filled with text;
+ * Enter runs the line with run(a, the view's state, line), Esc drops it. */
+void view_search_prompt(struct app *a, const char *text,
+			void (*run)(struct app *a, void *st, const char *line));
 /* Bind row (an action a view offers in other views' contexts: t, L, M)
  * in the context of each name of names (NULL-ended; one not registered
  * yet is skipped) and, with children, in every context whose parent that

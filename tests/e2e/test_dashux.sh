@@ -3,7 +3,7 @@
 # state change is written to the event log ("running -> offline"), Enter on
 # an event cut at the screen's edge opens it whole; F1 opens help, F10 quits;
 # at 80x24 the GPU column keeps the model and cut cells end with "…"; the
-# `/` filter takes column=value and !text.
+# `/` filter takes column=value and !text, in the event log and the help too.
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
@@ -75,10 +75,52 @@ t_filter_terms() {
     wait_for_re "Instances [0-9]+ " 10
 }
 
+# / in the event log filters it (text, !text); Esc clears.
+t_events_filter() {
+    keys 2
+    wait_for "running -> offline" 10 || return 1
+    keys /; type_text "-> offline"
+    wait_for_re "Events: [0-9]+ matching -> offline" 10 || return 1
+    on_screen "running -> offline" || return 1
+    keys C-u; type_text "!offline"
+    wait_for "matching !offline" 10 || return 1
+    not_on_screen "running -> offline" || return 1
+    keys Enter Escape
+    wait_gone "matching" 10 || return 1
+    on_screen "running -> offline" || return 1
+    keys 1
+}
+
+# ? opens help at the current view's section; / there filters the help
+# itself (not the table under it); Esc clears the filter, then closes.
+t_help_filter() {
+    keys 3
+    wait_for "Offers: " 10 || return 1
+    keys '?'
+    wait_for "Help  (Esc" 10 || return 1
+    n=$(screen | grep -n "^ *Offers view" | head -n 1 | cut -d: -f1)
+    [ -n "$n" ] && [ "$n" -le 4 ] || { fail "help is not at the offers section (line ${n:-none})"; return 1; }
+    screen | grep -qE "^ +s +query line for a new search" || { fail "the offers section lacks s"; return 1; }
+    screen | grep -qE "^ +/ +filter the rows shown" || { fail "the offers section lacks /"; return 1; }
+    keys /; type_text "new search"
+    wait_for "matching: new search" 10 || return 1
+    not_on_screen "Instances view" || return 1
+    on_screen "r: search again" || return 1
+    keys Enter Escape
+    wait_gone "matching:" 10 || return 1
+    on_screen "Help  (Esc" || return 1
+    keys Escape
+    wait_gone "Help  (Esc" 10 || return 1
+    not_on_screen "filter:" || return 1
+    keys 1
+}
+
 tap "/ filter: status=stopped and !running" t_filter_terms
 tap "80x24: GPU names keep their model, cut cells end with an ellipsis" t_narrow
 tap "a state change is an event: running -> offline" t_state_event
+tap "/ filters the event log: text, !text; Esc clears" t_events_filter
 tap "Enter opens a long event whole; any key closes it" t_event_open
+tap "? opens help at the view's section, / filters the help itself" t_help_filter
 tap "F1 opens help" t_f1_help
 tap "F10 quits" t_f10_quits
 e2e_done

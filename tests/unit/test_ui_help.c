@@ -107,6 +107,71 @@ static struct instance row_inst(long id, const char *actual, const char *intende
 	return x;
 }
 
+/* Whether the help section under heading has a line with keys whose text
+ * holds part. */
+static bool section_has(const struct help_line *l, size_t n, const char *heading,
+			const char *keys, const char *part)
+{
+	bool in = false;
+	for (size_t i = 0; i < n; i++) {
+		if (l[i].heading) {
+			in = strcmp(l[i].text, heading) == 0;
+			continue;
+		}
+		if (in && strcmp(l[i].keys, keys) == 0 && strstr(l[i].text, part))
+			return true;
+	}
+	return false;
+}
+
+/* One language across the views: / filters every list view (its section
+ * says so), the offers' and templates' service search is s, the offers'
+ * section names r; the log view keeps less's / search; no & is left. */
+static void test_help_one_language(void **state)
+{
+	(void)state;
+	static struct help_line all[400];
+	km_default(&km);
+	size_t n = help_build(&km, false, all, 400);
+	assert_true(section_has(all, n, "Offers view", "/", "filter the rows shown"));
+	assert_true(section_has(all, n, "Offers view", "s", "new search"));
+	assert_true(section_has(all, n, "Offers view", "s", "r: search again"));
+	assert_true(section_has(all, n, "Templates (:templates [QUERY])", "/", "filter the rows shown"));
+	assert_true(section_has(all, n, "Templates (:templates [QUERY])", "s", "search the service"));
+	assert_true(section_has(all, n, "Events view", "/", "filter the rows shown"));
+	assert_false(section_has(all, n, "Log view", "/", "filter the rows shown"));
+	assert_true(section_has(all, n, "Log view", "/", "search the log"));
+	/* a view without a list (the account's, until it has one) offers no / */
+	for (int c = 1; c < km_ctx_count(); c++) {
+		const struct view_ops *o = NULL;
+		for (size_t i = 0; view_ops_at(i); i++)
+			if (strcmp(view_ops_at(i)->name, km_ctx_name(c)) == 0)
+				o = view_ops_at(i);
+		if (o)
+			assert_int_equal(section_has(all, n, o->heading, "/", "filter the rows shown"),
+					 o->list != NULL || o->filter != NULL);
+	}
+	for (size_t i = 0; i < n; i++)
+		assert_true(strcmp(all[i].keys, "&") != 0 || strstr(all[i].text, "only the lines"));
+	/* the hint bar offers / where it filters, and nowhere else (the
+	 * account's sections follow their view) */
+	struct hint h[24];
+	int ctxs[] = { km_ctx_by_name("events"), km_ctx_by_name("account"),
+		       km_ctx_by_name("account-apikeys"), km_ctx_by_name("offers") };
+	for (size_t c = 0; c < sizeof ctxs / sizeof ctxs[0]; c++) {
+		if (ctxs[c] < 0)
+			continue;
+		size_t nh = statusbar_hints(&km, ctxs[c], false, NULL, 0, h, 24);
+		bool slash = false;
+		for (size_t i = 0; i < nh; i++)
+			slash |= strcmp(h[i].key, "/") == 0;
+		int vc = (km_ctx_flags(ctxs[c]) & CTXF_SECTION) ? km_ctx_parent(ctxs[c]) : ctxs[c];
+		assert_int_equal(slash, (km_ctx_flags(vc) & CTXF_FILTER) != 0);
+	}
+	assert_true(km_ctx_flags(km_ctx_by_name("events")) & CTXF_FILTER);
+	assert_true(km_ctx_flags(km_ctx_by_name("offers")) & CTXF_FILTER);
+}
+
 static void test_hints(void **state)
 {
 	(void)state;
@@ -441,6 +506,7 @@ int main(void)
 	setlocale(LC_ALL, "C.UTF-8");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help_generated),
+		cmocka_unit_test(test_help_one_language),
 		cmocka_unit_test(test_hints),
 		cmocka_unit_test(test_hints_fit_the_row),
 		cmocka_unit_test(test_theme_parse),

@@ -866,18 +866,14 @@ static const void *inst_row(const struct app *a, const void *st)
 	return row && a->snap ? snapshot_find_instance(a->snap, row->id) : NULL;
 }
 
-static void inst_filter(struct app *a, void *st, const char *text)
+static const char *inst_filter(struct app *a, void *st, const char *text)
 {
 	struct inst_view *v = st;
+	if (!text)
+		return v->t.filter;
 	fresh(a, v);
 	table_set_filter(&v->t, text);
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS | DIRTY_HEADER;
-}
-
-static const char *inst_filter_text(const struct app *a, const void *st)
-{
-	(void)a;
-	const struct inst_view *v = st;
 	return v->t.filter;
 }
 
@@ -960,7 +956,6 @@ const struct view_ops view_instances = {
 	.action = inst_action,
 	.selected_row = inst_row,
 	.filter = inst_filter,
-	.filter_text = inst_filter_text,
 	.sort = inst_sort,
 	.tab_text = inst_tab,
 	.columns = inst_columns,

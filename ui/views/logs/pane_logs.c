@@ -910,6 +910,8 @@ static int save(struct app *a, struct lp_view *v, struct lp_log *L, bool overwri
 	return rc;
 }
 
+static void lp_search(struct app *a, void *st, const char *text);
+
 /* Scrolling (pauses following), G (follows) and the log keys. */
 static bool lp_action(struct app *a, void *st, enum action act)
 {
@@ -953,7 +955,7 @@ static bool lp_action(struct app *a, void *st, enum action act)
 		if (L->kind == LK_INSTANCE)
 			inst_step(a, v, L);
 		break;
-	case LA_SEARCH: view_search_prompt(a); break;
+	case LA_SEARCH: view_search_prompt(a, L->lv.search, lp_search); break;
 	case LA_SEARCH_NEXT:
 	case LA_SEARCH_PREV: {
 		if (!L->lv.search[0]) {
@@ -1079,25 +1081,22 @@ static bool lp_modal_draw(struct app *a, void *st)
 }
 
 /* `/` (the log's search line), Enter: the search highlighted, and the
- * first match from the window; text NULL: the search in force. */
-static const char *lp_search(struct app *a, void *st, const char *text)
+ * first match from the window. */
+static void lp_search(struct app *a, void *st, const char *text)
 {
 	struct lp_view *v = st;
 	struct lp_log *L = cur_log(v);
 	if (!L)
-		return "";
-	if (!text)
-		return L->lv.search;
+		return;
 	logview_set_search(&L->lv, text);
 	a->dirty |= DIRTY_BODY;
 	if (!text[0])
-		return L->lv.search;
+		return;
 	bool wrapped;
 	int h = v->h > 0 ? v->h : 10, w = v->w > 0 ? v->w : 80;
 	if (!logview_next_match(&L->lv, L->t, h, w, 1, &wrapped))
 		app_toast(a, ROLE_WARNING, 5, "pattern not found: %s", text);
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
-	return L->lv.search;
 }
 
 /* `:logs NAME`: an endpoint by name or id, else an instance by id. */
@@ -1185,7 +1184,6 @@ const struct view_ops view_logs = {
 	.on_wake = lp_wake,
 	.draw = lp_draw,
 	.action = lp_action,
-	.search = lp_search,
 	.command = lp_command,
 	.modal_key = lp_modal_key,
 	.modal_draw = lp_modal_draw,

@@ -818,8 +818,11 @@ static void draw_header(struct app *a, struct off_view *v, const struct rect *r)
 		 priced_disk(&v->qc));
 	draw_fill(r->y, r->x, r->w, theme_attr(ROLE_TITLE));
 	draw_text(r->y, r->x, r->w, l1, theme_attr(ROLE_TITLE));
-	char l2[700];
-	snprintf(l2, sizeof l2, " query: %s", v->line[0] ? v->line : "(none: every offer)");
+	char l2[900], filt[200] = "";
+	if (v->t.filter[0])
+		snprintf(filt, sizeof filt, " | filter: %s (%zu of %zu shown)", v->t.filter, v->t.nview,
+			 v->t.nrows);
+	snprintf(l2, sizeof l2, " query: %s%s", v->line[0] ? v->line : "(none: every offer)", filt);
 	draw_fill(r->y + 1, r->x, r->w, theme_attr(ROLE_NORMAL));
 	/* the status (searching, the answer, the pacer's wait, an error) is
 	 * never pushed off by a long query: the query is cut instead, with an
@@ -947,8 +950,9 @@ static void off_draw(struct app *a, void *st, const struct rect *r)
 				draw_text(y, body.x + 1, body.w - 1,
 					  v->req ? "searching..."
 					  : v->searched && v->replace_id && v->relax[0] ? v->relax
+					  : v->n && v->t.filter[0] ? "no offer matches the filter (Esc clears)"
 					  : v->searched ? "no offer matches the query"
-							: "no search yet: / types a query, r searches",
+							: "no search yet: s types a query, r searches",
 					  theme_attr(ROLE_DIM));
 			continue;
 		}
@@ -982,8 +986,7 @@ static const struct action_def type_def = {
 };
 static void run_search(struct app *a, enum action act);
 static const struct action_def search_def = {
-	"offer-search", "search again with a query (gpu_name=RTX_4090 num_gpus>=2 ...; the "
-			"line opens with the search in force; r runs it again)",
+	"offer-search", "query line for a new search (r: search again)",
 	"search", AF_HINT, NULL, run_search,
 };
 static const struct action_def detail_def = {
@@ -1040,10 +1043,15 @@ static void run_type(struct app *a, enum action act)
 		research(a, v, pane_offers_next_type(intent(v)->type), NULL);
 }
 
+static void off_command(struct app *a, void *st, const char *args);
+
+/* s: the query line, pre-filled with the search in force; Enter runs it. */
 static void run_search(struct app *a, enum action act)
 {
 	(void)act;
-	view_search_prompt(a);
+	struct off_view *v = state(a);
+	if (v)
+		view_search_prompt(a, v->line, off_command); /* as `:offers QUERY` */
 }
 
 static void run_detail(struct app *a, enum action act)
@@ -1240,29 +1248,16 @@ static void all_cells(struct off_view *v)
 }
 
 /* `/`: the rows shown, narrowed as it is typed (nothing is sent). */
-static void off_filter(struct app *a, void *st, const char *text)
+static const char *off_filter(struct app *a, void *st, const char *text)
 {
 	struct off_view *v = st;
+	if (!text)
+		return v->t.filter;
 	if (text[0])
 		all_cells(v);
 	table_set_filter(&v->t, text);
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
-}
-
-static const char *off_filter_text(const struct app *a, const void *st)
-{
-	(void)a;
-	const struct off_view *v = st;
 	return v->t.filter;
-}
-
-/* s: the query line, pre-filled with the search in force; Enter runs it. */
-static const char *off_search(struct app *a, void *st, const char *text)
-{
-	struct off_view *v = st;
-	if (text)
-		run_line(a, st, text);
-	return v->line;
 }
 
 /* `:offers QUERY`: run it. */
@@ -1338,8 +1333,6 @@ const struct view_ops view_offers = {
 	.action = off_action,
 	.selected_row = off_selected,
 	.filter = off_filter,
-	.filter_text = off_filter_text,
-	.search = off_search,
 	.command = off_command,
 	.tab_text = off_tab_text,
 };

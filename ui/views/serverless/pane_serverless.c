@@ -27,6 +27,7 @@
 #include "api/api_serverless.h"
 #include "app.h"
 #include "draw.h"
+#include "widgets/list.h"
 #include "header.h"
 #include "state/jobs.h"
 #include "json/json_map.h"
@@ -56,8 +57,8 @@ struct sv_health {
 struct sv_view {
 	struct sv_row rows[SV_MAX_ROWS];
 	size_t nrows;
-	size_t sel;
-	long sel_key;               /* the selected row's key (kept across rebuilds) */
+	struct list list;           /* over rows: the selection follows sv_row_key */
+	const struct snapshot *snap; /* the one rows were built from (the app holds it) */
 	struct sv_collapsed col;
 	struct sv_health hs[SV_MAX_ENDPOINTS];
 	size_t nhs;
@@ -226,20 +227,53 @@ static void take_health(struct app *a, struct sv_view *v)
 	}
 }
 
+/* A row's text for `/`: an endpoint's name and state, a workergroup's line. */
+static void sv_text(const void *ctx, size_t i, char *buf, size_t n)
+{
+	const struct sv_view *v = ctx;
+	const struct sv_row *row = &v->rows[i];
+	const struct snapshot *s = v->snap;
+	switch (row->kind) {
+	case SVR_ENDPOINT: {
+		const struct endpoint *e = &s->endpoints[row->idx];
+		snprintf(buf, n, "%ld %s %s", e->id, e->endpoint_name ? e->endpoint_name : "",
+			 e->endpoint_state ? e->endpoint_state : "");
+		break;
+	}
+	case SVR_ORPHANS: sv_orphans_text(row->idx, !row->collapsed, true, buf, n); break;
+	case SVR_WORKERGROUP: {
+		const struct workergroup *g = &s->workergroups[row->idx];
+		sv_workergroup_text(g, sv_names_of(&v->names, g->template_hash, s->instances,
+						   s->ninstances),
+				    row->last, row->orphan, true, buf, n);
+		break;
+	}
+	}
+}
+
+static long sv_id(const void *ctx, size_t i)
+{
+	const struct sv_view *v = ctx;
+	return sv_row_key(&v->rows[i]);
+}
+
+static const struct list_ops sv_list_ops = { sv_text, NULL, NULL, sv_id };
+
 static void rebuild(struct app *a, struct sv_view *v)
 {
 	const struct snapshot *s = a->snap;
+	v->snap = s;
 	v->nrows = s ? sv_tree_rows(s->endpoints, s->nendpoints, s->workergroups, s->nworkergroups,
 				    &v->col, v->rows, SV_MAX_ROWS)
 		     : 0;
-	for (size_t i = 0; i < v->nrows; i++)
-		if (sv_row_key(&v->rows[i]) == v->sel_key) {
-			v->sel = i;
-			return;
-		}
-	if (v->sel >= v->nrows)
-		v->sel = v->nrows ? v->nrows - 1 : 0;
-	v->sel_key = v->nrows ? sv_row_key(&v->rows[v->sel]) : 0;
+	list_set_count(&v->list, v->nrows); /* the selection stays on its row's key */
+}
+
+/* The selected row, NULL: none. */
+static const struct sv_row *sv_sel(const struct sv_view *v)
+{
+	size_t i = list_selected(&v->list);
+	return i != LIST_NONE ? &v->rows[i] : NULL;
 }
 
 static void sv_snapshot(struct app *a, void *st, bool rows)
@@ -344,6 +378,48 @@ static void draw_endpoint(struct sv_view *v, const struct endpoint *e, const str
 	}
 }
 
+struct sv_draw_ctx {
+	struct sv_view *v;
+	const struct snapshot *s;
+	const struct sv_ep_cells *cells;
+	const int *w;
+	const struct rect *r;
+};
+
+static void sv_row_draw(void *dctx, size_t i, bool sel, int y)
+{
+	const struct sv_draw_ctx *d = dctx;
+	const struct rect *r = d->r;
+	if (i == LIST_NONE) {
+		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
+		return;
+	}
+	const struct sv_row *row = &d->v->rows[i];
+	const struct snapshot *s = d->s;
+	unsigned long base = theme_attr(sel ? ROLE_SELECTION : ROLE_NORMAL);
+	char line[700];
+	switch (row->kind) {
+	case SVR_ENDPOINT:
+		draw_endpoint(d->v, &s->endpoints[row->idx], &d->cells[row->idx], d->w, y, r, sel);
+		break;
+	case SVR_ORPHANS: /* a group of its own, apart from the last endpoint */
+		draw_fill(y, r->x, r->w, base);
+		sv_orphans_text(row->idx, !row->collapsed, draw_ascii(), line, sizeof line);
+		draw_text(y, r->x + 1, r->w - 1, line, sel ? base : theme_attr(ROLE_WARNING));
+		break;
+	case SVR_WORKERGROUP: {
+		draw_fill(y, r->x, r->w, base);
+		const struct workergroup *g = &s->workergroups[row->idx];
+		sv_workergroup_text(g,
+				    sv_names_of(&d->v->names, g->template_hash, s->instances,
+						s->ninstances),
+				    row->last, row->orphan, draw_ascii(), line, sizeof line);
+		draw_text(y, r->x + 1, r->w - 1, line, base);
+		break;
+	}
+	}
+}
+
 static void sv_draw(struct app *a, void *st, const struct rect *r)
 {
 	struct sv_view *v = st;
@@ -362,8 +438,6 @@ static void sv_draw(struct app *a, void *st, const struct rect *r)
 			snprintf(b, sizeof b, "! %s", v->hs[i].flag_text);
 			draw_text(y++, r->x + 1, r->w - 1, b, theme_attr(ROLE_FAILED));
 		}
-	int h = end - y;
-	size_t top = h > 0 && v->sel >= (size_t)h ? v->sel - (size_t)h + 1 : 0;
 	/* the endpoint rows' fields, laid out once for all of them (aligned) */
 	size_t ne = s ? s->nendpoints : 0;
 	struct sv_ep_cells *cells = ne ? xcalloc(ne, sizeof *cells) : NULL;
@@ -374,35 +448,9 @@ static void sv_draw(struct app *a, void *st, const struct rect *r)
 				       &cells[v->rows[i].idx]);
 	int w[SVE__COUNT];
 	sv_endpoint_layout(cells, ne, r->w - 1, w);
-	for (size_t i = top; i < v->nrows && y < end; i++, y++) {
-		const struct sv_row *row = &v->rows[i];
-		bool sel = i == v->sel;
-		unsigned long base = theme_attr(sel ? ROLE_SELECTION : ROLE_NORMAL);
-		char line[700];
-		switch (row->kind) {
-		case SVR_ENDPOINT:
-			draw_endpoint(v, &s->endpoints[row->idx], &cells[row->idx], w, y, r, sel);
-			break;
-		case SVR_ORPHANS: /* a group of its own, apart from the last endpoint */
-			draw_fill(y, r->x, r->w, base);
-			sv_orphans_text(row->idx, !row->collapsed, draw_ascii(), line, sizeof line);
-			draw_text(y, r->x + 1, r->w - 1, line, sel ? base : theme_attr(ROLE_WARNING));
-			break;
-		case SVR_WORKERGROUP: {
-			draw_fill(y, r->x, r->w, base);
-			const struct workergroup *g = &s->workergroups[row->idx];
-			sv_workergroup_text(g,
-					    sv_names_of(&v->names, g->template_hash, s->instances,
-							s->ninstances),
-					    row->last, row->orphan, draw_ascii(), line, sizeof line);
-			draw_text(y, r->x + 1, r->w - 1, line, base);
-			break;
-		}
-		}
-	}
+	struct sv_draw_ctx d = { v, s, cells, w, r };
+	list_draw(&v->list, y, end - y, sv_row_draw, &d);
 	free(cells);
-	for (; y < end; y++)
-		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
 	if (!v->nrows && r->h > 1)
 		draw_text(r->y + 1, r->x + 1, r->w - 1,
 			  s && s->fresh[SRC_ENDPOINTS].last_ok > 0 ? "no endpoints"
@@ -413,15 +461,19 @@ static void sv_draw(struct app *a, void *st, const struct rect *r)
 /* Open or close the endpoint of the selected row (toggle: -1; 0 close; 1 open). */
 static void fold(struct app *a, struct sv_view *v, int how)
 {
-	if (!v->nrows)
+	const struct sv_row *row = sv_sel(v);
+	if (!row)
 		return;
-	long id = sv_row_group(&v->rows[v->sel]);
+	long id = sv_row_group(row);
 	bool closed = sv_collapsed_has(&v->col, id);
 	bool close = how < 0 ? !closed : how == 0;
 	sv_collapsed_set(&v->col, id, close);
-	v->sel_key = sv_row_key(id == SV_ORPHANS_GROUP ? &(struct sv_row){ .kind = SVR_ORPHANS }
-						       : &(struct sv_row){ .kind = SVR_ENDPOINT, .id = id });
 	rebuild(a, v);
+	long key = sv_row_key(id == SV_ORPHANS_GROUP ? &(struct sv_row){ .kind = SVR_ORPHANS }
+						     : &(struct sv_row){ .kind = SVR_ENDPOINT, .id = id });
+	for (size_t i = 0; i < v->nrows; i++) /* on the group's heading */
+		if (sv_row_key(&v->rows[i]) == key)
+			list_select(&v->list, i);
 	a->dirty |= DIRTY_BODY;
 }
 
@@ -492,8 +544,7 @@ static const struct action_row sv_rows[SR__COUNT] = {
 static bool sv_action(struct app *a, void *st, enum action act)
 {
 	struct sv_view *v = st;
-	size_t page = a->lay.body.h > 3 ? (size_t)a->lay.body.h - 3 : 1;
-	const struct sv_row *row = v->nrows ? &v->rows[v->sel] : NULL;
+	const struct sv_row *row = sv_sel(v);
 	switch (action_row_of(sv_rows, SR__COUNT, act)) {
 	case SR_TOGGLE:
 		if (row && row->kind == SVR_WORKERGROUP)
@@ -513,26 +564,14 @@ static bool sv_action(struct app *a, void *st, enum action act)
 	case SR_SUSPEND: sv_edit_open(a, v->ed, SV_OP_SUSPEND, row); return true;
 	default: break; /* not a row of the table */
 	}
-	if (!action_builtin(act)) /* another registered action: its run handles it */
-		return false;
-	switch (act) {
-	case ACT_UP: if (v->sel) v->sel--; break;
-	case ACT_DOWN: if (v->sel + 1 < v->nrows) v->sel++; break;
-	case ACT_PAGE_UP: v->sel = v->sel > page ? v->sel - page : 0; break;
-	case ACT_PAGE_DOWN:
-		v->sel = v->sel + page < v->nrows ? v->sel + page : (v->nrows ? v->nrows - 1 : 0);
-		break;
-	case ACT_TOP: v->sel = 0; break;
-	case ACT_BOTTOM: v->sel = v->nrows ? v->nrows - 1 : 0; break;
-	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
-	case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
-	case ACT_NEXT_VIEW: case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT:
-	case ACT_SORT_INVERT:
-		return false;
-	}
-	v->sel_key = v->nrows ? sv_row_key(&v->rows[v->sel]) : 0;
-	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
-	return true;
+	return false; /* another registered action's run, or a move (the list's) */
+}
+
+static struct list *sv_list(struct app *a, void *st)
+{
+	(void)a;
+	struct sv_view *v = st;
+	return &v->list;
 }
 
 static bool sv_modal_key(struct app *a, void *st, int key)
@@ -548,8 +587,7 @@ static bool sv_modal_draw(struct app *a, void *st)
 static const void *sv_selected(const struct app *a, const void *st)
 {
 	(void)a;
-	const struct sv_view *v = st;
-	return v->nrows ? &v->rows[v->sel] : NULL;
+	return sv_sel(st);
 }
 
 static void sv_tab(const struct app *a, const void *st, char *buf, size_t n)
@@ -571,6 +609,7 @@ static void *sv_init(struct app *a)
 	struct sv_view *v = xcalloc(1, sizeof *v);
 	v->memo = workers_memo_new();
 	v->ed = sv_edit_new();
+	list_init(&v->list, &sv_list_ops, v, false);
 	return v;
 }
 
@@ -584,6 +623,7 @@ static void sv_fini(struct app *a, void *st)
 		model_drop_result(a->m, v->tpl_req);
 	workers_memo_free(v->memo);
 	sv_edit_free(a, v->ed);
+	list_free(&v->list);
 	free(v);
 }
 
@@ -614,6 +654,7 @@ const struct view_ops view_serverless = {
 	.on_snapshot = sv_snapshot,
 	.draw = sv_draw,
 	.action = sv_action,
+	.list = sv_list,
 	.selected_row = sv_selected,
 	.tab_text = sv_tab,
 	.modal_key = sv_modal_key,

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "views/templates/pane_templates.h"
 
@@ -25,6 +26,7 @@
 #include "app.h"
 #include "draw.h"
 #include "widgets/form.h"
+#include "widgets/list.h"
 #include "state/jobs.h"
 #include "state/model.h"
 #include "rules/offers.h"
@@ -189,15 +191,13 @@ char *tpl_list_summary(const struct template_rec *t, long user_id, char *buf, si
 
 struct tpl_view {
 	struct tpl_list list;
-	char filter[256];     /* `&`: the rows shown, narrowed as you type ("": all) */
-	char line[256];       /* the query last entered (`/` is pre-filled with it) */
+	struct list nav;      /* over list.v: `/` narrows the rows shown as you type */
+	char line[256];       /* the query last entered (s is pre-filled with it) */
 	char qerr[300];       /* why that query was not sent, "" when it was */
-	size_t *idx;      /* the matching records */
-	size_t nidx;
-	size_t sel, top;
 	bool detail;
-	int dtop;
-	int rows;
+	char dlines[64][200]; /* the detail's lines (built when drawn) */
+	size_t ndlines;
+	struct list dnav;     /* a pager over dlines */
 	struct tpl_edit *ed;  /* create / edit / delete */
 	long want_id;         /* select this template when the list comes (0: none) */
 	bool refetch;         /* fetch again when the searches in flight answer */
@@ -207,25 +207,67 @@ struct tpl_view {
 	struct form_lost lost;
 };
 
+/* A template's text for `/`: name, image, image:tag, hash_id (as the
+ * picker's offers_template_matches), its launch mode and whose. */
+static void tv_text(const void *ctx, size_t i, char *buf, size_t n)
+{
+	const struct tpl_view *v = ctx;
+	const struct template_rec *t = &v->list.v[i];
+	char sum[400];
+	tpl_list_summary(t, 0, sum, sizeof sum);
+	snprintf(buf, n, "%s %s:%s %s %s", t->name ? t->name : "", t->image ? t->image : "",
+		 t->tag ? t->tag : "", t->hash_id ? t->hash_id : "", sum);
+}
+
+static bool tv_field(const void *ctx, size_t i, const char *col, size_t ncol, char *buf, size_t n)
+{
+	const struct tpl_view *v = ctx;
+	const struct template_rec *t = &v->list.v[i];
+	const char *val;
+	if (ncol && strncasecmp("name", col, ncol) == 0)
+		val = t->name;
+	else if (ncol && strncasecmp("image", col, ncol) == 0)
+		val = t->image;
+	else if (ncol && strncasecmp("hash_id", col, ncol) == 0)
+		val = t->hash_id;
+	else if (ncol && strncasecmp("tag", col, ncol) == 0)
+		val = t->tag;
+	else
+		return false;
+	snprintf(buf, n, "%s", val ? val : "");
+	return true;
+}
+
+static long tv_id(const void *ctx, size_t i)
+{
+	const struct tpl_view *v = ctx;
+	return v->list.v[i].id;
+}
+
+static const struct list_ops tv_list_ops = { tv_text, tv_field, NULL, tv_id };
+
+static void tv_dtext(const void *ctx, size_t i, char *buf, size_t n)
+{
+	const struct tpl_view *v = ctx;
+	snprintf(buf, n, "%s", v->dlines[i]);
+}
+
+static const struct list_ops tv_dlist_ops = { tv_dtext, NULL, NULL, NULL };
+
+/* The records changed: the rows again (the selection kept on its id, or
+ * put on the template asked for). */
 static void refilter(struct tpl_view *v)
 {
-	free(v->idx);
-	v->idx = xcalloc(v->list.n + 1, sizeof *v->idx);
-	v->nidx = tpl_list_match(&v->list, v->filter, v->idx, v->list.n);
-	for (size_t k = 0; v->want_id && k < v->nidx; k++)
-		if (v->list.v[v->idx[k]].id == v->want_id) {
-			v->sel = k;
+	list_set_count(&v->nav, v->list.n);
+	for (size_t i = 0; v->want_id && i < v->list.n; i++)
+		if (v->list.v[i].id == v->want_id && list_select(&v->nav, i))
 			v->want_id = 0;
-		}
-	if (v->sel >= v->nidx)
-		v->sel = v->nidx ? v->nidx - 1 : 0;
 }
 
 static const struct template_rec *tv_selected(const struct tpl_view *v)
 {
-	if (v->sel >= v->nidx)
-		return NULL;
-	return &v->list.v[v->idx[v->sel]];
+	size_t i = list_selected(&v->nav);
+	return i != LIST_NONE && i < v->list.n ? &v->list.v[i] : NULL;
 }
 
 static long user_id(const struct app *a)
@@ -280,21 +322,52 @@ static int tpl_detail_lines(const struct template_rec *t, long uid, char lines[]
 	return n;
 }
 
+struct tv_draw_ctx {
+	const struct tpl_view *v;
+	const struct rect *r;
+	long uid;
+};
+
+static void tv_row(void *dctx, size_t i, bool sel, int y)
+{
+	const struct tv_draw_ctx *d = dctx;
+	const struct rect *r = d->r;
+	enum role role = sel ? ROLE_SELECTION : ROLE_NORMAL;
+	draw_fill(y, r->x, r->w, theme_attr(role));
+	if (i == LIST_NONE)
+		return;
+	char line[400];
+	tpl_list_summary(&d->v->list.v[i], d->uid, line + 1, sizeof line - 1);
+	line[0] = ' ';
+	draw_text(y, r->x, r->w, line, theme_attr(role));
+}
+
+static void tv_dline(void *dctx, size_t i, bool sel, int y)
+{
+	(void)sel;
+	const struct tv_draw_ctx *d = dctx;
+	const struct rect *r = d->r;
+	draw_fill(y, r->x + 1, r->w - 2, theme_attr(ROLE_NORMAL));
+	if (i != LIST_NONE)
+		draw_text(y, r->x + 2, r->w - 4, d->v->dlines[i], theme_attr(ROLE_NORMAL));
+}
+
 static void tv_draw(struct app *a, void *st, const struct rect *r)
 {
 	struct tpl_view *v = st;
 	if (r->h < 4)
 		return;
 	char head[700], filt[300] = "";
-	if (v->filter[0])
-		snprintf(filt, sizeof filt, " | & shows: %s", v->filter);
+	size_t shown = list_count_shown(&v->nav);
+	if (list_filter(&v->nav)[0])
+		snprintf(filt, sizeof filt, " | filter: %s", list_filter(&v->nav));
 	if (v->list.query[0])
-		snprintf(head, sizeof head, " Templates: %zu%s for query: %s | / edits the query%s",
-			 v->nidx, v->nidx != v->list.n ? " shown" : "", v->list.query, filt);
+		snprintf(head, sizeof head, " Templates: %zu%s for query: %s | s edits the query%s",
+			 shown, shown != v->list.n ? " shown" : "", v->list.query, filt);
 	else
 		snprintf(head, sizeof head,
-			 " Templates: %zu%s (own first, then recommended) | / searches, & filters%s",
-			 v->nidx, v->nidx != v->list.n ? " shown" : "", filt);
+			 " Templates: %zu%s (own first, then recommended) | / filters, s searches%s",
+			 shown, shown != v->list.n ? " shown" : "", filt);
 	draw_fill(r->y, r->x, r->w, theme_attr(ROLE_TITLE));
 	draw_text(r->y, r->x, r->w, head, theme_attr(ROLE_TITLE));
 	draw_fill(r->y + 1, r->x, r->w, theme_attr(ROLE_NORMAL));
@@ -305,23 +378,15 @@ static void tv_draw(struct app *a, void *st, const struct rect *r)
 	else if (v->list.req_own || v->list.req_rec)
 		draw_text(r->y + 1, r->x + 1, r->w - 1, "searching templates...", theme_attr(ROLE_DIM));
 	int y0 = r->y + 2, h = r->h - 2;
-	long uid = user_id(a);
+	struct tv_draw_ctx d = { v, r, user_id(a) };
 	const struct template_rec *sel = tv_selected(v);
 	if (v->detail && sel) {
-		char lines[64][200];
-		int n = tpl_detail_lines(sel, uid, lines, 64);
+		v->ndlines = (size_t)tpl_detail_lines(sel, d.uid, v->dlines, 64);
+		list_set_count(&v->dnav, v->ndlines);
 		char title[120];
 		snprintf(title, sizeof title, " Template %s ", sel->name ? sel->name : "");
 		draw_box(y0, r->x, h, r->w, title, theme_attr(ROLE_BORDER));
-		int ih = h - 2;
-		if (v->dtop > n - ih)
-			v->dtop = n - ih > 0 ? n - ih : 0;
-		for (int i = 0; i < ih; i++) {
-			draw_fill(y0 + 1 + i, r->x + 1, r->w - 2, theme_attr(ROLE_NORMAL));
-			if (v->dtop + i < n)
-				draw_text(y0 + 1 + i, r->x + 2, r->w - 4, lines[v->dtop + i],
-					  theme_attr(ROLE_NORMAL));
-		}
+		list_draw(&v->dnav, y0 + 1, h - 2, tv_dline, &d);
 		return;
 	}
 	v->detail = false;
@@ -329,33 +394,14 @@ static void tv_draw(struct app *a, void *st, const struct rect *r)
 	snprintf(ch, sizeof ch, " %-28s %-36s %-15s %7s  %s", "Name", "Image", "Launch", "Disk", "Whose");
 	draw_fill(y0, r->x, r->w, theme_attr(ROLE_COLHEAD));
 	draw_text(y0, r->x, r->w, ch, theme_attr(ROLE_COLHEAD));
-	int rows = h - 1;
-	v->rows = rows;
-	if (v->sel < v->top)
-		v->top = v->sel;
-	if (rows > 0 && v->sel >= v->top + (size_t)rows)
-		v->top = v->sel - (size_t)rows + 1;
-	for (int i = 0; i < rows; i++) {
-		int y = y0 + 1 + i;
-		size_t k = v->top + (size_t)i;
-		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
-		if (k >= v->nidx) {
-			if (k == 0)
-				draw_text(y, r->x + 1, r->w - 1,
-					  !v->list.loaded ? "loading templates..."
-					  : v->list.n ? "no template matches the search"
-					  : v->list.query[0] ? "no template matches the query"
-							     : "no templates",
-					  theme_attr(ROLE_DIM));
-			continue;
-		}
-		char line[400];
-		tpl_list_summary(&v->list.v[v->idx[k]], uid, line + 1, sizeof line - 1);
-		line[0] = ' ';
-		enum role role = k == v->sel ? ROLE_SELECTION : ROLE_NORMAL;
-		draw_fill(y, r->x, r->w, theme_attr(role));
-		draw_text(y, r->x, r->w, line, theme_attr(role));
-	}
+	list_draw(&v->nav, y0 + 1, h - 1, tv_row, &d);
+	if (!shown && h > 1)
+		draw_text(y0 + 1, r->x + 1, r->w - 1,
+			  !v->list.loaded ? "loading templates..."
+			  : v->list.n	  ? "no template matches the filter"
+			  : v->list.query[0] ? "no template matches the query"
+					     : "no templates",
+			  theme_attr(ROLE_DIM));
 }
 
 static struct tpl_view *tstate(struct app *a)
@@ -371,15 +417,19 @@ static void run_tdetail(struct app *a, enum action act)
 	if (!v)
 		return;
 	v->detail = !v->detail && tv_selected(v);
-	v->dtop = 0;
+	list_set_filter(&v->dnav, ""); /* the detail from its top */
 	a->dirty |= DIRTY_BODY;
 }
 
 /* s: the query line (the service searches), pre-filled with the query in force. */
+static void tv_command(struct app *a, void *st, const char *args);
+
 static void run_search(struct app *a, enum action act)
 {
 	(void)act;
-	view_search_prompt(a);
+	struct tpl_view *v = tstate(a);
+	if (v)
+		view_search_prompt(a, v->line, tv_command); /* as `:templates QUERY` */
 }
 
 /* The templates view's action table (the changes' handler: tpl_edit.c). */
@@ -407,19 +457,9 @@ static const struct action_row tv_rows[TR__COUNT] = {
 			"d", NULL, &tv_ids[TR_DELETE] },
 };
 
-static void tv_filter_set(struct app *a, struct tpl_view *v, const char *text)
-{
-	util_strlcpy(v->filter, text, sizeof v->filter);
-	v->sel = 0;
-	v->top = 0;
-	refilter(v);
-	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
-}
-
 static bool tv_action(struct app *a, void *st, enum action act)
 {
 	struct tpl_view *v = st;
-	long page = v->rows > 1 ? v->rows - 1 : 1;
 	if (!action_builtin(act)) { /* a row of tv_rows without run: a change */
 		static const enum tpl_op ops[TR__COUNT] = { [TR_CREATE] = TPL_OP_CREATE,
 							    [TR_EDIT] = TPL_OP_EDIT,
@@ -430,38 +470,24 @@ static bool tv_action(struct app *a, void *st, enum action act)
 		tpl_edit_open(a, v->ed, ops[r], tv_selected(v), user_id(a));
 		return true;
 	}
-	if (v->detail) {
-		switch (act) {
-		case ACT_UP: if (v->dtop) v->dtop--; break;
-		case ACT_DOWN: v->dtop++; break;
-		case ACT_BACK: v->detail = false; break;
-		case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
-		case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
-		case ACT_NEXT_VIEW: case ACT_PAGE_UP: case ACT_PAGE_DOWN: case ACT_TOP:
-		case ACT_BOTTOM: case ACT_SORT_PREV: case ACT_SORT_NEXT: case ACT_SORT_INVERT:
-			goto list; /* they act on the list under the detail */
-		}
+	if (act == ACT_BACK && v->detail) {
+		v->detail = false;
 		a->dirty |= DIRTY_BODY;
 		return true;
 	}
-list:
-	switch (act) {
-	case ACT_UP: if (v->sel) v->sel--; break;
-	case ACT_DOWN: if (v->sel + 1 < v->nidx) v->sel++; break;
-	case ACT_PAGE_UP: v->sel = v->sel > (size_t)page ? v->sel - (size_t)page : 0; break;
-	case ACT_PAGE_DOWN:
-		v->sel = v->nidx ? (v->sel + (size_t)page < v->nidx ? v->sel + (size_t)page : v->nidx - 1) : 0;
-		break;
-	case ACT_TOP: v->sel = 0; break;
-	case ACT_BOTTOM: v->sel = v->nidx ? v->nidx - 1 : 0; break;
-	case ACT_REFRESH: tpl_list_fetch(a, &v->list); break;
-	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_PAUSE:
-	case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW: case ACT_NEXT_VIEW:
-	case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT: case ACT_SORT_INVERT:
-		return false;
-	}
+	if (act != ACT_REFRESH)
+		return false; /* the moves are the list's */
+	tpl_list_fetch(a, &v->list);
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 	return true;
+}
+
+/* The detail's pager while it is shown, else the templates. */
+static struct list *tv_list(struct app *a, void *st)
+{
+	(void)a;
+	struct tpl_view *v = st;
+	return v->detail ? &v->dnav : &v->nav;
 }
 
 /* A change finished: the edited template's new hash_id at once, the
@@ -579,45 +605,21 @@ static void run_query(struct app *a, struct tpl_view *v, const char *text)
 		api_call_free(&c); /* checked; tpl_list_fetch builds the one it sends */
 	v->qerr[0] = '\0';
 	v->detail = false;
-	v->sel = v->top = 0;
 	v->refetch = false;
 	tpl_list_search(a, &v->list, p);
 	refilter(v);
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 }
 
-/* `/`: the rows shown, narrowed as it is typed (nothing is sent). */
-static void tv_filter(struct app *a, void *st, const char *text)
-{
-	tv_filter_set(a, st, text);
-}
-
-static const char *tv_filter_text(const struct app *a, const void *st)
-{
-	(void)a;
-	const struct tpl_view *v = st;
-	return v->filter;
-}
-
-/* s: the query line; Enter runs it (run_query). */
-static const char *tv_search(struct app *a, void *st, const char *text)
-{
-	struct tpl_view *v = st;
-	if (text)
-		run_query(a, v, text);
-	return v->line;
-}
-
 /* `:templates QUERY`: opened (if it was not) with that search. */
 static void tv_command(struct app *a, void *st, const char *args)
-{
+{ /* also Enter in the s line (view_search_prompt) */
 	struct tpl_view *v = st;
 	int i = view_find(a, "templates");
 	if (i >= 0 && a->overlay != i)
 		view_show(a, i, 0);
 	run_query(a, v, args);
 }
-
 
 static const void *tv_selected_row(const struct app *a, const void *st)
 {
@@ -630,6 +632,8 @@ static void *tv_init(struct app *a)
 	(void)a;
 	struct tpl_view *v = xcalloc(1, sizeof *v);
 	v->ed = tpl_edit_new();
+	list_init(&v->nav, &tv_list_ops, v, false);
+	list_init(&v->dnav, &tv_dlist_ops, v, true);
 	return v;
 }
 
@@ -638,7 +642,8 @@ static void tv_fini(struct app *a, void *st)
 	struct tpl_view *v = st;
 	tpl_edit_free(a, v->ed);
 	tpl_list_free(a, &v->list);
-	free(v->idx);
+	list_free(&v->nav);
+	list_free(&v->dnav);
 	free(v);
 }
 
@@ -667,9 +672,7 @@ const struct view_ops view_templates = {
 	.draw = tv_draw,
 	.action = tv_action,
 	.selected_row = tv_selected_row,
-	.filter = tv_filter,
-	.filter_text = tv_filter_text,
-	.search = tv_search,
+	.list = tv_list,
 	.command = tv_command,
 	.modal_key = tv_modal_key,
 	.modal_draw = tv_modal_draw,
