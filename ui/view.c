@@ -276,3 +276,14 @@ void view_search_prompt(struct app *a, const char *text,
 	history_reset(&a->hist_filter);
 	a->dirty |= DIRTY_MSG | DIRTY_HINTS;
 }
+
+void view_bind_in(struct keymap *km, const struct action_row *row, const char *const *names,
+		  bool children)
+{
+	for (size_t i = 0; names[i]; i++) {
+		int ctx = km_ctx_by_name(names[i]);
+		for (int c = 1; ctx >= 0 && c < km_ctx_count(); c++)
+			if (c == ctx || (children && km_ctx_parent(c) == ctx))
+				action_bind(km, c, row);
+	}
+}

@@ -174,6 +174,12 @@ void view_filter_set(struct app *a, const struct view *v, const char *text);
 void view_search_prompt(struct app *a, const char *text,
 			void (*run)(struct app *a, void *st, const char *line),
 			void (*edit)(struct app *a, void *st, const char *line));
+/* Bind row (an action a view offers in other views' contexts: t, L, M)
+ * in the context of each name of names (NULL-ended; one not registered
+ * yet is skipped) and, with children, in every context whose parent that
+ * is (a view's sections).  Pure (the tests build the keymap with it). */
+void view_bind_in(struct keymap *km, const struct action_row *row, const char *const *names,
+		  bool children);
 /* Show view idx (a Tab view, or open an overlay on arg). */
 void view_show(struct app *a, int idx, long arg);
 void view_open(struct app *a, const char *name, long arg); /* by name */

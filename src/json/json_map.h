@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "json/json_list.h"
 #include "state/model.h"
 
 /* One instance object into *out (zeroed first).  False if obj is not an
@@ -130,6 +131,7 @@ bool json_map_env_each(const json_t *root, json_map_env_fn fn, void *ctx);
  * masked unless it is a run of stars, and sorts the whole list by key. */
 bool json_map_env_vars(const json_t *root, struct env_var **v, size_t *n);
 void env_vars_free(struct env_var *v, size_t n);
+extern const struct json_list_kind json_map_env_list; /* json_map_env_vars as a list kind */
 
 struct api_key_rec {
 	long id, user_id, team_id;
@@ -140,6 +142,7 @@ struct api_key_rec {
 /* {"apikeys":[...]} or a bare array; appends.  The key itself is never copied. */
 bool json_map_api_keys(const json_t *root, struct api_key_rec **v, size_t *n);
 void api_keys_free(struct api_key_rec *v, size_t n);
+extern const struct json_list_kind json_map_api_keys_list; /* json_map_api_keys as a list kind */
 
 struct machine_report {
 	char *problem, *message;
@@ -148,5 +151,6 @@ struct machine_report {
 /* A bare array (live) or {"reports":[...]}; appends; every object is a report. */
 bool json_map_machine_reports(const json_t *root, struct machine_report **v, size_t *n);
 void machine_reports_free(struct machine_report *v, size_t n);
+extern const struct json_list_kind json_map_reports_list; /* json_map_machine_reports as a list kind */
 
 #endif

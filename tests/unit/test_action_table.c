@@ -251,6 +251,37 @@ static void test_send_action_refuses_by_the_table(void **state)
 	assert_false(view_send_action(&app, ACT_NONE));
 }
 
+/* An action offered in other views' contexts (view_bind_in): t in the
+ * account view and each of its sections, L in the serverless tree and the
+ * instance table, M in the instance table and the detail. */
+static void test_bound_in_other_views(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *action, *ctx;
+		int key;
+	} want[] = {
+		{ "account-tfa", "account", 't' },
+		{ "account-tfa", "account-env", 't' },
+		{ "account-tfa", "account-reports", 't' },
+		{ "logs-open", "serverless", 'L' },
+		{ "logs-open", "instances", 'L' },
+		{ "machine-reports", "instances", 'M' },
+		{ "machine-reports", "detail", 'M' },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		enum action id = action_by_name(want[i].action);
+		int ctx = km_ctx_by_name(want[i].ctx);
+		assert_int_not_equal(id, ACT_NONE);
+		assert_true(ctx > 0);
+		if (keymap_lookup(&app.km, ctx, want[i].key) != id)
+			fail_msg("%c in %s is not %s", want[i].key, want[i].ctx, want[i].action);
+	}
+	/* not where it is not offered */
+	assert_int_not_equal(keymap_lookup(&app.km, km_ctx_by_name("offers"), 't'),
+			     action_by_name("account-tfa"));
+}
+
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
@@ -259,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_help_from_the_tables),
 		cmocka_unit_test(test_help_sections),
 		cmocka_unit_test(test_send_action_refuses_by_the_table),
+		cmocka_unit_test(test_bound_in_other_views),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1150,12 +1150,8 @@ static void lp_keys(struct keymap *km, int ctx)
 	/* `L` where there is something with a log: the serverless tree, the
 	 * instance table and its detail (those contexts are registered before
 	 * this one: VIEWS order) */
-	static const char *const where[] = { "serverless", "instances", "detail" };
-	for (size_t i = 0; i < sizeof where / sizeof where[0]; i++) {
-		int c = km_ctx_by_name(where[i]);
-		if (c >= 0)
-			action_bind(km, c, &open_row);
-	}
+	static const char *const where[] = { "serverless", "instances", "detail", NULL };
+	view_bind_in(km, &open_row, where, false);
 }
 
 static void lp_tab(const struct app *a, const void *st, char *buf, size_t n)

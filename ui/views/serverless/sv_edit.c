@@ -23,6 +23,7 @@
 #include "api/api_serverless.h"
 #include "app.h"
 #include "widgets/dialog.h"
+#include "widgets/modal_call.h"
 #include "poll/jobs.h"
 #include "poll/poller.h"
 #include "rules/svfields.h"
@@ -51,7 +52,7 @@ struct sv_edit {
 	long endpoint_id;           /* ED_WG_CREATE: on this endpoint */
 	char endpoint_name[96];
 	bool suspend;               /* ED_EP_SUSPEND: suspend (else resume) */
-	int action_id;              /* the call awaited, 0: none */
+	struct modal_call call;     /* the call awaited */
 	int lost_before;            /* the form's send: lost_count over the lists it went on */
 	struct tpl_picker pick;     /* ED_WG_CREATE: Enter on template_hash picks one */
 };
@@ -63,9 +64,7 @@ struct sv_edit *sv_edit_new(void)
 
 static void modal_close(struct app *a, struct sv_edit *ed)
 {
-	if (ed->action_id)
-		model_drop_result(a->m, ed->action_id);
-	ed->action_id = 0;
+	modal_call_drop(&ed->call, a->m);
 	form_free(&ed->fm);
 	dialog_close(&ed->dlg);
 	tpl_picker_close(&ed->pick);
@@ -203,21 +202,15 @@ void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct
 	a->dirty |= DIRTY_ALL;
 }
 
-/* Queue call c as an at-most-once action; false with the reason in err. */
+/* Queue call as an at-most-once action for the open form (else the
+ * dialog): it waits; false with the reason in it. */
 static bool send_action(struct app *a, struct sv_edit *ed, struct api_call call, const char *what,
-		 char *err, size_t n)
+			bool form)
 {
-	struct job_call c = { .call = call, .action = true };
+	struct job_call c = { .call = call };
 	util_strlcpy(c.what, what, sizeof c.what);
-	int id = 0, rc = a->jobs ? jobs_call(a->jobs, &c, &id) : JOBS_EINVAL;
-	if (!a->jobs)
-		api_call_free(&c.call);
-	if (rc != JOBS_OK) {
-		util_strlcpy(err, jobs_strerror(rc), n);
-		return false;
-	}
-	ed->action_id = id;
-	return true;
+	return modal_call_send(&ed->call, a->jobs, &c, form ? &ed->fm : NULL,
+			       form ? NULL : &ed->dlg) == JOBS_OK;
 }
 
 static bool is_form(enum ed_modal m)
@@ -425,12 +418,8 @@ static void submit_form(struct app *a, struct sv_edit *ed)
 	}
 	if (!ok)
 		return;
-	char err[200];
-	if (!send_action(a, ed, call, what, err, sizeof err)) {
-		form_set_answer(&ed->fm, NULL, err);
+	if (!send_action(a, ed, call, what, true))
 		return;
-	}
-	ed->fm.waiting = true;
 	ed->fm.answer[0] = '\0';
 	/* what the lists hold of it now: a lost answer's re-read is compared
 	 * with this (an edit that changes nothing the list shows: not known) */
@@ -464,9 +453,8 @@ static void submit_dialog(struct app *a, struct sv_edit *ed)
 	case ED_WG_EDIT:
 		return;
 	}
-	if (!send_action(a, ed, call, what, ed->dlg.error, sizeof ed->dlg.error))
+	if (!send_action(a, ed, call, what, false))
 		return;
-	ed->dlg.waiting = true;
 	ed->dlg.error[0] = '\0';
 	ed->lost_before = lost_count(a, ed); /* a lost answer's re-read is compared with it */
 }
@@ -564,9 +552,8 @@ void sv_edit_snapshot(struct app *a, struct sv_edit *ed)
 		a->dirty |= DIRTY_ALL;
 	if (ed)
 		lost_reread(a, ed);
-	if (!ed || !ed->action_id || !model_take_result(a->m, ed->action_id, &r))
+	if (!ed || !modal_call_take(&ed->call, a->m, &r))
 		return;
-	ed->action_id = 0;
 	char msg[400];
 	if (r.outcome == CALL_UNKNOWN) {
 		/* never sent again from this form or dialog: locked until the lists are read */
@@ -579,13 +566,7 @@ void sv_edit_snapshot(struct app *a, struct sv_edit *ed)
 		char why[300];
 		apierr_format(&r.err, why, sizeof why);
 		snprintf(msg, sizeof msg, "%s", why);
-		if (is_form(ed->modal)) {
-			ed->fm.waiting = false;
-			form_set_answer(&ed->fm, NULL, msg);
-		} else {
-			ed->dlg.waiting = false;
-			util_strlcpy(ed->dlg.error, msg, sizeof ed->dlg.error);
-		}
+		modal_call_refused(is_form(ed->modal) ? &ed->fm : NULL, &ed->dlg, msg);
 	}
 	call_result_free(&r);
 	/* a success, a refusal or an unknown outcome: read the lists again */

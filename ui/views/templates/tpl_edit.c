@@ -21,6 +21,7 @@
 #include "app.h"
 #include "views/offers/create_fields.h"
 #include "widgets/dialog.h"
+#include "widgets/modal_call.h"
 #include "poll/jobs.h"
 #include "state/model.h"
 #include "flow/offers.h"
@@ -106,7 +107,7 @@ struct tpl_edit {
 	struct form fm;
 	struct dialog dlg;
 	struct template_rec *t;     /* the template edited or deleted (a copy), NULL: none */
-	int call_id;                /* the call awaited, 0: none */
+	struct modal_call call;     /* the call awaited */
 };
 
 struct tpl_edit *tpl_edit_new(void)
@@ -116,9 +117,7 @@ struct tpl_edit *tpl_edit_new(void)
 
 static void modal_close(struct app *a, struct tpl_edit *ed)
 {
-	if (ed->call_id)
-		model_drop_result(a->m, ed->call_id);
-	ed->call_id = 0;
+	modal_call_drop(&ed->call, a->m);
 	form_free(&ed->fm);
 	dialog_close(&ed->dlg);
 	templates_free(ed->t, ed->t ? 1 : 0);
@@ -210,25 +209,20 @@ static void *map_answer(const json_t *root, struct api_error *e)
 	return x;
 }
 
-/* Queue call as an at-most-once action; false with the reason in err. */
+/* Queue call as an at-most-once action for the open form (else the
+ * dialog): it waits; false with the reason in it. */
 static bool send_action(struct app *a, struct tpl_edit *ed, struct api_call call, bool answer,
-			const char *what, char *err, size_t n)
+			const char *what)
 {
-	struct job_call c = { .call = call, .action = true };
+	struct job_call c = { .call = call };
 	if (answer) {
 		c.map = map_answer;
 		c.free_value = free_answer;
 	}
 	util_strlcpy(c.what, what, sizeof c.what);
-	int id = 0, rc = a->jobs ? jobs_call(a->jobs, &c, &id) : JOBS_EINVAL;
-	if (!a->jobs)
-		api_call_free(&c.call);
-	if (rc != JOBS_OK) {
-		util_strlcpy(err, jobs_strerror(rc), n);
-		return false;
-	}
-	ed->call_id = id;
-	return true;
+	bool form = ed->modal != TE_DELETE;
+	return modal_call_send(&ed->call, a->jobs, &c, form ? &ed->fm : NULL,
+			       form ? NULL : &ed->dlg) == JOBS_OK;
 }
 
 static void submit_form(struct app *a, struct tpl_edit *ed)
@@ -255,12 +249,8 @@ static void submit_form(struct app *a, struct tpl_edit *ed)
 		}
 		snprintf(what, sizeof what, "edit template %ld", ed->t->id);
 	}
-	char err[200];
-	if (!send_action(a, ed, call, true, what, err, sizeof err)) {
-		form_set_answer(&ed->fm, NULL, err);
+	if (!send_action(a, ed, call, true, what))
 		return;
-	}
-	ed->fm.waiting = true;
 	ed->fm.answer[0] = '\0';
 }
 
@@ -268,10 +258,8 @@ static void submit_delete(struct app *a, struct tpl_edit *ed)
 {
 	char what[64];
 	snprintf(what, sizeof what, "delete template %ld", ed->t->id);
-	if (!send_action(a, ed, api_template_delete(a->cfg, ed->t->id), false, what, ed->dlg.error,
-			 sizeof ed->dlg.error))
+	if (!send_action(a, ed, api_template_delete(a->cfg, ed->t->id), false, what))
 		return;
-	ed->dlg.waiting = true;
 	ed->dlg.error[0] = '\0';
 }
 
@@ -336,9 +324,8 @@ bool tpl_edit_modal_draw(struct app *a, struct tpl_edit *ed)
 bool tpl_edit_snapshot(struct app *a, struct tpl_edit *ed, struct tpl_done *d)
 {
 	struct call_result r;
-	if (!ed || !ed->call_id || !model_take_result(a->m, ed->call_id, &r))
+	if (!ed || !modal_call_take(&ed->call, a->m, &r))
 		return false;
-	ed->call_id = 0;
 	memset(d, 0, sizeof *d);
 	d->changed = true;
 	const char *name = ed->modal == TE_CREATE ? form_value(&ed->fm, "name")
@@ -387,13 +374,7 @@ bool tpl_edit_snapshot(struct app *a, struct tpl_edit *ed, struct tpl_done *d)
 	} else {
 		apierr_format(&r.err, why, sizeof why);
 		d->changed = false;
-		if (ed->modal == TE_DELETE) {
-			ed->dlg.waiting = false;
-			util_strlcpy(ed->dlg.error, why, sizeof ed->dlg.error);
-		} else {
-			ed->fm.waiting = false;
-			form_set_answer(&ed->fm, NULL, why);
-		}
+		modal_call_refused(ed->modal == TE_DELETE ? NULL : &ed->fm, &ed->dlg, why);
 	}
 	call_result_free(&r);
 	a->dirty |= DIRTY_ALL;
