@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "api/api_account_map.h"
+#include "flow/acct_map.h"
 #include "json/json_list.h"
 #include "poll/jobs.h"
 #include "widgets/dialog.h"

@@ -72,7 +72,7 @@ void account_env_reveal_start(struct app *a, struct acct_view *v)
 	v->reveal_sel = pane_account_sel(v, SEC_ENV);
 	struct job_call c = { 0 };
 	c.call = api_env_list(a->cfg);
-	c.map = api_account_map_env_values;
+	c.map = acct_map_env_values;
 	c.free_value = json_list_free;
 	snprintf(c.what, sizeof c.what, "env var value");
 	int id = 0, rc = jobs_call(a->jobs, &c, &id);

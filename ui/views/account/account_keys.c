@@ -74,8 +74,8 @@ void account_keys_submit(struct app *a, struct acct_view *v)
 	 * console does */
 	c.call = api_apikey_create(a->cfg, v->newkey_name,
 				   m == ACCT_CAT_ALL ? NULL : acct_scope_permissions(SCOPE_CUSTOM, m));
-	c.map = api_account_map_key_created;
-	c.free_value = api_account_map_key_free;
+	c.map = acct_map_key_created;
+	c.free_value = acct_map_key_free;
 	snprintf(c.what, sizeof c.what, "create API key");
 	account_change_send(a, v, &c, true);
 }
@@ -130,8 +130,8 @@ static void start_own_check(struct app *a, struct acct_view *v, long id)
 {
 	struct job_call c = { 0 };
 	c.call = api_apikey_show(a->cfg, id);
-	c.map = api_account_map_key_shown;
-	c.free_value = api_account_map_key_free;
+	c.map = acct_map_key_shown;
+	c.free_value = acct_map_key_free;
 	snprintf(c.what, sizeof c.what, "API key %ld (own-key check)", id);
 	int rid = 0, rc = jobs_call(a->jobs, &c, &rid);
 	v->own = rc == JOBS_OK ? OWN_PENDING : OWN_UNKNOWN;

@@ -43,7 +43,7 @@ void account_reports_show(struct app *a, struct acct_view *v, long id)
 	v->sec = SEC_REPORTS;
 	struct job_call c = { 0 };
 	c.call = api_machine_reports(a->cfg, id);
-	c.map = api_account_map_reports;
+	c.map = acct_map_reports;
 	c.free_value = json_list_free;
 	snprintf(c.what, sizeof c.what, "machine %ld reports", id);
 	int sid = 0, rc = jobs_subscribe(a->jobs, &c, ACCOUNT_CADENCE, true, &sid);

@@ -90,11 +90,11 @@ static const struct list_desc {
 	jobs_free_fn free_value;
 	enum section sec;                         /* the section it fills, SEC_OVERVIEW: none */
 } lists[L__COUNT] = {
-	[L_ENV] = { "env vars", api_env_list, api_account_map_env, json_list_free, SEC_ENV },
-	[L_APIKEYS] = { "API keys", api_apikeys_list, api_account_map_apikeys, json_list_free,
+	[L_ENV] = { "env vars", api_env_list, acct_map_env, json_list_free, SEC_ENV },
+	[L_APIKEYS] = { "API keys", api_apikeys_list, acct_map_apikeys, json_list_free,
 			SEC_APIKEYS },
-	[L_SSH] = { "SSH keys", api_ssh_list, api_account_map_ssh, json_list_free, SEC_SSH },
-	[L_ROLES] = { "team roles", api_roles_list, api_account_map_roles, json_list_free, SEC_ROLES },
+	[L_SSH] = { "SSH keys", api_ssh_list, acct_map_ssh, json_list_free, SEC_SSH },
+	[L_ROLES] = { "team roles", api_roles_list, acct_map_roles, json_list_free, SEC_ROLES },
 	[L_TFA] = { "2FA status", api_tfa_status, tfaflow_map_status, tfaflow_status_free,
 		    SEC_OVERVIEW },
 };

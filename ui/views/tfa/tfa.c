@@ -99,7 +99,7 @@ void tfa_flow_end(struct app *a, struct tfa_view *v)
 int tfa_send(struct app *a, struct tfa_view *v, enum callk k, struct api_call call,
 	     jobs_map_fn map, const char *what, char *err, size_t n)
 {
-	struct job_call c = { .call = call, .map = map, .free_value = api_tfa_map_free };
+	struct job_call c = { .call = call, .map = map, .free_value = tfa_map_free };
 	util_strlcpy(c.what, what, sizeof c.what);
 	/* the modal is marked by the caller (a busy QR dialog has no form) */
 	int rc = modal_call_send(&v->call, a->jobs, &c, NULL, NULL);

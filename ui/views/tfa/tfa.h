@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 #include "api/api_account.h"
-#include "api/api_tfa_map.h"
+#include "flow/tfa_map.h"
 #include "layout.h"
 #include "flow/tfaflow.h"
 #include "poll/jobs.h"

@@ -19,7 +19,7 @@ static void email_start(struct app *a, struct tfa_view *v)
 	util_strlcpy(s.method, "email", sizeof s.method);
 	explicit_bzero(v->challenge, sizeof v->challenge);
 	v->email_sends = 0;
-	if (tfa_send(a, v, CK_EMAIL_START, api_tfa_authorize_start(a->cfg, &s), api_tfa_map_secret,
+	if (tfa_send(a, v, CK_EMAIL_START, api_tfa_authorize_start(a->cfg, &s), tfa_map_secret,
 		      "2FA: authorize by email", err, sizeof err)) {
 		v->fm.waiting = true;
 		tfa_info(&v->fm, NULL, "Asking the service for a code by email...");
@@ -32,7 +32,7 @@ static void email_start(struct app *a, struct tfa_view *v)
 static void email_send(struct app *a, struct tfa_view *v)
 {
 	char err[200];
-	if (tfa_send(a, v, CK_EMAIL_SEND, api_tfa_email_send(a->cfg, v->challenge), api_tfa_map_sent,
+	if (tfa_send(a, v, CK_EMAIL_SEND, api_tfa_email_send(a->cfg, v->challenge), tfa_map_sent,
 		      "2FA: send an email code", err, sizeof err))
 		v->fm.waiting = true;
 	else

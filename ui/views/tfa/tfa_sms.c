@@ -46,7 +46,7 @@ void tfa_sms_submit(struct app *a, struct tfa_view *v, bool resend)
 	const char *label = form_value(&v->fm, "label");
 	struct api_call call;
 	enum callk k;
-	jobs_map_fn map = api_tfa_map_secret;
+	jobs_map_fn map = tfa_map_secret;
 	if (resend || !code[0]) {
 		/* a resend without a challenge of ours (one sent by an earlier
 		 * dialog): the bearer's resend makes a new challenge */
@@ -61,7 +61,7 @@ void tfa_sms_submit(struct app *a, struct tfa_view *v, bool resend)
 		call = api_tfa_confirm_new(a->cfg, "sms", code, v->challenge, phone,
 					   *label ? label : NULL);
 		k = CK_CONFIRM;
-		map = api_tfa_map_codes;
+		map = tfa_map_codes;
 	}
 	explicit_bzero(code, sizeof code);
 	util_strlcpy(v->sms_phone, phone, sizeof v->sms_phone);

@@ -19,7 +19,7 @@ void tfa_totp_start(struct app *a, struct tfa_view *v)
 	char err[200];
 	v->step = ST_QR;
 	v->busy = true;
-	if (!tfa_send(a, v, CK_SETUP, api_tfa_totp_setup(a->cfg), api_tfa_map_setup,
+	if (!tfa_send(a, v, CK_SETUP, api_tfa_totp_setup(a->cfg), tfa_map_setup,
 		       "2FA: TOTP set-up", err, sizeof err)) {
 		tfa_flow_end(a, v);
 		app_toast(a, ROLE_ERROR, 8, "%s", err);
@@ -60,7 +60,7 @@ void tfa_totp_submit_confirm(struct app *a, struct tfa_view *v)
 	struct api_call call = api_tfa_confirm_new(a->cfg, "totp", code, v->totp_secret, NULL,
 						   *label ? label : NULL);
 	explicit_bzero(code, sizeof code);
-	if (tfa_send(a, v, CK_CONFIRM, call, api_tfa_map_codes, "2FA: confirm the TOTP method", err,
+	if (tfa_send(a, v, CK_CONFIRM, call, tfa_map_codes, "2FA: confirm the TOTP method", err,
 		      sizeof err))
 		v->fm.waiting = true;
 	else

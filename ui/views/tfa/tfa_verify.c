@@ -97,7 +97,7 @@ void tfa_verify_submit(struct app *a, struct tfa_view *v)
 		}
 		v->challenge_for = c->id;
 		if (tfa_send(a, v, v->purpose == VP_AUTHORIZE ? CK_AUTH_START : CK_SMS_CODE, call,
-			      api_tfa_map_secret, "2FA: send an SMS code", err, sizeof err))
+			      tfa_map_secret, "2FA: send an SMS code", err, sizeof err))
 			v->fm.waiting = true;
 		else
 			form_set_answer(&v->fm, NULL, err);
@@ -120,7 +120,7 @@ void tfa_verify_submit(struct app *a, struct tfa_view *v)
 			v->pending = tv;
 			call = api_tfa_authorize_start(a->cfg, &tv);
 			k = CK_AUTH_START;
-			map = api_tfa_map_secret;
+			map = tfa_map_secret;
 		}
 		what = "2FA: authorize a new method";
 		break;
@@ -128,19 +128,19 @@ void tfa_verify_submit(struct app *a, struct tfa_view *v)
 		call = api_tfa_regen_backup(a->cfg, &tv);
 		v->regen_before = tfaflow_regen_count(v->st ? v->st->backup_codes_remaining : -1, true);
 		k = CK_REGEN;
-		map = api_tfa_map_regen;
+		map = tfa_map_regen;
 		what = "2FA: regenerate backup codes";
 		break;
 	case VP_REMOVE:
 		call = api_tfa_remove(a->cfg, &tv, v->target);
 		k = CK_REMOVE;
-		map = api_tfa_map_removed;
+		map = tfa_map_removed;
 		what = "2FA: remove a method";
 		break;
 	case VP_LOGIN:
 		call = api_tfa_login_with(a->cfg, &tv);
 		k = CK_LOGIN;
-		map = api_tfa_map_session;
+		map = tfa_map_session;
 		what = "2FA login";
 		break;
 	}

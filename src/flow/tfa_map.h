@@ -1,9 +1,9 @@
-/* api_tfa_map.h: the jobs mappers of the 2FA view's calls (they run on the
+/* tfa_map.h: the jobs mappers of the 2FA view's calls (they run on the
  * poller thread: jobs.h's jobs_map_fn).  Each answer is one struct
  * api_tfa_answer, which holds secrets (a TOTP or challenge secret, backup
- * codes, a session key): api_tfa_map_free wipes it.  Any thread. */
-#ifndef RENTOP_API_TFA_MAP_H
-#define RENTOP_API_TFA_MAP_H
+ * codes, a session key): tfa_map_free wipes it.  Any thread. */
+#ifndef RENTOP_TFA_MAP_H
+#define RENTOP_TFA_MAP_H
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -21,22 +21,22 @@ struct api_tfa_answer {
 	char msg[200];                  /* a send's "sent to ..." (sanitised; not a secret) */
 };
 
-void api_tfa_map_free(void *p); /* wiped, then freed (a jobs_free_fn) */
+void tfa_map_free(void *p); /* wiped, then freed (a jobs_free_fn) */
 
 /* totp-setup: the secret and the URI; NULL with a protocol error without them. */
-void *api_tfa_map_setup(const json_t *root, struct api_error *e);
+void *tfa_map_setup(const json_t *root, struct api_error *e);
 /* A challenge's secret ("" when none: the backup-code authorization sends none). */
-void *api_tfa_map_secret(const json_t *root, struct api_error *e);
+void *tfa_map_secret(const json_t *root, struct api_error *e);
 /* A send: the challenge's secret ("" when none) and where the code went (msg). */
-void *api_tfa_map_sent(const json_t *root, struct api_error *e);
+void *tfa_map_sent(const json_t *root, struct api_error *e);
 /* confirm-new: the backup codes of the first method (none: codes.n 0). */
-void *api_tfa_map_codes(const json_t *root, struct api_error *e);
+void *tfa_map_codes(const json_t *root, struct api_error *e);
 /* regen-backup-codes: the new codes; NULL with a protocol error without them. */
-void *api_tfa_map_regen(const json_t *root, struct api_error *e);
+void *tfa_map_regen(const json_t *root, struct api_error *e);
 /* A login: the session key; NULL with a protocol error without one or
  * when it does not fit. */
-void *api_tfa_map_session(const json_t *root, struct api_error *e);
+void *tfa_map_session(const json_t *root, struct api_error *e);
 /* A removal: the methods left and whether 2FA is off. */
-void *api_tfa_map_removed(const json_t *root, struct api_error *e);
+void *tfa_map_removed(const json_t *root, struct api_error *e);
 
 #endif

@@ -1,5 +1,5 @@
-/* api_account_map.c: see api_account_map.h. */
-#include "api/api_account_map.h"
+/* acct_map.c: see acct_map.h. */
+#include "flow/acct_map.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,27 +9,27 @@
 #include "flow/acctops.h"
 #include "base/util.h"
 
-void *api_account_map_env(const json_t *root, struct api_error *e)
+void *acct_map_env(const json_t *root, struct api_error *e)
 {
 	return json_list_map(&json_map_env_list, root, e);
 }
 
-void *api_account_map_apikeys(const json_t *root, struct api_error *e)
+void *acct_map_apikeys(const json_t *root, struct api_error *e)
 {
 	return json_list_map(&json_map_api_keys_list, root, e);
 }
 
-void *api_account_map_ssh(const json_t *root, struct api_error *e)
+void *acct_map_ssh(const json_t *root, struct api_error *e)
 {
 	return json_list_map(&api_account_ssh_list, root, e);
 }
 
-void *api_account_map_roles(const json_t *root, struct api_error *e)
+void *acct_map_roles(const json_t *root, struct api_error *e)
 {
 	return json_list_map(&api_account_roles_list, root, e);
 }
 
-void *api_account_map_reports(const json_t *root, struct api_error *e)
+void *acct_map_reports(const json_t *root, struct api_error *e)
 {
 	return json_list_map(&json_map_reports_list, root, e);
 }
@@ -49,34 +49,34 @@ static const struct json_list_kind values_kind = {
 	.free_recs = free_values,
 };
 
-void *api_account_map_env_values(const json_t *root, struct api_error *e)
+void *acct_map_env_values(const json_t *root, struct api_error *e)
 {
 	return json_list_map(&values_kind, root, e);
 }
 
-void api_account_map_key_free(void *p)
+void acct_map_key_free(void *p)
 {
 	if (p)
 		explicit_bzero(p, sizeof(struct api_account_key));
 	free(p);
 }
 
-void *api_account_map_key_created(const json_t *root, struct api_error *e)
+void *acct_map_key_created(const json_t *root, struct api_error *e)
 {
 	struct api_account_key *k = xcalloc(1, sizeof *k);
 	if (!api_apikey_created(root, k->key, sizeof k->key, &k->id)) {
-		api_account_map_key_free(k);
+		acct_map_key_free(k);
 		apierr_protocol(e, 200, "the answer holds no key");
 		return NULL;
 	}
 	return k;
 }
 
-void *api_account_map_key_shown(const json_t *root, struct api_error *e)
+void *acct_map_key_shown(const json_t *root, struct api_error *e)
 {
 	struct api_account_key *k = xcalloc(1, sizeof *k);
 	if (!api_apikey_shown(root, k->key, sizeof k->key)) {
-		api_account_map_key_free(k);
+		acct_map_key_free(k);
 		apierr_protocol(e, 200, "the answer holds no key");
 		return NULL;
 	}

@@ -1,12 +1,12 @@
-/* api_tfa_map.c: see api_tfa_map.h. */
-#include "api/api_tfa_map.h"
+/* tfa_map.c: see tfa_map.h. */
+#include "flow/tfa_map.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
 
-void api_tfa_map_free(void *p)
+void tfa_map_free(void *p)
 {
 	if (!p)
 		return;
@@ -21,18 +21,18 @@ static struct api_tfa_answer *answer_new(void)
 	return a;
 }
 
-void *api_tfa_map_setup(const json_t *root, struct api_error *e)
+void *tfa_map_setup(const json_t *root, struct api_error *e)
 {
 	struct api_tfa_answer *a = answer_new();
 	if (!api_tfa_totp_setup_result(root, a->secret, sizeof a->secret, a->uri, sizeof a->uri)) {
-		api_tfa_map_free(a);
+		tfa_map_free(a);
 		apierr_protocol(e, 200, "TOTP set-up: no secret or provisioning URI in the answer");
 		return NULL;
 	}
 	return a;
 }
 
-void *api_tfa_map_secret(const json_t *root, struct api_error *e)
+void *tfa_map_secret(const json_t *root, struct api_error *e)
 {
 	(void)e;
 	struct api_tfa_answer *a = answer_new();
@@ -41,7 +41,7 @@ void *api_tfa_map_secret(const json_t *root, struct api_error *e)
 	return a;
 }
 
-void *api_tfa_map_sent(const json_t *root, struct api_error *e)
+void *tfa_map_sent(const json_t *root, struct api_error *e)
 {
 	(void)e;
 	struct api_tfa_answer *a = answer_new();
@@ -51,7 +51,7 @@ void *api_tfa_map_sent(const json_t *root, struct api_error *e)
 	return a;
 }
 
-void *api_tfa_map_codes(const json_t *root, struct api_error *e)
+void *tfa_map_codes(const json_t *root, struct api_error *e)
 {
 	(void)e;
 	struct api_tfa_answer *a = answer_new();
@@ -60,18 +60,18 @@ void *api_tfa_map_codes(const json_t *root, struct api_error *e)
 	return a;
 }
 
-void *api_tfa_map_regen(const json_t *root, struct api_error *e)
+void *tfa_map_regen(const json_t *root, struct api_error *e)
 {
 	struct api_tfa_answer *a = answer_new();
 	if (!api_tfa_backup_codes(root, &a->codes)) {
-		api_tfa_map_free(a);
+		tfa_map_free(a);
 		apierr_protocol(e, 200, "regenerate backup codes: no codes in the answer");
 		return NULL;
 	}
 	return a;
 }
 
-void *api_tfa_map_session(const json_t *root, struct api_error *e)
+void *tfa_map_session(const json_t *root, struct api_error *e)
 {
 	char *key = api_tfa_session_key(root);
 	if (!key) {
@@ -83,14 +83,14 @@ void *api_tfa_map_session(const json_t *root, struct api_error *e)
 	explicit_bzero(key, strlen(key));
 	free(key);
 	if (!fits) {
-		api_tfa_map_free(a);
+		tfa_map_free(a);
 		apierr_protocol(e, 200, "2FA login: the session key is too long");
 		return NULL;
 	}
 	return a;
 }
 
-void *api_tfa_map_removed(const json_t *root, struct api_error *e)
+void *tfa_map_removed(const json_t *root, struct api_error *e)
 {
 	(void)e;
 	struct api_tfa_answer *a = answer_new();
