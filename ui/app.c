@@ -106,7 +106,7 @@ void app_sent(struct app *a, int id, const struct job_req *req)
 	if (req->kind == JOB_TFA_LOGIN)
 		app_toast(a, ROLE_PENDING, 0, "checking the two-factor code...");
 	else
-		app_toast(a, ROLE_PENDING, 0, "%s: sent for instance %ld", job_kind_name(req->kind),
+		app_toast(a, ROLE_PENDING, 0, "%s: sent for instance %ld", jobs_kind_name(req->kind),
 			  req->instance_id);
 	a->dirty |= DIRTY_BODY;
 }
@@ -114,7 +114,7 @@ void app_sent(struct app *a, int id, const struct job_req *req)
 /* A submit of req refused with rc: said. */
 static void refused(struct app *a, const struct job_req *req, int rc)
 {
-	const char *what = job_kind_name(req->kind);
+	const char *what = jobs_kind_name(req->kind);
 	if (rc == JOBS_EREADONLY)
 		app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled", what);
 	else
@@ -204,7 +204,7 @@ void app_copy(const char *text)
 
 void app_run_action(struct app *a, enum action act)
 {
-	const struct action_def *d = action_get(act);
+	const struct action_def *d = keymap_action_get(act);
 	if (!d)
 		return;
 	struct view *bv = view_current(a);
@@ -219,11 +219,11 @@ void app_run_action(struct app *a, enum action act)
 static void tfa_what(const struct sent_job *s, const struct event *e, char *buf, size_t n)
 {
 	if (s && s->req.instance_id > 0) {
-		snprintf(buf, n, "%s %ld", job_kind_name(s->req.kind), s->req.instance_id);
+		snprintf(buf, n, "%s %ld", jobs_kind_name(s->req.kind), s->req.instance_id);
 		return;
 	}
 	if (s) {
-		snprintf(buf, n, "%s", job_kind_name(s->req.kind));
+		snprintf(buf, n, "%s", jobs_kind_name(s->req.kind));
 		return;
 	}
 	const char *cut = strstr(e->text, " needs a 2FA login");
@@ -289,7 +289,7 @@ static void handle_event(struct app *a, const struct event *e)
 				model_event(a->m, EV_ERROR, -1, 0, s->req.instance_id, 0,
 					    "%s %ld: too many actions wait for a two-factor code; "
 					    "it is not sent again after the login",
-					    job_kind_name(s->req.kind), s->req.instance_id);
+					    jobs_kind_name(s->req.kind), s->req.instance_id);
 		}
 		if (!tfa_challenge_active(a->chal))
 			tfa_what(s, e, a->tfa_what, sizeof a->tfa_what);
@@ -408,11 +408,11 @@ static bool command_word(struct app *a, const char *word)
 		a->views[v].ops->command(a, a->views[v].st, word);
 		return true;
 	}
-	enum action act = action_by_name(word);
+	enum action act = keymap_action_by_name(word);
 	if (act == ACT_NONE || act == ACT_COMMAND)
 		return false;
 	struct view *cur = view_current(a);
-	if (!action_allowed(act, view_key_ctx(a, cur))) {
+	if (!keymap_action_allowed(act, view_key_ctx(a, cur))) {
 		app_toast(a, ROLE_WARNING, 8, ":%s does not apply in the %s view", word,
 			  cur ? cur->ops->name : "current");
 		return true;
@@ -472,7 +472,7 @@ static bool view_command(struct app *a, const char *line)
 		long id = strtol(args, &end, 10);
 		while (*end == ' ' || *end == '\t')
 			end++;
-		if (id <= 0 || *end || !a->snap || !snapshot_find_instance(a->snap, id)) {
+		if (id <= 0 || *end || !a->snap || !model_snapshot_find(a->snap, id)) {
 			app_toast(a, ROLE_ERROR, 8, ":%s takes the id of a listed instance, not \"%.40s\"",
 				  word, args);
 			return true;
@@ -501,18 +501,18 @@ static bool action_command(struct app *a, const char *line)
 		return false;
 	memcpy(word, line, wl);
 	word[wl] = '\0';
-	enum action act = action_by_name(word);
+	enum action act = keymap_action_by_name(word);
 	action_args_fn run = action_args(act);
 	if (!run)
 		return false;
 	struct view *cur = view_current(a);
-	if (!action_allowed(act, view_key_ctx(a, cur))) {
+	if (!keymap_action_allowed(act, view_key_ctx(a, cur))) {
 		app_toast(a, ROLE_WARNING, 8, ":%s does not apply in the %s view", word,
 			  cur ? cur->ops->name : "current");
 		return true;
 	}
 	char why[300];
-	const char *no = action_refusal(act, view_row(a), a->read_only, why, sizeof why);
+	const char *no = keymap_action_refusal(act, view_row(a), a->read_only, why, sizeof why);
 	if (no) {
 		app_toast(a, ROLE_WARNING, 8, "%s", no);
 		return true;

@@ -21,7 +21,7 @@ static size_t add_hint(const struct keymap *km, int ctx, enum action act, struct
 	if (n >= max)
 		return n;
 	for (size_t i = 0; i < n; i++)
-		if (out[i].label == action_hint(act))
+		if (out[i].label == keymap_action_hint(act))
 			return n;
 	char keys[64];
 	keymap_keys_for(km, ctx, act, keys, sizeof keys);
@@ -31,7 +31,7 @@ static size_t add_hint(const struct keymap *km, int ctx, enum action act, struct
 	if (slash)
 		*slash = '\0';
 	util_strlcpy(out[n].key, keys, sizeof out[n].key);
-	out[n].label = action_hint(act);
+	out[n].label = keymap_action_hint(act);
 	return n + 1;
 }
 
@@ -39,7 +39,7 @@ unsigned statusbar_first_flags(const struct instance *x)
 {
 	if (!x)
 		return 0;
-	return (inst_state_failed(x->state) ? AF_FIRST_ON_FAILED : 0u) |
+	return (instance_state_failed(x->state) ? AF_FIRST_ON_FAILED : 0u) |
 	       (instance_was_outbid(x) ? AF_FIRST_ON_OUTBID : 0u);
 }
 
@@ -49,18 +49,18 @@ size_t statusbar_hints(const struct keymap *km, int ctx, bool read_only, const v
 	size_t n = 0;
 	char why[200];
 	/* `/` is offered where it filters: the view's context (or a section's view) */
-	int vctx = (km_ctx_flags(ctx) & CTXF_SECTION) ? km_ctx_parent(ctx) : ctx;
-	bool filters = km_ctx_flags(vctx) & CTXF_FILTER;
+	int vctx = (keymap_ctx_flags(ctx) & CTXF_SECTION) ? keymap_ctx_parent(ctx) : ctx;
+	bool filters = keymap_ctx_flags(vctx) & CTXF_FILTER;
 	/* the context's own actions first (the urgent one first of all), then
 	 * the global ones; only what may run on the selected row now */
 	for (int pass = 0; pass < 3; pass++)
-		for (int a = 0; a < action_count(); a++) {
+		for (int a = 0; a < keymap_action_count(); a++) {
 			enum action act = (enum action)a;
-			unsigned f = action_flags(act);
+			unsigned f = keymap_action_flags(act);
 			/* an action the row calls for is hinted even when it is
 			 * not one of the context's usual hints (b on an outbid row) */
 			if (!((f & AF_HINT) || (pass == 0 && (f & first))) ||
-			    !action_allowed(act, ctx))
+			    !keymap_action_allowed(act, ctx))
 				continue;
 			bool global = f & AF_GLOBAL;
 			if (pass == 0 && !((f & first) && !global))
@@ -69,7 +69,7 @@ size_t statusbar_hints(const struct keymap *km, int ctx, bool read_only, const v
 				continue;
 			if (pass == 2 && !global)
 				continue;
-			if (action_refusal(act, row, read_only, why, sizeof why))
+			if (keymap_action_refusal(act, row, read_only, why, sizeof why))
 				continue;
 			if (act == ACT_FILTER && !filters)
 				continue;

@@ -332,14 +332,14 @@ void tfa_challenge_snapshot(struct app *a, struct tfa_challenge *c)
 		} else {
 			apierr_format(&r.err, c->st_err, sizeof c->st_err);
 		}
-		call_result_free(&r);
+		model_call_result_free(&r);
 		if (c->open)
 			set_choices(c);
 		a->dirty |= DIRTY_ALL;
 	}
 	if (c->send_req && model_take_result(a->m, c->send_req, &r)) {
 		take_send(a, c, &r);
-		call_result_free(&r);
+		model_call_result_free(&r);
 		a->dirty |= DIRTY_ALL;
 	}
 }

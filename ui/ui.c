@@ -319,10 +319,10 @@ static void complete_command(struct app *a)
 		for (const char *const *w = o->words; w && *w && nc < MAXC; w++)
 			cmds[nc++] = *w; /* a section's word: ":reports" */
 	}
-	for (int i = 0; i < action_count() && nc < MAXC; i++) {
+	for (int i = 0; i < keymap_action_count() && nc < MAXC; i++) {
 		enum action act = (enum action)i;
-		const char *n = action_name(act);
-		if (n && *n && act != ACT_COMMAND && !(a->read_only && (action_flags(act) & AF_MUTATES)))
+		const char *n = keymap_action_name(act);
+		if (n && *n && act != ACT_COMMAND && !(a->read_only && (keymap_action_flags(act) & AF_MUTATES)))
 			cmds[nc++] = n;
 	}
 	src.commands = cmds;

@@ -21,7 +21,7 @@
  *      .actions/.nactions: each row a name, help line, flags (AF_MUTATES,
  *      AF_NEEDS_SEL, AF_HINT, ...), a row-state precondition (why_not), a
  *      handler (run, or the view's action callback, which finds its row
- *      with action_row_of()), its default keys and, for a section, the
+ *      with keymap_action_row_of()), its default keys and, for a section, the
  *      section's context.  view_keys() registers, allows and binds them;
  *      help, hints, `:NAME`, `bind` lines and --read-only follow from
  *      that, and every action goes through view_send_action(), which

@@ -370,7 +370,7 @@ bool api_parse_page_texts(const struct http_xfer *x, bool map, struct json_strea
 			return true;
 		}
 		json_stream_texts_truncate(texts, n0, len0);
-		inst_page_free(pd);
+		pager_page_free(pd);
 		memset(pd, 0, sizeof *pd);
 		memset(e, 0, sizeof *e);
 	}

@@ -209,7 +209,7 @@ static bool one_ssh_key(const json_t *o, void *rec)
 	return true;
 }
 
-void ssh_keys_free(struct ssh_key_rec *v, size_t n)
+void api_ssh_keys_free(struct ssh_key_rec *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++) {
 		free(v[i].type);
@@ -222,7 +222,7 @@ void ssh_keys_free(struct ssh_key_rec *v, size_t n)
 
 static void free_ssh_keys(void *v, size_t n)
 {
-	ssh_keys_free(v, n);
+	api_ssh_keys_free(v, n);
 }
 
 static const char *const ssh_keys_keys[] = { "ssh_keys", "keys", "results", NULL };
@@ -299,7 +299,7 @@ bool api_team_roles(const json_t *root, struct team_role **v, size_t *n)
 	return json_list_decode(root, &api_account_roles_list, v, n);
 }
 
-void team_roles_free(struct team_role *v, size_t n)
+void api_team_roles_free(struct team_role *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++) {
 		free(v[i].name);
@@ -311,7 +311,7 @@ void team_roles_free(struct team_role *v, size_t n)
 
 static void free_team_roles(void *v, size_t n)
 {
-	team_roles_free(v, n);
+	api_team_roles_free(v, n);
 }
 
 struct api_call api_role_create(const struct config *c, const char *name, json_t *permissions)

@@ -58,7 +58,7 @@ static bool page_verdict(enum json_stream_rc rc, const char *err, struct inst_pa
 	char m[220];
 	snprintf(m, sizeof m, "malformed JSON from the service (%s)", err);
 	apierr_protocol(e, 200, m);
-	inst_page_free(out);
+	pager_page_free(out);
 	return false;
 }
 
@@ -82,9 +82,9 @@ bool pager_texts(const char *text, size_t len, struct json_stream_texts *texts,
 	return page_verdict(rc, err, out, e);
 }
 
-void inst_page_free(struct inst_page *pd)
+void pager_page_free(struct inst_page *pd)
 {
-	instances_free(pd->v, pd->n);
+	instance_free_all(pd->v, pd->n);
 	free(pd->token);
 	memset(pd, 0, sizeof *pd);
 }
@@ -103,7 +103,7 @@ bool pager_page_mapped(struct pager *pg, struct inst_page *pd, struct instance *
 {
 	if (!pd->shape_ok) {
 		apierr_protocol(e, 200, "unexpected instance list shape");
-		inst_page_free(pd);
+		pager_page_free(pd);
 		return false;
 	}
 	if (v && pd->n) { /* take the rows */
@@ -117,14 +117,14 @@ bool pager_page_mapped(struct pager *pg, struct inst_page *pd, struct instance *
 	char *token = pd->token;
 	pd->token = NULL;
 	pg->total = pd->total;
-	inst_page_free(pd);
+	pager_page_free(pd);
 	pg->pages++;
 	if (token && *token && pg->token && !strcmp(token, pg->token)) {
 		apierr_protocol(e, 200, "the instance list repeats its next_token");
 		free(token);
 		return false;
 	}
-	if (pg->pages > SWEEP_PAGE_MAX) {
+	if (pg->pages > PAGER_PAGE_MAX) {
 		apierr_protocol(e, 200, "the instance list never ends");
 		free(token);
 		return false;

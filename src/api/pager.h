@@ -14,7 +14,7 @@
 #include "json/json_stream.h"
 #include "state/model.h"
 
-#define SWEEP_PAGE_MAX 100000 /* a list that never ends is a protocol error */
+#define PAGER_PAGE_MAX 100000 /* a list that never ends is a protocol error */
 
 struct pager {
 	char *token;      /* after_token of the next page; NULL: the first */
@@ -45,7 +45,7 @@ bool pager_map_text(const char *text, size_t len, bool map, struct inst_page *ou
  * (the shape only, no rows) into *out; the verdicts of pager_map_text. */
 bool pager_texts(const char *text, size_t len, struct json_stream_texts *texts,
 		 struct inst_page *out, struct api_error *e);
-void inst_page_free(struct inst_page *pd);
+void pager_page_free(struct inst_page *pd);
 /* A page from a jansson tree (map false: the shape only) into *pd. */
 void pager_page_of_root(const json_t *root, bool map, struct inst_page *pd);
 /* A mapped page arrived: as pager_page, the rows (taken from *pd, which

@@ -43,7 +43,7 @@ struct dump_recs {
 	} *at;
 	size_t n;
 };
-void dump_recs_free(struct dump_recs *r);
+void dumpread_recs_free(struct dump_recs *r);
 
 enum dumpread_rc {
 	DR_OK,            /* every range read: the rows are out */

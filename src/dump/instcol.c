@@ -47,7 +47,7 @@ bool instcol_pending(const struct instance *x, const struct snapshot *s)
 	for (size_t i = 0; s && i < s->npending; i++)
 		if (s->pending[i].instance_id == x->id)
 			return true;
-	return s && snapshot_unsure(s, x->id);
+	return s && model_snapshot_unsure(s, x->id);
 }
 
 char *instcol_age(char *buf, size_t n, double now, double start)
@@ -81,17 +81,17 @@ char *instcol_format(enum instcol c, const struct instance *x, const struct snap
 	case IC_LABEL: util_strlcpy(buf, x->label, n); break;
 	case IC_STATUS: {
 		/* "(bid)": an interruptible, which a higher bid can stop */
-		snprintf(buf, n, "%s%s", inst_state_name(x->state), x->is_bid ? " (bid)" : "");
+		snprintf(buf, n, "%s%s", instance_state_name(x->state), x->is_bid ? " (bid)" : "");
 		for (size_t i = 0; s && i < s->npending; i++)
 			if (s->pending[i].instance_id == x->id) {
 				size_t len = strlen(buf);
 				snprintf(buf + len, n - len, " %s%s", ascii ? "*" : "\u27f3",
-					 job_kind_name((enum job_kind)s->pending[i].kind));
+					 jobs_kind_name((enum job_kind)s->pending[i].kind));
 			}
-		const struct unsure *u = s ? snapshot_unsure(s, x->id) : NULL;
+		const struct unsure *u = s ? model_snapshot_unsure(s, x->id) : NULL;
 		if (u) { /* an action whose answer was lost, until a re-read tells */
 			size_t len = strlen(buf);
-			snprintf(buf + len, n - len, " ?%s", job_kind_name((enum job_kind)u->kind));
+			snprintf(buf + len, n - len, " ?%s", jobs_kind_name((enum job_kind)u->kind));
 		}
 		break;
 	}

@@ -176,7 +176,7 @@ static const char *failure_words(const struct instance *x)
 
 enum offers_failure offers_read_failure(const struct instance *x)
 {
-	if (!inst_state_failed(x->state))
+	if (!instance_state_failed(x->state))
 		return OFAIL_NONE;
 	/* the Docker daemon's and registries' words for an image it cannot have */
 	static const char *const image[] = {
@@ -329,11 +329,11 @@ void offers_prefill_from_json(const json_t *inst, struct offers_prefill *p)
 		json_object_foreach((json_t *)ee, k, v) if (!service_var(k))
 			json_array_append_new(mine, json_pack("[sO]", k, v));
 	}
-	p->env = create_env_format(mine);
+	p->env = api_create_env_format(mine);
 	json_decref(mine);
 	const json_t *os = json_object_get(inst, "onstart");
 	if (json_is_string(os)) {
-		p->onstart = create_onstart_decode(json_string_value(os));
+		p->onstart = api_create_onstart_decode(json_string_value(os));
 		if (!p->onstart)
 			p->onstart = xstrdup(json_string_value(os));
 	} else {
@@ -342,7 +342,7 @@ void offers_prefill_from_json(const json_t *inst, struct offers_prefill *p)
 	const json_t *rt = json_object_get(inst, "image_runtype");
 	p->launch = LAUNCH_SSH;
 	p->launch_known = json_is_string(rt) &&
-			  create_launch_from_runtype(json_string_value(rt), &p->launch);
+			  api_create_launch_from_runtype(json_string_value(rt), &p->launch);
 	if (!p->launch_known)
 		p->launch = LAUNCH_SSH;
 }
@@ -492,7 +492,7 @@ void offers_template_form(const struct template_rec *t, struct create_form *f)
 	f->disk = isfinite(t->recommended_disk_space) && t->recommended_disk_space > 0
 			  ? t->recommended_disk_space
 			  : CREATE_DISK_DEFAULT;
-	f->launch = create_launch_from_template(t->runtype, t->ssh_direct, t->jup_direct);
+	f->launch = api_create_launch_from_template(t->runtype, t->ssh_direct, t->jup_direct);
 	f->launch_from_template = true;
 	f->env = t->env;
 	f->onstart = t->onstart;
@@ -509,7 +509,7 @@ void offers_template_req(const struct template_rec *t, struct template_req *r)
 	r->env = t->env;
 	r->onstart = t->onstart;
 	r->args_str = t->args_str;
-	r->launch = create_launch_from_template(t->runtype, t->ssh_direct, t->jup_direct);
+	r->launch = api_create_launch_from_template(t->runtype, t->ssh_direct, t->jup_direct);
 	r->recommended_disk_space = isfinite(t->recommended_disk_space) ? t->recommended_disk_space : 0;
 	r->login_repo = t->docker_login_repo;
 	r->login_user = t->docker_login_user;
@@ -533,7 +533,7 @@ void offers_templates_answer_free(void *answer)
 	struct offers_tpl_answer *t = answer;
 	if (!t)
 		return;
-	templates_free(t->v, t->n);
+	json_map_templates_free(t->v, t->n);
 	free(t);
 }
 

@@ -156,7 +156,7 @@ struct offers_tpl_answer {
  * error) when the answer has another shape. */
 void *offers_templates_map(const json_t *root, struct api_error *e);
 void offers_templates_answer_free(void *answer);
-/* A deep copy of t as a one-record array (templates_free(d, 1) frees it). */
+/* A deep copy of t as a one-record array (json_map_templates_free(d, 1) frees it). */
 struct template_rec *offers_template_dup(const struct template_rec *t);
 
 /* ---- the search's answer ------------------------------------------------------- */

@@ -387,7 +387,7 @@ void *tfaflow_map_status(const json_t *root, struct api_error *e)
 {
 	struct tfa_status_rec *s = xcalloc(1, sizeof *s);
 	if (!json_map_tfa_status(root, s)) {
-		tfa_status_free(s);
+		json_map_tfa_status_free(s);
 		free(s);
 		apierr_protocol(e, 200, "2FA status: unexpected answer");
 		return NULL;
@@ -398,7 +398,7 @@ void *tfaflow_map_status(const json_t *root, struct api_error *e)
 void tfaflow_status_free(void *status)
 {
 	if (status)
-		tfa_status_free(status);
+		json_map_tfa_status_free(status);
 	free(status);
 }
 

@@ -155,7 +155,7 @@ static char *get_str(const json_t *o, const char *key)
 /* Free a record's string unless it is interned. */
 static void str_drop(char *s)
 {
-	if (!model_interned(s))
+	if (!intern_has(s))
 		free(s);
 }
 
@@ -423,7 +423,7 @@ void json_map_fb_add(struct json_map_fb *fb, const char *key, size_t klen, const
 	/* names repeat in every record: one interned copy, its secret
 	 * check done once; a name that needs cleaning is kept apart */
 	if (!ikey && plain_ascii(key, klen))
-		ikey = model_intern(key, klen, json_map_is_secret_key, &secret);
+		ikey = intern_str(key, klen, json_map_is_secret_key, &secret);
 	f->ikey = ikey;
 	const char *shown = f->ikey;
 	char *clean = NULL;
@@ -456,7 +456,7 @@ struct kv *json_map_fb_end(struct json_map_fb *fb, size_t *n)
 	struct tbuf *tb = &fb->tb;
 	size_t i = fb->i;
 	/* one allocation for the whole list: the array, then the texts (a
-	 * record's ~60 fields cost one malloc, not 120); kv_free() frees it */
+	 * record's ~60 fields cost one malloc, not 120); instance_kv_free() frees it */
 	struct kv *out = xmalloc(i * sizeof *out + tb->len);
 	char *text = (char *)(out + i);
 	memcpy(text, tb->s, tb->len);
@@ -710,10 +710,10 @@ static char *mv_str(const struct mval *v)
 static char *mv_istr(const struct mval *v)
 {
 	if (v->t != MV_STR)
-		return (char *)model_intern("", 0, NULL, NULL);
+		return (char *)intern_str("", 0, NULL, NULL);
 	const char *r = NULL;
 	if (v->len <= 64 && plain_ascii(v->s, v->len))
-		r = model_intern(v->s, v->len, NULL, NULL);
+		r = intern_str(v->s, v->len, NULL, NULL);
 	return r ? (char *)r : sanitize_str(v->s, v->len);
 }
 
@@ -1008,7 +1008,7 @@ static bool one_workergroup(const json_t *o, void *rec)
 
 static void free_workergroups(void *v, size_t n)
 {
-	workergroups_free(v, n);
+	model_workergroups_free(v, n);
 }
 
 static const struct json_list_kind workergroups_kind = {
@@ -1046,7 +1046,7 @@ static bool one_endpoint(const json_t *o, void *rec)
 
 static void free_endpoints(void *v, size_t n)
 {
-	endpoints_free(v, n);
+	model_endpoints_free(v, n);
 }
 
 static const struct json_list_kind endpoints_kind = {
@@ -1137,7 +1137,7 @@ static bool one_offer(const json_t *o, void *rec)
 
 static void free_offers(void *v, size_t n)
 {
-	offers_free(v, n);
+	json_map_offers_free(v, n);
 }
 
 static const char *const offers_keys[] = { "offers", NULL };
@@ -1151,7 +1151,7 @@ bool json_map_offers(const json_t *root, struct offer **v, size_t *n)
 	return json_list_decode(root, &offers_kind, v, n);
 }
 
-void offers_free(struct offer *v, size_t n)
+void json_map_offers_free(struct offer *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++)
 		json_map_offer_clear(&v[i]);
@@ -1207,7 +1207,7 @@ bool json_map_templates(const json_t *root, struct template_rec **v, size_t *n)
 	return true;
 }
 
-void templates_free(struct template_rec *v, size_t n)
+void json_map_templates_free(struct template_rec *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++) {
 		free(v[i].hash_id);
@@ -1270,7 +1270,7 @@ bool json_map_tfa_status(const json_t *root, struct tfa_status_rec *out)
 	return true;
 }
 
-void tfa_status_free(struct tfa_status_rec *s)
+void json_map_tfa_status_free(struct tfa_status_rec *s)
 {
 	if (!s)
 		return;
@@ -1370,7 +1370,7 @@ bool json_map_env_vars(const json_t *root, struct env_var **v, size_t *n)
 	return true;
 }
 
-void env_vars_free(struct env_var *v, size_t n)
+void json_map_env_vars_free(struct env_var *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++) {
 		free(v[i].key);
@@ -1386,7 +1386,7 @@ static bool decode_env(const json_t *root, void *v, size_t *n)
 
 static void free_env(void *v, size_t n)
 {
-	env_vars_free(v, n);
+	json_map_env_vars_free(v, n);
 }
 
 const struct json_list_kind json_map_env_list = {
@@ -1471,7 +1471,7 @@ static bool one_api_key(const json_t *o, void *rec)
 	return true;
 }
 
-void api_keys_free(struct api_key_rec *v, size_t n)
+void json_map_api_keys_free(struct api_key_rec *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++) {
 		free(v[i].name);
@@ -1482,7 +1482,7 @@ void api_keys_free(struct api_key_rec *v, size_t n)
 
 static void free_api_keys(void *v, size_t n)
 {
-	api_keys_free(v, n);
+	json_map_api_keys_free(v, n);
 }
 
 static const char *const api_keys_keys[] = { "apikeys", NULL };
@@ -1510,7 +1510,7 @@ static bool one_report(const json_t *o, void *rec)
 	return true;
 }
 
-void machine_reports_free(struct machine_report *v, size_t n)
+void json_map_machine_reports_free(struct machine_report *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++) {
 		free(v[i].problem);
@@ -1522,7 +1522,7 @@ void machine_reports_free(struct machine_report *v, size_t n)
 
 static void free_reports(void *v, size_t n)
 {
-	machine_reports_free(v, n);
+	json_map_machine_reports_free(v, n);
 }
 
 static const char *const reports_keys[] = { "reports", NULL };

@@ -56,7 +56,7 @@ static const char *const kind_names[JOB__COUNT] = {
 	[JOB_PREPAY] = "prepay", [JOB_CREATE] = "create",   [JOB_TFA_LOGIN] = "2FA login",
 };
 
-const char *job_kind_name(enum job_kind k)
+const char *jobs_kind_name(enum job_kind k)
 {
 	return (unsigned)k < JOB__COUNT ? kind_names[k] : "?";
 }
@@ -171,7 +171,7 @@ static bool validate(const struct job_req *r)
 		return false;
 	case JOB_CREATE: {
 		char why[200]; /* api_offers.c owns the create request's rules */
-		return create_req_valid(&r->create, why, sizeof why);
+		return api_create_req_valid(&r->create, why, sizeof why);
 	}
 	case JOB_START:
 	case JOB_STOP:

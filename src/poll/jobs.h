@@ -88,7 +88,7 @@ const char *jobs_strerror(int err);
 double jobs_bid_max(int num_gpus);
 
 /* Any thread: name ("stop", "destroy", ...) and whether it changes anything. */
-const char *job_kind_name(enum job_kind k);
+const char *jobs_kind_name(enum job_kind k);
 
 /* Poller side: called whenever a job is queued (to wake the poller). */
 void jobs_set_waker(struct jobs *j, void (*wake)(void *arg), void *arg);

@@ -436,7 +436,7 @@ static void fetch_ok(struct poller *p, struct op *o, json_t *root, struct inst_p
 		if (ok)
 			model_set_user(p->m, u, now);
 		else
-			user_free(u);
+			model_user_free(u);
 		break;
 	}
 	case SRC_WORKERGROUPS: {
@@ -446,7 +446,7 @@ static void fetch_ok(struct poller *p, struct op *o, json_t *root, struct inst_p
 		if (ok)
 			model_set_workergroups(p->m, v, n, now);
 		else
-			workergroups_free(v, n);
+			model_workergroups_free(v, n);
 		break;
 	}
 	case SRC__COUNT:
@@ -458,7 +458,7 @@ static void fetch_ok(struct poller *p, struct op *o, json_t *root, struct inst_p
 		if (ok)
 			model_set_endpoints(p->m, v, n, now);
 		else
-			endpoints_free(v, n);
+			model_endpoints_free(v, n);
 		break;
 	}
 	}
@@ -541,7 +541,7 @@ static bool lost_state(struct poller *p, struct op *o, const char *why)
 {
 	JOB_EVENT(EV_WARN, EVF_JOB_DONE | EVF_UNKNOWN,
 		  "%s of instance %ld: %s, the outcome is unknown; checking its state",
-		  job_kind_name(o->req.kind), o->req.instance_id, why);
+		  jobs_kind_name(o->req.kind), o->req.instance_id, why);
 	return true;
 }
 
@@ -550,15 +550,15 @@ static void verdict_state(struct poller *p, struct op *o, const struct instance 
 {
 	long id = o->req.instance_id;
 	const char *want = o->req.kind == JOB_STOP ? "stopped" : "running";
-	const char *st = have ? inst_state_name(x->state) : "gone";
+	const char *st = have ? instance_state_name(x->state) : "gone";
 	if (!have)
 		JOB_EVENT(EV_WARN, EVF_RESOLVED, "instance %ld is gone", id);
 	else if (strcmp(x->intended_status, want) == 0)
 		JOB_EVENT(EV_OK, EVF_RESOLVED, "instance %ld is %s: the %s took effect", id, st,
-			  job_kind_name(o->req.kind));
+			  jobs_kind_name(o->req.kind));
 	else
 		JOB_EVENT(EV_ERROR, EVF_RESOLVED, "instance %ld is %s: the %s did not take effect", id,
-			  st, job_kind_name(o->req.kind));
+			  st, jobs_kind_name(o->req.kind));
 }
 
 static struct api_call send_start(struct poller *p, struct op *o)
@@ -603,7 +603,7 @@ static void verdict_reboot(struct poller *p, struct op *o, const struct instance
 	else
 		JOB_EVENT(EV_WARN, EVF_RESOLVED,
 			  "instance %ld is %s: whether the reboot took effect is not known", id,
-			  have ? inst_state_name(x->state) : "gone");
+			  have ? instance_state_name(x->state) : "gone");
 }
 
 static struct api_call send_label(struct poller *p, struct op *o)
@@ -660,7 +660,7 @@ static void verdict_destroy(struct poller *p, struct op *o, const struct instanc
 	} else {
 		JOB_EVENT(EV_ERROR, EVF_RESOLVED,
 			  "instance %ld is still there (%s): the destroy did not take effect", id,
-			  inst_state_name(x->state));
+			  instance_state_name(x->state));
 	}
 }
 
@@ -848,7 +848,7 @@ static void job_start(struct poller *p, const struct job_req *r, int id)
 	o->job_id = id;
 	o->call = job_def(r->kind)->call(p, o);
 	o->retry_at = 0;
-	log_msg("job %d: %s %ld", id, job_kind_name(r->kind), r->instance_id);
+	log_msg("job %d: %s %ld", id, jobs_kind_name(r->kind), r->instance_id);
 }
 
 static void call_start(struct poller *p, struct job_call *c, int req_id, int sub_id)
@@ -901,9 +901,9 @@ static void job_done(struct poller *p, struct op *o, bool ok, const json_t *root
 		if (e->cls == AE_NEEDS_TFA) { /* expected: not a failure, the prompt follows */
 			char what[64];
 			if (id)
-				snprintf(what, sizeof what, "%s instance %ld", job_kind_name(o->req.kind), id);
+				snprintf(what, sizeof what, "%s instance %ld", jobs_kind_name(o->req.kind), id);
 			else
-				snprintf(what, sizeof what, "%s", job_kind_name(o->req.kind));
+				snprintf(what, sizeof what, "%s", jobs_kind_name(o->req.kind));
 			/* no result: the job is sent again under its id after the login */
 			model_event(p->m, EV_WARN, (int)o->req.kind, o->job_id, id, f,
 				    "%s needs a two-factor code: not done yet, sent again after "
@@ -911,9 +911,9 @@ static void job_done(struct poller *p, struct op *o, bool ok, const json_t *root
 		} else {
 			if (id)
 				snprintf(line, sizeof line, "%s instance %ld failed: %s",
-					 job_kind_name(o->req.kind), id, msg);
+					 jobs_kind_name(o->req.kind), id, msg);
 			else
-				snprintf(line, sizeof line, "%s failed: %s", job_kind_name(o->req.kind),
+				snprintf(line, sizeof line, "%s failed: %s", jobs_kind_name(o->req.kind),
 					 msg);
 			job_result(p, o, CALL_ERROR, e, line);
 			model_event(p->m, EV_ERROR, (int)o->req.kind, o->job_id, id, f, "%s", line);
@@ -945,7 +945,7 @@ static void lost_why(enum retry_fail f, const struct api_error *e, char *buf, si
 static double credit_before(struct poller *p, long id)
 {
 	const struct snapshot *s = model_acquire(p->m);
-	const struct instance *x = snapshot_find_instance(s, id);
+	const struct instance *x = model_snapshot_find(s, id);
 	double c = x && isfinite(x->credit_balance) ? x->credit_balance : 0;
 	model_release(s);
 	return c;
@@ -1055,7 +1055,7 @@ static void reread_create_done(struct poller *p, struct op *o, const json_t *roo
 		model_event(p->m, EV_OK, k, o->job_id, id, EVF_RESOLVED,
 			    "create of offer %ld whose answer was lost: instance %ld exists (label "
 			    "%s, %s): created", c->offer_id, id, lab,
-			    x ? inst_state_name(x->state) : "listed");
+			    x ? instance_state_name(x->state) : "listed");
 	} else if (fit > 1) {
 		model_event(p->m, EV_WARN, k, o->job_id, 0, EVF_RESOLVED,
 			    "create of offer %ld whose answer was lost: %zu new instances have its "
@@ -1066,7 +1066,7 @@ static void reread_create_done(struct poller *p, struct op *o, const json_t *roo
 			    "create of offer %ld whose answer was lost: no new instance with its label "
 			    "(%s) is listed: not created", c->offer_id, lab);
 	}
-	instances_free(v, n);
+	instance_free_all(v, n);
 	refresh_soon(p, SRC_INSTANCES);
 }
 
@@ -1095,7 +1095,7 @@ static void reread_done(struct poller *p, struct op *o, const json_t *root,
 			bool again = reread_again(p, o);
 			model_event(p->m, EV_WARN, k, o->job_id, id, fl,
 				    "%s of instance %ld: its re-read was unreadable; the outcome is "
-				    "still unknown%s", job_kind_name(r->kind), id,
+				    "still unknown%s", jobs_kind_name(r->kind), id,
 				    again ? " (reading it again)" : "");
 			return;
 		}
@@ -1107,7 +1107,7 @@ static void reread_done(struct poller *p, struct op *o, const json_t *root,
 		bool again = reread_again(p, o);
 		model_event(p->m, EV_WARN, k, o->job_id, id, fl,
 			    "%s of instance %ld: could not re-read it (%s); the outcome is still "
-			    "unknown%s", job_kind_name(r->kind), id, msg,
+			    "unknown%s", jobs_kind_name(r->kind), id, msg,
 			    again ? " (reading it again)" : "");
 		return;
 	}
@@ -1150,7 +1150,7 @@ static void call_done(struct poller *p, struct op *o, const json_t *root,
 	if (o->sub_id) {
 		jobs_call_done(p->j, o->sub_id, util_mono());
 		if (!jobs_subscribed(p->j, o->sub_id)) {
-			call_result_free(&r);
+			model_call_result_free(&r);
 			return;
 		}
 	}
@@ -1173,7 +1173,7 @@ static void call_done(struct poller *p, struct op *o, const json_t *root,
 		/* no answer yet: the asker waits for the call sent again after
 		 * the login (its own result), or for this refusal if the 2FA
 		 * prompt is cancelled (drop_parked) */
-		call_result_free(&r);
+		model_call_result_free(&r);
 		return;
 	} else if (r.outcome == CALL_UNKNOWN && o->jc.nlost) {
 		model_event(p->m, EV_WARN, -1, o->job_id, 0, EVF_UNKNOWN,
@@ -1389,7 +1389,7 @@ static void op_complete(struct poller *p, struct op *o, struct http_xfer *x)
 	if (ok) {
 		op_end(p, o, root, &page, NULL, RF__COUNT, RD_RETRY);
 		json_decref(root);
-		inst_page_free(&page);
+		pager_page_free(&page);
 		return;
 	}
 	auth_redact(p->auth, e.msg);

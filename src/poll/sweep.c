@@ -92,7 +92,7 @@ static void hunt_reset(struct sweep *w)
 void sweep_free(struct sweep *w)
 {
 	for (size_t i = 0; i < w->n; i++)
-		irow_unref(w->v[i].r);
+		instance_row_unref(w->v[i].r);
 	free(w->v);
 	free(w->confirm);
 	pager_reset(&w->pg);
@@ -129,9 +129,9 @@ static void merge(struct sweep *w, struct instance *v, size_t n)
 			w->v[at].gen = w->gen;
 			continue;
 		}
-		struct irow *r = irow_new(&v[i]);
+		struct irow *r = instance_row_new(&v[i]);
 		if (found) {
-			irow_unref(w->v[at].r);
+			instance_row_unref(w->v[at].r);
 		} else {
 			if (w->n == w->cap) {
 				w->cap = w->cap ? w->cap * 2 : 64;
@@ -150,7 +150,7 @@ static void merge(struct sweep *w, struct instance *v, size_t n)
 
 static void remove_at(struct sweep *w, size_t at)
 {
-	irow_unref(w->v[at].r);
+	instance_row_unref(w->v[at].r);
 	memmove(&w->v[at], &w->v[at + 1], (w->n - at - 1) * sizeof *w->v);
 	w->n--;
 	w->changed = true;
@@ -647,7 +647,7 @@ static void byid_answer(struct sweep *w, const long *asked, size_t nasked, struc
 	if (honoured)
 		merge(w, v, n);
 	else
-		instances_free(v, n);
+		instance_free_all(v, n);
 }
 
 /* The removal check answered. */
@@ -677,7 +677,7 @@ bool sweep_answer_page(struct sweep *w, const struct sweep_query *q, struct inst
 	struct instance *v = NULL;
 	size_t n = 0;
 	if (!pager_page_mapped(pg, pd, &v, &n, e)) {
-		instances_free(v, n);
+		instance_free_all(v, n);
 		pager_reset(&one);
 		return false;
 	}
@@ -690,7 +690,7 @@ bool sweep_answer_page(struct sweep *w, const struct sweep_query *q, struct inst
 			w->total = pg->total;
 		break;
 	case SW_FAILCOUNT:
-		instances_free(v, n); /* ids only: nothing to merge */
+		instance_free_all(v, n); /* ids only: nothing to merge */
 		if (w->att == ATT_FAILCOUNT) {
 			/* fewer counted than held: held ones left their state unseen */
 			if (one.total >= 0 && one.total < (long)held_count(w, w->group))
@@ -712,7 +712,7 @@ bool sweep_answer_page(struct sweep *w, const struct sweep_query *q, struct inst
 		confirm_answer(w, v, n);
 		break;
 	case SW_HUNT:
-		instances_free(v, n);
+		instance_free_all(v, n);
 		if (w->hunt_group >= 0 && w->hhi - w->hlo > SWEEP_PAGE_LIMIT) {
 			size_t mid = w->hlo + (w->hhi - w->hlo) / 2;
 			/* the lower half counts fewer than it holds: a departed one
@@ -730,12 +730,12 @@ bool sweep_answer_page(struct sweep *w, const struct sweep_query *q, struct inst
 			w->departed[w->hunt_group] = false;
 			hunt_reset(w);
 		} else {
-			instances_free(v, n);
+			instance_free_all(v, n);
 		}
 		break;
 	case SW_NONE: /* never handed out by sweep_next */
 	case SW__COUNT:
-		instances_free(v, n);
+		instance_free_all(v, n);
 		break;
 	}
 	pager_reset(&one);

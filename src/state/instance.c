@@ -10,7 +10,7 @@
 #include "state/intern.h"
 #include "base/util.h"
 
-struct irow *irow_new(struct instance *x)
+struct irow *instance_row_new(struct instance *x)
 {
 	static atomic_uint_fast64_t revs;
 	struct irow *r = xmalloc(sizeof *r);
@@ -83,13 +83,13 @@ bool instance_same(const struct instance *a, const struct instance *b)
 	return same_kv(a->fields, b->fields, a->nfields) && same_kv(a->env, b->env, a->nenv);
 }
 
-struct irow *irow_ref(struct irow *r)
+struct irow *instance_row_ref(struct irow *r)
 {
 	atomic_fetch_add(&r->refs, 1);
 	return r;
 }
 
-void irow_unref(struct irow *r)
+void instance_row_unref(struct irow *r)
 {
 	if (!r || atomic_fetch_sub(&r->refs, 1) != 1)
 		return;
@@ -99,7 +99,7 @@ void irow_unref(struct irow *r)
 
 static int streq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
 
-enum inst_state model_derive_state(const char *actual, const char *intended, const char *cur,
+enum inst_state instance_derive_state(const char *actual, const char *intended, const char *cur,
 				   const char *next)
 {
 	bool want_stop = streq(intended, "stopped");
@@ -136,7 +136,7 @@ enum inst_state model_derive_state(const char *actual, const char *intended, con
 
 enum inst_state instance_state(const struct instance *x)
 {
-	enum inst_state s = model_derive_state(x->actual_status, x->intended_status, x->cur_state,
+	enum inst_state s = instance_derive_state(x->actual_status, x->intended_status, x->cur_state,
 					       x->next_state);
 	if (x->is_bid && (s == IS_STOPPED || s == IS_EXITED) && x->status_msg &&
 	    strcasestr(x->status_msg, "outbid"))
@@ -144,7 +144,7 @@ enum inst_state instance_state(const struct instance *x)
 	return s;
 }
 
-const char *inst_state_name(enum inst_state s)
+const char *instance_state_name(enum inst_state s)
 {
 	static const char *const names[IS__COUNT] = {
 		[IS_PROVISIONING] = "provisioning", [IS_LOADING] = "loading",
@@ -159,7 +159,7 @@ const char *inst_state_name(enum inst_state s)
 	return (unsigned)s < IS__COUNT ? names[s] : "other";
 }
 
-enum inst_group inst_state_group(enum inst_state s)
+enum inst_group instance_state_group(enum inst_state s)
 {
 	switch (s) {
 	case IS_RUNNING: return IG_RUNNING;
@@ -173,7 +173,7 @@ enum inst_group inst_state_group(enum inst_state s)
 	return IG_OTHER;
 }
 
-const char *inst_group_name(enum inst_group g)
+const char *instance_group_name(enum inst_group g)
 {
 	switch (g) {
 	case IG_RUNNING: return "running";
@@ -186,12 +186,12 @@ const char *inst_group_name(enum inst_group g)
 	return "other";
 }
 
-bool inst_state_failed(enum inst_state s)
+bool instance_state_failed(enum inst_state s)
 {
-	return inst_state_group(s) == IG_FAILED;
+	return instance_state_group(s) == IG_FAILED;
 }
 
-bool inst_state_billing_compute(enum inst_state s)
+bool instance_state_billing_compute(enum inst_state s)
 {
 	return s == IS_RUNNING || s == IS_LOADING || s == IS_STOPPING || s == IS_REBOOTING;
 }
@@ -248,7 +248,7 @@ bool instance_ssh_pick(const struct instance *x, enum ssh_route pref, enum ssh_r
 	return true;
 }
 
-void kv_free(struct kv *v, size_t n)
+void instance_kv_free(struct kv *v, size_t n)
 {
 	(void)n; /* json_map_fields() packs a list, texts and all, in one block */
 	free(v);
@@ -261,13 +261,13 @@ void instance_clear(struct instance *x)
 			  &x->ssh_host, &x->public_ip, &x->geolocation, &x->verification,
 			  &x->template_hash_id, &x->template_name };
 	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
-		if (!model_interned(*strs[i])) /* repeated values are interned (json_map) */
+		if (!intern_has(*strs[i])) /* repeated values are interned (json_map) */
 			free(*strs[i]);
 		*strs[i] = NULL;
 	}
 	free(x->ports);
 	x->ports = NULL;
-	kv_free(x->fields, x->nfields);
+	instance_kv_free(x->fields, x->nfields);
 	x->fields = NULL;
 	x->nfields = 0;
 	/* the env list is built item by item (map_env), not packed: free each */
@@ -281,7 +281,7 @@ void instance_clear(struct instance *x)
 	x->nenv = 0;
 }
 
-void instances_free(struct instance *v, size_t n)
+void instance_free_all(struct instance *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++)
 		instance_clear(&v[i]);
@@ -312,5 +312,5 @@ bool instance_never_started(const struct instance *x)
 
 bool instance_prepay_asks(const struct instance *x)
 {
-	return inst_state_failed(x->state);
+	return instance_state_failed(x->state);
 }

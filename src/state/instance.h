@@ -13,7 +13,7 @@
 
 #include "base/config.h" /* enum ssh_route */
 
-/* Display state derived from actual/intended/cur/next status (model_derive_state). */
+/* Display state derived from actual/intended/cur/next status (instance_derive_state). */
 enum inst_state {
 	IS_PROVISIONING, /* actual_status null: being provisioned */
 	IS_LOADING,      /* image downloading */
@@ -46,7 +46,7 @@ struct port_map {
 struct instance {
 	long id;
 	uint64_t rev;         /* the record's version: a new number for every irow made
-				 (irow_new), kept while a sweep finds it unchanged; a
+				 (instance_row_new), kept while a sweep finds it unchanged; a
 				 view reformats a row only when its rev moved */
 	char *label;
 	char *actual_status;  /* "" while provisioning (null) */
@@ -109,33 +109,33 @@ struct irow {
 };
 /* Takes over the contents of *x (which is zeroed); refs 1; gives the
  * record a new rev (any thread: the counter is atomic). */
-struct irow *irow_new(struct instance *x);
+struct irow *instance_row_new(struct instance *x);
 /* Are two records the same in every field kept (strings, numbers, ports,
  * the received fields and env)?  rev is not compared.  Pure. */
 bool instance_same(const struct instance *a, const struct instance *b);
-struct irow *irow_ref(struct irow *r);
-void irow_unref(struct irow *r);   /* NULL ok; frees at the last reference */
+struct irow *instance_row_ref(struct irow *r);
+void instance_row_unref(struct irow *r);   /* NULL ok; frees at the last reference */
 
 /* Pure helpers. */
-enum inst_state model_derive_state(const char *actual, const char *intended,
+enum inst_state instance_derive_state(const char *actual, const char *intended,
 				   const char *cur, const char *next);
-/* The display state of a mapped record: model_derive_state of its statuses,
+/* The display state of a mapped record: instance_derive_state of its statuses,
  * IS_OUTBID for an interruptible (is_bid) that is stopped or exited while
  * its status_msg says it was outbid (the service stops it, intended_status
  * "stopped", and keeps its disk: only the message tells it from a stop by
  * the user).  The one place an outbid is recognised. */
 enum inst_state instance_state(const struct instance *x);
-const char *inst_state_name(enum inst_state s);  /* "running", "stopped", "crashed", ... */
+const char *instance_state_name(enum inst_state s);  /* "running", "stopped", "crashed", ... */
 /* The one grouping of states that the header counts, the filter's
  * status=GROUP and the status column's colour all use: running; booting
  * (provisioning, loading, starting, rebooting); stopped (stopped,
  * stopping); failed (SPEC rule 1: crashed, failed start, unknown,
  * offline); other (frozen, other). */
 enum inst_group { IG_RUNNING, IG_BOOTING, IG_STOPPED, IG_FAILED, IG_OUTBID, IG_OTHER, IG__COUNT };
-enum inst_group inst_state_group(enum inst_state s);
-const char *inst_group_name(enum inst_group g);  /* "running", "booting", ..., "failed", "outbid", "other" */
-bool inst_state_failed(enum inst_state s);        /* inst_state_group() == IG_FAILED */
-bool inst_state_billing_compute(enum inst_state s); /* GPU billed now */
+enum inst_group instance_state_group(enum inst_state s);
+const char *instance_group_name(enum inst_group g);  /* "running", "booting", ..., "failed", "outbid", "other" */
+bool instance_state_failed(enum inst_state s);        /* instance_state_group() == IG_FAILED */
+bool instance_state_billing_compute(enum inst_state s); /* GPU billed now */
 /* Where to SSH: the direct address (public_ip, ports["22/tcp"]) when the
  * instance has one, else the service's proxy (ssh_host:ssh_port).  False when
  * neither is known yet.  Pure. */
@@ -167,7 +167,7 @@ bool instance_prepay_asks(const struct instance *x);
 
 /* Freeing records (used by the model and by mappers on error paths). */
 void instance_clear(struct instance *x);
-void instances_free(struct instance *v, size_t n);
-void kv_free(struct kv *v, size_t n); /* a list made by json_map_fields() (one block) */
+void instance_free_all(struct instance *v, size_t n);
+void instance_kv_free(struct kv *v, size_t n); /* a list made by json_map_fields() (one block) */
 
 #endif

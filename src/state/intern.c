@@ -21,7 +21,7 @@ static struct {
 	char pool[INTERN_POOL];
 } intern = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
-const char *model_intern(const char *s, size_t len, bool (*classify)(const char *), bool *flag)
+const char *intern_str(const char *s, size_t len, bool (*classify)(const char *), bool *flag)
 {
 	uint64_t h = 1469598103934665603ull; /* FNV-1a */
 	for (size_t i = 0; i < len; i++)
@@ -56,7 +56,7 @@ const char *model_intern(const char *s, size_t len, bool (*classify)(const char 
 	return r;
 }
 
-bool model_interned(const char *p)
+bool intern_has(const char *p)
 {
 	return p >= intern.pool && p < intern.pool + INTERN_POOL;
 }

@@ -12,8 +12,8 @@
  * full (the caller then keeps its own copy).  On first insertion classify(s)
  * is called once under the lock and its answer is kept: *flag receives it
  * on every call (the secret check once per key name). */
-const char *model_intern(const char *s, size_t len, bool (*classify)(const char *), bool *flag);
+const char *intern_str(const char *s, size_t len, bool (*classify)(const char *), bool *flag);
 /* Is p a pointer into the intern pool?  Any thread, no lock. */
-bool model_interned(const char *p);
+bool intern_has(const char *p);
 
 #endif

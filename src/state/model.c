@@ -62,13 +62,13 @@ static void part_unref(struct part *p)
 	case PART_INST: {
 		const struct instance **v = p->v;
 		for (size_t i = 0; i < p->n; i++)
-			irow_unref(irow_of(v[i]));
+			instance_row_unref(irow_of(v[i]));
 		free(p->v);
 		break;
 	}
-	case PART_USER: user_free(p->v); break;
-	case PART_WG: workergroups_free(p->v, p->n); break;
-	case PART_EP: endpoints_free(p->v, p->n); break;
+	case PART_USER: model_user_free(p->v); break;
+	case PART_WG: model_workergroups_free(p->v, p->n); break;
+	case PART_EP: model_endpoints_free(p->v, p->n); break;
 	}
 	free(p);
 }
@@ -175,7 +175,7 @@ void model_free(struct model *m)
 	free(m->announced);
 	free(m->states);
 	for (size_t i = 0; i < m->nresults; i++)
-		call_result_free(&m->results[i]);
+		model_call_result_free(&m->results[i]);
 	pthread_mutex_destroy(&m->mu);
 	free(m);
 }
@@ -252,7 +252,7 @@ static size_t newly_failed_locked(struct model *m, const struct instance *const 
 	size_t nf = 0, nnew = 0;
 	long *fresh = xcalloc(n ? n : 1, sizeof *fresh);
 	for (size_t i = 0; i < n; i++) {
-		if (!inst_state_failed(v[i]->state))
+		if (!instance_state_failed(v[i]->state))
 			continue;
 		long key = v[i]->id * (long)IS__COUNT + (long)v[i]->state;
 		now_failed[nf++] = key;
@@ -318,15 +318,15 @@ static void announce_changes(struct model *m, const struct snap *s, const struct
 			     size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		const struct instance *x = snapshot_find_instance(&s->pub, ch[i].id);
+		const struct instance *x = model_snapshot_find(&s->pub, ch[i].id);
 		if (!x)
 			continue;
-		enum ev_level l = inst_state_failed(x->state) ? EV_WARN
+		enum ev_level l = instance_state_failed(x->state) ? EV_WARN
 				  : x->state == IS_RUNNING  ? EV_OK
 							    : EV_INFO;
 		model_event(m, l, -1, 0, x->id, EVF_QUIET | EVF_STATE, "instance %ld (%s): %s -> %s",
-			    x->id, x->label[0] ? x->label : x->gpu_name, inst_state_name(ch[i].state),
-			    inst_state_name(x->state));
+			    x->id, x->label[0] ? x->label : x->gpu_name, instance_state_name(ch[i].state),
+			    instance_state_name(x->state));
 	}
 }
 
@@ -334,12 +334,12 @@ static void announce_changes(struct model *m, const struct snap *s, const struct
 static void announce(struct model *m, const struct snap *s, const long *fresh, size_t nfresh)
 {
 	for (size_t i = 0; i < nfresh; i++) {
-		const struct instance *x = snapshot_find_instance(&s->pub, fresh[i]);
+		const struct instance *x = model_snapshot_find(&s->pub, fresh[i]);
 		if (!x)
 			continue;
 		model_event(m, EV_ERROR, -1, 0, x->id, EVF_FAILED_INSTANCE,
 			    "instance %ld (%s) is %s%s%s: destroy it and rent another offer", x->id,
-			    x->label[0] ? x->label : x->gpu_name, inst_state_name(x->state),
+			    x->label[0] ? x->label : x->gpu_name, instance_state_name(x->state),
 			    x->status_msg[0] ? ": " : "", x->status_msg);
 	}
 }
@@ -351,7 +351,7 @@ void model_publish_rows(struct model *m, struct irow *const *rows, size_t n,
 	 * records, each holding a reference (8 bytes a row per publish) */
 	const struct instance **v = n ? xmalloc(n * sizeof *v) : NULL;
 	for (size_t i = 0; i < n; i++)
-		v[i] = &irow_ref(rows[i])->x;
+		v[i] = &instance_row_ref(rows[i])->x;
 	struct part *p = part_new(PART_INST, v, n);
 	pthread_mutex_lock(&m->mu);
 	struct snap *s = snap_clone(m->cur);
@@ -383,11 +383,11 @@ void model_set_instances(struct model *m, struct instance *v, size_t n, double n
 		qsort(v, n, sizeof *v, cmp_inst_id);
 	struct irow **rows = n ? xmalloc(n * sizeof *rows) : NULL;
 	for (size_t i = 0; i < n; i++)
-		rows[i] = irow_new(&v[i]);
+		rows[i] = instance_row_new(&v[i]);
 	free(v);
 	model_publish_rows(m, rows, n, NULL, now);
 	for (size_t i = 0; i < n; i++)
-		irow_unref(rows[i]);
+		instance_row_unref(rows[i]);
 	free(rows);
 }
 
@@ -539,7 +539,7 @@ void model_set_actions_waiting(struct model *m, int n)
 	model_wake(m);
 }
 
-void call_result_free(struct call_result *r)
+void model_call_result_free(struct call_result *r)
 {
 	if (r->value) {
 		if (r->free_value)
@@ -554,7 +554,7 @@ void call_result_free(struct call_result *r)
 static void result_remove(struct model *m, size_t i, bool free_it)
 {
 	if (free_it)
-		call_result_free(&m->results[i]);
+		model_call_result_free(&m->results[i]);
 	memmove(m->results + i, m->results + i + 1, (m->nresults - i - 1) * sizeof *m->results);
 	m->nresults--;
 }
@@ -581,7 +581,7 @@ void model_put_result(struct model *m, const struct call_result *r)
 	pthread_mutex_unlock(&m->mu);
 	model_wake(m); /* the view waiting for this answer draws it now, not at its next tick */
 	for (size_t i = 0; i < nold; i++) /* values freed with no lock held */
-		call_result_free(&old[i]);
+		model_call_result_free(&old[i]);
 }
 
 bool model_take_result(struct model *m, int req_id, struct call_result *out)
@@ -603,7 +603,7 @@ void model_drop_result(struct model *m, int req_id)
 {
 	struct call_result r;
 	if (model_take_result(m, req_id, &r))
-		call_result_free(&r);
+		model_call_result_free(&r);
 }
 
 uint64_t model_event(struct model *m, enum ev_level lvl, int job_kind, int job_id,
@@ -652,7 +652,7 @@ void model_count_states(const struct instance *const *v, size_t n, struct state_
 {
 	memset(c, 0, sizeof *c);
 	for (size_t i = 0; i < n; i++)
-		switch (inst_state_group(v[i]->state)) {
+		switch (instance_state_group(v[i]->state)) {
 		case IG_RUNNING: c->running++; break;
 		case IG_BOOTING: c->booting++; break;
 		case IG_STOPPED: c->stopped++; break;
@@ -662,7 +662,7 @@ void model_count_states(const struct instance *const *v, size_t n, struct state_
 		}
 }
 
-const struct instance *snapshot_find_instance(const struct snapshot *s, long id)
+const struct instance *model_snapshot_find(const struct snapshot *s, long id)
 {
 	size_t lo = 0, hi = s->ninstances; /* the rows are sorted by id */
 	while (lo < hi) {
@@ -678,7 +678,7 @@ const struct instance *snapshot_find_instance(const struct snapshot *s, long id)
 	return NULL;
 }
 
-bool snapshot_pending(const struct snapshot *s, long instance_id, int kind)
+bool model_snapshot_pending(const struct snapshot *s, long instance_id, int kind)
 {
 	for (size_t i = 0; i < s->npending; i++)
 		if (s->pending[i].instance_id == instance_id && (kind < 0 || s->pending[i].kind == kind))
@@ -686,7 +686,7 @@ bool snapshot_pending(const struct snapshot *s, long instance_id, int kind)
 	return false;
 }
 
-const struct unsure *snapshot_unsure(const struct snapshot *s, long instance_id)
+const struct unsure *model_snapshot_unsure(const struct snapshot *s, long instance_id)
 {
 	for (size_t i = 0; i < s->nunsure; i++)
 		if (s->unsure[i].instance_id == instance_id)
@@ -694,7 +694,7 @@ const struct unsure *snapshot_unsure(const struct snapshot *s, long instance_id)
 	return NULL;
 }
 
-void user_free(struct user *u)
+void model_user_free(struct user *u)
 {
 	if (!u)
 		return;
@@ -703,11 +703,11 @@ void user_free(struct user *u)
 	free(u->fullname);
 	free(u->tfa_status);
 	free(u->ssh_key);
-	kv_free(u->fields, u->nfields);
+	instance_kv_free(u->fields, u->nfields);
 	free(u);
 }
 
-void workergroup_clear(struct workergroup *g)
+void model_workergroup_clear(struct workergroup *g)
 {
 	free(g->endpoint_name);
 	free(g->template_hash);
@@ -717,14 +717,14 @@ void workergroup_clear(struct workergroup *g)
 	memset(g, 0, sizeof *g);
 }
 
-void workergroups_free(struct workergroup *v, size_t n)
+void model_workergroups_free(struct workergroup *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++)
-		workergroup_clear(&v[i]);
+		model_workergroup_clear(&v[i]);
 	free(v);
 }
 
-void endpoint_clear(struct endpoint *e)
+void model_endpoint_clear(struct endpoint *e)
 {
 	free(e->endpoint_name);
 	free(e->endpoint_state);
@@ -732,9 +732,9 @@ void endpoint_clear(struct endpoint *e)
 	memset(e, 0, sizeof *e);
 }
 
-void endpoints_free(struct endpoint *v, size_t n)
+void model_endpoints_free(struct endpoint *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++)
-		endpoint_clear(&v[i]);
+		model_endpoint_clear(&v[i]);
 	free(v);
 }

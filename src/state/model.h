@@ -167,7 +167,7 @@ void model_release(const struct snapshot *s);
 uint64_t model_generation(struct model *m);
 
 /* Poller thread (writer).  The arrays are taken over (freed with
- * workergroups_free() etc. when the last snapshot using them goes;
+ * model_workergroups_free() etc. when the last snapshot using them goes;
  * model_set_instances makes each instance an irow and frees v at once). */
 void model_set_instances(struct model *m, struct instance *v, size_t n, double now);
 /* Poller thread: publish the rows it holds (sorted by id, each referenced
@@ -217,12 +217,12 @@ struct call_result {
  * MODEL_MAX_RESULTS untaken results the oldest is freed. */
 void model_put_result(struct model *m, const struct call_result *r);
 /* UI thread (any thread): take the result of req_id: true and *out filled;
- * the value is then the caller's (free it with call_result_free). */
+ * the value is then the caller's (free it with model_call_result_free). */
 bool model_take_result(struct model *m, int req_id, struct call_result *out);
 /* Any thread: drop an untaken result (a view that went away). */
 void model_drop_result(struct model *m, int req_id);
 /* Free a taken result's value. */
-void call_result_free(struct call_result *r);
+void model_call_result_free(struct call_result *r);
 
 /* Any thread: append an event (the text is formatted, then sanitised). */
 uint64_t model_event(struct model *m, enum ev_level lvl, int job_kind, int job_id,
@@ -231,7 +231,7 @@ uint64_t model_event(struct model *m, enum ev_level lvl, int job_kind, int job_i
 /* Any thread: copy up to max events with seq > after, oldest first. */
 size_t model_events(struct model *m, uint64_t after, struct event *out, size_t max);
 
-/* Rows by state group (inst_state_group), for the header ("5 running, 2
+/* Rows by state group (instance_state_group), for the header ("5 running, 2
  * booting, 1 stopped, 4 failed"). */
 struct state_counts {
 	size_t running;   /* IG_RUNNING */
@@ -243,16 +243,16 @@ struct state_counts {
 };
 void model_count_states(const struct instance *const *v, size_t n, struct state_counts *c);
 /* The row of an instance (binary search by id), or NULL. */
-const struct instance *snapshot_find_instance(const struct snapshot *s, long id);
-bool snapshot_pending(const struct snapshot *s, long instance_id, int kind); /* kind -1: any */
+const struct instance *model_snapshot_find(const struct snapshot *s, long id);
+bool model_snapshot_pending(const struct snapshot *s, long instance_id, int kind); /* kind -1: any */
 /* The unknown-outcome mark of an instance (the first), or NULL. */
-const struct unsure *snapshot_unsure(const struct snapshot *s, long instance_id);
+const struct unsure *model_snapshot_unsure(const struct snapshot *s, long instance_id);
 
 /* Freeing records (used by the model and by mappers on error paths). */
-void user_free(struct user *u);
-void workergroup_clear(struct workergroup *g); /* frees what *g owns, zeroes *g */
-void workergroups_free(struct workergroup *v, size_t n);
-void endpoint_clear(struct endpoint *e);       /* frees what *e owns, zeroes *e */
-void endpoints_free(struct endpoint *v, size_t n);
+void model_user_free(struct user *u);
+void model_workergroup_clear(struct workergroup *g); /* frees what *g owns, zeroes *g */
+void model_workergroups_free(struct workergroup *v, size_t n);
+void model_endpoint_clear(struct endpoint *e);       /* frees what *e owns, zeroes *e */
+void model_endpoints_free(struct endpoint *v, size_t n);
 
 #endif

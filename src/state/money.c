@@ -14,7 +14,7 @@
  * to within this much GPU time. */
 #define BOOT_ALLOWANCE_S 600.0
 
-bool money_storage_only(const struct instance *x) { return !inst_state_billing_compute(x->state); }
+bool money_storage_only(const struct instance *x) { return !instance_state_billing_compute(x->state); }
 
 double money_row_rate(const struct instance *x)
 {
@@ -43,7 +43,7 @@ void money_cost_so_far(const struct instance *x, double now, struct cost_estimat
 		return;
 	double age = now - x->start_date;
 	double known = 0;
-	if (inst_state_billing_compute(x->state) && isfinite(x->uptime_mins) && x->uptime_mins > 0)
+	if (instance_state_billing_compute(x->state) && isfinite(x->uptime_mins) && x->uptime_mins > 0)
 		known = x->uptime_mins * 60.0;
 	if (known > age)
 		known = age;

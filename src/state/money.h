@@ -4,7 +4,7 @@
  *
  * Billing (SPEC rule 7, API-NOTES "Billing"): storage is charged from
  * creation in every state; the GPU only while the instance runs
- * (inst_state_billing_compute).  dph_total = dph_base + storage_total_cost.
+ * (instance_state_billing_compute).  dph_total = dph_base + storage_total_cost.
  *
  * Pure, any thread; no curses, no I/O. */
 #ifndef RENTOP_MONEY_H

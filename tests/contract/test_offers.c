@@ -298,7 +298,7 @@ static json_t *as_cli_sends(const json_t *v)
 
 /* Every searchable template field of SPEC.md, as the CLI sends it (what
  * rentop's `:templates QUERY` and `--dump templates --query` send through
- * templates_query_call): field=VALUE of a template finds that template and
+ * api_templates_query_call): field=VALUE of a template finds that template and
  * only templates with that value; field!=VALUE leaves it out. */
 static void test_template_search_every_field_as_the_cli_sends_it(void **state)
 {

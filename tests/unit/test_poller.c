@@ -237,7 +237,7 @@ struct label_wait {
 static bool has_label(const struct snapshot *s, void *arg)
 {
 	struct label_wait *w = arg;
-	const struct instance *x = snapshot_find_instance(s, w->id);
+	const struct instance *x = model_snapshot_find(s, w->id);
 	return x && strcmp(x->label, w->label) == 0;
 }
 
@@ -335,7 +335,7 @@ static void fills_model_and_runs_jobs(void **state)
 	assert_int_equal(cr.req_id, jid);
 	assert_int_equal(cr.outcome, CALL_ERROR);
 	assert_string_equal(cr.err.msg, ev.text); /* the event's sentence */
-	call_result_free(&cr);
+	model_call_result_free(&cr);
 	assert_false(model_take_result(m, jid, &cr)); /* taken once */
 
 	/* destroy: gone from the model after the refresh */
@@ -480,9 +480,9 @@ static void destroy_needs_tfa_then_login(void **state)
 	assert_int_equal(jobs_resubmit(j, &destroy, destroy_id), JOBS_OK);
 	assert_true(job_result_wait(m, destroy_id, &cr));
 	assert_int_equal(cr.outcome, CALL_OK);
-	call_result_free(&cr);
+	model_call_result_free(&cr);
 	s = model_acquire(m);
-	assert_null(snapshot_find_instance(s, id));
+	assert_null(model_snapshot_find(s, id));
 	model_release(s);
 
 	/* no event ever carried a key */
@@ -742,7 +742,7 @@ struct offers_val {
 static void offers_val_free(void *p)
 {
 	struct offers_val *o = p;
-	offers_free(o->v, o->n);
+	json_map_offers_free(o->v, o->n);
 	free(o);
 }
 
@@ -771,7 +771,7 @@ static void *map_user(const json_t *root, struct api_error *e)
 
 static void user_val_free(void *p)
 {
-	user_free(p);
+	model_user_free(p);
 }
 
 /* Wait (up to ~20 s) for the result of req_id. */
@@ -809,7 +809,7 @@ static long find_offer(struct jobs *j, struct model *m, const struct config *c, 
 	for (size_t i = 0; i < o->n && !id; i++)
 		if (o->v[i].rentable && skip-- == 0)
 			id = o->v[i].id;
-	call_result_free(&r);
+	model_call_result_free(&r);
 	assert_true(id > 0);
 	return id;
 }
@@ -1002,7 +1002,7 @@ static void on_demand_calls(void **state)
 	assert_int_equal(r.outcome, CALL_UNKNOWN);
 	assert_null(r.value);
 	assert_int_equal(sim_count(path, "PUT", false), 1);
-	call_result_free(&r);
+	model_call_result_free(&r);
 	/* a refused action: the service's error, nothing else sent */
 	memset(&jc, 0, sizeof jc);
 	jc.call = api_label(&c, 999999999, "x");
@@ -1029,7 +1029,7 @@ static void on_demand_calls(void **state)
 		assert_int_equal(r.outcome, CALL_OK);
 		struct user *u = r.value;
 		assert_true(u->id > 0);
-		call_result_free(&r);
+		model_call_result_free(&r);
 	}
 	/* hidden: not re-issued */
 	jobs_set_visible(j, sid, false);
@@ -1041,7 +1041,7 @@ static void on_demand_calls(void **state)
 	model_drop_result(m, sid);
 	jobs_set_visible(j, sid, true);
 	assert_true(take_result(m, sid, &r));
-	call_result_free(&r);
+	model_call_result_free(&r);
 	jobs_unsubscribe(j, sid);
 	assert_false(jobs_subscribed(j, sid));
 	usleep(1300 * 1000);
@@ -1114,7 +1114,7 @@ static void on_demand_plain_text(void **state)
 	assert_int_equal(r.outcome, CALL_OK);
 	char *url = r.value;
 	r.value = NULL;
-	call_result_free(&r);
+	model_call_result_free(&r);
 	assert_non_null(url);
 	bool pending = false, ready = false;
 	for (int k = 0; k < 40 && !ready; k++) {
@@ -1135,7 +1135,7 @@ static void on_demand_plain_text(void **state)
 			assert_non_null(strstr(r.value, "loss")); /* the simulator's training log */
 			ready = true;
 		}
-		call_result_free(&r);
+		model_call_result_free(&r);
 	}
 	assert_true(pending); /* served 2 s after the request: 404 first */
 	assert_true(ready);
@@ -1240,7 +1240,7 @@ static void on_demand_action_tfa_cancelled(void **state)
 	assert_int_equal(r.outcome, CALL_ERROR);
 	assert_int_equal(r.err.cls, AE_NEEDS_TFA);
 	assert_non_null(strstr(r.err.msg, "cancelled"));
-	call_result_free(&r);
+	model_call_result_free(&r);
 	/* a later login sends nothing more */
 	struct job_req lr;
 	memset(&lr, 0, sizeof lr);
@@ -1267,12 +1267,12 @@ static void on_demand_action_tfa_cancelled(void **state)
  * quick retries), and cleared when a later re-read tells: took effect. */
 static bool marked(const struct snapshot *s, void *arg)
 {
-	return snapshot_unsure(s, *(long *)arg) != NULL;
+	return model_snapshot_unsure(s, *(long *)arg) != NULL;
 }
 
 static bool unmarked(const struct snapshot *s, void *arg)
 {
-	return snapshot_unsure(s, *(long *)arg) == NULL;
+	return model_snapshot_unsure(s, *(long *)arg) == NULL;
 }
 
 /* The first event with flag EVF_RESOLVED for job_id (~20 s). */

@@ -188,7 +188,7 @@ static void test_job_result_routed_by_request_id(void **state)
 	assert_false(dialog_open(&a->dlg));
 	struct call_result other;
 	assert_true(model_take_result(a->m, id + 1000, &other));
-	call_result_free(&other);
+	model_call_result_free(&other);
 	/* its own: the bid input again, with what was typed and why; taken */
 	job_failed(a, id);
 	assert_true(dialog_open(&a->dlg));

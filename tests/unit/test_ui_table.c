@@ -254,7 +254,7 @@ static struct instance inst(long id, const char *actual, const char *intended)
 	x.actual_status = (char *)actual;
 	x.intended_status = (char *)intended;
 	x.cur_state = x.next_state = x.status_msg = (char *)"";
-	x.state = model_derive_state(actual, intended, "", "");
+	x.state = instance_derive_state(actual, intended, "", "");
 	x.gpu_name = (char *)"RTX 4090";
 	x.num_gpus = 2;
 	x.gpu_util = NAN;

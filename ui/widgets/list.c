@@ -208,7 +208,7 @@ bool list_action(struct list *l, enum action act)
 {
 	long page = l->height > 1 ? l->height - 1 : 1;
 	long all = (long)l->nshown;
-	if (!action_builtin(act))
+	if (!keymap_action_builtin(act))
 		return false;
 	switch (act) {
 	case ACT_UP: list_move(l, -1); return true;

@@ -31,7 +31,7 @@ int modal_call_send(struct modal_call *mc, struct jobs *j, struct job_call *c, s
 /* Whether a call is awaited. */
 bool modal_call_pending(const struct modal_call *mc);
 /* The awaited call's result, once: true with *r filled (free it with
- * call_result_free); mc awaits nothing after. */
+ * model_call_result_free); mc awaits nothing after. */
 bool modal_call_take(struct modal_call *mc, struct model *m, struct call_result *r);
 /* The modal closes first: the result, when it comes, is dropped. */
 void modal_call_drop(struct modal_call *mc, struct model *m);

@@ -463,7 +463,7 @@ static void acct_snapshot(struct app *a, void *st, bool rows)
 			util_strlcpy(v->err[k], r.err.msg, sizeof v->err[k]);
 		}
 		account_change_reread(a, v, (enum list_kind)k, &r);
-		call_result_free(&r);
+		model_call_result_free(&r);
 		changed = true;
 	}
 	if (v->rep_sub && model_take_result(a->m, v->rep_sub, &r)) {
@@ -476,22 +476,22 @@ static void acct_snapshot(struct app *a, void *st, bool rows)
 		} else if (r.outcome != CALL_OK) {
 			util_strlcpy(v->rep_err, r.err.msg, sizeof v->rep_err);
 		}
-		call_result_free(&r);
+		model_call_result_free(&r);
 		changed = true;
 	}
 	if (v->reveal_req && model_take_result(a->m, v->reveal_req, &r)) {
 		account_env_reveal_done(a, v, &r);
-		call_result_free(&r);
+		model_call_result_free(&r);
 		changed = true;
 	}
 	if (v->own_req && model_take_result(a->m, v->own_req, &r)) {
 		account_keys_own_done(a, v, &r);
-		call_result_free(&r);
+		model_call_result_free(&r);
 		changed = true;
 	}
 	if (modal_call_take(&v->call, a->m, &r)) {
 		account_change_done(a, v, &r);
-		call_result_free(&r);
+		model_call_result_free(&r);
 		changed = true;
 	}
 	tfa_closed_check(a, v);
@@ -571,7 +571,7 @@ static const struct action_row acct_rows[AA__COUNT] = {
 static bool acct_action(struct app *a, void *st, enum action act)
 {
 	struct acct_view *v = st;
-	int which = action_row_of(acct_rows, AA__COUNT, act);
+	int which = keymap_action_row_of(acct_rows, AA__COUNT, act);
 	if (which < 0) /* not one of ours: the list moves (view_ops.list), or another's run */
 		return false;
 	switch ((enum acct_act)which) {
@@ -646,7 +646,7 @@ static void acct_command(struct app *a, void *st, const char *args)
 
 void pane_account_reports_keys(struct keymap *km, int ctx)
 {
-	action_bind(km, ctx, &account_reports_m_row);
+	keymap_action_bind(km, ctx, &account_reports_m_row);
 }
 
 /* The sections' contexts (before the table binds their rows), and the
@@ -656,14 +656,14 @@ static void acct_keys(struct keymap *km, int ctx)
 	for (int s = 0; s < SEC__COUNT; s++) {
 		if (!secs[s].ctx)
 			continue;
-		sec_ctx[s] = km_ctx_register(secs[s].ctx, secs[s].heading, CTXF_LIST | CTXF_SECTION, ctx);
+		sec_ctx[s] = keymap_ctx_register(secs[s].ctx, secs[s].heading, CTXF_LIST | CTXF_SECTION, ctx);
 		if (sec_ctx[s] < 0) {
 			sec_ctx[s] = 0; /* full: the section falls back to the view's keys */
 			continue;
 		}
 		keymap_ctx_defaults(km, sec_ctx[s]);
-		action_bind(km, sec_ctx[s], &acct_rows[AA_NEXT]);
-		action_bind(km, sec_ctx[s], &acct_rows[AA_PREV]);
+		keymap_action_bind(km, sec_ctx[s], &acct_rows[AA_NEXT]);
+		keymap_action_bind(km, sec_ctx[s], &acct_rows[AA_PREV]);
 	}
 }
 

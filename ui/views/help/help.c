@@ -32,15 +32,15 @@ static size_t add(struct help_line *out, size_t n, size_t max, bool heading, con
 size_t help_build(const struct keymap *km, bool read_only, struct help_line *out, size_t max)
 {
 	size_t n = 0;
-	for (int c = 0; c < km_ctx_count(); c++) {
+	for (int c = 0; c < keymap_ctx_count(); c++) {
 		bool any = false;
-		for (int a = 0; a < action_count(); a++) {
-			unsigned f = action_flags((enum action)a);
+		for (int a = 0; a < keymap_action_count(); a++) {
+			unsigned f = keymap_action_flags((enum action)a);
 			bool here = c == CTX_GLOBAL ? (f & AF_GLOBAL)
-						    : !(f & AF_GLOBAL) && action_allowed((enum action)a, c);
+						    : !(f & AF_GLOBAL) && keymap_action_allowed((enum action)a, c);
 			/* a section lists only its own keys: the rest is under its view */
-			if (here && (km_ctx_flags(c) & CTXF_SECTION) &&
-			    action_allowed((enum action)a, km_ctx_parent(c)))
+			if (here && (keymap_ctx_flags(c) & CTXF_SECTION) &&
+			    keymap_action_allowed((enum action)a, keymap_ctx_parent(c)))
 				here = false;
 			if (!here)
 				continue;
@@ -53,20 +53,20 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 			if (!any) {
 				if (n)
 					n = add(out, n, max, false, "", "");
-				n = add(out, n, max, true, "", km_ctx_heading(c));
+				n = add(out, n, max, true, "", keymap_ctx_heading(c));
 				if (n && out[n - 1].heading)
 					out[n - 1].ctx = c;
 				any = true;
 			}
 			char text[160];
-			snprintf(text, sizeof text, "%s%s", action_help((enum action)a),
+			snprintf(text, sizeof text, "%s%s", keymap_action_help((enum action)a),
 				 (f & AF_NEEDS_TFA) ? " (asks for a two-factor code)" : "");
 			n = add(out, n, max, false, keys, text);
 		}
 		/* a list's own `/`: every list view filters its rows the same way */
 		char fkeys[64];
 		keymap_keys_for(km, c, ACT_FILTER, fkeys, sizeof fkeys);
-		if (any && (km_ctx_flags(c) & CTXF_FILTER) && fkeys[0])
+		if (any && (keymap_ctx_flags(c) & CTXF_FILTER) && fkeys[0])
 			n = add(out, n, max, false, fkeys,
 				"filter the rows shown: text, column=value, !text (Esc clears)");
 	}
@@ -78,12 +78,12 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 	n = add(out, n, max, false, "Backspace/C-u/C-w", "delete a character; to the start; the word before");
 	n = add(out, n, max, false, "", "");
 	n = add(out, n, max, true, "", "Commands (after :)");
-	for (int c = 1; c < km_ctx_count(); c++) { /* one line a view: never cut */
-		if (km_ctx_flags(c) & CTXF_SECTION)
+	for (int c = 1; c < keymap_ctx_count(); c++) { /* one line a view: never cut */
+		if (keymap_ctx_flags(c) & CTXF_SECTION)
 			continue;
 		char word[64], what[160];
-		snprintf(word, sizeof word, ":%s", km_ctx_name(c));
-		snprintf(what, sizeof what, "open: %s", km_ctx_heading(c));
+		snprintf(word, sizeof word, ":%s", keymap_ctx_name(c));
+		snprintf(what, sizeof what, "open: %s", keymap_ctx_heading(c));
 		n = add(out, n, max, false, word, what);
 	}
 	n = add(out, n, max, false, ":ACTION", "run an action on the selection, as its key does (:stop, :ssh, ...)");
@@ -108,7 +108,7 @@ size_t help_section_line(const struct help_line *l, size_t n, int ctx)
 		for (size_t i = 0; i < n; i++)
 			if (l[i].heading && l[i].ctx == ctx)
 				return i;
-		ctx = km_ctx_parent(ctx);
+		ctx = keymap_ctx_parent(ctx);
 	}
 	return 0;
 }

@@ -174,7 +174,7 @@ static void open_input(struct app *a, struct inst_dialogs *d, enum inst_op op,
 void inst_dialogs_action(struct app *a, enum inst_op op, long id)
 {
 	struct inst_dialogs *d = state(a);
-	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
+	const struct instance *x = a->snap ? model_snapshot_find(a->snap, id) : NULL;
 	if (!d)
 		return;
 	if (!x) {
@@ -216,7 +216,7 @@ void inst_dialogs_action(struct app *a, enum inst_op op, long id)
 		if (instance_prepay_asks(x)) {
 			/* credit parked on an instance that cannot run: asked first */
 			char why[200];
-			snprintf(why, sizeof why, "%s%s%.150s", inst_state_name(x->state),
+			snprintf(why, sizeof why, "%s%s%.150s", instance_state_name(x->state),
 				 x->status_msg && x->status_msg[0] ? ": " : "",
 				 x->status_msg ? x->status_msg : "");
 			snprintf(text, sizeof text,
@@ -273,7 +273,7 @@ static bool submit_input(struct app *a, struct inst_dialogs *ds)
 	char err[256];
 	switch (d->purpose) {
 	case IDLG_BID: {
-		const struct instance *x = a->snap ? snapshot_find_instance(a->snap, d->instance_id) : NULL;
+		const struct instance *x = a->snap ? model_snapshot_find(a->snap, d->instance_id) : NULL;
 		if (!dialog_parse_bid(d->tb.s, jobs_bid_max(x ? x->num_gpus : 1), &req.amount, err,
 				      sizeof err))
 			goto refuse;
@@ -308,7 +308,7 @@ static bool submit_input(struct app *a, struct inst_dialogs *ds)
 	req.reply = true; /* its end comes back here (inst_dialogs_results) */
 	int rc = jobs_submit(a->jobs, &req, &id);
 	if (rc != JOBS_OK) {
-		snprintf(err, sizeof err, "%s refused: %s", job_kind_name(req.kind), jobs_strerror(rc));
+		snprintf(err, sizeof err, "%s refused: %s", jobs_kind_name(req.kind), jobs_strerror(rc));
 		goto refuse;
 	}
 	app_sent(a, id, &req);
@@ -339,7 +339,7 @@ static void bid_again_result(struct app *a, struct inst_dialogs *ds, enum dlg_re
 	req.kind = JOB_BID;
 	req.instance_id = d->instance_id;
 	req.amount = ds->bid_asked;
-	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, req.instance_id) : NULL;
+	const struct instance *x = a->snap ? model_snapshot_find(a->snap, req.instance_id) : NULL;
 	req.num_gpus = x ? x->num_gpus : 1;
 	dialog_close(d);
 	if (a->read_only) {
@@ -358,7 +358,7 @@ static void confirm_result(struct app *a, struct inst_dialogs *ds)
 	int purpose = d->purpose;
 	dialog_close(d);
 	if (purpose == IDLG_PREPAY_FAILED) { /* then the amount */
-		const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
+		const struct instance *x = a->snap ? model_snapshot_find(a->snap, id) : NULL;
 		if (x)
 			open_input(a, ds, IOP_PREPAY, x);
 		return;
@@ -366,7 +366,7 @@ static void confirm_result(struct app *a, struct inst_dialogs *ds)
 	enum job_kind k = purpose == IDLG_STOP ? JOB_STOP : purpose == IDLG_REBOOT ? JOB_REBOOT
 										   : JOB_DESTROY;
 	if (a->read_only) {
-		app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled", job_kind_name(k));
+		app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled", jobs_kind_name(k));
 		return;
 	}
 	simple_job(a, k, id);
@@ -407,7 +407,7 @@ static void reopen_input(struct app *a, struct inst_dialogs *d, const struct ins
 {
 	if (dialog_open(&a->dlg))
 		return;
-	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, s->instance_id) : NULL;
+	const struct instance *x = a->snap ? model_snapshot_find(a->snap, s->instance_id) : NULL;
 	if (!x)
 		return;
 	enum inst_op op = s->kind == JOB_BID ? IOP_BID : s->kind == JOB_PREPAY ? IOP_PREPAY
@@ -435,6 +435,6 @@ void inst_dialogs_results(struct app *a)
 		if (r.outcome == CALL_ERROR &&
 		    (s.kind == JOB_BID || s.kind == JOB_PREPAY || s.kind == JOB_LABEL))
 			reopen_input(a, d, &s, r.err.msg);
-		call_result_free(&r);
+		model_call_result_free(&r);
 	}
 }

@@ -133,7 +133,7 @@ static void ssh_or_ask(struct app *a, const struct instance *x, bool run)
 
 bool inst_ssh_route(struct app *a, long id, enum ssh_route r, bool run)
 {
-	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
+	const struct instance *x = a->snap ? model_snapshot_find(a->snap, id) : NULL;
 	if (!x) {
 		app_toast(a, ROLE_WARNING, 6, "instance %ld is no longer listed", id);
 		return false;
@@ -150,7 +150,7 @@ bool inst_ssh_route(struct app *a, long id, enum ssh_route r, bool run)
 
 void inst_ssh_args(struct app *a, enum action act, const char *args)
 {
-	const char *word = action_name(act);
+	const char *word = keymap_action_name(act);
 	char route[16], extra[8];
 	int n = sscanf(args, "%15s %7s", route, extra);
 	enum ssh_route r;

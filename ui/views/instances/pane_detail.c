@@ -98,8 +98,8 @@ size_t pane_detail_lines_reveal(const struct instance *x, double now, int reveal
 	char b1[64], b2[64];
 	n = add(out, n, max, "instance", ROLE_TITLE, "%ld%s%s%s", x->id, x->label[0] ? " (" : "",
 		x->label, x->label[0] ? ")" : "");
-	n = add(out, n, max, "status", inst_state_failed(x->state) ? ROLE_FAILED : ROLE_NORMAL,
-		"%s (actual %s, intended %s), %s", inst_state_name(x->state),
+	n = add(out, n, max, "status", instance_state_failed(x->state) ? ROLE_FAILED : ROLE_NORMAL,
+		"%s (actual %s, intended %s), %s", instance_state_name(x->state),
 		x->actual_status[0] ? x->actual_status : "null",
 		x->intended_status[0] ? x->intended_status : "-",
 		x->is_bid ? "interruptible" : "on-demand");
@@ -108,7 +108,7 @@ size_t pane_detail_lines_reveal(const struct instance *x, double now, int reveal
 			"outbid: a higher bid (%s) took its machine; its disk is kept and b bids above "
 			"it to start it again",
 			isfinite(x->min_bid) ? fmt_rate(b1, sizeof b1, x->min_bid) : "price not sent");
-	if (inst_state_failed(x->state))
+	if (instance_state_failed(x->state))
 		n = add(out, n, max, "", ROLE_FAILED, "%s",
 			"this instance has failed: it will not reach running; destroy it (D) and rent another offer");
 	n = add(out, n, max, "status_msg", ROLE_NORMAL, "%s", x->status_msg[0] ? x->status_msg : "-");
@@ -254,7 +254,7 @@ static void detail_line_draw(void *dctx, size_t k, bool sel, int y)
 static void detail_draw(struct app *a, void *st, const struct rect *r)
 {
 	struct detail_view *v = st;
-	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, v->id) : NULL;
+	const struct instance *x = a->snap ? model_snapshot_find(a->snap, v->id) : NULL;
 	const char *f = list_filter(&v->list);
 	char title[300];
 	snprintf(title, sizeof title, " Instance %ld  (Esc or q returns; Up/Down scroll)%s%s", v->id,
@@ -286,7 +286,7 @@ static bool detail_action(struct app *a, void *st, enum action act)
 	struct detail_view *v = st;
 	if (act != reveal_act || act == ACT_NONE)
 		return false; /* the moves are the list's; another action's run handles it */
-	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, v->id) : NULL;
+	const struct instance *x = a->snap ? model_snapshot_find(a->snap, v->id) : NULL;
 	int nenv = x ? (int)x->nenv : 0;
 	v->reveal = v->reveal + 1 < nenv ? v->reveal + 1 : -1;
 	if (!nenv)
@@ -348,7 +348,7 @@ static void detail_clock(struct app *a, void *st)
 static const void *detail_row(const struct app *a, const void *st)
 {
 	const struct detail_view *v = st;
-	return a->snap ? snapshot_find_instance(a->snap, v->id) : NULL;
+	return a->snap ? model_snapshot_find(a->snap, v->id) : NULL;
 }
 
 const struct view_ops view_detail = {

@@ -164,7 +164,7 @@ static void prune_marks(struct inst_view *v, const struct snapshot *s)
 		return;
 	size_t k = 0;
 	for (size_t i = 0; i < v->nmarks; i++)
-		if (snapshot_find_instance(s, v->marks[i]))
+		if (model_snapshot_find(s, v->marks[i]))
 			v->marks[k++] = v->marks[i];
 	v->nmarks = k;
 }
@@ -173,7 +173,7 @@ static void prune_marks(struct inst_view *v, const struct snapshot *s)
  * counts and status=GROUP use the same); stopping is still moving. */
 static enum role state_role(enum inst_state s)
 {
-	switch (inst_state_group(s)) {
+	switch (instance_state_group(s)) {
 	case IG_RUNNING: return ROLE_RUNNING;
 	case IG_BOOTING: return ROLE_LOADING;
 	case IG_STOPPED: return s == IS_STOPPING ? ROLE_LOADING : ROLE_STOPPED;
@@ -190,10 +190,10 @@ static void finish(struct table_row *row, const void *rec, const void *ctx)
 	const struct instance *x = rec;
 	const struct inst_ctx *c = ctx;
 	row->id = x->id;
-	row->role = inst_state_failed(x->state) ? ROLE_FAILED : ROLE_NORMAL;
+	row->role = instance_state_failed(x->state) ? ROLE_FAILED : ROLE_NORMAL;
 	row->cell_role_col = IC_STATUS;
 	row->cell_role = instcol_pending(x, c->s) ? ROLE_PENDING : state_role(x->state);
-	row->group = inst_group_name(inst_state_group(x->state)); /* status=failed */
+	row->group = instance_group_name(instance_state_group(x->state)); /* status=failed */
 }
 
 void pane_instances_row(struct table_row *row, const struct instance *x, const struct snapshot *s,
@@ -411,7 +411,7 @@ static bool bulk_op_of(enum action act, enum bulk_op *op)
 		{ "label", BULK_LABEL },
 	};
 	for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
-		if (act == action_by_name(m[i].name)) {
+		if (act == keymap_action_by_name(m[i].name)) {
 			*op = m[i].op;
 			return true;
 		}
@@ -702,7 +702,7 @@ static void take_bulk(struct app *a, struct inst_view *v)
 	case CALL_UNKNOWN: /* the poller said so in the event log, and re-reads each instance */
 		break;
 	}
-	call_result_free(&r);
+	model_call_result_free(&r);
 	v->req = 0;
 	if (v->bids && ++v->bk < v->bcount) {
 		send_batch(a, v);
@@ -719,7 +719,7 @@ static bool inst_action(struct app *a, void *st, enum action act)
 	struct inst_view *v = st;
 	struct table *t = &v->t;
 	long page = v->rows > 1 ? v->rows - 1 : 1;
-	if (!action_builtin(act)) { /* a registered action: this view's, or its run handles it */
+	if (!keymap_action_builtin(act)) { /* a registered action: this view's, or its run handles it */
 		if (act == act_mark) {
 			const struct table_row *row = table_selected(t);
 			if (row) {
@@ -783,17 +783,17 @@ static const struct action_def destroy_failed_def = {
 
 static void inst_keys(struct keymap *km, int ctx)
 {
-	enum action d = action_register(&detail_def);
-	action_allow(d, ctx);
+	enum action d = keymap_action_register(&detail_def);
+	keymap_action_allow(d, ctx);
 	keymap_default(km, ctx, "Enter", d);
-	act_mark = action_register(&mark_def);
-	action_allow(act_mark, ctx);
+	act_mark = keymap_action_register(&mark_def);
+	keymap_action_allow(act_mark, ctx);
 	keymap_default(km, ctx, "Space", act_mark);
-	act_unmark = action_register(&unmark_def);
-	action_allow(act_unmark, ctx);
+	act_unmark = keymap_action_register(&unmark_def);
+	keymap_action_allow(act_unmark, ctx);
 	keymap_default(km, ctx, "U", act_unmark);
-	act_destroy_failed = action_register(&destroy_failed_def);
-	action_allow(act_destroy_failed, ctx);
+	act_destroy_failed = keymap_action_register(&destroy_failed_def);
+	keymap_action_allow(act_destroy_failed, ctx);
 	inst_actions_keys(km, ctx);
 	pane_offers_replace_keys(km, ctx);
 	pane_account_reports_keys(km, ctx);
@@ -874,7 +874,7 @@ static const void *inst_row(const struct app *a, const void *st)
 {
 	const struct inst_view *v = st;
 	const struct table_row *row = table_selected(&v->t);
-	return row && a->snap ? snapshot_find_instance(a->snap, row->id) : NULL;
+	return row && a->snap ? model_snapshot_find(a->snap, row->id) : NULL;
 }
 
 static const char *inst_filter(struct app *a, void *st, const char *text)

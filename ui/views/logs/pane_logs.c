@@ -427,7 +427,7 @@ static bool take(struct app *a, struct lp_log *L)
 			set_err(L, &r);
 			util_strlcpy(L->first_err, L->err, sizeof L->first_err);
 			L->err[0] = '\0';
-			call_result_free(&r);
+			model_call_result_free(&r);
 			return true;
 		} else if (r.err.cls != AE_NONE && api_logs_fall_back(&r.err) && !first_form) {
 			/* neither form is there: back to the first, and what it said */
@@ -436,7 +436,7 @@ static bool take(struct app *a, struct lp_log *L)
 		} else {
 			set_err(L, &r);
 		}
-		call_result_free(&r);
+		model_call_result_free(&r);
 		return true;
 	}
 	if (!L->req || !model_take_result(a->m, L->req, &r))
@@ -472,7 +472,7 @@ static bool take(struct app *a, struct lp_log *L)
 		L->phase = IP_IDLE;
 		L->next_at = now + LP_INSTANCE_S;
 	}
-	call_result_free(&r);
+	model_call_result_free(&r);
 	return true;
 }
 
@@ -923,7 +923,7 @@ static bool lp_action(struct app *a, void *st, enum action act)
 		return act == ids[LA_CLOSE] ? (view_show(a, 0, 0), true) : false;
 	int h = v->h > 0 ? v->h : 10, w = v->w > 0 ? v->w : 80;
 	long page = h > 1 ? h - 1 : 1;
-	if (action_builtin(act)) {
+	if (keymap_action_builtin(act)) {
 		switch (act) {
 		case ACT_UP: logview_scroll(&L->lv, L->t, h, w, -1); break;
 		case ACT_DOWN: logview_scroll(&L->lv, L->t, h, w, 1); break;
@@ -941,7 +941,7 @@ static bool lp_action(struct app *a, void *st, enum action act)
 			inst_step(a, v, L); /* following again: its refresh, when due */
 		return true;
 	}
-	int la = action_row_of(lp_rows, LA__COUNT, act);
+	int la = keymap_action_row_of(lp_rows, LA__COUNT, act);
 	if (la < 0)
 		return false;
 	switch ((enum lp_act)la) {
@@ -1133,7 +1133,7 @@ static void lp_command(struct app *a, void *st, const char *args)
 			return;
 		}
 	}
-	if (num && s && snapshot_find_instance(s, id)) {
+	if (num && s && model_snapshot_find(s, id)) {
 		char n2[64];
 		snprintf(n2, sizeof n2, "instance %ld", id);
 		open_log(a, LK_INSTANCE, n2, id);

@@ -13,7 +13,7 @@ static const char *launch_names[LAUNCH__COUNT];
 static void init_names(void)
 {
 	for (int i = 0; i < LAUNCH__COUNT; i++)
-		launch_names[i] = create_launch_name((enum create_launch)i);
+		launch_names[i] = api_create_launch_name((enum create_launch)i);
 }
 
 /* The onstart field: refused when even compressed it is over the limit. */
@@ -23,7 +23,7 @@ static bool check_onstart(const struct form_field *f, char *err, size_t n)
 	if (strlen(t) <= CREATE_ONSTART_MAX)
 		return true;
 	size_t wl = 0;
-	char *w = create_onstart_encode(t, &wl);
+	char *w = api_create_onstart_encode(t, &wl);
 	if (w) {
 		free(w);
 		return true;

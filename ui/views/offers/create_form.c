@@ -29,7 +29,7 @@
 
 /* ---- pure: fields ------------------------------------------------------------------ */
 
-void create_tpl_clear(struct create_tpl *t)
+void create_form_tpl_clear(struct create_tpl *t)
 {
 	free(t->env);
 	free(t->onstart);
@@ -73,7 +73,7 @@ void create_form_apply_template(struct form *fm, const struct template_rec *t,
 	struct create_form f;
 	memset(&f, 0, sizeof f);
 	offers_template_form(t, &f);
-	create_tpl_clear(ct);
+	create_form_tpl_clear(ct);
 	util_strlcpy(ct->hash_id, t->hash_id ? t->hash_id : "", sizeof ct->hash_id);
 	if (t->image && *t->image)
 		snprintf(ct->image, sizeof ct->image, "%s%s%s", t->image, t->tag && *t->tag ? ":" : "",
@@ -159,7 +159,7 @@ bool create_form_read(struct form *fm, const struct offer *o, const struct creat
 	f.image_login = form_value(fm, "login");
 	struct create_limits lim = { o->is_bid, o->min_bid, o->disk_space };
 	struct create_errors errs;
-	if (create_form_to_req(&f, &lim, o->id, r, &errs))
+	if (api_create_form_to_req(&f, &lim, o->id, r, &errs))
 		return true;
 	bool first = true;
 	for (int k = 0; k < CF__COUNT; k++) {
@@ -181,31 +181,31 @@ bool create_form_read(struct form *fm, const struct offer *o, const struct creat
 
 /* ---- the draft ---------------------------------------------------------------------- */
 
-void create_draft_clear(struct create_draft *d)
+void create_form_draft_clear(struct create_draft *d)
 {
 	for (int i = 0; i < d->n; i++) {
 		if (d->f[i].text)
 			explicit_bzero(d->f[i].text, strlen(d->f[i].text)); /* env values, a token */
 		free(d->f[i].text);
 	}
-	create_tpl_clear(&d->tpl);
+	create_form_tpl_clear(&d->tpl);
 	memset(d, 0, sizeof *d);
 }
 
 /* A copy of what template t supplies. */
 static void tpl_copy(struct create_tpl *to, const struct create_tpl *from)
 {
-	create_tpl_clear(to);
+	create_form_tpl_clear(to);
 	*to = *from;
 	to->env = from->env ? xstrdup(from->env) : NULL;
 	to->onstart = from->onstart ? xstrdup(from->onstart) : NULL;
 	to->args_str = from->args_str ? xstrdup(from->args_str) : NULL;
 }
 
-void create_draft_save(struct create_draft *d, const struct form *fm, const struct create_tpl *t,
+void create_form_draft_save(struct create_draft *d, const struct form *fm, const struct create_tpl *t,
 		       long offer_id)
 {
-	create_draft_clear(d);
+	create_form_draft_clear(d);
 	for (int i = 0; i < fm->n && d->n < FORM_MAX_FIELDS; i++) {
 		const struct form_field *f = &fm->f[i];
 		struct create_draft_field *g = &d->f[d->n++];
@@ -223,7 +223,7 @@ void create_draft_save(struct create_draft *d, const struct form *fm, const stru
 	d->have = true;
 }
 
-void create_draft_apply(const struct create_draft *d, struct form *fm, struct create_tpl *t,
+void create_form_draft_apply(const struct create_draft *d, struct form *fm, struct create_tpl *t,
 			bool secrets)
 {
 	for (int k = 0; k < d->n; k++) {
@@ -266,7 +266,7 @@ uint64_t create_form_print(const struct form *fm)
 	return h;
 }
 
-void create_bid_note(struct form *fm, const struct offer *o)
+void create_form_bid_note(struct form *fm, const struct offer *o)
 {
 	int i = form_find(fm, "price");
 	if (i < 0 || !o->is_bid)
@@ -297,7 +297,7 @@ struct create_ui {
 	struct create_draft draft; /* the last form discarded (memory only), for the next c */
 };
 
-struct create_ui *create_ui_new(void)
+struct create_ui *create_form_ui_new(void)
 {
 	struct create_ui *c = xcalloc(1, sizeof *c);
 	c->req = xcalloc(1, sizeof *c->req);
@@ -313,7 +313,7 @@ static void close_ui(struct create_ui *c)
 {
 	form_free(&c->fm);
 	dialog_close(&c->dlg);
-	create_tpl_clear(&c->tpl);
+	create_form_tpl_clear(&c->tpl);
 	tpl_picker_close(&c->pick);
 	wipe_req(c);
 	free(c->o.gpu_name);
@@ -323,18 +323,18 @@ static void close_ui(struct create_ui *c)
 	c->replace_id = 0;
 }
 
-void create_ui_free(struct app *a, struct create_ui *c)
+void create_form_ui_free(struct app *a, struct create_ui *c)
 {
 	if (!c)
 		return;
 	close_ui(c);
-	create_draft_clear(&c->draft);
+	create_form_draft_clear(&c->draft);
 	tpl_picker_free(a, &c->pick);
 	free(c->req);
 	free(c);
 }
 
-bool create_ui_is_open(const struct create_ui *c) { return c && c->mode != CU_CLOSED; }
+bool create_form_ui_is_open(const struct create_ui *c) { return c && c->mode != CU_CLOSED; }
 
 /* The bid's note, judged again when the bid changed. */
 static void bid_judged(struct create_ui *c)
@@ -343,7 +343,7 @@ static void bid_judged(struct create_ui *c)
 	if (i < 0 || !strcmp(c->price, c->fm.f[i].tb.s))
 		return;
 	util_strlcpy(c->price, c->fm.f[i].tb.s, sizeof c->price);
-	create_bid_note(&c->fm, &c->o);
+	create_form_bid_note(&c->fm, &c->o);
 }
 
 /* The same after an answer cleared the note. */
@@ -353,7 +353,7 @@ static void rejudge_bid(struct create_ui *c)
 	bid_judged(c);
 }
 
-void create_ui_open(struct app *a, struct create_ui *c, const struct offer *o,
+void create_form_ui_open(struct app *a, struct create_ui *c, const struct offer *o,
 		    const struct offers_prefill *p, long replace_id)
 {
 	if (a->read_only) { /* the action is hidden and refused; this is the last guard */
@@ -463,7 +463,7 @@ static void draft_key(struct app *a, struct create_ui *c, int key)
 		}
 		if (!yes)
 			break;
-		create_draft_apply(&c->draft, &c->fm, &c->tpl, false);
+		create_form_draft_apply(&c->draft, &c->fm, &c->tpl, false);
 		if (c->draft.secrets) {
 			dialog_choice(&c->dlg, 0, 0, "The draft's secrets",
 				      "The draft's env, ports and registry login may hold secrets "
@@ -475,13 +475,13 @@ static void draft_key(struct app *a, struct create_ui *c, int key)
 	case CU_SECRETS:
 		c->mode = CU_FORM;
 		if (yes)
-			create_draft_apply(&c->draft, &c->fm, &c->tpl, true);
+			create_form_draft_apply(&c->draft, &c->fm, &c->tpl, true);
 		break;
 	case CU_DISCARD:
 		c->mode = CU_FORM;
 		if (!yes)
 			return; /* back to the form, as it was */
-		create_draft_save(&c->draft, &c->fm, &c->tpl, c->o.id);
+		create_form_draft_save(&c->draft, &c->fm, &c->tpl, c->o.id);
 		close_ui(c);
 		app_toast(a, ROLE_DIM, 8, "form discarded: kept as a draft for this session "
 				       "(the next c offers it)");
@@ -493,7 +493,7 @@ static void draft_key(struct app *a, struct create_ui *c, int key)
 	c->opened = create_form_print(&c->fm);
 }
 
-bool create_ui_key(struct app *a, struct create_ui *c, int key)
+bool create_form_ui_key(struct app *a, struct create_ui *c, int key)
 {
 	switch (c->mode) {
 	case CU_CLOSED:
@@ -577,7 +577,7 @@ bool create_ui_key(struct app *a, struct create_ui *c, int key)
 	return true;
 }
 
-bool create_ui_draw(struct app *a, struct create_ui *c)
+bool create_form_ui_draw(struct app *a, struct create_ui *c)
 {
 	switch (c->mode) {
 	case CU_CLOSED:
@@ -597,13 +597,13 @@ bool create_ui_draw(struct app *a, struct create_ui *c)
 	return false;
 }
 
-void create_ui_snapshot(struct app *a, struct create_ui *c)
+void create_form_ui_snapshot(struct app *a, struct create_ui *c)
 {
 	if (tpl_picker_snapshot(a, &c->pick))
 		a->dirty |= DIRTY_ALL;
 }
 
-long create_ui_event(struct app *a, struct create_ui *c, const struct event *e)
+long create_form_ui_event(struct app *a, struct create_ui *c, const struct event *e)
 {
 	if (!c->job || e->job_id != c->job || !(e->flags & EVF_JOB_DONE))
 		return 0;
@@ -628,7 +628,7 @@ long create_ui_event(struct app *a, struct create_ui *c, const struct event *e)
 	}
 	long id = e->instance_id;
 	close_ui(c);
-	create_draft_clear(&c->draft); /* rented: the draft has served */
+	create_form_draft_clear(&c->draft); /* rented: the draft has served */
 	if (id > 0)
 		view_open(a, "instances", id);
 	/* a replacement: the offers view offers the old one's destroy once

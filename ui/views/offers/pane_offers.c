@@ -172,7 +172,7 @@ static void free_list(void *p)
 	struct offer_list *l = p;
 	if (!l)
 		return;
-	offers_free(l->v, l->n);
+	json_map_offers_free(l->v, l->n);
 	free(l);
 }
 
@@ -182,7 +182,7 @@ static void *map_offers(const struct http_xfer *x, struct api_error *e)
 {
 	struct offer_list *l = xcalloc(1, sizeof *l);
 	if (!offers_answer_xfer(x, &l->v, &l->n, e)) {
-		offers_free(l->v, l->n);
+		json_map_offers_free(l->v, l->n);
 		free(l);
 		return NULL;
 	}
@@ -547,7 +547,7 @@ static void take_prefill(struct app *a, struct off_view *v)
 			  v->replace_id, r.err.msg);
 		v->replace_id = 0;
 	}
-	call_result_free(&r);
+	model_call_result_free(&r);
 	a->dirty |= DIRTY_BODY;
 }
 
@@ -557,7 +557,7 @@ static void off_enter(struct app *a, void *st, long arg)
 	struct off_view *v = st;
 	if (arg <= 0)
 		return;
-	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, arg) : NULL;
+	const struct instance *x = a->snap ? model_snapshot_find(a->snap, arg) : NULL;
 	struct offers_similar sim;
 	if (!x || !offers_similar(x, &sim)) {
 		app_toast(a, ROLE_ERROR, 8, "instance %ld: nothing to match offers against", arg);
@@ -612,7 +612,7 @@ void pane_offers_replace(struct app *a, long id, bool fix_image)
 static void off_event(struct app *a, void *st, const struct event *e)
 {
 	struct off_view *v = st;
-	long id = create_ui_event(a, v->cu, e);
+	long id = create_form_ui_event(a, v->cu, e);
 	if (id && v->replace_id) {
 		if (id > 1) { /* the old one's destroy is offered once this one runs */
 			v->await_old = v->replace_id;
@@ -636,8 +636,8 @@ static void replace_watch(struct app *a, struct off_view *v)
 {
 	if (!v->await_new || !a->snap)
 		return;
-	const struct instance *n = snapshot_find_instance(a->snap, v->await_new);
-	const struct instance *o = snapshot_find_instance(a->snap, v->await_old);
+	const struct instance *n = model_snapshot_find(a->snap, v->await_new);
+	const struct instance *o = model_snapshot_find(a->snap, v->await_old);
 	if (!o || (!n && v->await_seen)) {
 		v->await_new = v->await_old = 0; /* gone: nothing to offer */
 		return;
@@ -645,15 +645,15 @@ static void replace_watch(struct app *a, struct off_view *v)
 	if (!n)
 		return; /* not listed yet */
 	v->await_seen = true;
-	if (inst_state_failed(n->state)) {
+	if (instance_state_failed(n->state)) {
 		app_toast(a, ROLE_WARNING, 15,
 			  "replacement %ld is %s too: instance %ld is kept (nothing destroyed)", n->id,
-			  inst_state_name(n->state), o->id);
+			  instance_state_name(n->state), o->id);
 		v->await_new = v->await_old = 0;
 		return;
 	}
 	if (n->state != IS_RUNNING || dialog_open(&a->dlg) || a->prompt != PROMPT_NONE ||
-	    create_ui_is_open(v->cu))
+	    create_form_ui_is_open(v->cu))
 		return; /* asked once it runs and nothing else is being typed */
 	char text[480];
 	bool lab = o->label && o->label[0];
@@ -669,13 +669,13 @@ static void replace_watch(struct app *a, struct off_view *v)
 static bool off_modal_key(struct app *a, void *st, int key)
 {
 	struct off_view *v = st;
-	return create_ui_key(a, v->cu, key);
+	return create_form_ui_key(a, v->cu, key);
 }
 
 static bool off_modal_draw(struct app *a, void *st)
 {
 	struct off_view *v = st;
-	return create_ui_draw(a, v->cu);
+	return create_form_ui_draw(a, v->cu);
 }
 
 /* Take the answer of the search in flight. */
@@ -684,7 +684,7 @@ static void off_snapshot(struct app *a, void *st, bool rows)
 	(void)rows;
 	struct off_view *v = st;
 	struct call_result r;
-	create_ui_snapshot(a, v->cu);
+	create_form_ui_snapshot(a, v->cu);
 	take_prefill(a, v);
 	replace_watch(a, v);
 	if (!v->req || !model_take_result(a->m, v->req, &r))
@@ -694,7 +694,7 @@ static void off_snapshot(struct app *a, void *st, bool rows)
 	case CALL_OK: {
 		struct offer_list *l = r.value;
 		pace_answered(&v->pace);
-		offers_free(v->offers, v->n);
+		json_map_offers_free(v->offers, v->n);
 		v->offers = l ? l->v : NULL;
 		v->n = l ? l->n : 0;
 		if (l)
@@ -726,7 +726,7 @@ static void off_snapshot(struct app *a, void *st, bool rows)
 		}
 		break;
 	}
-	call_result_free(&r);
+	model_call_result_free(&r);
 	a->dirty |= DIRTY_BODY;
 	if (v->queued) {
 		struct query_cmd c = v->next;
@@ -1025,8 +1025,8 @@ static const char *why_not_replace(const void *row, char *buf, size_t n)
 
 void pane_offers_replace_keys(struct keymap *km, int ctx)
 {
-	enum action r = action_register(&replace_def);
-	action_allow(r, ctx);
+	enum action r = keymap_action_register(&replace_def);
+	keymap_action_allow(r, ctx);
 	keymap_default(km, ctx, "O", r);
 }
 
@@ -1079,7 +1079,7 @@ static void run_create(struct app *a, enum action act)
 		return;
 	}
 	v->detail = false;
-	create_ui_open(a, v->cu, o, v->prefill, v->replace_id);
+	create_form_ui_open(a, v->cu, o, v->prefill, v->replace_id);
 }
 
 /* The answer to the question on an image that failed to pull. */
@@ -1127,7 +1127,7 @@ static void run_replace(struct app *a, enum action act)
 
 void pane_offers_replace_answer(struct app *a, long id, int focus)
 {
-	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
+	const struct instance *x = a->snap ? model_snapshot_find(a->snap, id) : NULL;
 	if (!x) {
 		app_toast(a, ROLE_WARNING, 6, "instance %ld is no longer listed", id);
 		return;
@@ -1146,24 +1146,24 @@ void pane_offers_replace_answer(struct app *a, long id, int focus)
 
 static void off_keys(struct keymap *km, int ctx)
 {
-	enum action c = action_register(&create_def);
-	action_allow(c, ctx);
+	enum action c = keymap_action_register(&create_def);
+	keymap_action_allow(c, ctx);
 	keymap_default(km, ctx, "c", c);
-	enum action t = action_register(&type_def);
-	action_allow(t, ctx);
+	enum action t = keymap_action_register(&type_def);
+	keymap_action_allow(t, ctx);
 	keymap_default(km, ctx, "t", t);
-	enum action s = action_register(&search_def);
-	action_allow(s, ctx);
+	enum action s = keymap_action_register(&search_def);
+	keymap_action_allow(s, ctx);
 	keymap_default(km, ctx, "s", s);
-	enum action d = action_register(&detail_def);
-	action_allow(d, ctx);
+	enum action d = keymap_action_register(&detail_def);
+	keymap_action_allow(d, ctx);
 	keymap_default(km, ctx, "Enter", d);
 }
 
 struct off_intent pane_offers_intent(enum action act, const struct off_keyctx *k)
 {
 	struct off_intent in = { OFF_PASS, 0 };
-	if (!action_builtin(act)) /* a registered action: its run handles it */
+	if (!keymap_action_builtin(act)) /* a registered action: its run handles it */
 		return in;
 	if (k->detail) {
 		switch (act) {
@@ -1307,7 +1307,7 @@ static void *off_init(struct app *a)
 	pane_offers_line(&v->qc, v->line, sizeof v->line);
 	table_init(&v->t, cols, OC__COUNT, -1); /* the service's order */
 	offers_pace_init(&v->pace, util_mono());
-	v->cu = create_ui_new();
+	v->cu = create_form_ui_new();
 	return v;
 }
 
@@ -1319,8 +1319,8 @@ static void off_fini(struct app *a, void *st)
 	if (v->prefill_req)
 		model_drop_result(a->m, v->prefill_req);
 	free_prefill(v->prefill);
-	create_ui_free(a, v->cu);
-	offers_free(v->offers, v->n);
+	create_form_ui_free(a, v->cu);
+	json_map_offers_free(v->offers, v->n);
 	query_cmd_free(&v->qc);
 	if (v->queued)
 		query_cmd_free(&v->next);

@@ -14,7 +14,7 @@
  * bar lists a change only where it applies).  An endpoint row's fields are
  * laid out together for every endpoint row (aligned), a narrow terminal
  * dropping whole fields by priority, never the stale marker
- * (sv_endpoint_layout).  The pure parts (the rows of the tree, the fields
+ * (sv_tree_endpoint_layout).  The pure parts (the rows of the tree, the fields
  * and their layout, the bar) are in sv_tree.c for the tests. */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
@@ -57,7 +57,7 @@ struct sv_health {
 struct sv_view {
 	struct sv_row rows[SV_MAX_ROWS];
 	size_t nrows;
-	struct list list;           /* over rows: the selection follows sv_row_key */
+	struct list list;           /* over rows: the selection follows sv_tree_row_key */
 	const struct snapshot *snap; /* the one rows were built from (the app holds it) */
 	struct sv_collapsed col;
 	struct sv_health hs[SV_MAX_ENDPOINTS];
@@ -95,8 +95,8 @@ static void *map_names(const json_t *root, struct api_error *e)
 	}
 	struct sv_names *t = xcalloc(1, sizeof *t);
 	for (size_t i = 0; i < n; i++)
-		sv_names_put(t, v[i].hash_id, v[i].name);
-	templates_free(v, n);
+		sv_tree_names_put(t, v[i].hash_id, v[i].name);
+	json_map_templates_free(v, n);
 	return t;
 }
 
@@ -109,9 +109,9 @@ static void ask_names(struct app *a, struct sv_view *v)
 	json_t *in = json_array();
 	for (size_t i = 0; i < s->nworkergroups; i++) {
 		const char *h = s->workergroups[i].template_hash;
-		if (!h || !*h || sv_names_get(&v->names, h))
+		if (!h || !*h || sv_tree_names_get(&v->names, h))
 			continue;
-		sv_names_put(&v->names, h, ""); /* asked */
+		sv_tree_names_put(&v->names, h, ""); /* asked */
 		json_array_append_new(in, json_string(h));
 	}
 	if (!json_array_size(in)) {
@@ -135,10 +135,10 @@ static void take_names(struct app *a, struct sv_view *v)
 	if (r.outcome == CALL_OK && r.value) {
 		const struct sv_names *t = r.value;
 		for (size_t i = 0; i < t->n; i++)
-			sv_names_put(&v->names, t->hash[i], t->name[i]);
+			sv_tree_names_put(&v->names, t->hash[i], t->name[i]);
 		a->dirty |= DIRTY_BODY;
 	}
-	call_result_free(&r);
+	model_call_result_free(&r);
 }
 
 static struct sv_health *health_of(struct sv_view *v, long id)
@@ -222,7 +222,7 @@ static void take_health(struct app *a, struct sv_view *v)
 			/* a failure keeps the last health shown (a 429 never blanks) */
 			util_strlcpy(h->err, r.err.msg[0] ? r.err.msg : "failed", sizeof h->err);
 		}
-		call_result_free(&r);
+		model_call_result_free(&r);
 		a->dirty |= DIRTY_BODY | DIRTY_HEADER;
 	}
 }
@@ -240,10 +240,10 @@ static void sv_text(const void *ctx, size_t i, char *buf, size_t n)
 			 e->endpoint_state ? e->endpoint_state : "");
 		break;
 	}
-	case SVR_ORPHANS: sv_orphans_text(row->idx, !row->collapsed, true, buf, n); break;
+	case SVR_ORPHANS: sv_tree_orphans_text(row->idx, !row->collapsed, true, buf, n); break;
 	case SVR_WORKERGROUP: {
 		const struct workergroup *g = &s->workergroups[row->idx];
-		sv_workergroup_text(g, sv_names_of(&v->names, g->template_hash, s->instances,
+		sv_tree_workergroup_text(g, sv_tree_names_of(&v->names, g->template_hash, s->instances,
 						   s->ninstances),
 				    row->last, row->orphan, true, buf, n);
 		break;
@@ -254,7 +254,7 @@ static void sv_text(const void *ctx, size_t i, char *buf, size_t n)
 static long sv_id(const void *ctx, size_t i)
 {
 	const struct sv_view *v = ctx;
-	return sv_row_key(&v->rows[i]);
+	return sv_tree_row_key(&v->rows[i]);
 }
 
 static const struct list_ops sv_list_ops = { sv_text, NULL, NULL, sv_id };
@@ -329,7 +329,7 @@ static void freshness(const struct snapshot *s, char *buf, size_t n)
 		snprintf(buf, n, "loading...");
 }
 
-/* The row of endpoint e as sv_endpoint_cells wants it: its health, stale
+/* The row of endpoint e as sv_tree_endpoint_cells wants it: its health, stale
  * when the last fetch failed or no answer came for three rounds (429 waits). */
 static void endpoint_cells(struct sv_view *v, const struct endpoint *e, bool open, double now,
 			   struct sv_ep_cells *out)
@@ -348,7 +348,7 @@ static void endpoint_cells(struct sv_view *v, const struct endpoint *e, bool ope
 		eh.err = h->err;
 		break;
 	}
-	sv_endpoint_cells(e, &eh, open, draw_ascii(), out);
+	sv_tree_endpoint_cells(e, &eh, open, draw_ascii(), out);
 }
 
 /* Draw an endpoint row: each field of the layout w in its colour. */
@@ -361,7 +361,7 @@ static void draw_endpoint(struct sv_view *v, const struct endpoint *e, const str
 	bool stale = c->cell[SVE_STALE][0] != '\0';
 	enum role health = h && h->flag != WF_NONE ? ROLE_FAILED : stale ? ROLE_WARNING : ROLE_OK;
 	for (int f = 0; f < SVE__COUNT; f++) {
-		int x = sv_endpoint_field_x(w, f);
+		int x = sv_tree_endpoint_field_x(w, f);
 		if (x < 0 || x + 1 >= r->w)
 			continue;
 		enum role role = ROLE_NORMAL;
@@ -404,14 +404,14 @@ static void sv_row_draw(void *dctx, size_t i, bool sel, int y)
 		break;
 	case SVR_ORPHANS: /* a group of its own, apart from the last endpoint */
 		draw_fill(y, r->x, r->w, base);
-		sv_orphans_text(row->idx, !row->collapsed, draw_ascii(), line, sizeof line);
+		sv_tree_orphans_text(row->idx, !row->collapsed, draw_ascii(), line, sizeof line);
 		draw_text(y, r->x + 1, r->w - 1, line, sel ? base : theme_attr(ROLE_WARNING));
 		break;
 	case SVR_WORKERGROUP: {
 		draw_fill(y, r->x, r->w, base);
 		const struct workergroup *g = &s->workergroups[row->idx];
-		sv_workergroup_text(g,
-				    sv_names_of(&d->v->names, g->template_hash, s->instances,
+		sv_tree_workergroup_text(g,
+				    sv_tree_names_of(&d->v->names, g->template_hash, s->instances,
 						s->ninstances),
 				    row->last, row->orphan, draw_ascii(), line, sizeof line);
 		draw_text(y, r->x + 1, r->w - 1, line, base);
@@ -447,7 +447,7 @@ static void sv_draw(struct app *a, void *st, const struct rect *r)
 			endpoint_cells(v, &s->endpoints[v->rows[i].idx], !v->rows[i].collapsed, now,
 				       &cells[v->rows[i].idx]);
 	int w[SVE__COUNT];
-	sv_endpoint_layout(cells, ne, r->w - 1, w);
+	sv_tree_endpoint_layout(cells, ne, r->w - 1, w);
 	struct sv_draw_ctx d = { v, s, cells, w, r };
 	list_draw(&v->list, y, end - y, sv_row_draw, &d);
 	free(cells);
@@ -464,15 +464,15 @@ static void fold(struct app *a, struct sv_view *v, int how)
 	const struct sv_row *row = sv_sel(v);
 	if (!row)
 		return;
-	long id = sv_row_group(row);
-	bool closed = sv_collapsed_has(&v->col, id);
+	long id = sv_tree_row_group(row);
+	bool closed = sv_tree_collapsed_has(&v->col, id);
 	bool close = how < 0 ? !closed : how == 0;
-	sv_collapsed_set(&v->col, id, close);
+	sv_tree_collapsed_set(&v->col, id, close);
 	rebuild(a, v);
-	long key = sv_row_key(id == SV_ORPHANS_GROUP ? &(struct sv_row){ .kind = SVR_ORPHANS }
+	long key = sv_tree_row_key(id == SV_ORPHANS_GROUP ? &(struct sv_row){ .kind = SVR_ORPHANS }
 						     : &(struct sv_row){ .kind = SVR_ENDPOINT, .id = id });
 	for (size_t i = 0; i < v->nrows; i++) /* on the group's heading */
-		if (sv_row_key(&v->rows[i]) == key)
+		if (sv_tree_row_key(&v->rows[i]) == key)
 			list_select(&v->list, i);
 	a->dirty |= DIRTY_BODY;
 }
@@ -481,12 +481,12 @@ static void fold(struct app *a, struct sv_view *v, int how)
  * endpoint to add a workergroup to or to suspend. */
 static const char *why_not_add(const void *row, char *buf, size_t n)
 {
-	return sv_orphan_refusal(row, "add a workergroup to", buf, n);
+	return sv_tree_orphan_refusal(row, "add a workergroup to", buf, n);
 }
 
 static const char *why_not_suspend(const void *row, char *buf, size_t n)
 {
-	return sv_orphan_refusal(row, "suspend", buf, n);
+	return sv_tree_orphan_refusal(row, "suspend", buf, n);
 }
 
 /* e and d act on a row of the tree, not on the orphans' heading. */
@@ -545,7 +545,7 @@ static bool sv_action(struct app *a, void *st, enum action act)
 {
 	struct sv_view *v = st;
 	const struct sv_row *row = sv_sel(v);
-	switch (action_row_of(sv_rows, SR__COUNT, act)) {
+	switch (keymap_action_row_of(sv_rows, SR__COUNT, act)) {
 	case SR_TOGGLE:
 		if (row && row->kind == SVR_WORKERGROUP)
 			view_open(a, "workergroup", row->id);
@@ -635,7 +635,7 @@ const char *pane_serverless_template(const struct app *a, const char *hash)
 	if (i < 0 || !a->snap)
 		return NULL;
 	const struct sv_view *v = a->views[i].st;
-	return sv_names_of(&v->names, hash, a->snap->instances, a->snap->ninstances);
+	return sv_tree_names_of(&v->names, hash, a->snap->instances, a->snap->ninstances);
 }
 
 const struct view_ops view_serverless = {

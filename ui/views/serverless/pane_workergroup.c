@@ -1,6 +1,6 @@
 /* pane_workergroup.c: the workergroup detail overlay, opened with Enter on
  * a workergroup row of the serverless view: every field of the workergroup
- * (sv_workergroup_lines; its api_key is never kept and shows as <hidden>).
+ * (sv_tree_workergroup_lines; its api_key is never kept and shows as <hidden>).
  * Follows the snapshot; scrolls; q or Esc returns to the tree. */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
@@ -64,7 +64,7 @@ static void wg_draw(struct app *a, void *st, const struct rect *r)
 	char title[96];
 	snprintf(title, sizeof title, " Workergroup %ld  (q: back)", v->id);
 	draw_cell(r->y, r->x, r->w, title, false, theme_attr(ROLE_COLHEAD));
-	v->n = g ? sv_workergroup_lines(g, pane_serverless_template(a, g->template_hash), v->lines,
+	v->n = g ? sv_tree_workergroup_lines(g, pane_serverless_template(a, g->template_hash), v->lines,
 					WG_LINES)
 		 : 0;
 	list_set_count(&v->list, v->n);

@@ -69,9 +69,9 @@ static void modal_close(struct app *a, struct sv_edit *ed)
 	dialog_close(&ed->dlg);
 	tpl_picker_close(&ed->pick);
 	if (ed->have_ep)
-		endpoint_clear(&ed->ep);
+		model_endpoint_clear(&ed->ep);
 	if (ed->have_wg)
-		workergroup_clear(&ed->wg);
+		model_workergroup_clear(&ed->wg);
 	ed->have_ep = ed->have_wg = false;
 	ed->modal = ED_NONE;
 	a->dirty |= DIRTY_ALL;
@@ -110,7 +110,7 @@ static bool take_ep(struct app *a, struct sv_edit *ed, const struct sv_row *row)
 		app_toast(a, ROLE_WARNING, 6, "no endpoint selected");
 		return false;
 	}
-	svf_endpoint_copy(&ed->ep, e);
+	svfields_endpoint_copy(&ed->ep, e);
 	ed->have_ep = true;
 	return true;
 }
@@ -121,7 +121,7 @@ static bool take_wg(struct app *a, struct sv_edit *ed, const struct sv_row *row)
 		row && row->kind == SVR_WORKERGROUP ? find_wg(a, row->id) : NULL;
 	if (!g)
 		return false;
-	svf_workergroup_copy(&ed->wg, g);
+	svfields_workergroup_copy(&ed->wg, g);
 	ed->have_wg = true;
 	return true;
 }
@@ -133,7 +133,7 @@ void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct
 	char text[600];
 	switch (op) {
 	case SV_OP_EP_CREATE:
-		sv_form_endpoint(&ed->fm, NULL);
+		sv_forms_endpoint(&ed->fm, NULL);
 		ed->modal = ED_EP_CREATE;
 		break;
 	case SV_OP_WG_CREATE:
@@ -144,7 +144,7 @@ void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct
 			     sizeof ed->endpoint_name);
 		/* on a workergroup row: start from a copy of it */
 		take_wg(a, ed, row);
-		sv_form_workergroup(&ed->fm, ed->have_wg ? &ed->wg : NULL, true, ed->endpoint_id,
+		sv_forms_workergroup(&ed->fm, ed->have_wg ? &ed->wg : NULL, true, ed->endpoint_id,
 				    ed->endpoint_name);
 		ed->modal = ED_WG_CREATE;
 		break;
@@ -152,7 +152,7 @@ void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct
 		if (row && row->kind == SVR_WORKERGROUP) {
 			if (!take_wg(a, ed, row))
 				return;
-			sv_form_workergroup(&ed->fm, &ed->wg, false, ed->wg.endpoint_id,
+			sv_forms_workergroup(&ed->fm, &ed->wg, false, ed->wg.endpoint_id,
 					    ed->wg.endpoint_name);
 			if (row->orphan) {
 				snprintf(text, sizeof text, "Orphaned workergroup %ld: its endpoint %ld "
@@ -164,7 +164,7 @@ void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct
 		} else {
 			if (!take_ep(a, ed, row))
 				return;
-			sv_form_endpoint(&ed->fm, &ed->ep);
+			sv_forms_endpoint(&ed->fm, &ed->ep);
 			ed->modal = ED_EP_EDIT;
 		}
 		break;
@@ -173,9 +173,9 @@ void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct
 			if (!take_wg(a, ed, row))
 				return;
 			if (row->orphan)
-				sv_delete_orphan_text(&ed->wg, text, sizeof text);
+				sv_tree_delete_orphan_text(&ed->wg, text, sizeof text);
 			else
-				sv_delete_workergroup_text(&ed->wg, text, sizeof text);
+				sv_forms_delete_workergroup_text(&ed->wg, text, sizeof text);
 			dialog_confirm(&ed->dlg, 0, ed->wg.id,
 				       row->orphan ? "Delete orphaned workergroup" : "Delete workergroup",
 				       text, "Delete");
@@ -183,7 +183,7 @@ void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct
 		} else {
 			if (!take_ep(a, ed, row))
 				return;
-			sv_delete_endpoint_text(&ed->ep, a->snap->workergroups, a->snap->nworkergroups,
+			sv_forms_delete_endpoint_text(&ed->ep, a->snap->workergroups, a->snap->nworkergroups,
 						text, sizeof text);
 			dialog_confirm(&ed->dlg, 0, ed->ep.id, "Delete endpoint", text, "Delete");
 			ed->modal = ED_EP_DELETE;
@@ -192,8 +192,8 @@ void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct
 	case SV_OP_SUSPEND:
 		if (!take_ep(a, ed, row))
 			return;
-		ed->suspend = sv_endpoint_suspendable(&ed->ep);
-		sv_suspend_text(&ed->ep, ed->suspend, text, sizeof text);
+		ed->suspend = sv_forms_endpoint_suspendable(&ed->ep);
+		sv_forms_suspend_text(&ed->ep, ed->suspend, text, sizeof text);
 		dialog_confirm(&ed->dlg, 0, ed->ep.id, ed->suspend ? "Suspend endpoint" : "Resume endpoint",
 			       text, ed->suspend ? "Suspend" : "Resume");
 		ed->modal = ED_EP_SUSPEND;
@@ -243,7 +243,7 @@ static int count_ep(const struct snapshot *s, long id, const char *state)
 			continue;
 		if (!state)
 			c++;
-		else if (!strcmp(state, "active") ? sv_endpoint_suspendable(e)
+		else if (!strcmp(state, "active") ? sv_forms_endpoint_suspendable(e)
 						  : e->endpoint_state && !strcmp(e->endpoint_state, state))
 			c++;
 	}
@@ -259,13 +259,13 @@ static int lost_count(const struct app *a, const struct sv_edit *ed)
 	if (!s)
 		return -1;
 	switch (ed->modal) {
-	case ED_EP_CREATE: return sv_form_endpoint_count(&ed->fm, NULL, s->endpoints, s->nendpoints);
-	case ED_EP_EDIT: return sv_form_endpoint_count(&ed->fm, &ed->ep, s->endpoints, s->nendpoints);
+	case ED_EP_CREATE: return sv_forms_endpoint_count(&ed->fm, NULL, s->endpoints, s->nendpoints);
+	case ED_EP_EDIT: return sv_forms_endpoint_count(&ed->fm, &ed->ep, s->endpoints, s->nendpoints);
 	case ED_WG_CREATE:
-		return sv_form_workergroup_count(&ed->fm, NULL, ed->endpoint_id, s->workergroups,
+		return sv_forms_workergroup_count(&ed->fm, NULL, ed->endpoint_id, s->workergroups,
 						 s->nworkergroups);
 	case ED_WG_EDIT:
-		return sv_form_workergroup_count(&ed->fm, &ed->wg, 0, s->workergroups,
+		return sv_forms_workergroup_count(&ed->fm, &ed->wg, 0, s->workergroups,
 						 s->nworkergroups);
 	case ED_EP_DELETE: return count_ep(s, ed->ep.id, NULL);
 	case ED_WG_DELETE: {
@@ -394,20 +394,20 @@ static void submit_form(struct app *a, struct sv_edit *ed)
 	char what[64];
 	switch (ed->modal) {
 	case ED_EP_CREATE:
-		ok = sv_form_endpoint_call(a->cfg, &ed->fm, NULL, &call);
+		ok = sv_forms_endpoint_call(a->cfg, &ed->fm, NULL, &call);
 		snprintf(what, sizeof what, "create endpoint %.40s", form_value(&ed->fm, "endpoint_name"));
 		break;
 	case ED_EP_EDIT:
-		ok = sv_form_endpoint_call(a->cfg, &ed->fm, &ed->ep, &call);
+		ok = sv_forms_endpoint_call(a->cfg, &ed->fm, &ed->ep, &call);
 		snprintf(what, sizeof what, "edit endpoint %ld", ed->ep.id);
 		break;
 	case ED_WG_CREATE:
-		ok = sv_form_workergroup_call(a->cfg, &ed->fm, NULL, ed->endpoint_id,
+		ok = sv_forms_workergroup_call(a->cfg, &ed->fm, NULL, ed->endpoint_id,
 					      ed->endpoint_name, &call);
 		snprintf(what, sizeof what, "create workergroup on %.40s", ed->endpoint_name);
 		break;
 	case ED_WG_EDIT:
-		ok = sv_form_workergroup_call(a->cfg, &ed->fm, &ed->wg, 0, NULL, &call);
+		ok = sv_forms_workergroup_call(a->cfg, &ed->fm, &ed->wg, 0, NULL, &call);
 		snprintf(what, sizeof what, "edit workergroup %ld", ed->wg.id);
 		break;
 	case ED_NONE:
@@ -568,7 +568,7 @@ void sv_edit_snapshot(struct app *a, struct sv_edit *ed)
 		snprintf(msg, sizeof msg, "%s", why);
 		modal_call_refused(is_form(ed->modal) ? &ed->fm : NULL, &ed->dlg, msg);
 	}
-	call_result_free(&r);
+	model_call_result_free(&r);
 	/* a success, a refusal or an unknown outcome: read the lists again */
 	if (a->poller)
 		poller_refresh_now(a->poller);

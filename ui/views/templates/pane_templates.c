@@ -1,7 +1,7 @@
 /* pane_templates.c: the templates overlay (`:templates`): the operator's
  * own templates and the recommended ones as one list (own first), or a
  * server-side template search in the CLI's query language (`:templates
- * QUERY`, `/` pre-filled with the query in force; templates_query_call,
+ * QUERY`, `/` pre-filled with the query in force; api_templates_query_call,
  * the path of `--dump templates --query` too; a query that does not parse
  * sends nothing and says where); `&` narrows the rows shown as you type
  * (name, image, image:tag or hash_id), r fetches again, Enter shows every
@@ -57,7 +57,7 @@ static int send_search(struct app *a, struct api_call call, const char *what, ch
 	return id;
 }
 
-void tpl_list_fetch(struct app *a, struct tpl_list *l)
+void pane_templates_list_fetch(struct app *a, struct tpl_list *l)
 {
 	if (l->req_own || l->req_rec)
 		return;
@@ -67,7 +67,7 @@ void tpl_list_fetch(struct app *a, struct tpl_list *l)
 	if (l->query[0]) { /* one search: its answer is taken as the "own" half */
 		struct api_call c;
 		struct query_error qe;
-		if (templates_query_call(a->cfg, l->query, &c, &qe))
+		if (api_templates_query_call(a->cfg, l->query, &c, &qe))
 			l->req_own = send_search(a, c, "template search", l->status, sizeof l->status);
 		else
 			snprintf(l->status, sizeof l->status, "query: %s (nothing sent)", qe.msg);
@@ -77,29 +77,29 @@ void tpl_list_fetch(struct app *a, struct tpl_list *l)
 		return;
 	}
 	if (uid > 0)
-		l->req_own = send_search(a, api_templates(a->cfg, templates_filters(TPL_OWN, uid)),
+		l->req_own = send_search(a, api_templates(a->cfg, api_templates_filters(TPL_OWN, uid)),
 					 "own templates", l->status, sizeof l->status);
 	if (!l->req_own)
 		l->got_own = true; /* nothing to wait for */
-	l->req_rec = send_search(a, api_templates(a->cfg, templates_filters(TPL_RECOMMENDED, 0)),
+	l->req_rec = send_search(a, api_templates(a->cfg, api_templates_filters(TPL_RECOMMENDED, 0)),
 				 "recommended templates", l->status, sizeof l->status);
 	if (!l->req_rec)
 		l->got_rec = true;
 }
 
-void tpl_list_search(struct app *a, struct tpl_list *l, const char *query)
+void pane_templates_list_search(struct app *a, struct tpl_list *l, const char *query)
 {
 	if (l->req_own)
 		model_drop_result(a->m, l->req_own);
 	if (l->req_rec)
 		model_drop_result(a->m, l->req_rec);
 	l->req_own = l->req_rec = 0;
-	templates_free(l->own, l->nown); /* a half of an earlier pair */
-	templates_free(l->rec, l->nrec);
+	json_map_templates_free(l->own, l->nown); /* a half of an earlier pair */
+	json_map_templates_free(l->rec, l->nrec);
 	l->own = l->rec = NULL;
 	l->nown = l->nrec = 0;
 	util_strlcpy(l->query, query, sizeof l->query);
-	tpl_list_fetch(a, l);
+	pane_templates_list_fetch(a, l);
 }
 
 /* One answer: its records into *v (replacing), or why it failed. */
@@ -111,7 +111,7 @@ static void take_one(struct app *a, int *req, struct template_rec **v, size_t *n
 		return;
 	*req = 0;
 	*got = true;
-	templates_free(*v, *n);
+	json_map_templates_free(*v, *n);
 	*v = NULL;
 	*n = 0;
 	if (r.outcome == CALL_OK && r.value) {
@@ -123,17 +123,17 @@ static void take_one(struct app *a, int *req, struct template_rec **v, size_t *n
 	} else if (r.outcome != CALL_OK) {
 		snprintf(status, sn, "template search failed: %s", r.err.msg);
 	}
-	call_result_free(&r);
+	model_call_result_free(&r);
 }
 
-bool tpl_list_take(struct app *a, struct tpl_list *l)
+bool pane_templates_list_take(struct app *a, struct tpl_list *l)
 {
 	bool had = l->got_own && l->got_rec;
 	take_one(a, &l->req_own, &l->own, &l->nown, &l->got_own, l->status, sizeof l->status);
 	take_one(a, &l->req_rec, &l->rec, &l->nrec, &l->got_rec, l->status, sizeof l->status);
 	if (had || !l->got_own || !l->got_rec || l->req_own || l->req_rec)
 		return false;
-	templates_free(l->v, l->n);
+	json_map_templates_free(l->v, l->n);
 	l->v = l->own;
 	l->n = l->nown;
 	l->own = NULL;
@@ -145,19 +145,19 @@ bool tpl_list_take(struct app *a, struct tpl_list *l)
 	return true;
 }
 
-void tpl_list_free(struct app *a, struct tpl_list *l)
+void pane_templates_list_free(struct app *a, struct tpl_list *l)
 {
 	if (l->req_own)
 		model_drop_result(a->m, l->req_own);
 	if (l->req_rec)
 		model_drop_result(a->m, l->req_rec);
-	templates_free(l->own, l->nown);
-	templates_free(l->rec, l->nrec);
-	templates_free(l->v, l->n);
+	json_map_templates_free(l->own, l->nown);
+	json_map_templates_free(l->rec, l->nrec);
+	json_map_templates_free(l->v, l->n);
 	memset(l, 0, sizeof *l);
 }
 
-size_t tpl_list_match(const struct tpl_list *l, const char *text, size_t *idx, size_t max)
+size_t pane_templates_list_match(const struct tpl_list *l, const char *text, size_t *idx, size_t max)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < l->n && k < max; i++)
@@ -166,23 +166,23 @@ size_t tpl_list_match(const struct tpl_list *l, const char *text, size_t *idx, s
 	return k;
 }
 
-char *tpl_list_summary(const struct template_rec *t, long user_id, char *buf, size_t n)
+char *pane_templates_list_summary(const struct template_rec *t, long user_id, char *buf, size_t n)
 {
 	char disk[32] = "-";
 	if (isfinite(t->recommended_disk_space) && t->recommended_disk_space > 0)
 		snprintf(disk, sizeof disk, "%g GB", t->recommended_disk_space);
-	enum create_launch m = create_launch_from_template(t->runtype, t->ssh_direct, t->jup_direct);
+	enum create_launch m = api_create_launch_from_template(t->runtype, t->ssh_direct, t->jup_direct);
 	const char *whose = user_id > 0 && t->creator_id == user_id ? "own"
 			    : t->recommended ? "recommended"
 					     : "";
 	snprintf(buf, n, "%-28.28s %-36.36s %-15s %7s  %s", t->name && *t->name ? t->name : "-",
-		 t->image && *t->image ? t->image : "-", create_launch_name(m), disk, whose);
+		 t->image && *t->image ? t->image : "-", api_create_launch_name(m), disk, whose);
 	if (t->tag && *t->tag && t->image && *t->image) {
 		/* image:tag in the image column */
 		char img[300];
 		snprintf(img, sizeof img, "%s:%s", t->image, t->tag);
 		snprintf(buf, n, "%-28.28s %-36.36s %-15s %7s  %s", t->name && *t->name ? t->name : "-",
-			 img, create_launch_name(m), disk, whose);
+			 img, api_create_launch_name(m), disk, whose);
 	}
 	return buf;
 }
@@ -214,7 +214,7 @@ static void tv_text(const void *ctx, size_t i, char *buf, size_t n)
 	const struct tpl_view *v = ctx;
 	const struct template_rec *t = &v->list.v[i];
 	char sum[400];
-	tpl_list_summary(t, 0, sum, sizeof sum);
+	pane_templates_list_summary(t, 0, sum, sizeof sum);
 	snprintf(buf, n, "%s %s:%s %s %s", t->name ? t->name : "", t->image ? t->image : "",
 		 t->tag ? t->tag : "", t->hash_id ? t->hash_id : "", sum);
 }
@@ -286,7 +286,7 @@ static int tpl_detail_lines(const struct template_rec *t, long uid, char lines[]
 	L("image: %s%s%s", t->image ? t->image : "-", t->tag && *t->tag ? ":" : "",
 	  t->tag ? t->tag : "");
 	L("launch mode: %s (runtype %s%s%s)",
-	  create_launch_name(create_launch_from_template(t->runtype, t->ssh_direct, t->jup_direct)),
+	  api_create_launch_name(api_create_launch_from_template(t->runtype, t->ssh_direct, t->jup_direct)),
 	  t->runtype ? t->runtype : "-", t->ssh_direct ? ", ssh direct" : "",
 	  t->jup_direct ? ", jupyter direct" : "");
 	if (isfinite(t->recommended_disk_space) && t->recommended_disk_space > 0)
@@ -337,7 +337,7 @@ static void tv_row(void *dctx, size_t i, bool sel, int y)
 	if (i == LIST_NONE)
 		return;
 	char line[400];
-	tpl_list_summary(&d->v->list.v[i], d->uid, line + 1, sizeof line - 1);
+	pane_templates_list_summary(&d->v->list.v[i], d->uid, line + 1, sizeof line - 1);
 	line[0] = ' ';
 	draw_text(y, r->x, r->w, line, theme_attr(role));
 }
@@ -460,11 +460,11 @@ static const struct action_row tv_rows[TR__COUNT] = {
 static bool tv_action(struct app *a, void *st, enum action act)
 {
 	struct tpl_view *v = st;
-	if (!action_builtin(act)) { /* a row of tv_rows without run: a change */
+	if (!keymap_action_builtin(act)) { /* a row of tv_rows without run: a change */
 		static const enum tpl_op ops[TR__COUNT] = { [TR_CREATE] = TPL_OP_CREATE,
 							    [TR_EDIT] = TPL_OP_EDIT,
 							    [TR_DELETE] = TPL_OP_DELETE };
-		int r = action_row_of(tv_rows, TR__COUNT, act);
+		int r = keymap_action_row_of(tv_rows, TR__COUNT, act);
 		if (r != TR_CREATE && r != TR_EDIT && r != TR_DELETE)
 			return false;
 		tpl_edit_open(a, v->ed, ops[r], tv_selected(v), user_id(a));
@@ -477,7 +477,7 @@ static bool tv_action(struct app *a, void *st, enum action act)
 	}
 	if (act != ACT_REFRESH)
 		return false; /* the moves are the list's */
-	tpl_list_fetch(a, &v->list);
+	pane_templates_list_fetch(a, &v->list);
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 	return true;
 }
@@ -506,7 +506,7 @@ static void after_change(struct app *a, struct tpl_view *v, const struct tpl_don
 			*gone = *t;
 			memmove(t, t + 1, (v->list.n - i - 1) * sizeof *t);
 			v->list.n--;
-			templates_free(gone, 1);
+			json_map_templates_free(gone, 1);
 			break;
 		}
 	}
@@ -527,7 +527,7 @@ static void after_change(struct app *a, struct tpl_view *v, const struct tpl_don
 	if (d->changed) {
 		/* a search in flight may predate the change: fetch again after it */
 		v->refetch = v->list.req_own || v->list.req_rec;
-		tpl_list_fetch(a, &v->list);
+		pane_templates_list_fetch(a, &v->list);
 	}
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 }
@@ -560,12 +560,12 @@ static void tv_snapshot(struct app *a, void *st, bool rows)
 	if (tpl_edit_snapshot(a, v->ed, &d))
 		after_change(a, v, &d);
 	bool busy = v->list.req_own || v->list.req_rec;
-	if (tpl_list_take(a, &v->list) || (busy && !v->list.req_own && !v->list.req_rec)) {
+	if (pane_templates_list_take(a, &v->list) || (busy && !v->list.req_own && !v->list.req_rec)) {
 		refilter(v);
 		a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 		if (v->refetch && !v->list.req_own && !v->list.req_rec) {
 			v->refetch = false;
-			tpl_list_fetch(a, &v->list);
+			pane_templates_list_fetch(a, &v->list);
 		}
 		lost_reread(a, v);
 	}
@@ -576,12 +576,12 @@ static void tv_enter(struct app *a, void *st, long arg)
 	(void)arg;
 	struct tpl_view *v = st;
 	v->detail = false;
-	tpl_list_fetch(a, &v->list);
+	pane_templates_list_fetch(a, &v->list);
 	refilter(v);
 }
 
 /* `:templates QUERY` and Enter in the `/` line: a template search with
- * QUERY (templates_query_call, as --dump templates --query); "" goes back
+ * QUERY (api_templates_query_call, as --dump templates --query); "" goes back
  * to the own and recommended list.  A query that does not parse sends
  * nothing: the parser's message (with its column) is shown instead. */
 static void run_query(struct app *a, struct tpl_view *v, const char *text)
@@ -595,18 +595,18 @@ static void run_query(struct app *a, struct tpl_view *v, const char *text)
 	util_strlcpy(v->line, p, sizeof v->line);
 	struct api_call c;
 	struct query_error qe;
-	if (*p && !templates_query_call(a->cfg, p, &c, &qe)) {
+	if (*p && !api_templates_query_call(a->cfg, p, &c, &qe)) {
 		snprintf(v->qerr, sizeof v->qerr, "query: %s (nothing sent)", qe.msg);
 		app_toast(a, ROLE_ERROR, 8, "query: %s", qe.msg);
 		a->dirty |= DIRTY_BODY;
 		return;
 	}
 	if (*p)
-		api_call_free(&c); /* checked; tpl_list_fetch builds the one it sends */
+		api_call_free(&c); /* checked; pane_templates_list_fetch builds the one it sends */
 	v->qerr[0] = '\0';
 	v->detail = false;
 	v->refetch = false;
-	tpl_list_search(a, &v->list, p);
+	pane_templates_list_search(a, &v->list, p);
 	refilter(v);
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 }
@@ -641,7 +641,7 @@ static void tv_fini(struct app *a, void *st)
 {
 	struct tpl_view *v = st;
 	tpl_edit_free(a, v->ed);
-	tpl_list_free(a, &v->list);
+	pane_templates_list_free(a, &v->list);
 	list_free(&v->nav);
 	list_free(&v->dnav);
 	free(v);

@@ -2,7 +2,7 @@
  * overlay (tpl_edit.h).  The form widget holds the fields; the fields the
  * create-instance form also has (launch mode, masked env, onstart in
  * $EDITOR) come from create_form.c; api_offers.c owns the rules and the
- * bodies (template_validate_at, api_template_create/edit/delete).  Each
+ * bodies (api_template_validate_at, api_template_create/edit/delete).  Each
  * change is one at-most-once jobs_call whose answer (the template's id
  * and new hash_id) is mapped on the poller thread; the overlay then
  * fetches its list again and selects the template changed.  The record an
@@ -35,7 +35,7 @@
 
 /* ---- pure: the form ----------------------------------------------------------------- */
 
-void tpl_form_build(struct form *fm, const struct template_rec *t)
+void tpl_edit_form_build(struct form *fm, const struct template_rec *t)
 {
 	char title[64];
 	snprintf(title, sizeof title, t ? " Edit template " : " New template ");
@@ -69,7 +69,7 @@ void tpl_form_build(struct form *fm, const struct template_rec *t)
 			TPL_LOGIN_FIELD_MAX, false);
 }
 
-bool tpl_form_read(struct form *fm, struct template_req *r)
+bool tpl_edit_form_read(struct form *fm, struct template_req *r)
 {
 	memset(r, 0, sizeof *r);
 	if (!form_validate_focus(fm))
@@ -91,7 +91,7 @@ bool tpl_form_read(struct form *fm, struct template_req *r)
 	r->login_pass = form_value(fm, "login_pass");
 	char err[160];
 	const char *field = NULL;
-	if (template_validate_at(r, err, sizeof err, &field))
+	if (api_template_validate_at(r, err, sizeof err, &field))
 		return true;
 	int i = form_find(fm, field ? field : "name");
 	form_mark(fm, i >= 0 ? i : 0, err);
@@ -120,7 +120,7 @@ static void modal_close(struct app *a, struct tpl_edit *ed)
 	modal_call_drop(&ed->call, a->m);
 	form_free(&ed->fm);
 	dialog_close(&ed->dlg);
-	templates_free(ed->t, ed->t ? 1 : 0);
+	json_map_templates_free(ed->t, ed->t ? 1 : 0);
 	ed->t = NULL;
 	ed->modal = TE_NONE;
 	a->dirty |= DIRTY_ALL;
@@ -156,14 +156,14 @@ void tpl_edit_open(struct app *a, struct tpl_edit *ed, enum tpl_op op,
 		modal_close(a, ed);
 	switch (op) {
 	case TPL_OP_CREATE:
-		tpl_form_build(&ed->fm, NULL);
+		tpl_edit_form_build(&ed->fm, NULL);
 		ed->modal = TE_CREATE;
 		break;
 	case TPL_OP_EDIT:
 		if (!sel || !may_change(a, sel, user_id))
 			return;
 		ed->t = offers_template_dup(sel);
-		tpl_form_build(&ed->fm, ed->t);
+		tpl_edit_form_build(&ed->fm, ed->t);
 		ed->modal = TE_EDIT;
 		break;
 	case TPL_OP_DELETE: {
@@ -228,7 +228,7 @@ static bool send_action(struct app *a, struct tpl_edit *ed, struct api_call call
 static void submit_form(struct app *a, struct tpl_edit *ed)
 {
 	struct template_req r;
-	if (!tpl_form_read(&ed->fm, &r))
+	if (!tpl_edit_form_read(&ed->fm, &r))
 		return;
 	struct api_call call;
 	char what[64];
@@ -376,7 +376,7 @@ bool tpl_edit_snapshot(struct app *a, struct tpl_edit *ed, struct tpl_done *d)
 		d->changed = false;
 		modal_call_refused(ed->modal == TE_DELETE ? NULL : &ed->fm, &ed->dlg, why);
 	}
-	call_result_free(&r);
+	model_call_result_free(&r);
 	a->dirty |= DIRTY_ALL;
 	return true;
 }

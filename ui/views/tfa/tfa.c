@@ -468,7 +468,7 @@ static bool tfa_action(struct app *a, void *st, enum action act)
 {
 	struct tfa_view *v = st;
 	const struct tfa_method_rec *m = tfa_selected_method(v);
-	int row = action_row_of(tfa_rows, TA__COUNT, act);
+	int row = keymap_action_row_of(tfa_rows, TA__COUNT, act);
 	if (row == TA_TOTP) {
 		tfa_add_method(a, v, AFTER_TOTP);
 	} else if (row == TA_SMS) {
@@ -591,12 +591,12 @@ static void tfa_snapshot(struct app *a, void *st, bool rows)
 			snprintf(v->err, sizeof v->err, "2FA status: %s", r.err.msg);
 		}
 		tfa_manage_lost_reread(a, v, &r);
-		call_result_free(&r);
+		model_call_result_free(&r);
 		changed = true;
 	}
 	if (modal_call_take(&v->call, a->m, &r)) {
 		call_done(a, v, &r);
-		call_result_free(&r);
+		model_call_result_free(&r);
 		changed = true;
 	}
 	if (changed && v->shown)
