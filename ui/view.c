@@ -23,6 +23,7 @@
 	X(templates) \
 	X(logs) \
 	X(detail) \
+	X(ports) \
 	X(help)
 
 #define DECL(n) extern const struct view_ops view_##n;

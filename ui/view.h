@@ -123,7 +123,7 @@ struct view_ops {
 	const char *const *args;
 };
 
-#define VIEW_MAX 12
+#define VIEW_MAX 16
 
 struct view {
 	const struct view_ops *ops;

@@ -622,6 +622,7 @@ const char *const JSON_MAP_IK_NAMES[IK__COUNT] = {
 	[IK_CREDIT_BALANCE] = "credit_balance", [IK_PREPAID_CREDIT] = "prepaid_credit",
 	[IK_CREDIT_REMAINING] = "credit_remaining", [IK_CREDIT_DISCOUNT] = "credit_discount",
 	[IK_EXTRA_ENV] = "extra_env", [IK_SEARCH] = "search",
+	[IK_JUPYTER_TOKEN] = "jupyter_token", [IK_MACHINE_DIR_SSH_PORT] = "machine_dir_ssh_port",
 	[IK_ASK_CONTRACT_ID] = "ask_contract_id", [IK_VERIFIED] = "verified",
 	[IK_RENTABLE] = "rentable", [IK_DIRECT_PORT_COUNT] = "direct_port_count",
 	[IK_DLPERF] = "dlperf", [IK_DLPERF_PER_DPHTOTAL] = "dlperf_per_dphtotal",
@@ -826,6 +827,9 @@ bool json_map_instance_rec(const struct json_map_rec *r, struct instance *x)
 	x->ssh_port = sp > 0 && sp <= 65535 ? (int)sp : 0;
 	x->public_ip = r_str(r, IK_PUBLIC_IPADDR);
 	map_ports(r_json(r, IK_PORTS), x);
+	x->jupyter_token = r_str(r, IK_JUPYTER_TOKEN);
+	long mdp = r_long(r, IK_MACHINE_DIR_SSH_PORT);
+	x->machine_dir_ssh_port = mdp > 0 && mdp <= 65535 ? (int)mdp : 0;
 	x->start_date = r_num(r, IK_START_DATE);
 	x->end_date = r_num(r, IK_END_DATE);
 	x->uptime_mins = r_num(r, IK_UPTIME_MINS);

@@ -44,6 +44,7 @@ bool instance_same(const struct instance *a, const struct instance *b)
 	if (a->id != b->id || a->state != b->state || a->machine_id != b->machine_id ||
 	    a->host_id != b->host_id || a->num_gpus != b->num_gpus || a->is_bid != b->is_bid ||
 	    a->ssh_port != b->ssh_port || a->direct_ssh_port != b->direct_ssh_port ||
+	    a->machine_dir_ssh_port != b->machine_dir_ssh_port ||
 	    a->template_id != b->template_id || a->nports != b->nports ||
 	    a->nfields != b->nfields || a->nenv != b->nenv)
 		return false;
@@ -60,6 +61,8 @@ bool instance_same(const struct instance *a, const struct instance *b)
 	for (size_t i = 0; i < sizeof sa / sizeof *sa; i++)
 		if (!same_str(sa[i], sb[i]))
 			return false;
+	if (!same_str(a->jupyter_token ? a->jupyter_token : "", b->jupyter_token ? b->jupyter_token : ""))
+		return false;
 	const double na[] = { a->gpu_ram,    a->gpu_totalram, a->gpu_util,   a->gpu_temp,
 			      a->cpu_cores,  a->cpu_ram,      a->disk_space, a->disk_usage,
 			      a->inet_up,    a->inet_down,    a->dph_base,   a->dph_total,
@@ -267,6 +270,11 @@ void instance_clear(struct instance *x)
 	}
 	free(x->ports);
 	x->ports = NULL;
+	if (x->jupyter_token && !intern_has(x->jupyter_token)) {
+		explicit_bzero(x->jupyter_token, strlen(x->jupyter_token));
+		free(x->jupyter_token);
+	}
+	x->jupyter_token = NULL;
 	instance_kv_free(x->fields, x->nfields);
 	x->fields = NULL;
 	x->nfields = 0;

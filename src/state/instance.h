@@ -80,6 +80,9 @@ struct instance {
 	int direct_ssh_port;           /* ports["22/tcp"][0].HostPort, 0 when none */
 	struct port_map *ports;
 	size_t nports;
+	char *jupyter_token;           /* a secret (sanitised): shown masked, never logged;
+					  "" when none (NULL in a record built by hand) */
+	int machine_dir_ssh_port;      /* the machine's rsync/ssh port for copies, 0 when none */
 	double start_date, end_date;   /* epoch seconds, NAN when unknown */
 	double uptime_mins;
 	double reliability;            /* 0-1 */

@@ -12,6 +12,7 @@
 #include "app.h"
 #include "views/instances/inst_dialogs.h"
 #include "views/instances/inst_ssh.h"
+#include "views/instances/pane_ports.h"
 #include "state/model.h"
 
 const char *inst_actions_why_not_stop(const void *row, char *buf, size_t n)
@@ -182,4 +183,5 @@ void inst_actions_keys(struct keymap *km, int ctx)
 		keymap_action_allow(ids[i], ctx);
 		keymap_default(km, ctx, table[i].keys, ids[i]);
 	}
+	pane_ports_keys(km, ctx);
 }

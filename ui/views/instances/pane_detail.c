@@ -24,6 +24,7 @@
 #include "state/model.h"
 #include "state/money.h"
 #include "rules/secrets.h"
+#include "rules/svc.h"
 #include "theme.h"
 #include "base/util.h"
 
@@ -121,17 +122,22 @@ size_t pane_detail_lines_reveal(const struct instance *x, double now, int reveal
 	int port;
 	if (!instance_ssh_target(x, host, sizeof host, &port))
 		n = add(out, n, max, "ssh", ROLE_DIM, "no address yet");
-	if (x->nports) {
-		char ports[512] = "";
-		for (size_t i = 0; i < x->nports; i++) {
-			size_t len = strlen(ports);
-			snprintf(ports + len, sizeof ports - len, "%s%d/%s->%d", i ? ", " : "",
-				 x->ports[i].container_port, x->ports[i].proto, x->ports[i].host_port);
-		}
-		n = add(out, n, max, "ports", ROLE_NORMAL, "%s", ports);
-	} else {
-		n = add(out, n, max, "ports", ROLE_DIM, "none mapped");
+	struct svc_port sp[64];
+	size_t np = svc_ports(x, sp, sizeof sp / sizeof *sp);
+	for (size_t i = 0; i < np; i++) {
+		char ju[200] = "";
+		if (sp[i].kind == SVC_JUPYTER)
+			svc_jupyter_url(x, false, ju, sizeof ju);
+		n = add(out, n, max, i ? "" : "ports", ROLE_NORMAL, "%s -> %d/%s%s%s%s", sp[i].addr,
+			sp[i].container_port, sp[i].proto,
+			sp[i].kind == SVC_SSH ? "  ssh" : sp[i].url[0] ? "  " : "",
+			ju[0] ? ju : sp[i].url, sp[i].kind == SVC_JUPYTER ? "  (Jupyter)" : "");
 	}
+	if (np)
+		n = add(out, n, max, "", ROLE_DIM, "%s",
+			"P lists the ports: o opens a URL, y copies it, v shows the Jupyter token");
+	else
+		n = add(out, n, max, "ports", ROLE_DIM, "none mapped");
 	if (x->template_name[0] || x->template_hash_id[0] || x->template_id > 0)
 		n = add(out, n, max, "template", ROLE_NORMAL, "%s (hash %s, id %ld)",
 			x->template_name[0] ? x->template_name : "-",

@@ -1,0 +1,120 @@
+/* svc.c: an instance's services (svc.h). */
+#include "rules/svc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "rules/secrets.h"
+
+int svc_jupyter_port(const struct instance *x)
+{
+	for (size_t i = 0; i < x->nenv; i++)
+		if (x->env[i].key && !strcmp(x->env[i].key, "JUPYTER_PORT")) {
+			char *end;
+			long p = strtol(x->env[i].value ? x->env[i].value : "", &end, 10);
+			if (end != x->env[i].value && *end == '\0' && p > 0 && p <= 65535)
+				return (int)p;
+		}
+	return x->runtype && strstr(x->runtype, "jupyter") ? 8080 : 0;
+}
+
+static int cmp_port(const void *pa, const void *pb)
+{
+	const struct svc_port *a = pa, *b = pb;
+	if (a->container_port != b->container_port)
+		return a->container_port < b->container_port ? -1 : 1;
+	int c = strcmp(a->proto, b->proto);
+	if (c)
+		return c;
+	return (a->host_port > b->host_port) - (a->host_port < b->host_port);
+}
+
+static const char *ip_of(const struct instance *x)
+{
+	return x->public_ip ? x->public_ip : "";
+}
+
+size_t svc_ports(const struct instance *x, struct svc_port *out, size_t max)
+{
+	size_t n = 0;
+	int jp = svc_jupyter_port(x);
+	const char *ip = ip_of(x);
+	for (size_t i = 0; i < x->nports && n < max; i++) {
+		const struct port_map *pm = &x->ports[i];
+		struct svc_port *s = &out[n++];
+		memset(s, 0, sizeof *s);
+		s->container_port = pm->container_port;
+		util_strlcpy(s->proto, pm->proto, sizeof s->proto);
+		s->host_port = pm->host_port;
+		snprintf(s->addr, sizeof s->addr, "%s:%d", ip, pm->host_port);
+		bool tcp = !strcmp(pm->proto, "tcp");
+		if (!tcp)
+			s->kind = SVC_OTHER;
+		else if (pm->container_port == 22)
+			s->kind = SVC_SSH;
+		else if (pm->container_port == jp)
+			s->kind = SVC_JUPYTER;
+		else
+			s->kind = SVC_HTTP;
+		if ((s->kind == SVC_HTTP || s->kind == SVC_JUPYTER) && ip[0])
+			snprintf(s->url, sizeof s->url, "%s://%s:%d/",
+				 s->kind == SVC_JUPYTER || pm->container_port == 443 ? "https" : "http", ip,
+				 pm->host_port);
+	}
+	qsort(out, n, sizeof *out, cmp_port);
+	return n;
+}
+
+bool svc_jupyter_url(const struct instance *x, bool reveal, char *buf, size_t n)
+{
+	if (n)
+		buf[0] = '\0';
+	int jp = svc_jupyter_port(x);
+	if (!jp || !ip_of(x)[0])
+		return false;
+	for (size_t i = 0; i < x->nports; i++) {
+		const struct port_map *pm = &x->ports[i];
+		if (pm->container_port != jp || strcmp(pm->proto, "tcp"))
+			continue;
+		const char *tok = x->jupyter_token ? x->jupyter_token : "";
+		snprintf(buf, n, "https://%s:%d/%s%s", x->public_ip, pm->host_port,
+			 tok[0] ? "?token=" : "", tok[0] ? (reveal ? tok : SECRETS_MASK) : "");
+		return true;
+	}
+	return false;
+}
+
+bool svc_scp_url(const struct instance *x, char *buf, size_t n)
+{
+	char host[256];
+	int port;
+	if (n)
+		buf[0] = '\0';
+	if (!instance_ssh_target(x, host, sizeof host, &port))
+		return false;
+	snprintf(buf, n, "scp://root@%s:%d", host, port);
+	return true;
+}
+
+bool svc_copy_command(const struct instance *x, enum ssh_route pref, bool rsync, char *buf,
+		      size_t n)
+{
+	char host[256];
+	int port;
+	enum ssh_route r;
+	if (n)
+		buf[0] = '\0';
+	if (!instance_ssh_pick(x, pref, &r))
+		return false;
+	if (r == SSH_ASK)
+		r = SSH_DIRECT;
+	if (!instance_ssh_route(x, r, host, sizeof host, &port))
+		return false;
+	if (rsync)
+		snprintf(buf, n, "rsync -avP -e 'ssh -p %d' root@%s:/workspace/ ./", port, host);
+	else
+		snprintf(buf, n, "scp -P %d -r root@%s:/workspace/ .", port, host);
+	return true;
+}

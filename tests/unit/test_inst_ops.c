@@ -1,0 +1,245 @@
+/* test_inst_ops.c: using an instance in place (issue 23, "Connect"): the
+ * record's services as both mappers take them (ports, public_ipaddr,
+ * jupyter_token, machine_dir_ssh_port), the ports list's rows (address,
+ * kind, URL), the Jupyter URL with its token masked unless asked, the scp
+ * URL as the CLI's scp-url prints it, the scp/rsync commands, and what o
+ * does with $BROWSER (open, or copy over SSH) and its argv (no shell). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json/json_map.h"
+#include "json/json_stream.h"
+#include "rules/secrets.h"
+#include "rules/svc.h"
+#include "state/instance.h"
+#include "views/instances/pane_detail.h"
+#include "views/instances/pane_ports.h"
+
+static const char *const REC =
+	"{\"id\":9108111,\"actual_status\":\"running\",\"intended_status\":\"running\","
+	"\"image_runtype\":\"jupyter_direc ssh_direc ssh_proxy\",\"ssh_host\":\"ssh5.vast.ai\","
+	"\"ssh_port\":20010,\"public_ipaddr\":\"203.0.113.7\",\"machine_dir_ssh_port\":41999,"
+	"\"jupyter_token\":\"0123456789abcdef0123456789abcdef\","
+	"\"ports\":{\"8080/tcp\":[{\"HostIp\":\"0.0.0.0\",\"HostPort\":\"41080\"}],"
+	"\"22/tcp\":[{\"HostIp\":\"0.0.0.0\",\"HostPort\":\"41022\"}],"
+	"\"8000/tcp\":[{\"HostIp\":\"0.0.0.0\",\"HostPort\":\"41000\"}],"
+	"\"5353/udp\":[{\"HostIp\":\"0.0.0.0\",\"HostPort\":\"41053\"}]}}";
+
+static void check_mapped(const struct instance *x)
+{
+	assert_string_equal(x->public_ip, "203.0.113.7");
+	assert_int_equal(x->machine_dir_ssh_port, 41999);
+	assert_string_equal(x->jupyter_token, "0123456789abcdef0123456789abcdef");
+	assert_int_equal(x->nports, 4);
+	assert_int_equal(x->direct_ssh_port, 41022);
+}
+
+static void test_both_mappers_take_the_services(void **state)
+{
+	(void)state;
+	json_error_t je;
+	json_t *o = json_loads(REC, 0, &je);
+	assert_non_null(o);
+	struct instance x;
+	assert_true(json_map_instance(o, &x));
+	json_decref(o);
+	check_mapped(&x);
+	/* the token stays masked among the fields as received */
+	for (size_t i = 0; i < x.nfields; i++)
+		if (!strcmp(x.fields[i].key, "jupyter_token"))
+			assert_null(strstr(x.fields[i].value, "0123456789abcdef"));
+	char page[2048];
+	snprintf(page, sizeof page, "{\"instances\":[%s]}", REC);
+	struct instance *v = NULL;
+	size_t n = 0;
+	char *tok = NULL, err[200];
+	long total;
+	assert_int_equal(json_stream_instances(page, strlen(page), &v, &n, &tok, &total, err, sizeof err),
+			 JSTREAM_OK);
+	assert_int_equal(n, 1);
+	check_mapped(&v[0]);
+	assert_true(instance_same(&x, &v[0]));
+	/* a new token is a changed record */
+	free(v[0].jupyter_token);
+	v[0].jupyter_token = strdup("ffffffffffffffffffffffffffffffff");
+	assert_false(instance_same(&x, &v[0]));
+	instance_free_all(v, n);
+	free(tok);
+	instance_clear(&x);
+	/* no token, a bad machine_dir_ssh_port: "" and 0 */
+	o = json_loads("{\"id\":5,\"machine_dir_ssh_port\":\"x\"}", 0, &je);
+	assert_true(json_map_instance(o, &x));
+	json_decref(o);
+	assert_string_equal(x.jupyter_token, "");
+	assert_int_equal(x.machine_dir_ssh_port, 0);
+	instance_clear(&x);
+}
+
+static struct instance mapped(void)
+{
+	json_error_t je;
+	json_t *o = json_loads(REC, 0, &je);
+	struct instance x;
+	assert_true(json_map_instance(o, &x));
+	json_decref(o);
+	return x;
+}
+
+static void test_port_rows(void **state)
+{
+	(void)state;
+	struct instance x = mapped();
+	struct svc_port p[8];
+	size_t n = svc_ports(&x, p, 8);
+	assert_int_equal(n, 4);
+	/* sorted by container port */
+	assert_int_equal(p[0].container_port, 22);
+	assert_int_equal(p[0].kind, SVC_SSH);
+	assert_string_equal(p[0].addr, "203.0.113.7:41022");
+	assert_string_equal(p[0].url, "");
+	assert_int_equal(p[1].container_port, 5353);
+	assert_string_equal(p[1].proto, "udp");
+	assert_int_equal(p[1].kind, SVC_OTHER);
+	assert_string_equal(p[1].url, "");
+	assert_int_equal(p[2].container_port, 8000);
+	assert_int_equal(p[2].kind, SVC_HTTP);
+	assert_string_equal(p[2].url, "http://203.0.113.7:41000/");
+	assert_int_equal(p[3].container_port, 8080);
+	assert_int_equal(p[3].kind, SVC_JUPYTER);
+	assert_string_equal(p[3].url, "https://203.0.113.7:41080/"); /* never the token */
+	/* max is kept */
+	assert_int_equal(svc_ports(&x, p, 2), 2);
+	/* not a Jupyter runtype: 8080 is plain HTTP */
+	char *rt = x.runtype;
+	x.runtype = (char *)"ssh_direc ssh_proxy";
+	n = svc_ports(&x, p, 8);
+	assert_int_equal(p[3].kind, SVC_HTTP);
+	assert_string_equal(p[3].url, "http://203.0.113.7:41080/");
+	x.runtype = rt;
+	instance_clear(&x);
+}
+
+static void test_jupyter_url_masked_unless_asked(void **state)
+{
+	(void)state;
+	struct instance x = mapped();
+	char u[200];
+	assert_true(svc_jupyter_url(&x, false, u, sizeof u));
+	assert_string_equal(u, "https://203.0.113.7:41080/?token=" SECRETS_MASK);
+	assert_true(svc_jupyter_url(&x, true, u, sizeof u));
+	assert_string_equal(u, "https://203.0.113.7:41080/?token=0123456789abcdef0123456789abcdef");
+	/* JUPYTER_PORT moves it (the docs' networking guide) */
+	struct kv env[1] = { { (char *)"JUPYTER_PORT", (char *)"8000" } };
+	struct kv *oldenv = x.env;
+	size_t oldn = x.nenv;
+	x.env = env;
+	x.nenv = 1;
+	assert_int_equal(svc_jupyter_port(&x), 8000);
+	assert_true(svc_jupyter_url(&x, false, u, sizeof u));
+	assert_string_equal(u, "https://203.0.113.7:41000/?token=" SECRETS_MASK);
+	x.env = oldenv;
+	x.nenv = oldn;
+	/* no token: no query; no Jupyter: no URL */
+	char *t = x.jupyter_token;
+	x.jupyter_token = NULL;
+	assert_true(svc_jupyter_url(&x, true, u, sizeof u));
+	assert_string_equal(u, "https://203.0.113.7:41080/");
+	x.jupyter_token = t;
+	char *rt = x.runtype;
+	x.runtype = (char *)"ssh";
+	assert_int_equal(svc_jupyter_port(&x), 0);
+	assert_false(svc_jupyter_url(&x, true, u, sizeof u));
+	assert_string_equal(u, "");
+	x.runtype = rt;
+	instance_clear(&x);
+}
+
+static void test_scp_url_and_copy_commands(void **state)
+{
+	(void)state;
+	struct instance x = mapped();
+	char b[300];
+	/* the CLI's scp-url: direct when 22/tcp is mapped */
+	assert_true(svc_scp_url(&x, b, sizeof b));
+	assert_string_equal(b, "scp://root@203.0.113.7:41022");
+	assert_true(svc_copy_command(&x, SSH_ASK, false, b, sizeof b));
+	assert_string_equal(b, "scp -P 41022 -r root@203.0.113.7:/workspace/ .");
+	assert_true(svc_copy_command(&x, SSH_PROXY, true, b, sizeof b));
+	/* a jupyter runtype's proxy port is ssh_port + 1, as the CLI adds */
+	assert_string_equal(b, "rsync -avP -e 'ssh -p 20011' root@ssh5.vast.ai:/workspace/ ./");
+	/* no direct route: the proxy */
+	x.direct_ssh_port = 0;
+	assert_true(svc_scp_url(&x, b, sizeof b));
+	assert_string_equal(b, "scp://root@ssh5.vast.ai:20011");
+	char *h = x.ssh_host;
+	x.ssh_host = (char *)"";
+	assert_false(svc_scp_url(&x, b, sizeof b));
+	assert_false(svc_copy_command(&x, SSH_ASK, true, b, sizeof b));
+	x.ssh_host = h;
+	instance_clear(&x);
+}
+
+/* The detail view's port lines: IP:port -> container port with the URL;
+ * the Jupyter URL masked, the token on no line. */
+static void test_detail_port_lines(void **state)
+{
+	(void)state;
+	struct instance x = mapped();
+	static struct detail_line out[400];
+	size_t n = pane_detail_lines(&x, 1.8e9, out, 400);
+	bool ssh = false, http = false, jup = false, udp = false;
+	for (size_t i = 0; i < n; i++) {
+		assert_null(strstr(out[i].value, "0123456789abcdef"));
+		ssh |= !strcmp(out[i].value, "203.0.113.7:41022 -> 22/tcp  ssh");
+		http |= !strcmp(out[i].value, "203.0.113.7:41000 -> 8000/tcp  http://203.0.113.7:41000/");
+		jup |= !strcmp(out[i].value, "203.0.113.7:41080 -> 8080/tcp  https://203.0.113.7:41080/?token="
+					     SECRETS_MASK "  (Jupyter)");
+		udp |= !strcmp(out[i].value, "203.0.113.7:41053 -> 5353/udp");
+	}
+	assert_true(ssh);
+	assert_true(http);
+	assert_true(jup);
+	assert_true(udp);
+	instance_clear(&x);
+}
+
+static void test_browser_open_or_copy(void **state)
+{
+	(void)state;
+	assert_true(pane_ports_opens("firefox", false));
+	assert_false(pane_ports_opens("firefox", true)); /* over SSH: copy */
+	assert_false(pane_ports_opens(NULL, false));
+	assert_false(pane_ports_opens("  ", false));
+	char buf[128], *argv[8];
+	assert_int_equal(pane_ports_argv("open -a  Safari", "http://h:1/", buf, sizeof buf, argv, 8), 4);
+	assert_string_equal(argv[0], "open");
+	assert_string_equal(argv[1], "-a");
+	assert_string_equal(argv[2], "Safari");
+	assert_string_equal(argv[3], "http://h:1/");
+	assert_null(argv[4]);
+	/* words past max are dropped, the URL and the NULL kept */
+	assert_int_equal(pane_ports_argv("a b c d e f", "u", buf, sizeof buf, argv, 4), 3);
+	assert_string_equal(argv[2], "u");
+	assert_null(argv[3]);
+	assert_int_equal(pane_ports_argv("", "u", buf, sizeof buf, argv, 8), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_both_mappers_take_the_services),
+		cmocka_unit_test(test_port_rows),
+		cmocka_unit_test(test_jupyter_url_masked_unless_asked),
+		cmocka_unit_test(test_scp_url_and_copy_commands),
+		cmocka_unit_test(test_detail_port_lines),
+		cmocka_unit_test(test_browser_open_or_copy),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
