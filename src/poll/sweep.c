@@ -23,6 +23,7 @@ const char SWEEP_COLS[] =
 	"\"inet_down\",\"dph_base\",\"dph_total\",\"storage_cost\",\"storage_total_cost\","
 	"\"is_bid\",\"min_bid\",\"bid_price\",\"current_bid\",\"image_uuid\",\"image\","
 	"\"image_runtype\",\"runtype\",\"ssh_host\",\"ssh_port\",\"public_ipaddr\",\"ports\","
+	"\"jupyter_token\",\"machine_dir_ssh_port\","
 	"\"start_date\",\"end_date\",\"duration\",\"uptime_mins\",\"reliability2\","
 	"\"reliability\",\"geolocation\",\"verification\",\"template_id\",\"template_hash_id\","
 	"\"template_name\",\"credit_balance\",\"credit_discount\",\"prepaid_credit\","

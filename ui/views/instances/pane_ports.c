@@ -111,10 +111,10 @@ static void ports_line_draw(void *dctx, size_t k, bool sel, int y)
 	if (k == LIST_NONE)
 		return;
 	const struct svc_port *p = &d->v->rows[k];
-	char url[200], cp[24], line[400];
+	char url[200], map[140], line[400];
 	shown_url(d->x, p, d->v->reveal, url, sizeof url);
-	snprintf(cp, sizeof cp, "%d/%s", p->container_port, p->proto);
-	snprintf(line, sizeof line, "%-22s -> %-10s %-8s %s", p->addr, cp, kind_name(p->kind),
+	snprintf(map, sizeof map, "%s -> %d/%s", p->addr, p->container_port, p->proto);
+	snprintf(line, sizeof line, "%-34s %-8s %s", map, kind_name(p->kind),
 		 url[0] ? url : p->kind == SVC_SSH ? "(x connects)" : "(no URL)");
 	draw_text(y, r->x + 1, r->w - 2, line, attr);
 }

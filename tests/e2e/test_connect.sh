@@ -1,0 +1,143 @@
+#!/bin/sh
+# test_connect.sh: an instance's services (issue 23, "Connect"): the ports
+# list (P, :ports ID) shows every mapped port as IP:port -> container port
+# with its URL and the Jupyter URL with its token masked until v; y copies
+# a URL (OSC 52, the token in the clipboard only); o opens it in $BROWSER
+# (a stand-in recording its argv: the Jupyter token never in argv, it is
+# copied instead), and over SSH (SSH_CONNECTION) o copies instead of
+# running the browser; the detail view's port lines.
+. "$(dirname "$0")/lib.sh"
+
+sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
+e2e_home
+{
+    echo '#!/bin/sh'
+    printf '%s\n' "echo \"args: \$*\" >>'$E2E_TMP/browser.out'"
+} >"$E2E_TMP/fake-browser"
+chmod 755 "$E2E_TMP/fake-browser"
+export BROWSER="$E2E_TMP/fake-browser"
+unset SSH_CONNECTION
+
+# A running Jupyter instance with another HTTP port (the seeded ComfyUI's 8188).
+ID=$(first_inst "x.get('actual_status') == 'running' and 'jupyter' in (x.get('image_runtype') or '') and len([k for k in (x.get('ports') or {}) if k.endswith('/tcp') and k not in ('22/tcp', '8080/tcp')]) > 0")
+[ "$ID" != None ] || skip_all "no running Jupyter instance with an HTTP port in the seed"
+IP=$(inst_field "$ID" public_ipaddr)
+TOKEN=$(inst_field "$ID" jupyter_token)
+hostport() { sim_state "inst($ID)['ports']['$1'][0]['HostPort']"; }
+P22=$(hostport 22/tcp)
+P8080=$(hostport 8080/tcp)
+HTTP_PORT=$(sim_state "sorted(int(k.split('/')[0]) for k in inst($ID)['ports'] if k.endswith('/tcp') and k not in ('22/tcp', '8080/tcp'))[0]")
+PH=$(hostport "$HTTP_PORT/tcp")
+note "instance $ID at $IP: 22 -> $P22, 8080 -> $P8080, $HTTP_PORT -> $PH"
+
+clip() { sleep 0.5; tm show-buffer 2>/dev/null; tm delete-buffer 2>/dev/null; }
+
+# choose TEXT: filter the ports list down to the row with TEXT
+choose() { keys /; type_text "$1"; keys Enter; sleep 0.3; }
+
+t_ports_list() {
+    wait_for "$ID" 30 || return 1
+    select_row "$ID" || return 1
+    keys P
+    wait_for "Ports of instance $ID" 10 || return 1
+    wait_for "$IP:$P22 -> 22/tcp" 5 || return 1
+    wait_for "$IP:$PH -> $HTTP_PORT/tcp" 5 || return 1
+    wait_for "http://$IP:$PH/" 5 || return 1
+    wait_for "https://$IP:$P8080/?token=********" 5 || return 1
+    wait_for "scp: scp://root@$IP:$P22" 5 || return 1
+    not_on_screen "$TOKEN" || return 1
+    # v shows the token, v again hides it
+    keys v
+    wait_for "?token=$TOKEN" 5 || return 1
+    keys v
+    wait_gone "$TOKEN" 5 || return 1
+}
+
+t_copy_jupyter_url() {
+    tm set -g set-clipboard on
+    choose "8080/tcp"
+    keys y
+    wait_for "copied the URL with the terminal clipboard" 10 || return 1
+    got=$(clip)
+    [ "$got" = "https://$IP:$P8080/?token=$TOKEN" ] || { fail "clipboard: $got"; return 1; }
+    not_on_screen "$TOKEN"
+}
+
+t_open_jupyter_keeps_the_token_out_of_argv() {
+    rm -f "$E2E_TMP/browser.out"
+    keys o
+    wait_for "token is copied" 10 || return 1
+    got=$(cat "$E2E_TMP/browser.out" 2>/dev/null)
+    [ "$got" = "args: https://$IP:$P8080/" ] || { fail "browser argv: $got"; return 1; }
+    [ "$(clip)" = "$TOKEN" ] || { fail "the token is not in the clipboard"; return 1; }
+    not_on_screen "$TOKEN"
+}
+
+t_open_http_port() {
+    rm -f "$E2E_TMP/browser.out"
+    keys Escape; sleep 0.2
+    choose "$HTTP_PORT/tcp"
+    keys o
+    wait_for "opened http://$IP:$PH/" 10 || return 1
+    got=$(cat "$E2E_TMP/browser.out" 2>/dev/null)
+    [ "$got" = "args: http://$IP:$PH/" ] || { fail "browser argv: $got"; return 1; }
+    # o on the SSH row says what to use instead, runs nothing
+    rm -f "$E2E_TMP/browser.out"
+    keys Escape; sleep 0.2
+    choose "22/tcp"
+    keys o
+    wait_for "x connects" 10 || return 1
+    [ ! -e "$E2E_TMP/browser.out" ] || { fail "the browser ran for the ssh port"; return 1; }
+    keys q
+    wait_gone "Ports of instance" 10
+}
+
+t_ports_command_and_detail() {
+    cmd "ports 1"
+    wait_for "takes the id of a listed instance" 10 || return 1
+    cmd "ports $ID"
+    wait_for "Ports of instance $ID" 10 || return 1
+    keys q
+    wait_gone "Ports of instance" 10 || return 1
+    keys Enter
+    wait_for "Instance $ID" 10 || return 1
+    wait_for "$IP:$P22 -> 22/tcp  ssh" 5 || return 1
+    wait_for "$IP:$P8080 -> 8080/tcp  https://$IP:$P8080/?token=********  (Jupyter)" 5 || return 1
+    not_on_screen "$TOKEN" || return 1
+    # P from the detail opens the list too
+    keys P
+    wait_for "Ports of instance $ID" 10 || return 1
+    keys q
+    wait_gone "Ports of instance" 10 || return 1
+    keys q
+}
+
+t_over_ssh_o_copies() {
+    keys q
+    rentop_wait_exit 20 || return 1
+    tm kill-server >/dev/null 2>&1
+    sleep 0.3
+    export SSH_CONNECTION="192.0.2.1 50000 192.0.2.2 22"
+    rentop_start -s 120x32 || return 1
+    tm set -g set-clipboard on
+    wait_for "$ID" 30 || return 1
+    select_row "$ID" || return 1
+    keys P
+    wait_for "Ports of instance $ID" 10 || return 1
+    rm -f "$E2E_TMP/browser.out"
+    choose "$HTTP_PORT/tcp"
+    keys o
+    wait_for "over SSH" 10 || return 1
+    [ "$(clip)" = "http://$IP:$PH/" ] || { fail "not copied"; return 1; }
+    [ ! -e "$E2E_TMP/browser.out" ] || { fail "the browser ran over SSH"; return 1; }
+    unset SSH_CONNECTION
+}
+
+rentop_start -s 120x32 || { echo "not ok - rentop starts"; exit 1; }
+tap "ports list: every port, URLs, the token masked until v" t_ports_list
+tap "y copies the Jupyter URL with its token (clipboard only)" t_copy_jupyter_url
+tap "o opens Jupyter without the token in argv, copies the token" t_open_jupyter_keeps_the_token_out_of_argv
+tap "o opens an HTTP port's URL; not the ssh port" t_open_http_port
+tap ":ports ID and the detail view's port lines" t_ports_command_and_detail
+tap "over SSH o copies instead of opening" t_over_ssh_o_copies
+e2e_done
