@@ -23,6 +23,8 @@
  *     ssh_command = ssh
  *     ssh = ask                          ask | direct | proxy: the address x and y use
  *                                        when an instance has both
+ *     ssh_forwards = 8080,8888           container ports x forwards (-L P:localhost:P)
+ *                                        when the instance maps them (at most 16)
  *     runway_warn = 24                   hours of runway: under it the header warns
  *     runway_alarm = 2                   hours: under it, the alarm (0 = off)
  *     credit_warn = 0                    $ of credit: under it the header warns (0 = off)
@@ -210,6 +212,36 @@ static void strip_comment(char *s)
 
 /* bind [CONTEXT] KEY ACTION: split rest into 2 or 3 words (a word may be
  * double-quoted). */
+bool config_parse_ports(const char *val, int *out, size_t max, size_t *n, char *msg, size_t mn)
+{
+	size_t k = 0;
+	const char *p = val;
+	while (*p) {
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		if (!*p)
+			break;
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p || v < 1 || v > 65535 || (*end && *end != ',' && *end != ' ' && *end != '\t')) {
+			snprintf(msg, mn, "ssh_forwards takes port numbers 1-65535 separated by commas");
+			return false;
+		}
+		if (k == max) {
+			snprintf(msg, mn, "ssh_forwards takes at most %zu ports", max);
+			return false;
+		}
+		bool dup = false;
+		for (size_t i = 0; i < k; i++)
+			dup |= out[i] == (int)v;
+		if (!dup)
+			out[k++] = (int)v;
+		p = end;
+	}
+	*n = k;
+	return true;
+}
+
 static int parse_bind(struct config *cfg, char *rest, char *msg, size_t n)
 {
 	char *w[4];
@@ -326,6 +358,10 @@ static bool apply_setting(struct config *cfg, const char *key, const char *val, 
 			snprintf(msg, n, "ssh must be ask, direct or proxy");
 			return false;
 		}
+	} else if (strcmp(key, "ssh_forwards") == 0) {
+		if (!config_parse_ports(val, cfg->ssh_forwards, CONFIG_FORWARDS_MAX, &cfg->nssh_forwards,
+					msg, n))
+			return false;
 	} else if (strcmp(key, "api_key_file") == 0) {
 		if (!*val)
 			goto empty;

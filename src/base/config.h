@@ -22,6 +22,8 @@ enum dump_what { DUMP_NONE, DUMP_INSTANCES, DUMP_OFFERS, DUMP_USER, DUMP_WORKERG
  * always the one named (the other when it is the only one). */
 enum ssh_route { SSH_ASK, SSH_DIRECT, SSH_PROXY };
 
+#define CONFIG_FORWARDS_MAX 16
+
 struct config {
 	char *base_url;        /* default https://console.vast.ai; VAST_URL; --url */
 	char *run_url;         /* default https://run.vast.ai (the base when --url is not the default) */
@@ -57,7 +59,16 @@ struct config {
 	double credit_warn;    /* $ of credit under which the header warns, default 0 = off */
 	double credit_alarm;   /* $, default 0 = off */
 	enum ssh_route ssh_route; /* ssh = ask|direct|proxy, --ssh; default ask */
+	/* ssh_forwards = 8080,8888: the container ports x forwards to the same
+	   local port (-L P:localhost:P) when the instance maps them; none by default */
+	int ssh_forwards[CONFIG_FORWARDS_MAX];
+	size_t nssh_forwards;
 };
+
+/* "8080, 8888" into out (at most max, repeats once): false with a message in
+ * msg when a word is not a port 1-65535 or there are more than max.  "" is
+ * none.  Pure. */
+bool config_parse_ports(const char *val, int *out, size_t max, size_t *n, char *msg, size_t mn);
 
 /* Main thread, before any other thread.  Fills *cfg from defaults, the config
  * file, the environment and argv (in rising precedence).  Returns 0 on

@@ -118,3 +118,32 @@ bool svc_copy_command(const struct instance *x, enum ssh_route pref, bool rsync,
 		snprintf(buf, n, "scp -P %d -r root@%s:/workspace/ .", port, host);
 	return true;
 }
+
+size_t svc_forwards(const struct instance *x, const int *want, size_t nwant, int *out,
+		    size_t max)
+{
+	size_t k = 0;
+	for (size_t w = 0; w < nwant && k < max; w++) {
+		bool have = false;
+		for (size_t i = 0; i < x->nports && !have; i++)
+			have = x->ports[i].container_port == want[w] && want[w] != 22 &&
+			       !strcmp(x->ports[i].proto, "tcp");
+		bool dup = false;
+		for (size_t j = 0; j < k; j++)
+			dup |= out[j] == want[w];
+		if (have && !dup)
+			out[k++] = want[w];
+	}
+	return k;
+}
+
+void svc_ssh_command(const char *host, int port, const int *fw, size_t nfw, char *buf, size_t n)
+{
+	snprintf(buf, n, "ssh -p %d root@%s", port, host);
+	for (size_t i = 0; i < nfw; i++) {
+		size_t len = strlen(buf);
+		if (len + 1 >= n)
+			break;
+		snprintf(buf + len, n - len, " -L %d:localhost:%d", fw[i], fw[i]);
+	}
+}

@@ -51,4 +51,13 @@ bool svc_scp_url(const struct instance *x, char *buf, size_t n);
 bool svc_copy_command(const struct instance *x, enum ssh_route pref, bool rsync, char *buf,
 		      size_t n);
 
+/* The ports of want (container ports, the ssh_forwards setting) that x
+ * maps as TCP services other than SSH (an HTTP port or Jupyter), in want's
+ * order, into out (at most max); how many. */
+size_t svc_forwards(const struct instance *x, const int *want, size_t nwant, int *out,
+		    size_t max);
+/* "ssh -p PORT root@HOST -L P:localhost:P ..." (one -L per forward: the
+ * local port is the container port), into buf. */
+void svc_ssh_command(const char *host, int port, const int *fw, size_t nfw, char *buf, size_t n);
+
 #endif

@@ -5,7 +5,9 @@
 # a URL (OSC 52, the token in the clipboard only); o opens it in $BROWSER
 # (a stand-in recording its argv: the Jupyter token never in argv, it is
 # copied instead), and over SSH (SSH_CONNECTION) o copies instead of
-# running the browser; the detail view's port lines.
+# running the browser; the detail view's port lines; ssh with -L forwards
+# (ssh_forwards in the config on x and y, the chosen port on x in the
+# ports list; a stand-in ssh records its argv); :scp ID, :rsync ID, Y.
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
@@ -15,6 +17,13 @@ e2e_home
     printf '%s\n' "echo \"args: \$*\" >>'$E2E_TMP/browser.out'"
 } >"$E2E_TMP/fake-browser"
 chmod 755 "$E2E_TMP/fake-browser"
+{
+    echo '#!/bin/sh'
+    printf '%s\n' "echo \"args: \$*\" >'$E2E_TMP/ssh.out'"
+} >"$E2E_TMP/fake-ssh"
+chmod 755 "$E2E_TMP/fake-ssh"
+mkdir -p "$E2E_HOME/.config/rentop"
+printf 'ssh_command = %s\nssh_forwards = 8888, 8080\n' "$E2E_TMP/fake-ssh" >"$E2E_HOME/.config/rentop/config"
 export BROWSER="$E2E_TMP/fake-browser"
 unset SSH_CONNECTION
 
@@ -107,9 +116,54 @@ t_ports_command_and_detail() {
     # P from the detail opens the list too
     keys P
     wait_for "Ports of instance $ID" 10 || return 1
+    keys q   # back to the table (one overlay at a time)
+    wait_gone "Ports of instance" 10
+}
+
+# ssh_answer: the route question names the forward; d takes the direct route
+ssh_answer() {
+    wait_for "forwarding local" 10 || return 1
+    keys d
+}
+
+t_ssh_forwards() {
+    rm -f "$E2E_TMP/ssh.out"
+    keys x
+    ssh_answer || return 1
+    wait_for "back from ssh" 15 || return 1
+    got=$(cat "$E2E_TMP/ssh.out" 2>/dev/null)
+    [ "$got" = "args: -p $P22 root@$IP -L 8080:localhost:8080" ] || { fail "ssh argv: $got"; return 1; }
+    keys y
+    ssh_answer || return 1
+    wait_for "copied with the terminal clipboard" 10 || return 1
+    got=$(clip)
+    [ "$got" = "ssh -p $P22 root@$IP -L 8080:localhost:8080" ] || { fail "clipboard: $got"; return 1; }
+    # x in the ports list: the chosen port instead
+    rm -f "$E2E_TMP/ssh.out"
+    keys P
+    wait_for "Ports of instance $ID" 10 || return 1
+    choose "$HTTP_PORT/tcp"
+    keys x
+    wait_for "forwarding local" 10 || return 1
+    keys d
+    wait_for "back from ssh" 15 || return 1
+    got=$(cat "$E2E_TMP/ssh.out" 2>/dev/null)
+    [ "$got" = "args: -p $P22 root@$IP -L $HTTP_PORT:localhost:$HTTP_PORT" ] || { fail "ssh argv: $got"; return 1; }
     keys q
-    wait_gone "Ports of instance" 10 || return 1
-    keys q
+    wait_gone "Ports of instance" 10
+}
+
+t_scp_commands() {
+    keys Y
+    wait_for "scp://root@$IP:$P22; copied" 10 || return 1
+    got=$(clip)
+    [ "$got" = "scp -P $P22 -r root@$IP:/workspace/ ." ] || { fail "clipboard: $got"; return 1; }
+    cmd "rsync $ID"
+    wait_for "copied (OSC 52): rsync" 10 || return 1
+    got=$(clip)
+    [ "$got" = "rsync -avP -e 'ssh -p $P22' root@$IP:/workspace/ ./" ] || { fail "clipboard: $got"; return 1; }
+    cmd "scp nope"
+    wait_for ":scp takes an instance id" 10
 }
 
 t_over_ssh_o_copies() {
@@ -139,5 +193,7 @@ tap "y copies the Jupyter URL with its token (clipboard only)" t_copy_jupyter_ur
 tap "o opens Jupyter without the token in argv, copies the token" t_open_jupyter_keeps_the_token_out_of_argv
 tap "o opens an HTTP port's URL; not the ssh port" t_open_http_port
 tap ":ports ID and the detail view's port lines" t_ports_command_and_detail
+tap "ssh -L forwards: ssh_forwards on x and y, the chosen port in the ports list" t_ssh_forwards
+tap "Y and :rsync ID copy the scp and rsync commands" t_scp_commands
 tap "over SSH o copies instead of opening" t_over_ssh_o_copies
 e2e_done

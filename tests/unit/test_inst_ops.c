@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/config.h"
+#include "base/xmalloc.h"
 #include "json/json_map.h"
 #include "json/json_stream.h"
 #include "rules/secrets.h"
@@ -210,6 +212,42 @@ static void test_detail_port_lines(void **state)
 	instance_clear(&x);
 }
 
+/* ssh_forwards: the config key, the forwards an instance maps, the command. */
+static void test_ssh_forwards(void **state)
+{
+	(void)state;
+	struct config c;
+	char err[300];
+	memset(&c, 0, sizeof c);
+	c.base_url = xstrdup("x");
+	assert_int_equal(config_parse_text(&c, "ssh_forwards = 8080, 8888,8080\n", "config", err, sizeof err), 0);
+	assert_int_equal(c.nssh_forwards, 2);
+	assert_int_equal(c.ssh_forwards[0], 8080);
+	assert_int_equal(c.ssh_forwards[1], 8888);
+	assert_int_equal(config_parse_text(&c, "ssh_forwards = 8080,http\n", "config", err, sizeof err), 2);
+	assert_non_null(strstr(err, "config:1: ssh_forwards takes port numbers"));
+	assert_int_equal(config_parse_text(&c, "ssh_forwards = 70000\n", "config", err, sizeof err), 2);
+	assert_int_equal(config_parse_text(&c, "ssh_forwards = 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17\n",
+					   "config", err, sizeof err), 2);
+	assert_non_null(strstr(err, "at most 16"));
+	assert_int_equal(config_parse_text(&c, "ssh_forwards =\n", "config", err, sizeof err), 0);
+	assert_int_equal(c.nssh_forwards, 0);
+	config_free(&c);
+
+	struct instance x = mapped(); /* 22, 5353/udp, 8000, 8080 */
+	int want[] = { 8888, 8080, 22, 5353, 8000 }, out[8];
+	size_t n = svc_forwards(&x, want, 5, out, 8);
+	assert_int_equal(n, 2); /* 8888 unmapped, 22 is ssh, 5353 is udp */
+	assert_int_equal(out[0], 8080);
+	assert_int_equal(out[1], 8000);
+	char b[200];
+	svc_ssh_command("203.0.113.7", 41022, out, n, b, sizeof b);
+	assert_string_equal(b, "ssh -p 41022 root@203.0.113.7 -L 8080:localhost:8080 -L 8000:localhost:8000");
+	svc_ssh_command("h", 2, NULL, 0, b, sizeof b);
+	assert_string_equal(b, "ssh -p 2 root@h");
+	instance_clear(&x);
+}
+
 static void test_browser_open_or_copy(void **state)
 {
 	(void)state;
@@ -239,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_jupyter_url_masked_unless_asked),
 		cmocka_unit_test(test_scp_url_and_copy_commands),
 		cmocka_unit_test(test_detail_port_lines),
+		cmocka_unit_test(test_ssh_forwards),
 		cmocka_unit_test(test_browser_open_or_copy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,7 +14,17 @@
 #include "base/util.h"
 #include "clip.h"
 #include "external.h"
+#include "rules/svc.h"
 #include "views/instances/inst_dialogs.h"
+
+/* The -L forwards of the ssh being asked about or run (container ports,
+ * each to the same local port): set by each entry point (the config's
+ * ssh_forwards the instance maps, or the port chosen in the ports list),
+ * kept across the route question. */
+static int fw_ports[CONFIG_FORWARDS_MAX];
+static size_t fw_n;
+
+static void ssh_go(struct app *a, const struct instance *x, enum ssh_route r, bool run);
 
 /* The route question's purposes (a->dlg.purpose). */
 enum { ROUTE_SSH = 1, ROUTE_COPY };
@@ -33,7 +43,13 @@ static void route_answered(struct app *a, void *owner, enum dlg_result res)
 	bool run = a->dlg.purpose == ROUTE_SSH;
 	enum ssh_route r = a->dlg.focus == 0 ? SSH_DIRECT : SSH_PROXY;
 	dialog_close(&a->dlg);
-	inst_ssh_route(a, id, r, run);
+	const struct instance *x = a->snap ? model_snapshot_find(a->snap, id) : NULL;
+	if (!x) {
+		app_toast(a, ROLE_WARNING, 6, "instance %ld is no longer listed", id);
+		return;
+	}
+	ssh_go(a, x, r, run);
+	a->dirty |= DIRTY_ALL;
 }
 
 /* Leave curses and ssh to x by route r (direct or proxy); come back intact. */
@@ -52,7 +68,8 @@ static void do_ssh(struct app *a, const struct instance *x, enum ssh_route r)
 	char cmd[512];
 	util_strlcpy(cmd, a->cfg->ssh_command && *a->cfg->ssh_command ? a->cfg->ssh_command : "ssh",
 		     sizeof cmd);
-	char *argv[24];
+	char *argv[24 + 2 * CONFIG_FORWARDS_MAX];
+	char fwd[CONFIG_FORWARDS_MAX][32];
 	int argc = 0;
 	char *save = NULL;
 	for (char *t = strtok_r(cmd, " \t", &save); t && argc < 20; t = strtok_r(NULL, " \t", &save))
@@ -62,6 +79,11 @@ static void do_ssh(struct app *a, const struct instance *x, enum ssh_route r)
 	argv[argc++] = (char *)"-p";
 	argv[argc++] = port;
 	argv[argc++] = target;
+	for (size_t i = 0; i < fw_n; i++) {
+		snprintf(fwd[i], sizeof fwd[i], "%d:localhost:%d", fw_ports[i], fw_ports[i]);
+		argv[argc++] = (char *)"-L";
+		argv[argc++] = fwd[i];
+	}
 	argv[argc] = NULL;
 	char why[ERRLINE_MAX + 1]; /* ssh's last stderr line, sanitised */
 	char banner[512];
@@ -94,8 +116,8 @@ static void copy_ssh(struct app *a, const struct instance *x, enum ssh_route r)
 			  r == SSH_PROXY ? "proxy " : r == SSH_DIRECT ? "direct " : "");
 		return;
 	}
-	char cmd[320];
-	snprintf(cmd, sizeof cmd, "ssh -p %d root@%s", p, host);
+	char cmd[320 + 32 * CONFIG_FORWARDS_MAX];
+	svc_ssh_command(host, p, fw_ports, fw_n, cmd, sizeof cmd);
 	app_copy(cmd);
 	app_toast(a, ROLE_OK, 12, "copied with the terminal clipboard sequence (OSC 52): %s%s", cmd,
 		  clip_advice_here());
@@ -111,10 +133,7 @@ static void ssh_or_ask(struct app *a, const struct instance *x, bool run)
 		return;
 	}
 	if (r != SSH_ASK) {
-		if (run)
-			do_ssh(a, x, r);
-		else
-			copy_ssh(a, x, r);
+		ssh_go(a, x, r, run);
 		return;
 	}
 	char dh[96], ph[96], text[768], w[160];
@@ -122,13 +141,28 @@ static void ssh_or_ask(struct app *a, const struct instance *x, bool run)
 	instance_ssh_route(x, SSH_DIRECT, dh, sizeof dh, &dp);
 	instance_ssh_route(x, SSH_PROXY, ph, sizeof ph, &pp);
 	inst_dialogs_who(x, w, sizeof w);
+	char fw[200] = "";
+	for (size_t i = 0; i < fw_n; i++) {
+		size_t len = strlen(fw);
+		snprintf(fw + len, sizeof fw - len, "%s%d", i ? ", " : " forwarding local port ", fw_ports[i]);
+	}
 	snprintf(text, sizeof text,
-		 "%s instance %s by which route? direct %s:%d or the service's proxy %s:%d "
+		 "%s instance %s%s by which route? direct %s:%d or the service's proxy %s:%d "
 		 "(d or p; Esc cancels; ssh = direct or proxy in the config skips this question)",
-		 run ? "ssh to" : "Copy the ssh command of", w, dh, dp, ph, pp);
+		 run ? "ssh to" : "Copy the ssh command of", w, fw, dh, dp, ph, pp);
 	dialog_choice(&a->dlg, run ? ROUTE_SSH : ROUTE_COPY, x->id, run ? "ssh" : "Copy ssh", text,
 		      "Direct", "Proxy");
 	app_dialog_own(a, route_answered, NULL);
+}
+
+static void ssh_go(struct app *a, const struct instance *x, enum ssh_route r, bool run)
+{
+	if (r == SSH_ASK)
+		ssh_or_ask(a, x, run);
+	else if (run)
+		do_ssh(a, x, r);
+	else
+		copy_ssh(a, x, r);
 }
 
 bool inst_ssh_route(struct app *a, long id, enum ssh_route r, bool run)
@@ -138,12 +172,22 @@ bool inst_ssh_route(struct app *a, long id, enum ssh_route r, bool run)
 		app_toast(a, ROLE_WARNING, 6, "instance %ld is no longer listed", id);
 		return false;
 	}
-	if (r == SSH_ASK)
-		ssh_or_ask(a, x, run);
-	else if (run)
-		do_ssh(a, x, r);
-	else
-		copy_ssh(a, x, r);
+	fw_n = svc_forwards(x, a->cfg->ssh_forwards, a->cfg->nssh_forwards, fw_ports,
+			    CONFIG_FORWARDS_MAX);
+	ssh_go(a, x, r, run);
+	a->dirty |= DIRTY_ALL;
+	return true;
+}
+
+bool inst_ssh_forward(struct app *a, long id, int container_port, bool run)
+{
+	const struct instance *x = a->snap ? model_snapshot_find(a->snap, id) : NULL;
+	if (!x) {
+		app_toast(a, ROLE_WARNING, 6, "instance %ld is no longer listed", id);
+		return false;
+	}
+	fw_n = svc_forwards(x, &container_port, 1, fw_ports, CONFIG_FORWARDS_MAX);
+	ssh_go(a, x, SSH_ASK, run);
 	a->dirty |= DIRTY_ALL;
 	return true;
 }

@@ -12,8 +12,13 @@
 struct app;
 
 /* ssh (run) or copy the ssh command of instance id by route r (SSH_ASK:
- * the configured way, asking when both exist); false when it is gone. */
+ * the configured way, asking when both exist), with a -L P:localhost:P
+ * forward for each port of the config's ssh_forwards that the instance
+ * maps; false when it is gone. */
 bool inst_ssh_route(struct app *a, long id, enum ssh_route r, bool run);
+/* The same by the configured route with one forward: container_port (a
+ * port of the ports list) to the same local port. */
+bool inst_ssh_forward(struct app *a, long id, int container_port, bool run);
 /* `:ssh ROUTE` and `:copy-ssh ROUTE` (act: ssh or copy-ssh; args: direct,
  * proxy or ask): x or y on the selected instance by that route (the
  * action's action_args, keymap.h). */

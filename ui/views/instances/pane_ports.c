@@ -22,6 +22,7 @@
 #include "rules/svc.h"
 #include "state/model.h"
 #include "theme.h"
+#include "views/instances/inst_ssh.h"
 #include "widgets/list.h"
 
 #define PORTS_MAX 64
@@ -161,7 +162,8 @@ static void copy_said(struct app *a, const char *text, const char *what, const c
 		  shown_text, clip_advice_here());
 }
 
-static enum action act_open = ACT_NONE, act_copy = ACT_NONE, act_reveal = ACT_NONE;
+static enum action act_open = ACT_NONE, act_copy = ACT_NONE, act_reveal = ACT_NONE,
+		   act_forward = ACT_NONE;
 
 /* The selected port row, or a toast saying why there is none. */
 static const struct svc_port *chosen(struct app *a, struct ports_view *v,
@@ -244,6 +246,17 @@ static bool ports_action(struct app *a, void *st, enum action act)
 		shown_url(x, p, false, masked, sizeof masked);
 		copy_said(a, full, "the URL", masked);
 		explicit_bzero(full, sizeof full);
+	} else if (act == act_forward) {
+		refresh_rows(a, v);
+		size_t k = list_selected(&v->list);
+		if (k != LIST_NONE && k < v->n && v->rows[k].kind == SVC_SSH) {
+			inst_ssh_route(a, v->id, SSH_ASK, true); /* the ssh row: ssh as x does */
+			return true;
+		}
+		const struct instance *x = NULL;
+		const struct svc_port *p = chosen(a, v, &x);
+		if (p)
+			inst_ssh_forward(a, v->id, p->container_port, true);
 	} else if (act == act_reveal) {
 		const struct instance *x = shown(a, v);
 		if (!x || svc_jupyter_port(x) == 0 || !x->jupyter_token || !x->jupyter_token[0]) {
@@ -266,6 +279,10 @@ static const struct action_row ports_rows[] = {
 	{ { .name = "copy-url", .help = "copy the port's URL (Jupyter: with its token) with OSC 52",
 	    .hint = "copy", .flags = AF_HINT },
 	  "y", NULL, &act_copy },
+	{ { .name = "ssh-forward",
+	    .help = "ssh to the instance forwarding the chosen port to the same local port (-L P:localhost:P)",
+	    .hint = "ssh -L", .flags = AF_HINT },
+	  "x", NULL, &act_forward },
 	{ { .name = "reveal-token", .help = "show or hide the Jupyter token",
 	    .hint = "token", .flags = AF_HINT },
 	  "v", NULL, &act_reveal },
@@ -284,11 +301,74 @@ static const struct action_def list_ports_def = {
 	"ports", AF_NEEDS_SEL, NULL, run_list_ports,
 };
 
+/* Copy the scp (or rsync) command of instance id and say its scp URL. */
+static void copy_scp(struct app *a, long id, bool rsync)
+{
+	const struct instance *x = a->snap ? model_snapshot_find(a->snap, id) : NULL;
+	if (!x) {
+		app_toast(a, ROLE_WARNING, 6, "instance %ld is not listed", id);
+		return;
+	}
+	char url[300], cmd[400];
+	if (!svc_scp_url(x, url, sizeof url) ||
+	    !svc_copy_command(x, a->cfg->ssh_route, rsync, cmd, sizeof cmd)) {
+		app_toast(a, ROLE_WARNING, 8, "instance %ld has no SSH address yet", id);
+		return;
+	}
+	app_copy(cmd);
+	app_toast(a, ROLE_OK, 15, "%s; copied (OSC 52): %s%s", url, cmd, clip_advice_here());
+}
+
+static void run_scp(struct app *a, enum action act)
+{
+	const struct instance *x = app_selected(a);
+	if (!x) {
+		app_toast(a, ROLE_WARNING, 6, ":%s needs an instance: :%s ID", keymap_action_name(act),
+			  keymap_action_name(act));
+		return;
+	}
+	copy_scp(a, x->id, !strcmp(keymap_action_name(act), "rsync"));
+}
+
+/* `:scp [ID]`, `:rsync [ID]`. */
+static void scp_args(struct app *a, enum action act, const char *args)
+{
+	if (!*args) {
+		run_scp(a, act);
+		return;
+	}
+	char *end;
+	long id = strtol(args, &end, 10);
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (id <= 0 || *end) {
+		app_toast(a, ROLE_ERROR, 8, ":%s takes an instance id, not \"%.40s\"",
+			  keymap_action_name(act), args);
+		return;
+	}
+	copy_scp(a, id, !strcmp(keymap_action_name(act), "rsync"));
+}
+
+static const struct action_def scp_def = {
+	"scp", "copy the scp command of /workspace over the instance's SSH route and show its scp:// URL (as the CLI's scp-url); :scp ID",
+	NULL, 0, NULL, run_scp,
+};
+static const struct action_def rsync_def = {
+	"rsync", "copy the rsync command of /workspace over the instance's SSH route; :rsync ID",
+	NULL, 0, NULL, run_scp,
+};
+
 void pane_ports_keys(struct keymap *km, int ctx)
 {
 	enum action d = keymap_action_register(&list_ports_def);
 	keymap_action_allow(d, ctx);
 	keymap_default(km, ctx, "P", d);
+	enum action sc = keymap_action_register(&scp_def), rs = keymap_action_register(&rsync_def);
+	action_set_args(sc, scp_args);
+	action_set_args(rs, scp_args);
+	keymap_action_allow(sc, ctx);
+	keymap_action_allow(rs, ctx);
+	keymap_default(km, ctx, "Y", sc);
 }
 
 static struct list *ports_list(struct app *a, void *st)
