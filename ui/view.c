@@ -24,6 +24,7 @@
 	X(logs) \
 	X(detail) \
 	X(ports) \
+	X(exec) \
 	X(help)
 
 #define DECL(n) extern const struct view_ops view_##n;

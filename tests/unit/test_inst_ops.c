@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/api_inst_ops.h"
 #include "base/config.h"
 #include "base/xmalloc.h"
 #include "json/json_map.h"
@@ -248,6 +249,71 @@ static void test_ssh_forwards(void **state)
 	instance_clear(&x);
 }
 
+/* :exec: the commands the service runs, the builder, its answer, the strip. */
+static void test_exec_builder_and_answer(void **state)
+{
+	(void)state;
+	char err[200];
+	assert_true(api_exec_check("ls -l /workspace", err, sizeof err));
+	assert_true(api_exec_check("du -d1 -h /", err, sizeof err));
+	assert_true(api_exec_check("rm -r /workspace/x", err, sizeof err));
+	assert_false(api_exec_check("cat /etc/passwd", err, sizeof err));
+	assert_non_null(strstr(err, "only ls, du and rm"));
+	assert_false(api_exec_check("lsof", err, sizeof err));
+	assert_false(api_exec_check("ls; rm -rf /", err, sizeof err));
+	assert_non_null(strstr(err, "shell syntax (';')"));
+	assert_false(api_exec_check("ls $(id)", err, sizeof err));
+	assert_false(api_exec_check("ls `id`", err, sizeof err));
+	assert_false(api_exec_check("ls\x1b[2J", err, sizeof err));
+	assert_false(api_exec_check("", err, sizeof err));
+	assert_false(api_exec_check(" ls", err, sizeof err));
+	char big[600];
+	snprintf(big, sizeof big, "ls %0513d", 0);
+	assert_false(api_exec_check(big, err, sizeof err));
+	assert_non_null(strstr(err, "at most 512"));
+	assert_true(api_exec_removes("rm -r /x"));
+	assert_true(api_exec_removes("rm"));
+	assert_false(api_exec_removes("rmdir /x"));
+	assert_false(api_exec_removes("ls rm"));
+
+	struct config c;
+	memset(&c, 0, sizeof c);
+	c.base_url = (char *)"https://console.example";
+	struct api_call k = api_inst_execute(&c, 9108093, "ls -l \"/work space\"");
+	assert_int_equal(k.ep, EP_EXECUTE);
+	assert_string_equal(k.method, "PUT");
+	assert_string_equal(k.url, "https://console.example/api/v0/instances/command/9108093/");
+	assert_string_equal(k.body, "{\"command\":\"ls -l \\\"/work space\\\"\"}");
+	assert_false(k.no_auth);
+	assert_true(api_ep_kind(EP_EXECUTE) == RK_ACTION);
+	api_call_free(&k);
+
+	json_error_t je;
+	json_t *r = json_loads("{\"success\":true,\"writeable_path\":\"/var/lib/docker/overlay2/abc/diff\","
+			       "\"result_url\":\"https://s3.example/instance_logs/t.log\"}", 0, &je);
+	struct api_error e;
+	memset(&e, 0, sizeof e);
+	struct exec_answer *a = api_exec_answer(r, &e);
+	json_decref(r);
+	assert_non_null(a);
+	assert_string_equal(a->result_url, "https://s3.example/instance_logs/t.log");
+	assert_string_equal(a->writeable_path, "/var/lib/docker/overlay2/abc/diff");
+	char *out = api_exec_strip("12K\t/var/lib/docker/overlay2/abc/diff/workspace/data\n"
+				   "20K\t/var/lib/docker/overlay2/abc/diff/workspace\n", a->writeable_path);
+	assert_string_equal(out, "12K\t/workspace/data\n20K\t/workspace\n");
+	free(out);
+	out = api_exec_strip("as is", "");
+	assert_string_equal(out, "as is");
+	free(out);
+	api_exec_answer_free(a);
+	/* no result_url, or one with a blank: a protocol error */
+	r = json_loads("{\"success\":true,\"result_url\":\"https://x/a b\"}", 0, &je);
+	memset(&e, 0, sizeof e);
+	assert_null(api_exec_answer(r, &e));
+	assert_int_equal(e.cls, AE_PROTOCOL);
+	json_decref(r);
+}
+
 static void test_browser_open_or_copy(void **state)
 {
 	(void)state;
@@ -278,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_scp_url_and_copy_commands),
 		cmocka_unit_test(test_detail_port_lines),
 		cmocka_unit_test(test_ssh_forwards),
+		cmocka_unit_test(test_exec_builder_and_answer),
 		cmocka_unit_test(test_browser_open_or_copy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,7 @@
 #include "app.h"
 #include "views/instances/inst_dialogs.h"
 #include "views/instances/inst_ssh.h"
+#include "views/instances/pane_exec.h"
 #include "views/instances/pane_ports.h"
 #include "state/model.h"
 
@@ -184,4 +185,5 @@ void inst_actions_keys(struct keymap *km, int ctx)
 		keymap_default(km, ctx, table[i].keys, ids[i]);
 	}
 	pane_ports_keys(km, ctx);
+	pane_exec_keys(km, ctx);
 }
