@@ -7,7 +7,10 @@
 # copied instead), and over SSH (SSH_CONNECTION) o copies instead of
 # running the browser; the detail view's port lines; ssh with -L forwards
 # (ssh_forwards in the config on x and y, the chosen port on x in the
-# ports list; a stand-in ssh records its argv); :scp ID, :rsync ID, Y.
+# ports list; a stand-in ssh records its argv); :scp ID, :rsync ID, Y;
+# :exec ID CMD (ls's output in the pager, rm confirmed starting on Cancel,
+# a refused command never sent, a lost answer not sent again, refused
+# under --read-only).
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
@@ -166,6 +169,62 @@ t_scp_commands() {
     wait_for ":scp takes an instance id" 10
 }
 
+EXEC_PATH=/api/v0/instances/command/$ID/
+
+t_exec_ls() {
+    cmd "exec $ID ls -l /workspace"
+    wait_for "\"ls -l /workspace\" on instance $ID: " 15 || return 1
+    wait_for "checkpoints" 5 || return 1
+    wait_for "train.py" 5 || return 1
+    [ "$(sent PUT "$EXEC_PATH")" = 1 ] || { fail "sent $(sent PUT "$EXEC_PATH") times"; return 1; }
+    keys q
+    # du names whole paths: the container's writeable_path prefix is taken out
+    cmd "exec $ID du -d1 -h /workspace"
+    wait_for "\"du -d1 -h /workspace\" on instance $ID: " 15 || return 1
+    wait_for_re "[0-9.]+[KMG]? +/workspace/checkpoints\$" 5 || return 1
+    not_on_screen "overlay2" || return 1
+    keys q
+    wait_gone "on instance $ID:" 10
+}
+
+t_exec_rm_confirmed() {
+    n0=$(sent PUT "$EXEC_PATH")
+    cmd "exec $ID rm -r /workspace/checkpoints"
+    wait_for "Remove files" 10 || return 1
+    keys Enter                       # the dialog starts on Cancel
+    wait_gone "Remove files" 10 || return 1
+    sleep 0.5
+    [ "$(sent PUT "$EXEC_PATH")" = "$n0" ] || { fail "sent after Cancel"; return 1; }
+    cmd "exec $ID rm -r /workspace/checkpoints"
+    wait_for "Remove files" 10 || return 1
+    keys Tab Enter
+    wait_for "\"rm -r /workspace/checkpoints\" on instance $ID: 0 lines" 15 || return 1
+    [ "$(sent PUT "$EXEC_PATH")" = $((n0 + 1)) ] || { fail "rm sent $(sent PUT "$EXEC_PATH") times"; return 1; }
+    keys q
+    cmd "exec $ID ls /workspace"
+    wait_for "\"ls /workspace\" on instance $ID: " 15 || return 1
+    wait_for "train.py" 5 || return 1
+    not_on_screen "checkpoints" || return 1
+    keys q
+    wait_gone "on instance $ID:" 10
+}
+
+t_exec_refused_and_lost() {
+    n0=$(sent PUT "$EXEC_PATH")
+    cmd "exec $ID cat /etc/passwd"
+    wait_for "the service runs only ls, du and rm" 10 || return 1
+    cmd "exec $ID ls; rm -rf /"
+    wait_for "shell syntax" 10 || return 1
+    [ "$(sent PUT "$EXEC_PATH")" = "$n0" ] || { fail "a refused command was sent"; return 1; }
+    # a lost answer: said, not sent again
+    fault "$EXEC_PATH" PUT lost || return 1
+    cmd "exec $ID du -s /workspace"
+    wait_for "the answer was lost; it may have run" 30 || return 1
+    sleep 2
+    [ "$(sent PUT "$EXEC_PATH")" = $((n0 + 1)) ] || { fail "sent $(sent PUT "$EXEC_PATH") times after a lost answer"; return 1; }
+    keys q
+}
+
 t_over_ssh_o_copies() {
     keys q
     rentop_wait_exit 20 || return 1
@@ -187,6 +246,20 @@ t_over_ssh_o_copies() {
     unset SSH_CONNECTION
 }
 
+t_exec_read_only() {
+    cmd q
+    rentop_wait_exit 20 || return 1
+    tm kill-server >/dev/null 2>&1
+    sleep 0.3
+    rentop_start -s 120x32 --read-only || return 1
+    wait_for "$ID" 30 || return 1
+    n0=$(sent PUT "$EXEC_PATH")
+    cmd "exec $ID ls /"
+    wait_for_re "read-only" 10 || return 1
+    sleep 0.5
+    [ "$(sent PUT "$EXEC_PATH")" = "$n0" ] || { fail "sent under --read-only"; return 1; }
+}
+
 rentop_start -s 120x32 || { echo "not ok - rentop starts"; exit 1; }
 tap "ports list: every port, URLs, the token masked until v" t_ports_list
 tap "y copies the Jupyter URL with its token (clipboard only)" t_copy_jupyter_url
@@ -195,5 +268,9 @@ tap "o opens an HTTP port's URL; not the ssh port" t_open_http_port
 tap ":ports ID and the detail view's port lines" t_ports_command_and_detail
 tap "ssh -L forwards: ssh_forwards on x and y, the chosen port in the ports list" t_ssh_forwards
 tap "Y and :rsync ID copy the scp and rsync commands" t_scp_commands
+tap ":exec ID ls: the output in a pager, the path prefix stripped" t_exec_ls
+tap ":exec ID rm: confirmed, starting on Cancel; the file is gone" t_exec_rm_confirmed
+tap ":exec refuses other commands unsent; a lost answer is not resent" t_exec_refused_and_lost
 tap "over SSH o copies instead of opening" t_over_ssh_o_copies
+tap ":exec is refused under --read-only" t_exec_read_only
 e2e_done
