@@ -91,3 +91,10 @@ char *api_exec_strip(const char *text, const char *prefix)
 	out[o] = '\0';
 	return out;
 }
+
+struct api_call api_inst_recycle(const struct config *c, long id)
+{
+	return api_call_make(EP_RECYCLE, "PUT",
+			     xasprintf("%s/api/v0/instances/recycle/%ld/", c->base_url, id),
+			     json_object());
+}

@@ -40,4 +40,8 @@ void api_exec_answer_free(void *v);
  * output's paths); prefix "" or NULL: a copy.  Malloc'd. */
 char *api_exec_strip(const char *text, const char *prefix);
 
+/* PUT /api/v0/instances/recycle/{id}/ {} (EP_RECYCLE): the container
+ * destroyed and created again on the same machine, the rental kept. */
+struct api_call api_inst_recycle(const struct config *c, long id);
+
 #endif

@@ -10,7 +10,8 @@
 # ports list; a stand-in ssh records its argv); :scp ID, :rsync ID, Y;
 # :exec ID CMD (ls's output in the pager, rm confirmed starting on Cancel,
 # a refused command never sent, a lost answer not sent again, refused
-# under --read-only).
+# under --read-only); :recycle ID (confirmed from Cancel, sent once, the
+# instance recycling; refused on a stopped one; a lost answer not resent).
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
@@ -225,6 +226,37 @@ t_exec_refused_and_lost() {
     keys q
 }
 
+t_recycle() {
+    rid=$(first_inst "x.get('actual_status') == 'running' and x['id'] != $ID")
+    path=/api/v0/instances/recycle/$rid/
+    cmd "recycle $rid"
+    wait_for "Recycle instance $rid" 10 || return 1
+    keys Enter                       # Cancel
+    wait_gone "Recycle instance" 10 || return 1
+    sleep 0.5
+    [ "$(sent PUT "$path")" = 0 ] || { fail "sent after Cancel"; return 1; }
+    cmd "recycle $rid"
+    wait_for "Recycle instance $rid" 10 || return 1
+    keys Tab Enter
+    wait_for "instance $rid is being recycled" 15 || return 1
+    [ "$(sent PUT "$path")" = 1 ] || { fail "sent $(sent PUT "$path") times"; return 1; }
+    [ "$(inst_field "$rid" status_msg)" = recycling ] || { fail "status_msg $(inst_field "$rid" status_msg)"; return 1; }
+    # a stopped instance: refused before anything is sent
+    sid=$(first_inst "x.get('intended_status') == 'stopped' and x.get('actual_status') == 'exited'")
+    cmd "recycle $sid"
+    wait_for "S starts it first" 10 || return 1
+    [ "$(sent PUT /api/v0/instances/recycle/$sid/)" = 0 ] || { fail "sent for a stopped instance"; return 1; }
+    # a lost answer: said, not resent
+    lid=$(first_inst "x.get('actual_status') == 'running' and x['id'] not in ($ID, $rid)")
+    fault /api/v0/instances/recycle/$lid/ PUT lost || return 1
+    cmd "recycle $lid"
+    wait_for "Recycle instance $lid" 10 || return 1
+    keys Tab Enter
+    wait_for "the answer was lost; it may have" 30 || return 1
+    sleep 2
+    [ "$(sent PUT /api/v0/instances/recycle/$lid/)" = 1 ] || { fail "a lost recycle was resent"; return 1; }
+}
+
 t_over_ssh_o_copies() {
     keys q
     rentop_wait_exit 20 || return 1
@@ -258,6 +290,12 @@ t_exec_read_only() {
     wait_for_re "read-only" 10 || return 1
     sleep 0.5
     [ "$(sent PUT "$EXEC_PATH")" = "$n0" ] || { fail "sent under --read-only"; return 1; }
+    rid=$(first_inst "x.get('actual_status') == 'running' and x['id'] != $ID")
+    r0=$(sent PUT /api/v0/instances/recycle/$rid/)
+    cmd "recycle $rid"
+    wait_for_re "read-only" 10 || return 1
+    not_on_screen "Recycle instance" || return 1
+    [ "$(sent PUT /api/v0/instances/recycle/$rid/)" = "$r0" ] || { fail "recycle sent under --read-only"; return 1; }
 }
 
 rentop_start -s 120x32 || { echo "not ok - rentop starts"; exit 1; }
@@ -271,6 +309,7 @@ tap "Y and :rsync ID copy the scp and rsync commands" t_scp_commands
 tap ":exec ID ls: the output in a pager, the path prefix stripped" t_exec_ls
 tap ":exec ID rm: confirmed, starting on Cancel; the file is gone" t_exec_rm_confirmed
 tap ":exec refuses other commands unsent; a lost answer is not resent" t_exec_refused_and_lost
+tap ":recycle ID: confirmed from Cancel, sent once; refused when stopped; lost not resent" t_recycle
 tap "over SSH o copies instead of opening" t_over_ssh_o_copies
-tap ":exec is refused under --read-only" t_exec_read_only
+tap ":exec and :recycle are refused under --read-only" t_exec_read_only
 e2e_done

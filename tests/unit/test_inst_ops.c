@@ -22,6 +22,7 @@
 #include "rules/secrets.h"
 #include "rules/svc.h"
 #include "state/instance.h"
+#include "views/instances/inst_ops.h"
 #include "views/instances/pane_detail.h"
 #include "views/instances/pane_ports.h"
 
@@ -314,6 +315,33 @@ static void test_exec_builder_and_answer(void **state)
 	json_decref(r);
 }
 
+static void test_recycle(void **state)
+{
+	(void)state;
+	struct config c;
+	memset(&c, 0, sizeof c);
+	c.base_url = (char *)"https://console.example";
+	struct api_call k = api_inst_recycle(&c, 42);
+	assert_int_equal(k.ep, EP_RECYCLE);
+	assert_string_equal(k.method, "PUT");
+	assert_string_equal(k.url, "https://console.example/api/v0/instances/recycle/42/");
+	assert_string_equal(k.body, "{}");
+	assert_true(api_ep_kind(EP_RECYCLE) == RK_ACTION);
+	api_call_free(&k);
+	struct instance x = mapped();
+	char why[300];
+	assert_null(inst_ops_why_not_recycle(&x, why, sizeof why)); /* running */
+	x.state = IS_CREATED; /* a failed pull: the case it is for */
+	assert_null(inst_ops_why_not_recycle(&x, why, sizeof why));
+	x.state = IS_STOPPED;
+	assert_non_null(inst_ops_why_not_recycle(&x, why, sizeof why));
+	assert_non_null(strstr(why, "S starts it first"));
+	x.state = IS_OFFLINE;
+	assert_non_null(inst_ops_why_not_recycle(&x, why, sizeof why));
+	assert_non_null(strstr(why, "does not answer"));
+	instance_clear(&x);
+}
+
 static void test_browser_open_or_copy(void **state)
 {
 	(void)state;
@@ -345,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_detail_port_lines),
 		cmocka_unit_test(test_ssh_forwards),
 		cmocka_unit_test(test_exec_builder_and_answer),
+		cmocka_unit_test(test_recycle),
 		cmocka_unit_test(test_browser_open_or_copy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,7 @@
 #include "app.h"
 #include "views/instances/inst_dialogs.h"
 #include "views/instances/inst_ssh.h"
+#include "views/instances/inst_ops.h"
 #include "views/instances/pane_exec.h"
 #include "views/instances/pane_ports.h"
 #include "state/model.h"
@@ -186,4 +187,5 @@ void inst_actions_keys(struct keymap *km, int ctx)
 	}
 	pane_ports_keys(km, ctx);
 	pane_exec_keys(km, ctx);
+	inst_ops_keys(km, ctx);
 }

@@ -20,6 +20,7 @@
 #include "poll/jobs.h"
 #include "state/model.h"
 #include "theme.h"
+#include "views/instances/inst_ops.h"
 #include "widgets/list.h"
 
 enum exec_phase { EX_IDLE, EX_SENT, EX_FETCH, EX_DONE };
@@ -317,6 +318,7 @@ static void exec_snapshot(struct app *a, void *st, bool rows)
 	struct exec_view *v = st;
 	take(a, v);
 	fetch(a, v);
+	inst_ops_results(a); /* the recycles' ends (inst_ops.c has no view of its own) */
 }
 
 static double exec_next_wake(const struct app *a, const void *st)

@@ -1140,8 +1140,9 @@ void pane_offers_replace_answer(struct app *a, long id, int focus)
 	view_open(a, "templates", 0);
 	app_toast(a, ROLE_NORMAL, 20,
 		  "template %s (hash %s): e edits its image and registry login; then O on instance "
-		  "%ld rents again", x->template_name[0] ? x->template_name : "-",
-		  x->template_hash_id[0] ? x->template_hash_id : "-", id);
+		  "%ld rents again, or :recycle %ld recreates it on its machine, keeping the rental",
+		  x->template_name[0] ? x->template_name : "-",
+		  x->template_hash_id[0] ? x->template_hash_id : "-", id, id);
 }
 
 static void off_keys(struct keymap *km, int ctx)

@@ -1,0 +1,24 @@
+/* inst_ops.h: fixing an instance in place, sent as calls (jobs.h, at most
+ * once): `:recycle [ID]` (the container destroyed and created again on the
+ * same machine, the rental kept), confirmed by a dialog that says so and
+ * starts on Cancel.  Each call's end is taken by its request id
+ * (inst_ops_results, on every snapshot) and said in a toast and the event
+ * log.  UI thread only. */
+#ifndef RENTOP_UI_INST_OPS_H
+#define RENTOP_UI_INST_OPS_H
+
+#include <stddef.h>
+
+#include "keymap.h"
+
+struct app;
+
+/* Register the recycle action (`:recycle [ID]`; no key) and allow it in ctx. */
+void inst_ops_keys(struct keymap *km, int ctx);
+/* Why instance row (a struct instance) cannot be recycled (stopped,
+ * unreachable, provisioning), into buf; NULL when it can.  Pure. */
+const char *inst_ops_why_not_recycle(const void *row, char *buf, size_t n);
+/* Take the ends of the calls sent here (by request id). */
+void inst_ops_results(struct app *a);
+
+#endif
