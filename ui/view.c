@@ -25,6 +25,7 @@
 	X(detail) \
 	X(ports) \
 	X(exec) \
+	X(tplupd) \
 	X(help)
 
 #define DECL(n) extern const struct view_ops view_##n;

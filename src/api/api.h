@@ -80,7 +80,8 @@ enum api_ep_flag { EPF_KEY_IN_BODY = 1, EPF_SCRUB = 2 };
 	X(TEMPLATE_DELETE, "template delete", 3.0, ACTION, TEMPLATE_DELETE, 1, 0) /* DELETE /api/v0/template/ */ \
 	/* instance operations in place (api_inst_ops.c) */ \
 	X(EXECUTE, "execute", 1.5, ACTION, EXECUTE, 1, 0)                    /* PUT /api/v0/instances/command/{id}/ (its output: LOG_RESULT) */ \
-	X(RECYCLE, "recycle", 1.0, ACTION, STATE, 1, 0)                      /* PUT /api/v0/instances/recycle/{id}/ */
+	X(RECYCLE, "recycle", 1.0, ACTION, STATE, 1, 0)                      /* PUT /api/v0/instances/recycle/{id}/ */ \
+	X(UPDATE_TEMPLATE, "update template", 1.0, ACTION, STATE, 1, 0)      /* PUT /api/v0/instances/update_template/{id}/ */
 
 #define API_EP_ENUM(e, name, rate, kind, group, mb, flags) EP_##e,
 enum api_ep { API_ENDPOINTS(API_EP_ENUM) EP__COUNT };

@@ -98,3 +98,13 @@ struct api_call api_inst_recycle(const struct config *c, long id)
 			     xasprintf("%s/api/v0/instances/recycle/%ld/", c->base_url, id),
 			     json_object());
 }
+
+struct api_call api_inst_update_template(const struct config *c, long id, long template_id,
+					 const char *template_hash_id)
+{
+	json_t *b = json_pack("{s:I, s:s}", "id", (json_int_t)id, "template_hash_id", template_hash_id);
+	if (template_id > 0)
+		json_object_set_new(b, "template_id", json_integer(template_id));
+	return api_call_make(EP_UPDATE_TEMPLATE, "PUT",
+			     xasprintf("%s/api/v0/instances/update_template/%ld/", c->base_url, id), b);
+}

@@ -43,5 +43,10 @@ char *api_exec_strip(const char *text, const char *prefix);
 /* PUT /api/v0/instances/recycle/{id}/ {} (EP_RECYCLE): the container
  * destroyed and created again on the same machine, the rental kept. */
 struct api_call api_inst_recycle(const struct config *c, long id);
+/* PUT /api/v0/instances/update_template/{id}/ {"id", "template_id" (when
+ * > 0), "template_hash_id"} (EP_UPDATE_TEMPLATE), the CLI's update
+ * instance: the instance recreated from that template. */
+struct api_call api_inst_update_template(const struct config *c, long id, long template_id,
+					 const char *template_hash_id);
 
 #endif

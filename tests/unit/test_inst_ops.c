@@ -328,6 +328,21 @@ static void test_recycle(void **state)
 	assert_string_equal(k.body, "{}");
 	assert_true(api_ep_kind(EP_RECYCLE) == RK_ACTION);
 	api_call_free(&k);
+	/* update template: the CLI's update instance body */
+	k = api_inst_update_template(&c, 42, 7, "abc123");
+	assert_int_equal(k.ep, EP_UPDATE_TEMPLATE);
+	assert_string_equal(k.method, "PUT");
+	assert_string_equal(k.url, "https://console.example/api/v0/instances/update_template/42/");
+	json_error_t je;
+	json_t *b = json_loads(k.body, 0, &je);
+	assert_int_equal(json_integer_value(json_object_get(b, "id")), 42);
+	assert_int_equal(json_integer_value(json_object_get(b, "template_id")), 7);
+	assert_string_equal(json_string_value(json_object_get(b, "template_hash_id")), "abc123");
+	json_decref(b);
+	api_call_free(&k);
+	k = api_inst_update_template(&c, 42, 0, "abc123");
+	assert_null(strstr(k.body, "template_id\":"));
+	api_call_free(&k);
 	struct instance x = mapped();
 	char why[300];
 	assert_null(inst_ops_why_not_recycle(&x, why, sizeof why)); /* running */

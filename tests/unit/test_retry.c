@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/api_inst_ops.h"
 #include "net/apierr.h"
 #include "base/config.h"
 #include "poll/jobs.h"
@@ -261,6 +262,8 @@ static void builders_kinds(void **state)
 		api_destroy(&c, 1), api_bid(&c, 1, 0.5), api_prepay(&c, 1, 10), api_create(&c, &cr),
 		api_tfa_login(&c, "totp", "123456"), api_template_create(&c, &tr),
 		api_template_edit(&c, "h", &tr, &tr, NULL), api_template_delete(&c, 3),
+		api_inst_execute(&c, 1, "ls"), api_inst_recycle(&c, 1),
+		api_inst_update_template(&c, 1, 0, "h"),
 	};
 	struct api_call rd[] = {
 		api_instances_v1(&c, NULL), api_instances_v0(&c), api_instance(&c, 1), api_user(&c),
@@ -290,8 +293,8 @@ static void builders_kinds(void **state)
 		actions += api_ep_kind((enum api_ep)ep) == RK_ACTION;
 	/* state, reboot, destroy, bid, prepay, create, 2FA login, and the writes of
 	 * endpoints, workergroups, secrets, API keys, SSH keys, roles and 2FA, and
-	 * template create, edit and delete */
-	assert_int_equal(actions, 17);
+	 * template create, edit and delete; execute, recycle, update template */
+	assert_int_equal(actions, 20);
 }
 
 int main(void)
