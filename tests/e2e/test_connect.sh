@@ -11,7 +11,9 @@
 # :exec ID CMD (ls's output in the pager, rm confirmed starting on Cancel,
 # a refused command never sent, a lost answer not sent again, refused
 # under --read-only); :recycle ID (confirmed from Cancel, sent once, the
-# instance recycling; refused on a stopped one; a lost answer not resent).
+# instance recycling; refused on a stopped one; a lost answer not resent);
+# :update-template ID (the template picker, the choice confirmed from
+# Cancel, sent once with the template's hash).
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
@@ -238,7 +240,7 @@ t_recycle() {
     cmd "recycle $rid"
     wait_for "Recycle instance $rid" 10 || return 1
     keys Tab Enter
-    wait_for "instance $rid is being recycled" 15 || return 1
+    wait_for "recycle of instance $rid accepted" 15 || return 1
     [ "$(sent PUT "$path")" = 1 ] || { fail "sent $(sent PUT "$path") times"; return 1; }
     [ "$(inst_field "$rid" status_msg)" = recycling ] || { fail "status_msg $(inst_field "$rid" status_msg)"; return 1; }
     # a stopped instance: refused before anything is sent
@@ -255,6 +257,33 @@ t_recycle() {
     wait_for "the answer was lost; it may have" 30 || return 1
     sleep 2
     [ "$(sent PUT /api/v0/instances/recycle/$lid/)" = 1 ] || { fail "a lost recycle was resent"; return 1; }
+}
+
+t_update_template() {
+    uid=$(first_inst "x.get('actual_status') == 'running' and x['id'] not in ($ID, $rid, $lid)")
+    hash=$(sim_state "next(t['hash_id'] for t in d['templates'] if t['name'] == 'CUDA devel')")
+    path=/api/v0/instances/update_template/$uid/
+    cmd "update-template $uid"
+    wait_for "Update the template of instance $uid" 10 || return 1
+    wait_for "Pick a template" 10 || return 1
+    type_text "CUDA devel"
+    wait_for "nvidia/cuda:" 10 || return 1   # the list fetched
+    keys Enter
+    wait_for "─ Update template ─" 10 || return 1
+    keys Enter                       # Cancel
+    wait_gone "Update instance" 10 || return 1
+    sleep 0.5
+    [ "$(sent PUT "$path")" = 0 ] || { fail "sent after Cancel"; return 1; }
+    cmd "update-template $uid"
+    wait_for "Pick a template" 10 || return 1
+    type_text "CUDA devel"
+    wait_for "nvidia/cuda:" 10 || return 1   # the list fetched
+    keys Enter
+    wait_for "─ Update template ─" 10 || return 1
+    keys Tab Enter
+    wait_for "template update of instance $uid accepted" 15 || return 1
+    [ "$(sent PUT "$path")" = 1 ] || { fail "sent $(sent PUT "$path") times"; return 1; }
+    [ "$(inst_field "$uid" template_hash_id)" = "$hash" ] || { fail "template_hash_id $(inst_field "$uid" template_hash_id)"; return 1; }
 }
 
 t_over_ssh_o_copies() {
@@ -296,6 +325,10 @@ t_exec_read_only() {
     wait_for_re "read-only" 10 || return 1
     not_on_screen "Recycle instance" || return 1
     [ "$(sent PUT /api/v0/instances/recycle/$rid/)" = "$r0" ] || { fail "recycle sent under --read-only"; return 1; }
+    cmd "update-template $rid"
+    wait_for "refused: rentop runs --read-only" 10 || return 1
+    not_on_screen "Pick a template" || return 1
+    keys Escape
 }
 
 rentop_start -s 120x32 || { echo "not ok - rentop starts"; exit 1; }
@@ -310,6 +343,7 @@ tap ":exec ID ls: the output in a pager, the path prefix stripped" t_exec_ls
 tap ":exec ID rm: confirmed, starting on Cancel; the file is gone" t_exec_rm_confirmed
 tap ":exec refuses other commands unsent; a lost answer is not resent" t_exec_refused_and_lost
 tap ":recycle ID: confirmed from Cancel, sent once; refused when stopped; lost not resent" t_recycle
+tap ":update-template ID: picked, confirmed from Cancel, sent once" t_update_template
 tap "over SSH o copies instead of opening" t_over_ssh_o_copies
-tap ":exec and :recycle are refused under --read-only" t_exec_read_only
+tap ":exec, :recycle and :update-template are refused under --read-only" t_exec_read_only
 e2e_done
