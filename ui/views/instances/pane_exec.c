@@ -62,9 +62,15 @@ static void set_output(struct exec_view *v, char *text)
 	if (!text)
 		return;
 	v->lines = xcalloc(EXEC_LINES, sizeof *v->lines);
-	for (char *p = text, *save = NULL, *l = strtok_r(p, "\n", &save); l && v->n < EXEC_LINES;
-	     l = strtok_r(NULL, "\n", &save))
+	/* every line, empty ones too; no line after a final newline */
+	for (char *l = text; *l && v->n < EXEC_LINES;) {
+		char *nl = strchr(l, '\n');
 		v->lines[v->n++] = l;
+		if (!nl)
+			break;
+		*nl = '\0';
+		l = nl + 1;
+	}
 }
 
 static void reset(struct app *a, struct exec_view *v)
