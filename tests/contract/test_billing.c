@@ -22,9 +22,25 @@ static int setup(void **state)
 	return ct_start(args);
 }
 
-/* Destroy every instance but keep (a list of ids ended by -1). */
+/* Delete every serverless endpoint (their workers bill too). */
+static void no_endpoints(void)
+{
+	json_t *j = ct_expect("GET", "/api/v0/endptjobs/", NULL, 200);
+	size_t i;
+	json_t *o;
+	json_array_foreach(json_object_get(j, "results"), i, o) {
+		char path[64];
+		snprintf(path, sizeof path, "/api/v0/endptjobs/%lld/", (long long)json_integer_value(json_object_get(o, "id")));
+		json_decref(ct_expect("DELETE", path, "{}", 200));
+	}
+	json_decref(j);
+}
+
+/* Destroy every instance but keep (a list of ids ended by -1), and every
+ * serverless endpoint. */
 static void keep_only(const long *keep)
 {
+	no_endpoints();
 	json_t *st = ct_state();
 	json_t *ids = json_array();
 	size_t i;
