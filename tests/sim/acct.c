@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routes_ext.h"
 #include "workers.h"
 #include "world.h"
 
@@ -252,6 +253,19 @@ void acct_audit(struct world *w, const struct sim_req *rq, const char *route)
 		json_object_foreach(rq->body, k, v)
 			json_object_set_new(args, k, secret_field(k) ? json_string("*****") : json_deep_copy(v));
 	}
+	/* query parameters too (the CLI's invite sends its fields there) */
+	for (const char *q = rq->query; q && *q;) {
+		size_t kl = strcspn(q, "=&");
+		char k[64];
+		snprintf(k, sizeof k, "%.*s", (int)(kl < sizeof k ? kl : sizeof k - 1), q);
+		char *v = routes_query_param(rq->query, k);
+		if (v && *k && !json_object_get(args, k))
+			json_object_set_new(args, k, json_string(secret_field(k) ? "*****" : v));
+		free(v);
+		q += strcspn(q, "&");
+		if (*q == '&')
+			q++;
+	}
 	char r[256];
 	snprintf(r, sizeof r, "%s %s", rq->method, route);
 	json_array_append_new(a->audit, json_pack("{s:s,s:o,s:f,s:s,s:s,s:o,s:I,s:s}", "ip_address",
@@ -345,6 +359,27 @@ struct acct *acct_new(struct world *w, double now)
 			     "Stripe payment from VISA ...4242", -100.0);
 	seed_history(w, now);
 	seed_members(a, w, now);
+	/* the audit log's past: the team's writes of the last days */
+	static const struct {
+		double ago;
+		const char *ip, *route, *path, *args, *email;
+		long user, key;
+	} past[] = {
+		{ 3 * DAY, "203.0.113.7", "PUT /api/v0/asks/{}", "/api/v0/asks/7104417/", "{\"image\":\"vllm/vllm-openai:v0.5.3\",\"disk\":64}",
+		  "alice@example.com", 148300, 6101 },
+		{ 2 * DAY, "198.51.100.23", "PUT /api/v0/instances/{}", "/api/v0/instances/9100417/", "{\"label\":\"tgi-mistral\"}", "bob@example.com",
+		  148301, 6102 },
+		{ 1 * DAY, "203.0.113.7", "POST /api/v0/team/invite", "/api/v0/team/invite/", "{\"email\":\"bob@example.com\",\"role\":\"member\"}",
+		  "alice@example.com", 148300, 6101 },
+		{ 6 * 3600.0, "192.0.2.10", "DELETE /api/v0/instances/{}", "/api/v0/instances/9100388/", "{}", "demo@example.com", OWNER_ID, 0 },
+	};
+	for (size_t i = 0; i < sizeof past / sizeof *past; i++)
+		json_array_append_new(a->audit, json_pack("{s:s,s:o,s:f,s:s,s:s,s:o,s:I,s:s}", "ip_address", past[i].ip,
+							  "api_key_id", past[i].key ? json_integer(past[i].key) : json_null(),
+							  "created_at", now - past[i].ago, "api_route", past[i].route, "path",
+							  past[i].path, "args",
+							  json_loads(past[i].args, 0, NULL), "user_id", (json_int_t)past[i].user,
+							  "user_email", past[i].email));
 	seed_pending(a, w, now);
 	return a;
 }

@@ -450,7 +450,7 @@ void h_invoices_old(struct ctx *c)
 		double h = (ch->t1 - ch->t0) / 3600.0;
 		snprintf(d, sizeof d, "%s %ld%s%s", ch->kind == CK_SERVERLESS ? "Serverless worker" : "Instance",
 			 ch->contract, ch->label[0] ? ": " : "", ch->label);
-		json_array_append_new(rows, json_pack("{s:s,s:f,s:f,s:s,s:f,s:s,s:I}", "description", d, "quantity",
+		json_array_append_new(rows, json_pack("{s:s,s:f,s:f,s:f,s:f,s:s,s:I}", "description", d, "quantity",
 						      round(h * 1000) / 1000, "rate", h > 0 ? round(amt / h * 1000) / 1000 : 0,
 						      "amount", round(amt * 1000) / 1000, "timestamp", ch->t1, "type",
 						      "charge", "instance_id", (json_int_t)ch->contract));
