@@ -163,6 +163,9 @@ static int by_start(const void *a, const void *b, bool desc)
 {
 	double x = jnum(*(json_t *const *)a, "start", 0), y = jnum(*(json_t *const *)b, "start", 0);
 	int r = (x > y) - (x < y);
+	if (!r) /* ties by source, so that pages do not overlap */
+		r = strcmp(jstr(*(json_t *const *)a, "source") ? jstr(*(json_t *const *)a, "source") : "",
+			   jstr(*(json_t *const *)b, "source") ? jstr(*(json_t *const *)b, "source") : "");
 	return desc ? -r : r;
 }
 static int by_start_asc(const void *a, const void *b) { return by_start(a, b, false); }
@@ -370,6 +373,11 @@ static int by_col(const void *pa, const void *pb)
 	else
 		x = jnum(a, "start", 0), y = jnum(b, "start", 0);
 	int r = (x > y) - (x < y);
+	if (!r) { /* ties in the order they were made */
+		x = jnum(json_object_get(a, "metadata"), "invoice_id", 0);
+		y = jnum(json_object_get(b, "metadata"), "invoice_id", 0);
+		r = (x > y) - (x < y);
+	}
 	return order_desc ? -r : r;
 }
 
