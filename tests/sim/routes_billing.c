@@ -250,6 +250,9 @@ static json_t *wrap(json_t *rows, const char *kind, const char *meta_key)
 			g = json_pack("{s:f,s:f,s:s,s:s,s:s,s:f,s:{s:O},s:[]}", "start", jnum(r, "start", 0), "end",
 				      jnum(r, "end", 0), "type", "serverless", "source", src, "description", desc,
 				      "amount", 0.0, "metadata", meta_key, id, "items");
+			json_t *eid = json_object_get(json_object_get(r, "metadata"), "endpoint_id");
+			if (eid && strcmp(meta_key, "endpoint_id")) /* a workergroup's, for the endpoint's wrapper */
+				json_object_set(json_object_get(g, "metadata"), "endpoint_id", eid);
 			json_object_set_new(groups, src, g);
 			json_array_append(out, g);
 		}
