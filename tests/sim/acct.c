@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routes.h"
 #include "routes_ext.h"
 #include "workers.h"
 #include "world.h"
@@ -230,6 +231,17 @@ bool acct_key_has(struct world *w, const char *bearer, const char *scope)
 {
 	const json_t *r = acct_key_rights(w, bearer);
 	return !r || json_object_get(r, scope) != NULL;
+}
+
+bool acct_require(struct world *w, const char *bearer, const char *scope, struct sim_resp *rs)
+{
+	if (acct_key_has(w, bearer, scope))
+		return true;
+	char msg[160];
+	snprintf(msg, sizeof msg, "This API key does not have permission for this action (scoped key: needs %s)",
+		 scope);
+	routes_error(rs, 401, "permission_denied", msg);
+	return false;
 }
 
 static json_t *key_id_of(struct world *w, const char *bearer)

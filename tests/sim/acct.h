@@ -70,6 +70,8 @@ void acct_audit(struct world *w, const struct sim_req *rq, const char *route);
 const json_t *acct_key_rights(struct world *w, const char *bearer);
 /* Does the caller's key carry api scope `scope` ("team_read", ...)? */
 bool acct_key_has(struct world *w, const char *bearer, const char *scope);
+/* The same, answering 401 permission_denied (naming the scope) when not. */
+bool acct_require(struct world *w, const char *bearer, const char *scope, struct sim_resp *rs);
 
 /* Control API: set a member's field (only "roles", a list of role names).
  * False: no such member or field, or a bad value. */

@@ -19,13 +19,7 @@
 
 static bool scope_ok(struct ctx *c, const char *scope)
 {
-	if (acct_key_has(c->w, c->rq->bearer, scope))
-		return true;
-	char msg[160];
-	snprintf(msg, sizeof msg, "This API key does not have permission for this action (scoped key: needs %s)",
-		 scope);
-	routes_error(c->rs, 401, "permission_denied", msg);
-	return false;
+	return acct_require(c->w, c->rq->bearer, scope, c->rs);
 }
 
 /* ---- paging tokens: base64 of "o<offset>" -------------------------------- */
