@@ -307,6 +307,40 @@ static void test_transfer_lost_and_replayed(void **state)
 	assert_float_equal(credit(), c0 - 4, 1e-9);
 }
 
+/* The docs' thresholds: member removal 3.0/s (the error envelope),
+ * transfers 2.5/s ({"detail"}). */
+static void test_rate_limits(void **state)
+{
+	(void)state;
+	static const char *const args[] = { "--clock", "manual", "--rate-limits", "on", NULL };
+	struct simproc *s = simproc_start(args);
+	long refused = 0;
+	for (int i = 0; i < 12; i++) {
+		struct http_result r = http_call(s, "PUT", "/api/v0/commands/transfer_credit/", s->full_key,
+						 "{\"recipient\":\"carol@example.com\",\"amount\":0.01}");
+		if (r.status == 429) {
+			refused++;
+			assert_string_equal(ct_str(r.json, "detail"), "API requests too frequent endpoint threshold=2.5");
+		}
+		http_result_free(&r);
+	}
+	assert_true(refused > 0);
+	refused = 0;
+	for (int i = 0; i < 12; i++) {
+		struct http_result r = http_call(s, "DELETE", "/api/v0/team/members/999/", s->full_key, NULL);
+		if (r.status == 429) {
+			refused++;
+			assert_string_equal(ct_str(r.json, "error"), "rate_limit_exceeded");
+			assert_string_equal(ct_str(r.json, "msg"), "API requests too frequent endpoint threshold=3.0");
+		} else {
+			assert_int_equal(r.status, 404);
+		}
+		http_result_free(&r);
+	}
+	assert_true(refused > 0);
+	simproc_stop(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -317,6 +351,7 @@ int main(void)
 		cmocka_unit_test_setup(test_audit_log_records_served_writes, ct_reset),
 		cmocka_unit_test_setup(test_transfer_credit, ct_reset),
 		cmocka_unit_test_setup(test_transfer_lost_and_replayed, ct_reset),
+		cmocka_unit_test(test_rate_limits),
 	};
 	return cmocka_run_group_tests_name("contract_team", tests, setup, ct_stop);
 }

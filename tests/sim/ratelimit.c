@@ -46,6 +46,8 @@ static const struct {
 	[RL_APIKEYS] = { "apikeys_get", 1.0, 2, "1.0" },
 	[RL_REPORTS] = { "machine_reports", 1.2, 3, "1.2" },
 	[RL_SEARCH] = { "offer_search", 10.0 / 60.0, 10, "0.17" },
+	[RL_TEAM_MEMBER] = { "team_member_remove", 3.0, 4, "3.0" },
+	[RL_TRANSFER] = { "transfer_credit", 2.5, 4, "2.5" },
 };
 
 struct rl *rl_new(void)

@@ -2240,11 +2240,11 @@ static const struct route routes[] = {
 	{ "GET", "/api/v1/invoices", h_invoices_v1, RL_NONE, 0, A, S },
 	{ "GET", "/api/v0/users/me/invoices", h_invoices_old, RL_NONE, 0, A, B },
 	{ "GET", "/api/v0/team/members", h_team_members, RL_NONE, 0, A, S },
-	{ "DELETE", "/api/v0/team/members/{}", h_team_member_remove, RL_NONE, R_WRITE, A, A },
+	{ "DELETE", "/api/v0/team/members/{}", h_team_member_remove, RL_TEAM_MEMBER, R_WRITE, A, A },
 	{ "PUT", "/api/v0/team/members/{}/roles", h_team_member_role, RL_NONE, R_WRITE, A, S },
 	{ "POST", "/api/v0/team/invite", h_team_invite, RL_NONE, R_WRITE, A, S },
 	{ "GET", "/api/v0/audit_logs", h_audit_logs, RL_NONE, 0, A, S },
-	{ "PUT", "/api/v0/commands/transfer_credit", h_transfer_credit, RL_NONE, R_WRITE, A, S },
+	{ "PUT", "/api/v0/commands/transfer_credit", h_transfer_credit, RL_TRANSFER, R_WRITE, A, S },
 	{ "POST", "/get_workergroup_logs", h_wg_logs, RL_NONE, R_NOAUTH, S, S },
 	{ "POST", "/get_autogroup_logs", h_wg_logs, RL_NONE, R_NOAUTH, S, S },
 	{ "POST", "/update_workers", h_update_workers, RL_NONE, R_NOAUTH, S, S },
@@ -2478,7 +2478,7 @@ void routes_handle(struct world *w, struct rl *rl, const char *caller, double mo
 	if (rl && !rl_take(rl, r->rl, caller, mono_now)) {
 		char msg[96];
 		snprintf(msg, sizeof msg, "API requests too frequent endpoint threshold=%s", rl_threshold(r->rl));
-		if (r->rl == RL_DESTROY)
+		if (r->rl == RL_DESTROY || r->rl == RL_TEAM_MEMBER) /* the docs' envelope for these */
 			reply(rs, 429, json_pack("{s:b,s:s,s:s}", "success", 0, "error", "rate_limit_exceeded", "msg", msg));
 		else
 			reply(rs, 429, json_pack("{s:s}", "detail", msg));
