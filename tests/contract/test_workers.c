@@ -61,6 +61,8 @@ static void worker_fields(void)
 				if (!json_is_number(json_object_get(o, num[k])))
 					fail_msg("worker field %s missing", num[k]);
 			assert_non_null(ct_str(o, "gpu_name"));
+			assert_true(!strncmp(ct_str(o, "url"), "http://", 7));
+			assert_non_null(ct_str(o, "created_at"));
 			assert_true(ct_num(o, "dph_total") > 0);
 			assert_true(json_object_get(o, "uptime_mins") != NULL);
 			const char *s = ct_str(o, "status");

@@ -2,7 +2,9 @@
 #include "workers.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "world.h"
 
@@ -89,6 +91,13 @@ void workers_fields(json_t *wk, long eid, long i, double now, double speed)
 	json_object_set_new(wk, "num_gpus", json_integer(1));
 	json_object_set_new(wk, "dph_total", json_real(round_to(workers_dph(eid, i), 0.0001)));
 	json_object_set_new(wk, "instance_id", json_integer(workers_id(eid, i)));
+	/* the docs' url and created_at (get_endpoint_workers.yaml) */
+	char url[64], ts[32];
+	snprintf(url, sizeof url, "http://10.%ld.%ld.%ld:8000", (eid / 256) % 256, eid % 256, 10 + i % 200);
+	time_t ct = (time_t)started;
+	strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", gmtime(&ct));
+	json_object_set_new(wk, "url", json_string(url));
+	json_object_set_new(wk, "created_at", json_string(ts));
 	if (!strcmp(s, "ERROR"))
 		json_object_set_new(wk, "status_msg",
 				    json_string("Error: model server exited with code 137 (out of memory) while "

@@ -23,7 +23,7 @@ double workers_storage(long eid, long i);
  * its state: cur_load, new_load, cur_load_rolling_avg, cur_perf, perf,
  * measured_perf, dlperf, reliability, reqs_working, disk_usage, disk_space,
  * loaded_at, started_at, uptime_mins, gpu_name, num_gpus, dph_total,
- * instance_id, and status_msg in ERROR. */
+ * instance_id, url, created_at, and status_msg in ERROR. */
 void workers_fields(json_t *wk, long eid, long i, double now, double speed);
 
 #endif
