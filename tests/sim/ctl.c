@@ -182,7 +182,7 @@ static void force_instance(struct simstate *st, json_t *b, struct sim_resp *rs, 
 			in->drop_offline = json_is_true(v);
 		} else if (!strcmp(k, "compete_price")) {
 			in->compete_price = jnum(b, "compete_price", 0);
-		} else if (util_set(in, k, v, now, &bad_util)) {
+		} else if (util_set(in, k, v, now, st->w->opt.speed, &bad_util)) {
 			if (bad_util) {
 				char m[128];
 				snprintf(m, sizeof m, "%s: a number >= 0 (null unpins), or a profile for util_profile", k);

@@ -37,6 +37,7 @@ void util_seed(struct inst *in, int i, double now, double disk)
 	u->t_base = i >= 0 ? now : now + 3600.0;
 	u->disk = disk > 0 ? disk : 0;
 	double space = jnum(in->o, "disk_space", 32);
+	u->run_base = in->run_secs;
 	/* a filler goes from where it is to full in about 3 hours of running */
 	u->disk_rate = u->profile == UP_FILLER ? fmax(space * DISK_CAP - u->disk, 1) / 3.0 : 0.05 + 0.01 * (double)(h % 20);
 }
@@ -46,14 +47,13 @@ void util_free(struct inst_util *u)
 	free(u);
 }
 
-void util_bill(struct inst *in, double dt, bool running, double speed)
+/* GB used now: the disk grows only while running (in->run_secs, kept by
+ * the billing clock), up to DISK_CAP of the disk. */
+static double disk_now(const struct inst *in, double space, double speed)
 {
-	if (!in->util || !running)
-		return;
-	struct inst_util *u = in->util;
-	double cap = jnum(in->o, "disk_space", 32) * DISK_CAP;
-	if (u->disk < cap)
-		u->disk = fmin(cap, u->disk + u->disk_rate * dt * speed / 3600.0);
+	const struct inst_util *u = in->util;
+	double d = u->disk + u->disk_rate * (in->run_secs - u->run_base) * speed / 3600.0;
+	return fmax(u->disk, fmin(d, space * DISK_CAP));
 }
 
 static bool idle_now(const struct inst_util *u, double now, double speed)
@@ -124,15 +124,18 @@ void util_view(struct inst *in, double now, bool running, double speed)
 		put_null(o, "mem_usage");
 		put_null(o, "vmem_usage");
 	}
-	if (u->disk <= 0 && jnum(o, "disk_usage", -1) > 0)
-		u->disk = jnum(o, "disk_usage", -1); /* set by the lifecycle (loading) */
+	if (u->disk <= 0 && jnum(o, "disk_usage", -1) > 0) { /* set by the lifecycle (loading) */
+		u->disk = jnum(o, "disk_usage", -1);
+		u->run_base = in->run_secs;
+	}
 	if (u->disk > 0) { /* -1 (not yet known) until the container has written */
-		put_num(o, "disk_usage", round_to(u->disk, 0.01));
-		put_num(o, "disk_util", round_to(space > 0 ? u->disk / space : 0, 0.0001));
+		double d = disk_now(in, space, speed);
+		put_num(o, "disk_usage", round_to(d, 0.01));
+		put_num(o, "disk_util", round_to(space > 0 ? d / space : 0, 0.0001));
 	}
 }
 
-bool util_set(struct inst *in, const char *key, const json_t *v, double now, bool *bad)
+bool util_set(struct inst *in, const char *key, const json_t *v, double now, double speed, bool *bad)
 {
 	struct inst_util *u = get(in);
 	double d;
@@ -154,8 +157,9 @@ bool util_set(struct inst *in, const char *key, const json_t *v, double now, boo
 		if (!num || d < 0)
 			*bad = true;
 		else if (key[5] == 'u')
-			u->disk = d;
-		else
+			u->disk = d, u->run_base = in->run_secs;
+		else /* the growth so far is kept, the new rate applies from now */
+			u->disk = disk_now(in, jnum(in->o, "disk_space", 32), speed), u->run_base = in->run_secs,
 			u->disk_rate = d;
 		return true;
 	}
@@ -191,6 +195,7 @@ json_t *util_debug(const struct inst *in)
 		json_object_set_new(pins, "cpu_util", json_real(u->pin_cpu_util));
 	if (!isnan(u->pin_mem_usage))
 		json_object_set_new(pins, "mem_usage", json_real(u->pin_mem_usage));
-	return json_pack("{s:s,s:f,s:f,s:f,s:o}", "profile", names[u->profile], "cycle_base", u->t_base, "disk_gb",
-			 u->disk, "disk_rate_gb_h", u->disk_rate, "pins", pins);
+	return json_pack("{s:s,s:f,s:f,s:f,s:f,s:o}", "profile", names[u->profile], "cycle_base", u->t_base,
+			 "disk_gb", u->disk, "disk_rate_gb_h", u->disk_rate, "run_secs", in->run_secs - u->run_base,
+			 "pins", pins);
 }

@@ -17,7 +17,8 @@ enum util_profile { UP_BUSY, UP_IDLER, UP_HOT, UP_FILLER };
 struct inst_util {
 	enum util_profile profile;
 	double t_base;          /* s: the profile's cycles start here */
-	double disk;            /* GB used */
+	double disk;            /* GB used when the instance had run run_base s */
+	double run_base;        /* s: in->run_secs when disk was last set */
 	double disk_rate;       /* GB per hour of running */
 	/* pinned figures (control API); NAN: not pinned */
 	double pin_gpu_util, pin_gpu_temp, pin_cpu_util, pin_mem_usage;
@@ -28,8 +29,6 @@ struct inst_util {
  * new one (by its id).  disk: the GB it already uses. */
 void util_seed(struct inst *in, int i, double now, double disk);
 void util_free(struct inst_util *u);
-/* dt seconds (already divided by nothing: simulated) passed, running or not. */
-void util_bill(struct inst *in, double dt, bool running, double speed);
 /* Write the live figures into in->o (running: every figure; else the GPU
  * figures null, cpu 0, disk kept). */
 void util_view(struct inst *in, double now, bool running, double speed);
@@ -37,8 +36,8 @@ void util_view(struct inst *in, double now, bool running, double speed);
  * "mem_usage": pinned, null unpins; "disk_usage": GB now; "disk_rate": GB
  * per hour; "util_profile": busy, idler, hot, filler).  False: not one of
  * these keys, or a bad value (*bad set). */
-bool util_set(struct inst *in, const char *key, const json_t *v, double now, bool *bad);
-/* The model's state for /__sim/state. */
+bool util_set(struct inst *in, const char *key, const json_t *v, double now, double speed, bool *bad);
+/* The model's state for /__sim/state (disk_gb as of run_secs ago). */
 json_t *util_debug(const struct inst *in);
 
 #endif

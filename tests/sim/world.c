@@ -446,7 +446,8 @@ static void bill(struct world *w, struct inst *in, double t)
 	if (w->credit > 0 && full > 0) /* the ledger: what was taken, split as the rate is */
 		acct_charge_inst(w, in, t0, t, (in->c_running ? in->c_dph_base * dt / 3600.0 : 0) * charged / full,
 				 in->c_storage * dt / 3600.0 * charged / full);
-	util_bill(in, dt, in->c_running, w->opt.speed);
+	if (in->c_running)
+		in->run_secs += dt;
 	w->credit -= cost;
 }
 
