@@ -140,9 +140,11 @@ bench-bins: $(BENCH_BINS)
 tests: all unit-bins contract-bins
 
 # src/ is the core: curses belongs to ui/ alone.
+# src/ draws nothing; the layers of mk/layering.sh, no include cycle.
 check-layering:
 	@if grep -rlE '#include *[<"](n?curses|ncursesw/|term\.h|panel\.h)' src; then \
 	    echo "layering: the files above include curses; drawing belongs in ui/" >&2; exit 1; fi
+	@sh mk/layering.sh .
 
 # ---- the two commands ------------------------------------------------------
 deps:

@@ -21,8 +21,8 @@ mkdir -p build; : >"$RESULTS"
 export RESULTS
 t0=$(date +%s)
 export TEST_JOBS=${TEST_JOBS:-4} FUZZ_SECONDS=${FUZZ_SECONDS:-8}
-ASAN_E2E=${ASAN_E2E:-"account account2 bulk create dashux hardening history hostile money offers replace table templates tfa_email"}
-TSAN_E2E=${TSAN_E2E:-"actions atmostonce hang logs serverless signals"}
+ASAN_E2E=${ASAN_E2E:-"account account_apikeys bulk create events history hostile money offers process_terminal replace secret_guards table table_80x24 templates tfa_email"}
+TSAN_E2E=${TSAN_E2E:-"actions atmostonce hang logs logs_pacing serverless signals"}
 
 # stage NAME: the time of the stage that ends here, and the one that begins
 STAGE= STAGE_T0=$t0 STAGES=

@@ -70,6 +70,21 @@ want_e2e() {
     for w in $ONLY_E2E; do [ "test_$w" = "$1" ] && return 0; done
     return 1
 }
+# A cmocka binary whose tests mostly wait (on a simulator, on the clock) runs
+# as two items side by side: part a the tests whose names match a glob
+# (TEST_FILTER, cmocka's test filter), part b all the others (TEST_SKIP), so
+# every test runs once whatever its name.  UNIT_SPLIT: BINARY=GLOB ...;
+# test_poller's *d (paced, debounced, cancelled, reread, matched) is about
+# half of its minute.
+UNIT_SPLIT=${UNIT_SPLIT-"test_poller=*d"}
+split_glob() {
+    [ "$1" = unit ] || return 0
+    set -f
+    for u in $UNIT_SPLIT; do
+        [ "${u%%=*}" = "$2" ] && printf '%s\n' "${u#*=}"
+    done
+    set +f
+}
 for suite in "$@"; do
     case $suite in
     layering)
@@ -77,10 +92,25 @@ for suite in "$@"; do
             echo "[$LABEL/layering] not ok - src/ includes curses" | tee -a "$RESULTS"
         else
             echo "[$LABEL/layering] ok - src/ has no curses include" | tee -a "$RESULTS"
-        fi ;;
+        fi
+        if sh "$SRCDIR/mk/layering.sh" "$SRCDIR" >"$LOGS/layering.log" 2>&1; then
+            echo "[$LABEL/layering] ok - includes go down the layers of mk/layering.sh, no cycle" | tee -a "$RESULTS"
+        else
+            echo "[$LABEL/layering] not ok - include layers or cycles (log: $LOGS/layering.log)" | tee -a "$RESULTS"
+            sed 's/^/    # /' "$LOGS/layering.log"
+        fi
+        echo "layering test_layering sh $SRCDIR/tests/layering/test_layering.sh" >>"$POOL/queue" ;;
     unit|contract)
         for bin in "$O/tests/$suite"/test_*; do
-            [ -x "$bin" ] && echo "$suite $(basename "$bin") $bin" >>"$POOL/queue"
+            [ -x "$bin" ] || continue
+            n=$(basename "$bin")
+            glob=$(split_glob "$suite" "$n")
+            if [ -n "$glob" ]; then
+                echo "$suite $n.a env TEST_FILTER=$glob $bin" >>"$POOL/queue"
+                echo "$suite $n.b env TEST_SKIP=$glob $bin" >>"$POOL/queue"
+            else
+                echo "$suite $n $bin" >>"$POOL/queue"
+            fi
         done ;;
     integ|e2e)
         for sh in "$SRCDIR/tests/$suite"/test_*.sh; do
@@ -104,18 +134,23 @@ for suite in "$@"; do
     *) echo "tests/run.sh: unknown suite $suite" >&2; exit 2 ;;
     esac
 done
-# the order taken: fuzz, e2e by size (a fair guess at duration; the script is
-# the item's last word), then integ, contract, unit
+# the order taken: fuzz, the split unit binaries (split for being long),
+# e2e by size (a fair guess at duration; the script is the item's last
+# word), then integ, contract, unit, layering
 {
     grep '^fuzz ' "$POOL/queue"
+    grep -E '^unit [^ ]+\.[ab] ' "$POOL/queue"
     grep '^e2e ' "$POOL/queue" | while read -r s n c; do echo "$(wc -c <"${c##* }") $s $n $c"; done |
         sort -rn | cut -d' ' -f2-
-    grep '^integ ' "$POOL/queue"; grep '^contract ' "$POOL/queue"; grep '^unit ' "$POOL/queue"
+    grep '^integ ' "$POOL/queue"; grep '^contract ' "$POOL/queue"
+    grep '^unit ' "$POOL/queue" | grep -vE '^unit [^ ]+\.[ab] '
+    grep '^layering ' "$POOL/queue"
 } >"$POOL/order"
 njobs=${TEST_JOBS:-4}
 w=0
 while [ "$w" -lt "$njobs" ]; do
     ( k=0
+      set -f   # a command's words are not file names (TEST_FILTER=*d)
       while read -r s n cmd; do
           k=$((k + 1))
           mkdir "$POOL/claim.$k" 2>/dev/null || continue

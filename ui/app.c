@@ -1,8 +1,8 @@
-/* app.c: what the keys do beyond moving around one view: instance actions
- * with their confirmations and inputs, job submission (pending badge and
- * toast), the event feed (log, toasts, the bell on a new failure, the 2FA
- * dialog and the retry of the action that asked for it), the `:` command
- * line, themes, ssh and copying the ssh command. */
+/* app.c: the shell around the views: toasts, job submission (pending
+ * toast), the dialog slot (its results go to the view that opened it), the
+ * event feed (log, toasts, the bell on a new failure, the 2FA prompt and
+ * the retry of the action that asked for it), the `:` command line, themes
+ * and copying to the clipboard. */
 #include "app.h"
 
 #define NCURSES_WIDECHAR 1
@@ -18,10 +18,9 @@
 #include "command.h"
 #include "base/config.h"
 #include "base/errline.h"
-#include "views/offers/pane_offers.h"
-#include "net/poller.h"
+#include "poll/poller.h"
 #include "tfa_challenge.h"
-#include "ui.h"
+#include "external.h"
 #include "base/util.h"
 
 enum { KEYED_HOLD_S = 8 };
@@ -85,13 +84,12 @@ const struct instance *app_selected(const struct app *a)
 	return view_row(a);
 }
 
-/* Remember a submitted job (for a retry after 2FA or a failed input). */
-static void remember(struct app *a, int id, const struct job_req *req, const char *typed)
+/* Remember a submitted job (its kind and target for a retry after 2FA). */
+static void remember(struct app *a, int id, const struct job_req *req)
 {
 	struct sent_job *s = &a->sent[a->nsent++ % APP_SENT];
 	s->id = id;
 	s->req = *req;
-	util_strlcpy(s->typed, typed ? typed : "", sizeof s->typed);
 }
 
 static const struct sent_job *find_sent(const struct app *a, int id)
@@ -102,156 +100,71 @@ static const struct sent_job *find_sent(const struct app *a, int id)
 	return NULL;
 }
 
-static int submit_typed(struct app *a, const struct job_req *req, const char *typed)
+void app_sent(struct app *a, int id, const struct job_req *req)
 {
-	int id = 0;
-	int rc = jobs_submit(a->jobs, req, &id);
-	const char *what = job_kind_name(req->kind);
-	if (rc != JOBS_OK) {
-		if (rc == JOBS_EREADONLY)
-			app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled", what);
-		else
-			app_toast(a, ROLE_ERROR, 8, "%s refused: %s", what, jobs_strerror(rc));
-		return 0;
-	}
-	remember(a, id, req, typed);
+	remember(a, id, req);
 	if (req->kind == JOB_TFA_LOGIN)
 		app_toast(a, ROLE_PENDING, 0, "checking the two-factor code...");
 	else
-		app_toast(a, ROLE_PENDING, 0, "%s: sent for instance %ld", what, req->instance_id);
+		app_toast(a, ROLE_PENDING, 0, "%s: sent for instance %ld", jobs_kind_name(req->kind),
+			  req->instance_id);
 	a->dirty |= DIRTY_BODY;
+}
+
+/* A submit of req refused with rc: said. */
+static void refused(struct app *a, const struct job_req *req, int rc)
+{
+	const char *what = jobs_kind_name(req->kind);
+	if (rc == JOBS_EREADONLY)
+		app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled", what);
+	else
+		app_toast(a, ROLE_ERROR, 8, "%s refused: %s", what, jobs_strerror(rc));
+}
+
+int app_submit(struct app *a, const struct job_req *req)
+{
+	int id = 0;
+	int rc = jobs_submit(a->jobs, req, &id);
+	if (rc != JOBS_OK) {
+		refused(a, req, rc);
+		return 0;
+	}
+	app_sent(a, id, req);
 	return id;
 }
 
-int app_submit(struct app *a, const struct job_req *req) { return submit_typed(a, req, NULL); }
-
-static void simple_job(struct app *a, enum job_kind k, long id)
+/* After a 2FA login: a job it was missing goes out again under its id (its
+ * submitter awaits the result of that id). */
+static void resubmit(struct app *a, const struct sent_job *s)
 {
-	struct job_req req;
-	memset(&req, 0, sizeof req);
-	req.kind = k;
-	req.instance_id = id;
-	app_submit(a, &req);
-}
-
-/* "N (label)" for questions. */
-static void who(const struct instance *x, char *buf, size_t n)
-{
-	if (x->label[0])
-		snprintf(buf, n, "%ld (%s)", x->id, x->label);
+	int rc = jobs_resubmit(a->jobs, &s->req, s->id);
+	if (rc != JOBS_OK)
+		refused(a, &s->req, rc);
 	else
-		snprintf(buf, n, "%ld (%s)", x->id, x->gpu_name[0] ? x->gpu_name : "no label");
+		app_sent(a, s->id, &s->req);
 }
 
-/* Leave curses and ssh to x by route r (direct or proxy); come back intact. */
-static void do_ssh(struct app *a, const struct instance *x, enum ssh_route r)
+void app_dialog_own(struct app *a, app_dialog_fn fn, void *owner)
 {
-	char host[256], target[300], port[16];
-	int p;
-	if (!instance_ssh_route(x, r, host, sizeof host, &p)) {
-		app_toast(a, ROLE_WARNING, 8, "instance %ld has no %sSSH address yet", x->id,
-			  r == SSH_PROXY ? "proxy " : r == SSH_DIRECT ? "direct " : "");
-		return;
-	}
-	snprintf(target, sizeof target, "root@%s", host);
-	snprintf(port, sizeof port, "%d", p);
-	/* ssh_command may carry options ("ssh -o X"): split on spaces, no shell */
-	char cmd[512];
-	util_strlcpy(cmd, a->cfg->ssh_command && *a->cfg->ssh_command ? a->cfg->ssh_command : "ssh",
-		     sizeof cmd);
-	char *argv[24];
-	int argc = 0;
-	char *save = NULL;
-	for (char *t = strtok_r(cmd, " \t", &save); t && argc < 20; t = strtok_r(NULL, " \t", &save))
-		argv[argc++] = t;
-	if (!argc)
-		argv[argc++] = (char *)"ssh";
-	argv[argc++] = (char *)"-p";
-	argv[argc++] = port;
-	argv[argc++] = target;
-	argv[argc] = NULL;
-	char why[ERRLINE_MAX + 1]; /* ssh's last stderr line, sanitised */
-	char banner[512];
-	snprintf(banner, sizeof banner,
-		 "rentop: connecting to instance %ld (%s port %d)... (ssh's own messages follow; "
-		 "leaving ssh returns to rentop)",
-		 x->id, target, p);
-	int st = ui_run_external_err(argv, banner, why, sizeof why);
+	a->dlg_fn = fn;
+	a->dlg_owner = owner;
+}
+
+void app_dialog_cancelled(struct app *a)
+{
+	app_toast(a, ROLE_DIM, 4, "cancelled");
+	dialog_close(&a->dlg);
+}
+
+void app_dialog_result(struct app *a, enum dlg_result res)
+{
 	a->dirty |= DIRTY_ALL;
-	if ((st == 127 || st < 0) && !why[0]) {
-		app_toast(a, ROLE_ERROR, 10, "could not run %s", argv[0]);
-	} else if (st != 0) {
-		/* the toast and the event log keep the reason ssh gave */
-		app_toast(a, ROLE_WARNING, 12, "ssh to instance %ld ended with status %d%s%s", x->id,
-			  st, why[0] ? ": " : "", why);
-		model_event(a->m, EV_WARN, -1, 0, x->id, EVF_QUIET,
-			    "ssh to instance %ld ended with status %d%s%s", x->id, st,
-			    why[0] ? ": " : "", why);
-	} else
-		app_toast(a, ROLE_OK, 5, "back from ssh to instance %ld", x->id);
-}
-
-/* Copy the ssh command of x by route r (OSC 52). */
-static void copy_ssh(struct app *a, const struct instance *x, enum ssh_route r)
-{
-	char host[256];
-	int p;
-	if (!instance_ssh_route(x, r, host, sizeof host, &p)) {
-		app_toast(a, ROLE_WARNING, 8, "instance %ld has no %sSSH address yet", x->id,
-			  r == SSH_PROXY ? "proxy " : r == SSH_DIRECT ? "direct " : "");
-		return;
-	}
-	char cmd[320];
-	snprintf(cmd, sizeof cmd, "ssh -p %d root@%s", p, host);
-	app_copy(cmd);
-	app_toast(a, ROLE_OK, 12, "copied with the terminal clipboard sequence (OSC 52): %s%s", cmd,
-		  clip_advice_here());
-}
-
-/* x (run) or y (copy): by the configured route, or ask when the instance
- * has both a direct address and the proxy and the config says ask. */
-static void ssh_or_ask(struct app *a, const struct instance *x, bool run)
-{
-	enum ssh_route r;
-	if (!instance_ssh_pick(x, a->cfg->ssh_route, &r)) {
-		app_toast(a, ROLE_WARNING, 8, "instance %ld has no SSH address yet", x->id);
-		return;
-	}
-	if (r != SSH_ASK) {
-		if (run)
-			do_ssh(a, x, r);
-		else
-			copy_ssh(a, x, r);
-		return;
-	}
-	char dh[96], ph[96], text[768], w[160];
-	int dp = 0, pp = 0;
-	instance_ssh_route(x, SSH_DIRECT, dh, sizeof dh, &dp);
-	instance_ssh_route(x, SSH_PROXY, ph, sizeof ph, &pp);
-	who(x, w, sizeof w);
-	snprintf(text, sizeof text,
-		 "%s instance %s by which route? direct %s:%d or the service's proxy %s:%d "
-		 "(d or p; Esc cancels; ssh = direct or proxy in the config skips this question)",
-		 run ? "ssh to" : "Copy the ssh command of", w, dh, dp, ph, pp);
-	dialog_choice(&a->dlg, run ? DP_SSH_ROUTE : DP_COPY_ROUTE, x->id, run ? "ssh" : "Copy ssh",
-		      text, "Direct", "Proxy");
-}
-
-bool app_ssh_route(struct app *a, long id, enum ssh_route r, bool run)
-{
-	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
-	if (!x) {
-		app_toast(a, ROLE_WARNING, 6, "instance %ld is no longer listed", id);
-		return false;
-	}
-	if (r == SSH_ASK)
-		ssh_or_ask(a, x, run);
-	else if (run)
-		do_ssh(a, x, r);
-	else
-		copy_ssh(a, x, r);
-	a->dirty |= DIRTY_ALL;
-	return true;
+	if (a->dlg_fn)
+		a->dlg_fn(a, a->dlg_owner, res);
+	else if (res == DLG_CANCEL)
+		app_dialog_cancelled(a);
+	else if (res == DLG_SUBMIT)
+		dialog_close(&a->dlg);
 }
 
 char *app_base64(const unsigned char *in, size_t n, char *out)
@@ -289,127 +202,9 @@ void app_copy(const char *text)
 	free(b64);
 }
 
-/* The input dialog of a bid, a prepay or a label on x. */
-static void open_input(struct app *a, enum inst_op op, const struct instance *x)
-{
-	char w[160], text[512], init[64];
-	who(x, w, sizeof w);
-	switch (op) {
-	case IOP_BID: {
-		char b1[32], b2[32], b3[32], od[64];
-		init[0] = '\0';
-		if (isfinite(x->bid_price))
-			snprintf(init, sizeof init, "%.3f", x->bid_price);
-		if (x->ondemand > 0)
-			snprintf(od, sizeof od, "on-demand %s", fmt_rate(b3, sizeof b3, x->ondemand));
-		else
-			snprintf(od, sizeof od, "on-demand price not sent");
-		double top = jobs_bid_max(x->num_gpus);
-		if (instance_was_outbid(x) && isfinite(x->min_bid))
-			snprintf(text, sizeof text,
-				 "Instance %s was outbid: a bid of %s took its machine; a bid above it "
-				 "starts the instance again. Its bid was %s, %s. New bid ($/hour, 0.001-%g, "
-				 "32 per GPU):",
-				 w, fmt_rate(b2, sizeof b2, x->min_bid),
-				 isfinite(x->bid_price) ? fmt_rate(b1, sizeof b1, x->bid_price) : "unknown",
-				 od, top);
-		else
-			snprintf(text, sizeof text,
-				 "Bid for instance %s: current bid %s, min_bid %s, %s. New bid ($/hour, "
-				 "0.001-%g, 32 per GPU):", w,
-				 isfinite(x->bid_price) ? fmt_rate(b1, sizeof b1, x->bid_price) : "unknown",
-				 isfinite(x->min_bid) ? fmt_rate(b2, sizeof b2, x->min_bid) : "unknown", od,
-				 top);
-		dialog_input(&a->dlg, DP_BID, x->id, "Change bid", text, init, 20);
-		if (instance_was_outbid(x))
-			dialog_set_preview(&a->dlg, dialog_outbid_preview, x->min_bid);
-		else
-			dialog_set_preview(&a->dlg, dialog_bid_preview, x->min_bid);
-		break;
-	}
-	case IOP_PREPAY:
-		snprintf(text, sizeof text, "Prepay instance %s: amount ($ of credit):", w);
-		dialog_input(&a->dlg, DP_PREPAY, x->id, "Prepay", text, "", 20);
-		dialog_set_preview(&a->dlg, dialog_prepay_preview, x->dph_total);
-		break;
-	case IOP_LABEL:
-		snprintf(text, sizeof text, "New label for instance %ld:", x->id);
-		dialog_input(&a->dlg, DP_LABEL, x->id, "Label", text, x->label, LABEL_MAX);
-		break;
-	case IOP_STOP: case IOP_START: case IOP_REBOOT: case IOP_DESTROY: case IOP_SSH:
-	case IOP_COPY_SSH:
-		break;
-	}
-}
-
-void app_instance_action(struct app *a, enum inst_op op, long id)
-{
-	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
-	if (!x) {
-		app_toast(a, ROLE_WARNING, 6, "instance %ld is no longer listed", id);
-		return;
-	}
-	char w[160], text[512], b1[32];
-	who(x, w, sizeof w);
-	switch (op) {
-	case IOP_STOP:
-		snprintf(text, sizeof text,
-			 "Stop instance %s? This halts compute billing; disk charges continue.", w);
-		dialog_confirm(&a->dlg, DP_STOP, id, "Stop", text, "Stop");
-		break;
-	case IOP_DESTROY: {
-		char credit[240] = "";
-		if (isfinite(x->credit_balance) && x->credit_balance >= 0.005)
-			snprintf(credit, sizeof credit,
-				 " It holds %s of prepaid credit: destroying it ends the prepayment, and "
-				 "the service refunds at most the unused part, less the discount received "
-				 "so far and a 5%% fee.",
-				 fmt_money(b1, sizeof b1, x->credit_balance));
-		snprintf(text, sizeof text,
-			 "Destroy instance %s? This stops all billing and permanently deletes its "
-			 "disk.%s",
-			 w, credit);
-		dialog_confirm(&a->dlg, DP_DESTROY, id, "Destroy", text, "Destroy");
-		break;
-	}
-	case IOP_START: simple_job(a, JOB_START, id); break;
-	case IOP_REBOOT:
-		snprintf(text, sizeof text,
-			 "Reboot instance %s? The work running on the machine is interrupted: every "
-			 "process in the container is killed and starts again.",
-			 w);
-		dialog_confirm(&a->dlg, DP_REBOOT, id, "Reboot", text, "Reboot");
-		break;
-	case IOP_PREPAY:
-		if (instance_prepay_asks(x)) {
-			/* credit parked on an instance that cannot run: asked first */
-			char why[200];
-			snprintf(why, sizeof why, "%s%s%.150s", inst_state_name(x->state),
-				 x->status_msg && x->status_msg[0] ? ": " : "",
-				 x->status_msg ? x->status_msg : "");
-			snprintf(text, sizeof text,
-				 "Instance %s is in a failure state (%s). Prepaid credit stays on it while "
-				 "it cannot run, and destroying it refunds only part. Prepay it anyway?",
-				 w, why);
-			dialog_confirm(&a->dlg, DP_PREPAY_FAILED, id, "Prepay a failed instance", text,
-				       "Prepay anyway");
-			break;
-		}
-		open_input(a, op, x);
-		break;
-	case IOP_LABEL: case IOP_BID:
-		open_input(a, op, x);
-		break;
-	case IOP_SSH: case IOP_COPY_SSH:
-		ssh_or_ask(a, x, op == IOP_SSH);
-		break;
-	}
-	a->dirty |= DIRTY_ALL;
-}
-
 void app_run_action(struct app *a, enum action act)
 {
-	const struct action_def *d = action_get(act);
+	const struct action_def *d = keymap_action_get(act);
 	if (!d)
 		return;
 	struct view *bv = view_current(a);
@@ -424,11 +219,11 @@ void app_run_action(struct app *a, enum action act)
 static void tfa_what(const struct sent_job *s, const struct event *e, char *buf, size_t n)
 {
 	if (s && s->req.instance_id > 0) {
-		snprintf(buf, n, "%s %ld", job_kind_name(s->req.kind), s->req.instance_id);
+		snprintf(buf, n, "%s %ld", jobs_kind_name(s->req.kind), s->req.instance_id);
 		return;
 	}
 	if (s) {
-		snprintf(buf, n, "%s", job_kind_name(s->req.kind));
+		snprintf(buf, n, "%s", jobs_kind_name(s->req.kind));
 		return;
 	}
 	const char *cut = strstr(e->text, " needs a 2FA login");
@@ -456,95 +251,6 @@ static void tfa_refused(const struct event *e, char *buf, size_t n)
 		snprintf(buf, n, "The code was not accepted: %s", why);
 }
 
-/* A bid under min_bid: a second confirmation, starting on Cancel, that
- * says what happens. */
-static void ask_bid_low(struct app *a, const struct instance *x, double bid, const char *typed)
-{
-	char w[160], text[512], b1[32], b2[32], b3[32];
-	who(x, w, sizeof w);
-	a->bid_low = bid;
-	util_strlcpy(a->bid_low_typed, typed, sizeof a->bid_low_typed);
-	snprintf(text, sizeof text,
-		 "A bid of %s for instance %s is under its min_bid %s: the instance will be outbid and "
-		 "stopped (its disk is kept and still billed) until the bid is raised. Bid %s anyway?",
-		 fmt_rate(b1, sizeof b1, bid), w, fmt_rate(b2, sizeof b2, x->min_bid),
-		 fmt_rate(b3, sizeof b3, bid));
-	dialog_confirm(&a->dlg, DP_BID_LOW, x->id, "Bid under min_bid", text, "Bid anyway");
-}
-
-/* A bid above the on-demand price: the same second confirmation. */
-static void ask_bid_high(struct app *a, const struct instance *x, double bid, const char *typed)
-{
-	char w[160], text[512], b1[32], b2[32], b3[32];
-	who(x, w, sizeof w);
-	a->bid_low = bid;
-	util_strlcpy(a->bid_low_typed, typed, sizeof a->bid_low_typed);
-	snprintf(text, sizeof text,
-		 "A bid of %s for instance %s is above its on-demand price %s: the interruptible "
-		 "instance would cost more than renting the machine on demand, which cannot be "
-		 "outbid. Bid %s anyway?",
-		 fmt_rate(b1, sizeof b1, bid), w, fmt_rate(b2, sizeof b2, x->ondemand),
-		 fmt_rate(b3, sizeof b3, bid));
-	dialog_confirm(&a->dlg, DP_BID_HIGH, x->id, "Bid above on-demand", text, "Bid anyway");
-}
-
-/* Submit what the input dialog holds; false keeps it open with an error. */
-static bool submit_input(struct app *a)
-{
-	struct dialog *d = &a->dlg;
-	struct job_req req;
-	memset(&req, 0, sizeof req);
-	req.instance_id = d->instance_id;
-	char err[256];
-	switch (d->purpose) {
-	case DP_BID: {
-		const struct instance *x = a->snap ? snapshot_find_instance(a->snap, d->instance_id) : NULL;
-		if (!dialog_parse_bid(d->tb.s, jobs_bid_max(x ? x->num_gpus : 1), &req.amount, err,
-				      sizeof err))
-			goto refuse;
-		req.kind = JOB_BID;
-		req.num_gpus = x ? x->num_gpus : 1;
-		switch (x ? instance_bid_ask(x, req.amount) : BID_ASK_NONE) {
-		case BID_ASK_LOW:
-			ask_bid_low(a, x, req.amount, d->tb.s);
-			return false; /* the dialog now is the second confirmation */
-		case BID_ASK_HIGH:
-			ask_bid_high(a, x, req.amount, d->tb.s);
-			return false;
-		case BID_ASK_NONE:
-			break;
-		}
-		break;
-	}
-	case DP_PREPAY:
-		if (!dialog_parse_amount(d->tb.s, &req.amount, err, sizeof err))
-			goto refuse;
-		req.kind = JOB_PREPAY;
-		break;
-	case DP_LABEL:
-		if (!dialog_check_label(d->tb.s, err, sizeof err))
-			goto refuse;
-		req.kind = JOB_LABEL;
-		util_strlcpy(req.text, d->tb.s, sizeof req.text);
-		break;
-	default:
-		return true;
-	}
-	int id = 0;
-	int rc = jobs_submit(a->jobs, &req, &id);
-	if (rc != JOBS_OK) {
-		snprintf(err, sizeof err, "%s refused: %s", job_kind_name(req.kind), jobs_strerror(rc));
-		goto refuse;
-	}
-	remember(a, id, &req, d->tb.s);
-	app_toast(a, ROLE_PENDING, 0, "%s: sent for instance %ld", job_kind_name(req.kind),
-		  req.instance_id);
-	return true;
-refuse:
-	util_strlcpy(d->error, err, sizeof d->error);
-	return false;
-}
-
 void app_tfa_cancel(struct app *a)
 {
 	app_toast(a, ROLE_WARNING, 8, "%s cancelled: no two-factor code was given",
@@ -554,82 +260,6 @@ void app_tfa_cancel(struct app *a)
 	a->tfa_what[0] = '\0';
 	poller_cancel_parked(a->poller); /* the on-demand actions get their refusal */
 	tfa_challenge_close(a, a->chal); /* a typed code and a sent code's secret wiped */
-}
-
-void app_dialog_result(struct app *a, enum dlg_result res)
-{
-	struct dialog *d = &a->dlg;
-	a->dirty |= DIRTY_ALL;
-	bool second = d->purpose == DP_BID_LOW || d->purpose == DP_BID_HIGH;
-	if (second && res == DLG_CANCEL) { /* back to the bid, as typed */
-		long id = d->instance_id;
-		dialog_close(d);
-		app_instance_action(a, IOP_BID, id);
-		if (dialog_open(d) && d->purpose == DP_BID) {
-			textbuf_set(&d->tb, a->bid_low_typed);
-			dialog_update_preview(d);
-		}
-		return;
-	}
-	if (second && res == DLG_SUBMIT) {
-		struct job_req req;
-		memset(&req, 0, sizeof req);
-		req.kind = JOB_BID;
-		req.instance_id = d->instance_id;
-		req.amount = a->bid_low;
-		const struct instance *x = a->snap ? snapshot_find_instance(a->snap, req.instance_id) : NULL;
-		req.num_gpus = x ? x->num_gpus : 1;
-		dialog_close(d);
-		if (a->read_only) {
-			app_toast(a, ROLE_ERROR, 8, "read-only mode: bid is disabled");
-			return;
-		}
-		submit_typed(a, &req, a->bid_low_typed);
-		return;
-	}
-	if (res == DLG_CANCEL) {
-		app_toast(a, ROLE_DIM, 4, "cancelled");
-		dialog_close(d);
-		return;
-	}
-	if (res != DLG_SUBMIT)
-		return;
-	if (d->kind == DLG_CHOICE) {
-		long id = d->instance_id;
-		int purpose = d->purpose;
-		enum ssh_route r = d->focus == 0 ? SSH_DIRECT : SSH_PROXY;
-		int focus = d->focus;
-		dialog_close(d);
-		if (purpose == DP_SSH_ROUTE || purpose == DP_COPY_ROUTE)
-			app_ssh_route(a, id, r, purpose == DP_SSH_ROUTE);
-		else if (purpose == DP_REPLACE_IMAGE)
-			pane_offers_replace_answer(a, id, focus);
-		return;
-	}
-	if (d->kind == DLG_CONFIRM && d->purpose == DP_PREPAY_FAILED) { /* then the amount */
-		long id = d->instance_id;
-		dialog_close(d);
-		const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
-		if (x)
-			open_input(a, IOP_PREPAY, x);
-		return;
-	}
-	if (d->kind == DLG_CONFIRM) {
-		long id = d->instance_id;
-		int purpose = d->purpose;
-		dialog_close(d);
-		enum job_kind k = purpose == DP_STOP	 ? JOB_STOP
-				  : purpose == DP_REBOOT ? JOB_REBOOT
-							 : JOB_DESTROY;
-		if (a->read_only) {
-			app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled", job_kind_name(k));
-			return;
-		}
-		simple_job(a, k, id);
-		return;
-	}
-	if (submit_input(a))
-		dialog_close(d);
 }
 
 static enum role level_role(enum ev_level l)
@@ -643,25 +273,6 @@ static enum role level_role(enum ev_level l)
 	return ROLE_NORMAL;
 }
 
-/* A job failed: reopen its input dialog with what was typed and why. */
-static void reopen_input(struct app *a, const struct sent_job *s, const char *why)
-{
-	if (dialog_open(&a->dlg))
-		return;
-	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, s->req.instance_id) : NULL;
-	if (!x)
-		return;
-	enum inst_op op = s->req.kind == JOB_BID ? IOP_BID
-			  : s->req.kind == JOB_PREPAY ? IOP_PREPAY
-						      : IOP_LABEL;
-	open_input(a, op, x); /* the form again, not the questions before it */
-	if (!dialog_open(&a->dlg))
-		return;
-	textbuf_set(&a->dlg.tb, s->req.kind == JOB_LABEL ? s->req.text : s->typed);
-	dialog_update_preview(&a->dlg);
-	util_strlcpy(a->dlg.error, why, sizeof a->dlg.error);
-}
-
 static void handle_event(struct app *a, const struct event *e)
 {
 	for (int i = 0; i < a->nviews; i++) /* the event log view keeps it */
@@ -673,12 +284,12 @@ static void handle_event(struct app *a, const struct event *e)
 		const struct sent_job *s = find_sent(a, e->job_id);
 		if (s && s->req.kind != JOB_TFA_LOGIN) {
 			if (a->ntfa_retry < APP_TFA_RETRY)
-				a->tfa_retry[a->ntfa_retry++] = s->req;
+				a->tfa_retry[a->ntfa_retry++] = *s;
 			else /* never silently: it is not sent again */
 				model_event(a->m, EV_ERROR, -1, 0, s->req.instance_id, 0,
 					    "%s %ld: too many actions wait for a two-factor code; "
 					    "it is not sent again after the login",
-					    job_kind_name(s->req.kind), s->req.instance_id);
+					    jobs_kind_name(s->req.kind), s->req.instance_id);
 		}
 		if (!tfa_challenge_active(a->chal))
 			tfa_what(s, e, a->tfa_what, sizeof a->tfa_what);
@@ -693,7 +304,7 @@ static void handle_event(struct app *a, const struct event *e)
 			tfa_challenge_close(a, a->chal); /* the code and the secret wiped */
 			app_toast(a, ROLE_OK, 8, "%s", e->text);
 			for (int i = 0; i < a->ntfa_retry; i++) /* each reports its own result */
-				app_submit(a, &a->tfa_retry[i]);
+				resubmit(a, &a->tfa_retry[i]);
 			a->ntfa_retry = 0;
 			a->tfa_what[0] = '\0';
 		} else {
@@ -731,12 +342,6 @@ static void handle_event(struct app *a, const struct event *e)
 		if (a->cfg->bell)
 			a->bell_pending = true;
 		a->dirty |= DIRTY_HINTS;
-	}
-	if ((e->flags & EVF_JOB_DONE) && e->level == EV_ERROR) {
-		const struct sent_job *s = find_sent(a, e->job_id);
-		if (s && (s->req.kind == JOB_BID || s->req.kind == JOB_PREPAY ||
-			  s->req.kind == JOB_LABEL))
-			reopen_input(a, s, e->text);
 	}
 }
 
@@ -803,11 +408,11 @@ static bool command_word(struct app *a, const char *word)
 		a->views[v].ops->command(a, a->views[v].st, word);
 		return true;
 	}
-	enum action act = action_by_name(word);
+	enum action act = keymap_action_by_name(word);
 	if (act == ACT_NONE || act == ACT_COMMAND)
 		return false;
 	struct view *cur = view_current(a);
-	if (!action_allowed(act, view_key_ctx(a, cur))) {
+	if (!keymap_action_allowed(act, view_key_ctx(a, cur))) {
 		app_toast(a, ROLE_WARNING, 8, ":%s does not apply in the %s view", word,
 			  cur ? cur->ops->name : "current");
 		return true;
@@ -867,7 +472,7 @@ static bool view_command(struct app *a, const char *line)
 		long id = strtol(args, &end, 10);
 		while (*end == ' ' || *end == '\t')
 			end++;
-		if (id <= 0 || *end || !a->snap || !snapshot_find_instance(a->snap, id)) {
+		if (id <= 0 || *end || !a->snap || !model_snapshot_find(a->snap, id)) {
 			app_toast(a, ROLE_ERROR, 8, ":%s takes the id of a listed instance, not \"%.40s\"",
 				  word, args);
 			return true;
@@ -884,46 +489,38 @@ static bool view_command(struct app *a, const char *line)
 	return true;
 }
 
-/* `:ssh ROUTE` and `:copy-ssh ROUTE` (direct, proxy or ask): x or y on the
- * selected instance by that route.  False when line is not one of them. */
-static bool ssh_command(struct app *a, const char *line)
+/* `:ACTION ARGS` for an action that takes arguments (action_args), as its key
+ * would run it on the current view.  False when the first word is none. */
+static bool action_command(struct app *a, const char *line)
 {
-	char word[16], route[16], extra[8];
-	while (*line == ' ' || *line == ':')
+	while (*line == ' ' || *line == '\t' || *line == ':')
 		line++;
-	int n = sscanf(line, "%15s %15s %7s", word, route, extra);
-	if (n < 2 || (strcmp(word, "ssh") != 0 && strcmp(word, "copy-ssh") != 0))
+	size_t wl = strcspn(line, " \t");
+	char word[40];
+	if (wl == 0 || wl >= sizeof word)
 		return false;
-	enum ssh_route r;
-	if (n == 3)
-		r = (enum ssh_route)-1;
-	else if (strcmp(route, "direct") == 0)
-		r = SSH_DIRECT;
-	else if (strcmp(route, "proxy") == 0)
-		r = SSH_PROXY;
-	else if (strcmp(route, "ask") == 0)
-		r = SSH_ASK;
-	else
-		r = (enum ssh_route)-1;
-	if ((int)r < 0) {
-		app_toast(a, ROLE_ERROR, 8, ":%s takes direct, proxy or ask", word);
-		return true;
-	}
-	enum action act = action_by_name(word);
+	memcpy(word, line, wl);
+	word[wl] = '\0';
+	enum action act = keymap_action_by_name(word);
+	action_args_fn run = action_args(act);
+	if (!run)
+		return false;
 	struct view *cur = view_current(a);
-	if (act == ACT_NONE || !action_allowed(act, view_key_ctx(a, cur))) {
+	if (!keymap_action_allowed(act, view_key_ctx(a, cur))) {
 		app_toast(a, ROLE_WARNING, 8, ":%s does not apply in the %s view", word,
 			  cur ? cur->ops->name : "current");
 		return true;
 	}
 	char why[300];
-	const char *no = action_refusal(act, view_row(a), a->read_only, why, sizeof why);
-	const struct instance *x = app_selected(a);
-	if (no || !x) {
-		app_toast(a, ROLE_WARNING, 8, "%s", no ? no : "no instance selected");
+	const char *no = keymap_action_refusal(act, view_row(a), a->read_only, why, sizeof why);
+	if (no) {
+		app_toast(a, ROLE_WARNING, 8, "%s", no);
 		return true;
 	}
-	app_ssh_route(a, x->id, r, word[0] == 's');
+	const char *args = line + wl;
+	while (*args == ' ' || *args == '\t')
+		args++;
+	run(a, act, args);
 	return true;
 }
 
@@ -938,10 +535,10 @@ void app_command(struct app *a, const char *line)
 	case CMD_SORT: command_sort(a, arg); break;
 	case CMD_FILTER: {
 		struct view *v = view_current(a);
-		if (!v->ops->filter)
+		if (!view_can_filter(a, v))
 			v = &a->views[a->view];
-		if (v->ops->filter)
-			v->ops->filter(a, v->st, arg);
+		if (view_can_filter(a, v))
+			view_filter_set(a, v, arg);
 		break;
 	}
 	case CMD_THEME: app_set_theme(a, arg); break;
@@ -956,7 +553,7 @@ void app_command(struct app *a, const char *line)
 			app_toast(a, ROLE_ERROR, 8, "unknown command: %s", arg);
 		break;
 	case CMD_UNKNOWN:
-		if (!ssh_command(a, line) && !view_command(a, line))
+		if (!action_command(a, line) && !view_command(a, line))
 			app_toast(a, ROLE_ERROR, 8, "unknown command: %s", arg);
 		break;
 	}

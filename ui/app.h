@@ -1,7 +1,7 @@
 /* app.h: the UI thread's state (struct app) shared by ui.c, the panes and
  * the status bar, and the behaviour behind the keys that is not one pane's:
- * toasts, job submission with its dialogs, the 2FA retry, the event feed,
- * the command line, ssh and copying.  UI thread only; the model is read
+ * toasts, job submission, the dialog slot, the 2FA retry, the event feed,
+ * the command line and copying.  UI thread only; the model is read
  * through the held snapshot (no lock held while drawing). */
 #ifndef RENTOP_UI_APP_H
 #define RENTOP_UI_APP_H
@@ -12,7 +12,7 @@
 
 #include "widgets/dialog.h"
 #include "history.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "keymap.h"
 #include "layout.h"
 #include "state/model.h"
@@ -35,21 +35,18 @@ struct tfa_challenge;
 #define DIRTY_HINTS 0x8u
 #define DIRTY_ALL 0xfu
 
-enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_COMMAND };
+enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_SEARCH /* the view's search op */, PROMPT_COMMAND };
 
-/* Dialog purposes. */
-enum dlg_purpose { DP_NONE, DP_STOP, DP_REBOOT, DP_DESTROY, DP_BID, DP_PREPAY, DP_LABEL,
-		   DP_BID_LOW /* the second confirmation of a bid under min_bid */,
-		   DP_BID_HIGH /* ... of a bid above the on-demand price */,
-		   DP_PREPAY_FAILED /* prepay on an instance in a failure state: asked first */,
-		   DP_SSH_ROUTE, DP_COPY_ROUTE /* direct or proxy, for x and y */,
-		   DP_REPLACE_IMAGE /* O on an image that failed to pull: fix it, or not */ };
-
+/* A job submitted through app_submit: sent again after a 2FA login when
+ * the service asked for one. */
 struct sent_job {
 	int id;
 	struct job_req req;
-	char typed[64]; /* what was typed into the bid/prepay dialog */
 };
+
+struct app;
+/* The owner of the open dialog (a->dlg): gets its results. */
+typedef void (*app_dialog_fn)(struct app *a, void *owner, enum dlg_result res);
 
 struct app {
 	const struct config *cfg;
@@ -76,7 +73,12 @@ struct app {
 
 	/* message line */
 	enum prompt prompt;
-	struct view *prompt_view; /* the view the filter applies to */
+	struct view *prompt_view; /* the view the filter (or search) applies to */
+	/* PROMPT_SEARCH (view_search_prompt): Enter runs the line with
+	 * prompt_run; prompt_edit (NULL: none) sees it as it is typed, and ""
+	 * on Esc */
+	void (*prompt_run)(struct app *a, void *st, const char *text);
+	void (*prompt_edit)(struct app *a, void *st, const char *text);
 	struct textbuf ptb;
 	struct history hist_cmd, hist_filter; /* the `:` and `/` histories (history.h) */
 	char hist_path[1024]; /* where they are saved, "" when nowhere */
@@ -93,11 +95,13 @@ struct app {
 	enum role msg_later_role;
 	double msg_later_secs;
 
-	struct dialog dlg;
+	struct dialog dlg;  /* the one dialog slot, opened by a view */
+	app_dialog_fn dlg_fn; /* who opened it (app_dialog_own), NULL: closed on any answer */
+	void *dlg_owner;
 	struct sent_job sent[APP_SENT];
 	int nsent;
-	struct job_req tfa_retry[APP_TFA_RETRY]; /* jobs refused for want of 2FA: sent
-						  * again after the login */
+	struct sent_job tfa_retry[APP_TFA_RETRY]; /* jobs refused for want of 2FA: sent
+						   * again after the login, same ids */
 	int ntfa_retry;
 	int tfa_job;        /* the TFA_LOGIN job awaited */
 	char tfa_what[96];  /* what the 2FA prompt is for ("destroy 9108142"), "" when none */
@@ -116,10 +120,6 @@ struct app {
 	double outage_since;
 	double shown_ok;    /* wall epoch the header's "refreshed" shows (header_clock_step) */
 	struct money_watch money_w;
-	/* a bid under min_bid or above the on-demand price awaiting its second
-	 * confirmation (DP_BID_LOW, DP_BID_HIGH) */
-	double bid_low;     /* $/hour */
-	char bid_low_typed[64];
 };
 
 /* A toast in the message line (secs 0: until replaced). */
@@ -139,21 +139,16 @@ enum form_verdict app_lost_verdict(struct app *a, enum form_verdict fv, const ch
 /* The instance the current view has selected, or NULL. */
 const struct instance *app_selected(const struct app *a);
 
-/* What an instance action does (inst_actions.c maps its actions here). */
-enum inst_op { IOP_STOP, IOP_START, IOP_REBOOT, IOP_LABEL, IOP_DESTROY, IOP_BID, IOP_PREPAY,
-	       IOP_SSH, IOP_COPY_SSH };
-/* An instance operation on instance id: opens its dialog (confirmation or
- * input) or submits its job.  The action's preconditions were checked. */
-void app_instance_action(struct app *a, enum inst_op op, long id);
-/* ssh (run) or copy the ssh command of instance id by route r (SSH_ASK:
- * the configured way, asking when both exist); false when it is gone. */
-bool app_ssh_route(struct app *a, long id, enum ssh_route r, bool run);
 /* Run act as a key would from the current view: preconditions (read-only,
  * selection, row state: refused with a toast saying why), then its
  * handler. */
 void app_run_action(struct app *a, enum action act);
-/* The open dialog returned res. */
+/* The open dialog returned res: its owner gets it. */
 void app_dialog_result(struct app *a, enum dlg_result res);
+/* Who opened a->dlg (just now) gets its results: fn(a, owner, res). */
+void app_dialog_own(struct app *a, app_dialog_fn fn, void *owner);
+/* Esc on a dialog: "cancelled", closed. */
+void app_dialog_cancelled(struct app *a);
 /* Esc on the 2FA prompt: the actions waiting for it are cancelled (said in
  * a toast; each asker gets the refusal). */
 void app_tfa_cancel(struct app *a);
@@ -167,9 +162,15 @@ void app_command(struct app *a, const char *line);
 bool app_set_theme(struct app *a, const char *name);
 /* Submit a job; a toast says what happened; the job id or 0. */
 int app_submit(struct app *a, const struct job_req *req);
+/* Job id was submitted (jobs_submit) for req: the pending toast, and it is
+ * sent again after a 2FA login if the service asks for one. */
+void app_sent(struct app *a, int id, const struct job_req *req);
 /* Copy text to the terminal's clipboard (OSC 52). */
 void app_copy(const char *text);
 /* Base64 of n bytes into out (4*ceil(n/3)+1 bytes); returns out. */
 char *app_base64(const unsigned char *in, size_t n, char *out);
+
+/* Defined by the offers view (views/offers/pane_offers.c), declared here
+ * so that the shell, which answers the dialog O opened, includes no view: */
 
 #endif

@@ -175,12 +175,12 @@ static void filter_args(struct complete_set *o, const struct complete_src *src, 
 	if ((size_t)(eq - word) == 6 && !strncasecmp(word, "status", 6)) {
 		o->start = (size_t)(eq + 1 - line);
 		for (int s = 0; s < IS__COUNT; s++)
-			add(o, inst_state_name((enum inst_state)s));
+			add(o, instance_state_name((enum inst_state)s));
 		for (int g = 0; g < IG__COUNT; g++) { /* the header's groups: status=failed */
-			const char *name = inst_group_name((enum inst_group)g);
+			const char *name = instance_group_name((enum inst_group)g);
 			bool dup = false;
 			for (int s = 0; s < IS__COUNT && !dup; s++)
-				dup = !strcmp(name, inst_state_name((enum inst_state)s));
+				dup = !strcmp(name, instance_state_name((enum inst_state)s));
 			if (!dup)
 				add(o, name);
 		}

@@ -143,3 +143,44 @@ void draw_box(int y, int x, int h, int w, const char *title, unsigned long attr)
 		draw_text(y, x + 3 + tw, 1, " ", a);
 	}
 }
+
+int draw_wrap(const char *s, int w, char (*out)[256], int max)
+{
+	int n = 0;
+	if (w < 1)
+		w = 1;
+	char line[256] = "";
+	int lw = 0;
+	const char *p = s;
+	while (*p && n < max) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		size_t wl = strcspn(p, " ");
+		char word[256];
+		if (wl >= sizeof word)
+			wl = sizeof word - 1;
+		memcpy(word, p, wl);
+		word[wl] = '\0';
+		p += strcspn(p, " ");
+		int ww = util_strwidth(word);
+		if (lw && lw + 1 + ww > w) {
+			util_strlcpy(out[n++], line, 256);
+			line[0] = '\0';
+			lw = 0;
+			if (n >= max)
+				break;
+		}
+		size_t len = strlen(line);
+		if (lw && len + 1 < sizeof line) {
+			line[len++] = ' ';
+			line[len] = '\0';
+		}
+		util_strlcpy(line + len, word, sizeof line - len);
+		lw += (lw ? 1 : 0) + ww;
+	}
+	if (lw && n < max)
+		util_strlcpy(out[n++], line, 256);
+	return n;
+}

@@ -22,4 +22,8 @@ void draw_box(int y, int x, int h, int w, const char *title, unsigned long attr)
 /* Display width of s as draw_text() would draw it. */
 int draw_width(const char *s);
 
+/* Word-wrap s into lines of at most w cells; returns the number of lines
+ * (at most max), each copied into out[i] (cap bytes). */
+int draw_wrap(const char *s, int w, char (*out)[256], int max);
+
 #endif

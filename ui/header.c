@@ -141,10 +141,34 @@ char *header_runway(double runway_h, bool ascii, char *buf, size_t n)
 	return buf;
 }
 
+/* The figures of the snapshot last asked for: the header's segments, its
+ * money watch and the account view ask for the same snapshot, and each
+ * figure is a pass over every row, so they are summed once per published
+ * snapshot (its generation, never 0; a snapshot built by hand, generation
+ * 0, is summed every time).  UI thread only. */
+static struct {
+	const struct snapshot *s;
+	uint64_t generation;
+	enum figure_kind fig;
+	double burn, runway_h;
+} money_memo;
+
 enum figure_kind header_money(const struct snapshot *s, double *burn, double *runway_h)
 {
-	enum figure_kind fig = model_burn_figure(s, burn);
+	if (s->generation && s == money_memo.s && s->generation == money_memo.generation) {
+		*burn = money_memo.burn;
+		*runway_h = money_memo.runway_h;
+		return money_memo.fig;
+	}
+	enum figure_kind fig = money_burn_figure(s, burn);
 	*runway_h = s->user ? money_runway_h(s->instances, s->ninstances, s->user->credit) : NAN;
+	if (s->generation) {
+		money_memo.s = s;
+		money_memo.generation = s->generation;
+		money_memo.fig = fig;
+		money_memo.burn = *burn;
+		money_memo.runway_h = *runway_h;
+	}
 	return fig;
 }
 

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "state/model.h" /* enum figure_kind */
+#include "state/money.h" /* enum figure_kind */
 
 struct app;
 struct config;
@@ -36,9 +36,10 @@ double header_stale_at(const struct snapshot *s, int refresh_s, double grace_s);
  * ASCII) when nothing draws on the credit (or it is unknown). */
 char *header_runway(double runway_h, bool ascii, char *buf, size_t n);
 /* The money figures of a snapshot, one rule for the header, its alerts and
- * the account view: the burn (model_burn_figure, how it can be trusted) and
+ * the account view: the burn (money_burn_figure, how it can be trusted) and
  * the account's runway, where instances with prepaid credit pay from it
- * first (money_runway_h); runway NAN without a user record. */
+ * first (money_runway_h); runway NAN without a user record.  Summed once
+ * per published snapshot (its generation): UI thread only. */
 enum figure_kind header_money(const struct snapshot *s, double *burn, double *runway_h);
 
 /* Where the instance list waits when it has gone one refresh interval

@@ -31,9 +31,9 @@ static struct ctx_info ctxs[KM_MAX_CTX] = {
 };
 static int nctx = 1;
 
-int km_ctx_register(const char *name, const char *heading, unsigned flags, int parent)
+int keymap_ctx_register(const char *name, const char *heading, unsigned flags, int parent)
 {
-	int have = km_ctx_by_name(name);
+	int have = keymap_ctx_by_name(name);
 	if (have >= 0 && *name)
 		return have;
 	if (nctx >= KM_MAX_CTX)
@@ -42,13 +42,13 @@ int km_ctx_register(const char *name, const char *heading, unsigned flags, int p
 	return nctx++;
 }
 
-int km_ctx_count(void) { return nctx; }
-const char *km_ctx_name(int c) { return c >= 0 && c < nctx ? ctxs[c].name : "?"; }
-const char *km_ctx_heading(int c) { return c >= 0 && c < nctx ? ctxs[c].heading : "?"; }
-unsigned km_ctx_flags(int c) { return c >= 0 && c < nctx ? ctxs[c].flags : 0; }
-int km_ctx_parent(int c) { return c >= 0 && c < nctx ? ctxs[c].parent : -1; }
+int keymap_ctx_count(void) { return nctx; }
+const char *keymap_ctx_name(int c) { return c >= 0 && c < nctx ? ctxs[c].name : "?"; }
+const char *keymap_ctx_heading(int c) { return c >= 0 && c < nctx ? ctxs[c].heading : "?"; }
+unsigned keymap_ctx_flags(int c) { return c >= 0 && c < nctx ? ctxs[c].flags : 0; }
+int keymap_ctx_parent(int c) { return c >= 0 && c < nctx ? ctxs[c].parent : -1; }
 
-int km_ctx_by_name(const char *name)
+int keymap_ctx_by_name(const char *name)
 {
 	if (!name || !*name)
 		return CTX_GLOBAL;
@@ -64,11 +64,12 @@ int km_ctx_by_name(const char *name)
 static struct action_def actions[ACT_MAX] = { ACTIONS(ACT_DEF) };
 #undef ACT_DEF
 static unsigned allowed[ACT_MAX]; /* registered actions: bit c set when bindable in context c */
+static action_args_fn args_fn[ACT_MAX]; /* `:NAME ARGS` handlers (action_set_args) */
 static int nactions = ACT__BUILTIN;
 
-enum action action_register(const struct action_def *d)
+enum action keymap_action_register(const struct action_def *d)
 {
-	enum action have = action_by_name(d->name);
+	enum action have = keymap_action_by_name(d->name);
 	if (have != ACT_NONE)
 		return have;
 	if (nactions >= ACT_MAX)
@@ -77,13 +78,13 @@ enum action action_register(const struct action_def *d)
 	return (enum action)nactions++;
 }
 
-void action_allow(enum action act, int ctx)
+void keymap_action_allow(enum action act, int ctx)
 {
 	if ((int)act >= 0 && (int)act < nactions && ctx >= 0 && ctx < KM_MAX_CTX)
 		allowed[act] |= 1u << ctx;
 }
 
-bool action_allowed(enum action act, int ctx)
+bool keymap_action_allowed(enum action act, int ctx)
 {
 	if ((int)act < 0 || (int)act >= nactions || ctx < 0 || ctx >= nctx)
 		return false;
@@ -99,30 +100,41 @@ bool action_allowed(enum action act, int ctx)
 	return (allowed[act] >> ctx) & 1u;
 }
 
-int action_count(void) { return nactions; }
+int keymap_action_count(void) { return nactions; }
 
-bool action_builtin(enum action a) { return (int)a >= 0 && (int)a < ACT__BUILTIN; }
+bool keymap_action_builtin(enum action a) { return (int)a >= 0 && (int)a < ACT__BUILTIN; }
 
-const struct action_def *action_get(enum action a)
+const struct action_def *keymap_action_get(enum action a)
 {
 	return (int)a >= 0 && (int)a < nactions ? &actions[a] : NULL;
 }
 
-const char *action_name(enum action a)
+void action_set_args(enum action act, action_args_fn fn)
+{
+	if ((int)act >= 0 && (int)act < nactions)
+		args_fn[act] = fn;
+}
+
+action_args_fn action_args(enum action act)
+{
+	return (int)act >= 0 && (int)act < nactions ? args_fn[act] : NULL;
+}
+
+const char *keymap_action_name(enum action a)
 {
 	return (int)a >= 0 && (int)a < nactions ? actions[a].name : "none";
 }
 
-const char *action_help(enum action a) { return (int)a >= 0 && (int)a < nactions ? actions[a].help : ""; }
-unsigned action_flags(enum action a) { return (int)a >= 0 && (int)a < nactions ? actions[a].flags : 0; }
+const char *keymap_action_help(enum action a) { return (int)a >= 0 && (int)a < nactions ? actions[a].help : ""; }
+unsigned keymap_action_flags(enum action a) { return (int)a >= 0 && (int)a < nactions ? actions[a].flags : 0; }
 
-const char *action_hint(enum action a)
+const char *keymap_action_hint(enum action a)
 {
-	const struct action_def *d = action_get(a);
+	const struct action_def *d = keymap_action_get(a);
 	return d ? (d->hint ? d->hint : d->name) : "";
 }
 
-enum action action_by_name(const char *name)
+enum action keymap_action_by_name(const char *name)
 {
 	for (int i = 0; i < nactions; i++)
 		if (strcmp(actions[i].name, name) == 0)
@@ -130,10 +142,10 @@ enum action action_by_name(const char *name)
 	return ACT_NONE;
 }
 
-const char *action_refusal(enum action act, const void *row, bool read_only, char *buf,
+const char *keymap_action_refusal(enum action act, const void *row, bool read_only, char *buf,
 			   size_t n)
 {
-	const struct action_def *d = action_get(act);
+	const struct action_def *d = keymap_action_get(act);
 	if (!d)
 		return NULL;
 	if (read_only && (d->flags & AF_MUTATES)) {
@@ -288,7 +300,7 @@ bool keymap_bind(struct keymap *km, int ctx, int key, enum action act)
 
 void keymap_ctx_defaults(struct keymap *km, int ctx)
 {
-	unsigned f = km_ctx_flags(ctx);
+	unsigned f = keymap_ctx_flags(ctx);
 	if (f & CTXF_LIST)
 		for (size_t i = 0; i < sizeof nav / sizeof nav[0]; i++)
 			keymap_bind(km, ctx, keymap_parse_key(nav[i].key), nav[i].act);
@@ -355,9 +367,9 @@ static bool bind_everywhere(struct keymap *km, int ctx, int key, enum action act
 		if (ctxs[c].parent != ctx)
 			continue;
 		if (act == ACT_NONE) {
-			if (e && e->act != ACT_NONE && action_allowed(e->act, ctx))
+			if (e && e->act != ACT_NONE && keymap_action_allowed(e->act, ctx))
 				ok = keymap_bind(km, c, key, ACT_NONE) && ok;
-		} else if (action_allowed(act, c)) {
+		} else if (keymap_action_allowed(act, c)) {
 			ok = keymap_bind(km, c, key, act) && ok;
 		}
 	}
@@ -368,7 +380,7 @@ int keymap_apply(struct keymap *km, const struct key_binding *b, size_t n)
 {
 	int refused = 0;
 	for (size_t i = 0; i < n; i++) {
-		int ctx = km_ctx_by_name(b[i].context);
+		int ctx = keymap_ctx_by_name(b[i].context);
 		if (ctx < 0) {
 			km_error(km, "bind: unknown context \"%s\" (key %s)", b[i].context, b[i].key);
 			refused++;
@@ -382,14 +394,14 @@ int keymap_apply(struct keymap *km, const struct key_binding *b, size_t n)
 		}
 		enum action act = ACT_NONE;
 		if (strcmp(b[i].action, "none") != 0) {
-			act = action_by_name(b[i].action);
+			act = keymap_action_by_name(b[i].action);
 			if (act == ACT_NONE) {
 				km_error(km, "bind: unknown action \"%s\" (key %s)", b[i].action,
 					 b[i].key);
 				refused++;
 				continue;
 			}
-			if (!action_allowed(act, ctx)) {
+			if (!keymap_action_allowed(act, ctx)) {
 				km_error(km, "bind: action \"%s\" cannot be bound in context %s",
 					 b[i].action, ctxs[ctx].name);
 				refused++;
@@ -448,37 +460,37 @@ char *keymap_keys_for(const struct keymap *km, int ctx, enum action act, char *b
 
 /* ---- a view's action table ----------------------------------------------- */
 
-enum action action_bind(struct keymap *km, int ctx, const struct action_row *row)
+enum action keymap_action_bind(struct keymap *km, int ctx, const struct action_row *row)
 {
-	enum action act = action_register(&row->def);
+	enum action act = keymap_action_register(&row->def);
 	if (row->id)
 		*row->id = act;
 	if (act == ACT_NONE)
 		return act;
-	action_allow(act, ctx);
+	keymap_action_allow(act, ctx);
 	if (row->keys)
 		keymap_default(km, ctx, row->keys, act);
 	return act;
 }
 
-int action_row_ctx(const struct action_row *row, int ctx)
+int keymap_action_row_ctx(const struct action_row *row, int ctx)
 {
-	int c = row->ctx ? km_ctx_by_name(row->ctx) : -1;
+	int c = row->ctx ? keymap_ctx_by_name(row->ctx) : -1;
 	return c > 0 ? c : ctx;
 }
 
-void action_table(struct keymap *km, int ctx, const struct action_row *rows, size_t n)
+void keymap_action_table(struct keymap *km, int ctx, const struct action_row *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		action_bind(km, action_row_ctx(&rows[i], ctx), &rows[i]);
+		keymap_action_bind(km, keymap_action_row_ctx(&rows[i], ctx), &rows[i]);
 }
 
-int action_row_of(const struct action_row *rows, size_t n, enum action act)
+int keymap_action_row_of(const struct action_row *rows, size_t n, enum action act)
 {
 	if (act == ACT_NONE)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		enum action id = rows[i].id ? *rows[i].id : action_by_name(rows[i].def.name);
+		enum action id = rows[i].id ? *rows[i].id : keymap_action_by_name(rows[i].def.name);
 		if (id == act)
 			return (int)i;
 	}

@@ -6,7 +6,7 @@
  * The app's own actions (help, quit, moving in a list, sorting a table, ...)
  * are the built-in enum below; a view lists its own in an action table
  * (struct action_row: view_ops.actions), which view_keys registers with
- * action_register() and binds in its context, so a new view never edits
+ * keymap_action_register() and binds in its context, so a new view never edits
  * this file.  Bindings, the `:` commands, the help screen, the hint
  * bar and --read-only all read this table.
  *
@@ -25,7 +25,7 @@ struct keymap;
 /* ---- key contexts ---------------------------------------------------------- */
 
 /* Where a key is looked up first (then in global).  Context 0 is global;
- * the others are registered by the views (km_ctx_register). */
+ * the others are registered by the views (keymap_ctx_register). */
 #define CTX_GLOBAL 0
 #define KM_MAX_CTX 24 /* at most 32: allowed[] keeps one bit per context */
 
@@ -35,18 +35,21 @@ struct keymap;
  * looked up while that section is shown (view_ops.key_ctx); no `:` word of
  * its own; help lists under it only what the parent context does not allow. */
 #define CTXF_SECTION 0x4u
+/* A view whose `/` filters it (set by view_keys when the view has a list
+ * or a filter op): the help lists `/` in its section. */
+#define CTXF_FILTER 0x8u
 
 /* Register a context (idempotent by name): heading is its help section;
  * parent (-1: none) is a context whose `bind` lines also apply here, for
  * the actions both allow (the detail view shares the table's instance
  * keys).  Returns its id, or -1 when KM_MAX_CTX are registered. */
-int km_ctx_register(const char *name, const char *heading, unsigned flags, int parent);
-int km_ctx_count(void);
-const char *km_ctx_name(int ctx);
-const char *km_ctx_heading(int ctx);
-unsigned km_ctx_flags(int ctx);
-int km_ctx_parent(int ctx); /* -1: none */
-int km_ctx_by_name(const char *name); /* -1 if unknown; "" means global */
+int keymap_ctx_register(const char *name, const char *heading, unsigned flags, int parent);
+int keymap_ctx_count(void);
+const char *keymap_ctx_name(int ctx);
+const char *keymap_ctx_heading(int ctx);
+unsigned keymap_ctx_flags(int ctx);
+int keymap_ctx_parent(int ctx); /* -1: none */
+int keymap_ctx_by_name(const char *name); /* -1 if unknown; "" means global */
 
 /* ---- actions --------------------------------------------------------------- */
 
@@ -90,7 +93,7 @@ int km_ctx_by_name(const char *name); /* -1 if unknown; "" means global */
  * registers is a value of it too (ids ACT__BUILTIN .. ACT_MAX - 1, given
  * out at run time, so never a case label).  A switch over it names
  * ACT_NONE and every built-in (no `default:`), after the view has tested
- * its registered ids (or action_builtin()): adding a built-in is then a
+ * its registered ids (or keymap_action_builtin()): adding a built-in is then a
  * compile error (-Wswitch-enum) in every view that has not decided about it. */
 enum action { ACT_NONE = -1, ACTIONS(ACT_ENUM) };
 #undef ACT_ENUM
@@ -116,22 +119,28 @@ struct action_def {
 };
 
 /* Register an action (idempotent by name); its id, or ACT_NONE when full. */
-enum action action_register(const struct action_def *d);
+enum action keymap_action_register(const struct action_def *d);
 /* Allow act to be bound in ctx (registered actions; built-ins follow their flags). */
-void action_allow(enum action act, int ctx);
-bool action_allowed(enum action act, int ctx);
-int action_count(void); /* ids are 0 .. action_count() - 1 */
-bool action_builtin(enum action a); /* one of the app's own (an enumerator but ACT_NONE) */
-const struct action_def *action_get(enum action a); /* NULL when out of range */
-const char *action_name(enum action a);
-const char *action_help(enum action a);
-const char *action_hint(enum action a);
-unsigned action_flags(enum action a);
-enum action action_by_name(const char *name); /* ACT_NONE if unknown */
+void keymap_action_allow(enum action act, int ctx);
+bool keymap_action_allowed(enum action act, int ctx);
+int keymap_action_count(void); /* ids are 0 .. keymap_action_count() - 1 */
+bool keymap_action_builtin(enum action a); /* one of the app's own (an enumerator but ACT_NONE) */
+const struct action_def *keymap_action_get(enum action a); /* NULL when out of range */
+/* `:NAME ARGS` for a registered action that takes arguments: fn runs it
+ * with ARGS after the same preconditions as its key (app.c); NULL (the
+ * default): `:NAME` takes none.  action_args: its fn, or NULL. */
+typedef void (*action_args_fn)(struct app *a, enum action act, const char *args);
+void action_set_args(enum action act, action_args_fn fn);
+action_args_fn action_args(enum action act);
+const char *keymap_action_name(enum action a);
+const char *keymap_action_help(enum action a);
+const char *keymap_action_hint(enum action a);
+unsigned keymap_action_flags(enum action a);
+enum action keymap_action_by_name(const char *name); /* ACT_NONE if unknown */
 /* Every precondition of act, in order: --read-only (AF_MUTATES), a
  * selection (AF_NEEDS_SEL, row NULL), then the row-state predicate.  NULL
  * when act may run, else why not (into buf). */
-const char *action_refusal(enum action act, const void *row, bool read_only, char *buf,
+const char *keymap_action_refusal(enum action act, const void *row, bool read_only, char *buf,
 			   size_t n);
 
 /* ---- a view's action table ------------------------------------------------- */
@@ -150,15 +159,15 @@ struct action_row {
 
 /* Register row's action (idempotent by name), keep its id, allow it in
  * ctx and bind its default keys there; the id (ACT_NONE: the table is full). */
-enum action action_bind(struct keymap *km, int ctx, const struct action_row *row);
-/* action_bind every row: in the context its ctx names (registered before),
+enum action keymap_action_bind(struct keymap *km, int ctx, const struct action_row *row);
+/* keymap_action_bind every row: in the context its ctx names (registered before),
  * else in ctx. */
-void action_table(struct keymap *km, int ctx, const struct action_row *rows, size_t n);
-/* The row of rows whose action is act (by the ids action_bind kept, else
+void keymap_action_table(struct keymap *km, int ctx, const struct action_row *rows, size_t n);
+/* The row of rows whose action is act (by the ids keymap_action_bind kept, else
  * by name); -1 when none. */
-int action_row_of(const struct action_row *rows, size_t n, enum action act);
+int keymap_action_row_of(const struct action_row *rows, size_t n, enum action act);
 /* The context a row is bound in: its ctx by name, else ctx. */
-int action_row_ctx(const struct action_row *row, int ctx);
+int keymap_action_row_ctx(const struct action_row *row, int ctx);
 
 /* ---- keys ------------------------------------------------------------------ */
 
@@ -195,7 +204,7 @@ int keymap_normalize(bool fn, unsigned ch);
 /* The global default bindings, and the list/table keys of every context
  * registered so far. */
 void keymap_init(struct keymap *km);
-/* Bind the list/table defaults of ctx (after km_ctx_register). */
+/* Bind the list/table defaults of ctx (after keymap_ctx_register). */
 void keymap_ctx_defaults(struct keymap *km, int ctx);
 /* Bind act to each key named in keys ("D X"), as a default. */
 void keymap_default(struct keymap *km, int ctx, const char *keys, enum action act);

@@ -18,10 +18,10 @@
 #include "base/config.h"
 #include "dump/dump.h"
 #include "net/http.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "base/log.h"
 #include "state/model.h"
-#include "net/poller.h"
+#include "poll/poller.h"
 #include "ui.h"
 #include "base/util.h"
 

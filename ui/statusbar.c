@@ -21,7 +21,7 @@ static size_t add_hint(const struct keymap *km, int ctx, enum action act, struct
 	if (n >= max)
 		return n;
 	for (size_t i = 0; i < n; i++)
-		if (out[i].label == action_hint(act))
+		if (out[i].label == keymap_action_hint(act))
 			return n;
 	char keys[64];
 	keymap_keys_for(km, ctx, act, keys, sizeof keys);
@@ -31,7 +31,7 @@ static size_t add_hint(const struct keymap *km, int ctx, enum action act, struct
 	if (slash)
 		*slash = '\0';
 	util_strlcpy(out[n].key, keys, sizeof out[n].key);
-	out[n].label = action_hint(act);
+	out[n].label = keymap_action_hint(act);
 	return n + 1;
 }
 
@@ -39,7 +39,7 @@ unsigned statusbar_first_flags(const struct instance *x)
 {
 	if (!x)
 		return 0;
-	return (inst_state_failed(x->state) ? AF_FIRST_ON_FAILED : 0u) |
+	return (instance_state_failed(x->state) ? AF_FIRST_ON_FAILED : 0u) |
 	       (instance_was_outbid(x) ? AF_FIRST_ON_OUTBID : 0u);
 }
 
@@ -48,16 +48,19 @@ size_t statusbar_hints(const struct keymap *km, int ctx, bool read_only, const v
 {
 	size_t n = 0;
 	char why[200];
+	/* `/` is offered where it filters: the view's context (or a section's view) */
+	int vctx = (keymap_ctx_flags(ctx) & CTXF_SECTION) ? keymap_ctx_parent(ctx) : ctx;
+	bool filters = keymap_ctx_flags(vctx) & CTXF_FILTER;
 	/* the context's own actions first (the urgent one first of all), then
 	 * the global ones; only what may run on the selected row now */
 	for (int pass = 0; pass < 3; pass++)
-		for (int a = 0; a < action_count(); a++) {
+		for (int a = 0; a < keymap_action_count(); a++) {
 			enum action act = (enum action)a;
-			unsigned f = action_flags(act);
+			unsigned f = keymap_action_flags(act);
 			/* an action the row calls for is hinted even when it is
 			 * not one of the context's usual hints (b on an outbid row) */
 			if (!((f & AF_HINT) || (pass == 0 && (f & first))) ||
-			    !action_allowed(act, ctx))
+			    !keymap_action_allowed(act, ctx))
 				continue;
 			bool global = f & AF_GLOBAL;
 			if (pass == 0 && !((f & first) && !global))
@@ -66,7 +69,9 @@ size_t statusbar_hints(const struct keymap *km, int ctx, bool read_only, const v
 				continue;
 			if (pass == 2 && !global)
 				continue;
-			if (action_refusal(act, row, read_only, why, sizeof why))
+			if (keymap_action_refusal(act, row, read_only, why, sizeof why))
+				continue;
+			if (act == ACT_FILTER && !filters)
 				continue;
 			n = add_hint(km, ctx, act, out, n, max);
 		}
@@ -95,7 +100,9 @@ void statusbar_draw_message(struct app *a)
 	const struct rect *r = &a->lay.message;
 	draw_fill(r->y, r->x, r->w, theme_attr(ROLE_NORMAL));
 	if (a->prompt != PROMPT_NONE) {
-		const char *lead = a->prompt == PROMPT_FILTER ? "/" : ":";
+		const char *lead = a->prompt == PROMPT_FILTER   ? "/"
+				   : a->prompt == PROMPT_SEARCH ? "search: "
+								: ":";
 		int lw = draw_text(r->y, r->x, r->w, lead, theme_attr(ROLE_KEY));
 		const struct textbuf *tb = &a->ptb;
 		char before[TEXTBUF_BYTES + 1];
@@ -128,10 +135,8 @@ void statusbar_draw_message(struct app *a)
 		return;
 	}
 	const struct view *v = view_current(a);
-	const char *f = v && v->ops->filter_text ? v->ops->filter_text(a, v->st) : "";
-	if (f && *f && v->ops->filter_enter) {
-		/* a search line, shown in the view itself */
-	} else if (f && *f) {
+	const char *f = view_filter_text(a, v);
+	if (*f) {
 		char line[200];
 		snprintf(line, sizeof line, "filter: %s   (/ edits, Esc clears)", f);
 		draw_text(r->y, r->x, r->w, line, theme_attr(ROLE_DIM));
@@ -158,7 +163,7 @@ void statusbar_draw_hints(struct app *a)
 		n = 2;
 		snprintf(h[0].key, sizeof h[0].key, "Enter");
 		snprintf(h[1].key, sizeof h[1].key, "Esc");
-		h[0].label = prompt_labels[0];
+		h[0].label = a->prompt == PROMPT_SEARCH ? "search" : prompt_labels[0];
 		h[1].label = prompt_labels[a->prompt == PROMPT_FILTER ? 1 : 2];
 	} else {
 		const struct view *v = view_current(a);

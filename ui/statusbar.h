@@ -25,6 +25,7 @@ struct hint {
 /* Hints for ctx in display order, for the selected row (NULL: none);
  * the context's actions carrying one of the flags in first (AF_FIRST_ON_*:
  * what the selected row calls for; 0 for none) come before the rest;
+ * `/` only where it filters (the view's context carries CTXF_FILTER);
  * returns how many (at most max). */
 size_t statusbar_hints(const struct keymap *km, int ctx, bool read_only, const void *row,
 		       unsigned first, struct hint *out, size_t max);

@@ -14,12 +14,12 @@
 #include "app.h"
 #include "widgets/dialog.h"
 #include "draw.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "json/json_map.h"
 #include "keymap.h"
 #include "state/model.h"
 #include "widgets/textbuf.h"
-#include "rules/tfaflow.h"
+#include "flow/tfaflow.h"
 #include "theme.h"
 #include "base/util.h"
 
@@ -332,14 +332,14 @@ void tfa_challenge_snapshot(struct app *a, struct tfa_challenge *c)
 		} else {
 			apierr_format(&r.err, c->st_err, sizeof c->st_err);
 		}
-		call_result_free(&r);
+		model_call_result_free(&r);
 		if (c->open)
 			set_choices(c);
 		a->dirty |= DIRTY_ALL;
 	}
 	if (c->send_req && model_take_result(a->m, c->send_req, &r)) {
 		take_send(a, c, &r);
-		call_result_free(&r);
+		model_call_result_free(&r);
 		a->dirty |= DIRTY_ALL;
 	}
 }
@@ -348,7 +348,7 @@ void tfa_challenge_snapshot(struct app *a, struct tfa_challenge *c)
 static void wrapped(const struct rect *r, int *y, int ymax, const char *s, unsigned long attr)
 {
 	char lines[4][256];
-	int n = dialog_wrap(s, r->w - 4, lines, 4);
+	int n = draw_wrap(s, r->w - 4, lines, 4);
 	for (int i = 0; i < n && *y < ymax; i++)
 		draw_text((*y)++, r->x + 2, r->w - 4, lines[i], attr);
 }

@@ -40,8 +40,9 @@
 #include "base/errline.h"
 #include "header.h"
 #include "history.h"
+#include "widgets/list.h"
 #include "state/model.h"
-#include "net/poller.h"
+#include "poll/poller.h"
 #include "statusbar.h"
 #include "tfa_challenge.h"
 #include "base/util.h"
@@ -145,145 +146,6 @@ static void capture_restore(void)
 	}
 }
 
-/* posix_spawnp (no fork of this threaded process): the child starts with
- * every signal at its default and none blocked, and with only descriptors
- * 0-2 open (whatever curl, the resolver or a library left without
- * close-on-exec).  0 with *pid set, or an errno value. */
-static int spawn_child(pid_t *pid, char *const argv[], int errfd)
-{
-	posix_spawnattr_t at;
-	posix_spawn_file_actions_t fa;
-	if (posix_spawnattr_init(&at) != 0)
-		return ENOMEM;
-	if (posix_spawn_file_actions_init(&fa) != 0) {
-		posix_spawnattr_destroy(&at);
-		return ENOMEM;
-	}
-	sigset_t none, dfl;
-	sigemptyset(&none);
-	sigemptyset(&dfl);
-	static const int sigs[] = { SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGTSTP, SIGCONT,
-				    SIGQUIT, SIGPIPE, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		sigaddset(&dfl, sigs[i]);
-	int rc = posix_spawnattr_setsigmask(&at, &none);
-	if (!rc)
-		rc = posix_spawnattr_setsigdefault(&at, &dfl);
-	if (!rc)
-		rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	if (!rc && errfd >= 0)
-		rc = posix_spawn_file_actions_adddup2(&fa, errfd, STDERR_FILENO);
-	if (!rc)
-		rc = posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-	if (!rc)
-		rc = posix_spawnp(pid, argv[0], &fa, &at, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&at);
-	return rc;
-}
-
-/* Copy what the child writes to the pipe rd on to our own stderr (the
- * terminal) and into e, until end of file or until the child has ended
- * (a grandchild may keep the pipe open: then only what is buffered is
- * taken).  Returns true when the child was reaped, its status in *st. */
-static bool tee_stderr(int rd, pid_t pid, struct errline *e, int *st)
-{
-	char buf[4096];
-	bool reaped = false;
-	for (;;) {
-		if (!reaped) {
-			pid_t r = waitpid(pid, st, WNOHANG);
-			if (r == pid)
-				reaped = true;
-		}
-		struct pollfd pfd = { .fd = rd, .events = POLLIN };
-		int pr = poll(&pfd, 1, reaped ? 0 : 200);
-		if (pr < 0 && errno == EINTR)
-			continue;
-		if (pr <= 0) {
-			if (reaped || pr < 0)
-				break;
-			continue;
-		}
-		ssize_t n = read(rd, buf, sizeof buf);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		errline_feed(e, buf, (size_t)n);
-		for (ssize_t off = 0; off < n;) {
-			ssize_t w = write(STDERR_FILENO, buf + off, (size_t)(n - off));
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				break;
-			off += w;
-		}
-	}
-	return reaped;
-}
-
-/* Both entry points: errline NULL gives the child our stderr as it is. */
-static int run_external(char *const argv[], const char *banner, char *errline_out,
-			size_t errline_n)
-{
-	def_prog_mode();
-	endwin();
-	if (banner && *banner) {
-		/* the terminal is the child's now: one plain line, then the child */
-		fprintf(stdout, "\r\n%s\r\n", banner);
-		fflush(stdout);
-	}
-	struct sigaction ign, old_int, old_quit, old_tstp;
-	memset(&ign, 0, sizeof ign);
-	ign.sa_handler = SIG_IGN;
-	sigemptyset(&ign.sa_mask);
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGQUIT, &ign, &old_quit);
-	sigaction(SIGTSTP, &ign, &old_tstp);
-	int status = -1;
-	pid_t pid;
-	int pfd[2] = { -1, -1 };
-	if (errline_out) {
-		errline_out[0] = '\0';
-		if (pipe2(pfd, O_CLOEXEC) != 0)
-			pfd[0] = pfd[1] = -1;
-	}
-	if (spawn_child(&pid, argv, pfd[1]) == 0) {
-		int st = 0;
-		bool reaped = false;
-		if (pfd[0] >= 0) {
-			close(pfd[1]);
-			pfd[1] = -1;
-			struct errline e;
-			errline_init(&e);
-			reaped = tee_stderr(pfd[0], pid, &e, &st);
-			errline_last(&e, errline_out, errline_n);
-		}
-		while (!reaped && waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-		status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-	} else {
-		status = 127; /* as a shell says "command not found" */
-	}
-	for (int i = 0; i < 2; i++)
-		if (pfd[i] >= 0)
-			close(pfd[i]);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
-	sigaction(SIGTSTP, &old_tstp, NULL);
-	reset_prog_mode();
-	refresh();
-	return status;
-}
-
-int ui_run_external(char *const argv[]) { return run_external(argv, NULL, NULL, 0); }
-
-int ui_run_external_err(char *const argv[], const char *banner, char *errline, size_t n)
-{
-	return run_external(argv, banner, errline, n);
-}
-
 /* Stop the process for the shell (C-z or SIGTSTP); back on SIGCONT. */
 static void suspend(struct app *a)
 {
@@ -350,14 +212,11 @@ static void global_action(struct app *a, enum action act)
 		history_reset(&a->hist_cmd);
 		break;
 	case ACT_FILTER:
-		if (!v->ops->filter)
-			view_close_overlay(a);
-		v = view_current(a);
-		if (!v->ops->filter)
+		if (!view_can_filter(a, v))
 			break;
 		a->prompt = PROMPT_FILTER;
 		a->prompt_view = v;
-		textbuf_set(&a->ptb, v->ops->filter_text(a, v->st));
+		textbuf_set(&a->ptb, view_filter_text(a, v));
 		history_reset(&a->hist_filter);
 		break;
 	case ACT_REFRESH:
@@ -385,18 +244,23 @@ static void global_action(struct app *a, enum action act)
 		a->dirty |= DIRTY_ALL;
 		break;
 	case ACT_NEXT_VIEW: view_next(a); break;
-	case ACT_BACK:
-		if (a->overlay >= 0)
+	case ACT_BACK: /* the filter first (an overlay's own too), then the overlay */
+		if (view_filter_text(a, v)[0])
+			view_filter_set(a, v, "");
+		else if (a->overlay >= 0)
 			view_close_overlay(a);
-		else if (v->ops->filter_text && v->ops->filter_text(a, v->st)[0])
-			v->ops->filter(a, v->st, "");
 		else
 			a->msg[0] = '\0';
 		break;
-	case ACT_NONE: case ACT_UP: case ACT_DOWN: case ACT_PAGE_UP: case ACT_PAGE_DOWN:
-	case ACT_TOP: case ACT_BOTTOM: case ACT_SORT_PREV: case ACT_SORT_NEXT:
-	case ACT_SORT_INVERT:
-		break; /* moves and sorts in a view without them */
+	case ACT_UP: case ACT_DOWN: case ACT_PAGE_UP: case ACT_PAGE_DOWN: case ACT_TOP:
+	case ACT_BOTTOM: {
+		struct list *l = view_list(a, v); /* the view's list moves */
+		if (l)
+			list_action(l, act);
+		break;
+	}
+	case ACT_NONE: case ACT_SORT_PREV: case ACT_SORT_NEXT: case ACT_SORT_INVERT:
+		break; /* sorts in a view without them */
 	}
 	/* a registered action no view handled falls through the switch: nothing */
 	a->dirty |= DIRTY_ALL;
@@ -455,10 +319,10 @@ static void complete_command(struct app *a)
 		for (const char *const *w = o->words; w && *w && nc < MAXC; w++)
 			cmds[nc++] = *w; /* a section's word: ":reports" */
 	}
-	for (int i = 0; i < action_count() && nc < MAXC; i++) {
+	for (int i = 0; i < keymap_action_count() && nc < MAXC; i++) {
 		enum action act = (enum action)i;
-		const char *n = action_name(act);
-		if (n && *n && act != ACT_COMMAND && !(a->read_only && (action_flags(act) & AF_MUTATES)))
+		const char *n = keymap_action_name(act);
+		if (n && *n && act != ACT_COMMAND && !(a->read_only && (keymap_action_flags(act) & AF_MUTATES)))
 			cmds[nc++] = n;
 	}
 	src.commands = cmds;
@@ -531,22 +395,29 @@ static void complete_command(struct app *a)
 static void prompt_key(struct app *a, int key)
 {
 	a->dirty |= DIRTY_MSG | DIRTY_HINTS;
-	if (a->prompt == PROMPT_FILTER) {
+	if (a->prompt == PROMPT_FILTER || a->prompt == PROMPT_SEARCH) {
+		/* the filter applies as it is typed; a search runs on Enter
+		 * (its edit hook, if any, sees the line as it is typed) */
 		struct view *v = a->prompt_view;
+		bool filter = a->prompt == PROMPT_FILTER;
 		if (key == 27) {
-			v->ops->filter(a, v->st, "");
+			if (filter)
+				view_filter_set(a, v, "");
+			else if (a->prompt_edit)
+				a->prompt_edit(a, v->st, "");
 			a->prompt = PROMPT_NONE;
 		} else if (key == '\n') {
 			a->prompt = PROMPT_NONE;
 			char line[TEXTBUF_BYTES + 1];
 			util_strlcpy(line, a->ptb.s, sizeof line);
 			remember_line(a, &a->hist_filter, line);
-			if (v->ops->filter_enter)
-				v->ops->filter_enter(a, v->st, line);
-		} else if (browse_key(a, &a->hist_filter, key)) {
-			v->ops->filter(a, v->st, a->ptb.s);
-		} else if (textbuf_key(&a->ptb, key)) {
-			v->ops->filter(a, v->st, a->ptb.s);
+			if (!filter)
+				a->prompt_run(a, v->st, line);
+		} else if (browse_key(a, &a->hist_filter, key) || textbuf_key(&a->ptb, key)) {
+			if (filter)
+				view_filter_set(a, v, a->ptb.s);
+			else if (a->prompt_edit)
+				a->prompt_edit(a, v->st, a->ptb.s);
 		}
 		a->dirty |= DIRTY_BODY | DIRTY_HEADER;
 		return;
@@ -795,6 +666,172 @@ static void set_up_theme(struct app *a, char *err, size_t n)
 	bkgdset((chtype)' ' | (attr_t)theme_attr(ROLE_NORMAL));
 }
 
+/* The terminal in curses mode (keys raw, no echo, the cursor hidden); NULL,
+ * with why said on stderr, when this terminal cannot be driven. */
+static SCREEN *curses_start(void)
+{
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+	const char *cup = scr ? tigetstr("cup") : NULL;
+	if (!scr || !cup || cup == (char *)-1 || tigetflag("hc") > 0) {
+		/* a blank screen helps no one: say why, before anything is drawn */
+		if (scr) {
+			endwin();
+			delscreen(scr);
+		}
+		reset_signals();
+		fprintf(stderr,
+			"rentop: %s (TERM=%s); run it in a terminal such as xterm, or use "
+			"--dump for scripts\n",
+			scr ? "this terminal cannot address the cursor" : "cannot use this terminal",
+			getenv("TERM") ? getenv("TERM") : "unset");
+		return NULL;
+	}
+	curses_on = 1;
+	capture_restore();
+	raw();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	intrflush(stdscr, FALSE);
+	set_escdelay(25);
+	curs_set(0);
+	leaveok(stdscr, FALSE);
+	idlok(stdscr, TRUE); /* rows that move by one are scrolled, not rewritten */
+	return scr;
+}
+
+/* The app's own state once curses is on: theme, views, histories, the
+ * config's bind lines, the layout, start-up warnings, the first snapshot. */
+static void app_start(struct app *a)
+{
+	char theme_err[400];
+	set_up_theme(a, theme_err, sizeof theme_err);
+	a->global = global_action;
+	a->chal = tfa_challenge_new();
+	view_init_all(a);
+	history_init(&a->hist_cmd);
+	history_init(&a->hist_filter);
+	if (history_path(a->hist_path, sizeof a->hist_path)) {
+		char herr[300];
+		if (!history_load(&a->hist_cmd, &a->hist_filter, a->hist_path, herr, sizeof herr))
+			model_event(a->m, EV_WARN, -1, 0, 0, 0, "%s", herr);
+	}
+	keymap_apply(&a->km, a->cfg->binds, a->cfg->nbinds); /* after the views bound their keys */
+	layout_compute(&a->lay, LINES, COLS);
+	start_messages(a, theme_err);
+	take_snapshot(a);
+	a->dirty = DIRTY_ALL;
+}
+
+/* The signals that arrived: a quit ends the loop (false, *status set). */
+static bool take_signals(struct app *a, int *status)
+{
+	if (sig_quit) {
+		*status = 128 + sig_quit; /* as a shell reports a killed program */
+		return false;
+	}
+	if (sig_winch) {
+		sig_winch = 0;
+		resize(a);
+	}
+	if (sig_tstp) {
+		sig_tstp = 0;
+		suspend(a);
+	}
+	if (sig_cont) {
+		sig_cont = 0;
+		resize(a); /* the size may have changed while stopped */
+	}
+	return true;
+}
+
+/* What changed since the last turn: events, the snapshot, the clock, the
+ * header's watch; then what is dirty is drawn. */
+static void update_screen(struct app *a, double *last_minute)
+{
+	model_wake_drain(a->m);
+	app_pull_events(a);
+	take_snapshot(a);
+	clock_tick(a, last_minute);
+	header_watch(a); /* outages, recoveries, low money: events and the bell */
+	if (a->bell_pending) {
+		a->bell_pending = false;
+		beep();
+	}
+	if (a->dirty) {
+		draw(a);
+		a->dirty = 0;
+		wnoutrefresh(stdscr);
+		doupdate();
+	}
+}
+
+/* The terminal is readable: handle every key waiting.  False (*status set)
+ * when the terminal went away; *empty_reads counts readable turns with
+ * nothing to read. */
+static bool read_keys(struct app *a, short revents, int *empty_reads, int *status)
+{
+	wint_t ch;
+	int got, n = 0;
+	while (!a->quit && (got = get_wch(&ch)) != ERR) {
+		n++;
+		if (got == KEY_CODE_YES && ch == KEY_RESIZE) {
+			sig_winch = 1;
+			continue;
+		}
+		a->in_key = true;
+		handle_key(a, keymap_normalize(got == KEY_CODE_YES, (unsigned)ch));
+		a->in_key = false;
+	}
+	if (n == 0 && (revents & POLLHUP)) {
+		*status = HANGUP_STATUS;
+		return false;
+	}
+	/* readable, yet no key and no byte waiting: end of file or EIO
+	 * (a terminal that went away without SIGHUP).  Never spin on it. */
+	int avail = 0;
+	if (n == 0 && (ioctl(STDIN_FILENO, FIONREAD, &avail) != 0 || avail == 0)) {
+		if (++*empty_reads >= 3) {
+			*status = HANGUP_STATUS;
+			return false;
+		}
+	} else {
+		*empty_reads = 0;
+	}
+	return true;
+}
+
+/* The loop: draw, wait for a key, the model's wake or the next timer;
+ * until quit, a signal to end or the terminal going away.  Its status. */
+static int main_loop(struct app *a)
+{
+	int status = 0;
+	int empty_reads = 0; /* poll said readable, nothing came: 3 in a row is end of file */
+	double last_minute = floor(util_now() / 60.0);
+	struct pollfd fds[2] = {
+		{ .fd = STDIN_FILENO, .events = POLLIN },
+		{ .fd = model_wake_fd(a->m), .events = POLLIN },
+	};
+	while (!a->quit) {
+		if (!take_signals(a, &status))
+			break;
+		update_screen(a, &last_minute);
+		int r = poll(fds, 2, next_timeout(a));
+		if (r < 0 && errno != EINTR)
+			break;
+		if (r > 0 && (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)) &&
+		    !(fds[0].revents & POLLIN)) {
+			status = HANGUP_STATUS; /* the terminal went away */
+			break;
+		}
+		if (r > 0 && (fds[0].revents & POLLIN) &&
+		    !read_keys(a, fds[0].revents, &empty_reads, &status))
+			break;
+	}
+	return status;
+}
+
 int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct poller *p,
 	   struct auth *auth)
 {
@@ -818,131 +855,13 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 		atexit(at_exit);
 		atexit_done = true;
 	}
-	SCREEN *scr = newterm(NULL, stdout, stdin);
-	const char *cup = scr ? tigetstr("cup") : NULL;
-	if (!scr || !cup || cup == (char *)-1 || tigetflag("hc") > 0) {
-		/* a blank screen helps no one: say why, before anything is drawn */
-		if (scr) {
-			endwin();
-			delscreen(scr);
-		}
-		reset_signals();
-		fprintf(stderr,
-			"rentop: %s (TERM=%s); run it in a terminal such as xterm, or use "
-			"--dump for scripts\n",
-			scr ? "this terminal cannot address the cursor" : "cannot use this terminal",
-			getenv("TERM") ? getenv("TERM") : "unset");
+	SCREEN *scr = curses_start();
+	if (!scr) {
 		free(a);
 		return 2;
 	}
-	curses_on = 1;
-	capture_restore();
-	raw();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	nodelay(stdscr, TRUE);
-	intrflush(stdscr, FALSE);
-	set_escdelay(25);
-	curs_set(0);
-	leaveok(stdscr, FALSE);
-	idlok(stdscr, TRUE); /* rows that move by one are scrolled, not rewritten */
-
-	char theme_err[400];
-	set_up_theme(a, theme_err, sizeof theme_err);
-	a->global = global_action;
-	a->chal = tfa_challenge_new();
-	view_init_all(a);
-	history_init(&a->hist_cmd);
-	history_init(&a->hist_filter);
-	if (history_path(a->hist_path, sizeof a->hist_path)) {
-		char herr[300];
-		if (!history_load(&a->hist_cmd, &a->hist_filter, a->hist_path, herr, sizeof herr))
-			model_event(a->m, EV_WARN, -1, 0, 0, 0, "%s", herr);
-	}
-	keymap_apply(&a->km, cfg->binds, cfg->nbinds); /* after the views bound their keys */
-	layout_compute(&a->lay, LINES, COLS);
-	start_messages(a, theme_err);
-	take_snapshot(a);
-	a->dirty = DIRTY_ALL;
-	double last_minute = floor(util_now() / 60.0);
-	int status = 0;
-	int empty_reads = 0; /* poll said readable, nothing came: 3 in a row is end of file */
-
-	struct pollfd fds[2] = {
-		{ .fd = STDIN_FILENO, .events = POLLIN },
-		{ .fd = model_wake_fd(m), .events = POLLIN },
-	};
-	while (!a->quit) {
-		if (sig_quit) {
-			status = 128 + sig_quit; /* as a shell reports a killed program */
-			break;
-		}
-		if (sig_winch) {
-			sig_winch = 0;
-			resize(a);
-		}
-		if (sig_tstp) {
-			sig_tstp = 0;
-			suspend(a);
-		}
-		if (sig_cont) {
-			sig_cont = 0;
-			resize(a); /* the size may have changed while stopped */
-		}
-		model_wake_drain(m);
-		app_pull_events(a);
-		take_snapshot(a);
-		clock_tick(a, &last_minute);
-		header_watch(a); /* outages, recoveries, low money: events and the bell */
-		if (a->bell_pending) {
-			a->bell_pending = false;
-			beep();
-		}
-		if (a->dirty) {
-			draw(a);
-			a->dirty = 0;
-			wnoutrefresh(stdscr);
-			doupdate();
-		}
-		int r = poll(fds, 2, next_timeout(a));
-		if (r < 0 && errno != EINTR)
-			break;
-		if (r > 0 && (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)) &&
-		    !(fds[0].revents & POLLIN)) {
-			status = HANGUP_STATUS; /* the terminal went away */
-			break;
-		}
-		if (r > 0 && (fds[0].revents & POLLIN)) {
-			wint_t ch;
-			int got, n = 0;
-			while (!a->quit && (got = get_wch(&ch)) != ERR) {
-				n++;
-				if (got == KEY_CODE_YES && ch == KEY_RESIZE) {
-					sig_winch = 1;
-					continue;
-				}
-				a->in_key = true;
-				handle_key(a, keymap_normalize(got == KEY_CODE_YES, (unsigned)ch));
-				a->in_key = false;
-			}
-			if (n == 0 && (fds[0].revents & POLLHUP)) {
-				status = HANGUP_STATUS;
-				break;
-			}
-			/* readable, yet no key and no byte waiting: end of file or EIO
-			 * (a terminal that went away without SIGHUP).  Never spin on it. */
-			int avail = 0;
-			if (n == 0 && (ioctl(STDIN_FILENO, FIONREAD, &avail) != 0 || avail == 0)) {
-				if (++empty_reads >= 3) {
-					status = HANGUP_STATUS;
-					break;
-				}
-			} else {
-				empty_reads = 0;
-			}
-		}
-	}
+	app_start(a);
+	int status = main_loop(a);
 
 	model_release(a->snap);
 	view_fini_all(a);

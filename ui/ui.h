@@ -20,18 +20,4 @@ struct auth;
 int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct poller *p,
 	   struct auth *auth);
 
-/* UI thread, while ui_run() is active: leave curses (def_prog_mode, endwin),
- * posix_spawnp argv (no shell, no fork; signals at their defaults, only
- * descriptors 0-2 open) with the terminal, wait for it, then restore the
- * screen (reset_prog_mode, refresh).  Returns the exit status, 127 when argv
- * could not be run. */
-int ui_run_external(char *const argv[]);
-/* As ui_run_external, but the child's stderr is a pipe whose bytes the UI
- * thread copies on to the terminal while the child runs, keeping the last
- * non-empty line (sanitised, at most n - 1 bytes; "" when none) in errline;
- * banner (NULL: none; sanitised by the caller, no secret) is written on the
- * terminal as a line of its own once curses is left, before the child runs
- * ("connecting to ..." while ssh starts). */
-int ui_run_external_err(char *const argv[], const char *banner, char *errline, size_t n);
-
 #endif

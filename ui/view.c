@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "app.h"
+#include "widgets/list.h"
 
 /* Every view, in Tab order; overlays anywhere.  One line per view. */
 #define VIEWS(X) \
@@ -47,7 +48,7 @@ static enum action show_action(const struct view_ops *ops)
 	static int n;
 	char name[40];
 	snprintf(name, sizeof name, "view-%s", ops->name);
-	enum action have = action_by_name(name);
+	enum action have = keymap_action_by_name(name);
 	if (have != ACT_NONE || n >= VIEW_MAX)
 		return have;
 	snprintf(names[n], sizeof names[n], "%s", name);
@@ -55,19 +56,20 @@ static enum action show_action(const struct view_ops *ops)
 	struct action_def d = { .name = names[n], .help = helps[n], .flags = AF_GLOBAL,
 				.run = run_show };
 	n++;
-	return action_register(&d);
+	return keymap_action_register(&d);
 }
 
 int view_keys(struct keymap *km, const struct view_ops *ops)
 {
-	int parent = ops->ctx_parent ? km_ctx_by_name(ops->ctx_parent) : -1;
-	int ctx = km_ctx_register(ops->name, ops->heading, ops->ctx_flags, parent);
+	int parent = ops->ctx_parent ? keymap_ctx_by_name(ops->ctx_parent) : -1;
+	unsigned flags = ops->ctx_flags | (ops->list || ops->filter ? CTXF_FILTER : 0u);
+	int ctx = keymap_ctx_register(ops->name, ops->heading, flags, parent);
 	if (ctx < 0)
 		return CTX_GLOBAL;
 	keymap_ctx_defaults(km, ctx);
 	if (ops->keys)
 		ops->keys(km, ctx);
-	action_table(km, ctx, ops->actions, ops->nactions);
+	keymap_action_table(km, ctx, ops->actions, ops->nactions);
 	if (ops->number_key) {
 		enum action show = show_action(ops);
 		if (show != ACT_NONE)
@@ -89,11 +91,11 @@ const struct view_ops *view_ops_at(size_t i)
 
 bool view_send_action(struct app *a, enum action act)
 {
-	const struct action_def *d = action_get(act);
+	const struct action_def *d = keymap_action_get(act);
 	if (!d)
 		return false;
 	char why[300];
-	const char *no = action_refusal(act, view_row(a), a->read_only, why, sizeof why);
+	const char *no = keymap_action_refusal(act, view_row(a), a->read_only, why, sizeof why);
 	if (no) {
 		app_toast(a, (d->flags & AF_MUTATES) && a->read_only ? ROLE_ERROR : ROLE_WARNING, 8,
 			  "%s", no);
@@ -228,5 +230,60 @@ void view_next(struct app *a)
 			view_show(a, i, 0);
 			return;
 		}
+	}
+}
+
+struct list *view_list(struct app *a, const struct view *v)
+{
+	return v && v->ops->list ? v->ops->list(a, v->st) : NULL;
+}
+
+bool view_can_filter(struct app *a, const struct view *v)
+{
+	return v && (v->ops->filter || view_list(a, v));
+}
+
+const char *view_filter_text(struct app *a, const struct view *v)
+{
+	if (v && v->ops->filter)
+		return v->ops->filter(a, v->st, NULL);
+	struct list *l = view_list(a, v);
+	return l ? list_filter(l) : "";
+}
+
+void view_filter_set(struct app *a, const struct view *v, const char *text)
+{
+	struct list *l = view_list(a, v);
+	if (v && v->ops->filter)
+		v->ops->filter(a, v->st, text);
+	else if (l)
+		list_set_filter(l, text);
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+}
+
+void view_search_prompt(struct app *a, const char *text,
+			void (*run)(struct app *a, void *st, const char *line),
+			void (*edit)(struct app *a, void *st, const char *line))
+{
+	struct view *v = view_current(a);
+	if (!v)
+		return;
+	a->prompt = PROMPT_SEARCH;
+	a->prompt_view = v;
+	a->prompt_run = run;
+	a->prompt_edit = edit;
+	textbuf_set(&a->ptb, text);
+	history_reset(&a->hist_filter);
+	a->dirty |= DIRTY_MSG | DIRTY_HINTS;
+}
+
+void view_bind_in(struct keymap *km, const struct action_row *row, const char *const *names,
+		  bool children)
+{
+	for (size_t i = 0; names[i]; i++) {
+		int ctx = keymap_ctx_by_name(names[i]);
+		for (int c = 1; ctx >= 0 && c < keymap_ctx_count(); c++)
+			if (c == ctx || (children && keymap_ctx_parent(c) == ctx))
+				keymap_action_bind(km, c, row);
 	}
 }

@@ -1,10 +1,11 @@
-/* view.h: the view interface.  A view (instances, events, and later offers,
- * serverless, account) or an overlay opened over one (detail, help) is one
- * file holding a table of operations and a private state struct that only
- * it sees; struct app keeps the list of views and knows none of their
- * insides.  tmux's mode-tree is the model: the view supplies its callbacks
- * and its data, the framework does the rest (Tab order, number keys, `:`
- * words, key contexts, help sections, the header's list of views).
+/* view.h: the view interface.  A view (instances, events, offers,
+ * templates, serverless, logs, account, 2FA) or an overlay opened over one
+ * (detail, help) is one file holding a table of operations and a private
+ * state struct that only it sees; struct app keeps the list of views and
+ * knows none of their insides.  tmux's mode-tree is the model: the view
+ * supplies its callbacks and its data, the framework does the rest (Tab
+ * order, number keys, `:` words, key contexts, help sections, the header's
+ * list of views).
  *
  * How to add a view:
  *   1. Write ui/views/NAME/pane_NAME.c with `const struct view_ops view_NAME = {...}`:
@@ -12,13 +13,15 @@
  *      (its help section), number_key ('3': a view in Tab order; 0: an
  *      overlay opened with view_open()), ctx_flags (CTXF_LIST gives it the
  *      navigation keys, CTXF_TABLE the sort keys), and the callbacks below
+ *      (a list of rows: a struct list of widgets/list.h, returned by
+ *      .list, which then owns moving, paging and the `/` filter)
  *      (draw is required; any other may be NULL).  Keep its state in a
  *      struct of its own, allocated by init and freed by fini.
  *   2. List its actions in a table (keymap.h's struct action_row) named by
  *      .actions/.nactions: each row a name, help line, flags (AF_MUTATES,
  *      AF_NEEDS_SEL, AF_HINT, ...), a row-state precondition (why_not), a
  *      handler (run, or the view's action callback, which finds its row
- *      with action_row_of()), its default keys and, for a section, the
+ *      with keymap_action_row_of()), its default keys and, for a section, the
  *      section's context.  view_keys() registers, allows and binds them;
  *      help, hints, `:NAME`, `bind` lines and --read-only follow from
  *      that, and every action goes through view_send_action(), which
@@ -40,6 +43,7 @@
 struct app;
 struct event;
 struct instance;
+struct list;
 
 struct view_ops {
 	const char *name;       /* its `:` word and its `bind` context: "instances" */
@@ -83,12 +87,14 @@ struct view_ops {
 	bool (*bulk)(struct app *a, void *st, enum action act);
 	/* What its actions apply to (a struct instance * when instance_rows), NULL: none. */
 	const void *(*selected_row)(const struct app *a, const void *st);
-	/* The `/` filter: apply text; the text in force.  NULL: no filter. */
-	void (*filter)(struct app *a, void *st, const char *text);
-	const char *(*filter_text)(const struct app *a, const void *st);
-	/* Enter in the `/` line (a search line rather than a live filter:
-	 * filter then only records the text); NULL: Enter just closes it. */
-	void (*filter_enter)(struct app *a, void *st, const char *text);
+	/* The list the navigation keys, `/` and Esc act on now (NULL: none
+	 * now): the list widget (widgets/list.h) moves, pages and filters it,
+	 * so the view's action callback never sees ACT_UP..ACT_BOTTOM. */
+	struct list *(*list)(struct app *a, void *st);
+	/* The `/` filter of a view without a list (a table's): apply text
+	 * (NULL: none, just asking); returns the text in force.  NULL: the
+	 * list's (or no filter). */
+	const char *(*filter)(struct app *a, void *st, const char *text);
 	/* `:NAME ARGS`: the view is shown and gets ARGS (`:offers gpu_name=...`);
 	 * NULL: the word takes no arguments. */
 	void (*command)(struct app *a, void *st, const char *args);
@@ -153,6 +159,27 @@ int view_key_ctx(const struct app *a, const struct view *v);
 const void *view_row(const struct app *a);
 int view_find(const struct app *a, const char *name); /* index or -1 (name or alias) */
 int view_find_word(const struct app *a, const char *word); /* index of a view's `words`, or -1 */
+/* The list v's keys act on now (ops->list), NULL: none. */
+struct list *view_list(struct app *a, const struct view *v);
+/* Whether v has a `/` filter (a list, or a filter op); the text in force
+ * ("" when none); apply text. */
+bool view_can_filter(struct app *a, const struct view *v);
+const char *view_filter_text(struct app *a, const struct view *v);
+void view_filter_set(struct app *a, const struct view *v, const char *text);
+/* Open a search line for the current view (a search the service runs,
+ * the log's less-like search: a view's own key), pre-filled with text;
+ * Enter runs the line with run(a, the view's state, line), Esc drops it;
+ * edit (NULL: none) gets the line as it is typed, and "" on Esc (the log
+ * highlights its matches as you type). */
+void view_search_prompt(struct app *a, const char *text,
+			void (*run)(struct app *a, void *st, const char *line),
+			void (*edit)(struct app *a, void *st, const char *line));
+/* Bind row (an action a view offers in other views' contexts: t, L, M)
+ * in the context of each name of names (NULL-ended; one not registered
+ * yet is skipped) and, with children, in every context whose parent that
+ * is (a view's sections).  Pure (the tests build the keymap with it). */
+void view_bind_in(struct keymap *km, const struct action_row *row, const char *const *names,
+		  bool children);
 /* Show view idx (a Tab view, or open an overlay on arg). */
 void view_show(struct app *a, int idx, long arg);
 void view_open(struct app *a, const char *name, long arg); /* by name */

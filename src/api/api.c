@@ -4,6 +4,7 @@
  * fall-back and retry rules, and api_run(), the blocking executor used by
  * --dump with the official CLI's retry schedule. */
 #include "api/api.h"
+#include "api/pager.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -13,7 +14,6 @@
 #include "net/auth.h"
 #include "net/backoff.h"
 #include "base/config.h"
-#include "state/jobs.h"
 #include "base/log.h"
 #include "base/util.h"
 
@@ -23,9 +23,10 @@ static const struct {
 	enum retry_kind kind;
 	enum api_ep group;
 	size_t answer_max;    /* bytes */
+	unsigned flags;       /* enum api_ep_flag */
 } ep_info[EP__COUNT] = {
-#define API_EP_ROW(e, nm, rt, k, g, mb) \
-	[EP_##e] = { nm, rt, RK_##k, EP_##g, (size_t)(mb) << 20 },
+#define API_EP_ROW(e, nm, rt, k, g, mb, fl) \
+	[EP_##e] = { nm, rt, RK_##k, EP_##g, (size_t)(mb) << 20, (fl) },
 	API_ENDPOINTS(API_EP_ROW)
 #undef API_EP_ROW
 };
@@ -67,12 +68,12 @@ struct http_opts api_ep_opts(const struct http_opts *base, enum api_ep ep)
 
 bool api_ep_key_in_body(enum api_ep ep)
 {
-	return ep == EP_LOGS_CLI;
+	return (unsigned)ep < EP__COUNT && (ep_info[ep].flags & EPF_KEY_IN_BODY);
 }
 
 bool api_ep_scrub(enum api_ep ep)
 {
-	return ep == EP_LOGS || ep == EP_LOGS_CLI || ep == EP_WORKERS || ep == EP_LOG_RESULT;
+	return (unsigned)ep < EP__COUNT && (ep_info[ep].flags & EPF_SCRUB);
 }
 
 char *api_request_auth(struct auth *a, const struct api_call *call, char **body,
@@ -369,7 +370,7 @@ bool api_parse_page_texts(const struct http_xfer *x, bool map, struct json_strea
 			return true;
 		}
 		json_stream_texts_truncate(texts, n0, len0);
-		inst_page_free(pd);
+		pager_page_free(pd);
 		memset(pd, 0, sizeof *pd);
 		memset(e, 0, sizeof *e);
 	}

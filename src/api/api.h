@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/apierr.h"
-#include "rules/sweep.h"
+#include "net/apierr.h"
+#include "json/json_stream.h"
 #include "net/http.h"
 #include "net/pace.h"
 #include "net/retry.h"
@@ -20,9 +20,10 @@
 struct config;
 struct auth;
 struct create_req;
+struct inst_page;
 
 /* Every endpoint the client calls, one row each: X(NAME, "name", rate,
- * kind, group, answer_mb) with
+ * kind, group, answer_mb, flags) with
  *   rate      requests per second, API-NOTES "thresholds";
  *   kind      FETCH (a read: retried) or ACTION (may change something: at
  *             most once, retry.h);
@@ -30,49 +31,55 @@ struct create_req;
  *             two forms of one call count against one limit;
  *   answer_mb the largest answer the kind can sensibly be (MB): past it the
  *             transfer is stopped and refused (http.h), so that a runaway
- *             answer never takes rentop's memory with it.
+ *             answer never takes rentop's memory with it;
+ *   flags     EPF_KEY_IN_BODY: the built body carries the key ("api_key":
+ *             "", filled at send time by api_request_auth); EPF_SCRUB: the
+ *             answer is the run server's or a log's text, which could hold
+ *             the key a request carried (starred out by api_scrub_answer).
  * Adding an endpoint: one row here, its builder, and a line in
  * tests/sim/API.md. */
-#define API_ENDPOINTS(X) \
-	X(INSTANCES_V1, "instances (v1)", 1.0, FETCH, INSTANCES_V1, 16)  /* GET /api/v1/instances/?limit=25[&after_token=T] */ \
-	X(INSTANCES_V0, "instances (v0)", 1.0, FETCH, INSTANCES_V1, 64)  /* GET /api/v0/instances/ (the spec's whole list) */ \
-	X(INSTANCE, "instance", 2.0, FETCH, INSTANCE, 4)                  /* GET /api/v0/instances/{id}/?owner=me */ \
-	X(USER, "user", 2.0, FETCH, USER, 1)                              /* GET /api/v0/users/current/ */ \
-	X(WORKERGROUPS, "workergroups", 2.0, FETCH, WORKERGROUPS, 16)     /* GET /api/v0/workergroups/ */ \
-	X(AUTOJOBS, "autojobs", 2.0, FETCH, WORKERGROUPS, 16)             /* GET /api/v0/autojobs/ (the CLI's alias) */ \
-	X(ENDPTJOBS, "endpoints", 2.0, FETCH, ENDPTJOBS, 16)              /* GET /api/v0/endptjobs/ */ \
-	X(OFFERS, "offers", 10.0 / 60.0, FETCH, OFFERS, 48)               /* POST /api/v0/bundles/ (a search) */ \
-	X(TEMPLATES, "templates", 3.0, FETCH, TEMPLATES, 8)               /* GET /api/v0/template/?select_filters=... */ \
-	X(STATE, "instance state", 1.0, ACTION, STATE, 1)                 /* PUT /api/v0/instances/{id}/ {"state"} or {"label"}; bulk: PUT /api/v0/instances/ */ \
-	X(REBOOT, "reboot", 1.0, ACTION, STATE, 1)                        /* PUT /api/v0/instances/reboot/{id}/ */ \
-	X(DESTROY, "destroy", 3.0, ACTION, DESTROY, 1)                    /* DELETE /api/v0/instances/{id}/; bulk: DELETE /api/v0/instances/ */ \
-	X(BID, "bid", 5.5, ACTION, BID, 1)                                /* PUT /api/v0/instances/bid_price/{id}/ */ \
-	X(PREPAY, "prepay", 2.0, ACTION, PREPAY, 1)                       /* PUT /api/v0/instances/prepay/{id}/ */ \
-	X(CREATE, "create", 4.5, ACTION, CREATE, 1)                       /* PUT /api/v0/asks/{offer}/ */ \
-	X(TFA_LOGIN, "2FA login", 1.0, ACTION, TFA_LOGIN, 1)              /* POST /api/v0/tfa/ */ \
-	X(LOGS, "endpoint logs", 1.0, FETCH, LOGS, 8)                     /* POST {run_url}/get_endpoint_logs (spec; the fall-back) */ \
-	X(LOGS_CLI, "endpoint logs", 1.0, FETCH, LOGS, 8)                 /* POST {run_url}/get_endpoint_logs/ (the CLI's and the docs' form, first: the key in the body too) */ \
-	X(ENDPT_WRITE, "endpoint change", 1.0, ACTION, ENDPT_WRITE, 1)    /* POST|PUT|DELETE /api/v0/endptjobs/[{id}/] */ \
-	X(WG_WRITE, "workergroup change", 1.0, ACTION, WG_WRITE, 1)       /* POST|PUT|DELETE /api/v0/workergroups/[{id}/] */ \
-	X(WORKERS, "endpoint workers", 2.0, FETCH, WORKERS, 4)            /* POST {run_url}/get_endpoint_workers/ (a read) */ \
-	X(INSTANCE_LOGS, "instance logs", 1.0, FETCH, INSTANCE_LOGS, 1)   /* PUT /api/v0/instances/request_logs/{id}/ (asks for a copy: repeating it changes nothing) */ \
-	X(LOG_RESULT, "log result", 2.0, FETCH, LOG_RESULT, 16)           /* GET result_url (no auth): a log window */ \
-	X(SECRETS, "env vars", 5.0, FETCH, SECRETS, 2)                    /* GET /api/v0/secrets/ */ \
-	X(SECRETS_WRITE, "env var change", 3.0, ACTION, SECRETS_WRITE, 1) /* POST|PUT|DELETE /api/v0/secrets/ */ \
-	X(APIKEYS, "API keys", 1.0, FETCH, APIKEYS, 2)                    /* GET /api/v0/auth/apikeys/ */ \
-	X(APIKEY_WRITE, "API key change", 1.0, ACTION, APIKEY_WRITE, 1)   /* POST /api/v0/auth/apikeys/, DELETE .../{id}/ */ \
-	X(SSH, "SSH keys", 1.0, FETCH, SSH, 2)                            /* GET /api/v0/ssh/ */ \
-	X(SSH_WRITE, "SSH key change", 1.0, ACTION, SSH_WRITE, 1)         /* POST /api/v0/ssh/, DELETE .../{id}/ */ \
-	X(ROLES, "team roles", 1.0, FETCH, ROLES, 2)                      /* GET /api/v0/team/roles-full/, GET .../roles/{id}/ */ \
-	X(ROLE_WRITE, "team role change", 1.0, ACTION, ROLE_WRITE, 1)     /* POST /api/v0/team/roles/, PUT|DELETE .../{id}/ */ \
-	X(REPORTS, "machine reports", 1.2, FETCH, REPORTS, 4)             /* GET /api/v0/machines/{id}/reports/ */ \
-	X(TFA_STATUS, "2FA status", 1.0, FETCH, TFA_STATUS, 1)            /* GET /api/v0/tfa/status/ */ \
-	X(TFA_WRITE, "2FA", 1.0, ACTION, TFA_WRITE, 1)                    /* the other /api/v0/tfa/... calls */ \
-	X(TEMPLATE_CREATE, "template create", 3.0, ACTION, TEMPLATE_CREATE, 1) /* POST /api/v0/template/ */ \
-	X(TEMPLATE_EDIT, "template edit", 3.0, ACTION, TEMPLATE_EDIT, 1)  /* PUT /api/v0/template/ */ \
-	X(TEMPLATE_DELETE, "template delete", 3.0, ACTION, TEMPLATE_DELETE, 1) /* DELETE /api/v0/template/ */
+enum api_ep_flag { EPF_KEY_IN_BODY = 1, EPF_SCRUB = 2 };
 
-#define API_EP_ENUM(e, name, rate, kind, group, mb) EP_##e,
+#define API_ENDPOINTS(X) \
+	X(INSTANCES_V1, "instances (v1)", 1.0, FETCH, INSTANCES_V1, 16, 0)   /* GET /api/v1/instances/?limit=25[&after_token=T] */ \
+	X(INSTANCES_V0, "instances (v0)", 1.0, FETCH, INSTANCES_V1, 64, 0)   /* GET /api/v0/instances/ (the spec's whole list) */ \
+	X(INSTANCE, "instance", 2.0, FETCH, INSTANCE, 4, 0)                  /* GET /api/v0/instances/{id}/?owner=me */ \
+	X(USER, "user", 2.0, FETCH, USER, 1, 0)                              /* GET /api/v0/users/current/ */ \
+	X(WORKERGROUPS, "workergroups", 2.0, FETCH, WORKERGROUPS, 16, 0)     /* GET /api/v0/workergroups/ */ \
+	X(AUTOJOBS, "autojobs", 2.0, FETCH, WORKERGROUPS, 16, 0)             /* GET /api/v0/autojobs/ (the CLI's alias) */ \
+	X(ENDPTJOBS, "endpoints", 2.0, FETCH, ENDPTJOBS, 16, 0)              /* GET /api/v0/endptjobs/ */ \
+	X(OFFERS, "offers", 10.0 / 60.0, FETCH, OFFERS, 48, 0)               /* POST /api/v0/bundles/ (a search) */ \
+	X(TEMPLATES, "templates", 3.0, FETCH, TEMPLATES, 8, 0)               /* GET /api/v0/template/?select_filters=... */ \
+	X(STATE, "instance state", 1.0, ACTION, STATE, 1, 0)                 /* PUT /api/v0/instances/{id}/ {"state"} or {"label"}; bulk: PUT /api/v0/instances/ */ \
+	X(REBOOT, "reboot", 1.0, ACTION, STATE, 1, 0)                        /* PUT /api/v0/instances/reboot/{id}/ */ \
+	X(DESTROY, "destroy", 3.0, ACTION, DESTROY, 1, 0)                    /* DELETE /api/v0/instances/{id}/; bulk: DELETE /api/v0/instances/ */ \
+	X(BID, "bid", 5.5, ACTION, BID, 1, 0)                                /* PUT /api/v0/instances/bid_price/{id}/ */ \
+	X(PREPAY, "prepay", 2.0, ACTION, PREPAY, 1, 0)                       /* PUT /api/v0/instances/prepay/{id}/ */ \
+	X(CREATE, "create", 4.5, ACTION, CREATE, 1, 0)                       /* PUT /api/v0/asks/{offer}/ */ \
+	X(TFA_LOGIN, "2FA login", 1.0, ACTION, TFA_LOGIN, 1, 0)              /* POST /api/v0/tfa/ */ \
+	X(LOGS, "endpoint logs", 1.0, FETCH, LOGS, 8, EPF_SCRUB)             /* POST {run_url}/get_endpoint_logs (spec; the fall-back) */ \
+	X(LOGS_CLI, "endpoint logs", 1.0, FETCH, LOGS, 8, EPF_KEY_IN_BODY | EPF_SCRUB) /* POST {run_url}/get_endpoint_logs/ (the CLI's and the docs' form, first: the key in the body too) */ \
+	X(ENDPT_WRITE, "endpoint change", 1.0, ACTION, ENDPT_WRITE, 1, 0)    /* POST|PUT|DELETE /api/v0/endptjobs/[{id}/] */ \
+	X(WG_WRITE, "workergroup change", 1.0, ACTION, WG_WRITE, 1, 0)       /* POST|PUT|DELETE /api/v0/workergroups/[{id}/] */ \
+	X(WORKERS, "endpoint workers", 2.0, FETCH, WORKERS, 4, EPF_SCRUB)    /* POST {run_url}/get_endpoint_workers/ (a read) */ \
+	X(INSTANCE_LOGS, "instance logs", 1.0, FETCH, INSTANCE_LOGS, 1, 0)   /* PUT /api/v0/instances/request_logs/{id}/ (asks for a copy: repeating it changes nothing) */ \
+	X(LOG_RESULT, "log result", 2.0, FETCH, LOG_RESULT, 16, EPF_SCRUB)   /* GET result_url (no auth): a log window */ \
+	X(SECRETS, "env vars", 5.0, FETCH, SECRETS, 2, 0)                    /* GET /api/v0/secrets/ */ \
+	X(SECRETS_WRITE, "env var change", 3.0, ACTION, SECRETS_WRITE, 1, 0) /* POST|PUT|DELETE /api/v0/secrets/ */ \
+	X(APIKEYS, "API keys", 1.0, FETCH, APIKEYS, 2, 0)                    /* GET /api/v0/auth/apikeys/ */ \
+	X(APIKEY_WRITE, "API key change", 1.0, ACTION, APIKEY_WRITE, 1, 0)   /* POST /api/v0/auth/apikeys/, DELETE .../{id}/ */ \
+	X(SSH, "SSH keys", 1.0, FETCH, SSH, 2, 0)                            /* GET /api/v0/ssh/ */ \
+	X(SSH_WRITE, "SSH key change", 1.0, ACTION, SSH_WRITE, 1, 0)         /* POST /api/v0/ssh/, DELETE .../{id}/ */ \
+	X(ROLES, "team roles", 1.0, FETCH, ROLES, 2, 0)                      /* GET /api/v0/team/roles-full/, GET .../roles/{id}/ */ \
+	X(ROLE_WRITE, "team role change", 1.0, ACTION, ROLE_WRITE, 1, 0)     /* POST /api/v0/team/roles/, PUT|DELETE .../{id}/ */ \
+	X(REPORTS, "machine reports", 1.2, FETCH, REPORTS, 4, 0)             /* GET /api/v0/machines/{id}/reports/ */ \
+	X(TFA_STATUS, "2FA status", 1.0, FETCH, TFA_STATUS, 1, 0)            /* GET /api/v0/tfa/status/ */ \
+	X(TFA_WRITE, "2FA", 1.0, ACTION, TFA_WRITE, 1, 0)                    /* the other /api/v0/tfa/... calls */ \
+	X(TEMPLATE_CREATE, "template create", 3.0, ACTION, TEMPLATE_CREATE, 1, 0) /* POST /api/v0/template/ */ \
+	X(TEMPLATE_EDIT, "template edit", 3.0, ACTION, TEMPLATE_EDIT, 1, 0)  /* PUT /api/v0/template/ */ \
+	X(TEMPLATE_DELETE, "template delete", 3.0, ACTION, TEMPLATE_DELETE, 1, 0) /* DELETE /api/v0/template/ */
+
+#define API_EP_ENUM(e, name, rate, kind, group, mb, flags) EP_##e,
 enum api_ep { API_ENDPOINTS(API_EP_ENUM) EP__COUNT };
 #undef API_EP_ENUM
 
@@ -100,12 +107,10 @@ enum api_ep api_ep_group(enum api_ep ep);
 size_t api_ep_answer_max(enum api_ep ep);
 /* The transfer options of one call of ep: base with the answer cap of ep. */
 struct http_opts api_ep_opts(const struct http_opts *base, enum api_ep ep);
-/* Does the endpoint's body carry the key ("api_key":"" in the built body,
- * filled at send time by api_request_auth)?  Only the CLI's log form. */
+/* Does the endpoint's body carry the key (its row's EPF_KEY_IN_BODY)? */
 bool api_ep_key_in_body(enum api_ep ep);
-/* Is the endpoint's answer text the run server's or a log's (which could
- * hold the key a request carried)?  Those answers are starred out by
- * api_scrub_answer before anything reads them. */
+/* Is the endpoint's answer starred out by api_scrub_answer before anything
+ * reads it (its row's EPF_SCRUB)? */
 bool api_ep_scrub(enum api_ep ep);
 /* What one attempt at call sends, with the key in use read once (auth may
  * be NULL: no key): the Authorization line (NULL when none or no_auth;

@@ -15,6 +15,7 @@
 #include "rules/acct.h"
 #include "net/auth.h"
 #include "base/config.h"
+#include "json/json_list.h"
 #include "json/json_map.h"
 #include "rules/sshkey.h"
 #include "base/util.h"
@@ -178,53 +179,37 @@ static double when(const json_t *v)
 	return (double)timegm(&tm);
 }
 
-bool api_ssh_keys(const json_t *root, struct ssh_key_rec **v, size_t *n)
+static bool one_ssh_key(const json_t *o, void *rec)
 {
-	const json_t *arr = root;
-	if (json_is_object(root)) {
-		arr = json_object_get(root, "ssh_keys");
-		if (!arr)
-			arr = json_object_get(root, "keys");
-		if (!arr)
-			arr = json_object_get(root, "results");
-	}
-	if (!json_is_array(arr))
+	struct ssh_key_rec *k = rec;
+	json_t *idv = json_object_get(o, "id");
+	if (!json_is_number(idv))
 		return false;
-	size_t cnt = json_array_size(arr);
-	*v = xrealloc(*v, (*n + cnt + 1) * sizeof **v);
-	for (size_t i = 0; i < cnt; i++) {
-		const json_t *o = json_array_get(arr, i);
-		json_t *idv = json_object_get(o, "id");
-		if (!json_is_object(o) || !json_is_number(idv))
-			continue;
-		json_t *kv = json_object_get(o, "public_key");
-		if (!json_is_string(kv))
-			kv = json_object_get(o, "key");
-		if (!json_is_string(kv))
-			kv = json_object_get(o, "ssh_key");
-		const char *line = json_is_string(kv) ? json_string_value(kv) : "";
-		struct ssh_key_rec *k = &(*v)[(*n)++];
-		memset(k, 0, sizeof *k);
-		k->id = (long)json_number_value(idv);
-		k->public_key = util_sanitize(line);
-		struct sshkey_info info;
-		char err[128];
-		if (sshkey_parse(line, &info, err, sizeof err)) {
-			k->type = xstrdup(info.type);
-			k->comment = xstrdup(info.comment);
-			k->fingerprint = xstrdup(info.fingerprint);
-		} else {
-			k->type = xstrdup("");
-			sshkey_comment(line, info.comment, sizeof info.comment);
-			k->comment = xstrdup(info.comment);
-			k->fingerprint = xstrdup("");
-		}
-		k->created_at = when(json_object_get(o, "created_at"));
+	json_t *kv = json_object_get(o, "public_key");
+	if (!json_is_string(kv))
+		kv = json_object_get(o, "key");
+	if (!json_is_string(kv))
+		kv = json_object_get(o, "ssh_key");
+	const char *line = json_is_string(kv) ? json_string_value(kv) : "";
+	k->id = (long)json_number_value(idv);
+	k->public_key = util_sanitize(line);
+	struct sshkey_info info;
+	char err[128];
+	if (sshkey_parse(line, &info, err, sizeof err)) {
+		k->type = xstrdup(info.type);
+		k->comment = xstrdup(info.comment);
+		k->fingerprint = xstrdup(info.fingerprint);
+	} else {
+		k->type = xstrdup("");
+		sshkey_comment(line, info.comment, sizeof info.comment);
+		k->comment = xstrdup(info.comment);
+		k->fingerprint = xstrdup("");
 	}
+	k->created_at = when(json_object_get(o, "created_at"));
 	return true;
 }
 
-void ssh_keys_free(struct ssh_key_rec *v, size_t n)
+void api_ssh_keys_free(struct ssh_key_rec *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++) {
 		free(v[i].type);
@@ -233,6 +218,22 @@ void ssh_keys_free(struct ssh_key_rec *v, size_t n)
 		free(v[i].public_key);
 	}
 	free(v);
+}
+
+static void free_ssh_keys(void *v, size_t n)
+{
+	api_ssh_keys_free(v, n);
+}
+
+static const char *const ssh_keys_keys[] = { "ssh_keys", "keys", "results", NULL };
+const struct json_list_kind api_account_ssh_list = {
+	.what = "SSH keys", .keys = ssh_keys_keys, .size = sizeof(struct ssh_key_rec),
+	.one = one_ssh_key, .free_recs = free_ssh_keys,
+};
+
+bool api_ssh_keys(const json_t *root, struct ssh_key_rec **v, size_t *n)
+{
+	return json_list_decode(root, &api_account_ssh_list, v, n);
 }
 
 struct api_call api_ssh_add(const struct config *c, const char *line)
@@ -264,42 +265,41 @@ struct api_call api_roles_list(const struct config *c)
 	return mk(EP_ROLES, "GET", xasprintf("%s/api/v0/team/roles-full/", c->base_url), NULL);
 }
 
-bool api_team_roles(const json_t *root, struct team_role **v, size_t *n)
+static bool one_team_role(const json_t *o, void *rec)
 {
-	const json_t *arr = root;
-	if (json_is_object(root)) {
-		arr = json_object_get(root, "roles");
-		if (!arr)
-			arr = json_object_get(root, "results");
-	}
-	if (!json_is_array(arr))
+	struct team_role *r = rec;
+	json_t *nm = json_object_get(o, "name");
+	if (!json_is_string(nm))
 		return false;
-	size_t cnt = json_array_size(arr);
-	*v = xrealloc(*v, (*n + cnt + 1) * sizeof **v);
-	for (size_t i = 0; i < cnt; i++) {
-		const json_t *o = json_array_get(arr, i);
-		json_t *nm = json_object_get(o, "name");
-		if (!json_is_object(o) || !json_is_string(nm))
-			continue;
-		struct team_role *r = &(*v)[(*n)++];
-		memset(r, 0, sizeof *r);
-		json_t *idv = json_object_get(o, "id");
-		r->id = json_is_number(idv) ? (long)json_number_value(idv) : 0;
-		r->name = util_sanitize(json_string_value(nm));
-		/* an object, or the docs' list of names, or text: shown, never blanked */
-		r->permissions = json_map_rights_text(json_object_get(o, "permissions"));
-		char sum[256];
-		/* a role without permissions grants none (unlike a key without rights) */
-		if (r->permissions[0])
-			acct_rights_summary(r->permissions, sum, sizeof sum);
-		else
-			snprintf(sum, sizeof sum, "none");
-		r->summary = xstrdup(sum);
-	}
+	json_t *idv = json_object_get(o, "id");
+	r->id = json_is_number(idv) ? (long)json_number_value(idv) : 0;
+	r->name = util_sanitize(json_string_value(nm));
+	/* an object, or the docs' list of names, or text: shown, never blanked */
+	r->permissions = json_map_rights_text(json_object_get(o, "permissions"));
+	char sum[256];
+	/* a role without permissions grants none (unlike a key without rights) */
+	if (r->permissions[0])
+		acct_rights_summary(r->permissions, sum, sizeof sum);
+	else
+		snprintf(sum, sizeof sum, "none");
+	r->summary = xstrdup(sum);
 	return true;
 }
 
-void team_roles_free(struct team_role *v, size_t n)
+static void free_team_roles(void *v, size_t n);
+
+static const char *const roles_keys[] = { "roles", "results", NULL };
+const struct json_list_kind api_account_roles_list = {
+	.what = "team roles", .keys = roles_keys, .size = sizeof(struct team_role),
+	.one = one_team_role, .free_recs = free_team_roles,
+};
+
+bool api_team_roles(const json_t *root, struct team_role **v, size_t *n)
+{
+	return json_list_decode(root, &api_account_roles_list, v, n);
+}
+
+void api_team_roles_free(struct team_role *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++) {
 		free(v[i].name);
@@ -307,6 +307,11 @@ void team_roles_free(struct team_role *v, size_t n)
 		free(v[i].summary);
 	}
 	free(v);
+}
+
+static void free_team_roles(void *v, size_t n)
+{
+	api_team_roles_free(v, n);
 }
 
 struct api_call api_role_create(const struct config *c, const char *name, json_t *permissions)

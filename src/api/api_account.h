@@ -23,6 +23,8 @@
 
 #include "api/api.h"
 
+struct json_list_kind;
+
 struct auth;
 
 /* ---- env vars (secrets) ------------------------------------------------------ */
@@ -79,7 +81,8 @@ struct api_call api_ssh_list(const struct config *c);
 /* A bare list (live) or {"ssh_keys":[...]} / {"keys":[...]} of {id, key or
  * public_key, created_at}; appends to *v, *n.  False when the shape is wrong. */
 bool api_ssh_keys(const json_t *root, struct ssh_key_rec **v, size_t *n);
-void ssh_keys_free(struct ssh_key_rec *v, size_t n);
+void api_ssh_keys_free(struct ssh_key_rec *v, size_t n);
+extern const struct json_list_kind api_account_ssh_list; /* api_ssh_keys as a list kind */
 /* POST /api/v0/ssh/ {"ssh_key": line} (validate first with sshkey_parse()). */
 struct api_call api_ssh_add(const struct config *c, const char *line);
 /* DELETE /api/v0/ssh/{id}/ {}. */
@@ -97,7 +100,8 @@ struct team_role {
 struct api_call api_roles_list(const struct config *c);
 /* A bare list or {"roles"|"results":[...]}; appends.  False on a wrong shape. */
 bool api_team_roles(const json_t *root, struct team_role **v, size_t *n);
-void team_roles_free(struct team_role *v, size_t n);
+void api_team_roles_free(struct team_role *v, size_t n);
+extern const struct json_list_kind api_account_roles_list; /* api_team_roles as a list kind */
 /* POST /api/v0/team/roles/ {"name","permissions"} (permissions taken over;
  * NULL sends none, and the service answers "Missing permissions parameter"). */
 struct api_call api_role_create(const struct config *c, const char *name, json_t *permissions);

@@ -34,17 +34,17 @@ static const struct {
 	[LAUNCH_ARGS] = {"args", "entrypoint/args"},
 };
 
-const char *create_launch_runtype(enum create_launch m)
+const char *api_create_launch_runtype(enum create_launch m)
 {
 	return (unsigned)m < LAUNCH__COUNT ? launch_info[m].wire : "ssh_proxy";
 }
 
-const char *create_launch_name(enum create_launch m)
+const char *api_create_launch_name(enum create_launch m)
 {
 	return (unsigned)m < LAUNCH__COUNT ? launch_info[m].name : "?";
 }
 
-bool create_launch_from_runtype(const char *rt, enum create_launch *m)
+bool api_create_launch_from_runtype(const char *rt, enum create_launch *m)
 {
 	bool sd = false, sp = false, jd = false, jp = false, args = false, any = false;
 	if (!rt)
@@ -88,7 +88,7 @@ bool create_launch_from_runtype(const char *rt, enum create_launch *m)
 	return true;
 }
 
-enum create_launch create_launch_from_template(const char *runtype, bool ssh_direct,
+enum create_launch api_create_launch_from_template(const char *runtype, bool ssh_direct,
 					       bool jup_direct)
 {
 	if (runtype && !strncmp(runtype, "jupyter", 7))
@@ -96,7 +96,7 @@ enum create_launch create_launch_from_template(const char *runtype, bool ssh_dir
 	if (runtype && !strncmp(runtype, "ssh", 3))
 		return ssh_direct ? LAUNCH_SSH_DIRECT : LAUNCH_SSH;
 	enum create_launch m;
-	if (runtype && create_launch_from_runtype(runtype, &m))
+	if (runtype && api_create_launch_from_runtype(runtype, &m))
 		return m;
 	return LAUNCH_ARGS; /* SPEC: a template's runtype defaults to args */
 }
@@ -193,7 +193,7 @@ static void env_fail(char *err, size_t errn, int *errpos, int pos, const char *f
 	va_end(ap);
 }
 
-json_t *create_env_parse(const char *flags, char *err, size_t errn, int *errpos)
+json_t *api_create_env_parse(const char *flags, char *err, size_t errn, int *errpos)
 {
 	json_t *o = json_object();
 	if (errpos)
@@ -326,7 +326,7 @@ static void format_pair(char **buf, const char *k, const json_t *v)
 	*buf = n;
 }
 
-char *create_env_format(const json_t *env)
+char *api_create_env_format(const json_t *env)
 {
 	char *buf = xstrdup("");
 	if (json_is_object(env)) {
@@ -381,7 +381,7 @@ static bool base64_decode(const char *in, size_t n, unsigned char **out, size_t 
 	return true;
 }
 
-char *create_onstart_encode(const char *script, size_t *wire_len)
+char *api_create_onstart_encode(const char *script, size_t *wire_len)
 {
 	if (!script)
 		script = "";
@@ -421,7 +421,7 @@ char *create_onstart_encode(const char *script, size_t *wire_len)
 	return wire;
 }
 
-char *create_onstart_decode(const char *wire)
+char *api_create_onstart_decode(const char *wire)
 {
 	size_t pl = strlen(ONSTART_PREFIX), sl = strlen(ONSTART_SUFFIX);
 	size_t n = wire ? strlen(wire) : 0;
@@ -471,7 +471,7 @@ char *create_onstart_decode(const char *wire)
 json_t *api_offers_create_body(const struct create_req *r)
 {
 	json_t *env = NULL;
-	if (r->env[0] && !(env = create_env_parse(r->env, NULL, 0, NULL)))
+	if (r->env[0] && !(env = api_create_env_parse(r->env, NULL, 0, NULL)))
 		return NULL;
 	json_t *b = json_pack("{s:s}", "client_id", "me");
 	if (r->image[0])
@@ -608,7 +608,7 @@ static const char *login_problem(const char *s)
 	return why;
 }
 
-bool create_validate(const struct create_form *f, const struct create_limits *lim,
+bool api_create_validate(const struct create_form *f, const struct create_limits *lim,
 		     struct create_errors *errs)
 {
 	memset(errs, 0, sizeof *errs);
@@ -659,7 +659,7 @@ bool create_validate(const struct create_form *f, const struct create_limits *li
 	if (!empty(f->env)) {
 		char msg[180];
 		int pos;
-		json_t *e = create_env_parse(f->env, msg, sizeof msg, &pos);
+		json_t *e = api_create_env_parse(f->env, msg, sizeof msg, &pos);
 		if (!e)
 			field_err(errs, CF_ENV, "%s", msg);
 		else if (strlen(f->env) > CREATE_ENV_MAX)
@@ -683,7 +683,7 @@ bool create_validate(const struct create_form *f, const struct create_limits *li
 			field_err(errs, CF_ONSTART, "the onstart script is not UTF-8 text");
 		} else if (strlen(f->onstart) > CREATE_ONSTART_MAX) {
 			size_t wl = 0;
-			char *w = create_onstart_encode(f->onstart, &wl);
+			char *w = api_create_onstart_encode(f->onstart, &wl);
 			if (!w)
 				field_err(errs, CF_ONSTART,
 					  "the onstart script is %zu bytes; compressed it is still %zu, "
@@ -713,10 +713,10 @@ bool create_validate(const struct create_form *f, const struct create_limits *li
 	return errs->count == 0;
 }
 
-bool create_form_to_req(const struct create_form *f, const struct create_limits *lim,
+bool api_create_form_to_req(const struct create_form *f, const struct create_limits *lim,
 			long offer_id, struct create_req *r, struct create_errors *errs)
 {
-	if (!create_validate(f, lim, errs))
+	if (!api_create_validate(f, lim, errs))
 		return false;
 	memset(r, 0, sizeof *r);
 	r->offer_id = offer_id;
@@ -726,9 +726,9 @@ bool create_form_to_req(const struct create_form *f, const struct create_limits 
 	util_strlcpy(r->label, f->label ? f->label : "", sizeof r->label);
 	r->disk = f->disk;
 	if (!f->launch_from_template)
-		util_strlcpy(r->runtype, create_launch_runtype(f->launch), sizeof r->runtype);
+		util_strlcpy(r->runtype, api_create_launch_runtype(f->launch), sizeof r->runtype);
 	r->price = lim && lim->bid ? f->price : 0;
-	char *w = create_onstart_encode(f->onstart, NULL);
+	char *w = api_create_onstart_encode(f->onstart, NULL);
 	util_strlcpy(r->onstart, w ? w : "", sizeof r->onstart);
 	free(w);
 	r->cancel_unavail = f->cancel_unavail;
@@ -741,7 +741,7 @@ bool create_form_to_req(const struct create_form *f, const struct create_limits 
 
 #define TERMINATED(a) (memchr((a), 0, sizeof(a)) != NULL)
 
-bool create_req_valid(const struct create_req *r, char *why, size_t n)
+bool api_create_req_valid(const struct create_req *r, char *why, size_t n)
 {
 	const char *bad = NULL;
 	if (r->offer_id <= 0)
@@ -763,11 +763,11 @@ bool create_req_valid(const struct create_req *r, char *why, size_t n)
 		bad = "arguments apply only to runtype args";
 	else if (r->runtype[0]) {
 		enum create_launch m;
-		if (!create_launch_from_runtype(r->runtype, &m))
+		if (!api_create_launch_from_runtype(r->runtype, &m))
 			bad = "unknown runtype";
 	}
 	if (!bad && r->env[0]) {
-		json_t *e = create_env_parse(r->env, why, n, NULL);
+		json_t *e = api_create_env_parse(r->env, why, n, NULL);
 		if (!e)
 			return false;
 		json_decref(e);
@@ -783,7 +783,7 @@ bool create_req_valid(const struct create_req *r, char *why, size_t n)
 
 /* ---- templates ----------------------------------------------------------------------- */
 
-json_t *templates_filters(enum template_scope scope, long user_id)
+json_t *api_templates_filters(enum template_scope scope, long user_id)
 {
 	switch (scope) {
 	case TPL_OWN:
@@ -794,7 +794,7 @@ json_t *templates_filters(enum template_scope scope, long user_id)
 	return json_object();
 }
 
-bool templates_query_call(const struct config *c, const char *query, struct api_call *out,
+bool api_templates_query_call(const struct config *c, const char *query, struct api_call *out,
 			  struct query_error *err)
 {
 	json_t *f = query_parse_for(QUERY_TEMPLATES, query ? query : "", true, err);
@@ -804,12 +804,12 @@ bool templates_query_call(const struct config *c, const char *query, struct api_
 	return true;
 }
 
-bool template_validate(const struct template_req *t, char *err, size_t errn)
+bool api_template_validate(const struct template_req *t, char *err, size_t errn)
 {
-	return template_validate_at(t, err, errn, NULL);
+	return api_template_validate_at(t, err, errn, NULL);
 }
 
-bool template_validate_at(const struct template_req *t, char *err, size_t errn,
+bool api_template_validate_at(const struct template_req *t, char *err, size_t errn,
 			  const char **field)
 {
 	const char *why = NULL, *at = "name";
@@ -835,7 +835,7 @@ bool template_validate_at(const struct template_req *t, char *err, size_t errn,
 		 (!empty(t->login_user) || !empty(t->login_pass)) && empty(t->login_repo))
 		why = "registry credentials need the registry (docker_login_repo)";
 	if (!why && !empty(t->env)) {
-		json_t *e = create_env_parse(t->env, err, errn, NULL);
+		json_t *e = api_create_env_parse(t->env, err, errn, NULL);
 		if (field)
 			*field = "env";
 		if (!e)

@@ -46,7 +46,7 @@ struct create_req {
 };
 
 /* The body of the create (env parsed into the object form); NULL when the
- * env string does not parse (create_env_parse says why). */
+ * env string does not parse (api_create_env_parse says why). */
 json_t *api_offers_create_body(const struct create_req *r);
 
 /* ---- launch modes -------------------------------------------------------- */
@@ -62,14 +62,14 @@ enum create_launch {
 /* The runtype string the official CLI sends: "ssh_proxy",
  * "ssh_direc ssh_proxy", "jupyter_proxy ssh_proxy",
  * "jupyter_direc ssh_direc ssh_proxy", "args". */
-const char *create_launch_runtype(enum create_launch m);
+const char *api_create_launch_runtype(enum create_launch m);
 /* "ssh", "ssh direct", "jupyter", "jupyter direct", "entrypoint/args". */
-const char *create_launch_name(enum create_launch m);
+const char *api_create_launch_name(enum create_launch m);
 /* An instance's image_runtype (either spelling, any order; the spec's
  * aliases too) as a launch mode; false when unknown or empty. */
-bool create_launch_from_runtype(const char *runtype, enum create_launch *m);
+bool api_create_launch_from_runtype(const char *runtype, enum create_launch *m);
 /* A template's runtype ("ssh", "jupyter", "args") and direct flags. */
-enum create_launch create_launch_from_template(const char *runtype, bool ssh_direct,
+enum create_launch api_create_launch_from_template(const char *runtype, bool ssh_direct,
 					       bool jup_direct);
 
 /* ---- env ------------------------------------------------------------------ */
@@ -80,10 +80,10 @@ enum create_launch create_launch_from_template(const char *runtype, bool ssh_dir
  * Unlike the CLI (which stops silently at the first token it does not
  * understand), any bad token is an error: NULL, *errpos its byte offset,
  * err a message naming it (env values are secrets: never quoted). */
-json_t *create_env_parse(const char *flags, char *err, size_t errn, int *errpos);
+json_t *api_create_env_parse(const char *flags, char *err, size_t errn, int *errpos);
 /* The other way: an env object, or an instance's extra_env list of
  * [name, value] pairs, as a flag string (values quoted when needed). */
-char *create_env_format(const json_t *env);
+char *api_create_env_format(const json_t *env);
 
 /* ---- onstart --------------------------------------------------------------- */
 
@@ -93,10 +93,10 @@ char *create_env_format(const json_t *env);
  * in the image; the official CLI sends long scripts as they are, and the
  * service refuses them).  Returns the malloc'd wire string, or NULL with
  * *wire_len set to the encoded length when even that is too long. */
-char *create_onstart_encode(const char *script, size_t *wire_len);
-/* The script inside an onstart made by create_onstart_encode (malloc'd), or
+char *api_create_onstart_encode(const char *script, size_t *wire_len);
+/* The script inside an onstart made by api_create_onstart_encode (malloc'd), or
  * NULL when wire is not one (then it is the script itself). */
-char *create_onstart_decode(const char *wire);
+char *api_create_onstart_decode(const char *wire);
 
 /* ---- the create form -------------------------------------------------------- */
 
@@ -145,17 +145,17 @@ struct create_errors {
 
 /* Check every field; the messages name the field's problem and never
  * contain a secret (env values, the registry token).  True when all valid. */
-bool create_validate(const struct create_form *f, const struct create_limits *lim,
+bool api_create_validate(const struct create_form *f, const struct create_limits *lim,
 		     struct create_errors *errs);
 /* Validate, then fill *r (onstart encoded when long).  False with errs. */
-bool create_form_to_req(const struct create_form *f, const struct create_limits *lim,
+bool api_create_form_to_req(const struct create_form *f, const struct create_limits *lim,
 			long offer_id, struct create_req *r, struct create_errors *errs);
 
 /* A request as a job receives it (any thread may have filled it): every
  * string terminated, an image or template, disk >= 0, a price 0 or within
  * the bid range, env that parses, onstart within the wire limit, args only
  * with runtype args.  False with the reason in why (no secret in it). */
-bool create_req_valid(const struct create_req *r, char *why, size_t n);
+bool api_create_req_valid(const struct create_req *r, char *why, size_t n);
 
 /* ---- templates ---------------------------------------------------------------- */
 
@@ -164,7 +164,7 @@ enum template_scope {
 	TPL_RECOMMENDED,  /* recommended eq true */
 };
 /* The select_filters object of a template search (new reference). */
-json_t *templates_filters(enum template_scope scope, long user_id);
+json_t *api_templates_filters(enum template_scope scope, long user_id);
 struct query_error;
 /* The template search of query, in the CLI's query language as its `search
  * templates` takes it ("name=PyTorch recommended=true", no default
@@ -172,7 +172,7 @@ struct query_error;
  * The one path of the templates view (`:templates QUERY`, `/`) and of
  * `--dump templates --query Q`.  False (nothing built; *out untouched)
  * with the parser's message, its column included, in *err. */
-bool templates_query_call(const struct config *c, const char *query, struct api_call *out,
+bool api_templates_query_call(const struct config *c, const char *query, struct api_call *out,
 			  struct query_error *err);
 
 /* A template as the form edits it. */
@@ -189,11 +189,11 @@ struct template_req {
 };
 /* Check name, image, env, launch/args and the registry fields; messages
  * never contain the password.  True when valid (err untouched). */
-bool template_validate(const struct template_req *t, char *err, size_t errn);
+bool api_template_validate(const struct template_req *t, char *err, size_t errn);
 /* The same, and *field (when not NULL and invalid) names the field the
  * message is about: "name", "image", "tag", "launch", "args", "disk",
  * "onstart", "login_repo" or "env" (the template form's field names). */
-bool template_validate_at(const struct template_req *t, char *err, size_t errn,
+bool api_template_validate_at(const struct template_req *t, char *err, size_t errn,
 			  const char **field);
 /* POST /api/v0/template/ with every field (registry fields "" when unused). */
 struct api_call api_template_create(const struct config *c, const struct template_req *t);

@@ -1,7 +1,7 @@
-/* util.c: the small helpers everything else uses: checked allocation,
- * formatting of money, sizes and durations, clocks, and the sanitiser that
- * every string from the server passes through before it is stored in the
- * model (so no escape sequence can ever reach the terminal). */
+/* util.c: the small helpers everything else uses: a growing buffer, string
+ * helpers, clocks, and the sanitiser that every string from the server
+ * passes through before it is stored in the model (so no escape sequence
+ * can ever reach the terminal).  Allocation: xmalloc.c; figures: fmt.c. */
 #include "base/util.h"
 
 #include <inttypes.h>
@@ -12,36 +12,6 @@
 #include <string.h>
 #include <time.h>
 #include <wchar.h>
-
-static void oom(size_t n)
-{
-	fprintf(stderr, "rentop: out of memory (%zu bytes)\n", n);
-	abort();
-}
-
-void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p)
-		oom(n);
-	return p;
-}
-
-void *xcalloc(size_t nmemb, size_t size)
-{
-	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
-	if (!p)
-		oom(nmemb * size);
-	return p;
-}
-
-void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q)
-		oom(n);
-	return q;
-}
 
 void util_buf_reserve(struct util_buf *b, size_t n)
 {
@@ -66,45 +36,6 @@ void util_buf_put(struct util_buf *b, const void *p, size_t n)
 	memcpy(b->s + b->len, p, n);
 	b->len += n;
 	b->s[b->len] = '\0';
-}
-
-char *xstrdup(const char *s)
-{
-	return xstrndup(s ? s : "", s ? strlen(s) : 0);
-}
-
-char *xstrndup(const char *s, size_t n)
-{
-	size_t len = 0;
-	while (len < n && s && s[len])
-		len++;
-	char *d = xmalloc(len + 1);
-	if (len)
-		memcpy(d, s, len);
-	d[len] = '\0';
-	return d;
-}
-
-char *xvasprintf(const char *fmt, va_list ap)
-{
-	va_list cp;
-	va_copy(cp, ap);
-	int n = vsnprintf(NULL, 0, fmt, cp);
-	va_end(cp);
-	if (n < 0)
-		n = 0;
-	char *s = xmalloc((size_t)n + 1);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	return s;
-}
-
-char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *s = xvasprintf(fmt, ap);
-	va_end(ap);
-	return s;
 }
 
 size_t util_strlcpy(char *dst, const char *src, size_t size)
@@ -262,82 +193,6 @@ char *util_sanitize(const char *s) { return sanitize(s, s ? strlen(s) : 0, 0); }
 char *util_sanitize_n(const char *s, size_t len) { return sanitize(s, len, 0); }
 char *util_sanitize_ml(const char *s, size_t len) { return sanitize(s, len, 1); }
 
-char *fmt_money(char *buf, size_t n, double d)
-{
-	if (!isfinite(d)) {
-		snprintf(buf, n, "-");
-		return buf;
-	}
-	const char *sign = d < 0 ? "-" : "";
-	double a = fabs(d);
-	long long cents = llround(a * 100.0);
-	long long whole = cents / 100;
-	int frac = (int)(cents % 100);
-	char digits[32], grouped[48];
-	snprintf(digits, sizeof digits, "%lld", whole);
-	size_t len = strlen(digits), g = 0;
-	for (size_t i = 0; i < len; i++) {
-		if (i && (len - i) % 3 == 0)
-			grouped[g++] = ',';
-		grouped[g++] = digits[i];
-	}
-	grouped[g] = '\0';
-	snprintf(buf, n, "%s$%s.%02d", sign, grouped, frac);
-	return buf;
-}
-
-char *fmt_rate(char *buf, size_t n, double r)
-{
-	if (!isfinite(r))
-		snprintf(buf, n, "-");
-	else if (fabs(r) < 10)
-		snprintf(buf, n, "$%.3f/h", r);
-	else
-		snprintf(buf, n, "$%.2f/h", r);
-	return buf;
-}
-
-char *fmt_duration(char *buf, size_t n, double secs)
-{
-	if (!isfinite(secs) || secs < 0) {
-		snprintf(buf, n, "-");
-		return buf;
-	}
-	long long s = (long long)secs;
-	if (s < 60)
-		snprintf(buf, n, "%llds", s);
-	else if (s < 3600)
-		snprintf(buf, n, "%lldm", s / 60);
-	else if (s < 86400)
-		snprintf(buf, n, "%lldh%02lldm", s / 3600, (s % 3600) / 60);
-	else if (s < 86400LL * 100)
-		snprintf(buf, n, "%lldd%02lldh", s / 86400, (s % 86400) / 3600);
-	else
-		snprintf(buf, n, "%lldd", s / 86400);
-	return buf;
-}
-
-char *fmt_mb(char *buf, size_t n, double mb)
-{
-	/* The service's MB are binary: an RTX 4090's 24564 MB is its 24 GB. */
-	if (!isfinite(mb) || mb < 0)
-		snprintf(buf, n, "-");
-	else if (mb >= 1024.0 * 1024.0)
-		snprintf(buf, n, "%.1fTB", mb / (1024.0 * 1024.0));
-	else if (mb >= 1024.0)
-		snprintf(buf, n, "%.0fGB", mb / 1024.0);
-	else
-		snprintf(buf, n, "%.0fMB", mb);
-	return buf;
-}
-
-char *fmt_age(char *buf, size_t n, double now, double then)
-{
-	if (!(then > 0) || !isfinite(then))
-		return fmt_duration(buf, n, -1);
-	return fmt_duration(buf, n, now > then ? now - then : 0);
-}
-
 double util_now(void)
 {
 	struct timespec ts;
@@ -383,18 +238,4 @@ int util_strwidth(const char *s)
 		left -= n;
 	}
 	return w;
-}
-
-char *fmt_when(char *buf, size_t n, double when, double now)
-{
-	time_t t = (time_t)when, t0 = (time_t)now;
-	struct tm tm, tm0;
-	localtime_r(&t, &tm);
-	localtime_r(&t0, &tm0);
-	int today = tm.tm_year == tm0.tm_year && tm.tm_yday == tm0.tm_yday;
-	if (!n)
-		return buf;
-	if (!strftime(buf, n, today ? "%H:%M:%S" : "%Y-%m-%d %H:%M", &tm))
-		buf[0] = '\0';
-	return buf;
 }

@@ -1,6 +1,8 @@
-/* util.h: allocation that cannot fail silently, formatting of money, sizes and
- * durations, and the sanitiser every server string passes through.
- * All functions are thread-safe (no shared state). */
+/* util.h: a growing text buffer, string helpers, the sanitiser every server
+ * string passes through, the clocks.  All functions are thread-safe (no
+ * shared state).  It includes xmalloc.h (allocation that cannot fail
+ * silently) and fmt.h (money, sizes, durations as text), which nearly
+ * every file wants with it. */
 #ifndef RENTOP_UTIL_H
 #define RENTOP_UTIL_H
 
@@ -9,10 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Allocation: on failure these print a short message and abort(). */
-void *xmalloc(size_t n);
-void *xcalloc(size_t nmemb, size_t size);
-void *xrealloc(void *p, size_t n);
+#include "base/fmt.h"
+#include "base/xmalloc.h"
+
 /* A growing text buffer, always NUL-terminated once written to (s is NULL
  * before the first put; the caller frees s). */
 struct util_buf {
@@ -23,10 +24,6 @@ struct util_buf {
 void util_buf_put(struct util_buf *b, const void *p, size_t n);
 /* Room for n more bytes and the NUL (grown at least twofold). */
 void util_buf_reserve(struct util_buf *b, size_t n);
-char *xstrdup(const char *s);              /* NULL -> "" */
-char *xstrndup(const char *s, size_t n);
-char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* Copy with truncation, always NUL-terminated; returns strlen(src). */
 size_t util_strlcpy(char *dst, const char *src, size_t size);
@@ -44,15 +41,6 @@ bool util_cp_invisible(uint32_t cp);
 char *util_sanitize_n(const char *s, size_t len);
 /* Multi-line form: keeps '\n' (drops '\r'), otherwise as above. */
 char *util_sanitize_ml(const char *s, size_t len);
-
-/* Formatting into caller buffers; each returns buf. */
-char *fmt_money(char *buf, size_t n, double dollars);       /* "$1,234.56", "-$0.05" */
-char *fmt_rate(char *buf, size_t n, double dollars_per_h);  /* "$0.412/h" */
-char *fmt_duration(char *buf, size_t n, double seconds);    /* "45s" "12m" "3h05m" "2d04h" "-" */
-char *fmt_mb(char *buf, size_t n, double mb);               /* "24GB" "512MB" "1.5TB" */
-char *fmt_age(char *buf, size_t n, double now, double then);/* duration since, "-" if then<=0 */
-/* A local wall time: "14:03:07" on now's day, "2026-11-21 14:03" on another. */
-char *fmt_when(char *buf, size_t n, double when, double now);
 
 /* Wall-clock epoch seconds and monotonic seconds. */
 double util_now(void);

@@ -20,15 +20,15 @@
 #include "net/auth.h"
 #include "base/config.h"
 #include "dump/dumpread.h"
-#include "rules/instcol.h"
+#include "dump/instcol.h"
 #include "json/json_map.h"
 #include "json/json_text.h"
-#include "rules/offers.h"
+#include "flow/offers.h"
 #include "net/pace.h"
 #include "rules/query.h"
 #include "rules/secrets.h"
 #include "rules/svfields.h"
-#include "rules/sweep.h"
+#include "poll/sweep.h"
 #include "base/util.h"
 #include "rules/workers.h"
 
@@ -154,10 +154,10 @@ static int read_ranges(struct api_client *cl, struct dump_recs *recs, struct ins
 	switch (rc) {
 	case DR_OK:
 		if (json) {
-			dump_recs_free(recs);
+			dumpread_recs_free(recs);
 			*recs = rows;
 		}
-		instances_free(*v, *n);
+		instance_free_all(*v, *n);
 		*v = rv;
 		*n = rn;
 		return 1;
@@ -169,12 +169,12 @@ static int read_ranges(struct api_client *cl, struct dump_recs *recs, struct ins
 	case DR_IGNORED:
 		break;
 	}
-	dump_recs_free(&rows);
-	instances_free(rv, rn);
+	dumpread_recs_free(&rows);
+	instance_free_all(rv, rn);
 	return 0;
 }
 
-/* Every instance: the shared pager (sweep.h) over v1 pages until next_token
+/* Every instance: the shared pager (api/pager.h) over v1 pages until next_token
  * is null, paced by the list's token bucket; v0 when v1 is absent.  A 429
  * slows the pace (jittered, past the window) and asks the same page again,
  * keeping the pages already fetched.  Unpaced (--page-rate 0), the pages
@@ -552,12 +552,12 @@ typedef const char *(*field_text_fn)(const void *rec, const char *key, char *buf
 
 static const char *ep_text(const void *rec, const char *key, char *buf, size_t n)
 {
-	return svf_endpoint_text(rec, key, buf, n);
+	return svfields_endpoint_text(rec, key, buf, n);
 }
 
 static const char *wg_text(const void *rec, const char *key, char *buf, size_t n)
 {
-	return svf_workergroup_text(rec, key, buf, n);
+	return svfields_workergroup_text(rec, key, buf, n);
 }
 
 #define SV_COLS_MAX 16
@@ -574,7 +574,7 @@ static void serverless_table(const char *const *hdr, const char *const *keys, si
 		const void *rec = (const char *)recs + i * size;
 		char cell[SV_COLS_MAX][1100], wk[160], ld[64];
 		char *row[SV_COLS_MAX];
-		svf_workers_cells(h[i], h[i] != NULL, wk, sizeof wk, ld, sizeof ld);
+		svfields_workers_cells(h[i], h[i] != NULL, wk, sizeof wk, ld, sizeof ld);
 		for (size_t c = 0; c < ncols; c++) {
 			const char *v;
 			if (!strcmp(keys[c], "@workers"))
@@ -697,8 +697,8 @@ static int dump_instances(struct api_client *cl, FILE *out, FILE *err)
 		print_recs(out, &recs);
 	else
 		instances_table(v, n, cl->cfg->ssh_route, out);
-	instances_free(v, n);
-	dump_recs_free(&recs);
+	instance_free_all(v, n);
+	dumpread_recs_free(&recs);
 	return rc;
 }
 
@@ -765,7 +765,7 @@ static int dump_offers(struct api_client *cl, FILE *out, FILE *err)
 		print_json(out, a);
 		json_decref(a);
 	}
-	offers_free(got.v, got.n);
+	json_map_offers_free(got.v, got.n);
 	json_decref(root);
 	return rc;
 }
@@ -789,7 +789,7 @@ static int dump_user(struct api_client *cl, FILE *out, FILE *err)
 	} else {
 		kv_table(u->fields, u->nfields, out);
 	}
-	user_free(u); /* frees u itself */
+	model_user_free(u); /* frees u itself */
 	json_decref(root);
 	return rc;
 }
@@ -844,7 +844,7 @@ static int dump_workergroups(struct api_client *cl, FILE *out, FILE *err)
 		free(h);
 	}
 	free(hc);
-	workergroups_free(v, n);
+	model_workergroups_free(v, n);
 	json_decref(root);
 	return rc;
 }
@@ -878,7 +878,7 @@ static int dump_endpoints(struct api_client *cl, FILE *out, FILE *err)
 		free(h);
 	}
 	free(hc);
-	endpoints_free(v, n);
+	model_endpoints_free(v, n);
 	json_decref(root);
 	return rc;
 }
@@ -930,7 +930,7 @@ static void merge_raw(json_t *a, const json_t *b)
 }
 
 /* --query Q: one search with Q's select_filters (the CLI's `search
- * templates`), built by templates_query_call as the view's `:templates Q`
+ * templates`), built by api_templates_query_call as the view's `:templates Q`
  * is; without it the view's list: the operator's own templates (the
  * user's id fetched first), then the recommended ones. */
 static int dump_templates(struct api_client *cl, FILE *out, FILE *err)
@@ -939,7 +939,7 @@ static int dump_templates(struct api_client *cl, FILE *out, FILE *err)
 	int nsearch = 1;
 	if (cl->cfg->dump_query && *cl->cfg->dump_query) {
 		struct query_error qe;
-		if (!templates_query_call(cl->cfg, cl->cfg->dump_query, &calls[0], &qe)) {
+		if (!api_templates_query_call(cl->cfg, cl->cfg->dump_query, &calls[0], &qe)) {
 			fprintf(err, "rentop: --query: %s\n", qe.msg);
 			return DUMP_EXIT_USAGE;
 		}
@@ -953,8 +953,8 @@ static int dump_templates(struct api_client *cl, FILE *out, FILE *err)
 		json_decref(root);
 		nsearch = 0;
 		if (uid > 0)
-			calls[nsearch++] = api_templates(cl->cfg, templates_filters(TPL_OWN, uid));
-		calls[nsearch++] = api_templates(cl->cfg, templates_filters(TPL_RECOMMENDED, 0));
+			calls[nsearch++] = api_templates(cl->cfg, api_templates_filters(TPL_OWN, uid));
+		calls[nsearch++] = api_templates(cl->cfg, api_templates_filters(TPL_RECOMMENDED, 0));
 	}
 	struct offers_tpl_answer *t[2] = { NULL, NULL };
 	json_t *raw[2] = { NULL, NULL };
@@ -980,7 +980,7 @@ static int dump_templates(struct api_client *cl, FILE *out, FILE *err)
 			print_json(out, raw[0]);
 		else
 			templates_table(v, n, out);
-		templates_free(v, n);
+		json_map_templates_free(v, n);
 	}
 	for (int i = 0; i < 2; i++) {
 		offers_templates_answer_free(t[i]);

@@ -14,7 +14,7 @@
 #include "base/config.h"
 #include "net/http.h"
 #include "base/log.h"
-#include "rules/sweep.h"
+#include "poll/sweep.h"
 #include "base/util.h"
 
 size_t dumpread_partition(long lo, long hi, long total, size_t max, long *cuts)
@@ -48,7 +48,7 @@ bool dumpread_in_range(const long *cuts, size_t k, size_t i, long id)
 	return true;
 }
 
-void dump_recs_free(struct dump_recs *r)
+void dumpread_recs_free(struct dump_recs *r)
 {
 	for (size_t i = 0; i < r->nset; i++)
 		json_stream_texts_free(&r->set[i]);
@@ -365,6 +365,6 @@ enum dumpread_rc dumpread_ranges(struct api_client *cl, const long *cuts, size_t
 		json_stream_texts_free(&rd.r[i].texts);
 	free(rd.r);
 	free(rd.rows);
-	instances_free(rd.v, rd.nv); /* the duplicates, or every row on failure */
+	instance_free_all(rd.v, rd.nv); /* the duplicates, or every row on failure */
 	return rd.rc;
 }

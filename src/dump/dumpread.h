@@ -4,7 +4,7 @@
  * DUMPREAD_RANGES id ranges (v1 select_filters {"id":{"gte","lt"}}, the
  * first open below, the last open above, so no id falls between them);
  * the ranges are read concurrently on one curl multi handle, each paged in
- * turn by the shared v1 pager (sweep.h: pager_*) with the shared request
+ * turn by the shared v1 pager (api/pager.h) with the shared request
  * builder (api_instances_v1_q), each failed attempt judged by the one retry
  * rule (api_after_failure).  The rows are merged in ascending id order,
  * each id once.  Main thread (the --dump process); blocking. */
@@ -43,7 +43,7 @@ struct dump_recs {
 	} *at;
 	size_t n;
 };
-void dump_recs_free(struct dump_recs *r);
+void dumpread_recs_free(struct dump_recs *r);
 
 enum dumpread_rc {
 	DR_OK,            /* every range read: the rows are out */

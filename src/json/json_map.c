@@ -9,6 +9,7 @@
  * Every string is sanitised on the way in, and secret fields are never
  * copied into a record (their value shows as "********" in field lists). */
 #include "json/json_map.h"
+#include "json/json_list.h"
 #include "json/json_map_rec.h"
 
 #include <ctype.h>
@@ -154,7 +155,7 @@ static char *get_str(const json_t *o, const char *key)
 /* Free a record's string unless it is interned. */
 static void str_drop(char *s)
 {
-	if (!model_interned(s))
+	if (!intern_has(s))
 		free(s);
 }
 
@@ -422,7 +423,7 @@ void json_map_fb_add(struct json_map_fb *fb, const char *key, size_t klen, const
 	/* names repeat in every record: one interned copy, its secret
 	 * check done once; a name that needs cleaning is kept apart */
 	if (!ikey && plain_ascii(key, klen))
-		ikey = model_intern(key, klen, json_map_is_secret_key, &secret);
+		ikey = intern_str(key, klen, json_map_is_secret_key, &secret);
 	f->ikey = ikey;
 	const char *shown = f->ikey;
 	char *clean = NULL;
@@ -455,7 +456,7 @@ struct kv *json_map_fb_end(struct json_map_fb *fb, size_t *n)
 	struct tbuf *tb = &fb->tb;
 	size_t i = fb->i;
 	/* one allocation for the whole list: the array, then the texts (a
-	 * record's ~60 fields cost one malloc, not 120); kv_free() frees it */
+	 * record's ~60 fields cost one malloc, not 120); instance_kv_free() frees it */
 	struct kv *out = xmalloc(i * sizeof *out + tb->len);
 	char *text = (char *)(out + i);
 	memcpy(text, tb->s, tb->len);
@@ -709,10 +710,10 @@ static char *mv_str(const struct mval *v)
 static char *mv_istr(const struct mval *v)
 {
 	if (v->t != MV_STR)
-		return (char *)model_intern("", 0, NULL, NULL);
+		return (char *)intern_str("", 0, NULL, NULL);
 	const char *r = NULL;
 	if (v->len <= 64 && plain_ascii(v->s, v->len))
-		r = model_intern(v->s, v->len, NULL, NULL);
+		r = intern_str(v->s, v->len, NULL, NULL);
 	return r ? (char *)r : sanitize_str(v->s, v->len);
 }
 
@@ -951,15 +952,6 @@ bool json_map_user(const json_t *root, struct user *u)
 	return true;
 }
 
-/* The array of a list response: a bare array or root[key]; NULL when neither. */
-static const json_t *list_of(const json_t *root, const char *key)
-{
-	if (json_is_array(root))
-		return root;
-	const json_t *a = json_object_get(root, key);
-	return json_is_array(a) ? a : NULL;
-}
-
 static json_t *clean_copy(const json_t *v);
 
 /* A workergroup's offer search as query-language text: "search_query" (the
@@ -989,68 +981,82 @@ static char *search_text(const json_t *o)
 	return xstrdup("");
 }
 
+static const char *const results_keys[] = { "results", NULL };
+
+static bool one_workergroup(const json_t *o, void *rec)
+{
+	struct workergroup *w = rec;
+	long id;
+	if (!val_long(json_object_get(o, "id"), &id))
+		return false;
+	w->id = id;
+	w->endpoint_id = get_long(o, "endpoint_id");
+	w->template_id = get_long(o, "template_id");
+	w->user_id = get_long(o, "user_id");
+	w->endpoint_name = get_str(o, "endpoint_name");
+	w->template_hash = get_str(o, "template_hash");
+	w->search_query = search_text(o);
+	w->launch_args = get_str(o, "launch_args");
+	w->created_at = get_str(o, "created_at");
+	w->min_load = get_num(o, "min_load");
+	w->target_util = get_num(o, "target_util");
+	w->cold_mult = get_num(o, "cold_mult");
+	w->gpu_ram = get_num(o, "gpu_ram");
+	w->test_workers = get_int(o, "test_workers");
+	return true;
+}
+
+static void free_workergroups(void *v, size_t n)
+{
+	model_workergroups_free(v, n);
+}
+
+static const struct json_list_kind workergroups_kind = {
+	.what = "workergroups", .keys = results_keys, .size = sizeof(struct workergroup),
+	.one = one_workergroup, .free_recs = free_workergroups,
+};
+
 bool json_map_workergroups(const json_t *root, struct workergroup **v, size_t *n)
 {
-	const json_t *arr = list_of(root, "results");
-	if (!arr)
+	return json_list_decode(root, &workergroups_kind, v, n);
+}
+
+static bool one_endpoint(const json_t *o, void *rec)
+{
+	struct endpoint *e = rec;
+	long id;
+	if (!val_long(json_object_get(o, "id"), &id))
 		return false;
-	size_t count = json_array_size(arr);
-	*v = xrealloc(*v, (*n + count + 1) * sizeof **v);
-	for (size_t i = 0; i < count; i++) {
-		const json_t *o = json_array_get(arr, i);
-		long id;
-		if (!json_is_object(o) || !val_long(json_object_get(o, "id"), &id))
-			continue;
-		struct workergroup *w = &(*v)[(*n)++];
-		memset(w, 0, sizeof *w);
-		w->id = id;
-		w->endpoint_id = get_long(o, "endpoint_id");
-		w->template_id = get_long(o, "template_id");
-		w->user_id = get_long(o, "user_id");
-		w->endpoint_name = get_str(o, "endpoint_name");
-		w->template_hash = get_str(o, "template_hash");
-		w->search_query = search_text(o);
-		w->launch_args = get_str(o, "launch_args");
-		w->created_at = get_str(o, "created_at");
-		w->min_load = get_num(o, "min_load");
-		w->target_util = get_num(o, "target_util");
-		w->cold_mult = get_num(o, "cold_mult");
-		w->gpu_ram = get_num(o, "gpu_ram");
-		w->test_workers = get_int(o, "test_workers");
+	e->id = id;
+	e->endpoint_name = get_str(o, "endpoint_name");
+	e->endpoint_state = get_str(o, "endpoint_state");
+	e->min_load = get_num(o, "min_load");
+	e->target_util = get_num(o, "target_util");
+	e->cold_mult = get_num(o, "cold_mult");
+	e->cold_workers = get_int(o, "cold_workers");
+	e->max_workers = get_int(o, "max_workers");
+	e->user_id = get_long(o, "user_id");
+	e->created_at = get_str(o, "created_at");
+	if (!e->created_at[0] && isfinite(get_num(o, "created_at"))) {
+		free(e->created_at);
+		e->created_at = xasprintf("%.0f", get_num(o, "created_at"));
 	}
 	return true;
 }
 
+static void free_endpoints(void *v, size_t n)
+{
+	model_endpoints_free(v, n);
+}
+
+static const struct json_list_kind endpoints_kind = {
+	.what = "endpoints", .keys = results_keys, .size = sizeof(struct endpoint),
+	.one = one_endpoint, .free_recs = free_endpoints,
+};
+
 bool json_map_endpoints(const json_t *root, struct endpoint **v, size_t *n)
 {
-	const json_t *arr = list_of(root, "results");
-	if (!arr)
-		return false;
-	size_t count = json_array_size(arr);
-	*v = xrealloc(*v, (*n + count + 1) * sizeof **v);
-	for (size_t i = 0; i < count; i++) {
-		const json_t *o = json_array_get(arr, i);
-		long id;
-		if (!json_is_object(o) || !val_long(json_object_get(o, "id"), &id))
-			continue;
-		struct endpoint *e = &(*v)[(*n)++];
-		memset(e, 0, sizeof *e);
-		e->id = id;
-		e->endpoint_name = get_str(o, "endpoint_name");
-		e->endpoint_state = get_str(o, "endpoint_state");
-		e->min_load = get_num(o, "min_load");
-		e->target_util = get_num(o, "target_util");
-		e->cold_mult = get_num(o, "cold_mult");
-		e->cold_workers = get_int(o, "cold_workers");
-		e->max_workers = get_int(o, "max_workers");
-		e->user_id = get_long(o, "user_id");
-		e->created_at = get_str(o, "created_at");
-		if (!e->created_at[0] && isfinite(get_num(o, "created_at"))) {
-			free(e->created_at);
-			e->created_at = xasprintf("%.0f", get_num(o, "created_at"));
-		}
-	}
-	return true;
+	return json_list_decode(root, &endpoints_kind, v, n);
 }
 
 /* ---- offers and templates ------------------------------------------------ */
@@ -1123,25 +1129,29 @@ void json_map_offer_clear(struct offer *f)
 	memset(f, 0, sizeof *f);
 }
 
-bool json_map_offers(const json_t *root, struct offer **v, size_t *n)
+static bool one_offer(const json_t *o, void *rec)
 {
-	const json_t *arr = list_of(root, "offers");
-	if (!arr)
-		return false;
-	size_t count = json_array_size(arr);
-	*v = xrealloc(*v, (*n + count + 1) * sizeof **v);
-	for (size_t i = 0; i < count; i++) {
-		const json_t *o = json_array_get(arr, i);
-		if (!json_is_object(o))
-			continue;
-		struct json_map_rec r = { jrec_get, jrec_fields, o };
-		if (json_map_offer_rec(&r, &(*v)[*n]))
-			(*n)++;
-	}
-	return true;
+	struct json_map_rec r = { jrec_get, jrec_fields, o };
+	return json_map_offer_rec(&r, rec);
 }
 
-void offers_free(struct offer *v, size_t n)
+static void free_offers(void *v, size_t n)
+{
+	json_map_offers_free(v, n);
+}
+
+static const char *const offers_keys[] = { "offers", NULL };
+static const struct json_list_kind offers_kind = {
+	.what = "offers", .keys = offers_keys, .size = sizeof(struct offer),
+	.one = one_offer, .free_recs = free_offers,
+};
+
+bool json_map_offers(const json_t *root, struct offer **v, size_t *n)
+{
+	return json_list_decode(root, &offers_kind, v, n);
+}
+
+void json_map_offers_free(struct offer *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++)
 		json_map_offer_clear(&v[i]);
@@ -1184,7 +1194,8 @@ static bool map_template(const json_t *o, struct template_rec *t)
 
 bool json_map_templates(const json_t *root, struct template_rec **v, size_t *n)
 {
-	const json_t *arr = list_of(root, "templates");
+	static const char *const keys[] = { "templates", NULL };
+	const json_t *arr = json_list_array(root, keys);
 	const json_t *one = json_is_object(root) ? json_object_get(root, "template") : NULL;
 	if (!arr && !json_is_object(one))
 		return false;
@@ -1196,7 +1207,7 @@ bool json_map_templates(const json_t *root, struct template_rec **v, size_t *n)
 	return true;
 }
 
-void templates_free(struct template_rec *v, size_t n)
+void json_map_templates_free(struct template_rec *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++) {
 		free(v[i].hash_id);
@@ -1259,7 +1270,7 @@ bool json_map_tfa_status(const json_t *root, struct tfa_status_rec *out)
 	return true;
 }
 
-void tfa_status_free(struct tfa_status_rec *s)
+void json_map_tfa_status_free(struct tfa_status_rec *s)
 {
 	if (!s)
 		return;
@@ -1359,7 +1370,7 @@ bool json_map_env_vars(const json_t *root, struct env_var **v, size_t *n)
 	return true;
 }
 
-void env_vars_free(struct env_var *v, size_t n)
+void json_map_env_vars_free(struct env_var *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++) {
 		free(v[i].key);
@@ -1367,6 +1378,21 @@ void env_vars_free(struct env_var *v, size_t n)
 	}
 	free(v);
 }
+
+static bool decode_env(const json_t *root, void *v, size_t *n)
+{
+	return json_map_env_vars(root, v, n);
+}
+
+static void free_env(void *v, size_t n)
+{
+	json_map_env_vars_free(v, n);
+}
+
+const struct json_list_kind json_map_env_list = {
+	.what = "env vars", .size = sizeof(struct env_var), .decode = decode_env,
+	.free_recs = free_env,
+};
 
 /* A copy of a JSON value fit for display: strings and keys sanitised, the
  * values of secret keys replaced by the mask (so no secret nested in a
@@ -1427,34 +1453,25 @@ char *json_map_rights_text(const json_t *v)
 	return out;
 }
 
-bool json_map_api_keys(const json_t *root, struct api_key_rec **v, size_t *n)
+static bool one_api_key(const json_t *o, void *rec)
 {
-	const json_t *arr = list_of(root, "apikeys");
-	if (!arr)
+	struct api_key_rec *k = rec;
+	long id;
+	if (!val_long(json_object_get(o, "id"), &id))
 		return false;
-	size_t count = json_array_size(arr);
-	*v = xrealloc(*v, (*n + count + 1) * sizeof **v);
-	for (size_t i = 0; i < count; i++) {
-		const json_t *o = json_array_get(arr, i);
-		long id;
-		if (!json_is_object(o) || !val_long(json_object_get(o, "id"), &id))
-			continue;
-		struct api_key_rec *k = &(*v)[(*n)++];
-		memset(k, 0, sizeof *k);
-		k->id = id;
-		k->user_id = get_long(o, "user_id");
-		k->team_id = get_long(o, "team_id");
-		k->name = get_str(o, "name");
-		const json_t *rights = json_object_get(o, "rights");
-		k->rights = json_map_rights_text(rights && !json_is_null(rights)
-						? rights
-						: json_object_get(o, "permissions"));
-		k->created_at = get_num(o, "created_at");
-	}
+	k->id = id;
+	k->user_id = get_long(o, "user_id");
+	k->team_id = get_long(o, "team_id");
+	k->name = get_str(o, "name");
+	const json_t *rights = json_object_get(o, "rights");
+	k->rights = json_map_rights_text(rights && !json_is_null(rights)
+					? rights
+					: json_object_get(o, "permissions"));
+	k->created_at = get_num(o, "created_at");
 	return true;
 }
 
-void api_keys_free(struct api_key_rec *v, size_t n)
+void json_map_api_keys_free(struct api_key_rec *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++) {
 		free(v[i].name);
@@ -1463,31 +1480,37 @@ void api_keys_free(struct api_key_rec *v, size_t n)
 	free(v);
 }
 
-bool json_map_machine_reports(const json_t *root, struct machine_report **v, size_t *n)
+static void free_api_keys(void *v, size_t n)
 {
-	const json_t *arr = list_of(root, "reports");
-	if (!arr)
-		return false;
-	size_t count = json_array_size(arr);
-	*v = xrealloc(*v, (*n + count + 1) * sizeof **v);
-	for (size_t i = 0; i < count; i++) {
-		const json_t *o = json_array_get(arr, i);
-		if (!json_is_object(o))
-			continue;
-		struct machine_report *r = &(*v)[(*n)++];
-		r->problem = get_str(o, "problem");
-		r->message = get_str(o, "message");
-		r->created_at = get_str(o, "created_at");
-		double t = get_num(o, "created_at");
-		if (!json_is_string(json_object_get(o, "created_at")) && isfinite(t)) {
-			free(r->created_at);
-			r->created_at = xasprintf("%.0f", t);
-		}
+	json_map_api_keys_free(v, n);
+}
+
+static const char *const api_keys_keys[] = { "apikeys", NULL };
+const struct json_list_kind json_map_api_keys_list = {
+	.what = "API keys", .keys = api_keys_keys, .size = sizeof(struct api_key_rec),
+	.one = one_api_key, .free_recs = free_api_keys,
+};
+
+bool json_map_api_keys(const json_t *root, struct api_key_rec **v, size_t *n)
+{
+	return json_list_decode(root, &json_map_api_keys_list, v, n);
+}
+
+static bool one_report(const json_t *o, void *rec)
+{
+	struct machine_report *r = rec;
+	r->problem = get_str(o, "problem");
+	r->message = get_str(o, "message");
+	r->created_at = get_str(o, "created_at");
+	double t = get_num(o, "created_at");
+	if (!json_is_string(json_object_get(o, "created_at")) && isfinite(t)) {
+		free(r->created_at);
+		r->created_at = xasprintf("%.0f", t);
 	}
 	return true;
 }
 
-void machine_reports_free(struct machine_report *v, size_t n)
+void json_map_machine_reports_free(struct machine_report *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++) {
 		free(v[i].problem);
@@ -1495,6 +1518,22 @@ void machine_reports_free(struct machine_report *v, size_t n)
 		free(v[i].created_at);
 	}
 	free(v);
+}
+
+static void free_reports(void *v, size_t n)
+{
+	json_map_machine_reports_free(v, n);
+}
+
+static const char *const reports_keys[] = { "reports", NULL };
+const struct json_list_kind json_map_reports_list = {
+	.what = "machine reports", .keys = reports_keys, .size = sizeof(struct machine_report),
+	.one = one_report, .free_recs = free_reports,
+};
+
+bool json_map_machine_reports(const json_t *root, struct machine_report **v, size_t *n)
+{
+	return json_list_decode(root, &json_map_reports_list, v, n);
 }
 
 void json_map_strip_secrets(json_t *v)

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "json/json_list.h"
 #include "state/model.h"
 
 /* One instance object into *out (zeroed first).  False if obj is not an
@@ -54,7 +55,7 @@ struct offer {
 	bool is_bid;                          /* priced as an interruptible (type bid) */
 };
 bool json_map_offers(const json_t *root, struct offer **v, size_t *n); /* {"offers":[...]} or array */
-void offers_free(struct offer *v, size_t n);
+void json_map_offers_free(struct offer *v, size_t n);
 
 struct template_rec {
 	long id;
@@ -71,7 +72,7 @@ struct template_rec {
 	char *docker_login_repo, *docker_login_user; /* the password is never kept */
 };
 bool json_map_templates(const json_t *root, struct template_rec **v, size_t *n); /* {"templates":[...]} */
-void templates_free(struct template_rec *v, size_t n);
+void json_map_templates_free(struct template_rec *v, size_t n);
 
 /* Every field of an object as sorted key/value text (secrets masked, values
  * sanitised).  Used for detail views. */
@@ -113,7 +114,7 @@ struct tfa_status_rec {
  * an object, "methods" has a wrong type, or neither tfa_enabled nor methods
  * was sent (an error body). */
 bool json_map_tfa_status(const json_t *root, struct tfa_status_rec *out);
-void tfa_status_free(struct tfa_status_rec *s); /* frees what *s owns, zeroes *s */
+void json_map_tfa_status_free(struct tfa_status_rec *s); /* frees what *s owns, zeroes *s */
 
 struct env_var {
 	char *key;
@@ -129,7 +130,8 @@ bool json_map_env_each(const json_t *root, json_map_env_fn fn, void *ctx);
 /* The same answer as a list: appends to *v and *n (realloc'd), each value
  * masked unless it is a run of stars, and sorts the whole list by key. */
 bool json_map_env_vars(const json_t *root, struct env_var **v, size_t *n);
-void env_vars_free(struct env_var *v, size_t n);
+void json_map_env_vars_free(struct env_var *v, size_t n);
+extern const struct json_list_kind json_map_env_list; /* json_map_env_vars as a list kind */
 
 struct api_key_rec {
 	long id, user_id, team_id;
@@ -139,7 +141,8 @@ struct api_key_rec {
 };
 /* {"apikeys":[...]} or a bare array; appends.  The key itself is never copied. */
 bool json_map_api_keys(const json_t *root, struct api_key_rec **v, size_t *n);
-void api_keys_free(struct api_key_rec *v, size_t n);
+void json_map_api_keys_free(struct api_key_rec *v, size_t n);
+extern const struct json_list_kind json_map_api_keys_list; /* json_map_api_keys as a list kind */
 
 struct machine_report {
 	char *problem, *message;
@@ -147,6 +150,7 @@ struct machine_report {
 };
 /* A bare array (live) or {"reports":[...]}; appends; every object is a report. */
 bool json_map_machine_reports(const json_t *root, struct machine_report **v, size_t *n);
-void machine_reports_free(struct machine_report *v, size_t n);
+void json_map_machine_reports_free(struct machine_report *v, size_t n);
+extern const struct json_list_kind json_map_reports_list; /* json_map_machine_reports as a list kind */
 
 #endif

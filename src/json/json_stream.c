@@ -226,7 +226,7 @@ static uint32_t name_of(struct js *p, const char *s, size_t len)
 	k->secret = false;
 	/* the mapping's (srec_fields): texts have their own checks below */
 	k->ikey = !p->out && json_map_plain_ascii(s, len)
-			  ? model_intern(s, len, json_map_is_secret_key, &k->secret) : NULL;
+			  ? intern_str(s, len, json_map_is_secret_key, &k->secret) : NULL;
 	k->ik = -1;
 	k->kt = NULL;
 	k->dsec = k->denv = false;
@@ -1132,7 +1132,7 @@ static enum json_stream_rc by_jansson(const char *text, size_t len, struct insta
 		struct instance *tmp = NULL;
 		size_t tn = 0;
 		ok = json_map_instances(root, &tmp, &tn, next_token);
-		instances_free(tmp, tn);
+		instance_free_all(tmp, tn);
 	}
 	if (ok && out) { /* the records as the tree path appends them */
 		json_t *list = json_is_array(root) ? root : json_object_get(root, "instances");
@@ -1279,7 +1279,7 @@ static enum json_stream_rc parse_page(const char *text, size_t len, struct insta
 		*surely_ok = !p.succ_failed;
 	}
 	js_free(&p);
-	instances_free(scratch, scratch_n);
+	instance_free_all(scratch, scratch_n);
 	if (redo)
 		return by_jansson(text, len, v, n, out, next_token, total, err, errlen);
 	return rc;

@@ -402,6 +402,23 @@ out:
 	return rc;
 }
 
+bool auth_login(struct auth *a, const char *session_key, char *msg, size_t n)
+{
+	char err[300];
+	if (!session_key || !*session_key) {
+		snprintf(msg, n, "2FA login: the service sent no session key");
+		return false;
+	}
+	if (auth_store_session(a, session_key, err, sizeof err) != 0) {
+		snprintf(msg, n, "2FA login succeeded but the session key could not be stored: %s",
+			 err);
+		return false;
+	}
+	snprintf(msg, n, "2FA login succeeded: session key stored in %s/vast_tfa_key (mode 0600)",
+		 a->vast_dir);
+	return true;
+}
+
 bool auth_session_expired(struct auth *a)
 {
 	pthread_mutex_lock(&a->mu);

@@ -65,6 +65,11 @@ char *auth_request(struct auth *a, const char *body, const char *member, char **
  * (mode 0600, atomic rename) and used from now on.  Returns 0, or -1 with a
  * message (no key in it) in err. */
 int auth_store_session(struct auth *a, const char *session_key, char *err, size_t n);
+/* The one end of a 2FA login (the poller's login job and the 2FA view's
+ * login): store session_key (NULL or "": the service sent none) as
+ * auth_store_session does; msg gets the operator's sentence (where it was
+ * stored, or why not; never the key).  True when stored. */
+bool auth_login(struct auth *a, const char *session_key, char *msg, size_t n);
 /* The service said the session expired: delete the session file, fall back
  * to the normal key.  True when there is a normal key to retry with. */
 bool auth_session_expired(struct auth *a);

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "api/apierr.h"
+#include "net/apierr.h"
 
 #define HTTP_MAX_RESPONSE ((size_t)64 << 20) /* bytes */
 

@@ -39,7 +39,7 @@
 #include <curl/curl.h>
 #include <stdbool.h>
 
-#include "api/apierr.h"
+#include "net/apierr.h"
 
 enum retry_kind {
 	RK_FETCH,  /* reads (GET, and POST searches that change nothing) */

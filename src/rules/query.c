@@ -31,49 +31,52 @@ static const struct { const char *alias, *field; } aliases[] = {
 	{ "cuda_vers", "cuda_max_good" },
 };
 
-static const struct { const char *field; double mult; } multipliers[] = {
-	{ "cpu_ram", 1000.0 },     /* GB -> MB */
-	{ "gpu_ram", 1000.0 },
-	{ "gpu_total_ram", 1000.0 },
-	{ "duration", 86400.0 },   /* days -> seconds */
+/* What a field's value is, for the parser: text (sent as typed); a number
+ * (sent as the CLI sends it, as the text typed, but refused when the text
+ * is not a number: prices, sizes, counts, rates, ids); GB or days (sent as
+ * a number, multiplied: x1000 to MB, x86400 to seconds); a dotted driver
+ * version (sent as the CLI's integer).  Dates (end_date, created_at) and
+ * version strings (ubuntu_version) are text. */
+enum qf_type { QF_TEXT, QF_NUM, QF_GB, QF_DAYS, QF_VERSION };
+
+struct qfield {
+	const char *name;
+	enum qf_type type;
 };
 
 /* The fields an offer search filters or sorts on: the official CLI's list
- * and the offer fields of API-NOTES.md (sorted, for bsearch). */
-static const char *const offer_fields[] = {
-	"ask_contract_id", "bw_nvlink", "compute_cap", "cpu_arch", "cpu_cores",
-	"cpu_cores_effective", "cpu_ghz", "cpu_name", "cpu_ram", "credit_discount_max",
-	"cuda_max_good", "datacenter", "direct_port_count", "disk_bw", "disk_space", "dlperf",
-	"dlperf_per_dphtotal", "dph_base", "dph_total", "driver_version", "duration", "end_date",
-	"external", "flops_per_dphtotal", "geolocation", "gpu_arch", "gpu_display_active",
-	"gpu_frac", "gpu_max_power", "gpu_max_temp", "gpu_mem_bw", "gpu_name", "gpu_ram",
-	"gpu_total_ram", "has_avx", "host_id", "id", "inet_down", "inet_down_cost", "inet_up",
-	"inet_up_cost", "machine_id", "min_bid", "mobo_name", "num_gpus", "pci_gen", "pcie_bw",
-	"reliability", "reliability2", "rentable", "rented", "score", "static_ip", "storage_cost",
-	"total_flops", "ubuntu_version", "verification", "verified", "vms_enabled",
+ * and the offer fields of API-NOTES.md (sorted by name, for bsearch). */
+static const struct qfield offer_fields[] = {
+	{ "ask_contract_id", QF_NUM }, { "bw_nvlink", QF_NUM }, { "compute_cap", QF_NUM },
+	{ "cpu_arch", QF_TEXT }, { "cpu_cores", QF_NUM }, { "cpu_cores_effective", QF_NUM },
+	{ "cpu_ghz", QF_NUM }, { "cpu_name", QF_TEXT }, { "cpu_ram", QF_GB },
+	{ "credit_discount_max", QF_NUM }, { "cuda_max_good", QF_NUM },
+	{ "datacenter", QF_TEXT }, { "direct_port_count", QF_NUM }, { "disk_bw", QF_NUM },
+	{ "disk_space", QF_NUM }, { "dlperf", QF_NUM }, { "dlperf_per_dphtotal", QF_NUM },
+	{ "dph_base", QF_NUM }, { "dph_total", QF_NUM }, { "driver_version", QF_VERSION },
+	{ "duration", QF_DAYS }, { "end_date", QF_TEXT }, { "external", QF_TEXT },
+	{ "flops_per_dphtotal", QF_NUM }, { "geolocation", QF_TEXT }, { "gpu_arch", QF_TEXT },
+	{ "gpu_display_active", QF_TEXT }, { "gpu_frac", QF_NUM }, { "gpu_max_power", QF_NUM },
+	{ "gpu_max_temp", QF_NUM }, { "gpu_mem_bw", QF_NUM }, { "gpu_name", QF_TEXT },
+	{ "gpu_ram", QF_GB }, { "gpu_total_ram", QF_GB }, { "has_avx", QF_TEXT },
+	{ "host_id", QF_NUM }, { "id", QF_NUM }, { "inet_down", QF_NUM },
+	{ "inet_down_cost", QF_NUM }, { "inet_up", QF_NUM }, { "inet_up_cost", QF_NUM },
+	{ "machine_id", QF_NUM }, { "min_bid", QF_NUM }, { "mobo_name", QF_TEXT },
+	{ "num_gpus", QF_NUM }, { "pci_gen", QF_NUM }, { "pcie_bw", QF_NUM },
+	{ "reliability", QF_NUM }, { "reliability2", QF_NUM }, { "rentable", QF_TEXT },
+	{ "rented", QF_TEXT }, { "score", QF_NUM }, { "static_ip", QF_TEXT },
+	{ "storage_cost", QF_NUM }, { "total_flops", QF_NUM }, { "ubuntu_version", QF_TEXT },
+	{ "verification", QF_TEXT }, { "verified", QF_TEXT }, { "vms_enabled", QF_TEXT },
 };
 
-/* The fields whose values are numbers (sent as the CLI sends them, as the
- * text typed, but refused when the text is not a number): an offer's prices,
- * sizes, counts, rates and ids, and a template's counts and ids.  The
- * multiplied fields (GB, days) and driver_version have rules of their own;
- * dates (end_date, created_at) and version strings (ubuntu_version) are
- * not listed. */
-static const char *const numeric_fields[] = {
-	"ask_contract_id", "bw_nvlink", "compute_cap", "count_created", "cpu_cores",
-	"cpu_cores_effective", "cpu_ghz", "creator_id", "credit_discount_max", "cuda_max_good",
-	"direct_port_count", "disk_bw", "disk_space", "dlperf", "dlperf_per_dphtotal", "dph_base",
-	"dph_total", "flops_per_dphtotal", "gpu_frac", "gpu_max_power", "gpu_max_temp",
-	"gpu_mem_bw", "host_id", "id", "inet_down", "inet_down_cost", "inet_up", "inet_up_cost",
-	"machine_id", "min_bid", "num_gpus", "pci_gen", "pcie_bw", "recommended_disk_space",
-	"reliability", "reliability2", "score", "storage_cost", "total_flops",
-};
-
-/* The searchable template fields of SPEC.md (sorted). */
-static const char *const template_fields[] = {
-	"count_created", "created_at", "creator_id", "default_tag", "docker_login_repo", "hash_id",
-	"id", "image", "jup_direct", "name", "recent_create_date", "recommended",
-	"recommended_disk_space", "ssh_direct", "tag", "use_ssh",
+/* The searchable template fields of SPEC.md (sorted by name). */
+static const struct qfield template_fields[] = {
+	{ "count_created", QF_NUM }, { "created_at", QF_TEXT }, { "creator_id", QF_NUM },
+	{ "default_tag", QF_TEXT }, { "docker_login_repo", QF_TEXT }, { "hash_id", QF_TEXT },
+	{ "id", QF_NUM }, { "image", QF_TEXT }, { "jup_direct", QF_TEXT }, { "name", QF_TEXT },
+	{ "recent_create_date", QF_TEXT }, { "recommended", QF_TEXT },
+	{ "recommended_disk_space", QF_NUM }, { "ssh_direct", QF_TEXT }, { "tag", QF_TEXT },
+	{ "use_ssh", QF_TEXT },
 };
 
 const struct query_sort_key query_sort_keys[] = {
@@ -114,18 +117,35 @@ static void fail(struct query_error *err, int pos, int len, const char *fmt, ...
 	__attribute__((format(printf, 4, 5)));
 static char *show(const char *s, size_t len);
 
-static int cmp_str(const void *a, const void *b)
+static int cmp_field(const void *key, const void *row)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	return strcmp((const char *)key, ((const struct qfield *)row)->name);
+}
+
+static const struct qfield *field_list(enum query_target t, size_t *n);
+
+static const struct qfield *field_find(enum query_target t, const char *field)
+{
+	size_t n;
+	const struct qfield *list = field_list(t, &n);
+	return list ? bsearch(field, list, n, sizeof *list, cmp_field) : NULL;
+}
+
+/* The type of a field of either list (an offer's first); text when unknown. */
+static enum qf_type field_type(const char *field)
+{
+	const struct qfield *f = field_find(QUERY_OFFERS, field);
+	if (!f)
+		f = field_find(QUERY_TEMPLATES, field);
+	return f ? f->type : QF_TEXT;
 }
 
 static bool numeric_field(const char *field)
 {
-	return bsearch(&field, numeric_fields, sizeof numeric_fields / sizeof *numeric_fields,
-		       sizeof *numeric_fields, cmp_str) != NULL;
+	return field_type(field) == QF_NUM;
 }
 
-static const char *const *field_list(enum query_target t, size_t *n)
+static const struct qfield *field_list(enum query_target t, size_t *n)
 {
 	switch (t) {
 	case QUERY_OFFERS:
@@ -142,9 +162,9 @@ static const char *const *field_list(enum query_target t, size_t *n)
 size_t query_field_names(enum query_target t, const char **out, size_t max)
 {
 	size_t n, k = 0;
-	const char *const *list = field_list(t, &n);
+	const struct qfield *list = field_list(t, &n);
 	for (size_t i = 0; list && i < n && k < max; i++)
-		out[k++] = list[i];
+		out[k++] = list[i].name;
 	for (size_t i = 0; t == QUERY_OFFERS && i < sizeof aliases / sizeof *aliases && k < max; i++)
 		out[k++] = aliases[i].alias;
 	return k;
@@ -156,9 +176,7 @@ bool query_field_known(enum query_target t, const char *field)
 		return false;
 	if (t == QUERY_OFFERS)
 		field = query_alias(field);
-	size_t n;
-	const char *const *list = field_list(t, &n);
-	return list && bsearch(&field, list, n, sizeof *list, cmp_str) != NULL;
+	return field_find(t, field) != NULL;
 }
 
 /* Edit distance (insert, delete, substitute, swap of neighbours), capped. */
@@ -193,13 +211,13 @@ const char *query_field_nearest(enum query_target t, const char *field)
 	if (!field || !*field)
 		return NULL;
 	size_t n, best = 99;
-	const char *const *list = field_list(t, &n);
+	const struct qfield *list = field_list(t, &n);
 	const char *pick = NULL;
-	for (size_t i = 0; i < n; i++) {
-		size_t d = distance(field, list[i]);
+	for (size_t i = 0; list && i < n; i++) {
+		size_t d = distance(field, list[i].name);
 		if (d < best) {
 			best = d;
-			pick = list[i];
+			pick = list[i].name;
 		}
 	}
 	if (t == QUERY_OFFERS)
@@ -215,9 +233,9 @@ const char *query_field_nearest(enum query_target t, const char *field)
 	if (best <= limit)
 		return pick;
 	/* a cut-short name: the first field it begins */
-	for (size_t i = 0; len >= 4 && i < n; i++)
-		if (!strncmp(list[i], field, len))
-			return list[i];
+	for (size_t i = 0; list && len >= 4 && i < n; i++)
+		if (!strncmp(list[i].name, field, len))
+			return list[i].name;
 	return NULL;
 }
 
@@ -236,9 +254,11 @@ static void unknown_field(struct query_error *err, enum query_target t, const ch
 
 static double multiplier(const char *field)
 {
-	for (size_t i = 0; i < sizeof multipliers / sizeof *multipliers; i++)
-		if (!strcmp(field, multipliers[i].field))
-			return multipliers[i].mult;
+	switch (field_type(field)) {
+	case QF_GB: return 1000.0;    /* GB -> MB */
+	case QF_DAYS: return 86400.0; /* days -> seconds */
+	case QF_TEXT: case QF_NUM: case QF_VERSION: return 0;
+	}
 	return 0;
 }
 
@@ -372,7 +392,7 @@ static json_t *make_value(const char *field, const char *op, const char *raw, si
 	bool bracketed = raw[0] == '[';
 	bool quoted = raw[0] == '"';
 	double mult = multiplier(field);
-	bool version = !strcmp(field, "driver_version"); /* dotted: the CLI's integer */
+	bool version = field_type(field) == QF_VERSION; /* dotted: the CLI's integer */
 	char *body = xstrndup(raw + (bracketed || quoted), rawlen - (bracketed || quoted ? 2 : 0));
 	json_t *out = NULL;
 

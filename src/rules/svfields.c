@@ -22,7 +22,7 @@
 #define ARGS_MAX 1024
 #define QUERY_MAX 1024
 
-static const struct svf_def ep_defs[] = {
+static const struct svfields_def ep_defs[] = {
 	{ "endpoint_name", "name", SVK_NAME, 0, 0, SVF_CREATE | SVF_REQUIRED, "" },
 	{ "min_load", "min_load (load/s)", SVK_NUMBER, 0, 1e6, SVF_CREATE | SVF_EDIT | SVF_REQUIRED,
 	  "10" },
@@ -36,7 +36,7 @@ static const struct svf_def ep_defs[] = {
 	  "20" },
 };
 
-static const struct svf_def wg_defs[] = {
+static const struct svfields_def wg_defs[] = {
 	{ "template_hash", "template hash (Enter picks)", SVK_HASH, 0, 0, SVF_CREATE, "" },
 	{ "template_id", "template id (0: none)", SVK_INTEGER, 0, 1e12, SVF_CREATE, "0" },
 	{ "min_load", "min_load (load/s)", SVK_NUMBER, 0, 1e6, SVF_CREATE | SVF_EDIT | SVF_REQUIRED,
@@ -52,7 +52,7 @@ static const struct svf_def wg_defs[] = {
 	{ "launch_args", "launch args", SVK_TEXT, 0, ARGS_MAX, SVF_CREATE | SVF_EDIT, "" },
 };
 
-const struct svf_def *svf_defs(enum svf_target t, size_t *n)
+const struct svfields_def *svfields_defs(enum svf_target t, size_t *n)
 {
 	switch (t) {
 	case SVF_ENDPOINT:
@@ -66,10 +66,10 @@ const struct svf_def *svf_defs(enum svf_target t, size_t *n)
 	return NULL;
 }
 
-const struct svf_def *svf_def(enum svf_target t, const char *key)
+const struct svfields_def *svfields_def(enum svf_target t, const char *key)
 {
 	size_t n;
-	const struct svf_def *d = svf_defs(t, &n);
+	const struct svfields_def *d = svfields_defs(t, &n);
 	for (size_t i = 0; key && i < n; i++)
 		if (strcmp(d[i].key, key) == 0)
 			return &d[i];
@@ -108,7 +108,7 @@ static void fmt_num(double v, char *buf, size_t n)
 	snprintf(buf, n, "%.10g", v);
 }
 
-bool svf_check(const struct svf_def *d, const char *text, char *err, size_t n)
+bool svfields_check(const struct svfields_def *d, const char *text, char *err, size_t n)
 {
 	char t[QUERY_MAX + ARGS_MAX + 2];
 	trimmed(text ? text : "", t, sizeof t);
@@ -210,7 +210,7 @@ static const char *str_text(const char *s, char *buf, size_t n)
 	return buf;
 }
 
-const char *svf_endpoint_text(const struct endpoint *e, const char *key, char *buf, size_t n)
+const char *svfields_endpoint_text(const struct endpoint *e, const char *key, char *buf, size_t n)
 {
 	if (!strcmp(key, "endpoint_name"))
 		return str_text(e->endpoint_name, buf, n);
@@ -231,7 +231,7 @@ const char *svf_endpoint_text(const struct endpoint *e, const char *key, char *b
 	return NULL;
 }
 
-const char *svf_workergroup_text(const struct workergroup *g, const char *key, char *buf,
+const char *svfields_workergroup_text(const struct workergroup *g, const char *key, char *buf,
 				 size_t n)
 {
 	if (!strcmp(key, "id"))
@@ -266,7 +266,7 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
-void svf_endpoint_copy(struct endpoint *dst, const struct endpoint *src)
+void svfields_endpoint_copy(struct endpoint *dst, const struct endpoint *src)
 {
 	*dst = *src;
 	dst->endpoint_name = dup_or_null(src->endpoint_name);
@@ -274,7 +274,7 @@ void svf_endpoint_copy(struct endpoint *dst, const struct endpoint *src)
 	dst->created_at = dup_or_null(src->created_at);
 }
 
-void svf_workergroup_copy(struct workergroup *dst, const struct workergroup *src)
+void svfields_workergroup_copy(struct workergroup *dst, const struct workergroup *src)
 {
 	*dst = *src;
 	dst->endpoint_name = dup_or_null(src->endpoint_name);
@@ -286,14 +286,14 @@ void svf_workergroup_copy(struct workergroup *dst, const struct workergroup *src
 
 
 /* Check text against d; its trimmed form into t and its number into *v. */
-static bool take(const struct svf_def *d, const char *key, const char *text, char *t, size_t tn,
+static bool take(const struct svfields_def *d, const char *key, const char *text, char *t, size_t tn,
 		 double *v, char *err, size_t n)
 {
 	if (!d) {
 		snprintf(err, n, "%s is not a field here", key ? key : "?");
 		return false;
 	}
-	if (!svf_check(d, text, err, n))
+	if (!svfields_check(d, text, err, n))
 		return false;
 	trimmed(text ? text : "", t, tn);
 	*v = 0;
@@ -308,11 +308,11 @@ static void set_str(char **dst, const char *s)
 	*dst = xstrdup(s);
 }
 
-bool svf_endpoint_set(struct endpoint *e, const char *key, const char *text, char *err, size_t n)
+bool svfields_endpoint_set(struct endpoint *e, const char *key, const char *text, char *err, size_t n)
 {
 	char t[QUERY_MAX + ARGS_MAX + 2];
 	double v;
-	if (!take(svf_def(SVF_ENDPOINT, key), key, text, t, sizeof t, &v, err, n))
+	if (!take(svfields_def(SVF_ENDPOINT, key), key, text, t, sizeof t, &v, err, n))
 		return false;
 	if (!strcmp(key, "endpoint_name"))
 		set_str(&e->endpoint_name, t);
@@ -329,12 +329,12 @@ bool svf_endpoint_set(struct endpoint *e, const char *key, const char *text, cha
 	return true;
 }
 
-bool svf_workergroup_set(struct workergroup *g, const char *key, const char *text, char *err,
+bool svfields_workergroup_set(struct workergroup *g, const char *key, const char *text, char *err,
 			 size_t n)
 {
 	char t[QUERY_MAX + ARGS_MAX + 2];
 	double v;
-	if (!take(svf_def(SVF_WORKERGROUP, key), key, text, t, sizeof t, &v, err, n))
+	if (!take(svfields_def(SVF_WORKERGROUP, key), key, text, t, sizeof t, &v, err, n))
 		return false;
 	if (!strcmp(key, "template_hash"))
 		set_str(&g->template_hash, t);
@@ -357,7 +357,7 @@ bool svf_workergroup_set(struct workergroup *g, const char *key, const char *tex
 	return true;
 }
 
-bool svf_endpoint_consistent(const struct endpoint *e, const char **field, char *err, size_t n)
+bool svfields_endpoint_consistent(const struct endpoint *e, const char **field, char *err, size_t n)
 {
 	if (e->cold_workers > e->max_workers) {
 		*field = "cold_workers";
@@ -368,7 +368,7 @@ bool svf_endpoint_consistent(const struct endpoint *e, const char **field, char 
 	return true;
 }
 
-bool svf_workergroup_consistent(const struct workergroup *g, const char **field, char *err,
+bool svfields_workergroup_consistent(const struct workergroup *g, const char **field, char *err,
 				size_t n)
 {
 	if ((!g->template_hash || !g->template_hash[0]) && g->template_id <= 0) {
@@ -379,7 +379,7 @@ bool svf_workergroup_consistent(const struct workergroup *g, const char **field,
 	return true;
 }
 
-void svf_workers_cells(const struct workers_health *h, bool have, char *workers, size_t wn,
+void svfields_workers_cells(const struct workers_health *h, bool have, char *workers, size_t wn,
 		       char *load, size_t ln)
 {
 	if (!have) {

@@ -34,7 +34,7 @@ enum svf_kind {
 #define SVF_EDIT 0x2u     /* in the edit form (sent when changed) */
 #define SVF_REQUIRED 0x4u /* not empty */
 
-struct svf_def {
+struct svfields_def {
 	const char *key;    /* the service's name (the form's field name) */
 	const char *label;  /* "target_util (0-1)" */
 	enum svf_kind kind;
@@ -44,37 +44,37 @@ struct svf_def {
 };
 
 /* The fields of a target in form order; *n gets the count. */
-const struct svf_def *svf_defs(enum svf_target t, size_t *n);
+const struct svfields_def *svfields_defs(enum svf_target t, size_t *n);
 /* The field called key, or NULL. */
-const struct svf_def *svf_def(enum svf_target t, const char *key);
+const struct svfields_def *svfields_def(enum svf_target t, const char *key);
 
 /* Is text a valid value of d?  False with a message in err ("target_util
  * must be between 0 and 1", "unknown field gpu_nam (did you mean
  * gpu_name?) at column 1"). Leading and trailing blanks are ignored. */
-bool svf_check(const struct svf_def *d, const char *text, char *err, size_t n);
+bool svfields_check(const struct svfields_def *d, const char *text, char *err, size_t n);
 
 /* The value of field key of e (g) as text, into buf: "0.9", "10", the name;
  * "" for a missing number (NAN) or string; NULL when key is not mapped. */
-const char *svf_endpoint_text(const struct endpoint *e, const char *key, char *buf, size_t n);
-const char *svf_workergroup_text(const struct workergroup *g, const char *key, char *buf,
+const char *svfields_endpoint_text(const struct endpoint *e, const char *key, char *buf, size_t n);
+const char *svfields_workergroup_text(const struct workergroup *g, const char *key, char *buf,
 				 size_t n);
 
-/* Deep copies (strings malloc'd); released with endpoint_clear() and
- * workergroup_clear() (model.h). */
-void svf_endpoint_copy(struct endpoint *dst, const struct endpoint *src);
-void svf_workergroup_copy(struct workergroup *dst, const struct workergroup *src);
+/* Deep copies (strings malloc'd); released with model_endpoint_clear() and
+ * model_workergroup_clear() (model.h). */
+void svfields_endpoint_copy(struct endpoint *dst, const struct endpoint *src);
+void svfields_workergroup_copy(struct workergroup *dst, const struct workergroup *src);
 
 /* Check text and store it in field key of e (g).  False with err (nothing
  * changed) when it is invalid or key is not a field of the target. */
-bool svf_endpoint_set(struct endpoint *e, const char *key, const char *text, char *err, size_t n);
-bool svf_workergroup_set(struct workergroup *g, const char *key, const char *text, char *err,
+bool svfields_endpoint_set(struct endpoint *e, const char *key, const char *text, char *err, size_t n);
+bool svfields_workergroup_set(struct workergroup *g, const char *key, const char *text, char *err,
 			 size_t n);
 
 /* Checks across fields, after every field was set: false with the field
  * to blame in *field and a message in err (cold_workers above
  * max_workers). */
-bool svf_endpoint_consistent(const struct endpoint *e, const char **field, char *err, size_t n);
-bool svf_workergroup_consistent(const struct workergroup *g, const char **field, char *err,
+bool svfields_endpoint_consistent(const struct endpoint *e, const char **field, char *err, size_t n);
+bool svfields_workergroup_consistent(const struct workergroup *g, const char **field, char *err,
 				size_t n);
 
 /* ---- the --dump tables --------------------------------------------------- */
@@ -82,7 +82,7 @@ bool svf_workergroup_consistent(const struct workergroup *g, const char **field,
 /* The worker health of an endpoint for a table cell: "5 (3 run 1 load 0
  * idle 1 err)" and "42.0/120.0"; "?" for both when have is false (the
  * fetch failed). */
-void svf_workers_cells(const struct workers_health *h, bool have, char *workers, size_t wn,
+void svfields_workers_cells(const struct workers_health *h, bool have, char *workers, size_t wn,
 		       char *load, size_t ln);
 
 #endif

@@ -16,7 +16,6 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "state/money.h"
 #include "base/util.h"
 
 enum part_kind { PART_INST, PART_USER, PART_WG, PART_EP };
@@ -63,13 +62,13 @@ static void part_unref(struct part *p)
 	case PART_INST: {
 		const struct instance **v = p->v;
 		for (size_t i = 0; i < p->n; i++)
-			irow_unref(irow_of(v[i]));
+			instance_row_unref(irow_of(v[i]));
 		free(p->v);
 		break;
 	}
-	case PART_USER: user_free(p->v); break;
-	case PART_WG: workergroups_free(p->v, p->n); break;
-	case PART_EP: endpoints_free(p->v, p->n); break;
+	case PART_USER: model_user_free(p->v); break;
+	case PART_WG: model_workergroups_free(p->v, p->n); break;
+	case PART_EP: model_endpoints_free(p->v, p->n); break;
 	}
 	free(p);
 }
@@ -176,7 +175,7 @@ void model_free(struct model *m)
 	free(m->announced);
 	free(m->states);
 	for (size_t i = 0; i < m->nresults; i++)
-		call_result_free(&m->results[i]);
+		model_call_result_free(&m->results[i]);
 	pthread_mutex_destroy(&m->mu);
 	free(m);
 }
@@ -253,7 +252,7 @@ static size_t newly_failed_locked(struct model *m, const struct instance *const 
 	size_t nf = 0, nnew = 0;
 	long *fresh = xcalloc(n ? n : 1, sizeof *fresh);
 	for (size_t i = 0; i < n; i++) {
-		if (!inst_state_failed(v[i]->state))
+		if (!instance_state_failed(v[i]->state))
 			continue;
 		long key = v[i]->id * (long)IS__COUNT + (long)v[i]->state;
 		now_failed[nf++] = key;
@@ -319,15 +318,15 @@ static void announce_changes(struct model *m, const struct snap *s, const struct
 			     size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		const struct instance *x = snapshot_find_instance(&s->pub, ch[i].id);
+		const struct instance *x = model_snapshot_find(&s->pub, ch[i].id);
 		if (!x)
 			continue;
-		enum ev_level l = inst_state_failed(x->state) ? EV_WARN
+		enum ev_level l = instance_state_failed(x->state) ? EV_WARN
 				  : x->state == IS_RUNNING  ? EV_OK
 							    : EV_INFO;
 		model_event(m, l, -1, 0, x->id, EVF_QUIET | EVF_STATE, "instance %ld (%s): %s -> %s",
-			    x->id, x->label[0] ? x->label : x->gpu_name, inst_state_name(ch[i].state),
-			    inst_state_name(x->state));
+			    x->id, x->label[0] ? x->label : x->gpu_name, instance_state_name(ch[i].state),
+			    instance_state_name(x->state));
 	}
 }
 
@@ -335,12 +334,12 @@ static void announce_changes(struct model *m, const struct snap *s, const struct
 static void announce(struct model *m, const struct snap *s, const long *fresh, size_t nfresh)
 {
 	for (size_t i = 0; i < nfresh; i++) {
-		const struct instance *x = snapshot_find_instance(&s->pub, fresh[i]);
+		const struct instance *x = model_snapshot_find(&s->pub, fresh[i]);
 		if (!x)
 			continue;
 		model_event(m, EV_ERROR, -1, 0, x->id, EVF_FAILED_INSTANCE,
 			    "instance %ld (%s) is %s%s%s: destroy it and rent another offer", x->id,
-			    x->label[0] ? x->label : x->gpu_name, inst_state_name(x->state),
+			    x->label[0] ? x->label : x->gpu_name, instance_state_name(x->state),
 			    x->status_msg[0] ? ": " : "", x->status_msg);
 	}
 }
@@ -352,7 +351,7 @@ void model_publish_rows(struct model *m, struct irow *const *rows, size_t n,
 	 * records, each holding a reference (8 bytes a row per publish) */
 	const struct instance **v = n ? xmalloc(n * sizeof *v) : NULL;
 	for (size_t i = 0; i < n; i++)
-		v[i] = &irow_ref(rows[i])->x;
+		v[i] = &instance_row_ref(rows[i])->x;
 	struct part *p = part_new(PART_INST, v, n);
 	pthread_mutex_lock(&m->mu);
 	struct snap *s = snap_clone(m->cur);
@@ -384,99 +383,12 @@ void model_set_instances(struct model *m, struct instance *v, size_t n, double n
 		qsort(v, n, sizeof *v, cmp_inst_id);
 	struct irow **rows = n ? xmalloc(n * sizeof *rows) : NULL;
 	for (size_t i = 0; i < n; i++)
-		rows[i] = irow_new(&v[i]);
+		rows[i] = instance_row_new(&v[i]);
 	free(v);
 	model_publish_rows(m, rows, n, NULL, now);
 	for (size_t i = 0; i < n; i++)
-		irow_unref(rows[i]);
+		instance_row_unref(rows[i]);
 	free(rows);
-}
-
-struct irow *irow_new(struct instance *x)
-{
-	static atomic_uint_fast64_t revs;
-	struct irow *r = xmalloc(sizeof *r);
-	atomic_init(&r->refs, 1);
-	r->x = *x;
-	r->x.rev = atomic_fetch_add(&revs, 1) + 1;
-	memset(x, 0, sizeof *x);
-	return r;
-}
-
-static bool same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
-}
-
-static bool same_num(double a, double b)
-{
-	return a == b || (isnan(a) && isnan(b));
-}
-
-static bool same_kv(const struct kv *a, const struct kv *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!same_str(a[i].key, b[i].key) || !same_str(a[i].value, b[i].value))
-			return false;
-	return true;
-}
-
-bool instance_same(const struct instance *a, const struct instance *b)
-{
-	if (a->id != b->id || a->state != b->state || a->machine_id != b->machine_id ||
-	    a->host_id != b->host_id || a->num_gpus != b->num_gpus || a->is_bid != b->is_bid ||
-	    a->ssh_port != b->ssh_port || a->direct_ssh_port != b->direct_ssh_port ||
-	    a->template_id != b->template_id || a->nports != b->nports ||
-	    a->nfields != b->nfields || a->nenv != b->nenv)
-		return false;
-	const char *const sa[] = { a->label,	 a->actual_status,    a->intended_status,
-				   a->cur_state, a->next_state,	      a->status_msg,
-				   a->gpu_name,	 a->image,	      a->runtype,
-				   a->ssh_host,	 a->public_ip,	      a->geolocation,
-				   a->verification, a->template_hash_id, a->template_name };
-	const char *const sb[] = { b->label,	 b->actual_status,    b->intended_status,
-				   b->cur_state, b->next_state,	      b->status_msg,
-				   b->gpu_name,	 b->image,	      b->runtype,
-				   b->ssh_host,	 b->public_ip,	      b->geolocation,
-				   b->verification, b->template_hash_id, b->template_name };
-	for (size_t i = 0; i < sizeof sa / sizeof *sa; i++)
-		if (!same_str(sa[i], sb[i]))
-			return false;
-	const double na[] = { a->gpu_ram,    a->gpu_totalram, a->gpu_util,   a->gpu_temp,
-			      a->cpu_cores,  a->cpu_ram,      a->disk_space, a->disk_usage,
-			      a->inet_up,    a->inet_down,    a->dph_base,   a->dph_total,
-			      a->storage_cost, a->storage_total_cost, a->min_bid, a->bid_price,
-			      a->start_date, a->end_date,     a->uptime_mins, a->reliability,
-			      a->credit_balance, a->credit_discount, a->ondemand };
-	const double nb[] = { b->gpu_ram,    b->gpu_totalram, b->gpu_util,   b->gpu_temp,
-			      b->cpu_cores,  b->cpu_ram,      b->disk_space, b->disk_usage,
-			      b->inet_up,    b->inet_down,    b->dph_base,   b->dph_total,
-			      b->storage_cost, b->storage_total_cost, b->min_bid, b->bid_price,
-			      b->start_date, b->end_date,     b->uptime_mins, b->reliability,
-			      b->credit_balance, b->credit_discount, b->ondemand };
-	for (size_t i = 0; i < sizeof na / sizeof *na; i++)
-		if (!same_num(na[i], nb[i]))
-			return false;
-	for (size_t i = 0; i < a->nports; i++)
-		if (a->ports[i].container_port != b->ports[i].container_port ||
-		    a->ports[i].host_port != b->ports[i].host_port ||
-		    strcmp(a->ports[i].proto, b->ports[i].proto) != 0)
-			return false;
-	return same_kv(a->fields, b->fields, a->nfields) && same_kv(a->env, b->env, a->nenv);
-}
-
-struct irow *irow_ref(struct irow *r)
-{
-	atomic_fetch_add(&r->refs, 1);
-	return r;
-}
-
-void irow_unref(struct irow *r)
-{
-	if (!r || atomic_fetch_sub(&r->refs, 1) != 1)
-		return;
-	instance_clear(&r->x);
-	free(r);
 }
 
 void model_instances_ok(struct model *m, const struct inst_progress *pr, double now)
@@ -627,7 +539,7 @@ void model_set_actions_waiting(struct model *m, int n)
 	model_wake(m);
 }
 
-void call_result_free(struct call_result *r)
+void model_call_result_free(struct call_result *r)
 {
 	if (r->value) {
 		if (r->free_value)
@@ -642,7 +554,7 @@ void call_result_free(struct call_result *r)
 static void result_remove(struct model *m, size_t i, bool free_it)
 {
 	if (free_it)
-		call_result_free(&m->results[i]);
+		model_call_result_free(&m->results[i]);
 	memmove(m->results + i, m->results + i + 1, (m->nresults - i - 1) * sizeof *m->results);
 	m->nresults--;
 }
@@ -669,7 +581,7 @@ void model_put_result(struct model *m, const struct call_result *r)
 	pthread_mutex_unlock(&m->mu);
 	model_wake(m); /* the view waiting for this answer draws it now, not at its next tick */
 	for (size_t i = 0; i < nold; i++) /* values freed with no lock held */
-		call_result_free(&old[i]);
+		model_call_result_free(&old[i]);
 }
 
 bool model_take_result(struct model *m, int req_id, struct call_result *out)
@@ -691,7 +603,7 @@ void model_drop_result(struct model *m, int req_id)
 {
 	struct call_result r;
 	if (model_take_result(m, req_id, &r))
-		call_result_free(&r);
+		model_call_result_free(&r);
 }
 
 uint64_t model_event(struct model *m, enum ev_level lvl, int job_kind, int job_id,
@@ -736,121 +648,11 @@ size_t model_events(struct model *m, uint64_t after, struct event *out, size_t m
 	return n;
 }
 
-static int streq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
-
-enum inst_state model_derive_state(const char *actual, const char *intended, const char *cur,
-				   const char *next)
-{
-	bool want_stop = streq(intended, "stopped");
-	bool want_run = streq(intended, "running") || !intended || !*intended;
-	if (!actual || !*actual)
-		return (want_stop && (streq(cur, "stopped") || streq(next, "stopped"))) ? IS_STOPPED
-											: IS_PROVISIONING;
-	if (streq(actual, "running"))
-		return want_stop ? IS_STOPPING : IS_RUNNING;
-	if (streq(actual, "loading"))
-		return want_stop ? IS_STOPPING : IS_LOADING;
-	if (streq(actual, "rebooting"))
-		return IS_REBOOTING;
-	if (streq(actual, "stopped") || streq(actual, "exited")) {
-		if (want_stop)
-			return IS_STOPPED;
-		if (want_run && (streq(cur, "stopped") || streq(cur, "unloaded")) &&
-		    streq(next, "running"))
-			return IS_STARTING;
-		if (streq(actual, "stopped"))
-			return IS_STOPPED;
-		return IS_EXITED;
-	}
-	if (streq(actual, "created"))
-		return want_stop ? IS_STOPPED : IS_CREATED;
-	if (streq(actual, "unknown"))
-		return IS_UNKNOWN;
-	if (streq(actual, "offline"))
-		return IS_OFFLINE;
-	if (streq(actual, "frozen"))
-		return IS_FROZEN;
-	return IS_OTHER;
-}
-
-enum inst_state instance_state(const struct instance *x)
-{
-	enum inst_state s = model_derive_state(x->actual_status, x->intended_status, x->cur_state,
-					       x->next_state);
-	if (x->is_bid && (s == IS_STOPPED || s == IS_EXITED) && x->status_msg &&
-	    strcasestr(x->status_msg, "outbid"))
-		return IS_OUTBID;
-	return s;
-}
-
-const char *inst_state_name(enum inst_state s)
-{
-	static const char *const names[IS__COUNT] = {
-		[IS_PROVISIONING] = "provisioning", [IS_LOADING] = "loading",
-		[IS_RUNNING] = "running",           [IS_STOPPING] = "stopping",
-		[IS_STOPPED] = "stopped",           [IS_OUTBID] = "outbid",
-		[IS_STARTING] = "starting",
-		[IS_REBOOTING] = "rebooting",       [IS_EXITED] = "crashed",
-		[IS_CREATED] = "failed start",      [IS_UNKNOWN] = "unknown",
-		[IS_OFFLINE] = "offline",           [IS_FROZEN] = "frozen",
-		[IS_OTHER] = "other",
-	};
-	return (unsigned)s < IS__COUNT ? names[s] : "other";
-}
-
-enum inst_group inst_state_group(enum inst_state s)
-{
-	switch (s) {
-	case IS_RUNNING: return IG_RUNNING;
-	case IS_PROVISIONING: case IS_LOADING: case IS_STARTING: case IS_REBOOTING:
-		return IG_BOOTING;
-	case IS_STOPPED: case IS_STOPPING: return IG_STOPPED;
-	case IS_EXITED: case IS_CREATED: case IS_UNKNOWN: case IS_OFFLINE: return IG_FAILED;
-	case IS_OUTBID: return IG_OUTBID;
-	case IS_FROZEN: case IS_OTHER: case IS__COUNT: break;
-	}
-	return IG_OTHER;
-}
-
-const char *inst_group_name(enum inst_group g)
-{
-	switch (g) {
-	case IG_RUNNING: return "running";
-	case IG_BOOTING: return "booting";
-	case IG_STOPPED: return "stopped";
-	case IG_FAILED: return "failed";
-	case IG_OUTBID: return "outbid";
-	case IG_OTHER: case IG__COUNT: break;
-	}
-	return "other";
-}
-
-bool inst_state_failed(enum inst_state s)
-{
-	return inst_state_group(s) == IG_FAILED;
-}
-
-bool inst_state_billing_compute(enum inst_state s)
-{
-	return s == IS_RUNNING || s == IS_LOADING || s == IS_STOPPING || s == IS_REBOOTING;
-}
-
-double model_burn_rate(const struct instance *const *v, size_t n)
-{
-	double total = 0;
-	for (size_t i = 0; i < n; i++) { /* the $/H column's figure, row by row */
-		double r = money_row_rate(v[i]);
-		if (isfinite(r))
-			total += r;
-	}
-	return total;
-}
-
 void model_count_states(const struct instance *const *v, size_t n, struct state_counts *c)
 {
 	memset(c, 0, sizeof *c);
 	for (size_t i = 0; i < n; i++)
-		switch (inst_state_group(v[i]->state)) {
+		switch (instance_state_group(v[i]->state)) {
 		case IG_RUNNING: c->running++; break;
 		case IG_BOOTING: c->booting++; break;
 		case IG_STOPPED: c->stopped++; break;
@@ -860,15 +662,7 @@ void model_count_states(const struct instance *const *v, size_t n, struct state_
 		}
 }
 
-enum figure_kind model_burn_figure(const struct snapshot *s, double *burn)
-{
-	*burn = model_burn_rate(s->instances, s->ninstances);
-	if (!s->progress.partial)
-		return FIG_EXACT;
-	return *burn > 0 ? FIG_AT_LEAST : FIG_UNKNOWN;
-}
-
-const struct instance *snapshot_find_instance(const struct snapshot *s, long id)
+const struct instance *model_snapshot_find(const struct snapshot *s, long id)
 {
 	size_t lo = 0, hi = s->ninstances; /* the rows are sorted by id */
 	while (lo < hi) {
@@ -884,7 +678,7 @@ const struct instance *snapshot_find_instance(const struct snapshot *s, long id)
 	return NULL;
 }
 
-bool snapshot_pending(const struct snapshot *s, long instance_id, int kind)
+bool model_snapshot_pending(const struct snapshot *s, long instance_id, int kind)
 {
 	for (size_t i = 0; i < s->npending; i++)
 		if (s->pending[i].instance_id == instance_id && (kind < 0 || s->pending[i].kind == kind))
@@ -892,7 +686,7 @@ bool snapshot_pending(const struct snapshot *s, long instance_id, int kind)
 	return false;
 }
 
-const struct unsure *snapshot_unsure(const struct snapshot *s, long instance_id)
+const struct unsure *model_snapshot_unsure(const struct snapshot *s, long instance_id)
 {
 	for (size_t i = 0; i < s->nunsure; i++)
 		if (s->unsure[i].instance_id == instance_id)
@@ -900,157 +694,7 @@ const struct unsure *snapshot_unsure(const struct snapshot *s, long instance_id)
 	return NULL;
 }
 
-bool instance_ssh_target(const struct instance *x, char *host, size_t n, int *port)
-{
-	if (x->public_ip[0] && x->direct_ssh_port > 0) {
-		util_strlcpy(host, x->public_ip, n);
-		*port = x->direct_ssh_port;
-		return true;
-	}
-	if (x->ssh_host[0] && x->ssh_port > 0) {
-		util_strlcpy(host, x->ssh_host, n);
-		*port = x->ssh_port;
-		return true;
-	}
-	return false;
-}
-
-bool instance_ssh_route(const struct instance *x, enum ssh_route r, char *host, size_t n,
-			int *port)
-{
-	switch (r) {
-	case SSH_DIRECT:
-		if (!x->public_ip[0] || x->direct_ssh_port <= 0)
-			return false;
-		util_strlcpy(host, x->public_ip, n);
-		*port = x->direct_ssh_port;
-		return true;
-	case SSH_PROXY:
-		if (!x->ssh_host[0] || x->ssh_port <= 0)
-			return false;
-		util_strlcpy(host, x->ssh_host, n);
-		*port = x->ssh_port;
-		return true;
-	case SSH_ASK:
-		return instance_ssh_target(x, host, n, port);
-	}
-	return false;
-}
-
-bool instance_ssh_pick(const struct instance *x, enum ssh_route pref, enum ssh_route *out)
-{
-	char h[8];
-	int p;
-	bool direct = instance_ssh_route(x, SSH_DIRECT, h, sizeof h, &p);
-	bool proxy = instance_ssh_route(x, SSH_PROXY, h, sizeof h, &p);
-	if (!direct && !proxy)
-		return false;
-	if (direct && proxy)
-		*out = pref;
-	else
-		*out = direct ? SSH_DIRECT : SSH_PROXY;
-	return true;
-}
-
-/* ---- interned strings --------------------------------------------------- */
-
-#define INTERN_SLOTS 8192         /* open addressing, power of two */
-#define INTERN_MAX 4096           /* entries, at most half full */
-#define INTERN_POOL (256 * 1024)  /* bytes of string text */
-
-static struct {
-	pthread_mutex_t mu;
-	const char *s[INTERN_SLOTS];
-	size_t len[INTERN_SLOTS];
-	bool flag[INTERN_SLOTS];
-	bool classified[INTERN_SLOTS]; /* flag holds classify's answer (a value interned
-					  first, unclassified, is classified when first
-					  interned as a key) */
-	size_t count, used;
-	char pool[INTERN_POOL];
-} intern = { .mu = PTHREAD_MUTEX_INITIALIZER };
-
-const char *model_intern(const char *s, size_t len, bool (*classify)(const char *), bool *flag)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	const char *r = NULL;
-	pthread_mutex_lock(&intern.mu);
-	size_t at = (size_t)h & (INTERN_SLOTS - 1);
-	while (intern.s[at] && !(intern.len[at] == len && !memcmp(intern.s[at], s, len)))
-		at = (at + 1) & (INTERN_SLOTS - 1);
-	if (intern.s[at]) {
-		r = intern.s[at];
-		if (classify && !intern.classified[at]) {
-			intern.flag[at] = classify(r);
-			intern.classified[at] = true;
-		}
-	} else if (intern.count < INTERN_MAX && intern.used + len + 1 <= INTERN_POOL &&
-		   !memchr(s, '\0', len)) {
-		char *c = intern.pool + intern.used;
-		memcpy(c, s, len);
-		c[len] = '\0';
-		intern.used += len + 1;
-		intern.count++;
-		intern.len[at] = len;
-		intern.flag[at] = classify ? classify(c) : false;
-		intern.classified[at] = classify != NULL;
-		intern.s[at] = c;
-		r = c;
-	}
-	if (r && flag)
-		*flag = intern.flag[at];
-	pthread_mutex_unlock(&intern.mu);
-	return r;
-}
-
-bool model_interned(const char *p)
-{
-	return p >= intern.pool && p < intern.pool + INTERN_POOL;
-}
-
-void kv_free(struct kv *v, size_t n)
-{
-	(void)n; /* json_map_fields() packs a list, texts and all, in one block */
-	free(v);
-}
-
-void instance_clear(struct instance *x)
-{
-	char **strs[] = { &x->label, &x->actual_status, &x->intended_status, &x->cur_state,
-			  &x->next_state, &x->status_msg, &x->gpu_name, &x->image, &x->runtype,
-			  &x->ssh_host, &x->public_ip, &x->geolocation, &x->verification,
-			  &x->template_hash_id, &x->template_name };
-	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
-		if (!model_interned(*strs[i])) /* repeated values are interned (json_map) */
-			free(*strs[i]);
-		*strs[i] = NULL;
-	}
-	free(x->ports);
-	x->ports = NULL;
-	kv_free(x->fields, x->nfields);
-	x->fields = NULL;
-	x->nfields = 0;
-	/* the env list is built item by item (map_env), not packed: free each */
-	for (size_t i = 0; i < x->nenv; i++) {
-		explicit_bzero(x->env[i].value, strlen(x->env[i].value));
-		free(x->env[i].key);
-		free(x->env[i].value);
-	}
-	free(x->env);
-	x->env = NULL;
-	x->nenv = 0;
-}
-
-void instances_free(struct instance *v, size_t n)
-{
-	for (size_t i = 0; v && i < n; i++)
-		instance_clear(&v[i]);
-	free(v);
-}
-
-void user_free(struct user *u)
+void model_user_free(struct user *u)
 {
 	if (!u)
 		return;
@@ -1059,11 +703,11 @@ void user_free(struct user *u)
 	free(u->fullname);
 	free(u->tfa_status);
 	free(u->ssh_key);
-	kv_free(u->fields, u->nfields);
+	instance_kv_free(u->fields, u->nfields);
 	free(u);
 }
 
-void workergroup_clear(struct workergroup *g)
+void model_workergroup_clear(struct workergroup *g)
 {
 	free(g->endpoint_name);
 	free(g->template_hash);
@@ -1073,14 +717,14 @@ void workergroup_clear(struct workergroup *g)
 	memset(g, 0, sizeof *g);
 }
 
-void workergroups_free(struct workergroup *v, size_t n)
+void model_workergroups_free(struct workergroup *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++)
-		workergroup_clear(&v[i]);
+		model_workergroup_clear(&v[i]);
 	free(v);
 }
 
-void endpoint_clear(struct endpoint *e)
+void model_endpoint_clear(struct endpoint *e)
 {
 	free(e->endpoint_name);
 	free(e->endpoint_state);
@@ -1088,36 +732,9 @@ void endpoint_clear(struct endpoint *e)
 	memset(e, 0, sizeof *e);
 }
 
-void endpoints_free(struct endpoint *v, size_t n)
+void model_endpoints_free(struct endpoint *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++)
-		endpoint_clear(&v[i]);
+		model_endpoint_clear(&v[i]);
 	free(v);
-}
-
-enum bid_ask instance_bid_ask(const struct instance *x, double bid)
-{
-	if (isfinite(x->min_bid) && bid < x->min_bid)
-		return BID_ASK_LOW;
-	if (x->ondemand > 0 && bid > x->ondemand)
-		return BID_ASK_HIGH;
-	return BID_ASK_NONE;
-}
-
-bool instance_was_outbid(const struct instance *x)
-{
-	return x->state == IS_OUTBID;
-}
-
-bool instance_never_started(const struct instance *x)
-{
-	if (x->state == IS_CREATED)
-		return true;
-	return x->state == IS_EXITED && x->status_msg &&
-	       strncasecmp(x->status_msg, "Error response from daemon", 26) == 0;
-}
-
-bool instance_prepay_asks(const struct instance *x)
-{
-	return inst_state_failed(x->state);
 }

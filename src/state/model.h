@@ -23,111 +23,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/apierr.h"
-#include "base/config.h" /* enum ssh_route */
-
-/* Display state derived from actual/intended/cur/next status (model_derive_state). */
-enum inst_state {
-	IS_PROVISIONING, /* actual_status null: being provisioned */
-	IS_LOADING,      /* image downloading */
-	IS_RUNNING,
-	IS_STOPPING,     /* intended stopped, still running */
-	IS_STOPPED,      /* stopped by the user (intended_status stopped) */
-	IS_OUTBID,       /* an interruptible stopped by a higher bid (instance_state) */
-	IS_STARTING,     /* intended running again after a stop, not yet up */
-	IS_REBOOTING,
-	IS_EXITED,       /* crashed: exited while intended running (failure) */
-	IS_CREATED,      /* failed start with a Docker error (failure) */
-	IS_UNKNOWN,      /* no heartbeat from the host (failure) */
-	IS_OFFLINE,      /* host disconnected (failure) */
-	IS_FROZEN,
-	IS_OTHER,
-	IS__COUNT
-};
-
-struct kv {          /* one field as received, for the detail view */
-	char *key;
-	char *value;      /* JSON text of the value, sanitised; secrets masked */
-};
-
-struct port_map {
-	int container_port;
-	char proto[8];    /* "tcp" / "udp" */
-	int host_port;
-};
-
-struct instance {
-	long id;
-	uint64_t rev;         /* the record's version: a new number for every irow made
-				 (irow_new), kept while a sweep finds it unchanged; a
-				 view reformats a row only when its rev moved */
-	char *label;
-	char *actual_status;  /* "" while provisioning (null) */
-	char *intended_status;
-	char *cur_state, *next_state;
-	char *status_msg;
-	enum inst_state state;
-	long machine_id, host_id;
-	int num_gpus;
-	char *gpu_name;
-	double gpu_ram;       /* MB per GPU */
-	double gpu_totalram;  /* MB */
-	double gpu_util;      /* %, NAN when unknown */
-	double gpu_temp;      /* degrees C, NAN when unknown */
-	double cpu_cores;     /* cpu_cores_effective */
-	double cpu_ram;       /* MB */
-	double disk_space;    /* GB */
-	double disk_usage;    /* GB, NAN or <0 when unknown */
-	double inet_up, inet_down;     /* Mbit/s */
-	double dph_base, dph_total;    /* $/hour */
-	double storage_cost;           /* $/GB/month */
-	double storage_total_cost;     /* $/hour */
-	bool is_bid;                   /* interruptible */
-	double min_bid;                /* $/hour */
-	double bid_price;              /* $/hour, NAN when not an interruptible */
-	char *image;                   /* image_uuid */
-	char *runtype;                 /* image_runtype */
-	char *ssh_host;                /* proxy SSH host */
-	int ssh_port;                  /* proxy SSH port (already +1 for jupyter runtypes) */
-	char *public_ip;
-	int direct_ssh_port;           /* ports["22/tcp"][0].HostPort, 0 when none */
-	struct port_map *ports;
-	size_t nports;
-	double start_date, end_date;   /* epoch seconds, NAN when unknown */
-	double uptime_mins;
-	double reliability;            /* 0-1 */
-	char *geolocation, *verification;
-	long template_id;
-	char *template_hash_id, *template_name;
-	double credit_balance;         /* prepaid credit left on the instance, $, NAN if not sent */
-	double credit_discount;        /* the prepay's discount on what that credit pays, 0-1, NAN */
-	double ondemand;               /* $/hour: the machine's listed on-demand price for these
-					  GPUs (search.gpuCostPerHour), NAN if not sent */
-	struct kv *fields;             /* every field as received (sorted by key; env values masked) */
-	size_t nfields;
-	struct kv *env;                /* extra_env in order: key = name, value = the value in
-					  clear (sanitised, not JSON); shown masked, one revealed
-					  on request; never printed by --dump */
-	size_t nenv;
-};
-
-/* One instance row shared between snapshots: the poller keeps its rows as
- * irows, and a snapshot points at their records (snapshot.instances), so an
- * unchanged row costs a pointer and a reference, not a copy, and two
- * snapshots show the same row at the same address.  The record is immutable
- * once made an irow. */
-struct irow {
-	atomic_int refs;
-	struct instance x;
-};
-/* Takes over the contents of *x (which is zeroed); refs 1; gives the
- * record a new rev (any thread: the counter is atomic). */
-struct irow *irow_new(struct instance *x);
-/* Are two records the same in every field kept (strings, numbers, ports,
- * the received fields and env)?  rev is not compared.  Pure. */
-bool instance_same(const struct instance *a, const struct instance *b);
-struct irow *irow_ref(struct irow *r);
-void irow_unref(struct irow *r);   /* NULL ok; frees at the last reference */
+#include "net/apierr.h"
+#include "base/config.h"
+#include "state/instance.h"
+#include "state/intern.h"
 
 /* Where the instance list stands: rentop fetches it in sweeps of pages and
  * publishes after every page, so until a first sweep is complete the list
@@ -268,7 +167,7 @@ void model_release(const struct snapshot *s);
 uint64_t model_generation(struct model *m);
 
 /* Poller thread (writer).  The arrays are taken over (freed with
- * workergroups_free() etc. when the last snapshot using them goes;
+ * model_workergroups_free() etc. when the last snapshot using them goes;
  * model_set_instances makes each instance an irow and frees v at once). */
 void model_set_instances(struct model *m, struct instance *v, size_t n, double now);
 /* Poller thread: publish the rows it holds (sorted by id, each referenced
@@ -318,12 +217,12 @@ struct call_result {
  * MODEL_MAX_RESULTS untaken results the oldest is freed. */
 void model_put_result(struct model *m, const struct call_result *r);
 /* UI thread (any thread): take the result of req_id: true and *out filled;
- * the value is then the caller's (free it with call_result_free). */
+ * the value is then the caller's (free it with model_call_result_free). */
 bool model_take_result(struct model *m, int req_id, struct call_result *out);
 /* Any thread: drop an untaken result (a view that went away). */
 void model_drop_result(struct model *m, int req_id);
 /* Free a taken result's value. */
-void call_result_free(struct call_result *r);
+void model_call_result_free(struct call_result *r);
 
 /* Any thread: append an event (the text is formatted, then sanitised). */
 uint64_t model_event(struct model *m, enum ev_level lvl, int job_kind, int job_id,
@@ -332,30 +231,7 @@ uint64_t model_event(struct model *m, enum ev_level lvl, int job_kind, int job_i
 /* Any thread: copy up to max events with seq > after, oldest first. */
 size_t model_events(struct model *m, uint64_t after, struct event *out, size_t max);
 
-/* Pure helpers. */
-enum inst_state model_derive_state(const char *actual, const char *intended,
-				   const char *cur, const char *next);
-/* The display state of a mapped record: model_derive_state of its statuses,
- * IS_OUTBID for an interruptible (is_bid) that is stopped or exited while
- * its status_msg says it was outbid (the service stops it, intended_status
- * "stopped", and keeps its disk: only the message tells it from a stop by
- * the user).  The one place an outbid is recognised. */
-enum inst_state instance_state(const struct instance *x);
-const char *inst_state_name(enum inst_state s);  /* "running", "stopped", "crashed", ... */
-/* The one grouping of states that the header counts, the filter's
- * status=GROUP and the status column's colour all use: running; booting
- * (provisioning, loading, starting, rebooting); stopped (stopped,
- * stopping); failed (SPEC rule 1: crashed, failed start, unknown,
- * offline); other (frozen, other). */
-enum inst_group { IG_RUNNING, IG_BOOTING, IG_STOPPED, IG_FAILED, IG_OUTBID, IG_OTHER, IG__COUNT };
-enum inst_group inst_state_group(enum inst_state s);
-const char *inst_group_name(enum inst_group g);  /* "running", "booting", ..., "failed", "outbid", "other" */
-bool inst_state_failed(enum inst_state s);        /* inst_state_group() == IG_FAILED */
-bool inst_state_billing_compute(enum inst_state s); /* GPU billed now */
-/* Burn rate of everything billing now: running in full, the rest storage only
- * (the sum of money_row_rate, the $/H column). */
-double model_burn_rate(const struct instance *const *v, size_t n); /* $/hour */
-/* Rows by state group (inst_state_group), for the header ("5 running, 2
+/* Rows by state group (instance_state_group), for the header ("5 running, 2
  * booting, 1 stopped, 4 failed"). */
 struct state_counts {
 	size_t running;   /* IG_RUNNING */
@@ -366,68 +242,17 @@ struct state_counts {
 	size_t other;     /* IG_OTHER */
 };
 void model_count_states(const struct instance *const *v, size_t n, struct state_counts *c);
-/* How far a money figure over the loaded instances can be trusted. */
-enum figure_kind {
-	FIG_EXACT,    /* the whole fleet is loaded */
-	FIG_AT_LEAST, /* a part is loaded: the burn is at least this (runway at most) */
-	FIG_UNKNOWN,  /* a part is loaded and it bills nothing yet: no honest figure */
-};
-/* The burn rate of a snapshot and how to show it (the partial-figures rule:
- * never $0 or an infinite runway while instances are still arriving). */
-enum figure_kind model_burn_figure(const struct snapshot *s, double *burn);
 /* The row of an instance (binary search by id), or NULL. */
-const struct instance *snapshot_find_instance(const struct snapshot *s, long id);
-bool snapshot_pending(const struct snapshot *s, long instance_id, int kind); /* kind -1: any */
+const struct instance *model_snapshot_find(const struct snapshot *s, long id);
+bool model_snapshot_pending(const struct snapshot *s, long instance_id, int kind); /* kind -1: any */
 /* The unknown-outcome mark of an instance (the first), or NULL. */
-const struct unsure *snapshot_unsure(const struct snapshot *s, long instance_id);
-
-/* Where to SSH: the direct address (public_ip, ports["22/tcp"]) when the
- * instance has one, else the service's proxy (ssh_host:ssh_port).  False when
- * neither is known yet.  Pure. */
-bool instance_ssh_target(const struct instance *x, char *host, size_t n, int *port);
-/* The address of one route (SSH_DIRECT: public_ip and ports["22/tcp"];
- * SSH_PROXY: ssh_host:ssh_port); false when x has none of that kind.  Pure. */
-bool instance_ssh_route(const struct instance *x, enum ssh_route r, char *host, size_t n,
-			int *port);
-/* The route ssh takes under the configured preference: SSH_ASK only when
- * pref is SSH_ASK and both exist; a preferred route that is missing gives
- * way to the other.  False when x has no address at all.  Pure. */
-bool instance_ssh_pick(const struct instance *x, enum ssh_route pref, enum ssh_route *out);
-
-/* The money questions.  Which second question a typed bid ($/h) needs:
- * under min_bid (the instance will be outbid) or above the on-demand price
- * (it costs more than renting on demand); none where a price is unknown.
- * Pure. */
-enum bid_ask { BID_ASK_NONE, BID_ASK_LOW, BID_ASK_HIGH };
-enum bid_ask instance_bid_ask(const struct instance *x, double bid);
-/* Was x outbid (its state is IS_OUTBID: an interruptible stopped because a
- * higher bid took its machine, as status_msg says)?  Its min_bid is then the
- * winning price.  Pure. */
-bool instance_was_outbid(const struct instance *x);
-/* Did x's container never start (a failed start: created with an error,
- * or exited with the Docker daemon's error before it ran)?  Pure. */
-bool instance_never_started(const struct instance *x);
-/* Does a prepay on x ask first (x in a failure state)?  Pure. */
-bool instance_prepay_asks(const struct instance *x);
-
-/* Interned strings (field names repeat in every record): one copy for the
- * process, never freed, in a fixed pool.  Any thread (a mutex guards the
- * table).  Returns the shared copy of s[0..len), or NULL when the pool is
- * full (the caller then keeps its own copy).  On first insertion classify(s)
- * is called once under the lock and its answer is kept: *flag receives it
- * on every call (the secret check once per key name). */
-const char *model_intern(const char *s, size_t len, bool (*classify)(const char *), bool *flag);
-/* Is p a pointer into the intern pool?  Any thread, no lock. */
-bool model_interned(const char *p);
+const struct unsure *model_snapshot_unsure(const struct snapshot *s, long instance_id);
 
 /* Freeing records (used by the model and by mappers on error paths). */
-void instance_clear(struct instance *x);
-void instances_free(struct instance *v, size_t n);
-void user_free(struct user *u);
-void workergroup_clear(struct workergroup *g); /* frees what *g owns, zeroes *g */
-void workergroups_free(struct workergroup *v, size_t n);
-void endpoint_clear(struct endpoint *e);       /* frees what *e owns, zeroes *e */
-void endpoints_free(struct endpoint *v, size_t n);
-void kv_free(struct kv *v, size_t n); /* a list made by json_map_fields() (one block) */
+void model_user_free(struct user *u);
+void model_workergroup_clear(struct workergroup *g); /* frees what *g owns, zeroes *g */
+void model_workergroups_free(struct workergroup *v, size_t n);
+void model_endpoint_clear(struct endpoint *e);       /* frees what *e owns, zeroes *e */
+void model_endpoints_free(struct endpoint *v, size_t n);
 
 #endif

@@ -14,7 +14,7 @@
  * to within this much GPU time. */
 #define BOOT_ALLOWANCE_S 600.0
 
-bool money_storage_only(const struct instance *x) { return !inst_state_billing_compute(x->state); }
+bool money_storage_only(const struct instance *x) { return !instance_state_billing_compute(x->state); }
 
 double money_row_rate(const struct instance *x)
 {
@@ -43,7 +43,7 @@ void money_cost_so_far(const struct instance *x, double now, struct cost_estimat
 		return;
 	double age = now - x->start_date;
 	double known = 0;
-	if (inst_state_billing_compute(x->state) && isfinite(x->uptime_mins) && x->uptime_mins > 0)
+	if (instance_state_billing_compute(x->state) && isfinite(x->uptime_mins) && x->uptime_mins > 0)
 		known = x->uptime_mins * 60.0;
 	if (known > age)
 		known = age;
@@ -192,4 +192,23 @@ int money_watch_update(struct money_watch *w, enum money_level level, bool known
 	w->have = true;
 	w->level = level;
 	return level > was ? 1 : level < was ? -1 : 0;
+}
+
+double money_burn_rate(const struct instance *const *v, size_t n)
+{
+	double total = 0;
+	for (size_t i = 0; i < n; i++) { /* the $/H column's figure, row by row */
+		double r = money_row_rate(v[i]);
+		if (isfinite(r))
+			total += r;
+	}
+	return total;
+}
+
+enum figure_kind money_burn_figure(const struct snapshot *s, double *burn)
+{
+	*burn = money_burn_rate(s->instances, s->ninstances);
+	if (!s->progress.partial)
+		return FIG_EXACT;
+	return *burn > 0 ? FIG_AT_LEAST : FIG_UNKNOWN;
 }

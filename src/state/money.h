@@ -4,7 +4,7 @@
  *
  * Billing (SPEC rule 7, API-NOTES "Billing"): storage is charged from
  * creation in every state; the GPU only while the instance runs
- * (inst_state_billing_compute).  dph_total = dph_base + storage_total_cost.
+ * (instance_state_billing_compute).  dph_total = dph_base + storage_total_cost.
  *
  * Pure, any thread; no curses, no I/O. */
 #ifndef RENTOP_MONEY_H
@@ -22,6 +22,19 @@ struct snapshot;
 double money_row_rate(const struct instance *x);
 /* True when money_row_rate(x) is storage only (the GPU is not billed now). */
 bool money_storage_only(const struct instance *x);
+
+/* Burn rate of everything billing now: running in full, the rest storage only
+ * (the sum of money_row_rate, the $/H column). */
+double money_burn_rate(const struct instance *const *v, size_t n); /* $/hour */
+/* How far a money figure over the loaded instances can be trusted. */
+enum figure_kind {
+	FIG_EXACT,    /* the whole fleet is loaded */
+	FIG_AT_LEAST, /* a part is loaded: the burn is at least this (runway at most) */
+	FIG_UNKNOWN,  /* a part is loaded and it bills nothing yet: no honest figure */
+};
+/* The burn rate of a snapshot and how to show it (the partial-figures rule:
+ * never $0 or an infinite runway while instances are still arriving). */
+enum figure_kind money_burn_figure(const struct snapshot *s, double *burn);
 
 /* How far the cost-so-far estimate of one instance can be trusted. */
 enum cost_kind {

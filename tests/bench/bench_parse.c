@@ -141,7 +141,7 @@ int main(void)
 		}
 		double t2 = util_mono(), c2 = cpu_s();
 		json_decref(j);
-		instances_free(v, n);
+		instance_free_all(v, n);
 		free(tok);
 		double t3 = util_mono();
 		double c3 = cpu_s();
@@ -201,7 +201,7 @@ static size_t stream_rounds(const char *text, size_t len, double *wall, double *
 			fprintf(stderr, "bench_parse: the streaming mapper failed: %s\n", err);
 			return 0;
 		}
-		instances_free(v, n);
+		instance_free_all(v, n);
 		free(tok);
 		double t1 = util_mono(), c1 = cpu_s();
 		mapped = n;

@@ -119,6 +119,46 @@ void ct_ctl(const char *what, const char *body)
 	http_result_free(&r);
 }
 
+void ct_keep_only(const long *keep)
+{
+	/* serverless workers bill the account too: no endpoint stays */
+	json_t *eps = ct_expect("GET", "/api/v0/endptjobs/", NULL, 200);
+	size_t n;
+	json_t *e;
+	json_array_foreach(json_object_get(eps, "results"), n, e) {
+		char path[64];
+		snprintf(path, sizeof path, "/api/v0/endptjobs/%lld/", (long long)json_integer_value(json_object_get(e, "id")));
+		json_decref(ct_expect("DELETE", path, "{}", 200));
+	}
+	json_decref(eps);
+	json_t *st = ct_state();
+	json_t *ids = json_array();
+	size_t i;
+	json_t *o;
+	json_array_foreach(json_object_get(st, "instances"), i, o) {
+		long id = (long)json_integer_value(json_object_get(o, "id"));
+		bool k = false;
+		for (const long *p = keep; *p >= 0; p++)
+			k |= *p == id;
+		if (!k)
+			json_array_append_new(ids, json_integer(id));
+	}
+	json_decref(st);
+	json_t *b = json_pack("{s:o}", "instance_ids", ids);
+	char *body = json_dumps(b, JSON_COMPACT);
+	json_decref(ct_expect("DELETE", "/api/v0/instances/", body, 200));
+	free(body);
+	json_decref(b);
+}
+
+double ct_credit(void)
+{
+	json_t *u = ct_expect("GET", "/api/v0/users/current/", NULL, 200);
+	double c = ct_num(u, "credit");
+	json_decref(u);
+	return c;
+}
+
 void ct_advance(double seconds)
 {
 	char b[64];

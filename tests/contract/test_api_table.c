@@ -34,7 +34,9 @@ struct probe {
  * rentable offer; {ep}, {ep_name}: the first endpoint; {wg}: the first
  * workergroup; {ro_key_id}: the read-only key's id; {ssh}: the first SSH
  * key; {tpl_hash}, {tpl_id}: a template of the user's; {result}: the path
- * of a request_logs result_url, ready. */
+ * of a request_logs result_url, ready; {vol}: a local volume no instance
+ * uses; {vol_offer}: the roomiest volume offer; {nvol_offer}: a network
+ * volume offer. */
 static const struct probe probes[] = {
 	{ "GET", "/api/v1/instances/", "/api/v1/instances/?limit=5", NULL, NULL, 200, 0, true },
 	{ "GET", "/api/v0/instances/", "/api/v0/instances/", NULL, NULL, 410, 0, true },
@@ -54,6 +56,43 @@ static const struct probe probes[] = {
 	{ "GET", "{result_url}", "{result}", NULL, NULL, 200, 0, true },
 	{ "PUT", "/api/v0/asks/{id}/", "/api/v0/asks/{offer}/", "{\"image\":\"vastai/base-image:latest\",\"disk\":8}",
 	  NULL, 200, 0, true },
+	{ "PUT", "/api/v0/instances/recycle/{id}/", "/api/v0/instances/recycle/{inst}/", "{}", NULL, 200, 0, true },
+	{ "PUT", "/api/v0/instances/update_template/{id}/", "/api/v0/instances/update_template/{inst}/",
+	  "{\"id\":{inst},\"template_hash_id\":\"{tpl_hash}\"}", NULL, 200, 0, true },
+	{ "POST", "/api/v0/instances/take_snapshot/{id}/", "/api/v0/instances/take_snapshot/{inst}/",
+	  "{\"id\":\"{inst}\",\"container_registry\":\"docker.io\",\"personal_repo\":\"me/snap\","
+	  "\"docker_login_user\":\"me\",\"docker_login_pass\":\"probe-pass\",\"pause\":\"true\"}",
+	  NULL, 200, 0, true },
+	{ "PUT", "/api/v0/instances/command/{id}/", "/api/v0/instances/command/{inst}/",
+	  "{\"command\":\"ls -l /workspace\"}", NULL, 200, 0, true },
+	{ "GET", "/api/v0/instances/{id}/ssh/", "/api/v0/instances/{inst}/ssh/", NULL, NULL, 200, 0, true },
+	{ "POST", "/api/v0/instances/{id}/ssh/", "/api/v0/instances/{inst}/ssh/",
+	  "{\"ssh_key\":\"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIprobe probe\"}", NULL, 200, 0, true },
+	{ "DELETE", "/api/v0/instances/{id}/ssh/{key_id}/", "/api/v0/instances/{inst}/ssh/{ssh}/", NULL, NULL, 200, 0,
+	  true },
+	{ "PUT", "/api/v0/commands/copy_direct/", "/api/v0/commands/copy_direct/",
+	  "{\"client_id\":\"me\",\"src_id\":\"C.{bid}\",\"dst_id\":{inst},\"src_path\":\"/workspace/\","
+	  "\"dst_path\":\"/workspace/\"}",
+	  NULL, 200, 0, true },
+	{ "DELETE", "/api/v0/commands/copy_direct/", "/api/v0/commands/copy_direct/",
+	  "{\"client_id\":\"me\",\"dst_id\":\"{inst}\"}", NULL, 200, 0, true },
+	{ "PUT", "/api/v0/commands/rsync/", "/api/v0/commands/rsync/",
+	  "{\"client_id\":\"me\",\"src_id\":null,\"dst_id\":\"C.{inst}\",\"src_path\":\"data/\","
+	  "\"dst_path\":\"/workspace/\"}",
+	  NULL, 200, 0, true },
+	{ "GET", "/api/v0/volumes/", "/api/v0/volumes/?owner=me&type=all_volume", NULL, NULL, 200, 0, true },
+	{ "PUT", "/api/v0/volumes/", "/api/v0/volumes/", "{\"id\":{vol_offer},\"size\":20,\"name\":\"probe\"}", NULL,
+	  200, 0, true },
+	{ "POST", "/api/v0/volumes/copy/", "/api/v0/volumes/copy/", "{\"src_id\":{vol},\"dst_id\":{vol_offer}}", NULL,
+	  200, 0, true },
+	{ "DELETE", "/api/v0/volumes/", "/api/v0/volumes/?id={vol}", NULL, NULL, 200, 0, true },
+	{ "POST", "/api/v0/volumes/search/", "/api/v0/volumes/search/",
+	  "{\"verified\":{\"eq\":true},\"order\":[[\"score\",\"desc\"]],\"limit\":3,\"allocated_storage\":1.0}",
+	  NULL, 200, 0, true },
+	{ "PUT", "/api/v0/network_volumes/", "/api/v0/network_volumes/", "{\"id\":{nvol_offer},\"size\":20}", NULL,
+	  200, 0, true },
+	{ "POST", "/api/v0/network_volumes/search/", "/api/v0/network_volumes/search/",
+	  "{\"verified\":{\"eq\":true},\"limit\":2,\"allocated_storage\":1.0}", NULL, 200, 0, true },
 	{ "POST", "/api/v0/bundles/", "/api/v0/bundles/", "{\"rentable\":{\"eq\":true},\"limit\":3}", NULL, 200, 0,
 	  true },
 	{ "GET", "/api/v0/template/?select_filters=", "/api/v0/template/?select_filters=%7B%7D", NULL, NULL, 200, 0,
@@ -238,7 +277,7 @@ static struct row *row_of(const struct probe *p)
 
 struct ids {
 	char key[128], inst[32], bid[32], machine[32], offer[32], ep[32], ep_name[64], wg[32], ro_key_id[32],
-		ssh[32], tpl_hash[96], tpl_id[32];
+		ssh[32], tpl_hash[96], tpl_id[32], vol[32], vol_offer[32], nvol_offer[32];
 };
 
 static void setnum(char *out, size_t n, const json_t *v)
@@ -293,7 +332,19 @@ static void find_ids(struct ids *d)
 	snprintf(d->tpl_hash, sizeof d->tpl_hash, "%s", ct_str(o, "hash_id") ? ct_str(o, "hash_id") : "");
 	setnum(d->tpl_id, sizeof d->tpl_id, json_object_get(o, "id"));
 	json_decref(j);
-	if (!d->inst[0] || !d->bid[0] || !d->ssh[0] || !d->ro_key_id[0] || !d->tpl_hash[0])
+	j = ct_expect("GET", "/api/v0/volumes/?owner=me&type=local_volume", NULL, 200);
+	json_array_foreach(json_object_get(j, "volumes"), i, o)
+		if (!json_array_size(json_object_get(o, "instances")) && !d->vol[0])
+			setnum(d->vol, sizeof d->vol, json_object_get(o, "id"));
+	json_decref(j);
+	/* the roomiest offer: a clone of the unused volume fits */
+	j = ct_expect("POST", "/api/v0/volumes/search/", "{\"order\":[[\"disk_space\",\"desc\"]],\"limit\":1}", 200);
+	setnum(d->vol_offer, sizeof d->vol_offer, json_object_get(json_array_get(json_object_get(j, "offers"), 0), "id"));
+	json_decref(j);
+	j = ct_expect("POST", "/api/v0/network_volumes/search/", "{\"limit\":1}", 200);
+	setnum(d->nvol_offer, sizeof d->nvol_offer, json_object_get(json_array_get(json_object_get(j, "offers"), 0), "id"));
+	json_decref(j);
+	if (!d->inst[0] || !d->bid[0] || !d->ssh[0] || !d->ro_key_id[0] || !d->tpl_hash[0] || !d->vol[0])
 		fail_msg("the seeded world lacks an id the probes need");
 }
 
@@ -325,6 +376,8 @@ static char *fill(const char *t, const struct ids *d)
 		{ "{ep_name}", offsetof(struct ids, ep_name) }, { "{wg}", offsetof(struct ids, wg) },
 		{ "{ro_key_id}", offsetof(struct ids, ro_key_id) }, { "{ssh}", offsetof(struct ids, ssh) },
 		{ "{tpl_hash}", offsetof(struct ids, tpl_hash) }, { "{tpl_id}", offsetof(struct ids, tpl_id) },
+		{ "{vol}", offsetof(struct ids, vol) }, { "{vol_offer}", offsetof(struct ids, vol_offer) },
+		{ "{nvol_offer}", offsetof(struct ids, nvol_offer) },
 	};
 	size_t cap = strlen(t) * 4 + 256, len = 0;
 	char *out = malloc(cap);

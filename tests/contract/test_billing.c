@@ -2,7 +2,8 @@
  * and below: compute plus storage while running, storage only otherwise,
  * prices derived from their parts, zero credit stopping everything,
  * prepay (timescale, discount, prepaid balance spent first) and its errors,
- * and insufficient credit at creation. */
+ * and insufficient credit at creation; the account's volumes bill on
+ * their own. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,51 +23,18 @@ static int setup(void **state)
 	return ct_start(args);
 }
 
-/* Delete every serverless endpoint (their workers bill too). */
-static void no_endpoints(void)
+/* $/hour the account's volumes cost (billed from the account, whatever
+ * the instances do). */
+static double volumes_per_hour(void)
 {
-	json_t *j = ct_expect("GET", "/api/v0/endptjobs/", NULL, 200);
+	json_t *j = ct_expect("GET", "/api/v0/volumes/", NULL, 200);
+	double sum = 0;
 	size_t i;
-	json_t *o;
-	json_array_foreach(json_object_get(j, "results"), i, o) {
-		char path[64];
-		snprintf(path, sizeof path, "/api/v0/endptjobs/%lld/", (long long)json_integer_value(json_object_get(o, "id")));
-		json_decref(ct_expect("DELETE", path, "{}", 200));
-	}
+	json_t *v;
+	json_array_foreach(json_object_get(j, "volumes"), i, v)
+		sum += ct_num(v, "storage_total_cost");
 	json_decref(j);
-}
-
-/* Destroy every instance but keep (a list of ids ended by -1), and every
- * serverless endpoint. */
-static void keep_only(const long *keep)
-{
-	no_endpoints();
-	json_t *st = ct_state();
-	json_t *ids = json_array();
-	size_t i;
-	json_t *o;
-	json_array_foreach(json_object_get(st, "instances"), i, o) {
-		long id = (long)json_integer_value(json_object_get(o, "id"));
-		bool k = false;
-		for (const long *p = keep; *p >= 0; p++)
-			k |= *p == id;
-		if (!k)
-			json_array_append_new(ids, json_integer(id));
-	}
-	json_decref(st);
-	json_t *b = json_pack("{s:o}", "instance_ids", ids);
-	char *body = json_dumps(b, JSON_COMPACT);
-	json_decref(ct_expect("DELETE", "/api/v0/instances/", body, 200));
-	free(body);
-	json_decref(b);
-}
-
-static double credit(void)
-{
-	json_t *u = ct_expect("GET", "/api/v0/users/current/", NULL, 200);
-	double c = ct_num(u, "credit");
-	json_decref(u);
-	return c;
+	return sum;
 }
 
 static void test_prices_are_derived_from_their_parts(void **state)
@@ -89,14 +57,14 @@ static void test_running_pays_dph_total_stopped_pays_storage(void **state)
 	long run = ct_find("running", "running");
 	long stopped = ct_find("exited", "stopped");
 	long keep[] = { run, stopped, -1 };
-	keep_only(keep);
+	ct_keep_only(keep);
 	ct_ctl("set", "{\"what\":\"user\",\"field\":\"credit\",\"value\":100}");
 	json_t *r = ct_inst(run), *s = ct_inst(stopped);
-	double expect = 100.0 - 2.0 * (ct_num(r, "dph_total") + ct_num(s, "storage_total_cost"));
+	double expect = 100.0 - 2.0 * (ct_num(r, "dph_total") + ct_num(s, "storage_total_cost") + volumes_per_hour());
 	json_decref(r);
 	json_decref(s);
 	ct_advance(7200);
-	assert_float_equal(credit(), expect, 1e-9);
+	assert_float_equal(ct_credit(), expect, 1e-9);
 }
 
 static void test_stopping_halts_compute_billing(void **state)
@@ -104,7 +72,7 @@ static void test_stopping_halts_compute_billing(void **state)
 	(void)state;
 	long run = ct_find("running", "running");
 	long keep[] = { run, -1 };
-	keep_only(keep);
+	ct_keep_only(keep);
 	ct_ctl("set", "{\"what\":\"user\",\"field\":\"credit\",\"value\":50}");
 	json_t *r = ct_inst(run);
 	double dph = ct_num(r, "dph_total"), storage = ct_num(r, "storage_total_cost");
@@ -114,8 +82,8 @@ static void test_stopping_halts_compute_billing(void **state)
 	json_decref(ct_expect("PUT", path, "{\"state\":\"stopped\"}", 200));
 	/* 4 s of stopping still bill compute, then storage only for the hour */
 	ct_advance(3604);
-	double expect = 50.0 - dph * 4.0 / 3600.0 - storage * 3600.0 / 3600.0;
-	assert_float_equal(credit(), expect, 1e-9);
+	double expect = 50.0 - dph * 4.0 / 3600.0 - storage * 3600.0 / 3600.0 - volumes_per_hour() * 3604.0 / 3600.0;
+	assert_float_equal(ct_credit(), expect, 1e-9);
 }
 
 static void test_zero_credit_stops_running_instances(void **state)
@@ -124,7 +92,7 @@ static void test_zero_credit_stops_running_instances(void **state)
 	long run = ct_find("running", "running");
 	ct_ctl("set", "{\"what\":\"user\",\"field\":\"credit\",\"value\":0.001}");
 	ct_advance(3600);
-	assert_float_equal(credit(), 0.0, 1e-12);
+	assert_float_equal(ct_credit(), 0.0, 1e-12);
 	json_t *in = ct_inst(run);
 	assert_string_equal(ct_str(in, "actual_status"), "exited");
 	assert_string_equal(ct_str(in, "intended_status"), "stopped");
@@ -141,7 +109,7 @@ static void test_prepay_timescale_discount_and_prepaid_spending(void **state)
 	(void)state;
 	long run = ct_find("running", "running");
 	long keep[] = { run, -1 };
-	keep_only(keep);
+	ct_keep_only(keep);
 	ct_ctl("set", "{\"what\":\"user\",\"field\":\"credit\",\"value\":200}");
 	json_t *in = ct_inst(run);
 	double dph = ct_num(in, "dph_total");
@@ -156,13 +124,14 @@ static void test_prepay_timescale_discount_and_prepaid_spending(void **state)
 	assert_float_equal(ct_num(j, "discount_rate"), disc, 1e-9);
 	assert_true(ct_num(j, "discount_rate") >= 0 && ct_num(j, "discount_rate") <= 0.4);
 	json_decref(j);
-	assert_float_equal(credit(), 50.0, 1e-9);
+	assert_float_equal(ct_credit(), 50.0, 1e-9);
 	in = ct_inst(run);
 	assert_float_equal(ct_num(in, "credit_balance"), 150.0, 1e-9);
 	assert_float_equal(ct_num(in, "credit_discount"), disc, 1e-12);
 	json_decref(in);
+	double vols = volumes_per_hour();
 	ct_advance(3600);
-	assert_float_equal(credit(), 50.0, 1e-9);
+	assert_float_equal(ct_credit(), 50.0 - vols, 1e-9); /* volumes are not prepaid */
 	in = ct_inst(run);
 	assert_float_equal(ct_num(in, "credit_balance"), 150.0 - dph * (1.0 - disc), 1e-9);
 	json_decref(in);
@@ -200,10 +169,20 @@ static void test_destroy_stops_all_billing(void **state)
 {
 	(void)state;
 	long none[] = { -1 };
-	keep_only(none);
+	ct_keep_only(none);
+	/* with no instance left every volume can go, and must for billing to stop */
+	json_t *j = ct_expect("GET", "/api/v0/volumes/", NULL, 200);
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(j, "volumes"), i, v) {
+		char path[96];
+		snprintf(path, sizeof path, "/api/v0/volumes/?id=%.0f", ct_num(v, "id"));
+		json_decref(ct_expect("DELETE", path, NULL, 200));
+	}
+	json_decref(j);
 	ct_ctl("set", "{\"what\":\"user\",\"field\":\"credit\",\"value\":42.5}");
 	ct_advance(86400);
-	assert_float_equal(credit(), 42.5, 1e-12);
+	assert_float_equal(ct_credit(), 42.5, 1e-12);
 }
 
 int main(void)

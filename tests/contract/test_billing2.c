@@ -159,6 +159,18 @@ static void test_charges_rows_filters_and_tree(void **state)
 	json_array_foreach(json_object_get(j, "results"), i, r)
 		assert_null(json_object_get(json_object_get(r, "metadata"), "endpoint_id"));
 	json_decref(j);
+	/* the account's volumes are contracts of their own, storage only */
+	json_t *vols = ct_expect("GET", "/api/v0/volumes/", NULL, 200);
+	size_t nvol = json_array_size(json_object_get(vols, "volumes"));
+	json_decref(vols);
+	j = charges(day0, day0 + 2 * 86400, "\"type\":{\"in\":[\"volume\"]}", "limit=500", 200);
+	assert_int_equal(json_array_size(json_object_get(j, "results")), nvol);
+	json_array_foreach(json_object_get(j, "results"), i, r) {
+		assert_string_equal(ct_str(r, "type"), "volume");
+		assert_true(!strncmp(ct_str(r, "source"), "volume-", 7));
+		assert_string_equal(ct_str(json_array_get(json_object_get(r, "items"), 0), "type"), "disk");
+	}
+	json_decref(j);
 	/* a day range in the future has nothing */
 	j = charges(day0 + 10 * 86400, day0 + 11 * 86400, NULL, NULL, 200);
 	assert_int_equal(json_array_size(json_object_get(j, "results")), 0);

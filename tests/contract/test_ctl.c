@@ -1,6 +1,7 @@
 /* test_ctl.c: the /__sim/ control API: the manual clock, last 2FA codes,
  * forcing status, setting any field to arbitrary bytes, reset, the state
- * dump's record of what clients sent (GET bodies included), and errors. */
+ * dump's record of what clients sent (GET bodies included), its instance
+ * fields narrowed by ?fields=, and errors. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -196,6 +197,29 @@ static void test_state_records_requests_and_get_bodies(void **state)
 	json_decref(st);
 }
 
+/* ?fields= keeps only the named instance fields (and every instance) */
+static void test_state_fields(void **state)
+{
+	(void)state;
+	json_t *whole = ct_state();
+	struct http_result r = http_call(ct_sim, "GET", "/__sim/state?fields=id,actual_status,sim,nope",
+					 NULL, NULL);
+	assert_int_equal(r.status, 200);
+	json_t *all = json_object_get(whole, "instances"), *some = json_object_get(r.json, "instances");
+	assert_true(json_array_size(all) > 0);
+	assert_int_equal(json_array_size(some), json_array_size(all));
+	for (size_t i = 0; i < json_array_size(all); i++) {
+		json_t *a = json_array_get(all, i), *b = json_array_get(some, i);
+		assert_int_equal(json_object_size(b), 3); /* "nope" is no field */
+		assert_true(json_equal(json_object_get(a, "id"), json_object_get(b, "id")));
+		assert_true(json_equal(json_object_get(a, "actual_status"), json_object_get(b, "actual_status")));
+		assert_non_null(ct_str(json_object_get(b, "sim"), "phase"));
+	}
+	assert_non_null(json_object_get(r.json, "requests")); /* the rest as it was */
+	http_result_free(&r);
+	json_decref(whole);
+}
+
 static void test_unknown_control_call(void **state)
 {
 	(void)state;
@@ -214,6 +238,7 @@ int main(void)
 		cmocka_unit_test_setup(test_set_user_fields, ct_reset),
 		cmocka_unit_test_setup(test_reset_restores_the_seeded_world, ct_reset),
 		cmocka_unit_test_setup(test_state_records_requests_and_get_bodies, ct_reset),
+		cmocka_unit_test_setup(test_state_fields, ct_reset),
 		cmocka_unit_test_setup(test_unknown_control_call, ct_reset),
 	};
 	return cmocka_run_group_tests_name("contract_ctl", tests, setup, ct_stop);

@@ -84,14 +84,20 @@ static void test_live_paths_are_exact(void **state)
 	expect_html_404("POST", "/get_endpoint_logs", "{\"endpoint\":\"llm-chat\",\"tail\":5}");
 	expect_html_404("POST", "/get_endpoint_workers", "{\"id\":1}");
 	expect_html_404("GET", "/api/v0/no/such/thing/", NULL);
+	expect_html_404("PUT", "/api/v0/commands/copy_direct", "{}");
+	expect_html_404("PUT", "/api/v0/instances/command/1", "{\"command\":\"ls\"}");
+	expect_html_404("POST", "/api/v0/volumes/search", "{}");
 	/* both forms where the docs and the CLI differ */
 	json_decref(ct_expect("GET", "/api/v0/users/current", NULL, 200));
 	json_decref(ct_expect("GET", "/api/v0/users/current/", NULL, 200));
+	json_decref(ct_expect("GET", "/api/v0/volumes?owner=me&type=all_volume", NULL, 200));
+	json_decref(ct_expect("GET", "/api/v0/volumes/", NULL, 200));
 	/* the default dialect: /api/ paths with or without the slash, the run
 	 * server's exact */
 	use(spec_sim);
 	json_decref(ct_expect("GET", "/api/v1/instances", NULL, 200));
 	json_decref(ct_expect("GET", "/api/v0/tfa/status", NULL, 200));
+	json_decref(ct_expect("POST", "/api/v0/volumes/search", "{}", 200));
 	ct_expect_error(ct_sim->full_key, "POST", "/get_endpoint_workers", "{\"id\":1}", 404, "not_found",
 			"no such endpoint");
 	char body[64];

@@ -139,6 +139,29 @@ static void test_bid_and_prepay_thresholds_in_bodies(void **state)
 	http_result_free(&r);
 }
 
+/* The documented thresholds of the instance operations and volumes:
+ * execute.yaml 1.5, copy.yaml 3.5, detach_ssh.yaml 2.0, the volumes' 5.5. */
+static void test_instance_ops_and_volumes_thresholds(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *method, *path, *body, *threshold;
+	} eps[] = {
+		{ "PUT", "/api/v0/instances/command/1/", "{\"command\":\"ls\"}", "1.5" },
+		{ "PUT", "/api/v0/commands/copy_direct/", "{}", "3.5" },
+		{ "DELETE", "/api/v0/instances/1/ssh/1/", NULL, "2.0" },
+		{ "GET", "/api/v0/volumes/", NULL, "5.5" },
+		{ "POST", "/api/v0/volumes/search/", "{}", "5.5" },
+	};
+	for (size_t i = 0; i < sizeof eps / sizeof *eps; i++) {
+		struct http_result r = until_429(ct_sim->full_key, eps[i].method, eps[i].path, eps[i].body, 30);
+		char want[96];
+		snprintf(want, sizeof want, "API requests too frequent endpoint threshold=%s", eps[i].threshold);
+		assert_string_equal(ct_str(r.json, "detail"), want);
+		http_result_free(&r);
+	}
+}
+
 static void test_rate_limits_off_never_429(void **state)
 {
 	(void)state;
@@ -162,6 +185,7 @@ int main(void)
 		cmocka_unit_test_setup(test_destroy_429_uses_the_error_envelope, ct_reset),
 		cmocka_unit_test_setup(test_buckets_are_per_key_and_per_endpoint, ct_reset),
 		cmocka_unit_test_setup(test_bid_and_prepay_thresholds_in_bodies, ct_reset),
+		cmocka_unit_test_setup(test_instance_ops_and_volumes_thresholds, ct_reset),
 		cmocka_unit_test_setup(test_rate_limits_off_never_429, ct_reset),
 	};
 	return cmocka_run_group_tests_name("contract_ratelimit", tests, setup, ct_stop);

@@ -94,7 +94,10 @@ e2e_tap() {
     name=$1; shift
     E2E_COUNT=$((E2E_COUNT + 1))
     note "---- $name"
+    e2e_now; tap_t0=$E2E_NOW
     if "$@"; then
+        e2e_now
+        note "(took $(( (E2E_NOW - tap_t0) / 100 )).$(( (E2E_NOW - tap_t0) % 100 / 10 ))s)"
         echo "ok - $name"
     else
         echo "not ok - $name"
@@ -126,16 +129,24 @@ scaled() { echo $(( $1 * E2E_SCALE )); }
 # tests/run.sh's LIVE_E2E items).
 sim_start() {
     [ -x "$RENTOP_SIM" ] || { fail "no simulator at $RENTOP_SIM"; return 1; }
+    : >"$E2E_TMP/sim.out"   # there to read before the simulator opens it
     # shellcheck disable=SC2086 # SIM_ARGS is a list of flags
     "$RENTOP_SIM" --port 0 ${SIM_DIALECT:+--dialect $SIM_DIALECT} ${SIM_ARGS:-} "$@" >"$E2E_TMP/sim.out" 2>"$E2E_TMP/sim.err" &
     SIM_PID=$!
     echo "$SIM_PID" >"$E2E_TMP/sim.pid"
-    i=0 limit=$(( $(scaled 30) * 10 ))
+    wait_begin 30
     while :; do
-        SIM_URL=$(sed -n 's/^rentop-sim listening on \(http[^ ]*\).*/\1/p' "$E2E_TMP/sim.out" | head -n 1)
-        SIM_KEY=$(sed -n 's/^full-access key: *//p' "$E2E_TMP/sim.out" | head -n 1)
-        SIM_RO_KEY=$(sed -n 's/^read-only key: *//p' "$E2E_TMP/sim.out" | head -n 1)
-        SIM_TOTP=$(sed -n 's/^totp secret: *//p' "$E2E_TMP/sim.out" | head -n 1)
+        # its first lines, read by the shell (whole lines only: one being
+        # written waits for the next look)
+        SIM_URL= SIM_KEY= SIM_RO_KEY= SIM_TOTP=
+        while IFS= read -r line; do
+            case $line in
+            "rentop-sim listening on "http*) [ -n "$SIM_URL" ] || { SIM_URL=${line#rentop-sim listening on }; SIM_URL=${SIM_URL%% *}; } ;;
+            "full-access key: "*) [ -n "$SIM_KEY" ] || { sim_line_value "$line"; SIM_KEY=$SLV; } ;;
+            "read-only key: "*) [ -n "$SIM_RO_KEY" ] || { sim_line_value "$line"; SIM_RO_KEY=$SLV; } ;;
+            "totp secret: "*) [ -n "$SIM_TOTP" ] || { sim_line_value "$line"; SIM_TOTP=$SLV; } ;;
+            esac
+        done <"$E2E_TMP/sim.out"
         if [ -n "$SIM_URL" ] && [ -n "$SIM_KEY" ] && [ -n "$SIM_RO_KEY" ]; then
             case " $* " in *" --tfa on "*) [ -n "$SIM_TOTP" ] && break ;; *) break ;; esac
         fi
@@ -145,12 +156,16 @@ sim_start() {
             fail "rentop-sim exited before it listened"
             return 1
         fi
-        i=$((i + 1))
-        if [ $i -ge $limit ]; then fail "rentop-sim did not print its URL and keys"; return 1; fi
-        sleep 0.1
+        wait_tick || { fail "rentop-sim did not print its URL and keys"; return 1; }
     done
     SIM_URL=${SIM_URL%/}
     return 0
+}
+
+# sim_line_value LINE: SLV becomes what follows "name: " and its blanks.
+sim_line_value() {
+    SLV=${1#*: }
+    while :; do case $SLV in " "*) SLV=${SLV# } ;; *) break ;; esac; done
 }
 
 # sim_get PATH: GET a simulator path (control API or REST, no auth) to stdout.
@@ -223,50 +238,110 @@ tfa_sim_one_code_used() {
 # requests the simulator served on every path containing path) and writes()
 # (every POST, PUT and DELETE it served, but the reads the service takes as
 # POST: the offer search and the serverless router's /get_* calls).
-sim_state() {
-    sim_get /__sim/state | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-insts = d.get("instances") or []
-def inst(i):
-    for x in insts:
-        if int(x.get("id", -1)) == int(i):
-            return x
-    return None
-def count(p):
-    return sum(v["count"] for k, v in d["requests"].items() if p in k)
-def writes():   # reads sent as POST (offer search, /get_* of the serverless router) do not count
-    return sum(n for k, v in d["requests"].items() if "/bundles" not in k and "/get_" not in k
-               for m, n in v["methods"].items() if m != "GET")
-v = eval(sys.argv[1], {"d": d, "inst": inst, "count": count, "writes": writes, "insts": insts, "json": json})
-if isinstance(v, bool): print("true" if v else "false")
-elif v is None: print("null")
-elif isinstance(v, (list, dict)): print(json.dumps(v))
-else: print(v)
-' "$1"
-}
+sim_state() { python3 -c "$E2E_PY_STATE" "$SIM_URL/__sim/state" "$1"; }
+
+# sim_state_of FIELDS EXPR: sim_state with each instance narrowed to FIELDS
+# (id,actual_status,...: GET /__sim/state?fields=), for large fleets (10,000
+# instances are 16 MB whole, a second and more of CPU each read).
+sim_state_of() { python3 -c "$E2E_PY_STATE" "$SIM_URL/__sim/state?fields=$1" "$2"; }
+
+# The Python of sim_state and sim_expect: argv STATE_URL EXPR [WANT SECONDS].  With
+# WANT it polls the state itself (every 0.05 s, one process for the whole
+# wait instead of a curl and a python3 a poll) until EXPR prints WANT, and
+# prints what it got last when SECONDS pass first (status 1).
+E2E_PY_STATE='
+import json, socket, sys, time
+from urllib.parse import urlsplit
+def get_state(url):   # plain HTTP/1.0 (no chunks): faster to start than urllib
+    u = urlsplit(url)
+    target = u.path + ("?" + u.query if u.query else "")
+    with socket.create_connection((u.hostname, u.port), timeout=30) as c:
+        c.sendall(("GET %s HTTP/1.0\r\nHost: sim\r\n\r\n" % target).encode())
+        c.settimeout(30)
+        parts = []
+        while True:
+            b = c.recv(1 << 20)
+            if not b:
+                break
+            parts.append(b)
+    head, _, body = b"".join(parts).partition(b"\r\n\r\n")
+    if not head.split(b" ")[1].startswith(b"2"):
+        raise RuntimeError("GET %s: %s" % (target, head.split(b"\r\n")[0].decode()))
+    return json.loads(body)
+def show(v):
+    if isinstance(v, bool): return "true" if v else "false"
+    if v is None: return "null"
+    if isinstance(v, (list, dict)): return json.dumps(v)
+    return str(v)
+def value(d, expr):
+    insts = d.get("instances") or []
+    def inst(i):
+        for x in insts:
+            if int(x.get("id", -1)) == int(i):
+                return x
+        return None
+    def count(p):
+        return sum(v["count"] for k, v in d["requests"].items() if p in k)
+    def writes():   # reads sent as POST (offer search, /get_* of the serverless router) do not count
+        return sum(n for k, v in d["requests"].items() if "/bundles" not in k and "/get_" not in k
+                   for m, n in v["methods"].items() if m != "GET")
+    return show(eval(expr, {"d": d, "inst": inst, "count": count, "writes": writes, "insts": insts, "json": json}))
+url, expr = sys.argv[1], sys.argv[2]
+if len(sys.argv) < 5:
+    print(value(get_state(url), expr))
+    sys.exit(0)
+want, end = sys.argv[3], time.monotonic() + float(sys.argv[4])
+while True:
+    try:
+        got = value(get_state(url), expr)
+    except Exception as e:
+        got = "%s: %s" % (type(e).__name__, e)
+    if got == want:
+        sys.exit(0)
+    if time.monotonic() >= end:
+        print(got)
+        sys.exit(1)
+    time.sleep(0.05)
+'
+
+# e2e_now: set E2E_NOW to the time in centiseconds (since boot: only
+# differences count).  A wait loop reads the clock on every tick, so it is
+# read without a fork: /proc/uptime with the shell's own read (date where
+# there is no /proc).
+if [ -r /proc/uptime ]; then
+    e2e_now() {
+        read -r E2E_UP _ </proc/uptime
+        E2E_CS=${E2E_UP#*.}     # two digits; "08" is no number to the shell
+        E2E_NOW=$(( ${E2E_UP%.*} * 100 + ${E2E_CS#0} ))
+    }
+else
+    e2e_now() { E2E_NOW=$(( $(date +%s) * 100 )); }
+fi
 
 # wait_begin TIMEOUT: start the clock of a wait loop (TIMEOUT seconds, scaled).
-wait_begin() { deadline=$(( $(date +%s) + $(scaled "${1:-15}") )); wait_n=0; }
+wait_begin() {
+    e2e_now
+    E2E_DL=$(( E2E_NOW + ${1:-15} * E2E_SCALE * 100 ))
+    wait_n=0
+}
 
 # wait_tick: pause a wait loop once; false when its deadline has passed.  The
-# pause is 0.1 s for the first 2 s and 0.25 s after, and the clock (a fork of
-# date) is read every 4th tick: the scripts spend most of their time in these
-# loops, four side by side, and every fork costs the machine's two cores.
+# pause is 0.05 s for the first 0.5 s, 0.1 s to 2 s and 0.25 s after (most
+# waits end within a second; a long one is a refresh cycle): each tick costs
+# the sleep and the loop's own probe (one tmux or curl), the clock none.
 wait_tick() {
     wait_n=$((wait_n + 1))
-    if [ $((wait_n % 4)) = 0 ] && [ "$(date +%s)" -ge "$deadline" ]; then return 1; fi
-    if [ "$wait_n" -le 20 ]; then sleep 0.1; else sleep 0.25; fi
+    e2e_now
+    [ "$E2E_NOW" -lt "$E2E_DL" ] || return 1
+    if [ "$wait_n" -le 10 ]; then sleep 0.05
+    elif [ "$wait_n" -le 25 ]; then sleep 0.1
+    else sleep 0.25; fi
 }
 
 # sim_expect EXPR WANT [TIMEOUT]: wait until sim_state EXPR prints WANT.
 sim_expect() {
-    wait_begin "${3:-15}"
-    while :; do
-        got=$(sim_state "$1" 2>&1)
-        [ "$got" = "$2" ] && return 0
-        wait_tick || { fail "simulator: $1 is '$got', expected '$2'"; return 1; }
-    done
+    got=$(python3 -c "$E2E_PY_STATE" "$SIM_URL/__sim/state" "$1" "$2" $(( ${3:-15} * E2E_SCALE )) 2>&1) && return 0
+    fail "simulator: $1 is '$got', expected '$2'"
 }
 
 # ---- rentop in tmux -----------------------------------------------------------------
@@ -404,7 +479,7 @@ wait_for() {
 # screen_flat: the screen as one line, box-drawing borders and runs of blanks
 # folded into single spaces, so that text word-wrapped in a dialog reads whole.
 screen_flat() {
-    screen | sed 's/[│┃║|]/ /g' | tr '\n' ' ' | tr -s ' '
+    screen | sed -e ':a' -e '$!{N;ba' -e '}' -e 's/[│┃║|]/ /g; s/\n/ /g; s/$/ /; s/  */ /g'
 }
 
 # wait_for_flat TEXT [TIMEOUT]: wait until TEXT is in screen_flat.

@@ -5,7 +5,8 @@
 # simulator, as the service per API-NOTES.md, sends values masked: v says
 # so rather than showing a mask as a value), and is allowed under
 # --read-only; an SSH key already on the account is not sent again without
-# asking (a dialog on Cancel naming the key there); after a backup-code
+# asking (a dialog on Cancel naming the key there); / filters a section's
+# rows and Esc clears the filter; after a backup-code
 # regeneration in the 2FA view the overview shows the new count at once.
 . "$(dirname "$0")/lib.sh"
 
@@ -46,6 +47,17 @@ t_reveal() {
     [ "$(sent GET /api/v0/secrets/)" -gt "$n0" ] || { fail "v read nothing"; return 1; }
     [ "$(stars HF_TOKEN)" = "********" ] || { fail "the row shows '$(stars HF_TOKEN)'"; return 1; }
     no_secret_on_screen
+}
+
+# / filters the section shown (its list: the list widget); Esc clears it.
+t_filter() {
+    row='HF_TOKEN        '                  # the row, not a toast naming the var
+    wait_for "WANDB_API_KEY" 10 || return 1
+    keys /; type_text "wandb"; keys Enter
+    wait_gone "$row" 10 || return 1
+    on_screen "WANDB_API_KEY" || return 1
+    keys Escape
+    wait_for "$row" 10
 }
 
 t_ssh_dup() {
@@ -112,6 +124,7 @@ t_regen_overview() {
 
 tap "env var values: a fixed mask of 8 in the list and the add form, whatever the length" t_mask
 tap "v on an env var reads it now and says the service sends it masked" t_reveal
+tap "/ filters the env vars shown; Esc shows them all again" t_filter
 tap "SSH key added twice: asks first (on Cancel, naming the key there); Add again sends it" t_ssh_dup
 tap "v reads under --read-only" t_reveal_ro
 tap "after a backup-code regeneration the overview shows 10 left at once" t_regen_overview

@@ -15,8 +15,8 @@
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --instances 10000 --quiet || { echo "not ok - simulator starts"; exit 1; }
-MAX=$(sim_state "max(x['id'] for x in insts)")
-MIN=$(sim_state "min(x['id'] for x in insts)")
+MAX=$(sim_state_of id "max(x['id'] for x in insts)")
+MIN=$(sim_state_of id "min(x['id'] for x in insts)")
 note "ids $MIN..$MAX"
 SAMPLES=$E2E_TMP/header.samples
 : >"$SAMPLES"
@@ -92,17 +92,17 @@ t_swap_seen_within_15s() {
     # new one is in its answer whatever the counts)
     deadline=$(( $(date +%s) + $(scaled 180) ))
     while :; do
-        want=$(sim_state "sum(1 for x in insts if x['actual_status'] in ('offline','unknown') or (x['actual_status'] in ('exited','created') and x['intended_status'] != 'stopped'))")
+        want=$(sim_state_of id,actual_status,intended_status "sum(1 for x in insts if x['actual_status'] in ('offline','unknown') or (x['actual_status'] in ('exited','created') and x['intended_status'] != 'stopped'))")
         [ "$(failed)" = "$want" ] && break
         [ "$(date +%s)" -lt "$deadline" ] || { fail "rentop holds $(failed) failures, not $want"; return 1; }
         sleep 1
     done
     note "rentop holds the $want failures"
-    gone=$(sim_state "min(x['id'] for x in insts if x['actual_status'] == 'offline')")
+    gone=$(sim_state_of id,actual_status "min(x['id'] for x in insts if x['actual_status'] == 'offline')")
     # the new failure among the highest ids, which the first sweep reads
     # last (the seeded credit runs out within minutes at 10,000 instances:
     # most are stopped by then)
-    new=$(sim_state "sorted(x['id'] for x in insts if x['actual_status'] == 'running' or (x['actual_status'] == 'exited' and x['intended_status'] == 'stopped'))[-100]")
+    new=$(sim_state_of id,actual_status,intended_status "sorted(x['id'] for x in insts if x['actual_status'] == 'running' or (x['actual_status'] == 'exited' and x['intended_status'] == 'stopped'))[-100]")
     [ -n "$gone" ] && [ -n "$new" ] || { fail "no instances to swap ($gone, $new)"; return 1; }
     printf 'Authorization: Bearer %s\n' "$SIM_KEY" >"$E2E_TMP/auth.hdr"
     curl -sS --max-time 10 -H @"$E2E_TMP/auth.hdr" -X DELETE -d '{}' \
@@ -136,8 +136,8 @@ t_no_429_to_rentop() {
         rentop_alive || { fail "rentop is gone"; return 1; }
         sleep 5
     done
-    refused=$(sim_state "sum(v['refused'] for v in d['rate_limits'].values())")
-    allowed=$(sim_state "d['rate_limits']['instances_list']['allowed']")
+    refused=$(sim_state_of id "sum(v['refused'] for v in d['rate_limits'].values())")
+    allowed=$(sim_state_of id "d['rate_limits']['instances_list']['allowed']")
     note "list requests allowed $allowed, refused (all endpoints) $refused"
     [ "$refused" = 0 ] || fail "the simulator refused $refused requests with 429"
 }

@@ -42,9 +42,43 @@ t_query() {
 }
 
 t_prefill() {
-    keys /
-    wait_for_flat "/num_gpus>=2 reliability>0.9 -o dph+" 10 || return 1
+    keys s
+    wait_for_flat "search: num_gpus>=2 reliability>0.9 -o dph+" 10 || return 1
     keys Escape
+}
+
+# / narrows the rows shown as it is typed, without a request; Esc clears
+# it; s then Enter sends the search in force again (one request).
+t_local_filter() {
+    sleep 1
+    before=$(searches)
+    all=$(screen_ids | wc -l)
+    first=$(screen_ids | head -n 1)
+    [ "$all" -gt 1 ] || { fail "too few rows to filter: $all"; return 1; }
+    keys /
+    type_text "id=$first"
+    wait_for "filter: id=$first (" 10 || return 1
+    [ "$(screen_ids | head -n 1)" = "$first" ] || { fail "id=$first is not shown first"; return 1; }
+    for i in $(screen_ids); do
+        case $i in *"$first"*) ;; *) fail "id=$first shows $i"; return 1 ;; esac
+    done
+    [ "$(screen_ids | wc -l)" -lt "$all" ] || { fail "id=$first hid no row"; return 1; }
+    keys Enter
+    keys /
+    keys C-u
+    type_text "!id=$first"
+    wait_for "filter: !id=$first" 10 || return 1
+    case " $(screen_ids | tr '\n' ' ') " in *" $first "*) fail "!id=$first still shows it"; return 1 ;; esac
+    keys Escape
+    wait_gone "filter: !id=" 10 || return 1
+    [ "$(screen_ids | wc -l)" = "$all" ] || { fail "Esc did not bring every row back"; return 1; }
+    sleep 1
+    [ "$(searches)" = "$before" ] || { fail "the / filter sent $(( $(searches) - before )) searches"; return 1; }
+    keys s
+    wait_for_flat "search: num_gpus>=2" 10 || return 1
+    keys Enter
+    sim_expect "count('/api/v0/bundles') - $before" 1 20 || return 1
+    wait_for_re "[0-9]+ offers?" 20 || return 1
 }
 
 # The header names a search's type and sort once it is sent (a search the
@@ -84,7 +118,7 @@ t_bad_query() {
     wait_for "did you mean gpu_name" 10 || return 1
     on_screen "nothing sent" || return 1
     on_screen "column" || return 1
-    keys / ; keys C-u; type_text "num_gpus=>2"; keys Enter
+    keys s ; keys C-u; type_text "num_gpus=>2"; keys Enter
     wait_for_re "query: .*column" 10 || return 1
     sleep 1
     [ "$(searches)" = "$before" ] || { fail "a bad query reached the service"; return 1; }
@@ -196,7 +230,8 @@ t_bid_sort() {
 }
 
 tap "offers: :offers QUERY shows the simulator's answer to the same search, in its order" t_query
-tap "offers: / pre-fills the query line with the search in force" t_prefill
+tap "offers: s pre-fills the query line with the search in force" t_prefill
+tap "offers: / filters the rows shown without a request; s sends one" t_local_filter
 tap "offers: t cycles the type, > and i change the server-side order (new searches)" t_type_sort
 tap "offers: a bad query shows the parser's message with the column and sends nothing" t_bad_query
 tap "offers: searching faster than the limit says next search in N s, holds the latest request and sends it by itself" t_pacing

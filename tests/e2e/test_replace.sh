@@ -119,11 +119,11 @@ t_templates_view() {
     wait_for "Templates:" 10 || return 1
     wait_for "recommended" 20 || return 1
     tname=$(sim_state "[t['name'] for t in d['templates'] if t.get('recommended')][0]")
-    # / searches the service with a query; & narrows the rows shown
-    keys / ; type_text "recommended=true"; keys Enter
+    # s searches the service with a query; / narrows the rows shown
+    keys s ; type_text "recommended=true"; keys Enter
     wait_for "for query: recommended=true" 10 || return 1
-    keys '&' ; type_text "$(echo "$tname" | cut -c1-6)"; keys Enter
-    wait_for "& shows: $(echo "$tname" | cut -c1-6)" 10 || return 1
+    keys / ; type_text "$(echo "$tname" | cut -c1-6)"; keys Enter
+    wait_for "filter: $(echo "$tname" | cut -c1-6)" 10 || return 1
     # the row itself (the header says the query and the filter before the answer lands)
     wait_for_re "GB +recommended" 20 || return 1
     keys Enter

@@ -36,10 +36,9 @@ t_suspend_resume() {
     pid=$(rentop_pid)
     [ -n "$pid" ] || { fail "no rentop process"; return 1; }
     keys C-z
-    deadline=$(( $(date +%s) + $(scaled 10) ))
+    wait_begin 10
     until [ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" = T ]; do
-        [ "$(date +%s)" -lt "$deadline" ] || { fail "rentop did not stop on C-z"; return 1; }
-        sleep 0.1
+        wait_tick || { fail "rentop did not stop on C-z"; return 1; }
     done
     # curses let the terminal go: the shell's prompt is back, the table gone
     wait_gone "$FIRST" 10 || return 1

@@ -111,20 +111,18 @@ t_sort() {
     type_text "sort id"
     keys Enter
     # ascending: the smallest id above the largest
-    deadline=$(( $(date +%s) + $(scaled 10) ))
+    wait_begin 10
     while :; do
         f=$(row_of "$FIRST") l=$(row_of "$LAST")
         [ "$f" -gt 0 ] && [ "$l" -gt "$f" ] && break
-        [ "$(date +%s)" -lt "$deadline" ] || { fail "sorted by id: $FIRST on row $f, $LAST on row $l"; return 1; }
-        sleep 0.1
+        wait_tick || { fail "sorted by id: $FIRST on row $f, $LAST on row $l"; return 1; }
     done
     keys i
-    deadline=$(( $(date +%s) + $(scaled 10) ))
+    wait_begin 10
     while :; do
         f=$(row_of "$FIRST") l=$(row_of "$LAST")
         [ "$l" -gt 0 ] && [ "$f" -gt "$l" ] && break
-        [ "$(date +%s)" -lt "$deadline" ] || { fail "inverted: $FIRST on row $f, $LAST on row $l"; return 1; }
-        sleep 0.1
+        wait_tick || { fail "inverted: $FIRST on row $f, $LAST on row $l"; return 1; }
     done
     keys i
     # > and < move the sort to the next and previous column (marked with an arrow)

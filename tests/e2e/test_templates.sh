@@ -46,9 +46,9 @@ tg_settled() {
 # tfield NAME FIELD: a field of the simulator's template named NAME.
 tfield() { sim_state "next((t.get('$2') for t in d['templates'] if t['name'] == '$1'), None)"; }
 # select_tpl NAME: move the selection onto template NAME (the list: own
-# first, then recommended; narrowed with & so that it is the only row).
+# first, then recommended; narrowed with / so that it is the only row).
 select_tpl() {
-    keys '&'
+    keys /
     type_text "$1"
     keys Enter
     wait_for "Templates: 1 shown" 10
@@ -61,10 +61,10 @@ goto_tpl() {
     i=0
     while [ "$i" -lt "$n" ]; do keys Down; i=$((i + 1)); done
 }
-# unfilter: clear the & filter and the query (back to own + recommended).
+# unfilter: clear the / filter and the query (back to own + recommended).
 unfilter() {
-    keys '&' C-u Enter
     keys / C-u Enter
+    keys s C-u Enter
     sleep 0.3
 }
 no_pass() {
@@ -195,7 +195,7 @@ t_delete() {
     sim_expect "any(t['id'] == $id for t in d['templates'])" false 20 || return 1
     [ "$(tw)" = $((w0 + 1)) ] || { fail "the delete went $(( $(tw) - w0 )) times"; return 1; }
     wait_for "template $NAME deleted" 10 || return 1
-    wait_for "no template matches the search" 20 || return 1
+    wait_for "no template matches the filter" 20 || return 1
     unfilter
 }
 
@@ -292,9 +292,9 @@ t_search() {
     for n in $(sim_state "' '.join(t['name'].replace(' ', '_') for t in d['templates'] if not t.get('recommended'))"); do
         not_on_screen "$(echo "$n" | tr _ ' ')  " || return 1
     done
-    # / opens the query line pre-filled with the query in force
-    keys /
-    wait_for_re "^/recommended=true( |$)" 5 || return 1
+    # s opens the query line pre-filled with the query in force
+    keys s
+    wait_for_re "^search: recommended=true( |$)" 5 || return 1
     keys C-u
     type_text "name=TensorFlow"
     keys Enter
@@ -314,8 +314,8 @@ t_bad_query() {
     wait_for "did you mean image?" 10 || return 1
     on_screen "column 1" || return 1
     on_screen "nothing sent" || return 1
-    keys /
-    wait_for_re "^/imag=pytorch( |$)" 5 || return 1      # the line typed, to correct
+    keys s
+    wait_for_re "^search: imag=pytorch( |$)" 5 || return 1 # the line typed, to correct
     keys C-u
     type_text "name=TensorFlow recommended>>true"
     keys Enter
@@ -325,13 +325,34 @@ t_bad_query() {
     # the rows in force stay those of the last good query
     on_screen "Templates: 1 for query: name=TensorFlow" || return 1
     # back to own + recommended
-    keys / C-u Enter
+    keys s C-u Enter
     wait_for "Templates: 5 (own first" 20 || return 1
 }
 
+# / narrows the rows shown as it is typed (the filter language: text,
+# column=value, !text) and sends nothing; Esc clears it.
+t_local_filter() {
+    g0=$(tg_settled)
+    keys /
+    type_text "name=TensorFlow"
+    wait_for "Templates: 1 shown" 10 || return 1
+    on_screen "vastai/tensorflow" || return 1
+    keys C-u
+    type_text "!TensorFlow"
+    wait_for "Templates: 4 shown" 10 || return 1
+    not_on_screen "vastai/tensorflow" || return 1
+    keys Enter
+    wait_for "filter: !TensorFlow" 5 || return 1
+    keys Escape
+    wait_for "Templates: 5 (own first" 10 || return 1
+    sleep 1
+    [ "$(tg)" = "$g0" ] || { fail "the / filter sent $(( $(tg) - g0 )) template searches"; return 1; }
+}
+
 tap "templates: the overlay lists the simulator's templates" t_open
-tap "templates: :templates QUERY (Tab completes its fields) and / search the service with the query language" t_search
+tap "templates: :templates QUERY (Tab completes its fields) and s search the service with the query language" t_search
 tap "templates: a bad query shows the parser's message with the column and sends nothing" t_bad_query
+tap "templates: / filters the rows shown and sends nothing; Esc clears it" t_local_filter
 tap "templates: create through the form stores every field typed, the password masked" t_create
 tap "templates: a refused edit keeps the form with what was typed and the service's words" t_refused
 tap "templates: edit changes only what was typed; the new hash_id replaces the old, selection kept" t_edit

@@ -95,7 +95,7 @@ t_enable() {
     case $s in *"$(printf '%s' "$SECRET" | cut -c1-4) $(printf '%s' "$SECRET" | cut -c5-8)"*)
         fail "the TOTP secret is still on screen"; return 1 ;; esac
     keys w
-    wait_for "(mode 0600)" 10 || return 1
+    wait_for_flat "written to" 10 || return 1   # not the hint line's "(mode 0600)"
     f=$(ls "$E2E_HOME"/rentop-backup-codes-*.txt 2>/dev/null | head -n 1)
     [ -n "$f" ] || { fail "no backup-code file in HOME"; return 1; }
     [ "$(stat -c %a "$f")" = 600 ] || { fail "the backup-code file has mode $(stat -c %a "$f")"; return 1; }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/apierr.h"
+#include "net/apierr.h"
 #include "net/retry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check_fields(x->fields, x->nfields);
 		}
 	}
-	instances_free(v, n);
+	instance_free_all(v, n);
 	free(tok);
 
 	struct user u;
@@ -65,24 +65,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_str(u.email);
 		check_fields(u.fields, u.nfields);
 		free(u.email); free(u.username); free(u.fullname); free(u.tfa_status); free(u.ssh_key);
-		kv_free(u.fields, u.nfields);
+		instance_kv_free(u.fields, u.nfields);
 	}
 	struct workergroup *w = NULL;
 	n = 0;
 	json_map_workergroups(root, &w, &n);
-	workergroups_free(w, n);
+	model_workergroups_free(w, n);
 	struct endpoint *e = NULL;
 	n = 0;
 	json_map_endpoints(root, &e, &n);
-	endpoints_free(e, n);
+	model_endpoints_free(e, n);
 	struct offer *o = NULL;
 	n = 0;
 	json_map_offers(root, &o, &n);
-	offers_free(o, n);
+	json_map_offers_free(o, n);
 	struct template_rec *t = NULL;
 	n = 0;
 	json_map_templates(root, &t, &n);
-	templates_free(t, n);
+	json_map_templates_free(t, n);
 	json_decref(root);
 	return 0;
 }

@@ -185,8 +185,8 @@ static bool instcmp_page(const char *text, size_t len, char *why, size_t n, size
 	if (same)
 		same = instcmp_texts(text, len, why, n);
 	*mapped = nb;
-	instances_free(a, na);
-	instances_free(b, nb);
+	instance_free_all(a, na);
+	instance_free_all(b, nb);
 	free(ta);
 	free(tb);
 	return same;
@@ -248,8 +248,8 @@ static bool instcmp_offers(const char *text, size_t len, char *why, size_t n, si
 		}
 	}
 	*mapped = nb;
-	offers_free(a, na);
-	offers_free(b, nb);
+	json_map_offers_free(a, na);
+	json_map_offers_free(b, nb);
 	return same;
 }
 

@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "routes.h"
-#include "routes_ext.h"
+#include "routes_int.h"
 #include "workers.h"
 #include "world.h"
 
@@ -88,6 +87,25 @@ void acct_charge_inst(struct world *w, struct inst *in, double t0, double t1, do
 		if (fresh)
 			rec_meta_inst(c, in->o);
 		rec_add(c, t, e, gpu * f, disk * f);
+		t = e;
+	}
+}
+
+void acct_charge_volume(struct world *w, long id, double t0, double t1, double cost)
+{
+	struct acct *a = w->acct;
+	if (!a || !(t1 > t0) || cost <= 0 || w->credit <= 0)
+		return;
+	char key[32];
+	snprintf(key, sizeof key, "v%ld", id);
+	for (double t = t0; t < t1;) {
+		double day = floor(t / DAY) * DAY, e = fmin(t1, day + DAY);
+		size_t ix = (size_t)json_integer_value(json_object_get(a->worker_ix, key));
+		bool fresh;
+		struct charge *c = rec_for(a, &ix, id, CK_VOLUME, day, &fresh);
+		if (fresh)
+			json_object_set_new(a->worker_ix, key, json_integer((json_int_t)ix));
+		rec_add(c, t, e, 0, cost * (e - t) / (t1 - t0));
 		t = e;
 	}
 }

@@ -16,10 +16,10 @@
 struct world;
 struct inst;
 
-enum charge_kind { CK_INSTANCE, CK_SERVERLESS };
+enum charge_kind { CK_INSTANCE, CK_SERVERLESS, CK_VOLUME };
 
 struct charge {                 /* one contract's charges over one UTC day */
-	long contract;          /* instance id, or serverless worker id */
+	long contract;          /* instance id, serverless worker id, or volume id */
 	enum charge_kind kind;
 	double day;             /* s: the UTC day's start */
 	double t0, t1;          /* s: first and last second charged */
@@ -33,7 +33,7 @@ struct charge {                 /* one contract's charges over one UTC day */
 struct acct {
 	struct charge *ch;      /* in the order they were opened */
 	size_t nch, cap;
-	json_t *worker_ix;      /* object: worker id -> index+1 of its open record */
+	json_t *worker_ix;      /* object: worker id (volumes: "v" id) -> index+1 of its open record */
 	double sless_billed;    /* s: serverless workers billed up to here */
 	double seeded_at;       /* s: when the world was seeded */
 	json_t *invoices;       /* array of /api/v1/invoices/ rows, oldest first */
@@ -54,6 +54,9 @@ void acct_free(struct acct *a);
 /* The billing clock: an instance was charged gpu and disk dollars for
  * [t0, t1] (world.c's bill()); split over UTC days. */
 void acct_charge_inst(struct world *w, struct inst *in, double t0, double t1, double gpu, double disk);
+/* The billing clock: a volume was charged cost dollars for [t0, t1]
+ * (routes_volumes.c's vols_advance). */
+void acct_charge_volume(struct world *w, long id, double t0, double t1, double cost);
 /* Bill the serverless workers up to now (debits the credit), accept the
  * invitations that are due. */
 void acct_advance(struct world *w, double now);

@@ -24,6 +24,10 @@ enum rl_class {
 	RL_SEARCH,     /* offer search: 10 per minute */
 	RL_TEAM_MEMBER, /* team member removal: 3.0/s */
 	RL_TRANSFER,   /* transfer of credit: 2.5/s */
+	RL_EXECUTE,    /* instance command (execute): 1.5/s */
+	RL_COPY,       /* copy_direct, rsync and their cancel: 3.5/s */
+	RL_SSH_INST,   /* per-instance SSH keys: 2.0/s */
+	RL_VOLUMES,    /* volumes: list, search, create, clone, delete: 5.5/s */
 	RL_NCLASSES
 };
 

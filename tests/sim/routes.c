@@ -1,11 +1,12 @@
-/* routes.c: every endpoint of the simulated service (SPEC.md plus the live
+/* routes.c: the endpoints of the simulated service (SPEC.md plus the live
  * forms of API-NOTES.md).  It owns the route table with each endpoint's
  * authentication needs (no key, read, write, 2FA-gated, instance key
  * allowed) and rate-limit class, the checks made before a handler runs, and
- * the handlers themselves, which read and change the world.  Error bodies
+ * the handlers themselves, which read and change the world; the routes_*.c
+ * files add their own tables (routes_int.h), matched after this one.  Error bodies
  * follow the live service: {"success":false,"error":slug,"msg":text}, a bare
  * JSON string where the live service sends one, {"detail":...} on 429. */
-#include "routes.h"
+#include "routes_int.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -19,10 +20,8 @@
 #include "acct.h"
 #include "filter.h"
 #include "insttext.h"
-#include "routes_billing.h"
-#include "routes_ext.h"
-#include "routes_team.h"
 #include "routes_workers.h"
+#include "simops.h"
 #include "tfa.h"
 #include "workers.h"
 
@@ -34,15 +33,6 @@
 #define LOG_READY_DELAY 2.0 /* s of sim time at --speed 1 before a log URL serves */
 #define USER_ID 148213
 #define MAX_LOGREQS 256     /* request_logs results kept */
-
-enum {
-	R_NOAUTH = 1, /* no key needed (the handler may check its own) */
-	R_WRITE = 2,  /* refused to read-only keys */
-	R_TFA = 4,    /* needs a 2FA session when 2FA is enabled */
-	R_IKEY = 8,   /* an instance_api_key may call it for its own instance */
-};
-
-typedef void (*handler_fn)(struct ctx *c);
 
 /* ---- responses --------------------------------------------------------- */
 
@@ -177,7 +167,7 @@ json_t *routes_inst_json(struct world *w, struct inst *in, double now, const jso
 	return out;
 }
 
-static struct inst *need_inst(struct ctx *c, int status, const char *slug)
+struct inst *routes_need_inst(struct ctx *c, int status, const char *slug)
 {
 	struct inst *in = c->id >= 0 ? world_find(c->w, c->id) : NULL;
 	if (!in)
@@ -431,7 +421,7 @@ static bool change_state(struct ctx *c, struct inst *in, const char *state)
 /* PUT /api/v0/instances/{id}/: start, stop or label. */
 static void h_change(struct ctx *c)
 {
-	struct inst *in = need_inst(c, 404, "no_such_instance");
+	struct inst *in = routes_need_inst(c, 404, "no_such_instance");
 	if (!in)
 		return;
 	json_t *st = json_object_get(c->body, "state");
@@ -561,7 +551,7 @@ static void h_bid(struct ctx *c)
 		routes_error(c->rs, 400, "invalid_args", "price is required (a number, $/hour)");
 		return;
 	}
-	struct inst *in = need_inst(c, 404, "no_such_instance");
+	struct inst *in = routes_need_inst(c, 404, "no_such_instance");
 	if (!in)
 		return;
 	/* the docs (change_bid.yaml): >= 0.001 and <= 32.0 * number of GPUs */
@@ -616,7 +606,7 @@ static void h_prepay(struct ctx *c)
 
 static void h_reboot(struct ctx *c)
 {
-	struct inst *in = need_inst(c, 404, "no_such_instance");
+	struct inst *in = routes_need_inst(c, 404, "no_such_instance");
 	if (!in)
 		return;
 	const char *a = jstr(in->o, "actual_status");
@@ -628,42 +618,8 @@ static void h_reboot(struct ctx *c)
 	ok(c->rs);
 }
 
-/* PUT /api/v0/instances/recycle/{id}/: a fresh container from the image on
- * the same machine (back through provisioning). */
-static void h_recycle(struct ctx *c)
+void routes_result_url(struct world *w, char *text, double ready_at, char *url, size_t n)
 {
-	struct inst *in = need_inst(c, 404, "no_such_instance");
-	if (!in)
-		return;
-	const char *a = jstr(in->o, "actual_status");
-	if (a && (!strcmp(a, "offline") || !strcmp(a, "unknown"))) {
-		routes_error(c->rs, 400, "invalid_state", "The host is not reachable; the instance cannot be recycled");
-		return;
-	}
-	in->phase = PH_PROVISION;
-	in->plan = BOOT_OK;
-	in->outbid = false;
-	in->t_next = c->rq->now + 8.0 / c->w->opt.speed;
-	json_object_set_new(in->o, "actual_status", json_null());
-	json_object_set_new(in->o, "intended_status", json_string("running"));
-	json_object_set_new(in->o, "next_state", json_string("running"));
-	json_object_set_new(in->o, "cur_state", json_string("stopped"));
-	json_object_set_new(in->o, "status_msg", json_null());
-	json_object_del(in->o, "ports");
-	world_inst_sync(c->w, in);
-	ok(c->rs);
-}
-
-/* PUT /api/v0/instances/request_logs/{id}/ -> result_url, served later. */
-static void h_request_logs(struct ctx *c)
-{
-	struct inst *in = need_inst(c, 404, "no_such_instance");
-	if (!in)
-		return;
-	double tail = jnum(c->body, "tail", 1000);
-	if (tail < 1)
-		tail = 1;
-	struct world *w = c->w;
 	if (w->nlogreq >= MAX_LOGREQS) { /* forget the oldest result */
 		free(w->logreqs[0].text);
 		memmove(&w->logreqs[0], &w->logreqs[1], (w->nlogreq - 1) * sizeof *w->logreqs);
@@ -675,7 +631,21 @@ static void h_request_logs(struct ctx *c)
 	struct logreq *lr = &w->logreqs[w->nlogreq++];
 	world_make_token(w, lr->token, sizeof lr->token, ""); /* a capability URL, not a key */
 	lr->token[32] = '\0';
-	lr->ready_at = c->rq->now + LOG_READY_DELAY / w->opt.speed;
+	lr->ready_at = ready_at;
+	lr->text = text;
+	snprintf(url, n, "%s/instance_logs/%s.log", w->base_url, lr->token);
+}
+
+/* PUT /api/v0/instances/request_logs/{id}/ -> result_url, served later. */
+static void h_request_logs(struct ctx *c)
+{
+	struct inst *in = routes_need_inst(c, 404, "no_such_instance");
+	if (!in)
+		return;
+	double tail = jnum(c->body, "tail", 1000);
+	if (tail < 1)
+		tail = 1;
+	struct world *w = c->w;
 	/* the container's log: boot lines, then periodic progress */
 	size_t cap = 4096, len = 0;
 	char *t = malloc(cap);
@@ -707,9 +677,8 @@ static void h_request_logs(struct ctx *c)
 		memcpy(t + len, line, ll + 1);
 		len += ll;
 	}
-	lr->text = t;
 	char url[256];
-	snprintf(url, sizeof url, "%s/instance_logs/%s.log", w->base_url, lr->token);
+	routes_result_url(w, t, c->rq->now + LOG_READY_DELAY / w->opt.speed, url, sizeof url);
 	reply(c->rs, 200, json_pack("{s:b,s:s,s:s}", "success", 1, "result_url", url, "msg",
 				    "Logs will be available at the result_url shortly."));
 }
@@ -973,8 +942,8 @@ static void h_create(struct ctx *c)
 		err = "target_state must be running or stopped";
 	else if (bid && (!jnum_value(pj, &price) || price < 0.001 || price > 128))
 		err = "price must be between 0.001 and 128 $/hour", slug = "invalid_price"; /* docs: create_instance.yaml */
-	else if (vi && !json_is_null(vi) && (!json_is_object(vi) || !jstr(vi, "mount_path")))
-		err = "volume_info needs an object with volume_id, mount_path, create_new, size";
+	else if ((err = vols_check_link(w, offer, vi, &slug)))
+		;
 	else if (json_is_true(json_object_get(b, "vm")) && json_array_size(w->ssh_keys) == 0)
 		err = "A VM instance needs a registered SSH key: there is no way in afterwards",
 		slug = "no_ssh_key_for_vm";
@@ -1024,12 +993,6 @@ static void h_create(struct ctx *c)
 			json_object_set(f, passthru[i], pv);
 	}
 	json_object_set_new(f, "vm", json_boolean(json_is_true(json_object_get(b, "vm"))));
-	if (vi && json_is_object(vi)) {
-		json_t *vc = json_deep_copy(vi);
-		if (json_is_true(json_object_get(vc, "create_new")))
-			json_object_set_new(vc, "volume_id", json_integer(c->id * 10 + 1));
-		json_object_set_new(f, "volume_info", vc);
-	}
 	if (tpl) {
 		json_object_set(f, "template_id", json_object_get(tpl, "id"));
 		json_object_set(f, "template_hash_id", json_object_get(tpl, "hash_id"));
@@ -1040,6 +1003,7 @@ static void h_create(struct ctx *c)
 	json_object_set_new(f, "intended_status", json_string(target ? target : "running"));
 	struct inst *in = world_inst_create(w, offer, f, c->rq->now, bid, price);
 	json_decref(f);
+	vols_link(w, in, offer, vi, c->rq->now);
 	const char *login = jstr(b, "image_login");
 	if (login)
 		in->image_login = strdup(login);
@@ -2208,21 +2172,6 @@ static void h_endpoint_workers(struct ctx *c)
 
 /* ---- the route table ---------------------------------------------------- */
 
-/* How a dialect serves a route's path: not at all, with or without the
- * trailing slash, only with it, only without it. */
-enum slash { SL_NONE, SL_ANY, SL_SLASH, SL_BARE };
-
-struct route {
-	const char *method;  /* NULL: any */
-	const char *pattern; /* "{}" matches one segment; no trailing slash */
-	handler_fn fn;
-	enum rl_class rl;
-	int flags;
-	enum slash spec;     /* the default dialect (SPEC.md plus API-NOTES.md) */
-	enum slash live;     /* --dialect live: as the docs write the path, or the
-			      * CLI where it writes it otherwise (tests/sim/API.md) */
-};
-
 #define A SL_ANY
 #define S SL_SLASH
 #define B SL_BARE
@@ -2232,26 +2181,9 @@ static const struct route routes[] = {
 	{ "GET", "/api/v0/instances", h_list_v0, RL_LIST, 0, A, S },
 	{ "PUT", "/api/v0/instances", h_bulk_state, RL_STATE, R_WRITE, A, S },
 	{ "DELETE", "/api/v0/instances", h_bulk_destroy, RL_DESTROY, R_WRITE | R_TFA, A, S },
-	/* issues 24 and 25: routes_team.c, routes_billing.c, routes_workers.c */
-	{ "GET", "/api/v0/instances/pending-price-increases", h_price_pending, RL_NONE, 0, A, S },
-	{ "PUT", "/api/v0/instances/accept-price-increase", h_price_answer, RL_NONE, R_WRITE, A, S },
-	{ "PUT", "/api/v0/instances/reject-price-increase", h_price_answer, RL_NONE, R_WRITE, A, S },
-	{ "GET", "/api/v0/charges", h_charges, RL_NONE, 0, A, S },
-	{ "GET", "/api/v1/invoices", h_invoices_v1, RL_NONE, 0, A, S },
-	{ "GET", "/api/v0/users/me/invoices", h_invoices_old, RL_NONE, 0, A, B },
-	{ "GET", "/api/v0/team/members", h_team_members, RL_NONE, 0, A, S },
-	{ "DELETE", "/api/v0/team/members/{}", h_team_member_remove, RL_TEAM_MEMBER, R_WRITE, A, A },
-	{ "PUT", "/api/v0/team/members/{}/roles", h_team_member_role, RL_NONE, R_WRITE, A, S },
-	{ "POST", "/api/v0/team/invite", h_team_invite, RL_NONE, R_WRITE, A, S },
-	{ "GET", "/api/v0/audit_logs", h_audit_logs, RL_NONE, 0, A, S },
-	{ "PUT", "/api/v0/commands/transfer_credit", h_transfer_credit, RL_TRANSFER, R_WRITE, A, S },
-	{ "POST", "/get_workergroup_logs", h_wg_logs, RL_NONE, R_NOAUTH, S, S },
-	{ "POST", "/get_autogroup_logs", h_wg_logs, RL_NONE, R_NOAUTH, S, S },
-	{ "POST", "/update_workers", h_update_workers, RL_NONE, R_NOAUTH, S, S },
 	{ "PUT", "/api/v0/instances/bid_price/{}", h_bid, RL_BID, R_WRITE, A, S },
 	{ "PUT", "/api/v0/instances/prepay/{}", h_prepay, RL_PREPAY, R_WRITE, A, S },
 	{ "PUT", "/api/v0/instances/reboot/{}", h_reboot, RL_STATE, R_WRITE, A, S },
-	{ "PUT", "/api/v0/instances/recycle/{}", h_recycle, RL_STATE, R_WRITE, A, S },
 	/* the docs write no slash, the CLI one */
 	{ "PUT", "/api/v0/instances/request_logs/{}", h_request_logs, RL_NONE, 0, A, A },
 	{ "GET", "/api/v0/instances/{}", h_show, RL_SHOW, 0, A, S },
@@ -2306,7 +2238,11 @@ static const struct route routes[] = {
 	{ "POST", "/get_endpoint_logs", h_endpoint_logs_spec, RL_NONE, R_NOAUTH, B, N },
 	{ "POST", "/get_endpoint_logs", h_endpoint_logs_doc, RL_NONE, R_NOAUTH, S, S },
 	{ "POST", "/get_endpoint_workers", h_endpoint_workers, RL_NONE, R_NOAUTH, S, S },
+	{ NULL, NULL, NULL, RL_NONE, 0, N, N },
 };
+/* routes_billing first: its /api/v0/instances/<name>/ paths before {id} */
+static const struct route *const tables[] = { routes_billing, routes_team, routes_workers, routes, routes_inst_ops,
+					      routes_volumes };
 #undef A
 #undef S
 #undef B
@@ -2416,15 +2352,16 @@ void routes_handle(struct world *w, struct rl *rl, const char *caller, double mo
 	char seg[256];
 	const struct route *r = NULL;
 	bool path_known = false;
-	for (size_t i = 0; i < sizeof routes / sizeof *routes; i++) {
-		if (!match(routes[i].pattern, rq->path, live ? routes[i].live : routes[i].spec, seg, sizeof seg))
-			continue;
-		path_known = true;
-		if (!routes[i].method || !strcmp(routes[i].method, rq->method)) {
-			r = &routes[i];
-			break;
+	for (size_t t = 0; !r && t < sizeof tables / sizeof *tables; t++)
+		for (const struct route *e = tables[t]; e->pattern; e++) {
+			if (!match(e->pattern, rq->path, live ? e->live : e->spec, seg, sizeof seg))
+				continue;
+			path_known = true;
+			if (!e->method || !strcmp(e->method, rq->method)) {
+				r = e;
+				break;
+			}
 		}
-	}
 	if (!r && live && !path_known) {
 		live_not_found(rs);
 		return;

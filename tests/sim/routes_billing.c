@@ -1,8 +1,11 @@
-/* routes_billing.c: charges, invoices, pending price increases
- * (routes_billing.h), read from the ledger the billing clock fills
+/* routes_billing.c: where the money went: charges per contract (docs
+ * show_charges.yaml), invoices (show_invoices.yaml), the CLI's older
+ * /users/me/invoices (billing.py show_invoices), pending price increases
+ * (CLI price_increase.py); its table is routes_billing (routes_int.h).
+ * Read from the ledger the billing clock fills
  * (acct.h), so that a day's charges add up to the credit the simulator
  * took for it. */
-#include "routes_billing.h"
+#include "routes_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,7 +13,6 @@
 #include <string.h>
 
 #include "acct.h"
-#include "routes.h"
 
 #define DAY 86400.0
 #define CHARGES_LIMIT 100
@@ -201,8 +203,10 @@ static json_t *contract_row(const struct agg *g)
 {
 	const struct charge *f = g->first;
 	char src[48], desc[96];
-	snprintf(src, sizeof src, "instance-%ld", f->contract);
-	snprintf(desc, sizeof desc, "Instance %ld Charges - %zu day%s", f->contract, g->days, g->days == 1 ? "" : "s");
+	bool vol = f->kind == CK_VOLUME;
+	snprintf(src, sizeof src, "%s-%ld", vol ? "volume" : "instance", f->contract);
+	snprintf(desc, sizeof desc, "%s %ld Charges - %zu day%s", vol ? "Volume" : "Instance", f->contract, g->days,
+		 g->days == 1 ? "" : "s");
 	json_t *meta = json_object();
 	if (f->template_id >= 0)
 		json_object_set_new(meta, "template_id", json_integer(f->template_id));
@@ -218,7 +222,7 @@ static json_t *contract_row(const struct agg *g)
 	if (g->disk > 0)
 		json_array_append_new(items, item("disk", g->t0, g->t1, g->disk_s, g->disk));
 	return json_pack("{s:f,s:f,s:s,s:s,s:s,s:f,s:o,s:o}", "start", floor(g->t0), "end", ceil(g->t1), "type",
-			 "instance", "source", src, "description", desc, "amount",
+			 vol ? "volume" : "instance", "source", src, "description", desc, "amount",
 			 round((g->gpu + g->disk) * 1000) / 1000, "metadata", meta, "items", items);
 }
 
@@ -262,7 +266,7 @@ static json_t *wrap(json_t *rows, const char *kind, const char *meta_key)
 	return out;
 }
 
-void h_charges(struct ctx *c)
+static void h_charges(struct ctx *c)
 {
 	if (!scope_ok(c, "billing_read"))
 		return;
@@ -299,10 +303,11 @@ void h_charges(struct ctx *c)
 			abort();
 		for (size_t k = 0; k < a->nch; k++) {
 			const struct charge *ch = &a->ch[k];
-			if (ch->day + DAY <= lo || ch->day > hi || !want[ch->kind == CK_SERVERLESS ? 2 : 0])
+			if (ch->day + DAY <= lo || ch->day > hi ||
+			    !want[ch->kind == CK_SERVERLESS ? 2 : ch->kind == CK_VOLUME ? 1 : 0])
 				continue;
 			char key[32];
-			snprintf(key, sizeof key, "%ld", ch->contract);
+			snprintf(key, sizeof key, "%s%ld", ch->kind == CK_VOLUME ? "v" : "", ch->contract);
 			json_t *ix = json_object_get(index, key);
 			struct agg *x;
 			if (ix) {
@@ -378,7 +383,7 @@ static int by_col(const void *pa, const void *pb)
 	return order_desc ? -r : r;
 }
 
-void h_invoices_v1(struct ctx *c)
+static void h_invoices_v1(struct ctx *c)
 {
 	if (!scope_ok(c, "billing_read"))
 		return;
@@ -430,7 +435,7 @@ void h_invoices_v1(struct ctx *c)
 
 /* The CLI's older form: rows of charges (per contract and day) and
  * payments in [sdate, edate], and the current (today's) charges. */
-void h_invoices_old(struct ctx *c)
+static void h_invoices_old(struct ctx *c)
 {
 	if (!scope_ok(c, "billing_read"))
 		return;
@@ -453,7 +458,8 @@ void h_invoices_old(struct ctx *c)
 			continue;
 		char d[160];
 		double h = (ch->t1 - ch->t0) / 3600.0;
-		snprintf(d, sizeof d, "%s %ld%s%s", ch->kind == CK_SERVERLESS ? "Serverless worker" : "Instance",
+		snprintf(d, sizeof d, "%s %ld%s%s",
+			 ch->kind == CK_SERVERLESS ? "Serverless worker" : ch->kind == CK_VOLUME ? "Volume" : "Instance",
 			 ch->contract, ch->label[0] ? ": " : "", ch->label);
 		json_array_append_new(rows, json_pack("{s:s,s:f,s:f,s:f,s:f,s:s,s:I}", "description", d, "quantity",
 						      round(h * 1000) / 1000, "rate", h > 0 ? round(amt / h * 1000) / 1000 : 0,
@@ -488,7 +494,7 @@ static void prune_pending(struct world *w)
 			json_array_remove(p, i);
 }
 
-void h_price_pending(struct ctx *c)
+static void h_price_pending(struct ctx *c)
 {
 	if (!scope_ok(c, "instance_read"))
 		return;
@@ -498,7 +504,7 @@ void h_price_pending(struct ctx *c)
 				    "truncated", 0, "pending_price_increases", p));
 }
 
-void h_price_answer(struct ctx *c)
+static void h_price_answer(struct ctx *c)
 {
 	bool accept = strstr(c->rq->path, "accept") != NULL;
 	json_t *idj = json_object_get(c->body, "pending_price_increase_id");
@@ -528,3 +534,20 @@ void h_price_answer(struct ctx *c)
 	}
 	ctx_reply(c, 404, json_pack("{s:b,s:s}", "success", 0, "error", "no_pending_price_increase"));
 }
+
+#define A SL_ANY
+#define S SL_SLASH
+#define B SL_BARE
+const struct route routes_billing[] = {
+	{ "GET", "/api/v0/instances/pending-price-increases", h_price_pending, RL_NONE, 0, A, S },
+	{ "PUT", "/api/v0/instances/accept-price-increase", h_price_answer, RL_NONE, R_WRITE, A, S },
+	{ "PUT", "/api/v0/instances/reject-price-increase", h_price_answer, RL_NONE, R_WRITE, A, S },
+	{ "GET", "/api/v0/charges", h_charges, RL_NONE, 0, A, S },
+	{ "GET", "/api/v1/invoices", h_invoices_v1, RL_NONE, 0, A, S },
+	/* the CLI writes no slash */
+	{ "GET", "/api/v0/users/me/invoices", h_invoices_old, RL_NONE, 0, A, B },
+	{ NULL, NULL, NULL, RL_NONE, 0, SL_NONE, SL_NONE },
+};
+#undef A
+#undef S
+#undef B

@@ -1,9 +1,11 @@
-/* routes_team.c: the team's members, invitations, audit log and transfers
- * of credit (routes_team.h).  Scopes as the live service's table has them
+/* routes_team.c: the team's members, invitations, the audit log and
+ * transfers of credit (docs show_team_members.yaml, invite_team_member.yaml,
+ * remove_team_member.yaml, transfer_credit.yaml; CLI teams.py, auth.py
+ * show_audit_logs); its table is routes_team (routes_int.h).  Scopes as the live service's table has them
  * (team_read, team_write, misc, billing_write): a scoped key without one is
  * refused as routes.c refuses a read-only key's write.  Managing members
  * takes the owner or manager role (or a role granting team_write). */
-#include "routes_team.h"
+#include "routes_int.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -11,7 +13,6 @@
 #include <string.h>
 
 #include "acct.h"
-#include "routes.h"
 
 #define OWNER_ID 148213
 #define INVITE_ACCEPT 120.0   /* s at --speed 1 before an invitation is accepted */
@@ -72,7 +73,7 @@ static void msg_only(struct ctx *c, int status, const char *msg)
 	ctx_reply(c, status, json_pack("{s:s}", "msg", msg));
 }
 
-void h_team_members(struct ctx *c)
+static void h_team_members(struct ctx *c)
 {
 	if (scope_ok(c, "team_read"))
 		ctx_reply(c, 200, json_deep_copy(c->w->acct->members));
@@ -89,7 +90,7 @@ static bool email_ok(const char *e)
 	return e[strlen(e) - 1] != '.';
 }
 
-void h_team_invite(struct ctx *c)
+static void h_team_invite(struct ctx *c)
 {
 	if (!scope_ok(c, "team_write") || !manager_ok(c))
 		return;
@@ -140,7 +141,7 @@ void h_team_invite(struct ctx *c)
 	free(qr);
 }
 
-void h_team_member_remove(struct ctx *c)
+static void h_team_member_remove(struct ctx *c)
 {
 	if (!scope_ok(c, "team_write") || !manager_ok(c))
 		return;
@@ -159,7 +160,7 @@ void h_team_member_remove(struct ctx *c)
 	ctx_reply(c, 200, json_pack("{s:s,s:s}", "status", "success", "message", "User removed from the team."));
 }
 
-void h_team_member_role(struct ctx *c)
+static void h_team_member_role(struct ctx *c)
 {
 	if (!scope_ok(c, "team_write") || !manager_ok(c))
 		return;
@@ -177,13 +178,13 @@ void h_team_member_role(struct ctx *c)
 	}
 }
 
-void h_audit_logs(struct ctx *c)
+static void h_audit_logs(struct ctx *c)
 {
 	if (scope_ok(c, "misc"))
 		ctx_reply(c, 200, json_deep_copy(c->w->acct->audit));
 }
 
-void h_transfer_credit(struct ctx *c)
+static void h_transfer_credit(struct ctx *c)
 {
 	if (!scope_ok(c, "billing_write"))
 		return;
@@ -236,3 +237,20 @@ void h_transfer_credit(struct ctx *c)
 	json_object_set(meta, "recipient_id", json_object_get(to, "id"));
 	ctx_reply(c, 200, json_pack("{s:b}", "success", 1));
 }
+
+#define A SL_ANY
+#define S SL_SLASH
+#define B SL_BARE
+const struct route routes_team[] = {
+	{ "GET", "/api/v0/team/members", h_team_members, RL_NONE, 0, A, S },
+	/* the docs write no slash, the CLI one */
+	{ "DELETE", "/api/v0/team/members/{}", h_team_member_remove, RL_TEAM_MEMBER, R_WRITE, A, A },
+	{ "PUT", "/api/v0/team/members/{}/roles", h_team_member_role, RL_NONE, R_WRITE, A, S },
+	{ "POST", "/api/v0/team/invite", h_team_invite, RL_NONE, R_WRITE, A, S },
+	{ "GET", "/api/v0/audit_logs", h_audit_logs, RL_NONE, 0, A, S },
+	{ "PUT", "/api/v0/commands/transfer_credit", h_transfer_credit, RL_TRANSFER, R_WRITE, A, S },
+	{ NULL, NULL, NULL, RL_NONE, 0, SL_NONE, SL_NONE },
+};
+#undef A
+#undef S
+#undef B

@@ -1,5 +1,5 @@
 /* routes_workers.c: workergroup logs and rolling updates on the run server
- * (routes_workers.h).  Authentication as the endpoint logs' CLI form: the
+ * (routes_workers.h, routes_int.h).  Authentication as the endpoint logs' CLI form: the
  * default dialect takes an account key as Bearer or in the body; live
  * needs the account's key in the body ("api_key"), else 401 with a bare
  * string, as the docs write it. */
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "routes.h"
+#include "routes_int.h"
 #include "workers.h"
 
 #define WG_LOG_EVERY 10.0       /* s between a workergroup's log lines */
@@ -94,7 +94,7 @@ static void wg_line(char *out, size_t n, const json_t *g, const json_t *ep, long
 	}
 }
 
-void h_wg_logs(struct ctx *c)
+static void h_wg_logs(struct ctx *c)
 {
 	json_t *g = need_wg(c, "id");
 	if (!g)
@@ -136,7 +136,7 @@ bool workers_updating(const json_t *ep, double now)
 	return now < jnum(ep, "sim_update_until", -INFINITY);
 }
 
-void h_update_workers(struct ctx *c)
+static void h_update_workers(struct ctx *c)
 {
 	json_t *g = need_wg(c, "workergroup_id");
 	if (!g)
@@ -157,3 +157,17 @@ void h_update_workers(struct ctx *c)
 	}
 	ctx_reply(c, 200, json_pack("{s:b,s:s}", "success", 1, "msg", msg));
 }
+
+#define A SL_ANY
+#define S SL_SLASH
+#define B SL_BARE
+const struct route routes_workers[] = {
+	/* {run_url}, with the slash as the docs and the CLI write them */
+	{ "POST", "/get_workergroup_logs", h_wg_logs, RL_NONE, R_NOAUTH, S, S },
+	{ "POST", "/get_autogroup_logs", h_wg_logs, RL_NONE, R_NOAUTH, S, S },
+	{ "POST", "/update_workers", h_update_workers, RL_NONE, R_NOAUTH, S, S },
+	{ NULL, NULL, NULL, RL_NONE, 0, SL_NONE, SL_NONE },
+};
+#undef A
+#undef S
+#undef B

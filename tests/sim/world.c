@@ -14,6 +14,7 @@
 
 #include "acct.h"
 #include "insttext.h"
+#include "simops.h"
 #include "tfa.h"
 #include "util.h"
 
@@ -294,9 +295,10 @@ static json_t *make_ports(struct world *w, const char *runtype, json_t *env)
 	long n = 2;
 	json_object_foreach(env, k, v) {
 		int host, cont;
-		if (sscanf(k, "-p %d:%d", &host, &cont) == 2) {
+		char proto[8] = "tcp";
+		if (sscanf(k, "-p %d:%d/%7[a-z]", &host, &cont, proto) >= 2) {
 			char key[32];
-			snprintf(key, sizeof key, "%d/tcp", cont);
+			snprintf(key, sizeof key, "%d/%s", cont, strcmp(proto, "udp") ? "tcp" : "udp");
 			snprintf(hp, sizeof hp, "%ld", base + n++);
 			json_object_set_new(ports, key,
 					    json_pack("[{s:s,s:s}]", "HostIp", "0.0.0.0", "HostPort", hp));
@@ -506,6 +508,7 @@ void world_advance(struct world *w, double now)
 {
 	for (size_t i = 0; i < w->ninst; i++)
 		advance_inst(w, w->inst[i], now);
+	ops_advance(w, now);
 	acct_advance(w, now);
 	if (w->credit <= 0) {
 		w->credit = 0;
@@ -888,6 +891,8 @@ static json_t *inst_base(struct world *w, long id, json_t *m, double now, double
 	snprintf(host, sizeof host, "ssh%ld.vast.ai", sshn);
 	set_str(o, "ssh_host", host);
 	set_int(o, "ssh_port", randi(w, 10000, 39999));
+	/* the machine's rsync-over-ssh port (the CLI's copy to and from local) */
+	set_int(o, "machine_dir_ssh_port", 5000 + (long)jnum(m, "machine_id", 0) % 4000);
 	char idx[8];
 	snprintf(idx, sizeof idx, "%ld", sshn);
 	set_str(o, "ssh_idx", idx);
@@ -942,6 +947,8 @@ struct inst *world_inst_create(struct world *w, json_t *offer, json_t *fields, d
 	world_issue(w, in->key);
 	json_t *env = json_object_get(fields, "_env_obj");
 	in->ports_run = make_ports(w, jstr(in->o, "image_runtype"), env);
+	if (jstr(env, "JUPYTER_TOKEN")) /* the env sets the Jupyter token (the docs' networking guide) */
+		set_str(in->o, "jupyter_token", jstr(env, "JUPYTER_TOKEN"));
 	json_object_del(in->o, "_env_obj");
 	recompute_prices(in->o);
 	cache(in);
@@ -1000,8 +1007,10 @@ static void seed_instance(struct world *w, int i, double now)
 	set_str(o, "onstart", "bash /workspace/onstart.sh");
 	set_num(o, "disk_usage", round_to(jnum(o, "disk_space", 32) * (0.1 + 0.6 * world_randf(w)), 0.01));
 	json_t *env = json_object();
-	if (!strcmp(rt, "args"))
-		json_object_set_new(env, "-p 8000:8000", json_string("1"));
+	if (!strcmp(rt, "args") || strstr(img, "vllm"))
+		json_object_set_new(env, "-p 8000:8000", json_string("1")); /* an HTTP API (vLLM's) */
+	else if (strstr(img, "comfy"))
+		json_object_set_new(env, "-p 8188:8188", json_string("1")); /* ComfyUI's web UI */
 	in->ports_run = make_ports(w, rt, env);
 	json_decref(env);
 	in->plan = BOOT_OK;
@@ -1369,11 +1378,14 @@ static void seed_all(struct world *w)
 		seed_instance(w, i, now);
 	w->next_id += 1000;
 	w->reports = json_object();
+	w->ops = ops_new(w, now);
 	acct_new(w, now);
 }
 
 static void free_all(struct world *w)
 {
+	ops_free(w->ops);
+	w->ops = NULL;
 	for (size_t i = 0; i < w->ninst; i++)
 		inst_free(w->inst[i]);
 	free(w->inst);

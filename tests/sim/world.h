@@ -151,6 +151,7 @@ struct world {
 
 	struct tfa *tfa;
 	struct acct *acct;      /* money and team (acct.h) */
+	struct ops_state *ops;  /* instance operations and volumes (simops.h) */
 	/* The unfiltered v1 list's label_counts, kept while no instance is
 	 * added, removed or relabelled (labels_gen counts those changes). */
 	uint64_t labels_gen;

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "rules/acct.h"
-#include "rules/acctops.h"
+#include "flow/acctops.h"
 #include "api/api_account.h"
 #include "base/config.h"
 #include "views/help/help.h"
@@ -235,7 +235,7 @@ static int setup_keys(void **state)
 
 static enum action key_in(const char *ctx, const char *key)
 {
-	int c = km_ctx_by_name(ctx);
+	int c = keymap_ctx_by_name(ctx);
 	assert_true(c > 0);
 	return keymap_lookup(&km, c, keymap_parse_key(key));
 }
@@ -244,14 +244,14 @@ static void test_section_contexts(void **state)
 {
 	(void)state;
 	/* the same key is each section's own action */
-	assert_int_equal(key_in("account-env", "a"), action_by_name("env-add"));
-	assert_int_equal(key_in("account-apikeys", "a"), action_by_name("apikey-create"));
-	assert_int_equal(key_in("account-ssh", "a"), action_by_name("ssh-key-add"));
-	assert_int_equal(key_in("account-roles", "a"), action_by_name("role-create"));
-	assert_int_equal(key_in("account-env", "e"), action_by_name("env-edit"));
-	assert_int_equal(key_in("account-roles", "e"), action_by_name("role-edit"));
-	assert_int_equal(key_in("account-apikeys", "d"), action_by_name("apikey-delete"));
-	assert_int_equal(key_in("account-reports", "m"), action_by_name("reports-machine"));
+	assert_int_equal(key_in("account-env", "a"), keymap_action_by_name("env-add"));
+	assert_int_equal(key_in("account-apikeys", "a"), keymap_action_by_name("apikey-create"));
+	assert_int_equal(key_in("account-ssh", "a"), keymap_action_by_name("ssh-key-add"));
+	assert_int_equal(key_in("account-roles", "a"), keymap_action_by_name("role-create"));
+	assert_int_equal(key_in("account-env", "e"), keymap_action_by_name("env-edit"));
+	assert_int_equal(key_in("account-roles", "e"), keymap_action_by_name("role-edit"));
+	assert_int_equal(key_in("account-apikeys", "d"), keymap_action_by_name("apikey-delete"));
+	assert_int_equal(key_in("account-reports", "m"), keymap_action_by_name("reports-machine"));
 	/* keys a section does not have do nothing there */
 	assert_int_equal(key_in("account-apikeys", "e"), ACT_NONE);
 	assert_int_equal(key_in("account-ssh", "e"), ACT_NONE);
@@ -260,28 +260,28 @@ static void test_section_contexts(void **state)
 	const char *secs[] = { "account", "account-env", "account-apikeys", "account-ssh",
 			       "account-roles", "account-reports" };
 	for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {
-		assert_int_equal(key_in(secs[i], "]"), action_by_name("account-next"));
-		assert_int_equal(key_in(secs[i], "["), action_by_name("account-prev"));
+		assert_int_equal(key_in(secs[i], "]"), keymap_action_by_name("account-next"));
+		assert_int_equal(key_in(secs[i], "["), keymap_action_by_name("account-prev"));
 		assert_int_equal(key_in(secs[i], "j"), ACT_DOWN);
 	}
 	/* t opens the 2FA view from every section */
 	for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++)
-		assert_int_equal(key_in(secs[i], "t"), action_by_name("account-tfa"));
+		assert_int_equal(key_in(secs[i], "t"), keymap_action_by_name("account-tfa"));
 	/* every change is AF_MUTATES; the reports are not */
 	const char *mut[] = { "env-add", "env-edit", "env-delete", "apikey-create", "apikey-delete",
 			      "ssh-key-add", "ssh-key-delete", "role-create", "role-edit", "role-delete" };
 	for (size_t i = 0; i < sizeof mut / sizeof mut[0]; i++) {
-		enum action a = action_by_name(mut[i]);
+		enum action a = keymap_action_by_name(mut[i]);
 		assert_int_not_equal(a, ACT_NONE);
-		assert_true(action_flags(a) & AF_MUTATES);
+		assert_true(keymap_action_flags(a) & AF_MUTATES);
 		char why[200];
-		assert_non_null(action_refusal(a, "row", true, why, sizeof why));
+		assert_non_null(keymap_action_refusal(a, "row", true, why, sizeof why));
 	}
-	assert_false(action_flags(action_by_name("reports-machine")) & AF_MUTATES);
-	assert_false(action_flags(action_by_name("machine-reports")) & AF_MUTATES);
+	assert_false(keymap_action_flags(keymap_action_by_name("reports-machine")) & AF_MUTATES);
+	assert_false(keymap_action_flags(keymap_action_by_name("machine-reports")) & AF_MUTATES);
 	/* M on an instance, in the table and the detail view */
-	assert_int_equal(key_in("instances", "M"), action_by_name("machine-reports"));
-	assert_int_equal(key_in("detail", "M"), action_by_name("machine-reports"));
+	assert_int_equal(key_in("instances", "M"), keymap_action_by_name("machine-reports"));
+	assert_int_equal(key_in("detail", "M"), keymap_action_by_name("machine-reports"));
 	/* `bind account ] none` reaches the sections */
 	struct key_binding b = { .context = "account", .key = "]", .action = "none" };
 	struct keymap save = km;

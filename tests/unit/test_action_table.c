@@ -83,19 +83,19 @@ static void test_rows_named_helped_and_bound(void **state)
 			if (nseen < 256)
 				seen[nseen++] = row->def.name;
 			/* what is registered is this row (registration is by name) */
-			enum action id = action_by_name(row->def.name);
+			enum action id = keymap_action_by_name(row->def.name);
 			assert_int_not_equal(id, ACT_NONE);
 			if (row->id && *row->id != id)
 				fail_msg("%s: the id kept for the handler is not the one registered",
 					 row->def.name);
-			assert_int_equal(action_row_of(o->actions, o->nactions, id), (int)r);
-			const struct action_def *d = action_get(id);
+			assert_int_equal(keymap_action_row_of(o->actions, o->nactions, id), (int)r);
+			const struct action_def *d = keymap_action_get(id);
 			assert_string_equal(d->help, row->def.help);
 			assert_int_equal(d->flags, row->def.flags);
-			int ctx = action_row_ctx(row, vctx);
-			if (row->ctx && km_ctx_by_name(row->ctx) <= 0)
+			int ctx = keymap_action_row_ctx(row, vctx);
+			if (row->ctx && keymap_ctx_by_name(row->ctx) <= 0)
 				fail_msg("%s: its context %s is not registered", row->def.name, row->ctx);
-			assert_true(action_allowed(id, ctx));
+			assert_true(keymap_action_allowed(id, ctx));
 			/* each default key parses and reaches this row there */
 			const char *p = row->keys ? row->keys : "";
 			char name[32];
@@ -106,7 +106,7 @@ static void test_rows_named_helped_and_bound(void **state)
 				enum action got = keymap_lookup(&app.km, ctx, code);
 				if (got != id)
 					fail_msg("view %s: key %s is %s in context %s, not %s", o->name, name,
-						 action_name(got), km_ctx_name(ctx), row->def.name);
+						 keymap_action_name(got), keymap_ctx_name(ctx), row->def.name);
 			}
 		}
 	}
@@ -121,8 +121,8 @@ static void test_rows_named_helped_and_bound(void **state)
 	}
 	assert_true(tables >= 7);
 	assert_true(rows >= 45);
-	assert_int_equal(action_row_of(NULL, 0, ACT_HELP), -1);
-	assert_int_equal(action_row_of(view_ops_at(0)->actions, view_ops_at(0)->nactions, ACT_NONE), -1);
+	assert_int_equal(keymap_action_row_of(NULL, 0, ACT_HELP), -1);
+	assert_int_equal(keymap_action_row_of(view_ops_at(0)->actions, view_ops_at(0)->nactions, ACT_NONE), -1);
 }
 
 /* The help line of act in the help built (read_only or not): its index or -1. */
@@ -171,22 +171,22 @@ static void test_help_sections(void **state)
 	(void)state;
 	size_t n = help_build(&app.km, false, lines, sizeof lines / sizeof lines[0]);
 	int found = 0;
-	for (int c = 1; c < km_ctx_count(); c++) {
+	for (int c = 1; c < keymap_ctx_count(); c++) {
 		size_t at = help_section_line(lines, n, c);
 		if (!at)
 			continue;
 		assert_true(lines[at].heading);
 		int p = c;
 		while (p > 0 && lines[at].ctx != p)
-			p = km_ctx_parent(p);
-		if (lines[at].ctx != p || strcmp(lines[at].text, km_ctx_heading(p)) != 0)
-			fail_msg("help for %s opens at \"%s\"", km_ctx_name(c), lines[at].text);
+			p = keymap_ctx_parent(p);
+		if (lines[at].ctx != p || strcmp(lines[at].text, keymap_ctx_heading(p)) != 0)
+			fail_msg("help for %s opens at \"%s\"", keymap_ctx_name(c), lines[at].text);
 		found++;
 	}
 	assert_true(found >= 8);
-	int off = km_ctx_by_name("offers");
+	int off = keymap_ctx_by_name("offers");
 	assert_true(off > 0);
-	assert_string_equal(lines[help_section_line(lines, n, off)].text, km_ctx_heading(off));
+	assert_string_equal(lines[help_section_line(lines, n, off)].text, keymap_ctx_heading(off));
 	assert_int_equal(help_section_line(lines, n, CTX_GLOBAL), 0);
 	int cmds = 0;
 	for (size_t i = 0; i < n; i++)
@@ -221,7 +221,7 @@ static void test_send_action_refuses_by_the_table(void **state)
 		assert_null(view_row(&app));
 		for (size_t r = 0; r < o->nactions; r++) {
 			const struct action_row *row = &o->actions[r];
-			enum action id = action_by_name(row->def.name);
+			enum action id = keymap_action_by_name(row->def.name);
 			unsigned f = row->def.flags;
 			if (f & AF_MUTATES) {
 				app.read_only = true;
@@ -251,6 +251,37 @@ static void test_send_action_refuses_by_the_table(void **state)
 	assert_false(view_send_action(&app, ACT_NONE));
 }
 
+/* An action offered in other views' contexts (view_bind_in): t in the
+ * account view and each of its sections, L in the serverless tree and the
+ * instance table, M in the instance table and the detail. */
+static void test_bound_in_other_views(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *action, *ctx;
+		int key;
+	} want[] = {
+		{ "account-tfa", "account", 't' },
+		{ "account-tfa", "account-env", 't' },
+		{ "account-tfa", "account-reports", 't' },
+		{ "logs-open", "serverless", 'L' },
+		{ "logs-open", "instances", 'L' },
+		{ "machine-reports", "instances", 'M' },
+		{ "machine-reports", "detail", 'M' },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		enum action id = keymap_action_by_name(want[i].action);
+		int ctx = keymap_ctx_by_name(want[i].ctx);
+		assert_int_not_equal(id, ACT_NONE);
+		assert_true(ctx > 0);
+		if (keymap_lookup(&app.km, ctx, want[i].key) != id)
+			fail_msg("%c in %s is not %s", want[i].key, want[i].ctx, want[i].action);
+	}
+	/* not where it is not offered */
+	assert_int_not_equal(keymap_lookup(&app.km, keymap_ctx_by_name("offers"), 't'),
+			     keymap_action_by_name("account-tfa"));
+}
+
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
@@ -259,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_help_from_the_tables),
 		cmocka_unit_test(test_help_sections),
 		cmocka_unit_test(test_send_action_refuses_by_the_table),
+		cmocka_unit_test(test_bound_in_other_views),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

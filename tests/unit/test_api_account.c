@@ -154,12 +154,12 @@ static void test_decoders(void **state)
 	/* a key that does not validate still shows its comment */
 	assert_string_equal(v[2].type, "");
 	assert_string_equal(v[2].comment, "op@laptop");
-	ssh_keys_free(v, n);
+	api_ssh_keys_free(v, n);
 	r = json_loads("{\"ssh_keys\":[]}", 0, NULL);
 	v = NULL;
 	n = 0;
 	assert_true(api_ssh_keys(r, &v, &n));
-	ssh_keys_free(v, n);
+	api_ssh_keys_free(v, n);
 	json_decref(r);
 
 	r = json_loads("[{\"id\":1,\"name\":\"owner\",\"permissions\":{\"api\":{\"misc\":{},\"user_read\":{},"
@@ -176,7 +176,7 @@ static void test_decoders(void **state)
 	assert_string_equal(tr[1].summary, "read-only");
 	assert_int_equal(tr[1].id, 0);
 	assert_string_equal(tr[2].summary, "none");
-	team_roles_free(tr, n);
+	api_team_roles_free(tr, n);
 	/* the docs type permissions as a list of names: shown, never blanked;
 	 * text that is not JSON as sent (and granting nothing named) */
 	r = json_loads("[{\"id\":5,\"name\":\"dev\",\"permissions\":[\"read\",\"write\"]},"
@@ -200,7 +200,7 @@ static void test_decoders(void **state)
 	assert_string_equal(tr[2].summary, "list: instance_read, misc");
 	assert_int_not_equal(acct_rights_mask_text(tr[2].permissions, NULL), 0);
 	assert_string_equal(tr[3].summary, "list: none");
-	team_roles_free(tr, n);
+	api_team_roles_free(tr, n);
 
 	r = json_loads("{\"msg\":\"success\",\"backup_codes\":[\"AAAA-BBBB-CCCC\",\"bad code!\",7,"
 		       "\"DDDD-EEEE-FFFF\"]}",
@@ -379,7 +379,7 @@ static void test_sim_env_vars(void **state)
 	assert_true(json_map_env_vars(r, &v, &n));
 	json_decref(r);
 	assert_int_equal(n, 2);
-	env_vars_free(v, n);
+	json_map_env_vars_free(v, n);
 	json_decref(run_ok(api_env_add(&sim.cfg, "NEW_VAR", "value-123")));
 	struct api_error e = run_fail(api_env_add(&sim.cfg, "NEW_VAR", "x"));
 	assert_string_equal(e.slug, "existing_key");
@@ -399,7 +399,7 @@ static void test_sim_env_vars(void **state)
 	assert_int_equal(n, 3);
 	for (size_t i = 0; i < n; i++)
 		assert_null(strstr(v[i].value, "value-"));
-	env_vars_free(v, n);
+	json_map_env_vars_free(v, n);
 	char *dump = json_dumps(r, 0);
 	assert_null(strstr(dump, "value-456")); /* the service masks values */
 	free(dump);
@@ -439,7 +439,7 @@ static void test_sim_api_keys(void **state)
 		}
 	}
 	assert_true(found);
-	api_keys_free(v, n);
+	json_map_api_keys_free(v, n);
 	/* the new key reads but cannot write */
 	char hdr[256];
 	snprintf(hdr, sizeof hdr, "Authorization: Bearer %s", key);
@@ -484,7 +484,7 @@ static void test_sim_ssh_keys(void **state)
 			assert_string_equal(v[i].comment, "test@host");
 			assert_false(isnan(v[i].created_at));
 		}
-	ssh_keys_free(v, n);
+	api_ssh_keys_free(v, n);
 	assert_true(id > 0);
 	json_decref(run_ok(api_ssh_delete(&sim.cfg, id)));
 	struct api_error e = run_fail(api_ssh_delete(&sim.cfg, id));
@@ -502,7 +502,7 @@ static void test_sim_roles_and_reports(void **state)
 	assert_int_equal(n, 3);
 	assert_string_equal(v[2].name, "member");
 	assert_string_equal(v[2].summary, "read-only");
-	team_roles_free(v, n);
+	api_team_roles_free(v, n);
 	json_decref(run_ok(api_role_create(&sim.cfg, "oncall", acct_scope_permissions(SCOPE_INSTANCES, 0))));
 	struct api_error e = run_fail(api_role_create(&sim.cfg, "nobody", NULL));
 	assert_non_null(strstr(e.msg, "Missing permissions parameter"));
@@ -515,7 +515,7 @@ static void test_sim_roles_and_reports(void **state)
 	json_decref(r);
 	assert_int_equal(n, 4);
 	assert_string_equal(v[3].summary, "custom: billing_read");
-	team_roles_free(v, n);
+	api_team_roles_free(v, n);
 	json_decref(run_ok(api_role_delete(&sim.cfg, "oncall")));
 	e = run_fail(api_role_delete(&sim.cfg, "oncall"));
 	assert_int_equal(e.http_status, 404);
@@ -534,7 +534,7 @@ static void test_sim_roles_and_reports(void **state)
 		for (size_t i = 0; i < k; i++)
 			assert_true(mr[i].problem[0] && mr[i].message[0] && mr[i].created_at[0]);
 		total += k;
-		machine_reports_free(mr, k);
+		json_map_machine_reports_free(mr, k);
 	}
 	assert_true(total > 0);
 }
@@ -636,7 +636,7 @@ static void test_sim_tfa_full(void **state)
 	}
 	struct tfa_status_rec s = status();
 	assert_false(s.tfa_enabled);
-	tfa_status_free(&s);
+	json_map_tfa_status_free(&s);
 	struct tfa_backup_codes bc;
 	char secret[64];
 	add_totp("phone app", &bc, secret);
@@ -646,7 +646,7 @@ static void test_sim_tfa_full(void **state)
 	assert_string_equal(s.methods[0].label, "phone app");
 	long first = s.methods[0].id;
 	assert_int_equal(s.backup_codes_remaining, 10);
-	tfa_status_free(&s);
+	json_map_tfa_status_free(&s);
 
 	/* a second method needs the authorization window */
 	json_t *r = run_ok(api_tfa_totp_setup(&sim.cfg));
@@ -662,7 +662,7 @@ static void test_sim_tfa_full(void **state)
 	json_decref(run_ok(api_tfa_authorize_start(&sim.cfg, &v)));
 	s = status();
 	assert_true(s.new_method_authorized);
-	tfa_status_free(&s);
+	json_map_tfa_status_free(&s);
 	assert_true(totp(sec2, code));
 	json_decref(run_ok(api_tfa_confirm_new(&sim.cfg, "totp", code, sec2, NULL, "laptop")));
 	/* the same backup code again is refused */
@@ -671,7 +671,7 @@ static void test_sim_tfa_full(void **state)
 	s = status();
 	assert_int_equal(s.nmethods, 2);
 	long second = s.methods[0].id == first ? s.methods[1].id : s.methods[0].id;
-	tfa_status_free(&s);
+	json_map_tfa_status_free(&s);
 
 	/* update: label and primary */
 	json_decref(run_ok(api_tfa_update(&sim.cfg, second, "work laptop", 1)));
@@ -681,7 +681,7 @@ static void test_sim_tfa_full(void **state)
 			assert_string_equal(s.methods[i].label, "work laptop");
 			assert_true(s.methods[i].is_primary);
 		}
-	tfa_status_free(&s);
+	json_map_tfa_status_free(&s);
 
 	/* regenerate backup codes with a code from the first method */
 	struct tfa_verify tv = {.method = "totp", .method_id = first};
@@ -772,7 +772,7 @@ static void test_sim_tfa_wrong_codes_lock(void **state)
 	assert_true(s.methods[0].locked_until > now);
 	char lock[64];
 	assert_true(acct_lock_countdown(lock, sizeof lock, s.methods[0].locked_until, now));
-	tfa_status_free(&s);
+	json_map_tfa_status_free(&s);
 	explicit_bzero(&bc, sizeof bc);
 }
 
@@ -805,7 +805,7 @@ static void test_sim_tfa_sms_email(void **state)
 	assert_int_equal(s.nmethods, 1);
 	assert_string_equal(s.methods[0].method, "sms");
 	assert_null(strstr(s.methods[0].phone_number, "555267")); /* masked */
-	tfa_status_free(&s);
+	json_map_tfa_status_free(&s);
 	/* an email code needs a verified address */
 	testsim_ctl(&sim, "set", "{\"what\":\"user\",\"field\":\"email_verified\",\"value\":false}");
 	te = run_tfa_fail(api_tfa_email_send(&sim.cfg, NULL));

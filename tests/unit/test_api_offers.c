@@ -29,12 +29,12 @@ static void test_runtype_mapping(void **state)
 {
 	(void)state;
 	/* the strings the official CLI sends (API-NOTES, spelling direc) */
-	assert_string_equal(create_launch_runtype(LAUNCH_SSH), "ssh_proxy");
-	assert_string_equal(create_launch_runtype(LAUNCH_SSH_DIRECT), "ssh_direc ssh_proxy");
-	assert_string_equal(create_launch_runtype(LAUNCH_JUPYTER), "jupyter_proxy ssh_proxy");
-	assert_string_equal(create_launch_runtype(LAUNCH_JUPYTER_DIRECT),
+	assert_string_equal(api_create_launch_runtype(LAUNCH_SSH), "ssh_proxy");
+	assert_string_equal(api_create_launch_runtype(LAUNCH_SSH_DIRECT), "ssh_direc ssh_proxy");
+	assert_string_equal(api_create_launch_runtype(LAUNCH_JUPYTER), "jupyter_proxy ssh_proxy");
+	assert_string_equal(api_create_launch_runtype(LAUNCH_JUPYTER_DIRECT),
 			    "jupyter_direc ssh_direc ssh_proxy");
-	assert_string_equal(create_launch_runtype(LAUNCH_ARGS), "args");
+	assert_string_equal(api_create_launch_runtype(LAUNCH_ARGS), "args");
 	/* and back, from every spelling an instance's image_runtype may have */
 	static const struct {
 		const char *rt;
@@ -53,28 +53,28 @@ static void test_runtype_mapping(void **state)
 	};
 	for (size_t i = 0; i < sizeof back / sizeof *back; i++) {
 		enum create_launch m = LAUNCH__COUNT;
-		if (!create_launch_from_runtype(back[i].rt, &m) || m != back[i].m)
+		if (!api_create_launch_from_runtype(back[i].rt, &m) || m != back[i].m)
 			fail_msg("'%s' gave %d, want %d", back[i].rt, (int)m, (int)back[i].m);
 	}
 	/* each mode round-trips */
 	for (int m = 0; m < LAUNCH__COUNT; m++) {
 		enum create_launch got;
-		assert_true(create_launch_from_runtype(create_launch_runtype((enum create_launch)m), &got));
+		assert_true(api_create_launch_from_runtype(api_create_launch_runtype((enum create_launch)m), &got));
 		assert_int_equal(got, m);
 	}
 	enum create_launch m;
-	assert_false(create_launch_from_runtype("", &m));
-	assert_false(create_launch_from_runtype(NULL, &m));
-	assert_false(create_launch_from_runtype("vnc", &m));
-	assert_false(create_launch_from_runtype("args ssh_proxy", &m));
-	assert_string_equal(create_launch_name(LAUNCH_JUPYTER_DIRECT), "jupyter direct");
+	assert_false(api_create_launch_from_runtype("", &m));
+	assert_false(api_create_launch_from_runtype(NULL, &m));
+	assert_false(api_create_launch_from_runtype("vnc", &m));
+	assert_false(api_create_launch_from_runtype("args ssh_proxy", &m));
+	assert_string_equal(api_create_launch_name(LAUNCH_JUPYTER_DIRECT), "jupyter direct");
 	/* a template's runtype and flags */
-	assert_int_equal(create_launch_from_template("ssh", true, false), LAUNCH_SSH_DIRECT);
-	assert_int_equal(create_launch_from_template("ssh", false, false), LAUNCH_SSH);
-	assert_int_equal(create_launch_from_template("jupyter", true, true), LAUNCH_JUPYTER_DIRECT);
-	assert_int_equal(create_launch_from_template("jupyter", false, false), LAUNCH_JUPYTER);
-	assert_int_equal(create_launch_from_template("args", true, true), LAUNCH_ARGS);
-	assert_int_equal(create_launch_from_template(NULL, false, false), LAUNCH_ARGS);
+	assert_int_equal(api_create_launch_from_template("ssh", true, false), LAUNCH_SSH_DIRECT);
+	assert_int_equal(api_create_launch_from_template("ssh", false, false), LAUNCH_SSH);
+	assert_int_equal(api_create_launch_from_template("jupyter", true, true), LAUNCH_JUPYTER_DIRECT);
+	assert_int_equal(api_create_launch_from_template("jupyter", false, false), LAUNCH_JUPYTER);
+	assert_int_equal(api_create_launch_from_template("args", true, true), LAUNCH_ARGS);
+	assert_int_equal(api_create_launch_from_template(NULL, false, false), LAUNCH_ARGS);
 }
 
 /* Parse flags, compare with want (JSON text). */
@@ -82,7 +82,7 @@ static void env_ok(const char *flags, const char *want)
 {
 	char err[200] = "";
 	int pos;
-	json_t *got = create_env_parse(flags, err, sizeof err, &pos);
+	json_t *got = api_create_env_parse(flags, err, sizeof err, &pos);
 	if (!got)
 		fail_msg("'%s': %s", flags, err);
 	json_t *w = json_loads(want, 0, NULL);
@@ -97,7 +97,7 @@ static void env_bad(const char *flags, int want_pos, const char *needle)
 {
 	char err[200] = "";
 	int pos = -2;
-	json_t *got = create_env_parse(flags, err, sizeof err, &pos);
+	json_t *got = api_create_env_parse(flags, err, sizeof err, &pos);
 	if (got)
 		fail_msg("'%s' parsed", flags);
 	if (!strstr(err, needle))
@@ -136,7 +136,7 @@ static void test_env_parse(void **state)
 	env_bad("-e 'A=open", 3, "unclosed quote");
 	env_bad("-e A=\x1b[2J", 5, "control character");
 	char err[200];
-	json_t *x = create_env_parse("-e SECRET=hunter2 -p bad", err, sizeof err, NULL);
+	json_t *x = api_create_env_parse("-e SECRET=hunter2 -p bad", err, sizeof err, NULL);
 	assert_null(x);
 	assert_null(strstr(err, "hunter2"));
 }
@@ -150,10 +150,10 @@ static void test_env_format_round_trip(void **state)
 		"-e EMPTY= -e B=2",
 	};
 	for (size_t i = 0; i < sizeof in / sizeof *in; i++) {
-		json_t *a = create_env_parse(in[i], NULL, 0, NULL);
+		json_t *a = api_create_env_parse(in[i], NULL, 0, NULL);
 		assert_non_null(a);
-		char *f = create_env_format(a);
-		json_t *b = create_env_parse(f, NULL, 0, NULL);
+		char *f = api_create_env_format(a);
+		json_t *b = api_create_env_parse(f, NULL, 0, NULL);
 		if (!b || !json_equal(a, b))
 			fail_msg("'%s' -> '%s' did not round-trip", in[i], f);
 		free(f);
@@ -162,9 +162,9 @@ static void test_env_format_round_trip(void **state)
 	}
 	/* an instance's extra_env list */
 	json_t *pairs = json_loads("[[\"A\",\"1\"],[\"B\",\"two words\"],[\"C\",\"say \\\"hi\\\"\"]]", 0, NULL);
-	char *f = create_env_format(pairs);
+	char *f = api_create_env_format(pairs);
 	assert_string_equal(f, "-e A=1 -e \"B=two words\" -e 'C=say \"hi\"'");
-	json_t *back = create_env_parse(f, NULL, 0, NULL);
+	json_t *back = api_create_env_parse(f, NULL, 0, NULL);
 	assert_string_equal(json_string_value(json_object_get(back, "C")), "say \"hi\"");
 	json_decref(back);
 	free(f);
@@ -187,27 +187,27 @@ static void test_onstart_encoding(void **state)
 	(void)state;
 	size_t wl = 0;
 	/* short: as is */
-	char *w = create_onstart_encode("echo hi", &wl);
+	char *w = api_create_onstart_encode("echo hi", &wl);
 	assert_string_equal(w, "echo hi");
 	assert_int_equal(wl, 7);
 	free(w);
-	assert_null(create_onstart_decode("echo hi"));
+	assert_null(api_create_onstart_decode("echo hi"));
 	/* exactly at the limit: as is */
 	char *edge = malloc(CREATE_ONSTART_MAX + 1);
 	memset(edge, '#', CREATE_ONSTART_MAX);
 	edge[CREATE_ONSTART_MAX] = '\0';
-	w = create_onstart_encode(edge, NULL);
+	w = api_create_onstart_encode(edge, NULL);
 	assert_string_equal(w, edge);
 	free(w);
 	free(edge);
 	/* long: encoded under the limit, decodes back, and the shell runs it */
 	char *script = long_script(20000);
-	w = create_onstart_encode(script, &wl);
+	w = api_create_onstart_encode(script, &wl);
 	assert_non_null(w);
 	assert_true(strlen(w) <= CREATE_ONSTART_MAX);
 	assert_int_equal(wl, strlen(w));
 	assert_int_equal(strncmp(w, "echo ", 5), 0);
-	char *back = create_onstart_decode(w);
+	char *back = api_create_onstart_decode(w);
 	assert_non_null(back);
 	assert_string_equal(back, script);
 	free(back);
@@ -229,12 +229,12 @@ static void test_onstart_encoding(void **state)
 		noise[i] = (char)(33 + (x >> 16) % 90);
 	}
 	noise[9000] = '\0';
-	assert_null(create_onstart_encode(noise, &wl));
+	assert_null(api_create_onstart_encode(noise, &wl));
 	assert_true(wl > CREATE_ONSTART_MAX);
 	free(noise);
 	/* not ours: not decoded */
-	assert_null(create_onstart_decode("echo !!!! | base64 -d | gunzip | bash"));
-	assert_null(create_onstart_decode("echo QUJD | base64 -d | gunzip | bash")); /* not gzip */
+	assert_null(api_create_onstart_decode("echo !!!! | base64 -d | gunzip | bash"));
+	assert_null(api_create_onstart_decode("echo QUJD | base64 -d | gunzip | bash")); /* not gzip */
 }
 
 static const struct create_limits ondemand = { false, NAN, 100 };
@@ -245,7 +245,7 @@ static void expect_bad(const struct create_form *f, const struct create_limits *
 		       enum create_field field, const char *needle)
 {
 	struct create_errors e;
-	assert_false(create_validate(f, lim, &e));
+	assert_false(api_create_validate(f, lim, &e));
 	if (!strstr(e.msg[field], needle))
 		fail_msg("field %d: '%s' lacks '%s'", (int)field, e.msg[field], needle);
 	for (int i = 0; i < CF__COUNT; i++)
@@ -261,7 +261,7 @@ static void test_validation(void **state)
 				  .label = "train", .launch = LAUNCH_SSH_DIRECT,
 				  .env = "-e TZ=UTC -p 8080:8080", .onstart = "echo hi" };
 	struct create_errors e;
-	assert_true(create_validate(&ok, &ondemand, &e));
+	assert_true(api_create_validate(&ok, &ondemand, &e));
 	assert_int_equal(e.count, 0);
 	struct create_form f;
 
@@ -269,7 +269,7 @@ static void test_validation(void **state)
 	f.image = NULL;
 	expect_bad(&f, &ondemand, CF_IMAGE, "an image (or a template) is required");
 	f.template_hash_id = "abc123";
-	assert_true(create_validate(&f, &ondemand, &e));
+	assert_true(api_create_validate(&f, &ondemand, &e));
 	f.template_hash_id = "abc 123";
 	expect_bad(&f, &ondemand, CF_TEMPLATE, "hash_id");
 	f = ok;
@@ -279,7 +279,7 @@ static void test_validation(void **state)
 	expect_bad(&f, &ondemand, CF_IMAGE, "not an image name");
 	f = ok;
 	f.disk = 0; /* default 8 */
-	assert_true(create_validate(&f, &ondemand, &e));
+	assert_true(api_create_validate(&f, &ondemand, &e));
 	f.disk = 0.5;
 	expect_bad(&f, &ondemand, CF_DISK, "at least 1 GB");
 	f.disk = 101;
@@ -298,20 +298,20 @@ static void test_validation(void **state)
 		memcpy(wide + 3 * i, "\xE2\x82\xAC", 3);
 	wide[1024 * 3] = '\0';
 	f.label = wide;
-	assert_true(create_validate(&f, &ondemand, &e));
+	assert_true(api_create_validate(&f, &ondemand, &e));
 	f.label = "a\tb";
 	expect_bad(&f, &ondemand, CF_LABEL, "control character");
 	f = ok;
 	f.env = "-e SECRET=s3cr3t -p nope";
 	expect_bad(&f, &ondemand, CF_ENV, "not a port mapping");
 	struct create_errors e2;
-	create_validate(&f, &ondemand, &e2);
+	api_create_validate(&f, &ondemand, &e2);
 	assert_null(strstr(e2.msg[CF_ENV], "s3cr3t"));
 	f = ok;
 	f.args_str = "-c 'sleep infinity'";
 	expect_bad(&f, &ondemand, CF_ARGS, "only to the entrypoint/args");
 	f.launch = LAUNCH_ARGS;
-	assert_true(create_validate(&f, &ondemand, &e));
+	assert_true(api_create_validate(&f, &ondemand, &e));
 	f = ok;
 	f.launch = (enum create_launch)99;
 	expect_bad(&f, &ondemand, CF_LAUNCH, "choose ssh");
@@ -323,15 +323,15 @@ static void test_validation(void **state)
 	f.price = 128.5; /* the docs' create range: 0.001-128 (create_instance.yaml) */
 	expect_bad(&f, &bidlim, CF_PRICE, "0.001 to 128");
 	f.price = 33;
-	assert_true(create_validate(&f, &bidlim, &e));
+	assert_true(api_create_validate(&f, &bidlim, &e));
 	f.price = 0.15;
-	assert_true(create_validate(&f, &bidlim, &e));
+	assert_true(api_create_validate(&f, &bidlim, &e));
 	expect_bad(&f, &ondemand, CF_PRICE, "only to interruptible");
 	/* onstart: long and compressible is fine; long noise is refused with sizes */
 	f = ok;
 	char *script = long_script(12000);
 	f.onstart = script;
-	assert_true(create_validate(&f, &ondemand, &e));
+	assert_true(api_create_validate(&f, &ondemand, &e));
 	char *noise = malloc(6001);
 	unsigned x = 7;
 	for (int i = 0; i < 6000; i++) {
@@ -344,21 +344,21 @@ static void test_validation(void **state)
 	/* registry login: the shape, never the token in the message */
 	f = ok;
 	f.image_login = "-u bob -p 9d8df!fd89ufZ docker.io";
-	assert_true(create_validate(&f, &ondemand, &e));
+	assert_true(api_create_validate(&f, &ondemand, &e));
 	f.image_login = "-u bob docker.io";
 	expect_bad(&f, &ondemand, CF_LOGIN, "-u USER -p TOKEN REGISTRY");
 	f.image_login = "-u bob -p tok3n";
 	expect_bad(&f, &ondemand, CF_LOGIN, "-u USER -p TOKEN REGISTRY");
 	f.image_login = "-u bob -p tok3n a b";
 	expect_bad(&f, &ondemand, CF_LOGIN, "one registry");
-	create_validate(&f, &ondemand, &e2);
+	api_create_validate(&f, &ondemand, &e2);
 	assert_null(strstr(e2.msg[CF_LOGIN], "tok3n"));
 	/* several bad fields at once: each has its message */
 	f = ok;
 	f.image = "";
 	f.disk = -1;
 	f.env = "junk";
-	assert_false(create_validate(&f, &ondemand, &e));
+	assert_false(api_create_validate(&f, &ondemand, &e));
 	assert_int_equal(e.count, 3);
 	assert_true(e.msg[CF_IMAGE][0] && e.msg[CF_DISK][0] && e.msg[CF_ENV][0]);
 	free(big);
@@ -389,7 +389,7 @@ static void test_create_body_every_field(void **state)
 	};
 	struct create_req r;
 	struct create_errors e;
-	assert_true(create_form_to_req(&f, &bidlim, 5551, &r, &e));
+	assert_true(api_create_form_to_req(&f, &bidlim, 5551, &r, &e));
 	struct api_call a = api_create(&c, &r);
 	assert_string_equal(a.method, "PUT");
 	assert_string_equal(a.url, "http://127.0.0.1:1/api/v0/asks/5551/");
@@ -407,7 +407,7 @@ static void test_create_body_every_field(void **state)
 	assert_string_equal(json_string_value(json_object_get(env, "-p 8080:8080")), "1");
 	const char *os = json_string_value(json_object_get(b, "onstart"));
 	assert_true(strlen(os) <= CREATE_ONSTART_MAX);
-	char *dec = create_onstart_decode(os);
+	char *dec = api_create_onstart_decode(os);
 	assert_string_equal(dec, script);
 	free(dec);
 	assert_string_equal(json_string_value(json_object_get(b, "target_state")), "stopped");
@@ -419,7 +419,7 @@ static void test_create_body_every_field(void **state)
 
 	/* on-demand, args mode, from a template's runtype: no price, no runtype */
 	struct create_form g = { .image = "img", .launch = LAUNCH_ARGS, .launch_from_template = true };
-	assert_true(create_form_to_req(&g, &ondemand, 7, &r, &e));
+	assert_true(api_create_form_to_req(&g, &ondemand, 7, &r, &e));
 	a = api_create(&c, &r);
 	b = body_of(&a);
 	assert_null(json_object_get(b, "price"));
@@ -431,7 +431,7 @@ static void test_create_body_every_field(void **state)
 	api_call_free(&a);
 	g.launch_from_template = false;
 	g.args_str = "-c 'echo hi; sleep infinity'";
-	assert_true(create_form_to_req(&g, &ondemand, 7, &r, &e));
+	assert_true(api_create_form_to_req(&g, &ondemand, 7, &r, &e));
 	a = api_create(&c, &r);
 	b = body_of(&a);
 	assert_string_equal(json_string_value(json_object_get(b, "runtype")), "args");
@@ -440,7 +440,7 @@ static void test_create_body_every_field(void **state)
 	api_call_free(&a);
 	/* an invalid form fills no request */
 	g.disk = -3;
-	assert_false(create_form_to_req(&g, &ondemand, 7, &r, &e));
+	assert_false(api_create_form_to_req(&g, &ondemand, 7, &r, &e));
 	free(script);
 }
 
@@ -452,41 +452,41 @@ static void test_req_valid(void **state)
 	char why[200];
 	r.offer_id = 5;
 	strcpy(r.image, "a/b");
-	assert_true(create_req_valid(&r, why, sizeof why));
+	assert_true(api_create_req_valid(&r, why, sizeof why));
 	r.offer_id = 0;
-	assert_false(create_req_valid(&r, why, sizeof why));
+	assert_false(api_create_req_valid(&r, why, sizeof why));
 	r.offer_id = 5;
 	r.image[0] = '\0';
-	assert_false(create_req_valid(&r, why, sizeof why));
+	assert_false(api_create_req_valid(&r, why, sizeof why));
 	assert_non_null(strstr(why, "image or a template"));
 	strcpy(r.template_hash_id, "abc");
-	assert_true(create_req_valid(&r, why, sizeof why));
+	assert_true(api_create_req_valid(&r, why, sizeof why));
 	r.price = 128.5;
-	assert_false(create_req_valid(&r, why, sizeof why));
+	assert_false(api_create_req_valid(&r, why, sizeof why));
 	r.price = 40;
-	assert_true(create_req_valid(&r, why, sizeof why));
+	assert_true(api_create_req_valid(&r, why, sizeof why));
 	r.price = 0.5;
-	assert_true(create_req_valid(&r, why, sizeof why));
+	assert_true(api_create_req_valid(&r, why, sizeof why));
 	r.disk = -1;
-	assert_false(create_req_valid(&r, why, sizeof why));
+	assert_false(api_create_req_valid(&r, why, sizeof why));
 	r.disk = 10;
 	strcpy(r.env, "-e K=secretvalue -p x");
-	assert_false(create_req_valid(&r, why, sizeof why));
+	assert_false(api_create_req_valid(&r, why, sizeof why));
 	assert_null(strstr(why, "secretvalue"));
 	strcpy(r.env, "-e K=v -p 1:1");
-	assert_true(create_req_valid(&r, why, sizeof why));
+	assert_true(api_create_req_valid(&r, why, sizeof why));
 	strcpy(r.runtype, "telnet");
-	assert_false(create_req_valid(&r, why, sizeof why));
+	assert_false(api_create_req_valid(&r, why, sizeof why));
 	strcpy(r.runtype, "ssh_proxy");
 	strcpy(r.args_str, "x");
-	assert_false(create_req_valid(&r, why, sizeof why));
+	assert_false(api_create_req_valid(&r, why, sizeof why));
 	strcpy(r.runtype, "args");
-	assert_true(create_req_valid(&r, why, sizeof why));
+	assert_true(api_create_req_valid(&r, why, sizeof why));
 	strcpy(r.image_login, "-u a docker.io");
-	assert_false(create_req_valid(&r, why, sizeof why));
+	assert_false(api_create_req_valid(&r, why, sizeof why));
 	r.image_login[0] = '\0';
 	memset(r.onstart, 'x', sizeof r.onstart);
-	assert_false(create_req_valid(&r, why, sizeof why)); /* not terminated */
+	assert_false(api_create_req_valid(&r, why, sizeof why)); /* not terminated */
 }
 
 /* The select_filters of a GET /api/v0/template/ URL, decoded and parsed. */
@@ -512,7 +512,7 @@ static json_t *url_filters(const char *url)
 	return j;
 }
 
-/* templates_query_call: the request the view's `:templates QUERY` and
+/* api_templates_query_call: the request the view's `:templates QUERY` and
  * `--dump templates --query` send, and a bad query builds nothing. */
 static void test_templates_query_call(void **state)
 {
@@ -522,7 +522,7 @@ static void test_templates_query_call(void **state)
 	c.base_url = "http://h";
 	struct api_call a;
 	struct query_error qe;
-	assert_true(templates_query_call(&c, "name=PyTorch_2 recommended=true creator_id>=7 "
+	assert_true(api_templates_query_call(&c, "name=PyTorch_2 recommended=true creator_id>=7 "
 					     "image in [a/b,c/d] recommended_disk_space<=40", &a, &qe));
 	assert_string_equal(a.method, "GET");
 	assert_int_equal(a.ep, EP_TEMPLATES);
@@ -542,7 +542,7 @@ static void test_templates_query_call(void **state)
 	json_decref(want);
 	api_call_free(&a);
 	/* an empty query: every template (no filter) */
-	assert_true(templates_query_call(&c, "", &a, &qe));
+	assert_true(api_templates_query_call(&c, "", &a, &qe));
 	f = url_filters(a.url);
 	assert_int_equal(json_object_size(f), 0);
 	json_decref(f);
@@ -550,13 +550,13 @@ static void test_templates_query_call(void **state)
 	/* a bad query: nothing built, the parser's message with the column */
 	memset(&a, 0x5a, sizeof a);
 	struct api_call untouched = a;
-	assert_false(templates_query_call(&c, "imag=pytorch", &a, &qe));
+	assert_false(api_templates_query_call(&c, "imag=pytorch", &a, &qe));
 	assert_non_null(strstr(qe.msg, "did you mean image?"));
 	assert_non_null(strstr(qe.msg, "column 1"));
-	assert_false(templates_query_call(&c, "name=x gpu_name=RTX_4090", &a, &qe));
+	assert_false(api_templates_query_call(&c, "name=x gpu_name=RTX_4090", &a, &qe));
 	assert_non_null(strstr(qe.msg, "column 8"));
 	assert_int_equal(qe.pos, 7);
-	assert_false(templates_query_call(&c, "name=TensorFlow recommended>>true", &a, &qe));
+	assert_false(api_templates_query_call(&c, "name=TensorFlow recommended>>true", &a, &qe));
 	assert_non_null(strstr(qe.msg, "unknown operator '>>' at column 28"));
 	assert_memory_equal(&a, &untouched, sizeof a);
 }
@@ -567,12 +567,12 @@ static void test_templates(void **state)
 	struct config c;
 	memset(&c, 0, sizeof c);
 	c.base_url = "http://h";
-	json_t *f = templates_filters(TPL_OWN, 42);
+	json_t *f = api_templates_filters(TPL_OWN, 42);
 	json_t *want = json_loads("{\"creator_id\":{\"eq\":42}}", 0, NULL);
 	assert_true(json_equal(f, want));
 	json_decref(f);
 	json_decref(want);
-	f = templates_filters(TPL_RECOMMENDED, 42);
+	f = api_templates_filters(TPL_RECOMMENDED, 42);
 	want = json_loads("{\"recommended\":{\"eq\":true}}", 0, NULL);
 	assert_true(json_equal(f, want));
 	json_decref(f);
@@ -584,7 +584,7 @@ static void test_templates(void **state)
 				  .login_repo = "ghcr.io", .login_user = "bob",
 				  .login_pass = "pa55", .private_ = true };
 	char err[200];
-	assert_true(template_validate(&t, err, sizeof err));
+	assert_true(api_template_validate(&t, err, sizeof err));
 	struct api_call a = api_template_create(&c, &t);
 	assert_string_equal(a.method, "POST");
 	assert_string_equal(a.url, "http://h/api/v0/template/");
@@ -664,19 +664,19 @@ static void test_templates(void **state)
 	/* validation */
 	struct template_req bad = t;
 	bad.name = "";
-	assert_false(template_validate(&bad, err, sizeof err));
+	assert_false(api_template_validate(&bad, err, sizeof err));
 	assert_non_null(strstr(err, "name"));
 	bad = t;
 	bad.env = "-e PASS=pa55 junk";
-	assert_false(template_validate(&bad, err, sizeof err));
+	assert_false(api_template_validate(&bad, err, sizeof err));
 	assert_null(strstr(err, "pa55"));
 	bad = t;
 	bad.login_repo = "";
-	assert_false(template_validate(&bad, err, sizeof err));
+	assert_false(api_template_validate(&bad, err, sizeof err));
 	assert_null(strstr(err, "pa55"));
 	bad = t;
 	bad.args_str = "x";
-	assert_false(template_validate(&bad, err, sizeof err));
+	assert_false(api_template_validate(&bad, err, sizeof err));
 }
 
 int main(void)

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "net/poller_pace.h"
+#include "poll/poller_pace.h"
 
 static void groups_are_closed(void **state)
 {
@@ -74,12 +74,31 @@ static void answer_caps(void **state)
 	assert_int_equal(api_ep_opts(&base, EP_USER).max_response, (size_t)1 << 20);
 }
 
+/* The key rides in the body of the CLI's log form only; the answers of the
+ * run server (logs, workers) and of a log window are starred out; no write
+ * and no listing of the main service is either. */
+static void wire_flags(void **state)
+{
+	(void)state;
+	for (int i = 0; i < EP__COUNT; i++) {
+		enum api_ep ep = (enum api_ep)i;
+		assert_int_equal(api_ep_key_in_body(ep), ep == EP_LOGS_CLI);
+		assert_int_equal(api_ep_scrub(ep), ep == EP_LOGS || ep == EP_LOGS_CLI ||
+							   ep == EP_WORKERS || ep == EP_LOG_RESULT);
+		if (api_ep_key_in_body(ep)) /* a key sent is a key that may come back */
+			assert_true(api_ep_scrub(ep));
+	}
+	assert_false(api_ep_key_in_body(EP__COUNT));
+	assert_false(api_ep_scrub(EP__COUNT));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(groups_are_closed),
 		cmocka_unit_test(kinds),
 		cmocka_unit_test(answer_caps),
+		cmocka_unit_test(wire_flags),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

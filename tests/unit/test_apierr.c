@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "api/apierr.h"
+#include "net/apierr.h"
 #include "net/retry.h"
 
 static struct api_error decode(int status, const char *body)

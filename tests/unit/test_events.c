@@ -37,7 +37,7 @@ static void mk(struct instance *x, long id, const char *label, const char *actua
 	x->verification = xstrdup("");
 	x->template_hash_id = xstrdup("");
 	x->template_name = xstrdup("");
-	x->state = model_derive_state(actual, intended, "", "");
+	x->state = instance_derive_state(actual, intended, "", "");
 	x->dph_total = x->dph_base = x->storage_total_cost = NAN;
 	x->bid_price = x->credit_balance = NAN;
 }
@@ -93,10 +93,10 @@ static void test_state_changes(void **state)
 	struct irow *rows[1];
 	struct instance one;
 	mk(&one, 3, "c", "running", "running");
-	rows[0] = irow_new(&one);
+	rows[0] = instance_row_new(&one);
 	struct inst_progress pr = { 3, true, 1030.0 };
 	model_publish_rows(m, rows, 1, &pr, 1030.0);
-	irow_unref(rows[0]);
+	instance_row_unref(rows[0]);
 	seq = changes(m, seq, got, sizeof got);
 	assert_string_equal(got, "instance 3 (c): loading -> running");
 	v = xcalloc(3, sizeof *v);

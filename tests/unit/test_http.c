@@ -14,7 +14,7 @@
 #include "api/api.h"
 #include "base/config.h"
 #include "net/http.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 
 static void url_policy(void **state)
 {

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "rules/instcol.h"
+#include "dump/instcol.h"
 #include "state/model.h"
 
 static void test_gpu_model(void **state)

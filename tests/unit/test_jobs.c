@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "state/model.h"
 
 static int woken;
@@ -183,10 +183,10 @@ static void dedupe_and_pending(void **state)
 
 	const struct snapshot *s = model_acquire(m);
 	assert_int_equal(s->npending, 3);
-	assert_true(snapshot_pending(s, 42, JOB_STOP));
-	assert_true(snapshot_pending(s, 42, JOB_DESTROY));
-	assert_true(snapshot_pending(s, 43, -1));
-	assert_false(snapshot_pending(s, 44, -1));
+	assert_true(model_snapshot_pending(s, 42, JOB_STOP));
+	assert_true(model_snapshot_pending(s, 42, JOB_DESTROY));
+	assert_true(model_snapshot_pending(s, 43, -1));
+	assert_false(model_snapshot_pending(s, 44, -1));
 	model_release(s);
 
 	/* taken in submit order; still busy while running */
@@ -199,12 +199,12 @@ static void dedupe_and_pending(void **state)
 	assert_int_equal(jobs_queued(j), 2);
 	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_EBUSY);
 	s = model_acquire(m);
-	assert_true(snapshot_pending(s, 42, JOB_STOP)); /* running: badge stays */
+	assert_true(model_snapshot_pending(s, 42, JOB_STOP)); /* running: badge stays */
 	model_release(s);
 	/* finished: the badge goes and the action may be queued again */
 	jobs_finish(j, gid);
 	s = model_acquire(m);
-	assert_false(snapshot_pending(s, 42, JOB_STOP));
+	assert_false(model_snapshot_pending(s, 42, JOB_STOP));
 	assert_int_equal(s->npending, 2);
 	model_release(s);
 	assert_int_equal(jobs_submit(j, &r, NULL), JOBS_OK);
@@ -246,7 +246,7 @@ static void one_login_at_a_time_and_full(void **state)
 	assert_true(ok <= MODEL_MAX_PENDING);
 	assert_true(full > 0);
 	assert_string_equal(jobs_strerror(JOBS_EREADONLY), "read-only mode: actions are disabled");
-	assert_string_equal(job_kind_name(JOB_DESTROY), "destroy");
+	assert_string_equal(jobs_kind_name(JOB_DESTROY), "destroy");
 	jobs_free(j);
 }
 
@@ -285,7 +285,7 @@ static void validation_boundaries(void **state)
 	assert_string_equal(jobs_strerror(JOBS_EFULL), "too many actions queued");
 	assert_string_equal(jobs_strerror(JOBS_OK), "queued");
 	assert_string_equal(jobs_strerror(-99), "unknown error");
-	assert_string_equal(job_kind_name((enum job_kind)JOB__COUNT), "?");
+	assert_string_equal(jobs_kind_name((enum job_kind)JOB__COUNT), "?");
 	/* backup codes: a dash out of place, a character that is no letter or digit */
 	r = req(JOB_TFA_LOGIN, 0, 0);
 	strcpy(r.tfa_method, "backup");

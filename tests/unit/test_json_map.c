@@ -17,6 +17,7 @@
 
 #include "json/json_map.h"
 #include "state/model.h"
+#include "state/money.h"
 #include "base/util.h"
 
 /* Load tests/unit/fixtures/<name> from $SRCDIR, else relative to the cwd. */
@@ -141,7 +142,7 @@ static void test_v1_page(void **state)
 	assert_int_equal(c->nports, 0);
 	assert_string_equal(c->public_ip, "");
 
-	instances_free(v, n);
+	instance_free_all(v, n);
 	free(tok);
 	json_decref(j);
 }
@@ -158,14 +159,14 @@ static void test_v0_list_appends(void **state)
 	assert_int_equal(n, 2);
 	assert_int_equal(v[0].state, IS_LOADING);
 	assert_int_equal(v[1].state, IS_UNKNOWN);
-	assert_true(inst_state_failed(v[1].state));
+	assert_true(instance_state_failed(v[1].state));
 	/* a second page appends */
 	assert_true(json_map_instances(j, &v, &n, NULL));
 	assert_int_equal(n, 4);
 	assert_int_equal(v[3].id, 2);
 	assert_string_equal(v[3].ssh_host, "ssh2.example");
 	assert_int_equal(v[3].ssh_port, 2202);
-	instances_free(v, n);
+	instance_free_all(v, n);
 	json_decref(j);
 }
 
@@ -200,7 +201,7 @@ static void test_one_instance_forms(void **state)
 	assert_false(json_map_instances(wrong, &v, &n, &tok));
 	json_decref(wrong);
 	assert_int_equal(n, 2);
-	instances_free(v, n);
+	instance_free_all(v, n);
 
 	struct instance x;
 	assert_false(json_map_instance(NULL, &x));
@@ -241,8 +242,8 @@ static void test_provisioning_nulls(void **state)
 	assert_string_equal(x->ssh_host, "ssh2.vast.ai");
 	assert_float_equal(x->dph_total, 0.2044, 1e-9);
 	/* burn rate counts provisioning as storage only */
-	assert_float_equal(model_burn_rate(&x, 1), 0.0044, 1e-9);
-	instances_free(v, n);
+	assert_float_equal(money_burn_rate(&x, 1), 0.0044, 1e-9);
+	instance_free_all(v, n);
 	json_decref(j);
 }
 
@@ -373,9 +374,9 @@ static void test_user(void **state)
 	assert_string_equal(field_value(u.fields, u.nfields, "api_key"), "********");
 	for (size_t i = 0; i < u.nfields; i++)
 		assert_null(strstr(u.fields[i].value, "abcdef0123456789"));
-	/* user_free() frees a heap user; free the parts of this stack one */
+	/* model_user_free() frees a heap user; free the parts of this stack one */
 	free(u.email); free(u.username); free(u.fullname); free(u.tfa_status); free(u.ssh_key);
-	kv_free(u.fields, u.nfields);
+	instance_kv_free(u.fields, u.nfields);
 	json_decref(j);
 
 	json_t *bad = json_loads("{\"email\": \"x\"}", 0, NULL);
@@ -388,7 +389,7 @@ static void test_user(void **state)
 	assert_true(isnan(h->credit));
 	assert_true(isnan(h->balance));
 	assert_string_equal(h->email, "");
-	user_free(h);
+	model_user_free(h);
 	json_decref(wrapped);
 }
 
@@ -410,7 +411,7 @@ static void test_workergroups_endpoints(void **state)
 	assert_float_equal(w[1].min_load, 5, 1e-9);
 	assert_string_equal(w[1].endpoint_name, "");
 	assert_true(isnan(w[1].cold_mult));
-	workergroups_free(w, n);
+	model_workergroups_free(w, n);
 	json_decref(j);
 
 	j = fixture("endpoints.json");
@@ -422,7 +423,7 @@ static void test_workergroups_endpoints(void **state)
 	assert_int_equal(e[0].max_workers, 16);
 	assert_string_equal(e[0].created_at, "1763000000"); /* epoch number as text */
 	assert_string_equal(e[1].created_at, "2026-02-01T00:00:00Z");
-	endpoints_free(e, n);
+	model_endpoints_free(e, n);
 	json_decref(j);
 
 	json_t *arr = json_loads("[{\"id\": 1}]", 0, NULL);
@@ -430,7 +431,7 @@ static void test_workergroups_endpoints(void **state)
 	n = 0;
 	assert_true(json_map_workergroups(arr, &w, &n));
 	assert_int_equal(n, 1);
-	workergroups_free(w, n);
+	model_workergroups_free(w, n);
 	json_decref(arr);
 	/* the docs type search_query as the parsed filters object: shown in the
 	 * query language (GB and version forms back), never blank; one with no
@@ -455,7 +456,7 @@ static void test_workergroups_endpoints(void **state)
 	assert_false(has_control(w[1].search_query));
 	assert_string_equal(w[2].search_query, "gpu_ram>=23");
 	assert_string_equal(w[3].search_query, "num_gpus=2");
-	workergroups_free(w, n);
+	model_workergroups_free(w, n);
 	json_decref(arr);
 	json_t *wrong = json_loads("{\"results\": {}}", 0, NULL);
 	w = NULL;
@@ -483,7 +484,7 @@ static void test_offers_templates(void **state)
 	assert_true(o[1].verified); /* from verification */
 	assert_true(o[1].rentable); /* 1 */
 	assert_true(isnan(o[1].reliability));
-	offers_free(o, n);
+	json_map_offers_free(o, n);
 	json_decref(j);
 
 	j = fixture("templates.json");
@@ -497,7 +498,7 @@ static void test_offers_templates(void **state)
 	assert_false(t[0].private_);
 	assert_int_equal(t[1].id, 0);
 	assert_true(t[1].private_);
-	templates_free(t, n);
+	json_map_templates_free(t, n);
 	json_decref(j);
 
 	json_t *one = json_loads("{\"template\": {\"id\": 9, \"hash_id\": \"h\"}}", 0, NULL);
@@ -506,7 +507,7 @@ static void test_offers_templates(void **state)
 	assert_true(json_map_templates(one, &t, &n));
 	assert_int_equal(n, 1);
 	assert_int_equal(t[0].id, 9);
-	templates_free(t, n);
+	json_map_templates_free(t, n);
 	json_decref(one);
 }
 
@@ -551,7 +552,7 @@ static void test_fields_empty(void **state)
 	assert_string_equal(f[0].key, "a");
 	assert_false(has_control(f[0].value));
 	assert_string_equal(f[1].value, "2");
-	kv_free(f, n);
+	instance_kv_free(f, n);
 	json_decref(o);
 }
 
@@ -615,7 +616,7 @@ static void test_tfa_status(void **state)
 			assert_null(strstr(f[k], "JBSWY3DP"));
 		}
 	}
-	tfa_status_free(&s);
+	json_map_tfa_status_free(&s);
 	assert_null(s.methods);
 	assert_int_equal(s.nmethods, 0);
 	json_decref(j);
@@ -626,18 +627,18 @@ static void test_tfa_status(void **state)
 	assert_false(s.tfa_enabled);
 	assert_int_equal(s.nmethods, 0);
 	assert_null(s.methods);
-	tfa_status_free(&s);
+	json_map_tfa_status_free(&s);
 	json_decref(x);
 	x = json_loads("{\"tfa_enabled\": 1, \"methods\": null, \"backup_codes_remaining\": null}", 0, NULL);
 	assert_true(json_map_tfa_status(x, &s));
 	assert_true(s.tfa_enabled);
 	assert_int_equal(s.backup_codes_remaining, 0);
-	tfa_status_free(&s);
+	json_map_tfa_status_free(&s);
 	json_decref(x);
 	x = json_loads("{\"methods\": []}", 0, NULL);
 	assert_true(json_map_tfa_status(x, &s));
 	assert_false(s.tfa_enabled);
-	tfa_status_free(&s);
+	json_map_tfa_status_free(&s);
 	json_decref(x);
 	const char *bad[] = { "{\"tfa_enabled\": true, \"methods\": {\"id\": 1}}",
 			      "{\"tfa_enabled\": true, \"methods\": \"sms\"}",
@@ -653,7 +654,7 @@ static void test_tfa_status(void **state)
 		json_decref(x);
 	}
 	assert_false(json_map_tfa_status(NULL, &s));
-	tfa_status_free(NULL);
+	json_map_tfa_status_free(NULL);
 }
 
 /* Is this env var value a run of one or more '*'? */
@@ -709,7 +710,7 @@ static void test_env_vars(void **state)
 		assert_null(strstr(v[i].value, "secret"));
 		assert_null(strstr(v[i].key, "orphan"));
 	}
-	env_vars_free(v, n);
+	json_map_env_vars_free(v, n);
 	json_decref(j);
 
 	/* a bare object; the list under "secrets" */
@@ -746,7 +747,7 @@ static void test_env_vars(void **state)
 	}
 	assert_false(json_map_env_vars(NULL, &v, &n));
 	assert_int_equal(n, 3);
-	env_vars_free(v, n);
+	json_map_env_vars_free(v, n);
 }
 
 static void test_api_keys(void **state)
@@ -818,7 +819,7 @@ static void test_api_keys(void **state)
 		json_decref(j);
 	}
 	assert_int_equal(n, 6);
-	api_keys_free(v, n);
+	json_map_api_keys_free(v, n);
 }
 
 static void test_machine_reports(void **state)
@@ -861,7 +862,7 @@ static void test_machine_reports(void **state)
 		json_decref(j);
 	}
 	assert_int_equal(n, 5);
-	machine_reports_free(v, n);
+	json_map_machine_reports_free(v, n);
 }
 
 int main(void)

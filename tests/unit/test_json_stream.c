@@ -21,12 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/apierr.h"
+#include "net/apierr.h"
 #include "fuzz/instcmp.h"
 #include "json/json_map.h"
 #include "json/json_stream.h"
-#include "rules/offers.h"
-#include "rules/sweep.h"
+#include "flow/offers.h"
+#include "poll/sweep.h"
 #include "base/util.h"
 
 /* Compare the two mappers on text (and the shape-only pagers); fail with
@@ -446,7 +446,7 @@ static void test_secret_name_seen_as_value(void **state)
 	json_decref(root);
 	assert_int_equal(n, 2);
 	assert_string_equal(field_of(&v[1], "jpath_api_key"), "********");
-	instances_free(v, n);
+	instance_free_all(v, n);
 	v = NULL;
 	n = 0;
 	const char *stext = "[{\"id\":1,\"template_name\":\"spath_api_key\"},"
@@ -456,7 +456,7 @@ static void test_secret_name_seen_as_value(void **state)
 					       sizeof err), JSTREAM_OK);
 	assert_int_equal(n, 2);
 	assert_string_equal(field_of(&v[1], "spath_api_key"), "********");
-	instances_free(v, n);
+	instance_free_all(v, n);
 }
 
 /* ---- offers ----------------------------------------------------------------- */
@@ -570,7 +570,7 @@ static void test_offer_values(void **state)
 	assert_false(v[1].verified); /* "verified" sent wins over "verification" */
 	assert_true(v[1].is_bid);
 	assert_true(isnan(v[1].dph_total));
-	offers_free(v, n);
+	json_map_offers_free(v, n);
 	/* a bare list appends to what is there */
 	v = NULL;
 	n = 0;
@@ -588,7 +588,7 @@ static void test_offer_values(void **state)
 			 JSTREAM_BAD_JSON);
 	assert_true(err[0] != '\0');
 	assert_int_equal(n, 3);
-	offers_free(v, n);
+	json_map_offers_free(v, n);
 	/* an empty list is an (empty) array, as json_map_offers gives */
 	v = NULL;
 	n = 0;
@@ -596,7 +596,7 @@ static void test_offer_values(void **state)
 	assert_int_equal(json_stream_offers(e, strlen(e), &v, &n, err, sizeof err), JSTREAM_OK);
 	assert_non_null(v);
 	assert_int_equal(n, 0);
-	offers_free(v, n);
+	json_map_offers_free(v, n);
 }
 
 /* offers_answer(): the errors as the view and --dump say them. */
@@ -631,7 +631,7 @@ static void test_offers_answer(void **state)
 	assert_false(offers_answer(lone, strlen(lone), &v, &n, &e));
 	assert_int_equal(e.cls, AE_PROTOCOL);
 	assert_int_equal(n, 2);
-	offers_free(v, n);
+	json_map_offers_free(v, n);
 }
 
 /* A random offer: the keys the mapping reads (and others), values of any type. */

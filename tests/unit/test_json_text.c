@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/apierr.h"
+#include "net/apierr.h"
 #include "dump/dump.h"
 #include "json/json_map.h"
 #include "json/json_stream.h"

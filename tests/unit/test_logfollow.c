@@ -18,7 +18,7 @@
 #include "api/api.h"
 #include "net/auth.h"
 #include "net/http.h"
-#include "rules/logfollow.h"
+#include "flow/logfollow.h"
 #include "state/logtail.h"
 #include "testsim.h"
 #include "base/util.h"

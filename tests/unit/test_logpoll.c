@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "state/jobs.h"
-#include "rules/logfollow.h"
+#include "poll/jobs.h"
+#include "flow/logfollow.h"
 
 #define NMAX 32
 

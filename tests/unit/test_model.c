@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "state/model.h"
+#include "state/money.h"
 #include "base/util.h"
 
 /* Fill *x as json_map would: every string non-NULL, unknown doubles NAN. */
@@ -42,7 +43,7 @@ static void mk(struct instance *x, long id, const char *label, const char *actua
 	x->verification = xstrdup("");
 	x->template_hash_id = xstrdup("");
 	x->template_name = xstrdup("");
-	x->state = model_derive_state(actual, intended, "", "");
+	x->state = instance_derive_state(actual, intended, "", "");
 	x->dph_total = dph_total;
 	x->dph_base = NAN;
 	x->storage_total_cost = storage;
@@ -82,24 +83,24 @@ static void test_derive_state(void **state)
 		{ "scheduling", "running", NULL, NULL, IS_OTHER },
 	};
 	for (size_t k = 0; k < sizeof rows / sizeof *rows; k++) {
-		enum inst_state got = model_derive_state(rows[k].a, rows[k].i, rows[k].c, rows[k].n);
+		enum inst_state got = instance_derive_state(rows[k].a, rows[k].i, rows[k].c, rows[k].n);
 		if (got != rows[k].want)
 			fail_msg("row %zu (%s/%s/%s/%s): %s, want %s", k, rows[k].a, rows[k].i,
-				 rows[k].c, rows[k].n, inst_state_name(got),
-				 inst_state_name(rows[k].want));
+				 rows[k].c, rows[k].n, instance_state_name(got),
+				 instance_state_name(rows[k].want));
 	}
-	assert_true(inst_state_failed(IS_EXITED));
-	assert_true(inst_state_failed(IS_CREATED));
-	assert_true(inst_state_failed(IS_UNKNOWN));
-	assert_true(inst_state_failed(IS_OFFLINE));
-	assert_false(inst_state_failed(IS_STOPPED));
-	assert_false(inst_state_failed(IS_PROVISIONING));
-	assert_true(inst_state_billing_compute(IS_RUNNING));
-	assert_false(inst_state_billing_compute(IS_STOPPED));
-	assert_string_equal(inst_state_name(IS_EXITED), "crashed");
-	assert_string_equal(inst_state_name(IS__COUNT), "other");
+	assert_true(instance_state_failed(IS_EXITED));
+	assert_true(instance_state_failed(IS_CREATED));
+	assert_true(instance_state_failed(IS_UNKNOWN));
+	assert_true(instance_state_failed(IS_OFFLINE));
+	assert_false(instance_state_failed(IS_STOPPED));
+	assert_false(instance_state_failed(IS_PROVISIONING));
+	assert_true(instance_state_billing_compute(IS_RUNNING));
+	assert_false(instance_state_billing_compute(IS_STOPPED));
+	assert_string_equal(instance_state_name(IS_EXITED), "crashed");
+	assert_string_equal(instance_state_name(IS__COUNT), "other");
 	for (int s = 0; s < IS__COUNT; s++)
-		assert_non_null(inst_state_name((enum inst_state)s));
+		assert_non_null(instance_state_name((enum inst_state)s));
 }
 
 static bool fd_readable(int fd)
@@ -116,7 +117,7 @@ static void test_snapshot_swap(void **state)
 	assert_non_null(s0);
 	assert_int_equal(s0->ninstances, 0);
 	assert_null(s0->user);
-	assert_null(snapshot_find_instance(s0, 1)); /* empty snapshot */
+	assert_null(model_snapshot_find(s0, 1)); /* empty snapshot */
 	uint64_t g0 = s0->generation;
 	model_wake_drain(m);
 	assert_false(fd_readable(model_wake_fd(m)));
@@ -136,8 +137,8 @@ static void test_snapshot_swap(void **state)
 	assert_int_equal(s1->ninstances, 3);
 	assert_int_equal(s1->instances[0]->id, 10); /* sorted by id */
 	assert_int_equal(s1->instances[2]->id, 30);
-	assert_string_equal(snapshot_find_instance(s1, 20)->label, "b");
-	assert_null(snapshot_find_instance(s1, 25));
+	assert_string_equal(model_snapshot_find(s1, 20)->label, "b");
+	assert_null(model_snapshot_find(s1, 25));
 	assert_float_equal(s1->fresh[SRC_INSTANCES].last_ok, 1000.0, 0);
 	/* the old snapshot is untouched */
 	assert_int_equal(s0->ninstances, 0);
@@ -185,7 +186,7 @@ static void test_rows_shared(void **state)
 		char label[16];
 		snprintf(label, sizeof label, "r%d", i);
 		mk(&x, 100 + i, label, "running", "running", 1.0, 0.1);
-		rows[i] = irow_new(&x);
+		rows[i] = instance_row_new(&x);
 	}
 	struct inst_progress pr = { N, false, 0 };
 	model_publish_rows(m, rows, N, &pr, 1000.0);
@@ -198,9 +199,9 @@ static void test_rows_shared(void **state)
 	struct instance y;
 	mk(&y, 102, "r2 changed", "exited", "running", 1.0, 0.1);
 	struct irow *old2 = rows[2];
-	rows[2] = irow_new(&y);
+	rows[2] = instance_row_new(&y);
 	model_publish_rows(m, rows, N, &pr, 1001.0);
-	irow_unref(old2); /* the poller lets go: s1 still holds it */
+	instance_row_unref(old2); /* the poller lets go: s1 still holds it */
 	const struct snapshot *s2 = model_acquire(m);
 	assert_ptr_not_equal(s2->instances, s1->instances); /* a new list... */
 	for (int i = 0; i < N; i++)
@@ -210,13 +211,13 @@ static void test_rows_shared(void **state)
 	assert_ptr_equal(s2->instances[2], &rows[2]->x);
 	assert_true(s2->instances[2]->rev != s1->instances[2]->rev);
 	assert_string_equal(s2->instances[2]->label, "r2 changed");
-	assert_ptr_equal(snapshot_find_instance(s2, 102), s2->instances[2]);
-	assert_ptr_equal(snapshot_find_instance(s2, 104), s1->instances[4]);
-	assert_null(snapshot_find_instance(s2, 99));
-	assert_null(snapshot_find_instance(s2, 103 + N));
+	assert_ptr_equal(model_snapshot_find(s2, 102), s2->instances[2]);
+	assert_ptr_equal(model_snapshot_find(s2, 104), s1->instances[4]);
+	assert_null(model_snapshot_find(s2, 99));
+	assert_null(model_snapshot_find(s2, 103 + N));
 
 	for (int i = 0; i < N; i++)
-		irow_unref(rows[i]); /* the snapshots keep what they show */
+		instance_row_unref(rows[i]); /* the snapshots keep what they show */
 	model_set_user(m, NULL, 1002.0); /* another part: the list shared as is */
 	const struct snapshot *s3 = model_acquire(m);
 	assert_ptr_equal(s3->instances, s2->instances);
@@ -265,10 +266,10 @@ static void test_errors_pending(void **state)
 	model_set_pending(m, p, 2);
 	s = model_acquire(m);
 	assert_int_equal(s->npending, 2);
-	assert_true(snapshot_pending(s, 10, 4));
-	assert_true(snapshot_pending(s, 10, -1));
-	assert_false(snapshot_pending(s, 10, 1));
-	assert_false(snapshot_pending(s, 12, -1));
+	assert_true(model_snapshot_pending(s, 10, 4));
+	assert_true(model_snapshot_pending(s, 10, -1));
+	assert_false(model_snapshot_pending(s, 10, 1));
+	assert_false(model_snapshot_pending(s, 12, -1));
 	model_release(s);
 	model_set_pending(m, NULL, 0);
 	s = model_acquire(m);
@@ -403,8 +404,8 @@ static void test_burn_rate(void **state)
 	v[3].dph_base = 0.7;
 	mk(&v[4], 5, "", "exited", "running", 3.0, NAN);    /* crashed, no storage known: 0 */
 	const struct instance *pv[5] = { &v[0], &v[1], &v[2], &v[3], &v[4] };
-	assert_float_equal(model_burn_rate(pv, 5), 1.0 + 0.2 + 0.05 + 1.0, 1e-9);
-	assert_float_equal(model_burn_rate(pv, 0), 0, 0);
+	assert_float_equal(money_burn_rate(pv, 5), 1.0 + 0.2 + 0.05 + 1.0, 1e-9);
+	assert_float_equal(money_burn_rate(pv, 0), 0, 0);
 	for (int i = 0; i < 5; i++)
 		instance_clear(&v[i]);
 }
@@ -462,8 +463,8 @@ static void *reader(void *arg)
 				bad |= strcmp(s->instances[i]->label, s->instances[0]->label) != 0;
 				bad |= s->instances[i]->dph_total != s->instances[0]->dph_total;
 			}
-			bad |= snapshot_find_instance(s, 2) == NULL;
-			bad |= model_burn_rate(s->instances, s->ninstances) < 0;
+			bad |= model_snapshot_find(s, 2) == NULL;
+			bad |= money_burn_rate(s->instances, s->ninstances) < 0;
 		}
 		if (s->user)
 			bad |= strncmp(s->user->email, "gen", 3) != 0;
@@ -534,7 +535,7 @@ static void test_results_wake(void **state)
 	assert_false(fd_readable(model_wake_fd(m)));
 	struct call_result got;
 	assert_true(model_take_result(m, 7, &got));
-	call_result_free(&got);
+	model_call_result_free(&got);
 	model_free(m);
 }
 
@@ -582,13 +583,13 @@ static void test_money_questions(void **state)
 	assert_int_equal(x.state, IS_RUNNING);
 	assert_false(instance_was_outbid(&x));
 
-	x.state = model_derive_state("created", "running", "", ""); /* failed start */
+	x.state = instance_derive_state("created", "running", "", ""); /* failed start */
 	assert_true(instance_prepay_asks(&x));
-	x.state = model_derive_state("exited", "running", "", ""); /* crashed */
+	x.state = instance_derive_state("exited", "running", "", ""); /* crashed */
 	assert_true(instance_prepay_asks(&x));
 	x.state = IS_RUNNING;
 	assert_false(instance_prepay_asks(&x));
-	x.state = model_derive_state("exited", "stopped", "", "");
+	x.state = instance_derive_state("exited", "stopped", "", "");
 	assert_false(instance_prepay_asks(&x));
 }
 
@@ -598,9 +599,9 @@ static void test_money_questions(void **state)
 static void test_outbid_state(void **state)
 {
 	(void)state;
-	assert_string_equal(inst_state_name(IS_OUTBID), "outbid");
-	assert_false(inst_state_failed(IS_OUTBID));
-	assert_false(inst_state_billing_compute(IS_OUTBID));
+	assert_string_equal(instance_state_name(IS_OUTBID), "outbid");
+	assert_false(instance_state_failed(IS_OUTBID));
+	assert_false(instance_state_billing_compute(IS_OUTBID));
 	struct instance a, b, c;
 	memset(&a, 0, sizeof a);
 	a.id = 1;
@@ -629,9 +630,9 @@ static void test_outbid_state(void **state)
 	struct instance f;
 	memset(&f, 0, sizeof f);
 	f.status_msg = (char *)"Error response from daemon: pull access denied for private/x";
-	f.state = model_derive_state("created", "running", "stopped", "");
+	f.state = instance_derive_state("created", "running", "stopped", "");
 	assert_true(instance_never_started(&f));
-	f.state = model_derive_state("exited", "running", "running", "");
+	f.state = instance_derive_state("exited", "running", "running", "");
 	assert_true(instance_never_started(&f)); /* exited with the daemon's error */
 	f.status_msg = (char *)"Error: container exited with code 1";
 	assert_false(instance_never_started(&f)); /* it ran, then crashed */

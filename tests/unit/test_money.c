@@ -21,7 +21,7 @@
 #include "base/config.h"
 #include "widgets/dialog.h"
 #include "header.h"
-#include "rules/instcol.h"
+#include "dump/instcol.h"
 #include "state/model.h"
 #include "state/money.h"
 #include "base/util.h"
@@ -78,7 +78,7 @@ static void test_row_rate_sums_to_burn(void **state)
 		sum += key;
 	}
 	const struct instance *pv[6] = { &v[0], &v[1], &v[2], &v[3], &v[4], &v[5] };
-	assert_true(fabs(sum - model_burn_rate(pv, 6)) < 1e-9);
+	assert_true(fabs(sum - money_burn_rate(pv, 6)) < 1e-9);
 	assert_true(fabs(sum - (1.1 + 0.2 + 0.3 + 0.4 + 0.5 + 0.55)) < 1e-9);
 	/* a stopped row's cell shows its storage, not the full price */
 	instcol_format(IC_DPH, &v[1], NULL, 0, INSTCOL_ASCII, buf, sizeof buf, NULL);
@@ -89,7 +89,7 @@ static void test_row_rate_sums_to_burn(void **state)
 	instcol_format(IC_DPH, &u, NULL, 0, INSTCOL_ASCII, buf, sizeof buf, NULL);
 	assert_string_equal(buf, "-");
 	const struct instance *pu = &u;
-	assert_true(model_burn_rate(&pu, 1) == 0);
+	assert_true(money_burn_rate(&pu, 1) == 0);
 	/* a running row without dph_total: base + storage */
 	struct instance r = inst(8, IS_RUNNING, 1.0, 0.25);
 	r.dph_total = NAN;

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/offers.h"
+#include "flow/offers.h"
 #include "base/config.h"
 #include "rules/query.h"
 
@@ -278,7 +278,7 @@ static void test_prefill(void **state)
 	size_t o = 0;
 	while (o < 8000)
 		o += (size_t)sprintf(script + o, "pip install something-%zu\n", o);
-	char *wire = create_onstart_encode(script, &wl);
+	char *wire = api_create_onstart_encode(script, &wl);
 	assert_non_null(wire);
 	json_t *inst = json_pack(
 		"{s:I,s:s,s:f,s:s,s:[[s,s],[s,s],[s,s],[s,s]],s:s,s:s,s:s}", "id", (json_int_t)5,
@@ -303,7 +303,7 @@ static void test_prefill(void **state)
 	struct create_limits lim = { false, NAN, 100 };
 	struct create_req r;
 	struct create_errors e;
-	assert_true(create_form_to_req(&f, &lim, 77, &r, &e));
+	assert_true(api_create_form_to_req(&f, &lim, 77, &r, &e));
 	json_t *b = api_offers_create_body(&r);
 	assert_string_equal(json_string_value(json_object_get(b, "image")), "pytorch/pytorch:latest");
 	assert_string_equal(json_string_value(json_object_get(b, "label")), "train-7");
@@ -387,7 +387,7 @@ static void test_templates(void **state)
 	assert_string_equal(f.env, "-e A=1 -p 8080:8080");
 	struct create_limits lim = { false, NAN, 100 };
 	struct create_errors e;
-	assert_true(create_validate(&f, &lim, &e));
+	assert_true(api_create_validate(&f, &lim, &e));
 	memset(&f, 0, sizeof f);
 	offers_template_form(&a[1], &f);
 	assert_int_equal(f.launch, LAUNCH_ARGS);
@@ -408,7 +408,7 @@ static void test_templates(void **state)
 	struct api_call call = api_template_edit(&c, a[0].hash_id, &r, &r, &changed);
 	assert_int_equal(changed, 0);
 	api_call_free(&call);
-	templates_free(a, na);
+	json_map_templates_free(a, na);
 	json_decref(own);
 	json_decref(rec);
 }

@@ -11,7 +11,7 @@
 #include <math.h>
 
 #include "net/pace.h"
-#include "net/poller_pace.h"
+#include "poll/poller_pace.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
 

@@ -28,11 +28,11 @@
 #include "base/config.h"
 #include "api/api.h"
 #include "api/api_serverless.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "json/json_map.h"
 #include "base/log.h"
 #include "state/model.h"
-#include "net/poller.h"
+#include "poll/poller.h"
 #include "base/util.h"
 
 struct sim {
@@ -237,7 +237,7 @@ struct label_wait {
 static bool has_label(const struct snapshot *s, void *arg)
 {
 	struct label_wait *w = arg;
-	const struct instance *x = snapshot_find_instance(s, w->id);
+	const struct instance *x = model_snapshot_find(s, w->id);
 	return x && strcmp(x->label, w->label) == 0;
 }
 
@@ -252,6 +252,17 @@ static bool job_event(struct model *m, int job_id, struct event *out)
 				*out = ev[k];
 				return true;
 			}
+		usleep(50 * 1000);
+	}
+	return false;
+}
+
+/* Take the result of job_id (a job sent with reply set); waits up to ~20 s. */
+static bool job_result_wait(struct model *m, int job_id, struct call_result *out)
+{
+	for (int i = 0; i < 400; i++) {
+		if (model_take_result(m, job_id, out))
+			return true;
 		usleep(50 * 1000);
 	}
 	return false;
@@ -289,6 +300,8 @@ static void fills_model_and_runs_jobs(void **state)
 	assert_true(job_event(m, jid, &ev));
 	assert_int_equal(ev.level, EV_OK);
 	assert_int_equal(ev.instance_id, id);
+	struct call_result cr;
+	assert_false(model_take_result(m, jid, &cr)); /* not sent with reply: no result */
 	struct label_wait lw = {id, "poller-test"};
 	assert_true(wait_for(m, has_label, &lw));
 
@@ -313,10 +326,17 @@ static void fills_model_and_runs_jobs(void **state)
 	r.kind = JOB_BID;
 	r.instance_id = 999999999;
 	r.amount = 0.5;
+	r.reply = true; /* its submitter takes its end by its id, as a call's result */
 	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
 	assert_true(job_event(m, jid, &ev));
 	assert_int_equal(ev.level, EV_ERROR);
 	assert_null(strstr(ev.text, sim.key));
+	assert_true(job_result_wait(m, jid, &cr));
+	assert_int_equal(cr.req_id, jid);
+	assert_int_equal(cr.outcome, CALL_ERROR);
+	assert_string_equal(cr.err.msg, ev.text); /* the event's sentence */
+	model_call_result_free(&cr);
+	assert_false(model_take_result(m, jid, &cr)); /* taken once */
 
 	/* destroy: gone from the model after the refresh */
 	memset(&r, 0, sizeof r);
@@ -410,14 +430,19 @@ static void destroy_needs_tfa_then_login(void **state)
 	memset(&r, 0, sizeof r);
 	r.kind = JOB_DESTROY;
 	r.instance_id = id;
-	int jid;
+	r.reply = true;
+	struct job_req destroy = r;
+	int jid, destroy_id;
 	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
+	destroy_id = jid;
 	struct event ev;
 	assert_true(job_event(m, jid, &ev));
 	/* expected, not a failure: a warning that says what follows */
 	assert_int_equal(ev.level, EV_WARN);
 	assert_true(ev.flags & EVF_NEEDS_TFA);
 	assert_non_null(strstr(ev.text, "needs a two-factor code: not done yet"));
+	struct call_result cr;
+	assert_false(model_take_result(m, destroy_id, &cr)); /* no end yet: no result */
 
 	/* a wrong code: an error event, no session file */
 	memset(&r, 0, sizeof r);
@@ -450,13 +475,15 @@ static void destroy_needs_tfa_then_login(void **state)
 	fclose(f);
 	assert_null(strstr(ev.text, stored));
 
-	/* and the destroy goes through now */
-	memset(&r, 0, sizeof r);
-	r.kind = JOB_DESTROY;
-	r.instance_id = id;
-	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
-	assert_true(job_event(m, jid, &ev));
-	assert_int_equal(ev.level, EV_OK);
+	/* and the destroy goes through now, sent again under its id: its
+	 * submitter gets the result of the id it holds */
+	assert_int_equal(jobs_resubmit(j, &destroy, destroy_id), JOBS_OK);
+	assert_true(job_result_wait(m, destroy_id, &cr));
+	assert_int_equal(cr.outcome, CALL_OK);
+	model_call_result_free(&cr);
+	s = model_acquire(m);
+	assert_null(model_snapshot_find(s, id));
+	model_release(s);
 
 	/* no event ever carried a key */
 	struct event all[256];
@@ -715,7 +742,7 @@ struct offers_val {
 static void offers_val_free(void *p)
 {
 	struct offers_val *o = p;
-	offers_free(o->v, o->n);
+	json_map_offers_free(o->v, o->n);
 	free(o);
 }
 
@@ -744,7 +771,7 @@ static void *map_user(const json_t *root, struct api_error *e)
 
 static void user_val_free(void *p)
 {
-	user_free(p);
+	model_user_free(p);
 }
 
 /* Wait (up to ~20 s) for the result of req_id. */
@@ -782,7 +809,7 @@ static long find_offer(struct jobs *j, struct model *m, const struct config *c, 
 	for (size_t i = 0; i < o->n && !id; i++)
 		if (o->v[i].rentable && skip-- == 0)
 			id = o->v[i].id;
-	call_result_free(&r);
+	model_call_result_free(&r);
 	assert_true(id > 0);
 	return id;
 }
@@ -975,7 +1002,7 @@ static void on_demand_calls(void **state)
 	assert_int_equal(r.outcome, CALL_UNKNOWN);
 	assert_null(r.value);
 	assert_int_equal(sim_count(path, "PUT", false), 1);
-	call_result_free(&r);
+	model_call_result_free(&r);
 	/* a refused action: the service's error, nothing else sent */
 	memset(&jc, 0, sizeof jc);
 	jc.call = api_label(&c, 999999999, "x");
@@ -1002,7 +1029,7 @@ static void on_demand_calls(void **state)
 		assert_int_equal(r.outcome, CALL_OK);
 		struct user *u = r.value;
 		assert_true(u->id > 0);
-		call_result_free(&r);
+		model_call_result_free(&r);
 	}
 	/* hidden: not re-issued */
 	jobs_set_visible(j, sid, false);
@@ -1014,7 +1041,7 @@ static void on_demand_calls(void **state)
 	model_drop_result(m, sid);
 	jobs_set_visible(j, sid, true);
 	assert_true(take_result(m, sid, &r));
-	call_result_free(&r);
+	model_call_result_free(&r);
 	jobs_unsubscribe(j, sid);
 	assert_false(jobs_subscribed(j, sid));
 	usleep(1300 * 1000);
@@ -1087,7 +1114,7 @@ static void on_demand_plain_text(void **state)
 	assert_int_equal(r.outcome, CALL_OK);
 	char *url = r.value;
 	r.value = NULL;
-	call_result_free(&r);
+	model_call_result_free(&r);
 	assert_non_null(url);
 	bool pending = false, ready = false;
 	for (int k = 0; k < 40 && !ready; k++) {
@@ -1108,7 +1135,7 @@ static void on_demand_plain_text(void **state)
 			assert_non_null(strstr(r.value, "loss")); /* the simulator's training log */
 			ready = true;
 		}
-		call_result_free(&r);
+		model_call_result_free(&r);
 	}
 	assert_true(pending); /* served 2 s after the request: 404 first */
 	assert_true(ready);
@@ -1213,7 +1240,7 @@ static void on_demand_action_tfa_cancelled(void **state)
 	assert_int_equal(r.outcome, CALL_ERROR);
 	assert_int_equal(r.err.cls, AE_NEEDS_TFA);
 	assert_non_null(strstr(r.err.msg, "cancelled"));
-	call_result_free(&r);
+	model_call_result_free(&r);
 	/* a later login sends nothing more */
 	struct job_req lr;
 	memset(&lr, 0, sizeof lr);
@@ -1240,12 +1267,12 @@ static void on_demand_action_tfa_cancelled(void **state)
  * quick retries), and cleared when a later re-read tells: took effect. */
 static bool marked(const struct snapshot *s, void *arg)
 {
-	return snapshot_unsure(s, *(long *)arg) != NULL;
+	return model_snapshot_unsure(s, *(long *)arg) != NULL;
 }
 
 static bool unmarked(const struct snapshot *s, void *arg)
 {
-	return snapshot_unsure(s, *(long *)arg) == NULL;
+	return model_snapshot_unsure(s, *(long *)arg) == NULL;
 }
 
 /* The first event with flag EVF_RESOLVED for job_id (~20 s). */
@@ -1433,6 +1460,12 @@ int main(void)
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	if (getenv("RENTOP_TEST_LOG")) /* the poller's debug log, for diagnosis */
 		log_open(getenv("RENTOP_TEST_LOG"));
+	/* a part of the tests by name (cmocka's globs): tests/run.sh runs this
+	 * binary as two items side by side, TEST_FILTER=P and TEST_SKIP=P */
+	if (getenv("TEST_FILTER"))
+		cmocka_set_test_filter(getenv("TEST_FILTER"));
+	if (getenv("TEST_SKIP"))
+		cmocka_set_skip_filter(getenv("TEST_SKIP"));
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(fills_model_and_runs_jobs, sim_start, sim_stop),
 		cmocka_unit_test_setup_teardown(refused_key_marks_model, sim_start, sim_stop),

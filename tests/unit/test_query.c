@@ -669,6 +669,28 @@ static void test_defaults_desc_and_sort_keys(void **state)
 	}
 }
 
+/* Each field's type comes from its row of the field tables: a template's
+ * counts and ids are numbers (text refused), its names text; an offer's
+ * sizes in GB, its days, its driver version and its prices each by type. */
+static void test_field_types(void **state)
+{
+	(void)state;
+	struct query_error err;
+	json_t *q = query_parse_for(QUERY_TEMPLATES, "count_created>5 name=abc", true, &err);
+	assert_non_null(q);
+	char *t = json_dumps(q, JSON_COMPACT | JSON_SORT_KEYS);
+	assert_string_equal(t, "{\"count_created\":{\"gt\":\"5\"},\"name\":{\"eq\":\"abc\"}}");
+	free(t);
+	json_decref(q);
+	assert_null(query_parse_for(QUERY_TEMPLATES, "count_created>abc", true, &err));
+	assert_non_null(strstr(err.msg, "not a number"));
+	assert_null(query_parse_for(QUERY_TEMPLATES, "creator_id=x1", true, &err));
+	assert_null(query_parse_for(QUERY_TEMPLATES, "recommended_disk_space<big", true, &err));
+	expect("cpu_ram>=2 gpu_total_ram<=1", "{\"cpu_ram\":{\"gte\":2000.0},\"gpu_total_ram\":{\"lte\":1000.0}}");
+	expect("cpu_name=abc", "{\"cpu_name\":{\"eq\":\"abc\"}}");
+	expect_error("min_bid<abc", 8, 3, "not a number");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -687,6 +709,7 @@ int main(void)
 		cmocka_unit_test(test_boundaries),
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_defaults_desc_and_sort_keys),
+		cmocka_unit_test(test_field_types),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

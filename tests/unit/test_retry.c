@@ -14,9 +14,9 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "api/apierr.h"
+#include "net/apierr.h"
 #include "base/config.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "net/retry.h"
 
 /* The table restated independently of retry.c. */

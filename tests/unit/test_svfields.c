@@ -55,9 +55,9 @@ static struct workergroup wg(void)
 
 static bool check(enum svf_target t, const char *key, const char *text, char *err)
 {
-	const struct svf_def *d = svf_def(t, key);
+	const struct svfields_def *d = svfields_def(t, key);
 	assert_non_null(d);
-	return svf_check(d, text, err, 200);
+	return svfields_check(d, text, err, 200);
 }
 
 static void test_ranges(void **state)
@@ -106,12 +106,12 @@ static void test_ranges(void **state)
 	/* every field: an edit field is also a create field, ranges are sane */
 	for (int t = 0; t < 2; t++) {
 		size_t n;
-		const struct svf_def *d = svf_defs((enum svf_target)t, &n);
+		const struct svfields_def *d = svfields_defs((enum svf_target)t, &n);
 		assert_true(n > 4);
 		for (size_t i = 0; i < n; i++) {
 			assert_true(d[i].flags & SVF_CREATE);
 			assert_true(d[i].lo <= d[i].hi);
-			assert_true(svf_check(&d[i], d[i].deflt, err, sizeof err) ||
+			assert_true(svfields_check(&d[i], d[i].deflt, err, sizeof err) ||
 				    (d[i].flags & SVF_REQUIRED));
 			assert_null(strstr(d[i].key, "api_key"));
 		}
@@ -123,50 +123,50 @@ static void test_text_set_copy(void **state)
 	(void)state;
 	char b[200], err[200];
 	struct endpoint e0 = ep();
-	assert_string_equal(svf_endpoint_text(&e0, "target_util", b, sizeof b), "0.9");
-	assert_string_equal(svf_endpoint_text(&e0, "max_workers", b, sizeof b), "4");
-	assert_string_equal(svf_endpoint_text(&e0, "endpoint_name", b, sizeof b), "llm-chat");
-	assert_null(svf_endpoint_text(&e0, "api_key", b, sizeof b));
+	assert_string_equal(svfields_endpoint_text(&e0, "target_util", b, sizeof b), "0.9");
+	assert_string_equal(svfields_endpoint_text(&e0, "max_workers", b, sizeof b), "4");
+	assert_string_equal(svfields_endpoint_text(&e0, "endpoint_name", b, sizeof b), "llm-chat");
+	assert_null(svfields_endpoint_text(&e0, "api_key", b, sizeof b));
 	e0.min_load = NAN;
-	assert_string_equal(svf_endpoint_text(&e0, "min_load", b, sizeof b), "");
+	assert_string_equal(svfields_endpoint_text(&e0, "min_load", b, sizeof b), "");
 	struct workergroup g0 = wg();
-	assert_string_equal(svf_workergroup_text(&g0, "search_query", b, sizeof b),
+	assert_string_equal(svfields_workergroup_text(&g0, "search_query", b, sizeof b),
 			    "gpu_ram>=24 num_gpus=1");
-	assert_string_equal(svf_workergroup_text(&g0, "gpu_ram", b, sizeof b), "24");
-	assert_null(svf_workergroup_text(&g0, "api_key", b, sizeof b));
+	assert_string_equal(svfields_workergroup_text(&g0, "gpu_ram", b, sizeof b), "24");
+	assert_null(svfields_workergroup_text(&g0, "api_key", b, sizeof b));
 
 	struct endpoint e;
 	struct endpoint src = ep();
-	svf_endpoint_copy(&e, &src);
+	svfields_endpoint_copy(&e, &src);
 	assert_ptr_not_equal(e.endpoint_name, src.endpoint_name);
-	assert_true(svf_endpoint_set(&e, "cold_workers", " 3 ", err, sizeof err));
+	assert_true(svfields_endpoint_set(&e, "cold_workers", " 3 ", err, sizeof err));
 	assert_int_equal(e.cold_workers, 3);
-	assert_false(svf_endpoint_set(&e, "target_util", "2", err, sizeof err));
+	assert_false(svfields_endpoint_set(&e, "target_util", "2", err, sizeof err));
 	assert_true(fabs(e.target_util - 0.9) < 1e-12); /* unchanged */
-	assert_false(svf_endpoint_set(&e, "gpu_ram", "2", err, sizeof err)); /* not an endpoint field */
-	assert_true(svf_endpoint_set(&e, "endpoint_name", "renamed", err, sizeof err));
+	assert_false(svfields_endpoint_set(&e, "gpu_ram", "2", err, sizeof err)); /* not an endpoint field */
+	assert_true(svfields_endpoint_set(&e, "endpoint_name", "renamed", err, sizeof err));
 	assert_string_equal(e.endpoint_name, "renamed");
 	const char *field = NULL;
-	assert_true(svf_endpoint_consistent(&e, &field, err, sizeof err));
-	assert_true(svf_endpoint_set(&e, "cold_workers", "9", err, sizeof err));
-	assert_false(svf_endpoint_consistent(&e, &field, err, sizeof err));
+	assert_true(svfields_endpoint_consistent(&e, &field, err, sizeof err));
+	assert_true(svfields_endpoint_set(&e, "cold_workers", "9", err, sizeof err));
+	assert_false(svfields_endpoint_consistent(&e, &field, err, sizeof err));
 	assert_string_equal(field, "cold_workers");
 	assert_non_null(strstr(err, "max_workers"));
-	endpoint_clear(&e);
+	model_endpoint_clear(&e);
 
 	struct workergroup g;
 	struct workergroup gsrc = wg();
-	svf_workergroup_copy(&g, &gsrc);
-	assert_true(svf_workergroup_set(&g, "search_query", "num_gpus>=2", err, sizeof err));
+	svfields_workergroup_copy(&g, &gsrc);
+	assert_true(svfields_workergroup_set(&g, "search_query", "num_gpus>=2", err, sizeof err));
 	assert_string_equal(g.search_query, "num_gpus>=2");
-	assert_false(svf_workergroup_set(&g, "search_query", "bogus_field=1", err, sizeof err));
+	assert_false(svfields_workergroup_set(&g, "search_query", "bogus_field=1", err, sizeof err));
 	assert_string_equal(g.search_query, "num_gpus>=2");
-	assert_true(svf_workergroup_consistent(&g, &field, err, sizeof err));
-	assert_true(svf_workergroup_set(&g, "template_hash", "", err, sizeof err));
-	assert_true(svf_workergroup_set(&g, "template_id", "0", err, sizeof err));
-	assert_false(svf_workergroup_consistent(&g, &field, err, sizeof err));
+	assert_true(svfields_workergroup_consistent(&g, &field, err, sizeof err));
+	assert_true(svfields_workergroup_set(&g, "template_hash", "", err, sizeof err));
+	assert_true(svfields_workergroup_set(&g, "template_id", "0", err, sizeof err));
+	assert_false(svfields_workergroup_consistent(&g, &field, err, sizeof err));
 	assert_string_equal(field, "template_hash");
-	workergroup_clear(&g);
+	model_workergroup_clear(&g);
 }
 
 /* Replace the text of a form field. */
@@ -190,31 +190,31 @@ static void test_endpoint_form(void **state)
 	struct config cfg = fake_cfg();
 	struct endpoint old = ep();
 	struct form fm;
-	sv_form_endpoint(&fm, &old);
+	sv_forms_endpoint(&fm, &old);
 	assert_non_null(strstr(fm.title, "llm-chat (42)"));
 	assert_int_equal(form_find(&fm, "endpoint_name"), -1); /* not edited */
 	assert_string_equal(form_value(&fm, "target_util"), "0.9");
 	assert_string_equal(form_value(&fm, "max_workers"), "4");
 	struct api_call c;
 	/* unchanged: nothing is sent */
-	assert_false(sv_form_endpoint_call(&cfg, &fm, &old, &c));
+	assert_false(sv_forms_endpoint_call(&cfg, &fm, &old, &c));
 	assert_null(c.url);
 	assert_non_null(strstr(fm.answer, "nothing changed"));
 	/* out of range: the form keeps it, nothing is built */
 	type_into(&fm, "target_util", "1.5");
-	assert_false(sv_form_endpoint_call(&cfg, &fm, &old, &c));
+	assert_false(sv_forms_endpoint_call(&cfg, &fm, &old, &c));
 	assert_null(c.url);
 	assert_string_equal(form_value(&fm, "target_util"), "1.5");
 	/* across fields */
 	type_into(&fm, "target_util", "0.75");
 	type_into(&fm, "cold_workers", "9");
-	assert_false(sv_form_endpoint_call(&cfg, &fm, &old, &c));
+	assert_false(sv_forms_endpoint_call(&cfg, &fm, &old, &c));
 	assert_null(c.url);
 	assert_int_equal(fm.focus, form_find(&fm, "cold_workers"));
 	assert_non_null(strstr(fm.answer, "max_workers"));
 	/* valid: only what changed */
 	type_into(&fm, "cold_workers", "2");
-	assert_true(sv_form_endpoint_call(&cfg, &fm, &old, &c));
+	assert_true(sv_forms_endpoint_call(&cfg, &fm, &old, &c));
 	assert_string_equal(c.method, "PUT");
 	assert_string_equal(c.url, "https://console.example/api/v0/endptjobs/42/");
 	json_t *b = body_of(&c);
@@ -226,11 +226,11 @@ static void test_endpoint_form(void **state)
 	form_free(&fm);
 
 	/* create: the defaults, the name required */
-	sv_form_endpoint(&fm, NULL);
+	sv_forms_endpoint(&fm, NULL);
 	assert_true(form_find(&fm, "endpoint_name") >= 0);
-	assert_false(sv_form_endpoint_call(&cfg, &fm, NULL, &c));
+	assert_false(sv_forms_endpoint_call(&cfg, &fm, NULL, &c));
 	type_into(&fm, "endpoint_name", "new-ep");
-	assert_true(sv_form_endpoint_call(&cfg, &fm, NULL, &c));
+	assert_true(sv_forms_endpoint_call(&cfg, &fm, NULL, &c));
 	assert_string_equal(c.method, "POST");
 	b = body_of(&c);
 	assert_string_equal(json_string_value(json_object_get(b, "endpoint_name")), "new-ep");
@@ -249,16 +249,16 @@ static void test_workergroup_form(void **state)
 	struct config cfg = fake_cfg();
 	struct workergroup old = wg();
 	struct form fm;
-	sv_form_workergroup(&fm, &old, false, old.endpoint_id, old.endpoint_name);
+	sv_forms_workergroup(&fm, &old, false, old.endpoint_id, old.endpoint_name);
 	assert_int_equal(form_find(&fm, "template_hash"), -1); /* not edited */
 	assert_string_equal(form_value(&fm, "search_query"), "gpu_ram>=24 num_gpus=1");
 	struct api_call c;
 	type_into(&fm, "search_query", "gpu_nam=RTX_4090");
-	assert_false(sv_form_workergroup_call(&cfg, &fm, &old, 0, NULL, &c));
+	assert_false(sv_forms_workergroup_call(&cfg, &fm, &old, 0, NULL, &c));
 	assert_null(c.url);
 	type_into(&fm, "search_query", "gpu_ram>=48");
 	type_into(&fm, "gpu_ram", "48");
-	assert_true(sv_form_workergroup_call(&cfg, &fm, &old, 0, NULL, &c));
+	assert_true(sv_forms_workergroup_call(&cfg, &fm, &old, 0, NULL, &c));
 	assert_string_equal(c.url, "https://console.example/api/v0/workergroups/7/");
 	json_t *b = body_of(&c);
 	assert_int_equal(json_object_size(b), 2);
@@ -269,15 +269,15 @@ static void test_workergroup_form(void **state)
 	form_free(&fm);
 
 	/* create on an endpoint, from a copy of a workergroup; a template needed */
-	sv_form_workergroup(&fm, &old, true, 42, "llm-chat");
+	sv_forms_workergroup(&fm, &old, true, 42, "llm-chat");
 	assert_non_null(strstr(fm.title, "llm-chat (42)"));
 	assert_string_equal(form_value(&fm, "template_hash"), old.template_hash);
 	type_into(&fm, "template_hash", "");
 	type_into(&fm, "template_id", "0");
-	assert_false(sv_form_workergroup_call(&cfg, &fm, NULL, 42, "llm-chat", &c));
+	assert_false(sv_forms_workergroup_call(&cfg, &fm, NULL, 42, "llm-chat", &c));
 	assert_int_equal(fm.focus, form_find(&fm, "template_hash"));
 	type_into(&fm, "template_hash", "fedcba9876543210fedcba9876543210");
-	assert_true(sv_form_workergroup_call(&cfg, &fm, NULL, 42, "llm-chat", &c));
+	assert_true(sv_forms_workergroup_call(&cfg, &fm, NULL, 42, "llm-chat", &c));
 	assert_string_equal(c.method, "POST");
 	b = body_of(&c);
 	assert_int_equal(json_integer_value(json_object_get(b, "endpoint_id")), 42);
@@ -301,21 +301,21 @@ static void test_lost_counts(void **state)
 	es[1].id = 43;
 	es[1].endpoint_name = "embed";
 	es[2].id = 44;
-	sv_form_endpoint(&fm, NULL);
+	sv_forms_endpoint(&fm, NULL);
 	type_into(&fm, "endpoint_name", "llm-chat");
-	assert_int_equal(sv_form_endpoint_count(&fm, NULL, es, 3), 2);
+	assert_int_equal(sv_forms_endpoint_count(&fm, NULL, es, 3), 2);
 	type_into(&fm, "endpoint_name", "new-one");
-	assert_int_equal(sv_form_endpoint_count(&fm, NULL, es, 3), 0);
+	assert_int_equal(sv_forms_endpoint_count(&fm, NULL, es, 3), 0);
 	form_free(&fm);
 
 	struct endpoint old = ep();
-	sv_form_endpoint(&fm, &old);
-	assert_int_equal(sv_form_endpoint_count(&fm, &old, es, 3), 1); /* unchanged: holds */
+	sv_forms_endpoint(&fm, &old);
+	assert_int_equal(sv_forms_endpoint_count(&fm, &old, es, 3), 1); /* unchanged: holds */
 	type_into(&fm, "target_util", "0.50");
-	assert_int_equal(sv_form_endpoint_count(&fm, &old, es, 3), 0); /* the list: 0.9 */
+	assert_int_equal(sv_forms_endpoint_count(&fm, &old, es, 3), 0); /* the list: 0.9 */
 	es[0].target_util = 0.5;
-	assert_int_equal(sv_form_endpoint_count(&fm, &old, es, 3), 1); /* changed */
-	assert_int_equal(sv_form_endpoint_count(&fm, &old, es + 1, 2), 0); /* record gone */
+	assert_int_equal(sv_forms_endpoint_count(&fm, &old, es, 3), 1); /* changed */
+	assert_int_equal(sv_forms_endpoint_count(&fm, &old, es + 1, 2), 0); /* record gone */
 	form_free(&fm);
 
 	struct workergroup gs[3] = { wg(), wg(), wg() };
@@ -323,15 +323,15 @@ static void test_lost_counts(void **state)
 	gs[2].id = 9;
 	gs[2].endpoint_id = 43;
 	struct workergroup g = wg();
-	sv_form_workergroup(&fm, &g, true, 42, "llm-chat");
-	assert_int_equal(sv_form_workergroup_count(&fm, NULL, 42, gs, 3), 2);
-	assert_int_equal(sv_form_workergroup_count(&fm, NULL, 41, gs, 3), 0);
+	sv_forms_workergroup(&fm, &g, true, 42, "llm-chat");
+	assert_int_equal(sv_forms_workergroup_count(&fm, NULL, 42, gs, 3), 2);
+	assert_int_equal(sv_forms_workergroup_count(&fm, NULL, 41, gs, 3), 0);
 	form_free(&fm);
-	sv_form_workergroup(&fm, &g, false, 42, "llm-chat");
+	sv_forms_workergroup(&fm, &g, false, 42, "llm-chat");
 	type_into(&fm, "gpu_ram", "48");
-	assert_int_equal(sv_form_workergroup_count(&fm, &g, 0, gs, 3), 0);
+	assert_int_equal(sv_forms_workergroup_count(&fm, &g, 0, gs, 3), 0);
 	gs[0].gpu_ram = 48;
-	assert_int_equal(sv_form_workergroup_count(&fm, &g, 0, gs, 3), 1);
+	assert_int_equal(sv_forms_workergroup_count(&fm, &g, 0, gs, 3), 1);
 	form_free(&fm);
 }
 
@@ -344,20 +344,20 @@ static void test_confirmations(void **state)
 	g[1].id = 8;
 	g[2].id = 9;
 	g[2].endpoint_id = 99; /* another endpoint's */
-	sv_delete_endpoint_text(&e, g, 3, b, sizeof b);
+	sv_forms_delete_endpoint_text(&e, g, 3, b, sizeof b);
 	assert_non_null(strstr(b, "Delete endpoint llm-chat (42)?"));
 	assert_non_null(strstr(b, "2 workergroups (7, 8)"));
 	assert_null(strstr(b, "9"));
-	sv_delete_endpoint_text(&e, g, 0, b, sizeof b);
+	sv_forms_delete_endpoint_text(&e, g, 0, b, sizeof b);
 	assert_non_null(strstr(b, "no workergroup"));
-	sv_delete_workergroup_text(&g[0], b, sizeof b);
+	sv_forms_delete_workergroup_text(&g[0], b, sizeof b);
 	assert_non_null(strstr(b, "workergroup 7 of endpoint llm-chat (42)"));
-	assert_true(sv_endpoint_suspendable(&e));
-	sv_suspend_text(&e, true, b, sizeof b);
+	assert_true(sv_forms_endpoint_suspendable(&e));
+	sv_forms_suspend_text(&e, true, b, sizeof b);
 	assert_non_null(strstr(b, "Suspend endpoint llm-chat (42)?"));
 	e.endpoint_state = "suspended";
-	assert_false(sv_endpoint_suspendable(&e));
-	sv_suspend_text(&e, false, b, sizeof b);
+	assert_false(sv_forms_endpoint_suspendable(&e));
+	sv_forms_suspend_text(&e, false, b, sizeof b);
 	assert_non_null(strstr(b, "Resume endpoint llm-chat (42)"));
 }
 
@@ -372,10 +372,10 @@ static void test_worker_cells(void **state)
 	h.load = 42.04;
 	h.capacity = 120;
 	char w[100], l[50];
-	svf_workers_cells(&h, true, w, sizeof w, l, sizeof l);
+	svfields_workers_cells(&h, true, w, sizeof w, l, sizeof l);
 	assert_string_equal(w, "5 (3 ready 2 error)");
 	assert_string_equal(l, "42.0/120.0");
-	svf_workers_cells(&h, false, w, sizeof w, l, sizeof l);
+	svfields_workers_cells(&h, false, w, sizeof w, l, sizeof l);
 	assert_string_equal(w, "?");
 	assert_string_equal(l, "?");
 }

@@ -15,7 +15,8 @@
 #include <limits.h>
 
 #include "state/model.h"
-#include "rules/sweep.h"
+#include "state/money.h"
+#include "poll/sweep.h"
 
 /* An instance object. */
 static json_t *inst(long id, const char *status)
@@ -121,7 +122,7 @@ static void test_pager_pages_until_null_token(void **state)
 	assert_false(pager_page(&pg, p1, &v, &n, &e));
 	assert_int_equal(e.cls, AE_PROTOCOL);
 	pager_reset(&pg);
-	instances_free(v, n);
+	instance_free_all(v, n);
 	json_decref(p1);
 	json_decref(p2);
 }
@@ -342,22 +343,22 @@ static bool feed_page(struct pager *pg, bool more, unsigned k, struct api_error 
 	return pager_page_mapped(pg, &pd, NULL, NULL, e);
 }
 
-/* A list of exactly SWEEP_PAGE_MAX pages ends; one more page is the
+/* A list of exactly PAGER_PAGE_MAX pages ends; one more page is the
  * "never ends" protocol error. */
 static void test_pager_page_max(void **state)
 {
 	(void)state;
 	struct pager pg = { .total = -1 };
 	struct api_error e;
-	for (unsigned k = 1; k < SWEEP_PAGE_MAX; k++)
+	for (unsigned k = 1; k < PAGER_PAGE_MAX; k++)
 		assert_true(feed_page(&pg, true, k, &e));
-	assert_true(feed_page(&pg, false, SWEEP_PAGE_MAX, &e));
+	assert_true(feed_page(&pg, false, PAGER_PAGE_MAX, &e));
 	assert_true(pg.done);
-	assert_int_equal(pg.pages, SWEEP_PAGE_MAX);
+	assert_int_equal(pg.pages, PAGER_PAGE_MAX);
 	pager_reset(&pg);
-	for (unsigned k = 1; k <= SWEEP_PAGE_MAX; k++)
+	for (unsigned k = 1; k <= PAGER_PAGE_MAX; k++)
 		assert_true(feed_page(&pg, true, k, &e));
-	assert_false(feed_page(&pg, false, SWEEP_PAGE_MAX + 1, &e));
+	assert_false(feed_page(&pg, false, PAGER_PAGE_MAX + 1, &e));
 	assert_int_equal(e.cls, AE_PROTOCOL);
 	assert_non_null(strstr(e.msg, "never ends"));
 	pager_reset(&pg);
@@ -1409,19 +1410,19 @@ static void test_partial_figures_rule(void **state)
 	double burn;
 	/* nothing loaded yet: no figure, never $0 */
 	s.progress.partial = true;
-	assert_int_equal(model_burn_figure(&s, &burn), FIG_UNKNOWN);
+	assert_int_equal(money_burn_figure(&s, &burn), FIG_UNKNOWN);
 	/* a part loaded: at least */
 	const struct instance *pv[2] = { &v[0], &v[1] };
 	s.instances = pv;
 	s.ninstances = 2;
-	assert_int_equal(model_burn_figure(&s, &burn), FIG_AT_LEAST);
+	assert_int_equal(money_burn_figure(&s, &burn), FIG_AT_LEAST);
 	assert_float_equal(burn, 3.0, 1e-9);
 	/* a part that bills nothing: still no figure */
 	s.ninstances = 0;
-	assert_int_equal(model_burn_figure(&s, &burn), FIG_UNKNOWN);
+	assert_int_equal(money_burn_figure(&s, &burn), FIG_UNKNOWN);
 	/* complete: exact, even 0 */
 	s.progress.partial = false;
-	assert_int_equal(model_burn_figure(&s, &burn), FIG_EXACT);
+	assert_int_equal(money_burn_figure(&s, &burn), FIG_EXACT);
 	assert_float_equal(burn, 0.0, 1e-9);
 }
 

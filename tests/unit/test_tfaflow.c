@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "base/config.h"
-#include "rules/tfaflow.h"
+#include "flow/tfaflow.h"
 #include "base/util.h"
 
 static struct tfa_method_rec meth(long id, const char *kind, const char *label, bool primary)

@@ -28,7 +28,7 @@ static struct instance mk(long id, const char *actual, const char *intended, con
 	x.cur_state = x.next_state = x.status_msg = x.public_ip = (char *)"";
 	x.actual_status = (char *)actual;
 	x.intended_status = (char *)intended;
-	x.state = model_derive_state(actual, intended, "", "");
+	x.state = instance_derive_state(actual, intended, "", "");
 	return x;
 }
 

@@ -20,7 +20,7 @@
 
 #include "views/offers/create_form.h"
 #include "widgets/form.h"
-#include "rules/offers.h"
+#include "flow/offers.h"
 #include "views/templates/pane_templates.h"
 
 static struct offer mk_offer(bool bid)
@@ -131,7 +131,7 @@ static void test_read(void **s)
 	assert_true(create_form_read(&fm, &o, NULL, r));
 	assert_true(strlen(r->onstart) <= CREATE_ONSTART_MAX);
 	assert_non_null(strstr(r->onstart, "base64 -d | gunzip"));
-	char *back = create_onstart_decode(r->onstart);
+	char *back = api_create_onstart_decode(r->onstart);
 	assert_non_null(back);
 	free(back);
 	/* one that does not compress enough is refused, with the reason */
@@ -222,20 +222,20 @@ static void test_template(void **s)
 	l.v = t;
 	l.n = n;
 	size_t idx[4];
-	assert_int_equal(tpl_list_match(&l, "", idx, 4), 1);
-	assert_int_equal(tpl_list_match(&l, "torch:2.3", idx, 4), 1);
-	assert_int_equal(tpl_list_match(&l, "nomatch", idx, 4), 0);
+	assert_int_equal(pane_templates_list_match(&l, "", idx, 4), 1);
+	assert_int_equal(pane_templates_list_match(&l, "torch:2.3", idx, 4), 1);
+	assert_int_equal(pane_templates_list_match(&l, "nomatch", idx, 4), 0);
 	char line[300];
-	tpl_list_summary(&t[0], 5, line, sizeof line);
+	pane_templates_list_summary(&t[0], 5, line, sizeof line);
 	assert_non_null(strstr(line, "PyTorch"));
 	assert_non_null(strstr(line, "pytorch/pytorch:2.3"));
 	assert_non_null(strstr(line, "recommended"));
-	tpl_list_summary(&t[0], 9, line, sizeof line);
+	pane_templates_list_summary(&t[0], 9, line, sizeof line);
 	assert_non_null(strstr(line, "own"));
 
 	form_free(&fm);
-	create_tpl_clear(&ct);
-	templates_free(t, n);
+	create_form_tpl_clear(&ct);
+	json_map_templates_free(t, n);
 	json_decref(j);
 	free(r);
 }
@@ -295,11 +295,11 @@ static void test_bid_note(void **s)
 	struct offer o = mk_offer(true);
 	struct form fm;
 	create_form_build(&fm, &o, NULL);
-	create_bid_note(&fm, &o);
+	create_form_bid_note(&fm, &o);
 	assert_non_null(strstr(fm.note, "at or above min_bid"));
 	assert_false(fm.note_warn);
 	set(&fm, "price", "0.1");
-	create_bid_note(&fm, &o);
+	create_form_bid_note(&fm, &o);
 	assert_non_null(strstr(fm.note, "under min_bid"));
 	assert_true(fm.note_warn);
 	assert_true(form_validate(&fm) || fm.f[form_find(&fm, "image")].error[0]);
@@ -309,13 +309,13 @@ static void test_bid_note(void **s)
 	o.min_bid = 0.0254;
 	create_form_build(&fm, &o, NULL);
 	assert_string_equal(form_value(&fm, "price"), "0.026");
-	create_bid_note(&fm, &o);
+	create_form_bid_note(&fm, &o);
 	assert_false(fm.note_warn);
 	form_free(&fm);
 	/* on-demand: no bid, no note */
 	o = mk_offer(false);
 	create_form_build(&fm, &o, NULL);
-	create_bid_note(&fm, &o);
+	create_form_bid_note(&fm, &o);
 	assert_string_equal(fm.note, "");
 	form_free(&fm);
 }
@@ -343,7 +343,7 @@ static void test_draft(void **s)
 	memset(&d, 0, sizeof d);
 	struct create_tpl t;
 	memset(&t, 0, sizeof t);
-	create_draft_save(&d, &fm, &t, o.id);
+	create_form_draft_save(&d, &fm, &t, o.id);
 	form_free(&fm);
 	assert_true(d.have);
 	assert_true(d.secrets);
@@ -353,7 +353,7 @@ static void test_draft(void **s)
 	struct offer o2 = mk_offer(false);
 	o2.id = 42;
 	create_form_build(&fm, &o2, NULL);
-	create_draft_apply(&d, &fm, &t, false);
+	create_form_draft_apply(&d, &fm, &t, false);
 	assert_string_equal(form_value(&fm, "image"), "nginx:latest");
 	assert_string_equal(form_value(&fm, "label"), "draft-label");
 	assert_string_equal(form_value(&fm, "onstart"), "echo hi");
@@ -361,18 +361,18 @@ static void test_draft(void **s)
 	assert_true(form_toggle(&fm, "stopped"));
 	assert_int_equal(form_choice(&fm, "launch"), 2);
 	assert_int_equal(form_find(&fm, "price"), -1);
-	create_draft_apply(&d, &fm, &t, true);
+	create_form_draft_apply(&d, &fm, &t, true);
 	assert_string_equal(form_value(&fm, "env"), "-e TOKEN=s3cret");
 	form_free(&fm);
 	/* a bid offer takes the bid back */
 	create_form_build(&fm, &o, NULL);
-	create_draft_apply(&d, &fm, &t, false);
+	create_form_draft_apply(&d, &fm, &t, false);
 	assert_string_equal(form_value(&fm, "price"), "0.4");
 	form_free(&fm);
-	create_draft_clear(&d);
+	create_form_draft_clear(&d);
 	assert_false(d.have);
 	assert_int_equal(d.n, 0);
-	create_tpl_clear(&t);
+	create_form_tpl_clear(&t);
 }
 
 int main(void)

@@ -16,7 +16,8 @@
 #include <string.h>
 
 #include "widgets/dialog.h"
-#include "state/jobs.h"
+#include "draw.h"
+#include "poll/jobs.h"
 #include "keymap.h"
 #include "widgets/textbuf.h"
 
@@ -199,17 +200,17 @@ static void test_wrap(void **state)
 {
 	(void)state;
 	char lines[8][256];
-	int n = dialog_wrap("Destroy instance 42 (job)? This stops all billing and permanently "
+	int n = draw_wrap("Destroy instance 42 (job)? This stops all billing and permanently "
 			    "deletes its disk.", 30, lines, 8);
 	assert_true(n >= 3);
 	for (int i = 0; i < n; i++)
 		assert_true(strlen(lines[i]) <= 30);
 	assert_string_equal(lines[0], "Destroy instance 42 (job)?");
 	/* a word longer than the width gets a line of its own */
-	n = dialog_wrap("a verylongwordthatdoesnotfit b", 10, lines, 8);
+	n = draw_wrap("a verylongwordthatdoesnotfit b", 10, lines, 8);
 	assert_int_equal(n, 3);
 	assert_string_equal(lines[2], "b");
-	assert_int_equal(dialog_wrap("", 10, lines, 8), 0);
+	assert_int_equal(draw_wrap("", 10, lines, 8), 0);
 }
 
 /* A delete's answer lost: the dialog is locked (Enter, Tab, letters do

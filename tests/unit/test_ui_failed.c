@@ -15,7 +15,7 @@
 
 #include "api/api.h"
 #include "net/auth.h"
-#include "rules/instcol.h"
+#include "dump/instcol.h"
 #include "json/json_map.h"
 #include "state/model.h"
 #include "views/instances/pane_instances.h"
@@ -59,7 +59,7 @@ static int sim_up(void **state)
 static int sim_down(void **state)
 {
 	(void)state;
-	instances_free(v, n);
+	instance_free_all(v, n);
 	testsim_stop(&sim);
 	return 0;
 }
@@ -117,7 +117,7 @@ static void test_one_definition_of_failed(void **state)
 		if (!x)
 			fail_msg("row %ld: no such instance", r->id);
 		else
-			assert_int_equal(inst_state_group(x->state), IG_FAILED);
+			assert_int_equal(instance_state_group(x->state), IG_FAILED);
 	}
 	table_free(&t);
 }

@@ -181,6 +181,35 @@ static void test_freshness_marker_goes_last(void **state)
 	assert_int_equal(header_markers(DS_FRESH, false, false, 40, m), 0);
 }
 
+/* The burn and runway are summed once per published snapshot: asked again
+ * for the same generation, the rows are not read again (a row changed in
+ * place does not show); a new generation, or a hand-built snapshot
+ * (generation 0), is summed. */
+static void test_money_summed_once_per_snapshot(void **state)
+{
+	(void)state;
+	double now = 1700000000;
+	fleet(now);
+	double burn, runway_h;
+	snap.generation = 0;
+	header_money(&snap, &burn, &runway_h);
+	assert_float_equal(burn, 3 * 0.411, 1e-9);
+	snap.generation = 41;
+	header_money(&snap, &burn, &runway_h);
+	double runway_41 = runway_h;
+	xs[0].dph_total = 10.411; /* not seen under generation 41 */
+	header_money(&snap, &burn, &runway_h);
+	assert_float_equal(burn, 3 * 0.411, 1e-9);
+	assert_float_equal(runway_h, runway_41, 1e-9);
+	snap.generation = 42;
+	header_money(&snap, &burn, &runway_h);
+	assert_float_equal(burn, 10.411 + 2 * 0.411, 1e-9);
+	snap.generation = 0;
+	xs[0].dph_total = 0.411;
+	header_money(&snap, &burn, &runway_h);
+	assert_float_equal(burn, 3 * 0.411, 1e-9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_counts_outlive_email),
 		cmocka_unit_test(test_refreshed_kept_while_stale),
 		cmocka_unit_test(test_freshness_marker_goes_last),
+		cmocka_unit_test(test_money_summed_once_per_snapshot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

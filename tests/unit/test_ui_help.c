@@ -23,21 +23,21 @@
 #include "view.h"
 
 /* The contexts and actions the views register (view.c), by name. */
-#define CTX_INSTANCES km_ctx_by_name("instances")
-#define CTX_EVENTS km_ctx_by_name("events")
-#define CTX_DETAIL km_ctx_by_name("detail")
-#define ACT_DETAIL action_by_name("detail")
-#define ACT_STOP action_by_name("stop")
-#define ACT_START action_by_name("start")
-#define ACT_REBOOT action_by_name("reboot")
-#define ACT_LABEL action_by_name("label")
-#define ACT_DESTROY action_by_name("destroy")
-#define ACT_BID action_by_name("bid")
-#define ACT_PREPAY action_by_name("prepay")
-#define ACT_SSH action_by_name("ssh")
-#define ACT_COPY_SSH action_by_name("copy-ssh")
-#define ACT_VIEW_INSTANCES action_by_name("view-instances")
-#define ACT_VIEW_EVENTS action_by_name("view-events")
+#define CTX_INSTANCES keymap_ctx_by_name("instances")
+#define CTX_EVENTS keymap_ctx_by_name("events")
+#define CTX_DETAIL keymap_ctx_by_name("detail")
+#define ACT_DETAIL keymap_action_by_name("detail")
+#define ACT_STOP keymap_action_by_name("stop")
+#define ACT_START keymap_action_by_name("start")
+#define ACT_REBOOT keymap_action_by_name("reboot")
+#define ACT_LABEL keymap_action_by_name("label")
+#define ACT_DESTROY keymap_action_by_name("destroy")
+#define ACT_BID keymap_action_by_name("bid")
+#define ACT_PREPAY keymap_action_by_name("prepay")
+#define ACT_SSH keymap_action_by_name("ssh")
+#define ACT_COPY_SSH keymap_action_by_name("copy-ssh")
+#define ACT_VIEW_INSTANCES keymap_action_by_name("view-instances")
+#define ACT_VIEW_EVENTS keymap_action_by_name("view-events")
 
 /* The keymap as the app builds it: global defaults, then every view's. */
 static void km_default(struct keymap *km)
@@ -77,11 +77,11 @@ static void test_help_generated(void **state)
 	/* read-only: no mutating action anywhere */
 	size_t r = help_build(&km, true, lines, 200);
 	assert_true(r < n);
-	for (int a = 0; a < action_count(); a++)
-		if (action_flags((enum action)a) & AF_MUTATES)
+	for (int a = 0; a < keymap_action_count(); a++)
+		if (keymap_action_flags((enum action)a) & AF_MUTATES)
 			for (size_t i = 0; i < r; i++)
 				if (!lines[i].heading && lines[i].keys[0])
-					assert_string_not_equal(lines[i].text, action_help((enum action)a));
+					assert_string_not_equal(lines[i].text, keymap_action_help((enum action)a));
 	assert_false(help_has(r, "D", "destroy"));
 	assert_true(help_has(r, "x", "ssh"));
 	/* an override shows up in the help */
@@ -100,11 +100,76 @@ static struct instance row_inst(long id, const char *actual, const char *intende
 	x.label = x.cur_state = x.next_state = x.status_msg = x.public_ip = (char *)"";
 	x.actual_status = (char *)actual;
 	x.intended_status = (char *)intended;
-	x.state = model_derive_state(actual, intended, "", "");
+	x.state = instance_derive_state(actual, intended, "", "");
 	x.ssh_host = (char *)"ssh4.example";
 	x.ssh_port = 20001;
 	x.is_bid = false;
 	return x;
+}
+
+/* Whether the help section under heading has a line with keys whose text
+ * holds part. */
+static bool section_has(const struct help_line *l, size_t n, const char *heading,
+			const char *keys, const char *part)
+{
+	bool in = false;
+	for (size_t i = 0; i < n; i++) {
+		if (l[i].heading) {
+			in = strcmp(l[i].text, heading) == 0;
+			continue;
+		}
+		if (in && strcmp(l[i].keys, keys) == 0 && strstr(l[i].text, part))
+			return true;
+	}
+	return false;
+}
+
+/* One language across the views: / filters every list view (its section
+ * says so), the offers' and templates' service search is s, the offers'
+ * section names r; the log view keeps less's / search; no & is left. */
+static void test_help_one_language(void **state)
+{
+	(void)state;
+	static struct help_line all[400];
+	km_default(&km);
+	size_t n = help_build(&km, false, all, 400);
+	assert_true(section_has(all, n, "Offers view", "/", "filter the rows shown"));
+	assert_true(section_has(all, n, "Offers view", "s", "new search"));
+	assert_true(section_has(all, n, "Offers view", "s", "r: search again"));
+	assert_true(section_has(all, n, "Templates (:templates [QUERY])", "/", "filter the rows shown"));
+	assert_true(section_has(all, n, "Templates (:templates [QUERY])", "s", "search the service"));
+	assert_true(section_has(all, n, "Events view", "/", "filter the rows shown"));
+	assert_false(section_has(all, n, "Log view", "/", "filter the rows shown"));
+	assert_true(section_has(all, n, "Log view", "/", "search the log"));
+	/* a view without a list (the account's, until it has one) offers no / */
+	for (int c = 1; c < keymap_ctx_count(); c++) {
+		const struct view_ops *o = NULL;
+		for (size_t i = 0; view_ops_at(i); i++)
+			if (strcmp(view_ops_at(i)->name, keymap_ctx_name(c)) == 0)
+				o = view_ops_at(i);
+		if (o)
+			assert_int_equal(section_has(all, n, o->heading, "/", "filter the rows shown"),
+					 o->list != NULL || o->filter != NULL);
+	}
+	for (size_t i = 0; i < n; i++)
+		assert_true(strcmp(all[i].keys, "&") != 0 || strstr(all[i].text, "only the lines"));
+	/* the hint bar offers / where it filters, and nowhere else (the
+	 * account's sections follow their view) */
+	struct hint h[24];
+	int ctxs[] = { keymap_ctx_by_name("events"), keymap_ctx_by_name("account"),
+		       keymap_ctx_by_name("account-apikeys"), keymap_ctx_by_name("offers") };
+	for (size_t c = 0; c < sizeof ctxs / sizeof ctxs[0]; c++) {
+		if (ctxs[c] < 0)
+			continue;
+		size_t nh = statusbar_hints(&km, ctxs[c], false, NULL, 0, h, 24);
+		bool slash = false;
+		for (size_t i = 0; i < nh; i++)
+			slash |= strcmp(h[i].key, "/") == 0;
+		int vc = (keymap_ctx_flags(ctxs[c]) & CTXF_SECTION) ? keymap_ctx_parent(ctxs[c]) : ctxs[c];
+		assert_int_equal(slash, (keymap_ctx_flags(vc) & CTXF_FILTER) != 0);
+	}
+	assert_true(keymap_ctx_flags(keymap_ctx_by_name("events")) & CTXF_FILTER);
+	assert_true(keymap_ctx_flags(keymap_ctx_by_name("offers")) & CTXF_FILTER);
 }
 
 static void test_hints(void **state)
@@ -200,10 +265,10 @@ static void test_hints_fit_the_row(void **state)
 	assert_null(strstr(buf, "x ssh"));
 	char why[300];
 	failed.status_msg = (char *)"Error response from daemon: pull access denied for a/b";
-	assert_non_null(inst_why_not_ssh(&failed, why, sizeof why));
+	assert_non_null(inst_actions_why_not_ssh(&failed, why, sizeof why));
 	assert_non_null(strstr(why, "never started"));
 	assert_non_null(strstr(why, "pull access denied"));
-	assert_non_null(inst_why_not_start(&outbid, why, sizeof why));
+	assert_non_null(inst_actions_why_not_start(&outbid, why, sizeof why));
 	assert_non_null(strstr(why, "b bids"));
 }
 
@@ -441,6 +506,7 @@ int main(void)
 	setlocale(LC_ALL, "C.UTF-8");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help_generated),
+		cmocka_unit_test(test_help_one_language),
 		cmocka_unit_test(test_hints),
 		cmocka_unit_test(test_hints_fit_the_row),
 		cmocka_unit_test(test_theme_parse),

@@ -19,21 +19,21 @@
 #include "view.h"
 
 /* The contexts and actions the views register (view.c), by name. */
-#define CTX_INSTANCES km_ctx_by_name("instances")
-#define CTX_EVENTS km_ctx_by_name("events")
-#define CTX_DETAIL km_ctx_by_name("detail")
-#define ACT_DETAIL action_by_name("detail")
-#define ACT_STOP action_by_name("stop")
-#define ACT_START action_by_name("start")
-#define ACT_REBOOT action_by_name("reboot")
-#define ACT_LABEL action_by_name("label")
-#define ACT_DESTROY action_by_name("destroy")
-#define ACT_BID action_by_name("bid")
-#define ACT_PREPAY action_by_name("prepay")
-#define ACT_SSH action_by_name("ssh")
-#define ACT_COPY_SSH action_by_name("copy-ssh")
-#define ACT_VIEW_INSTANCES action_by_name("view-instances")
-#define ACT_VIEW_EVENTS action_by_name("view-events")
+#define CTX_INSTANCES keymap_ctx_by_name("instances")
+#define CTX_EVENTS keymap_ctx_by_name("events")
+#define CTX_DETAIL keymap_ctx_by_name("detail")
+#define ACT_DETAIL keymap_action_by_name("detail")
+#define ACT_STOP keymap_action_by_name("stop")
+#define ACT_START keymap_action_by_name("start")
+#define ACT_REBOOT keymap_action_by_name("reboot")
+#define ACT_LABEL keymap_action_by_name("label")
+#define ACT_DESTROY keymap_action_by_name("destroy")
+#define ACT_BID keymap_action_by_name("bid")
+#define ACT_PREPAY keymap_action_by_name("prepay")
+#define ACT_SSH keymap_action_by_name("ssh")
+#define ACT_COPY_SSH keymap_action_by_name("copy-ssh")
+#define ACT_VIEW_INSTANCES keymap_action_by_name("view-instances")
+#define ACT_VIEW_EVENTS keymap_action_by_name("view-events")
 
 /* The keymap as the app builds it: global defaults, then every view's. */
 static void km_default(struct keymap *km)
@@ -123,8 +123,8 @@ static void test_defaults(void **state)
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		enum action got = keymap_lookup(&km, want[i].ctx, keymap_parse_key(want[i].key));
 		if (got != want[i].act)
-			fail_msg("%s in %s: got %s, want %s", want[i].key, km_ctx_name(want[i].ctx),
-				 action_name(got), action_name(want[i].act));
+			fail_msg("%s in %s: got %s, want %s", want[i].key, keymap_ctx_name(want[i].ctx),
+				 keymap_action_name(got), keymap_action_name(want[i].act));
 	}
 	/* instance actions are not bound in the event log */
 	assert_int_equal(keymap_lookup(&km, CTX_EVENTS, 'D'), ACT_NONE);
@@ -135,19 +135,19 @@ static void test_defaults(void **state)
 static void test_catalogue(void **state)
 {
 	(void)state;
-	assert_int_equal(action_by_name("destroy"), ACT_DESTROY);
-	assert_int_equal(action_by_name("frobnicate"), ACT_NONE);
-	assert_true(action_flags(ACT_DESTROY) & AF_MUTATES);
-	assert_true(action_flags(ACT_DESTROY) & AF_NEEDS_SEL);
-	assert_false(action_flags(ACT_SSH) & AF_MUTATES);
-	assert_false(action_flags(ACT_HELP) & AF_MUTATES);
-	for (int a = 0; a < action_count(); a++) {
-		assert_int_equal(action_by_name(action_name((enum action)a)), a);
-		assert_true(strlen(action_help((enum action)a)) > 0);
+	assert_int_equal(keymap_action_by_name("destroy"), ACT_DESTROY);
+	assert_int_equal(keymap_action_by_name("frobnicate"), ACT_NONE);
+	assert_true(keymap_action_flags(ACT_DESTROY) & AF_MUTATES);
+	assert_true(keymap_action_flags(ACT_DESTROY) & AF_NEEDS_SEL);
+	assert_false(keymap_action_flags(ACT_SSH) & AF_MUTATES);
+	assert_false(keymap_action_flags(ACT_HELP) & AF_MUTATES);
+	for (int a = 0; a < keymap_action_count(); a++) {
+		assert_int_equal(keymap_action_by_name(keymap_action_name((enum action)a)), a);
+		assert_true(strlen(keymap_action_help((enum action)a)) > 0);
 	}
-	assert_int_equal(km_ctx_by_name(""), CTX_GLOBAL);
-	assert_int_equal(km_ctx_by_name("instances"), CTX_INSTANCES);
-	assert_int_equal(km_ctx_by_name("nowhere"), -1);
+	assert_int_equal(keymap_ctx_by_name(""), CTX_GLOBAL);
+	assert_int_equal(keymap_ctx_by_name("instances"), CTX_INSTANCES);
+	assert_int_equal(keymap_ctx_by_name("nowhere"), -1);
 }
 
 static void test_bind_overrides(void **state)
@@ -189,11 +189,11 @@ static void test_unbind_everywhere(void **state)
 	km_default(&km);
 	struct key_binding b[] = { { "", "D", "none" } };
 	assert_int_equal(keymap_apply(&km, b, 1), 0);
-	for (int c = 0; c < km_ctx_count(); c++)
+	for (int c = 0; c < keymap_ctx_count(); c++)
 		if (keymap_lookup(&km, c, 'D') != ACT_NONE)
 			fail_msg("D still does %s in %s",
-				 action_name(keymap_lookup(&km, c, 'D')),
-				 km_ctx_name(c));
+				 keymap_action_name(keymap_lookup(&km, c, 'D')),
+				 keymap_ctx_name(c));
 	char keys[64];
 	assert_string_equal(keymap_keys_for(&km, CTX_INSTANCES, ACT_DESTROY, keys, sizeof keys), "");
 	assert_string_equal(keymap_keys_for(&km, CTX_DETAIL, ACT_DESTROY, keys, sizeof keys), "");

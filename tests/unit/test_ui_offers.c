@@ -231,7 +231,7 @@ static void test_rows_on_demand(void **s)
 		assert_int_equal(a.sel_id, b.sel_id);
 		table_free(&a);
 		table_free(&b);
-		offers_free(v, n);
+		json_map_offers_free(v, n);
 	}
 }
 

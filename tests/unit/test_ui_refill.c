@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "header.h"
-#include "rules/instcol.h"
+#include "dump/instcol.h"
 #include "state/model.h"
 #include "widgets/table.h"
 #include "base/util.h"

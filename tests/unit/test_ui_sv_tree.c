@@ -66,29 +66,29 @@ static void test_rows(void **state)
 	assert_true(r[6].last);
 	assert_int_equal(r[6].endpoint_id, 99);
 	assert_false(r[4].orphan);
-	assert_int_equal(sv_row_group(&r[6]), SV_ORPHANS_GROUP);
-	assert_int_equal(sv_row_group(&r[5]), SV_ORPHANS_GROUP);
-	assert_int_equal(sv_row_group(&r[4]), 20);
+	assert_int_equal(sv_tree_row_group(&r[6]), SV_ORPHANS_GROUP);
+	assert_int_equal(sv_tree_row_group(&r[5]), SV_ORPHANS_GROUP);
+	assert_int_equal(sv_tree_row_group(&r[4]), 20);
 
-	sv_collapsed_set(&c, 10, true);
-	assert_true(sv_collapsed_has(&c, 10));
+	sv_tree_collapsed_set(&c, 10, true);
+	assert_true(sv_tree_collapsed_has(&c, 10));
 	n = sv_tree_rows(eps, 2, wgs, 4, &c, r, 16);
 	assert_int_equal(n, 5);
 	assert_true(r[0].collapsed);
 	assert_int_equal(r[1].id, 20);
-	sv_collapsed_set(&c, 10, true); /* idempotent */
+	sv_tree_collapsed_set(&c, 10, true); /* idempotent */
 	assert_int_equal(c.n, 1);
-	sv_collapsed_set(&c, 10, false);
-	assert_false(sv_collapsed_has(&c, 10));
+	sv_tree_collapsed_set(&c, 10, false);
+	assert_false(sv_tree_collapsed_has(&c, 10));
 	assert_int_equal(sv_tree_rows(eps, 2, wgs, 4, &c, r, 16), 7);
 	/* the output is bounded */
 	assert_int_equal(sv_tree_rows(eps, 2, wgs, 4, &c, r, 3), 3);
 	/* keys: an endpoint and a workergroup of the same id differ */
 	struct sv_row o = { .kind = SVR_ORPHANS };
-	assert_true(sv_row_key(&o) != sv_row_key(&r[0]) && sv_row_key(&o) != sv_row_key(&r[6]) &&
-		    sv_row_key(&o) != 0);
+	assert_true(sv_tree_row_key(&o) != sv_tree_row_key(&r[0]) && sv_tree_row_key(&o) != sv_tree_row_key(&r[6]) &&
+		    sv_tree_row_key(&o) != 0);
 	struct sv_row e = { .kind = SVR_ENDPOINT, .id = 5 }, g = { .kind = SVR_WORKERGROUP, .id = 5 };
-	assert_true(sv_row_key(&e) != sv_row_key(&g));
+	assert_true(sv_tree_row_key(&e) != sv_tree_row_key(&g));
 }
 
 /* Orphaned workergroups: their own group (collapsible), all of them there
@@ -115,12 +115,12 @@ static void test_orphans(void **state)
 	assert_int_equal(r[5].id, 9);
 	assert_true(r[5].orphan && r[5].last);
 	/* collapsed: the group row stays, its rows hide */
-	sv_collapsed_set(&c, SV_ORPHANS_GROUP, true);
+	sv_tree_collapsed_set(&c, SV_ORPHANS_GROUP, true);
 	n = sv_tree_rows(eps, 1, wgs, 4, &c, r, 16);
 	assert_int_equal(n, 4);
 	assert_int_equal(r[3].kind, SVR_ORPHANS);
 	assert_true(r[3].collapsed);
-	sv_collapsed_set(&c, SV_ORPHANS_GROUP, false);
+	sv_tree_collapsed_set(&c, SV_ORPHANS_GROUP, false);
 	/* no endpoint at all: every workergroup is an orphan */
 	n = sv_tree_rows(eps, 0, wgs, 4, &c, r, 16);
 	assert_int_equal(n, 5);
@@ -137,22 +137,22 @@ static void test_orphans(void **state)
 	assert_int_equal(r[3].kind, SVR_ORPHANS);
 
 	char b[400];
-	assert_non_null(strstr(sv_orphans_text(2, true, true, b, sizeof b), "- orphaned workergroups (2)"));
-	assert_non_null(strstr(sv_orphans_text(2, false, true, b, sizeof b), "+ orphaned"));
-	sv_workergroup_text(&wgs[3], NULL, true, true, true, b, sizeof b);
+	assert_non_null(strstr(sv_tree_orphans_text(2, true, true, b, sizeof b), "- orphaned workergroups (2)"));
+	assert_non_null(strstr(sv_tree_orphans_text(2, false, true, b, sizeof b), "+ orphaned"));
+	sv_tree_workergroup_text(&wgs[3], NULL, true, true, true, b, sizeof b);
 	assert_non_null(strstr(b, "wg 9  ORPHANED (endpoint 99 gone)"));
-	sv_workergroup_text(&wgs[1], NULL, true, false, true, b, sizeof b);
+	sv_tree_workergroup_text(&wgs[1], NULL, true, false, true, b, sizeof b);
 	assert_null(strstr(b, "ORPHANED"));
 	struct sv_row orow = { .kind = SVR_WORKERGROUP, .id = 9, .endpoint_id = 99, .orphan = true };
 	struct sv_row grow = { .kind = SVR_ORPHANS };
 	struct sv_row wrow = { .kind = SVR_WORKERGROUP, .id = 5, .endpoint_id = 10 };
-	assert_non_null(sv_orphan_refusal(&orow, "suspend", b, sizeof b));
+	assert_non_null(sv_tree_orphan_refusal(&orow, "suspend", b, sizeof b));
 	assert_non_null(strstr(b, "workergroup 9 is orphaned: its endpoint 99 is gone"));
-	assert_non_null(sv_orphan_refusal(&grow, "suspend", b, sizeof b));
-	assert_null(sv_orphan_refusal(&wrow, "suspend", b, sizeof b));
-	assert_null(sv_orphan_refusal(NULL, "suspend", b, sizeof b));
+	assert_non_null(sv_tree_orphan_refusal(&grow, "suspend", b, sizeof b));
+	assert_null(sv_tree_orphan_refusal(&wrow, "suspend", b, sizeof b));
+	assert_null(sv_tree_orphan_refusal(NULL, "suspend", b, sizeof b));
 	struct workergroup og = { .id = 7, .endpoint_id = 20, .endpoint_name = "embed-test" };
-	sv_delete_orphan_text(&og, b, sizeof b);
+	sv_tree_delete_orphan_text(&og, b, sizeof b);
 	assert_non_null(strstr(b, "orphaned workergroup 7"));
 	assert_non_null(strstr(b, "embed-test (20) is gone"));
 }
@@ -161,17 +161,17 @@ static void test_texts(void **state)
 {
 	(void)state;
 	char b[512];
-	sv_endpoint_text(&eps[0], true, true, b, sizeof b);
+	sv_tree_endpoint_text(&eps[0], true, true, b, sizeof b);
 	/* the worker limits labelled: "workers 1/4" read as "1 of 4 workers" */
 	assert_string_equal(b, "- llm (10)  active  min_load 10  util 0.9  cold_mult 2.5  "
 			       "cold_workers 1 max_workers 4");
-	sv_endpoint_text(&eps[1], false, true, b, sizeof b);
+	sv_tree_endpoint_text(&eps[1], false, true, b, sizeof b);
 	assert_non_null(strstr(b, "+ asr (20)  suspended"));
-	sv_workergroup_text(&wgs[1], "PyTorch", true, false, true, b, sizeof b);
+	sv_tree_workergroup_text(&wgs[1], "PyTorch", true, false, true, b, sizeof b);
 	assert_string_equal(b, "  `- wg 5  template PyTorch  gpu_ram 48  test_workers 1  query num_gpus=2  args --x");
-	sv_workergroup_text(&wgs[1], NULL, false, false, true, b, sizeof b);
+	sv_tree_workergroup_text(&wgs[1], NULL, false, false, true, b, sizeof b);
 	assert_non_null(strstr(b, "|- wg 5  template hA "));
-	sv_workergroup_text(&wgs[2], "", false, false, true, b, sizeof b);
+	sv_tree_workergroup_text(&wgs[2], "", false, false, true, b, sizeof b);
 	assert_non_null(strstr(b, "template #42 "));
 	assert_non_null(strstr(b, "query -  args -"));
 }
@@ -215,8 +215,8 @@ static void test_layout(void **state)
 	h1.h.load = 0;
 	h1.h.capacity = 5;
 	struct sv_ep_cells c[2];
-	sv_endpoint_cells(&e[0], &h0, true, true, &c[0]);
-	sv_endpoint_cells(&e[1], &h1, false, true, &c[1]);
+	sv_tree_endpoint_cells(&e[0], &h0, true, true, &c[0]);
+	sv_tree_endpoint_cells(&e[1], &h1, false, true, &c[1]);
 	assert_string_equal(c[0].cell[SVE_STALE], "(stale 31s)");
 	assert_string_equal(c[0].cell[SVE_COUNTS], "2 ready 1 model_loading 1 error");
 	assert_string_equal(c[0].cell[SVE_LOAD], "load 30/60");
@@ -235,20 +235,20 @@ static void test_layout(void **state)
 	char line[1024], l1[1024];
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		int w[SVE__COUNT];
-		unsigned mask = sv_endpoint_layout(c, 2, want[i].cols - 1, w);
+		unsigned mask = sv_tree_endpoint_layout(c, 2, want[i].cols - 1, w);
 		print_message("%d columns: %s\n", want[i].cols, kept(w));
 		assert_string_equal(kept(w), want[i].kept);
 		for (int f = 0; f < SVE__COUNT; f++)
 			assert_int_equal((mask >> f) & 1u, w[f] > 0);
-		sv_endpoint_line(&c[0], w, line, sizeof line);
-		sv_endpoint_line(&c[1], w, l1, sizeof l1);
+		sv_tree_endpoint_line(&c[0], w, line, sizeof line);
+		sv_tree_endpoint_line(&c[1], w, l1, sizeof l1);
 		assert_true(util_strwidth(line) <= want[i].cols - 1);
 		assert_true(util_strwidth(l1) <= want[i].cols - 1);
 		assert_non_null(strstr(line, "(stale 31s)"));
 		assert_non_null(strstr(line, "- whisper-asr (2)"));
 		/* whole fields, aligned: each starts where the layout says, in both rows */
 		for (int f = 0; f < SVE__COUNT; f++) {
-			int x = sv_endpoint_field_x(w, f);
+			int x = sv_tree_endpoint_field_x(w, f);
 			if (x < 0 || !c[0].cell[f][0] || f == SVE_NAME)
 				continue;
 			assert_memory_equal(line + x, c[0].cell[f], strlen(c[0].cell[f]));
@@ -258,23 +258,23 @@ static void test_layout(void **state)
 	}
 	/* 120 columns: the load figures and the marker are there, the row fits */
 	int w[SVE__COUNT];
-	sv_endpoint_layout(c, 2, 119, w);
-	sv_endpoint_line(&c[0], w, line, sizeof line);
+	sv_tree_endpoint_layout(c, 2, 119, w);
+	sv_tree_endpoint_line(&c[0], w, line, sizeof line);
 	assert_non_null(strstr(line, "load 30/60"));
 	assert_non_null(strstr(line, "cold_workers 1 max_workers 4"));
 	/* narrower than the name and the marker: the name is cut, never the marker */
-	sv_endpoint_layout(c, 2, 24, w);
+	sv_tree_endpoint_layout(c, 2, 24, w);
 	assert_string_equal(kept(w), "NT");
-	sv_endpoint_line(&c[0], w, line, sizeof line);
+	sv_tree_endpoint_line(&c[0], w, line, sizeof line);
 	assert_true(util_strwidth(line) <= 24);
 	assert_non_null(strstr(line, "(stale 31s)"));
 	/* nothing stale: no column for it; no health yet: "workers: ..." */
 	struct sv_ep_health none = { .asked = true };
-	sv_endpoint_cells(&e[0], &none, true, true, &c[0]);
+	sv_tree_endpoint_cells(&e[0], &none, true, true, &c[0]);
 	assert_string_equal(c[0].cell[SVE_COUNTS], "workers: ...");
-	sv_endpoint_layout(c, 2, 199, w);
+	sv_tree_endpoint_layout(c, 2, 199, w);
 	assert_int_equal(w[SVE_STALE], 0);
-	assert_int_equal(sv_endpoint_field_x(w, SVE_STALE), -1);
+	assert_int_equal(sv_tree_endpoint_field_x(w, SVE_STALE), -1);
 }
 
 /* The hint bar of the serverless view on each kind of row: every change
@@ -285,7 +285,7 @@ static void test_hints(void **state)
 	struct keymap km;
 	keymap_init(&km);
 	view_keys_all(&km);
-	int ctx = km_ctx_by_name("serverless");
+	int ctx = keymap_ctx_by_name("serverless");
 	assert_true(ctx >= 0);
 	struct hint h[24];
 	char buf[400];
@@ -325,12 +325,12 @@ static void test_hints(void **state)
 	assert_null(strstr(buf, "a add wg"));
 	assert_null(strstr(buf, "s suspend"));
 	/* what the hint hides, the key refuses with the reason */
-	assert_non_null(action_refusal(action_by_name("endpoint-suspend"), &orphan, false, buf,
+	assert_non_null(keymap_action_refusal(keymap_action_by_name("endpoint-suspend"), &orphan, false, buf,
 				       sizeof buf));
 	assert_non_null(strstr(buf, "select an endpoint to suspend"));
-	assert_non_null(action_refusal(action_by_name("serverless-edit"), &heading, false, buf,
+	assert_non_null(keymap_action_refusal(keymap_action_by_name("serverless-edit"), &heading, false, buf,
 				       sizeof buf));
-	assert_null(action_refusal(action_by_name("workergroup-create"), &wg, false, buf, sizeof buf));
+	assert_null(keymap_action_refusal(keymap_action_by_name("workergroup-create"), &wg, false, buf, sizeof buf));
 }
 
 static void test_bar(void **state)
@@ -340,17 +340,17 @@ static void test_bar(void **state)
 	struct workers_health h = { .total = 3, .load = 30, .capacity = 60 };
 	h.count[WS_RUNNING] = 2;
 	h.count[WS_ERROR] = 1;
-	sv_health_text(&h, true, b, sizeof b);
+	sv_tree_health_text(&h, true, b, sizeof b);
 	assert_string_equal(b, "[#####.....] 2 ready 1 error load 30/60");
 	h.load = 200; /* over capacity: full, never past the bar */
-	sv_health_text(&h, true, b, sizeof b);
+	sv_tree_health_text(&h, true, b, sizeof b);
 	assert_non_null(strstr(b, "[##########] "));
 	h.load = 0;
 	h.capacity = 0;
-	sv_health_text(&h, true, b, sizeof b);
+	sv_tree_health_text(&h, true, b, sizeof b);
 	assert_non_null(strstr(b, "[..........] "));
 	h.load = 5; /* load with no capacity at all */
-	sv_health_text(&h, true, b, sizeof b);
+	sv_tree_health_text(&h, true, b, sizeof b);
 	assert_non_null(strstr(b, "[##########] "));
 }
 
@@ -358,31 +358,31 @@ static void test_names(void **state)
 {
 	(void)state;
 	struct sv_names t = { .n = 0 };
-	assert_null(sv_names_get(&t, "hA"));
-	sv_names_put(&t, "hA", "");
-	assert_string_equal(sv_names_get(&t, "hA"), ""); /* asked, not known */
-	sv_names_put(&t, "hA", "PyTorch");
-	assert_string_equal(sv_names_get(&t, "hA"), "PyTorch");
+	assert_null(sv_tree_names_get(&t, "hA"));
+	sv_tree_names_put(&t, "hA", "");
+	assert_string_equal(sv_tree_names_get(&t, "hA"), ""); /* asked, not known */
+	sv_tree_names_put(&t, "hA", "PyTorch");
+	assert_string_equal(sv_tree_names_get(&t, "hA"), "PyTorch");
 	assert_int_equal(t.n, 1);
-	assert_null(sv_names_get(&t, ""));
+	assert_null(sv_tree_names_get(&t, ""));
 	/* an instance of the snapshot tells a name the search did not */
 	struct instance in[1];
 	memset(in, 0, sizeof in);
 	in[0].template_hash_id = "hB";
 	in[0].template_name = "TF";
 	const struct instance *pin[1] = { &in[0] };
-	assert_string_equal(sv_names_of(&t, "hB", pin, 1), "TF");
-	assert_string_equal(sv_names_of(&t, "hA", pin, 1), "PyTorch");
-	sv_names_put(&t, "hB", "");
-	assert_string_equal(sv_names_of(&t, "hB", pin, 1), "TF");
-	assert_null(sv_names_of(&t, "hZ", pin, 1));
+	assert_string_equal(sv_tree_names_of(&t, "hB", pin, 1), "TF");
+	assert_string_equal(sv_tree_names_of(&t, "hA", pin, 1), "PyTorch");
+	sv_tree_names_put(&t, "hB", "");
+	assert_string_equal(sv_tree_names_of(&t, "hB", pin, 1), "TF");
+	assert_null(sv_tree_names_of(&t, "hZ", pin, 1));
 }
 
 static void test_detail(void **state)
 {
 	(void)state;
 	struct sv_line l[32];
-	size_t n = sv_workergroup_lines(&wgs[1], "PyTorch", l, 32);
+	size_t n = sv_tree_workergroup_lines(&wgs[1], "PyTorch", l, 32);
 	bool key = false, tmpl = false, q = false;
 	for (size_t i = 0; i < n; i++) {
 		if (!strcmp(l[i].key, "api_key")) {
@@ -399,7 +399,7 @@ static void test_detail(void **state)
 		}
 	}
 	assert_true(key && tmpl && q);
-	assert_int_equal(sv_workergroup_lines(&wgs[1], NULL, l, 3), 3);
+	assert_int_equal(sv_tree_workergroup_lines(&wgs[1], NULL, l, 3), 3);
 }
 
 int main(void)

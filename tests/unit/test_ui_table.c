@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "app.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "state/model.h"
-#include "rules/instcol.h"
+#include "dump/instcol.h"
 #include "views/instances/pane_instances.h"
 #include "widgets/table.h"
 #include "base/util.h"
@@ -254,7 +254,7 @@ static struct instance inst(long id, const char *actual, const char *intended)
 	x.actual_status = (char *)actual;
 	x.intended_status = (char *)intended;
 	x.cur_state = x.next_state = x.status_msg = (char *)"";
-	x.state = model_derive_state(actual, intended, "", "");
+	x.state = instance_derive_state(actual, intended, "", "");
 	x.gpu_name = (char *)"RTX 4090";
 	x.num_gpus = 2;
 	x.gpu_util = NAN;

@@ -4,7 +4,7 @@
  * form has them) and of an edit (filled from the record, the password
  * never known); the form read into a template_req and the POST body built
  * from it (every field, the registry triple always sent); invalid input
- * marked on the field it is about (template_validate_at) with nothing to
+ * marked on the field it is about (api_template_validate_at) with nothing to
  * send; an edit sending only what changed, a blank password kept, an
  * untouched form nothing at all; the search's one mapper (offers.c). */
 #include <setjmp.h>
@@ -22,7 +22,7 @@
 #include "api/api_offers.h"
 #include "base/config.h"
 #include "widgets/form.h"
-#include "rules/offers.h"
+#include "flow/offers.h"
 #include "views/templates/tpl_edit.h"
 
 static struct config cfg;
@@ -70,7 +70,7 @@ static void test_new_form(void **s)
 {
 	(void)s;
 	struct form fm;
-	tpl_form_build(&fm, NULL);
+	tpl_edit_form_build(&fm, NULL);
 	assert_non_null(strstr(fm.title, "New template"));
 	static const char *const names[] = { "name", "image", "tag", "launch", "disk", "env", "onstart",
 					     "args", "desc", "private", "login_repo", "login_user",
@@ -84,7 +84,7 @@ static void test_new_form(void **s)
 	assert_string_equal(form_value(&fm, "disk"), "8");
 	/* nothing typed: name and image required, nothing to read */
 	struct template_req r;
-	assert_false(tpl_form_read(&fm, &r));
+	assert_false(tpl_edit_form_read(&fm, &r));
 	assert_int_equal(fm.focus, form_find(&fm, "name"));
 	form_free(&fm);
 }
@@ -93,7 +93,7 @@ static void test_create_body(void **s)
 {
 	(void)s;
 	struct form fm;
-	tpl_form_build(&fm, NULL);
+	tpl_edit_form_build(&fm, NULL);
 	set(&fm, "name", "e2e");
 	set(&fm, "image", "reg.example.com/me/app");
 	set(&fm, "tag", "v1");
@@ -105,7 +105,7 @@ static void test_create_body(void **s)
 	set(&fm, "login_user", "bob");
 	set(&fm, "login_pass", "s3cret");
 	struct template_req r;
-	assert_true(tpl_form_read(&fm, &r));
+	assert_true(tpl_edit_form_read(&fm, &r));
 	struct api_call c = api_template_create(&cfg, &r);
 	assert_string_equal(c.method, "POST");
 	assert_string_equal(c.url, "http://sim/api/v0/template/");
@@ -128,7 +128,7 @@ static void test_create_body(void **s)
 	set(&fm, "login_repo", "");
 	set(&fm, "login_user", "");
 	set(&fm, "login_pass", "");
-	assert_true(tpl_form_read(&fm, &r));
+	assert_true(tpl_edit_form_read(&fm, &r));
 	c = api_template_create(&cfg, &r);
 	b = body_of(&c);
 	assert_string_equal(str(b, "docker_login_repo"), "");
@@ -155,12 +155,12 @@ static void test_invalid_marked(void **s)
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		struct form fm;
-		tpl_form_build(&fm, NULL);
+		tpl_edit_form_build(&fm, NULL);
 		set(&fm, "name", "n");
 		set(&fm, "image", "me/img");
 		set(&fm, cases[i].field, cases[i].value);
 		struct template_req r;
-		if (tpl_form_read(&fm, &r))
+		if (tpl_edit_form_read(&fm, &r))
 			fail_msg("case %zu (%s=%s) read as valid", i, cases[i].field, cases[i].value);
 		int k = form_find(&fm, cases[i].marked);
 		if (fm.focus != k || !fm.f[k].error[0])
@@ -178,7 +178,7 @@ static void test_invalid_marked(void **s)
 	t.login_pass = "pa55-not-shown";
 	char err[200];
 	const char *field = NULL;
-	assert_false(template_validate_at(&t, err, sizeof err, &field));
+	assert_false(api_template_validate_at(&t, err, sizeof err, &field));
 	assert_string_equal(field, "login_repo");
 	assert_null(strstr(err, "pa55"));
 }
@@ -188,7 +188,7 @@ static void test_edit_form_and_diff(void **s)
 	(void)s;
 	struct template_rec *t = record();
 	struct form fm;
-	tpl_form_build(&fm, t);
+	tpl_edit_form_build(&fm, t);
 	assert_non_null(strstr(fm.title, "Edit template"));
 	assert_string_equal(form_value(&fm, "name"), "mine");
 	assert_string_equal(form_value(&fm, "image"), "reg.example.com/me/app");
@@ -202,7 +202,7 @@ static void test_edit_form_and_diff(void **s)
 	struct template_req old, r;
 	offers_template_req(t, &old);
 	/* untouched: nothing to send */
-	assert_true(tpl_form_read(&fm, &r));
+	assert_true(tpl_edit_form_read(&fm, &r));
 	int changed = -1;
 	struct api_call c = api_template_edit(&cfg, t->hash_id, &old, &r, &changed);
 	assert_int_equal(changed, 0);
@@ -211,7 +211,7 @@ static void test_edit_form_and_diff(void **s)
 	 * of the launch mode) go, by the old hash_id; a blank password is kept */
 	set(&fm, "desc", "new words");
 	fm.f[form_find(&fm, "launch")].choice = LAUNCH_SSH;
-	assert_true(tpl_form_read(&fm, &r));
+	assert_true(tpl_edit_form_read(&fm, &r));
 	c = api_template_edit(&cfg, t->hash_id, &old, &r, &changed);
 	assert_int_equal(changed, 2);
 	assert_string_equal(c.method, "PUT");
@@ -226,14 +226,14 @@ static void test_edit_form_and_diff(void **s)
 	api_call_free(&c);
 	/* a new password typed: sent */
 	set(&fm, "login_pass", "n3w");
-	assert_true(tpl_form_read(&fm, &r));
+	assert_true(tpl_edit_form_read(&fm, &r));
 	c = api_template_edit(&cfg, t->hash_id, &old, &r, &changed);
 	b = body_of(&c);
 	assert_string_equal(str(b, "docker_login_pass"), "n3w");
 	json_decref(b);
 	api_call_free(&c);
 	form_free(&fm);
-	templates_free(t, 1);
+	json_map_templates_free(t, 1);
 }
 
 static void test_delete_and_answer(void **s)
@@ -256,10 +256,10 @@ static void test_delete_and_answer(void **s)
 	/* the copy is deep: the original freed, the copy intact */
 	struct template_rec *t = record();
 	struct template_rec *d = offers_template_dup(t);
-	templates_free(t, 1);
+	json_map_templates_free(t, 1);
 	assert_string_equal(d->name, "mine");
 	assert_string_equal(d->docker_login_user, "bob");
-	templates_free(d, 1);
+	json_map_templates_free(d, 1);
 }
 
 int main(void)

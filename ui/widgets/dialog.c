@@ -1,6 +1,7 @@
 /* dialog.c: the modal dialogs (confirm, choice, input), their keys, the checks of
  * what is typed into them, and their drawing. */
 #include "widgets/dialog.h"
+#include "widgets/form.h"
 
 #define NCURSES_WIDECHAR 1
 #include <ctype.h>
@@ -12,7 +13,7 @@
 #include <string.h>
 
 #include "draw.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "keymap.h"
 #include "layout.h"
 #include "state/money.h"
@@ -152,33 +153,10 @@ enum form_verdict dialog_lost_reread(struct dialog *d, double when, int after, c
 	return v;
 }
 
-bool dialog_parse_number(const char *s, double lo, double hi, double *out, char *err, size_t n)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	if (*s == '$')
-		s++;
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	while (isspace((unsigned char)*end))
-		end++;
-	if (end == s || *end || errno || !isfinite(v)) {
-		snprintf(err, n, "not a number: \"%s\"", s);
-		return false;
-	}
-	if (v < lo || v > hi) {
-		snprintf(err, n, "out of range: %g is not between %g and %g", v, lo, hi);
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
 bool dialog_parse_bid(const char *s, double max, double *out, char *err, size_t n)
 {
 	char why[200];
-	if (!dialog_parse_number(s, BID_MIN, max, out, why, sizeof why)) {
+	if (!form_parse_number(s, BID_MIN, max, out, why, sizeof why)) {
 		snprintf(err, n, "%s; a bid here is 0.001-%g $/hour (32 per GPU)", why, max);
 		return false;
 	}
@@ -187,7 +165,7 @@ bool dialog_parse_bid(const char *s, double max, double *out, char *err, size_t 
 
 bool dialog_parse_amount(const char *s, double *out, char *err, size_t n)
 {
-	if (!dialog_parse_number(s, 0, 1e7, out, err, n))
+	if (!form_parse_number(s, 0, 1e7, out, err, n))
 		return false;
 	if (!(*out > 0)) {
 		snprintf(err, n, "the amount must be more than $0");
@@ -251,7 +229,7 @@ void dialog_bid_preview(const char *typed, double min_bid, char *out, size_t n)
 	double bid;
 	char err[200], b1[32], b2[32];
 	out[0] = '\0';
-	if (!dialog_parse_number(typed, 0, 1e9, &bid, err, sizeof err) || !isfinite(min_bid))
+	if (!form_parse_number(typed, 0, 1e9, &bid, err, sizeof err) || !isfinite(min_bid))
 		return;
 	if (bid < min_bid)
 		snprintf(out, n, "%s is under min_bid %s: the instance will be outbid and stopped",
@@ -266,7 +244,7 @@ void dialog_outbid_preview(const char *typed, double price, char *out, size_t n)
 	double bid;
 	char err[200], b1[32], b2[32];
 	out[0] = '\0';
-	if (!dialog_parse_number(typed, 0, 1e9, &bid, err, sizeof err) || !isfinite(price))
+	if (!form_parse_number(typed, 0, 1e9, &bid, err, sizeof err) || !isfinite(price))
 		return;
 	if (bid > price)
 		snprintf(out, n, "%s is above the %s that outbid it: the instance starts again",
@@ -297,47 +275,6 @@ const char *dialog_tfa_method(const char *code)
 		return "backup";
 	}
 	return NULL;
-}
-
-int dialog_wrap(const char *s, int w, char (*out)[256], int max)
-{
-	int n = 0;
-	if (w < 1)
-		w = 1;
-	char line[256] = "";
-	int lw = 0;
-	const char *p = s;
-	while (*p && n < max) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		size_t wl = strcspn(p, " ");
-		char word[256];
-		if (wl >= sizeof word)
-			wl = sizeof word - 1;
-		memcpy(word, p, wl);
-		word[wl] = '\0';
-		p += strcspn(p, " ");
-		int ww = util_strwidth(word);
-		if (lw && lw + 1 + ww > w) {
-			util_strlcpy(out[n++], line, 256);
-			line[0] = '\0';
-			lw = 0;
-			if (n >= max)
-				break;
-		}
-		size_t len = strlen(line);
-		if (lw && len + 1 < sizeof line) {
-			line[len++] = ' ';
-			line[len] = '\0';
-		}
-		util_strlcpy(line + len, word, sizeof line - len);
-		lw += (lw ? 1 : 0) + ww;
-	}
-	if (lw && n < max)
-		util_strlcpy(out[n++], line, 256);
-	return n;
 }
 
 /* The input's visible part: the tail around the cursor that fits in w. */
@@ -374,10 +311,10 @@ void dialog_draw(const struct dialog *d, const struct layout *l)
 	int inner = probe.w - 4;
 	/* every line of the text, the error and the note, wrapped: the box grows */
 	char lines[12][256];
-	int nl = dialog_wrap(d->text, inner, lines, 12);
+	int nl = draw_wrap(d->text, inner, lines, 12);
 	char elines[7][256], nlines[7][256];
-	int ne = d->error[0] ? dialog_wrap(d->error, inner, elines, 7) : 0;
-	int nn = d->kind == DLG_INPUT && d->note[0] ? dialog_wrap(d->note, inner, nlines, 7) : 0;
+	int ne = d->error[0] ? draw_wrap(d->error, inner, elines, 7) : 0;
+	int nn = d->kind == DLG_INPUT && d->note[0] ? draw_wrap(d->note, inner, nlines, 7) : 0;
 	int h = 2 + 1 + nl + (d->kind == DLG_INPUT ? 2 : 0) + (ne ? ne + 1 : 0) + (nn ? nn + 1 : 0) +
 		(d->waiting || d->lost.on ? 2 : 0) + 2;
 	struct rect r = layout_dialog(l, want_w, h);

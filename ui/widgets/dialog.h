@@ -79,7 +79,6 @@ enum form_verdict dialog_lost_reread(struct dialog *d, double when, int after, c
 				     char *msg, size_t n);
 
 /* Input checks, before anything is sent: false with a message in err. */
-bool dialog_parse_number(const char *s, double lo, double hi, double *out, char *err, size_t n);
 /* A bid: 0.001 to max $/h (the instance's top: 32 per GPU, jobs_bid_max). */
 bool dialog_parse_bid(const char *s, double max, double *out, char *err, size_t n);
 bool dialog_parse_amount(const char *s, double *out, char *err, size_t n); /* > 0 */
@@ -95,9 +94,6 @@ void dialog_outbid_preview(const char *typed, double price, char *out, size_t n)
 /* "totp" for 6 digits, "backup" for XXXX-XXXX-XXXX, NULL otherwise. */
 const char *dialog_tfa_method(const char *code);
 
-/* Word-wrap s into lines of at most w cells; returns the number of lines
- * (at most max), each copied into out[i] (cap bytes). */
-int dialog_wrap(const char *s, int w, char (*out)[256], int max);
 
 /* curses: draw d centred over the screen. */
 void dialog_draw(const struct dialog *d, const struct layout *l);

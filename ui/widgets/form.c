@@ -16,12 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "widgets/dialog.h"
 #include "draw.h"
 #include "keymap.h"
 #include "layout.h"
 #include "theme.h"
-#include "ui.h"
+#include "external.h"
 #include "base/util.h"
 
 void form_init(struct form *fm, const char *title)
@@ -180,7 +179,7 @@ bool form_check_field(struct form_field *f)
 		}
 		double v;
 		char why[160];
-		if (!dialog_parse_number(f->tb.s, f->lo, f->hi, &v, why, sizeof why)) {
+		if (!form_parse_number(f->tb.s, f->lo, f->hi, &v, why, sizeof why)) {
 			util_strlcpy(f->error, why, sizeof f->error);
 			return false;
 		}
@@ -354,7 +353,7 @@ bool form_number(const struct form *fm, const char *name, double *out)
 	if (i < 0 || fm->f[i].kind != FK_NUMBER || blank(fm->f[i].tb.s))
 		return false;
 	char why[160];
-	return dialog_parse_number(fm->f[i].tb.s, fm->f[i].lo, fm->f[i].hi, out, why, sizeof why);
+	return form_parse_number(fm->f[i].tb.s, fm->f[i].lo, fm->f[i].hi, out, why, sizeof why);
 }
 
 bool form_toggle(const struct form *fm, const char *name)
@@ -554,13 +553,13 @@ int form_message_lines(const struct form *fm, int inner, int ew, int fw, char (*
 		if (!strcmp(f->error, fm->answer))
 			continue; /* the answer marked on its field: said once, below */
 		snprintf(m, sizeof m, "%s: %s", f->label, f->error);
-		n += dialog_wrap(m, inner, out + n, max - n);
+		n += draw_wrap(m, inner, out + n, max - n);
 	}
 	if (fm->answer[0] && n < max)
-		n += dialog_wrap(fm->answer, inner, out + n, max - n);
+		n += draw_wrap(fm->answer, inner, out + n, max - n);
 	*nerr = n;
 	if (fm->note[0] && n < max)
-		n += dialog_wrap(fm->note, inner, out + n, max - n);
+		n += draw_wrap(fm->note, inner, out + n, max - n);
 	return n;
 }
 
@@ -767,7 +766,7 @@ bool form_edit_external(struct form *fm, int idx, char *err, size_t n)
 		argv[argc++] = w;
 	argv[argc++] = path;
 	argv[argc] = NULL;
-	int st = ui_run_external(argv);
+	int st = external_run(argv);
 	bool ok = false;
 	if (st != 0) {
 		snprintf(err, n, "%s ended with status %d; the text is unchanged", argv[0], st);
@@ -790,4 +789,27 @@ bool form_edit_external(struct form *fm, int idx, char *err, size_t n)
 	}
 	unlink(path);
 	return ok;
+}
+
+bool form_parse_number(const char *s, double lo, double hi, double *out, char *err, size_t n)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '$')
+		s++;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (end == s || *end || errno || !isfinite(v)) {
+		snprintf(err, n, "not a number: \"%s\"", s);
+		return false;
+	}
+	if (v < lo || v > hi) {
+		snprintf(err, n, "out of range: %g is not between %g and %g", v, lo, hi);
+		return false;
+	}
+	*out = v;
+	return true;
 }

@@ -218,4 +218,8 @@ void form_draw(const struct form *fm, const struct layout *l);
  * final newlines are taken off again); false with a message in err. */
 bool form_edit_external(struct form *fm, int idx, char *err, size_t n);
 
+/* A number typed in a field, lo..hi ("$" and spaces allowed): false with
+ * a message in err ("not a number", "out of range"). */
+bool form_parse_number(const char *s, double lo, double hi, double *out, char *err, size_t n);
+
 #endif

@@ -10,6 +10,24 @@
 #include <strings.h>
 
 #include "base/util.h"
+#include "widgets/list.h"
+
+/* The list under the table: row k is view[k] (filtered and sorted here). */
+static long nav_id(const void *ctx, size_t k)
+{
+	const struct table *t = ctx;
+	return t->rows[t->view[k]].id;
+}
+
+static const struct list_ops nav_ops = { NULL, NULL, NULL, nav_id };
+
+/* The list's selection and scroll into the fields the readers use. */
+static void from_nav(struct table *t)
+{
+	t->sel = t->nav.sel;
+	t->top = t->nav.top;
+	t->sel_id = t->nav.sel_id;
+}
 
 void table_init(struct table *t, const struct table_col *cols, int ncols, int sort_col)
 {
@@ -18,6 +36,7 @@ void table_init(struct table *t, const struct table_col *cols, int ncols, int so
 	t->ncols = ncols > TABLE_MAX_COLS ? TABLE_MAX_COLS : ncols;
 	t->sort_col = sort_col;
 	t->visible = ~0u;
+	list_init(&t->nav, &nav_ops, t, false);
 }
 
 void table_row_free(struct table_row *r, int ncols)
@@ -86,6 +105,7 @@ void table_free(struct table *t)
 	free(t->view);
 	t->view = NULL;
 	t->nview = 0;
+	list_free(&t->nav);
 }
 
 /* The widest cell of whole column c over every row. */
@@ -284,18 +304,6 @@ void table_set_visible(struct table *t, unsigned mask)
 		table_apply(t);
 }
 
-/* Case-insensitive (ASCII) substring search. */
-static bool contains_ci(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-	if (!n)
-		return true;
-	for (; *hay; hay++)
-		if (strncasecmp(hay, needle, n) == 0)
-			return true;
-	return false;
-}
-
 /* The column a filter term names ("status", "gpu" for GPUS: a prefix of
  * the title, case-insensitive; an exact title first), -1 if none. */
 static int term_col(const struct table *t, const char *name, size_t len)
@@ -313,43 +321,37 @@ static int term_col(const struct table *t, const char *name, size_t len)
 	return prefix;
 }
 
-/* One term: TEXT in any visible cell, COLUMN=VALUE in that column's cell
- * (whether shown or not), !TERM its negation. */
-static bool term_matches(const struct table *t, const struct table_row *r, const char *term)
+struct term_arg {
+	const struct table *t;
+	const struct table_row *r;
+};
+
+/* Whether cell c of r (or its group word, in the group's column) holds value. */
+static bool cell_has(const struct table_row *r, int c, const char *value)
 {
-	if (term[0] == '!' && term[1])
-		return !term_matches(t, r, term + 1);
-	const char *eq = strchr(term, '=');
-	if (eq && eq > term) {
-		int c = term_col(t, term, (size_t)(eq - term));
-		if (c >= 0)
-			return (r->cells[c] && contains_ci(r->cells[c], eq + 1)) ||
-			       (r->group && c == r->cell_role_col && contains_ci(r->group, eq + 1));
+	return (r->cells[c] && list_contains(r->cells[c], value)) ||
+	       (r->group && c == r->cell_role_col && list_contains(r->group, value));
+}
+
+/* One term (list_filter_match's parser): TEXT in any visible cell,
+ * COLUMN=VALUE in that column's cell (whether shown or not). */
+static int term_matches(const void *arg, const char *col, size_t ncol, const char *value)
+{
+	const struct term_arg *ta = arg;
+	if (col) {
+		int c = term_col(ta->t, col, ncol);
+		return c < 0 ? -1 : cell_has(ta->r, c, value);
 	}
-	for (int c = 0; c < t->ncols; c++)
-		if ((t->visible & (1u << c)) &&
-		    ((r->cells[c] && contains_ci(r->cells[c], term)) ||
-		     (r->group && c == r->cell_role_col && contains_ci(r->group, term))))
-			return true;
-	return false;
+	for (int c = 0; c < ta->t->ncols; c++)
+		if ((ta->t->visible & (1u << c)) && cell_has(ta->r, c, value))
+			return 1;
+	return 0;
 }
 
 bool table_row_matches(const struct table *t, const struct table_row *r, const char *filter)
 {
-	if (!filter || !*filter)
-		return true;
-	/* plain text is one term (spaces and all); with a COLUMN=VALUE or
-	 * !TEXT term, every space-separated term must match */
-	bool terms = filter[0] == '!' || strchr(filter, '=') || strstr(filter, " !");
-	if (!terms)
-		return term_matches(t, r, filter);
-	char buf[sizeof t->filter];
-	util_strlcpy(buf, filter, sizeof buf);
-	char *save = NULL;
-	for (char *w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
-		if (!term_matches(t, r, w))
-			return false;
-	return true;
+	struct term_arg ta = { t, r };
+	return list_filter_match(filter, term_matches, &ta);
 }
 
 /* Order two rows by the sort column (numeric key or text), then by id. */
@@ -388,29 +390,24 @@ void table_apply(struct table *t)
 }
 
 /* After the view changed: the selection back on its id, or at the same
- * place when its row went away. */
+ * place when its row went away (the list's rule). */
 static void reselect(struct table *t, size_t old_sel)
 {
-	if (t->nview == 0) {
-		t->sel = 0;
-		t->top = 0;
-		return;
+	if (t->sel_id != t->nav.sel_id) { /* set by the caller: the row to select */
+		t->nav.sel_id = t->sel_id;
+		t->nav.has_sel = t->sel_id != 0;
 	}
-	if (t->sel_id && table_select_id(t, t->sel_id))
-		return;
-	/* the selected row went away (or none yet): stay at the same place */
-	t->sel = old_sel < t->nview ? old_sel : t->nview - 1;
-	if (!t->sel_id)
-		t->sel = 0;
-	t->sel_id = t->rows[t->view[t->sel]].id;
+	t->nav.sel = old_sel;
+	list_set_count(&t->nav, t->nview);
+	from_nav(t);
 }
 
 bool table_select_id(struct table *t, long id)
 {
 	for (size_t i = 0; i < t->nview; i++)
 		if (t->rows[t->view[i]].id == id) {
-			t->sel = i;
-			t->sel_id = id;
+			list_select(&t->nav, i);
+			from_nav(t);
 			return true;
 		}
 	return false;
@@ -418,15 +415,8 @@ bool table_select_id(struct table *t, long id)
 
 void table_move(struct table *t, long delta)
 {
-	if (!t->nview)
-		return;
-	long s = (long)t->sel + delta;
-	if (s < 0)
-		s = 0;
-	if (s >= (long)t->nview)
-		s = (long)t->nview - 1;
-	t->sel = (size_t)s;
-	t->sel_id = t->rows[t->view[t->sel]].id;
+	list_move(&t->nav, delta);
+	from_nav(t);
 }
 
 void table_home(struct table *t) { table_move(t, -(long)t->nview); }
@@ -439,16 +429,8 @@ const struct table_row *table_selected(const struct table *t)
 
 void table_scroll(struct table *t, int h)
 {
-	if (h <= 0 || !t->nview) {
-		t->top = 0;
-		return;
-	}
-	if (t->sel < t->top)
-		t->top = t->sel;
-	if (t->sel >= t->top + (size_t)h)
-		t->top = t->sel - (size_t)h + 1;
-	if (t->top + (size_t)h > t->nview)
-		t->top = t->nview > (size_t)h ? t->nview - (size_t)h : 0;
+	list_set_height(&t->nav, h);
+	from_nav(t);
 }
 
 int table_col_by_name(const struct table *t, const char *name)

@@ -6,13 +6,17 @@
  * tables are data, not copies of one another.  Whole columns (an id, an
  * address) are dropped rather than cut mid-value.  Pure (no curses): the
  * views draw it.  The selection is an id and follows its row across
- * refreshes, sorts and filters.  UI thread only. */
+ * refreshes, sorts and filters: the table sits on the list widget for the
+ * selection, the moves and the scrolling, and shares its filter parser.
+ * UI thread only. */
 #ifndef RENTOP_UI_TABLE_H
 #define RENTOP_UI_TABLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "widgets/list.h"
 
 #define TABLE_MAX_COLS 16
 
@@ -62,6 +66,9 @@ struct table {
 	bool sort_rev;
 	char filter[128];
 	unsigned visible; /* bitmask of drawn columns (filter matches these) */
+	/* The selection and the scroll are a list's (widgets/list.h) over
+	 * view, mirrored here for the readers: */
+	struct list nav;
 	long sel_id;      /* 0: nothing selected yet */
 	size_t sel;       /* index into view */
 	size_t top;       /* first row drawn */

@@ -13,6 +13,7 @@
 
 #include "app.h"
 #include "widgets/dialog.h"
+#include "widgets/list.h"
 #include "draw.h"
 #include "state/model.h"
 #include "view.h"
@@ -21,12 +22,13 @@
 
 #define EV_MAX 2000
 
-/* The view's private state: the log, oldest first, and the selection. */
+/* The view's private state: the log, oldest first, and its list (row 0
+ * the newest). */
 struct ev_view {
 	struct event *events;
 	size_t n;
-	size_t sel;         /* index from the newest (0 = newest) */
-	char filter[128];
+	long dropped;       /* events dropped from the front (ids stay) */
+	struct list list;
 	bool open;          /* the selected event is shown whole */
 	struct event opened;
 };
@@ -55,80 +57,77 @@ static enum role level_role(enum ev_level l)
 	return ROLE_NORMAL;
 }
 
-static bool matches(const struct event *e, const char *f)
+/* Row i of the list: the i-th newest event. */
+static const struct event *ev_at(const struct ev_view *v, size_t i)
 {
-	if (!*f)
-		return true;
-	size_t n = strlen(f);
-	for (const char *p = e->text; *p; p++)
-		if (strncasecmp(p, f, n) == 0)
-			return true;
-	return strcasecmp(level_name(e->level), f) == 0;
+	return &v->events[v->n - 1 - i];
 }
 
-/* How many events pass the filter. */
-static size_t shown_count(const struct ev_view *v)
+static void ev_text(const void *ctx, size_t i, char *buf, size_t n)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < v->n; i++)
-		if (matches(&v->events[i], v->filter))
-			n++;
-	return n;
+	const struct event *e = ev_at(ctx, i);
+	snprintf(buf, n, "%s %s", e->text, level_name(e->level));
+}
+
+static bool ev_field(const void *ctx, size_t i, const char *col, size_t ncol, char *buf, size_t n)
+{
+	const struct event *e = ev_at(ctx, i);
+	if (ncol && strncasecmp("level", col, ncol) == 0)
+		snprintf(buf, n, "%s", level_name(e->level));
+	else if (ncol && strncasecmp("text", col, ncol) == 0)
+		snprintf(buf, n, "%s", e->text);
+	else
+		return false;
+	return true;
+}
+
+static long ev_id(const void *ctx, size_t i)
+{
+	const struct ev_view *v = ctx;
+	return v->dropped + (long)(v->n - 1 - i);
+}
+
+static const struct list_ops ev_list_ops = { ev_text, ev_field, NULL, ev_id };
+
+struct ev_draw_ctx {
+	const struct ev_view *v;
+	const struct rect *r;
+};
+
+static void ev_row(void *dctx, size_t i, bool sel, int y)
+{
+	const struct ev_draw_ctx *d = dctx;
+	const struct rect *r = d->r;
+	if (i == LIST_NONE) {
+		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
+		return;
+	}
+	const struct event *e = ev_at(d->v, i);
+	unsigned long base = theme_attr(sel ? ROLE_SELECTION : ROLE_NORMAL);
+	draw_fill(y, r->x, r->w, base);
+	char when[32];
+	fmt_when(when, sizeof when, e->when, util_now());
+	int x = r->x + 1;
+	x += draw_text(y, x, r->w - (x - r->x), when, base) + 1;
+	draw_cell(y, x, 5, level_name(e->level), false, sel ? base : theme_attr(level_role(e->level)));
+	x += 6;
+	draw_text(y, x, r->w - (x - r->x), e->text, base);
 }
 
 static void ev_draw(struct app *a, void *st, const struct rect *r)
 {
 	(void)a;
 	struct ev_view *v = st;
-	size_t total = shown_count(v);
+	const char *f = list_filter(&v->list);
+	size_t total = list_count_shown(&v->list);
 	char title[160];
-	snprintf(title, sizeof title, " Events: %zu%s%s", total, v->filter[0] ? " matching " : "",
-		 v->filter);
+	snprintf(title, sizeof title, " Events: %zu%s%s", total, f[0] ? " matching " : "", f);
 	draw_cell(r->y, r->x, r->w, title, false, theme_attr(ROLE_COLHEAD));
-	int h = r->h - 1;
-	if (total && v->sel >= total)
-		v->sel = total - 1;
-	size_t top = v->sel >= (size_t)h ? v->sel - (size_t)h + 1 : 0;
-	size_t k = 0; /* shown index from the newest */
-	int y = r->y + 1;
-	for (size_t i = v->n; i-- > 0 && y < r->y + 1 + h;) {
-		const struct event *e = &v->events[i];
-		if (!matches(e, v->filter))
-			continue;
-		if (k++ < top)
-			continue;
-		bool sel = k - 1 == v->sel;
-		unsigned long base = theme_attr(sel ? ROLE_SELECTION : ROLE_NORMAL);
-		draw_fill(y, r->x, r->w, base);
-		char when[32];
-		fmt_when(when, sizeof when, e->when, util_now());
-		int x = r->x + 1;
-		x += draw_text(y, x, r->w - (x - r->x), when, base) + 1;
-		draw_cell(y, x, 5, level_name(e->level), false,
-			  sel ? base : theme_attr(level_role(e->level)));
-		x += 6;
-		draw_text(y, x, r->w - (x - r->x), e->text, base);
-		y++;
-	}
-	for (; y < r->y + 1 + h; y++)
-		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
+	struct ev_draw_ctx d = { v, r };
+	list_draw(&v->list, r->y + 1, r->h - 1, ev_row, &d);
 	if (!total)
 		draw_text(r->y + 1, r->x + 1, r->w - 1,
-			  v->filter[0] ? "no event matches the filter" : "no events yet",
-			  theme_attr(ROLE_DIM));
-}
-
-/* The selected event (shown index v->sel from the newest), or NULL. */
-static const struct event *selected(const struct ev_view *v)
-{
-	size_t k = 0;
-	for (size_t i = v->n; i-- > 0;) {
-		if (!matches(&v->events[i], v->filter))
-			continue;
-		if (k++ == v->sel)
-			return &v->events[i];
-	}
-	return NULL;
+			  f[0] ? "no event matches the filter" : "no events yet", theme_attr(ROLE_DIM));
 }
 
 /* Any key closes the opened event. */
@@ -155,7 +154,7 @@ static bool ev_modal_draw(struct app *a, void *st)
 	snprintf(head, sizeof head, "%s  %s", when, level_name(e->level));
 	struct rect probe = layout_dialog(&a->lay, 76, a->lay.rows);
 	int inner = probe.w - 4;
-	int nl = dialog_wrap(e->text, inner, lines, 12);
+	int nl = draw_wrap(e->text, inner, lines, 12);
 	struct rect r = layout_dialog(&a->lay, 76, nl + 7);
 	unsigned long bg = theme_attr(ROLE_DIALOG);
 	for (int j = 0; j < r.h; j++)
@@ -173,51 +172,22 @@ static bool ev_modal_draw(struct app *a, void *st)
 static bool ev_action(struct app *a, void *st, enum action act)
 {
 	struct ev_view *v = st;
-	size_t total = shown_count(v);
-	if (act == act_open) {
-		const struct event *e = selected(v);
-		if (e) {
-			v->opened = *e;
-			v->open = true;
-		}
-		a->dirty |= DIRTY_ALL;
-		return true;
-	}
-	size_t page = a->lay.body.h > 2 ? (size_t)a->lay.body.h - 2 : 1;
-	if (!action_builtin(act)) /* a registered action: its run handles it */
+	if (act != act_open)
 		return false;
-	switch (act) {
-	case ACT_UP: if (v->sel) v->sel--; break;
-	case ACT_DOWN: if (v->sel + 1 < total) v->sel++; break;
-	case ACT_PAGE_UP: v->sel = v->sel > page ? v->sel - page : 0; break;
-	case ACT_PAGE_DOWN:
-		v->sel = v->sel + page < total ? v->sel + page : (total ? total - 1 : 0);
-		break;
-	case ACT_TOP: v->sel = 0; break;
-	case ACT_BOTTOM: v->sel = total ? total - 1 : 0; break;
-	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
-	case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
-	case ACT_NEXT_VIEW: case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT:
-	case ACT_SORT_INVERT:
-		return false;
+	size_t i = list_selected(&v->list);
+	if (i != LIST_NONE) {
+		v->opened = *ev_at(v, i);
+		v->open = true;
 	}
-	a->dirty |= DIRTY_BODY;
+	a->dirty |= DIRTY_ALL;
 	return true;
 }
 
-static void ev_filter(struct app *a, void *st, const char *text)
-{
-	struct ev_view *v = st;
-	util_strlcpy(v->filter, text, sizeof v->filter);
-	v->sel = 0;
-	a->dirty |= DIRTY_BODY;
-}
-
-static const char *ev_filter_text(const struct app *a, const void *st)
+static struct list *ev_list(struct app *a, void *st)
 {
 	(void)a;
-	const struct ev_view *v = st;
-	return v->filter;
+	struct ev_view *v = st;
+	return &v->list;
 }
 
 /* Keep a copy of e in the log (dropping the oldest quarter when full). */
@@ -228,10 +198,13 @@ static void ev_event(struct app *a, void *st, const struct event *e)
 		size_t drop = EV_MAX / 4;
 		memmove(v->events, v->events + drop, (EV_MAX - drop) * sizeof *v->events);
 		v->n -= drop;
+		v->dropped += (long)drop;
 	}
+	bool newest = list_selected_pos(&v->list) == 0;
 	v->events[v->n++] = *e;
-	if (v->sel)
-		v->sel++; /* stay on the same event */
+	list_set_count(&v->list, v->n); /* the selection stays on its event */
+	if (newest) /* ... or on the newest, when it was there */
+		list_move(&v->list, -(long)v->n);
 	if (view_is(a, view_current(a), "events"))
 		a->dirty |= DIRTY_BODY;
 }
@@ -248,6 +221,7 @@ static void *ev_init(struct app *a)
 	(void)a;
 	struct ev_view *v = xcalloc(1, sizeof *v);
 	v->events = xcalloc(EV_MAX, sizeof *v->events);
+	list_init(&v->list, &ev_list_ops, v, false);
 	return v;
 }
 
@@ -255,6 +229,7 @@ static void ev_fini(struct app *a, void *st)
 {
 	(void)a;
 	struct ev_view *v = st;
+	list_free(&v->list);
 	free(v->events);
 	free(v);
 }
@@ -273,8 +248,7 @@ const struct view_ops view_events = {
 	.on_event = ev_event,
 	.draw = ev_draw,
 	.action = ev_action,
-	.filter = ev_filter,
-	.filter_text = ev_filter_text,
+	.list = ev_list,
 	.modal_key = ev_modal_key,
 	.modal_draw = ev_modal_draw,
 };

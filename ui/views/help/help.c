@@ -12,6 +12,7 @@
 #include "app.h"
 #include "draw.h"
 #include "keymap.h"
+#include "widgets/list.h"
 #include "view.h"
 #include "theme.h"
 #include "base/util.h"
@@ -31,15 +32,15 @@ static size_t add(struct help_line *out, size_t n, size_t max, bool heading, con
 size_t help_build(const struct keymap *km, bool read_only, struct help_line *out, size_t max)
 {
 	size_t n = 0;
-	for (int c = 0; c < km_ctx_count(); c++) {
+	for (int c = 0; c < keymap_ctx_count(); c++) {
 		bool any = false;
-		for (int a = 0; a < action_count(); a++) {
-			unsigned f = action_flags((enum action)a);
+		for (int a = 0; a < keymap_action_count(); a++) {
+			unsigned f = keymap_action_flags((enum action)a);
 			bool here = c == CTX_GLOBAL ? (f & AF_GLOBAL)
-						    : !(f & AF_GLOBAL) && action_allowed((enum action)a, c);
+						    : !(f & AF_GLOBAL) && keymap_action_allowed((enum action)a, c);
 			/* a section lists only its own keys: the rest is under its view */
-			if (here && (km_ctx_flags(c) & CTXF_SECTION) &&
-			    action_allowed((enum action)a, km_ctx_parent(c)))
+			if (here && (keymap_ctx_flags(c) & CTXF_SECTION) &&
+			    keymap_action_allowed((enum action)a, keymap_ctx_parent(c)))
 				here = false;
 			if (!here)
 				continue;
@@ -52,16 +53,22 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 			if (!any) {
 				if (n)
 					n = add(out, n, max, false, "", "");
-				n = add(out, n, max, true, "", km_ctx_heading(c));
+				n = add(out, n, max, true, "", keymap_ctx_heading(c));
 				if (n && out[n - 1].heading)
 					out[n - 1].ctx = c;
 				any = true;
 			}
 			char text[160];
-			snprintf(text, sizeof text, "%s%s", action_help((enum action)a),
+			snprintf(text, sizeof text, "%s%s", keymap_action_help((enum action)a),
 				 (f & AF_NEEDS_TFA) ? " (asks for a two-factor code)" : "");
 			n = add(out, n, max, false, keys, text);
 		}
+		/* a list's own `/`: every list view filters its rows the same way */
+		char fkeys[64];
+		keymap_keys_for(km, c, ACT_FILTER, fkeys, sizeof fkeys);
+		if (any && (keymap_ctx_flags(c) & CTXF_FILTER) && fkeys[0])
+			n = add(out, n, max, false, fkeys,
+				"filter the rows shown: text, column=value, !text (Esc clears)");
 	}
 	n = add(out, n, max, false, "", "");
 	n = add(out, n, max, true, "", "Dialogs and prompts");
@@ -71,12 +78,12 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 	n = add(out, n, max, false, "Backspace/C-u/C-w", "delete a character; to the start; the word before");
 	n = add(out, n, max, false, "", "");
 	n = add(out, n, max, true, "", "Commands (after :)");
-	for (int c = 1; c < km_ctx_count(); c++) { /* one line a view: never cut */
-		if (km_ctx_flags(c) & CTXF_SECTION)
+	for (int c = 1; c < keymap_ctx_count(); c++) { /* one line a view: never cut */
+		if (keymap_ctx_flags(c) & CTXF_SECTION)
 			continue;
 		char word[64], what[160];
-		snprintf(word, sizeof word, ":%s", km_ctx_name(c));
-		snprintf(what, sizeof what, "open: %s", km_ctx_heading(c));
+		snprintf(word, sizeof word, ":%s", keymap_ctx_name(c));
+		snprintf(what, sizeof what, "open: %s", keymap_ctx_heading(c));
 		n = add(out, n, max, false, word, what);
 	}
 	n = add(out, n, max, false, ":ACTION", "run an action on the selection, as its key does (:stop, :ssh, ...)");
@@ -101,88 +108,112 @@ size_t help_section_line(const struct help_line *l, size_t n, int ctx)
 		for (size_t i = 0; i < n; i++)
 			if (l[i].heading && l[i].ctx == ctx)
 				return i;
-		ctx = km_ctx_parent(ctx);
+		ctx = keymap_ctx_parent(ctx);
 	}
 	return 0;
 }
 
 #define HELP_MAX 400 /* lines; the views register many actions (151 in November 2026) */
 
-/* The view's private state. */
+/* The view's private state: the lines (built again when drawn: the
+ * bindings may change) and the pager over them. */
 struct help_view {
-	int scroll; /* first line drawn */
+	struct help_line lines[HELP_MAX];
+	size_t n;
+	struct list list;
 };
+
+/* A line's text for `/`: its keys, its text and its section's heading. */
+static void help_text(const void *ctx, size_t i, char *buf, size_t n)
+{
+	const struct help_view *v = ctx;
+	const char *section = "";
+	for (size_t k = i + 1; k-- > 0;)
+		if (v->lines[k].heading) {
+			section = v->lines[k].text;
+			break;
+		}
+	snprintf(buf, n, "%s %s %s", v->lines[i].keys, v->lines[i].text, section);
+}
+
+static const struct list_ops help_list_ops = { help_text, NULL, NULL, NULL };
+
+static void help_rebuild(struct app *a, struct help_view *v)
+{
+	v->n = help_build(&a->km, a->read_only, v->lines, HELP_MAX);
+	list_set_count(&v->list, v->n);
+}
+
+struct help_draw_ctx {
+	const struct help_view *v;
+	const struct rect *r;
+};
+
+static void help_row(void *dctx, size_t k, bool sel, int y)
+{
+	(void)sel;
+	const struct help_draw_ctx *d = dctx;
+	const struct rect *r = d->r;
+	const int kw = 22;
+	draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
+	if (k == LIST_NONE)
+		return;
+	const struct help_line *l = &d->v->lines[k];
+	if (l->heading) {
+		draw_text(y, r->x + 1, r->w - 1, l->text, theme_attr(ROLE_COLHEAD));
+		return;
+	}
+	draw_text(y, r->x + 2, kw, l->keys, theme_attr(ROLE_KEY) & ~A_COLOR);
+	draw_text(y, r->x + 2 + kw, r->w - 3 - kw, l->text, theme_attr(ROLE_NORMAL));
+}
 
 static void help_draw(struct app *a, void *st, const struct rect *r)
 {
 	struct help_view *v = st;
-	static struct help_line lines[HELP_MAX];
-	size_t n = help_build(&a->km, a->read_only, lines, HELP_MAX);
-	draw_cell(r->y, r->x, r->w, " Help  (Esc or q closes; Up/Down scroll)", false,
-		  theme_attr(ROLE_TITLE));
-	int h = r->h - 1;
-	if (v->scroll > (int)n - h)
-		v->scroll = (int)n - h;
-	if (v->scroll < 0)
-		v->scroll = 0;
-	int kw = 22;
-	for (int i = 0; i < h; i++) {
-		int y = r->y + 1 + i;
-		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
-		size_t k = (size_t)(v->scroll + i);
-		if (k >= n)
-			continue;
-		if (lines[k].heading) {
-			draw_text(y, r->x + 1, r->w - 1, lines[k].text, theme_attr(ROLE_COLHEAD));
-			continue;
-		}
-		draw_text(y, r->x + 2, kw, lines[k].keys, theme_attr(ROLE_KEY) & ~A_COLOR);
-		draw_text(y, r->x + 2 + kw, r->w - 3 - kw, lines[k].text, theme_attr(ROLE_NORMAL));
-	}
+	help_rebuild(a, v);
+	const char *f = list_filter(&v->list);
+	char title[200];
+	snprintf(title, sizeof title, " Help  (Esc or q closes; Up/Down scroll; / filters)%s%s",
+		 f[0] ? "  matching: " : "", f);
+	draw_cell(r->y, r->x, r->w, title, false, theme_attr(ROLE_TITLE));
+	struct help_draw_ctx d = { v, r };
+	list_draw(&v->list, r->y + 1, r->h - 1, help_row, &d);
+	if (!list_count_shown(&v->list))
+		draw_text(r->y + 1, r->x + 2, r->w - 2, "no help line matches the filter",
+			  theme_attr(ROLE_DIM));
 }
 
-static bool help_action(struct app *a, void *st, enum action act)
+static struct list *help_list(struct app *a, void *st)
 {
+	(void)a;
 	struct help_view *v = st;
-	int page = a->lay.body.h > 2 ? a->lay.body.h - 2 : 1;
-	if (!action_builtin(act)) /* registered by a view: not the help's */
-		return false;
-	switch (act) {
-	case ACT_UP: v->scroll--; break;
-	case ACT_DOWN: v->scroll++; break;
-	case ACT_PAGE_UP: v->scroll -= page; break;
-	case ACT_PAGE_DOWN: v->scroll += page; break;
-	case ACT_TOP: v->scroll = 0; break;
-	case ACT_BOTTOM: v->scroll = HELP_MAX; break;
-	case ACT_HELP: view_close_overlay(a); break;
-	case ACT_NONE: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH: case ACT_PAUSE:
-	case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW: case ACT_NEXT_VIEW:
-	case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT: case ACT_SORT_INVERT:
-		return false;
-	}
-	a->dirty |= DIRTY_BODY;
-	return true;
+	return &v->list;
 }
 
 static void *help_init(struct app *a)
 {
 	(void)a;
-	return xcalloc(1, sizeof(struct help_view));
+	struct help_view *v = xcalloc(1, sizeof *v);
+	list_init(&v->list, &help_list_ops, v, true);
+	return v;
 }
 
 static void help_fini(struct app *a, void *st)
 {
 	(void)a;
-	free(st);
+	struct help_view *v = st;
+	list_free(&v->list);
+	free(v);
 }
 
 /* arg: 1 + the key context help was asked from (0: the top). */
 static void help_enter(struct app *a, void *st, long arg)
 {
 	struct help_view *v = st;
-	static struct help_line lines[HELP_MAX];
-	size_t n = help_build(&a->km, a->read_only, lines, HELP_MAX);
-	v->scroll = arg > 0 ? (int)help_section_line(lines, n, (int)arg - 1) : 0;
+	list_set_filter(&v->list, "");
+	help_rebuild(a, v);
+	list_set_height(&v->list, a->lay.body.h - 1);
+	list_select(&v->list, arg > 0 ? help_section_line(v->lines, v->n, (int)arg - 1) : 0);
 }
 
 const struct view_ops view_help = {
@@ -196,5 +227,5 @@ const struct view_ops view_help = {
 	.fini = help_fini,
 	.enter = help_enter,
 	.draw = help_draw,
-	.action = help_action,
+	.list = help_list,
 };

@@ -2,16 +2,19 @@
  * line, flags, default keys, the precondition on the row's state (so that
  * `s` on a stopped row says why instead of sending a request, and the hint
  * bar shows only what fits the selected row) and the handler, which opens
- * the action's dialog or submits its job through app_instance_action(). */
+ * the action's dialog or submits its job through inst_dialogs_action()
+ * (ssh and copy-ssh: inst_ssh_route()). */
 #include "views/instances/inst_actions.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "app.h"
+#include "views/instances/inst_dialogs.h"
+#include "views/instances/inst_ssh.h"
 #include "state/model.h"
 
-const char *inst_why_not_stop(const void *row, char *buf, size_t n)
+const char *inst_actions_why_not_stop(const void *row, char *buf, size_t n)
 {
 	const struct instance *x = row;
 	switch (x->state) {
@@ -32,7 +35,7 @@ const char *inst_why_not_stop(const void *row, char *buf, size_t n)
 	return NULL;
 }
 
-const char *inst_why_not_start(const void *row, char *buf, size_t n)
+const char *inst_actions_why_not_start(const void *row, char *buf, size_t n)
 {
 	const struct instance *x = row;
 	switch (x->state) {
@@ -41,7 +44,7 @@ const char *inst_why_not_start(const void *row, char *buf, size_t n)
 		return buf;
 	case IS_PROVISIONING: case IS_LOADING: case IS_STARTING: case IS_REBOOTING:
 		snprintf(buf, n, "instance %ld is already starting (%s)", x->id,
-			 inst_state_name(x->state));
+			 instance_state_name(x->state));
 		return buf;
 	case IS_STOPPING:
 		snprintf(buf, n, "instance %ld is stopping: S starts it once it has stopped", x->id);
@@ -58,7 +61,7 @@ const char *inst_why_not_start(const void *row, char *buf, size_t n)
 	return NULL;
 }
 
-const char *inst_why_not_reboot(const void *row, char *buf, size_t n)
+const char *inst_actions_why_not_reboot(const void *row, char *buf, size_t n)
 {
 	const struct instance *x = row;
 	if (x->state == IS_RUNNING)
@@ -71,11 +74,11 @@ const char *inst_why_not_reboot(const void *row, char *buf, size_t n)
 			 "instance reboots)", x->id);
 	else
 		snprintf(buf, n, "instance %ld is %s: only a running instance can be rebooted", x->id,
-			 inst_state_name(x->state));
+			 instance_state_name(x->state));
 	return buf;
 }
 
-const char *inst_why_not_bid(const void *row, char *buf, size_t n)
+const char *inst_actions_why_not_bid(const void *row, char *buf, size_t n)
 {
 	const struct instance *x = row;
 	if (x->is_bid)
@@ -84,12 +87,12 @@ const char *inst_why_not_bid(const void *row, char *buf, size_t n)
 	return buf;
 }
 
-const char *inst_why_not_ssh(const void *row, char *buf, size_t n)
+const char *inst_actions_why_not_ssh(const void *row, char *buf, size_t n)
 {
 	const struct instance *x = row;
 	if (x->state == IS_STOPPED || x->state == IS_STOPPING) {
 		snprintf(buf, n, "instance %ld is %s: S starts it, then x connects", x->id,
-			 inst_state_name(x->state));
+			 instance_state_name(x->state));
 		return buf;
 	}
 	if (x->state == IS_OUTBID) {
@@ -122,8 +125,12 @@ static void run(struct app *a, enum action act)
 {
 	const struct instance *x = app_selected(a);
 	enum inst_op op;
-	if (x && op_of(act, &op))
-		app_instance_action(a, op, x->id);
+	if (!x || !op_of(act, &op))
+		return;
+	if (op == IOP_SSH || op == IOP_COPY_SSH)
+		inst_ssh_route(a, x->id, SSH_ASK, op == IOP_SSH);
+	else
+		inst_dialogs_action(a, op, x->id);
 }
 
 struct inst_action {
@@ -135,21 +142,21 @@ struct inst_action {
 #define MUT (AF_MUTATES | AF_NEEDS_SEL)
 static const struct inst_action table[] = {
 	{ IOP_STOP, "s", { "stop", "stop (halts compute billing; disk charges continue)", NULL,
-			   MUT | AF_HINT, inst_why_not_stop, run } },
+			   MUT | AF_HINT, inst_actions_why_not_stop, run } },
 	{ IOP_START, "S", { "start", "start a stopped instance", NULL, MUT | AF_HINT,
-			    inst_why_not_start, run } },
+			    inst_actions_why_not_start, run } },
 	{ IOP_REBOOT, "R", { "reboot", "reboot the instance (confirms: the work on it is interrupted)",
-			     NULL, MUT, inst_why_not_reboot, run } },
+			     NULL, MUT, inst_actions_why_not_reboot, run } },
 	{ IOP_LABEL, "l", { "label", "change the label", NULL, MUT, NULL, run } },
 	{ IOP_DESTROY, "D", { "destroy", "destroy (stops all billing, deletes the disk)", NULL,
 			      MUT | AF_HINT | AF_FIRST_ON_FAILED, NULL, run } },
 	{ IOP_BID, "b", { "bid", "change the bid (interruptible instances; an outbid one starts again above the winning bid)", NULL, MUT | AF_FIRST_ON_OUTBID,
-			  inst_why_not_bid, run } },
+			  inst_actions_why_not_bid, run } },
 	{ IOP_PREPAY, "$", { "prepay", "prepay credit on the instance", NULL, MUT, NULL, run } },
 	{ IOP_SSH, "x", { "ssh", "ssh into the instance", NULL, AF_NEEDS_SEL | AF_HINT,
-			  inst_why_not_ssh, run } },
+			  inst_actions_why_not_ssh, run } },
 	{ IOP_COPY_SSH, "y", { "copy-ssh", "copy the ssh command to the clipboard (OSC 52; under tmux: set-clipboard on)", NULL,
-			       AF_NEEDS_SEL, inst_why_not_ssh, run } },
+			       AF_NEEDS_SEL, inst_actions_why_not_ssh, run } },
 };
 #undef MUT
 #define NTABLE (sizeof table / sizeof table[0])
@@ -169,8 +176,10 @@ static bool op_of(enum action act, enum inst_op *op)
 void inst_actions_keys(struct keymap *km, int ctx)
 {
 	for (size_t i = 0; i < NTABLE; i++) {
-		ids[i] = action_register(&table[i].def);
-		action_allow(ids[i], ctx);
+		ids[i] = keymap_action_register(&table[i].def);
+		if (table[i].op == IOP_SSH || table[i].op == IOP_COPY_SSH)
+			action_set_args(ids[i], inst_ssh_args); /* `:ssh ROUTE` */
+		keymap_action_allow(ids[i], ctx);
 		keymap_default(km, ctx, table[i].keys, ids[i]);
 	}
 }

@@ -19,10 +19,10 @@ void inst_actions_keys(struct keymap *km, int ctx);
 /* The row-state preconditions (row: a struct instance): NULL when the
  * action fits the instance's state, else why not ("instance 9108111 is
  * stopped: S starts it"). */
-const char *inst_why_not_stop(const void *row, char *buf, size_t n);
-const char *inst_why_not_start(const void *row, char *buf, size_t n);
-const char *inst_why_not_reboot(const void *row, char *buf, size_t n);
-const char *inst_why_not_bid(const void *row, char *buf, size_t n);
-const char *inst_why_not_ssh(const void *row, char *buf, size_t n);
+const char *inst_actions_why_not_stop(const void *row, char *buf, size_t n);
+const char *inst_actions_why_not_start(const void *row, char *buf, size_t n);
+const char *inst_actions_why_not_reboot(const void *row, char *buf, size_t n);
+const char *inst_actions_why_not_bid(const void *row, char *buf, size_t n);
+const char *inst_actions_why_not_ssh(const void *row, char *buf, size_t n);
 
 #endif

@@ -36,8 +36,8 @@ static const struct instance *find(const struct instance *const *rows, size_t n,
 static const char *why_not(enum bulk_op op, const struct instance *x, char *buf, size_t n)
 {
 	switch (op) {
-	case BULK_STOP: return inst_why_not_stop(x, buf, n);
-	case BULK_START: return inst_why_not_start(x, buf, n);
+	case BULK_STOP: return inst_actions_why_not_stop(x, buf, n);
+	case BULK_START: return inst_actions_why_not_start(x, buf, n);
 	case BULK_DESTROY: case BULK_LABEL: return NULL;
 	}
 	return NULL;
@@ -75,7 +75,7 @@ void inst_bulk_plan_failed(struct bulk_plan *p, const struct instance *const *ro
 	plan_alloc(p, BULK_DESTROY, nrows);
 	p->failed = true;
 	for (size_t i = 0; i < nrows; i++)
-		if (inst_state_failed(rows[i]->state))
+		if (instance_state_failed(rows[i]->state))
 			p->ids[p->n++] = rows[i]->id;
 }
 
@@ -104,7 +104,7 @@ static void list_ids(char *out, size_t n, const long *ids, const enum inst_state
 		char item[96];
 		const struct instance *x = find(rows, nrows, ids[i]);
 		if (states)
-			snprintf(item, sizeof item, "%ld (%s)", ids[i], inst_state_name(states[i]));
+			snprintf(item, sizeof item, "%ld (%s)", ids[i], instance_state_name(states[i]));
 		else if (x && x->label && x->label[0])
 			snprintf(item, sizeof item, "%ld (%.20s%s)", ids[i], x->label,
 				 strlen(x->label) > 20 ? "..." : "");

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "api/apierr.h"
+#include "net/apierr.h"
 #include "state/model.h"
 
 enum bulk_op { BULK_STOP, BULK_START, BULK_DESTROY, BULK_LABEL };
@@ -39,7 +39,7 @@ const char *inst_bulk_name(enum bulk_op op); /* "stop", "start", "destroy", "lab
 void inst_bulk_plan(struct bulk_plan *p, enum bulk_op op, const struct instance *const *rows,
 		    size_t nrows, const long *marked, size_t nmarked);
 /* The plan of `:destroy-failed`: every listed instance in a failure state
- * (inst_state_failed). */
+ * (instance_state_failed). */
 void inst_bulk_plan_failed(struct bulk_plan *p, const struct instance *const *rows, size_t nrows);
 void inst_bulk_free(struct bulk_plan *p);
 /* The confirmation's text: the question naming the instances (id and

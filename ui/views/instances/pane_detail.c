@@ -20,6 +20,7 @@
 #include "views/offers/pane_offers.h"
 #include "views/account/pane_account.h"
 #include "draw.h"
+#include "widgets/list.h"
 #include "state/model.h"
 #include "state/money.h"
 #include "rules/secrets.h"
@@ -97,8 +98,8 @@ size_t pane_detail_lines_reveal(const struct instance *x, double now, int reveal
 	char b1[64], b2[64];
 	n = add(out, n, max, "instance", ROLE_TITLE, "%ld%s%s%s", x->id, x->label[0] ? " (" : "",
 		x->label, x->label[0] ? ")" : "");
-	n = add(out, n, max, "status", inst_state_failed(x->state) ? ROLE_FAILED : ROLE_NORMAL,
-		"%s (actual %s, intended %s), %s", inst_state_name(x->state),
+	n = add(out, n, max, "status", instance_state_failed(x->state) ? ROLE_FAILED : ROLE_NORMAL,
+		"%s (actual %s, intended %s), %s", instance_state_name(x->state),
 		x->actual_status[0] ? x->actual_status : "null",
 		x->intended_status[0] ? x->intended_status : "-",
 		x->is_bid ? "interruptible" : "on-demand");
@@ -107,7 +108,7 @@ size_t pane_detail_lines_reveal(const struct instance *x, double now, int reveal
 			"outbid: a higher bid (%s) took its machine; its disk is kept and b bids above "
 			"it to start it again",
 			isfinite(x->min_bid) ? fmt_rate(b1, sizeof b1, x->min_bid) : "price not sent");
-	if (inst_state_failed(x->state))
+	if (instance_state_failed(x->state))
 		n = add(out, n, max, "", ROLE_FAILED, "%s",
 			"this instance has failed: it will not reach running; destroy it (D) and rent another offer");
 	n = add(out, n, max, "status_msg", ROLE_NORMAL, "%s", x->status_msg[0] ? x->status_msg : "-");
@@ -198,9 +199,19 @@ size_t pane_detail_lines_reveal(const struct instance *x, double now, int reveal
 /* The view's private state. */
 struct detail_view {
 	long id;    /* the instance shown */
-	int scroll; /* first line drawn */
 	int reveal; /* the env value shown in clear, -1: all masked */
+	struct detail_line *lines; /* DETAIL_MAX, built again when drawn */
+	size_t n;
+	struct list list; /* a pager over lines */
 };
+
+static void detail_text(const void *ctx, size_t i, char *buf, size_t n)
+{
+	const struct detail_view *v = ctx;
+	snprintf(buf, n, "%s %s", v->lines[i].key, v->lines[i].value);
+}
+
+static const struct list_ops detail_list_ops = { detail_text, NULL, NULL, NULL };
 
 static enum action reveal_act = ACT_NONE; /* "reveal-env" (detail_rows) */
 
@@ -221,93 +232,92 @@ static void detail_keys(struct keymap *km, int ctx)
 	pane_account_reports_keys(km, ctx);
 }
 
+struct detail_draw_ctx {
+	const struct detail_view *v;
+	const struct rect *r;
+	int kw;
+};
+
+static void detail_line_draw(void *dctx, size_t k, bool sel, int y)
+{
+	(void)sel;
+	const struct detail_draw_ctx *d = dctx;
+	const struct rect *r = d->r;
+	draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
+	if (k == LIST_NONE)
+		return;
+	const struct detail_line *l = &d->v->lines[k];
+	draw_text(y, r->x + 1, d->kw, l->key, theme_attr(ROLE_COLHEAD) & ~A_UNDERLINE);
+	draw_text(y, r->x + 2 + d->kw, r->w - 3 - d->kw, l->value, theme_attr((enum role)l->role));
+}
+
 static void detail_draw(struct app *a, void *st, const struct rect *r)
 {
 	struct detail_view *v = st;
-	static struct detail_line lines[DETAIL_MAX];
-	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, v->id) : NULL;
-	char title[200];
-	snprintf(title, sizeof title, " Instance %ld  (Esc or q returns; Up/Down scroll)", v->id);
+	const struct instance *x = a->snap ? model_snapshot_find(a->snap, v->id) : NULL;
+	const char *f = list_filter(&v->list);
+	char title[300];
+	snprintf(title, sizeof title, " Instance %ld  (Esc or q returns; Up/Down scroll)%s%s", v->id,
+		 f[0] ? "  matching: " : "", f);
 	draw_cell(r->y, r->x, r->w, title, false, theme_attr(ROLE_TITLE));
-	size_t n = 0;
-	if (x)
-		n = pane_detail_lines_reveal(x, util_now(), v->reveal, lines, DETAIL_MAX);
-	int h = r->h - 1;
-	if (v->scroll > (int)n - h)
-		v->scroll = (int)n - h;
-	if (v->scroll < 0)
-		v->scroll = 0;
+	v->n = x ? pane_detail_lines_reveal(x, util_now(), v->reveal, v->lines, DETAIL_MAX) : 0;
+	list_set_count(&v->list, v->n);
 	/* the name column fits the longest name (cpu_cores_effective whole),
 	 * leaving at least half the width to the values */
 	int kw = 12;
-	for (size_t k = 0; k < n; k++) {
-		int w = (int)strlen(lines[k].key);
+	for (size_t k = 0; k < v->n; k++) {
+		int w = (int)strlen(v->lines[k].key);
 		if (w > kw)
 			kw = w;
 	}
 	if (kw > r->w / 2)
 		kw = r->w / 2;
-	for (int i = 0; i < h; i++) {
-		int y = r->y + 1 + i;
-		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
-		if (!x && i == 0) {
-			char gone[120];
-			snprintf(gone, sizeof gone, "instance %ld is no longer listed (destroyed?)",
-				 v->id);
-			draw_text(y, r->x + 1, r->w - 1, gone, theme_attr(ROLE_WARNING));
-			continue;
-		}
-		size_t k = (size_t)(v->scroll + i);
-		if (k >= n)
-			continue;
-		draw_text(y, r->x + 1, kw, lines[k].key, theme_attr(ROLE_COLHEAD) & ~A_UNDERLINE);
-		draw_text(y, r->x + 2 + kw, r->w - 3 - kw, lines[k].value,
-			  theme_attr((enum role)lines[k].role));
+	struct detail_draw_ctx d = { v, r, kw };
+	list_draw(&v->list, r->y + 1, r->h - 1, detail_line_draw, &d);
+	if (!x && r->h > 1) {
+		char gone[120];
+		snprintf(gone, sizeof gone, "instance %ld is no longer listed (destroyed?)", v->id);
+		draw_text(r->y + 1, r->x + 1, r->w - 1, gone, theme_attr(ROLE_WARNING));
 	}
 }
 
 static bool detail_action(struct app *a, void *st, enum action act)
 {
 	struct detail_view *v = st;
-	int page = a->lay.body.h > 2 ? a->lay.body.h - 2 : 1;
-	if (act == reveal_act && act != ACT_NONE) {
-		const struct instance *x = a->snap ? snapshot_find_instance(a->snap, v->id) : NULL;
-		int nenv = x ? (int)x->nenv : 0;
-		v->reveal = v->reveal + 1 < nenv ? v->reveal + 1 : -1;
-		if (!nenv)
-			app_toast(a, ROLE_DIM, 3, "this instance has no env values");
-		a->dirty |= DIRTY_BODY;
-		return true;
-	}
-	if (!action_builtin(act)) /* another registered action: its run handles it */
-		return false;
-	switch (act) {
-	case ACT_UP: v->scroll--; break;
-	case ACT_DOWN: v->scroll++; break;
-	case ACT_PAGE_UP: v->scroll -= page; break;
-	case ACT_PAGE_DOWN: v->scroll += page; break;
-	case ACT_TOP: v->scroll = 0; break;
-	case ACT_BOTTOM: v->scroll = DETAIL_MAX; break;
-	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
-	case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
-	case ACT_NEXT_VIEW: case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT:
-	case ACT_SORT_INVERT:
-		return false;
-	}
+	if (act != reveal_act || act == ACT_NONE)
+		return false; /* the moves are the list's; another action's run handles it */
+	const struct instance *x = a->snap ? model_snapshot_find(a->snap, v->id) : NULL;
+	int nenv = x ? (int)x->nenv : 0;
+	v->reveal = v->reveal + 1 < nenv ? v->reveal + 1 : -1;
+	if (!nenv)
+		app_toast(a, ROLE_DIM, 3, "this instance has no env values");
 	a->dirty |= DIRTY_BODY;
 	return true;
+}
+
+static struct list *detail_list(struct app *a, void *st)
+{
+	(void)a;
+	struct detail_view *v = st;
+	return &v->list;
 }
 
 static void *detail_init(struct app *a)
 {
 	(void)a;
-	return xcalloc(1, sizeof(struct detail_view));
+	struct detail_view *v = xcalloc(1, sizeof *v);
+	v->lines = xcalloc(DETAIL_MAX, sizeof *v->lines);
+	list_init(&v->list, &detail_list_ops, v, true);
+	return v;
 }
 
 static void detail_fini(struct app *a, void *st)
 {
 	(void)a;
-	free(st);
+	struct detail_view *v = st;
+	list_free(&v->list);
+	free(v->lines);
+	free(v);
 }
 
 static void detail_enter(struct app *a, void *st, long id)
@@ -315,8 +325,8 @@ static void detail_enter(struct app *a, void *st, long id)
 	(void)a;
 	struct detail_view *v = st;
 	v->id = id;
-	v->scroll = 0;
 	v->reveal = -1;
+	list_set_filter(&v->list, ""); /* the top, unfiltered */
 }
 
 static void detail_snapshot(struct app *a, void *st, bool rows)
@@ -338,7 +348,7 @@ static void detail_clock(struct app *a, void *st)
 static const void *detail_row(const struct app *a, const void *st)
 {
 	const struct detail_view *v = st;
-	return a->snap ? snapshot_find_instance(a->snap, v->id) : NULL;
+	return a->snap ? model_snapshot_find(a->snap, v->id) : NULL;
 }
 
 const struct view_ops view_detail = {
@@ -359,5 +369,6 @@ const struct view_ops view_detail = {
 	.on_clock = detail_clock,
 	.draw = detail_draw,
 	.action = detail_action,
+	.list = detail_list,
 	.selected_row = detail_row,
 };

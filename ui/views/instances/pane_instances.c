@@ -17,6 +17,7 @@
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,15 +26,16 @@
 #include "widgets/dialog.h"
 #include "views/instances/inst_bulk.h"
 #include "views/instances/inst_actions.h"
+#include "views/instances/inst_dialogs.h"
 #include "views/account/pane_account.h"
-#include "rules/instcol.h"
+#include "dump/instcol.h"
 #include "base/config.h"
 #include "draw.h"
 #include "header.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "views/offers/pane_offers.h"
 #include "state/model.h"
-#include "net/poller.h"
+#include "poll/poller.h"
 #include "widgets/table.h"
 #include "theme.h"
 #include "base/util.h"
@@ -93,6 +95,8 @@ unsigned pane_instances_widths(int width, const int *natural, int *w)
 
 /* The view's private state. */
 struct inst_view {
+	struct inst_dialogs *dlgs; /* first: one instance's dialogs and jobs (inst_dialogs.c
+				    * finds them there) */
 	struct table t;
 	int rows; /* table rows drawn last time (the page size) */
 	long want; /* select this instance once it is listed (a new one), 0: none */
@@ -118,6 +122,8 @@ struct inst_view {
 	long badges[2 * (MODEL_MAX_PENDING + MODEL_MAX_UNSURE)]; /* badges_moved() */
 	size_t nbadges;
 };
+
+_Static_assert(offsetof(struct inst_view, dlgs) == 0, "inst_dialogs.c reads dlgs first");
 
 static enum action act_mark, act_unmark, act_destroy_failed;
 
@@ -158,7 +164,7 @@ static void prune_marks(struct inst_view *v, const struct snapshot *s)
 		return;
 	size_t k = 0;
 	for (size_t i = 0; i < v->nmarks; i++)
-		if (snapshot_find_instance(s, v->marks[i]))
+		if (model_snapshot_find(s, v->marks[i]))
 			v->marks[k++] = v->marks[i];
 	v->nmarks = k;
 }
@@ -167,7 +173,7 @@ static void prune_marks(struct inst_view *v, const struct snapshot *s)
  * counts and status=GROUP use the same); stopping is still moving. */
 static enum role state_role(enum inst_state s)
 {
-	switch (inst_state_group(s)) {
+	switch (instance_state_group(s)) {
 	case IG_RUNNING: return ROLE_RUNNING;
 	case IG_BOOTING: return ROLE_LOADING;
 	case IG_STOPPED: return s == IS_STOPPING ? ROLE_LOADING : ROLE_STOPPED;
@@ -184,10 +190,10 @@ static void finish(struct table_row *row, const void *rec, const void *ctx)
 	const struct instance *x = rec;
 	const struct inst_ctx *c = ctx;
 	row->id = x->id;
-	row->role = inst_state_failed(x->state) ? ROLE_FAILED : ROLE_NORMAL;
+	row->role = instance_state_failed(x->state) ? ROLE_FAILED : ROLE_NORMAL;
 	row->cell_role_col = IC_STATUS;
 	row->cell_role = instcol_pending(x, c->s) ? ROLE_PENDING : state_role(x->state);
-	row->group = inst_group_name(inst_state_group(x->state)); /* status=failed */
+	row->group = instance_group_name(instance_state_group(x->state)); /* status=failed */
 }
 
 void pane_instances_row(struct table_row *row, const struct instance *x, const struct snapshot *s,
@@ -405,7 +411,7 @@ static bool bulk_op_of(enum action act, enum bulk_op *op)
 		{ "label", BULK_LABEL },
 	};
 	for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
-		if (act == action_by_name(m[i].name)) {
+		if (act == keymap_action_by_name(m[i].name)) {
 			*op = m[i].op;
 			return true;
 		}
@@ -578,7 +584,7 @@ static void send_plan(struct app *a, struct inst_view *v, const char *label)
 			req.kind = JOB_LABEL;
 			req.instance_id = p->ids[i];
 			util_strlcpy(req.text, label, sizeof req.text);
-			if (app_submit(a, &req))
+			if (inst_dialogs_submit(a, &req, NULL))
 				ok++;
 		}
 		snprintf(sent, sizeof sent, "label: sent for %zu of %zu instances", ok, p->n);
@@ -696,7 +702,7 @@ static void take_bulk(struct app *a, struct inst_view *v)
 	case CALL_UNKNOWN: /* the poller said so in the event log, and re-reads each instance */
 		break;
 	}
-	call_result_free(&r);
+	model_call_result_free(&r);
 	v->req = 0;
 	if (v->bids && ++v->bk < v->bcount) {
 		send_batch(a, v);
@@ -713,7 +719,7 @@ static bool inst_action(struct app *a, void *st, enum action act)
 	struct inst_view *v = st;
 	struct table *t = &v->t;
 	long page = v->rows > 1 ? v->rows - 1 : 1;
-	if (!action_builtin(act)) { /* a registered action: this view's, or its run handles it */
+	if (!keymap_action_builtin(act)) { /* a registered action: this view's, or its run handles it */
 		if (act == act_mark) {
 			const struct table_row *row = table_selected(t);
 			if (row) {
@@ -777,17 +783,17 @@ static const struct action_def destroy_failed_def = {
 
 static void inst_keys(struct keymap *km, int ctx)
 {
-	enum action d = action_register(&detail_def);
-	action_allow(d, ctx);
+	enum action d = keymap_action_register(&detail_def);
+	keymap_action_allow(d, ctx);
 	keymap_default(km, ctx, "Enter", d);
-	act_mark = action_register(&mark_def);
-	action_allow(act_mark, ctx);
+	act_mark = keymap_action_register(&mark_def);
+	keymap_action_allow(act_mark, ctx);
 	keymap_default(km, ctx, "Space", act_mark);
-	act_unmark = action_register(&unmark_def);
-	action_allow(act_unmark, ctx);
+	act_unmark = keymap_action_register(&unmark_def);
+	keymap_action_allow(act_unmark, ctx);
 	keymap_default(km, ctx, "U", act_unmark);
-	act_destroy_failed = action_register(&destroy_failed_def);
-	action_allow(act_destroy_failed, ctx);
+	act_destroy_failed = keymap_action_register(&destroy_failed_def);
+	keymap_action_allow(act_destroy_failed, ctx);
 	inst_actions_keys(km, ctx);
 	pane_offers_replace_keys(km, ctx);
 	pane_account_reports_keys(km, ctx);
@@ -811,6 +817,8 @@ static void inst_enter(struct app *a, void *st, long arg)
  * instance it made: that row is selected, as after a create that answered. */
 static void inst_event(struct app *a, void *st, const struct event *e)
 {
+	if (e->flags & EVF_JOB_DONE)
+		inst_dialogs_results(a); /* a job's end: this view's, if it sent it */
 	if (e->job_kind == (int)JOB_CREATE && (e->flags & EVF_RESOLVED) && e->instance_id > 0)
 		inst_enter(a, st, e->instance_id);
 }
@@ -821,6 +829,7 @@ static void *inst_init(struct app *a)
 	struct inst_view *v = xcalloc(1, sizeof *v);
 	set_titles();
 	table_init(&v->t, cols, NCOLS, IC_ID);
+	v->dlgs = inst_dialogs_new();
 	return v;
 }
 
@@ -833,6 +842,7 @@ static void inst_fini(struct app *a, void *st)
 		model_drop_result(a->m, v->req);
 	free(v->bids);
 	free(v->marks);
+	inst_dialogs_free(v->dlgs, a->m);
 	free(v);
 }
 
@@ -843,6 +853,7 @@ static void inst_snapshot(struct app *a, void *st, bool rows)
 {
 	struct inst_view *v = st;
 	take_bulk(a, v);
+	inst_dialogs_results(a); /* its jobs' ends, by request id */
 	if (!rows)
 		return;
 	if (shown(a, v))
@@ -863,21 +874,17 @@ static const void *inst_row(const struct app *a, const void *st)
 {
 	const struct inst_view *v = st;
 	const struct table_row *row = table_selected(&v->t);
-	return row && a->snap ? snapshot_find_instance(a->snap, row->id) : NULL;
+	return row && a->snap ? model_snapshot_find(a->snap, row->id) : NULL;
 }
 
-static void inst_filter(struct app *a, void *st, const char *text)
+static const char *inst_filter(struct app *a, void *st, const char *text)
 {
 	struct inst_view *v = st;
+	if (!text)
+		return v->t.filter;
 	fresh(a, v);
 	table_set_filter(&v->t, text);
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS | DIRTY_HEADER;
-}
-
-static const char *inst_filter_text(const struct app *a, const void *st)
-{
-	(void)a;
-	const struct inst_view *v = st;
 	return v->t.filter;
 }
 
@@ -960,7 +967,6 @@ const struct view_ops view_instances = {
 	.action = inst_action,
 	.selected_row = inst_row,
 	.filter = inst_filter,
-	.filter_text = inst_filter_text,
 	.sort = inst_sort,
 	.tab_text = inst_tab,
 	.columns = inst_columns,

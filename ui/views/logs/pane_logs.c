@@ -37,8 +37,8 @@
 #include "base/config.h"
 #include "widgets/dialog.h"
 #include "draw.h"
-#include "state/jobs.h"
-#include "rules/logfollow.h"
+#include "poll/jobs.h"
+#include "flow/logfollow.h"
 #include "state/logtail.h"
 #include "views/logs/logview.h"
 #include "state/model.h"
@@ -427,7 +427,7 @@ static bool take(struct app *a, struct lp_log *L)
 			set_err(L, &r);
 			util_strlcpy(L->first_err, L->err, sizeof L->first_err);
 			L->err[0] = '\0';
-			call_result_free(&r);
+			model_call_result_free(&r);
 			return true;
 		} else if (r.err.cls != AE_NONE && api_logs_fall_back(&r.err) && !first_form) {
 			/* neither form is there: back to the first, and what it said */
@@ -436,7 +436,7 @@ static bool take(struct app *a, struct lp_log *L)
 		} else {
 			set_err(L, &r);
 		}
-		call_result_free(&r);
+		model_call_result_free(&r);
 		return true;
 	}
 	if (!L->req || !model_take_result(a->m, L->req, &r))
@@ -472,7 +472,7 @@ static bool take(struct app *a, struct lp_log *L)
 		L->phase = IP_IDLE;
 		L->next_at = now + LP_INSTANCE_S;
 	}
-	call_result_free(&r);
+	model_call_result_free(&r);
 	return true;
 }
 
@@ -796,7 +796,7 @@ static void lp_draw(struct app *a, void *st, const struct rect *r)
 /* ---- actions -------------------------------------------------------------------- */
 
 enum lp_act {
-	LA_CLOSE, LA_NEXT, LA_PREV, LA_FOLLOW, LA_SEARCH_NEXT, LA_SEARCH_PREV, LA_FILTER, LA_WRAP,
+	LA_CLOSE, LA_NEXT, LA_PREV, LA_FOLLOW, LA_SEARCH, LA_SEARCH_NEXT, LA_SEARCH_PREV, LA_FILTER, LA_WRAP,
 	LA_TIME, LA_SAVE, LA_CLEAR, LA_STREAM, LA_REFRESH, LA__COUNT
 };
 
@@ -809,6 +809,8 @@ static const struct action_row lp_rows[LA__COUNT] = {
 	ROW(LA_NEXT, "]", "log-next", "the next open log", NULL, 0),
 	ROW(LA_PREV, "[", "log-prev", "the previous open log", NULL, 0),
 	ROW(LA_FOLLOW, "F", "log-follow", "follow the end of the log again (also G, End)", "follow", 0),
+	ROW(LA_SEARCH, "/", "log-search",
+	    "search the log (as less's /): the matches highlighted, the first one shown", NULL, 0),
 	ROW(LA_SEARCH_NEXT, "n", "log-search-next", "the next line matching the / search", NULL, 0),
 	ROW(LA_SEARCH_PREV, "N", "log-search-prev", "the previous line matching the / search", NULL, 0),
 	ROW(LA_FILTER, "&", "log-filter", "show only the lines containing a text (as less's &)",
@@ -908,6 +910,9 @@ static int save(struct app *a, struct lp_view *v, struct lp_log *L, bool overwri
 	return rc;
 }
 
+static void lp_search(struct app *a, void *st, const char *text);
+static void lp_search_edit(struct app *a, void *st, const char *text);
+
 /* Scrolling (pauses following), G (follows) and the log keys. */
 static bool lp_action(struct app *a, void *st, enum action act)
 {
@@ -918,7 +923,7 @@ static bool lp_action(struct app *a, void *st, enum action act)
 		return act == ids[LA_CLOSE] ? (view_show(a, 0, 0), true) : false;
 	int h = v->h > 0 ? v->h : 10, w = v->w > 0 ? v->w : 80;
 	long page = h > 1 ? h - 1 : 1;
-	if (action_builtin(act)) {
+	if (keymap_action_builtin(act)) {
 		switch (act) {
 		case ACT_UP: logview_scroll(&L->lv, L->t, h, w, -1); break;
 		case ACT_DOWN: logview_scroll(&L->lv, L->t, h, w, 1); break;
@@ -936,7 +941,7 @@ static bool lp_action(struct app *a, void *st, enum action act)
 			inst_step(a, v, L); /* following again: its refresh, when due */
 		return true;
 	}
-	int la = action_row_of(lp_rows, LA__COUNT, act);
+	int la = keymap_action_row_of(lp_rows, LA__COUNT, act);
 	if (la < 0)
 		return false;
 	switch ((enum lp_act)la) {
@@ -951,6 +956,7 @@ static bool lp_action(struct app *a, void *st, enum action act)
 		if (L->kind == LK_INSTANCE)
 			inst_step(a, v, L);
 		break;
+	case LA_SEARCH: view_search_prompt(a, L->lv.search, lp_search, lp_search_edit); break;
 	case LA_SEARCH_NEXT:
 	case LA_SEARCH_PREV: {
 		if (!L->lv.search[0]) {
@@ -1075,8 +1081,8 @@ static bool lp_modal_draw(struct app *a, void *st)
 	return v->dlg.kind == DLG_INPUT;
 }
 
-/* `/`: the search, highlighted as it is typed; Enter goes to the next match. */
-static void lp_filter(struct app *a, void *st, const char *text)
+/* `/` (the log's search line) as it is typed: the matches highlighted. */
+static void lp_search_edit(struct app *a, void *st, const char *text)
 {
 	struct lp_view *v = st;
 	struct lp_log *L = cur_log(v);
@@ -1086,22 +1092,16 @@ static void lp_filter(struct app *a, void *st, const char *text)
 	a->dirty |= DIRTY_BODY;
 }
 
-static const char *lp_filter_text(const struct app *a, const void *st)
-{
-	(void)a;
-	const struct lp_view *v = st;
-	const struct lp_log *L = cur_log(v);
-	return L ? L->lv.search : "";
-}
-
-/* Enter in the `/` line: the search, and the first match from the window. */
-static void lp_filter_enter(struct app *a, void *st, const char *text)
+/* Enter in the `/` line: the search highlighted, and the first match from
+ * the window. */
+static void lp_search(struct app *a, void *st, const char *text)
 {
 	struct lp_view *v = st;
 	struct lp_log *L = cur_log(v);
 	if (!L)
 		return;
 	logview_set_search(&L->lv, text);
+	a->dirty |= DIRTY_BODY;
 	if (!text[0])
 		return;
 	bool wrapped;
@@ -1133,7 +1133,7 @@ static void lp_command(struct app *a, void *st, const char *args)
 			return;
 		}
 	}
-	if (num && s && snapshot_find_instance(s, id)) {
+	if (num && s && model_snapshot_find(s, id)) {
 		char n2[64];
 		snprintf(n2, sizeof n2, "instance %ld", id);
 		open_log(a, LK_INSTANCE, n2, id);
@@ -1150,12 +1150,8 @@ static void lp_keys(struct keymap *km, int ctx)
 	/* `L` where there is something with a log: the serverless tree, the
 	 * instance table and its detail (those contexts are registered before
 	 * this one: VIEWS order) */
-	static const char *const where[] = { "serverless", "instances", "detail" };
-	for (size_t i = 0; i < sizeof where / sizeof where[0]; i++) {
-		int c = km_ctx_by_name(where[i]);
-		if (c >= 0)
-			action_bind(km, c, &open_row);
-	}
+	static const char *const where[] = { "serverless", "instances", "detail", NULL };
+	view_bind_in(km, &open_row, where, false);
 }
 
 static void lp_tab(const struct app *a, const void *st, char *buf, size_t n)
@@ -1200,9 +1196,6 @@ const struct view_ops view_logs = {
 	.on_wake = lp_wake,
 	.draw = lp_draw,
 	.action = lp_action,
-	.filter = lp_filter,
-	.filter_text = lp_filter_text,
-	.filter_enter = lp_filter_enter,
 	.command = lp_command,
 	.modal_key = lp_modal_key,
 	.modal_draw = lp_modal_draw,

@@ -19,7 +19,7 @@
 #include "app.h"
 #include "widgets/dialog.h"
 #include "draw.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "state/model.h"
 #include "views/templates/pane_templates.h"
 #include "views/templates/tpl_picker.h"
@@ -29,75 +29,12 @@
 
 /* ---- pure: fields ------------------------------------------------------------------ */
 
-static const char *launch_names[LAUNCH__COUNT];
-
-static void init_names(void)
-{
-	for (int i = 0; i < LAUNCH__COUNT; i++)
-		launch_names[i] = create_launch_name((enum create_launch)i);
-}
-
-void create_tpl_clear(struct create_tpl *t)
+void create_form_tpl_clear(struct create_tpl *t)
 {
 	free(t->env);
 	free(t->onstart);
 	free(t->args_str);
 	memset(t, 0, sizeof *t);
-}
-
-/* A number as the form shows it: "8", "0.125". */
-void create_form_num_text(char *buf, size_t n, double v, int decimals)
-{
-	snprintf(buf, n, "%.*f", decimals, v);
-	char *dot = strchr(buf, '.');
-	if (dot) {
-		char *e = buf + strlen(buf) - 1;
-		while (e > dot && *e == '0')
-			*e-- = '\0';
-		if (e == dot)
-			*e = '\0';
-	}
-}
-
-/* The onstart field: refused when even compressed it is over the limit. */
-static bool check_onstart(const struct form_field *f, char *err, size_t n)
-{
-	const char *t = f->text ? f->text : "";
-	if (strlen(t) <= CREATE_ONSTART_MAX)
-		return true;
-	size_t wl = 0;
-	char *w = create_onstart_encode(t, &wl);
-	if (w) {
-		free(w);
-		return true;
-	}
-	snprintf(err, n, "%zu bytes; compressed still %zu, over the service's %d", strlen(t), wl,
-		 CREATE_ONSTART_MAX);
-	return false;
-}
-
-int create_form_add_launch(struct form *fm, enum create_launch initial)
-{
-	init_names();
-	return form_add_choice(fm, "launch", "Launch mode", launch_names, LAUNCH__COUNT,
-			       (int)initial);
-}
-
-int create_form_add_env(struct form *fm, const char *initial)
-{
-	int e = form_add_secret(fm, "env", "Env, ports (-e K=V -p H:C)", CREATE_ENV_MAX, false);
-	if (e >= 0 && initial)
-		textbuf_set(&fm->f[e].tb, initial);
-	return e;
-}
-
-int create_form_add_onstart(struct form *fm, const char *initial, bool compress)
-{
-	int os = form_add_multiline(fm, "onstart", "Onstart script", initial ? initial : "",
-				    compress ? CREATE_ONSTART_EDIT_MAX : CREATE_ONSTART_MAX, false);
-	if (os >= 0 && compress)
-		fm->f[os].check = check_onstart;
-	return os;
 }
 
 void create_form_build(struct form *fm, const struct offer *o, const struct offers_prefill *p)
@@ -109,19 +46,19 @@ void create_form_build(struct form *fm, const struct offer *o, const struct offe
 	form_add_text(fm, "template", "Template (Enter picks)", p ? p->template_hash_id : "",
 		      CREATE_HASH_MAX, false);
 	char disk[32];
-	create_form_num_text(disk, sizeof disk, p && p->disk > 0 ? p->disk : CREATE_DISK_DEFAULT, 1);
+	create_fields_num_text(disk, sizeof disk, p && p->disk > 0 ? p->disk : CREATE_DISK_DEFAULT, 1);
 	form_add_number(fm, "disk", "Disk (GB)", disk, 1, 1e6, false, true);
 	form_add_text(fm, "label", "Label", p ? p->label : "", CREATE_LABEL_MAX, false);
-	create_form_add_launch(fm, p ? p->launch : LAUNCH_SSH);
-	create_form_add_env(fm, p ? p->env : NULL);
-	create_form_add_onstart(fm, p ? p->onstart : "", true);
+	create_fields_add_launch(fm, p ? p->launch : LAUNCH_SSH);
+	create_fields_add_env(fm, p ? p->env : NULL);
+	create_fields_add_onstart(fm, p ? p->onstart : "", true);
 	form_add_text(fm, "args", "Args (entrypoint/args)",
 		      p && p->launch == LAUNCH_ARGS ? p->args_str : "", CREATE_ARGS_MAX, false);
 	form_add_toggle(fm, "stopped", "Start stopped", false);
 	if (o->is_bid) {
 		char bid[32] = "";
 		if (isfinite(o->min_bid) && o->min_bid > 0) /* up to the 3 decimals shown: never under */
-			create_form_num_text(bid, sizeof bid,
+			create_fields_num_text(bid, sizeof bid,
 				 o->min_bid < CREATE_BID_MIN ? CREATE_BID_MIN
 							     : ceil(o->min_bid * 1000 - 1e-9) / 1000, 3);
 		form_add_number(fm, "price", "Bid ($/h, 0.001-128)", bid, CREATE_BID_MIN,
@@ -136,7 +73,7 @@ void create_form_apply_template(struct form *fm, const struct template_rec *t,
 	struct create_form f;
 	memset(&f, 0, sizeof f);
 	offers_template_form(t, &f);
-	create_tpl_clear(ct);
+	create_form_tpl_clear(ct);
 	util_strlcpy(ct->hash_id, t->hash_id ? t->hash_id : "", sizeof ct->hash_id);
 	if (t->image && *t->image)
 		snprintf(ct->image, sizeof ct->image, "%s%s%s", t->image, t->tag && *t->tag ? ":" : "",
@@ -152,7 +89,7 @@ void create_form_apply_template(struct form *fm, const struct template_rec *t,
 		textbuf_set(&fm->f[i].tb, ct->image);
 	if ((i = form_find(fm, "disk")) >= 0) {
 		char d[32];
-		create_form_num_text(d, sizeof d, f.disk, 1);
+		create_fields_num_text(d, sizeof d, f.disk, 1);
 		textbuf_set(&fm->f[i].tb, d);
 	}
 	if ((i = form_find(fm, "launch")) >= 0)
@@ -222,7 +159,7 @@ bool create_form_read(struct form *fm, const struct offer *o, const struct creat
 	f.image_login = form_value(fm, "login");
 	struct create_limits lim = { o->is_bid, o->min_bid, o->disk_space };
 	struct create_errors errs;
-	if (create_form_to_req(&f, &lim, o->id, r, &errs))
+	if (api_create_form_to_req(&f, &lim, o->id, r, &errs))
 		return true;
 	bool first = true;
 	for (int k = 0; k < CF__COUNT; k++) {
@@ -244,31 +181,31 @@ bool create_form_read(struct form *fm, const struct offer *o, const struct creat
 
 /* ---- the draft ---------------------------------------------------------------------- */
 
-void create_draft_clear(struct create_draft *d)
+void create_form_draft_clear(struct create_draft *d)
 {
 	for (int i = 0; i < d->n; i++) {
 		if (d->f[i].text)
 			explicit_bzero(d->f[i].text, strlen(d->f[i].text)); /* env values, a token */
 		free(d->f[i].text);
 	}
-	create_tpl_clear(&d->tpl);
+	create_form_tpl_clear(&d->tpl);
 	memset(d, 0, sizeof *d);
 }
 
 /* A copy of what template t supplies. */
 static void tpl_copy(struct create_tpl *to, const struct create_tpl *from)
 {
-	create_tpl_clear(to);
+	create_form_tpl_clear(to);
 	*to = *from;
 	to->env = from->env ? xstrdup(from->env) : NULL;
 	to->onstart = from->onstart ? xstrdup(from->onstart) : NULL;
 	to->args_str = from->args_str ? xstrdup(from->args_str) : NULL;
 }
 
-void create_draft_save(struct create_draft *d, const struct form *fm, const struct create_tpl *t,
+void create_form_draft_save(struct create_draft *d, const struct form *fm, const struct create_tpl *t,
 		       long offer_id)
 {
-	create_draft_clear(d);
+	create_form_draft_clear(d);
 	for (int i = 0; i < fm->n && d->n < FORM_MAX_FIELDS; i++) {
 		const struct form_field *f = &fm->f[i];
 		struct create_draft_field *g = &d->f[d->n++];
@@ -286,7 +223,7 @@ void create_draft_save(struct create_draft *d, const struct form *fm, const stru
 	d->have = true;
 }
 
-void create_draft_apply(const struct create_draft *d, struct form *fm, struct create_tpl *t,
+void create_form_draft_apply(const struct create_draft *d, struct form *fm, struct create_tpl *t,
 			bool secrets)
 {
 	for (int k = 0; k < d->n; k++) {
@@ -329,7 +266,7 @@ uint64_t create_form_print(const struct form *fm)
 	return h;
 }
 
-void create_bid_note(struct form *fm, const struct offer *o)
+void create_form_bid_note(struct form *fm, const struct offer *o)
 {
 	int i = form_find(fm, "price");
 	if (i < 0 || !o->is_bid)
@@ -360,7 +297,7 @@ struct create_ui {
 	struct create_draft draft; /* the last form discarded (memory only), for the next c */
 };
 
-struct create_ui *create_ui_new(void)
+struct create_ui *create_form_ui_new(void)
 {
 	struct create_ui *c = xcalloc(1, sizeof *c);
 	c->req = xcalloc(1, sizeof *c->req);
@@ -376,7 +313,7 @@ static void close_ui(struct create_ui *c)
 {
 	form_free(&c->fm);
 	dialog_close(&c->dlg);
-	create_tpl_clear(&c->tpl);
+	create_form_tpl_clear(&c->tpl);
 	tpl_picker_close(&c->pick);
 	wipe_req(c);
 	free(c->o.gpu_name);
@@ -386,18 +323,18 @@ static void close_ui(struct create_ui *c)
 	c->replace_id = 0;
 }
 
-void create_ui_free(struct app *a, struct create_ui *c)
+void create_form_ui_free(struct app *a, struct create_ui *c)
 {
 	if (!c)
 		return;
 	close_ui(c);
-	create_draft_clear(&c->draft);
+	create_form_draft_clear(&c->draft);
 	tpl_picker_free(a, &c->pick);
 	free(c->req);
 	free(c);
 }
 
-bool create_ui_is_open(const struct create_ui *c) { return c && c->mode != CU_CLOSED; }
+bool create_form_ui_is_open(const struct create_ui *c) { return c && c->mode != CU_CLOSED; }
 
 /* The bid's note, judged again when the bid changed. */
 static void bid_judged(struct create_ui *c)
@@ -406,7 +343,7 @@ static void bid_judged(struct create_ui *c)
 	if (i < 0 || !strcmp(c->price, c->fm.f[i].tb.s))
 		return;
 	util_strlcpy(c->price, c->fm.f[i].tb.s, sizeof c->price);
-	create_bid_note(&c->fm, &c->o);
+	create_form_bid_note(&c->fm, &c->o);
 }
 
 /* The same after an answer cleared the note. */
@@ -416,7 +353,7 @@ static void rejudge_bid(struct create_ui *c)
 	bid_judged(c);
 }
 
-void create_ui_open(struct app *a, struct create_ui *c, const struct offer *o,
+void create_form_ui_open(struct app *a, struct create_ui *c, const struct offer *o,
 		    const struct offers_prefill *p, long replace_id)
 {
 	if (a->read_only) { /* the action is hidden and refused; this is the last guard */
@@ -526,7 +463,7 @@ static void draft_key(struct app *a, struct create_ui *c, int key)
 		}
 		if (!yes)
 			break;
-		create_draft_apply(&c->draft, &c->fm, &c->tpl, false);
+		create_form_draft_apply(&c->draft, &c->fm, &c->tpl, false);
 		if (c->draft.secrets) {
 			dialog_choice(&c->dlg, 0, 0, "The draft's secrets",
 				      "The draft's env, ports and registry login may hold secrets "
@@ -538,13 +475,13 @@ static void draft_key(struct app *a, struct create_ui *c, int key)
 	case CU_SECRETS:
 		c->mode = CU_FORM;
 		if (yes)
-			create_draft_apply(&c->draft, &c->fm, &c->tpl, true);
+			create_form_draft_apply(&c->draft, &c->fm, &c->tpl, true);
 		break;
 	case CU_DISCARD:
 		c->mode = CU_FORM;
 		if (!yes)
 			return; /* back to the form, as it was */
-		create_draft_save(&c->draft, &c->fm, &c->tpl, c->o.id);
+		create_form_draft_save(&c->draft, &c->fm, &c->tpl, c->o.id);
 		close_ui(c);
 		app_toast(a, ROLE_DIM, 8, "form discarded: kept as a draft for this session "
 				       "(the next c offers it)");
@@ -556,7 +493,7 @@ static void draft_key(struct app *a, struct create_ui *c, int key)
 	c->opened = create_form_print(&c->fm);
 }
 
-bool create_ui_key(struct app *a, struct create_ui *c, int key)
+bool create_form_ui_key(struct app *a, struct create_ui *c, int key)
 {
 	switch (c->mode) {
 	case CU_CLOSED:
@@ -640,7 +577,7 @@ bool create_ui_key(struct app *a, struct create_ui *c, int key)
 	return true;
 }
 
-bool create_ui_draw(struct app *a, struct create_ui *c)
+bool create_form_ui_draw(struct app *a, struct create_ui *c)
 {
 	switch (c->mode) {
 	case CU_CLOSED:
@@ -660,13 +597,13 @@ bool create_ui_draw(struct app *a, struct create_ui *c)
 	return false;
 }
 
-void create_ui_snapshot(struct app *a, struct create_ui *c)
+void create_form_ui_snapshot(struct app *a, struct create_ui *c)
 {
 	if (tpl_picker_snapshot(a, &c->pick))
 		a->dirty |= DIRTY_ALL;
 }
 
-long create_ui_event(struct app *a, struct create_ui *c, const struct event *e)
+long create_form_ui_event(struct app *a, struct create_ui *c, const struct event *e)
 {
 	if (!c->job || e->job_id != c->job || !(e->flags & EVF_JOB_DONE))
 		return 0;
@@ -691,7 +628,7 @@ long create_ui_event(struct app *a, struct create_ui *c, const struct event *e)
 	}
 	long id = e->instance_id;
 	close_ui(c);
-	create_draft_clear(&c->draft); /* rented: the draft has served */
+	create_form_draft_clear(&c->draft); /* rented: the draft has served */
 	if (id > 0)
 		view_open(a, "instances", id);
 	/* a replacement: the offers view offers the old one's destroy once

@@ -15,7 +15,7 @@
  * warned in the form's note and in the confirmation.
  *
  * create_form_build/apply_template/read, the draft's functions,
- * create_form_print and create_bid_note are pure (the tests drive them
+ * create_form_print and create_form_bid_note are pure (the tests drive them
  * without a terminal); the rest is UI thread only. */
 #ifndef RENTOP_UI_CREATE_FORM_H
 #define RENTOP_UI_CREATE_FORM_H
@@ -26,13 +26,13 @@
 
 #include "api/api_offers.h"
 #include "widgets/form.h"
+#include "views/offers/create_fields.h"
 #include "json/json_map.h"
-#include "rules/offers.h"
+#include "flow/offers.h"
 
 struct app;
 struct event;
 
-#define CREATE_ONSTART_EDIT_MAX (256 * 1024) /* bytes of script the editor may give */
 
 /* What a picked template supplies (compared at submit: a value left as
  * the template gave it is not sent, the template's applies). */
@@ -42,18 +42,8 @@ struct create_tpl {
 	enum create_launch launch;
 	char *env, *onstart, *args_str;      /* owned; NULL = none */
 };
-void create_tpl_clear(struct create_tpl *t);
+void create_form_tpl_clear(struct create_tpl *t);
 
-/* The fields the template form shares (create-instance and template
- * forms): the launch-mode choice ("launch"), the masked env and ports
- * field ("env"), the onstart script in $EDITOR ("onstart"; compress: up
- * to 256 KiB accepted when it compresses under the wire limit, else at
- * most CREATE_ONSTART_MAX characters).  Each returns its index or -1. */
-int create_form_add_launch(struct form *fm, enum create_launch initial);
-int create_form_add_env(struct form *fm, const char *initial);
-int create_form_add_onstart(struct form *fm, const char *initial, bool compress);
-/* A number as the form shows it: "8", "0.125" (at most decimals places). */
-void create_form_num_text(char *buf, size_t n, double v, int decimals);
 
 /* The form's fields for offer o (is_bid: a bid field prefilled with
  * min_bid), prefilled from p (NULL: defaults: 8 GB, ssh). */
@@ -87,39 +77,39 @@ struct create_draft {
 	int n;
 	struct create_tpl tpl; /* the template it had picked */
 };
-void create_draft_clear(struct create_draft *d);
+void create_form_draft_clear(struct create_draft *d);
 /* Keep fm's values (and t, the picked template: may be NULL) in d. */
-void create_draft_save(struct create_draft *d, const struct form *fm, const struct create_tpl *t,
+void create_form_draft_save(struct create_draft *d, const struct form *fm, const struct create_tpl *t,
 		       long offer_id);
 /* Fill fm's fields of the same name and kind from d; secret fields only
  * when secrets; t (may be NULL) gets the draft's template. */
-void create_draft_apply(const struct create_draft *d, struct form *fm, struct create_tpl *t,
+void create_form_draft_apply(const struct create_draft *d, struct form *fm, struct create_tpl *t,
 			bool secrets);
 /* A fingerprint of every value of fm (has it changed since it opened?). */
 uint64_t create_form_print(const struct form *fm);
 /* The note under the fields for the bid of a bid offer o: under min_bid
  * (a warning: it would be outbid at once), or at or above it. */
-void create_bid_note(struct form *fm, const struct offer *o);
+void create_form_bid_note(struct form *fm, const struct offer *o);
 
 /* ---- the stateful part (UI thread) --------------------------------------------- */
 
 struct create_ui;
 
-struct create_ui *create_ui_new(void);
-void create_ui_free(struct app *a, struct create_ui *c);
+struct create_ui *create_form_ui_new(void);
+void create_form_ui_free(struct app *a, struct create_ui *c);
 /* Open over the view for offer o (copied); p: a prefill (copied; NULL:
  * none); replace_id: the failed instance it replaces (0: none). */
-void create_ui_open(struct app *a, struct create_ui *c, const struct offer *o,
+void create_form_ui_open(struct app *a, struct create_ui *c, const struct offer *o,
 		    const struct offers_prefill *p, long replace_id);
-bool create_ui_is_open(const struct create_ui *c);
+bool create_form_ui_is_open(const struct create_ui *c);
 /* Every key while open; true when taken. */
-bool create_ui_key(struct app *a, struct create_ui *c, int key);
+bool create_form_ui_key(struct app *a, struct create_ui *c, int key);
 /* Draw over the screen; true when the cursor is wanted. */
-bool create_ui_draw(struct app *a, struct create_ui *c);
+bool create_form_ui_draw(struct app *a, struct create_ui *c);
 /* A new snapshot: take the template list's answers. */
-void create_ui_snapshot(struct app *a, struct create_ui *c);
+void create_form_ui_snapshot(struct app *a, struct create_ui *c);
 /* Every event: the create job's outcome; returns the new instance's id
  * when e is this form's create succeeding (0 otherwise). */
-long create_ui_event(struct app *a, struct create_ui *c, const struct event *e);
+long create_form_ui_event(struct app *a, struct create_ui *c, const struct event *e);
 
 #endif

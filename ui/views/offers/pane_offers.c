@@ -40,11 +40,12 @@
 #include "api/api.h"
 #include "app.h"
 #include "views/offers/create_form.h"
+#include "views/instances/inst_dialogs.h"
 #include "draw.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "json/json_map.h"
 #include "state/model.h"
-#include "rules/offers.h"
+#include "flow/offers.h"
 #include "widgets/table.h"
 #include "theme.h"
 #include "base/util.h"
@@ -63,7 +64,6 @@ struct offer_list {
 struct off_view {
 	struct query_cmd qc;      /* the search in force (line, type, order) */
 	char line[600];           /* its canonical text: what `/` pre-fills */
-	char draft[600];          /* the query line being typed */
 	struct offer *offers;     /* the last answer, server order (row i of t is offers[i]) */
 	size_t n;
 	double fill_disk;         /* GB the rows are priced for (the search answered) */
@@ -172,7 +172,7 @@ static void free_list(void *p)
 	struct offer_list *l = p;
 	if (!l)
 		return;
-	offers_free(l->v, l->n);
+	json_map_offers_free(l->v, l->n);
 	free(l);
 }
 
@@ -182,7 +182,7 @@ static void *map_offers(const struct http_xfer *x, struct api_error *e)
 {
 	struct offer_list *l = xcalloc(1, sizeof *l);
 	if (!offers_answer_xfer(x, &l->v, &l->n, e)) {
-		offers_free(l->v, l->n);
+		json_map_offers_free(l->v, l->n);
 		free(l);
 		return NULL;
 	}
@@ -341,10 +341,16 @@ void pane_offers_cells(struct table_row *row, const struct offer *o, double disk
 	}
 }
 
+static void all_cells(struct off_view *v);
+
 static void fill(struct off_view *v)
 {
 	v->fill_disk = priced_disk(&v->qc);
 	pane_offers_fill(&v->t, v->offers, v->n, v->fill_disk);
+	if (v->t.filter[0]) { /* the `/` filter reads the cells */
+		all_cells(v);
+		table_apply(&v->t);
+	}
 }
 
 /* ---- searching ---------------------------------------------------------------- */
@@ -541,7 +547,7 @@ static void take_prefill(struct app *a, struct off_view *v)
 			  v->replace_id, r.err.msg);
 		v->replace_id = 0;
 	}
-	call_result_free(&r);
+	model_call_result_free(&r);
 	a->dirty |= DIRTY_BODY;
 }
 
@@ -551,7 +557,7 @@ static void off_enter(struct app *a, void *st, long arg)
 	struct off_view *v = st;
 	if (arg <= 0)
 		return;
-	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, arg) : NULL;
+	const struct instance *x = a->snap ? model_snapshot_find(a->snap, arg) : NULL;
 	struct offers_similar sim;
 	if (!x || !offers_similar(x, &sim)) {
 		app_toast(a, ROLE_ERROR, 8, "instance %ld: nothing to match offers against", arg);
@@ -606,7 +612,7 @@ void pane_offers_replace(struct app *a, long id, bool fix_image)
 static void off_event(struct app *a, void *st, const struct event *e)
 {
 	struct off_view *v = st;
-	long id = create_ui_event(a, v->cu, e);
+	long id = create_form_ui_event(a, v->cu, e);
 	if (id && v->replace_id) {
 		if (id > 1) { /* the old one's destroy is offered once this one runs */
 			v->await_old = v->replace_id;
@@ -630,8 +636,8 @@ static void replace_watch(struct app *a, struct off_view *v)
 {
 	if (!v->await_new || !a->snap)
 		return;
-	const struct instance *n = snapshot_find_instance(a->snap, v->await_new);
-	const struct instance *o = snapshot_find_instance(a->snap, v->await_old);
+	const struct instance *n = model_snapshot_find(a->snap, v->await_new);
+	const struct instance *o = model_snapshot_find(a->snap, v->await_old);
 	if (!o || (!n && v->await_seen)) {
 		v->await_new = v->await_old = 0; /* gone: nothing to offer */
 		return;
@@ -639,15 +645,15 @@ static void replace_watch(struct app *a, struct off_view *v)
 	if (!n)
 		return; /* not listed yet */
 	v->await_seen = true;
-	if (inst_state_failed(n->state)) {
+	if (instance_state_failed(n->state)) {
 		app_toast(a, ROLE_WARNING, 15,
 			  "replacement %ld is %s too: instance %ld is kept (nothing destroyed)", n->id,
-			  inst_state_name(n->state), o->id);
+			  instance_state_name(n->state), o->id);
 		v->await_new = v->await_old = 0;
 		return;
 	}
 	if (n->state != IS_RUNNING || dialog_open(&a->dlg) || a->prompt != PROMPT_NONE ||
-	    create_ui_is_open(v->cu))
+	    create_form_ui_is_open(v->cu))
 		return; /* asked once it runs and nothing else is being typed */
 	char text[480];
 	bool lab = o->label && o->label[0];
@@ -655,7 +661,7 @@ static void replace_watch(struct app *a, struct off_view *v)
 		 "Instance %ld, created to replace instance %ld%s%s%s, is running. Destroy instance "
 		 "%ld now? Its disk is deleted and all its billing stops.",
 		 n->id, o->id, lab ? " (" : "", lab ? o->label : "", lab ? ")" : "", o->id);
-	dialog_confirm(&a->dlg, DP_DESTROY, o->id, "Destroy the failed instance", text, "Destroy");
+	inst_dialogs_confirm_destroy(a, o->id, "Destroy the failed instance", text);
 	v->await_new = v->await_old = 0;
 	a->dirty |= DIRTY_ALL;
 }
@@ -663,13 +669,13 @@ static void replace_watch(struct app *a, struct off_view *v)
 static bool off_modal_key(struct app *a, void *st, int key)
 {
 	struct off_view *v = st;
-	return create_ui_key(a, v->cu, key);
+	return create_form_ui_key(a, v->cu, key);
 }
 
 static bool off_modal_draw(struct app *a, void *st)
 {
 	struct off_view *v = st;
-	return create_ui_draw(a, v->cu);
+	return create_form_ui_draw(a, v->cu);
 }
 
 /* Take the answer of the search in flight. */
@@ -678,7 +684,7 @@ static void off_snapshot(struct app *a, void *st, bool rows)
 	(void)rows;
 	struct off_view *v = st;
 	struct call_result r;
-	create_ui_snapshot(a, v->cu);
+	create_form_ui_snapshot(a, v->cu);
 	take_prefill(a, v);
 	replace_watch(a, v);
 	if (!v->req || !model_take_result(a->m, v->req, &r))
@@ -688,7 +694,7 @@ static void off_snapshot(struct app *a, void *st, bool rows)
 	case CALL_OK: {
 		struct offer_list *l = r.value;
 		pace_answered(&v->pace);
-		offers_free(v->offers, v->n);
+		json_map_offers_free(v->offers, v->n);
 		v->offers = l ? l->v : NULL;
 		v->n = l ? l->n : 0;
 		if (l)
@@ -720,7 +726,7 @@ static void off_snapshot(struct app *a, void *st, bool rows)
 		}
 		break;
 	}
-	call_result_free(&r);
+	model_call_result_free(&r);
 	a->dirty |= DIRTY_BODY;
 	if (v->queued) {
 		struct query_cmd c = v->next;
@@ -813,8 +819,11 @@ static void draw_header(struct app *a, struct off_view *v, const struct rect *r)
 		 priced_disk(&v->qc));
 	draw_fill(r->y, r->x, r->w, theme_attr(ROLE_TITLE));
 	draw_text(r->y, r->x, r->w, l1, theme_attr(ROLE_TITLE));
-	char l2[700];
-	snprintf(l2, sizeof l2, " query: %s", v->line[0] ? v->line : "(none: every offer)");
+	char l2[900], filt[200] = "";
+	if (v->t.filter[0])
+		snprintf(filt, sizeof filt, " | filter: %s (%zu of %zu shown)", v->t.filter, v->t.nview,
+			 v->t.nrows);
+	snprintf(l2, sizeof l2, " query: %s%s", v->line[0] ? v->line : "(none: every offer)", filt);
 	draw_fill(r->y + 1, r->x, r->w, theme_attr(ROLE_NORMAL));
 	/* the status (searching, the answer, the pacer's wait, an error) is
 	 * never pushed off by a long query: the query is cut instead, with an
@@ -942,8 +951,9 @@ static void off_draw(struct app *a, void *st, const struct rect *r)
 				draw_text(y, body.x + 1, body.w - 1,
 					  v->req ? "searching..."
 					  : v->searched && v->replace_id && v->relax[0] ? v->relax
+					  : v->n && v->t.filter[0] ? "no offer matches the filter (Esc clears)"
 					  : v->searched ? "no offer matches the query"
-							: "no search yet: / types a query, r searches",
+							: "no search yet: s types a query, r searches",
 					  theme_attr(ROLE_DIM));
 			continue;
 		}
@@ -974,6 +984,11 @@ static const char *why_not_replace(const void *row, char *buf, size_t n);
 static const struct action_def type_def = {
 	"offer-type", "offer type: on-demand, interruptible (bid), reserved (searches again)",
 	"type", AF_HINT, NULL, run_type,
+};
+static void run_search(struct app *a, enum action act);
+static const struct action_def search_def = {
+	"offer-search", "query line for a new search (r: search again)",
+	"search", AF_HINT, NULL, run_search,
 };
 static const struct action_def detail_def = {
 	"offer-detail", "every field of the selected offer", "detail", AF_NEEDS_SEL | AF_HINT,
@@ -1010,8 +1025,8 @@ static const char *why_not_replace(const void *row, char *buf, size_t n)
 
 void pane_offers_replace_keys(struct keymap *km, int ctx)
 {
-	enum action r = action_register(&replace_def);
-	action_allow(r, ctx);
+	enum action r = keymap_action_register(&replace_def);
+	keymap_action_allow(r, ctx);
 	keymap_default(km, ctx, "O", r);
 }
 
@@ -1027,6 +1042,17 @@ static void run_type(struct app *a, enum action act)
 	struct off_view *v = state(a);
 	if (v)
 		research(a, v, pane_offers_next_type(intent(v)->type), NULL);
+}
+
+static void off_command(struct app *a, void *st, const char *args);
+
+/* s: the query line, pre-filled with the search in force; Enter runs it. */
+static void run_search(struct app *a, enum action act)
+{
+	(void)act;
+	struct off_view *v = state(a);
+	if (v)
+		view_search_prompt(a, v->line, off_command, NULL); /* as `:offers QUERY` */
 }
 
 static void run_detail(struct app *a, enum action act)
@@ -1053,7 +1079,21 @@ static void run_create(struct app *a, enum action act)
 		return;
 	}
 	v->detail = false;
-	create_ui_open(a, v->cu, o, v->prefill, v->replace_id);
+	create_form_ui_open(a, v->cu, o, v->prefill, v->replace_id);
+}
+
+/* The answer to the question on an image that failed to pull. */
+static void replace_answered(struct app *a, void *owner, enum dlg_result res)
+{
+	(void)owner;
+	if (res == DLG_CANCEL) {
+		app_dialog_cancelled(a);
+	} else if (res == DLG_SUBMIT) {
+		long id = a->dlg.instance_id;
+		int focus = a->dlg.focus;
+		dialog_close(&a->dlg);
+		pane_offers_replace_answer(a, id, focus);
+	}
 }
 
 /* O: the offers view on the selected instance (off_enter does the rest). */
@@ -1079,14 +1119,15 @@ static void run_replace(struct app *a, enum action act)
 		 tpl ? " Or edit its template " : " Or rent the same image anyway.",
 		 tpl ? (x->template_name[0] ? x->template_name : x->template_hash_id) : "",
 		 tpl ? " (its image and registry login), then O again." : "");
-	dialog_choice(&a->dlg, DP_REPLACE_IMAGE, x->id, "Replace: its image failed", text,
-		      "Fix the image", tpl ? "Template" : "Same image anyway");
+	dialog_choice(&a->dlg, 0, x->id, "Replace: its image failed", text, "Fix the image",
+		      tpl ? "Template" : "Same image anyway");
+	app_dialog_own(a, replace_answered, NULL);
 	a->dirty |= DIRTY_ALL;
 }
 
 void pane_offers_replace_answer(struct app *a, long id, int focus)
 {
-	const struct instance *x = a->snap ? snapshot_find_instance(a->snap, id) : NULL;
+	const struct instance *x = a->snap ? model_snapshot_find(a->snap, id) : NULL;
 	if (!x) {
 		app_toast(a, ROLE_WARNING, 6, "instance %ld is no longer listed", id);
 		return;
@@ -1105,21 +1146,24 @@ void pane_offers_replace_answer(struct app *a, long id, int focus)
 
 static void off_keys(struct keymap *km, int ctx)
 {
-	enum action c = action_register(&create_def);
-	action_allow(c, ctx);
+	enum action c = keymap_action_register(&create_def);
+	keymap_action_allow(c, ctx);
 	keymap_default(km, ctx, "c", c);
-	enum action t = action_register(&type_def);
-	action_allow(t, ctx);
+	enum action t = keymap_action_register(&type_def);
+	keymap_action_allow(t, ctx);
 	keymap_default(km, ctx, "t", t);
-	enum action d = action_register(&detail_def);
-	action_allow(d, ctx);
+	enum action s = keymap_action_register(&search_def);
+	keymap_action_allow(s, ctx);
+	keymap_default(km, ctx, "s", s);
+	enum action d = keymap_action_register(&detail_def);
+	keymap_action_allow(d, ctx);
 	keymap_default(km, ctx, "Enter", d);
 }
 
 struct off_intent pane_offers_intent(enum action act, const struct off_keyctx *k)
 {
 	struct off_intent in = { OFF_PASS, 0 };
-	if (!action_builtin(act)) /* a registered action: its run handles it */
+	if (!keymap_action_builtin(act)) /* a registered action: its run handles it */
 		return in;
 	if (k->detail) {
 		switch (act) {
@@ -1212,25 +1256,24 @@ static bool off_action(struct app *a, void *st, enum action act)
 	return true;
 }
 
-/* `/`: the query line, pre-filled with the search in force; typing only
- * edits it (nothing is searched per key), Enter runs it. */
-static void off_filter(struct app *a, void *st, const char *text)
+/* Every row's cells (made as rows are drawn otherwise): the filter reads them. */
+static void all_cells(struct off_view *v)
 {
-	(void)a;
+	for (size_t i = 0; i < v->t.nrows && i < v->n; i++)
+		pane_offers_cells(&v->t.rows[i], &v->offers[i], v->fill_disk);
+}
+
+/* `/`: the rows shown, narrowed as it is typed (nothing is sent). */
+static const char *off_filter(struct app *a, void *st, const char *text)
+{
 	struct off_view *v = st;
-	util_strlcpy(v->draft, text, sizeof v->draft);
-}
-
-static const char *off_filter_text(const struct app *a, const void *st)
-{
-	(void)a;
-	const struct off_view *v = st;
-	return v->line;
-}
-
-static void off_filter_enter(struct app *a, void *st, const char *text)
-{
-	run_line(a, st, text);
+	if (!text)
+		return v->t.filter;
+	if (text[0])
+		all_cells(v);
+	table_set_filter(&v->t, text);
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+	return v->t.filter;
 }
 
 /* `:offers QUERY`: run it. */
@@ -1264,7 +1307,7 @@ static void *off_init(struct app *a)
 	pane_offers_line(&v->qc, v->line, sizeof v->line);
 	table_init(&v->t, cols, OC__COUNT, -1); /* the service's order */
 	offers_pace_init(&v->pace, util_mono());
-	v->cu = create_ui_new();
+	v->cu = create_form_ui_new();
 	return v;
 }
 
@@ -1276,8 +1319,8 @@ static void off_fini(struct app *a, void *st)
 	if (v->prefill_req)
 		model_drop_result(a->m, v->prefill_req);
 	free_prefill(v->prefill);
-	create_ui_free(a, v->cu);
-	offers_free(v->offers, v->n);
+	create_form_ui_free(a, v->cu);
+	json_map_offers_free(v->offers, v->n);
 	query_cmd_free(&v->qc);
 	if (v->queued)
 		query_cmd_free(&v->next);
@@ -1306,8 +1349,6 @@ const struct view_ops view_offers = {
 	.action = off_action,
 	.selected_row = off_selected,
 	.filter = off_filter,
-	.filter_text = off_filter_text,
-	.filter_enter = off_filter_enter,
 	.command = off_command,
 	.tab_text = off_tab_text,
 };

@@ -72,7 +72,7 @@ void pane_offers_replace_keys(struct keymap *km, int ctx);
  * its image failed to pull, the form is to fix it (said). */
 void pane_offers_replace(struct app *a, long id, bool fix_image);
 /* UI thread: the answer to O's question on an image that failed to pull
- * (DP_REPLACE_IMAGE): focus 0 fixes the image in the form, 1 opens the
+ * (its dialog's choice): focus 0 fixes the image in the form, 1 opens the
  * templates (an instance from a template) or rents the same image. */
 void pane_offers_replace_answer(struct app *a, long id, int focus);
 

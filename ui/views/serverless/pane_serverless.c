@@ -14,7 +14,7 @@
  * bar lists a change only where it applies).  An endpoint row's fields are
  * laid out together for every endpoint row (aligned), a narrow terminal
  * dropping whole fields by priority, never the stale marker
- * (sv_endpoint_layout).  The pure parts (the rows of the tree, the fields
+ * (sv_tree_endpoint_layout).  The pure parts (the rows of the tree, the fields
  * and their layout, the bar) are in sv_tree.c for the tests. */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
@@ -27,8 +27,9 @@
 #include "api/api_serverless.h"
 #include "app.h"
 #include "draw.h"
+#include "widgets/list.h"
 #include "header.h"
-#include "state/jobs.h"
+#include "poll/jobs.h"
 #include "json/json_map.h"
 #include "state/model.h"
 #include "views/serverless/sv_edit.h"
@@ -56,8 +57,8 @@ struct sv_health {
 struct sv_view {
 	struct sv_row rows[SV_MAX_ROWS];
 	size_t nrows;
-	size_t sel;
-	long sel_key;               /* the selected row's key (kept across rebuilds) */
+	struct list list;           /* over rows: the selection follows sv_tree_row_key */
+	const struct snapshot *snap; /* the one rows were built from (the app holds it) */
 	struct sv_collapsed col;
 	struct sv_health hs[SV_MAX_ENDPOINTS];
 	size_t nhs;
@@ -94,8 +95,8 @@ static void *map_names(const json_t *root, struct api_error *e)
 	}
 	struct sv_names *t = xcalloc(1, sizeof *t);
 	for (size_t i = 0; i < n; i++)
-		sv_names_put(t, v[i].hash_id, v[i].name);
-	templates_free(v, n);
+		sv_tree_names_put(t, v[i].hash_id, v[i].name);
+	json_map_templates_free(v, n);
 	return t;
 }
 
@@ -108,9 +109,9 @@ static void ask_names(struct app *a, struct sv_view *v)
 	json_t *in = json_array();
 	for (size_t i = 0; i < s->nworkergroups; i++) {
 		const char *h = s->workergroups[i].template_hash;
-		if (!h || !*h || sv_names_get(&v->names, h))
+		if (!h || !*h || sv_tree_names_get(&v->names, h))
 			continue;
-		sv_names_put(&v->names, h, ""); /* asked */
+		sv_tree_names_put(&v->names, h, ""); /* asked */
 		json_array_append_new(in, json_string(h));
 	}
 	if (!json_array_size(in)) {
@@ -134,10 +135,10 @@ static void take_names(struct app *a, struct sv_view *v)
 	if (r.outcome == CALL_OK && r.value) {
 		const struct sv_names *t = r.value;
 		for (size_t i = 0; i < t->n; i++)
-			sv_names_put(&v->names, t->hash[i], t->name[i]);
+			sv_tree_names_put(&v->names, t->hash[i], t->name[i]);
 		a->dirty |= DIRTY_BODY;
 	}
-	call_result_free(&r);
+	model_call_result_free(&r);
 }
 
 static struct sv_health *health_of(struct sv_view *v, long id)
@@ -221,25 +222,58 @@ static void take_health(struct app *a, struct sv_view *v)
 			/* a failure keeps the last health shown (a 429 never blanks) */
 			util_strlcpy(h->err, r.err.msg[0] ? r.err.msg : "failed", sizeof h->err);
 		}
-		call_result_free(&r);
+		model_call_result_free(&r);
 		a->dirty |= DIRTY_BODY | DIRTY_HEADER;
 	}
 }
 
+/* A row's text for `/`: an endpoint's name and state, a workergroup's line. */
+static void sv_text(const void *ctx, size_t i, char *buf, size_t n)
+{
+	const struct sv_view *v = ctx;
+	const struct sv_row *row = &v->rows[i];
+	const struct snapshot *s = v->snap;
+	switch (row->kind) {
+	case SVR_ENDPOINT: {
+		const struct endpoint *e = &s->endpoints[row->idx];
+		snprintf(buf, n, "%ld %s %s", e->id, e->endpoint_name ? e->endpoint_name : "",
+			 e->endpoint_state ? e->endpoint_state : "");
+		break;
+	}
+	case SVR_ORPHANS: sv_tree_orphans_text(row->idx, !row->collapsed, true, buf, n); break;
+	case SVR_WORKERGROUP: {
+		const struct workergroup *g = &s->workergroups[row->idx];
+		sv_tree_workergroup_text(g, sv_tree_names_of(&v->names, g->template_hash, s->instances,
+						   s->ninstances),
+				    row->last, row->orphan, true, buf, n);
+		break;
+	}
+	}
+}
+
+static long sv_id(const void *ctx, size_t i)
+{
+	const struct sv_view *v = ctx;
+	return sv_tree_row_key(&v->rows[i]);
+}
+
+static const struct list_ops sv_list_ops = { sv_text, NULL, NULL, sv_id };
+
 static void rebuild(struct app *a, struct sv_view *v)
 {
 	const struct snapshot *s = a->snap;
+	v->snap = s;
 	v->nrows = s ? sv_tree_rows(s->endpoints, s->nendpoints, s->workergroups, s->nworkergroups,
 				    &v->col, v->rows, SV_MAX_ROWS)
 		     : 0;
-	for (size_t i = 0; i < v->nrows; i++)
-		if (sv_row_key(&v->rows[i]) == v->sel_key) {
-			v->sel = i;
-			return;
-		}
-	if (v->sel >= v->nrows)
-		v->sel = v->nrows ? v->nrows - 1 : 0;
-	v->sel_key = v->nrows ? sv_row_key(&v->rows[v->sel]) : 0;
+	list_set_count(&v->list, v->nrows); /* the selection stays on its row's key */
+}
+
+/* The selected row, NULL: none. */
+static const struct sv_row *sv_sel(const struct sv_view *v)
+{
+	size_t i = list_selected(&v->list);
+	return i != LIST_NONE ? &v->rows[i] : NULL;
 }
 
 static void sv_snapshot(struct app *a, void *st, bool rows)
@@ -295,7 +329,7 @@ static void freshness(const struct snapshot *s, char *buf, size_t n)
 		snprintf(buf, n, "loading...");
 }
 
-/* The row of endpoint e as sv_endpoint_cells wants it: its health, stale
+/* The row of endpoint e as sv_tree_endpoint_cells wants it: its health, stale
  * when the last fetch failed or no answer came for three rounds (429 waits). */
 static void endpoint_cells(struct sv_view *v, const struct endpoint *e, bool open, double now,
 			   struct sv_ep_cells *out)
@@ -314,7 +348,7 @@ static void endpoint_cells(struct sv_view *v, const struct endpoint *e, bool ope
 		eh.err = h->err;
 		break;
 	}
-	sv_endpoint_cells(e, &eh, open, draw_ascii(), out);
+	sv_tree_endpoint_cells(e, &eh, open, draw_ascii(), out);
 }
 
 /* Draw an endpoint row: each field of the layout w in its colour. */
@@ -327,7 +361,7 @@ static void draw_endpoint(struct sv_view *v, const struct endpoint *e, const str
 	bool stale = c->cell[SVE_STALE][0] != '\0';
 	enum role health = h && h->flag != WF_NONE ? ROLE_FAILED : stale ? ROLE_WARNING : ROLE_OK;
 	for (int f = 0; f < SVE__COUNT; f++) {
-		int x = sv_endpoint_field_x(w, f);
+		int x = sv_tree_endpoint_field_x(w, f);
 		if (x < 0 || x + 1 >= r->w)
 			continue;
 		enum role role = ROLE_NORMAL;
@@ -341,6 +375,48 @@ static void draw_endpoint(struct sv_view *v, const struct endpoint *e, const str
 		}
 		int maxw = w[f] < r->w - 1 - x ? w[f] : r->w - 1 - x;
 		draw_text(y, r->x + 1 + x, maxw, c->cell[f], sel ? base : theme_attr(role));
+	}
+}
+
+struct sv_draw_ctx {
+	struct sv_view *v;
+	const struct snapshot *s;
+	const struct sv_ep_cells *cells;
+	const int *w;
+	const struct rect *r;
+};
+
+static void sv_row_draw(void *dctx, size_t i, bool sel, int y)
+{
+	const struct sv_draw_ctx *d = dctx;
+	const struct rect *r = d->r;
+	if (i == LIST_NONE) {
+		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
+		return;
+	}
+	const struct sv_row *row = &d->v->rows[i];
+	const struct snapshot *s = d->s;
+	unsigned long base = theme_attr(sel ? ROLE_SELECTION : ROLE_NORMAL);
+	char line[700];
+	switch (row->kind) {
+	case SVR_ENDPOINT:
+		draw_endpoint(d->v, &s->endpoints[row->idx], &d->cells[row->idx], d->w, y, r, sel);
+		break;
+	case SVR_ORPHANS: /* a group of its own, apart from the last endpoint */
+		draw_fill(y, r->x, r->w, base);
+		sv_tree_orphans_text(row->idx, !row->collapsed, draw_ascii(), line, sizeof line);
+		draw_text(y, r->x + 1, r->w - 1, line, sel ? base : theme_attr(ROLE_WARNING));
+		break;
+	case SVR_WORKERGROUP: {
+		draw_fill(y, r->x, r->w, base);
+		const struct workergroup *g = &s->workergroups[row->idx];
+		sv_tree_workergroup_text(g,
+				    sv_tree_names_of(&d->v->names, g->template_hash, s->instances,
+						s->ninstances),
+				    row->last, row->orphan, draw_ascii(), line, sizeof line);
+		draw_text(y, r->x + 1, r->w - 1, line, base);
+		break;
+	}
 	}
 }
 
@@ -362,8 +438,6 @@ static void sv_draw(struct app *a, void *st, const struct rect *r)
 			snprintf(b, sizeof b, "! %s", v->hs[i].flag_text);
 			draw_text(y++, r->x + 1, r->w - 1, b, theme_attr(ROLE_FAILED));
 		}
-	int h = end - y;
-	size_t top = h > 0 && v->sel >= (size_t)h ? v->sel - (size_t)h + 1 : 0;
 	/* the endpoint rows' fields, laid out once for all of them (aligned) */
 	size_t ne = s ? s->nendpoints : 0;
 	struct sv_ep_cells *cells = ne ? xcalloc(ne, sizeof *cells) : NULL;
@@ -373,36 +447,10 @@ static void sv_draw(struct app *a, void *st, const struct rect *r)
 			endpoint_cells(v, &s->endpoints[v->rows[i].idx], !v->rows[i].collapsed, now,
 				       &cells[v->rows[i].idx]);
 	int w[SVE__COUNT];
-	sv_endpoint_layout(cells, ne, r->w - 1, w);
-	for (size_t i = top; i < v->nrows && y < end; i++, y++) {
-		const struct sv_row *row = &v->rows[i];
-		bool sel = i == v->sel;
-		unsigned long base = theme_attr(sel ? ROLE_SELECTION : ROLE_NORMAL);
-		char line[700];
-		switch (row->kind) {
-		case SVR_ENDPOINT:
-			draw_endpoint(v, &s->endpoints[row->idx], &cells[row->idx], w, y, r, sel);
-			break;
-		case SVR_ORPHANS: /* a group of its own, apart from the last endpoint */
-			draw_fill(y, r->x, r->w, base);
-			sv_orphans_text(row->idx, !row->collapsed, draw_ascii(), line, sizeof line);
-			draw_text(y, r->x + 1, r->w - 1, line, sel ? base : theme_attr(ROLE_WARNING));
-			break;
-		case SVR_WORKERGROUP: {
-			draw_fill(y, r->x, r->w, base);
-			const struct workergroup *g = &s->workergroups[row->idx];
-			sv_workergroup_text(g,
-					    sv_names_of(&v->names, g->template_hash, s->instances,
-							s->ninstances),
-					    row->last, row->orphan, draw_ascii(), line, sizeof line);
-			draw_text(y, r->x + 1, r->w - 1, line, base);
-			break;
-		}
-		}
-	}
+	sv_tree_endpoint_layout(cells, ne, r->w - 1, w);
+	struct sv_draw_ctx d = { v, s, cells, w, r };
+	list_draw(&v->list, y, end - y, sv_row_draw, &d);
 	free(cells);
-	for (; y < end; y++)
-		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
 	if (!v->nrows && r->h > 1)
 		draw_text(r->y + 1, r->x + 1, r->w - 1,
 			  s && s->fresh[SRC_ENDPOINTS].last_ok > 0 ? "no endpoints"
@@ -413,15 +461,19 @@ static void sv_draw(struct app *a, void *st, const struct rect *r)
 /* Open or close the endpoint of the selected row (toggle: -1; 0 close; 1 open). */
 static void fold(struct app *a, struct sv_view *v, int how)
 {
-	if (!v->nrows)
+	const struct sv_row *row = sv_sel(v);
+	if (!row)
 		return;
-	long id = sv_row_group(&v->rows[v->sel]);
-	bool closed = sv_collapsed_has(&v->col, id);
+	long id = sv_tree_row_group(row);
+	bool closed = sv_tree_collapsed_has(&v->col, id);
 	bool close = how < 0 ? !closed : how == 0;
-	sv_collapsed_set(&v->col, id, close);
-	v->sel_key = sv_row_key(id == SV_ORPHANS_GROUP ? &(struct sv_row){ .kind = SVR_ORPHANS }
-						       : &(struct sv_row){ .kind = SVR_ENDPOINT, .id = id });
+	sv_tree_collapsed_set(&v->col, id, close);
 	rebuild(a, v);
+	long key = sv_tree_row_key(id == SV_ORPHANS_GROUP ? &(struct sv_row){ .kind = SVR_ORPHANS }
+						     : &(struct sv_row){ .kind = SVR_ENDPOINT, .id = id });
+	for (size_t i = 0; i < v->nrows; i++) /* on the group's heading */
+		if (sv_tree_row_key(&v->rows[i]) == key)
+			list_select(&v->list, i);
 	a->dirty |= DIRTY_BODY;
 }
 
@@ -429,12 +481,12 @@ static void fold(struct app *a, struct sv_view *v, int how)
  * endpoint to add a workergroup to or to suspend. */
 static const char *why_not_add(const void *row, char *buf, size_t n)
 {
-	return sv_orphan_refusal(row, "add a workergroup to", buf, n);
+	return sv_tree_orphan_refusal(row, "add a workergroup to", buf, n);
 }
 
 static const char *why_not_suspend(const void *row, char *buf, size_t n)
 {
-	return sv_orphan_refusal(row, "suspend", buf, n);
+	return sv_tree_orphan_refusal(row, "suspend", buf, n);
 }
 
 /* e and d act on a row of the tree, not on the orphans' heading. */
@@ -492,9 +544,8 @@ static const struct action_row sv_rows[SR__COUNT] = {
 static bool sv_action(struct app *a, void *st, enum action act)
 {
 	struct sv_view *v = st;
-	size_t page = a->lay.body.h > 3 ? (size_t)a->lay.body.h - 3 : 1;
-	const struct sv_row *row = v->nrows ? &v->rows[v->sel] : NULL;
-	switch (action_row_of(sv_rows, SR__COUNT, act)) {
+	const struct sv_row *row = sv_sel(v);
+	switch (keymap_action_row_of(sv_rows, SR__COUNT, act)) {
 	case SR_TOGGLE:
 		if (row && row->kind == SVR_WORKERGROUP)
 			view_open(a, "workergroup", row->id);
@@ -513,26 +564,14 @@ static bool sv_action(struct app *a, void *st, enum action act)
 	case SR_SUSPEND: sv_edit_open(a, v->ed, SV_OP_SUSPEND, row); return true;
 	default: break; /* not a row of the table */
 	}
-	if (!action_builtin(act)) /* another registered action: its run handles it */
-		return false;
-	switch (act) {
-	case ACT_UP: if (v->sel) v->sel--; break;
-	case ACT_DOWN: if (v->sel + 1 < v->nrows) v->sel++; break;
-	case ACT_PAGE_UP: v->sel = v->sel > page ? v->sel - page : 0; break;
-	case ACT_PAGE_DOWN:
-		v->sel = v->sel + page < v->nrows ? v->sel + page : (v->nrows ? v->nrows - 1 : 0);
-		break;
-	case ACT_TOP: v->sel = 0; break;
-	case ACT_BOTTOM: v->sel = v->nrows ? v->nrows - 1 : 0; break;
-	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
-	case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
-	case ACT_NEXT_VIEW: case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT:
-	case ACT_SORT_INVERT:
-		return false;
-	}
-	v->sel_key = v->nrows ? sv_row_key(&v->rows[v->sel]) : 0;
-	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
-	return true;
+	return false; /* another registered action's run, or a move (the list's) */
+}
+
+static struct list *sv_list(struct app *a, void *st)
+{
+	(void)a;
+	struct sv_view *v = st;
+	return &v->list;
 }
 
 static bool sv_modal_key(struct app *a, void *st, int key)
@@ -548,8 +587,7 @@ static bool sv_modal_draw(struct app *a, void *st)
 static const void *sv_selected(const struct app *a, const void *st)
 {
 	(void)a;
-	const struct sv_view *v = st;
-	return v->nrows ? &v->rows[v->sel] : NULL;
+	return sv_sel(st);
 }
 
 static void sv_tab(const struct app *a, const void *st, char *buf, size_t n)
@@ -571,6 +609,7 @@ static void *sv_init(struct app *a)
 	struct sv_view *v = xcalloc(1, sizeof *v);
 	v->memo = workers_memo_new();
 	v->ed = sv_edit_new();
+	list_init(&v->list, &sv_list_ops, v, false);
 	return v;
 }
 
@@ -584,6 +623,7 @@ static void sv_fini(struct app *a, void *st)
 		model_drop_result(a->m, v->tpl_req);
 	workers_memo_free(v->memo);
 	sv_edit_free(a, v->ed);
+	list_free(&v->list);
 	free(v);
 }
 
@@ -595,7 +635,7 @@ const char *pane_serverless_template(const struct app *a, const char *hash)
 	if (i < 0 || !a->snap)
 		return NULL;
 	const struct sv_view *v = a->views[i].st;
-	return sv_names_of(&v->names, hash, a->snap->instances, a->snap->ninstances);
+	return sv_tree_names_of(&v->names, hash, a->snap->instances, a->snap->ninstances);
 }
 
 const struct view_ops view_serverless = {
@@ -614,6 +654,7 @@ const struct view_ops view_serverless = {
 	.on_snapshot = sv_snapshot,
 	.draw = sv_draw,
 	.action = sv_action,
+	.list = sv_list,
 	.selected_row = sv_selected,
 	.tab_text = sv_tab,
 	.modal_key = sv_modal_key,

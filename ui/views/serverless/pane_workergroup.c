@@ -1,6 +1,6 @@
 /* pane_workergroup.c: the workergroup detail overlay, opened with Enter on
  * a workergroup row of the serverless view: every field of the workergroup
- * (sv_workergroup_lines; its api_key is never kept and shows as <hidden>).
+ * (sv_tree_workergroup_lines; its api_key is never kept and shows as <hidden>).
  * Follows the snapshot; scrolls; q or Esc returns to the tree. */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
@@ -9,6 +9,7 @@
 
 #include "app.h"
 #include "draw.h"
+#include "widgets/list.h"
 #include "views/serverless/sv_tree.h"
 #include "theme.h"
 #include "base/util.h"
@@ -18,8 +19,18 @@
 
 struct wg_view {
 	long id;
-	size_t scroll;
+	struct sv_line lines[WG_LINES]; /* built again when drawn */
+	size_t n;
+	struct list list; /* a pager over lines */
 };
+
+static void wg_text(const void *ctx, size_t i, char *buf, size_t n)
+{
+	const struct wg_view *v = ctx;
+	snprintf(buf, n, "%s %s", v->lines[i].key, v->lines[i].value);
+}
+
+static const struct list_ops wg_list_ops = { wg_text, NULL, NULL, NULL };
 
 static const struct workergroup *find(const struct app *a, long id)
 {
@@ -29,6 +40,23 @@ static const struct workergroup *find(const struct app *a, long id)
 	return NULL;
 }
 
+struct wg_draw_ctx {
+	const struct wg_view *v;
+	const struct rect *r;
+};
+
+static void wg_line(void *dctx, size_t i, bool sel, int y)
+{
+	(void)sel;
+	const struct wg_draw_ctx *d = dctx;
+	const struct rect *r = d->r;
+	draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
+	if (i == LIST_NONE)
+		return;
+	draw_cell(y, r->x + 1, 16, d->v->lines[i].key, false, theme_attr(ROLE_DIM));
+	draw_text(y, r->x + 18, r->w - 18, d->v->lines[i].value, theme_attr(ROLE_NORMAL));
+}
+
 static void wg_draw(struct app *a, void *st, const struct rect *r)
 {
 	struct wg_view *v = st;
@@ -36,54 +64,38 @@ static void wg_draw(struct app *a, void *st, const struct rect *r)
 	char title[96];
 	snprintf(title, sizeof title, " Workergroup %ld  (q: back)", v->id);
 	draw_cell(r->y, r->x, r->w, title, false, theme_attr(ROLE_COLHEAD));
-	int y = r->y + 1, end = r->y + r->h;
-	struct sv_line lines[WG_LINES];
-	size_t n = g ? sv_workergroup_lines(g, pane_serverless_template(a, g->template_hash),
-					    lines, WG_LINES)
-		     : 0;
-	if (v->scroll >= n)
-		v->scroll = n ? n - 1 : 0;
-	for (size_t i = v->scroll; i < n && y < end; i++, y++) {
-		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
-		draw_cell(y, r->x + 1, 16, lines[i].key, false, theme_attr(ROLE_DIM));
-		draw_text(y, r->x + 18, r->w - 18, lines[i].value, theme_attr(ROLE_NORMAL));
-	}
-	for (; y < end; y++)
-		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
+	v->n = g ? sv_tree_workergroup_lines(g, pane_serverless_template(a, g->template_hash), v->lines,
+					WG_LINES)
+		 : 0;
+	list_set_count(&v->list, v->n);
+	struct wg_draw_ctx d = { v, r };
+	list_draw(&v->list, r->y + 1, r->h - 1, wg_line, &d);
 	if (!g && r->h > 1)
 		draw_text(r->y + 1, r->x + 1, r->w - 1, "this workergroup is gone",
 			  theme_attr(ROLE_WARNING));
 }
 
-static bool wg_action(struct app *a, void *st, enum action act)
+static struct list *wg_list(struct app *a, void *st)
 {
+	(void)a;
 	struct wg_view *v = st;
-	if (!action_builtin(act)) /* a registered action: its run handles it */
-		return false;
-	switch (act) {
-	case ACT_UP: case ACT_PAGE_UP: case ACT_TOP: v->scroll = 0; break;
-	case ACT_DOWN: v->scroll++; break;
-	case ACT_PAGE_DOWN: case ACT_BOTTOM: v->scroll += WG_LINES; break;
-	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
-	case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
-	case ACT_NEXT_VIEW: case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT:
-	case ACT_SORT_INVERT:
-		return false;
-	}
-	a->dirty |= DIRTY_BODY;
-	return true;
+	return &v->list;
 }
 
 static void *wg_init(struct app *a)
 {
 	(void)a;
-	return xcalloc(1, sizeof(struct wg_view));
+	struct wg_view *v = xcalloc(1, sizeof *v);
+	list_init(&v->list, &wg_list_ops, v, true);
+	return v;
 }
 
 static void wg_fini(struct app *a, void *st)
 {
 	(void)a;
-	free(st);
+	struct wg_view *v = st;
+	list_free(&v->list);
+	free(v);
 }
 
 static void wg_enter(struct app *a, void *st, long id)
@@ -91,7 +103,7 @@ static void wg_enter(struct app *a, void *st, long id)
 	(void)a;
 	struct wg_view *v = st;
 	v->id = id;
-	v->scroll = 0;
+	list_set_filter(&v->list, ""); /* the top, unfiltered */
 }
 
 static void wg_snapshot(struct app *a, void *st, bool rows)
@@ -113,5 +125,5 @@ const struct view_ops view_workergroup = {
 	.enter = wg_enter,
 	.on_snapshot = wg_snapshot,
 	.draw = wg_draw,
-	.action = wg_action,
+	.list = wg_list,
 };

@@ -23,8 +23,9 @@
 #include "api/api_serverless.h"
 #include "app.h"
 #include "widgets/dialog.h"
-#include "state/jobs.h"
-#include "net/poller.h"
+#include "widgets/modal_call.h"
+#include "poll/jobs.h"
+#include "poll/poller.h"
 #include "rules/svfields.h"
 #include "theme.h"
 #include "views/templates/tpl_picker.h"
@@ -51,7 +52,7 @@ struct sv_edit {
 	long endpoint_id;           /* ED_WG_CREATE: on this endpoint */
 	char endpoint_name[96];
 	bool suspend;               /* ED_EP_SUSPEND: suspend (else resume) */
-	int action_id;              /* the call awaited, 0: none */
+	struct modal_call call;     /* the call awaited */
 	int lost_before;            /* the form's send: lost_count over the lists it went on */
 	struct tpl_picker pick;     /* ED_WG_CREATE: Enter on template_hash picks one */
 };
@@ -63,16 +64,14 @@ struct sv_edit *sv_edit_new(void)
 
 static void modal_close(struct app *a, struct sv_edit *ed)
 {
-	if (ed->action_id)
-		model_drop_result(a->m, ed->action_id);
-	ed->action_id = 0;
+	modal_call_drop(&ed->call, a->m);
 	form_free(&ed->fm);
 	dialog_close(&ed->dlg);
 	tpl_picker_close(&ed->pick);
 	if (ed->have_ep)
-		endpoint_clear(&ed->ep);
+		model_endpoint_clear(&ed->ep);
 	if (ed->have_wg)
-		workergroup_clear(&ed->wg);
+		model_workergroup_clear(&ed->wg);
 	ed->have_ep = ed->have_wg = false;
 	ed->modal = ED_NONE;
 	a->dirty |= DIRTY_ALL;
@@ -111,7 +110,7 @@ static bool take_ep(struct app *a, struct sv_edit *ed, const struct sv_row *row)
 		app_toast(a, ROLE_WARNING, 6, "no endpoint selected");
 		return false;
 	}
-	svf_endpoint_copy(&ed->ep, e);
+	svfields_endpoint_copy(&ed->ep, e);
 	ed->have_ep = true;
 	return true;
 }
@@ -122,7 +121,7 @@ static bool take_wg(struct app *a, struct sv_edit *ed, const struct sv_row *row)
 		row && row->kind == SVR_WORKERGROUP ? find_wg(a, row->id) : NULL;
 	if (!g)
 		return false;
-	svf_workergroup_copy(&ed->wg, g);
+	svfields_workergroup_copy(&ed->wg, g);
 	ed->have_wg = true;
 	return true;
 }
@@ -134,7 +133,7 @@ void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct
 	char text[600];
 	switch (op) {
 	case SV_OP_EP_CREATE:
-		sv_form_endpoint(&ed->fm, NULL);
+		sv_forms_endpoint(&ed->fm, NULL);
 		ed->modal = ED_EP_CREATE;
 		break;
 	case SV_OP_WG_CREATE:
@@ -145,7 +144,7 @@ void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct
 			     sizeof ed->endpoint_name);
 		/* on a workergroup row: start from a copy of it */
 		take_wg(a, ed, row);
-		sv_form_workergroup(&ed->fm, ed->have_wg ? &ed->wg : NULL, true, ed->endpoint_id,
+		sv_forms_workergroup(&ed->fm, ed->have_wg ? &ed->wg : NULL, true, ed->endpoint_id,
 				    ed->endpoint_name);
 		ed->modal = ED_WG_CREATE;
 		break;
@@ -153,7 +152,7 @@ void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct
 		if (row && row->kind == SVR_WORKERGROUP) {
 			if (!take_wg(a, ed, row))
 				return;
-			sv_form_workergroup(&ed->fm, &ed->wg, false, ed->wg.endpoint_id,
+			sv_forms_workergroup(&ed->fm, &ed->wg, false, ed->wg.endpoint_id,
 					    ed->wg.endpoint_name);
 			if (row->orphan) {
 				snprintf(text, sizeof text, "Orphaned workergroup %ld: its endpoint %ld "
@@ -165,7 +164,7 @@ void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct
 		} else {
 			if (!take_ep(a, ed, row))
 				return;
-			sv_form_endpoint(&ed->fm, &ed->ep);
+			sv_forms_endpoint(&ed->fm, &ed->ep);
 			ed->modal = ED_EP_EDIT;
 		}
 		break;
@@ -174,9 +173,9 @@ void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct
 			if (!take_wg(a, ed, row))
 				return;
 			if (row->orphan)
-				sv_delete_orphan_text(&ed->wg, text, sizeof text);
+				sv_tree_delete_orphan_text(&ed->wg, text, sizeof text);
 			else
-				sv_delete_workergroup_text(&ed->wg, text, sizeof text);
+				sv_forms_delete_workergroup_text(&ed->wg, text, sizeof text);
 			dialog_confirm(&ed->dlg, 0, ed->wg.id,
 				       row->orphan ? "Delete orphaned workergroup" : "Delete workergroup",
 				       text, "Delete");
@@ -184,7 +183,7 @@ void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct
 		} else {
 			if (!take_ep(a, ed, row))
 				return;
-			sv_delete_endpoint_text(&ed->ep, a->snap->workergroups, a->snap->nworkergroups,
+			sv_forms_delete_endpoint_text(&ed->ep, a->snap->workergroups, a->snap->nworkergroups,
 						text, sizeof text);
 			dialog_confirm(&ed->dlg, 0, ed->ep.id, "Delete endpoint", text, "Delete");
 			ed->modal = ED_EP_DELETE;
@@ -193,8 +192,8 @@ void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct
 	case SV_OP_SUSPEND:
 		if (!take_ep(a, ed, row))
 			return;
-		ed->suspend = sv_endpoint_suspendable(&ed->ep);
-		sv_suspend_text(&ed->ep, ed->suspend, text, sizeof text);
+		ed->suspend = sv_forms_endpoint_suspendable(&ed->ep);
+		sv_forms_suspend_text(&ed->ep, ed->suspend, text, sizeof text);
 		dialog_confirm(&ed->dlg, 0, ed->ep.id, ed->suspend ? "Suspend endpoint" : "Resume endpoint",
 			       text, ed->suspend ? "Suspend" : "Resume");
 		ed->modal = ED_EP_SUSPEND;
@@ -203,21 +202,15 @@ void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct
 	a->dirty |= DIRTY_ALL;
 }
 
-/* Queue call c as an at-most-once action; false with the reason in err. */
+/* Queue call as an at-most-once action for the open form (else the
+ * dialog): it waits; false with the reason in it. */
 static bool send_action(struct app *a, struct sv_edit *ed, struct api_call call, const char *what,
-		 char *err, size_t n)
+			bool form)
 {
-	struct job_call c = { .call = call, .action = true };
+	struct job_call c = { .call = call };
 	util_strlcpy(c.what, what, sizeof c.what);
-	int id = 0, rc = a->jobs ? jobs_call(a->jobs, &c, &id) : JOBS_EINVAL;
-	if (!a->jobs)
-		api_call_free(&c.call);
-	if (rc != JOBS_OK) {
-		util_strlcpy(err, jobs_strerror(rc), n);
-		return false;
-	}
-	ed->action_id = id;
-	return true;
+	return modal_call_send(&ed->call, a->jobs, &c, form ? &ed->fm : NULL,
+			       form ? NULL : &ed->dlg) == JOBS_OK;
 }
 
 static bool is_form(enum ed_modal m)
@@ -250,7 +243,7 @@ static int count_ep(const struct snapshot *s, long id, const char *state)
 			continue;
 		if (!state)
 			c++;
-		else if (!strcmp(state, "active") ? sv_endpoint_suspendable(e)
+		else if (!strcmp(state, "active") ? sv_forms_endpoint_suspendable(e)
 						  : e->endpoint_state && !strcmp(e->endpoint_state, state))
 			c++;
 	}
@@ -266,13 +259,13 @@ static int lost_count(const struct app *a, const struct sv_edit *ed)
 	if (!s)
 		return -1;
 	switch (ed->modal) {
-	case ED_EP_CREATE: return sv_form_endpoint_count(&ed->fm, NULL, s->endpoints, s->nendpoints);
-	case ED_EP_EDIT: return sv_form_endpoint_count(&ed->fm, &ed->ep, s->endpoints, s->nendpoints);
+	case ED_EP_CREATE: return sv_forms_endpoint_count(&ed->fm, NULL, s->endpoints, s->nendpoints);
+	case ED_EP_EDIT: return sv_forms_endpoint_count(&ed->fm, &ed->ep, s->endpoints, s->nendpoints);
 	case ED_WG_CREATE:
-		return sv_form_workergroup_count(&ed->fm, NULL, ed->endpoint_id, s->workergroups,
+		return sv_forms_workergroup_count(&ed->fm, NULL, ed->endpoint_id, s->workergroups,
 						 s->nworkergroups);
 	case ED_WG_EDIT:
-		return sv_form_workergroup_count(&ed->fm, &ed->wg, 0, s->workergroups,
+		return sv_forms_workergroup_count(&ed->fm, &ed->wg, 0, s->workergroups,
 						 s->nworkergroups);
 	case ED_EP_DELETE: return count_ep(s, ed->ep.id, NULL);
 	case ED_WG_DELETE: {
@@ -401,20 +394,20 @@ static void submit_form(struct app *a, struct sv_edit *ed)
 	char what[64];
 	switch (ed->modal) {
 	case ED_EP_CREATE:
-		ok = sv_form_endpoint_call(a->cfg, &ed->fm, NULL, &call);
+		ok = sv_forms_endpoint_call(a->cfg, &ed->fm, NULL, &call);
 		snprintf(what, sizeof what, "create endpoint %.40s", form_value(&ed->fm, "endpoint_name"));
 		break;
 	case ED_EP_EDIT:
-		ok = sv_form_endpoint_call(a->cfg, &ed->fm, &ed->ep, &call);
+		ok = sv_forms_endpoint_call(a->cfg, &ed->fm, &ed->ep, &call);
 		snprintf(what, sizeof what, "edit endpoint %ld", ed->ep.id);
 		break;
 	case ED_WG_CREATE:
-		ok = sv_form_workergroup_call(a->cfg, &ed->fm, NULL, ed->endpoint_id,
+		ok = sv_forms_workergroup_call(a->cfg, &ed->fm, NULL, ed->endpoint_id,
 					      ed->endpoint_name, &call);
 		snprintf(what, sizeof what, "create workergroup on %.40s", ed->endpoint_name);
 		break;
 	case ED_WG_EDIT:
-		ok = sv_form_workergroup_call(a->cfg, &ed->fm, &ed->wg, 0, NULL, &call);
+		ok = sv_forms_workergroup_call(a->cfg, &ed->fm, &ed->wg, 0, NULL, &call);
 		snprintf(what, sizeof what, "edit workergroup %ld", ed->wg.id);
 		break;
 	case ED_NONE:
@@ -425,12 +418,8 @@ static void submit_form(struct app *a, struct sv_edit *ed)
 	}
 	if (!ok)
 		return;
-	char err[200];
-	if (!send_action(a, ed, call, what, err, sizeof err)) {
-		form_set_answer(&ed->fm, NULL, err);
+	if (!send_action(a, ed, call, what, true))
 		return;
-	}
-	ed->fm.waiting = true;
 	ed->fm.answer[0] = '\0';
 	/* what the lists hold of it now: a lost answer's re-read is compared
 	 * with this (an edit that changes nothing the list shows: not known) */
@@ -464,9 +453,8 @@ static void submit_dialog(struct app *a, struct sv_edit *ed)
 	case ED_WG_EDIT:
 		return;
 	}
-	if (!send_action(a, ed, call, what, ed->dlg.error, sizeof ed->dlg.error))
+	if (!send_action(a, ed, call, what, false))
 		return;
-	ed->dlg.waiting = true;
 	ed->dlg.error[0] = '\0';
 	ed->lost_before = lost_count(a, ed); /* a lost answer's re-read is compared with it */
 }
@@ -564,9 +552,8 @@ void sv_edit_snapshot(struct app *a, struct sv_edit *ed)
 		a->dirty |= DIRTY_ALL;
 	if (ed)
 		lost_reread(a, ed);
-	if (!ed || !ed->action_id || !model_take_result(a->m, ed->action_id, &r))
+	if (!ed || !modal_call_take(&ed->call, a->m, &r))
 		return;
-	ed->action_id = 0;
 	char msg[400];
 	if (r.outcome == CALL_UNKNOWN) {
 		/* never sent again from this form or dialog: locked until the lists are read */
@@ -579,15 +566,9 @@ void sv_edit_snapshot(struct app *a, struct sv_edit *ed)
 		char why[300];
 		apierr_format(&r.err, why, sizeof why);
 		snprintf(msg, sizeof msg, "%s", why);
-		if (is_form(ed->modal)) {
-			ed->fm.waiting = false;
-			form_set_answer(&ed->fm, NULL, msg);
-		} else {
-			ed->dlg.waiting = false;
-			util_strlcpy(ed->dlg.error, msg, sizeof ed->dlg.error);
-		}
+		modal_call_refused(is_form(ed->modal) ? &ed->fm : NULL, &ed->dlg, msg);
 	}
-	call_result_free(&r);
+	model_call_result_free(&r);
 	/* a success, a refusal or an unknown outcome: read the lists again */
 	if (a->poller)
 		poller_refresh_now(a->poller);

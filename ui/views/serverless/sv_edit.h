@@ -34,21 +34,21 @@ struct config;
 
 /* The endpoint form: create (e NULL: the create fields with their defaults)
  * or edit (the edit fields holding e's values). */
-void sv_form_endpoint(struct form *fm, const struct endpoint *e);
+void sv_forms_endpoint(struct form *fm, const struct endpoint *e);
 /* The workergroup form: create on endpoint (endpoint_id, name), starting
  * from g's values when g is not NULL (a copy of a workergroup), else the
  * defaults; or edit g (create false). */
-void sv_form_workergroup(struct form *fm, const struct workergroup *g, bool create,
+void sv_forms_workergroup(struct form *fm, const struct workergroup *g, bool create,
 			 long endpoint_id, const char *endpoint_name);
 
 /* The request of a submitted endpoint form: old NULL creates, else PUTs
  * the fields changed from old.  False with the reason set in the form
  * (form_set_answer: on the field to blame) when a value is invalid or
  * nothing changed; *out is then empty. */
-bool sv_form_endpoint_call(const struct config *c, struct form *fm, const struct endpoint *old,
+bool sv_forms_endpoint_call(const struct config *c, struct form *fm, const struct endpoint *old,
 			   struct api_call *out);
 /* The same for a workergroup: create on endpoint_id when old is NULL. */
-bool sv_form_workergroup_call(const struct config *c, struct form *fm,
+bool sv_forms_workergroup_call(const struct config *c, struct form *fm,
 			      const struct workergroup *old, long endpoint_id,
 			      const char *endpoint_name, struct api_call *out);
 
@@ -57,20 +57,20 @@ bool sv_form_workergroup_call(const struct config *c, struct form *fm,
  * the form's endpoint_name; the workergroups of endpoint_id.  Edit: 1 when
  * record old->id is in the list holding every value of the form (each read
  * as svfields reads it), else 0. */
-int sv_form_endpoint_count(const struct form *fm, const struct endpoint *old,
+int sv_forms_endpoint_count(const struct form *fm, const struct endpoint *old,
 			   const struct endpoint *v, size_t n);
-int sv_form_workergroup_count(const struct form *fm, const struct workergroup *old,
+int sv_forms_workergroup_count(const struct form *fm, const struct workergroup *old,
 			      long endpoint_id, const struct workergroup *v, size_t n);
 
 /* The confirmation of an endpoint's delete, naming it and its workergroups
  * (those of g[0..ng) with its id), into buf. */
-char *sv_delete_endpoint_text(const struct endpoint *e, const struct workergroup *g, size_t ng,
+char *sv_forms_delete_endpoint_text(const struct endpoint *e, const struct workergroup *g, size_t ng,
 			      char *buf, size_t n);
-char *sv_delete_workergroup_text(const struct workergroup *g, char *buf, size_t n);
+char *sv_forms_delete_workergroup_text(const struct workergroup *g, char *buf, size_t n);
 /* Suspend (true) or resume: the question, into buf. */
-char *sv_suspend_text(const struct endpoint *e, bool suspend, char *buf, size_t n);
+char *sv_forms_suspend_text(const struct endpoint *e, bool suspend, char *buf, size_t n);
 /* Does the endpoint's state call for a suspend (active) or a resume? */
-bool sv_endpoint_suspendable(const struct endpoint *e);
+bool sv_forms_endpoint_suspendable(const struct endpoint *e);
 
 /* ---- the view's glue (sv_edit.c) ---------------------------------------------- */
 

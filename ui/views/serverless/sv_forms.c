@@ -16,25 +16,25 @@
 /* The form's extra check of a field: svfields' rules for its name. */
 static bool check_field(const struct form_field *f, char *err, size_t n)
 {
-	const struct svf_def *d = svf_def(SVF_WORKERGROUP, f->name);
+	const struct svfields_def *d = svfields_def(SVF_WORKERGROUP, f->name);
 	if (!d)
-		d = svf_def(SVF_ENDPOINT, f->name);
-	return !d || svf_check(d, f->tb.s, err, n);
+		d = svfields_def(SVF_ENDPOINT, f->name);
+	return !d || svfields_check(d, f->tb.s, err, n);
 }
 
 /* Add the fields of t shown in the form (flag), with initial texts. */
 static void add_fields(struct form *fm, enum svf_target t, unsigned flag, const void *rec)
 {
 	size_t n;
-	const struct svf_def *d = svf_defs(t, &n);
+	const struct svfields_def *d = svfields_defs(t, &n);
 	for (size_t i = 0; i < n; i++) {
 		if (!(d[i].flags & flag))
 			continue;
 		char b[1100];
 		const char *init = d[i].deflt;
 		if (rec)
-			init = t == SVF_ENDPOINT ? svf_endpoint_text(rec, d[i].key, b, sizeof b)
-						 : svf_workergroup_text(rec, d[i].key, b, sizeof b);
+			init = t == SVF_ENDPOINT ? svfields_endpoint_text(rec, d[i].key, b, sizeof b)
+						 : svfields_workergroup_text(rec, d[i].key, b, sizeof b);
 		bool req = (d[i].flags & SVF_REQUIRED) != 0;
 		int k = -1;
 		switch (d[i].kind) {
@@ -57,7 +57,7 @@ static void add_fields(struct form *fm, enum svf_target t, unsigned flag, const 
 	}
 }
 
-void sv_form_endpoint(struct form *fm, const struct endpoint *e)
+void sv_forms_endpoint(struct form *fm, const struct endpoint *e)
 {
 	char title[64];
 	if (e)
@@ -69,7 +69,7 @@ void sv_form_endpoint(struct form *fm, const struct endpoint *e)
 	add_fields(fm, SVF_ENDPOINT, e ? SVF_EDIT : SVF_CREATE, e);
 }
 
-void sv_form_workergroup(struct form *fm, const struct workergroup *g, bool create,
+void sv_forms_workergroup(struct form *fm, const struct workergroup *g, bool create,
 			 long endpoint_id, const char *endpoint_name)
 {
 	char title[64];
@@ -91,8 +91,8 @@ static bool fill(struct form *fm, enum svf_target t, void *rec)
 		char err[200];
 		const char *key = fm->f[i].name;
 		const char *val = form_value(fm, key);
-		bool ok = t == SVF_ENDPOINT ? svf_endpoint_set(rec, key, val, err, sizeof err)
-					    : svf_workergroup_set(rec, key, val, err, sizeof err);
+		bool ok = t == SVF_ENDPOINT ? svfields_endpoint_set(rec, key, val, err, sizeof err)
+					    : svfields_workergroup_set(rec, key, val, err, sizeof err);
 		if (!ok) {
 			form_set_answer(fm, key, err);
 			return false;
@@ -106,7 +106,7 @@ static void empty_call(struct api_call *out)
 	memset(out, 0, sizeof *out);
 }
 
-bool sv_form_endpoint_call(const struct config *c, struct form *fm, const struct endpoint *old,
+bool sv_forms_endpoint_call(const struct config *c, struct form *fm, const struct endpoint *old,
 			   struct api_call *out)
 {
 	empty_call(out);
@@ -116,7 +116,7 @@ bool sv_form_endpoint_call(const struct config *c, struct form *fm, const struct
 	}
 	struct endpoint e;
 	if (old) {
-		svf_endpoint_copy(&e, old);
+		svfields_endpoint_copy(&e, old);
 	} else {
 		memset(&e, 0, sizeof e);
 		e.min_load = e.target_util = e.cold_mult = NAN;
@@ -124,7 +124,7 @@ bool sv_form_endpoint_call(const struct config *c, struct form *fm, const struct
 	bool ok = fill(fm, SVF_ENDPOINT, &e);
 	const char *field = NULL;
 	char err[200];
-	if (ok && !svf_endpoint_consistent(&e, &field, err, sizeof err)) {
+	if (ok && !svfields_endpoint_consistent(&e, &field, err, sizeof err)) {
 		form_set_answer(fm, field, err);
 		ok = false;
 	}
@@ -140,11 +140,11 @@ bool sv_form_endpoint_call(const struct config *c, struct form *fm, const struct
 			}
 		}
 	}
-	endpoint_clear(&e);
+	model_endpoint_clear(&e);
 	return ok;
 }
 
-bool sv_form_workergroup_call(const struct config *c, struct form *fm,
+bool sv_forms_workergroup_call(const struct config *c, struct form *fm,
 			      const struct workergroup *old, long endpoint_id,
 			      const char *endpoint_name, struct api_call *out)
 {
@@ -155,7 +155,7 @@ bool sv_form_workergroup_call(const struct config *c, struct form *fm,
 	}
 	struct workergroup g;
 	if (old) {
-		svf_workergroup_copy(&g, old);
+		svfields_workergroup_copy(&g, old);
 	} else {
 		memset(&g, 0, sizeof g);
 		g.endpoint_id = endpoint_id;
@@ -164,7 +164,7 @@ bool sv_form_workergroup_call(const struct config *c, struct form *fm,
 	bool ok = fill(fm, SVF_WORKERGROUP, &g);
 	const char *field = NULL;
 	char err[200];
-	if (ok && !old && !svf_workergroup_consistent(&g, &field, err, sizeof err)) {
+	if (ok && !old && !svfields_workergroup_consistent(&g, &field, err, sizeof err)) {
 		form_set_answer(fm, field, err);
 		ok = false;
 	}
@@ -180,7 +180,7 @@ bool sv_form_workergroup_call(const struct config *c, struct form *fm,
 			}
 		}
 	}
-	workergroup_clear(&g);
+	model_workergroup_clear(&g);
 	return ok;
 }
 
@@ -192,31 +192,31 @@ static bool holds(const struct form *fm, enum svf_target t, const void *rec)
 	struct endpoint e;
 	struct workergroup g;
 	if (t == SVF_ENDPOINT)
-		svf_endpoint_copy(&e, rec);
+		svfields_endpoint_copy(&e, rec);
 	else
-		svf_workergroup_copy(&g, rec);
+		svfields_workergroup_copy(&g, rec);
 	bool ok = true;
 	for (int i = 0; ok && i < fm->n; i++) {
 		char err[200], b1[1100], b2[1100];
 		const char *key = fm->f[i].name;
 		const char *val = form_value(fm, key);
 		if (t == SVF_ENDPOINT)
-			ok = svf_endpoint_set(&e, key, val, err, sizeof err) &&
-			     !strcmp(svf_endpoint_text(&e, key, b1, sizeof b1),
-				     svf_endpoint_text(rec, key, b2, sizeof b2));
+			ok = svfields_endpoint_set(&e, key, val, err, sizeof err) &&
+			     !strcmp(svfields_endpoint_text(&e, key, b1, sizeof b1),
+				     svfields_endpoint_text(rec, key, b2, sizeof b2));
 		else
-			ok = svf_workergroup_set(&g, key, val, err, sizeof err) &&
-			     !strcmp(svf_workergroup_text(&g, key, b1, sizeof b1),
-				     svf_workergroup_text(rec, key, b2, sizeof b2));
+			ok = svfields_workergroup_set(&g, key, val, err, sizeof err) &&
+			     !strcmp(svfields_workergroup_text(&g, key, b1, sizeof b1),
+				     svfields_workergroup_text(rec, key, b2, sizeof b2));
 	}
 	if (t == SVF_ENDPOINT)
-		endpoint_clear(&e);
+		model_endpoint_clear(&e);
 	else
-		workergroup_clear(&g);
+		model_workergroup_clear(&g);
 	return ok;
 }
 
-int sv_form_endpoint_count(const struct form *fm, const struct endpoint *old,
+int sv_forms_endpoint_count(const struct form *fm, const struct endpoint *old,
 			   const struct endpoint *v, size_t n)
 {
 	const char *name = form_value(fm, "endpoint_name");
@@ -230,7 +230,7 @@ int sv_form_endpoint_count(const struct form *fm, const struct endpoint *old,
 	return k;
 }
 
-int sv_form_workergroup_count(const struct form *fm, const struct workergroup *old,
+int sv_forms_workergroup_count(const struct form *fm, const struct workergroup *old,
 			      long endpoint_id, const struct workergroup *v, size_t n)
 {
 	int k = 0;
@@ -243,7 +243,7 @@ int sv_form_workergroup_count(const struct form *fm, const struct workergroup *o
 	return k;
 }
 
-char *sv_delete_endpoint_text(const struct endpoint *e, const struct workergroup *g, size_t ng,
+char *sv_forms_delete_endpoint_text(const struct endpoint *e, const struct workergroup *g, size_t ng,
 			      char *buf, size_t n)
 {
 	char groups[300] = "";
@@ -269,7 +269,7 @@ char *sv_delete_endpoint_text(const struct endpoint *e, const struct workergroup
 	return buf;
 }
 
-char *sv_delete_workergroup_text(const struct workergroup *g, char *buf, size_t n)
+char *sv_forms_delete_workergroup_text(const struct workergroup *g, char *buf, size_t n)
 {
 	snprintf(buf, n,
 		 "Delete workergroup %ld of endpoint %s (%ld)? It stops recruiting workers for "
@@ -279,13 +279,13 @@ char *sv_delete_workergroup_text(const struct workergroup *g, char *buf, size_t 
 	return buf;
 }
 
-bool sv_endpoint_suspendable(const struct endpoint *e)
+bool sv_forms_endpoint_suspendable(const struct endpoint *e)
 {
 	return !e->endpoint_state || strcmp(e->endpoint_state, "active") == 0 ||
 	       !e->endpoint_state[0];
 }
 
-char *sv_suspend_text(const struct endpoint *e, bool suspend, char *buf, size_t n)
+char *sv_forms_suspend_text(const struct endpoint *e, bool suspend, char *buf, size_t n)
 {
 	const char *name = e->endpoint_name && *e->endpoint_name ? e->endpoint_name : "-";
 	if (suspend)

@@ -17,7 +17,7 @@ static const char *fold_mark(bool open, bool ascii)
 	return ascii ? (open ? "-" : "+") : (open ? "\u25be" : "\u25b8");
 }
 
-bool sv_collapsed_has(const struct sv_collapsed *c, long id)
+bool sv_tree_collapsed_has(const struct sv_collapsed *c, long id)
 {
 	for (size_t i = 0; i < c->n; i++)
 		if (c->ids[i] == id)
@@ -25,7 +25,7 @@ bool sv_collapsed_has(const struct sv_collapsed *c, long id)
 	return false;
 }
 
-void sv_collapsed_set(struct sv_collapsed *c, long id, bool collapsed)
+void sv_tree_collapsed_set(struct sv_collapsed *c, long id, bool collapsed)
 {
 	for (size_t i = 0; i < c->n; i++)
 		if (c->ids[i] == id) {
@@ -76,7 +76,7 @@ size_t sv_tree_rows(const struct endpoint *e, size_t ne, const struct workergrou
 {
 	size_t k = 0;
 	for (size_t i = 0; i < ne && k < max; i++) {
-		bool closed = sv_collapsed_has(c, e[i].id);
+		bool closed = sv_tree_collapsed_has(c, e[i].id);
 		out[k++] = (struct sv_row){ .kind = SVR_ENDPOINT, .endpoint_id = e[i].id, .id = e[i].id,
 					    .idx = i, .collapsed = closed };
 		if (!closed)
@@ -91,12 +91,12 @@ size_t sv_tree_rows(const struct endpoint *e, size_t ne, const struct workergrou
 	}
 	if (!orphans || k >= max)
 		return k;
-	bool closed = sv_collapsed_has(c, SV_ORPHANS_GROUP);
+	bool closed = sv_tree_collapsed_has(c, SV_ORPHANS_GROUP);
 	out[k++] = (struct sv_row){ .kind = SVR_ORPHANS, .idx = orphans, .collapsed = closed };
 	return closed ? k : add_groups(g, ng, 0, true, e, ne, out, k, max);
 }
 
-long sv_row_key(const struct sv_row *r)
+long sv_tree_row_key(const struct sv_row *r)
 {
 	switch (r->kind) {
 	case SVR_ENDPOINT: return r->id;
@@ -106,7 +106,7 @@ long sv_row_key(const struct sv_row *r)
 	return 0;
 }
 
-long sv_row_group(const struct sv_row *r)
+long sv_tree_row_group(const struct sv_row *r)
 {
 	switch (r->kind) {
 	case SVR_ENDPOINT: return r->id;
@@ -116,7 +116,7 @@ long sv_row_group(const struct sv_row *r)
 	return 0;
 }
 
-char *sv_orphans_text(size_t count, bool open, bool ascii, char *buf, size_t n)
+char *sv_tree_orphans_text(size_t count, bool open, bool ascii, char *buf, size_t n)
 {
 	const char *mark = fold_mark(open, ascii);
 	snprintf(buf, n, "%s orphaned workergroups (%zu): their endpoint is gone; e and d act on "
@@ -124,7 +124,7 @@ char *sv_orphans_text(size_t count, bool open, bool ascii, char *buf, size_t n)
 	return buf;
 }
 
-const char *sv_orphan_refusal(const struct sv_row *r, const char *what, char *buf, size_t n)
+const char *sv_tree_orphan_refusal(const struct sv_row *r, const char *what, char *buf, size_t n)
 {
 	if (r && r->kind == SVR_ORPHANS)
 		snprintf(buf, n, "the orphaned workergroups have no endpoint: select an endpoint to %s",
@@ -137,7 +137,7 @@ const char *sv_orphan_refusal(const struct sv_row *r, const char *what, char *bu
 	return buf;
 }
 
-char *sv_delete_orphan_text(const struct workergroup *g, char *buf, size_t n)
+char *sv_tree_delete_orphan_text(const struct workergroup *g, char *buf, size_t n)
 {
 	snprintf(buf, n,
 		 "Delete orphaned workergroup %ld? Its endpoint %s (%ld) is gone; this deletes the "
@@ -186,7 +186,7 @@ static char *bar_text(const struct workers_health *h, bool ascii, char *bar, siz
 	return bar;
 }
 
-void sv_endpoint_cells(const struct endpoint *e, const struct sv_ep_health *h, bool open,
+void sv_tree_endpoint_cells(const struct endpoint *e, const struct sv_ep_health *h, bool open,
 		       bool ascii, struct sv_ep_cells *out)
 {
 	char b1[32];
@@ -231,7 +231,7 @@ static const int sve_prio[SVE__COUNT] = {
 	[SVE_WHY] = 6,
 };
 
-unsigned sv_endpoint_layout(const struct sv_ep_cells *rows, size_t n, int width,
+unsigned sv_tree_endpoint_layout(const struct sv_ep_cells *rows, size_t n, int width,
 			    int w[SVE__COUNT])
 {
 	/* one column per field that some row fills; each but the first is
@@ -265,7 +265,7 @@ unsigned sv_endpoint_layout(const struct sv_ep_cells *rows, size_t n, int width,
 	return mask;
 }
 
-int sv_endpoint_field_x(const int w[SVE__COUNT], int f)
+int sv_tree_endpoint_field_x(const int w[SVE__COUNT], int f)
 {
 	if (f < 0 || f >= SVE__COUNT || w[f] <= 0)
 		return -1;
@@ -302,7 +302,7 @@ static void put_cell(char *buf, size_t n, size_t *k, const char *s, int width)
 	buf[*k] = '\0';
 }
 
-char *sv_endpoint_line(const struct sv_ep_cells *c, const int w[SVE__COUNT], char *buf,
+char *sv_tree_endpoint_line(const struct sv_ep_cells *c, const int w[SVE__COUNT], char *buf,
 		       size_t n)
 {
 	size_t k = 0;
@@ -319,17 +319,17 @@ char *sv_endpoint_line(const struct sv_ep_cells *c, const int w[SVE__COUNT], cha
 	return buf;
 }
 
-char *sv_endpoint_text(const struct endpoint *e, bool open, bool ascii, char *buf, size_t n)
+char *sv_tree_endpoint_text(const struct endpoint *e, bool open, bool ascii, char *buf, size_t n)
 {
 	struct sv_ep_cells c;
-	sv_endpoint_cells(e, NULL, open, ascii, &c);
+	sv_tree_endpoint_cells(e, NULL, open, ascii, &c);
 	int w[SVE__COUNT];
 	for (int f = 0; f < SVE__COUNT; f++)
 		w[f] = util_strwidth(c.cell[f]);
-	return sv_endpoint_line(&c, w, buf, n);
+	return sv_tree_endpoint_line(&c, w, buf, n);
 }
 
-const char *sv_template_name(const char *hash, const struct instance *const *v, size_t n)
+const char *sv_tree_template_name(const char *hash, const struct instance *const *v, size_t n)
 {
 	if (!hash || !*hash)
 		return NULL;
@@ -360,7 +360,7 @@ static const char *str(const char *s)
 	return s && *s ? s : "-";
 }
 
-char *sv_workergroup_text(const struct workergroup *g, const char *tmpl_name, bool last,
+char *sv_tree_workergroup_text(const struct workergroup *g, const char *tmpl_name, bool last,
 			  bool orphan, bool ascii, char *buf, size_t n)
 {
 	char b1[32], b2[32], o[64] = "";
@@ -374,7 +374,7 @@ char *sv_workergroup_text(const struct workergroup *g, const char *tmpl_name, bo
 	return buf;
 }
 
-char *sv_health_text(const struct workers_health *h, bool ascii, char *buf, size_t n)
+char *sv_tree_health_text(const struct workers_health *h, bool ascii, char *buf, size_t n)
 {
 	char bar[BAR_CELLS * 3 + 3], t[160];
 	bar_text(h, ascii, bar, sizeof bar);
@@ -392,7 +392,7 @@ static size_t line(struct sv_line *out, size_t k, size_t max, const char *key, c
 	return k + 1;
 }
 
-size_t sv_workergroup_lines(const struct workergroup *g, const char *name,
+size_t sv_tree_workergroup_lines(const struct workergroup *g, const char *name,
 			    struct sv_line *out, size_t max)
 {
 	char b[64];
@@ -421,7 +421,7 @@ size_t sv_workergroup_lines(const struct workergroup *g, const char *name,
 	return k;
 }
 
-const char *sv_names_get(const struct sv_names *t, const char *hash)
+const char *sv_tree_names_get(const struct sv_names *t, const char *hash)
 {
 	for (size_t i = 0; hash && *hash && i < t->n; i++)
 		if (strcmp(t->hash[i], hash) == 0)
@@ -429,7 +429,7 @@ const char *sv_names_get(const struct sv_names *t, const char *hash)
 	return NULL;
 }
 
-void sv_names_put(struct sv_names *t, const char *hash, const char *name)
+void sv_tree_names_put(struct sv_names *t, const char *hash, const char *name)
 {
 	if (!hash || !*hash || !name)
 		return;
@@ -445,9 +445,9 @@ void sv_names_put(struct sv_names *t, const char *hash, const char *name)
 	t->n++;
 }
 
-const char *sv_names_of(const struct sv_names *t, const char *hash,
+const char *sv_tree_names_of(const struct sv_names *t, const char *hash,
 			const struct instance *const *v, size_t nv)
 {
-	const char *s = sv_names_get(t, hash);
-	return s && *s ? s : sv_template_name(hash, v, nv);
+	const char *s = sv_tree_names_get(t, hash);
+	return s && *s ? s : sv_tree_template_name(hash, v, nv);
 }

@@ -41,8 +41,8 @@ struct sv_collapsed {
 	long ids[SV_MAX_ENDPOINTS];
 	size_t n;
 };
-bool sv_collapsed_has(const struct sv_collapsed *c, long endpoint_id);
-void sv_collapsed_set(struct sv_collapsed *c, long endpoint_id, bool collapsed);
+bool sv_tree_collapsed_has(const struct sv_collapsed *c, long endpoint_id);
+void sv_tree_collapsed_set(struct sv_collapsed *c, long endpoint_id, bool collapsed);
 
 /* The rows: endpoints in the order given, each followed (unless collapsed)
  * by its workergroups (matched by endpoint_id, by id); then, when there are
@@ -53,20 +53,20 @@ size_t sv_tree_rows(const struct endpoint *e, size_t ne, const struct workergrou
 		    const struct sv_collapsed *c, struct sv_row *out, size_t max);
 /* A key for a row that survives rebuilds (endpoints > 0, workergroups < 0,
  * the orphans' row LONG_MIN). */
-long sv_row_key(const struct sv_row *r);
+long sv_tree_row_key(const struct sv_row *r);
 /* The collapse key of the group a row is in or heads (an endpoint's id,
  * or SV_ORPHANS_GROUP). */
-long sv_row_group(const struct sv_row *r);
+long sv_tree_row_group(const struct sv_row *r);
 /* "v orphaned workergroups (2): their endpoint is gone" */
-char *sv_orphans_text(size_t count, bool open, bool ascii, char *buf, size_t n);
+char *sv_tree_orphans_text(size_t count, bool open, bool ascii, char *buf, size_t n);
 /* Why an endpoint action cannot apply to row r (an orphaned workergroup or
  * the orphans' row: "workergroup 9 is orphaned: its endpoint 99 is gone;
  * select an endpoint to WHAT"), into buf; NULL when r is not of the
  * orphans' group.  what: "add a workergroup to", "suspend". */
-const char *sv_orphan_refusal(const struct sv_row *r, const char *what, char *buf, size_t n);
+const char *sv_tree_orphan_refusal(const struct sv_row *r, const char *what, char *buf, size_t n);
 /* The confirmation of deleting an orphaned workergroup g: it says it is
  * orphaned and which endpoint is gone. */
-char *sv_delete_orphan_text(const struct workergroup *g, char *buf, size_t n);
+char *sv_tree_delete_orphan_text(const struct workergroup *g, char *buf, size_t n);
 
 /* The fields of an endpoint row, in the order drawn.  A row too wide for
  * the terminal drops whole fields, the least useful first, as the instance
@@ -103,39 +103,39 @@ struct sv_ep_cells {
 	char cell[SVE__COUNT][200]; /* "" : nothing to show */
 };
 /* The fields of endpoint e's row; h may be NULL (no health). */
-void sv_endpoint_cells(const struct endpoint *e, const struct sv_ep_health *h, bool open,
+void sv_tree_endpoint_cells(const struct endpoint *e, const struct sv_ep_health *h, bool open,
 		       bool ascii, struct sv_ep_cells *out);
 /* The widths of the fields for n rows in width cells, the same for every
  * row so that the fields align: w[f] the field's width (its widest cell;
  * 0: dropped, or empty in every row).  Fields are two cells apart.
  * Returns the mask of the fields shown (1u << f). */
-unsigned sv_endpoint_layout(const struct sv_ep_cells *rows, size_t n, int width,
+unsigned sv_tree_endpoint_layout(const struct sv_ep_cells *rows, size_t n, int width,
 			    int w[SVE__COUNT]);
 /* Where field f starts, in cells from the row's start, for widths w;
  * -1 when it is not shown. */
-int sv_endpoint_field_x(const int w[SVE__COUNT], int f);
+int sv_tree_endpoint_field_x(const int w[SVE__COUNT], int f);
 /* One row as drawn at widths w (fields padded, cut to their width). */
-char *sv_endpoint_line(const struct sv_ep_cells *c, const int w[SVE__COUNT], char *buf,
+char *sv_tree_endpoint_line(const struct sv_ep_cells *c, const int w[SVE__COUNT], char *buf,
 		       size_t n);
 /* The whole row: "v llm-chat (1)  active  min_load 10  util 0.9  cold_mult
  * 2.5  cold_workers 1 max_workers 8" (no health, nothing dropped). */
-char *sv_endpoint_text(const struct endpoint *e, bool open, bool ascii, char *buf, size_t n);
+char *sv_tree_endpoint_text(const struct endpoint *e, bool open, bool ascii, char *buf, size_t n);
 /* The template's name from an instance of the snapshot with that hash, or NULL. */
-const char *sv_template_name(const char *hash, const struct instance *const *v, size_t n);
+const char *sv_tree_template_name(const char *hash, const struct instance *const *v, size_t n);
 /* "  `- wg 11  template NAME  gpu_ram 24  test_workers 3  query ...  args ...";
  * an orphan: "  `- wg 11  ORPHANED (endpoint 12 gone)  template ...".
  * tmpl_name: the template's name when known (NULL: its hash is shown). */
-char *sv_workergroup_text(const struct workergroup *g, const char *tmpl_name, bool last,
+char *sv_tree_workergroup_text(const struct workergroup *g, const char *tmpl_name, bool last,
 			  bool orphan, bool ascii, char *buf, size_t n);
 /* "[####......] 42/120  3 run 1 load 0 idle 1 err" (the bar: load/capacity). */
-char *sv_health_text(const struct workers_health *h, bool ascii, char *buf, size_t n);
+char *sv_tree_health_text(const struct workers_health *h, bool ascii, char *buf, size_t n);
 
 struct sv_line {
 	char key[32];
 	char value[400];
 };
 /* Every field of g, api_key as <hidden>; returns the count. */
-size_t sv_workergroup_lines(const struct workergroup *g, const char *tmpl_name,
+size_t sv_tree_workergroup_lines(const struct workergroup *g, const char *tmpl_name,
 			    struct sv_line *out, size_t max);
 
 /* Template names by hash (from a template search, or an instance). */
@@ -145,10 +145,10 @@ struct sv_names {
 	char name[SV_MAX_NAMES][96];
 	size_t n;
 };
-const char *sv_names_get(const struct sv_names *t, const char *hash); /* NULL: unknown */
-void sv_names_put(struct sv_names *t, const char *hash, const char *name);
+const char *sv_tree_names_get(const struct sv_names *t, const char *hash); /* NULL: unknown */
+void sv_tree_names_put(struct sv_names *t, const char *hash, const char *name);
 /* The name of g's template: t, else an instance of the snapshot; NULL. */
-const char *sv_names_of(const struct sv_names *t, const char *hash,
+const char *sv_tree_names_of(const struct sv_names *t, const char *hash,
 			const struct instance *const *v, size_t nv);
 
 struct app;

@@ -1,7 +1,7 @@
 /* pane_templates.c: the templates overlay (`:templates`): the operator's
  * own templates and the recommended ones as one list (own first), or a
  * server-side template search in the CLI's query language (`:templates
- * QUERY`, `/` pre-filled with the query in force; templates_query_call,
+ * QUERY`, `/` pre-filled with the query in force; api_templates_query_call,
  * the path of `--dump templates --query` too; a query that does not parse
  * sends nothing and says where); `&` narrows the rows shown as you type
  * (name, image, image:tag or hash_id), r fetches again, Enter shows every
@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "views/templates/pane_templates.h"
 
@@ -25,9 +26,10 @@
 #include "app.h"
 #include "draw.h"
 #include "widgets/form.h"
-#include "state/jobs.h"
+#include "widgets/list.h"
+#include "poll/jobs.h"
 #include "state/model.h"
-#include "rules/offers.h"
+#include "flow/offers.h"
 #include "rules/query.h"
 #include "rules/secrets.h"
 #include "theme.h"
@@ -55,7 +57,7 @@ static int send_search(struct app *a, struct api_call call, const char *what, ch
 	return id;
 }
 
-void tpl_list_fetch(struct app *a, struct tpl_list *l)
+void pane_templates_list_fetch(struct app *a, struct tpl_list *l)
 {
 	if (l->req_own || l->req_rec)
 		return;
@@ -65,7 +67,7 @@ void tpl_list_fetch(struct app *a, struct tpl_list *l)
 	if (l->query[0]) { /* one search: its answer is taken as the "own" half */
 		struct api_call c;
 		struct query_error qe;
-		if (templates_query_call(a->cfg, l->query, &c, &qe))
+		if (api_templates_query_call(a->cfg, l->query, &c, &qe))
 			l->req_own = send_search(a, c, "template search", l->status, sizeof l->status);
 		else
 			snprintf(l->status, sizeof l->status, "query: %s (nothing sent)", qe.msg);
@@ -75,29 +77,29 @@ void tpl_list_fetch(struct app *a, struct tpl_list *l)
 		return;
 	}
 	if (uid > 0)
-		l->req_own = send_search(a, api_templates(a->cfg, templates_filters(TPL_OWN, uid)),
+		l->req_own = send_search(a, api_templates(a->cfg, api_templates_filters(TPL_OWN, uid)),
 					 "own templates", l->status, sizeof l->status);
 	if (!l->req_own)
 		l->got_own = true; /* nothing to wait for */
-	l->req_rec = send_search(a, api_templates(a->cfg, templates_filters(TPL_RECOMMENDED, 0)),
+	l->req_rec = send_search(a, api_templates(a->cfg, api_templates_filters(TPL_RECOMMENDED, 0)),
 				 "recommended templates", l->status, sizeof l->status);
 	if (!l->req_rec)
 		l->got_rec = true;
 }
 
-void tpl_list_search(struct app *a, struct tpl_list *l, const char *query)
+void pane_templates_list_search(struct app *a, struct tpl_list *l, const char *query)
 {
 	if (l->req_own)
 		model_drop_result(a->m, l->req_own);
 	if (l->req_rec)
 		model_drop_result(a->m, l->req_rec);
 	l->req_own = l->req_rec = 0;
-	templates_free(l->own, l->nown); /* a half of an earlier pair */
-	templates_free(l->rec, l->nrec);
+	json_map_templates_free(l->own, l->nown); /* a half of an earlier pair */
+	json_map_templates_free(l->rec, l->nrec);
 	l->own = l->rec = NULL;
 	l->nown = l->nrec = 0;
 	util_strlcpy(l->query, query, sizeof l->query);
-	tpl_list_fetch(a, l);
+	pane_templates_list_fetch(a, l);
 }
 
 /* One answer: its records into *v (replacing), or why it failed. */
@@ -109,7 +111,7 @@ static void take_one(struct app *a, int *req, struct template_rec **v, size_t *n
 		return;
 	*req = 0;
 	*got = true;
-	templates_free(*v, *n);
+	json_map_templates_free(*v, *n);
 	*v = NULL;
 	*n = 0;
 	if (r.outcome == CALL_OK && r.value) {
@@ -121,17 +123,17 @@ static void take_one(struct app *a, int *req, struct template_rec **v, size_t *n
 	} else if (r.outcome != CALL_OK) {
 		snprintf(status, sn, "template search failed: %s", r.err.msg);
 	}
-	call_result_free(&r);
+	model_call_result_free(&r);
 }
 
-bool tpl_list_take(struct app *a, struct tpl_list *l)
+bool pane_templates_list_take(struct app *a, struct tpl_list *l)
 {
 	bool had = l->got_own && l->got_rec;
 	take_one(a, &l->req_own, &l->own, &l->nown, &l->got_own, l->status, sizeof l->status);
 	take_one(a, &l->req_rec, &l->rec, &l->nrec, &l->got_rec, l->status, sizeof l->status);
 	if (had || !l->got_own || !l->got_rec || l->req_own || l->req_rec)
 		return false;
-	templates_free(l->v, l->n);
+	json_map_templates_free(l->v, l->n);
 	l->v = l->own;
 	l->n = l->nown;
 	l->own = NULL;
@@ -143,19 +145,19 @@ bool tpl_list_take(struct app *a, struct tpl_list *l)
 	return true;
 }
 
-void tpl_list_free(struct app *a, struct tpl_list *l)
+void pane_templates_list_free(struct app *a, struct tpl_list *l)
 {
 	if (l->req_own)
 		model_drop_result(a->m, l->req_own);
 	if (l->req_rec)
 		model_drop_result(a->m, l->req_rec);
-	templates_free(l->own, l->nown);
-	templates_free(l->rec, l->nrec);
-	templates_free(l->v, l->n);
+	json_map_templates_free(l->own, l->nown);
+	json_map_templates_free(l->rec, l->nrec);
+	json_map_templates_free(l->v, l->n);
 	memset(l, 0, sizeof *l);
 }
 
-size_t tpl_list_match(const struct tpl_list *l, const char *text, size_t *idx, size_t max)
+size_t pane_templates_list_match(const struct tpl_list *l, const char *text, size_t *idx, size_t max)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < l->n && k < max; i++)
@@ -164,23 +166,23 @@ size_t tpl_list_match(const struct tpl_list *l, const char *text, size_t *idx, s
 	return k;
 }
 
-char *tpl_list_summary(const struct template_rec *t, long user_id, char *buf, size_t n)
+char *pane_templates_list_summary(const struct template_rec *t, long user_id, char *buf, size_t n)
 {
 	char disk[32] = "-";
 	if (isfinite(t->recommended_disk_space) && t->recommended_disk_space > 0)
 		snprintf(disk, sizeof disk, "%g GB", t->recommended_disk_space);
-	enum create_launch m = create_launch_from_template(t->runtype, t->ssh_direct, t->jup_direct);
+	enum create_launch m = api_create_launch_from_template(t->runtype, t->ssh_direct, t->jup_direct);
 	const char *whose = user_id > 0 && t->creator_id == user_id ? "own"
 			    : t->recommended ? "recommended"
 					     : "";
 	snprintf(buf, n, "%-28.28s %-36.36s %-15s %7s  %s", t->name && *t->name ? t->name : "-",
-		 t->image && *t->image ? t->image : "-", create_launch_name(m), disk, whose);
+		 t->image && *t->image ? t->image : "-", api_create_launch_name(m), disk, whose);
 	if (t->tag && *t->tag && t->image && *t->image) {
 		/* image:tag in the image column */
 		char img[300];
 		snprintf(img, sizeof img, "%s:%s", t->image, t->tag);
 		snprintf(buf, n, "%-28.28s %-36.36s %-15s %7s  %s", t->name && *t->name ? t->name : "-",
-			 img, create_launch_name(m), disk, whose);
+			 img, api_create_launch_name(m), disk, whose);
 	}
 	return buf;
 }
@@ -189,16 +191,13 @@ char *tpl_list_summary(const struct template_rec *t, long user_id, char *buf, si
 
 struct tpl_view {
 	struct tpl_list list;
-	char filter[256];     /* `&`: the rows shown, narrowed as you type ("": all) */
-	bool quick;           /* the `/` line open now edits filter, not the query (`&`) */
-	char line[256];       /* the query last entered (`/` is pre-filled with it) */
+	struct list nav;      /* over list.v: `/` narrows the rows shown as you type */
+	char line[256];       /* the query last entered (s is pre-filled with it) */
 	char qerr[300];       /* why that query was not sent, "" when it was */
-	size_t *idx;      /* the matching records */
-	size_t nidx;
-	size_t sel, top;
 	bool detail;
-	int dtop;
-	int rows;
+	char dlines[64][200]; /* the detail's lines (built when drawn) */
+	size_t ndlines;
+	struct list dnav;     /* a pager over dlines */
 	struct tpl_edit *ed;  /* create / edit / delete */
 	long want_id;         /* select this template when the list comes (0: none) */
 	bool refetch;         /* fetch again when the searches in flight answer */
@@ -208,25 +207,67 @@ struct tpl_view {
 	struct form_lost lost;
 };
 
+/* A template's text for `/`: name, image, image:tag, hash_id (as the
+ * picker's offers_template_matches), its launch mode and whose. */
+static void tv_text(const void *ctx, size_t i, char *buf, size_t n)
+{
+	const struct tpl_view *v = ctx;
+	const struct template_rec *t = &v->list.v[i];
+	char sum[400];
+	pane_templates_list_summary(t, 0, sum, sizeof sum);
+	snprintf(buf, n, "%s %s:%s %s %s", t->name ? t->name : "", t->image ? t->image : "",
+		 t->tag ? t->tag : "", t->hash_id ? t->hash_id : "", sum);
+}
+
+static bool tv_field(const void *ctx, size_t i, const char *col, size_t ncol, char *buf, size_t n)
+{
+	const struct tpl_view *v = ctx;
+	const struct template_rec *t = &v->list.v[i];
+	const char *val;
+	if (ncol && strncasecmp("name", col, ncol) == 0)
+		val = t->name;
+	else if (ncol && strncasecmp("image", col, ncol) == 0)
+		val = t->image;
+	else if (ncol && strncasecmp("hash_id", col, ncol) == 0)
+		val = t->hash_id;
+	else if (ncol && strncasecmp("tag", col, ncol) == 0)
+		val = t->tag;
+	else
+		return false;
+	snprintf(buf, n, "%s", val ? val : "");
+	return true;
+}
+
+static long tv_id(const void *ctx, size_t i)
+{
+	const struct tpl_view *v = ctx;
+	return v->list.v[i].id;
+}
+
+static const struct list_ops tv_list_ops = { tv_text, tv_field, NULL, tv_id };
+
+static void tv_dtext(const void *ctx, size_t i, char *buf, size_t n)
+{
+	const struct tpl_view *v = ctx;
+	snprintf(buf, n, "%s", v->dlines[i]);
+}
+
+static const struct list_ops tv_dlist_ops = { tv_dtext, NULL, NULL, NULL };
+
+/* The records changed: the rows again (the selection kept on its id, or
+ * put on the template asked for). */
 static void refilter(struct tpl_view *v)
 {
-	free(v->idx);
-	v->idx = xcalloc(v->list.n + 1, sizeof *v->idx);
-	v->nidx = tpl_list_match(&v->list, v->filter, v->idx, v->list.n);
-	for (size_t k = 0; v->want_id && k < v->nidx; k++)
-		if (v->list.v[v->idx[k]].id == v->want_id) {
-			v->sel = k;
+	list_set_count(&v->nav, v->list.n);
+	for (size_t i = 0; v->want_id && i < v->list.n; i++)
+		if (v->list.v[i].id == v->want_id && list_select(&v->nav, i))
 			v->want_id = 0;
-		}
-	if (v->sel >= v->nidx)
-		v->sel = v->nidx ? v->nidx - 1 : 0;
 }
 
 static const struct template_rec *tv_selected(const struct tpl_view *v)
 {
-	if (v->sel >= v->nidx)
-		return NULL;
-	return &v->list.v[v->idx[v->sel]];
+	size_t i = list_selected(&v->nav);
+	return i != LIST_NONE && i < v->list.n ? &v->list.v[i] : NULL;
 }
 
 static long user_id(const struct app *a)
@@ -245,7 +286,7 @@ static int tpl_detail_lines(const struct template_rec *t, long uid, char lines[]
 	L("image: %s%s%s", t->image ? t->image : "-", t->tag && *t->tag ? ":" : "",
 	  t->tag ? t->tag : "");
 	L("launch mode: %s (runtype %s%s%s)",
-	  create_launch_name(create_launch_from_template(t->runtype, t->ssh_direct, t->jup_direct)),
+	  api_create_launch_name(api_create_launch_from_template(t->runtype, t->ssh_direct, t->jup_direct)),
 	  t->runtype ? t->runtype : "-", t->ssh_direct ? ", ssh direct" : "",
 	  t->jup_direct ? ", jupyter direct" : "");
 	if (isfinite(t->recommended_disk_space) && t->recommended_disk_space > 0)
@@ -281,21 +322,52 @@ static int tpl_detail_lines(const struct template_rec *t, long uid, char lines[]
 	return n;
 }
 
+struct tv_draw_ctx {
+	const struct tpl_view *v;
+	const struct rect *r;
+	long uid;
+};
+
+static void tv_row(void *dctx, size_t i, bool sel, int y)
+{
+	const struct tv_draw_ctx *d = dctx;
+	const struct rect *r = d->r;
+	enum role role = sel ? ROLE_SELECTION : ROLE_NORMAL;
+	draw_fill(y, r->x, r->w, theme_attr(role));
+	if (i == LIST_NONE)
+		return;
+	char line[400];
+	pane_templates_list_summary(&d->v->list.v[i], d->uid, line + 1, sizeof line - 1);
+	line[0] = ' ';
+	draw_text(y, r->x, r->w, line, theme_attr(role));
+}
+
+static void tv_dline(void *dctx, size_t i, bool sel, int y)
+{
+	(void)sel;
+	const struct tv_draw_ctx *d = dctx;
+	const struct rect *r = d->r;
+	draw_fill(y, r->x + 1, r->w - 2, theme_attr(ROLE_NORMAL));
+	if (i != LIST_NONE)
+		draw_text(y, r->x + 2, r->w - 4, d->v->dlines[i], theme_attr(ROLE_NORMAL));
+}
+
 static void tv_draw(struct app *a, void *st, const struct rect *r)
 {
 	struct tpl_view *v = st;
 	if (r->h < 4)
 		return;
 	char head[700], filt[300] = "";
-	if (v->filter[0])
-		snprintf(filt, sizeof filt, " | & shows: %s", v->filter);
+	size_t shown = list_count_shown(&v->nav);
+	if (list_filter(&v->nav)[0])
+		snprintf(filt, sizeof filt, " | filter: %s", list_filter(&v->nav));
 	if (v->list.query[0])
-		snprintf(head, sizeof head, " Templates: %zu%s for query: %s | / edits the query%s",
-			 v->nidx, v->nidx != v->list.n ? " shown" : "", v->list.query, filt);
+		snprintf(head, sizeof head, " Templates: %zu%s for query: %s | s edits the query%s",
+			 shown, shown != v->list.n ? " shown" : "", v->list.query, filt);
 	else
 		snprintf(head, sizeof head,
-			 " Templates: %zu%s (own first, then recommended) | / searches, & filters%s",
-			 v->nidx, v->nidx != v->list.n ? " shown" : "", filt);
+			 " Templates: %zu%s (own first, then recommended) | / filters, s searches%s",
+			 shown, shown != v->list.n ? " shown" : "", filt);
 	draw_fill(r->y, r->x, r->w, theme_attr(ROLE_TITLE));
 	draw_text(r->y, r->x, r->w, head, theme_attr(ROLE_TITLE));
 	draw_fill(r->y + 1, r->x, r->w, theme_attr(ROLE_NORMAL));
@@ -306,23 +378,15 @@ static void tv_draw(struct app *a, void *st, const struct rect *r)
 	else if (v->list.req_own || v->list.req_rec)
 		draw_text(r->y + 1, r->x + 1, r->w - 1, "searching templates...", theme_attr(ROLE_DIM));
 	int y0 = r->y + 2, h = r->h - 2;
-	long uid = user_id(a);
+	struct tv_draw_ctx d = { v, r, user_id(a) };
 	const struct template_rec *sel = tv_selected(v);
 	if (v->detail && sel) {
-		char lines[64][200];
-		int n = tpl_detail_lines(sel, uid, lines, 64);
+		v->ndlines = (size_t)tpl_detail_lines(sel, d.uid, v->dlines, 64);
+		list_set_count(&v->dnav, v->ndlines);
 		char title[120];
 		snprintf(title, sizeof title, " Template %s ", sel->name ? sel->name : "");
 		draw_box(y0, r->x, h, r->w, title, theme_attr(ROLE_BORDER));
-		int ih = h - 2;
-		if (v->dtop > n - ih)
-			v->dtop = n - ih > 0 ? n - ih : 0;
-		for (int i = 0; i < ih; i++) {
-			draw_fill(y0 + 1 + i, r->x + 1, r->w - 2, theme_attr(ROLE_NORMAL));
-			if (v->dtop + i < n)
-				draw_text(y0 + 1 + i, r->x + 2, r->w - 4, lines[v->dtop + i],
-					  theme_attr(ROLE_NORMAL));
-		}
+		list_draw(&v->dnav, y0 + 1, h - 2, tv_dline, &d);
 		return;
 	}
 	v->detail = false;
@@ -330,33 +394,14 @@ static void tv_draw(struct app *a, void *st, const struct rect *r)
 	snprintf(ch, sizeof ch, " %-28s %-36s %-15s %7s  %s", "Name", "Image", "Launch", "Disk", "Whose");
 	draw_fill(y0, r->x, r->w, theme_attr(ROLE_COLHEAD));
 	draw_text(y0, r->x, r->w, ch, theme_attr(ROLE_COLHEAD));
-	int rows = h - 1;
-	v->rows = rows;
-	if (v->sel < v->top)
-		v->top = v->sel;
-	if (rows > 0 && v->sel >= v->top + (size_t)rows)
-		v->top = v->sel - (size_t)rows + 1;
-	for (int i = 0; i < rows; i++) {
-		int y = y0 + 1 + i;
-		size_t k = v->top + (size_t)i;
-		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
-		if (k >= v->nidx) {
-			if (k == 0)
-				draw_text(y, r->x + 1, r->w - 1,
-					  !v->list.loaded ? "loading templates..."
-					  : v->list.n ? "no template matches the search"
-					  : v->list.query[0] ? "no template matches the query"
-							     : "no templates",
-					  theme_attr(ROLE_DIM));
-			continue;
-		}
-		char line[400];
-		tpl_list_summary(&v->list.v[v->idx[k]], uid, line + 1, sizeof line - 1);
-		line[0] = ' ';
-		enum role role = k == v->sel ? ROLE_SELECTION : ROLE_NORMAL;
-		draw_fill(y, r->x, r->w, theme_attr(role));
-		draw_text(y, r->x, r->w, line, theme_attr(role));
-	}
+	list_draw(&v->nav, y0 + 1, h - 1, tv_row, &d);
+	if (!shown && h > 1)
+		draw_text(y0 + 1, r->x + 1, r->w - 1,
+			  !v->list.loaded ? "loading templates..."
+			  : v->list.n	  ? "no template matches the filter"
+			  : v->list.query[0] ? "no template matches the query"
+					     : "no templates",
+			  theme_attr(ROLE_DIM));
 }
 
 static struct tpl_view *tstate(struct app *a)
@@ -372,34 +417,33 @@ static void run_tdetail(struct app *a, enum action act)
 	if (!v)
 		return;
 	v->detail = !v->detail && tv_selected(v);
-	v->dtop = 0;
+	list_set_filter(&v->dnav, ""); /* the detail from its top */
 	a->dirty |= DIRTY_BODY;
 }
 
-/* `&`: the `/` line edits the quick filter (the rows shown) instead of
- * the query; it opens pre-filled with that filter. */
-static void run_quick(struct app *a, enum action act)
+/* s: the query line (the service searches), pre-filled with the query in force. */
+static void tv_command(struct app *a, void *st, const char *args);
+
+static void run_search(struct app *a, enum action act)
 {
 	(void)act;
 	struct tpl_view *v = tstate(a);
-	if (!v || !a->global)
-		return;
-	v->quick = true;
-	a->global(a, ACT_FILTER);
+	if (v)
+		view_search_prompt(a, v->line, tv_command, NULL); /* as `:templates QUERY` */
 }
 
 /* The templates view's action table (the changes' handler: tpl_edit.c). */
-enum { TR_DETAIL, TR_QUICK, TR_CREATE, TR_EDIT, TR_DELETE, TR__COUNT };
+enum { TR_DETAIL, TR_SEARCH, TR_CREATE, TR_EDIT, TR_DELETE, TR__COUNT };
 static enum action tv_ids[TR__COUNT];
 static const struct action_row tv_rows[TR__COUNT] = {
 	[TR_DETAIL] = { { .name = "template-detail", .help = "every field of the selected template",
 			  .hint = "detail", .flags = AF_NEEDS_SEL | AF_HINT, .run = run_tdetail },
 			"Enter", NULL, &tv_ids[TR_DETAIL] },
-	[TR_QUICK] = { { .name = "template-quick-filter",
-			 .help = "narrow the rows shown as you type (name, image, image:tag, "
-				 "hash_id); / searches the service with a query",
-			 .hint = "filter", .flags = AF_HINT, .run = run_quick },
-		       "&", NULL, &tv_ids[TR_QUICK] },
+	[TR_SEARCH] = { { .name = "template-search",
+			  .help = "search the service with a query (name=..., image=..., the "
+				  "query language); empty: your own and the recommended ones",
+			  .hint = "search", .flags = AF_HINT, .run = run_search },
+			"s", NULL, &tv_ids[TR_SEARCH] },
 	[TR_CREATE] = { { .name = "template-create", .help = "create a template (form)",
 			  .hint = "new", .flags = AF_MUTATES | AF_HINT },
 			"c", NULL, &tv_ids[TR_CREATE] },
@@ -413,67 +457,37 @@ static const struct action_row tv_rows[TR__COUNT] = {
 			"d", NULL, &tv_ids[TR_DELETE] },
 };
 
-static void tv_filter_set(struct app *a, struct tpl_view *v, const char *text)
-{
-	util_strlcpy(v->filter, text, sizeof v->filter);
-	v->sel = 0;
-	v->top = 0;
-	refilter(v);
-	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
-}
-
 static bool tv_action(struct app *a, void *st, enum action act)
 {
 	struct tpl_view *v = st;
-	long page = v->rows > 1 ? v->rows - 1 : 1;
-	if (!action_builtin(act)) { /* a row of tv_rows without run: a change */
+	if (!keymap_action_builtin(act)) { /* a row of tv_rows without run: a change */
 		static const enum tpl_op ops[TR__COUNT] = { [TR_CREATE] = TPL_OP_CREATE,
 							    [TR_EDIT] = TPL_OP_EDIT,
 							    [TR_DELETE] = TPL_OP_DELETE };
-		int r = action_row_of(tv_rows, TR__COUNT, act);
+		int r = keymap_action_row_of(tv_rows, TR__COUNT, act);
 		if (r != TR_CREATE && r != TR_EDIT && r != TR_DELETE)
 			return false;
 		tpl_edit_open(a, v->ed, ops[r], tv_selected(v), user_id(a));
 		return true;
 	}
-	if (act == ACT_FILTER) /* `/`: the query line (the app opens it) */
-		v->quick = false;
-	if (act == ACT_BACK && !v->detail && v->filter[0]) { /* Esc clears the `&` filter first */
-		tv_filter_set(a, v, "");
-		return true;
-	}
-	if (v->detail) {
-		switch (act) {
-		case ACT_UP: if (v->dtop) v->dtop--; break;
-		case ACT_DOWN: v->dtop++; break;
-		case ACT_BACK: v->detail = false; break;
-		case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
-		case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
-		case ACT_NEXT_VIEW: case ACT_PAGE_UP: case ACT_PAGE_DOWN: case ACT_TOP:
-		case ACT_BOTTOM: case ACT_SORT_PREV: case ACT_SORT_NEXT: case ACT_SORT_INVERT:
-			goto list; /* they act on the list under the detail */
-		}
+	if (act == ACT_BACK && v->detail) {
+		v->detail = false;
 		a->dirty |= DIRTY_BODY;
 		return true;
 	}
-list:
-	switch (act) {
-	case ACT_UP: if (v->sel) v->sel--; break;
-	case ACT_DOWN: if (v->sel + 1 < v->nidx) v->sel++; break;
-	case ACT_PAGE_UP: v->sel = v->sel > (size_t)page ? v->sel - (size_t)page : 0; break;
-	case ACT_PAGE_DOWN:
-		v->sel = v->nidx ? (v->sel + (size_t)page < v->nidx ? v->sel + (size_t)page : v->nidx - 1) : 0;
-		break;
-	case ACT_TOP: v->sel = 0; break;
-	case ACT_BOTTOM: v->sel = v->nidx ? v->nidx - 1 : 0; break;
-	case ACT_REFRESH: tpl_list_fetch(a, &v->list); break;
-	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_PAUSE:
-	case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW: case ACT_NEXT_VIEW:
-	case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT: case ACT_SORT_INVERT:
-		return false;
-	}
+	if (act != ACT_REFRESH)
+		return false; /* the moves are the list's */
+	pane_templates_list_fetch(a, &v->list);
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 	return true;
+}
+
+/* The detail's pager while it is shown, else the templates. */
+static struct list *tv_list(struct app *a, void *st)
+{
+	(void)a;
+	struct tpl_view *v = st;
+	return v->detail ? &v->dnav : &v->nav;
 }
 
 /* A change finished: the edited template's new hash_id at once, the
@@ -492,7 +506,7 @@ static void after_change(struct app *a, struct tpl_view *v, const struct tpl_don
 			*gone = *t;
 			memmove(t, t + 1, (v->list.n - i - 1) * sizeof *t);
 			v->list.n--;
-			templates_free(gone, 1);
+			json_map_templates_free(gone, 1);
 			break;
 		}
 	}
@@ -513,7 +527,7 @@ static void after_change(struct app *a, struct tpl_view *v, const struct tpl_don
 	if (d->changed) {
 		/* a search in flight may predate the change: fetch again after it */
 		v->refetch = v->list.req_own || v->list.req_rec;
-		tpl_list_fetch(a, &v->list);
+		pane_templates_list_fetch(a, &v->list);
 	}
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 }
@@ -546,12 +560,12 @@ static void tv_snapshot(struct app *a, void *st, bool rows)
 	if (tpl_edit_snapshot(a, v->ed, &d))
 		after_change(a, v, &d);
 	bool busy = v->list.req_own || v->list.req_rec;
-	if (tpl_list_take(a, &v->list) || (busy && !v->list.req_own && !v->list.req_rec)) {
+	if (pane_templates_list_take(a, &v->list) || (busy && !v->list.req_own && !v->list.req_rec)) {
 		refilter(v);
 		a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 		if (v->refetch && !v->list.req_own && !v->list.req_rec) {
 			v->refetch = false;
-			tpl_list_fetch(a, &v->list);
+			pane_templates_list_fetch(a, &v->list);
 		}
 		lost_reread(a, v);
 	}
@@ -562,12 +576,12 @@ static void tv_enter(struct app *a, void *st, long arg)
 	(void)arg;
 	struct tpl_view *v = st;
 	v->detail = false;
-	tpl_list_fetch(a, &v->list);
+	pane_templates_list_fetch(a, &v->list);
 	refilter(v);
 }
 
 /* `:templates QUERY` and Enter in the `/` line: a template search with
- * QUERY (templates_query_call, as --dump templates --query); "" goes back
+ * QUERY (api_templates_query_call, as --dump templates --query); "" goes back
  * to the own and recommended list.  A query that does not parse sends
  * nothing: the parser's message (with its column) is shown instead. */
 static void run_query(struct app *a, struct tpl_view *v, const char *text)
@@ -581,59 +595,31 @@ static void run_query(struct app *a, struct tpl_view *v, const char *text)
 	util_strlcpy(v->line, p, sizeof v->line);
 	struct api_call c;
 	struct query_error qe;
-	if (*p && !templates_query_call(a->cfg, p, &c, &qe)) {
+	if (*p && !api_templates_query_call(a->cfg, p, &c, &qe)) {
 		snprintf(v->qerr, sizeof v->qerr, "query: %s (nothing sent)", qe.msg);
 		app_toast(a, ROLE_ERROR, 8, "query: %s", qe.msg);
 		a->dirty |= DIRTY_BODY;
 		return;
 	}
 	if (*p)
-		api_call_free(&c); /* checked; tpl_list_fetch builds the one it sends */
+		api_call_free(&c); /* checked; pane_templates_list_fetch builds the one it sends */
 	v->qerr[0] = '\0';
 	v->detail = false;
-	v->sel = v->top = 0;
 	v->refetch = false;
-	tpl_list_search(a, &v->list, p);
+	pane_templates_list_search(a, &v->list, p);
 	refilter(v);
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 }
 
-/* The `/` line as it is typed: the quick filter live after `&`; the query
- * only on Enter (tv_filter_enter): nothing is searched per key. */
-static void tv_filter(struct app *a, void *st, const char *text)
-{
-	struct tpl_view *v = st;
-	if (v->quick)
-		tv_filter_set(a, v, text);
-}
-
-static const char *tv_filter_text(const struct app *a, const void *st)
-{
-	(void)a;
-	const struct tpl_view *v = st;
-	return v->quick ? v->filter : v->line;
-}
-
-static void tv_filter_enter(struct app *a, void *st, const char *text)
-{
-	struct tpl_view *v = st;
-	if (v->quick) {
-		v->quick = false;
-		return;
-	}
-	run_query(a, v, text);
-}
-
 /* `:templates QUERY`: opened (if it was not) with that search. */
 static void tv_command(struct app *a, void *st, const char *args)
-{
+{ /* also Enter in the s line (view_search_prompt) */
 	struct tpl_view *v = st;
 	int i = view_find(a, "templates");
 	if (i >= 0 && a->overlay != i)
 		view_show(a, i, 0);
 	run_query(a, v, args);
 }
-
 
 static const void *tv_selected_row(const struct app *a, const void *st)
 {
@@ -646,6 +632,8 @@ static void *tv_init(struct app *a)
 	(void)a;
 	struct tpl_view *v = xcalloc(1, sizeof *v);
 	v->ed = tpl_edit_new();
+	list_init(&v->nav, &tv_list_ops, v, false);
+	list_init(&v->dnav, &tv_dlist_ops, v, true);
 	return v;
 }
 
@@ -653,8 +641,9 @@ static void tv_fini(struct app *a, void *st)
 {
 	struct tpl_view *v = st;
 	tpl_edit_free(a, v->ed);
-	tpl_list_free(a, &v->list);
-	free(v->idx);
+	pane_templates_list_free(a, &v->list);
+	list_free(&v->nav);
+	list_free(&v->dnav);
 	free(v);
 }
 
@@ -683,9 +672,7 @@ const struct view_ops view_templates = {
 	.draw = tv_draw,
 	.action = tv_action,
 	.selected_row = tv_selected_row,
-	.filter = tv_filter,
-	.filter_text = tv_filter_text,
-	.filter_enter = tv_filter_enter,
+	.list = tv_list,
 	.command = tv_command,
 	.modal_key = tv_modal_key,
 	.modal_draw = tv_modal_draw,

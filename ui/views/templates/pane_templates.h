@@ -24,25 +24,25 @@ struct tpl_list {
 	bool loaded;                 /* both searches answered (or failed) at least once */
 	char status[320];            /* "" or why a search failed */
 	/* A template search in the CLI's query language (the view's
-	 * `:templates QUERY`): one search, templates_query_call's, instead
+	 * `:templates QUERY`): one search, api_templates_query_call's, instead
 	 * of the pair.  "": the pair (the picker's list). */
 	char query[256];
 };
 
 /* Send both searches (own: only when the user's id is known), or the one
  * search of l->query.  Nothing is sent while a previous one is in flight. */
-void tpl_list_fetch(struct app *a, struct tpl_list *l);
+void pane_templates_list_fetch(struct app *a, struct tpl_list *l);
 /* Search with query instead ("" : the own and recommended pair): what is
  * in flight is dropped (its answer would be another query's) and the new
- * search sent.  The caller has checked the query (templates_query_call). */
-void tpl_list_search(struct app *a, struct tpl_list *l, const char *query);
+ * search sent.  The caller has checked the query (api_templates_query_call). */
+void pane_templates_list_search(struct app *a, struct tpl_list *l, const char *query);
 /* Take the answers that came; true when the list changed. */
-bool tpl_list_take(struct app *a, struct tpl_list *l);
-void tpl_list_free(struct app *a, struct tpl_list *l);
+bool pane_templates_list_take(struct app *a, struct tpl_list *l);
+void pane_templates_list_free(struct app *a, struct tpl_list *l);
 /* Indices of the records matching text (offers_template_matches), in
  * order, into idx (at most max); the count.  Pure. */
-size_t tpl_list_match(const struct tpl_list *l, const char *text, size_t *idx, size_t max);
+size_t pane_templates_list_match(const struct tpl_list *l, const char *text, size_t *idx, size_t max);
 /* A record's one-line summary: "name  image:tag  ssh  16 GB  own" (pure). */
-char *tpl_list_summary(const struct template_rec *t, long user_id, char *buf, size_t n);
+char *pane_templates_list_summary(const struct template_rec *t, long user_id, char *buf, size_t n);
 
 #endif

@@ -2,7 +2,7 @@
  * overlay (tpl_edit.h).  The form widget holds the fields; the fields the
  * create-instance form also has (launch mode, masked env, onstart in
  * $EDITOR) come from create_form.c; api_offers.c owns the rules and the
- * bodies (template_validate_at, api_template_create/edit/delete).  Each
+ * bodies (api_template_validate_at, api_template_create/edit/delete).  Each
  * change is one at-most-once jobs_call whose answer (the template's id
  * and new hash_id) is mapped on the poller thread; the overlay then
  * fetches its list again and selects the template changed.  The record an
@@ -17,13 +17,14 @@
 
 #include "views/templates/tpl_edit.h"
 
-#include "api/apierr.h"
+#include "net/apierr.h"
 #include "app.h"
-#include "views/offers/create_form.h"
+#include "views/offers/create_fields.h"
 #include "widgets/dialog.h"
-#include "state/jobs.h"
+#include "widgets/modal_call.h"
+#include "poll/jobs.h"
 #include "state/model.h"
-#include "rules/offers.h"
+#include "flow/offers.h"
 #include "theme.h"
 #include "base/util.h"
 
@@ -34,7 +35,7 @@
 
 /* ---- pure: the form ----------------------------------------------------------------- */
 
-void tpl_form_build(struct form *fm, const struct template_rec *t)
+void tpl_edit_form_build(struct form *fm, const struct template_rec *t)
 {
 	char title[64];
 	snprintf(title, sizeof title, t ? " Edit template " : " New template ");
@@ -48,14 +49,14 @@ void tpl_form_build(struct form *fm, const struct template_rec *t)
 	form_add_text(fm, "name", "Name", r.name ? r.name : "", TPL_NAME_MAX, true);
 	form_add_text(fm, "image", "Image", r.image ? r.image : "", CREATE_IMAGE_MAX, true);
 	form_add_text(fm, "tag", "Tag (empty: latest)", r.tag ? r.tag : "", TPL_TAG_MAX, false);
-	create_form_add_launch(fm, r.launch);
+	create_fields_add_launch(fm, r.launch);
 	char disk[32];
-	create_form_num_text(disk, sizeof disk,
+	create_fields_num_text(disk, sizeof disk,
 			     r.recommended_disk_space > 0 ? r.recommended_disk_space
 							  : CREATE_DISK_DEFAULT, 1);
 	form_add_number(fm, "disk", "Disk (GB)", disk, 1, 1e6, false, true);
-	create_form_add_env(fm, r.env);
-	create_form_add_onstart(fm, r.onstart, false);
+	create_fields_add_env(fm, r.env);
+	create_fields_add_onstart(fm, r.onstart, false);
 	form_add_text(fm, "args", "Args (entrypoint/args)", r.args_str ? r.args_str : "",
 		      CREATE_ARGS_MAX, false);
 	form_add_text(fm, "desc", "Description", r.desc ? r.desc : "", TPL_DESC_MAX, false);
@@ -68,7 +69,7 @@ void tpl_form_build(struct form *fm, const struct template_rec *t)
 			TPL_LOGIN_FIELD_MAX, false);
 }
 
-bool tpl_form_read(struct form *fm, struct template_req *r)
+bool tpl_edit_form_read(struct form *fm, struct template_req *r)
 {
 	memset(r, 0, sizeof *r);
 	if (!form_validate_focus(fm))
@@ -90,7 +91,7 @@ bool tpl_form_read(struct form *fm, struct template_req *r)
 	r->login_pass = form_value(fm, "login_pass");
 	char err[160];
 	const char *field = NULL;
-	if (template_validate_at(r, err, sizeof err, &field))
+	if (api_template_validate_at(r, err, sizeof err, &field))
 		return true;
 	int i = form_find(fm, field ? field : "name");
 	form_mark(fm, i >= 0 ? i : 0, err);
@@ -106,7 +107,7 @@ struct tpl_edit {
 	struct form fm;
 	struct dialog dlg;
 	struct template_rec *t;     /* the template edited or deleted (a copy), NULL: none */
-	int call_id;                /* the call awaited, 0: none */
+	struct modal_call call;     /* the call awaited */
 };
 
 struct tpl_edit *tpl_edit_new(void)
@@ -116,12 +117,10 @@ struct tpl_edit *tpl_edit_new(void)
 
 static void modal_close(struct app *a, struct tpl_edit *ed)
 {
-	if (ed->call_id)
-		model_drop_result(a->m, ed->call_id);
-	ed->call_id = 0;
+	modal_call_drop(&ed->call, a->m);
 	form_free(&ed->fm);
 	dialog_close(&ed->dlg);
-	templates_free(ed->t, ed->t ? 1 : 0);
+	json_map_templates_free(ed->t, ed->t ? 1 : 0);
 	ed->t = NULL;
 	ed->modal = TE_NONE;
 	a->dirty |= DIRTY_ALL;
@@ -157,14 +156,14 @@ void tpl_edit_open(struct app *a, struct tpl_edit *ed, enum tpl_op op,
 		modal_close(a, ed);
 	switch (op) {
 	case TPL_OP_CREATE:
-		tpl_form_build(&ed->fm, NULL);
+		tpl_edit_form_build(&ed->fm, NULL);
 		ed->modal = TE_CREATE;
 		break;
 	case TPL_OP_EDIT:
 		if (!sel || !may_change(a, sel, user_id))
 			return;
 		ed->t = offers_template_dup(sel);
-		tpl_form_build(&ed->fm, ed->t);
+		tpl_edit_form_build(&ed->fm, ed->t);
 		ed->modal = TE_EDIT;
 		break;
 	case TPL_OP_DELETE: {
@@ -210,31 +209,26 @@ static void *map_answer(const json_t *root, struct api_error *e)
 	return x;
 }
 
-/* Queue call as an at-most-once action; false with the reason in err. */
+/* Queue call as an at-most-once action for the open form (else the
+ * dialog): it waits; false with the reason in it. */
 static bool send_action(struct app *a, struct tpl_edit *ed, struct api_call call, bool answer,
-			const char *what, char *err, size_t n)
+			const char *what)
 {
-	struct job_call c = { .call = call, .action = true };
+	struct job_call c = { .call = call };
 	if (answer) {
 		c.map = map_answer;
 		c.free_value = free_answer;
 	}
 	util_strlcpy(c.what, what, sizeof c.what);
-	int id = 0, rc = a->jobs ? jobs_call(a->jobs, &c, &id) : JOBS_EINVAL;
-	if (!a->jobs)
-		api_call_free(&c.call);
-	if (rc != JOBS_OK) {
-		util_strlcpy(err, jobs_strerror(rc), n);
-		return false;
-	}
-	ed->call_id = id;
-	return true;
+	bool form = ed->modal != TE_DELETE;
+	return modal_call_send(&ed->call, a->jobs, &c, form ? &ed->fm : NULL,
+			       form ? NULL : &ed->dlg) == JOBS_OK;
 }
 
 static void submit_form(struct app *a, struct tpl_edit *ed)
 {
 	struct template_req r;
-	if (!tpl_form_read(&ed->fm, &r))
+	if (!tpl_edit_form_read(&ed->fm, &r))
 		return;
 	struct api_call call;
 	char what[64];
@@ -255,12 +249,8 @@ static void submit_form(struct app *a, struct tpl_edit *ed)
 		}
 		snprintf(what, sizeof what, "edit template %ld", ed->t->id);
 	}
-	char err[200];
-	if (!send_action(a, ed, call, true, what, err, sizeof err)) {
-		form_set_answer(&ed->fm, NULL, err);
+	if (!send_action(a, ed, call, true, what))
 		return;
-	}
-	ed->fm.waiting = true;
 	ed->fm.answer[0] = '\0';
 }
 
@@ -268,10 +258,8 @@ static void submit_delete(struct app *a, struct tpl_edit *ed)
 {
 	char what[64];
 	snprintf(what, sizeof what, "delete template %ld", ed->t->id);
-	if (!send_action(a, ed, api_template_delete(a->cfg, ed->t->id), false, what, ed->dlg.error,
-			 sizeof ed->dlg.error))
+	if (!send_action(a, ed, api_template_delete(a->cfg, ed->t->id), false, what))
 		return;
-	ed->dlg.waiting = true;
 	ed->dlg.error[0] = '\0';
 }
 
@@ -336,9 +324,8 @@ bool tpl_edit_modal_draw(struct app *a, struct tpl_edit *ed)
 bool tpl_edit_snapshot(struct app *a, struct tpl_edit *ed, struct tpl_done *d)
 {
 	struct call_result r;
-	if (!ed || !ed->call_id || !model_take_result(a->m, ed->call_id, &r))
+	if (!ed || !modal_call_take(&ed->call, a->m, &r))
 		return false;
-	ed->call_id = 0;
 	memset(d, 0, sizeof *d);
 	d->changed = true;
 	const char *name = ed->modal == TE_CREATE ? form_value(&ed->fm, "name")
@@ -387,15 +374,9 @@ bool tpl_edit_snapshot(struct app *a, struct tpl_edit *ed, struct tpl_done *d)
 	} else {
 		apierr_format(&r.err, why, sizeof why);
 		d->changed = false;
-		if (ed->modal == TE_DELETE) {
-			ed->dlg.waiting = false;
-			util_strlcpy(ed->dlg.error, why, sizeof ed->dlg.error);
-		} else {
-			ed->fm.waiting = false;
-			form_set_answer(&ed->fm, NULL, why);
-		}
+		modal_call_refused(ed->modal == TE_DELETE ? NULL : &ed->fm, &ed->dlg, why);
 	}
-	call_result_free(&r);
+	model_call_result_free(&r);
 	a->dirty |= DIRTY_ALL;
 	return true;
 }

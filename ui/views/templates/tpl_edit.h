@@ -8,7 +8,7 @@
  * words; a lost answer is said as unknown, the modal closes and nothing is
  * sent again (the list is fetched again to show what happened).
  *
- * tpl_form_build / tpl_form_read are pure (the tests drive them without a
+ * tpl_edit_form_build / tpl_edit_form_read are pure (the tests drive them without a
  * terminal); the rest is UI thread only. */
 #ifndef RENTOP_UI_TPL_EDIT_H
 #define RENTOP_UI_TPL_EDIT_H
@@ -24,10 +24,10 @@ struct app;
 
 /* The template form: empty (t NULL: create) or filled from t (edit; the
  * registry password is never known: blank keeps it). */
-void tpl_form_build(struct form *fm, const struct template_rec *t);
+void tpl_edit_form_build(struct form *fm, const struct template_rec *t);
 /* Read the form into *r (pointing into the form): true when valid; false
  * with each invalid field marked and the focus on the first. */
-bool tpl_form_read(struct form *fm, struct template_req *r);
+bool tpl_edit_form_read(struct form *fm, struct template_req *r);
 
 /* ---- the stateful part (UI thread) ------------------------------------------ */
 

@@ -18,7 +18,7 @@
 
 static size_t matches(const struct tpl_picker *p, size_t *idx)
 {
-	return tpl_list_match(&p->list, p->q.s, idx, PICK_MAX);
+	return pane_templates_list_match(&p->list, p->q.s, idx, PICK_MAX);
 }
 
 bool tpl_picker_opens(int key)
@@ -32,7 +32,7 @@ void tpl_picker_open(struct app *a, struct tpl_picker *p)
 	textbuf_clear(&p->q);
 	p->sel = 0;
 	if (!p->list.loaded)
-		tpl_list_fetch(a, &p->list);
+		pane_templates_list_fetch(a, &p->list);
 	a->dirty |= DIRTY_ALL;
 }
 
@@ -68,7 +68,7 @@ enum tpl_pick_result tpl_picker_key(struct app *a, struct tpl_picker *p, int key
 		if (p->sel + 1 < n)
 			p->sel++;
 	} else if (key == KM_CTRL('r')) {
-		tpl_list_fetch(a, &p->list);
+		pane_templates_list_fetch(a, &p->list);
 	} else if (textbuf_key(&p->q, key)) {
 		p->sel = 0;
 	}
@@ -106,7 +106,7 @@ void tpl_picker_draw(struct app *a, const struct tpl_picker *p)
 			}
 			continue;
 		}
-		tpl_list_summary(&p->list.v[idx[k]], uid, line, sizeof line);
+		pane_templates_list_summary(&p->list.v[idx[k]], uid, line, sizeof line);
 		enum role role = k == p->sel ? ROLE_SELECTION : ROLE_DIALOG;
 		draw_fill(y, r.x + 1, r.w - 2, theme_attr(role));
 		draw_text(y, r.x + 2, r.w - 4, line, theme_attr(role));
@@ -120,11 +120,11 @@ void tpl_picker_draw(struct app *a, const struct tpl_picker *p)
 bool tpl_picker_snapshot(struct app *a, struct tpl_picker *p)
 {
 	bool busy = p->list.req_own || p->list.req_rec;
-	return tpl_list_take(a, &p->list) || (busy && !p->list.req_own && !p->list.req_rec);
+	return pane_templates_list_take(a, &p->list) || (busy && !p->list.req_own && !p->list.req_rec);
 }
 
 void tpl_picker_free(struct app *a, struct tpl_picker *p)
 {
 	tpl_picker_close(p);
-	tpl_list_free(a, &p->list);
+	pane_templates_list_free(a, &p->list);
 }

@@ -20,7 +20,12 @@
  * state and the calls' answers, and are wiped (explicit_bzero) when the
  * dialog that shows or uses them closes.  The secret is drawn only by the
  * QR dialog and the backup codes only by their dialog, shown once; nothing
- * of them reaches a toast, the event log or --log.  UI thread only. */
+ * of them reaches a toast, the event log or --log.  UI thread only.
+ *
+ * This file is the shell: the status and the methods list (the list
+ * widget moves and filters it), the keys, the modal dispatch, the awaited
+ * call and its result's dispatch, and the login; each flow lives in its
+ * own tfa_*.c (tfa.h). */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <math.h>
@@ -29,122 +34,23 @@
 #include <string.h>
 
 #include "rules/acct.h"
-#include "api/api_account.h"
 #include "app.h"
 #include "net/auth.h"
 #include "base/config.h"
-#include "widgets/dialog.h"
 #include "draw.h"
-#include "widgets/form.h"
-#include "state/jobs.h"
-#include "json/json_map.h"
 #include "state/model.h"
-#include "net/poller.h"
-#include "widgets/qr.h"
-#include "rules/tfaflow.h"
+#include "poll/poller.h"
 #include "theme.h"
 #include "base/util.h"
 #include "view.h"
+#include "views/tfa/tfa.h"
 
-#define TFA_CADENCE 30.0 /* s, the status refresh while shown */
-
-/* The dialog open over the status. */
-enum step {
-	ST_NONE,
-	ST_VERIFY,     /* form: a code from a method or a backup code, for `purpose` */
-	ST_QR,         /* the QR code and the secret of a new TOTP method */
-	ST_CONFIRM,    /* form: the authenticator's current code and a label */
-	ST_BACKUP,     /* the backup codes, shown once */
-	ST_REMOVE_ASK, /* confirmation (starts on Cancel) before removing a method */
-	ST_UPDATE,     /* form: label and primary */
-	ST_SMS,        /* form: phone, label, then the code sent by SMS */
-	ST_EMAIL,      /* form: the code sent to the account's email (no method yet) */
-};
-
-/* What a verification is for. */
-enum purpose { VP_AUTHORIZE, VP_REGEN, VP_REMOVE, VP_LOGIN };
-
-/* What the awaited call is. */
-enum callk {
-	CK_NONE,
-	CK_SETUP,       /* totp-setup */
-	CK_AUTH_START,  /* authorize-new-method step 1 */
-	CK_AUTH_FINISH, /* authorize-new-method step 2 */
-	CK_SMS_CODE,    /* an SMS code to verify with an SMS method */
-	CK_CONFIRM,     /* confirm-new */
-	CK_REGEN,       /* regen-backup-codes */
-	CK_REMOVE,      /* DELETE tfa */
-	CK_LOGIN,       /* POST tfa */
-	CK_UPDATE,      /* tfa/update */
-	CK_SMS_NEW,     /* an SMS code to a new phone */
-	CK_SMS_RESEND,  /* resend it */
-	CK_EMAIL_START, /* authorize-new-method step 1, forced to email (no method yet) */
-	CK_EMAIL_SEND,  /* POST tfa/email/ {secret}: the code of that challenge */
-};
-
-/* What comes after the authorization. */
-enum after { AFTER_TOTP, AFTER_SMS };
-
-/* A call's answer (mapped on the poller thread).  Holds secrets: wiped
- * by answer_free. */
-struct answer {
-	char secret[160];               /* TOTP secret or challenge secret */
-	char uri[768];                  /* the provisioning URI */
-	struct tfa_backup_codes codes;  /* new backup codes */
-	char session[512];              /* the session key of a login */
-	int remaining;                  /* methods left after a removal, -1: not said */
-	bool disabled;                  /* 2FA is off after a removal */
-	char msg[200];                  /* a send's "sent to ..." (sanitised; not a secret) */
-};
-
-/* The view's state. */
-struct tfa_view {
-	int sub;                        /* the status subscription, 0 before the first show */
-	struct tfa_status_rec *st;      /* the newest status, NULL: none yet */
-	char err[300];                  /* the last status failure */
-	size_t sel;                     /* the selected method row */
-	bool shown;
-	double authorized_at;           /* wall epoch this session opened the window, 0: not */
-
-	enum step step;
-	enum purpose purpose;
-	enum after after;
-	struct form fm;
-	struct dialog dlg;
-	int call_id;                    /* the awaited call, 0: none */
-	enum callk callk;
-	long target;                    /* the method a step is about */
-	char target_text[80];
-	struct tfaflow_choice ch[TFAFLOW_MAX_CHOICES];
-	int nch;
-	const char *chp[TFAFLOW_MAX_CHOICES];
-
-	/* secrets of the flow (flow_end wipes them) */
-	struct tfa_verify pending;      /* the verification of a two-call step */
-	char challenge[160];            /* the challenge secret of the verifying SMS method */
-	long challenge_for;             /* the method it was sent for */
-	char totp_secret[160];
-	char totp_uri[768];
-	struct qr_text qr;
-	char qr_err[160];
-	struct tfa_backup_codes codes;
-	bool codes_first;               /* the codes of the first method (2FA just turned on) */
-	char codes_note[1400];           /* "written to ..." */
-	char sms_phone[32];
-	char sms_label[64];
-	int email_sends;                /* ST_EMAIL: codes the service said it sent */
-	double sent_at;                 /* util_mono() of the last SMS/email code sent, 0: none */
-	bool busy;                      /* ST_QR: the set-up call is awaited */
-	double tick_at;                 /* util_mono() of the next countdown redraw, 0: none */
-	int regen_before;               /* VP_REGEN sent: tfaflow_regen_count before it */
-};
-
-/* ---- answers (poller thread) ----------------------------------------------------- */
+/* ---- helpers ---------------------------------------------------------------------- */
 
 /* Information (a code was sent, what to type) in the form's note, not its
  * error slot; an earlier answer and field's mark go, and the focus goes to
  * field (NULL: stays). */
-static void tfa_info(struct form *fm, const char *field, const char *msg)
+void tfa_info(struct form *fm, const char *field, const char *msg)
 {
 	form_set_answer(fm, NULL, "");
 	int i = field ? form_find(fm, field) : -1;
@@ -153,103 +59,7 @@ static void tfa_info(struct form *fm, const char *field, const char *msg)
 	form_set_note(fm, msg, false);
 }
 
-static void answer_free(void *p)
-{
-	if (!p)
-		return;
-	explicit_bzero(p, sizeof(struct answer));
-	free(p);
-}
-
-static struct answer *answer_new(void)
-{
-	struct answer *a = xcalloc(1, sizeof *a);
-	a->remaining = -1;
-	return a;
-}
-
-static void *map_setup(const json_t *root, struct api_error *e)
-{
-	struct answer *a = answer_new();
-	if (!api_tfa_totp_setup_result(root, a->secret, sizeof a->secret, a->uri, sizeof a->uri)) {
-		answer_free(a);
-		apierr_protocol(e, 200, "TOTP set-up: no secret or provisioning URI in the answer");
-		return NULL;
-	}
-	return a;
-}
-
-static void *map_secret(const json_t *root, struct api_error *e)
-{
-	(void)e;
-	struct answer *a = answer_new();
-	if (!api_tfa_challenge_secret(root, a->secret, sizeof a->secret))
-		a->secret[0] = '\0'; /* the backup-code authorization sends none */
-	return a;
-}
-
-/* A send answer: the challenge secret and where the code went. */
-static void *map_sent(const json_t *root, struct api_error *e)
-{
-	(void)e;
-	struct answer *a = answer_new();
-	if (!api_tfa_challenge_secret(root, a->secret, sizeof a->secret))
-		a->secret[0] = '\0';
-	api_tfa_sent_msg(root, a->msg, sizeof a->msg);
-	return a;
-}
-
-static void *map_codes(const json_t *root, struct api_error *e)
-{
-	(void)e;
-	struct answer *a = answer_new();
-	if (!api_tfa_backup_codes(root, &a->codes))
-		a->codes.n = 0;
-	return a;
-}
-
-static void *map_regen(const json_t *root, struct api_error *e)
-{
-	struct answer *a = answer_new();
-	if (!api_tfa_backup_codes(root, &a->codes)) {
-		answer_free(a);
-		apierr_protocol(e, 200, "regenerate backup codes: no codes in the answer");
-		return NULL;
-	}
-	return a;
-}
-
-static void *map_session(const json_t *root, struct api_error *e)
-{
-	char *key = api_tfa_session_key(root);
-	if (!key) {
-		apierr_protocol(e, 200, "2FA login: the service sent no session key");
-		return NULL;
-	}
-	struct answer *a = answer_new();
-	bool fits = util_strlcpy(a->session, key, sizeof a->session) < sizeof a->session;
-	explicit_bzero(key, strlen(key));
-	free(key);
-	if (!fits) {
-		answer_free(a);
-		apierr_protocol(e, 200, "2FA login: the session key is too long");
-		return NULL;
-	}
-	return a;
-}
-
-static void *map_removed(const json_t *root, struct api_error *e)
-{
-	(void)e;
-	struct answer *a = answer_new();
-	api_tfa_removed(root, &a->remaining, &a->disabled);
-	return a;
-}
-
-
-/* ---- helpers ---------------------------------------------------------------------- */
-
-static void refresh_status(struct app *a, struct tfa_view *v)
+void tfa_refresh(struct app *a, struct tfa_view *v)
 {
 	if (!v->sub)
 		return;
@@ -258,11 +68,9 @@ static void refresh_status(struct app *a, struct tfa_view *v)
 }
 
 /* Close whatever dialog is open and wipe every secret of the flow. */
-static void flow_end(struct app *a, struct tfa_view *v)
+void tfa_flow_end(struct app *a, struct tfa_view *v)
 {
-	if (v->call_id)
-		model_drop_result(a->m, v->call_id);
-	v->call_id = 0;
+	modal_call_drop(&v->call, a->m);
 	v->callk = CK_NONE;
 	form_free(&v->fm);
 	dialog_close(&v->dlg);
@@ -288,27 +96,24 @@ static void flow_end(struct app *a, struct tfa_view *v)
 }
 
 /* Queue call c (what: for messages); the call id or 0 with a message in err. */
-static int send_call(struct app *a, struct tfa_view *v, enum callk k, struct api_call call,
-		     jobs_map_fn map, const char *what, char *err, size_t n)
+int tfa_send(struct app *a, struct tfa_view *v, enum callk k, struct api_call call,
+	     jobs_map_fn map, const char *what, char *err, size_t n)
 {
-	struct job_call c = { .action = true };
-	c.call = call;
-	c.map = map;
-	c.free_value = answer_free;
+	struct job_call c = { .call = call, .map = map, .free_value = tfa_map_free };
 	util_strlcpy(c.what, what, sizeof c.what);
-	int id = 0, rc = jobs_call(a->jobs, &c, &id);
+	/* the modal is marked by the caller (a busy QR dialog has no form) */
+	int rc = modal_call_send(&v->call, a->jobs, &c, NULL, NULL);
 	if (rc != JOBS_OK) {
 		snprintf(err, n, "%s", rc == JOBS_EREADONLY ? "read-only mode: 2FA changes are disabled"
 							   : jobs_strerror(rc));
 		return 0;
 	}
-	v->call_id = id;
 	v->callk = k;
-	return id;
+	return v->call.id;
 }
 
 /* The form's answer after a failed step, the code field emptied. */
-static void form_failed(struct tfa_view *v, const char *msg)
+void tfa_form_failed(struct tfa_view *v, const char *msg)
 {
 	v->fm.waiting = false;
 	int c = form_find(&v->fm, "code");
@@ -319,495 +124,28 @@ static void form_failed(struct tfa_view *v, const char *msg)
 		v->fm.focus = c;
 }
 
-static bool window_open(const struct tfa_view *v, double now)
+bool tfa_window_open(const struct tfa_view *v, double now)
 {
 	return acct_window_left(v->authorized_at, now) > 0 ||
 	       (v->st && v->st->new_method_authorized);
 }
 
-/* ---- the verify form ----------------------------------------------------------------- */
-
-static const char *purpose_title(enum purpose p)
+const struct tfa_method_rec *tfa_selected_method(const struct tfa_view *v)
 {
-	switch (p) {
-	case VP_AUTHORIZE: return "Authorize a new 2FA method";
-	case VP_REGEN: return "Regenerate backup codes";
-	case VP_REMOVE: return "Remove a 2FA method";
-	case VP_LOGIN: return "2FA login";
-	}
-	return "2FA";
-}
-
-/* Open the verification form for p (choices from the status). */
-static void open_verify(struct app *a, struct tfa_view *v, enum purpose p)
-{
-	(void)a;
-	v->purpose = p;
-	v->nch = tfaflow_choices(v->st, v->ch, TFAFLOW_MAX_CHOICES);
-	for (int i = 0; i < v->nch; i++)
-		v->chp[i] = v->ch[i].text;
-	form_init(&v->fm, purpose_title(p));
-	form_add_choice(&v->fm, "with", "Verify with", v->chp, v->nch, 0);
-	form_add_secret(&v->fm, "code", "Code (C-r shows)", 20, false);
-	v->fm.focus = v->nch > 1 ? 0 : 1;
-	if (p == VP_REMOVE)
-		tfa_info(&v->fm, NULL, v->target_text);
-	else if (p == VP_AUTHORIZE)
-		tfa_info(&v->fm, NULL, "A code (or a backup code) lets you add a method for 30 min.");
-	v->step = ST_VERIFY;
-}
-
-/* The verification is done (window open, codes, removal, login). */
-static void start_totp(struct app *a, struct tfa_view *v);
-static void open_sms(struct tfa_view *v);
-
-static void after_authorized(struct app *a, struct tfa_view *v)
-{
-	v->authorized_at = util_now();
-	form_free(&v->fm);
-	api_tfa_verify_wipe(&v->pending);
-	explicit_bzero(v->challenge, sizeof v->challenge);
-	app_toast(a, ROLE_OK, 5, "authorized: a new 2FA method may be added for 30 minutes");
-	if (v->after == AFTER_TOTP)
-		start_totp(a, v);
-	else
-		open_sms(v);
-}
-
-/* Submit the verify form. */
-static void submit_verify(struct app *a, struct tfa_view *v)
-{
-	char err[300];
-	int ci = form_choice(&v->fm, "with");
-	if (ci < 0 || ci >= v->nch) {
-		form_set_answer(&v->fm, NULL, "no method to verify with");
-		return;
-	}
-	const struct tfaflow_choice *c = &v->ch[ci];
-	char lock[64];
-	const struct tfa_method_rec *lm = c->id ? tfaflow_method(v->st, c->id) : NULL;
-	if (lm && acct_lock_countdown(lock, sizeof lock, lm->locked_until, util_now())) {
-		/* no code is sent while the method is locked */
-		snprintf(err, sizeof err, "Too many wrong codes: %s; no code can be checked until "
-			 "then (or use another method or a backup code).", lock);
-		form_set_answer(&v->fm, NULL, err);
-		return;
-	}
-	if (v->challenge_for != c->id)
-		explicit_bzero(v->challenge, sizeof v->challenge);
-	struct tfa_verify tv;
-	enum tfaflow_verify r = tfaflow_verify_build(c, form_value(&v->fm, "code"), v->challenge, &tv,
-						     err, sizeof err);
-	switch (r) {
-	case TV_BAD:
-		form_set_answer(&v->fm, "code", err);
-		return;
-	case TV_SEND_EMAIL: /* never: tfaflow_choices offers no email here */
-		form_set_answer(&v->fm, NULL, "an email code is not offered here");
-		return;
-	case TV_SEND_SMS: {
-		struct api_call call;
-		if (v->purpose == VP_AUTHORIZE) {
-			struct tfa_verify s = { .method_id = c->id };
-			util_strlcpy(s.method, "sms", sizeof s.method);
-			call = api_tfa_authorize_start(a->cfg, &s);
-		} else {
-			call = api_tfa_sms_send(a->cfg, NULL, c->id);
-		}
-		v->challenge_for = c->id;
-		if (send_call(a, v, v->purpose == VP_AUTHORIZE ? CK_AUTH_START : CK_SMS_CODE, call,
-			      map_secret, "2FA: send an SMS code", err, sizeof err))
-			v->fm.waiting = true;
-		else
-			form_set_answer(&v->fm, NULL, err);
-		return;
-	}
-	case TV_OK:
-		break;
-	}
-	struct api_call call = { 0 };
-	enum callk k = CK_NONE;
-	jobs_map_fn map = NULL;
-	const char *what = "2FA";
-	switch (v->purpose) {
-	case VP_AUTHORIZE:
-		if (!strcmp(tv.method, "sms")) { /* the SMS was sent by step 1 */
-			call = api_tfa_authorize_finish(a->cfg, tv.code, tv.secret);
-			k = CK_AUTH_FINISH;
-		} else { /* totp: step 1 for its secret, then step 2 with the code;
-			  * backup: step 1 opens the window at once */
-			v->pending = tv;
-			call = api_tfa_authorize_start(a->cfg, &tv);
-			k = CK_AUTH_START;
-			map = map_secret;
-		}
-		what = "2FA: authorize a new method";
-		break;
-	case VP_REGEN:
-		call = api_tfa_regen_backup(a->cfg, &tv);
-		v->regen_before = tfaflow_regen_count(v->st ? v->st->backup_codes_remaining : -1, true);
-		k = CK_REGEN;
-		map = map_regen;
-		what = "2FA: regenerate backup codes";
-		break;
-	case VP_REMOVE:
-		call = api_tfa_remove(a->cfg, &tv, v->target);
-		k = CK_REMOVE;
-		map = map_removed;
-		what = "2FA: remove a method";
-		break;
-	case VP_LOGIN:
-		call = api_tfa_login_with(a->cfg, &tv);
-		k = CK_LOGIN;
-		map = map_session;
-		what = "2FA login";
-		break;
-	}
-	api_tfa_verify_wipe(&tv);
-	if (send_call(a, v, k, call, map, what, err, sizeof err))
-		v->fm.waiting = true;
-	else
-		form_set_answer(&v->fm, NULL, err);
-}
-
-/* ---- TOTP ------------------------------------------------------------------------------ */
-
-static void start_totp(struct app *a, struct tfa_view *v)
-{
-	char err[200];
-	v->step = ST_QR;
-	v->busy = true;
-	if (!send_call(a, v, CK_SETUP, api_tfa_totp_setup(a->cfg), map_setup,
-		       "2FA: TOTP set-up", err, sizeof err)) {
-		flow_end(a, v);
-		app_toast(a, ROLE_ERROR, 8, "%s", err);
-	}
-}
-
-static bool check_code6(const struct form_field *f, char *err, size_t n)
-{
-	char d[8];
-	int k = 0;
-	for (const char *p = f->tb.s; *p; p++) {
-		if (*p == ' ')
-			continue;
-		if (*p < '0' || *p > '9' || k >= 6) {
-			snprintf(err, n, "6 digits");
-			return false;
-		}
-		d[k++] = *p;
-	}
-	explicit_bzero(d, sizeof d);
-	if (k != 6 && f->tb.s[0]) {
-		snprintf(err, n, "6 digits");
-		return false;
-	}
-	return true;
-}
-
-static bool check_label(const struct form_field *f, char *err, size_t n)
-{
-	if (api_tfa_label_valid(f->tb.s))
-		return true;
-	snprintf(err, n, "at most %d characters, no control characters", TFA_LABEL_MAX);
-	return false;
-}
-
-/* The QR dialog's Enter: the form for the current code. */
-static void open_confirm(struct tfa_view *v)
-{
-	form_init(&v->fm, "Confirm the authenticator app");
-	int k = form_add_secret(&v->fm, "code", "Current code (C-r shows)", 8, true);
-	if (k >= 0)
-		v->fm.f[k].check = check_code6;
-	k = form_add_text(&v->fm, "label", "Label (optional)", "", TFA_LABEL_MAX, false);
-	if (k >= 0)
-		v->fm.f[k].check = check_label;
-	v->step = ST_CONFIRM;
-}
-
-/* The code digits of a field without blanks into out[8]. */
-static void digits_of(const char *s, char out[8])
-{
-	int k = 0;
-	for (; *s && k < 7; s++)
-		if (*s >= '0' && *s <= '9')
-			out[k++] = *s;
-	out[k] = '\0';
-}
-
-static void submit_confirm(struct app *a, struct tfa_view *v)
-{
-	char code[8], err[200];
-	digits_of(form_value(&v->fm, "code"), code);
-	const char *label = form_value(&v->fm, "label");
-	struct api_call call = api_tfa_confirm_new(a->cfg, "totp", code, v->totp_secret, NULL,
-						   *label ? label : NULL);
-	explicit_bzero(code, sizeof code);
-	if (send_call(a, v, CK_CONFIRM, call, map_codes, "2FA: confirm the TOTP method", err,
-		      sizeof err))
-		v->fm.waiting = true;
-	else
-		form_set_answer(&v->fm, NULL, err);
-}
-
-/* ---- SMS ------------------------------------------------------------------------------- */
-
-static bool check_phone(const struct form_field *f, char *err, size_t n)
-{
-	char norm[32];
-	if (!f->tb.s[0] || acct_e164_normalize(f->tb.s, norm, sizeof norm))
-		return true;
-	snprintf(err, n, "an international number: + country code and number (+15551234567)");
-	return false;
-}
-
-static void open_sms(struct tfa_view *v)
-{
-	form_init(&v->fm, "Add a phone (SMS)");
-	int k = form_add_text(&v->fm, "phone", "Phone (E.164)", "", 24, true);
-	if (k >= 0)
-		v->fm.f[k].check = check_phone;
-	k = form_add_text(&v->fm, "label", "Label (optional)", "", TFA_LABEL_MAX, false);
-	if (k >= 0)
-		v->fm.f[k].check = check_label;
-	k = form_add_secret(&v->fm, "code", "SMS code (empty: send; C-n resends)", 8, false);
-	if (k >= 0)
-		v->fm.f[k].check = check_code6;
-	v->step = ST_SMS;
-}
-
-static void submit_sms(struct app *a, struct tfa_view *v, bool resend)
-{
-	char phone[32], err[200], code[8];
-	if (!acct_e164_normalize(form_value(&v->fm, "phone"), phone, sizeof phone)) {
-		form_set_answer(&v->fm, "phone", "an international number: + country code and number");
-		return;
-	}
-	if (v->challenge[0] && strcmp(phone, v->sms_phone)) /* a new number: a new code */
-		explicit_bzero(v->challenge, sizeof v->challenge);
-	digits_of(form_value(&v->fm, "code"), code);
-	const char *label = form_value(&v->fm, "label");
-	struct api_call call;
-	enum callk k;
-	jobs_map_fn map = map_secret;
-	if (resend || !code[0]) {
-		/* a resend without a challenge of ours (one sent by an earlier
-		 * dialog): the bearer's resend makes a new challenge */
-		call = resend ? api_tfa_sms_resend(a->cfg, v->challenge, phone, 0)
-			      : api_tfa_sms_send(a->cfg, phone, 0);
-		k = resend ? CK_SMS_RESEND : CK_SMS_NEW;
-	} else if (!v->challenge[0]) {
-		form_set_answer(&v->fm, "code", "no code was sent yet: empty the code and submit");
-		explicit_bzero(code, sizeof code);
-		return;
-	} else {
-		call = api_tfa_confirm_new(a->cfg, "sms", code, v->challenge, phone,
-					   *label ? label : NULL);
-		k = CK_CONFIRM;
-		map = map_codes;
-	}
-	explicit_bzero(code, sizeof code);
-	util_strlcpy(v->sms_phone, phone, sizeof v->sms_phone);
-	if (send_call(a, v, k, call, map, k == CK_CONFIRM ? "2FA: confirm the SMS method"
-							  : "2FA: send an SMS code", err, sizeof err))
-		v->fm.waiting = true;
-	else
-		form_set_answer(&v->fm, NULL, err);
-}
-
-/* ---- the email code (the first method) ------------------------------------------------- */
-
-/* Step 1 of the authorization, which the service forces to email when the
- * account has no method: a challenge secret, whose code goes out next. */
-static void email_start(struct app *a, struct tfa_view *v)
-{
-	char err[200];
-	struct tfa_verify s = { 0 };
-	util_strlcpy(s.method, "email", sizeof s.method);
-	explicit_bzero(v->challenge, sizeof v->challenge);
-	v->email_sends = 0;
-	if (send_call(a, v, CK_EMAIL_START, api_tfa_authorize_start(a->cfg, &s), map_secret,
-		      "2FA: authorize by email", err, sizeof err)) {
-		v->fm.waiting = true;
-		tfa_info(&v->fm, NULL, "Asking the service for a code by email...");
-	} else {
-		form_set_answer(&v->fm, NULL, err);
-	}
-}
-
-/* POST tfa/email/ with the challenge's secret: the code goes out (again). */
-static void email_send(struct app *a, struct tfa_view *v)
-{
-	char err[200];
-	if (send_call(a, v, CK_EMAIL_SEND, api_tfa_email_send(a->cfg, v->challenge), map_sent,
-		      "2FA: send an email code", err, sizeof err))
-		v->fm.waiting = true;
-	else
-		form_set_answer(&v->fm, NULL, err);
-}
-
-/* a or s with no method: the code sent to the account's email comes first. */
-static void open_email(struct app *a, struct tfa_view *v)
-{
-	form_init(&v->fm, "Authorize the first 2FA method by email");
-	int k = form_add_secret(&v->fm, "code", "Email code (C-r shows, C-n sends again)", 8, false);
-	if (k >= 0)
-		v->fm.f[k].check = check_code6;
-	v->step = ST_EMAIL;
-	email_start(a, v);
-}
-
-/* Enter (resend false) or C-n (true) in the email form. */
-static void submit_email(struct app *a, struct tfa_view *v, bool resend)
-{
-	char code[8], err[200];
-	if (!v->challenge[0]) { /* none yet, or it expired: start over */
-		email_start(a, v);
-		return;
-	}
-	if (resend) {
-		email_send(a, v);
-		return;
-	}
-	digits_of(form_value(&v->fm, "code"), code);
-	if (!code[0]) {
-		tfa_info(&v->fm, "code", "Type the 6-digit code from the email (C-n sends another).");
-		return;
-	}
-	struct api_call call = api_tfa_authorize_finish(a->cfg, code, v->challenge);
-	explicit_bzero(code, sizeof code);
-	if (send_call(a, v, CK_AUTH_FINISH, call, NULL, "2FA: authorize by email", err, sizeof err))
-		v->fm.waiting = true;
-	else
-		form_set_answer(&v->fm, NULL, err);
-}
-
-/* Seconds since the last code went out (0 when unknown). */
-static int since_sent(const struct tfa_view *v)
-{
-	return v->sent_at > 0 ? (int)(util_mono() - v->sent_at) : 0;
-}
-
-/* The line for a refused send in the SMS or email form ("" for other failures). */
-static void send_refused_text(const struct tfa_view *v, const struct tfa_error *te, char *buf,
-			      size_t n)
-{
-	const char *where = v->step == ST_EMAIL ? "email" : "SMS";
-	buf[0] = '\0';
-	if (te->kind == TFAE_CHALLENGE_EXISTS && v->sent_at > 0)
-		snprintf(buf, n, "The service will not send another %s code yet: one went out %ds "
-			 "ago (tfa_challenge_exists). Type that code, or wait a little and press C-n.",
-			 where, since_sent(v));
-	else if (te->kind == TFAE_CHALLENGE_EXISTS && v->step == ST_EMAIL)
-		snprintf(buf, n, "A code was already sent to the account's email (tfa_challenge_exists): "
-			 "type it, or wait a little and press C-n for another.");
-	else if (te->kind == TFAE_CHALLENGE_EXISTS)
-		snprintf(buf, n, "A code was sent to this number recently (tfa_challenge_exists): "
-			 "type it if you have it, else wait a little and press C-n to have one sent.");
-	else if (te->kind == TFAE_SMS_RATE_LIMITED && v->sent_at > 0)
-		snprintf(buf, n, "Too many SMS for now (sms_rate_limited): the last code went out %ds "
-			 "ago and still works; wait a little before C-n.", since_sent(v));
-	else if (te->kind == TFAE_SMS_RATE_LIMITED)
-		snprintf(buf, n, "Too many SMS for now (sms_rate_limited): wait a little, then try again.");
-}
-
-/* ---- update ------------------------------------------------------------------------------ */
-
-static void open_update(struct tfa_view *v, const struct tfa_method_rec *m)
-{
-	v->target = m->id;
-	char title[64];
-	snprintf(title, sizeof title, "2FA method %ld", m->id);
-	form_init(&v->fm, title);
-	char *label = util_sanitize(m->label ? m->label : "");
-	int k = form_add_text(&v->fm, "label", "Label", label, TFA_LABEL_MAX, false);
-	free(label);
-	if (k >= 0)
-		v->fm.f[k].check = check_label;
-	form_add_toggle(&v->fm, "primary", "Primary method", m->is_primary);
-	v->step = ST_UPDATE;
-}
-
-static void submit_update(struct app *a, struct tfa_view *v)
-{
-	const struct tfa_method_rec *m = tfaflow_method(v->st, v->target);
-	bool was = m && m->is_primary, now = form_toggle(&v->fm, "primary");
-	char err[200];
-	struct api_call call = api_tfa_update(a->cfg, v->target, form_value(&v->fm, "label"),
-					      now == was ? -1 : now ? 1 : 0);
-	if (send_call(a, v, CK_UPDATE, call, NULL, "2FA: update a method", err, sizeof err))
-		v->fm.waiting = true;
-	else
-		form_set_answer(&v->fm, NULL, err);
+	size_t i = list_selected(&v->lst);
+	if (!v->st || i >= v->st->nmethods)
+		return NULL;
+	return &v->st->methods[i];
 }
 
 /* ---- results ----------------------------------------------------------------------------- */
 
-/* Show new backup codes (once). */
-static void show_codes(struct app *a, struct tfa_view *v, const struct tfa_backup_codes *c,
-		       bool first)
+/* Why a step failed, into msg[n] (the service's words, or a refused
+ * send's); te gets the 2FA error.  A challenge that expired is forgotten
+ * (the next submit starts over), a pending verification wiped. */
+static void failure_text(struct tfa_view *v, const struct call_result *r, struct tfa_error *te,
+			 char *msg, size_t n)
 {
-	form_free(&v->fm);
-	v->codes = *c;
-	v->codes_first = first;
-	v->codes_note[0] = '\0';
-	v->step = ST_BACKUP;
-	a->dirty |= DIRTY_ALL;
-}
-
-/* The answer to a backup-code regeneration or a method's removal was lost:
- * the form locks (a new code and C-s would send it again) until the status,
- * read again, says whether the codes are a new set or the method is gone. */
-static void lost_begin(struct app *a, struct tfa_view *v, const struct call_result *r)
-{
-	static const struct form_lost_words regen = {
-		.what = "the backup codes", .found = "are a full set",
-		.missing = "are as before", .done = "regenerated", .undone = "not regenerated" };
-	char what[64];
-	snprintf(what, sizeof what, "2FA method %ld", v->target);
-	const struct form_lost_words removal = {
-		.what = what, .found = "is gone", .missing = "is still listed", .done = "removed",
-		.undone = "not removed", .again = "d to try again", .removes = true };
-	bool rg = v->purpose == VP_REGEN;
-	char why[300];
-	apierr_format(&r->err, why, sizeof why);
-	form_lost_begin(&v->fm, rg ? &regen : &removal, rg ? v->regen_before : v->st ? 1 : -1, why,
-			r->when);
-	app_lost_logged(a, rg ? regen.what : what, v->fm.answer);
-	refresh_status(a, v);
-}
-
-/* The status was read again (r): say what it shows of a lost regeneration
- * or removal. */
-static void lost_reread(struct app *a, struct tfa_view *v, const struct call_result *r)
-{
-	bool rg = v->purpose == VP_REGEN;
-	if (v->step != ST_VERIFY || (!rg && v->purpose != VP_REMOVE) || !form_lost_checking(&v->fm))
-		return;
-	int after = -1;
-	if (r->outcome == CALL_OK && v->st)
-		after = rg ? tfaflow_regen_count(v->st->backup_codes_remaining, false)
-			   : tfaflow_method(v->st, v->target) ? 1 : 0;
-	char msg[400];
-	enum form_verdict fv = app_lost_verdict(
-		a, form_lost_reread(&v->fm, r->when, after, r->err.msg, msg, sizeof msg), msg);
-	if (rg && fv == FV_DONE) {
-		app_answer(a, ROLE_WARNING, 0, "%s: the new codes were lost with the answer and "
-			   "the old ones no longer work; b makes another set (a code first)", msg);
-		flow_end(a, v);
-	} else if (!rg && (fv == FV_DONE || fv == FV_NOT_DONE)) {
-		/* closed either way: d asks again from the start */
-		flow_end(a, v);
-		app_answer(a, fv == FV_DONE ? ROLE_OK : ROLE_WARNING, 0, "%s", msg);
-	}
-	a->dirty |= DIRTY_ALL;
-}
-
-/* A step failed: keep its dialog with the reason (the code emptied). */
-static void step_failed(struct app *a, struct tfa_view *v, enum callk k, struct call_result *r)
-{
-	char msg[400];
 	long mid = 0; /* the method whose fail count and lock apply */
 	if (v->step == ST_VERIFY) {
 		int ci = form_choice(&v->fm, "with");
@@ -815,31 +153,38 @@ static void step_failed(struct app *a, struct tfa_view *v, enum callk k, struct 
 			mid = v->ch[ci].id;
 	}
 	if (r->outcome == CALL_UNKNOWN)
-		snprintf(msg, sizeof msg, "the answer was lost: the change may have been made (%s)",
+		snprintf(msg, n, "the answer was lost: the change may have been made (%s)",
 			 r->err.msg);
 	else
-		tfaflow_error_text(&r->err, tfaflow_method(v->st, mid), util_now(), msg, sizeof msg);
-	struct tfa_error te;
-	api_tfa_error_from_api(&r->err, &te);
-	if (te.kind == TFAE_EXPIRED || te.kind == TFAE_NO_CHALLENGE) /* the next submit starts over */
+		tfaflow_error_text(&r->err, tfaflow_method(v->st, mid), util_now(), msg, n);
+	api_tfa_error_from_api(&r->err, te);
+	if (te->kind == TFAE_EXPIRED || te->kind == TFAE_NO_CHALLENGE) /* the next submit starts over */
 		explicit_bzero(v->challenge, sizeof v->challenge);
 	api_tfa_verify_wipe(&v->pending);
 	if (r->outcome != CALL_UNKNOWN && (v->step == ST_SMS || v->step == ST_EMAIL)) {
 		char refused[300];
-		send_refused_text(v, &te, refused, sizeof refused);
+		tfa_add_refused_text(v, te, refused, sizeof refused);
 		if (refused[0])
-			snprintf(msg, sizeof msg, "%s", refused);
-		else if (v->step == ST_EMAIL && (te.kind == TFAE_EXPIRED || te.kind == TFAE_NO_CHALLENGE))
-			snprintf(msg, sizeof msg, "The email code expired (or its challenge is gone): "
+			snprintf(msg, n, "%s", refused);
+		else if (v->step == ST_EMAIL && (te->kind == TFAE_EXPIRED || te->kind == TFAE_NO_CHALLENGE))
+			snprintf(msg, n, "The email code expired (or its challenge is gone): "
 				 "Enter or C-n asks for a new one.");
-		else if (v->step == ST_EMAIL && te.kind == TFAE_EMAIL_NOT_VERIFIED)
-			snprintf(msg, sizeof msg, "The account's email address is not verified, so no code "
+		else if (v->step == ST_EMAIL && te->kind == TFAE_EMAIL_NOT_VERIFIED)
+			snprintf(msg, n, "The account's email address is not verified, so no code "
 				 "can be sent to it: verify it in the web console, then try again (Esc closes).");
 	}
-	refresh_status(a, v); /* the fail count and the lock */
+}
+
+/* A step failed: keep its dialog with the reason (the code emptied). */
+static void step_failed(struct app *a, struct tfa_view *v, enum callk k, struct call_result *r)
+{
+	char msg[400];
+	struct tfa_error te;
+	failure_text(v, r, &te, msg, sizeof msg);
+	tfa_refresh(a, v); /* the fail count and the lock */
 	switch (v->step) {
 	case ST_QR:
-		flow_end(a, v);
+		tfa_flow_end(a, v);
 		app_toast(a, ROLE_ERROR, 10, "2FA set-up failed: %s", msg);
 		return;
 	case ST_VERIFY:
@@ -849,13 +194,13 @@ static void step_failed(struct app *a, struct tfa_view *v, enum callk k, struct 
 	case ST_EMAIL:
 		if (te.kind == TFAE_AUTH_REQUIRED && v->step == ST_CONFIRM) {
 			/* the window closed meanwhile: authorize again, then set up again */
-			flow_end(a, v);
+			tfa_flow_end(a, v);
 			v->after = AFTER_TOTP;
 			if (v->st && v->st->nmethods == 0) {
-				open_email(a, v);
+				tfa_email_open(a, v);
 				return;
 			}
-			open_verify(a, v, VP_AUTHORIZE);
+			tfa_verify_open(a, v, VP_AUTHORIZE);
 			form_set_answer(&v->fm, NULL, msg);
 			return;
 		}
@@ -863,7 +208,7 @@ static void step_failed(struct app *a, struct tfa_view *v, enum callk k, struct 
 			v->fm.waiting = false;
 			form_set_answer(&v->fm, NULL, msg);
 		} else {
-			form_failed(v, msg);
+			tfa_form_failed(v, msg);
 		}
 		return;
 	case ST_NONE:
@@ -874,15 +219,15 @@ static void step_failed(struct app *a, struct tfa_view *v, enum callk k, struct 
 	}
 }
 
-/* The awaited call ended. */
+/* The awaited call ended: a lost or failed answer, else the flow's own
+ * result (the login's here). */
 static void call_done(struct app *a, struct tfa_view *v, struct call_result *r)
 {
 	enum callk k = v->callk;
-	v->call_id = 0;
 	v->callk = CK_NONE;
-	struct answer *ans = r->outcome == CALL_OK ? r->value : NULL;
+	struct api_tfa_answer *ans = r->outcome == CALL_OK ? r->value : NULL;
 	if ((k == CK_REGEN || k == CK_REMOVE) && r->outcome == CALL_UNKNOWN) {
-		lost_begin(a, v, r);
+		tfa_manage_lost_begin(a, v, r);
 		a->dirty |= DIRTY_ALL;
 		return;
 	}
@@ -893,169 +238,40 @@ static void call_done(struct app *a, struct tfa_view *v, struct call_result *r)
 	}
 	char err[300];
 	switch (k) {
-	case CK_SETUP:
-		v->busy = false;
-		if (!ans)
-			break;
-		util_strlcpy(v->totp_secret, ans->secret, sizeof v->totp_secret);
-		util_strlcpy(v->totp_uri, ans->uri, sizeof v->totp_uri);
-		if (!qr_render(v->totp_uri, draw_ascii() ? QR_ASCII : QR_HALF_BLOCKS, &v->qr, v->qr_err,
-			       sizeof v->qr_err))
-			v->qr.nrows = 0;
-		break;
+	case CK_SETUP: tfa_totp_setup_done(v, ans); break;
 	case CK_AUTH_START:
-		if (!strcmp(v->pending.method, "backup")) { /* the window is open */
-			after_authorized(a, v);
-		} else if (!strcmp(v->pending.method, "totp") && ans && ans->secret[0]) {
-			struct api_call call =
-				api_tfa_authorize_finish(a->cfg, v->pending.code, ans->secret);
-			api_tfa_verify_wipe(&v->pending);
-			if (!send_call(a, v, CK_AUTH_FINISH, call, NULL, "2FA: authorize a new method",
-				       err, sizeof err)) {
-				v->fm.waiting = false;
-				form_set_answer(&v->fm, NULL, err);
-			}
-		} else if (ans && ans->secret[0]) { /* an SMS went out */
-			util_strlcpy(v->challenge, ans->secret, sizeof v->challenge);
-			v->fm.waiting = false;
-			tfa_info(&v->fm, "code", "A code was sent by SMS: type it and submit.");
-		} else {
-			api_tfa_verify_wipe(&v->pending);
-			v->fm.waiting = false;
-			form_set_answer(&v->fm, NULL, "the service sent no challenge: try again");
-		}
-		break;
 	case CK_AUTH_FINISH:
-		after_authorized(a, v);
-		break;
+	case CK_SMS_CODE: tfa_verify_done(a, v, k, ans); break;
 	case CK_EMAIL_START:
-		if (ans && ans->secret[0]) {
-			util_strlcpy(v->challenge, ans->secret, sizeof v->challenge);
-			email_send(a, v);
-		} else {
-			v->fm.waiting = false;
-			form_set_answer(&v->fm, NULL, "the service sent no challenge: Enter tries again");
-		}
-		break;
-	case CK_EMAIL_SEND: {
-		v->fm.waiting = false;
-		v->email_sends++;
-		v->sent_at = util_mono();
-		char line[300];
-		snprintf(line, sizeof line, "%s%s Type the 6-digit code and press Enter (C-n sends "
-			 "another).", ans && ans->msg[0] ? ans->msg
-							 : "A code was sent to the account's email address",
-			 ans && ans->msg[0] && strchr(".!", ans->msg[strlen(ans->msg) - 1]) ? "" : ".");
-		form_set_answer(&v->fm, "code", line);
-		int c = form_find(&v->fm, "code");
-		if (c >= 0)
-			v->fm.focus = c;
-		break;
-	}
-	case CK_SMS_CODE:
-		v->fm.waiting = false;
-		if (ans && ans->secret[0]) {
-			util_strlcpy(v->challenge, ans->secret, sizeof v->challenge);
-			tfa_info(&v->fm, "code", "A code was sent by SMS: type it and submit.");
-		} else {
-			form_set_answer(&v->fm, NULL, "the service sent no challenge: try again");
-		}
-		break;
+	case CK_EMAIL_SEND: tfa_email_done(a, v, k, ans); break;
 	case CK_SMS_NEW:
-	case CK_SMS_RESEND:
-		v->fm.waiting = false;
-		if (ans && ans->secret[0]) {
-			v->sent_at = util_mono();
-			util_strlcpy(v->challenge, ans->secret, sizeof v->challenge);
-			tfa_info(&v->fm, "code", k == CK_SMS_NEW
-						? "A code was sent by SMS: type it and submit (C-n resends)."
-						: "The code was sent again.");
-			int c = form_find(&v->fm, "code");
-			if (c >= 0)
-				v->fm.focus = c;
-		} else {
-			form_set_answer(&v->fm, NULL, "the service sent no challenge: try again");
-		}
-		break;
-	case CK_CONFIRM: {
-		bool sms = v->step == ST_SMS;
-		app_toast(a, ROLE_OK, 8, "%s method added: two-factor authentication is on",
-			  sms ? "SMS" : "TOTP");
-		explicit_bzero(v->totp_secret, sizeof v->totp_secret);
-		explicit_bzero(v->totp_uri, sizeof v->totp_uri);
-		qr_free(&v->qr);
-		if (ans && ans->codes.n) /* the first method: the email's window is spent */
-			v->authorized_at = 0;
-		if (ans && ans->codes.n)
-			show_codes(a, v, &ans->codes, true);
-		else
-			flow_end(a, v);
-		break;
-	}
-	case CK_REGEN:
-		app_toast(a, ROLE_OK, 8, "new backup codes made: the old ones no longer work");
-		if (ans)
-			show_codes(a, v, &ans->codes, false);
-		else
-			flow_end(a, v);
-		break;
-	case CK_REMOVE:
-		if (ans && (ans->disabled || ans->remaining == 0))
-			app_toast(a, ROLE_WARNING, 10,
-				  "2FA method %ld removed: two-factor authentication is now OFF", v->target);
-		else if (ans && ans->remaining > 0)
-			app_toast(a, ROLE_OK, 8, "2FA method %ld removed: %d method%s left", v->target,
-				  ans->remaining, ans->remaining == 1 ? "" : "s");
-		else
-			app_toast(a, ROLE_OK, 8, "2FA method %ld removed", v->target);
-		flow_end(a, v);
-		break;
+	case CK_SMS_RESEND: tfa_sms_done(v, k, ans); break;
+	case CK_CONFIRM: tfa_add_confirmed(a, v, ans); break;
+	case CK_REGEN: tfa_codes_regen_done(a, v, ans); break;
+	case CK_REMOVE: tfa_manage_removed(a, v, ans); break;
 	case CK_LOGIN: {
 		struct auth *au = poller_auth(a->poller);
-		if (!ans || !au) {
-			flow_end(a, v);
+		tfa_flow_end(a, v);
+		if (!au)
 			app_toast(a, ROLE_ERROR, 10, "2FA login: no session key to store");
-			break;
-		}
-		if (auth_store_session(au, ans->session, err, sizeof err) != 0) {
-			flow_end(a, v);
-			app_toast(a, ROLE_ERROR, 10, "2FA login succeeded but the session key could not "
-				  "be stored: %s", err);
-		} else {
-			flow_end(a, v);
-			app_toast(a, ROLE_OK, 8, "2FA login: session key stored in %s/vast_tfa_key "
-				  "(mode 0600)", a->cfg->vast_config_dir);
-		}
+		else if (auth_login(au, ans ? ans->session : NULL, err, sizeof err))
+			app_toast(a, ROLE_OK, 8, "%s", err);
+		else
+			app_toast(a, ROLE_ERROR, 10, "%s", err);
 		break;
 	}
-	case CK_UPDATE:
-		app_toast(a, ROLE_OK, 6, "2FA method %ld updated", v->target);
-		flow_end(a, v);
-		break;
+	case CK_UPDATE: tfa_manage_updated(a, v); break;
 	case CK_NONE:
 		break;
 	}
-	refresh_status(a, v);
+	tfa_refresh(a, v);
 	a->dirty |= DIRTY_ALL;
 }
 
 /* ---- drawing -------------------------------------------------------------------------------- */
 
-#define QR_PAIR_OFFSET 1 /* the pair after the theme's */
-
-/* Black modules on white whatever the theme: white glyphs on black. */
-static unsigned long qr_attr(void)
-{
-	int pair = ROLE__COUNT + QR_PAIR_OFFSET + 1;
-	if (has_colors() && pair < COLOR_PAIRS) {
-		init_pair((short)pair, COLOR_WHITE, COLOR_BLACK);
-		return (unsigned long)COLOR_PAIR(pair);
-	}
-	return (unsigned long)A_NORMAL;
-}
-
 /* Box r drawn over the screen; returns its inner rect. */
-static struct rect box_at(struct rect r, const char *title)
+struct rect tfa_box_at(struct rect r, const char *title)
 {
 	unsigned long bg = theme_attr(ROLE_DIALOG);
 	for (int j = 0; j < r.h; j++)
@@ -1066,98 +282,40 @@ static struct rect box_at(struct rect r, const char *title)
 }
 
 /* A box of (at most) want_w x want_h centred over the screen. */
-static struct rect modal_box(const struct app *a, int want_w, int want_h, const char *title)
+struct rect tfa_box(const struct app *a, int want_w, int want_h, const char *title)
 {
-	return box_at(layout_dialog(&a->lay, want_w, want_h), title);
+	return tfa_box_at(layout_dialog(&a->lay, want_w, want_h), title);
 }
 
-static void draw_lines(const struct rect *in, int *y, const char *s, unsigned long attr)
+void tfa_draw_lines(const struct rect *in, int *y, const char *s, unsigned long attr)
 {
 	char lines[8][256];
-	int n = dialog_wrap(s, in->w, lines, 8);
+	int n = draw_wrap(s, in->w, lines, 8);
 	for (int i = 0; i < n && *y < in->y + in->h; i++)
 		draw_text((*y)++, in->x, in->w, lines[i], attr);
 }
 
-static void draw_qr(struct app *a, struct tfa_view *v)
+/* What list_draw needs to draw a method's row. */
+struct method_draw {
+	const struct tfa_view *v;
+	const struct rect *r;
+	double now;
+};
+
+static void draw_method(void *dctx, size_t i, bool sel, int y)
 {
-	unsigned long bg = theme_attr(ROLE_DIALOG);
-	if (v->busy) {
-		struct rect in = modal_box(a, 60, 5, "Add an authenticator app (TOTP)");
-		int y = in.y + 1;
-		draw_lines(&in, &y, "asking the service for a new secret...", theme_attr(ROLE_PENDING));
+	const struct method_draw *d = dctx;
+	if (i == LIST_NONE) {
+		draw_fill(y, d->r->x, d->r->w, theme_attr(ROLE_NORMAL));
 		return;
 	}
-	char groups[200];
-	acct_base32_groups(v->totp_secret, groups, sizeof groups);
-	/* the code whole, then the secret and two lines: the whole screen if need be */
-	int need_w = v->qr.cols + 4 > 66 ? v->qr.cols + 4 : 66;
-	int need_h = v->qr.nrows + 2 + 3;
-	bool fits = v->qr.nrows > 0 && v->qr.cols + 4 <= a->lay.cols && need_h <= a->lay.rows;
-	struct rect in;
-	if (fits) {
-		int w = need_w < a->lay.cols ? need_w : a->lay.cols;
-		struct rect r = { (a->lay.rows - need_h) / 2, (a->lay.cols - w) / 2, need_h, w };
-		in = box_at(r, "Add an authenticator app (TOTP)");
-	} else {
-		in = modal_box(a, 72, 11, "Add an authenticator app (TOTP)");
-	}
-	int y = in.y;
-	if (fits) {
-		unsigned long qa = qr_attr();
-		int x = in.x + (in.w - v->qr.cols) / 2;
-		for (int i = 0; i < v->qr.nrows && y < in.y + in.h; i++)
-			draw_text(y++, x, v->qr.cols, v->qr.rows[i], qa);
-	} else {
-		char msg[300];
-		if (v->qr.nrows > 0)
-			snprintf(msg, sizeof msg, "The terminal is too small to show the QR code whole "
-				 "(it needs %dx%d, this one is %dx%d): enlarge it, or type the "
-				 "secret below into the app.", v->qr.cols + 4, need_h, a->lay.cols,
-				 a->lay.rows);
-		else
-			snprintf(msg, sizeof msg, "No QR code: %s. Type the secret below into the app.",
-				 v->qr_err);
-		draw_lines(&in, &y, msg, theme_attr(ROLE_WARNING));
-		y++;
-	}
-	char line[300];
-	snprintf(line, sizeof line, "Secret: %s", groups);
-	explicit_bzero(groups, sizeof groups);
-	if (y < in.y + in.h)
-		draw_text(y++, in.x, in.w, line, bg | A_BOLD);
-	explicit_bzero(line, sizeof line);
-	if (y < in.y + in.h)
-		draw_text(y++, in.x, in.w, "Scan it, or type the secret, in your authenticator app.",
-			  bg);
-	if (y < in.y + in.h)
-		draw_text(y++, in.x, in.w, "Enter: type the code it shows   Esc: cancel (nothing is added)",
-			  theme_attr(ROLE_HINT));
-}
-
-static void draw_codes(struct app *a, struct tfa_view *v)
-{
-	unsigned long bg = theme_attr(ROLE_DIALOG);
-	struct rect in = modal_box(a, 66, 17 + (int)(v->codes.n + 1) / 2 - 5,
-				   v->codes_first ? "Two-factor authentication is on: backup codes"
-						  : "New backup codes");
-	int y = in.y;
-	draw_lines(&in, &y, "Each code works once, when no other method is at hand. "
-		   "They are shown ONCE: they will not be shown again after this dialog closes.",
-		   theme_attr(ROLE_WARNING));
-	y++;
-	for (size_t i = 0; i < v->codes.n && y < in.y + in.h; i += 2) {
-		char row[64];
-		snprintf(row, sizeof row, "  %-16s  %s", v->codes.code[i],
-			 i + 1 < v->codes.n ? v->codes.code[i + 1] : "");
-		draw_text(y++, in.x, in.w, row, bg | A_BOLD);
-		explicit_bzero(row, sizeof row);
-	}
-	y++;
-	if (v->codes_note[0])
-		draw_lines(&in, &y, v->codes_note, theme_attr(ROLE_OK));
-	draw_lines(&in, &y, "w write them to a file (mode 0600)   y copy (OSC 52)   Enter/Esc close",
-		   theme_attr(ROLE_HINT));
+	const struct tfa_method_rec *m = &d->v->st->methods[i];
+	char line[400];
+	tfaflow_method_row(m, d->now, line, sizeof line);
+	bool locked = isfinite(m->locked_until) && m->locked_until > d->now;
+	unsigned long at = theme_attr(sel ? ROLE_SELECTION : locked ? ROLE_ERROR : ROLE_NORMAL);
+	draw_fill(y, d->r->x, d->r->w, at);
+	draw_text(y, d->r->x + 1, d->r->w - 2, line, at);
 }
 
 static void tfa_draw(struct app *a, void *st, const struct rect *r)
@@ -1204,35 +362,8 @@ static void tfa_draw(struct app *a, void *st, const struct rect *r)
 			  "a code sent to the account's email authorizes the first.", theme_attr(ROLE_DIM));
 		return;
 	}
-	if (v->sel >= s->nmethods)
-		v->sel = s->nmethods - 1;
-	for (size_t i = 0; i < s->nmethods && y < ymax; i++, y++) {
-		tfaflow_method_row(&s->methods[i], now, line, sizeof line);
-		bool sel = i == v->sel;
-		bool locked = isfinite(s->methods[i].locked_until) && s->methods[i].locked_until > now;
-		unsigned long at = theme_attr(sel ? ROLE_SELECTION : locked ? ROLE_ERROR : ROLE_NORMAL);
-		draw_fill(y, r->x, r->w, at);
-		draw_text(y, x, w, line, at);
-	}
-}
-
-/* The verify form's answer while its chosen method is locked: the live
- * countdown (the view wakes every second while a lock runs). */
-static void verify_lock_line(struct tfa_view *v)
-{
-	int ci = form_choice(&v->fm, "with");
-	if (ci < 0 || ci >= v->nch || !v->ch[ci].id)
-		return;
-	const struct tfa_method_rec *m = tfaflow_method(v->st, v->ch[ci].id);
-	char lock[64], line[200];
-	if (!m || !acct_lock_countdown(lock, sizeof lock, m->locked_until, util_now())) {
-		if (!strncmp(v->fm.answer, "Locked: ", 8)) /* the lock ended */
-			tfa_info(&v->fm, NULL, "The lock has ended: a code may be tried again.");
-		return;
-	}
-	snprintf(line, sizeof line, "Locked: %s after %d wrong codes; no code is sent until then.",
-		 lock, m->fail_count);
-	form_set_answer(&v->fm, NULL, line);
+	struct method_draw md = { v, r, now };
+	list_draw(&v->lst, y, ymax > y ? ymax - y : 0, draw_method, &md);
 }
 
 static bool tfa_modal_draw(struct app *a, void *st)
@@ -1242,7 +373,7 @@ static bool tfa_modal_draw(struct app *a, void *st)
 	case ST_NONE:
 		return false;
 	case ST_VERIFY:
-		verify_lock_line(v);
+		tfa_verify_lock_line(v);
 		form_draw(&v->fm, &a->lay);
 		return !form_busy(&v->fm);
 	case ST_CONFIRM:
@@ -1252,10 +383,10 @@ static bool tfa_modal_draw(struct app *a, void *st)
 		form_draw(&v->fm, &a->lay);
 		return !v->fm.waiting;
 	case ST_QR:
-		draw_qr(a, v);
+		tfa_totp_draw_qr(a, v);
 		return false;
 	case ST_BACKUP:
-		draw_codes(a, v);
+		tfa_codes_draw(a, v);
 		return false;
 	case ST_REMOVE_ASK:
 		dialog_draw(&v->dlg, &a->lay);
@@ -1266,21 +397,6 @@ static bool tfa_modal_draw(struct app *a, void *st)
 
 /* ---- keys ----------------------------------------------------------------------------------- */
 
-/* w in the backup-codes dialog. */
-static void write_codes(struct tfa_view *v)
-{
-	char path[1024], err[1200];
-	tfaflow_codes_path(util_now(), path, sizeof path);
-	if (!path[0]) {
-		snprintf(v->codes_note, sizeof v->codes_note, "HOME is not set: nowhere to write");
-		return;
-	}
-	if (tfaflow_write_codes(path, &v->codes, err, sizeof err))
-		snprintf(v->codes_note, sizeof v->codes_note, "written to %s (mode 0600)", path);
-	else
-		snprintf(v->codes_note, sizeof v->codes_note, "not written: %s", err);
-}
-
 static bool tfa_modal_key(struct app *a, void *st, int key)
 {
 	struct tfa_view *v = st;
@@ -1288,41 +404,14 @@ static bool tfa_modal_key(struct app *a, void *st, int key)
 	case ST_NONE:
 		return false;
 	case ST_QR:
-		if (key == 27 || key == 'q') {
-			flow_end(a, v);
-			app_toast(a, ROLE_DIM, 4, "TOTP set-up cancelled: nothing was added");
-		} else if ((key == '\n' || key == '\r' || key == KM_FN(KEY_ENTER)) && !v->busy) {
-			open_confirm(v);
-		}
+		tfa_totp_qr_key(a, v, key);
 		return true;
 	case ST_BACKUP:
-		if (key == 'w') {
-			write_codes(v);
-		} else if (key == 'y') {
-			char text[TFA_BACKUP_CODES * 16 + 8];
-			if (tfaflow_codes_text(&v->codes, text, sizeof text)) {
-				app_copy(text);
-				snprintf(v->codes_note, sizeof v->codes_note,
-					 "copied with OSC 52 (under tmux: set-clipboard on)");
-			}
-			explicit_bzero(text, sizeof text);
-		} else if (key == 27 || key == '\n' || key == '\r' || key == 'q' ||
-			   key == KM_FN(KEY_ENTER)) {
-			flow_end(a, v);
-			app_toast(a, ROLE_DIM, 6, "backup codes closed: they will not be shown again");
-		}
+		tfa_codes_key(a, v, key);
 		return true;
-	case ST_REMOVE_ASK: {
-		enum dlg_result r = dialog_key(&v->dlg, key);
-		if (r == DLG_CANCEL) {
-			flow_end(a, v);
-			app_toast(a, ROLE_DIM, 4, "cancelled");
-		} else if (r == DLG_SUBMIT) {
-			dialog_close(&v->dlg);
-			open_verify(a, v, VP_REMOVE);
-		}
+	case ST_REMOVE_ASK:
+		tfa_manage_remove_key(a, v, key);
 		return true;
-	}
 	case ST_VERIFY:
 	case ST_CONFIRM:
 	case ST_UPDATE:
@@ -1333,11 +422,11 @@ static bool tfa_modal_key(struct app *a, void *st, int key)
 	if (form_busy(&v->fm) && key != 27)
 		return true;
 	if (v->step == ST_SMS && key == KM_CTRL('n')) {
-		submit_sms(a, v, true);
+		tfa_sms_submit(a, v, true);
 		return true;
 	}
 	if (v->step == ST_EMAIL && key == KM_CTRL('n')) {
-		submit_email(a, v, true);
+		tfa_email_submit(a, v, true);
 		return true;
 	}
 	switch (form_key(&v->fm, key)) {
@@ -1346,17 +435,17 @@ static bool tfa_modal_key(struct app *a, void *st, int key)
 			form_free(&v->fm);
 			v->step = ST_QR;
 		} else {
-			flow_end(a, v);
+			tfa_flow_end(a, v);
 			app_toast(a, ROLE_DIM, 4, "cancelled");
 		}
 		break;
 	case FORM_SUBMIT:
 		switch (v->step) {
-		case ST_VERIFY: submit_verify(a, v); break;
-		case ST_CONFIRM: submit_confirm(a, v); break;
-		case ST_UPDATE: submit_update(a, v); break;
-		case ST_SMS: submit_sms(a, v, false); break;
-		case ST_EMAIL: submit_email(a, v, false); break;
+		case ST_VERIFY: tfa_verify_submit(a, v); break;
+		case ST_CONFIRM: tfa_totp_submit_confirm(a, v); break;
+		case ST_UPDATE: tfa_manage_submit_update(a, v); break;
+		case ST_SMS: tfa_sms_submit(a, v, false); break;
+		case ST_EMAIL: tfa_email_submit(a, v, false); break;
 		case ST_NONE:
 		case ST_QR:
 		case ST_BACKUP:
@@ -1375,76 +464,33 @@ static bool tfa_modal_key(struct app *a, void *st, int key)
 enum tfa_act { TA_TOTP, TA_SMS, TA_EDIT, TA_REMOVE, TA_REGEN, TA_LOGIN, TA_LOGOUT, TA__COUNT };
 static const struct action_row tfa_rows[TA__COUNT];
 
-static const struct tfa_method_rec *selected_method(const struct tfa_view *v)
-{
-	if (!v->st || v->sel >= v->st->nmethods)
-		return NULL;
-	return &v->st->methods[v->sel];
-}
-
-/* a or s: add a method (authorize first when one exists and the window is closed). */
-static void add_method(struct app *a, struct tfa_view *v, enum after what)
-{
-	if (!v->st) {
-		app_toast(a, ROLE_WARNING, 5, "the 2FA status is not fetched yet");
-		return;
-	}
-	v->after = what;
-	if (v->st->nmethods > 0 && !window_open(v, util_now())) {
-		open_verify(a, v, VP_AUTHORIZE);
-		return;
-	}
-	if (!window_open(v, util_now())) { /* no method: the email code authorizes the first */
-		open_email(a, v);
-		return;
-	}
-	if (what == AFTER_TOTP)
-		start_totp(a, v);
-	else
-		open_sms(v);
-}
-
 static bool tfa_action(struct app *a, void *st, enum action act)
 {
 	struct tfa_view *v = st;
-	size_t n = v->st ? v->st->nmethods : 0;
-	const struct tfa_method_rec *m = selected_method(v);
-	int row = action_row_of(tfa_rows, TA__COUNT, act);
+	const struct tfa_method_rec *m = tfa_selected_method(v);
+	int row = keymap_action_row_of(tfa_rows, TA__COUNT, act);
 	if (row == TA_TOTP) {
-		add_method(a, v, AFTER_TOTP);
+		tfa_add_method(a, v, AFTER_TOTP);
 	} else if (row == TA_SMS) {
-		add_method(a, v, AFTER_SMS);
+		tfa_add_method(a, v, AFTER_SMS);
 	} else if ((row == TA_EDIT || row == TA_REMOVE) && m) { /* AF_NEEDS_SEL: m is there */
 		if (row == TA_EDIT) {
-			open_update(v, m);
+			tfa_manage_open_update(v, m);
 			return true;
 		}
-		v->target = m->id;
-		char *label = util_sanitize(m->label ? m->label : "");
-		char text[400];
-		bool last = v->st->nmethods == 1;
-		snprintf(text, sizeof text, "Remove 2FA method %ld (%s%s%s)?%s", m->id,
-			 m->method ? m->method : "?", *label ? " " : "", label,
-			 last ? " It is the last one: two-factor authentication will be OFF and the "
-				"backup codes deleted."
-			      : " A code from a method or a backup code is asked next.");
-		snprintf(v->target_text, sizeof v->target_text, "Removing method %ld%s.", m->id,
-			 last ? " (the last: 2FA goes off)" : "");
-		free(label);
-		dialog_confirm(&v->dlg, 0, 0, "Remove 2FA method", text, "Remove");
-		v->step = ST_REMOVE_ASK;
+		tfa_manage_ask_remove(v, m);
 	} else if (row == TA_REGEN) {
 		if (!v->st || !v->st->tfa_enabled) {
 			app_toast(a, ROLE_WARNING, 5, "two-factor authentication is off: no backup codes");
 			return true;
 		}
-		open_verify(a, v, VP_REGEN);
+		tfa_verify_open(a, v, VP_REGEN);
 	} else if (row == TA_LOGIN) {
 		if (!v->st || !v->st->tfa_enabled) {
 			app_toast(a, ROLE_WARNING, 5, "two-factor authentication is off: no login needed");
 			return true;
 		}
-		open_verify(a, v, VP_LOGIN);
+		tfa_verify_open(a, v, VP_LOGIN);
 	} else if (row == TA_LOGOUT) {
 		struct auth *au = poller_auth(a->poller);
 		if (au && api_tfa_logout(au))
@@ -1452,20 +498,8 @@ static bool tfa_action(struct app *a, void *st, enum action act)
 				  "used again");
 		else
 			app_toast(a, ROLE_DIM, 5, "no 2FA session to log out of");
-	} else if (!action_builtin(act)) { /* another registered action: its run handles it */
+	} else { /* not one of ours: the list moves (view_ops.list), or another's run */
 		return false;
-	} else {
-		switch (act) {
-		case ACT_UP: if (v->sel) v->sel--; break;
-		case ACT_DOWN: if (v->sel + 1 < n) v->sel++; break;
-		case ACT_TOP: case ACT_PAGE_UP: v->sel = 0; break;
-		case ACT_BOTTOM: case ACT_PAGE_DOWN: v->sel = n ? n - 1 : 0; break;
-		case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
-		case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
-		case ACT_NEXT_VIEW: case ACT_BACK: case ACT_SORT_PREV: case ACT_SORT_NEXT:
-		case ACT_SORT_INVERT:
-			return false;
-		}
 	}
 	a->dirty |= DIRTY_ALL;
 	return true;
@@ -1510,10 +544,32 @@ static void tfa_keys(struct keymap *km, int ctx)
 		  .hint = "2FA", .flags = AF_HINT, .run = run_open },
 		"t", NULL, NULL,
 	};
-	int actx = km_ctx_by_name("account");
-	for (int c = 1; actx >= 0 && c < km_ctx_count(); c++)
-		if (c == actx || km_ctx_parent(c) == actx)
-			action_bind(km, c, &open_row);
+	static const char *const where[] = { "account", NULL };
+	view_bind_in(km, &open_row, where, true);
+}
+
+/* The method rows for the list widget: their text (the `/` filter) and
+ * their id (the selection follows its method, not its row number: a
+ * refresh that adds or reorders never moves d onto another). */
+static void method_text(const void *ctx, size_t i, char *buf, size_t n)
+{
+	const struct tfa_view *v = ctx;
+	tfaflow_method_row(&v->st->methods[i], util_now(), buf, n);
+}
+
+static long method_id(const void *ctx, size_t i)
+{
+	const struct tfa_view *v = ctx;
+	return v->st->methods[i].id;
+}
+
+static const struct list_ops method_list = { .text = method_text, .id = method_id };
+
+static struct list *tfa_list(struct app *a, void *st)
+{
+	(void)a;
+	struct tfa_view *v = st;
+	return &v->lst;
 }
 
 /* ---- view callbacks ------------------------------------------------------------------------- */
@@ -1526,27 +582,21 @@ static void tfa_snapshot(struct app *a, void *st, bool rows)
 	bool changed = false;
 	if (v->sub && model_take_result(a->m, v->sub, &r)) {
 		if (r.outcome == CALL_OK && r.value) {
-			/* the selection follows its method, not its row number: a
-			 * refresh that adds or reorders never moves d onto another */
-			const struct tfa_method_rec *was = selected_method(v);
-			long sel_id = was ? was->id : 0;
 			tfaflow_status_free(v->st);
 			v->st = r.value;
-			for (size_t i = 0; sel_id && i < v->st->nmethods; i++)
-				if (v->st->methods[i].id == sel_id)
-					v->sel = i;
+			list_set_count(&v->lst, v->st->nmethods); /* the selection follows its id */
 			r.value = NULL;
 			v->err[0] = '\0';
 		} else if (r.outcome != CALL_OK) {
 			snprintf(v->err, sizeof v->err, "2FA status: %s", r.err.msg);
 		}
-		lost_reread(a, v, &r);
-		call_result_free(&r);
+		tfa_manage_lost_reread(a, v, &r);
+		model_call_result_free(&r);
 		changed = true;
 	}
-	if (v->call_id && model_take_result(a->m, v->call_id, &r)) {
+	if (modal_call_take(&v->call, a->m, &r)) {
 		call_done(a, v, &r);
-		call_result_free(&r);
+		model_call_result_free(&r);
 		changed = true;
 	}
 	if (changed && v->shown)
@@ -1568,14 +618,14 @@ static void tfa_enter(struct app *a, void *st, long arg)
 		if (jobs_subscribe(a->jobs, &c, TFA_CADENCE, true, &id) == JOBS_OK)
 			v->sub = id;
 	} else {
-		refresh_status(a, v);
+		tfa_refresh(a, v);
 	}
 }
 
 static void tfa_leave(struct app *a, void *st)
 {
 	struct tfa_view *v = st;
-	flow_end(a, v); /* no secret outlives its dialog */
+	tfa_flow_end(a, v); /* no secret outlives its dialog */
 	v->shown = false;
 	if (v->sub)
 		jobs_set_visible(a->jobs, v->sub, false);
@@ -1611,22 +661,25 @@ static void tfa_on_wake(struct app *a, void *st)
 static const void *tfa_selected(const struct app *a, const void *st)
 {
 	(void)a;
-	return selected_method(st);
+	return tfa_selected_method(st);
 }
 
 static void *tfa_init(struct app *a)
 {
 	(void)a;
-	return xcalloc(1, sizeof(struct tfa_view));
+	struct tfa_view *v = xcalloc(1, sizeof *v);
+	list_init(&v->lst, &method_list, v, false);
+	return v;
 }
 
 static void tfa_fini(struct app *a, void *st)
 {
 	struct tfa_view *v = st;
-	flow_end(a, v);
+	tfa_flow_end(a, v);
 	if (v->sub)
 		jobs_unsubscribe(a->jobs, v->sub);
 	tfaflow_status_free(v->st);
+	list_free(&v->lst);
 	free(v);
 }
 
@@ -1648,6 +701,7 @@ const struct view_ops view_tfa = {
 	.on_wake = tfa_on_wake,
 	.draw = tfa_draw,
 	.action = tfa_action,
+	.list = tfa_list,
 	.selected_row = tfa_selected,
 	.modal_key = tfa_modal_key,
 	.modal_draw = tfa_modal_draw,
