@@ -3,7 +3,8 @@
  * authentication needs (no key, read, write, 2FA-gated, instance key
  * allowed) and rate-limit class, the checks made before a handler runs, and
  * the handlers themselves, which read and change the world; the routes_*.c
- * files add their own tables (routes_int.h), matched after this one.  Error bodies
+ * files add their own tables (routes_int.h), matched in the order of
+ * tables[] (routes_billing first: its /api/v0/instances/<name>/ paths).  Error bodies
  * follow the live service: {"success":false,"error":slug,"msg":text}, a bare
  * JSON string where the live service sends one, {"detail":...} on 429. */
 #include "routes_int.h"
