@@ -1,6 +1,6 @@
 /* app.h: the UI thread's state (struct app) shared by ui.c, the panes and
  * the status bar, and the behaviour behind the keys that is not one pane's:
- * toasts, job submission, the dialog slot, the 2FA retry, the event feed,
+ * toasts, job submission, the dialog slot, the event feed,
  * the command line and copying.  UI thread only; the model is read
  * through the held snapshot (no lock held while drawing). */
 #ifndef RENTOP_UI_APP_H
@@ -26,9 +26,6 @@ struct poller;
 struct auth;
 struct tfa_challenge;
 
-#define APP_SENT 16
-#define APP_TFA_RETRY 8
-
 #define DIRTY_HEADER 0x1u
 #define DIRTY_BODY 0x2u
 #define DIRTY_MSG 0x4u
@@ -36,13 +33,6 @@ struct tfa_challenge;
 #define DIRTY_ALL 0xfu
 
 enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_SEARCH /* the view's search op */, PROMPT_COMMAND };
-
-/* A job submitted through app_submit: sent again after a 2FA login when
- * the service asked for one. */
-struct sent_job {
-	int id;
-	struct job_req req;
-};
 
 struct app;
 /* The owner of the open dialog (a->dlg): gets its results. */
@@ -98,14 +88,10 @@ struct app {
 	struct dialog dlg;  /* the one dialog slot, opened by a view */
 	app_dialog_fn dlg_fn; /* who opened it (app_dialog_own), NULL: closed on any answer */
 	void *dlg_owner;
-	struct sent_job sent[APP_SENT];
-	int nsent;
-	struct sent_job tfa_retry[APP_TFA_RETRY]; /* jobs refused for want of 2FA: sent
-						   * again after the login, same ids */
-	int ntfa_retry;
-	int tfa_job;        /* the TFA_LOGIN job awaited */
-	char tfa_what[96];  /* what the 2FA prompt is for ("destroy 9108142"), "" when none */
 	struct tfa_challenge *chal; /* the 2FA prompt (tfa_challenge.h) */
+	/* An event says an action needs a 2FA login: the prompt opens (ui.c
+	 * sets it: tfa_challenge_asked; NULL: nothing opens) */
+	void (*needs_tfa)(struct app *a, struct tfa_challenge *c, const struct event *e);
 
 	/* the app's own actions (ui.c), run when no view handled an action */
 	void (*global)(struct app *a, enum action act);
@@ -149,9 +135,6 @@ void app_dialog_result(struct app *a, enum dlg_result res);
 void app_dialog_own(struct app *a, app_dialog_fn fn, void *owner);
 /* Esc on a dialog: "cancelled", closed. */
 void app_dialog_cancelled(struct app *a);
-/* Esc on the 2FA prompt: the actions waiting for it are cancelled (said in
- * a toast; each asker gets the refusal). */
-void app_tfa_cancel(struct app *a);
 /* Pull new events from the model: log, toasts, bell, 2FA. */
 void app_pull_events(struct app *a);
 /* Show the background toast held back by the answer to a key, when due. */
@@ -162,15 +145,12 @@ void app_command(struct app *a, const char *line);
 bool app_set_theme(struct app *a, const char *name);
 /* Submit a job; a toast says what happened; the job id or 0. */
 int app_submit(struct app *a, const struct job_req *req);
-/* Job id was submitted (jobs_submit) for req: the pending toast, and it is
- * sent again after a 2FA login if the service asks for one. */
-void app_sent(struct app *a, int id, const struct job_req *req);
+/* req was submitted (jobs_submit): the pending toast.  (A job the service
+ * refuses for want of 2FA is sent again by the poller after the login.) */
+void app_sent(struct app *a, const struct job_req *req);
 /* Copy text to the terminal's clipboard (OSC 52). */
 void app_copy(const char *text);
 /* Base64 of n bytes into out (4*ceil(n/3)+1 bytes); returns out. */
 char *app_base64(const unsigned char *in, size_t n, char *out);
-
-/* Defined by the offers view (views/offers/pane_offers.c), declared here
- * so that the shell, which answers the dialog O opened, includes no view: */
 
 #endif

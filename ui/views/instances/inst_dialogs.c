@@ -311,7 +311,7 @@ static bool submit_input(struct app *a, struct inst_dialogs *ds)
 		snprintf(err, sizeof err, "%s refused: %s", jobs_kind_name(req.kind), jobs_strerror(rc));
 		goto refuse;
 	}
-	app_sent(a, id, &req);
+	app_sent(a, &req);
 	remember(a, ds, id, &req, d->tb.s);
 	return true;
 refuse:
