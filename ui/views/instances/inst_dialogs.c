@@ -66,7 +66,7 @@ static void own(struct app *a, struct inst_dialogs *d)
 static void remember(struct app *a, struct inst_dialogs *d, int id, const struct job_req *req,
 		     const char *typed)
 {
-	if (d->nsent == INST_SENT_MAX) { /* a job whose 2FA prompt was cancelled, say */
+	if (d->nsent == INST_SENT_MAX) { /* a bound: every job sent ends with a result */
 		model_drop_result(a->m, d->sent[0].id);
 		memmove(d->sent, d->sent + 1, --d->nsent * sizeof *d->sent);
 	}
