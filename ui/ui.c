@@ -459,7 +459,7 @@ static void handle_key(struct app *a, int key)
 	}
 	if (tfa_challenge_active(a->chal)) { /* over every dialog and view */
 		if (!tfa_challenge_key(a, a->chal, key))
-			app_tfa_cancel(a);
+			tfa_challenge_cancel(a, a->chal);
 		return;
 	}
 	if (dialog_open(&a->dlg)) {
@@ -709,6 +709,7 @@ static void app_start(struct app *a)
 	set_up_theme(a, theme_err, sizeof theme_err);
 	a->global = global_action;
 	a->chal = tfa_challenge_new();
+	a->needs_tfa = tfa_challenge_asked;
 	view_init_all(a);
 	history_init(&a->hist_cmd);
 	history_init(&a->hist_filter);

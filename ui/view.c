@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "app.h"
+#include "app_state.h"
 #include "widgets/list.h"
 
 /* Every view, in Tab order; overlays anywhere.  One line per view. */

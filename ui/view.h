@@ -37,6 +37,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "app_state.h"
 #include "keymap.h"
 #include "layout.h"
 
@@ -121,16 +122,6 @@ struct view_ops {
 	/* The fixed first arguments of `:NAME ARGS` (NULL-ended), for Tab
 	 * completion (the account's sections).  NULL: none. */
 	const char *const *args;
-};
-
-#define VIEW_MAX 12
-
-struct view {
-	const struct view_ops *ops;
-	void *st;              /* the view's private state */
-	int ctx;               /* its key context */
-	enum action show;      /* view-NAME (number key), ACT_NONE for an overlay */
-	double wake_at;        /* util_mono() time of the wake the loop planned, -1: none */
 };
 
 /* The key context of ops (registered on first use), its actions, its

@@ -35,9 +35,10 @@ void poller_refresh_now(struct poller *p);
  * thread-safe): the 2FA view stores a session key from its login and drops
  * it on logout.  NULL when p is NULL. */
 struct auth *poller_auth(struct poller *p);
-/* Any thread: the 2FA prompt was cancelled: the on-demand actions refused
- * for want of a 2FA session are dropped instead of being sent again after
- * a later login, and each asker gets the refusal as its call's result.
+/* Any thread: the 2FA prompt was cancelled: the jobs and on-demand actions
+ * refused for want of a 2FA session are dropped instead of being sent
+ * again after a later login, and each asker gets the refusal as its
+ * result (a job's when it asked for one: job_req.reply).
  * (Until then an asker gets no result: after a 2FA login the action is
  * sent again and its result is the asker's, as if asked once.) */
 void poller_cancel_parked(struct poller *p);

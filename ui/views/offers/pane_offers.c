@@ -609,10 +609,10 @@ void pane_offers_replace(struct app *a, long id, bool fix_image)
 	view_show(a, i, id);
 }
 
-static void off_event(struct app *a, void *st, const struct event *e)
+/* The create form's create went through (id: the new instance, 1: not
+ * named): a replacement's destroy of the old one is offered once it runs. */
+static void created(struct app *a, struct off_view *v, long id)
 {
-	struct off_view *v = st;
-	long id = create_form_ui_event(a, v->cu, e);
 	if (id && v->replace_id) {
 		if (id > 1) { /* the old one's destroy is offered once this one runs */
 			v->await_old = v->replace_id;
@@ -684,7 +684,7 @@ static void off_snapshot(struct app *a, void *st, bool rows)
 	(void)rows;
 	struct off_view *v = st;
 	struct call_result r;
-	create_form_ui_snapshot(a, v->cu);
+	created(a, v, create_form_ui_snapshot(a, v->cu));
 	take_prefill(a, v);
 	replace_watch(a, v);
 	if (!v->req || !model_take_result(a->m, v->req, &r))
@@ -1340,7 +1340,6 @@ const struct view_ops view_offers = {
 	.fini = off_fini,
 	.enter = off_enter,
 	.on_snapshot = off_snapshot,
-	.on_event = off_event,
 	.modal_key = off_modal_key,
 	.modal_draw = off_modal_draw,
 	.next_wake = off_next_wake,
