@@ -133,21 +133,21 @@ static void test_sort(void **state)
 	struct table t;
 	table_init(&t, cols, NC, 0);
 	table_set_rows(&t, rows_of(ids, names, prices, 4), 4);
-	assert_int_equal(t.nview, 4);
-	assert_int_equal(t.rows[t.view[0]].id, 10);
-	assert_int_equal(t.rows[t.view[3]].id, 40);
+	assert_int_equal(table_count(&t), 4);
+	assert_int_equal(table_row_at(&t, 0)->id, 10);
+	assert_int_equal(table_row_at(&t, 3)->id, 40);
 	table_set_sort(&t, 0, true);
-	assert_int_equal(t.rows[t.view[0]].id, 40);
+	assert_int_equal(table_row_at(&t, 0)->id, 40);
 	/* text sort is case-insensitive */
 	table_set_sort(&t, 1, false);
-	assert_string_equal(t.rows[t.view[0]].cells[1], "Alpha");
-	assert_string_equal(t.rows[t.view[1]].cells[1], "beta");
+	assert_string_equal(table_row_at(&t, 0)->cells[1], "Alpha");
+	assert_string_equal(table_row_at(&t, 1)->cells[1], "beta");
 	/* numeric, unknown last */
 	table_set_sort(&t, 3, false);
-	assert_int_equal(t.rows[t.view[0]].id, 20);
-	assert_int_equal(t.rows[t.view[1]].id, 30);
-	assert_int_equal(t.rows[t.view[2]].id, 40);
-	assert_int_equal(t.rows[t.view[3]].id, 10);
+	assert_int_equal(table_row_at(&t, 0)->id, 20);
+	assert_int_equal(table_row_at(&t, 1)->id, 30);
+	assert_int_equal(table_row_at(&t, 2)->id, 40);
+	assert_int_equal(table_row_at(&t, 3)->id, 10);
 	/* stepping wraps around */
 	table_set_sort(&t, 0, false);
 	table_sort_step(&t, -1);
@@ -166,20 +166,20 @@ static void test_filter(void **state)
 	table_init(&t, cols, NC, 0);
 	table_set_rows(&t, rows_of(ids, names, prices, 4), 4);
 	table_set_filter(&t, "ALP");
-	assert_int_equal(t.nview, 1);
-	assert_int_equal(t.rows[t.view[0]].id, 10);
+	assert_int_equal(table_count(&t), 1);
+	assert_int_equal(table_row_at(&t, 0)->id, 10);
 	table_set_filter(&t, "running");
-	assert_int_equal(t.nview, 2);
+	assert_int_equal(table_count(&t), 2);
 	table_set_filter(&t, "$2.00");
-	assert_int_equal(t.nview, 1);
+	assert_int_equal(table_count(&t), 1);
 	/* only visible columns match */
 	table_set_filter(&t, "hidden");
-	assert_int_equal(t.nview, 4);
+	assert_int_equal(table_count(&t), 4);
 	table_set_visible(&t, 0x0f);
-	assert_int_equal(t.nview, 0);
+	assert_int_equal(table_count(&t), 0);
 	assert_null(table_selected(&t));
 	table_set_filter(&t, "");
-	assert_int_equal(t.nview, 4);
+	assert_int_equal(table_count(&t), 4);
 	table_free(&t);
 }
 
@@ -228,20 +228,20 @@ static void test_moves_and_scroll(void **state)
 	}
 	table_set_rows(&t, rows_of(many, nm, pr, 30), 30);
 	table_move(&t, -5);
-	assert_int_equal(t.sel, 0);
+	assert_int_equal(list_selected_pos(&t.nav), 0);
 	table_move(&t, 12);
 	assert_int_equal(table_selected(&t)->id, 13);
 	table_scroll(&t, 10);
-	assert_int_equal(t.top, 3);
+	assert_int_equal(t.nav.top, 3);
 	table_end(&t);
 	assert_int_equal(table_selected(&t)->id, 30);
 	table_scroll(&t, 10);
-	assert_int_equal(t.top, 20);
+	assert_int_equal(t.nav.top, 20);
 	table_home(&t);
 	table_scroll(&t, 10);
-	assert_int_equal(t.top, 0);
+	assert_int_equal(t.nav.top, 0);
 	table_move(&t, 1000);
-	assert_int_equal(t.sel, 29);
+	assert_int_equal(list_selected_pos(&t.nav), 29);
 	table_free(&t);
 }
 
