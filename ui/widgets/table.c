@@ -257,7 +257,8 @@ bool table_refill(struct table *t, const void *recs, size_t n,
 	size_t a = 0, b = 0, k = 0;
 	while (a < nkeep || b < nbuilt) {
 		bool take_add = b < nbuilt &&
-				(a == nkeep || (sort ? cmp_rows(&built[b], &kept[a], t) < 0 : built[b] < kept[a]));
+				(a == nkeep || (sort ? cmp_rows(&built[b], &kept[a], t) < 0
+						     : built[b] < kept[a]));
 		t->order[k++] = take_add ? built[b++] : kept[a++];
 	}
 	free(kept);

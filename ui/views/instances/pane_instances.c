@@ -289,7 +289,8 @@ static void inst_line(void *dctx, size_t r, bool sel, int y)
 		theme_attr(sel ? ROLE_SELECTION : d->dim ? ROLE_DIM : (enum role)row->role);
 	draw_fill(y, d->full->x, d->full->w, base);
 	if (d->gw && list_marked(&t->nav, r))
-		draw_text(y, d->full->x, d->gw, ascii ? "*" : "\u25cf", sel ? base : theme_attr(ROLE_KEY));
+		draw_text(y, d->full->x, d->gw, ascii ? "*" : "\u25cf",
+			  sel ? base : theme_attr(ROLE_KEY));
 	int x = d->r->x;
 	for (int c = 0; c < NCOLS; c++) {
 		if (!(d->shown & (1u << c)))

@@ -937,7 +937,8 @@ static void off_line(void *dctx, size_t r, bool sel, int y)
 			draw_text(y, body->x + 1, body->w - 1,
 				  v->req ? "searching..."
 				  : v->searched && v->replace_id && v->relax[0] ? v->relax
-				  : v->n && table_filter(&v->t)[0] ? "no offer matches the filter (Esc clears)"
+				  : v->n && table_filter(&v->t)[0]
+					  ? "no offer matches the filter (Esc clears)"
 				  : v->searched ? "no offer matches the query"
 						: "no search yet: s types a query, r searches",
 				  theme_attr(ROLE_DIM));
