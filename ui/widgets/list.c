@@ -156,6 +156,7 @@ void list_set_count(struct list *l, size_t n)
 void list_set_filter(struct list *l, const char *filter)
 {
 	util_strlcpy(l->filter, filter ? filter : "", sizeof l->filter);
+	l->filter_gen++;
 	refilter(l, true);
 }
 

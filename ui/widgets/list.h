@@ -66,6 +66,8 @@ struct list {
 	size_t top;      /* first position drawn */
 	int height;      /* lines the last draw had (paging) */
 	char filter[128];
+	unsigned filter_gen; /* bumped by each list_set_filter: a view that
+			      * caches its rows' matches compares it */
 	long *marks;     /* ids (ops->id) or row indices of the marked rows */
 	size_t nmarks;
 	size_t capmarks;

@@ -21,13 +21,22 @@ static long nav_id(const void *ctx, size_t k)
 	return t->rows[t->order[k]].id;
 }
 
+/* A row keeps the filter's verdict until the filter, the visible columns
+ * or the row change: a refresh that rebuilds a few of 10,000 rows matches
+ * only those again. */
 static bool nav_match(const void *ctx, size_t k, const char *filter)
 {
 	const struct table *t = ctx;
 	size_t i = t->order[k];
-	if (t->cells && !t->rows[i].cells[0]) /* made as drawn: the filter reads them */
-		t->cells(t->cells_ctx, &t->rows[i], i);
-	return table_row_matches(t, &t->rows[i], filter);
+	struct table_row *r = &t->rows[i];
+	unsigned gen = t->nav.filter_gen ? t->nav.filter_gen : 1;
+	if (r->match_gen == gen)
+		return r->match_ok;
+	if (t->cells && !r->cells[0]) /* made as drawn: the filter reads them */
+		t->cells(t->cells_ctx, r, i);
+	r->match_ok = table_row_matches(t, r, filter);
+	r->match_gen = gen;
+	return r->match_ok;
 }
 
 static const struct list_ops nav_ops = { NULL, NULL, nav_match, nav_id };
@@ -299,6 +308,7 @@ void table_set_visible(struct table *t, unsigned mask)
 	if (mask == t->visible)
 		return;
 	t->visible = mask;
+	t->nav.filter_gen++; /* the verdicts cached on the rows are stale */
 	if (list_filter(&t->nav)[0])
 		list_set_count(&t->nav, t->nrows);
 }

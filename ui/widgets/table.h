@@ -55,6 +55,10 @@ struct table_row {
 	char *block;   /* table_row_build: every cell in one allocation; NULL:
 			* each cell is its own allocation */
 	uint64_t rev;  /* table_refill: the record's version the cells show */
+	/* the filter's verdict on the row, cached: valid while match_gen is
+	 * the list's filter_gen (0, as built: not known) */
+	unsigned match_gen;
+	bool match_ok;
 };
 
 struct table {
