@@ -124,12 +124,6 @@ _Static_assert(offsetof(struct inst_view, dlgs) == 0, "inst_dialogs.c reads dlgs
 
 static enum action act_mark, act_unmark, act_destroy_failed;
 
-static int cmp_id(const void *a, const void *b)
-{
-	long x = *(const long *)a, y = *(const long *)b;
-	return (x > y) - (x < y);
-}
-
 /* Forget marks of instances no longer listed (once the list is whole). */
 static void prune_marks(struct inst_view *v, const struct snapshot *s)
 {
@@ -412,23 +406,6 @@ static void plan_on(struct app *a, struct inst_view *v, enum bulk_op op, const l
 	open_plan(a, v);
 }
 
-/* The marks split into those the table shows and those its filter hides
- * (vis, hid: malloc'd, the caller frees both). */
-static void split_marks(struct inst_view *v, long **vis, size_t *nvis, long **hid, size_t *nhid)
-{
-	const struct table *t = &v->t;
-	size_t nshown = table_count(t), nmarks;
-	const long *marks = list_marks(&t->nav, &nmarks);
-	long *shown = xcalloc(nshown ? nshown : 1, sizeof *shown);
-	for (size_t i = 0; i < nshown; i++)
-		shown[i] = table_row_at(t, i)->id;
-	qsort(shown, nshown, sizeof *shown, cmp_id);
-	*vis = xcalloc(nmarks ? nmarks : 1, sizeof **vis);
-	*hid = xcalloc(nmarks ? nmarks : 1, sizeof **hid);
-	inst_bulk_split(marks, nmarks, shown, nshown, *vis, nvis, *hid, nhid);
-	free(shown);
-}
-
 /* Plan op over every marked row and open its confirmation. */
 static void plan_marked(struct app *a, struct inst_view *v, enum bulk_op op)
 {
@@ -456,7 +433,7 @@ static bool inst_bulk(struct app *a, void *st, enum action act)
 	fresh(a, v);
 	long *vis, *hid;
 	size_t nvis, nhid;
-	split_marks(v, &vis, &nvis, &hid, &nhid);
+	inst_bulk_split_table(&v->t, &vis, &nvis, &hid, &nhid);
 	v->kept = 0;
 	if (!nhid) {
 		plan_marked(a, v, op);
@@ -485,7 +462,7 @@ static void hidden_answer(struct app *a, struct inst_view *v, int answer)
 	long *vis, *hid;
 	size_t nvis, nhid;
 	dialog_close(&v->dlg);
-	split_marks(v, &vis, &nvis, &hid, &nhid);
+	inst_bulk_split_table(&v->t, &vis, &nvis, &hid, &nhid);
 	switch (v->ask_q) {
 	case BHQ_VISIBLE_OR_ALL:
 		if (answer == 0) {
