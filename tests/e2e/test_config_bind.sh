@@ -17,17 +17,19 @@ t_unbind_start() {
     e2e_home
     mkdir -p "$E2E_HOME/.config/rentop"
     printf 'bind D none\nbind Q frobnicate\n' >"$E2E_HOME/.config/rentop/config"
-    rentop_start -s 140x34 || return 1
+    rentop_start -t -s 140x34 || return 1
     wait_for "$(first_inst True)" 30 || return 1
     wait_for 'unknown action "frobnicate"' 10
 }
 
 t_warning_stays() {
-    # another toast arrives (an instance goes offline) and 12 s pass (a toast lasts 10 s)
+    # another toast arrives (an instance goes offline) and 12 s pass on
+    # rentop's clock (a toast lasts 10 s); a second for it to draw
     id=$(first_inst "$RUNNING")
     sim_post /__sim/instance "{\"id\":$id,\"actual_status\":\"offline\"}" || return 1
     wait_for_re "$id .*offline" 40 || return 1
-    sleep 12
+    clock_advance 12 || return 1
+    sleep 1
     on_screen 'unknown action "frobnicate"' || return 1
     keys j
     wait_gone 'unknown action "frobnicate"' 5

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
-rentop_start -s 160x40 || { echo "not ok - rentop starts"; exit 1; }
+rentop_start -t -s 160x40 || { echo "not ok - rentop starts"; exit 1; }
 
 searches() { sim_state "count('/api/v0/bundles')"; }
 
@@ -169,15 +169,15 @@ t_pacing() {
 }
 
 t_429() {
-    # wait for the pacer to allow one search, then the service refuses it
-    # once: the poller waits past the window and asks again; meanwhile (and
-    # after) the table keeps its rows
-    sleep "$(scaled 7)"
+    # the pacer allows one search (7 s pass on rentop's clock), then the
+    # service refuses it once: the poller waits past the window (rentop's
+    # clock jumps) and asks again; meanwhile (and after) the table keeps its rows
+    clock_advance 7 || return 1
     sim_fault /api/v0/bundles 429 1 || return 1
     keys r
     wait_for "searching" 10 || return 1
     [ -n "$(screen_ids | head -n 1)" ] || { fail "the table emptied during the 429"; return 1; }
-    wait_for_re "[0-9]+ offers?" 40 || return 1
+    clock_until 3 has_re "[0-9]+ offers?" || return 1
     [ -n "$(screen_ids | head -n 1)" ] || { fail "a 429 emptied the table"; return 1; }
     not_on_screen "no offer matches" || return 1
     sim_post /__sim/fault '{"clear":true}'
