@@ -17,8 +17,12 @@ simlog() {
         python3 -c 'import json,sys; sys.stdout.write(json.load(sys.stdin)["logs"].rstrip("\n") + "\n")'
 }
 
-# append NAME LINE: the simulator appends LINE (JSON string text) to NAME's log.
-append() { sim_post /__sim/set "{\"what\":\"log\",\"endpoint\":\"$1\",\"line\":\"$2\"}"; }
+# append NAME LINE: the simulator appends LINE (JSON string text) to NAME's
+# log; rentop's clock jumps a poll interval (3 s): the next poll at once.
+append() {
+    sim_post /__sim/set "{\"what\":\"log\",\"endpoint\":\"$1\",\"line\":\"$2\"}" || return 1
+    clock_advance 3
+}
 
 # logreqs: get_endpoint_logs requests served so far (both forms).
 logreqs() { sim_state "count('get_endpoint_logs')"; }

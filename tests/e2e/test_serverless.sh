@@ -138,6 +138,8 @@ t_only_shown() {
 }
 
 t_429() {
+    # the fresh figures first (the jump above aged the last ones)
+    wait_gone "(stale " 15 || return 1
     sim_fault /get_endpoint_workers 429 40
     # stale 30 s after the last answer: rentop's clock jumps past it
     clock_until 31 has "(stale " || { screen_dump; return 1; }
