@@ -211,7 +211,7 @@ double util_mono(void) { return clock_read(CLOCK_MONOTONIC); }
 
 bool util_clock_advance(double secs)
 {
-	if (!(secs > 0) || secs > 1e6) /* NaN and going back refused; a day is plenty */
+	if (!(secs > 0) || secs > 1e6) /* NaN, going back and more than 11 days refused */
 		return false;
 	atomic_fetch_add(&clock_advance_us, (long long)llround(secs * 1e6));
 	return true;

@@ -47,9 +47,9 @@ char *util_sanitize_ml(const char *s, size_t len);
 double util_now(void);
 double util_mono(void);
 /* The test clock (`--test-clock`, tests only): move both clocks forward by
- * secs (> 0, finite; anything else is refused and returns false), as if
- * that much time had passed.  Any thread; the offset is one atomic.  A
- * thread asleep on a timeout computed from the clock is not woken here:
+ * secs (> 0 and at most 1e6; anything else, NaN too, is refused: false),
+ * as if that much time had passed.  Any thread; the offset is one atomic.
+ * A thread asleep on a timeout computed from the clock is not woken here:
  * the caller wakes it. */
 bool util_clock_advance(double secs);
 
