@@ -57,6 +57,8 @@ struct config {
 	double credit_warn;    /* $ of credit under which the header warns, default 0 = off */
 	double credit_alarm;   /* $, default 0 = off */
 	enum ssh_route ssh_route; /* ssh = ask|direct|proxy, --ssh; default ask */
+	char *test_clock;      /* --test-clock FIFO: seconds written there move the
+				  clocks forward (tests only; no config key), NULL = none */
 };
 
 /* Main thread, before any other thread.  Fills *cfg from defaults, the config

@@ -168,6 +168,8 @@ void poller_refresh_now(struct poller *p)
 	wake(p);
 }
 
+void poller_wake(struct poller *p) { wake(p); }
+
 struct auth *poller_auth(struct poller *p) { return p ? p->auth : NULL; }
 
 void poller_cancel_parked(struct poller *p)

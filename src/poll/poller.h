@@ -30,6 +30,9 @@ void poller_free(struct poller *p);
  * is in flight only asks for one more after it, and presses refresh a
  * source at most once per 3 s. */
 void poller_refresh_now(struct poller *p);
+/* Any thread: wake the thread to plan again by the clock (the test clock
+ * moved: util_clock_advance).  Nothing is refreshed early by itself. */
+void poller_wake(struct poller *p);
 
 /* Any thread: the key store the poller authenticates with (auth.h is
  * thread-safe): the 2FA view stores a session key from its login and drops

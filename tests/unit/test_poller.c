@@ -962,6 +962,30 @@ static void refresh_debounced(void **state)
 	rig_down();
 }
 
+/* GET requests to path so far, once none has come for 0.3 s (the answers
+ * of those already out have landed). */
+static long settled_count(const char *path)
+{
+	long n = sim_count(path, "GET", false);
+	for (int quiet = 0, i = 0; quiet < 3 && i < 100; i++) {
+		usleep(100 * 1000);
+		long k = sim_count(path, "GET", false);
+		quiet = k == n ? quiet + 1 : 0;
+		n = k;
+	}
+	return n;
+}
+
+/* secs pass at once on the poller's clock (util_mono: the test clock); the
+ * poller is woken to plan again, and given half a real second to send
+ * whatever fell due. */
+static void clock_jump(struct poller *p, double secs)
+{
+	assert_true(util_clock_advance(secs));
+	poller_wake(p);
+	usleep(500 * 1000);
+}
+
 /* The on-demand channel: a fetch with its mapper, an action whose answer is
  * lost (unknown, sent once), a refused action, a subscription re-issued at
  * its interval, paused while hidden and stopped by unsubscribe; read-only
@@ -1036,11 +1060,10 @@ static void on_demand_calls(void **state)
 		assert_true(u->id > 0);
 		model_call_result_free(&r);
 	}
-	/* hidden: not re-issued */
+	/* hidden: not re-issued, however long on the poller's clock */
 	jobs_set_visible(j, sid, false);
-	usleep(1300 * 1000);
-	long n0 = sim_count("/api/v0/users/current", "GET", false);
-	usleep(2500 * 1000);
+	long n0 = settled_count("/api/v0/users/current");
+	clock_jump(p, 5.0);
 	assert_int_equal(sim_count("/api/v0/users/current", "GET", false), n0);
 	/* shown: at once */
 	model_drop_result(m, sid);
@@ -1049,9 +1072,8 @@ static void on_demand_calls(void **state)
 	model_call_result_free(&r);
 	jobs_unsubscribe(j, sid);
 	assert_false(jobs_subscribed(j, sid));
-	usleep(1300 * 1000);
-	n0 = sim_count("/api/v0/users/current", "GET", false);
-	usleep(2500 * 1000);
+	n0 = settled_count("/api/v0/users/current");
+	clock_jump(p, 5.0);
 	assert_int_equal(sim_count("/api/v0/users/current", "GET", false), n0);
 	assert_false(model_take_result(m, sid, &r));
 	rig_down();
