@@ -23,6 +23,8 @@
 #include "state/model.h"
 #include "views/templates/pane_templates.h"
 #include "views/templates/tpl_picker.h"
+#include "views/volumes/pane_volumes.h"
+#include "views/volumes/vol_fields.h"
 #include "theme.h"
 #include "base/util.h"
 #include "view.h"
@@ -65,6 +67,7 @@ void create_form_build(struct form *fm, const struct offer *o, const struct offe
 				CREATE_BID_MAX, false, true);
 	}
 	form_add_secret(fm, "login", "Registry login (-u U -p T REG)", CREATE_LOGIN_MAX, false);
+	vol_fields_add(fm);
 }
 
 void create_form_apply_template(struct form *fm, const struct template_rec *t,
@@ -118,6 +121,7 @@ static const char *field_name(enum create_field f)
 	case CF_ARGS: return "args";
 	case CF_PRICE: return "price";
 	case CF_LOGIN: return "login";
+	case CF_VOLUME: return VOL_FIELDS_ERR_FIELD;
 	case CF__COUNT: break;
 	}
 	return "image";
@@ -157,6 +161,7 @@ bool create_form_read(struct form *fm, const struct offer *o, const struct creat
 	double p = 0;
 	f.price = o->is_bid && form_number(fm, "price", &p) ? p : 0;
 	f.image_login = form_value(fm, "login");
+	vol_fields_read(fm, &f.vol);
 	struct create_limits lim = { o->is_bid, o->min_bid, o->disk_space };
 	struct create_errors errs;
 	if (api_create_form_to_req(&f, &lim, o->id, r, &errs))
@@ -415,6 +420,7 @@ static void confirm(struct app *a, struct create_ui *c)
 	char text[512];
 	int l = form_choice(&c->fm, "launch");
 	bool ssh = l >= 0 && l < LAUNCH__COUNT && offers_launch_uses_ssh((enum create_launch)l);
+	c->req->vol.month = pane_volumes_month_of(a, &c->req->vol);
 	offers_confirm_text(&c->o, c->req, ssh && no_ssh_key(a), text, sizeof text);
 	size_t len = strlen(text); /* the keys, as dialog_key takes them */
 	snprintf(text + len, sizeof text - len, " Tab, Enter: rent. Enter on Cancel, Esc or q: back "
