@@ -237,8 +237,13 @@ static void vv_snapshot(struct app *a, void *st, bool rows)
 	for (int k = 0; k < 2; k++)
 		if (take(a, &v->req_off[k], &v->off[k], v->status, sizeof v->status, &r)) {
 			model_call_result_free(&r);
-			v->off_loaded = !v->req_off[0] && !v->req_off[1];
+			if (v->req_off[0] || v->req_off[1])
+				continue; /* the rows once both searches answered: the best first */
+			bool first = !v->off_loaded;
+			v->off_loaded = true;
 			list_set_count(&v->onav, noff(v, 0) + noff(v, 1));
+			if (first)
+				list_action(&v->onav, ACT_TOP);
 			a->dirty |= DIRTY_BODY | DIRTY_HINTS;
 		}
 }

@@ -146,14 +146,14 @@ void vol_edit_delete(struct app *a, struct vol_edit *ed, const struct volume_rec
 	if (v->network)
 		snprintf(where, sizeof where, "network, %s", v->geolocation[0] ? v->geolocation : "?");
 	else
-		snprintf(where, sizeof where, "local, machine %ld", v->machine_id);
+		snprintf(where, sizeof where, "local, on machine %ld", v->machine_id);
 	double m = api_volume_month(v);
 	if (isfinite(m))
 		snprintf(month, sizeof month, " It costs $%.2f/month until then.", m);
 	snprintf(text, sizeof text,
-		 "Delete volume %ld%s%s%s (%g GB, %s)? Every file on it is lost for good; "
+		 "Delete volume %ld%s%.64s (%g GB, %s)? Every file on it is lost for good; "
 		 "this cannot be undone.%s%s",
-		 v->id, ed->label[0] ? " (" : "", ed->label, ed->label[0] ? ")" : "", v->disk_space,
+		 v->id, ed->label[0] ? " " : "", ed->label, v->disk_space,
 		 where, month, v->ninst ? " An instance uses it: the service refuses while it does." : "");
 	dialog_confirm(&ed->dlg, 0, v->id, "Delete volume", text, "Delete");
 	ed->before = 1;
