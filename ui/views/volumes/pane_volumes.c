@@ -287,7 +287,6 @@ static void draw_row(void *dctx, size_t i, bool sel, int y)
 
 static void vv_draw(struct app *a, void *st, const struct rect *r)
 {
-	(void)a;
 	struct vol_view *v = st;
 	if (r->h < 4)
 		return;
@@ -297,17 +296,17 @@ static void vv_draw(struct app *a, void *st, const struct rect *r)
 		snprintf(filt, sizeof filt, " | filter: %s", list_filter(l));
 	if (v->offers) {
 		snprintf(head, sizeof head,
-			 " Volume offers: %zu local, %zu network (verified, by score) | c creates on "
-			 "the selected offer, o back to your volumes%s",
-			 noff(v, 0), noff(v, 1), filt);
+			 " Volume offers: %zu local, %zu network (verified, by score) | %so back to "
+			 "your volumes%s",
+			 noff(v, 0), noff(v, 1), a->read_only ? "" : "c creates on the selected offer, ",
+			 filt);
 	} else {
 		double month = 0;
 		for (size_t i = 0; i < json_list_count(v->vols); i++) {
 			double m = api_volume_month(vrec(v, i));
 			month += isfinite(m) ? m : 0;
 		}
-		snprintf(head, sizeof head, " Volumes: %zu, $%.2f/month | o offers, c create, C clone, "
-					    "d delete%s",
+		snprintf(head, sizeof head, " Volumes: %zu, $%.2f/month in all%s",
 			 json_list_count(v->vols), month, filt);
 	}
 	draw_fill(r->y, r->x, r->w, theme_attr(ROLE_TITLE));
