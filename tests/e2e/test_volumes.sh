@@ -76,7 +76,9 @@ t_create() {
     OID=$(screen_flat | sed -n 's/.*New local volume on offer \([0-9]*\).*/\1/p' | head -n 1)
     keys Tab; type_text "e2e_vol"
     keys C-s
-    said "volume created on offer $OID" 20 || { fail "the create was not said"; return 1; }
+    said "created on offer $OID" 20 || { fail "the create was not said"; return 1; }
+    EID=$(vols "[x['id'] for x in v if x['label']=='e2e_vol'][0]")
+    said "volume $EID created on offer $OID" 2 || { fail "the new volume's id was not said"; return 1; }
     keys o
     wait_for "e2e_vol" 20 || return 1
     [ "$(vols "[int(x['disk_space']) for x in v if x['label']=='e2e_vol']")" = "[15]" ] || { fail "e2e_vol not 15 GB"; return 1; }
@@ -89,7 +91,7 @@ t_clone() {
     keys C
     wait_for "Clone volume $SID" 10 || return 1
     keys C-s
-    said "volume $SID is being cloned" 20 || { fail "the clone was not said"; return 1; }
+    said "volume $SID is being cloned into volume" 20 || { fail "the clone was not said"; return 1; }
     wait_for_re "scratch_clone +100 GB .* cloning" 20 || return 1
     [ "$(vols "len([x for x in v if x['label']=='scratch_clone'])")" = 1 ]
 }

@@ -159,9 +159,24 @@ void vol_edit_delete(struct app *a, struct vol_edit *ed, const struct volume_rec
 	ed->before = 1;
 }
 
+/* A create's or clone's answer (poller thread): the new volume's id, or
+ * NULL (a success that names none). */
+static void *map_id(const json_t *root, struct api_error *e)
+{
+	(void)e;
+	long id = 0;
+	if (!api_volume_result(root, &id))
+		return NULL;
+	long *p = xmalloc(sizeof *p);
+	*p = id;
+	return p;
+}
+
 static bool send_call(struct app *a, struct vol_edit *ed, struct api_call call, const char *what)
 {
 	struct job_call c = { .call = call };
+	if (ed->modal != VE_DELETE)
+		c.map = map_id; /* free_value NULL: free() */
 	util_strlcpy(c.what, what, sizeof c.what);
 	bool form = ed->modal != VE_DELETE;
 	return modal_call_send(&ed->call, a->jobs, &c, form ? &ed->fm : NULL, form ? NULL : &ed->dlg) ==
@@ -321,15 +336,19 @@ bool vol_edit_snapshot(struct app *a, struct vol_edit *ed)
 		return false;
 	bool reread = true;
 	char why[300];
+	char made[40] = "";
+	if (r.outcome == CALL_OK && r.value)
+		snprintf(made, sizeof made, " %ld", *(const long *)r.value);
 	switch (r.outcome) {
 	case CALL_OK:
 		switch (ed->modal) {
 		case VE_CREATE:
-			app_answer(a, ROLE_OK, 8, "volume created on offer %ld (creating: ready in a few "
-						  "seconds)", ed->offer_id);
+			app_answer(a, ROLE_OK, 8, "volume%s created on offer %ld (creating: ready in a few "
+						  "seconds)", made, ed->offer_id);
 			break;
 		case VE_CLONE:
-			app_answer(a, ROLE_OK, 8, "volume %ld is being cloned", ed->vol_id);
+			app_answer(a, ROLE_OK, 8, "volume %ld is being cloned%s%s", ed->vol_id,
+				   made[0] ? " into volume" : "", made);
 			break;
 		case VE_DELETE:
 			app_answer(a, ROLE_OK, 8, "volume %ld deleted", ed->vol_id);
