@@ -102,7 +102,7 @@ t_link_on_create() {
     keys c
     wait_for "Rent offer" 10 || return 1
     type_text "vastai/base-image:latest"
-    keys Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab   # to Volume
+    keys Tab Tab Tab Tab Tab Tab Tab Tab           # to Volume (after Args)
     keys Right Right                               # link my volume
     keys Tab; type_text "$SID"
     keys Tab Tab Tab C-u; type_text "/scratch"

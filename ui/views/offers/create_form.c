@@ -56,6 +56,7 @@ void create_form_build(struct form *fm, const struct offer *o, const struct offe
 	create_fields_add_onstart(fm, p ? p->onstart : "", true);
 	form_add_text(fm, "args", "Args (entrypoint/args)",
 		      p && p->launch == LAUNCH_ARGS ? p->args_str : "", CREATE_ARGS_MAX, false);
+	vol_fields_add(fm);
 	form_add_toggle(fm, "stopped", "Start stopped", false);
 	if (o->is_bid) {
 		char bid[32] = "";
@@ -67,7 +68,6 @@ void create_form_build(struct form *fm, const struct offer *o, const struct offe
 				CREATE_BID_MAX, false, true);
 	}
 	form_add_secret(fm, "login", "Registry login (-u U -p T REG)", CREATE_LOGIN_MAX, false);
-	vol_fields_add(fm);
 }
 
 void create_form_apply_template(struct form *fm, const struct template_rec *t,
