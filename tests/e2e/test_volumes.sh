@@ -138,6 +138,12 @@ t_delete_lost() {
     [ "$(vols "len([x for x in v if x['label']=='e2e_vol'])")" = 0 ]
 }
 
+t_quit() {
+    keys Escape 1            # q on another view goes to the instances first
+    sleep 0.3
+    rentop_quit
+}
+
 t_readonly() {
     tm kill-session -t "$E2E_SESSION" 2>/dev/null
     rentop_start -s 160x45 -k ro --read-only || return 1
@@ -155,6 +161,9 @@ t_readonly() {
     done
     sleep 1
     [ "$(sim_state "writes()")" = "$w" ] || { fail "a write was sent under --read-only"; return 1; }
+    keys Escape 1
+    sleep 0.3
+    rentop_quit
 }
 
 tap "volumes: the seeded volumes with size, where, state, cost per month, the instance using one" t_list
@@ -163,5 +172,6 @@ tap "volumes: o lists the offers, c creates a volume on one" t_create
 tap "volumes: C clones a volume (cloning)" t_clone
 tap "volumes: an instance rented with a linked volume (confirmation counts its cost)" t_link_on_create
 tap "volumes: a lost delete is not sent again; the re-read's verdict is said" t_delete_lost
+tap "volumes: q quits with status 0 and no sanitizer report" t_quit
 tap "volumes: --read-only refuses c, C and d and sends nothing" t_readonly
 e2e_done

@@ -134,7 +134,7 @@ void vol_edit_clone(struct app *a, struct vol_edit *ed, const struct volume_rec 
 	form_set_note(&ed->fm, note, false);
 	/* the service names a clone SOURCE_clone */
 	if (ed->label[0] && strlen(ed->label) <= VOLUME_NAME_MAX)
-		snprintf(ed->counted, sizeof ed->counted, "%s_clone", ed->label);
+		snprintf(ed->counted, sizeof ed->counted, "%.64s_clone", ed->label);
 }
 
 void vol_edit_delete(struct app *a, struct vol_edit *ed, const struct volume_rec *v)
