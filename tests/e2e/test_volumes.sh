@@ -5,12 +5,13 @@
 # state, cost per month and the instance using one; d starts on Cancel,
 # names what is lost and sends nothing on Cancel; a delete while an
 # instance uses the volume is refused with the service's words; a volume
-# created on an offer (o, c), a clone (C) that shows cloning; an instance
-# rented with scratch linked at /scratch (the create form's volume, the
-# billing confirmation counting its cost) carries it; a delete whose
-# answer is lost is not sent again by a second Enter and the re-read's
-# verdict is said; under --read-only c, C and d are refused and send
-# nothing.
+# created on an offer (o, c), a clone (C) that shows cloning; i on scratch:
+# the offers on its machine, whose create form starts with it linked (at
+# /scratch; the billing confirmation counts its cost), the instance
+# carries it; i on a volume offer: a new 15 GB volume made with the
+# instance, its cost per month confirmed; a delete whose answer is lost is
+# not sent again by a second Enter and the re-read's verdict is said;
+# under --read-only c, C, d and i are refused and send nothing.
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
@@ -96,27 +97,72 @@ t_clone() {
     [ "$(vols "len([x for x in v if x['label']=='scratch_clone'])")" = 1 ]
 }
 
+# post PATH JSON: a REST POST with the full key, its answer on stdout
+post() {
+    curl -sS --max-time 10 -H @"$E2E_TMP/auth.hdr" -H 'Content-Type: application/json' \
+        -X POST --data-binary "$2" "$SIM_URL$1"
+}
+
 t_link_on_create() {
-    cmd "offers machine_id=$SM"
+    vol_sel scratch || return 1
+    keys i                                         # the offers on its machine
     wait_for_re "query: machine_id=$SM +1 offer" 30 || return 1
     keys c
     wait_for "Rent offer" 10 || return 1
+    l=$(line_with "Volume offer / volume id")
+    case $l in *"$SID"*) ;; *) fail "the form does not start with volume $SID: $l"; return 1 ;; esac
+    on_screen "< link my volume (id) >" || return 1
     type_text "vastai/base-image:latest"
-    keys Tab Tab Tab Tab Tab Tab Tab Tab           # to Volume (after Args)
-    keys Right Right                               # link my volume
-    keys Tab; type_text "$SID"
-    keys Tab Tab Tab C-u; type_text "/scratch"
+    keys Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab   # to the mount path
+    keys C-u; type_text "/scratch"
     keys C-s
     wait_for "Confirm billing" 10 || return 1
     # (the dialog lies over the form: its lines are read apart from the labels beside)
     { said "Volume $SID mounted at" 5 && said '/scratch ($12.00/month): already billed.' 5; } ||
         { fail "the confirmation does not count the volume"; return 1; }
     keys Tab Enter
-    sim_expect "len([x for x in insts if any(int(y.get('id', 0)) == $SID for y in (x.get('volume_info') or []))])" 1 30 ||
+    sim_expect "len([x for x in insts if any(int(y.get('id', 0)) == $SID and y.get('mount_path') == '/scratch' for y in (x.get('volume_info') or []))])" 1 30 ||
         { fail "no instance carries volume $SID"; return 1; }
     NEW=$(vols "[x['instances'][0] for x in v if x['id']==$SID][0]") || return 1
     keys 7
     wait_for_re "scratch .* $NEW" 20
+}
+
+t_new_on_create() {
+    # the first volume offer (in the view's order) whose machine has an offer the offers view shows
+    q='{"verified":{"eq":true},"disk_space":{"gte":1},"order":[["score","desc"]],"allocated_storage":15,"limit":64,"external":{"eq":false}}'
+    post /api/v0/volumes/search/ "$q" >"$E2E_TMP/voffers.json" || return 1
+    idx=0 found=
+    for m in $(python3 -c "import json; [print(int(o['machine_id'])) for o in json.load(open('$E2E_TMP/voffers.json'))['offers']]"); do
+        n=$(post /api/v0/bundles/ "{\"machine_id\":{\"eq\":$m},\"rentable\":{\"eq\":true},\"rented\":{\"eq\":false},\"verified\":{\"eq\":true},\"external\":{\"eq\":false},\"limit\":1}" |
+            python3 -c "import json,sys; print(len(json.load(sys.stdin)['offers']))")
+        [ "$n" = 1 ] && { found=$m; break; }
+        idx=$((idx + 1))
+    done
+    [ -n "$found" ] || { fail "no volume offer on a rentable machine"; return 1; }
+    VO=$(python3 -c "import json; print(json.load(open('$E2E_TMP/voffers.json'))['offers'][$idx]['id'])")
+    MONTH=$(python3 -c "import json; print('%.2f' % (json.load(open('$E2E_TMP/voffers.json'))['offers'][$idx]['storage_cost'] * 15))")
+    keys 7; sleep 0.3
+    keys o
+    wait_for_re "Volume offers: [1-9]" 20 || return 1
+    keys g; i=$idx; while [ "$i" -gt 0 ]; do keys j; i=$((i - 1)); done
+    sleep 0.3
+    keys i
+    wait_for_re "query: machine_id=$found +1 offer" 30 || return 1
+    keys c
+    wait_for "Rent offer" 10 || return 1
+    on_screen "< new volume (offer id) >" || return 1
+    line_with "Volume offer / volume id" | grep -q "$VO" || { fail "the form does not start with volume offer $VO"; return 1; }
+    type_text "vastai/base-image:latest"
+    keys C-s
+    wait_for "Confirm billing" 10 || return 1
+    said "Plus a new 15 GB" 5 || { fail "the confirmation does not name the new volume"; return 1; }
+    said "/data (\$$MONTH/month), billed until it is deleted." 5 || { fail "its cost per month (\$$MONTH) is not said"; return 1; }
+    keys Tab Enter
+    sim_expect "len([x for x in insts if any(y.get('mount_path') == '/data' and int(y.get('total_space', 0)) == 15 for y in (x.get('volume_info') or []))])" 1 30 ||
+        { fail "no instance carries a new 15 GB volume at /data"; return 1; }
+    keys 7; sleep 0.3; keys o                      # back to the volumes from the offers
+    wait_for "Volumes: " 10
 }
 
 t_delete_lost() {
@@ -153,7 +199,7 @@ t_readonly() {
     not_on_screen "C clone" || return 1          # the hint bar hides the writes
     w=$(sim_state "writes()")
     vol_sel scratch || return 1
-    for k in d c C; do
+    for k in d c C i; do
         keys "$k"
         wait_for "read-only mode: volume-" 10 || return 1
         not_on_screen "[ Cancel ]" || return 1
@@ -170,8 +216,9 @@ tap "volumes: the seeded volumes with size, where, state, cost per month, the in
 tap "volumes: d starts on Cancel and names what is lost; in use: refused with the service's words" t_delete_confirm_and_refused
 tap "volumes: o lists the offers, c creates a volume on one" t_create
 tap "volumes: C clones a volume (cloning)" t_clone
-tap "volumes: an instance rented with a linked volume (confirmation counts its cost)" t_link_on_create
+tap "volumes: i on a volume: the offers on its machine, the form with it linked (confirmation counts its cost)" t_link_on_create
+tap "volumes: i rents on a volume offer's machine with a new volume (its cost per month confirmed)" t_new_on_create
 tap "volumes: a lost delete is not sent again; the re-read's verdict is said" t_delete_lost
 tap "volumes: q quits with status 0 and no sanitizer report" t_quit
-tap "volumes: --read-only refuses c, C and d and sends nothing" t_readonly
+tap "volumes: --read-only refuses c, C, d and i and sends nothing" t_readonly
 e2e_done

@@ -372,6 +372,7 @@ void create_form_ui_open(struct app *a, struct create_ui *c, const struct offer 
 	c->o.geolocation = c->o.verification = c->o.driver_version = c->o.cpu_name = NULL;
 	c->replace_id = replace_id;
 	create_form_build(&c->fm, &c->o, p);
+	pane_volumes_preset_apply(a, o->machine_id, &c->fm);
 	c->mode = CU_FORM;
 	if (c->draft.have && !p) { /* the last draft first: use it? */
 		char text[300];

@@ -25,6 +25,7 @@
 #include "theme.h"
 #include "view.h"
 #include "views/volumes/vol_edit.h"
+#include "views/volumes/vol_fields.h"
 #include "widgets/list.h"
 
 #define VOL_BUSY_POLL 3.0 /* s between reads while a volume is creating or cloning */
@@ -40,6 +41,10 @@ struct vol_view {
 	struct list nav, onav;
 	struct vol_edit *ed;
 	double wake;                     /* util_mono() of the next read while busy, -1: none */
+	/* i: the volume the next create form on machine preset_machine starts
+	 * with (pane_volumes_preset_apply; preset_machine 0: none) */
+	long preset_machine, preset_id;
+	enum create_vol_mode preset_mode;
 };
 
 static const struct volume_rec *vrec(const struct vol_view *v, size_t i)
@@ -363,7 +368,7 @@ static void run_offers(struct app *a, enum action act)
 		show_offers(a, v, !v->offers);
 }
 
-enum { VR_OFFERS, VR_CREATE, VR_CLONE, VR_DELETE, VR__COUNT };
+enum { VR_OFFERS, VR_CREATE, VR_CLONE, VR_DELETE, VR_RENT, VR__COUNT };
 static enum action vv_ids[VR__COUNT];
 static const struct action_row vv_rows[VR__COUNT] = {
 	[VR_OFFERS] = { { .name = "volume-offers",
@@ -384,7 +389,37 @@ static const struct action_row vv_rows[VR__COUNT] = {
 			  .help = "delete the selected volume and its data (confirm)",
 			  .hint = "delete", .flags = AF_MUTATES | AF_HINT },
 			"d", NULL, &vv_ids[VR_DELETE] },
+	[VR_RENT] = { { .name = "volume-rent",
+			.help = "rent an instance with it: the offers on its machine, whose create "
+				"form (c) starts with this volume linked (a volume offer: a new volume "
+				"on it)",
+			.hint = "rent with", .flags = AF_MUTATES | AF_HINT },
+		      "i", NULL, &vv_ids[VR_RENT] },
 };
+
+/* i: the offers on the machine of the selected volume (or volume offer),
+ * and the create form's volume preset for that machine. */
+static void rent_with(struct app *a, struct vol_view *v)
+{
+	const struct volume_rec *vol = v->offers ? NULL : sel_vol(v);
+	const struct volume_offer_rec *off = v->offers ? sel_offer(v) : NULL;
+	if ((vol && vol->network) || (off && off->network)) {
+		app_toast(a, ROLE_WARNING, 8, "a network volume serves its region: rent there (3, "
+					      "geolocation=...) and link it in the form");
+		return;
+	}
+	long m = vol ? vol->machine_id : off ? off->machine_id : 0;
+	if (m <= 0) {
+		app_toast(a, ROLE_WARNING, 6, "select a local volume or volume offer first");
+		return;
+	}
+	v->preset_machine = m;
+	v->preset_mode = vol ? CVOL_LINK : CVOL_NEW;
+	v->preset_id = vol ? vol->id : off->id;
+	char line[64];
+	snprintf(line, sizeof line, "offers machine_id=%ld", m);
+	app_command(a, line);
+}
 
 static bool vv_action(struct app *a, void *st, enum action act)
 {
@@ -415,6 +450,9 @@ static bool vv_action(struct app *a, void *st, enum action act)
 		} else {
 			app_toast(a, ROLE_WARNING, 6, "no volume offer selected");
 		}
+		return true;
+	case VR_RENT:
+		rent_with(a, v);
 		return true;
 	case VR_CLONE:
 	case VR_DELETE:
@@ -520,6 +558,15 @@ double pane_volumes_month_of(struct app *a, const struct create_vol *cv)
 		return NAN;
 	}
 	return NAN;
+}
+
+void pane_volumes_preset_apply(struct app *a, long machine_id, struct form *fm)
+{
+	struct vol_view *v = vstate(a);
+	if (!v || !v->preset_machine || v->preset_machine != machine_id)
+		return;
+	vol_fields_set(fm, v->preset_mode, v->preset_id);
+	v->preset_machine = 0; /* once */
 }
 
 const struct view_ops view_volumes = {
