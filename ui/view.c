@@ -22,6 +22,7 @@
 	X(tfa) \
 	X(templates) \
 	X(logs) \
+	X(volumes) \
 	X(detail) \
 	X(help)
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/api_volumes.h"
 #include "net/apierr.h"
 #include "base/config.h"
 #include "poll/jobs.h"
@@ -261,12 +262,15 @@ static void builders_kinds(void **state)
 		api_destroy(&c, 1), api_bid(&c, 1, 0.5), api_prepay(&c, 1, 10), api_create(&c, &cr),
 		api_tfa_login(&c, "totp", "123456"), api_template_create(&c, &tr),
 		api_template_edit(&c, "h", &tr, &tr, NULL), api_template_delete(&c, 3),
+		api_volume_create(&c, false, 1, 10, ""), api_volume_create(&c, true, 1, 10, "n"),
+		api_volume_clone(&c, 1, 2, 0), api_volume_delete(&c, 1),
 	};
 	struct api_call rd[] = {
 		api_instances_v1(&c, NULL), api_instances_v0(&c), api_instance(&c, 1), api_user(&c),
 		api_workergroups(&c, false), api_workergroups(&c, true), api_endptjobs(&c),
 		api_offers(&c, NULL), api_templates(&c, NULL), api_endpoint_logs(&c, "e", 10),
-		api_endpoint_logs_cli(&c, 1, 10),
+		api_endpoint_logs_cli(&c, 1, 10), api_volumes(&c), api_volume_offers(&c, false, 1, 8),
+		api_volume_offers(&c, true, 1, 8),
 	};
 	for (size_t i = 0; i < sizeof act / sizeof *act; i++) {
 		assert_int_equal(api_ep_kind(act[i].ep), RK_ACTION);
@@ -290,8 +294,9 @@ static void builders_kinds(void **state)
 		actions += api_ep_kind((enum api_ep)ep) == RK_ACTION;
 	/* state, reboot, destroy, bid, prepay, create, 2FA login, and the writes of
 	 * endpoints, workergroups, secrets, API keys, SSH keys, roles and 2FA, and
-	 * template create, edit and delete */
-	assert_int_equal(actions, 17);
+	 * template create, edit and delete, and volume create (local and network),
+	 * clone and delete */
+	assert_int_equal(actions, 21);
 }
 
 int main(void)

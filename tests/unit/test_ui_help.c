@@ -51,7 +51,7 @@ static void km_default(struct keymap *km)
 #include "theme.h"
 
 static struct keymap km;
-static struct help_line lines[200];
+static struct help_line lines[400];
 
 static bool help_has(size_t n, const char *keys, const char *text_part)
 {
@@ -66,7 +66,7 @@ static void test_help_generated(void **state)
 {
 	(void)state;
 	km_default(&km);
-	size_t n = help_build(&km, false, lines, 200);
+	size_t n = help_build(&km, false, lines, 400);
 	assert_true(n > 30);
 	assert_true(help_has(n, "D", "destroy"));
 	assert_true(help_has(n, "s", "stop"));
@@ -75,7 +75,7 @@ static void test_help_generated(void **state)
 	assert_true(help_has(n, "Up/k", "up"));
 	assert_true(help_has(n, "$", "prepay"));
 	/* read-only: no mutating action anywhere */
-	size_t r = help_build(&km, true, lines, 200);
+	size_t r = help_build(&km, true, lines, 400);
 	assert_true(r < n);
 	for (int a = 0; a < keymap_action_count(); a++)
 		if (keymap_action_flags((enum action)a) & AF_MUTATES)
@@ -87,7 +87,7 @@ static void test_help_generated(void **state)
 	/* an override shows up in the help */
 	struct key_binding b[] = { { "instances", "K", "destroy" } };
 	keymap_apply(&km, b, 1);
-	n = help_build(&km, false, lines, 200);
+	n = help_build(&km, false, lines, 400);
 	assert_true(help_has(n, "D/K", "destroy"));
 }
 

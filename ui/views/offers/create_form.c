@@ -24,6 +24,8 @@
 #include "state/model.h"
 #include "views/templates/pane_templates.h"
 #include "views/templates/tpl_picker.h"
+#include "views/volumes/pane_volumes.h"
+#include "views/volumes/vol_fields.h"
 #include "theme.h"
 #include "base/util.h"
 #include "view.h"
@@ -56,6 +58,7 @@ void create_form_build(struct form *fm, const struct offer *o, const struct offe
 	create_fields_add_onstart(fm, p ? p->onstart : "", true);
 	form_add_text(fm, "args", "Args (entrypoint/args)",
 		      p && p->launch == LAUNCH_ARGS ? p->args_str : "", CREATE_ARGS_MAX, false);
+	vol_fields_add(fm);
 	form_add_toggle(fm, "stopped", "Start stopped", false);
 	if (o->is_bid) {
 		char bid[32] = "";
@@ -120,6 +123,7 @@ static const char *field_name(enum create_field f)
 	case CF_ARGS: return "args";
 	case CF_PRICE: return "price";
 	case CF_LOGIN: return "login";
+	case CF_VOLUME: return VOL_FIELDS_ERR_FIELD;
 	case CF__COUNT: break;
 	}
 	return "image";
@@ -159,6 +163,7 @@ bool create_form_read(struct form *fm, const struct offer *o, const struct creat
 	double p = 0;
 	f.price = o->is_bid && form_number(fm, "price", &p) ? p : 0;
 	f.image_login = form_value(fm, "login");
+	vol_fields_read(fm, &f.vol);
 	struct create_limits lim = { o->is_bid, o->min_bid, o->disk_space };
 	struct create_errors errs;
 	if (api_create_form_to_req(&f, &lim, o->id, r, &errs))
@@ -369,6 +374,7 @@ void create_form_ui_open(struct app *a, struct create_ui *c, const struct offer 
 	c->o.geolocation = c->o.verification = c->o.driver_version = c->o.cpu_name = NULL;
 	c->replace_id = replace_id;
 	create_form_build(&c->fm, &c->o, p);
+	pane_volumes_preset_apply(a, o->machine_id, &c->fm);
 	c->mode = CU_FORM;
 	if (c->draft.have && !p) { /* the last draft first: use it? */
 		char text[300];
@@ -417,6 +423,7 @@ static void confirm(struct app *a, struct create_ui *c)
 	char text[512];
 	int l = form_choice(&c->fm, "launch");
 	bool ssh = l >= 0 && l < LAUNCH__COUNT && offers_launch_uses_ssh((enum create_launch)l);
+	c->req->vol.month = pane_volumes_month_of(a, &c->req->vol);
 	offers_confirm_text(&c->o, c->req, ssh && no_ssh_key(a), text, sizeof text);
 	size_t len = strlen(text); /* the keys, as dialog_key takes them */
 	snprintf(text + len, sizeof text - len, " Tab, Enter: rent. Enter on Cancel, Esc or q: back "
