@@ -1,8 +1,9 @@
 /* app.c: the shell around the views: toasts, job submission (pending
  * toast), the dialog slot (its results go to the view that opened it), the
- * event feed (log, toasts, the bell on a new failure, the 2FA prompt and
- * the retry of the action that asked for it), the `:` command line, themes
- * and copying to the clipboard. */
+ * event feed (log, toasts, the bell on a new failure; a 2FA refusal goes to
+ * the 2FA prompt through a->needs_tfa), the `:` command line, themes and
+ * copying to the clipboard.  It knows no job kind: a job's result goes to
+ * the view that submitted it, by request id. */
 #include "app.h"
 
 #define NCURSES_WIDECHAR 1
@@ -19,50 +20,8 @@
 #include "base/config.h"
 #include "base/errline.h"
 #include "poll/poller.h"
-#include "tfa_challenge.h"
 #include "external.h"
 #include "base/util.h"
-
-enum { KEYED_HOLD_S = 8 };
-
-/* Put a message on the status line; held: a refusal or warning that answers
- * the operator, not replaced by a background event's toast for KEYED_HOLD_S. */
-static void vtoast(struct app *a, enum role r, double secs, bool answer, const char *fmt,
-		   va_list ap)
-{
-	if (a->msg_sticky)
-		return; /* the event log keeps what would have replaced it */
-	char raw[sizeof a->msg];
-	vsnprintf(raw, sizeof raw, fmt, ap);
-	char *clean = util_sanitize(raw);
-	util_strlcpy(a->msg, clean, sizeof a->msg);
-	free(clean);
-	a->msg_role = r;
-	a->msg_until = secs > 0 ? util_mono() + secs : 0;
-	/* a refusal or warning that answers a key stays readable: background
-	 * events wait up to KEYED_HOLD_S (a job's own answer still replaces it) */
-	bool held = answer && (r == ROLE_ERROR || r == ROLE_WARNING);
-	a->msg_keyed_until = held ? util_mono() + (secs > 0 && secs < KEYED_HOLD_S ? secs
-										  : KEYED_HOLD_S)
-				  : 0;
-	a->dirty |= DIRTY_MSG;
-}
-
-void app_toast(struct app *a, enum role r, double secs, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vtoast(a, r, secs, a->in_key, fmt, ap);
-	va_end(ap);
-}
-
-void app_answer(struct app *a, enum role r, double secs, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vtoast(a, r, secs, true, fmt, ap);
-	va_end(ap);
-}
 
 void app_lost_logged(struct app *a, const char *what, const char *line)
 {
@@ -84,30 +43,10 @@ const struct instance *app_selected(const struct app *a)
 	return view_row(a);
 }
 
-/* Remember a submitted job (its kind and target for a retry after 2FA). */
-static void remember(struct app *a, int id, const struct job_req *req)
+void app_sent(struct app *a, const struct job_req *req)
 {
-	struct sent_job *s = &a->sent[a->nsent++ % APP_SENT];
-	s->id = id;
-	s->req = *req;
-}
-
-static const struct sent_job *find_sent(const struct app *a, int id)
-{
-	for (int i = 0; i < APP_SENT; i++)
-		if (a->sent[i].id == id && id > 0)
-			return &a->sent[i];
-	return NULL;
-}
-
-void app_sent(struct app *a, int id, const struct job_req *req)
-{
-	remember(a, id, req);
-	if (req->kind == JOB_TFA_LOGIN)
-		app_toast(a, ROLE_PENDING, 0, "checking the two-factor code...");
-	else
-		app_toast(a, ROLE_PENDING, 0, "%s: sent for instance %ld", jobs_kind_name(req->kind),
-			  req->instance_id);
+	app_toast(a, ROLE_PENDING, 0, "%s: sent for instance %ld", jobs_kind_name(req->kind),
+		  req->instance_id);
 	a->dirty |= DIRTY_BODY;
 }
 
@@ -129,19 +68,8 @@ int app_submit(struct app *a, const struct job_req *req)
 		refused(a, req, rc);
 		return 0;
 	}
-	app_sent(a, id, req);
+	app_sent(a, req);
 	return id;
-}
-
-/* After a 2FA login: a job it was missing goes out again under its id (its
- * submitter awaits the result of that id). */
-static void resubmit(struct app *a, const struct sent_job *s)
-{
-	int rc = jobs_resubmit(a->jobs, &s->req, s->id);
-	if (rc != JOBS_OK)
-		refused(a, &s->req, rc);
-	else
-		app_sent(a, s->id, &s->req);
 }
 
 void app_dialog_own(struct app *a, app_dialog_fn fn, void *owner)
@@ -214,54 +142,6 @@ void app_run_action(struct app *a, enum action act)
 		a->global(a, act);
 }
 
-/* What asked for 2FA, in words ("destroy 9108142"), from the sent job, or
- * from the event of an on-demand call ("add env var needs a 2FA login: ..."). */
-static void tfa_what(const struct sent_job *s, const struct event *e, char *buf, size_t n)
-{
-	if (s && s->req.instance_id > 0) {
-		snprintf(buf, n, "%s %ld", jobs_kind_name(s->req.kind), s->req.instance_id);
-		return;
-	}
-	if (s) {
-		snprintf(buf, n, "%s", jobs_kind_name(s->req.kind));
-		return;
-	}
-	const char *cut = strstr(e->text, " needs a 2FA login");
-	size_t len = cut ? (size_t)(cut - e->text) : 0;
-	if (!len || len >= n) {
-		snprintf(buf, n, "this action");
-		return;
-	}
-	memcpy(buf, e->text, len);
-	buf[len] = '\0';
-}
-
-/* Why a 2FA login was refused, for the prompt (e: its failure event). */
-static void tfa_refused(const struct event *e, char *buf, size_t n)
-{
-	const char *why = strstr(e->text, "failed: ");
-	why = why ? why + 8 : e->text;
-	if (!strncmp(why, "HTTP ", 5) && strstr(why, ": ")) /* "HTTP 400 slug: the words" */
-		why = strstr(why, ": ") + 2;
-	if (strstr(e->text, "2fa_verification_failed") || strstr(e->text, "invalid_backup_code"))
-		snprintf(buf, n, "Wrong code: %s Type the current code.", why);
-	else if (strstr(e->text, "tfa_locked"))
-		snprintf(buf, n, "Locked after too many wrong codes: %s", why);
-	else
-		snprintf(buf, n, "The code was not accepted: %s", why);
-}
-
-void app_tfa_cancel(struct app *a)
-{
-	app_toast(a, ROLE_WARNING, 8, "%s cancelled: no two-factor code was given",
-		  a->tfa_what[0] ? a->tfa_what : "the action");
-	a->ntfa_retry = 0;
-	a->tfa_job = 0;
-	a->tfa_what[0] = '\0';
-	poller_cancel_parked(a->poller); /* the on-demand actions get their refusal */
-	tfa_challenge_close(a, a->chal); /* a typed code and a sent code's secret wiped */
-}
-
 static enum role level_role(enum ev_level l)
 {
 	switch (l) {
@@ -280,46 +160,9 @@ static void handle_event(struct app *a, const struct event *e)
 			a->views[i].ops->on_event(a, a->views[i].st, e);
 	if (e->flags & EVF_QUIET)
 		return;
-	if (e->flags & EVF_NEEDS_TFA) {
-		const struct sent_job *s = find_sent(a, e->job_id);
-		if (s && s->req.kind != JOB_TFA_LOGIN) {
-			if (a->ntfa_retry < APP_TFA_RETRY)
-				a->tfa_retry[a->ntfa_retry++] = *s;
-			else /* never silently: it is not sent again */
-				model_event(a->m, EV_ERROR, -1, 0, s->req.instance_id, 0,
-					    "%s %ld: too many actions wait for a two-factor code; "
-					    "it is not sent again after the login",
-					    jobs_kind_name(s->req.kind), s->req.instance_id);
-		}
-		if (!tfa_challenge_active(a->chal))
-			tfa_what(s, e, a->tfa_what, sizeof a->tfa_what);
-		app_toast(a, ROLE_WARNING, 0, "%s needs a two-factor code", a->tfa_what);
-		tfa_challenge_open(a, a->chal, a->tfa_what);
-		return;
-	}
-	if (e->job_kind == JOB_TFA_LOGIN && (e->flags & EVF_JOB_DONE) && e->job_id == a->tfa_job &&
-	    a->tfa_job) {
-		a->tfa_job = 0;
-		if (e->level == EV_OK || e->level == EV_INFO) {
-			tfa_challenge_close(a, a->chal); /* the code and the secret wiped */
-			app_toast(a, ROLE_OK, 8, "%s", e->text);
-			for (int i = 0; i < a->ntfa_retry; i++) /* each reports its own result */
-				resubmit(a, &a->tfa_retry[i]);
-			a->ntfa_retry = 0;
-			a->tfa_what[0] = '\0';
-		} else {
-			char why[400];
-			tfa_refused(e, why, sizeof why);
-			app_toast(a, ROLE_WARNING, 0, "%s still needs a two-factor code",
-				  a->tfa_what[0] ? a->tfa_what : "the action");
-			/* the code field emptied for the next one; an expired code
-			 * or a gone challenge: the next Enter sends a new one */
-			tfa_challenge_refused(a, a->chal, why,
-					      strstr(e->text, "2fa_expired") ||
-						      strstr(e->text, "challenge_not_found") ||
-						      strstr(e->text, "no_challenge_found"));
-		}
-		a->dirty |= DIRTY_ALL;
+	if (e->flags & EVF_NEEDS_TFA) { /* the 2FA prompt (a->needs_tfa) */
+		if (a->needs_tfa)
+			a->needs_tfa(a, a->chal, e);
 		return;
 	}
 	if (e->flags & EVF_HOLD) { /* a key warning: kept until a key, ahead of others */
@@ -343,18 +186,6 @@ static void handle_event(struct app *a, const struct event *e)
 			a->bell_pending = true;
 		a->dirty |= DIRTY_HINTS;
 	}
-}
-
-void app_show_later(struct app *a)
-{
-	if (!a->msg_later[0])
-		return;
-	/* after the hold of an answer; else once the line is free (a job's answer
-	 * that replaced the held one is read first) */
-	if (a->msg_keyed_until > 0 ? util_mono() < a->msg_keyed_until : a->msg[0] != '\0')
-		return;
-	app_toast(a, a->msg_later_role, a->msg_later_secs, "%s", a->msg_later);
-	a->msg_later[0] = '\0';
 }
 
 void app_pull_events(struct app *a)

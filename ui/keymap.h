@@ -35,8 +35,8 @@ struct keymap;
  * looked up while that section is shown (view_ops.key_ctx); no `:` word of
  * its own; help lists under it only what the parent context does not allow. */
 #define CTXF_SECTION 0x4u
-/* A view whose `/` filters it (set by view_keys when the view has a list
- * or a filter op): the help lists `/` in its section. */
+/* A view whose `/` filters it (set by view_keys when the view has a
+ * list, view_ops.list): the help lists `/` in its section. */
 #define CTXF_FILTER 0x8u
 
 /* Register a context (idempotent by name): heading is its help section;

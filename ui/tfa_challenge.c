@@ -15,6 +15,7 @@
 #include "widgets/dialog.h"
 #include "draw.h"
 #include "poll/jobs.h"
+#include "poll/poller.h"
 #include "json/json_map.h"
 #include "keymap.h"
 #include "state/model.h"
@@ -35,6 +36,7 @@ struct tfa_challenge {
 	int nch, sel;
 	struct textbuf code;           /* the typed code (secret) */
 	int send_req;                  /* the send awaited, 0: none */
+	int login_req;                 /* the login job awaited (its result by id), 0: none */
 	struct tfaflow_choice sending; /* what it sends for */
 	bool resending;                /* it is a resend (or the follow-up of tfa_challenge_exists) */
 	struct tfaflow_choice sent_for;/* the choice secret belongs to (kind "": none) */
@@ -56,7 +58,9 @@ static void reset(struct app *a, struct tfa_challenge *c)
 		model_drop_result(a->m, c->status_req);
 	if (c->send_req)
 		model_drop_result(a->m, c->send_req);
-	c->status_req = c->send_req = 0;
+	if (c->login_req)
+		model_drop_result(a->m, c->login_req);
+	c->status_req = c->send_req = c->login_req = 0;
 	explicit_bzero(c->code.s, sizeof c->code.s);
 	textbuf_clear(&c->code);
 	explicit_bzero(c->secret, sizeof c->secret);
@@ -142,8 +146,10 @@ void tfa_challenge_close(struct app *a, struct tfa_challenge *c)
 	a->dirty |= DIRTY_ALL;
 }
 
-void tfa_challenge_refused(struct app *a, struct tfa_challenge *c, const char *why,
-			   bool code_gone)
+/* The login was refused (why, in words): the code field is emptied and the
+ * reason shown; code_gone: the sent code expired or its challenge is gone
+ * (the next Enter sends a new one). */
+static void refused(struct app *a, struct tfa_challenge *c, const char *why, bool code_gone)
 {
 	explicit_bzero(c->code.s, sizeof c->code.s); /* a wrong code is not left to be edited */
 	textbuf_clear(&c->code);
@@ -189,7 +195,7 @@ static void send_code(struct app *a, struct tfa_challenge *c, const struct tfafl
 static void submit(struct app *a, struct tfa_challenge *c)
 {
 	const struct tfaflow_choice *ch = chosen(c);
-	if (!ch || c->send_req || a->tfa_job)
+	if (!ch || c->send_req || c->login_req)
 		return;
 	/* a backup code typed whatever the choice: it is one (the form says it) */
 	const char *form = dialog_tfa_method(c->code.s);
@@ -221,6 +227,7 @@ static void submit(struct app *a, struct tfa_challenge *c)
 	util_strlcpy(req.text, tv.code, sizeof req.text);
 	util_strlcpy(req.tfa_secret, tv.secret, sizeof req.tfa_secret);
 	req.tfa_method_id = tv.method_id;
+	req.reply = true; /* its end comes back here by its id (take_login) */
 	api_tfa_verify_wipe(&tv);
 	int id = 0;
 	int rc = a->jobs ? jobs_submit(a->jobs, &req, &id) : JOBS_EINVAL;
@@ -229,7 +236,7 @@ static void submit(struct app *a, struct tfa_challenge *c)
 		snprintf(c->err, sizeof c->err, "%s", jobs_strerror(rc));
 		return;
 	}
-	a->tfa_job = id;
+	c->login_req = id;
 	c->err[0] = '\0';
 	snprintf(c->info, sizeof c->info, "checking the code...");
 	app_toast(a, ROLE_PENDING, 0, "checking the two-factor code...");
@@ -239,7 +246,7 @@ static void submit(struct app *a, struct tfa_challenge *c)
 static void resend(struct app *a, struct tfa_challenge *c)
 {
 	const struct tfaflow_choice *ch = chosen(c);
-	if (!ch || c->send_req || a->tfa_job)
+	if (!ch || c->send_req || c->login_req)
 		return;
 	if (strcmp(ch->kind, "sms") && strcmp(ch->kind, "email")) {
 		snprintf(c->err, sizeof c->err, "no code is sent for %s: choose SMS or email (Up/Down) "
@@ -260,7 +267,7 @@ bool tfa_challenge_key(struct app *a, struct tfa_challenge *c, int key)
 	a->dirty |= DIRTY_ALL;
 	if (key == 27)
 		return false;
-	bool busy = c->send_req || a->tfa_job;
+	bool busy = c->send_req || c->login_req;
 	if (key == '\n' || key == '\r' || key == KM_FN(KEY_ENTER) || key == KM_CTRL('s')) {
 		submit(a, c);
 	} else if (key == KM_CTRL('n')) {
@@ -319,9 +326,98 @@ static void take_send(struct app *a, struct tfa_challenge *c, struct call_result
 	say_howto(c);
 }
 
+/* What asked for 2FA, in words, from its event e: a job's kind and
+ * instance ("destroy 9108142"), or an on-demand call's words ("add env var
+ * needs a 2FA login: ..."). */
+static void asked_what(const struct event *e, char *buf, size_t n)
+{
+	if (e->job_kind >= 0 && e->instance_id > 0) {
+		snprintf(buf, n, "%s %ld", jobs_kind_name((enum job_kind)e->job_kind), e->instance_id);
+		return;
+	}
+	if (e->job_kind >= 0) {
+		snprintf(buf, n, "%s", jobs_kind_name((enum job_kind)e->job_kind));
+		return;
+	}
+	const char *cut = strstr(e->text, " needs a 2FA login");
+	size_t len = cut ? (size_t)(cut - e->text) : 0;
+	if (!len || len >= n) {
+		snprintf(buf, n, "this action");
+		return;
+	}
+	memcpy(buf, e->text, len);
+	buf[len] = '\0';
+}
+
+void tfa_challenge_asked(struct app *a, struct tfa_challenge *c, const struct event *e)
+{
+	char what[sizeof c->what];
+	if (c->open)
+		util_strlcpy(what, c->what, sizeof what);
+	else
+		asked_what(e, what, sizeof what);
+	app_toast(a, ROLE_WARNING, 0, "%s needs a two-factor code", what);
+	tfa_challenge_open(a, c, what);
+}
+
+void tfa_challenge_cancel(struct app *a, struct tfa_challenge *c)
+{
+	app_toast(a, ROLE_WARNING, 8, "%s cancelled: no two-factor code was given",
+		  c->open ? c->what : "the action");
+	poller_cancel_parked(a->poller); /* the waiting actions get their refusal */
+	tfa_challenge_close(a, c);       /* a typed code and a sent code's secret wiped */
+}
+
+/* Why a 2FA login was refused (msg: its failure's sentence), for the prompt. */
+static void refused_why(const char *msg, char *buf, size_t n)
+{
+	const char *why = strstr(msg, "failed: ");
+	why = why ? why + 8 : msg;
+	if (!strncmp(why, "HTTP ", 5) && strstr(why, ": ")) /* "HTTP 400 slug: the words" */
+		why = strstr(why, ": ") + 2;
+	if (strstr(msg, "2fa_verification_failed") || strstr(msg, "invalid_backup_code"))
+		snprintf(buf, n, "Wrong code: %s Type the current code.", why);
+	else if (strstr(msg, "tfa_locked"))
+		snprintf(buf, n, "Locked after too many wrong codes: %s", why);
+	else
+		snprintf(buf, n, "The code was not accepted: %s", why);
+}
+
+/* The login's end: the session key is stored (the poller then sends the
+ * refused actions again, each reporting its own result) and the prompt
+ * closes; else it says why and takes another code. */
+static void take_login(struct app *a, struct tfa_challenge *c, const struct call_result *r)
+{
+	c->login_req = 0;
+	if (r->outcome == CALL_OK) {
+		tfa_challenge_close(a, c); /* the code and the secret wiped */
+		app_toast(a, ROLE_OK, 8, "%s", r->err.msg);
+		return;
+	}
+	char msg[sizeof r->err.msg + 80], why[400];
+	if (r->outcome == CALL_UNKNOWN)
+		snprintf(msg, sizeof msg, "2FA login: %s, the outcome is unknown; log in again",
+			 r->err.msg);
+	else
+		util_strlcpy(msg, r->err.msg, sizeof msg);
+	refused_why(msg, why, sizeof why);
+	app_toast(a, ROLE_WARNING, 0, "%s still needs a two-factor code",
+		  c->open ? c->what : "the action");
+	/* the code field emptied for the next one; an expired code or a gone
+	 * challenge: the next Enter sends a new one */
+	refused(a, c, why,
+		strstr(msg, "2fa_expired") || strstr(msg, "challenge_not_found") ||
+			strstr(msg, "no_challenge_found"));
+}
+
 void tfa_challenge_snapshot(struct app *a, struct tfa_challenge *c)
 {
 	struct call_result r;
+	if (c->login_req && model_take_result(a->m, c->login_req, &r)) {
+		take_login(a, c, &r);
+		model_call_result_free(&r);
+		a->dirty |= DIRTY_ALL;
+	}
 	if (c->status_req && model_take_result(a->m, c->status_req, &r)) {
 		c->status_req = 0;
 		if (r.outcome == CALL_OK && r.value) {
@@ -381,7 +477,7 @@ bool tfa_challenge_draw(struct app *a, struct tfa_challenge *c)
 	wrapped(&r, &y, ymax, line, theme_attr(c->st_err[0] ? ROLE_WARNING : ROLE_DIALOG));
 	y++;
 	int lx = r.x + 2, fx = r.x + 16, fw = r.w - 18;
-	bool busy = c->send_req || a->tfa_job;
+	bool busy = c->send_req || c->login_req;
 	if (y < ymax) {
 		draw_text(y, lx, 14, "Verify with", theme_attr(ROLE_DIALOG));
 		snprintf(line, sizeof line, "< %s >  (%d of %d)", ch ? ch->text : "-", c->sel + 1,

@@ -4,9 +4,10 @@
  * its methods, the primary first and said so; a code sent to the account's
  * email; a backup code), sending the SMS or email code when one is chosen
  * (Enter with the code empty; C-n sends another), and logging in with the
- * typed code through a JOB_TFA_LOGIN job (a->tfa_job).  After the login
- * the poller sends the refused actions again; their own results are
- * reported by whoever asked (the app for jobs, the views for calls).
+ * typed code through a JOB_TFA_LOGIN job whose end it takes by its id.
+ * The poller keeps the refused jobs and calls (parked) and, after the
+ * login, sends them again under their ids: each result reaches whoever
+ * asked.  Cancelled, each asker gets the refusal (poller_cancel_parked).
  *
  * Its calls (the 2FA status, the sends) are jobs_call on-demand calls
  * whose answers are taken in tfa_challenge_snapshot.  Secrets (the typed
@@ -19,6 +20,7 @@
 #include <stdbool.h>
 
 struct app;
+struct event;
 struct tfa_challenge;
 
 struct tfa_challenge *tfa_challenge_new(void);
@@ -28,17 +30,18 @@ void tfa_challenge_free(struct app *a, struct tfa_challenge *c);
  * account's methods are read again.  Already open: nothing changes. */
 void tfa_challenge_open(struct app *a, struct tfa_challenge *c, const char *what);
 bool tfa_challenge_active(const struct tfa_challenge *c);
-/* The login was refused (why, in words): the code field is emptied and the
- * reason shown; code_gone: the sent code expired or its challenge is gone
- * (the next Enter sends a new one). */
-void tfa_challenge_refused(struct app *a, struct tfa_challenge *c, const char *why,
-			   bool code_gone);
+/* Event e says an action needs a 2FA login (EVF_NEEDS_TFA): a toast naming
+ * it, and the challenge opens for it (the app's a->needs_tfa). */
+void tfa_challenge_asked(struct app *a, struct tfa_challenge *c, const struct event *e);
+/* Esc: the actions waiting for the login are cancelled (said in a toast;
+ * each asker gets the refusal as its result), the challenge closed. */
+void tfa_challenge_cancel(struct app *a, struct tfa_challenge *c);
 /* Close it and wipe its secrets (the login went through, or was cancelled). */
 void tfa_challenge_close(struct app *a, struct tfa_challenge *c);
 
 /* A key while it is open: false when it was Esc (the caller cancels). */
 bool tfa_challenge_key(struct app *a, struct tfa_challenge *c, int key);
-/* Take the answers of its calls (after each new snapshot). */
+/* Take the answers of its calls and of its login (after each new snapshot). */
 void tfa_challenge_snapshot(struct app *a, struct tfa_challenge *c);
 /* curses: draw it over the screen; true when the cursor is placed. */
 bool tfa_challenge_draw(struct app *a, struct tfa_challenge *c);

@@ -3,7 +3,8 @@
  *
  * The loop sleeps in poll() on stdin and the model's wake fd, with no
  * timeout unless something is due (a toast to expire, the minute an age
- * changes, the moment data turns stale, a view's next_wake).  Each iteration takes new events,
+ * changes, the moment data turns stale, a view's next_wake), and on the
+ * test clock's FIFO when `--test-clock` named one (tests only).  Each iteration takes new events,
  * swaps in a newer snapshot unless paused, drains every key, redraws only
  * the dirty parts and calls doupdate() once.  Signal handlers only set a
  * flag and wake the loop.  The terminal is restored on every exit path:
@@ -24,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <term.h> /* tigetstr; its capability macros are dropped below */
 #include <termios.h>
@@ -38,6 +40,7 @@
 #include "command.h"
 #include "complete.h"
 #include "base/errline.h"
+#include "base/log.h"
 #include "header.h"
 #include "history.h"
 #include "widgets/list.h"
@@ -459,7 +462,7 @@ static void handle_key(struct app *a, int key)
 	}
 	if (tfa_challenge_active(a->chal)) { /* over every dialog and view */
 		if (!tfa_challenge_key(a, a->chal, key))
-			app_tfa_cancel(a);
+			tfa_challenge_cancel(a, a->chal);
 		return;
 	}
 	if (dialog_open(&a->dlg)) {
@@ -709,6 +712,7 @@ static void app_start(struct app *a)
 	set_up_theme(a, theme_err, sizeof theme_err);
 	a->global = global_action;
 	a->chal = tfa_challenge_new();
+	a->needs_tfa = tfa_challenge_asked;
 	view_init_all(a);
 	history_init(&a->hist_cmd);
 	history_init(&a->hist_filter);
@@ -802,24 +806,68 @@ static bool read_keys(struct app *a, short revents, int *empty_reads, int *statu
 	return true;
 }
 
-/* The loop: draw, wait for a key, the model's wake or the next timer;
- * until quit, a signal to end or the terminal going away.  Its status. */
-static int main_loop(struct app *a)
+/* --test-clock FIFO (tests only): each number written there (seconds,
+ * blank-separated) moves util_now and util_mono forward at once, as if that
+ * much time had passed; the poller is woken to plan again and the loop
+ * computes its next timeout afresh.  Opened read-write so that a writer
+ * closing never leaves it at end of file.  -1: none; -2: cannot open. */
+static int test_clock_open(const struct config *cfg)
+{
+	if (!cfg->test_clock)
+		return -1;
+	int fd = open(cfg->test_clock, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))) {
+		close(fd);
+		fd = -1;
+		errno = EINVAL;
+	}
+	if (fd < 0) {
+		fprintf(stderr, "rentop: --test-clock %s: not a FIFO: %s\n", cfg->test_clock,
+			strerror(errno));
+		return -2;
+	}
+	return fd;
+}
+
+static void test_clock_read(struct app *a, int fd)
+{
+	char buf[256];
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	char *p = buf, *end;
+	for (double s; (s = strtod(p, &end)), end != p; p = end)
+		if (util_clock_advance(s))
+			log_msg("test clock: +%.3fs", s);
+	if (a->poller)
+		poller_wake(a->poller);
+	a->dirty |= DIRTY_ALL;
+}
+
+/* The loop: draw, wait for a key, the model's wake, the test clock or the
+ * next timer; until quit, a signal to end or the terminal going away.  Its
+ * status. */
+static int main_loop(struct app *a, int clock_fd)
 {
 	int status = 0;
 	int empty_reads = 0; /* poll said readable, nothing came: 3 in a row is end of file */
 	double last_minute = floor(util_now() / 60.0);
-	struct pollfd fds[2] = {
+	struct pollfd fds[3] = {
 		{ .fd = STDIN_FILENO, .events = POLLIN },
 		{ .fd = model_wake_fd(a->m), .events = POLLIN },
+		{ .fd = clock_fd, .events = POLLIN }, /* -1: none, poll skips it */
 	};
 	while (!a->quit) {
 		if (!take_signals(a, &status))
 			break;
 		update_screen(a, &last_minute);
-		int r = poll(fds, 2, next_timeout(a));
+		int r = poll(fds, 3, next_timeout(a));
 		if (r < 0 && errno != EINTR)
 			break;
+		if (r > 0 && (fds[2].revents & POLLIN)) /* before the keys sent after it */
+			test_clock_read(a, clock_fd);
 		if (r > 0 && (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)) &&
 		    !(fds[0].revents & POLLIN)) {
 			status = HANGUP_STATUS; /* the terminal went away */
@@ -836,6 +884,9 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 	   struct auth *auth)
 {
 	setlocale(LC_ALL, "");
+	int clock_fd = test_clock_open(cfg);
+	if (clock_fd == -2)
+		return 2;
 	struct app *a = xcalloc(1, sizeof *a);
 	a->cfg = cfg;
 	a->m = m;
@@ -858,10 +909,14 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 	SCREEN *scr = curses_start();
 	if (!scr) {
 		free(a);
+		if (clock_fd >= 0)
+			close(clock_fd);
 		return 2;
 	}
 	app_start(a);
-	int status = main_loop(a);
+	int status = main_loop(a, clock_fd);
+	if (clock_fd >= 0)
+		close(clock_fd);
 
 	model_release(a->snap);
 	view_fini_all(a);

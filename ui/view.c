@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "app.h"
+#include "app_state.h"
 #include "widgets/list.h"
 
 /* Every view, in Tab order; overlays anywhere.  One line per view. */
@@ -22,6 +22,7 @@
 	X(tfa) \
 	X(templates) \
 	X(logs) \
+	X(volumes) \
 	X(detail) \
 	X(ports) \
 	X(exec) \
@@ -65,7 +66,7 @@ static enum action show_action(const struct view_ops *ops)
 int view_keys(struct keymap *km, const struct view_ops *ops)
 {
 	int parent = ops->ctx_parent ? keymap_ctx_by_name(ops->ctx_parent) : -1;
-	unsigned flags = ops->ctx_flags | (ops->list || ops->filter ? CTXF_FILTER : 0u);
+	unsigned flags = ops->ctx_flags | (ops->list ? CTXF_FILTER : 0u);
 	int ctx = keymap_ctx_register(ops->name, ops->heading, flags, parent);
 	if (ctx < 0)
 		return CTX_GLOBAL;
@@ -243,13 +244,11 @@ struct list *view_list(struct app *a, const struct view *v)
 
 bool view_can_filter(struct app *a, const struct view *v)
 {
-	return v && (v->ops->filter || view_list(a, v));
+	return view_list(a, v) != NULL;
 }
 
 const char *view_filter_text(struct app *a, const struct view *v)
 {
-	if (v && v->ops->filter)
-		return v->ops->filter(a, v->st, NULL);
 	struct list *l = view_list(a, v);
 	return l ? list_filter(l) : "";
 }
@@ -257,11 +256,9 @@ const char *view_filter_text(struct app *a, const struct view *v)
 void view_filter_set(struct app *a, const struct view *v, const char *text)
 {
 	struct list *l = view_list(a, v);
-	if (v && v->ops->filter)
-		v->ops->filter(a, v->st, text);
-	else if (l)
+	if (l)
 		list_set_filter(l, text);
-	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
+	a->dirty |= DIRTY_BODY | DIRTY_HINTS | DIRTY_HEADER; /* a tab's count: "3/12" */
 }
 
 void view_search_prompt(struct app *a, const char *text,

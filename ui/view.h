@@ -37,6 +37,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "app_state.h"
 #include "keymap.h"
 #include "layout.h"
 
@@ -91,10 +92,6 @@ struct view_ops {
 	 * now): the list widget (widgets/list.h) moves, pages and filters it,
 	 * so the view's action callback never sees ACT_UP..ACT_BOTTOM. */
 	struct list *(*list)(struct app *a, void *st);
-	/* The `/` filter of a view without a list (a table's): apply text
-	 * (NULL: none, just asking); returns the text in force.  NULL: the
-	 * list's (or no filter). */
-	const char *(*filter)(struct app *a, void *st, const char *text);
 	/* `:NAME ARGS`: the view is shown and gets ARGS (`:offers gpu_name=...`);
 	 * NULL: the word takes no arguments. */
 	void (*command)(struct app *a, void *st, const char *args);
@@ -121,16 +118,6 @@ struct view_ops {
 	/* The fixed first arguments of `:NAME ARGS` (NULL-ended), for Tab
 	 * completion (the account's sections).  NULL: none. */
 	const char *const *args;
-};
-
-#define VIEW_MAX 16
-
-struct view {
-	const struct view_ops *ops;
-	void *st;              /* the view's private state */
-	int ctx;               /* its key context */
-	enum action show;      /* view-NAME (number key), ACT_NONE for an overlay */
-	double wake_at;        /* util_mono() time of the wake the loop planned, -1: none */
 };
 
 /* The key context of ops (registered on first use), its actions, its
@@ -161,8 +148,8 @@ int view_find(const struct app *a, const char *name); /* index or -1 (name or al
 int view_find_word(const struct app *a, const char *word); /* index of a view's `words`, or -1 */
 /* The list v's keys act on now (ops->list), NULL: none. */
 struct list *view_list(struct app *a, const struct view *v);
-/* Whether v has a `/` filter (a list, or a filter op); the text in force
- * ("" when none); apply text. */
+/* Whether v has a `/` filter (a list); the text in force ("" when none);
+ * apply text. */
 bool view_can_filter(struct app *a, const struct view *v);
 const char *view_filter_text(struct app *a, const struct view *v);
 void view_filter_set(struct app *a, const struct view *v, const char *text);

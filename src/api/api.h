@@ -81,7 +81,14 @@ enum api_ep_flag { EPF_KEY_IN_BODY = 1, EPF_SCRUB = 2 };
 	/* instance operations in place (api_inst_ops.c) */ \
 	X(EXECUTE, "execute", 1.5, ACTION, EXECUTE, 1, 0)                    /* PUT /api/v0/instances/command/{id}/ (its output: LOG_RESULT) */ \
 	X(RECYCLE, "recycle", 1.0, ACTION, STATE, 1, 0)                      /* PUT /api/v0/instances/recycle/{id}/ */ \
-	X(UPDATE_TEMPLATE, "update template", 1.0, ACTION, STATE, 1, 0)      /* PUT /api/v0/instances/update_template/{id}/ */
+	X(UPDATE_TEMPLATE, "update template", 1.0, ACTION, STATE, 1, 0)      /* PUT /api/v0/instances/update_template/{id}/ */ \
+	X(VOLUMES, "volumes", 5.5, FETCH, VOLUMES, 4, 0)                     /* GET /api/v0/volumes/?owner=me&type=all_volume (local and network) */ \
+	X(VOLUME_OFFERS, "volume offers", 5.5, FETCH, VOLUME_OFFERS, 16, 0)  /* POST /api/v0/volumes/search/ */ \
+	X(NET_VOLUME_OFFERS, "network volume offers", 5.5, FETCH, NET_VOLUME_OFFERS, 4, 0) /* POST /api/v0/network_volumes/search/ */ \
+	X(VOLUME_CREATE, "volume create", 5.5, ACTION, VOLUME_CREATE, 1, 0)  /* PUT /api/v0/volumes/ */ \
+	X(NET_VOLUME_CREATE, "network volume create", 5.5, ACTION, NET_VOLUME_CREATE, 1, 0) /* PUT /api/v0/network_volumes/ */ \
+	X(VOLUME_CLONE, "volume clone", 5.5, ACTION, VOLUME_CLONE, 1, 0)     /* POST /api/v0/volumes/copy/ */ \
+	X(VOLUME_DELETE, "volume delete", 5.5, ACTION, VOLUME_DELETE, 1, 0)  /* DELETE /api/v0/volumes/?id=N */
 
 #define API_EP_ENUM(e, name, rate, kind, group, mb, flags) EP_##e,
 enum api_ep { API_ENDPOINTS(API_EP_ENUM) EP__COUNT };

@@ -498,6 +498,9 @@ json_t *api_offers_create_body(const struct create_req *r)
 		json_object_set_new(b, "target_state", json_string("stopped"));
 	if (r->cancel_unavail)
 		json_object_set_new(b, "cancel_unavail", json_true());
+	json_t *vi = api_create_vol_info(&r->vol);
+	if (vi)
+		json_object_set_new(b, "volume_info", vi);
 	/* json_string refuses invalid UTF-8: a field that vanished is an error */
 	if ((r->label[0] && !json_object_get(b, "label")) ||
 	    (r->onstart[0] && !json_object_get(b, "onstart")) ||
@@ -710,6 +713,9 @@ bool api_create_validate(const struct create_form *f, const struct create_limits
 		else if ((why = login_problem(f->image_login)))
 			field_err(errs, CF_LOGIN, "%s", why);
 	}
+	char verr[200];
+	if (!api_create_vol_valid(&f->vol, verr, sizeof verr))
+		field_err(errs, CF_VOLUME, "%s", verr);
 	return errs->count == 0;
 }
 
@@ -736,6 +742,7 @@ bool api_create_form_to_req(const struct create_form *f, const struct create_lim
 	util_strlcpy(r->env, f->env ? f->env : "", sizeof r->env);
 	util_strlcpy(r->args_str, f->args_str ? f->args_str : "", sizeof r->args_str);
 	util_strlcpy(r->image_login, f->image_login ? f->image_login : "", sizeof r->image_login);
+	r->vol = f->vol;
 	return true;
 }
 
@@ -774,6 +781,8 @@ bool api_create_req_valid(const struct create_req *r, char *why, size_t n)
 	}
 	if (!bad && r->image_login[0] && login_problem(r->image_login))
 		bad = "registry login is -u USER -p TOKEN REGISTRY";
+	if (!bad && !api_create_vol_valid(&r->vol, why, n))
+		return false;
 	if (bad) {
 		snprintf(why, n, "%s", bad);
 		return false;

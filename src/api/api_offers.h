@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "api/api.h"
+#include "api/api_volumes.h"
 
 #define CREATE_IMAGE_MAX 255
 #define CREATE_HASH_MAX 127
@@ -43,6 +44,7 @@ struct create_req {
 	char env[CREATE_ENV_MAX + 1];           /* "-e K=V -p 8080:8080", validated */
 	char args_str[CREATE_ARGS_MAX + 1];     /* only with runtype args */
 	char image_login[CREATE_LOGIN_MAX + 1]; /* SECRET: "-u USER -p TOKEN REGISTRY" */
+	struct create_vol vol;                  /* volume_info (api_volumes.h); mode NONE: not sent */
 };
 
 /* The body of the create (env parsed into the object form); NULL when the
@@ -111,6 +113,7 @@ enum create_field {
 	CF_ARGS,
 	CF_PRICE,
 	CF_LOGIN,
+	CF_VOLUME,
 	CF__COUNT
 };
 
@@ -129,6 +132,7 @@ struct create_form {
 	double price;               /* $/hour; bid offers only */
 	const char *image_login;    /* SECRET */
 	bool cancel_unavail;
+	struct create_vol vol;      /* a volume made or linked with it (mode NONE: none) */
 };
 
 /* What the offer allows. */

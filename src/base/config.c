@@ -177,6 +177,7 @@ void config_free(struct config *cfg)
 	free(cfg->binds);
 	free(cfg->dump_query);
 	free(cfg->log_path);
+	free(cfg->test_clock);
 	memset(cfg, 0, sizeof *cfg);
 }
 
@@ -520,7 +521,7 @@ static bool flag_takes_value(const char *f)
 					"--timeout", "--connect-timeout", "--page-rate", "--log-lines",
 					"--theme", "--config", "--log", "--dump", "--query",
 					"--runway-warn", "--runway-alarm", "--credit-warn",
-					"--credit-alarm", "--ssh"};
+					"--credit-alarm", "--ssh", "--test-clock"};
 	for (size_t i = 0; i < sizeof v / sizeof *v; i++)
 		if (strcmp(f, v[i]) == 0)
 			return true;
@@ -636,6 +637,13 @@ static int apply_flags(struct config *cfg, int argc, char **argv, bool *run_url_
 			}
 			free(cfg->log_path);
 			cfg->log_path = expand_home(v);
+		} else if (strcmp(flag, "--test-clock") == 0) {
+			if (!*v) {
+				snprintf(err, errlen, "--test-clock needs a FIFO");
+				return 2;
+			}
+			free(cfg->test_clock);
+			cfg->test_clock = xstrdup(v);
 		} else if (strcmp(flag, "--dump") == 0) {
 			cfg->dump = DUMP_NONE;
 			for (size_t k = 0; k < sizeof dump_names / sizeof *dump_names; k++)

@@ -63,6 +63,8 @@ struct config {
 	   local port (-L P:localhost:P) when the instance maps them; none by default */
 	int ssh_forwards[CONFIG_FORWARDS_MAX];
 	size_t nssh_forwards;
+	char *test_clock;      /* --test-clock FIFO: seconds written there move the
+				  clocks forward (tests only; no config key), NULL = none */
 };
 
 /* "8080, 8888" into out (at most max, repeats once): false with a message in

@@ -6,6 +6,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,18 +194,27 @@ char *util_sanitize(const char *s) { return sanitize(s, s ? strlen(s) : 0, 0); }
 char *util_sanitize_n(const char *s, size_t len) { return sanitize(s, len, 0); }
 char *util_sanitize_ml(const char *s, size_t len) { return sanitize(s, len, 1); }
 
-double util_now(void)
+/* Microseconds the test clock has been moved forward; only
+ * util_clock_advance (reached from `--test-clock`) changes it. */
+static atomic_llong clock_advance_us;
+
+static double clock_read(clockid_t id)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9 +
+	       (double)atomic_load_explicit(&clock_advance_us, memory_order_relaxed) / 1e6;
 }
 
-double util_mono(void)
+double util_now(void) { return clock_read(CLOCK_REALTIME); }
+double util_mono(void) { return clock_read(CLOCK_MONOTONIC); }
+
+bool util_clock_advance(double secs)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	if (!(secs > 0) || secs > 1e6) /* NaN, going back and more than 11 days refused */
+		return false;
+	atomic_fetch_add(&clock_advance_us, (long long)llround(secs * 1e6));
+	return true;
 }
 
 int util_strwidth(const char *s)

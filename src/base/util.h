@@ -42,9 +42,16 @@ char *util_sanitize_n(const char *s, size_t len);
 /* Multi-line form: keeps '\n' (drops '\r'), otherwise as above. */
 char *util_sanitize_ml(const char *s, size_t len);
 
-/* Wall-clock epoch seconds and monotonic seconds. */
+/* Wall-clock epoch seconds and monotonic seconds, both plus the test
+ * clock's advance (0 unless a test moved it). */
 double util_now(void);
 double util_mono(void);
+/* The test clock (`--test-clock`, tests only): move both clocks forward by
+ * secs (> 0 and at most 1e6; anything else, NaN too, is refused: false),
+ * as if that much time had passed.  Any thread; the offset is one atomic.
+ * A thread asleep on a timeout computed from the clock is not woken here:
+ * the caller wakes it. */
+bool util_clock_advance(double secs);
 
 /* Display width in terminal columns of a UTF-8 string (wcwidth-based;
  * unprintables count 0).  Locale must be set for wide characters. */

@@ -429,6 +429,16 @@ char *offers_confirm_text(const struct offer *o, const struct create_req *r, boo
 		ADD(" Interruptible: your bid is %s; when outbid it is stopped (storage still "
 		    "billed).", g);
 	}
+	if (r->vol.mode != CVOL_NONE) {
+		char m[48] = "";
+		if (isfinite(r->vol.month))
+			snprintf(m, sizeof m, " ($%.2f/month)", r->vol.month);
+		if (r->vol.mode == CVOL_NEW)
+			ADD(" Plus a new %g GB volume at %s%s, billed until it is deleted%s.", r->vol.size,
+			    r->vol.mount, m, m[0] ? "" : " (its price: o in :volumes lists the offers)");
+		else
+			ADD(" Volume %ld mounted at %s%s: already billed.", r->vol.id, r->vol.mount, m);
+	}
 	if (no_ssh_key)
 		ADD(" The account has no SSH key: ssh into it will not work (add one in the "
 		    "account view, 5, before renting).");

@@ -54,10 +54,14 @@ struct job_req {
 	struct create_req create;/* CREATE */
 	bool reply;              /* the submitter takes the job's end from the model, as a
 				  * call's result (model_take_result) under the job's id:
-				  * CALL_OK, CALL_ERROR (err.msg: the event's sentence) or
+				  * CALL_OK (err.msg: a 2FA login's sentence; value: a
+				  * create's new instance id, a long, when the answer named
+				  * it), CALL_ERROR (err.msg: the event's sentence) or
 				  * CALL_UNKNOWN (answer lost).  A job refused for want of
-				  * 2FA has no result until it is sent again (jobs_resubmit,
-				  * same id) */
+				  * 2FA is parked by the poller with the on-demand actions:
+				  * no result until it is sent again after the login
+				  * (jobs_resubmit, same id), or the refusal when the 2FA
+				  * prompt is cancelled (poller_cancel_parked) */
 };
 
 enum jobs_err {

@@ -67,7 +67,11 @@ struct op {
 	unsigned session_gen;   /* the 2FA session key the last attempt sent, 0: none */
 	bool wanting;           /* counted as waiting for its pacer (poller_pace) */
 	struct api_error refused; /* parked: why (its asker's answer if the 2FA prompt is
-				   * cancelled) */
+				   * cancelled); OP_JOB answered with failed set: why */
+	bool failed;            /* OP_JOB: answered, but the answer says it failed (a 2FA
+				   * login that gave no key): its result is CALL_ERROR */
+	long made;              /* OP_JOB of a create: the instance it made, 0: not named */
+	char said[400];         /* OP_JOB: the answer's sentence for its result ("" none) */
 	double retry_at;        /* s, monotonic */
 	struct op *next;
 };
@@ -163,6 +167,8 @@ void poller_refresh_now(struct poller *p)
 	atomic_store(&p->refresh, true);
 	wake(p);
 }
+
+void poller_wake(struct poller *p) { wake(p); }
 
 struct auth *poller_auth(struct poller *p) { return p ? p->auth : NULL; }
 
@@ -767,10 +773,11 @@ static void answered_create(struct poller *p, struct op *o, const json_t *root)
 {
 	long nc = 0;
 	int k = (int)JOB_CREATE;
-	if (api_create_result(root, &nc))
+	if (api_create_result(root, &nc)) {
+		o->made = nc;
 		model_event(p->m, EV_OK, k, o->job_id, nc, EVF_JOB_DONE,
 			    "created instance %ld from offer %ld", nc, o->req.create.offer_id);
-	else
+	} else
 		model_event(p->m, EV_OK, k, o->job_id, 0, EVF_JOB_DONE,
 			    "offer %ld accepted (no instance id in the answer)", o->req.create.offer_id);
 	refresh_soon(p, SRC_USER);
@@ -802,8 +809,11 @@ static void answered_tfa_login(struct poller *p, struct op *o, const json_t *roo
 	char *key = api_tfa_session_key(root);
 	char msg[400];
 	bool stored = auth_login(p->auth, key, msg, sizeof msg);
-	model_event(p->m, stored ? EV_OK : EV_ERROR, (int)o->req.kind, o->job_id, 0, EVF_JOB_DONE,
-		    "%s", msg);
+	/* quiet: the 2FA prompt that sent it says the outcome (its result) */
+	model_event(p->m, stored ? EV_OK : EV_ERROR, (int)o->req.kind, o->job_id, 0,
+		    EVF_JOB_DONE | EVF_QUIET, "%s", msg);
+	util_strlcpy(o->said, msg, sizeof o->said);
+	o->failed = !stored;
 	if (stored)
 		relaunch_parked(p);
 	if (key) {
@@ -814,7 +824,8 @@ static void answered_tfa_login(struct poller *p, struct op *o, const json_t *roo
 
 static bool lost_tfa_login(struct poller *p, struct op *o, const char *why)
 {
-	model_event(p->m, EV_WARN, (int)o->req.kind, o->job_id, 0, EVF_JOB_DONE | EVF_UNKNOWN,
+	model_event(p->m, EV_WARN, (int)o->req.kind, o->job_id, 0,
+		    EVF_JOB_DONE | EVF_UNKNOWN | EVF_QUIET,
 		    "2FA login: %s, the outcome is unknown; log in again", why);
 	return false;
 }
@@ -865,7 +876,9 @@ static void call_start(struct poller *p, struct job_call *c, int req_id, int sub
 }
 
 /* A job that asked for it (req.reply) leaves its end in the model under its
- * id, for its submitter (model_take_result); msg: the failure's sentence. */
+ * id, for its submitter (model_take_result); msg: the sentence (a failure's,
+ * or a success's when it has one); a create's success carries the id of
+ * the instance it made. */
 static void job_result(struct poller *p, const struct op *o, enum call_outcome out,
 		       const struct api_error *e, const char *msg)
 {
@@ -879,8 +892,28 @@ static void job_result(struct poller *p, const struct op *o, enum call_outcome o
 		r.err = *e;
 	if (msg)
 		util_strlcpy(r.err.msg, msg, sizeof r.err.msg);
+	if (out == CALL_OK && o->made > 0) {
+		long *made = xmalloc(sizeof *made);
+		*made = o->made;
+		r.value = made;
+	}
 	r.when = util_now();
 	model_put_result(p->m, &r);
+}
+
+/* A job refused for want of 2FA (e): a copy of its request waits with the
+ * parked calls (a 2FA login's own refusal is its answer: never parked). */
+static void park_job(struct poller *p, const struct op *o, const struct api_error *e)
+{
+	if (o->req.kind == JOB_TFA_LOGIN)
+		return;
+	struct op *q = xcalloc(1, sizeof *q);
+	q->kind = OP_JOB;
+	q->req = o->req;
+	q->job_id = o->job_id;
+	q->refused = *e;
+	q->next = p->parked;
+	p->parked = q;
 }
 
 static void job_done(struct poller *p, struct op *o, bool ok, const json_t *root,
@@ -888,7 +921,9 @@ static void job_done(struct poller *p, struct op *o, bool ok, const json_t *root
 {
 	if (ok) {
 		job_def(o->req.kind)->answered(p, o, root);
-		job_result(p, o, CALL_OK, NULL, NULL); /* after what it changed is published */
+		/* after what it changed is published */
+		job_result(p, o, o->failed ? CALL_ERROR : CALL_OK, o->failed ? &o->refused : NULL,
+			   o->said[0] ? o->said : NULL);
 	} else {
 		char msg[400], line[600];
 		apierr_format(e, msg, sizeof msg);
@@ -904,10 +939,13 @@ static void job_done(struct poller *p, struct op *o, bool ok, const json_t *root
 				snprintf(what, sizeof what, "%s instance %ld", jobs_kind_name(o->req.kind), id);
 			else
 				snprintf(what, sizeof what, "%s", jobs_kind_name(o->req.kind));
-			/* no result: the job is sent again under its id after the login */
+			/* no result: the job is parked, sent again under its id
+			 * after the login (relaunch_parked), or given the refusal
+			 * if the 2FA prompt is cancelled (drop_parked) */
 			model_event(p->m, EV_WARN, (int)o->req.kind, o->job_id, id, f,
 				    "%s needs a two-factor code: not done yet, sent again after "
 				    "the 2FA login", what);
+			park_job(p, o, e);
 		} else {
 			if (id)
 				snprintf(line, sizeof line, "%s instance %ld failed: %s",
@@ -1197,13 +1235,29 @@ static void call_done(struct poller *p, struct op *o, const json_t *root,
 	model_put_result(p->m, &r);
 }
 
-/* After a 2FA login: the on-demand actions it was missing go out again
- * (they were refused, so nothing was done). */
+/* After a 2FA login: the jobs and on-demand actions it was missing go out
+ * again (they were refused, so nothing was done): a job through the queue
+ * under its id (jobs_resubmit: its row pending again), a call as it was. */
 static void relaunch_parked(struct poller *p)
 {
 	while (p->parked) {
 		struct op *q = p->parked;
 		p->parked = q->next;
+		if (q->kind == OP_JOB) {
+			int rc = jobs_resubmit(p->j, &q->req, q->job_id);
+			if (rc != JOBS_OK) { /* never silently: said, and its asker's answer */
+				char line[300];
+				snprintf(line, sizeof line, "%s refused: %s", jobs_kind_name(q->req.kind),
+					 jobs_strerror(rc));
+				job_result(p, q, CALL_ERROR, NULL, line);
+				model_event(p->m, EV_ERROR, (int)q->req.kind, q->job_id,
+					    q->req.kind == JOB_CREATE ? 0 : q->req.instance_id, 0, "%s",
+					    line);
+			}
+			explicit_bzero(&q->req, sizeof q->req);
+			free(q);
+			continue;
+		}
 		q->next = p->ops;
 		q->retry_at = 0;
 		q->session_retried = false;
@@ -1442,7 +1496,10 @@ static void drop_parked(struct poller *p, bool answer)
 	while (p->parked) {
 		struct op *q = p->parked;
 		p->parked = q->next;
-		if (answer) {
+		if (answer && q->kind == OP_JOB) {
+			job_result(p, q, CALL_ERROR, &q->refused,
+				   "cancelled: no two-factor code was given");
+		} else if (answer) {
 			struct call_result r;
 			memset(&r, 0, sizeof r);
 			r.req_id = q->job_id;
@@ -1455,6 +1512,7 @@ static void drop_parked(struct poller *p, bool answer)
 			model_put_result(p->m, &r);
 		}
 		api_call_free(&q->call);
+		explicit_bzero(&q->req, sizeof q->req); /* a create's env and registry login */
 		free(q);
 	}
 }

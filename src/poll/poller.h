@@ -30,14 +30,18 @@ void poller_free(struct poller *p);
  * is in flight only asks for one more after it, and presses refresh a
  * source at most once per 3 s. */
 void poller_refresh_now(struct poller *p);
+/* Any thread: wake the thread to plan again by the clock (the test clock
+ * moved: util_clock_advance).  Nothing is refreshed early by itself. */
+void poller_wake(struct poller *p);
 
 /* Any thread: the key store the poller authenticates with (auth.h is
  * thread-safe): the 2FA view stores a session key from its login and drops
  * it on logout.  NULL when p is NULL. */
 struct auth *poller_auth(struct poller *p);
-/* Any thread: the 2FA prompt was cancelled: the on-demand actions refused
- * for want of a 2FA session are dropped instead of being sent again after
- * a later login, and each asker gets the refusal as its call's result.
+/* Any thread: the 2FA prompt was cancelled: the jobs and on-demand actions
+ * refused for want of a 2FA session are dropped instead of being sent
+ * again after a later login, and each asker gets the refusal as its
+ * result (a job's when it asked for one: job_req.reply).
  * (Until then an asker gets no result: after a 2FA login the action is
  * sent again and its result is the asker's, as if asked once.) */
 void poller_cancel_parked(struct poller *p);

@@ -34,7 +34,8 @@ json_t *ct_state(void);
 json_t *ct_state_inst(json_t *st, long id);
 /* Fresh state view of one instance (owned). */
 json_t *ct_inst(long id);
-/* Destroy every instance but those in keep (ids ended by -1). */
+/* Destroy every instance but those in keep (ids ended by -1), and delete
+ * every serverless endpoint (their workers bill the account). */
 void ct_keep_only(const long *keep);
 /* The account's credit (GET /api/v0/users/current/). */
 double ct_credit(void);

@@ -378,7 +378,7 @@ tm_new_session() {
     done
 }
 
-# rentop_start [-i] [-s WxH] [-k full|ro|home|none] [RENTOP FLAGS...]: start rentop
+# rentop_start [-i] [-t] [-s WxH] [-k full|ro|home|none] [RENTOP FLAGS...]: start rentop
 # against the simulator in a detached tmux session and wait for its screen.
 # -k full (default): the full-access key in a 0600 file given by --api-key-file;
 # -k ro: the read-only key the same way; -k home: the full key in
@@ -387,11 +387,13 @@ tm_new_session() {
 # keeps its stderr in $E2E_TMP/rentop.stderr, then leaves a shell at the prompt.
 # -i: the pane runs an interactive shell with job control instead, and the
 # command ($E2E_CMD) is typed at its prompt (for C-z and fg; no rentop.rc).
+# -t: the test clock, moved by clock_advance (--test-clock on a FIFO).
 rentop_start() {
-    size=100x30 keymode=full interactive=0
+    size=100x30 keymode=full interactive=0 testclock=
     while [ $# -gt 0 ]; do
         case $1 in
         -i) interactive=1; shift ;;
+        -t) testclock=$E2E_TMP/clock; shift ;;
         -s) size=$2; shift 2 ;;
         -k) keymode=$2; shift 2 ;;
         *) break ;;
@@ -410,6 +412,10 @@ rentop_start() {
     esac
     rm -f "$E2E_TMP/rentop.rc" "$E2E_TMP/rentop.stderr"
     E2E_CMD="'$RENTOP' --url '$SIM_URL' $keyarg"
+    if [ -n "$testclock" ]; then
+        rm -f "$testclock" && mkfifo "$testclock" || { fail "mkfifo $testclock"; return 1; }
+        E2E_CMD="$E2E_CMD --test-clock '$testclock'"
+    fi
     for a in "$@"; do E2E_CMD="$E2E_CMD '$a'"; done
     E2E_CMD="$E2E_CMD 2>'$E2E_TMP/rentop.stderr'"
     {
@@ -439,6 +445,37 @@ rentop_start() {
     fi
     return 0
 }
+
+# clock_advance SECS: rentop's clocks (util_now, util_mono) jump SECS seconds
+# forward, as if that much time had passed: its timers (toasts, stale
+# markers, polling intervals, backoffs) fall due at once.  Needs rentop
+# started with -t (--test-clock on the FIFO $E2E_TMP/clock); the write is
+# bounded, as a FIFO without its reader (rentop gone) would block it.
+clock_advance() {
+    [ -p "$E2E_TMP/clock" ] || { fail "clock_advance: rentop was not started with -t"; return 1; }
+    timeout 5 sh -c 'printf "%s\n" "$1" >"$2"' sh "$1" "$E2E_TMP/clock" ||
+        { fail "clock_advance $1: rentop does not read its test clock"; return 1; }
+}
+
+# clock_until STEP CMD...: wait (60 s at most) until the command CMD holds,
+# jumping rentop's clock STEP seconds at the start and about every second
+# or two of the wait (a retry's answer may have restarted what is timed).
+clock_until() {
+    cu_step=$1; shift
+    wait_begin 60
+    cu_k=0
+    until "$@"; do
+        if [ $((cu_k % 20)) = 0 ]; then clock_advance "$cu_step" || return 1; fi
+        cu_k=$((cu_k + 1))
+        rentop_alive || { fail "rentop is gone while waiting for: $*"; return 1; }
+        wait_tick || { fail "$* did not hold within 60 s of jumps of $cu_step s"; return 1; }
+    done
+}
+
+# has TEXT: TEXT is on screen; has_re REGEX: a line matches (quiet; for
+# clock_until and loops).
+has() { case $(screen) in *"$1"*) return 0 ;; esac; return 1; }
+has_re() { screen | grep -qE -- "$1"; }
 
 # screen: the visible text of the pane.
 screen() { tm capture-pane -p -t "$E2E_SESSION" 2>/dev/null; }

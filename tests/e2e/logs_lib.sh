@@ -1,10 +1,11 @@
 # logs_lib.sh: the start shared by the log view's scripts (test_logs.sh,
-# test_logs_pacing.sh): the simulator and rentop (120x20, --log), helpers
+# test_logs_pacing.sh): the simulator and rentop (120x20, --log, the test
+# clock: clock_advance), helpers
 # over the simulator's endpoint logs, and t_open (L on llm-chat, asked in
 # the CLI's form).  Sourced after lib.sh.
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
-rentop_start -s 120x20 --log "$E2E_TMP/rentop.log" || { echo "not ok - rentop starts"; exit 1; }
+rentop_start -t -s 120x20 --log "$E2E_TMP/rentop.log" || { echo "not ok - rentop starts"; exit 1; }
 
 printf 'Authorization: Bearer %s\n' "$SIM_KEY" >"$E2E_TMP/auth.hdr"
 chmod 600 "$E2E_TMP/auth.hdr"
@@ -16,8 +17,12 @@ simlog() {
         python3 -c 'import json,sys; sys.stdout.write(json.load(sys.stdin)["logs"].rstrip("\n") + "\n")'
 }
 
-# append NAME LINE: the simulator appends LINE (JSON string text) to NAME's log.
-append() { sim_post /__sim/set "{\"what\":\"log\",\"endpoint\":\"$1\",\"line\":\"$2\"}"; }
+# append NAME LINE: the simulator appends LINE (JSON string text) to NAME's
+# log; rentop's clock jumps a poll interval (3 s): the next poll at once.
+append() {
+    sim_post /__sim/set "{\"what\":\"log\",\"endpoint\":\"$1\",\"line\":\"$2\"}" || return 1
+    clock_advance 3
+}
 
 # logreqs: get_endpoint_logs requests served so far (both forms).
 logreqs() { sim_state "count('get_endpoint_logs')"; }

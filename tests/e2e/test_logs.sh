@@ -176,14 +176,16 @@ t_close() {
     wait_for "Instances" 5 || return 1
     # a request already out when q was pressed may still land (the CLI
     # form's 404 falls back to the spec's form): wait until none has come for
-    # 4 s (longer than the 3 s poll), then none may come for 7 s more
+    # 1.5 s (real: the answers), then none may come while 30 s pass on
+    # rentop's clock (the 3 s poll and the 15 s background one) and a real 1.5
     n0=$(logreqs) quiet=0 tries=0
-    while [ $quiet -lt 4 ] && [ $tries -lt 20 ]; do
-        sleep 1; tries=$((tries + 1))
+    while [ $quiet -lt 3 ] && [ $tries -lt 40 ]; do
+        sleep 0.5; tries=$((tries + 1))
         n=$(logreqs)
         if [ "$n" = "$n0" ]; then quiet=$((quiet + 1)); else quiet=0 n0=$n; fi
     done
-    sleep 7
+    clock_advance 30 || return 1
+    sleep 1.5
     [ "$(logreqs)" = "$n0" ] || { fail "polled after the log was closed"; return 1; }
 }
 

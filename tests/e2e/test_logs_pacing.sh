@@ -8,23 +8,39 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/logs_lib.sh"
 
+# jump_for N: N jumps of 1 s of rentop's clock, 0.25 s apart (real).
+jump_for() {
+    i=0
+    while [ "$i" -lt "$1" ]; do
+        clock_advance 1 || return 1
+        sleep 0.25
+        i=$((i + 1))
+    done
+}
+
 t_pacing() {
     keys G
     t0=$(date +%s.%N)
     n0=$(logreqs)
-    sleep 9
+    # 12 s of rentop's clock pass in about 3 real ones (the window's length
+    # on rentop's clock: the real time plus the jumps)
+    jump_for 12 || return 1
+    sleep 0.5
     n1=$(logreqs)
     t1=$(date +%s.%N)
     # never more often than every 3 s over the window measured (a loaded
     # machine stretches the window and may slow the answers: at least 2)
-    python3 -c 'import sys; d, t = int(sys.argv[1]), float(sys.argv[3]) - float(sys.argv[2]); print("# get_endpoint_logs: %d requests in %.1f s while shown" % (d, t)); sys.exit(0 if 2 <= d <= t / 3 + 1.5 else 1)' \
+    python3 -c 'import sys; d, t = int(sys.argv[1]), float(sys.argv[3]) - float(sys.argv[2]) + 12; print("# get_endpoint_logs: %d requests in %.1f s (rentop clock) while shown" % (d, t)); sys.exit(0 if 2 <= d <= t / 3 + 1.5 else 1)' \
         "$((n1 - n0))" "$t0" "$t1" || { fail "not paced at one request every 3 s"; return 1; }
     keys 1
     wait_for "Instances" 5 || return 1
     sleep 1
     n0=$(logreqs)
-    sleep 5
-    # hidden: the next poll comes 15 s after the last (the background rate)
+    # hidden: the next poll comes 15 s after the last (the background rate):
+    # 5 s pass on rentop's clock and a real second (the last poll up to 3 s
+    # and the real seconds since the switch count too: keep under 15)
+    clock_advance 5 || return 1
+    sleep 1
     [ "$(logreqs)" = "$n0" ] || { fail "polled at the shown rate while hidden"; return 1; }
     keys 6
     wait_for "Logs:  llm-chat" 5 || return 1
@@ -33,16 +49,17 @@ t_pacing() {
 
 t_failures() {
     sim_fault /get_endpoint_logs 429 30
-    wait_for "STALE:" 20 || return 1
+    clock_until 3 has "STALE:" || return 1
     note "$(line_with "STALE:")"
     keys w
     wait_for "wrap" 3 || return 1       # keys answered
     screen | grep -q '^ \[20' || { fail "lines lost on 429"; return 1; }
     sim_post /__sim/fault '{"clear":true}'
-    wait_for "following (every 3s)" 30 || return 1
+    clock_until 3 has "following (every 3s)" || return 1
     keys w
     sim_fault /get_endpoint_logs hang 1 10000
-    wait_for "no answer for" 15 || return 1
+    # "no answer" after 8 s on rentop's clock; the hang is 10 real ones
+    clock_until 3 has "no answer for" || return 1
     keys t
     wait_for "no time" 3 || return 1    # keys answered during the hang
     keys t

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
-rentop_start -s 160x40 || { echo "not ok - rentop starts"; exit 1; }
+rentop_start -t -s 160x40 || { echo "not ok - rentop starts"; exit 1; }
 
 searches() { sim_state "count('/api/v0/bundles')"; }
 
@@ -82,27 +82,28 @@ t_local_filter() {
 }
 
 # The header names a search's type and sort once it is sent (a search the
-# pacer holds shows "next search in" first and goes by itself), and the
-# status line says "N offers" once it is answered: wait for both.
+# pacer holds shows "next search in" first and goes by itself: rentop's
+# clock jumps its wait), and the status line says "N offers" once it is
+# answered: wait for both.
 t_type_sort() {
     before=$(searches)
     keys t
-    wait_for "Offers: bid" 40 || return 1
-    wait_for "min bid from" 40 || return 1
+    clock_until 5 has "Offers: bid" || return 1
+    clock_until 5 has "min bid from" || return 1
     keys t
     keys t
     # asked for while the first was under way: sent after it
-    wait_for "Offers: on-demand" 40 || return 1
-    wait_for_re "[0-9]+ offers?" 40 || return 1
+    clock_until 5 has "Offers: on-demand" || return 1
+    clock_until 5 has_re "[0-9]+ offers?" || return 1
     keys '>'
-    wait_for "sort: DLPerf/\$ high first" 40 || return 1
-    wait_for_re "[0-9]+ offers?" 40 || return 1
+    clock_until 5 has "sort: DLPerf/\$ high first" || return 1
+    clock_until 5 has_re "[0-9]+ offers?" || return 1
     want=$(sim_ids "num_gpus>=2 reliability>0.9 -o dlperf_per_dphtotal-" | head -n 8)
     got=$(screen_ids | head -n 8)
     [ "$want" = "$got" ] || { fail "after >: want $(echo $want) got $(echo $got)"; return 1; }
     keys i
-    wait_for "sort: DLPerf/\$ low first" 40 || return 1
-    wait_for_re "[0-9]+ offers?" 40 || return 1
+    clock_until 5 has "sort: DLPerf/\$ low first" || return 1
+    clock_until 5 has_re "[0-9]+ offers?" || return 1
     want=$(sim_ids "num_gpus>=2 reliability>0.9 -o dlperf_per_dphtotal+" | head -n 8)
     got=$(screen_ids | head -n 8)
     [ "$want" = "$got" ] || { fail "after i: want $(echo $want) got $(echo $got)"; return 1; }
@@ -156,8 +157,9 @@ t_pacing() {
     sleep 0.3
     on_screen "sort: DLPerf/\$ low first" || { fail "i was sent at once"; return 1; }
     screen | grep -qE "next search in|searching" || { fail "i neither held nor queued"; return 1; }
-    # it goes by itself, with no key pressed, and is answered
-    wait_for "sort: DLPerf/\$ high first" 30 || return 1
+    # it goes by itself, with no key pressed (rentop's clock jumps the
+    # pacer's wait), and is answered
+    clock_until 2 has "sort: DLPerf/\$ high first" || return 1
     wait_for_re "[0-9]+ offers?" 30 || return 1
     [ -n "$(screen_ids | head -n 1)" ] || { fail "the table emptied"; return 1; }
     sleep 1
@@ -169,15 +171,15 @@ t_pacing() {
 }
 
 t_429() {
-    # wait for the pacer to allow one search, then the service refuses it
-    # once: the poller waits past the window and asks again; meanwhile (and
-    # after) the table keeps its rows
-    sleep "$(scaled 7)"
+    # the pacer allows one search (7 s pass on rentop's clock), then the
+    # service refuses it once: the poller waits past the window (rentop's
+    # clock jumps) and asks again; meanwhile (and after) the table keeps its rows
+    clock_advance 7 || return 1
     sim_fault /api/v0/bundles 429 1 || return 1
     keys r
     wait_for "searching" 10 || return 1
     [ -n "$(screen_ids | head -n 1)" ] || { fail "the table emptied during the 429"; return 1; }
-    wait_for_re "[0-9]+ offers?" 40 || return 1
+    clock_until 3 has_re "[0-9]+ offers?" || return 1
     [ -n "$(screen_ids | head -n 1)" ] || { fail "a 429 emptied the table"; return 1; }
     not_on_screen "no offer matches" || return 1
     sim_post /__sim/fault '{"clear":true}'

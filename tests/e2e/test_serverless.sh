@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
-rentop_start -s 200x40 || { echo "not ok - rentop starts"; exit 1; }
+rentop_start -t -s 200x40 || { echo "not ok - rentop starts"; exit 1; }
 
 # The workergroup list as the service gives it (the key from a file, not argv).
 printf 'Authorization: Bearer %s\n' "$SIM_KEY" >"$E2E_TMP/auth.hdr"
@@ -128,7 +128,9 @@ t_only_shown() {
     wait_gone "Serverless:" 10 || return 1
     sleep 2
     c=$(sim_state "count('get_endpoint_workers')")
-    sleep $(scaled 11)
+    # 60 s pass on rentop's clock: every fetch interval falls due at once
+    clock_advance 60 || return 1
+    sleep 1.5
     c2=$(sim_state "count('get_endpoint_workers')")
     [ "$c" = "$c2" ] || { fail "workers fetched while the view is hidden ($c -> $c2)"; return 1; }
     keys 4
@@ -136,8 +138,11 @@ t_only_shown() {
 }
 
 t_429() {
+    # the fresh figures first (the jump above aged the last ones)
+    wait_gone "(stale " 15 || return 1
     sim_fault /get_endpoint_workers 429 40
-    wait_for "(stale " 60 || return 1
+    # stale 30 s after the last answer: rentop's clock jumps past it
+    clock_until 31 has "(stale " || { screen_dump; return 1; }
     on_screen "llm-chat (" || return 1
     l=$(line_with "llm-chat (")
     echo "$l" | grep -qE "[0-9]+ ready" || { fail "a 429 blanked the health: $l"; return 1; }

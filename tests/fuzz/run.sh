@@ -4,7 +4,7 @@
 # from the corpus kept in the tree (tests/fuzz/corpus/<target>/, small,
 # read only here) and seeds from the unit-test fixtures.  New inputs go to
 # $FUZZ_OUT/corpus-<target>; `FUZZ_MERGE=1` merges what they add to coverage
-# back into the tree's corpus.  `make check` runs this for 10 s per
+# back into the tree's corpus.  `make check` runs this for FUZZ_SECONDS (8) per
 # target (tests/run.sh BUILD fuzz).
 #
 #   tests/fuzz/run.sh [target ...]     targets: json_map json_stream apierr query sanitize logtail sshkey secrets

@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acct.h"
 #include "insttext.h"
 #include "routes.h"
 #include "tfa.h"
+#include "util.h"
 
 #define HANG_MS_DEFAULT 120000L
 #define HANG_MS_MAX 600000L
@@ -110,6 +112,7 @@ static json_t *inst_state(struct world *w, struct inst *in, double now)
 				      "instance_api_key", in->key, "image_login",
 				      in->image_login ? json_string(in->image_login) : json_null(), "billed_until",
 				      in->last_bill, "host_drop_at", num_or_null(in->drop_at)));
+	json_object_set_new(json_object_get(o, "sim"), "util", util_debug(in));
 	return o;
 }
 
@@ -187,6 +190,7 @@ static void state(struct simstate *st, const char *query, struct sim_resp *rs, d
 	json_object_set_new(rs->json, "check_cache", json_boolean(insttext_check_mode()));
 	json_object_set(rs->json, "workergroups", w->workergroups);
 	json_object_set(rs->json, "apikeys", w->apikeys);
+	json_object_set_new(rs->json, "acct", acct_debug(w));
 }
 
 /* POST /__sim/instance {"id":N, "actual_status":..., other fields...}. */
@@ -200,6 +204,7 @@ static void force_instance(struct simstate *st, json_t *b, struct sim_resp *rs, 
 	}
 	const char *k;
 	json_t *v;
+	bool bad_util = false;
 	json_object_foreach(b, k, v) {
 		if (!strcmp(k, "id"))
 			continue;
@@ -222,6 +227,13 @@ static void force_instance(struct simstate *st, json_t *b, struct sim_resp *rs, 
 			in->drop_offline = json_is_true(v);
 		} else if (!strcmp(k, "compete_price")) {
 			in->compete_price = jnum(b, "compete_price", 0);
+		} else if (util_set(in, k, v, now, st->w->opt.speed, &bad_util)) {
+			if (bad_util) {
+				char m[128];
+				snprintf(m, sizeof m, "%s: a number >= 0 (null unpins), or a profile for util_profile", k);
+				bad(rs, m);
+				return;
+			}
 		} else if (k[0] == '_') {
 			continue; /* no private fields: in->o holds public ones only */
 		} else {
@@ -359,13 +371,28 @@ static void set(struct simstate *st, json_t *b, struct sim_resp *rs, double now)
 		reply(rs, 200, json_pack("{s:b}", "success", 1));
 		return;
 	}
+	if (what && !strcmp(what, "sim") && !strcmp(field, "deposit")) {
+		double amt;
+		if (!jnum_value(value, &amt) || !(amt > 0))
+			{ bad(rs, "deposit is a positive amount of dollars"); return; }
+		world_set_credit(st->w, st->w->credit + amt);
+		acct_invoice(st->w, now, "credit", "stripe", "stripe_payments", "Stripe payment from VISA ...4242", -amt);
+		reply(rs, 200, json_pack("{s:b,s:f}", "success", 1, "credit", st->w->credit));
+		return;
+	}
+	if (what && !strcmp(what, "member")) {
+		if (!acct_set_member(st->w, (long)jnum(b, "id", -1), field, value))
+			{ bad(rs, "member needs the id of a team member, and field roles (a list of role names)"); return; }
+		reply(rs, 200, json_pack("{s:b}", "success", 1));
+		return;
+	}
 	if (what && !strcmp(what, "instance")) {
 		json_t *fb = json_pack("{s:O,s:O}", "id", json_object_get(b, "id"), field, value);
 		force_instance(st, fb, rs, now);
 		json_decref(fb);
 		return;
 	}
-	bad(rs, "what must be instance, user, endpoint, sim or log");
+	bad(rs, "what must be instance, user, endpoint, workergroup, member, sim or log");
 }
 
 void ctl_handle(struct simstate *st, const struct sim_req *rq, struct sim_resp *rs)

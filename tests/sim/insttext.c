@@ -127,7 +127,8 @@ static uint64_t hash_value(uint64_t h, const json_t *v)
  * (world_inst_view) or every request (billing of a prepaid balance): their
  * values are left out of the text and the fingerprint. */
 static const char *const live_keys[] = { "duration", "gpu_util", "gpu_temp", "uptime_mins", "cur_load",
-					 "credit_balance" };
+					 "credit_balance", "cpu_util", "mem_usage", "mem_limit", "vmem_usage",
+					 "disk_usage", "disk_util" };
 #define NLIVE (sizeof live_keys / sizeof *live_keys)
 
 /* k (n bytes) as one of live_keys, or NULL. */

@@ -3,7 +3,9 @@
  *
  * A v1 page of every field is mostly the instances' objects, and nearly all
  * of an object's fields change only on events, while a few (duration,
- * gpu_util, gpu_temp, uptime_mins, cur_load, credit_balance) move with the
+ * gpu_util, gpu_temp, uptime_mins, cur_load, credit_balance, and the
+ * utilisation of util.h: cpu_util, mem_usage, mem_limit, vmem_usage,
+ * disk_usage, disk_util) move with the
  * simulated clock.  So each instance keeps the text jansson wrote for it,
  * with holes where those live fields' values go, and a 64-bit fingerprint
  * of everything else in the object (every key in order, every other value,

@@ -46,6 +46,8 @@ static const struct {
 	[RL_APIKEYS] = { "apikeys_get", 1.0, 2, "1.0" },
 	[RL_REPORTS] = { "machine_reports", 1.2, 3, "1.2" },
 	[RL_SEARCH] = { "offer_search", 10.0 / 60.0, 10, "0.17" },
+	[RL_TEAM_MEMBER] = { "team_member_remove", 3.0, 4, "3.0" },
+	[RL_TRANSFER] = { "transfer_credit", 2.5, 4, "2.5" },
 	[RL_EXECUTE] = { "instance_command", 1.5, 3, "1.5" },
 	[RL_COPY] = { "copy", 3.5, 5, "3.5" },
 	[RL_SSH_INST] = { "instance_ssh", 2.0, 3, "2.0" },

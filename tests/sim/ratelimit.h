@@ -22,6 +22,8 @@ enum rl_class {
 	RL_APIKEYS,    /* api keys GET: 1.0/s */
 	RL_REPORTS,    /* machine reports: 1.2/s */
 	RL_SEARCH,     /* offer search: 10 per minute */
+	RL_TEAM_MEMBER, /* team member removal: 3.0/s */
+	RL_TRANSFER,   /* transfer of credit: 2.5/s */
 	RL_EXECUTE,    /* instance command (execute): 1.5/s */
 	RL_COPY,       /* copy_direct, rsync and their cancel: 3.5/s */
 	RL_SSH_INST,   /* per-instance SSH keys: 2.0/s */

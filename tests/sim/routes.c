@@ -3,7 +3,8 @@
  * authentication needs (no key, read, write, 2FA-gated, instance key
  * allowed) and rate-limit class, the checks made before a handler runs, and
  * the handlers themselves, which read and change the world; the routes_*.c
- * files add their own tables (routes_int.h), matched after this one.  Error bodies
+ * files add their own tables (routes_int.h), matched in the order of
+ * tables[] (routes_billing first: its /api/v0/instances/<name>/ paths).  Error bodies
  * follow the live service: {"success":false,"error":slug,"msg":text}, a bare
  * JSON string where the live service sends one, {"detail":...} on 429. */
 #include "routes_int.h"
@@ -17,10 +18,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "acct.h"
 #include "filter.h"
 #include "insttext.h"
+#include "routes_workers.h"
 #include "simops.h"
 #include "tfa.h"
+#include "workers.h"
 
 #define LABEL_MAX 1024      /* characters */
 #define ONSTART_MAX 4048    /* characters */
@@ -116,6 +120,16 @@ static json_t *query_json(const char *q, const char *name, bool *bad)
 		*bad = true;
 	free(v);
 	return j;
+}
+
+char *routes_query_param(const char *q, const char *name)
+{
+	return query_param(q, name);
+}
+
+json_t *routes_query_json(const char *q, const char *name, bool *bad)
+{
+	return query_json(q, name, bad);
 }
 
 /* ---- instances --------------------------------------------------------- */
@@ -582,6 +596,9 @@ static void h_prepay(struct ctx *c)
 	double timescale = dph > 0 ? amount / (dph * 720.0) : 0;
 	double disc = fmin(0.4, 0.4 * timescale / 12.0);
 	world_set_credit(c->w, c->w->credit - amount);
+	char desc[96];
+	snprintf(desc, sizeof desc, "Prepaid credit for instance %ld", in->id);
+	acct_invoice(c->w, c->rq->now, "reserved", "instance_prepay", "instance_prepay", desc, -amount);
 	json_object_set_new(in->o, "credit_balance", json_real(jnum(in->o, "credit_balance", 0) + amount));
 	json_object_set_new(in->o, "credit_discount", json_real(disc));
 	world_inst_sync(c->w, in);
@@ -1865,17 +1882,15 @@ static json_t *ep_workers(struct ctx *c, json_t *ep)
 {
 	static const char *const st[] = { "RUNNING", "RUNNING", "IDLE", "LOADING", "RUNNING", "ERROR" };
 	static const char *const live_loading[] = { "CREATING", "LOADING", "MODEL_LOADING" };
-	static const char *const gpus[] = { "RTX 4090", "RTX 3090", "A100 SXM4", "L40S" };
 	bool live = c->w->opt.live;
 	const char *mode = jstr(ep, "sim_workers") ? jstr(ep, "sim_workers") : "mixed";
-	long n = !strcmp(mode, "none") ? 0 : (long)jnum(ep, "cold_workers", 1) + 2;
+	long n = workers_count(ep);
 	bool stopped = !strcmp(jstr(ep, "endpoint_state") ? jstr(ep, "endpoint_state") : "", "stopped");
 	if (stopped && !live)
 		n = 0;
 	json_t *arr = json_array();
 	long eid = (long)json_integer_value(json_object_get(ep, "id"));
 	for (long i = 0; i < n; i++) {
-		double ph = c->rq->now / 30.0 + (double)i;
 		const char *s;
 		if (!strcmp(mode, "error"))
 			s = "ERROR";
@@ -1887,14 +1902,11 @@ static json_t *ep_workers(struct ctx *c, json_t *ep)
 			s = live ? live_loading[i % 3] : "LOADING";
 		else
 			s = live ? live_worker_state(eid, i, c->rq->now, c->w->opt.speed) : st[(eid + i) % 6];
-		bool run = !strcmp(s, "RUNNING") || (live && !strcmp(s, "IDLE"));
-		double perf = round_to(28 + 6 * cos(ph), 0.1);
-		json_array_append_new(arr, json_pack("{s:I,s:s,s:s,s:f,s:f,s:f,s:f,s:i,s:f,s:f}", "id",
-						     (json_int_t)(eid * 100 + i), "status", s, "gpu_name", gpus[(eid + i) % 4],
-						     "cur_load", run ? round_to(50 + 40 * sin(ph), 0.1) : 0.0, "perf", perf,
-						     "measured_perf", run ? round_to(perf * 0.95, 0.1) : 0.0, "reliability",
-						     0.97, "reqs_working", run ? (int)(2 + 2 * sin(ph)) : 0, "disk_usage",
-						     21.5 + (double)i, "started_at", c->rq->now - 3600.0 * (double)(i + 1)));
+		if (i > 0 && workers_updating(ep, c->rq->now) && (!strcmp(s, "IDLE") || !strcmp(s, "RUNNING")))
+			s = "UPDATING"; /* a rolling update (update_workers) */
+		json_t *wk = json_pack("{s:I,s:s}", "id", (json_int_t)workers_id(eid, i), "status", s);
+		workers_fields(wk, eid, i, c->rq->now, c->w->opt.speed);
+		json_array_append_new(arr, wk);
 	}
 	return arr;
 }
@@ -1907,13 +1919,40 @@ static void h_ep_get(struct ctx *c)
 	json_array_foreach(c->w->endpoints, i, e) {
 		json_t *o = json_copy(e);
 		json_object_del(o, "sim_workers"); /* the simulator's own knob */
+		json_object_del(o, "sim_update_until");
 		json_array_append_new(arr, o);
 	}
 	reply(c->rs, 200, json_pack("{s:b,s:o}", "success", 1, "results", arr));
 }
 
 static const char *const ep_fields[] = { "endpoint_name", "endpoint_state", "min_load", "target_util", "cold_mult",
-					 "cold_workers", "max_workers", NULL };
+					 "cold_workers", "max_workers", "min_cold_load", "max_queue_time",
+					 "target_queue_time", "inactivity_timeout", NULL };
+
+/* The numeric autoscaler fields a POST or PUT gives: numbers >= 0 (nulls
+ * change nothing), target_util at most 1, worker counts whole; false (and
+ * rs filled) otherwise. */
+static bool ep_numbers_ok(struct ctx *c)
+{
+	static const char *const num[] = { "min_load", "target_util", "cold_mult", "cold_workers", "max_workers",
+					   "min_cold_load", "max_queue_time", "target_queue_time",
+					   "inactivity_timeout", NULL };
+	for (size_t i = 0; num[i]; i++) {
+		json_t *v = json_object_get(c->body, num[i]);
+		double d = 0;
+		if (!v || json_is_null(v))
+			continue;
+		bool whole = !strcmp(num[i], "cold_workers") || !strcmp(num[i], "max_workers");
+		if (!json_is_number(v) || (d = json_number_value(v)) < 0 || !isfinite(d) ||
+		    (!strcmp(num[i], "target_util") && d > 1) || (whole && d != floor(d))) {
+			errorf(c->rs, 400, "invalid_args", "%s must be a %s", num[i],
+			       whole ? "whole number >= 0" : !strcmp(num[i], "target_util") ? "fraction up to 1.0"
+											: "number >= 0");
+			return false;
+		}
+	}
+	return true;
+}
 
 static void h_ep_post(struct ctx *c)
 {
@@ -1922,6 +1961,8 @@ static void h_ep_post(struct ctx *c)
 		routes_error(c->rs, 400, "missing_input", "endpoint_name is required");
 		return;
 	}
+	if (!ep_numbers_ok(c))
+		return;
 	char key[80];
 	world_make_key(c->w, key, sizeof key, "ep_");
 	long id = c->w->next_endpoint_id++;
@@ -1929,6 +1970,11 @@ static void h_ep_post(struct ctx *c)
 			      name, "endpoint_state", "active", "min_load", 10.0, "target_util", 0.9, "cold_mult", 2.5,
 			      "cold_workers", 1, "max_workers", 4, "api_key", key, "user_id", (json_int_t)USER_ID,
 			      "created_at", c->rq->now);
+	/* the CLI's defaults for the fields a request may leave out */
+	json_object_set_new(e, "min_cold_load", json_real(0));
+	json_object_set_new(e, "max_queue_time", json_real(30));
+	json_object_set_new(e, "target_queue_time", json_real(10));
+	json_object_set_new(e, "inactivity_timeout", json_null());
 	copy_fields(e, c->body, ep_fields);
 	json_array_append_new(c->w->endpoints, e);
 	world_eplog_append(c->w, id, "endpoint created");
@@ -1974,6 +2020,8 @@ static void h_ep_one(struct ctx *c)
 		routes_error(c->rs, 400, "invalid_args", "endpoint_state must be active, suspended or stopped");
 		return;
 	}
+	if (!ep_numbers_ok(c))
+		return;
 	copy_fields(e, c->body, ep_fields);
 	ok(c->rs);
 }
@@ -2193,7 +2241,9 @@ static const struct route routes[] = {
 	{ "POST", "/get_endpoint_workers", h_endpoint_workers, RL_NONE, R_NOAUTH, S, S },
 	{ NULL, NULL, NULL, RL_NONE, 0, N, N },
 };
-static const struct route *const tables[] = { routes, routes_inst_ops, routes_volumes };
+/* routes_billing first: its /api/v0/instances/<name>/ paths before {id} */
+static const struct route *const tables[] = { routes_billing, routes_team, routes_workers, routes, routes_inst_ops,
+					      routes_volumes };
 #undef A
 #undef S
 #undef B
@@ -2366,7 +2416,7 @@ void routes_handle(struct world *w, struct rl *rl, const char *caller, double mo
 	if (rl && !rl_take(rl, r->rl, caller, mono_now)) {
 		char msg[96];
 		snprintf(msg, sizeof msg, "API requests too frequent endpoint threshold=%s", rl_threshold(r->rl));
-		if (r->rl == RL_DESTROY)
+		if (r->rl == RL_DESTROY || r->rl == RL_TEAM_MEMBER) /* the docs' envelope for these */
 			reply(rs, 429, json_pack("{s:b,s:s,s:s}", "success", 0, "error", "rate_limit_exceeded", "msg", msg));
 		else
 			reply(rs, 429, json_pack("{s:s}", "detail", msg));
@@ -2380,5 +2430,7 @@ void routes_handle(struct world *w, struct rl *rl, const char *caller, double mo
 	else
 		c.body = empty = json_object();
 	r->fn(&c);
+	if ((r->flags & R_WRITE) && rs->status < 400) /* the audit log: the writes served */
+		acct_audit(w, rq, r->pattern);
 	json_decref(empty);
 }

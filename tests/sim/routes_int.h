@@ -6,6 +6,7 @@
 #ifndef RENTOP_SIM_ROUTES_INT_H
 #define RENTOP_SIM_ROUTES_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "routes.h"
@@ -46,6 +47,9 @@ struct route {
 /* The tables of the other route files, each ended by a NULL pattern. */
 extern const struct route routes_inst_ops[]; /* routes_inst_ops.c */
 extern const struct route routes_volumes[];  /* routes_volumes.c */
+extern const struct route routes_team[];     /* routes_team.c: members, audit log, transfers */
+extern const struct route routes_billing[];  /* routes_billing.c: charges, invoices, price increases */
+extern const struct route routes_workers[];  /* routes_workers.c: workergroup logs, update_workers */
 
 /* The instance the path's id names; else fills rs (status, slug) and NULL. */
 struct inst *routes_need_inst(struct ctx *c, int status, const char *slug);
@@ -54,5 +58,18 @@ struct inst *routes_need_inst(struct ctx *c, int status, const char *slug);
  * at GET /instance_logs/{token}.log from ready_at (sim clock) on, as the
  * request_logs and execute answers' result_url; the URL into url. */
 void routes_result_url(struct world *w, char *text, double ready_at, char *url, size_t n);
+
+/* The decoded value of a query parameter (malloc'd), or NULL. */
+char *routes_query_param(const char *q, const char *name);
+/* A query parameter parsed as JSON (new reference), NULL when absent; *bad
+ * set when present but not JSON. */
+json_t *routes_query_json(const char *q, const char *name, bool *bad);
+
+/* Set the answer (j taken over). */
+static inline void ctx_reply(struct ctx *c, int status, json_t *j)
+{
+	c->rs->status = status;
+	c->rs->json = j;
+}
 
 #endif

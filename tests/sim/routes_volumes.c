@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acct.h"
 #include "filter.h"
 #include "routes_int.h"
 #include "simops.h"
@@ -232,6 +233,7 @@ void vols_advance(struct world *w, double now)
 		struct vol *v = &s->vols[i];
 		double dt = now - v->last_bill;
 		if (dt > 0) {
+			acct_charge_volume(w, v->id, v->last_bill, now, jnum(v->o, "storage_total_cost", 0) * dt / 3600.0);
 			w->credit -= jnum(v->o, "storage_total_cost", 0) * dt / 3600.0;
 			v->last_bill = now;
 		}

@@ -398,6 +398,7 @@ static char *process(struct server *sv, struct sim_req *rq, const char *peer, in
 		rq->key = routes_classify_key(st->w, rq->bearer, rq->now, &iid);
 		rq->key_instance_id = iid;
 		record(st, rq);
+		rq->peer = peer;
 		const char *caller = rq->bearer ? rq->bearer : peer;
 		routes_handle(st->w, st->rate_limits ? st->rl : NULL, caller, mono_now(), rq, &rs);
 	}

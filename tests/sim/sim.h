@@ -27,6 +27,7 @@ struct sim_req {
 	size_t body_len;
 	json_t *body;           /* parsed body when it was JSON, else NULL (borrowed) */
 	const char *bearer;     /* the bearer value, NULL when none (borrowed) */
+	const char *peer;       /* the client's address, NULL when unknown (borrowed) */
 	enum sim_key_kind key;
 	long key_instance_id;   /* KEY_INSTANCE: the instance it may act on */
 	double now;             /* simulated clock, seconds since the epoch */

@@ -12,9 +12,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "acct.h"
 #include "insttext.h"
 #include "simops.h"
 #include "tfa.h"
+#include "util.h"
 
 /* Lifecycle durations at --speed 1, in seconds. */
 #define T_PROVISION 8.0
@@ -423,12 +425,14 @@ static void bill(struct world *w, struct inst *in, double t)
 	double dt = t - in->last_bill;
 	if (dt <= 0)
 		return;
+	double t0 = in->last_bill;
 	in->last_bill = t;
 	double rate = in->c_running ? in->c_dph_total : in->c_storage;
-	double cost = rate * dt / 3600.0;
+	double cost = rate * dt / 3600.0, full = cost, charged = cost;
 	json_t *cbj = in->c_prepaid ? json_object_get(in->o, "credit_balance") : NULL;
 	if (json_is_number(cbj) && json_number_value(cbj) > 0) {
 		double cb = json_number_value(cbj);
+		charged = cb;
 		double disc = jnum(in->o, "credit_discount", 0);
 		double dcost = cost * (1.0 - disc);
 		if (dcost <= cb) {
@@ -439,7 +443,13 @@ static void bill(struct world *w, struct inst *in, double t)
 			cb = 0;
 		}
 		set_num(in->o, "credit_balance", cb);
+		charged = charged - cb + cost; /* from the prepaid balance, then the credit */
 	}
+	if (w->credit > 0 && full > 0) /* the ledger: what was taken, split as the rate is */
+		acct_charge_inst(w, in, t0, t, (in->c_running ? in->c_dph_base * dt / 3600.0 : 0) * charged / full,
+				 in->c_storage * dt / 3600.0 * charged / full);
+	if (in->c_running)
+		in->run_secs += dt;
 	w->credit -= cost;
 }
 
@@ -499,6 +509,7 @@ void world_advance(struct world *w, double now)
 	for (size_t i = 0; i < w->ninst; i++)
 		advance_inst(w, w->inst[i], now);
 	ops_advance(w, now);
+	acct_advance(w, now);
 	if (w->credit <= 0) {
 		w->credit = 0;
 		for (size_t i = 0; i < w->ninst; i++) {
@@ -532,15 +543,6 @@ static void view_num(json_t *o, const char *k, double v)
 		set_num(o, k, v);
 }
 
-static void view_int(json_t *o, const char *k, long v)
-{
-	json_t *x = json_object_get(o, k);
-	if (json_is_integer(x) && x->refcount == 1)
-		json_integer_set(x, v);
-	else
-		set_int(o, k, v);
-}
-
 static void view_null(json_t *o, const char *k)
 {
 	if (!json_is_null(json_object_get(o, k)))
@@ -555,16 +557,13 @@ void world_inst_view(struct world *w, struct inst *in, double now)
 	if (is_running(in)) {
 		double since = isnan(in->running_since) ? now : in->running_since;
 		double phase = (double)(in->id % 97) + now / 37.0;
-		view_int(o, "gpu_util", (long)(55 + 40 * sin(phase)));
-		view_int(o, "gpu_temp", (long)(62 + 12 * sin(phase * 0.7)));
 		view_num(o, "uptime_mins", round_to((now - since) / 60.0, 0.01));
 		view_num(o, "cur_load", round_to(0.5 + 0.45 * sin(phase * 1.3), 0.01));
 	} else {
-		view_null(o, "gpu_util");
-		view_null(o, "gpu_temp");
 		if (!w->keep_uptime)
 			view_null(o, "uptime_mins");
 	}
+	util_view(in, now, is_running(in), w->opt.speed);
 }
 
 size_t world_lower(const struct world *w, long long id)
@@ -592,6 +591,7 @@ static void inst_free(struct inst *in)
 	json_decref(in->ports_run);
 	free(in->image_login);
 	insttext_free(in->text);
+	util_free(in->util);
 	free(in);
 }
 
@@ -941,6 +941,7 @@ struct inst *world_inst_create(struct world *w, json_t *offer, json_t *fields, d
 		set_num(in->o, "dph_base", price);
 	in->created = now;
 	in->last_bill = now;
+	util_seed(in, -1, now, 0);
 	world_make_token(w, in->key, sizeof in->key, "ik_");
 	in->key[40] = '\0';
 	world_issue(w, in->key);
@@ -1074,6 +1075,7 @@ static void seed_instance(struct world *w, int i, double now)
 		break;
 	}
 	in->start_unavailable = kind != 7 && world_randf(w) < 0.2;
+	util_seed(in, i, now, jnum(o, "disk_usage", -1));
 	json_decref(m);
 }
 
@@ -1154,6 +1156,10 @@ static void seed_serverless(struct world *w, double now)
 				      "min_load", 10.0 * (double)(i + 1), "target_util", 0.9, "cold_mult", 2.5,
 				      "cold_workers", 1 + i % 3, "max_workers", 4 + 2 * i, "api_key", key,
 				      "user_id", (json_int_t)148213, "created_at", now - 86400.0 * (double)(10 + i));
+		json_object_set_new(e, "min_cold_load", json_real(0)); /* the CLI's defaults */
+		json_object_set_new(e, "max_queue_time", json_real(30));
+		json_object_set_new(e, "target_queue_time", json_real(10));
+		json_object_set_new(e, "inactivity_timeout", json_null());
 		if (i == 2) /* whisper-asr: every worker in ERROR (the flag rule's case) */
 			json_object_set_new(e, "sim_workers", json_string("error"));
 		json_array_append_new(w->endpoints, e);
@@ -1373,6 +1379,7 @@ static void seed_all(struct world *w)
 	w->next_id += 1000;
 	w->reports = json_object();
 	w->ops = ops_new(w, now);
+	acct_new(w, now);
 }
 
 static void free_all(struct world *w)
@@ -1418,6 +1425,8 @@ static void free_all(struct world *w)
 	json_decref(w->endpoints);
 	json_decref(w->workergroups);
 	json_decref(w->reports);
+	acct_free(w->acct);
+	w->acct = NULL;
 }
 
 struct world *world_new(const struct sim_opts *opt)

@@ -74,6 +74,9 @@ struct inst {
 	double c_storage;       /* $/hour, storage_total_cost */
 	double c_dph_base;      /* $/hour */
 	struct inst_text *text; /* o's text kept between reads (insttext.h), or NULL */
+	size_t led;             /* index + 1 of its open charge record (acct.h), 0: none */
+	double run_secs;        /* s billed while running (util.c grows the disk by it) */
+	struct inst_util *util; /* utilisation model and pins (util.h), or NULL */
 };
 
 struct eplog {                  /* one serverless endpoint's log ring */
@@ -147,6 +150,7 @@ struct world {
 				 * last had, as the live service may (else null) */
 
 	struct tfa *tfa;
+	struct acct *acct;      /* money and team (acct.h) */
 	struct ops_state *ops;  /* instance operations and volumes (simops.h) */
 	/* The unfiltered v1 list's label_counts, kept while no instance is
 	 * added, removed or relabelled (labels_gen counts those changes). */

@@ -299,6 +299,13 @@ static void flags(void **state)
 	assert_int_equal(LOAD(&c, err, "--dump", "offers", "--query", "num_gpus>=2"), 0);
 	assert_int_equal(c.dump, DUMP_OFFERS);
 	assert_string_equal(c.dump_query, "num_gpus>=2");
+	assert_null(c.test_clock); /* the test clock only when asked */
+	config_free(&c);
+	assert_int_equal(LOAD(&c, err, "--test-clock", "/tmp/clock"), 0);
+	assert_string_equal(c.test_clock, "/tmp/clock");
+	config_free(&c);
+	assert_int_equal(LOAD(&c, err, "--test-clock="), 2);
+	assert_non_null(strstr(err, "--test-clock needs a FIFO"));
 	config_free(&c);
 	assert_int_equal(LOAD(&c, err, "--version"), 0);
 	assert_true(c.want_version);

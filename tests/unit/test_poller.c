@@ -6,7 +6,8 @@
  * dropped connections show as errors (offline for the latter) and recover; stopping while a
  * request hangs returns without waiting for the hung request; and with 2FA
  * on, a destroy asks for 2FA, a TOTP login stores the session key (0600)
- * and the destroy then succeeds. */
+ * and the destroy, kept by the poller, is sent again under its id and
+ * succeeds; the prompt cancelled, the job's submitter gets the refusal. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -408,6 +409,8 @@ static void totp_code(char *code, size_t n)
 	assert_int_equal(strlen(code), 6);
 }
 
+static long sim_count(const char *path, const char *method, bool prefix);
+
 static void destroy_needs_tfa_then_login(void **state)
 {
 	(void)state;
@@ -431,7 +434,6 @@ static void destroy_needs_tfa_then_login(void **state)
 	r.kind = JOB_DESTROY;
 	r.instance_id = id;
 	r.reply = true;
-	struct job_req destroy = r;
 	int jid, destroy_id;
 	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
 	destroy_id = jid;
@@ -475,12 +477,15 @@ static void destroy_needs_tfa_then_login(void **state)
 	fclose(f);
 	assert_null(strstr(ev.text, stored));
 
-	/* and the destroy goes through now, sent again under its id: its
-	 * submitter gets the result of the id it holds */
-	assert_int_equal(jobs_resubmit(j, &destroy, destroy_id), JOBS_OK);
+	/* and the destroy goes through now: the poller kept it (parked) and
+	 * sent it again under its id after the login, nobody resubmitting it:
+	 * its submitter gets the result of the id it holds */
 	assert_true(job_result_wait(m, destroy_id, &cr));
 	assert_int_equal(cr.outcome, CALL_OK);
 	model_call_result_free(&cr);
+	char dpath[96];
+	snprintf(dpath, sizeof dpath, "/api/v0/instances/%ld/", id);
+	assert_int_equal(sim_count(dpath, "DELETE", false), 2); /* refused once, then done */
 	s = model_acquire(m);
 	assert_null(model_snapshot_find(s, id));
 	model_release(s);
@@ -957,6 +962,30 @@ static void refresh_debounced(void **state)
 	rig_down();
 }
 
+/* GET requests to path so far, once none has come for 0.3 s (the answers
+ * of those already out have landed). */
+static long settled_count(const char *path)
+{
+	long n = sim_count(path, "GET", false);
+	for (int quiet = 0, i = 0; quiet < 3 && i < 100; i++) {
+		usleep(100 * 1000);
+		long k = sim_count(path, "GET", false);
+		quiet = k == n ? quiet + 1 : 0;
+		n = k;
+	}
+	return n;
+}
+
+/* secs pass at once on the poller's clock (util_mono: the test clock); the
+ * poller is woken to plan again, and given half a real second to send
+ * whatever fell due. */
+static void clock_jump(struct poller *p, double secs)
+{
+	assert_true(util_clock_advance(secs));
+	poller_wake(p);
+	usleep(500 * 1000);
+}
+
 /* The on-demand channel: a fetch with its mapper, an action whose answer is
  * lost (unknown, sent once), a refused action, a subscription re-issued at
  * its interval, paused while hidden and stopped by unsubscribe; read-only
@@ -1031,11 +1060,10 @@ static void on_demand_calls(void **state)
 		assert_true(u->id > 0);
 		model_call_result_free(&r);
 	}
-	/* hidden: not re-issued */
+	/* hidden: not re-issued, however long on the poller's clock */
 	jobs_set_visible(j, sid, false);
-	usleep(1300 * 1000);
-	long n0 = sim_count("/api/v0/users/current", "GET", false);
-	usleep(2500 * 1000);
+	long n0 = settled_count("/api/v0/users/current");
+	clock_jump(p, 5.0);
 	assert_int_equal(sim_count("/api/v0/users/current", "GET", false), n0);
 	/* shown: at once */
 	model_drop_result(m, sid);
@@ -1044,9 +1072,8 @@ static void on_demand_calls(void **state)
 	model_call_result_free(&r);
 	jobs_unsubscribe(j, sid);
 	assert_false(jobs_subscribed(j, sid));
-	usleep(1300 * 1000);
-	n0 = sim_count("/api/v0/users/current", "GET", false);
-	usleep(2500 * 1000);
+	n0 = settled_count("/api/v0/users/current");
+	clock_jump(p, 5.0);
 	assert_int_equal(sim_count("/api/v0/users/current", "GET", false), n0);
 	assert_false(model_take_result(m, sid, &r));
 	rig_down();
@@ -1259,6 +1286,60 @@ static void on_demand_action_tfa_cancelled(void **state)
 	snprintf(path, sizeof path, "/api/v0/instances/%ld/", id);
 	assert_int_equal(sim_count(path, "DELETE", false), 1);
 	assert_false(model_take_result(m, rid, &r));
+	rig_down();
+}
+
+/* A job refused for want of 2FA, the prompt cancelled: the parked job is
+ * not sent again, and its submitter (reply) gets the refusal as its result,
+ * saying it was cancelled; a later login sends nothing more. */
+static void job_tfa_cancelled(void **state)
+{
+	(void)state;
+	setenv("VAST_API_KEY", sim.key, 1);
+	struct config c = test_cfg();
+	struct auth *a = auth_new(&c, NULL);
+	struct model *m = model_new();
+	struct jobs *j = jobs_new(m, false);
+	struct poller *p = poller_new(&c, a, m, j);
+	rig_keep(a, m, j, p);
+	assert_int_equal(poller_start(p), 0);
+	assert_true(wait_for(m, all_loaded, NULL));
+	long id = running_instance(1);
+	struct job_req r;
+	memset(&r, 0, sizeof r);
+	r.kind = JOB_DESTROY;
+	r.instance_id = id;
+	r.reply = true;
+	int jid;
+	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
+	assert_true(tfa_asked(m, jid));
+	struct call_result cr;
+	assert_false(model_take_result(m, jid, &cr)); /* waiting for the prompt */
+	poller_cancel_parked(p);
+	assert_true(job_result_wait(m, jid, &cr));
+	assert_int_equal(cr.outcome, CALL_ERROR);
+	assert_int_equal(cr.err.cls, AE_NEEDS_TFA);
+	assert_non_null(strstr(cr.err.msg, "cancelled"));
+	model_call_result_free(&cr);
+	struct job_req lr;
+	memset(&lr, 0, sizeof lr);
+	lr.kind = JOB_TFA_LOGIN;
+	lr.reply = true;
+	strcpy(lr.tfa_method, "totp");
+	char code[16];
+	totp_code(code, sizeof code);
+	strcpy(lr.text, code);
+	int lid;
+	assert_int_equal(jobs_submit(j, &lr, &lid), JOBS_OK);
+	assert_true(job_result_wait(m, lid, &cr)); /* the login's end, by its id */
+	assert_int_equal(cr.outcome, CALL_OK);
+	assert_non_null(strstr(cr.err.msg, "session key stored"));
+	model_call_result_free(&cr);
+	usleep(300 * 1000);
+	char path[96];
+	snprintf(path, sizeof path, "/api/v0/instances/%ld/", id);
+	assert_int_equal(sim_count(path, "DELETE", false), 1);
+	assert_false(model_take_result(m, jid, &cr));
 	rig_down();
 }
 
@@ -1485,6 +1566,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(unknown_prepay_marked_until_reread, sim_start,
 						sim_stop),
 		cmocka_unit_test_setup_teardown(lost_create_matched, sim_start, sim_stop),
+		cmocka_unit_test_setup_teardown(job_tfa_cancelled, sim_start_tfa, sim_stop),
 		cmocka_unit_test_setup_teardown(lost_bulk_reread_each, sim_start, sim_stop),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

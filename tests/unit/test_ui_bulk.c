@@ -18,6 +18,8 @@
 #include "base/config.h"
 #include "views/instances/inst_bulk.h"
 #include "state/model.h"
+#include "widgets/table.h"
+#include "base/util.h"
 
 static struct instance mk(long id, const char *actual, const char *intended, const char *label)
 {
@@ -311,6 +313,62 @@ static void test_bulk_answers(void **state)
 	json_decref(r);
 }
 
+/* The instance table's marks are its list's: marked through the list,
+ * split by the rows its filter shows, each part in marking order; a bulk
+ * action's ids unmarked (list_marks_drop), the hidden ones left marked. */
+static void test_marks_of_the_table(void **state)
+{
+	(void)state;
+	static const struct table_col tc[] = {
+		{ "ID", 4, 8, 0, true, true, false, NULL, 0 },
+		{ "STATUS", 8, 12, 0, false, false, false, NULL, 0 },
+	};
+	static const long id[] = { 11, 12, 13, 14 };
+	static const char *const st[] = { "running", "stopped", "running", "stopped" };
+	struct table t;
+	table_init(&t, tc, 2, 0);
+	struct table_row *r = xcalloc(4, sizeof *r);
+	for (size_t i = 0; i < 4; i++) {
+		r[i].id = id[i];
+		r[i].cells[0] = xasprintf("%ld", id[i]);
+		r[i].cells[1] = xstrdup(st[i]);
+	}
+	table_set_rows(&t, r, 4);
+	struct list *l = table_list(&t);
+	static const long order[] = { 14, 11, 12 }; /* marked in this order */
+	for (size_t i = 0; i < 3; i++) {
+		table_select_id(&t, order[i]);
+		list_mark_toggle(l, list_selected(l));
+	}
+	table_set_filter(&t, "status=stopped"); /* 12 and 14 shown, 11 hidden */
+	long *vis, *hid;
+	size_t nvis, nhid;
+	inst_bulk_split_table(&t, &vis, &nvis, &hid, &nhid);
+	assert_int_equal(nvis, 2);
+	assert_int_equal(vis[0], 14);
+	assert_int_equal(vis[1], 12);
+	assert_int_equal(nhid, 1);
+	assert_int_equal(hid[0], 11);
+	assert_int_equal(list_marks_hidden(l), 1);
+	/* "Visible only" acted: those unmarked, the hidden one still marked */
+	list_marks_drop(l, vis, nvis);
+	free(vis);
+	free(hid);
+	inst_bulk_split_table(&t, &vis, &nvis, &hid, &nhid);
+	assert_int_equal(nvis, 0);
+	assert_int_equal(nhid, 1);
+	assert_int_equal(hid[0], 11);
+	free(vis);
+	free(hid);
+	table_set_filter(&t, "");
+	inst_bulk_split_table(&t, &vis, &nvis, &hid, &nhid);
+	assert_int_equal(nvis, 1);
+	assert_int_equal(nhid, 0);
+	free(vis);
+	free(hid);
+	table_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_bulk_answers),
 		cmocka_unit_test(test_bulk_split),
 		cmocka_unit_test(test_hidden_marks),
+		cmocka_unit_test(test_marks_of_the_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,11 @@
  * refused with the reason; invalid fields marked with the focus on the
  * first), a picked template (what it supplies is not sent again, a changed
  * launch mode is); the billing confirmation text (offers.c); the template
- * list's search and summary line (pane_templates.c). */
+ * list's search and summary line (pane_templates.c); and the form's create
+ * job on an app with a real model and jobs queue: its result comes back by
+ * its request id (another's is left alone), a refusal or a cancelled 2FA
+ * prompt ends the wait with the form kept, a success closes it with the
+ * new instance's id. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app.h"
+#include "keymap.h"
+#include "poll/jobs.h"
+#include "state/model.h"
 #include "views/offers/create_form.h"
 #include "widgets/form.h"
 #include "flow/offers.h"
@@ -375,6 +383,106 @@ static void test_draft(void **s)
 	create_form_tpl_clear(&t);
 }
 
+/* C-s on the form, then Rent on the billing confirmation: the create job
+ * queued (taken as the poller would); its id. */
+static int rent(struct app *a, struct create_ui *c)
+{
+	assert_true(create_form_ui_key(a, c, KM_CTRL('s')));
+	assert_true(create_form_ui_key(a, c, '\t')); /* the confirmation starts on Cancel */
+	assert_true(create_form_ui_key(a, c, '\n'));
+	struct job_req r;
+	int id = 0;
+	assert_int_equal(jobs_queued(a->jobs), 1);
+	assert_true(jobs_take(a->jobs, &r, &id));
+	assert_int_equal(r.kind, JOB_CREATE);
+	assert_true(r.reply); /* its end comes back by its id */
+	assert_string_equal(r.create.image, "nginx");
+	jobs_finish(a->jobs, id);
+	explicit_bzero(&r, sizeof r);
+	return id;
+}
+
+/* The poller's end of job id: outcome, msg, a create's new instance (0: none). */
+static void put(struct model *m, int id, enum call_outcome out, const char *msg, long made)
+{
+	struct call_result r;
+	memset(&r, 0, sizeof r);
+	r.req_id = id;
+	r.outcome = out;
+	snprintf(r.err.msg, sizeof r.err.msg, "%s", msg);
+	if (made) {
+		long *v = malloc(sizeof *v);
+		*v = made;
+		r.value = v;
+	}
+	model_put_result(m, &r);
+}
+
+static void test_result_by_id(void **s)
+{
+	(void)s;
+	struct app a;
+	memset(&a, 0, sizeof a);
+	a.m = model_new();
+	a.jobs = jobs_new(a.m, false);
+	a.overlay = -1;
+	struct create_ui *c = create_form_ui_new();
+	struct offer o = mk_offer(false);
+	struct offers_prefill p;
+	memset(&p, 0, sizeof p);
+	p.image = (char *)"nginx";
+	create_form_ui_open(&a, c, &o, &p, 0);
+	assert_true(create_form_ui_is_open(c));
+	int id = rent(&a, c);
+
+	/* another's result is not the form's: left to its owner */
+	put(a.m, id + 1, CALL_OK, "", 77);
+	assert_int_equal(create_form_ui_snapshot(&a, c), 0);
+	assert_true(create_form_ui_is_open(c));
+	struct call_result r;
+	assert_true(model_take_result(a.m, id + 1, &r));
+	model_call_result_free(&r);
+
+	/* its 2FA prompt cancelled: the wait ends, the form is kept with why */
+	put(a.m, id, CALL_ERROR, "cancelled: no two-factor code was given", 0);
+	assert_int_equal(create_form_ui_snapshot(&a, c), 0);
+	assert_true(create_form_ui_is_open(c));
+	assert_false(model_take_result(a.m, id, &r)); /* taken once */
+	/* no longer waiting: a key edits it, so Esc asks before discarding
+	 * (while waiting, keys are ignored and Esc closes it, the create going on) */
+	assert_true(create_form_ui_key(&a, c, 'x'));
+	assert_true(create_form_ui_key(&a, c, 27));
+	assert_true(create_form_ui_is_open(c)); /* the question */
+	assert_true(create_form_ui_key(&a, c, '\t'));
+	assert_true(create_form_ui_key(&a, c, '\n')); /* discarded (kept as a draft) */
+	assert_false(create_form_ui_is_open(c));
+
+	/* sent again: created, the form closes with the new instance's id */
+	create_form_ui_open(&a, c, &o, &p, 0);
+	int id2 = rent(&a, c);
+	assert_true(id2 != id);
+	put(a.m, id, CALL_OK, "", 55); /* a stale id: not this create's */
+	assert_int_equal(create_form_ui_snapshot(&a, c), 0);
+	put(a.m, id2, CALL_OK, "", 4242);
+	assert_int_equal(create_form_ui_snapshot(&a, c), 4242);
+	assert_false(create_form_ui_is_open(c));
+
+	/* refused by the service: the form again, with its words; lost: closed */
+	create_form_ui_open(&a, c, &o, &p, 0);
+	int id3 = rent(&a, c);
+	put(a.m, id3, CALL_ERROR, "create failed: no_such_ask", 0);
+	assert_int_equal(create_form_ui_snapshot(&a, c), 0);
+	assert_true(create_form_ui_is_open(c));
+	int id4 = rent(&a, c);
+	put(a.m, id4, CALL_UNKNOWN, "no answer came in time", 0);
+	assert_int_equal(create_form_ui_snapshot(&a, c), 0);
+	assert_false(create_form_ui_is_open(c));
+
+	create_form_ui_free(&a, c);
+	jobs_free(a.jobs);
+	model_free(a.m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -385,6 +493,7 @@ int main(void)
 		cmocka_unit_test(test_confirm_text),
 		cmocka_unit_test(test_bid_note),
 		cmocka_unit_test(test_draft),
+		cmocka_unit_test(test_result_by_id),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -103,13 +103,14 @@ static void test_one_definition_of_failed(void **state)
 	};
 	for (size_t k = 0; k < sizeof f / sizeof *f; k++) {
 		table_set_filter(&t, f[k].filter);
-		if (t.nview != f[k].want)
-			fail_msg("%s: %zu rows, the header counts %zu", f[k].filter, t.nview, f[k].want);
+		if (table_count(&t) != f[k].want)
+			fail_msg("%s: %zu rows, the header counts %zu", f[k].filter, table_count(&t),
+				 f[k].want);
 	}
 	/* each row the filter keeps is one the counts call failed */
 	table_set_filter(&t, "status=failed");
-	for (size_t i = 0; i < t.nview; i++) {
-		const struct table_row *r = &t.rows[t.view[i]];
+	for (size_t i = 0; i < table_count(&t); i++) {
+		const struct table_row *r = table_row_at(&t, i);
 		const struct instance *x = NULL;
 		for (size_t k = 0; k < n; k++)
 			if (v[k].id == r->id)

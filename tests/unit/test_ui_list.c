@@ -325,6 +325,43 @@ static void test_marks_hidden_by_filter(void **state)
 	list_free(&l);
 }
 
+/* The marked ids in marking order (a bulk action lists them so), an
+ * unmark in the middle keeping the others' order; a bulk action drops the
+ * ones it acted on; a prune forgets the ids no row has any more. */
+static void test_marks_order_drop_prune(void **state)
+{
+	(void)state;
+	struct src s = { 0 };
+	struct list l;
+	list_init(&l, &ops, &s, false);
+	list_set_count(&l, NALL);
+	list_mark_toggle(&l, 3);
+	list_mark_toggle(&l, 0);
+	list_mark_toggle(&l, 4);
+	list_mark_toggle(&l, 2);
+	list_mark_toggle(&l, 0); /* unmarked: 103 104 102 stay in that order */
+	size_t n;
+	const long *m = list_marks(&l, &n);
+	assert_int_equal(n, 3);
+	assert_int_equal(m[0], 103);
+	assert_int_equal(m[1], 104);
+	assert_int_equal(m[2], 102);
+	static const long acted[] = { 104, 999 }; /* 999: not marked, ignored */
+	list_marks_drop(&l, acted, 2);
+	m = list_marks(&l, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(m[0], 103);
+	assert_int_equal(m[1], 102);
+	s.off = 3; /* rows 100..102 gone: 102's mark with them once pruned */
+	list_set_count(&l, NALL - 3);
+	list_set_filter(&l, "running"); /* a mark hidden by a filter is kept */
+	list_marks_prune(&l);
+	m = list_marks(&l, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(m[0], 103);
+	list_free(&l);
+}
+
 /* A view with its own matcher (the table's rows) gets the whole filter. */
 static bool m_even(const void *ctx, size_t i, const char *filter)
 {
@@ -359,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_pager_scrolls),
 		cmocka_unit_test(test_draw_lines),
 		cmocka_unit_test(test_marks_hidden_by_filter),
+		cmocka_unit_test(test_marks_order_drop_prune),
 		cmocka_unit_test(test_match_callback),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

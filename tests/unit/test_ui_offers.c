@@ -205,20 +205,22 @@ static void test_rows_on_demand(void **s)
 		table_fill(&a, v, n, sizeof *v, &disk, finish_row);
 		pane_offers_fill(&b, v, n, disk);
 		assert_int_equal(a.nrows, b.nrows);
-		assert_int_equal(a.nview, b.nview);
-		assert_int_equal(a.sel_id, b.sel_id);
-		assert_int_equal(a.sel, b.sel);
+		assert_int_equal(table_count(&a), table_count(&b));
+		assert_int_equal(a.nav.sel_id, b.nav.sel_id);
+		assert_int_equal(list_selected_pos(&a.nav), list_selected_pos(&b.nav));
 		for (int c = 0; c < ncols; c++)
 			if (a.natural[c] != b.natural[c])
 				fail_msg("round %d column %s: width %d vs %d", round, cols[c].title,
 					 a.natural[c], b.natural[c]);
-		for (size_t k = 0; k < a.nview; k++) {
-			assert_int_equal(a.view[k], b.view[k]);
-			struct table_row *x = &a.rows[a.view[k]], *y = &b.rows[b.view[k]];
+		for (size_t k = 0; k < table_count(&a); k++) {
+			assert_int_equal(table_index(&a, list_row_at(&a.nav, k)),
+					 table_index(&b, list_row_at(&b.nav, k)));
+			const struct table_row *x = table_row_at(&a, k);
+			struct table_row *y = &b.rows[table_index(&b, list_row_at(&b.nav, k))];
 			assert_int_equal(x->id, y->id);
 			assert_int_equal(x->role, y->role);
 			assert_null(y->cells[0]); /* nothing made before it is drawn */
-			pane_offers_cells(y, &v[b.view[k]], disk);
+			pane_offers_cells(y, &v[table_index(&b, list_row_at(&b.nav, k))], disk);
 			for (int c = 0; c < ncols; c++) {
 				assert_string_equal(x->cells[c], y->cells[c]);
 				assert_true((isnan(x->keys[c]) && isnan(y->keys[c])) ||
@@ -228,7 +230,7 @@ static void test_rows_on_demand(void **s)
 		/* the selection moves alike */
 		table_move(&a, (long)n / 2);
 		table_move(&b, (long)n / 2);
-		assert_int_equal(a.sel_id, b.sel_id);
+		assert_int_equal(a.nav.sel_id, b.nav.sel_id);
 		table_free(&a);
 		table_free(&b);
 		json_map_offers_free(v, n);
@@ -237,10 +239,9 @@ static void test_rows_on_demand(void **s)
 
 /* ---- keys ------------------------------------------------------------------ */
 
-static struct off_intent key(enum action act, bool detail, int dtop, int rows, size_t sel,
-			     size_t nview, bool replacing)
+static struct off_intent key(enum action act, bool detail, int dtop, bool replacing)
 {
-	struct off_keyctx k = { detail, dtop, rows, sel, nview, replacing };
+	struct off_keyctx k = { detail, dtop, replacing };
 	return pane_offers_intent(act, &k);
 }
 
@@ -248,65 +249,41 @@ static void test_intent(void **s)
 {
 	(void)s;
 	struct off_intent in;
-	/* moves: a row, a page (the rows drawn less one), the ends, clamped */
-	in = key(ACT_DOWN, false, 0, 35, 0, 1000, false);
-	assert_int_equal(in.op, OFF_MOVE);
-	assert_int_equal(in.delta, 1);
-	in = key(ACT_UP, false, 0, 35, 10, 1000, false);
-	assert_int_equal(in.op, OFF_MOVE);
-	assert_int_equal(in.delta, -1);
-	in = key(ACT_PAGE_DOWN, false, 0, 35, 10, 1000, false);
-	assert_int_equal(in.delta, 34);
-	in = key(ACT_PAGE_DOWN, false, 0, 35, 990, 1000, false);
-	assert_int_equal(in.op, OFF_MOVE);
-	assert_int_equal(in.delta, 9);
-	in = key(ACT_PAGE_UP, false, 0, 35, 20, 1000, false);
-	assert_int_equal(in.delta, -20);
-	in = key(ACT_PAGE_DOWN, false, 0, 1, 5, 1000, false); /* a page is at least a row */
-	assert_int_equal(in.delta, 1);
-	in = key(ACT_TOP, false, 0, 35, 500, 1000, false);
-	assert_int_equal(in.delta, -500);
-	in = key(ACT_BOTTOM, false, 0, 35, 500, 1000, false);
-	assert_int_equal(in.delta, 499);
-	/* nowhere to go: nothing to redraw, but the key is the view's */
-	assert_int_equal(key(ACT_DOWN, false, 0, 35, 999, 1000, false).op, OFF_NOTHING);
-	assert_int_equal(key(ACT_UP, false, 0, 35, 0, 1000, false).op, OFF_NOTHING);
-	assert_int_equal(key(ACT_TOP, false, 0, 35, 0, 1000, false).op, OFF_NOTHING);
-	assert_int_equal(key(ACT_BOTTOM, false, 0, 35, 999, 1000, false).op, OFF_NOTHING);
-	assert_int_equal(key(ACT_DOWN, false, 0, 35, 0, 0, false).op, OFF_NOTHING);
-	assert_int_equal(key(ACT_PAGE_UP, false, 0, 35, 0, 0, false).op, OFF_NOTHING);
+	/* the moves are the table's list's (view_ops.list), not the view's */
+	static const enum action moves[] = { ACT_UP, ACT_DOWN, ACT_PAGE_UP, ACT_PAGE_DOWN,
+					     ACT_TOP, ACT_BOTTOM };
+	for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
+		assert_int_equal(key(moves[i], false, 0, false).op, OFF_PASS);
 	/* sorts and the search again */
-	in = key(ACT_SORT_NEXT, false, 0, 35, 3, 1000, false);
+	in = key(ACT_SORT_NEXT, false, 0, false);
 	assert_int_equal(in.op, OFF_SORT);
 	assert_int_equal(in.delta, 1);
-	in = key(ACT_SORT_PREV, false, 0, 35, 3, 1000, false);
+	in = key(ACT_SORT_PREV, false, 0, false);
 	assert_int_equal(in.delta, -1);
-	assert_int_equal(key(ACT_SORT_INVERT, false, 0, 35, 3, 1000, false).op, OFF_INVERT);
-	assert_int_equal(key(ACT_REFRESH, false, 0, 35, 3, 1000, false).op, OFF_REFRESH);
-	/* Esc stops a replacement, else it is the app's */
-	assert_int_equal(key(ACT_BACK, false, 0, 35, 3, 1000, true).op, OFF_STOP_REPLACE);
-	assert_int_equal(key(ACT_BACK, false, 0, 35, 3, 1000, false).op, OFF_PASS);
+	assert_int_equal(key(ACT_SORT_INVERT, false, 0, false).op, OFF_INVERT);
+	assert_int_equal(key(ACT_REFRESH, false, 0, false).op, OFF_REFRESH);
+	/* Esc stops a replacement, else it is the app's (the filter first) */
+	assert_int_equal(key(ACT_BACK, false, 0, true).op, OFF_STOP_REPLACE);
+	assert_int_equal(key(ACT_BACK, false, 0, false).op, OFF_PASS);
 	/* the app's own keys */
-	assert_int_equal(key(ACT_HELP, false, 0, 35, 3, 1000, false).op, OFF_PASS);
-	assert_int_equal(key(ACT_QUIT, false, 0, 35, 3, 1000, false).op, OFF_PASS);
-	assert_int_equal(key(ACT_NEXT_VIEW, false, 0, 35, 3, 1000, false).op, OFF_PASS);
-	assert_int_equal(key(ACT_NONE, false, 0, 35, 3, 1000, false).op, OFF_PASS);
+	assert_int_equal(key(ACT_HELP, false, 0, false).op, OFF_PASS);
+	assert_int_equal(key(ACT_QUIT, false, 0, false).op, OFF_PASS);
+	assert_int_equal(key(ACT_NEXT_VIEW, false, 0, false).op, OFF_PASS);
+	assert_int_equal(key(ACT_NONE, false, 0, false).op, OFF_PASS);
 	/* the detail: up and down scroll it, Esc and q close it, the rest act
 	 * on the table under it */
-	in = key(ACT_DOWN, true, 0, 35, 3, 1000, false);
+	in = key(ACT_DOWN, true, 0, false);
 	assert_int_equal(in.op, OFF_DETAIL_SCROLL);
 	assert_int_equal(in.delta, 1);
-	in = key(ACT_UP, true, 2, 35, 3, 1000, false);
+	in = key(ACT_UP, true, 2, false);
 	assert_int_equal(in.op, OFF_DETAIL_SCROLL);
 	assert_int_equal(in.delta, -1);
-	assert_int_equal(key(ACT_UP, true, 0, 35, 3, 1000, false).op, OFF_NOTHING);
-	assert_int_equal(key(ACT_BACK, true, 0, 35, 3, 1000, true).op, OFF_DETAIL_CLOSE);
-	assert_int_equal(key(ACT_QUIT, true, 0, 35, 3, 1000, false).op, OFF_DETAIL_CLOSE);
-	in = key(ACT_PAGE_DOWN, true, 0, 35, 3, 1000, false);
-	assert_int_equal(in.op, OFF_MOVE);
-	assert_int_equal(in.delta, 34);
-	assert_int_equal(key(ACT_SORT_INVERT, true, 0, 35, 3, 1000, false).op, OFF_INVERT);
-	assert_int_equal(key(ACT_HELP, true, 0, 35, 3, 1000, false).op, OFF_PASS);
+	assert_int_equal(key(ACT_UP, true, 0, false).op, OFF_NOTHING);
+	assert_int_equal(key(ACT_BACK, true, 0, true).op, OFF_DETAIL_CLOSE);
+	assert_int_equal(key(ACT_QUIT, true, 0, false).op, OFF_DETAIL_CLOSE);
+	assert_int_equal(key(ACT_PAGE_DOWN, true, 0, false).op, OFF_PASS);
+	assert_int_equal(key(ACT_SORT_INVERT, true, 0, false).op, OFF_INVERT);
+	assert_int_equal(key(ACT_HELP, true, 0, false).op, OFF_PASS);
 }
 
 int main(void)

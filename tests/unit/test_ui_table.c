@@ -1,7 +1,8 @@
 /* test_ui_table.c: the instance table's pure parts: column widths that fit
  * the terminal by dropping the least important columns, sorting (numeric,
  * text, reversed, unknown values last), the incremental filter over visible
- * columns, and a selection that follows its id across refreshes; plus the
+ * columns, and a selection that follows its id across refreshes; the list
+ * under it (its filter, moves and marks, as the framework drives them); plus the
  * rows built from instances (status names, pending badges, SSH address). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -133,21 +134,21 @@ static void test_sort(void **state)
 	struct table t;
 	table_init(&t, cols, NC, 0);
 	table_set_rows(&t, rows_of(ids, names, prices, 4), 4);
-	assert_int_equal(t.nview, 4);
-	assert_int_equal(t.rows[t.view[0]].id, 10);
-	assert_int_equal(t.rows[t.view[3]].id, 40);
+	assert_int_equal(table_count(&t), 4);
+	assert_int_equal(table_row_at(&t, 0)->id, 10);
+	assert_int_equal(table_row_at(&t, 3)->id, 40);
 	table_set_sort(&t, 0, true);
-	assert_int_equal(t.rows[t.view[0]].id, 40);
+	assert_int_equal(table_row_at(&t, 0)->id, 40);
 	/* text sort is case-insensitive */
 	table_set_sort(&t, 1, false);
-	assert_string_equal(t.rows[t.view[0]].cells[1], "Alpha");
-	assert_string_equal(t.rows[t.view[1]].cells[1], "beta");
+	assert_string_equal(table_row_at(&t, 0)->cells[1], "Alpha");
+	assert_string_equal(table_row_at(&t, 1)->cells[1], "beta");
 	/* numeric, unknown last */
 	table_set_sort(&t, 3, false);
-	assert_int_equal(t.rows[t.view[0]].id, 20);
-	assert_int_equal(t.rows[t.view[1]].id, 30);
-	assert_int_equal(t.rows[t.view[2]].id, 40);
-	assert_int_equal(t.rows[t.view[3]].id, 10);
+	assert_int_equal(table_row_at(&t, 0)->id, 20);
+	assert_int_equal(table_row_at(&t, 1)->id, 30);
+	assert_int_equal(table_row_at(&t, 2)->id, 40);
+	assert_int_equal(table_row_at(&t, 3)->id, 10);
 	/* stepping wraps around */
 	table_set_sort(&t, 0, false);
 	table_sort_step(&t, -1);
@@ -166,20 +167,20 @@ static void test_filter(void **state)
 	table_init(&t, cols, NC, 0);
 	table_set_rows(&t, rows_of(ids, names, prices, 4), 4);
 	table_set_filter(&t, "ALP");
-	assert_int_equal(t.nview, 1);
-	assert_int_equal(t.rows[t.view[0]].id, 10);
+	assert_int_equal(table_count(&t), 1);
+	assert_int_equal(table_row_at(&t, 0)->id, 10);
 	table_set_filter(&t, "running");
-	assert_int_equal(t.nview, 2);
+	assert_int_equal(table_count(&t), 2);
 	table_set_filter(&t, "$2.00");
-	assert_int_equal(t.nview, 1);
+	assert_int_equal(table_count(&t), 1);
 	/* only visible columns match */
 	table_set_filter(&t, "hidden");
-	assert_int_equal(t.nview, 4);
+	assert_int_equal(table_count(&t), 4);
 	table_set_visible(&t, 0x0f);
-	assert_int_equal(t.nview, 0);
+	assert_int_equal(table_count(&t), 0);
 	assert_null(table_selected(&t));
 	table_set_filter(&t, "");
-	assert_int_equal(t.nview, 4);
+	assert_int_equal(table_count(&t), 4);
 	table_free(&t);
 }
 
@@ -228,20 +229,134 @@ static void test_moves_and_scroll(void **state)
 	}
 	table_set_rows(&t, rows_of(many, nm, pr, 30), 30);
 	table_move(&t, -5);
-	assert_int_equal(t.sel, 0);
+	assert_int_equal(list_selected_pos(&t.nav), 0);
 	table_move(&t, 12);
 	assert_int_equal(table_selected(&t)->id, 13);
 	table_scroll(&t, 10);
-	assert_int_equal(t.top, 3);
+	assert_int_equal(t.nav.top, 3);
 	table_end(&t);
 	assert_int_equal(table_selected(&t)->id, 30);
 	table_scroll(&t, 10);
-	assert_int_equal(t.top, 20);
+	assert_int_equal(t.nav.top, 20);
 	table_home(&t);
 	table_scroll(&t, 10);
-	assert_int_equal(t.top, 0);
+	assert_int_equal(t.nav.top, 0);
 	table_move(&t, 1000);
-	assert_int_equal(t.sel, 29);
+	assert_int_equal(list_selected_pos(&t.nav), 29);
+	table_free(&t);
+}
+
+/* The framework acts on the table through its list (view_ops.list): the
+ * filter, with COLUMN=VALUE on the table's columns and !TEXT, the moves
+ * and the paging are the list's over the table's sort order. */
+static void test_list_filters_and_moves_the_table(void **state)
+{
+	(void)state;
+	struct table t;
+	table_init(&t, cols, NC, 0); /* by id: 10 20 30 40 */
+	table_set_rows(&t, rows_of(ids, names, prices, 4), 4);
+	struct list *l = table_list(&t);
+	list_set_filter(l, "status=running"); /* ids 10, 40 (rows 1 and 3) */
+	assert_string_equal(table_filter(&t), "status=running");
+	assert_int_equal(table_count(&t), 2);
+	assert_int_equal(table_row_at(&t, 0)->id, 10);
+	assert_int_equal(table_row_at(&t, 1)->id, 40);
+	assert_null(table_row_at(&t, 2));
+	list_set_filter(l, "!status=running name=a"); /* 20 gamma, 30 beta */
+	assert_int_equal(table_count(&t), 2);
+	assert_int_equal(table_row_at(&t, 0)->id, 20);
+	list_set_filter(l, "!hidden"); /* every row shows hidden-text: none */
+	assert_int_equal(table_count(&t), 0);
+	assert_null(table_selected(&t));
+	list_set_filter(l, "");
+	/* the moves: in sort order, clamped; a page is the rows drawn less one */
+	list_set_height(l, 3);
+	assert_true(list_action(l, ACT_BOTTOM));
+	assert_int_equal(table_selected(&t)->id, 40);
+	assert_true(list_action(l, ACT_PAGE_UP));
+	assert_int_equal(table_selected(&t)->id, 20);
+	assert_true(list_action(l, ACT_UP));
+	assert_int_equal(table_selected(&t)->id, 10);
+	assert_true(list_action(l, ACT_UP));
+	assert_int_equal(table_selected(&t)->id, 10);
+	/* a sort moves the rows, the selection stays on its id */
+	table_set_sort(&t, 0, true); /* 40 30 20 10 */
+	assert_int_equal(table_selected(&t)->id, 10);
+	assert_int_equal(list_selected_pos(l), 3);
+	assert_true(list_action(l, ACT_TOP));
+	assert_int_equal(table_selected(&t)->id, 40);
+	table_free(&t);
+}
+
+/* Marks are the list's, by row id: they follow their rows across sorts and
+ * refreshes, count as hidden under a filter, and go with their rows. */
+static void test_marks_on_the_table(void **state)
+{
+	(void)state;
+	struct table t;
+	table_init(&t, cols, NC, 0);
+	table_set_rows(&t, rows_of(ids, names, prices, 4), 4);
+	struct list *l = table_list(&t);
+	table_select_id(&t, 30);
+	assert_true(list_mark_toggle(l, list_selected(l)));
+	table_select_id(&t, 10);
+	assert_true(list_mark_toggle(l, list_selected(l)));
+	size_t n;
+	const long *m = list_marks(l, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(m[0], 30); /* in marking order */
+	assert_int_equal(m[1], 10);
+	table_set_sort(&t, 0, true); /* 40 30 20 10: the marks stay on 30 and 10 */
+	assert_true(list_marked(l, list_row_at(l, 1)));
+	assert_true(list_marked(l, list_row_at(l, 3)));
+	assert_false(list_marked(l, list_row_at(l, 0)));
+	table_set_filter(&t, "status=stopped"); /* 30 and 20 shown: 10 hidden */
+	assert_int_equal(list_marks_hidden(l), 1);
+	table_set_filter(&t, "");
+	/* a refresh without 30: its mark stays until pruned, then goes */
+	static const long ids2[] = { 10, 20, 40 };
+	table_set_rows(&t, rows_of(ids2, names, prices, 3), 3);
+	assert_int_equal(list_nmarks(l), 2);
+	assert_int_equal(list_marks_hidden(l), 1);
+	list_marks_prune(l);
+	m = list_marks(l, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(m[0], 10);
+	assert_int_equal(list_marks_hidden(l), 0);
+	table_free(&t);
+}
+
+/* A table whose rows get their cells when first drawn (the offers'): the
+ * filter makes the cells it reads through table.cells. */
+static int cells_made;
+
+static void make_cells(void *ctx, struct table_row *row, size_t i)
+{
+	(void)ctx;
+	struct table_row *r = rows_of(&ids[i], &names[i], &prices[i], 1);
+	for (int c = 0; c < NC; c++)
+		row->cells[c] = r->cells[c];
+	free(r);
+	cells_made++;
+}
+
+static void test_filter_makes_cells(void **state)
+{
+	(void)state;
+	struct table t;
+	table_init(&t, cols, NC, -1); /* the rows' own order */
+	t.cells = make_cells;
+	struct table_row *rows = xcalloc(4, sizeof *rows);
+	for (size_t i = 0; i < 4; i++)
+		rows[i].id = ids[i];
+	cells_made = 0;
+	table_set_rows(&t, rows, 4);
+	assert_int_equal(cells_made, 0); /* no filter: nothing made */
+	list_set_filter(table_list(&t), "gamma");
+	assert_int_equal(cells_made, 4);
+	assert_int_equal(table_count(&t), 1);
+	assert_int_equal(table_row_at(&t, 0)->id, 20);
+	assert_int_equal(table_index(&t, list_selected(table_list(&t))), 2);
 	table_free(&t);
 }
 
@@ -409,6 +524,9 @@ int main(void)
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_selection_follows_id),
 		cmocka_unit_test(test_moves_and_scroll),
+		cmocka_unit_test(test_list_filters_and_moves_the_table),
+		cmocka_unit_test(test_marks_on_the_table),
+		cmocka_unit_test(test_filter_makes_cells),
 		cmocka_unit_test(test_instance_rows),
 		cmocka_unit_test(test_wide_terminal_more_columns),
 	};

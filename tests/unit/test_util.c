@@ -181,6 +181,23 @@ static void test_strings(void **state)
 	assert_true(m2 >= m1);
 }
 
+/* The test clock moves both clocks forward, never back, never by NaN. */
+static void test_clock_advance(void **state)
+{
+	(void)state;
+	double n0 = util_now(), m0 = util_mono();
+	assert_false(util_clock_advance(0));
+	assert_false(util_clock_advance(-5));
+	assert_false(util_clock_advance(NAN));
+	assert_false(util_clock_advance(INFINITY));
+	assert_true(util_mono() - m0 < 30); /* none of those moved it */
+	assert_true(util_clock_advance(3600));
+	assert_true(util_clock_advance(0.5));
+	double n1 = util_now(), m1 = util_mono();
+	assert_true(m1 - m0 >= 3600.5 && m1 - m0 < 3630);
+	assert_true(n1 - n0 >= 3600.5 && n1 - n0 < 3630);
+}
+
 static void test_width(void **state)
 {
 	(void)state;
@@ -203,6 +220,7 @@ int main(void)
 		cmocka_unit_test(test_duration_size_age),
 		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_width),
-	};
+		cmocka_unit_test(test_clock_advance), /* last: it moves the clocks */
+};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -156,6 +156,7 @@ void list_set_count(struct list *l, size_t n)
 void list_set_filter(struct list *l, const char *filter)
 {
 	util_strlcpy(l->filter, filter ? filter : "", sizeof l->filter);
+	l->filter_gen++;
 	refilter(l, true);
 }
 
@@ -289,8 +290,8 @@ bool list_mark_toggle(struct list *l, size_t row)
 		return false;
 	long id = id_of(l, row);
 	size_t m = mark_at(l, id);
-	if (m != LIST_NONE) {
-		l->marks[m] = l->marks[--l->nmarks];
+	if (m != LIST_NONE) { /* the others keep their marking order */
+		memmove(&l->marks[m], &l->marks[m + 1], (--l->nmarks - m) * sizeof *l->marks);
 		return false;
 	}
 	if (l->nmarks == l->capmarks) {
@@ -318,3 +319,40 @@ size_t list_marks_hidden(const struct list *l)
 }
 
 void list_marks_clear(struct list *l) { l->nmarks = 0; }
+
+const long *list_marks(const struct list *l, size_t *n)
+{
+	*n = l->nmarks;
+	return l->marks;
+}
+
+void list_marks_drop(struct list *l, const long *ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t m = mark_at(l, ids[i]);
+		if (m != LIST_NONE)
+			memmove(&l->marks[m], &l->marks[m + 1], (--l->nmarks - m) * sizeof *l->marks);
+	}
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
+void list_marks_prune(struct list *l)
+{
+	if (!l->nmarks)
+		return;
+	long *ids = xmalloc((l->n ? l->n : 1) * sizeof *ids);
+	for (size_t i = 0; i < l->n; i++)
+		ids[i] = id_of(l, i);
+	qsort(ids, l->n, sizeof *ids, cmp_long);
+	size_t k = 0;
+	for (size_t m = 0; m < l->nmarks; m++)
+		if (l->n && bsearch(&l->marks[m], ids, l->n, sizeof *ids, cmp_long))
+			l->marks[k++] = l->marks[m];
+	l->nmarks = k;
+	free(ids);
+}

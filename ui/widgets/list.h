@@ -66,6 +66,8 @@ struct list {
 	size_t top;      /* first position drawn */
 	int height;      /* lines the last draw had (paging) */
 	char filter[128];
+	unsigned filter_gen; /* bumped by each list_set_filter: a view that
+			      * caches its rows' matches compares it */
 	long *marks;     /* ids (ops->id) or row indices of the marked rows */
 	size_t nmarks;
 	size_t capmarks;
@@ -102,12 +104,20 @@ void list_set_height(struct list *l, int h);
 typedef void (*list_draw_fn)(void *dctx, size_t row, bool selected, int y);
 void list_draw(struct list *l, int y, int h, list_draw_fn draw, void *dctx);
 
-/* Marks, by id (ops->id) else by row index.  A mark survives a filter
- * that hides its row; list_marks_hidden counts those. */
+/* Marks, by id (ops->id) else by row index, kept in marking order.  A
+ * mark survives a filter that hides its row, and a refresh that drops
+ * its row until list_marks_prune; list_marks_hidden counts the marks on
+ * no row shown. */
 bool list_mark_toggle(struct list *l, size_t row); /* true: now marked */
 bool list_marked(const struct list *l, size_t row);
 size_t list_nmarks(const struct list *l);
 size_t list_marks_hidden(const struct list *l);
 void list_marks_clear(struct list *l);
+/* The marked ids (ops->id, else row indices) in marking order (n of them). */
+const long *list_marks(const struct list *l, size_t *n);
+/* Unmark the ids (n of them) that are marked. */
+void list_marks_drop(struct list *l, const long *ids, size_t n);
+/* Forget the marks of ids that no row has any more (the rows gone). */
+void list_marks_prune(struct list *l);
 
 #endif

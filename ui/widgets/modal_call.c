@@ -18,12 +18,17 @@ int modal_call_send(struct modal_call *mc, struct jobs *j, struct job_call *c, s
 			util_strlcpy(dlg->error, jobs_strerror(rc), sizeof dlg->error);
 		return rc;
 	}
+	modal_call_wait(mc, id, fm, dlg);
+	return JOBS_OK;
+}
+
+void modal_call_wait(struct modal_call *mc, int id, struct form *fm, struct dialog *dlg)
+{
 	mc->id = id;
 	if (fm)
 		fm->waiting = true;
 	else if (dlg)
 		dlg->waiting = true;
-	return JOBS_OK;
 }
 
 bool modal_call_pending(const struct modal_call *mc)

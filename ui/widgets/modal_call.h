@@ -4,7 +4,8 @@
  * waits (form.waiting / dialog.waiting: keys but Esc ignored); refused
  * before sending, the reason is its answer; its result is taken once when
  * it comes; a refusal by the service gives the modal back with the
- * service's words; and a modal closed before the result drops it.  One
+ * service's words; and a modal closed before the result drops it.  A job
+ * submitted with reply set (the create form's) is awaited the same way.  One
  * struct modal_call per view state holds the id of the call awaited.
  * UI thread only. */
 #ifndef RENTOP_UI_MODAL_CALL_H
@@ -28,6 +29,9 @@ struct modal_call {
  * modal's answer (form) or error (dialog). */
 int modal_call_send(struct modal_call *mc, struct jobs *j, struct job_call *c, struct form *fm,
 		    struct dialog *dlg);
+/* A job submitted with reply set (jobs.h) under id: the open form fm or
+ * dialog dlg (the other NULL) waits for its result as for a call's. */
+void modal_call_wait(struct modal_call *mc, int id, struct form *fm, struct dialog *dlg);
 /* Whether a call is awaited. */
 bool modal_call_pending(const struct modal_call *mc);
 /* The awaited call's result, once: true with *r filled (free it with

@@ -1,7 +1,8 @@
-/* table.c: the generic column table behind the instance list (and the
- * tables to come): rows built through column accessors, filter, sort, a
- * selection kept by id, scrolling, and column widths that fit the terminal
- * by dropping the least important columns first. */
+/* table.c: the generic column table behind the instance and offer lists:
+ * rows built through column accessors, their sort order and the filter's
+ * match handed to the list widget (which filters, selects by id, scrolls
+ * and marks), and column widths that fit the terminal by dropping the
+ * least important columns first. */
 #include "widgets/table.h"
 
 #include <math.h>
@@ -12,22 +13,33 @@
 #include "base/util.h"
 #include "widgets/list.h"
 
-/* The list under the table: row k is view[k] (filtered and sorted here). */
+/* The list under the table: its row k is rows[order[k]]; it filters with
+ * the table's match (table_row_matches) and follows ids. */
 static long nav_id(const void *ctx, size_t k)
 {
 	const struct table *t = ctx;
-	return t->rows[t->view[k]].id;
+	return t->rows[t->order[k]].id;
 }
 
-static const struct list_ops nav_ops = { NULL, NULL, NULL, nav_id };
-
-/* The list's selection and scroll into the fields the readers use. */
-static void from_nav(struct table *t)
+/* A row keeps the filter's verdict until the filter, the visible columns
+ * or the row change: a refresh that rebuilds a few of 10,000 rows matches
+ * only those again. */
+static bool nav_match(const void *ctx, size_t k, const char *filter)
 {
-	t->sel = t->nav.sel;
-	t->top = t->nav.top;
-	t->sel_id = t->nav.sel_id;
+	const struct table *t = ctx;
+	size_t i = t->order[k];
+	struct table_row *r = &t->rows[i];
+	unsigned gen = t->nav.filter_gen ? t->nav.filter_gen : 1;
+	if (r->match_gen == gen)
+		return r->match_ok;
+	if (t->cells && !r->cells[0]) /* made as drawn: the filter reads them */
+		t->cells(t->cells_ctx, r, i);
+	r->match_ok = table_row_matches(t, r, filter);
+	r->match_gen = gen;
+	return r->match_ok;
 }
+
+static const struct list_ops nav_ops = { NULL, NULL, nav_match, nav_id };
 
 void table_init(struct table *t, const struct table_col *cols, int ncols, int sort_col)
 {
@@ -102,9 +114,8 @@ static void free_rows(struct table *t)
 void table_free(struct table *t)
 {
 	free_rows(t);
-	free(t->view);
-	t->view = NULL;
-	t->nview = 0;
+	free(t->order);
+	t->order = NULL;
 	list_free(&t->nav);
 }
 
@@ -136,7 +147,6 @@ void table_set_rows(struct table *t, struct table_row *rows, size_t n)
 void table_touch(struct table *t) { t->touched = true; }
 
 static int cmp_rows(const void *a, const void *b, void *arg);
-static void reselect(struct table *t, size_t old_sel);
 
 /* Set bit c of *lost when a whole column's widest cell may have gone with
  * row r (its width is the column's natural width). */
@@ -234,49 +244,47 @@ bool table_refill(struct table *t, const void *recs, size_t n,
 				t->natural[c] = cw;
 		}
 	}
-	if (all || nbuilt > n / 4 + 16 || !t->view) {
-		/* many changed: filter and sort the whole list */
+	if (all || nbuilt > n / 4 + 16 || !t->order) {
+		/* many changed: sort the whole list */
 		free(remap);
 		free(built);
 		table_apply(t);
 		return true;
 	}
-	/* the kept rows keep their order; the built ones that pass the filter
-	 * are sorted and merged in */
-	size_t old_sel = t->sel;
-	size_t *view = xmalloc((n ? n : 1) * sizeof *view);
-	size_t nkeep = 0, nadd = 0;
-	for (size_t k = 0; k < t->nview; k++)
-		if (remap[t->view[k]] != SIZE_MAX)
-			view[nkeep++] = remap[t->view[k]];
-	size_t *add = built; /* filtered in place */
-	for (size_t b = 0; b < nbuilt; b++)
-		if (table_row_matches(t, &rows[built[b]], t->filter))
-			add[nadd++] = built[b];
+	/* the kept rows keep their order; the built ones are sorted and
+	 * merged in; the list filters them */
+	size_t *kept = xmalloc((n ? n : 1) * sizeof *kept);
+	size_t nkeep = 0;
+	for (size_t k = 0; k < nold; k++)
+		if (remap[t->order[k]] != SIZE_MAX)
+			kept[nkeep++] = remap[t->order[k]];
 	bool sort = t->sort_col >= 0 && t->sort_col < t->ncols;
 	if (sort)
-		qsort_r(add, nadd, sizeof *add, cmp_rows, t);
-	free(t->view);
-	t->view = xmalloc((n ? n : 1) * sizeof *t->view);
+		qsort_r(built, nbuilt, sizeof *built, cmp_rows, t);
+	free(t->order);
+	t->order = xmalloc((n ? n : 1) * sizeof *t->order);
 	size_t a = 0, b = 0, k = 0;
-	while (a < nkeep || b < nadd) {
-		bool take_add = b < nadd &&
-				(a == nkeep || (sort ? cmp_rows(&add[b], &view[a], t) < 0 : add[b] < view[a]));
-		t->view[k++] = take_add ? add[b++] : view[a++];
+	while (a < nkeep || b < nbuilt) {
+		bool take_add = b < nbuilt &&
+				(a == nkeep || (sort ? cmp_rows(&built[b], &kept[a], t) < 0
+						     : built[b] < kept[a]));
+		t->order[k++] = take_add ? built[b++] : kept[a++];
 	}
-	t->nview = k;
-	free(view);
+	free(kept);
 	free(remap);
 	free(built);
-	reselect(t, old_sel);
+	list_set_count(&t->nav, n);
 	return true;
 }
 
 void table_set_filter(struct table *t, const char *filter)
 {
-	util_strlcpy(t->filter, filter ? filter : "", sizeof t->filter);
-	table_apply(t);
+	list_set_filter(&t->nav, filter);
 }
+
+const char *table_filter(const struct table *t) { return list_filter(&t->nav); }
+
+struct list *table_list(struct table *t) { return &t->nav; }
 
 void table_set_sort(struct table *t, int col, bool rev)
 {
@@ -300,8 +308,9 @@ void table_set_visible(struct table *t, unsigned mask)
 	if (mask == t->visible)
 		return;
 	t->visible = mask;
-	if (t->filter[0])
-		table_apply(t);
+	t->nav.filter_gen++; /* the verdicts cached on the rows are stale */
+	if (list_filter(&t->nav)[0])
+		list_set_count(&t->nav, t->nrows);
 }
 
 /* The column a filter term names ("status", "gpu" for GPUS: a prefix of
@@ -377,61 +386,52 @@ static int cmp_rows(const void *a, const void *b, void *arg)
 
 void table_apply(struct table *t)
 {
-	size_t old_sel = t->sel;
-	free(t->view);
-	t->view = xcalloc(t->nrows ? t->nrows : 1, sizeof *t->view);
-	t->nview = 0;
+	free(t->order);
+	t->order = xmalloc((t->nrows ? t->nrows : 1) * sizeof *t->order);
 	for (size_t i = 0; i < t->nrows; i++)
-		if (table_row_matches(t, &t->rows[i], t->filter))
-			t->view[t->nview++] = i;
+		t->order[i] = i;
 	if (t->sort_col >= 0 && t->sort_col < t->ncols)
-		qsort_r(t->view, t->nview, sizeof *t->view, cmp_rows, t);
-	reselect(t, old_sel);
+		qsort_r(t->order, t->nrows, sizeof *t->order, cmp_rows, t);
+	list_set_count(&t->nav, t->nrows);
 }
 
-/* After the view changed: the selection back on its id, or at the same
- * place when its row went away (the list's rule). */
-static void reselect(struct table *t, size_t old_sel)
+size_t table_index(const struct table *t, size_t r)
 {
-	if (t->sel_id != t->nav.sel_id) { /* set by the caller: the row to select */
-		t->nav.sel_id = t->sel_id;
-		t->nav.has_sel = t->sel_id != 0;
-	}
-	t->nav.sel = old_sel;
-	list_set_count(&t->nav, t->nview);
-	from_nav(t);
+	return r < t->nrows ? t->order[r] : LIST_NONE;
+}
+
+const struct table_row *table_row_of(const struct table *t, size_t r)
+{
+	return r < t->nrows ? &t->rows[t->order[r]] : NULL;
+}
+
+size_t table_count(const struct table *t) { return list_count_shown(&t->nav); }
+
+const struct table_row *table_row_at(const struct table *t, size_t k)
+{
+	return table_row_of(t, list_row_at(&t->nav, k));
 }
 
 bool table_select_id(struct table *t, long id)
 {
-	for (size_t i = 0; i < t->nview; i++)
-		if (t->rows[t->view[i]].id == id) {
-			list_select(&t->nav, i);
-			from_nav(t);
-			return true;
-		}
+	for (size_t k = 0; k < list_count_shown(&t->nav); k++) {
+		size_t r = list_row_at(&t->nav, k);
+		if (t->rows[t->order[r]].id == id)
+			return list_select(&t->nav, r);
+	}
 	return false;
 }
 
-void table_move(struct table *t, long delta)
-{
-	list_move(&t->nav, delta);
-	from_nav(t);
-}
-
-void table_home(struct table *t) { table_move(t, -(long)t->nview); }
-void table_end(struct table *t) { table_move(t, (long)t->nview); }
+void table_move(struct table *t, long delta) { list_move(&t->nav, delta); }
+void table_home(struct table *t) { list_action(&t->nav, ACT_TOP); }
+void table_end(struct table *t) { list_action(&t->nav, ACT_BOTTOM); }
 
 const struct table_row *table_selected(const struct table *t)
 {
-	return t->nview && t->sel < t->nview ? &t->rows[t->view[t->sel]] : NULL;
+	return table_row_of(t, list_selected(&t->nav));
 }
 
-void table_scroll(struct table *t, int h)
-{
-	list_set_height(&t->nav, h);
-	from_nav(t);
-}
+void table_scroll(struct table *t, int h) { list_set_height(&t->nav, h); }
 
 int table_col_by_name(const struct table *t, const char *name)
 {

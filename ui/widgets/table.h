@@ -6,8 +6,10 @@
  * tables are data, not copies of one another.  Whole columns (an id, an
  * address) are dropped rather than cut mid-value.  Pure (no curses): the
  * views draw it.  The selection is an id and follows its row across
- * refreshes, sorts and filters: the table sits on the list widget for the
- * selection, the moves and the scrolling, and shares its filter parser.
+ * refreshes, sorts and filters: the table supplies its rows in sort order
+ * and their cells to a list widget (widgets/list.h), which owns the `/`
+ * filter (the table's match: COLUMN=VALUE on its columns), the selection,
+ * the scroll, the moves, paging and the marks.
  * UI thread only. */
 #ifndef RENTOP_UI_TABLE_H
 #define RENTOP_UI_TABLE_H
@@ -53,6 +55,10 @@ struct table_row {
 	char *block;   /* table_row_build: every cell in one allocation; NULL:
 			* each cell is its own allocation */
 	uint64_t rev;  /* table_refill: the record's version the cells show */
+	/* the filter's verdict on the row, cached: valid while match_gen is
+	 * the list's filter_gen (0, as built: not known) */
+	unsigned match_gen;
+	bool match_ok;
 };
 
 struct table {
@@ -60,18 +66,20 @@ struct table {
 	int ncols;
 	struct table_row *rows;
 	size_t nrows;
-	size_t *view;     /* indices into rows after filter and sort */
-	size_t nview;
+	size_t *order;    /* every row (an index into rows) in sort order: the
+			   * list's rows */
 	int sort_col;
 	bool sort_rev;
-	char filter[128];
 	unsigned visible; /* bitmask of drawn columns (filter matches these) */
-	/* The selection and the scroll are a list's (widgets/list.h) over
-	 * view, mirrored here for the readers: */
+	/* The list over order (widgets/list.h): the `/` filter, the rows
+	 * passing it, the selection (by id), the scroll, the moves and the
+	 * marks are its; a view hands it to the framework (view_ops.list). */
 	struct list nav;
-	long sel_id;      /* 0: nothing selected yet */
-	size_t sel;       /* index into view */
-	size_t top;       /* first row drawn */
+	/* Rows made without cells (a view that formats a row when it is
+	 * first drawn): cells(cells_ctx, row, i) fills row i's cells before
+	 * the filter reads them.  NULL: every row has its cells. */
+	void (*cells)(void *cells_ctx, struct table_row *row, size_t i);
+	void *cells_ctx;
 	int natural[TABLE_MAX_COLS]; /* widest cell of each whole column, in cells */
 	bool by_id;       /* rows are sorted by id with their revs (table_refill) */
 	bool touched;     /* table_touch(): the next refill rebuilds every row */
@@ -85,8 +93,22 @@ void table_set_filter(struct table *t, const char *filter);
 void table_set_sort(struct table *t, int col, bool rev);
 void table_sort_step(struct table *t, int delta); /* previous/next column */
 void table_set_visible(struct table *t, unsigned mask);
-/* Recompute the view and put the selection back on its id. */
+/* Sort again, filter again (the list), the selection back on its id. */
 void table_apply(struct table *t);
+
+/* The list under the table (a view's .list: the framework moves it,
+ * pages it and filters it). */
+struct list *table_list(struct table *t);
+const char *table_filter(const struct table *t);
+/* The rows passing the filter, and the k-th of them (0 first) in sort
+ * order, NULL past the last. */
+size_t table_count(const struct table *t);
+const struct table_row *table_row_at(const struct table *t, size_t k);
+/* Row r of the list (list_row_at, list_draw, list_selected: a place in
+ * the sort order), NULL when none; table_index gives its index in rows
+ * (LIST_NONE when none). */
+const struct table_row *table_row_of(const struct table *t, size_t r);
+size_t table_index(const struct table *t, size_t r);
 
 /* Moves: by delta rows (clamped), to the first or last row. */
 void table_move(struct table *t, long delta);

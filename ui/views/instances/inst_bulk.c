@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "views/instances/inst_actions.h"
+#include "widgets/table.h"
 #include "base/util.h"
 
 const char *inst_bulk_name(enum bulk_op op)
@@ -191,6 +192,21 @@ void inst_bulk_split(const long *marks, size_t nmarks, const long *shown, size_t
 		else
 			hid[(*nhid)++] = marks[i];
 	}
+}
+
+void inst_bulk_split_table(const struct table *t, long **vis, size_t *nvis, long **hid,
+			   size_t *nhid)
+{
+	size_t nshown = table_count(t), nmarks;
+	const long *marks = list_marks(&t->nav, &nmarks);
+	long *shown = xcalloc(nshown ? nshown : 1, sizeof *shown);
+	for (size_t k = 0; k < nshown; k++)
+		shown[k] = t->rows[table_index(t, list_row_at(&t->nav, k))].id;
+	qsort(shown, nshown, sizeof *shown, cmp_long);
+	*vis = xcalloc(nmarks ? nmarks : 1, sizeof **vis);
+	*hid = xcalloc(nmarks ? nmarks : 1, sizeof **hid);
+	inst_bulk_split(marks, nmarks, shown, nshown, *vis, nvis, *hid, nhid);
+	free(shown);
 }
 
 enum bulk_hidden_q inst_bulk_hidden_text(enum bulk_op op, size_t nvis, size_t nhid,

@@ -14,6 +14,8 @@
 #include "net/apierr.h"
 #include "state/model.h"
 
+struct table;
+
 enum bulk_op { BULK_STOP, BULK_START, BULK_DESTROY, BULK_LABEL };
 
 /* What a bulk action does to the marked instances. */
@@ -52,6 +54,11 @@ char *inst_bulk_text(const struct bulk_plan *p, const struct instance *const *ro
  * those it hides, each list in marking order (vis, hid: room for nmarks). */
 void inst_bulk_split(const long *marks, size_t nmarks, const long *shown, size_t nshown,
 		     long *vis, size_t *nvis, long *hid, size_t *nhid);
+/* The same for the marks of the instance table (its list's, widgets/list.h)
+ * against the rows its filter shows: vis and hid malloc'd (the caller
+ * frees both). */
+void inst_bulk_split_table(const struct table *t, long **vis, size_t *nvis, long **hid,
+			   size_t *nhid);
 
 /* The question asked before a bulk key acts while nhid marked rows are
  * hidden by the filter: which rows to act on. */

@@ -66,7 +66,7 @@ static void own(struct app *a, struct inst_dialogs *d)
 static void remember(struct app *a, struct inst_dialogs *d, int id, const struct job_req *req,
 		     const char *typed)
 {
-	if (d->nsent == INST_SENT_MAX) { /* a job whose 2FA prompt was cancelled, say */
+	if (d->nsent == INST_SENT_MAX) { /* a bound: every job sent ends with a result */
 		model_drop_result(a->m, d->sent[0].id);
 		memmove(d->sent, d->sent + 1, --d->nsent * sizeof *d->sent);
 	}
@@ -311,7 +311,7 @@ static bool submit_input(struct app *a, struct inst_dialogs *ds)
 		snprintf(err, sizeof err, "%s refused: %s", jobs_kind_name(req.kind), jobs_strerror(rc));
 		goto refuse;
 	}
-	app_sent(a, id, &req);
+	app_sent(a, &req);
 	remember(a, ds, id, &req, d->tb.s);
 	return true;
 refuse:

@@ -97,11 +97,8 @@ unsigned pane_instances_widths(int width, const int *natural, int *w)
 struct inst_view {
 	struct inst_dialogs *dlgs; /* first: one instance's dialogs and jobs (inst_dialogs.c
 				    * finds them there) */
-	struct table t;
-	int rows; /* table rows drawn last time (the page size) */
+	struct table t;       /* its list holds the marks (instance ids) */
 	long want; /* select this instance once it is listed (a new one), 0: none */
-	long *marks;          /* marked instance ids, in marking order */
-	size_t nmarks, cap;
 	struct dialog dlg;    /* the bulk confirmation (or label / count input) */
 	struct bulk_plan plan; /* what dlg confirms (plan.ids NULL: none) */
 	bool typed;           /* dlg asks for the count typed (:destroy-failed) */
@@ -127,46 +124,12 @@ _Static_assert(offsetof(struct inst_view, dlgs) == 0, "inst_dialogs.c reads dlgs
 
 static enum action act_mark, act_unmark, act_destroy_failed;
 
-static int cmp_id(const void *a, const void *b)
-{
-	long x = *(const long *)a, y = *(const long *)b;
-	return (x > y) - (x < y);
-}
-
-static bool is_marked(const struct inst_view *v, long id)
-{
-	for (size_t i = 0; i < v->nmarks; i++)
-		if (v->marks[i] == id)
-			return true;
-	return false;
-}
-
-/* Mark id, or unmark it when marked. */
-static void toggle_mark(struct inst_view *v, long id)
-{
-	for (size_t i = 0; i < v->nmarks; i++)
-		if (v->marks[i] == id) {
-			memmove(&v->marks[i], &v->marks[i + 1], (v->nmarks - i - 1) * sizeof *v->marks);
-			v->nmarks--;
-			return;
-		}
-	if (v->nmarks == v->cap) {
-		v->cap = v->cap ? v->cap * 2 : 16;
-		v->marks = xrealloc(v->marks, v->cap * sizeof *v->marks);
-	}
-	v->marks[v->nmarks++] = id;
-}
-
 /* Forget marks of instances no longer listed (once the list is whole). */
 static void prune_marks(struct inst_view *v, const struct snapshot *s)
 {
 	if (!s || s->progress.partial || !(s->fresh[SRC_INSTANCES].last_ok > 0))
 		return;
-	size_t k = 0;
-	for (size_t i = 0; i < v->nmarks; i++)
-		if (model_snapshot_find(s, v->marks[i]))
-			v->marks[k++] = v->marks[i];
-	v->nmarks = k;
+	list_marks_prune(table_list(&v->t));
 }
 
 /* The status cell's colour, by the state's group (model.h: the header
@@ -245,15 +208,16 @@ static void rebuild(struct app *a, struct inst_view *v)
 	struct inst_ctx c = { s, util_now(), instcol_opts(a->cfg->ascii, a->cfg->ssh_route) };
 	if (badges_moved(v, s))
 		table_touch(&v->t);
-	long sel_id = v->t.sel_id;
-	size_t sel = v->t.sel, nmarks = v->nmarks;
+	struct list *l = table_list(&v->t);
+	long sel_id = l->sel_id;
+	size_t sel = list_selected_pos(l), nmarks = list_nmarks(l);
 	bool changed = table_refill(&v->t, s ? s->instances : NULL, s ? s->ninstances : 0,
 				    inst_at, &c, inst_id, inst_rev, finish);
 	if (v->want && table_select_id(&v->t, v->want))
 		v->want = 0;
 	prune_marks(v, s);
 	v->stale = false;
-	if (changed || sel_id != v->t.sel_id || sel != v->t.sel || nmarks != v->nmarks)
+	if (changed || sel_id != l->sel_id || sel != list_selected_pos(l) || nmarks != list_nmarks(l))
 		a->dirty |= DIRTY_BODY | DIRTY_HINTS | DIRTY_HEADER;
 }
 
@@ -275,8 +239,8 @@ static void fresh(struct app *a, struct inst_view *v)
 static const char *empty_text(const struct app *a, const struct table *t, char *buf, size_t n)
 {
 	const struct snapshot *s = a->snap;
-	if (t->nrows && t->filter[0])
-		snprintf(buf, n, "no instance matches \"%s\" (Esc clears the filter)", t->filter);
+	if (t->nrows && table_filter(t)[0])
+		snprintf(buf, n, "no instance matches \"%s\" (Esc clears the filter)", table_filter(t));
 	else if (s && s->fresh[SRC_INSTANCES].last_ok > 0)
 		snprintf(buf, n, "no instances");
 	else if (s && s->auth_failed && s->fresh[SRC_INSTANCES].err[0])
@@ -288,13 +252,58 @@ static const char *empty_text(const struct app *a, const struct table *t, char *
 	return buf;
 }
 
+/* What each line of the table needs (list_draw's dctx). */
+struct inst_lines {
+	struct app *a;
+	const struct table *t;
+	const struct rect *full, *r; /* the body, and the columns' part of it */
+	const int *w;
+	unsigned shown;
+	int gw;   /* the mark column's width, 0: none */
+	bool dim; /* no answer for an interval */
+};
+
+/* Line y: row r of the table's list (LIST_NONE: below the last). */
+static void inst_line(void *dctx, size_t r, bool sel, int y)
+{
+	const struct inst_lines *d = dctx;
+	const struct table *t = d->t;
+	bool ascii = d->a->cfg->ascii;
+	const struct table_row *row = table_row_of(t, r);
+	if (!row) {
+		draw_fill(y, d->full->x, d->full->w, theme_attr(ROLE_NORMAL));
+		if (y == d->r->y + 1 && !table_count(t)) {
+			char buf[300];
+			draw_text(y, d->r->x + 1, d->r->w - 1, empty_text(d->a, t, buf, sizeof buf),
+				  theme_attr(ROLE_DIM));
+		}
+		return;
+	}
+	unsigned long base =
+		theme_attr(sel ? ROLE_SELECTION : d->dim ? ROLE_DIM : (enum role)row->role);
+	draw_fill(y, d->full->x, d->full->w, base);
+	if (d->gw && list_marked(&t->nav, r))
+		draw_text(y, d->full->x, d->gw, ascii ? "*" : "\u25cf",
+			  sel ? base : theme_attr(ROLE_KEY));
+	int x = d->r->x;
+	for (int c = 0; c < NCOLS; c++) {
+		if (!(d->shown & (1u << c)))
+			continue;
+		unsigned long at = base;
+		if (!sel && !d->dim && c == row->cell_role_col && row->cell_role >= 0)
+			at = theme_attr((enum role)row->cell_role);
+		draw_cell(y, x, d->w[c], row->cells[c], cols[c].right, at);
+		x += d->w[c] + 1;
+	}
+}
+
 static void inst_draw(struct app *a, void *st, const struct rect *r)
 {
 	struct inst_view *v = st;
 	fresh(a, v);
 	struct table *t = &v->t;
 	/* while rows are marked, a mark column on the left */
-	const int gw = v->nmarks ? 2 : 0;
+	const int gw = list_nmarks(table_list(t)) ? 2 : 0;
 	const struct rect full = *r;
 	struct rect inner = *r;
 	inner.x += gw;
@@ -320,40 +329,9 @@ static void inst_draw(struct app *a, void *st, const struct rect *r)
 		draw_cell(r->y, x, w[c], title, cols[c].right, ch);
 		x += w[c] + 1;
 	}
-	int h = r->h - 1;
-	v->rows = h;
-	table_scroll(t, h);
 	struct list_wait lw; /* no answer for an interval: the rows are dimmed */
-	bool dim = header_late(a, &lw);
-	for (int i = 0; i < h; i++) {
-		int y = r->y + 1 + i;
-		size_t k = t->top + (size_t)i;
-		if (k >= t->nview) {
-			draw_fill(y, full.x, full.w, theme_attr(ROLE_NORMAL));
-			if (k == 0 && i == 0) {
-				char buf[300];
-				draw_text(y, r->x + 1, r->w - 1, empty_text(a, t, buf, sizeof buf),
-					  theme_attr(ROLE_DIM));
-			}
-			continue;
-		}
-		const struct table_row *row = &t->rows[t->view[k]];
-		bool sel = k == t->sel;
-		unsigned long base = theme_attr(sel ? ROLE_SELECTION : dim ? ROLE_DIM : (enum role)row->role);
-		draw_fill(y, full.x, full.w, base);
-		if (gw && is_marked(v, row->id))
-			draw_text(y, full.x, gw, ascii ? "*" : "\u25cf", sel ? base : theme_attr(ROLE_KEY));
-		x = r->x;
-		for (int c = 0; c < NCOLS; c++) {
-			if (!(shown & (1u << c)))
-				continue;
-			unsigned long at = base;
-			if (!sel && !dim && c == row->cell_role_col && row->cell_role >= 0)
-				at = theme_attr((enum role)row->cell_role);
-			draw_cell(y, x, w[c], row->cells[c], cols[c].right, at);
-			x += w[c] + 1;
-		}
-	}
+	struct inst_lines d = { a, t, &full, r, w, shown, gw, header_late(a, &lw) };
+	list_draw(table_list(t), r->y + 1, r->h - 1, inst_line, &d);
 }
 
 /* ---- actions on the marked rows ------------------------------------------- */
@@ -428,19 +406,12 @@ static void plan_on(struct app *a, struct inst_view *v, enum bulk_op op, const l
 	open_plan(a, v);
 }
 
-/* The marks split into those the table shows and those its filter hides
- * (vis, hid: malloc'd, the caller frees both). */
-static void split_marks(struct inst_view *v, long **vis, size_t *nvis, long **hid, size_t *nhid)
+/* Plan op over every marked row and open its confirmation. */
+static void plan_marked(struct app *a, struct inst_view *v, enum bulk_op op)
 {
-	const struct table *t = &v->t;
-	long *shown = xcalloc(t->nview ? t->nview : 1, sizeof *shown);
-	for (size_t i = 0; i < t->nview; i++)
-		shown[i] = t->rows[t->view[i]].id;
-	qsort(shown, t->nview, sizeof *shown, cmp_id);
-	*vis = xcalloc(v->nmarks ? v->nmarks : 1, sizeof **vis);
-	*hid = xcalloc(v->nmarks ? v->nmarks : 1, sizeof **hid);
-	inst_bulk_split(v->marks, v->nmarks, shown, t->nview, *vis, nvis, *hid, nhid);
-	free(shown);
+	size_t n;
+	const long *marks = list_marks(&v->t.nav, &n);
+	plan_on(a, v, op, marks, n);
 }
 
 /* stop, start, destroy, label while rows are marked: on the marked rows;
@@ -449,7 +420,7 @@ static bool inst_bulk(struct app *a, void *st, enum action act)
 {
 	struct inst_view *v = st;
 	enum bulk_op op;
-	if (!v->nmarks || !bulk_op_of(act, &op))
+	if (!list_nmarks(table_list(&v->t)) || !bulk_op_of(act, &op))
 		return false;
 	if (a->read_only) {
 		app_toast(a, ROLE_ERROR, 8, "read-only mode: %s is disabled", inst_bulk_name(op));
@@ -462,17 +433,17 @@ static bool inst_bulk(struct app *a, void *st, enum action act)
 	fresh(a, v);
 	long *vis, *hid;
 	size_t nvis, nhid;
-	split_marks(v, &vis, &nvis, &hid, &nhid);
+	inst_bulk_split_table(&v->t, &vis, &nvis, &hid, &nhid);
 	v->kept = 0;
 	if (!nhid) {
-		plan_on(a, v, op, v->marks, v->nmarks);
+		plan_marked(a, v, op);
 	} else {
 		char text[600], first[24], second[24];
 		const struct table_row *sel = table_selected(&v->t);
 		v->ask_act = act;
 		v->ask_op = op;
-		v->ask_q = inst_bulk_hidden_text(op, nvis, nhid, v->t.filter, sel ? sel->id : 0, text,
-						 sizeof text, first, second);
+		v->ask_q = inst_bulk_hidden_text(op, nvis, nhid, table_filter(&v->t), sel ? sel->id : 0,
+						 text, sizeof text, first, second);
 		if (v->ask_q == BHQ_MARKED_ONLY)
 			dialog_confirm(&v->dlg, PURPOSE_HIDDEN, 0, "Marked rows hidden", text, second);
 		else
@@ -491,14 +462,14 @@ static void hidden_answer(struct app *a, struct inst_view *v, int answer)
 	long *vis, *hid;
 	size_t nvis, nhid;
 	dialog_close(&v->dlg);
-	split_marks(v, &vis, &nvis, &hid, &nhid);
+	inst_bulk_split_table(&v->t, &vis, &nvis, &hid, &nhid);
 	switch (v->ask_q) {
 	case BHQ_VISIBLE_OR_ALL:
 		if (answer == 0) {
 			v->kept = nhid; /* left marked, and said so when sent */
 			plan_on(a, v, v->ask_op, vis, nvis);
 		} else {
-			plan_on(a, v, v->ask_op, v->marks, v->nmarks);
+			plan_marked(a, v, v->ask_op);
 		}
 		break;
 	case BHQ_SELECTED_OR_MARKED:
@@ -591,12 +562,8 @@ static void send_plan(struct app *a, struct inst_view *v, const char *label)
 		break;
 	}
 	}
-	for (size_t i = 0; i < p->n; i++)
-		if (is_marked(v, p->ids[i]))
-			toggle_mark(v, p->ids[i]);
-	for (size_t i = 0; i < p->nskip; i++)
-		if (is_marked(v, p->skip[i]))
-			toggle_mark(v, p->skip[i]);
+	list_marks_drop(table_list(&v->t), p->ids, p->n);
+	list_marks_drop(table_list(&v->t), p->skip, p->nskip);
 	app_toast(a, ROLE_PENDING, 0, "%s", sent);
 	/* what became of the marks, kept in the event log */
 	char more[160] = "";
@@ -718,16 +685,16 @@ static bool inst_action(struct app *a, void *st, enum action act)
 {
 	struct inst_view *v = st;
 	struct table *t = &v->t;
-	long page = v->rows > 1 ? v->rows - 1 : 1;
+	struct list *l = table_list(t);
 	if (!keymap_action_builtin(act)) { /* a registered action: this view's, or its run handles it */
 		if (act == act_mark) {
-			const struct table_row *row = table_selected(t);
-			if (row) {
-				toggle_mark(v, row->id);
-				table_move(t, 1);
+			size_t row = list_selected(l);
+			if (row != LIST_NONE) {
+				list_mark_toggle(l, row);
+				list_move(l, 1);
 			}
 		} else if (act == act_unmark) {
-			v->nmarks = 0;
+			list_marks_clear(l);
 		} else if (act == act_destroy_failed) {
 			destroy_failed(a, v);
 		} else {
@@ -736,19 +703,14 @@ static bool inst_action(struct app *a, void *st, enum action act)
 		a->dirty |= DIRTY_ALL;
 		return true;
 	}
-	switch (act) {
-	case ACT_UP: table_move(t, -1); break;
-	case ACT_DOWN: table_move(t, 1); break;
-	case ACT_PAGE_UP: table_move(t, -page); break;
-	case ACT_PAGE_DOWN: table_move(t, page); break;
-	case ACT_TOP: table_home(t); break;
-	case ACT_BOTTOM: table_end(t); break;
+	switch (act) { /* the moves are the list's (view_ops.list) */
 	case ACT_SORT_PREV: table_sort_step(t, -1); break;
 	case ACT_SORT_NEXT: table_sort_step(t, 1); break;
 	case ACT_SORT_INVERT: table_set_sort(t, t->sort_col, !t->sort_rev); break;
 	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_REFRESH:
 	case ACT_PAUSE: case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW:
-	case ACT_NEXT_VIEW: case ACT_BACK:
+	case ACT_NEXT_VIEW: case ACT_BACK: case ACT_UP: case ACT_DOWN: case ACT_PAGE_UP:
+	case ACT_PAGE_DOWN: case ACT_TOP: case ACT_BOTTOM:
 		return false;
 	}
 	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
@@ -808,7 +770,7 @@ static void inst_enter(struct app *a, void *st, long arg)
 		return;
 	}
 	v->want = arg;
-	if (v->t.filter[0]) /* a filter must not hide the instance asked for */
+	if (table_filter(&v->t)[0]) /* a filter must not hide the instance asked for */
 		table_set_filter(&v->t, "");
 	rebuild(a, v);
 }
@@ -841,7 +803,6 @@ static void inst_fini(struct app *a, void *st)
 	if (v->req)
 		model_drop_result(a->m, v->req);
 	free(v->bids);
-	free(v->marks);
 	inst_dialogs_free(v->dlgs, a->m);
 	free(v);
 }
@@ -877,15 +838,12 @@ static const void *inst_row(const struct app *a, const void *st)
 	return row && a->snap ? model_snapshot_find(a->snap, row->id) : NULL;
 }
 
-static const char *inst_filter(struct app *a, void *st, const char *text)
+/* The list the moves, `/` and Esc act on: the table's, up to date. */
+static struct list *inst_list(struct app *a, void *st)
 {
 	struct inst_view *v = st;
-	if (!text)
-		return v->t.filter;
 	fresh(a, v);
-	table_set_filter(&v->t, text);
-	a->dirty |= DIRTY_BODY | DIRTY_HINTS | DIRTY_HEADER;
-	return v->t.filter;
+	return table_list(&v->t);
 }
 
 static bool inst_sort(struct app *a, void *st, const char *col, char *err, size_t n)
@@ -924,12 +882,12 @@ static void inst_tab(const struct app *a, const void *st, char *buf, size_t n)
 {
 	const struct inst_view *v = st;
 	const struct snapshot *s = a->snap;
-	size_t nview = v->t.nview, nrows = v->t.nrows;
+	size_t nview = table_count(&v->t), nrows = v->t.nrows, nmarks = list_nmarks(&v->t.nav);
 	if (v->stale && s) {
 		/* hidden: every row is shown but what a filter hides, which is
 		 * known once the table is rebuilt (the last counts until then) */
 		nrows = s->ninstances;
-		nview = v->t.filter[0] ? v->t.nview : nrows;
+		nview = table_filter(&v->t)[0] ? nview : nrows;
 	}
 	if (s && s->progress.partial) {
 		/* a first sweep under way: loaded/total and a progress marker */
@@ -942,9 +900,9 @@ static void inst_tab(const struct app *a, const void *st, char *buf, size_t n)
 		snprintf(buf, n, "%zu/%zu", nview, nrows);
 	else
 		snprintf(buf, n, "%zu", nrows);
-	if (v->nmarks) {
+	if (nmarks) {
 		size_t l = strlen(buf);
-		snprintf(buf + l, n - l, ", %zu marked", v->nmarks);
+		snprintf(buf + l, n - l, ", %zu marked", nmarks);
 	}
 }
 
@@ -966,7 +924,7 @@ const struct view_ops view_instances = {
 	.draw = inst_draw,
 	.action = inst_action,
 	.selected_row = inst_row,
-	.filter = inst_filter,
+	.list = inst_list,
 	.sort = inst_sort,
 	.tab_text = inst_tab,
 	.columns = inst_columns,

@@ -3,10 +3,11 @@
  * valid, the runtype strings, the env format, onstart over 4,048
  * characters compressed), so this file only maps fields to a create_form
  * and back, and runs the modal steps: form -> (template picker, tpl_picker.c) ->
- * billing confirmation (on Cancel) -> the JOB_CREATE job -> its event.
+ * billing confirmation (on Cancel) -> the JOB_CREATE job -> its result.
  * The job goes through the jobs queue as an action: at most once (retry.h);
- * its outcome comes back as an event written by the poller (created,
- * refused with the service's words, or lost: said, never resent). */
+ * its outcome comes back to the form by its request id (modal_call.h:
+ * created, refused with the service's words, or lost: said by the
+ * poller's event, never resent). */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <math.h>
@@ -23,9 +24,12 @@
 #include "state/model.h"
 #include "views/templates/pane_templates.h"
 #include "views/templates/tpl_picker.h"
+#include "views/volumes/pane_volumes.h"
+#include "views/volumes/vol_fields.h"
 #include "theme.h"
 #include "base/util.h"
 #include "view.h"
+#include "widgets/modal_call.h"
 
 /* ---- pure: fields ------------------------------------------------------------------ */
 
@@ -54,6 +58,7 @@ void create_form_build(struct form *fm, const struct offer *o, const struct offe
 	create_fields_add_onstart(fm, p ? p->onstart : "", true);
 	form_add_text(fm, "args", "Args (entrypoint/args)",
 		      p && p->launch == LAUNCH_ARGS ? p->args_str : "", CREATE_ARGS_MAX, false);
+	vol_fields_add(fm);
 	form_add_toggle(fm, "stopped", "Start stopped", false);
 	if (o->is_bid) {
 		char bid[32] = "";
@@ -118,6 +123,7 @@ static const char *field_name(enum create_field f)
 	case CF_ARGS: return "args";
 	case CF_PRICE: return "price";
 	case CF_LOGIN: return "login";
+	case CF_VOLUME: return VOL_FIELDS_ERR_FIELD;
 	case CF__COUNT: break;
 	}
 	return "image";
@@ -157,6 +163,7 @@ bool create_form_read(struct form *fm, const struct offer *o, const struct creat
 	double p = 0;
 	f.price = o->is_bid && form_number(fm, "price", &p) ? p : 0;
 	f.image_login = form_value(fm, "login");
+	vol_fields_read(fm, &f.vol);
 	struct create_limits lim = { o->is_bid, o->min_bid, o->disk_space };
 	struct create_errors errs;
 	if (api_create_form_to_req(&f, &lim, o->id, r, &errs))
@@ -291,7 +298,7 @@ struct create_ui {
 	struct create_tpl tpl;     /* what the picked template supplies */
 	struct tpl_picker pick;    /* the template picker (tpl_picker.c) */
 	struct create_req *req;    /* the create as confirmed (heap: it is large) */
-	int job;                   /* the create job awaited, 0: none */
+	struct modal_call mc;      /* the create job awaited (its result by id) */
 	uint64_t opened;           /* create_form_print as it opened: Esc asks when it differs */
 	char price[40];            /* the bid as last judged against min_bid */
 	struct create_draft draft; /* the last form discarded (memory only), for the next c */
@@ -319,7 +326,7 @@ static void close_ui(struct create_ui *c)
 	free(c->o.gpu_name);
 	memset(&c->o, 0, sizeof c->o);
 	c->mode = CU_CLOSED;
-	c->job = 0;
+	c->mc.id = 0; /* a result still due is dropped by whoever closes a waiting form */
 	c->replace_id = 0;
 }
 
@@ -367,6 +374,7 @@ void create_form_ui_open(struct app *a, struct create_ui *c, const struct offer 
 	c->o.geolocation = c->o.verification = c->o.driver_version = c->o.cpu_name = NULL;
 	c->replace_id = replace_id;
 	create_form_build(&c->fm, &c->o, p);
+	pane_volumes_preset_apply(a, o->machine_id, &c->fm);
 	c->mode = CU_FORM;
 	if (c->draft.have && !p) { /* the last draft first: use it? */
 		char text[300];
@@ -415,6 +423,7 @@ static void confirm(struct app *a, struct create_ui *c)
 	char text[512];
 	int l = form_choice(&c->fm, "launch");
 	bool ssh = l >= 0 && l < LAUNCH__COUNT && offers_launch_uses_ssh((enum create_launch)l);
+	c->req->vol.month = pane_volumes_month_of(a, &c->req->vol);
 	offers_confirm_text(&c->o, c->req, ssh && no_ssh_key(a), text, sizeof text);
 	size_t len = strlen(text); /* the keys, as dialog_key takes them */
 	snprintf(text + len, sizeof text - len, " Tab, Enter: rent. Enter on Cancel, Esc or q: back "
@@ -429,6 +438,7 @@ static void send_create(struct app *a, struct create_ui *c)
 	struct job_req *req = xcalloc(1, sizeof *req);
 	req->kind = JOB_CREATE;
 	req->create = *c->req;
+	req->reply = true; /* its end comes back by its id (create_form_ui_snapshot) */
 	int id = app_submit(a, req);
 	explicit_bzero(req, sizeof *req);
 	free(req);
@@ -438,8 +448,7 @@ static void send_create(struct app *a, struct create_ui *c)
 		rejudge_bid(c);
 		return;
 	}
-	c->job = id;
-	c->fm.waiting = true;
+	modal_call_wait(&c->mc, id, &c->fm, NULL);
 	app_toast(a, ROLE_PENDING, 0, "create: sent for offer %ld", c->o.id);
 }
 
@@ -530,6 +539,7 @@ bool create_form_ui_key(struct app *a, struct create_ui *c, int key)
 			app_toast(a, ROLE_PENDING, 0,
 				  "the create of offer %ld is under way: its outcome shows in the "
 				  "events (2)", c->o.id);
+			modal_call_drop(&c->mc, a->m);
 			close_ui(c);
 		}
 		return true;
@@ -597,42 +607,39 @@ bool create_form_ui_draw(struct app *a, struct create_ui *c)
 	return false;
 }
 
-void create_form_ui_snapshot(struct app *a, struct create_ui *c)
+/* The create's result r: created (the instance's id, 1 when the answer
+ * named none), refused (the form again, with the service's words; 0) or
+ * lost (the form closes: nothing is resent by a second C-s; 0). */
+static long take_create(struct app *a, struct create_ui *c, const struct call_result *r)
 {
-	if (tpl_picker_snapshot(a, &c->pick))
-		a->dirty |= DIRTY_ALL;
-}
-
-long create_form_ui_event(struct app *a, struct create_ui *c, const struct event *e)
-{
-	if (!c->job || e->job_id != c->job || !(e->flags & EVF_JOB_DONE))
-		return 0;
-	c->job = 0;
-	if (e->flags & EVF_UNKNOWN) {
-		/* never sent again: the poller's event says so; the form closes so
-		 * that nothing is resent by a second C-s on the same form */
-		close_ui(c);
-		a->dirty |= DIRTY_ALL;
-		return 0;
-	}
-	if (e->flags & EVF_NEEDS_TFA) { /* the app's 2FA prompt sends it again after */
+	a->dirty |= DIRTY_ALL;
+	if (r->outcome == CALL_UNKNOWN) { /* never sent again: the poller's event says so */
 		close_ui(c);
 		return 0;
 	}
-	if (e->level == EV_ERROR || e->level == EV_WARN) {
-		c->fm.waiting = false;
-		form_set_answer(&c->fm, NULL, e->text);
+	if (r->outcome != CALL_OK) { /* refused, or its 2FA prompt cancelled */
+		modal_call_refused(&c->fm, NULL, r->err.msg);
 		rejudge_bid(c);
-		a->dirty |= DIRTY_ALL;
 		return 0;
 	}
-	long id = e->instance_id;
+	long id = r->value ? *(const long *)r->value : 0;
 	close_ui(c);
 	create_form_draft_clear(&c->draft); /* rented: the draft has served */
 	if (id > 0)
 		view_open(a, "instances", id);
 	/* a replacement: the offers view offers the old one's destroy once
 	 * this one runs (pane_offers.c) */
-	a->dirty |= DIRTY_ALL;
 	return id > 0 ? id : 1;
+}
+
+long create_form_ui_snapshot(struct app *a, struct create_ui *c)
+{
+	if (tpl_picker_snapshot(a, &c->pick))
+		a->dirty |= DIRTY_ALL;
+	struct call_result r;
+	if (!modal_call_take(&c->mc, a->m, &r))
+		return 0;
+	long id = take_create(a, c, &r);
+	model_call_result_free(&r);
+	return id;
 }

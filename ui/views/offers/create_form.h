@@ -106,10 +106,11 @@ bool create_form_ui_is_open(const struct create_ui *c);
 bool create_form_ui_key(struct app *a, struct create_ui *c, int key);
 /* Draw over the screen; true when the cursor is wanted. */
 bool create_form_ui_draw(struct app *a, struct create_ui *c);
-/* A new snapshot: take the template list's answers. */
-void create_form_ui_snapshot(struct app *a, struct create_ui *c);
-/* Every event: the create job's outcome; returns the new instance's id
- * when e is this form's create succeeding (0 otherwise). */
-long create_form_ui_event(struct app *a, struct create_ui *c, const struct event *e);
+/* A new snapshot: take the template list's answers and the create job's
+ * result (by its id: another's is left alone); returns the new instance's
+ * id when this form's create succeeded (1 when the answer named none; 0
+ * otherwise).  Refused, or its 2FA prompt cancelled, the form is given back
+ * with the reason; lost, it closes. */
+long create_form_ui_snapshot(struct app *a, struct create_ui *c);
 
 #endif

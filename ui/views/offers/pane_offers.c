@@ -79,7 +79,6 @@ struct off_view {
 	char defaults[160];       /* "defaults: verified, rentable, ..." */
 	bool detail;              /* the detail of the selected offer is shown */
 	int dtop;                 /* first line of the detail drawn */
-	int rows;                 /* table rows drawn */
 	struct create_ui *cu;     /* the create form (c) */
 	long replace_id;          /* O: the instance being replaced, 0: none */
 	char replace_why[240];
@@ -341,16 +340,20 @@ void pane_offers_cells(struct table_row *row, const struct offer *o, double disk
 	}
 }
 
-static void all_cells(struct off_view *v);
+/* Row i's cells, made when it is first drawn or filtered (table.cells). */
+static void off_cells(void *ctx, struct table_row *row, size_t i)
+{
+	const struct off_view *v = ctx;
+	if (i < v->n)
+		pane_offers_cells(row, &v->offers[i], v->fill_disk);
+}
 
+/* The rows of the answer (the `/` filter makes the cells it reads:
+ * off_cells). */
 static void fill(struct off_view *v)
 {
 	v->fill_disk = priced_disk(&v->qc);
 	pane_offers_fill(&v->t, v->offers, v->n, v->fill_disk);
-	if (v->t.filter[0]) { /* the `/` filter reads the cells */
-		all_cells(v);
-		table_apply(&v->t);
-	}
 }
 
 /* ---- searching ---------------------------------------------------------------- */
@@ -609,10 +612,10 @@ void pane_offers_replace(struct app *a, long id, bool fix_image)
 	view_show(a, i, id);
 }
 
-static void off_event(struct app *a, void *st, const struct event *e)
+/* The create form's create went through (id: the new instance, 1: not
+ * named): a replacement's destroy of the old one is offered once it runs. */
+static void created(struct app *a, struct off_view *v, long id)
 {
-	struct off_view *v = st;
-	long id = create_form_ui_event(a, v->cu, e);
 	if (id && v->replace_id) {
 		if (id > 1) { /* the old one's destroy is offered once this one runs */
 			v->await_old = v->replace_id;
@@ -684,7 +687,7 @@ static void off_snapshot(struct app *a, void *st, bool rows)
 	(void)rows;
 	struct off_view *v = st;
 	struct call_result r;
-	create_form_ui_snapshot(a, v->cu);
+	created(a, v, create_form_ui_snapshot(a, v->cu));
 	take_prefill(a, v);
 	replace_watch(a, v);
 	if (!v->req || !model_take_result(a->m, v->req, &r))
@@ -784,9 +787,8 @@ static double lowest_min_bid(const struct off_view *v)
 static const struct offer *selected_offer(const struct off_view *v)
 {
 	const struct table *t = &v->t;
-	if (!table_selected(t) || t->view[t->sel] >= v->n)
-		return NULL;
-	return &v->offers[t->view[t->sel]]; /* row i is offers[i] */
+	size_t i = table_index(t, list_selected(&t->nav));
+	return i < v->n ? &v->offers[i] : NULL; /* row i is offers[i] */
 }
 
 /* The header: type (and min bid), sort, defaults, disk priced; then the
@@ -820,9 +822,9 @@ static void draw_header(struct app *a, struct off_view *v, const struct rect *r)
 	draw_fill(r->y, r->x, r->w, theme_attr(ROLE_TITLE));
 	draw_text(r->y, r->x, r->w, l1, theme_attr(ROLE_TITLE));
 	char l2[900], filt[200] = "";
-	if (v->t.filter[0])
-		snprintf(filt, sizeof filt, " | filter: %s (%zu of %zu shown)", v->t.filter, v->t.nview,
-			 v->t.nrows);
+	if (table_filter(&v->t)[0])
+		snprintf(filt, sizeof filt, " | filter: %s (%zu of %zu shown)", table_filter(&v->t),
+			 table_count(&v->t), v->t.nrows);
 	snprintf(l2, sizeof l2, " query: %s%s", v->line[0] ? v->line : "(none: every offer)", filt);
 	draw_fill(r->y + 1, r->x, r->w, theme_attr(ROLE_NORMAL));
 	/* the status (searching, the answer, the pacer's wait, an error) is
@@ -914,6 +916,47 @@ static void draw_detail(struct app *a, struct off_view *v, const struct rect *r)
 	}
 }
 
+/* What each line of the table needs (list_draw's dctx). */
+struct off_lines {
+	struct off_view *v;
+	const struct rect *body;
+	const int *w;
+	unsigned shown;
+};
+
+/* Line y: row r of the table's list (LIST_NONE: below the last). */
+static void off_line(void *dctx, size_t r, bool sel, int y)
+{
+	const struct off_lines *d = dctx;
+	struct off_view *v = d->v;
+	const struct rect *body = d->body;
+	size_t i = table_index(&v->t, r);
+	if (i == LIST_NONE) {
+		draw_fill(y, body->x, body->w, theme_attr(ROLE_NORMAL));
+		if (y == body->y + 1 && !table_count(&v->t))
+			draw_text(y, body->x + 1, body->w - 1,
+				  v->req ? "searching..."
+				  : v->searched && v->replace_id && v->relax[0] ? v->relax
+				  : v->n && table_filter(&v->t)[0]
+					  ? "no offer matches the filter (Esc clears)"
+				  : v->searched ? "no offer matches the query"
+						: "no search yet: s types a query, r searches",
+				  theme_attr(ROLE_DIM));
+		return;
+	}
+	struct table_row *row = &v->t.rows[i];
+	off_cells(v, row, i);
+	unsigned long base = theme_attr(sel ? ROLE_SELECTION : (enum role)row->role);
+	draw_fill(y, body->x, body->w, base);
+	int x = body->x;
+	for (int c = 0; c < OC__COUNT; c++) {
+		if (!(d->shown & (1u << c)))
+			continue;
+		draw_cell(y, x, d->w[c], row->cells[c], cols[c].right, base);
+		x += d->w[c] + 1;
+	}
+}
+
 static void off_draw(struct app *a, void *st, const struct rect *r)
 {
 	struct off_view *v = st;
@@ -939,37 +982,8 @@ static void off_draw(struct app *a, void *st, const struct rect *r)
 		draw_cell(body.y, x, w[c], cols[c].title, cols[c].right, ch);
 		x += w[c] + 1;
 	}
-	int h = body.h - 1;
-	v->rows = h;
-	table_scroll(t, h);
-	for (int i = 0; i < h; i++) {
-		int y = body.y + 1 + i;
-		size_t k = t->top + (size_t)i;
-		if (k >= t->nview) {
-			draw_fill(y, body.x, body.w, theme_attr(ROLE_NORMAL));
-			if (k == 0 && i == 0)
-				draw_text(y, body.x + 1, body.w - 1,
-					  v->req ? "searching..."
-					  : v->searched && v->replace_id && v->relax[0] ? v->relax
-					  : v->n && v->t.filter[0] ? "no offer matches the filter (Esc clears)"
-					  : v->searched ? "no offer matches the query"
-							: "no search yet: s types a query, r searches",
-					  theme_attr(ROLE_DIM));
-			continue;
-		}
-		struct table_row *row = &t->rows[t->view[k]];
-		pane_offers_cells(row, &v->offers[t->view[k]], v->fill_disk);
-		bool sel = k == t->sel;
-		unsigned long base = theme_attr(sel ? ROLE_SELECTION : (enum role)row->role);
-		draw_fill(y, body.x, body.w, base);
-		x = body.x;
-		for (int c = 0; c < OC__COUNT; c++) {
-			if (!(shown & (1u << c)))
-				continue;
-			draw_cell(y, x, w[c], row->cells[c], cols[c].right, base);
-			x += w[c] + 1;
-		}
-	}
+	struct off_lines d = { v, &body, w, shown };
+	list_draw(table_list(t), body.y + 1, body.h - 1, off_line, &d);
 }
 
 /* ---- keys ------------------------------------------------------------------------ */
@@ -1185,45 +1199,29 @@ struct off_intent pane_offers_intent(enum action act, const struct off_keyctx *k
 			break; /* they act on the table under the detail */
 		}
 	}
-	long page = k->rows > 1 ? k->rows - 1 : 1, to = (long)k->sel;
 	switch (act) {
-	case ACT_UP: to -= 1; break;
-	case ACT_DOWN: to += 1; break;
-	case ACT_PAGE_UP: to -= page; break;
-	case ACT_PAGE_DOWN: to += page; break;
-	case ACT_TOP: to = 0; break;
-	case ACT_BOTTOM: to = (long)k->nview - 1; break;
 	case ACT_SORT_PREV: in.op = OFF_SORT; in.delta = -1; return in;
 	case ACT_SORT_NEXT: in.op = OFF_SORT; in.delta = 1; return in;
 	case ACT_SORT_INVERT: in.op = OFF_INVERT; return in;
 	case ACT_BACK: in.op = k->replacing ? OFF_STOP_REPLACE : OFF_PASS; return in;
 	case ACT_REFRESH: in.op = OFF_REFRESH; return in;
+	case ACT_UP: case ACT_DOWN: case ACT_PAGE_UP: case ACT_PAGE_DOWN: case ACT_TOP:
+	case ACT_BOTTOM: /* the table's list moves (view_ops.list) */
 	case ACT_NONE: case ACT_HELP: case ACT_COMMAND: case ACT_FILTER: case ACT_PAUSE:
 	case ACT_QUIT: case ACT_QUIT_NOW: case ACT_SUSPEND: case ACT_REDRAW: case ACT_NEXT_VIEW:
 		return in;
 	}
-	/* a move, kept within the rows: none at all redraws nothing */
-	if (to >= (long)k->nview)
-		to = (long)k->nview - 1;
-	if (to < 0)
-		to = 0;
-	in.delta = to - (long)k->sel;
-	in.op = k->nview && in.delta ? OFF_MOVE : OFF_NOTHING;
 	return in;
 }
 
 static bool off_action(struct app *a, void *st, enum action act)
 {
 	struct off_view *v = st;
-	struct table *t = &v->t;
-	struct off_keyctx k = { v->detail, v->dtop, v->rows, t->sel, t->nview, v->replace_id != 0 };
+	struct off_keyctx k = { v->detail, v->dtop, v->replace_id != 0 };
 	struct off_intent in = pane_offers_intent(act, &k);
 	switch (in.op) {
 	case OFF_PASS: return false;
 	case OFF_NOTHING: return true;
-	case OFF_MOVE:
-		table_move(t, in.delta);
-		break;
 	case OFF_SORT: resort(a, v, (int)in.delta, false); break;
 	case OFF_INVERT: resort(a, v, 0, true); break;
 	case OFF_REFRESH: {
@@ -1257,24 +1255,13 @@ static bool off_action(struct app *a, void *st, enum action act)
 	return true;
 }
 
-/* Every row's cells (made as rows are drawn otherwise): the filter reads them. */
-static void all_cells(struct off_view *v)
+/* The list the moves, `/` (the rows shown, narrowed as it is typed:
+ * nothing is sent) and Esc act on: the table's. */
+static struct list *off_list(struct app *a, void *st)
 {
-	for (size_t i = 0; i < v->t.nrows && i < v->n; i++)
-		pane_offers_cells(&v->t.rows[i], &v->offers[i], v->fill_disk);
-}
-
-/* `/`: the rows shown, narrowed as it is typed (nothing is sent). */
-static const char *off_filter(struct app *a, void *st, const char *text)
-{
+	(void)a;
 	struct off_view *v = st;
-	if (!text)
-		return v->t.filter;
-	if (text[0])
-		all_cells(v);
-	table_set_filter(&v->t, text);
-	a->dirty |= DIRTY_BODY | DIRTY_HINTS;
-	return v->t.filter;
+	return table_list(&v->t);
 }
 
 /* `:offers QUERY`: run it. */
@@ -1307,6 +1294,8 @@ static void *off_init(struct app *a)
 	query_cmd_parse("", &v->qc, &qe);
 	pane_offers_line(&v->qc, v->line, sizeof v->line);
 	table_init(&v->t, cols, OC__COUNT, -1); /* the service's order */
+	v->t.cells = off_cells;
+	v->t.cells_ctx = v;
 	offers_pace_init(&v->pace, util_mono());
 	v->cu = create_form_ui_new();
 	return v;
@@ -1341,7 +1330,6 @@ const struct view_ops view_offers = {
 	.fini = off_fini,
 	.enter = off_enter,
 	.on_snapshot = off_snapshot,
-	.on_event = off_event,
 	.modal_key = off_modal_key,
 	.modal_draw = off_modal_draw,
 	.next_wake = off_next_wake,
@@ -1349,7 +1337,7 @@ const struct view_ops view_offers = {
 	.draw = off_draw,
 	.action = off_action,
 	.selected_row = off_selected,
-	.filter = off_filter,
+	.list = off_list,
 	.command = off_command,
 	.tab_text = off_tab_text,
 };

@@ -39,9 +39,9 @@ void pane_offers_cells(struct table_row *row, const struct offer *o, double disk
 /* What a built-in action does in the offers view, decided without touching
  * it (pure): the key handler applies it. */
 enum off_op {
-	OFF_PASS,          /* not the view's: the app's own */
+	OFF_PASS,          /* not the view's: the app's own (the moves: the
+			    * table's list, view_ops.list) */
 	OFF_NOTHING,       /* the view's, but nothing changes (nothing redrawn) */
-	OFF_MOVE,          /* the selection by delta rows (already kept within them) */
 	OFF_SORT,          /* a new search, the sort key delta steps on (< >) */
 	OFF_INVERT,        /* a new search, the sort inverted (i) */
 	OFF_REFRESH,       /* the search again (r) */
@@ -57,8 +57,6 @@ struct off_intent {
 struct off_keyctx {
 	bool detail;       /* the selected offer's detail is shown */
 	int dtop;          /* its first line drawn */
-	int rows;          /* table rows drawn (a page is one less) */
-	size_t sel, nview; /* the selection, the rows */
 	bool replacing;    /* an instance is being replaced (O) */
 };
 

@@ -1,0 +1,105 @@
+/* workers.c: the serverless workers' figures (workers.h). */
+#include "workers.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "world.h"
+
+static const struct {
+	const char *name;
+	double dph;       /* $/hour, GPU */
+	double dlperf;
+} wgpus[] = {
+	{ "RTX 4090", 0.40, 68.0 }, { "RTX 3090", 0.22, 38.0 }, { "A100 SXM4", 1.10, 110.0 }, { "L40S", 0.75, 90.0 },
+};
+#define NWGPUS (sizeof wgpus / sizeof *wgpus)
+#define WORKER_DISK_GB 40.0
+#define WORKER_STORAGE_PER_GB_MONTH 0.15
+
+long workers_count(const json_t *ep)
+{
+	const char *mode = jstr(ep, "sim_workers");
+	if (mode && !strcmp(mode, "none"))
+		return 0;
+	long n = (long)jnum(ep, "cold_workers", 1) + 2;
+	return n < 0 ? 0 : n;
+}
+
+long workers_id(long eid, long i)
+{
+	return eid * 100 + i;
+}
+
+const char *workers_gpu(long eid, long i)
+{
+	return wgpus[(size_t)(eid + i) % NWGPUS].name;
+}
+
+double workers_storage(long eid, long i)
+{
+	(void)eid;
+	(void)i;
+	return WORKER_STORAGE_PER_GB_MONTH * WORKER_DISK_GB / 720.0;
+}
+
+double workers_dph(long eid, long i)
+{
+	return wgpus[(size_t)(eid + i) % NWGPUS].dph + workers_storage(eid, i);
+}
+
+static bool ready(const char *s)
+{
+	return !strcmp(s, "RUNNING") || !strcmp(s, "IDLE");
+}
+
+void workers_fields(json_t *wk, long eid, long i, double now, double speed)
+{
+	const char *s = jstr(wk, "status") ? jstr(wk, "status") : "";
+	bool run = ready(s);
+	bool busy = !strcmp(s, "RUNNING");
+	double ph = now / 30.0 + (double)i;
+	size_t g = (size_t)(eid + i) % NWGPUS;
+	double perf = round_to(28 + 6 * cos(ph), 0.1);
+	/* the load now, and its average over the last few minutes (the mean of
+	 * the same wave over the 5 minutes behind: its integral) */
+	double load = busy ? round_to(50 + 40 * sin(ph), 0.1) : run ? round_to(5 + 4 * sin(ph), 0.1) : 0.0;
+	double w = 300.0 / 30.0, avg = 0;
+	if (busy)
+		avg = 50 + 40 * (cos(ph - w) - cos(ph)) / w;
+	else if (run)
+		avg = 5 + 4 * (cos(ph - w) - cos(ph)) / w;
+	double started = now - 3600.0 * (double)(i + 1) / (speed > 0 ? speed : 1);
+	double disk = 21.5 + (double)i + fmod(now / 3600.0, 10.0);
+	json_object_set_new(wk, "cur_load", json_real(load));
+	json_object_set_new(wk, "new_load", json_real(run ? round_to(load * 1.05, 0.1) : 0.0));
+	json_object_set_new(wk, "cur_load_rolling_avg", json_real(round_to(avg, 0.1)));
+	json_object_set_new(wk, "perf", json_real(perf));
+	json_object_set_new(wk, "cur_perf", json_real(run ? round_to(perf * 0.9, 0.1) : 0.0));
+	json_object_set_new(wk, "measured_perf", json_real(run ? round_to(perf * 0.95, 0.1) : 0.0));
+	json_object_set_new(wk, "dlperf", json_real(wgpus[g].dlperf));
+	json_object_set_new(wk, "reliability", json_real(round_to(0.999 - 0.01 * (double)((eid + i) % 4), 0.0001)));
+	json_object_set_new(wk, "reqs_working", json_integer(busy ? (long)(2 + 2 * sin(ph)) : 0));
+	json_object_set_new(wk, "disk_usage", json_real(round_to(disk, 0.01)));
+	json_object_set_new(wk, "disk_space", json_real(WORKER_DISK_GB));
+	json_object_set_new(wk, "started_at", json_real(started));
+	json_object_set_new(wk, "loaded_at", run ? json_real(started + 90.0) : json_real(0));
+	json_object_set_new(wk, "uptime_mins", run ? json_real(round_to((now - started) / 60.0, 0.01)) : json_null());
+	json_object_set_new(wk, "gpu_name", json_string(wgpus[g].name));
+	json_object_set_new(wk, "num_gpus", json_integer(1));
+	json_object_set_new(wk, "dph_total", json_real(round_to(workers_dph(eid, i), 0.0001)));
+	json_object_set_new(wk, "instance_id", json_integer(workers_id(eid, i)));
+	/* the docs' url and created_at (get_endpoint_workers.yaml) */
+	char url[64], ts[32];
+	snprintf(url, sizeof url, "http://10.%ld.%ld.%ld:8000", (eid / 256) % 256, eid % 256, 10 + i % 200);
+	time_t ct = (time_t)started;
+	strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", gmtime(&ct));
+	json_object_set_new(wk, "url", json_string(url));
+	json_object_set_new(wk, "created_at", json_string(ts));
+	if (!strcmp(s, "ERROR"))
+		json_object_set_new(wk, "status_msg",
+				    json_string("Error: model server exited with code 137 (out of memory) while "
+						"loading weights"));
+}
