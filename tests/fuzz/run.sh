@@ -26,7 +26,7 @@ if ! command -v "$CLANG" >/dev/null 2>&1; then
     exit 0
 fi
 FIX=tests/unit/fixtures
-CORE="src/base/util.c src/base/xmalloc.c src/base/fmt.c src/state/model.c src/state/instance.c src/state/intern.c src/json/json_map.c src/json/json_stream.c src/json/json_text.c src/net/apierr.c src/net/retry.c src/rules/query.c src/state/logtail.c src/rules/sshkey.c src/rules/secrets.c src/state/money.c"
+CORE="src/base/util.c src/base/xmalloc.c src/base/fmt.c src/state/model.c src/state/instance.c src/state/intern.c src/json/json_map.c src/json/json_list.c src/json/json_stream.c src/json/json_text.c src/net/apierr.c src/net/retry.c src/rules/query.c src/state/logtail.c src/rules/sshkey.c src/rules/secrets.c src/state/money.c"
 CFLAGS="-std=c11 -g -O1 -D_GNU_SOURCE -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 LIBS="$(pkg-config --cflags --libs jansson yajl libcrypto) -lm -pthread"
 failed=0
