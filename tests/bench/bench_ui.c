@@ -607,7 +607,7 @@ static int bench_offers(const char *name, int count)
  * being merged): until its text is on the screen */
 static int bench_merge(const char *name, int count)
 {
-	static const char mark[] = "show this help";
+	static const char mark[] = "Help  (Esc or q closes"; /* the help's title: it opens at the view's own section */
 	double *lat = calloc((size_t)count, sizeof *lat);
 	if (!lat)
 		return -1;
