@@ -632,3 +632,12 @@ bool offers_answer_xfer(const struct http_xfer *x, struct offer **v, size_t *n,
 	e->http_status = (int)http_xfer_status(x);
 	return ok;
 }
+
+enum offers_fix_answer offers_fix_answer(int focus, bool has_template)
+{
+	if (focus == 2)
+		return OFIX_RECYCLE;
+	if (focus == 1)
+		return has_template ? OFIX_TEMPLATE : OFIX_SAME_IMAGE;
+	return OFIX_FIX_IMAGE;
+}

@@ -74,6 +74,11 @@ bool offers_similar(const struct instance *x, struct offers_similar *out);
  * failure); OFAIL_NONE when x is not in a failure state.  Pure. */
 enum offers_failure { OFAIL_NONE, OFAIL_IMAGE, OFAIL_MACHINE };
 enum offers_failure offers_read_failure(const struct instance *x);
+/* O on an image failure asks three answers: fix the image (0), its
+ * template when it has one, else the same image anyway (1), or recycle it
+ * on its machine (2).  What the answer at focus means.  Pure. */
+enum offers_fix_answer { OFIX_FIX_IMAGE, OFIX_SAME_IMAGE, OFIX_TEMPLATE, OFIX_RECYCLE };
+enum offers_fix_answer offers_fix_answer(int focus, bool has_template);
 
 /* An empty search for offers like an instance: which filter of s to relax
  * first, as a sentence ("relax reliability>=0.982 (the old machine's), then

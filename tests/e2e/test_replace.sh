@@ -29,6 +29,30 @@ t_replace_pull() {
     keys Escape
     wait_gone "REPLACE $old" 10 || return 1
     keys 1; sleep 0.3; keys Escape; sleep 0.3
+    # recycle is the third answer (issue 23): its confirmation starts on
+    # Cancel (nothing sent), then Recycle sends exactly one PUT
+    rpath=/api/v0/instances/recycle/$old/
+    keys / ; type_text "$old"; keys Enter
+    wait_for "$old" 10 || return 1
+    keys O
+    wait_for "Replace: its image failed" 10 || return 1
+    wait_for_flat "Or Recycle: the container anew on its machine, the rental kept." 5 || return 1
+    on_screen "[ Recycle ]" || { fail "no Recycle answer"; return 1; }
+    keys R
+    wait_for "Recycle instance $old" 10 || return 1
+    keys Enter                       # Cancel
+    wait_gone "Recycle instance" 10 || return 1
+    sleep 0.5
+    [ "$(sent PUT "$rpath")" = 0 ] || { fail "recycle sent after Cancel"; return 1; }
+    keys O
+    wait_for "Replace: its image failed" 10 || return 1
+    keys R
+    wait_for "Recycle instance $old" 10 || return 1
+    keys Tab Enter
+    wait_for "recycle of instance $old accepted" 15 || return 1
+    sleep 1
+    [ "$(sent PUT "$rpath")" = 1 ] || { fail "recycle sent $(sent PUT "$rpath") times"; return 1; }
+    keys 1; sleep 0.3; keys Escape; sleep 0.3
     crashed=$(sim_state "[x['id'] for x in insts if x.get('actual_status') == 'exited' and x.get('intended_status') == 'running' and x.get('gpu_name') == 'Tesla V100'][0]")
     keys / ; type_text "$crashed"; keys Enter
     wait_for "$crashed" 10 || return 1
@@ -132,7 +156,7 @@ t_templates_view() {
     keys q
 }
 
-tap "O on an image that failed to pull: fixing it offered; an empty search says what to relax" t_replace_pull
+tap "O on an image that failed to pull: fixing it or recycling it offered (recycle sent once after its confirmation); an empty search says what to relax" t_replace_pull
 tap "O, c, create, destroy the failed one" t_replace
 tap "template picker fills the form" t_template_picker
 tap ":templates lists, searches, shows a template" t_templates_view

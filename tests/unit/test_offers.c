@@ -519,6 +519,14 @@ static void test_replace_reads_failure(void **state)
 	x.status_msg = (char *)"pull access denied";
 	assert_int_equal(offers_read_failure(&x), OFAIL_NONE);
 
+	/* the question's answers: fix, template or same image, recycle (issue 23) */
+	assert_int_equal(offers_fix_answer(0, true), OFIX_FIX_IMAGE);
+	assert_int_equal(offers_fix_answer(0, false), OFIX_FIX_IMAGE);
+	assert_int_equal(offers_fix_answer(1, true), OFIX_TEMPLATE);
+	assert_int_equal(offers_fix_answer(1, false), OFIX_SAME_IMAGE);
+	assert_int_equal(offers_fix_answer(2, true), OFIX_RECYCLE);
+	assert_int_equal(offers_fix_answer(2, false), OFIX_RECYCLE);
+
 	struct offers_similar sim;
 	char out[700];
 	x = mk_inst(IS_CREATED);

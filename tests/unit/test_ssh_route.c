@@ -138,6 +138,28 @@ static void test_choice_dialog(void **state)
 	assert_int_equal(dialog_key(&d, 'z'), DLG_CONTINUE);
 	assert_int_equal(dialog_key(&d, 27), DLG_CANCEL);
 	assert_int_equal(dialog_key(&d, 'q'), DLG_CANCEL);
+	/* three answers (O's on a failed image pull): Tab cycles over the three,
+	 * Right stops at the last, the third's letter takes it */
+	dialog_choice3(&d, 7, 9108111, "replace", "fix?", "Fix the image", "Template", "Recycle");
+	assert_int_equal(d.nchoice, 3);
+	assert_int_equal(dialog_key(&d, '\t'), DLG_CONTINUE);
+	assert_int_equal(dialog_key(&d, '\t'), DLG_CONTINUE);
+	assert_int_equal(d.focus, 2);
+	assert_int_equal(dialog_key(&d, '\t'), DLG_CONTINUE);
+	assert_int_equal(d.focus, 0);
+	assert_int_equal(dialog_key(&d, KM_FN(KEY_BTAB)), DLG_CONTINUE);
+	assert_int_equal(d.focus, 2);
+	assert_int_equal(dialog_key(&d, KM_FN(KEY_RIGHT)), DLG_CONTINUE);
+	assert_int_equal(d.focus, 2);
+	assert_int_equal(dialog_key(&d, KM_FN(KEY_LEFT)), DLG_CONTINUE);
+	assert_int_equal(d.focus, 1);
+	assert_int_equal(dialog_key(&d, 'r'), DLG_SUBMIT);
+	assert_int_equal(d.focus, 2);
+	/* a two-answer choice never reaches a third */
+	dialog_choice(&d, 7, 9108111, "ssh", "direct or proxy?", "Direct", "Proxy");
+	assert_int_equal(dialog_key(&d, '\t'), DLG_CONTINUE);
+	assert_int_equal(dialog_key(&d, '\t'), DLG_CONTINUE);
+	assert_int_equal(d.focus, 0);
 }
 
 int main(void)

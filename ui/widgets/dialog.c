@@ -40,7 +40,16 @@ void dialog_choice(struct dialog *d, int purpose, long id, const char *title, co
 	d->kind = DLG_CHOICE;
 	util_strlcpy(d->choice[0], first, sizeof d->choice[0]);
 	util_strlcpy(d->choice[1], second, sizeof d->choice[1]);
+	d->nchoice = 2;
 	d->focus = 0;
+}
+
+void dialog_choice3(struct dialog *d, int purpose, long id, const char *title, const char *text,
+		    const char *first, const char *second, const char *third)
+{
+	dialog_choice(d, purpose, id, title, text, first, second);
+	util_strlcpy(d->choice[2], third, sizeof d->choice[2]);
+	d->nchoice = 3;
 }
 
 void dialog_input(struct dialog *d, int purpose, long id, const char *title, const char *prompt,
@@ -89,7 +98,7 @@ enum dlg_result dialog_key(struct dialog *d, int key)
 	if (d->lost.on)
 		return DLG_CONTINUE; /* nothing is sent again from it */
 	if (d->kind == DLG_CHOICE && key > 0 && key < 128 && !d->waiting) {
-		for (int i = 0; i < 2; i++) /* an answer's first letter takes it */
+		for (int i = 0; i < d->nchoice; i++) /* an answer's first letter takes it */
 			if (tolower(key) == tolower((unsigned char)d->choice[i][0])) {
 				d->focus = i;
 				return DLG_SUBMIT;
@@ -99,12 +108,20 @@ enum dlg_result dialog_key(struct dialog *d, int key)
 		return DLG_CONTINUE; /* only Esc while the result is awaited */
 	switch (key) {
 	case '\t': case KM_FN(KEY_BTAB):
-		d->focus = !d->focus;
+		if (d->kind == DLG_CHOICE)
+			d->focus = (d->focus + (key == '\t' ? 1 : d->nchoice - 1)) % d->nchoice;
+		else
+			d->focus = !d->focus;
 		return DLG_CONTINUE;
 	case '\n':
 		return d->focus || d->kind == DLG_CHOICE ? DLG_SUBMIT : DLG_CANCEL;
 	case KM_FN(KEY_LEFT): case KM_FN(KEY_RIGHT):
-		if (d->kind == DLG_CONFIRM || d->kind == DLG_CHOICE) {
+		if (d->kind == DLG_CHOICE) {
+			int f = d->focus + (key == KM_FN(KEY_RIGHT) ? 1 : -1);
+			d->focus = f < 0 ? 0 : f >= d->nchoice ? d->nchoice - 1 : f;
+			return DLG_CONTINUE;
+		}
+		if (d->kind == DLG_CONFIRM) {
 			d->focus = key == KM_FN(KEY_RIGHT);
 			return DLG_CONTINUE;
 		}
@@ -348,17 +365,23 @@ void dialog_draw(const struct dialog *d, const struct layout *l)
 				     : "checking with the service...",
 			  theme_attr(ROLE_PENDING));
 	}
-	/* buttons, right-aligned: [ Cancel ]  [ OK ], or the two answers */
-	char b0[40], b1[40];
-	snprintf(b0, sizeof b0, "[ %s ]", d->kind == DLG_CHOICE ? d->choice[0] : "Cancel");
-	snprintf(b1, sizeof b1, "[ %s ]", d->kind == DLG_CHOICE ? d->choice[1] : d->ok_label);
-	int w0 = util_strwidth(b0), w1 = util_strwidth(b1);
-	int bx = r.x + r.w - 2 - w1 - 2 - w0;
+	/* buttons, right-aligned: [ Cancel ]  [ OK ], or the answers */
+	char b[3][40];
+	int nb = d->kind == DLG_CHOICE ? d->nchoice : 2, bw[3], total = 0;
+	for (int i = 0; i < nb; i++) {
+		snprintf(b[i], sizeof b[i], "[ %s ]",
+			 d->kind == DLG_CHOICE ? d->choice[i] : i == 0 ? "Cancel" : d->ok_label);
+		bw[i] = util_strwidth(b[i]);
+		total += bw[i] + (i ? 2 : 0);
+	}
+	int bx = r.x + r.w - 2 - total;
 	if (bx < r.x + 1)
 		bx = r.x + 1;
-	draw_text(bottom, bx, w0, b0, theme_attr(d->focus == 0 ? ROLE_BUTTON_FOCUS : ROLE_BUTTON));
-	draw_text(bottom, bx + w0 + 2, w1, b1,
-		  theme_attr(d->focus == 1 ? ROLE_BUTTON_FOCUS : ROLE_BUTTON));
+	for (int i = 0; i < nb; i++) {
+		draw_text(bottom, bx, bw[i], b[i],
+			  theme_attr(d->focus == i ? ROLE_BUTTON_FOCUS : ROLE_BUTTON));
+		bx += bw[i] + 2;
+	}
 	if (iy >= 0) {
 		draw_input(&d->tb, iy, r.x + 2, inner, theme_attr(ROLE_INPUT));
 		curs_set(1);

@@ -1,5 +1,5 @@
 /* dialog.h: modal dialogs: a confirmation that starts on Cancel, a choice
- * between two answers (Esc cancels), and a one-line input (text, or a number checked against a range by the caller)
+ * between two or three answers (Esc cancels), and a one-line input (text, or a number checked against a range by the caller)
  * that keeps what the user typed when the action fails.  A confirmed write
  * whose answer was lost locks its dialog (dialog_lost_*, the forms'
  * mechanism: form.h) until a re-read of the list says what happened.  Key
@@ -26,8 +26,9 @@ struct dialog {
 	char title[64];
 	char text[512];     /* the question, or the input's prompt */
 	char ok_label[24];  /* "Destroy", "OK", ... */
-	int focus;          /* 0: Cancel, 1: the OK button; DLG_CHOICE: the answer (0, 1) */
-	char choice[2][24]; /* DLG_CHOICE: the two answers ("Direct", "Proxy") */
+	int focus;          /* 0: Cancel, 1: the OK button; DLG_CHOICE: the answer (0 .. nchoice-1) */
+	char choice[3][24]; /* DLG_CHOICE: the answers ("Direct", "Proxy") */
+	int nchoice;        /* DLG_CHOICE: how many answers (2 or 3) */
 	struct textbuf tb;  /* DLG_INPUT */
 	char error[256];    /* shown under the input; kept until the next edit */
 	bool waiting;       /* submitted; the result is awaited (2FA) */
@@ -46,6 +47,9 @@ void dialog_confirm(struct dialog *d, int purpose, long id, const char *title, c
  * Tab/Left/Right move, Esc or q cancels. */
 void dialog_choice(struct dialog *d, int purpose, long id, const char *title, const char *text,
 		   const char *first, const char *second);
+/* As dialog_choice, with a third answer (focus 2). */
+void dialog_choice3(struct dialog *d, int purpose, long id, const char *title, const char *text,
+		    const char *first, const char *second, const char *third);
 void dialog_input(struct dialog *d, int purpose, long id, const char *title, const char *prompt,
 		  const char *initial, size_t max_chars);
 /* Give an open input its live note (computed now and after each edit). */

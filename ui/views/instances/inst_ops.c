@@ -122,7 +122,7 @@ static void confirm_recycle(struct app *a, const struct instance *x)
 }
 
 /* Recycle x after its precondition (said in a toast when it fails). */
-static void recycle_of(struct app *a, const struct instance *x)
+void inst_ops_recycle(struct app *a, const struct instance *x)
 {
 	char why[300];
 	if (inst_ops_why_not_recycle(x, why, sizeof why)) {
@@ -140,7 +140,7 @@ static void run_recycle(struct app *a, enum action act)
 		app_toast(a, ROLE_WARNING, 6, ":recycle needs an instance: :recycle ID");
 		return;
 	}
-	recycle_of(a, x);
+	inst_ops_recycle(a, x);
 }
 
 /* `:recycle ID` (no ID: the selected instance, as the key would). */
@@ -159,7 +159,7 @@ static void recycle_args(struct app *a, enum action act, const char *args)
 		app_toast(a, ROLE_ERROR, 8, ":recycle takes the id of a listed instance, not \"%.40s\"", args);
 		return;
 	}
-	recycle_of(a, x);
+	inst_ops_recycle(a, x);
 }
 
 static const struct action_def recycle_def = {

@@ -13,12 +13,16 @@
 #include "keymap.h"
 
 struct app;
+struct instance;
 
 /* Register the recycle action (`:recycle [ID]`; no key) and allow it in ctx. */
 void inst_ops_keys(struct keymap *km, int ctx);
 /* Why instance row (a struct instance) cannot be recycled (stopped,
  * unreachable, provisioning), into buf; NULL when it can.  Pure. */
 const char *inst_ops_why_not_recycle(const void *row, char *buf, size_t n);
+/* The recycle confirmation of x (starting on Cancel), or a toast saying
+ * why it cannot be recycled (O's answer on an image failure). */
+void inst_ops_recycle(struct app *a, const struct instance *x);
 /* The confirmation (starting on Cancel) of updating instance id to
  * template t (picked in the template picker: pane_tplupd.c), then its call. */
 struct template_rec;

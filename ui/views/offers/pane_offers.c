@@ -41,6 +41,7 @@
 #include "app.h"
 #include "views/offers/create_form.h"
 #include "views/instances/inst_dialogs.h"
+#include "views/instances/inst_ops.h"
 #include "draw.h"
 #include "poll/jobs.h"
 #include "json/json_map.h"
@@ -1126,15 +1127,16 @@ static void run_replace(struct app *a, enum action act)
 	bool tpl = x->template_hash_id[0] || x->template_id > 0;
 	char text[700];
 	snprintf(text, sizeof text,
-		 "Instance %ld could not pull its image %s: %.200s. The same image fails on any "
+		 "Instance %ld could not pull its image %s: %.140s. The same image fails on any "
 		 "machine. Fix the image: offers like it, then c opens the form to change the image "
-		 "or give its registry login.%s%s%s",
+		 "or give its registry login.%s%s%s Or Recycle: the container anew on its "
+		 "machine, the rental kept.",
 		 x->id, x->image[0] ? x->image : "(none)", x->status_msg,
 		 tpl ? " Or edit its template " : " Or rent the same image anyway.",
 		 tpl ? (x->template_name[0] ? x->template_name : x->template_hash_id) : "",
 		 tpl ? " (its image and registry login), then O again." : "");
-	dialog_choice(&a->dlg, 0, x->id, "Replace: its image failed", text, "Fix the image",
-		      tpl ? "Template" : "Same image anyway");
+	dialog_choice3(&a->dlg, 0, x->id, "Replace: its image failed", text, "Fix the image",
+		       tpl ? "Template" : "Same image anyway", "Recycle");
 	app_dialog_own(a, replace_answered, NULL);
 	a->dirty |= DIRTY_ALL;
 }
@@ -1147,9 +1149,17 @@ void pane_offers_replace_answer(struct app *a, long id, int focus)
 		return;
 	}
 	bool tpl = x->template_hash_id[0] || x->template_id > 0;
-	if (focus == 0 || !tpl) {
-		pane_offers_replace(a, id, focus == 0);
+	enum offers_fix_answer ans = offers_fix_answer(focus, tpl);
+	switch (ans) {
+	case OFIX_FIX_IMAGE:
+	case OFIX_SAME_IMAGE:
+		pane_offers_replace(a, id, ans == OFIX_FIX_IMAGE);
 		return;
+	case OFIX_RECYCLE:
+		inst_ops_recycle(a, x);
+		return;
+	case OFIX_TEMPLATE:
+		break;
 	}
 	view_open(a, "templates", 0);
 	app_toast(a, ROLE_NORMAL, 20,

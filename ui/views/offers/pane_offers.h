@@ -71,7 +71,8 @@ void pane_offers_replace_keys(struct keymap *km, int ctx);
 void pane_offers_replace(struct app *a, long id, bool fix_image);
 /* UI thread: the answer to O's question on an image that failed to pull
  * (its dialog's choice): focus 0 fixes the image in the form, 1 opens the
- * templates (an instance from a template) or rents the same image. */
+ * templates (an instance from a template) or rents the same image, 2 asks
+ * the recycle of the instance on its machine (offers_fix_answer). */
 void pane_offers_replace_answer(struct app *a, long id, int focus);
 
 #endif
