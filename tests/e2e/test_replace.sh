@@ -29,11 +29,27 @@ t_replace_pull() {
     keys Escape
     wait_gone "REPLACE $old" 10 || return 1
     keys 1; sleep 0.3; keys Escape; sleep 0.3
-    # recycle is the third answer (issue 23): its confirmation starts on
-    # Cancel (nothing sent), then Recycle sends exactly one PUT
+    crashed=$(sim_state "[x['id'] for x in insts if x.get('actual_status') == 'exited' and x.get('intended_status') == 'running' and x.get('gpu_name') == 'Tesla V100'][0]")
+    keys / ; type_text "$crashed"; keys Enter
+    wait_for "$crashed" 10 || return 1
+    keys O
+    wait_for "REPLACE $crashed (c rents" 10 || return 1
+    wait_for_re "no offer is like it: relax reliability>=0\\.[0-9]+ \\(the old machine's\\), then gpu_ram>=" 60 || return 1
+    keys Escape
+    wait_gone "REPLACE $crashed" 10 || return 1
+    keys 1; sleep 0.3; keys Escape; sleep 0.3
+}
+
+# Recycle is the third answer of O's question on a failed pull (issue 23):
+# its confirmation starts on Cancel (nothing sent), then one PUT.
+t_replace_recycle() {
+    wait_for "Instances" 30 || return 1
+    old=$(sim_state "[x['id'] for x in insts if x.get('actual_status') == 'running'][-1]")
+    sim_post /__sim/instance "{\"id\":$old,\"actual_status\":\"created\",\"status_msg\":\"Error response from daemon: pull access denied for private/trainer, repository does not exist or may require 'docker login'\"}" || return 1
+    keys r
     rpath=/api/v0/instances/recycle/$old/
     keys / ; type_text "$old"; keys Enter
-    wait_for "$old" 10 || return 1
+    wait_for_re "$old .*failed start" 30 || return 1
     keys O
     wait_for "Replace: its image failed" 10 || return 1
     wait_for_flat "Or Recycle: the container anew on its machine, the rental kept." 5 || return 1
@@ -52,15 +68,6 @@ t_replace_pull() {
     wait_for "recycle of instance $old accepted" 15 || return 1
     sleep 1
     [ "$(sent PUT "$rpath")" = 1 ] || { fail "recycle sent $(sent PUT "$rpath") times"; return 1; }
-    keys 1; sleep 0.3; keys Escape; sleep 0.3
-    crashed=$(sim_state "[x['id'] for x in insts if x.get('actual_status') == 'exited' and x.get('intended_status') == 'running' and x.get('gpu_name') == 'Tesla V100'][0]")
-    keys / ; type_text "$crashed"; keys Enter
-    wait_for "$crashed" 10 || return 1
-    keys O
-    wait_for "REPLACE $crashed (c rents" 10 || return 1
-    wait_for_re "no offer is like it: relax reliability>=0\\.[0-9]+ \\(the old machine's\\), then gpu_ram>=" 60 || return 1
-    keys Escape
-    wait_gone "REPLACE $crashed" 10 || return 1
     keys 1; sleep 0.3; keys Escape; sleep 0.3
 }
 
@@ -156,8 +163,9 @@ t_templates_view() {
     keys q
 }
 
-tap "O on an image that failed to pull: fixing it or recycling it offered (recycle sent once after its confirmation); an empty search says what to relax" t_replace_pull
+tap "O on an image that failed to pull: fixing it offered; an empty search says what to relax" t_replace_pull
 tap "O, c, create, destroy the failed one" t_replace
+tap "O on a failed pull offers Recycle: its confirmation, then one recycle sent" t_replace_recycle
 tap "template picker fills the form" t_template_picker
 tap ":templates lists, searches, shows a template" t_templates_view
 # from the first view (q closes the others first)
