@@ -409,6 +409,21 @@ static void totp_code(char *code, size_t n)
 	assert_int_equal(strlen(code), 6);
 }
 
+/* Submit a 2FA login job with the current TOTP code (reply: its end is
+ * left in the model under its id); returns the job id. */
+static int totp_login(struct jobs *j, bool reply)
+{
+	struct job_req lr;
+	memset(&lr, 0, sizeof lr);
+	lr.kind = JOB_TFA_LOGIN;
+	lr.reply = reply;
+	strcpy(lr.tfa_method, "totp");
+	totp_code(lr.text, sizeof lr.text);
+	int jid;
+	assert_int_equal(jobs_submit(j, &lr, &jid), JOBS_OK);
+	return jid;
+}
+
 static long sim_count(const char *path, const char *method, bool prefix);
 
 static void destroy_needs_tfa_then_login(void **state)
@@ -1212,15 +1227,7 @@ static void on_demand_action_needs_tfa(void **state)
 	usleep(200 * 1000);
 	assert_false(model_take_result(m, rid, &r)); /* the refusal is no answer yet */
 
-	struct job_req lr;
-	memset(&lr, 0, sizeof lr);
-	lr.kind = JOB_TFA_LOGIN;
-	strcpy(lr.tfa_method, "totp");
-	char code[16];
-	totp_code(code, sizeof code);
-	strcpy(lr.text, code);
-	int jid;
-	assert_int_equal(jobs_submit(j, &lr, &jid), JOBS_OK);
+	int jid = totp_login(j, false);
 	struct event le;
 	assert_true(job_event(m, jid, &le));
 	assert_int_equal(le.level, EV_OK);
@@ -1269,15 +1276,7 @@ static void on_demand_action_tfa_cancelled(void **state)
 	assert_non_null(strstr(r.err.msg, "cancelled"));
 	model_call_result_free(&r);
 	/* a later login sends nothing more */
-	struct job_req lr;
-	memset(&lr, 0, sizeof lr);
-	lr.kind = JOB_TFA_LOGIN;
-	strcpy(lr.tfa_method, "totp");
-	char code[16];
-	totp_code(code, sizeof code);
-	strcpy(lr.text, code);
-	int jid;
-	assert_int_equal(jobs_submit(j, &lr, &jid), JOBS_OK);
+	int jid = totp_login(j, false);
 	struct event le;
 	assert_true(job_event(m, jid, &le));
 	assert_int_equal(le.level, EV_OK);
@@ -1321,16 +1320,7 @@ static void job_tfa_cancelled(void **state)
 	assert_int_equal(cr.err.cls, AE_NEEDS_TFA);
 	assert_non_null(strstr(cr.err.msg, "cancelled"));
 	model_call_result_free(&cr);
-	struct job_req lr;
-	memset(&lr, 0, sizeof lr);
-	lr.kind = JOB_TFA_LOGIN;
-	lr.reply = true;
-	strcpy(lr.tfa_method, "totp");
-	char code[16];
-	totp_code(code, sizeof code);
-	strcpy(lr.text, code);
-	int lid;
-	assert_int_equal(jobs_submit(j, &lr, &lid), JOBS_OK);
+	int lid = totp_login(j, true);
 	assert_true(job_result_wait(m, lid, &cr)); /* the login's end, by its id */
 	assert_int_equal(cr.outcome, CALL_OK);
 	assert_non_null(strstr(cr.err.msg, "session key stored"));
