@@ -88,7 +88,17 @@ enum api_ep_flag { EPF_KEY_IN_BODY = 1, EPF_SCRUB = 2 };
 	X(VOLUME_CREATE, "volume create", 5.5, ACTION, VOLUME_CREATE, 1, 0)  /* PUT /api/v0/volumes/ */ \
 	X(NET_VOLUME_CREATE, "network volume create", 5.5, ACTION, NET_VOLUME_CREATE, 1, 0) /* PUT /api/v0/network_volumes/ */ \
 	X(VOLUME_CLONE, "volume clone", 5.5, ACTION, VOLUME_CLONE, 1, 0)     /* POST /api/v0/volumes/copy/ */ \
-	X(VOLUME_DELETE, "volume delete", 5.5, ACTION, VOLUME_DELETE, 1, 0)  /* DELETE /api/v0/volumes/?id=N */
+	X(VOLUME_DELETE, "volume delete", 5.5, ACTION, VOLUME_DELETE, 1, 0)  /* DELETE /api/v0/volumes/?id=N */ \
+	/* team, audit log and billing (api_account.c) */ \
+	X(CHARGES, "charges", 2.0, FETCH, CHARGES, 4, 0)                     /* GET /api/v0/charges/?select_filters={"day":{gte,lte}} */ \
+	X(INVOICES, "invoices", 2.0, FETCH, INVOICES, 4, 0)                  /* GET /api/v1/invoices/?select_filters={"when":{gte,lte}} */ \
+	X(INVOICES_OLD, "invoices (old)", 2.0, FETCH, INVOICES, 8, 0)        /* GET /api/v0/users/me/invoices?sdate&edate (where v1 is absent) */ \
+	X(TRANSFER, "credit transfer", 2.5, ACTION, TRANSFER, 1, 0)          /* PUT /api/v0/commands/transfer_credit/ (no idempotency field) */ \
+	X(MEMBERS, "team members", 1.0, FETCH, MEMBERS, 2, 0)                /* GET /api/v0/team/members/ */ \
+	X(MEMBER_WRITE, "team member change", 3.0, ACTION, MEMBER_WRITE, 1, 0) /* POST /api/v0/team/invite/, PUT .../members/{id}/roles/, DELETE .../members/{id}/ */ \
+	X(AUDIT, "audit log", 1.0, FETCH, AUDIT, 8, 0)                       /* GET /api/v0/audit_logs/ */ \
+	X(PRICE_INC, "price increases", 1.0, FETCH, PRICE_INC, 2, 0)         /* GET /api/v0/instances/pending-price-increases/ */ \
+	X(PRICE_INC_WRITE, "price increase answer", 1.0, ACTION, PRICE_INC_WRITE, 1, 0) /* PUT /api/v0/instances/{accept,reject}-price-increase/ */
 
 #define API_EP_ENUM(e, name, rate, kind, group, mb, flags) EP_##e,
 enum api_ep { API_ENDPOINTS(API_EP_ENUM) EP__COUNT };

@@ -761,3 +761,104 @@ bool api_tfa_may_send(const struct tfa_error *e, double now)
 {
 	return isnan(e->locked_until) || e->locked_until <= now;
 }
+
+/* ---- team members, audit log ------------------------------------------------------------ */
+
+struct api_call api_members_list(const struct config *c)
+{
+	return mk(EP_MEMBERS, "GET", xasprintf("%s/api/v0/team/members/", c->base_url), NULL);
+}
+
+struct api_call api_member_invite(const struct config *c, const char *email, const char *role)
+{
+	return mk(EP_MEMBER_WRITE, "POST", xasprintf("%s/api/v0/team/invite/", c->base_url),
+		  json_pack("{s:s,s:s}", "email", email ? email : "", "role", role ? role : ""));
+}
+
+struct api_call api_member_role(const struct config *c, long id, const char *role)
+{
+	return mk(EP_MEMBER_WRITE, "PUT",
+		  xasprintf("%s/api/v0/team/members/%ld/roles/", c->base_url, id),
+		  json_pack("{s:s}", "role", role ? role : ""));
+}
+
+struct api_call api_member_remove(const struct config *c, long id)
+{
+	return mk(EP_MEMBER_WRITE, "DELETE",
+		  xasprintf("%s/api/v0/team/members/%ld/", c->base_url, id), NULL);
+}
+
+struct api_call api_audit_logs(const struct config *c)
+{
+	return mk(EP_AUDIT, "GET", xasprintf("%s/api/v0/audit_logs/", c->base_url), NULL);
+}
+
+/* ---- billing -------------------------------------------------------------------------- */
+
+/* url?select_filters={"<col>":{"gte":lo,"lte":hi}}&limit=N[&after_token=T] */
+static char *ranged(const char *base, const char *col, double lo, double hi, const char *after)
+{
+	json_t *f = json_pack("{s:{s:I,s:I}}", col, "gte", (json_int_t)lo, "lte", (json_int_t)hi);
+	char *js = json_dumps(f, JSON_COMPACT);
+	json_decref(f);
+	char *q = uenc(js ? js : "{}");
+	free(js);
+	char *url = xasprintf("%s?select_filters=%s&limit=%d", base, q, API_BILL_PAGE);
+	free(q);
+	if (after && *after) {
+		char *e = uenc(after), *u = xasprintf("%s&after_token=%s", url, e);
+		free(e);
+		free(url);
+		url = u;
+	}
+	return url;
+}
+
+struct api_call api_charges_day(const struct config *c, double day, const char *after)
+{
+	char *base = xasprintf("%s/api/v0/charges/", c->base_url);
+	char *url = ranged(base, "day", day, day, after);
+	free(base);
+	return mk(EP_CHARGES, "GET", url, NULL);
+}
+
+struct api_call api_invoices(const struct config *c, double lo, double hi, const char *after)
+{
+	char *base = xasprintf("%s/api/v1/invoices/", c->base_url);
+	char *url = ranged(base, "when", lo, hi, after);
+	free(base);
+	char *u = xasprintf("%s&latest_first=false", url);
+	free(url);
+	return mk(EP_INVOICES, "GET", u, NULL);
+}
+
+struct api_call api_invoices_old(const struct config *c, double lo, double hi)
+{
+	return mk(EP_INVOICES_OLD, "GET",
+		  xasprintf("%s/api/v0/users/me/invoices?owner=me&sdate=%lld&edate=%lld&inc_charges=true",
+			    c->base_url, (long long)lo, (long long)hi),
+		  NULL);
+}
+
+struct api_call api_transfer_credit(const struct config *c, const char *recipient, double amount)
+{
+	return mk(EP_TRANSFER, "PUT", xasprintf("%s/api/v0/commands/transfer_credit/", c->base_url),
+		  json_pack("{s:s,s:f}", "recipient", recipient ? recipient : "", "amount",
+			    round(amount * 100) / 100));
+}
+
+/* ---- pending price increases ----------------------------------------------------------- */
+
+struct api_call api_price_increases(const struct config *c)
+{
+	return mk(EP_PRICE_INC, "GET",
+		  xasprintf("%s/api/v0/instances/pending-price-increases/", c->base_url), NULL);
+}
+
+struct api_call api_price_increase_answer(const struct config *c, long id, bool accept)
+{
+	return mk(EP_PRICE_INC_WRITE, "PUT",
+		  xasprintf("%s/api/v0/instances/%s-price-increase/", c->base_url,
+			    accept ? "accept" : "reject"),
+		  json_pack("{s:I}", "pending_price_increase_id", (json_int_t)id));
+}

@@ -245,4 +245,40 @@ char *api_tfa_error_text(const struct tfa_error *e, double now, char *buf, size_
 /* May a code be sent now? (false while locked_until is in the future) */
 bool api_tfa_may_send(const struct tfa_error *e, double now);
 
+/* ---- team members, audit log ------------------------------------------------------------ */
+
+/* GET /api/v0/team/members/: decode with acct_map_members(). */
+struct api_call api_members_list(const struct config *c);
+/* POST /api/v0/team/invite/ {"email","role"}. */
+struct api_call api_member_invite(const struct config *c, const char *email, const char *role);
+/* PUT /api/v0/team/members/{id}/roles/ {"role"}. */
+struct api_call api_member_role(const struct config *c, long id, const char *role);
+/* DELETE /api/v0/team/members/{id}/. */
+struct api_call api_member_remove(const struct config *c, long id);
+/* GET /api/v0/audit_logs/: decode with acct_map_audit(). */
+struct api_call api_audit_logs(const struct config *c);
+
+/* ---- billing -------------------------------------------------------------------------- */
+
+#define API_BILL_PAGE 100 /* rows asked per page of charges and invoices (the CLI's most) */
+/* GET /api/v0/charges/ of the UTC day starting at day (epoch s), one
+ * contract a row, after a paging token (NULL: the first page). */
+struct api_call api_charges_day(const struct config *c, double day, const char *after);
+/* GET /api/v1/invoices/ of [lo, hi] (epoch s), oldest first. */
+struct api_call api_invoices(const struct config *c, double lo, double hi, const char *after);
+/* GET /api/v0/users/me/invoices?owner=me&sdate&edate (the older form, where
+ * /api/v1/invoices/ answers 404): charges per contract and day, payments,
+ * transfers. */
+struct api_call api_invoices_old(const struct config *c, double lo, double hi);
+/* PUT /api/v0/commands/transfer_credit/ {"recipient","amount"} (amount in
+ * dollars, rounded to the cent).  No idempotency field: never resent. */
+struct api_call api_transfer_credit(const struct config *c, const char *recipient, double amount);
+
+/* ---- pending price increases ----------------------------------------------------------- */
+
+/* GET /api/v0/instances/pending-price-increases/: acct_map_price_incs(). */
+struct api_call api_price_increases(const struct config *c);
+/* PUT /api/v0/instances/{accept,reject}-price-increase/ {"pending_price_increase_id"}. */
+struct api_call api_price_increase_answer(const struct config *c, long id, bool accept);
+
 #endif

@@ -495,10 +495,12 @@ void config_usage(FILE *out)
 	      "  --credit-alarm D      alarm when the credit is under $D (default 0: off)\n"
 	      "  --config FILE         config file (default $XDG_CONFIG_HOME/rentop/config)\n"
 	      "  --log FILE            write a debug log (never contains keys)\n"
-	      "  --dump WHAT           print instances|offers|user|workergroups|endpoints|templates once\n"
-	      "                        and exit (0 ok, 2 usage, 3 authentication, 4 network/server)\n"
+	      "  --dump WHAT           print instances|offers|user|workergroups|endpoints|templates|\n"
+	      "                        charges once and exit (0 ok, 2 usage, 3 authentication,\n"
+	      "                        4 network/server)\n"
 	      "  --json                with --dump: the raw records as JSON\n"
-	      "  --query Q             with --dump offers|templates: a search query\n"
+	      "  --query Q             with --dump offers|templates: a search query; with --dump\n"
+	      "                        charges: the days (default 14)\n"
 	      "                        (e.g. 'gpu_name=RTX_4090 num_gpus>=2 dph<1.5')\n"
 	      "  --version             print the version\n"
 	      "  -h, --help            this text\n",
@@ -511,7 +513,7 @@ static const struct {
 } dump_names[] = {
 	{"instances", DUMP_INSTANCES}, {"offers", DUMP_OFFERS},       {"user", DUMP_USER},
 	{"workergroups", DUMP_WORKERGROUPS}, {"templates", DUMP_TEMPLATES},
-	{"endpoints", DUMP_ENDPOINTS},
+	{"endpoints", DUMP_ENDPOINTS}, {"charges", DUMP_CHARGES},
 };
 
 /* Flags that take a value. */
@@ -653,7 +655,7 @@ static int apply_flags(struct config *cfg, int argc, char **argv, bool *run_url_
 				char b[48];
 				snprintf(err, errlen,
 					 "--dump: '%s' is not one of instances, offers, user, "
-					 "workergroups, endpoints, templates",
+					 "workergroups, endpoints, templates, charges",
 					 shown(v, b, sizeof b, 40));
 				return 2;
 			}
@@ -688,8 +690,9 @@ static int apply_flags(struct config *cfg, int argc, char **argv, bool *run_url_
 		snprintf(err, errlen, "%s needs --dump", cfg->dump_json ? "--json" : "--query");
 		return 2;
 	}
-	if (cfg->dump_query && cfg->dump != DUMP_OFFERS && cfg->dump != DUMP_TEMPLATES) {
-		snprintf(err, errlen, "--query applies to --dump offers and --dump templates only");
+	if (cfg->dump_query && cfg->dump != DUMP_OFFERS && cfg->dump != DUMP_TEMPLATES &&
+	    cfg->dump != DUMP_CHARGES) {
+		snprintf(err, errlen, "--query applies to --dump offers, templates and charges only");
 		return 2;
 	}
 	return 0;

@@ -15,7 +15,7 @@ struct key_binding {
 };
 
 enum dump_what { DUMP_NONE, DUMP_INSTANCES, DUMP_OFFERS, DUMP_USER, DUMP_WORKERGROUPS, DUMP_TEMPLATES,
-		DUMP_ENDPOINTS };
+		DUMP_ENDPOINTS, DUMP_CHARGES };
 
 /* Which address `x` (ssh) and `y` (copy) use when an instance has both a
  * direct one and the service's proxy: ask (a choice, direct first), or

@@ -23,8 +23,10 @@
 #include "dump/instcol.h"
 #include "json/json_map.h"
 #include "json/json_text.h"
+#include "flow/acctbill.h"
 #include "flow/offers.h"
 #include "net/pace.h"
+#include "rules/acctbill.h"
 #include "rules/query.h"
 #include "rules/secrets.h"
 #include "rules/svfields.h"
@@ -989,6 +991,84 @@ static int dump_templates(struct api_client *cl, FILE *out, FILE *err)
 	return rc;
 }
 
+#define DUMP_BILL_DAYS 14 /* --dump charges without --query DAYS */
+
+/* The billing rows of the last DAYS days (--query DAYS, else 14) as the
+ * billing section fetches them (flow/acctbill.h: invoices, then charges
+ * day by day, the older form where the new is absent): a table of date,
+ * kind, what, amount and description with the day totals after it, or
+ * with --json one object a row (amount in dollars, to the thousandth). */
+static int dump_charges(struct api_client *cl, FILE *out, FILE *err)
+{
+	int days = DUMP_BILL_DAYS;
+	if (cl->cfg->dump_query && *cl->cfg->dump_query) {
+		char *end;
+		long d = strtol(cl->cfg->dump_query, &end, 10);
+		if (*end || d < 1 || d > BILL_DAYS_MAX) {
+			fprintf(err, "rentop: --query: --dump charges takes a number of days, 1 to %d\n",
+				BILL_DAYS_MAX);
+			return DUMP_EXIT_USAGE;
+		}
+		days = (int)d;
+	}
+	double now = util_now(), lo;
+	days = acctbill_range(now, days, &lo);
+	struct bill_fetch f;
+	acctbill_fetch_init(&f, lo, days, now);
+	struct api_call c;
+	acctbill_map_fn map;
+	int rc = DUMP_EXIT_OK;
+	while (rc == DUMP_EXIT_OK && acctbill_fetch_call(&f, cl->cfg, &c, &map)) {
+		json_t *root = NULL;
+		struct api_error e;
+		bool ok = api_run(cl, &c, &root, &e);
+		api_call_free(&c);
+		struct bill_page *p = ok ? map(root, &e) : NULL;
+		json_decref(root);
+		acctbill_fetch_put(&f, p, p ? NULL : &e);
+		if (!p && f.step == BSTEP_DONE)
+			rc = report(err, cl->auth, "charges", &e);
+	}
+	if (rc == DUMP_EXIT_OK && cl->cfg->dump_json) {
+		json_t *a = json_array();
+		for (size_t i = 0; i < f.n; i++) {
+			const struct bill_row *r = &f.v[i];
+			char date[32];
+			acctbill_date(r->t, date, sizeof date);
+			json_array_append_new(a, json_pack("{s:s,s:f,s:s,s:I,s:I,s:s,s:s,s:f}", "date", date,
+							   "time", r->t, "kind", acctbill_kind_name(r->kind),
+							   "contract", (json_int_t)r->contract, "endpoint",
+							   (json_int_t)r->endpoint, "what", r->what, "description",
+							   r->desc, "amount", (double)r->mills / 1000.0));
+		}
+		print_json(out, a);
+		json_decref(a);
+	} else if (rc == DUMP_EXIT_OK) {
+		char m[32];
+		fprintf(out, "%-10s  %-10s  %-40s  %10s  %s\n", "DATE", "KIND", "WHAT", "AMOUNT",
+			"DESCRIPTION");
+		for (size_t i = 0; i < f.n; i++) {
+			const struct bill_row *r = &f.v[i];
+			char date[32];
+			acctbill_date(r->t, date, sizeof date);
+			fprintf(out, "%-10s  %-10s  %-40.40s  %10s  %s\n", date, acctbill_kind_name(r->kind),
+				r->what, acctbill_money(r->mills, m, sizeof m), r->desc);
+		}
+		long long *day = xcalloc((size_t)days, sizeof *day);
+		long long total = acctbill_per_day(f.v, f.n, lo, days, day);
+		fprintf(out, "\n%-10s  %10s\n", "DAY", "SPENT");
+		for (int d = 0; d < days; d++) {
+			char date[32];
+			acctbill_date(lo + d * BILL_DAY, date, sizeof date);
+			fprintf(out, "%-10s  %10s\n", date, acctbill_money(day[d], m, sizeof m));
+		}
+		fprintf(out, "%-10s  %10s\n", "total", acctbill_money(total, m, sizeof m));
+		free(day);
+	}
+	acctbill_fetch_free(&f);
+	return rc;
+}
+
 /* The official CLI says it too: a refused 2FA session key is dropped and
  * the call resent once with the normal key. */
 static void session_notice(void *ctx, const struct api_call *call, const struct api_error *e)
@@ -1019,6 +1099,7 @@ int dump_run(const struct config *cfg, struct auth *auth, FILE *out, FILE *err)
 	case DUMP_WORKERGROUPS: rc = dump_workergroups(&cl, out, err); break;
 	case DUMP_TEMPLATES: rc = dump_templates(&cl, out, err); break;
 	case DUMP_ENDPOINTS: rc = dump_endpoints(&cl, out, err); break;
+	case DUMP_CHARGES: rc = dump_charges(&cl, out, err); break;
 	case DUMP_NONE: break;
 	}
 	if (rc < 0) {
