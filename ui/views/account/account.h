@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "flow/acct_map.h"
+#include "flow/acctbill.h"
 #include "json/json_list.h"
 #include "poll/jobs.h"
 #include "widgets/dialog.h"
@@ -28,7 +29,12 @@ struct form_field;
 #define ENV_REVEAL_S 10.0       /* s an env value revealed with v stays shown */
 #define ENV_VALUE_MAX 4096      /* bytes of an env value shown */
 
-enum section { SEC_OVERVIEW, SEC_ENV, SEC_APIKEYS, SEC_SSH, SEC_ROLES, SEC_REPORTS, SEC__COUNT };
+enum section { SEC_OVERVIEW, SEC_ENV, SEC_APIKEYS, SEC_SSH, SEC_ROLES, SEC_REPORTS, SEC_BILLING,
+	       SEC__COUNT };
+
+/* What the billing section's list shows (s cycles). */
+enum bill_mode { BMODE_ROWS, BMODE_DAY, BMODE_WEEK, BMODE_INSTANCE, BMODE__COUNT };
+#define BILL_DAYS_DEFAULT 14
 
 /* The lists the subscriptions fetch (mapper values). */
 enum list_kind { L_ENV, L_APIKEYS, L_SSH, L_ROLES, L_TFA, L__COUNT };
@@ -40,7 +46,8 @@ enum list_kind { L_ENV, L_APIKEYS, L_SSH, L_ROLES, L_TFA, L__COUNT };
 /* What the open form or confirmation is for. */
 enum modal_kind { MOD_NONE, MOD_ENV_ADD, MOD_ENV_EDIT, MOD_ENV_DELETE, MOD_SSH_ADD,
 		  MOD_SSH_DELETE, MOD_ROLE_CREATE, MOD_ROLE_EDIT, MOD_ROLE_DELETE, MOD_KEY_CREATE,
-		  MOD_KEY_SHOW, MOD_KEY_FILE, MOD_KEY_DELETE, MOD_KEY_DELETE_OWN, MOD_MACHINE };
+		  MOD_KEY_SHOW, MOD_KEY_FILE, MOD_KEY_DELETE, MOD_KEY_DELETE_OWN, MOD_MACHINE,
+		  MOD_BILL_RANGE };
 
 /* Whether the API key about to be deleted is the one rentop runs with. */
 enum own_key { OWN_PENDING, OWN_YES, OWN_NO, OWN_UNKNOWN };
@@ -90,6 +97,23 @@ struct acct_view {
 	size_t reveal_sel;          /* the row it was read for (list_selected) */
 	double reveal_until;        /* util_mono() when it is hidden again */
 	char reveal_val[ENV_VALUE_MAX + 1];
+	/* the billing section (account_billing.c) */
+	struct bill_fetch bf;       /* the fetch under way */
+	bool bfetching;             /* bf is under way */
+	int breq;                   /* its call awaited, 0: none */
+	int bwant;                  /* days chosen, 0: the default */
+	bool bhave;                 /* a fetch has ended (brows, berr) */
+	struct bill_row *brows;     /* the rows of the last fetch, newest first */
+	size_t bn;
+	double blo;                 /* their range: the first day's start ... */
+	int bdays;                  /* ... and the days */
+	bool bold;                  /* the older invoices form was used */
+	char berr[160];             /* the last fetch's failure, "" when none */
+	long long *bday;            /* spend per day of the range ($/1000) */
+	long long btotal;
+	enum bill_mode bmode;
+	struct bill_total *btot;    /* BMODE_WEEK, BMODE_INSTANCE: the totals */
+	size_t nbtot;
 };
 
 /* ---- pane_account.c: the shell ---- */
@@ -164,6 +188,20 @@ void account_reports_open(struct acct_view *v);
 void account_reports_submit(struct app *a, struct acct_view *v);
 /* The line over the reports: the machine and how many. */
 void account_reports_title(const struct acct_view *v, char *buf, size_t n);
+
+/* ---- account_billing.c: invoices, charges, the daily spend chart ---- */
+extern const struct list_ops account_billing_list;
+void account_billing_row(const struct acct_view *v, size_t i, char *buf, size_t n);
+const char *account_billing_head(const struct acct_view *v);
+/* Fetch the last days days again (0: the days chosen before, or 14). */
+void account_billing_fetch(struct app *a, struct acct_view *v, int days);
+/* The awaited call answered: the fetch's next step.  False when none was. */
+bool account_billing_result(struct app *a, struct acct_view *v);
+void account_billing_mode(struct acct_view *v);
+void account_billing_open_range(struct acct_view *v);
+void account_billing_submit_range(struct app *a, struct acct_view *v);
+int account_billing_draw_top(struct app *a, struct acct_view *v, int y, int x, int w, int ymax);
+void account_billing_free(struct app *a, struct acct_view *v);
 
 /* ---- account_scope.c: the scope picker (API keys, team roles) ---- */
 void account_scope_add(struct form *fm, unsigned mask);

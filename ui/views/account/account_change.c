@@ -36,6 +36,7 @@ static enum list_kind lost_list(enum modal_kind m)
 	case MOD_KEY_SHOW:
 	case MOD_KEY_FILE:
 	case MOD_MACHINE:
+	case MOD_BILL_RANGE:
 		break;
 	}
 	return L__COUNT;
@@ -61,6 +62,7 @@ static bool is_delete(enum modal_kind m)
 	case MOD_KEY_SHOW:
 	case MOD_KEY_FILE:
 	case MOD_MACHINE:
+	case MOD_BILL_RANGE:
 		break;
 	}
 	return false;
@@ -127,6 +129,7 @@ static int acct_lost_count(const struct acct_view *v)
 	case MOD_KEY_SHOW:
 	case MOD_KEY_FILE:
 	case MOD_MACHINE:
+	case MOD_BILL_RANGE:
 		break;
 	}
 	return -1;
@@ -194,6 +197,7 @@ static void lost_begin(struct app *a, struct acct_view *v, const struct call_res
 	case MOD_KEY_SHOW:
 	case MOD_KEY_FILE:
 	case MOD_MACHINE:
+	case MOD_BILL_RANGE:
 		snprintf(what, sizeof what, "the change");
 		break;
 	}
@@ -311,6 +315,7 @@ void account_change_delete(struct app *a, struct acct_view *v)
 	case MOD_KEY_SHOW:
 	case MOD_KEY_FILE:
 	case MOD_MACHINE:
+	case MOD_BILL_RANGE:
 		return;
 	}
 	account_change_send(a, v, &c, false);
@@ -390,6 +395,7 @@ void account_change_done(struct app *a, struct acct_view *v, struct call_result 
 	case MOD_KEY_SHOW:
 	case MOD_KEY_FILE:
 	case MOD_MACHINE:
+	case MOD_BILL_RANGE:
 		break;
 	}
 	pane_account_refresh(a, v, true);

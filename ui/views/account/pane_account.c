@@ -49,6 +49,7 @@
 #include "draw.h"
 #include "flow/acctops.h"
 #include "flow/tfaflow.h"
+#include "rules/acctbill.h"
 #include "state/model.h"
 #include "theme.h"
 #include "base/util.h"
@@ -77,6 +78,8 @@ static const struct section_desc {
 	[SEC_REPORTS] = { "Machine reports", "account-reports", "Account view: Machine reports",
 			  "WHEN (UTC)                     PROBLEM          MESSAGE", account_reports_row,
 			  &account_reports_list },
+	[SEC_BILLING] = { "Billing", "account-billing", "Account view: Billing", "", account_billing_row,
+			  &account_billing_list },
 };
 /* The key context of each section (process-wide, like the action table);
  * 0 for the overview: the view's own. */
@@ -156,6 +159,8 @@ static size_t section_rows(const struct acct_view *v, enum section s)
 	for (int k = 0; k < L__COUNT; k++)
 		if (s != SEC_OVERVIEW && lists[k].sec == s)
 			return json_list_count(LIST(v, k));
+	if (s == SEC_BILLING)
+		return v->bmode == BMODE_ROWS ? v->bn : v->bn ? v->lst[SEC_BILLING].n : 0;
 	return s == SEC_REPORTS ? json_list_count(v->rep) : 0;
 }
 
@@ -166,6 +171,10 @@ size_t pane_account_sel(const struct acct_view *v, enum section s)
 
 const void *pane_account_selected(const struct acct_view *v, enum section s)
 {
+	if (s == SEC_BILLING) {
+		size_t k = pane_account_sel(v, s);
+		return v->sec == s && v->bmode == BMODE_ROWS && k < v->bn ? &v->brows[k] : NULL;
+	}
 	const struct json_list *l = s == SEC_REPORTS ? v->rep : NULL;
 	for (int k = 0; k < L__COUNT && !l; k++)
 		if (s != SEC_OVERVIEW && lists[k].sec == s)
@@ -217,6 +226,10 @@ static void section_state(const struct acct_view *v, enum section s, const char 
 	case SEC_REPORTS:
 		*err = v->rep_err;
 		*have = v->rep != NULL;
+		return;
+	case SEC_BILLING:
+		*err = v->berr;
+		*have = v->bhave;
 		return;
 	case SEC_OVERVIEW:
 	case SEC__COUNT:
@@ -271,7 +284,12 @@ static void acct_draw(struct app *a, void *st, const struct rect *r)
 		draw_text(y, r->x + 1, r->w - 1, t, theme_attr(ROLE_TITLE));
 		y++;
 	}
-	draw_cell(y, r->x, r->w, secs[v->sec].head, false, theme_attr(ROLE_COLHEAD));
+	if (v->sec == SEC_BILLING)
+		y += account_billing_draw_top(a, v, y, r->x + 1, r->w - 1, ymax);
+	if (y >= ymax)
+		return;
+	draw_cell(y, r->x, r->w, v->sec == SEC_BILLING ? account_billing_head(v) : secs[v->sec].head,
+		  false, theme_attr(ROLE_COLHEAD));
 	y++;
 	struct row_ctx rc = { v, r };
 	struct list *l = &v->lst[v->sec];
@@ -340,6 +358,7 @@ static void form_modal_key(struct app *a, struct acct_view *v, int key)
 		case MOD_ROLE_EDIT: account_roles_submit(a, v); break;
 		case MOD_KEY_FILE: account_keys_submit_file(v); break;
 		case MOD_MACHINE: account_reports_submit(a, v); break;
+		case MOD_BILL_RANGE: account_billing_submit_range(a, v); break;
 		case MOD_NONE:
 		case MOD_ENV_DELETE:
 		case MOD_SSH_DELETE:
@@ -376,6 +395,7 @@ static bool acct_modal_key(struct app *a, void *st, int key)
 	case MOD_KEY_CREATE:
 	case MOD_KEY_FILE:
 	case MOD_MACHINE:
+	case MOD_BILL_RANGE:
 		form_modal_key(a, v, key);
 		return true;
 	case MOD_KEY_SHOW:
@@ -421,6 +441,7 @@ static bool acct_modal_draw(struct app *a, void *st)
 	case MOD_ROLE_EDIT:
 	case MOD_KEY_CREATE:
 	case MOD_MACHINE:
+	case MOD_BILL_RANGE:
 		form_draw(&v->fm, &a->lay);
 		if (v->modal == MOD_SSH_ADD && v->ssh_dup) {
 			dialog_draw(&v->dlg, &a->lay);
@@ -489,6 +510,8 @@ static void acct_snapshot(struct app *a, void *st, bool rows)
 		model_call_result_free(&r);
 		changed = true;
 	}
+	if (account_billing_result(a, v))
+		changed = true;
 	if (modal_call_take(&v->call, a->m, &r)) {
 		account_change_done(a, v, &r);
 		model_call_result_free(&r);
@@ -507,6 +530,16 @@ static void acct_enter(struct app *a, void *st, long arg)
 		subscribe_all(a, v);
 	else
 		pane_account_refresh(a, v, true);
+	if (v->sec == SEC_BILLING && !v->bfetching)
+		account_billing_fetch(a, v, 0);
+}
+
+/* Show section s (the billing section fetches its range when it has none). */
+static void show_section(struct app *a, struct acct_view *v, enum section s)
+{
+	v->sec = s;
+	if (s == SEC_BILLING && !v->bhave && !v->bfetching)
+		account_billing_fetch(a, v, 0);
 }
 
 static void acct_leave(struct app *a, void *st)
@@ -518,7 +551,7 @@ static void acct_leave(struct app *a, void *st)
 /* The view's actions: moving between sections, then each section's own. */
 enum acct_act { AA_NEXT, AA_PREV, AA_ENV_ADD, AA_ENV_EDIT, AA_ENV_DELETE, AA_ENV_REVEAL, AA_KEY_CREATE,
 		AA_KEY_DELETE, AA_SSH_ADD, AA_SSH_DELETE, AA_ROLE_CREATE, AA_ROLE_EDIT,
-		AA_ROLE_DELETE, AA_MACHINE, AA__COUNT };
+		AA_ROLE_DELETE, AA_MACHINE, AA_BILL_MODE, AA_BILL_RANGE, AA__COUNT };
 static enum action acts[AA__COUNT];
 
 /* The view's action table: a section's rows are bound in its context
@@ -565,6 +598,11 @@ static const struct action_row acct_rows[AA__COUNT] = {
 	ROW(AA_MACHINE, "account-reports", "m", .name = "reports-machine",
 	    .help = "choose the machine whose reports are shown", .hint = "machine",
 	    .flags = AF_HINT),
+	ROW(AA_BILL_MODE, "account-billing", "s", .name = "billing-totals",
+	    .help = "billing: the rows, then the totals per day, per week, per instance", .hint = "totals",
+	    .flags = AF_HINT),
+	ROW(AA_BILL_RANGE, "account-billing", "g", .name = "billing-range",
+	    .help = "billing: choose the days shown (fetched again)", .hint = "range", .flags = AF_HINT),
 };
 #undef ROW
 
@@ -578,7 +616,7 @@ static bool acct_action(struct app *a, void *st, enum action act)
 	case AA_NEXT:
 	case AA_PREV: {
 		int d = which == AA_NEXT ? 1 : SEC__COUNT - 1;
-		v->sec = (enum section)(((int)v->sec + d) % SEC__COUNT);
+		show_section(a, v, (enum section)(((int)v->sec + d) % SEC__COUNT));
 		break;
 	}
 	case AA_ENV_ADD: account_env_open(v, false); break;
@@ -589,6 +627,8 @@ static bool acct_action(struct app *a, void *st, enum action act)
 	case AA_ROLE_CREATE: account_roles_open(v, false); break;
 	case AA_ROLE_EDIT: account_roles_open(v, true); break;
 	case AA_MACHINE: account_reports_open(v); break;
+	case AA_BILL_MODE: account_billing_mode(v); break;
+	case AA_BILL_RANGE: account_billing_open_range(v); break;
 	case AA_ENV_DELETE: account_env_open_delete(v); break;
 	case AA_KEY_DELETE: account_keys_open_delete(a, v); break;
 	case AA_SSH_DELETE: account_ssh_open_delete(v); break;
@@ -610,7 +650,8 @@ static struct list *acct_list(struct app *a, void *st)
 
 /* The sections' `:account` words, in enum section order (NULL-ended). */
 static const char *const section_words[SEC__COUNT + 1] = { "overview", "env",     "apikeys", "ssh",
-							   "roles",    "reports", NULL };
+							   "roles",    "reports", "billing",
+							   NULL };
 
 /* `:account [SECTION]`, `:reports [MACHINE_ID]`. */
 static void acct_command(struct app *a, void *st, const char *args)
@@ -626,8 +667,17 @@ static void acct_command(struct app *a, void *st, const char *args)
 	for (int s = 0; s < SEC__COUNT; s++) {
 		if (strcasecmp(w, section_words[s]) != 0)
 			continue;
-		if (s != SEC_REPORTS || !*rest) {
-			v->sec = (enum section)s;
+		if (s == SEC_BILLING && *rest) {
+			char *end;
+			long d = strtol(rest, &end, 10);
+			if (*end || d < 1 || d > BILL_DAYS_MAX)
+				app_toast(a, ROLE_ERROR, 8, ":billing takes a number of days, 1 to %d", BILL_DAYS_MAX);
+			else {
+				v->sec = SEC_BILLING;
+				account_billing_fetch(a, v, (int)d);
+			}
+		} else if (s != SEC_REPORTS || !*rest) {
+			show_section(a, v, (enum section)s);
 		} else {
 			long id;
 			if (acctops_machine_id(rest, &id))
@@ -641,7 +691,7 @@ static void acct_command(struct app *a, void *st, const char *args)
 	}
 	if (*w)
 		app_toast(a, ROLE_ERROR, 8,
-			  "no account section \"%.40s\" (overview env apikeys ssh roles reports)", w);
+			  "no account section \"%.40s\" (overview env apikeys ssh roles reports billing)", w);
 }
 
 void pane_account_reports_keys(struct keymap *km, int ctx)
@@ -692,12 +742,13 @@ static void acct_fini(struct app *a, void *st)
 	if (v->rep_sub)
 		jobs_unsubscribe(a->jobs, v->rep_sub);
 	json_list_free(v->rep);
+	account_billing_free(a, v);
 	for (int s = 0; s < SEC__COUNT; s++)
 		list_free(&v->lst[s]);
 	free(v);
 }
 
-static const char *const acct_words[] = { "reports", NULL };
+static const char *const acct_words[] = { "reports", "billing", NULL };
 
 const struct view_ops view_account = {
 	.name = "account",
