@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/api_account.h"
 #include "api/api_inst_ops.h"
 #include "api/api_volumes.h"
 #include "net/apierr.h"
@@ -267,13 +268,18 @@ static void builders_kinds(void **state)
 		api_inst_update_template(&c, 1, 0, "h"),
 		api_volume_create(&c, false, 1, 10, ""), api_volume_create(&c, true, 1, 10, "n"),
 		api_volume_clone(&c, 1, 2, 0), api_volume_delete(&c, 1),
+		api_transfer_credit(&c, "carol@example.com", 1), api_member_invite(&c, "a@b.c", "member"),
+		api_member_role(&c, 1, "manager"), api_member_remove(&c, 1),
+		api_price_increase_answer(&c, 5500, true), api_price_increase_answer(&c, 5500, false),
 	};
 	struct api_call rd[] = {
 		api_instances_v1(&c, NULL), api_instances_v0(&c), api_instance(&c, 1), api_user(&c),
 		api_workergroups(&c, false), api_workergroups(&c, true), api_endptjobs(&c),
 		api_offers(&c, NULL), api_templates(&c, NULL), api_endpoint_logs(&c, "e", 10),
 		api_endpoint_logs_cli(&c, 1, 10), api_volumes(&c), api_volume_offers(&c, false, 1, 8),
-		api_volume_offers(&c, true, 1, 8),
+		api_volume_offers(&c, true, 1, 8), api_charges_day(&c, 0, NULL),
+		api_invoices(&c, 0, 1, NULL), api_invoices_old(&c, 0, 1), api_members_list(&c),
+		api_audit_logs(&c), api_price_increases(&c),
 	};
 	for (size_t i = 0; i < sizeof act / sizeof *act; i++) {
 		assert_int_equal(api_ep_kind(act[i].ep), RK_ACTION);
@@ -298,8 +304,9 @@ static void builders_kinds(void **state)
 	/* state, reboot, destroy, bid, prepay, create, 2FA login, and the writes of
 	 * endpoints, workergroups, secrets, API keys, SSH keys, roles and 2FA, and
 	 * template create, edit and delete; execute, recycle, update template;
-	 * volume create (local and network), clone and delete */
-	assert_int_equal(actions, 24);
+	 * volume create (local and network), clone and delete; credit transfer,
+	 * team member changes, price increase answers */
+	assert_int_equal(actions, 27);
 }
 
 int main(void)
