@@ -308,6 +308,15 @@ static void set(struct simstate *st, json_t *b, struct sim_resp *rs, double now)
 			if (!jnum_value(value, &c))
 				{ bad(rs, "credit must be a number"); return; }
 			world_set_credit(st->w, c);
+		} else if (!strcmp(field, "team_role")) {
+			/* the account's own member's role (the caller of the team calls) */
+			size_t i;
+			json_t *m;
+			if (!json_is_string(value))
+				{ bad(rs, "team_role must be a role name"); return; }
+			json_array_foreach(st->w->acct->members, i, m)
+				if ((long)jnum(m, "id", -1) == (long)jnum(st->w->user, "id", -1))
+					json_object_set_new(m, "roles", json_pack("[O]", value));
 		} else if (!strcmp(field, "tfa_legacy")) {
 			tfa_set_legacy(st->w->tfa, json_is_true(value), now);
 		} else {

@@ -29,15 +29,15 @@ struct form_field;
 #define ENV_REVEAL_S 10.0       /* s an env value revealed with v stays shown */
 #define ENV_VALUE_MAX 4096      /* bytes of an env value shown */
 
-enum section { SEC_OVERVIEW, SEC_ENV, SEC_APIKEYS, SEC_SSH, SEC_ROLES, SEC_REPORTS, SEC_BILLING,
-	       SEC__COUNT };
+enum section { SEC_OVERVIEW, SEC_ENV, SEC_APIKEYS, SEC_SSH, SEC_ROLES, SEC_REPORTS, SEC_TEAM,
+	       SEC_AUDIT, SEC_BILLING, SEC__COUNT };
 
 /* What the billing section's list shows (s cycles). */
 enum bill_mode { BMODE_ROWS, BMODE_DAY, BMODE_WEEK, BMODE_INSTANCE, BMODE__COUNT };
 #define BILL_DAYS_DEFAULT 14
 
 /* The lists the subscriptions fetch (mapper values). */
-enum list_kind { L_ENV, L_APIKEYS, L_SSH, L_ROLES, L_TFA, L__COUNT };
+enum list_kind { L_ENV, L_APIKEYS, L_SSH, L_ROLES, L_TFA, L_MEMBERS, L_AUDIT, L__COUNT };
 
 /* The newest value of list k (a struct json_list of T, NULL: none yet). */
 #define LIST(v, k) ((const struct json_list *)(v)->val[k])
@@ -47,12 +47,14 @@ enum list_kind { L_ENV, L_APIKEYS, L_SSH, L_ROLES, L_TFA, L__COUNT };
 enum modal_kind { MOD_NONE, MOD_ENV_ADD, MOD_ENV_EDIT, MOD_ENV_DELETE, MOD_SSH_ADD,
 		  MOD_SSH_DELETE, MOD_ROLE_CREATE, MOD_ROLE_EDIT, MOD_ROLE_DELETE, MOD_KEY_CREATE,
 		  MOD_KEY_SHOW, MOD_KEY_FILE, MOD_KEY_DELETE, MOD_KEY_DELETE_OWN, MOD_MACHINE,
-		  MOD_BILL_RANGE };
+		  MOD_BILL_RANGE, MOD_MEMBER_INVITE, MOD_MEMBER_ROLE, MOD_MEMBER_REMOVE, MOD_TRANSFER,
+		  MOD_TRANSFER_CONFIRM };
 
 /* Whether the API key about to be deleted is the one rentop runs with. */
 enum own_key { OWN_PENDING, OWN_YES, OWN_NO, OWN_UNKNOWN };
 
 #define PUB_MAX 10 /* ~/.ssh/ *.pub files offered */
+#define ROLE_CHOICES_MAX 16 /* team roles offered by the member forms */
 
 /* The view's private state. */
 struct acct_view {
@@ -114,6 +116,17 @@ struct acct_view {
 	enum bill_mode bmode;
 	struct bill_total *btot;    /* BMODE_WEEK, BMODE_INSTANCE: the totals */
 	size_t nbtot;
+	/* the member forms' role names (account_team.c) */
+	char *role_choice[ROLE_CHOICES_MAX];
+	int nrole_choice;
+	/* a credit transfer (account_transfer.c) */
+	char xfer_to[130];          /* the recipient, sanitised */
+	double xfer_amount;         /* $, to the cent */
+	int xfer_step;              /* 1, 2: the confirmation shown; 3: sent */
+	double xfer_before;         /* the credit when it was sent, NAN: not known */
+	bool xfer_lost_on;          /* a transfer's answer was lost: xfer_lost is said */
+	double xfer_lost_at;        /* wall epoch of the loss */
+	char xfer_lost[300];
 };
 
 /* ---- pane_account.c: the shell ---- */
@@ -202,6 +215,33 @@ void account_billing_open_range(struct acct_view *v);
 void account_billing_submit_range(struct app *a, struct acct_view *v);
 int account_billing_draw_top(struct app *a, struct acct_view *v, int y, int x, int w, int ymax);
 void account_billing_free(struct app *a, struct acct_view *v);
+
+/* ---- account_team.c: team members and the audit log ---- */
+extern const struct list_ops account_team_list;
+extern const struct list_ops account_audit_list;
+const struct team_member *account_team_selected(const struct acct_view *v);
+void account_team_row(const struct acct_view *v, size_t i, char *buf, size_t n);
+void account_audit_row(const struct acct_view *v, size_t i, char *buf, size_t n);
+/* Why the account may not change members (into buf), NULL when it may. */
+const char *account_team_why_not(const struct app *a, const struct acct_view *v, char *buf,
+				 size_t n);
+void account_team_title(const struct app *a, const struct acct_view *v, char *buf, size_t n);
+void account_team_choices_free(struct acct_view *v);
+const char *account_team_role_chosen(const struct acct_view *v);
+void account_team_open_invite(struct app *a, struct acct_view *v);
+void account_team_open_role(struct app *a, struct acct_view *v);
+void account_team_submit(struct app *a, struct acct_view *v);
+void account_team_open_remove(struct app *a, struct acct_view *v);
+
+/* ---- account_transfer.c: a credit transfer ---- */
+/* The form (recipient and amount prefilled when given); refused under --read-only. */
+void account_transfer_open(struct app *a, struct acct_view *v, const char *to, const char *amount);
+void account_transfer_submit(struct app *a, struct acct_view *v);
+/* A confirmation's Enter: the second, then the request (once). */
+void account_transfer_confirm(struct app *a, struct acct_view *v);
+void account_transfer_done(struct app *a, struct acct_view *v, const struct call_result *r);
+/* The lost transfer's line (xfer_lost_on) with the credit read again. */
+void account_transfer_status(const struct app *a, const struct acct_view *v, char *buf, size_t n);
 
 /* ---- account_scope.c: the scope picker (API keys, team roles) ---- */
 void account_scope_add(struct form *fm, unsigned mask);

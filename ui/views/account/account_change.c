@@ -13,6 +13,7 @@
 #include "net/apierr.h"
 #include "app.h"
 #include "flow/acctops.h"
+#include "flow/acctteam.h"
 #include "state/model.h"
 #include "base/util.h"
 #include "views/account/account.h"
@@ -32,6 +33,11 @@ static enum list_kind lost_list(enum modal_kind m)
 	case MOD_ROLE_DELETE: return L_ROLES;
 	case MOD_KEY_DELETE:
 	case MOD_KEY_DELETE_OWN: return L_APIKEYS;
+	case MOD_MEMBER_ROLE:
+	case MOD_MEMBER_REMOVE: return L_MEMBERS;
+	case MOD_MEMBER_INVITE: /* an invitation shows as a member only once accepted */
+	case MOD_TRANSFER:
+	case MOD_TRANSFER_CONFIRM:
 	case MOD_NONE:
 	case MOD_KEY_SHOW:
 	case MOD_KEY_FILE:
@@ -51,7 +57,12 @@ static bool is_delete(enum modal_kind m)
 	case MOD_ROLE_DELETE:
 	case MOD_KEY_DELETE:
 	case MOD_KEY_DELETE_OWN:
+	case MOD_MEMBER_REMOVE:
 		return true;
+	case MOD_MEMBER_INVITE:
+	case MOD_MEMBER_ROLE:
+	case MOD_TRANSFER:
+	case MOD_TRANSFER_CONFIRM:
 	case MOD_NONE:
 	case MOD_ENV_ADD:
 	case MOD_ENV_EDIT:
@@ -125,6 +136,13 @@ static int acct_lost_count(const struct acct_view *v)
 			c += r[i].id == v->target_id;
 		return c;
 	}
+	case MOD_MEMBER_ROLE:
+		return acctteam_count(l->v, l->n, v->target_id, account_team_role_chosen(v));
+	case MOD_MEMBER_REMOVE:
+		return acctteam_count(l->v, l->n, v->target_id, NULL);
+	case MOD_MEMBER_INVITE:
+	case MOD_TRANSFER:
+	case MOD_TRANSFER_CONFIRM:
 	case MOD_NONE:
 	case MOD_KEY_SHOW:
 	case MOD_KEY_FILE:
@@ -142,7 +160,7 @@ static int acct_lost_count(const struct acct_view *v)
 static void lost_note_before(struct acct_view *v)
 {
 	int n = acct_lost_count(v);
-	if (v->modal == MOD_ENV_EDIT || (v->modal == MOD_ROLE_EDIT && n != 0))
+	if (v->modal == MOD_ENV_EDIT || ((v->modal == MOD_ROLE_EDIT || v->modal == MOD_MEMBER_ROLE) && n != 0))
 		n = -1;
 	v->lost_before = n;
 }
@@ -154,7 +172,9 @@ static void lost_begin(struct app *a, struct acct_view *v, const struct call_res
 	bool dlg = is_delete(v->modal);
 	char *name = util_sanitize(v->modal == MOD_ENV_ADD || v->modal == MOD_ENV_EDIT
 					   ? form_value(&v->fm, "key")
-				   : v->modal == MOD_SSH_ADD || dlg ? v->target
+				   : v->modal == MOD_SSH_ADD || v->modal == MOD_MEMBER_INVITE ||
+						   v->modal == MOD_MEMBER_ROLE || dlg
+					   ? v->target
 								    : form_value(&v->fm, "name"));
 	char what[160];
 	struct form_lost_words w = { .what = what, .found = "exists", .missing = "not found",
@@ -193,6 +213,25 @@ static void lost_begin(struct app *a, struct acct_view *v, const struct call_res
 	case MOD_SSH_DELETE: snprintf(what, sizeof what, "SSH key %ld", v->target_id); break;
 	case MOD_KEY_DELETE:
 	case MOD_KEY_DELETE_OWN: snprintf(what, sizeof what, "API key %ld", v->target_id); break;
+	case MOD_MEMBER_ROLE:
+		snprintf(what, sizeof what, "team member %s", name);
+		w.found = "holds the new role";
+		w.missing = "does not hold the new role";
+		w.done = "changed";
+		w.undone = "not changed";
+		break;
+	case MOD_MEMBER_REMOVE:
+		snprintf(what, sizeof what, "team member %s", name);
+		w.done = "removed";
+		w.undone = "not removed";
+		break;
+	case MOD_MEMBER_INVITE:
+		snprintf(what, sizeof what, "the invitation of %s", name);
+		w.done = "sent";
+		w.undone = "not sent";
+		break;
+	case MOD_TRANSFER:
+	case MOD_TRANSFER_CONFIRM:
 	case MOD_NONE:
 	case MOD_KEY_SHOW:
 	case MOD_KEY_FILE:
@@ -305,6 +344,14 @@ void account_change_delete(struct app *a, struct acct_view *v)
 		c.call = api_apikey_delete(a->cfg, v->target_id);
 		snprintf(c.what, sizeof c.what, "delete API key");
 		break;
+	case MOD_MEMBER_REMOVE:
+		c.call = api_member_remove(a->cfg, v->target_id);
+		snprintf(c.what, sizeof c.what, "remove team member");
+		break;
+	case MOD_MEMBER_INVITE:
+	case MOD_MEMBER_ROLE:
+	case MOD_TRANSFER:
+	case MOD_TRANSFER_CONFIRM:
 	case MOD_NONE:
 	case MOD_ENV_ADD:
 	case MOD_ENV_EDIT:
@@ -339,6 +386,8 @@ void account_change_done(struct app *a, struct acct_view *v, struct call_result 
 	case MOD_ROLE_CREATE:
 	case MOD_ROLE_EDIT:
 	case MOD_KEY_CREATE:
+	case MOD_MEMBER_INVITE:
+	case MOD_MEMBER_ROLE:
 		if (r->outcome == CALL_UNKNOWN) { /* never sent again from this form */
 			lost_begin(a, v, r);
 			break;
@@ -351,7 +400,12 @@ void account_change_done(struct app *a, struct acct_view *v, struct call_result 
 			account_keys_created(v, r);
 			break;
 		}
-		if (v->modal == MOD_SSH_ADD) {
+		if (v->modal == MOD_MEMBER_INVITE) {
+			app_toast(a, ROLE_OK, 6, "%s invited as %s (a member once accepted)", v->target,
+				  account_team_role_chosen(v));
+		} else if (v->modal == MOD_MEMBER_ROLE) {
+			app_toast(a, ROLE_OK, 4, "%s is now %s", v->target, account_team_role_chosen(v));
+		} else if (v->modal == MOD_SSH_ADD) {
 			app_toast(a, ROLE_OK, 4, "SSH key %s added", v->target);
 		} else if (v->modal == MOD_ROLE_CREATE || v->modal == MOD_ROLE_EDIT) {
 			char *name = util_sanitize(form_value(&v->fm, "name"));
@@ -369,6 +423,7 @@ void account_change_done(struct app *a, struct acct_view *v, struct call_result 
 	case MOD_ROLE_DELETE:
 	case MOD_KEY_DELETE:
 	case MOD_KEY_DELETE_OWN:
+	case MOD_MEMBER_REMOVE:
 		if (r->outcome == CALL_UNKNOWN) { /* never sent again from this dialog */
 			lost_begin(a, v, r);
 			break;
@@ -377,7 +432,9 @@ void account_change_done(struct app *a, struct acct_view *v, struct call_result 
 			modal_call_refused(NULL, &v->dlg, msg);
 			break;
 		}
-		if (v->modal == MOD_SSH_DELETE)
+		if (v->modal == MOD_MEMBER_REMOVE)
+			app_toast(a, ROLE_OK, 4, "%s removed from the team", v->target);
+		else if (v->modal == MOD_SSH_DELETE)
 			app_toast(a, ROLE_OK, 4, "SSH key %ld deleted", v->target_id);
 		else if (v->modal == MOD_KEY_DELETE_OWN && v->own == OWN_YES)
 			/* an event: kept in the event log, past the refusals that follow */
@@ -391,6 +448,10 @@ void account_change_done(struct app *a, struct acct_view *v, struct call_result 
 				  v->modal == MOD_ENV_DELETE ? "env var" : "team role", v->target);
 		pane_account_modal_close(v);
 		break;
+	case MOD_TRANSFER_CONFIRM:
+		account_transfer_done(a, v, r);
+		break;
+	case MOD_TRANSFER:
 	case MOD_NONE:
 	case MOD_KEY_SHOW:
 	case MOD_KEY_FILE:

@@ -49,6 +49,7 @@
 #include "draw.h"
 #include "flow/acctops.h"
 #include "flow/tfaflow.h"
+#include "flow/acctteam.h"
 #include "rules/acctbill.h"
 #include "state/model.h"
 #include "theme.h"
@@ -78,6 +79,12 @@ static const struct section_desc {
 	[SEC_REPORTS] = { "Machine reports", "account-reports", "Account view: Machine reports",
 			  "WHEN (UTC)                     PROBLEM          MESSAGE", account_reports_row,
 			  &account_reports_list },
+	[SEC_TEAM] = { "Team", "account-team", "Account view: Team",
+		       "ID        USERNAME       NAME                   E-MAIL                         ROLE",
+		       account_team_row, &account_team_list },
+	[SEC_AUDIT] = { "Audit log", "account-audit", "Account view: Audit log",
+			"WHEN (UTC)        WHO                      ADDRESS         WHAT                                 ARGUMENTS",
+			account_audit_row, &account_audit_list },
 	[SEC_BILLING] = { "Billing", "account-billing", "Account view: Billing", "", account_billing_row,
 			  &account_billing_list },
 };
@@ -100,6 +107,9 @@ static const struct list_desc {
 	[L_ROLES] = { "team roles", api_roles_list, acct_map_roles, json_list_free, SEC_ROLES },
 	[L_TFA] = { "2FA status", api_tfa_status, tfaflow_map_status, tfaflow_status_free,
 		    SEC_OVERVIEW },
+	[L_MEMBERS] = { "team members", api_members_list, acctteam_map_members, json_list_free,
+			SEC_TEAM },
+	[L_AUDIT] = { "audit log", api_audit_logs, acctteam_map_audit, json_list_free, SEC_AUDIT },
 };
 
 /* ---- subscriptions ------------------------------------------------------------ */
@@ -223,6 +233,8 @@ static void section_state(const struct acct_view *v, enum section s, const char 
 	case SEC_APIKEYS: k = L_APIKEYS; break;
 	case SEC_SSH: k = L_SSH; break;
 	case SEC_ROLES: k = L_ROLES; break;
+	case SEC_TEAM: k = L_MEMBERS; break;
+	case SEC_AUDIT: k = L_AUDIT; break;
 	case SEC_REPORTS:
 		*err = v->rep_err;
 		*have = v->rep != NULL;
@@ -284,8 +296,22 @@ static void acct_draw(struct app *a, void *st, const struct rect *r)
 		draw_text(y, r->x + 1, r->w - 1, t, theme_attr(ROLE_TITLE));
 		y++;
 	}
+	if (v->sec == SEC_BILLING && v->xfer_lost_on && y < ymax) {
+		char t[400];
+		account_transfer_status(a, v, t, sizeof t);
+		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
+		draw_text(y, r->x + 1, r->w - 1, t, theme_attr(ROLE_WARNING));
+		y++;
+	}
 	if (v->sec == SEC_BILLING)
 		y += account_billing_draw_top(a, v, y, r->x + 1, r->w - 1, ymax);
+	if (v->sec == SEC_TEAM && y < ymax) {
+		char t[400];
+		account_team_title(a, v, t, sizeof t);
+		draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
+		draw_text(y, r->x + 1, r->w - 1, t, theme_attr(ROLE_TITLE));
+		y++;
+	}
 	if (y >= ymax)
 		return;
 	draw_cell(y, r->x, r->w, v->sec == SEC_BILLING ? account_billing_head(v) : secs[v->sec].head,
@@ -327,6 +353,8 @@ void pane_account_modal_close(struct acct_view *v)
 	v->call.id = 0; /* a cancel drops its result first (modal_call_drop) */
 	v->own_req = 0;
 	v->ssh_dup = v->ssh_dup_ok = false;
+	account_team_choices_free(v);
+	v->xfer_step = 0;
 }
 
 /* A key in a form modal. */
@@ -359,6 +387,11 @@ static void form_modal_key(struct app *a, struct acct_view *v, int key)
 		case MOD_KEY_FILE: account_keys_submit_file(v); break;
 		case MOD_MACHINE: account_reports_submit(a, v); break;
 		case MOD_BILL_RANGE: account_billing_submit_range(a, v); break;
+		case MOD_MEMBER_INVITE:
+		case MOD_MEMBER_ROLE: account_team_submit(a, v); break;
+		case MOD_TRANSFER: account_transfer_submit(a, v); break;
+		case MOD_MEMBER_REMOVE:
+		case MOD_TRANSFER_CONFIRM:
 		case MOD_NONE:
 		case MOD_ENV_DELETE:
 		case MOD_SSH_DELETE:
@@ -396,8 +429,25 @@ static bool acct_modal_key(struct app *a, void *st, int key)
 	case MOD_KEY_FILE:
 	case MOD_MACHINE:
 	case MOD_BILL_RANGE:
+	case MOD_MEMBER_INVITE:
+	case MOD_MEMBER_ROLE:
+	case MOD_TRANSFER:
 		form_modal_key(a, v, key);
 		return true;
+	case MOD_TRANSFER_CONFIRM: {
+		if (v->dlg.waiting && key != 27)
+			return true;
+		enum dlg_result r = dialog_key(&v->dlg, key);
+		switch (r) {
+		case DLG_CANCEL:
+			modal_call_drop(&v->call, a->m);
+			pane_account_modal_close(v);
+			break;
+		case DLG_SUBMIT: account_transfer_confirm(a, v); break;
+		case DLG_CONTINUE: break;
+		}
+		return true;
+	}
 	case MOD_KEY_SHOW:
 		account_keys_show_key(a, v, key);
 		return true;
@@ -405,7 +455,8 @@ static bool acct_modal_key(struct app *a, void *st, int key)
 	case MOD_SSH_DELETE:
 	case MOD_ROLE_DELETE:
 	case MOD_KEY_DELETE:
-	case MOD_KEY_DELETE_OWN: {
+	case MOD_KEY_DELETE_OWN:
+	case MOD_MEMBER_REMOVE: {
 		if (v->dlg.waiting && key != 27)
 			return true;
 		enum dlg_result r = dialog_key(&v->dlg, key);
@@ -442,6 +493,9 @@ static bool acct_modal_draw(struct app *a, void *st)
 	case MOD_KEY_CREATE:
 	case MOD_MACHINE:
 	case MOD_BILL_RANGE:
+	case MOD_MEMBER_INVITE:
+	case MOD_MEMBER_ROLE:
+	case MOD_TRANSFER:
 		form_draw(&v->fm, &a->lay);
 		if (v->modal == MOD_SSH_ADD && v->ssh_dup) {
 			dialog_draw(&v->dlg, &a->lay);
@@ -456,6 +510,8 @@ static bool acct_modal_draw(struct app *a, void *st)
 	case MOD_ROLE_DELETE:
 	case MOD_KEY_DELETE:
 	case MOD_KEY_DELETE_OWN:
+	case MOD_MEMBER_REMOVE:
+	case MOD_TRANSFER_CONFIRM:
 		dialog_draw(&v->dlg, &a->lay);
 		return false;
 	}
@@ -551,7 +607,8 @@ static void acct_leave(struct app *a, void *st)
 /* The view's actions: moving between sections, then each section's own. */
 enum acct_act { AA_NEXT, AA_PREV, AA_ENV_ADD, AA_ENV_EDIT, AA_ENV_DELETE, AA_ENV_REVEAL, AA_KEY_CREATE,
 		AA_KEY_DELETE, AA_SSH_ADD, AA_SSH_DELETE, AA_ROLE_CREATE, AA_ROLE_EDIT,
-		AA_ROLE_DELETE, AA_MACHINE, AA_BILL_MODE, AA_BILL_RANGE, AA__COUNT };
+		AA_ROLE_DELETE, AA_MACHINE, AA_BILL_MODE, AA_BILL_RANGE, AA_MEMBER_INVITE, AA_MEMBER_ROLE,
+		AA_MEMBER_REMOVE, AA_TRANSFER, AA__COUNT };
 static enum action acts[AA__COUNT];
 
 /* The view's action table: a section's rows are bound in its context
@@ -603,6 +660,18 @@ static const struct action_row acct_rows[AA__COUNT] = {
 	    .flags = AF_HINT),
 	ROW(AA_BILL_RANGE, "account-billing", "g", .name = "billing-range",
 	    .help = "billing: choose the days shown (fetched again)", .hint = "range", .flags = AF_HINT),
+	ROW(AA_MEMBER_INVITE, "account-team", "a", .name = "member-invite",
+	    .help = "invite a team member by e-mail with a role (owner, managers)", .hint = "invite",
+	    .flags = AF_MUTATES | AF_HINT),
+	ROW(AA_MEMBER_ROLE, "account-team", "e", .name = "member-role",
+	    .help = "change the selected member's role (owner, managers)", .hint = "role",
+	    .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL),
+	ROW(AA_MEMBER_REMOVE, "account-team", "d", .name = "member-remove",
+	    .help = "remove the selected member from the team (confirm; owner, managers)",
+	    .hint = "remove", .flags = AF_MUTATES | AF_HINT | AF_NEEDS_SEL),
+	ROW(AA_TRANSFER, "account-billing", "T", .name = "credit-transfer",
+	    .help = "transfer credit to another user or team (confirmed twice; sent once)",
+	    .hint = "transfer", .flags = AF_MUTATES | AF_HINT),
 };
 #undef ROW
 
@@ -629,6 +698,10 @@ static bool acct_action(struct app *a, void *st, enum action act)
 	case AA_MACHINE: account_reports_open(v); break;
 	case AA_BILL_MODE: account_billing_mode(v); break;
 	case AA_BILL_RANGE: account_billing_open_range(v); break;
+	case AA_MEMBER_INVITE: account_team_open_invite(a, v); break;
+	case AA_MEMBER_ROLE: account_team_open_role(a, v); break;
+	case AA_MEMBER_REMOVE: account_team_open_remove(a, v); break;
+	case AA_TRANSFER: account_transfer_open(a, v, NULL, NULL); break;
 	case AA_ENV_DELETE: account_env_open_delete(v); break;
 	case AA_KEY_DELETE: account_keys_open_delete(a, v); break;
 	case AA_SSH_DELETE: account_ssh_open_delete(v); break;
@@ -650,8 +723,8 @@ static struct list *acct_list(struct app *a, void *st)
 
 /* The sections' `:account` words, in enum section order (NULL-ended). */
 static const char *const section_words[SEC__COUNT + 1] = { "overview", "env",     "apikeys", "ssh",
-							   "roles",    "reports", "billing",
-							   NULL };
+							   "roles",    "reports", "team",
+							   "audit",    "billing", NULL };
 
 /* `:account [SECTION]`, `:reports [MACHINE_ID]`. */
 static void acct_command(struct app *a, void *st, const char *args)
@@ -664,6 +737,16 @@ static void acct_command(struct app *a, void *st, const char *args)
 	const char *rest = args + wl;
 	while (*rest == ' ' || *rest == '\t')
 		rest++;
+	if (strcasecmp(w, "transfer") == 0) { /* :transfer [RECIPIENT [AMOUNT]] */
+		char to[130] = "", amt[32] = "";
+		sscanf(rest, "%129s %31s", to, amt);
+		v->sec = SEC_BILLING;
+		if (!v->bhave && !v->bfetching)
+			account_billing_fetch(a, v, 0);
+		account_transfer_open(a, v, to, amt);
+		a->dirty |= DIRTY_ALL;
+		return;
+	}
 	for (int s = 0; s < SEC__COUNT; s++) {
 		if (strcasecmp(w, section_words[s]) != 0)
 			continue;
@@ -691,7 +774,7 @@ static void acct_command(struct app *a, void *st, const char *args)
 	}
 	if (*w)
 		app_toast(a, ROLE_ERROR, 8,
-			  "no account section \"%.40s\" (overview env apikeys ssh roles reports billing)", w);
+			  "no account section \"%.40s\" (overview env apikeys ssh roles reports team audit billing)", w);
 }
 
 void pane_account_reports_keys(struct keymap *km, int ctx)
@@ -748,7 +831,7 @@ static void acct_fini(struct app *a, void *st)
 	free(v);
 }
 
-static const char *const acct_words[] = { "reports", "billing", NULL };
+static const char *const acct_words[] = { "reports", "billing", "audit", "transfer", NULL };
 
 const struct view_ops view_account = {
 	.name = "account",
