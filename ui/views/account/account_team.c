@@ -15,6 +15,7 @@
 
 #include "api/api_account.h"
 #include "app.h"
+#include "base/config.h"
 #include "flow/acctteam.h"
 #include "state/model.h"
 #include "theme.h"
@@ -106,7 +107,10 @@ void account_team_title(const struct app *a, const struct acct_view *v, char *bu
 		snprintf(buf, n, "%s", v->err[L_MEMBERS][0] ? "" : "team members: fetching...");
 		return;
 	}
-	if (account_team_why_not(a, v, why, sizeof why))
+	if (a->cfg->read_only)
+		snprintf(buf, n, "%zu members; your role: %s (read-only: no changes)", LIST(v, L_MEMBERS)->n,
+			 m && m->role[0] ? m->role : "-");
+	else if (account_team_why_not(a, v, why, sizeof why))
 		snprintf(buf, n, "%zu members; %s", LIST(v, L_MEMBERS)->n, why);
 	else
 		snprintf(buf, n, "%zu members; your role: %s (a invite, e change role, d remove)",

@@ -116,6 +116,9 @@ void account_transfer_done(struct app *a, struct acct_view *v, const struct call
 	case CALL_OK:
 		app_answer(a, ROLE_OK, 0, "transferred $%.2f to %s", v->xfer_amount, v->xfer_to);
 		pane_account_modal_close(v);
+		v->xfer_lost_on = false;
+		poller_refresh_now(a->poller);    /* the credit */
+		account_billing_fetch(a, v, 0);   /* the transfer's invoice row */
 		break;
 	case CALL_ERROR:
 		api_account_error_text(&r->err, msg, sizeof msg);
@@ -125,13 +128,14 @@ void account_transfer_done(struct app *a, struct acct_view *v, const struct call
 	case CALL_UNKNOWN:
 		/* never sent again: say so, and read the credit again */
 		snprintf(v->xfer_lost, sizeof v->xfer_lost,
-			 "transfer of $%.2f to %s: outcome unknown (the answer was lost; not sent again)",
+			 "transfer of $%.2f to %s: outcome unknown (answer lost, not resent)",
 			 v->xfer_amount, v->xfer_to);
 		v->xfer_lost_at = r->when;
 		v->xfer_lost_on = true;
 		model_event(a->m, EV_WARN, -1, 0, 0, 0, "%s", v->xfer_lost);
 		pane_account_modal_close(v);
 		poller_refresh_now(a->poller);
+		account_billing_fetch(a, v, 0);
 		break;
 	}
 	a->dirty |= DIRTY_ALL;
@@ -144,8 +148,7 @@ void account_transfer_status(const struct app *a, const struct acct_view *v, cha
 	if (!reread || !isfinite(c))
 		snprintf(buf, n, "%s; reading the credit again...", v->xfer_lost);
 	else if (isfinite(v->xfer_before))
-		snprintf(buf, n, "%s; credit read again: $%.2f (before: $%.2f)", v->xfer_lost, c,
-			 v->xfer_before);
+		snprintf(buf, n, "%s; credit now $%.2f, before $%.2f", v->xfer_lost, c, v->xfer_before);
 	else
-		snprintf(buf, n, "%s; credit read again: $%.2f", v->xfer_lost, c);
+		snprintf(buf, n, "%s; credit now $%.2f", v->xfer_lost, c);
 }
