@@ -17,6 +17,7 @@
 #include "state/money.h"
 #include "theme.h"
 #include "base/util.h"
+#include "views/account/pane_account.h"
 
 enum data_state header_freshness(const struct snapshot *s, double now, int refresh_s,
 				 double grace_s, char *err, size_t n)
@@ -395,6 +396,12 @@ void header_draw(struct app *a)
 			used += draw_text(r->y + 1, r->x + used, r->w - used, seg[i].text, at);
 			used += draw_text(r->y + 1, r->x + used, r->w - used, " ", hd);
 		}
+	size_t npi = pane_account_price_count(); /* pending price increases */
+	if (npi && used + 4 < r->w) {
+		char t[64];
+		snprintf(t, sizeof t, " %zu price increase%s ", npi, npi == 1 ? "" : "s");
+		used += draw_text(r->y + 1, r->x + used, r->w - used, t, theme_attr(ROLE_WARNING));
+	}
 	if ((ds == DS_STALE || ds == DS_OFFLINE || ds == DS_AUTH) && err[0] && used + 4 < r->w) {
 		char e[240];
 		snprintf(e, sizeof e, "  %s", err);

@@ -48,7 +48,7 @@ enum modal_kind { MOD_NONE, MOD_ENV_ADD, MOD_ENV_EDIT, MOD_ENV_DELETE, MOD_SSH_A
 		  MOD_SSH_DELETE, MOD_ROLE_CREATE, MOD_ROLE_EDIT, MOD_ROLE_DELETE, MOD_KEY_CREATE,
 		  MOD_KEY_SHOW, MOD_KEY_FILE, MOD_KEY_DELETE, MOD_KEY_DELETE_OWN, MOD_MACHINE,
 		  MOD_BILL_RANGE, MOD_MEMBER_INVITE, MOD_MEMBER_ROLE, MOD_MEMBER_REMOVE, MOD_TRANSFER,
-		  MOD_TRANSFER_CONFIRM };
+		  MOD_TRANSFER_CONFIRM, MOD_PRICE_ANSWER };
 
 /* Whether the API key about to be deleted is the one rentop runs with. */
 enum own_key { OWN_PENDING, OWN_YES, OWN_NO, OWN_UNKNOWN };
@@ -127,6 +127,9 @@ struct acct_view {
 	bool xfer_lost_on;          /* a transfer's answer was lost: xfer_lost is said */
 	double xfer_lost_at;        /* wall epoch of the loss */
 	char xfer_lost[300];
+	/* pending price increases (account_prices.c) */
+	int price_sub;              /* the subscription, 0: none */
+	bool price_accept;          /* MOD_PRICE_ANSWER: accept (else reject) */
 };
 
 /* ---- pane_account.c: the shell ---- */
@@ -242,6 +245,14 @@ void account_transfer_confirm(struct app *a, struct acct_view *v);
 void account_transfer_done(struct app *a, struct acct_view *v, const struct call_result *r);
 /* The lost transfer's line (xfer_lost_on) with the credit read again. */
 void account_transfer_status(const struct app *a, const struct acct_view *v, char *buf, size_t n);
+
+/* ---- account_prices.c: pending price increases ---- */
+void account_prices_start(struct app *a, struct acct_view *v);
+bool account_prices_take(struct app *a, struct acct_view *v);
+void account_prices_stop(struct app *a, struct acct_view *v);
+void account_prices_command(struct app *a, struct acct_view *v, const char *args);
+void account_prices_send(struct app *a, struct acct_view *v);
+void account_prices_done(struct app *a, struct acct_view *v, const struct call_result *r);
 
 /* ---- account_scope.c: the scope picker (API keys, team roles) ---- */
 void account_scope_add(struct form *fm, unsigned mask);

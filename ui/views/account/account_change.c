@@ -38,6 +38,7 @@ static enum list_kind lost_list(enum modal_kind m)
 	case MOD_MEMBER_INVITE: /* an invitation shows as a member only once accepted */
 	case MOD_TRANSFER:
 	case MOD_TRANSFER_CONFIRM:
+	case MOD_PRICE_ANSWER:
 	case MOD_NONE:
 	case MOD_KEY_SHOW:
 	case MOD_KEY_FILE:
@@ -63,6 +64,7 @@ static bool is_delete(enum modal_kind m)
 	case MOD_MEMBER_ROLE:
 	case MOD_TRANSFER:
 	case MOD_TRANSFER_CONFIRM:
+	case MOD_PRICE_ANSWER:
 	case MOD_NONE:
 	case MOD_ENV_ADD:
 	case MOD_ENV_EDIT:
@@ -143,6 +145,7 @@ static int acct_lost_count(const struct acct_view *v)
 	case MOD_MEMBER_INVITE:
 	case MOD_TRANSFER:
 	case MOD_TRANSFER_CONFIRM:
+	case MOD_PRICE_ANSWER:
 	case MOD_NONE:
 	case MOD_KEY_SHOW:
 	case MOD_KEY_FILE:
@@ -232,6 +235,7 @@ static void lost_begin(struct app *a, struct acct_view *v, const struct call_res
 		break;
 	case MOD_TRANSFER:
 	case MOD_TRANSFER_CONFIRM:
+	case MOD_PRICE_ANSWER:
 	case MOD_NONE:
 	case MOD_KEY_SHOW:
 	case MOD_KEY_FILE:
@@ -352,6 +356,7 @@ void account_change_delete(struct app *a, struct acct_view *v)
 	case MOD_MEMBER_ROLE:
 	case MOD_TRANSFER:
 	case MOD_TRANSFER_CONFIRM:
+	case MOD_PRICE_ANSWER:
 	case MOD_NONE:
 	case MOD_ENV_ADD:
 	case MOD_ENV_EDIT:
@@ -450,6 +455,9 @@ void account_change_done(struct app *a, struct acct_view *v, struct call_result 
 		break;
 	case MOD_TRANSFER_CONFIRM:
 		account_transfer_done(a, v, r);
+		break;
+	case MOD_PRICE_ANSWER:
+		account_prices_done(a, v, r);
 		break;
 	case MOD_TRANSFER:
 	case MOD_NONE:

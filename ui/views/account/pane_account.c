@@ -392,6 +392,7 @@ static void form_modal_key(struct app *a, struct acct_view *v, int key)
 		case MOD_TRANSFER: account_transfer_submit(a, v); break;
 		case MOD_MEMBER_REMOVE:
 		case MOD_TRANSFER_CONFIRM:
+		case MOD_PRICE_ANSWER:
 		case MOD_NONE:
 		case MOD_ENV_DELETE:
 		case MOD_SSH_DELETE:
@@ -444,6 +445,20 @@ static bool acct_modal_key(struct app *a, void *st, int key)
 			pane_account_modal_close(v);
 			break;
 		case DLG_SUBMIT: account_transfer_confirm(a, v); break;
+		case DLG_CONTINUE: break;
+		}
+		return true;
+	}
+	case MOD_PRICE_ANSWER: {
+		if (v->dlg.waiting && key != 27)
+			return true;
+		enum dlg_result r = dialog_key(&v->dlg, key);
+		switch (r) {
+		case DLG_CANCEL:
+			modal_call_drop(&v->call, a->m);
+			pane_account_modal_close(v);
+			break;
+		case DLG_SUBMIT: account_prices_send(a, v); break;
 		case DLG_CONTINUE: break;
 		}
 		return true;
@@ -512,6 +527,7 @@ static bool acct_modal_draw(struct app *a, void *st)
 	case MOD_KEY_DELETE_OWN:
 	case MOD_MEMBER_REMOVE:
 	case MOD_TRANSFER_CONFIRM:
+	case MOD_PRICE_ANSWER:
 		dialog_draw(&v->dlg, &a->lay);
 		return false;
 	}
@@ -567,6 +583,10 @@ static void acct_snapshot(struct app *a, void *st, bool rows)
 		changed = true;
 	}
 	if (account_billing_result(a, v))
+		changed = true;
+	if (!v->price_sub && a->jobs) /* from the first snapshot on, shown or not */
+		account_prices_start(a, v);
+	if (account_prices_take(a, v))
 		changed = true;
 	if (modal_call_take(&v->call, a->m, &r)) {
 		account_change_done(a, v, &r);
@@ -737,6 +757,11 @@ static void acct_command(struct app *a, void *st, const char *args)
 	const char *rest = args + wl;
 	while (*rest == ' ' || *rest == '\t')
 		rest++;
+	if (strcasecmp(w, "prices") == 0) { /* :prices accept|reject [INSTANCE_ID] */
+		account_prices_command(a, v, rest);
+		a->dirty |= DIRTY_ALL;
+		return;
+	}
 	if (strcasecmp(w, "transfer") == 0) { /* :transfer [RECIPIENT [AMOUNT]] */
 		char to[130] = "", amt[32] = "";
 		sscanf(rest, "%129s %31s", to, amt);
@@ -826,12 +851,13 @@ static void acct_fini(struct app *a, void *st)
 		jobs_unsubscribe(a->jobs, v->rep_sub);
 	json_list_free(v->rep);
 	account_billing_free(a, v);
+	account_prices_stop(a, v);
 	for (int s = 0; s < SEC__COUNT; s++)
 		list_free(&v->lst[s]);
 	free(v);
 }
 
-static const char *const acct_words[] = { "reports", "billing", "audit", "transfer", NULL };
+static const char *const acct_words[] = { "reports", "billing", "audit", "transfer", "prices", NULL };
 
 const struct view_ops view_account = {
 	.name = "account",

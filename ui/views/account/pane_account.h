@@ -5,9 +5,20 @@
 #ifndef RENTOP_UI_PANE_ACCOUNT_H
 #define RENTOP_UI_PANE_ACCOUNT_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "keymap.h"
 
 /* Register machine-reports (once), allow it in ctx and bind M there. */
 void pane_account_reports_keys(struct keymap *km, int ctx);
+
+/* Pending price increases on the account's instances, read every minute
+ * from start-up (account_prices.c): how many, and the one of instance id
+ * as a line ("GPU $0.246/h (now $0.197/h) from 2027-04-01 UTC; ..."):
+ * false when it has none.  The instance table marks its rows, the header
+ * counts them, the detail view says the line. */
+size_t pane_account_price_count(void);
+bool pane_account_price_text(long id, char *buf, size_t n);
 
 #endif

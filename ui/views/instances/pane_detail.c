@@ -155,6 +155,9 @@ size_t pane_detail_lines_reveal(const struct instance *x, double now, int reveal
 		fmt_rate(b1, sizeof b1, x->dph_total), fmt_rate(b2, sizeof b2, x->dph_base),
 		fmt_rate(b3, sizeof b3, x->storage_total_cost),
 		x->is_bid ? "interruptible" : "on-demand");
+	char pi[200];
+	if (pane_account_price_text(x->id, pi, sizeof pi))
+		n = add(out, n, max, "price increase", ROLE_WARNING, "%s (:prices accept|reject)", pi);
 	if (x->is_bid)
 		n = add(out, n, max, "bid", ROLE_NORMAL, "%s (min %s)",
 			fmt_rate(b1, sizeof b1, x->bid_price), fmt_rate(b2, sizeof b2, x->min_bid));

@@ -295,6 +295,9 @@ static void inst_line(void *dctx, size_t r, bool sel, int y)
 		draw_cell(y, x, d->w[c], row->cells[c], cols[c].right, at);
 		x += d->w[c] + 1;
 	}
+	char pi[8]; /* a pending price increase: a marker before the row */
+	if (pane_account_price_text(row->id, pi, sizeof pi))
+		draw_text(y, d->r->x, 1, ascii ? "^" : "\u25b2", sel ? base : theme_attr(ROLE_WARNING));
 }
 
 static void inst_draw(struct app *a, void *st, const struct rect *r)

@@ -1,0 +1,150 @@
+/* account_prices.c: the pending price increases on the account's
+ * instances: one subscription from start-up (every minute, shown or not),
+ * its newest list kept here for the instance table's marker, the header's
+ * count and the detail view's line (pane_account.h), and `:prices accept
+ * INSTANCE_ID` / `:prices reject INSTANCE_ID` (the selected instance when
+ * none is named), confirmed from Cancel, sent once.  UI thread only. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api_account.h"
+#include "app.h"
+#include "base/config.h"
+#include "flow/acctprice.h"
+#include "state/model.h"
+#include "theme.h"
+#include "base/util.h"
+#include "views/account/account.h"
+#include "views/account/pane_account.h"
+
+#define PRICES_CADENCE 60.0 /* s */
+
+static struct json_list *prices; /* the newest list (struct price_inc), NULL: none yet */
+
+size_t pane_account_price_count(void)
+{
+	return json_list_count(prices);
+}
+
+bool pane_account_price_text(long id, char *buf, size_t n)
+{
+	const struct price_inc *p =
+		prices ? acctprice_of(json_list_at(prices, const struct price_inc), prices->n, id) : NULL;
+	if (!p)
+		return false;
+	acctprice_text(p, buf, n);
+	return true;
+}
+
+void account_prices_start(struct app *a, struct acct_view *v)
+{
+	struct job_call c = { 0 };
+	c.call = api_price_increases(a->cfg);
+	c.map = acctprice_map;
+	c.free_value = json_list_free;
+	snprintf(c.what, sizeof c.what, "price increases");
+	int id = 0;
+	if (jobs_subscribe(a->jobs, &c, PRICES_CADENCE, false, &id) == JOBS_OK)
+		v->price_sub = id;
+}
+
+bool account_prices_take(struct app *a, struct acct_view *v)
+{
+	struct call_result r;
+	if (!v->price_sub || !model_take_result(a->m, v->price_sub, &r))
+		return false;
+	if (r.outcome == CALL_OK && r.value) {
+		json_list_free(prices);
+		prices = r.value;
+		r.value = NULL;
+	}
+	model_call_result_free(&r);
+	a->dirty |= DIRTY_ALL;
+	return true;
+}
+
+void account_prices_stop(struct app *a, struct acct_view *v)
+{
+	if (v->price_sub)
+		jobs_unsubscribe(a->jobs, v->price_sub);
+	v->price_sub = 0;
+	json_list_free(prices);
+	prices = NULL;
+}
+
+/* `:prices accept|reject [INSTANCE_ID]`: the confirmation. */
+void account_prices_command(struct app *a, struct acct_view *v, const char *args)
+{
+	char verb[16] = "";
+	long id = 0;
+	int k = sscanf(args, "%15s %ld", verb, &id);
+	bool accept = !strcmp(verb, "accept");
+	if (k < 1 || (!accept && strcmp(verb, "reject"))) {
+		app_toast(a, ROLE_ERROR, 8, ":prices accept|reject [INSTANCE_ID] (%zu pending)",
+			  pane_account_price_count());
+		return;
+	}
+	if (k < 2) {
+		const struct instance *x = app_selected(a);
+		id = x ? x->id : 0;
+	}
+	if (a->cfg->read_only) {
+		app_toast(a, ROLE_WARNING, 8, "read-only: answering a price increase is a write (--read-only refuses it)");
+		return;
+	}
+	const struct price_inc *p =
+		prices ? acctprice_of(json_list_at(prices, const struct price_inc), prices->n, id) : NULL;
+	if (!p) {
+		app_toast(a, ROLE_WARNING, 8, "instance %ld has no pending price increase", id);
+		return;
+	}
+	char line[200], text[400];
+	acctprice_text(p, line, sizeof line);
+	snprintf(text, sizeof text, "%s the price increase on instance %ld? %s", accept ? "Accept" : "Reject",
+		 id, line);
+	pane_account_modal_close(v);
+	dialog_confirm(&v->dlg, 0, 0, accept ? "Accept price increase" : "Reject price increase", text,
+		       accept ? "Accept" : "Reject");
+	v->target_id = p->id;
+	v->price_accept = accept;
+	snprintf(v->target, sizeof v->target, "%ld", id);
+	v->modal = MOD_PRICE_ANSWER;
+}
+
+void account_prices_send(struct app *a, struct acct_view *v)
+{
+	struct job_call c = { .action = true };
+	c.call = api_price_increase_answer(a->cfg, v->target_id, v->price_accept);
+	snprintf(c.what, sizeof c.what, "%s price increase", v->price_accept ? "accept" : "reject");
+	modal_call_send(&v->call, a->jobs, &c, NULL, &v->dlg);
+}
+
+void account_prices_done(struct app *a, struct acct_view *v, const struct call_result *r)
+{
+	char msg[400];
+	switch (r->outcome) {
+	case CALL_OK:
+		app_answer(a, ROLE_OK, 0, "price increase on instance %s %s", v->target,
+			   v->price_accept ? "accepted" : "rejected");
+		pane_account_modal_close(v);
+		if (v->price_sub) { /* read again now */
+			jobs_set_visible(a->jobs, v->price_sub, false);
+			jobs_set_visible(a->jobs, v->price_sub, true);
+		}
+		break;
+	case CALL_ERROR:
+		api_account_error_text(&r->err, msg, sizeof msg);
+		modal_call_refused(NULL, &v->dlg, msg);
+		break;
+	case CALL_UNKNOWN:
+		app_answer(a, ROLE_WARNING, 0, "price increase on instance %s: outcome unknown (answer "
+			   "lost, not resent): the list is read again", v->target);
+		pane_account_modal_close(v);
+		if (v->price_sub) {
+			jobs_set_visible(a->jobs, v->price_sub, false);
+			jobs_set_visible(a->jobs, v->price_sub, true);
+		}
+		break;
+	}
+}
