@@ -73,6 +73,15 @@ void account_prices_stop(struct app *a, struct acct_view *v)
 	prices = NULL;
 }
 
+/* Read the list again now (a new subscription; the list kept till it answers). */
+static void reread(struct app *a, struct acct_view *v)
+{
+	if (v->price_sub)
+		jobs_unsubscribe(a->jobs, v->price_sub);
+	v->price_sub = 0;
+	account_prices_start(a, v);
+}
+
 /* `:prices accept|reject [INSTANCE_ID]`: the confirmation. */
 void account_prices_command(struct app *a, struct acct_view *v, const char *args)
 {
@@ -128,10 +137,7 @@ void account_prices_done(struct app *a, struct acct_view *v, const struct call_r
 		app_answer(a, ROLE_OK, 0, "price increase on instance %s %s", v->target,
 			   v->price_accept ? "accepted" : "rejected");
 		pane_account_modal_close(v);
-		if (v->price_sub) { /* read again now */
-			jobs_set_visible(a->jobs, v->price_sub, false);
-			jobs_set_visible(a->jobs, v->price_sub, true);
-		}
+		reread(a, v);
 		break;
 	case CALL_ERROR:
 		api_account_error_text(&r->err, msg, sizeof msg);
@@ -141,10 +147,7 @@ void account_prices_done(struct app *a, struct acct_view *v, const struct call_r
 		app_answer(a, ROLE_WARNING, 0, "price increase on instance %s: outcome unknown (answer "
 			   "lost, not resent): the list is read again", v->target);
 		pane_account_modal_close(v);
-		if (v->price_sub) {
-			jobs_set_visible(a->jobs, v->price_sub, false);
-			jobs_set_visible(a->jobs, v->price_sub, true);
-		}
+		reread(a, v);
 		break;
 	}
 }
