@@ -27,7 +27,7 @@ t_roles() {
     wait_for "email verified" 20 || return 1
     wait_for_re "burn rate +(>=|≥)?\\\$[0-9.]+/h" 20 || return 1   # the overview says burn and runway
     wait_for "runway " 10 || return 1
-    keys '[' '['
+    cmd "account roles"
     wait_for "PERMISSIONS" 10 || return 1
     wait_for "manager" 20 || return 1
     wait_for_re "a create.*e edit.*d delete" 10 || return 1
