@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_account_prices.sh: pending price increases against rentop-sim: the
-# two seeded ones (instances of pending 5500, 5501) are marked on their rows
+# two seeded ones (instances of pending 5500, 5501) are marked on their rows (beside $/H)
 # and counted in the header; the detail view says the new price and date;
 # `:prices accept ID` asks first (Enter on Cancel sends nothing), then
 # accepts once (the instance's end date moves, the marker goes); under
@@ -19,8 +19,8 @@ t_prices() {
     rentop_start -s 170x34 || return 1
     wait_for "Instances" 30 || return 1
     wait_for "2 price increases" 30 || return 1
-    wait_for_re "▲ *$A " 10 || return 1
-    screen | grep -qE "▲ *$B " || { fail "no marker on $B"; return 1; }
+    wait_for_re "^ *$A .*▲ *\\\$[0-9]" 10 || return 1          # beside the row's $/H
+    screen | grep -qE "^ *$B .*▲ *\\\$[0-9]" || { fail "no marker on $B"; return 1; }
     select_row "$A" || return 1
     keys Enter
     wait_for_re "price increase +GPU \\\$[0-9.]+/h \\(now \\\$[0-9.]+/h\\) from 20[0-9-]+ UTC" 10 || return 1
@@ -39,7 +39,7 @@ t_prices() {
     keys 1
     wait_for_re "1 price increase( |$)" 30 || return 1
     wait_for "$A" 10 || return 1
-    screen | grep -qE "▲ *$A " && { fail "marker still on $A"; return 1; }
+    screen | grep -qE "^ *$A .*▲" && { fail "marker still on $A"; return 1; }
     rentop_quit
 }
 

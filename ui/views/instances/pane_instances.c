@@ -285,7 +285,7 @@ static void inst_line(void *dctx, size_t r, bool sel, int y)
 	if (d->gw && list_marked(&t->nav, r))
 		draw_text(y, d->full->x, d->gw, ascii ? "*" : "\u25cf",
 			  sel ? base : theme_attr(ROLE_KEY));
-	int x = d->r->x;
+	int x = d->r->x, dph_x = -1;
 	for (int c = 0; c < NCOLS; c++) {
 		if (!(d->shown & (1u << c)))
 			continue;
@@ -293,11 +293,14 @@ static void inst_line(void *dctx, size_t r, bool sel, int y)
 		if (!sel && !d->dim && c == row->cell_role_col && row->cell_role >= 0)
 			at = theme_attr((enum role)row->cell_role);
 		draw_cell(y, x, d->w[c], row->cells[c], cols[c].right, at);
+		if (c == IC_DPH && row->cells[c] && draw_width(row->cells[c]) < d->w[c])
+			dph_x = x;
 		x += d->w[c] + 1;
 	}
-	char pi[8]; /* a pending price increase: a marker before the row */
-	if (pane_account_price_text(row->id, pi, sizeof pi))
-		draw_text(y, d->r->x, 1, ascii ? "^" : "\u25b2", sel ? base : theme_attr(ROLE_WARNING));
+	char pi[8]; /* a pending price increase: a marker in the $/H cell's margin */
+	if (dph_x >= 0 && pane_account_price_text(row->id, pi, sizeof pi))
+		draw_text(y, dph_x, 1, ascii ? "^" : "\u25b2",
+			  sel || d->dim ? base : theme_attr(ROLE_WARNING));
 }
 
 static void inst_draw(struct app *a, void *st, const struct rect *r)
