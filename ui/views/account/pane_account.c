@@ -436,7 +436,7 @@ static bool acct_modal_key(struct app *a, void *st, int key)
 		form_modal_key(a, v, key);
 		return true;
 	case MOD_TRANSFER_CONFIRM: {
-		if (v->dlg.waiting && key != 27)
+		if (v->dlg.waiting) /* sent: its outcome is shown, whatever it is */
 			return true;
 		enum dlg_result r = dialog_key(&v->dlg, key);
 		switch (r) {
