@@ -3,8 +3,8 @@
 # running program into screenshots/: the seeded instance table, the detail
 # view, the ports list, the destroy dialog, the help screen, the serverless and log views,
 # the offers view, the create form, the replacement of a failed instance
-# (O, then c), the volumes view, the account view, the 2FA set-up and the
-# light theme.
+# (O, then c), the volumes view, the account view, the billing section, the
+# 2FA set-up and the light theme.
 #
 # Pipeline per picture: rentop runs against rentop-sim in a detached tmux
 # session (lib.sh); `tmux capture-pane -e -p -N` gives the screen with its
@@ -125,7 +125,7 @@ settle() {
 
 need_pkgs || exit 1
 mkdir -p "$OUT"
-rm -f "$OUT/instances.png" "$OUT/detail.png" "$OUT/destroy-dialog.png" "$OUT/help.png" "$OUT/light-theme.png" "$OUT/account.png" "$OUT/tfa-qr.png" "$OUT/offers.png" "$OUT/serverless.png" "$OUT/create-form.png" "$OUT/replace.png" "$OUT/logs.png" "$OUT/volumes.png" "$OUT/ports.png"
+rm -f "$OUT/instances.png" "$OUT/detail.png" "$OUT/destroy-dialog.png" "$OUT/help.png" "$OUT/light-theme.png" "$OUT/account.png" "$OUT/tfa-qr.png" "$OUT/offers.png" "$OUT/serverless.png" "$OUT/create-form.png" "$OUT/replace.png" "$OUT/logs.png" "$OUT/volumes.png" "$OUT/ports.png" "$OUT/billing.png"
 sim_start --seed 1 --quiet --rate-limits off || exit 1
 first=$(first_inst "x.get('actual_status') == 'running'")
 
@@ -167,6 +167,8 @@ if run_set; then
         shoot volumes "rentop: volumes, local and network" || ok=1
     keys 5; wait_for "email verified" 20 && keys ']' && wait_for "HF_TOKEN" 20 && settle &&
         shoot account "rentop: account view, env vars" || ok=1
+    cmd "billing 14"; wait_for "last 14 days: spent" 60 && settle &&
+        shoot billing "rentop: billing, the daily spend over 14 days" || ok=1
     # no method yet: the code sent to the account's email authorizes the first
     keys t; wait_for "Two-factor authentication" 10 && sleep 2 && keys a &&
         wait_for_flat "Verification code sent to" 20 &&
