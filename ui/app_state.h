@@ -119,6 +119,8 @@ struct app {
 	int health;
 	double outage_since;
 	double shown_ok;    /* wall epoch the header's "refreshed" shows (header_clock_step) */
+	size_t price_incs;  /* pending price increases on the account's instances (the
+			     * account view keeps it, the header counts them) */
 	struct money_watch money_w;
 };
 

@@ -17,7 +17,6 @@
 #include "state/money.h"
 #include "theme.h"
 #include "base/util.h"
-#include "views/account/pane_account.h"
 
 enum data_state header_freshness(const struct snapshot *s, double now, int refresh_s,
 				 double grace_s, char *err, size_t n)
@@ -396,7 +395,7 @@ void header_draw(struct app *a)
 			used += draw_text(r->y + 1, r->x + used, r->w - used, seg[i].text, at);
 			used += draw_text(r->y + 1, r->x + used, r->w - used, " ", hd);
 		}
-	size_t npi = pane_account_price_count(); /* pending price increases */
+	size_t npi = a->price_incs; /* pending price increases */
 	if (npi && used + 4 < r->w) {
 		char t[64];
 		snprintf(t, sizeof t, " %zu price increase%s ", npi, npi == 1 ? "" : "s");

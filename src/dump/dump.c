@@ -26,7 +26,6 @@
 #include "flow/acctbill.h"
 #include "flow/offers.h"
 #include "net/pace.h"
-#include "rules/acctbill.h"
 #include "rules/query.h"
 #include "rules/secrets.h"
 #include "rules/svfields.h"

@@ -19,7 +19,6 @@
 #include "api/api_account.h"
 #include "base/config.h"
 #include "flow/acctbill.h"
-#include "rules/acctbill.h"
 
 #define D0 1795392000.0 /* 2026-11-23 00:00 UTC, a Monday */
 

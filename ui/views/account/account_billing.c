@@ -18,7 +18,6 @@
 #include "widgets/chart.h"
 #include "draw.h"
 #include "flow/acctbill.h"
-#include "rules/acctbill.h"
 #include "state/model.h"
 #include "theme.h"
 #include "base/util.h"

@@ -58,6 +58,7 @@ bool account_prices_take(struct app *a, struct acct_view *v)
 		json_list_free(prices);
 		prices = r.value;
 		r.value = NULL;
+		a->price_incs = prices->n;
 	}
 	model_call_result_free(&r);
 	a->dirty |= DIRTY_ALL;
@@ -71,6 +72,7 @@ void account_prices_stop(struct app *a, struct acct_view *v)
 	v->price_sub = 0;
 	json_list_free(prices);
 	prices = NULL;
+	a->price_incs = 0;
 }
 
 /* Read the list again now (a new subscription; the list kept till it answers). */

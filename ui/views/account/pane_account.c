@@ -50,7 +50,6 @@
 #include "flow/acctops.h"
 #include "flow/tfaflow.h"
 #include "flow/acctteam.h"
-#include "rules/acctbill.h"
 #include "state/model.h"
 #include "theme.h"
 #include "base/util.h"

@@ -16,8 +16,8 @@ void pane_account_reports_keys(struct keymap *km, int ctx);
 /* Pending price increases on the account's instances, read every minute
  * from start-up (account_prices.c): how many, and the one of instance id
  * as a line ("GPU $0.246/h (now $0.197/h) from 2027-04-01 UTC; ..."):
- * false when it has none.  The instance table marks its rows, the header
- * counts them, the detail view says the line. */
+ * false when it has none.  The instance table marks its rows, the detail
+ * view says the line; the header counts them (struct app's price_incs). */
 size_t pane_account_price_count(void);
 bool pane_account_price_text(long id, char *buf, size_t n);
 
