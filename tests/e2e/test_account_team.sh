@@ -79,6 +79,28 @@ t_not_manager() {
     rentop_quit
 }
 
+# a removal whose answer is lost: sent once, the dialog locked until the
+# members list read again shows the member gone
+t_remove_lost() {
+    fault /api/v0/team/members/ DELETE lost
+    rentop_start -s 130x34 || return 1
+    wait_for "Instances" 30 || return 1
+    cmd "account team"
+    wait_for_re "148300 +alice" 20 || return 1
+    keys /; type_text "alice"; keys Enter
+    keys d
+    wait_for "Remove team member" 10 || return 1
+    keys Right Enter
+    wait_for_flat "the answer was lost" 20 || return 1
+    wait_for_flat "removed" 40 || return 1
+    sleep 2
+    [ "$(sent DELETE /api/v0/team/members/148300/)" = 1 ] || { fail "the removal was sent again"; return 1; }
+    sim_expect "'alice' in [m['username'] for m in d['acct']['members']]" false 10 || return 1
+    keys Escape
+    keys 1
+    rentop_quit
+}
+
 credit() { sim_state "round(d['user']['credit'], 2)"; }
 
 t_transfer() {
@@ -135,6 +157,7 @@ t_readonly() {
 
 tap "team: invite, change role, remove (confirmed from Cancel); the audit log filtered" t_members
 tap "team: a non-manager is told why and sends nothing" t_not_manager
+tap "team: a removal whose answer is lost is sent once and judged from the list read again" t_remove_lost
 tap "transfer: confirmed twice, sent once; a lost answer not resent, the credit read again" t_transfer
 tap "--read-only: transfer and team changes refused, nothing sent" t_readonly
 e2e_done
