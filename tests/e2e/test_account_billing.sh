@@ -80,7 +80,17 @@ assert any(r["kind"] == "deposit" and r["amount"] == -100 for r in rows), "no de
 for k, v in sorted(days.items()):
     print("%s $%.2f" % (k, v))
 PY
-    compare_days "$E2E_TMP/dumpdays.txt"
+    compare_days "$E2E_TMP/dumpdays.txt" || return 1
+    # the plain table: the rows, then the spend per day and the total
+    "$RENTOP" --url "$SIM_URL" --api-key-file "$E2E_TMP/api_key" --dump charges --query 10 \
+        >"$E2E_TMP/charges.txt" 2>>"$E2E_TMP/dump.err" || { fail "plain dump failed"; return 1; }
+    grep -qE '^20[0-9-]+  deposit +stripe +-\$100\.00' "$E2E_TMP/charges.txt" || { fail "no deposit row"; return 1; }
+    sed -n '/^DAY /,/^total /p' "$E2E_TMP/charges.txt" | sed -n 's/^\(20[0-9-]*\) *\(\$[0-9.]*\)$/\1 \2/p' >"$E2E_TMP/plaindays.txt"
+    [ "$(wc -l <"$E2E_TMP/plaindays.txt")" -eq 10 ] || { fail "not 10 day totals"; cat "$E2E_TMP/charges.txt" | tail -14; return 1; }
+    compare_days "$E2E_TMP/plaindays.txt" || return 1
+    # a range that is not a number of days is a usage error
+    "$RENTOP" --url "$SIM_URL" --api-key-file "$E2E_TMP/api_key" --dump charges --query 0 >/dev/null 2>&1
+    [ $? -eq 2 ] || { fail "--query 0 is not a usage error"; return 1; }
 }
 
 t_old_form() {
@@ -102,6 +112,6 @@ t_old_form() {
 }
 
 tap "billing: :billing 10, the daily totals agree with the ledger to the cent, s cycles" t_billing
-tap "--dump charges --json: the same daily sums" t_dump
+tap "--dump charges (--json and the plain table): the same daily sums; --query 0 refused" t_dump
 tap "billing: /api/v1/invoices/ absent (404): the older /users/me/invoices" t_old_form
 e2e_done
