@@ -273,8 +273,11 @@ char *notify_osc9(const struct notice *n, bool in_tmux)
 
 char *notify_osc777(const struct notice *n, bool in_tmux)
 {
-	char body[OSC_TEXT];
+	char body[OSC_TEXT], title[OSC_TEXT], raw[OSC_TEXT];
 	notify_osc_text(body, sizeof body, n->text, false);
 	const char *k = config_notify_kind_name(n->kind);
-	return finish(xasprintf("\033]777;notify;rentop: %s;%s\a", k ? k : "event", body), in_tmux);
+	/* the title ends at the first ';': none in the label */
+	snprintf(raw, sizeof raw, "rentop: %s%s%s", k ? k : "event", n->label[0] ? " " : "", n->label);
+	notify_osc_text(title, 80, raw, true);
+	return finish(xasprintf("\033]777;notify;%s;%s\a", title, body), in_tmux);
 }

@@ -73,7 +73,8 @@ char *notify_json(const struct notice *n);
 
 /* The terminal's desktop notifications (malloc'd, NUL-terminated, no NUL
  * inside): OSC 9 "ESC ] 9 ; rentop: TEXT BEL" and OSC 777
- * "ESC ] 777 ; notify ; rentop: KIND ; TEXT BEL"; the text without control
+ * "ESC ] 777 ; notify ; rentop: KIND [LABEL] ; TEXT BEL" (the label's ';'
+ * made ',', the title at most 79 bytes); the text without control
  * bytes (C0, DEL, C1) or broken UTF-8, at most 200 bytes; under tmux
  * (in_tmux) wrapped for its passthrough: "ESC P tmux; ... ESC \" with each
  * ESC inside doubled. */
