@@ -68,17 +68,20 @@ struct sent {
 struct notify_rules {
 	struct sent *v;
 	size_t n, cap;
-	double burst[NOTIFY_BURST]; /* the times of the last passes, a ring */
-	size_t bi;
-	size_t held;                /* held back by the burst since the last pass */
+	/* by kind: the times of the last passes (a ring), and how many the
+	 * burst held back since the last pass */
+	double burst[NK__COUNT][NOTIFY_BURST];
+	size_t bi[NK__COUNT];
+	size_t held[NK__COUNT];
 	bool cmd_said;              /* a command failure was said */
 };
 
 struct notify_rules *notify_rules_new(void)
 {
 	struct notify_rules *r = xcalloc(1, sizeof *r);
-	for (size_t i = 0; i < NOTIFY_BURST; i++)
-		r->burst[i] = -INFINITY;
+	for (size_t k = 0; k < NK__COUNT; k++)
+		for (size_t i = 0; i < NOTIFY_BURST; i++)
+			r->burst[k][i] = -INFINITY;
 	return r;
 }
 
@@ -116,12 +119,13 @@ bool notify_rules_pass(struct notify_rules *r, unsigned kinds, struct notice *n,
 	r->n = k;
 	if (hit && hit->hash == h)
 		return false; /* the same, within the hour */
-	if (now - r->burst[r->bi] < NOTIFY_BURST_S) {
-		r->held++; /* too many at once: the event log has it */
+	double *slot = &r->burst[n->kind][r->bi[n->kind]];
+	if (now - *slot < NOTIFY_BURST_S) {
+		r->held[n->kind]++; /* too many at once: the event log has it */
 		return false;
 	}
-	r->burst[r->bi] = now;
-	r->bi = (r->bi + 1) % NOTIFY_BURST;
+	*slot = now;
+	r->bi[n->kind] = (r->bi[n->kind] + 1) % NOTIFY_BURST;
 	if (!hit) {
 		if (r->n == r->cap) {
 			r->cap = r->cap ? 2 * r->cap : 16;
@@ -133,11 +137,11 @@ bool notify_rules_pass(struct notify_rules *r, unsigned kinds, struct notice *n,
 	}
 	hit->at = now;
 	hit->hash = h;
-	if (r->held) {
+	if (r->held[n->kind]) {
 		size_t len = strlen(n->text);
 		snprintf(n->text + len, sizeof n->text - len, " (+%zu more held back: see the event log)",
-			 r->held);
-		r->held = 0;
+			 r->held[n->kind]);
+		r->held[n->kind] = 0;
 	}
 	return true;
 }

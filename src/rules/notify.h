@@ -8,10 +8,11 @@
  * rules let it through (notify_rules_pass):
  *  - one notification per instance and kind per NOTIFY_REPEAT_S (an hour)
  *    unless its text changed (another state, another message);
- *  - at most NOTIFY_BURST in NOTIFY_BURST_S (a host outage failing 200
- *    instances wakes no one 200 times): the rest are held back, counted,
- *    and the next notification that passes says how many
- *    ("(+12 more held back: see the event log)");
+ *  - at most NOTIFY_BURST of a kind in NOTIFY_BURST_S (a host outage
+ *    failing 200 instances wakes no one 200 times; a money alarm still
+ *    passes): the rest are held back, counted, and the next notification
+ *    of the kind that passes says how many ("(+12 more held back: see the
+ *    event log)");
  *  - a failing notify_command is said once (notify_rules_cmd_failed) until
  *    it succeeds again.
  * Pure (no I/O, no clock: the caller passes now); a struct notify_rules

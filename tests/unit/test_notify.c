@@ -125,8 +125,8 @@ static void test_kinds_off(void **state)
 	notify_rules_free(r);
 }
 
-/* More than NOTIFY_BURST in a minute: the rest held back, counted, and
- * said with the next that passes. */
+/* More than NOTIFY_BURST of a kind in a minute: the rest held back,
+ * counted, and said with the next of the kind that passes. */
 static void test_burst(void **state)
 {
 	(void)state;
@@ -138,6 +138,8 @@ static void test_burst(void **state)
 	}
 	assert_false(offer(r, NOTIFY_KINDS_ALL, F, 100, "instance 100 is offline", T0 + 10));
 	assert_false(offer(r, NOTIFY_KINDS_ALL, F, 101, "instance 101 is offline", T0 + 20));
+	/* another kind has its own count: a money alarm passes in a storm */
+	assert_true(offer(r, NOTIFY_KINDS_ALL, EVF_MONEY, 0, "low money: runway 1h under 2h (alarm)", T0 + 21));
 	struct event e = ev(F, 102, EV_ERROR, "instance 102 is offline");
 	struct notice n;
 	notify_notice(&n, &e, NK_FAILED, NULL);
