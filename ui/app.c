@@ -157,7 +157,7 @@ static void handle_event(struct app *a, const struct event *e)
 	for (int i = 0; i < a->nviews; i++) /* the event log view keeps it */
 		if (a->views[i].ops->on_event)
 			a->views[i].ops->on_event(a, a->views[i].st, e);
-	if (notify_out_event(a->notify, e, a->snap)) /* a quiet one too (low money) */
+	if (notify_out_event(a->notify, e)) /* a quiet one too (low money) */
 		a->bell_pending = true;
 	if (e->flags & EVF_QUIET)
 		return;

@@ -104,13 +104,17 @@ static void run_command(struct notify_out *o, const struct notice *n)
 	o->kids[o->nkids++] = (struct child){ pid, util_mono() + o->cfg->notify_timeout_s, 0 };
 }
 
-bool notify_out_event(struct notify_out *o, const struct event *e, const struct snapshot *s)
+bool notify_out_event(struct notify_out *o, const struct event *e)
 {
 	enum notify_kind k;
 	if (!o || !notify_classify(e, &k))
 		return false;
 	struct notice n;
-	notify_notice(&n, e, k, e->instance_id && s ? model_snapshot_find(s, e->instance_id) : NULL);
+	/* the model's snapshot, not the display's: that one may be older than
+	 * the event (taken after the events, or paused) */
+	const struct snapshot *s = e->instance_id ? model_acquire(o->m) : NULL;
+	notify_notice(&n, e, k, s ? model_snapshot_find(s, e->instance_id) : NULL);
+	model_release(s);
 	if (!notify_rules_pass(o->rules, o->cfg->notify_kinds, &n, util_now()))
 		return false;
 	const char *t = getenv("TMUX");

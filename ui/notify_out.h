@@ -27,11 +27,12 @@ struct notify_out;
 
 struct notify_out *notify_out_new(const struct config *cfg, struct model *m);
 void notify_out_free(struct notify_out *o);
-/* Event e (s: the snapshot in use, for the instance's fields; may be
- * NULL): when its kind is on and the rules let it through, the OSC
- * sequences are written and the command started.  True when the bell
- * should ring (the bell output is on, and so is the config's bell). */
-bool notify_out_event(struct notify_out *o, const struct event *e, const struct snapshot *s);
+/* Event e: when its kind is on and the rules let it through, the OSC
+ * sequences are written and the command started (the instance's fields
+ * from the model's current snapshot, acquired for the moment).  True when
+ * the bell should ring (the bell output is on, and so is the config's
+ * bell).  o NULL: nothing. */
+bool notify_out_event(struct notify_out *o, const struct event *e);
 /* Reap the commands that ended, end those past their time; failures said. */
 void notify_out_tick(struct notify_out *o);
 /* The monotonic time notify_out_tick is next due (-1: nothing running). */

@@ -13,6 +13,7 @@
 
 #include <fcntl.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "base/config.h"
 #include "base/util.h"
 #include "notify_out.h"
+#include "state/instance.h"
 #include "state/model.h"
 
 static char dir[64];
@@ -100,7 +102,7 @@ static void test_command_gets_json(void **state)
 	struct model *m = model_new();
 	struct notify_out *o = notify_out_new(&c, m);
 	struct event e = failed_ev(42, "instance 42 (x) is crashed: destroy it and rent another offer");
-	assert_true(notify_out_event(o, &e, NULL)); /* the bell too */
+	assert_true(notify_out_event(o, &e)); /* the bell too */
 	assert_int_equal(notify_out_running(o), 1);
 	assert_true(notify_out_next_wake(o) > 0);
 	settle(o);
@@ -114,13 +116,13 @@ static void test_command_gets_json(void **state)
 	json_decref(j);
 	/* the same again within the hour: nothing started */
 	unlink(out);
-	assert_false(notify_out_event(o, &e, NULL));
+	assert_false(notify_out_event(o, &e));
 	assert_int_equal(notify_out_running(o), 0);
 	assert_int_equal(said(m, "notify_command", NULL, 0), 0); /* a success says nothing */
 	/* no bell when the config's bell is off */
 	c.bell = false;
 	struct event e2 = failed_ev(43, "instance 43 is crashed");
-	assert_false(notify_out_event(o, &e2, NULL));
+	assert_false(notify_out_event(o, &e2));
 	settle(o);
 	notify_out_free(o);
 	model_free(m);
@@ -142,7 +144,7 @@ static void test_failure_said_once(void **state)
 	const char *texts[] = { "bad 1", "bad 2", "bad 3", "good 4", "bad 5" };
 	for (long i = 0; i < 5; i++) {
 		struct event e = failed_ev(100 + i, texts[i]);
-		assert_false(notify_out_event(o, &e, NULL)); /* no bell output */
+		assert_false(notify_out_event(o, &e)); /* no bell output */
 		settle(o);
 		if (i == 2)
 			assert_int_equal(said(m, "notify_command", NULL, 0), 1);
@@ -173,9 +175,9 @@ static void test_no_such_program(void **state)
 	struct model *m = model_new();
 	struct notify_out *o = notify_out_new(&c, m);
 	struct event e = failed_ev(1, "one");
-	notify_out_event(o, &e, NULL);
+	notify_out_event(o, &e);
 	e = failed_ev(2, "two");
-	notify_out_event(o, &e, NULL);
+	notify_out_event(o, &e);
 	assert_int_equal(notify_out_running(o), 0);
 	char last[300];
 	assert_int_equal(said(m, "notify_command", last, sizeof last), 1);
@@ -197,7 +199,7 @@ static void test_timeout_kills(void **state)
 	struct model *m = model_new();
 	struct notify_out *o = notify_out_new(&c, m);
 	struct event e = failed_ev(1, "one");
-	notify_out_event(o, &e, NULL);
+	notify_out_event(o, &e);
 	notify_out_tick(o);
 	assert_int_equal(notify_out_running(o), 1);
 	double at = notify_out_next_wake(o);
@@ -211,6 +213,63 @@ static void test_timeout_kills(void **state)
 	char last[300];
 	assert_int_equal(said(m, "notify_command", last, sizeof last), 1);
 	assert_non_null(strstr(last, "notify_command sleep timed out after 5 s: ended"));
+	notify_out_free(o);
+	model_free(m);
+	free(c.notify_command);
+}
+
+/* One instance as the mapper makes it (the strings the model reads). */
+static struct instance *one_inst(long id, const char *actual)
+{
+	struct instance *x = calloc(1, sizeof *x);
+	x->id = id;
+	x->label = strdup("trainer");
+	x->actual_status = strdup(actual);
+	x->intended_status = strdup("running");
+	x->cur_state = strdup("");
+	x->next_state = strdup("");
+	x->status_msg = strdup("OOM");
+	x->gpu_name = strdup("RTX 4090");
+	x->num_gpus = 2;
+	x->state = instance_derive_state(actual, "running", "", "");
+	x->dph_total = 0.5;
+	x->gpu_util = x->gpu_temp = x->disk_usage = x->bid_price = NAN;
+	return x;
+}
+
+/* The model's own failure event, through to the command: the instance's
+ * fields are those of the model's current snapshot (its new state). */
+static void test_model_failure_to_json(void **state)
+{
+	(void)state;
+	char out[128], cmd[256];
+	snprintf(out, sizeof out, "%s/model.json", dir);
+	snprintf(cmd, sizeof cmd, "tee '%s'", out);
+	struct config c;
+	cfg_init(&c, cmd, 0);
+	struct model *m = model_new();
+	model_set_instances(m, one_inst(77, "running"), 1, util_now());
+	model_set_instances(m, one_inst(77, "exited"), 1, util_now());
+	struct notify_out *o = notify_out_new(&c, m);
+	struct event buf[16];
+	size_t n = model_events(m, 0, buf, 16);
+	int failed = 0;
+	for (size_t i = 0; i < n; i++) {
+		failed += (buf[i].flags & EVF_FAILED_INSTANCE) != 0;
+		notify_out_event(o, &buf[i]); /* the "running -> crashed" state change: no kind */
+	}
+	assert_int_equal(failed, 1);
+	assert_int_equal(notify_out_running(o), 1);
+	settle(o);
+	json_error_t err;
+	json_t *j = json_load_file(out, 0, &err);
+	assert_non_null(j);
+	assert_string_equal(json_string_value(json_object_get(j, "kind")), "failed");
+	assert_string_equal(json_string_value(json_object_get(j, "state")), "crashed");
+	assert_string_equal(json_string_value(json_object_get(j, "label")), "trainer");
+	assert_string_equal(json_string_value(json_object_get(j, "gpu")), "2x RTX 4090");
+	assert_true(json_real_value(json_object_get(j, "price_per_hour")) == 0.5);
+	json_decref(j);
 	notify_out_free(o);
 	model_free(m);
 	free(c.notify_command);
@@ -232,7 +291,7 @@ static char *terminal_bytes(const struct config *c, const struct event *e, const
 		unsetenv("TMUX");
 	struct model *m = model_new();
 	struct notify_out *o = notify_out_new(c, m);
-	notify_out_event(o, e, NULL);
+	notify_out_event(o, e);
 	notify_out_free(o);
 	model_free(m);
 	fflush(stdout);
@@ -276,6 +335,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_command_gets_json),
+		cmocka_unit_test(test_model_failure_to_json),
 		cmocka_unit_test(test_failure_said_once),
 		cmocka_unit_test(test_no_such_program),
 		cmocka_unit_test(test_timeout_kills),
