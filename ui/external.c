@@ -10,6 +10,7 @@
 #include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,7 +24,8 @@
  * descriptor i; own_group: in a process group of its own (off the
  * terminal's keys, killable whole).  0 with *pid set, or an errno value. */
 #define FD_NULL (-2)
-static int spawn_child(pid_t *pid, char *const argv[], const int fds[3], bool own_group)
+static int spawn_child(pid_t *pid, char *const argv[], const int fds[3], bool own_group,
+		       char *const envp[])
 {
 	posix_spawnattr_t at;
 	posix_spawn_file_actions_t fa;
@@ -57,7 +59,7 @@ static int spawn_child(pid_t *pid, char *const argv[], const int fds[3], bool ow
 	if (!rc)
 		rc = posix_spawn_file_actions_addclosefrom_np(&fa, 3);
 	if (!rc)
-		rc = posix_spawnp(pid, argv[0], &fa, &at, argv, environ);
+		rc = posix_spawnp(pid, argv[0], &fa, &at, argv, envp);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
 	return rc;
@@ -130,7 +132,7 @@ static int run_external(char *const argv[], const char *banner, char *errline_ou
 		if (pipe2(pfd, O_CLOEXEC) != 0)
 			pfd[0] = pfd[1] = -1;
 	}
-	if (spawn_child(&pid, argv, (const int[3]){ -1, -1, pfd[1] }, false) == 0) {
+	if (spawn_child(&pid, argv, (const int[3]){ -1, -1, pfd[1] }, false, environ) == 0) {
 		int st = 0;
 		bool reaped = false;
 		if (pfd[0] >= 0) {
@@ -167,5 +169,18 @@ int external_run_err(char *const argv[], const char *banner, char *errline, size
 
 int external_spawn_bg(pid_t *pid, char *const argv[], int infd)
 {
-	return spawn_child(pid, argv, (const int[3]){ infd, FD_NULL, FD_NULL }, true);
+	/* the environment without the API key (a webhook's curl has no use
+	 * for it) */
+	size_t n = 0, k = 0;
+	while (environ[n])
+		n++;
+	char **env = calloc(n + 1, sizeof *env);
+	if (!env)
+		return ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "VAST_API_KEY=", 13) != 0)
+			env[k++] = environ[i];
+	int rc = spawn_child(pid, argv, (const int[3]){ infd, FD_NULL, FD_NULL }, true, env);
+	free(env);
+	return rc;
 }

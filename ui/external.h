@@ -24,7 +24,8 @@ int external_run_err(char *const argv[], const char *banner, char *errline, size
  * caller reaps *pid): the spawn rules of external_run, with infd as its
  * standard input, its output and errors to /dev/null (never the screen),
  * in a process group of its own (kill(-*pid, sig) reaches what it
- * started).  0, or an errno value (ENOENT: no such program). */
+ * started), and without VAST_API_KEY in its environment.  0, or an errno
+ * value (ENOENT: no such program). */
 int external_spawn_bg(pid_t *pid, char *const argv[], int infd);
 
 #endif

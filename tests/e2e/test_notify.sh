@@ -96,6 +96,24 @@ t_not_twice() {
     [ "$n" = 1 ] || { fail "OSC 9 written $n times"; return 1; }
 }
 
+# got_kind ID KIND: the command's file has a line for ID of KIND.
+got_kind() {
+    [ -s "$E2E_TMP/got.json" ] && grep "\"instance_id\":$1," "$E2E_TMP/got.json" | grep -q "\"kind\":\"$2\""
+}
+
+# An interruptible instance outbid: kind outbid, to the command and the terminal.
+t_outbid() {
+    OB=$(first_inst "x.get('is_bid') and x.get('actual_status') == 'running'")
+    [ -n "$OB" ] && [ "$OB" != None ] || { fail "no running interruptible instance in the seed"; return 1; }
+    sim_post /__sim/instance "{\"id\":$OB,\"compete_in\":1,\"compete_price\":30}" || return 1
+    wait_begin 30
+    until got_kind "$OB" outbid; do
+        wait_tick || { fail "the command got no outbid JSON for instance $OB"; return 1; }
+    done
+    grep "\"instance_id\":$OB," "$E2E_TMP/got.json" | grep -q "running -> outbid" || { fail "not the outbid's words"; return 1; }
+    raw_has "\033]9;rentop: instance $OB (" || { fail "no OSC 9 for the outbid"; return 1; }
+}
+
 # Under tmux: ESC P tmux; ESC ESC ] 9 ; ... BEL ESC \  -- and only the
 # kinds switched on: notify_kinds = offline, a host dropping out notifies,
 # a crash does not.  (rentop starts seeing the instances that failed
@@ -140,6 +158,7 @@ PY
 tap "read-only: notify_command gets the failure as JSON on stdin" t_command_json
 tap "notify = osc9: the OSC 9 bytes on the terminal stream" t_osc9_bytes
 tap "a failure still there after refreshes is not sent again" t_not_twice
+tap "an outbid notifies as outbid" t_outbid
 tap "under tmux the OSC 9 is wrapped; notify_kinds = offline leaves a crash out" t_tmux_wrapped
 tap "q quits with status 0" rentop_quit
 e2e_done

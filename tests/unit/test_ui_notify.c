@@ -275,6 +275,37 @@ static void test_model_failure_to_json(void **state)
 	free(c.notify_command);
 }
 
+/* The command's environment has no VAST_API_KEY (the rest is kept). */
+static void test_no_key_in_env(void **state)
+{
+	(void)state;
+	char out[128], cmd[256];
+	snprintf(out, sizeof out, "%s/env", dir);
+	snprintf(cmd, sizeof cmd, "sh -c 'env > \"$0\"' '%s'", out);
+	setenv("VAST_API_KEY", "k-0123456789abcdef", 1);
+	setenv("RENTOP_NOTIFY_PROBE", "kept", 1);
+	struct config c;
+	cfg_init(&c, cmd, 0);
+	struct model *m = model_new();
+	struct notify_out *o = notify_out_new(&c, m);
+	struct event e = failed_ev(9, "nine");
+	notify_out_event(o, &e);
+	settle(o);
+	unsetenv("VAST_API_KEY");
+	FILE *f = fopen(out, "r");
+	assert_non_null(f);
+	char buf[8192];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	assert_non_null(strstr(buf, "RENTOP_NOTIFY_PROBE=kept"));
+	assert_null(strstr(buf, "VAST_API_KEY"));
+	assert_null(strstr(buf, "0123456789abcdef"));
+	notify_out_free(o);
+	model_free(m);
+	free(c.notify_command);
+}
+
 /* What the outputs write to the terminal (stdout into a file here). */
 static char *terminal_bytes(const struct config *c, const struct event *e, const char *tmux)
 {
@@ -336,6 +367,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_command_gets_json),
 		cmocka_unit_test(test_model_failure_to_json),
+		cmocka_unit_test(test_no_key_in_env),
 		cmocka_unit_test(test_failure_said_once),
 		cmocka_unit_test(test_no_such_program),
 		cmocka_unit_test(test_timeout_kills),
