@@ -1,8 +1,8 @@
 /* app.c: the shell around the views: toasts, job submission (pending
  * toast), the dialog slot (its results go to the view that opened it), the
- * event feed (log, toasts, notifications (notify_out.h: the bell on a new
- * failure by default); a 2FA refusal goes to
- * the 2FA prompt through a->needs_tfa), the `:` command line, themes and
+ * event feed (log, toasts, notifications: notify_out.h, the bell on a new
+ * failure by default; a 2FA refusal goes to the 2FA prompt through
+ * a->needs_tfa), the `:` command line, themes and
  * copying to the clipboard.  It knows no job kind: a job's result goes to
  * the view that submitted it, by request id. */
 #include "app.h"

@@ -131,7 +131,8 @@ enum ev_level { EV_INFO, EV_OK, EV_WARN, EV_ERROR };
 #define EVF_UNKNOWN    0x10u  /* a job's outcome is unknown (its answer was lost) */
 #define EVF_RESOLVED   0x20u  /* a re-read told what an unknown outcome was */
 #define EVF_HOLD       0x40u  /* a start-up warning: its toast stays until a key is pressed */
-/* What an event is about, for the notifications (rules/notify.h): */
+/* What an event is about, for the notifications (rules/notify.h); each is
+ * set only on the event that says a condition began, never on its end: */
 #define EVF_OUTBID     0x80u  /* with EVF_STATE: an interruptible instance was outbid */
 #define EVF_OFFLINE    0x100u /* with EVF_FAILED_INSTANCE: its host went offline or silent */
 #define EVF_MONEY      0x200u /* runway or credit fell under a limit (header_watch) */
