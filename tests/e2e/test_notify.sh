@@ -6,6 +6,7 @@
 # a shell) receives the event as one JSON object, and the OSC 9 bytes
 # appear on the terminal stream (tmux pipe-pane: the pane's raw output).
 # Under tmux ($TMUX set) the sequence is wrapped for tmux's passthrough.
+# An outbid and a refused 2FA session key notify as their kinds.
 # The same failure is not sent twice; a kind left out of notify_kinds is
 # not sent at all.
 . "$(dirname "$0")/lib.sh"
@@ -158,7 +159,35 @@ PY
 tap "read-only: notify_command gets the failure as JSON on stdin" t_command_json
 tap "notify = osc9: the OSC 9 bytes on the terminal stream" t_osc9_bytes
 tap "a failure still there after refreshes is not sent again" t_not_twice
+# A 2FA session key the service refuses (logged out elsewhere): kind tfa,
+# said once, the key in neither the JSON nor on the terminal stream.
+t_tfa() {
+    rentop_quit >/dev/null || return 1
+    tm kill-server >/dev/null 2>&1
+    STALE=stale-session-key-0123456789abcdef
+    mkdir -p "$E2E_HOME/.config/vastai"
+    write_key_file "$E2E_HOME/.config/vastai/vast_tfa_key" "$STALE"
+    printf 'notify = osc777\nnotify_kinds = tfa\nnotify_command = '\''%s'\''\n' "$HOOK" \
+        >"$E2E_HOME/.config/rentop/config"
+    : >"$E2E_TMP/got.json"
+    rentop_start -k home --refresh 2 || return 1
+    : >"$E2E_TMP/pane.raw"
+    tm pipe-pane -t "$E2E_SESSION" -o "cat >>'$E2E_TMP/pane.raw'" || { fail "pipe-pane"; return 1; }
+    wait_begin 30
+    until grep -q '"kind":"tfa"' "$E2E_TMP/got.json" 2>/dev/null; do
+        wait_tick || { fail "no tfa JSON"; return 1; }
+    done
+    grep '"kind":"tfa"' "$E2E_TMP/got.json" | grep -q "2FA session key refused" || { fail "not the refusal's words"; return 1; }
+    sleep 3
+    [ "$(grep -c . "$E2E_TMP/got.json")" = 1 ] || { fail "sent $(grep -c . "$E2E_TMP/got.json") times"; return 1; }
+    grep -qF "$STALE" "$E2E_TMP/got.json" "$E2E_TMP/pane.raw" && { fail "the session key was sent"; return 1; }
+    raw_has "\033]777;notify;rentop: tfa;2FA session key refused" ||
+        note "the OSC 777 came before pipe-pane started (the refusal is the first answer)"
+    return 0
+}
+
 tap "an outbid notifies as outbid" t_outbid
 tap "under tmux the OSC 9 is wrapped; notify_kinds = offline leaves a crash out" t_tmux_wrapped
+tap "a refused 2FA session key notifies as tfa, once, without the key" t_tfa
 tap "q quits with status 0" rentop_quit
 e2e_done
