@@ -27,6 +27,7 @@ struct auth;
 struct event;
 struct jobs;
 struct tfa_challenge;
+struct notify_out;
 struct view_ops;
 
 #define VIEW_MAX 16
@@ -113,6 +114,7 @@ struct app {
 	unsigned dirty;
 	bool quit;
 	bool bell_pending;
+	struct notify_out *notify; /* notifications beyond the screen (notify_out.h), NULL: none */
 
 	/* header_watch (header.c): the service's health (enum health there)
 	 * since outage_since (wall epoch), and the low-money level */

@@ -461,12 +461,11 @@ void header_watch(struct app *a)
 						 fig == FIG_AT_LEAST, &known, why, sizeof why);
 	int moved = money_watch_update(&a->money_w, lv, known);
 	if (moved > 0) {
-		/* the header's colour and the bell say it; a toast would hide an
-		 * action's answer (a prepay's own result crossed the limit) */
-		model_event(a->m, lv == ML_ALARM ? EV_ERROR : EV_WARN, -1, 0, 0, EVF_QUIET, "low money: %s%s",
-			    why, lv == ML_ALARM ? " (alarm)" : "");
-		if (a->cfg->bell)
-			a->bell_pending = true;
+		/* the header's colour and the notification (the bell by default,
+		 * app.c) say it; a toast would hide an action's answer (a
+		 * prepay's own result crossed the limit) */
+		model_event(a->m, lv == ML_ALARM ? EV_ERROR : EV_WARN, -1, 0, 0, EVF_QUIET | EVF_MONEY,
+			    "low money: %s%s", why, lv == ML_ALARM ? " (alarm)" : "");
 	} else if (moved < 0) {
 		if (lv == ML_OK)
 			model_event(a->m, EV_OK, -1, 0, 0, EVF_QUIET,

@@ -42,6 +42,7 @@
 #include "base/errline.h"
 #include "base/log.h"
 #include "header.h"
+#include "notify_out.h"
 #include "history.h"
 #include "widgets/list.h"
 #include "state/model.h"
@@ -573,6 +574,9 @@ static int next_timeout(struct app *a)
 		if (wait < 0 || w < wait)
 			wait = w;
 	}
+	double nw = notify_out_next_wake(a->notify);
+	if (nw >= 0 && (wait < 0 || nw - mono < wait))
+		wait = nw > mono ? nw - mono : 0;
 	for (int i = 0; i < a->nviews; i++) {
 		struct view *vi = &a->views[i];
 		if (!vi->ops->next_wake)
@@ -598,6 +602,7 @@ static void clock_tick(struct app *a, double *last_minute)
 		a->dirty |= DIRTY_MSG;
 	}
 	app_show_later(a);
+	notify_out_tick(a->notify); /* notify_command: reaped, or ended past its time */
 	double minute = floor(util_now() / 60.0);
 	if (minute != *last_minute) {
 		*last_minute = minute;
@@ -913,6 +918,7 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 			close(clock_fd);
 		return 2;
 	}
+	a->notify = notify_out_new(cfg, m);
 	app_start(a);
 	int status = main_loop(a, clock_fd);
 	if (clock_fd >= 0)
@@ -921,6 +927,7 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 	model_release(a->snap);
 	view_fini_all(a);
 	tfa_challenge_free(a, a->chal);
+	notify_out_free(a->notify);
 	history_free(&a->hist_cmd);
 	history_free(&a->hist_filter);
 	endwin();

@@ -30,6 +30,15 @@
  *     credit_warn = 0                    $ of credit: under it the header warns (0 = off)
  *     credit_alarm = 0                   $ of credit: under it, the alarm (0 = off)
  *     api_key_file = ~/keys/vast         a file holding the key (not the key)
+ *     notify = bell                      outputs of a notification: bell, osc9, osc777
+ *                                        (a list, or none)
+ *     notify_kinds = all                 which kinds notify: failed, offline, outbid,
+ *                                        idle, hot, disk, runway, endpoint, tfa (a
+ *                                        list, all or none)
+ *     notify_command = notify-send -u critical rentop   run per notification, the
+ *                                        event as JSON on stdin (argv.h's quoting;
+ *                                        no shell)
+ *     notify_timeout = 30                seconds before a running notify_command is killed
  *     bind x destroy                     a global key binding
  *     bind instances C-d destroy         a binding in one context
  *     bind instances d none              unbind
@@ -46,6 +55,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "base/argv.h"
 #include "base/util.h"
 
 /* Text from the user (a config line, an argument) for a message: escape
@@ -157,6 +167,9 @@ static void set_defaults(struct config *cfg)
 	cfg->theme = xstrdup("default");
 	cfg->ssh_command = xstrdup("ssh");
 	cfg->ssh_route = SSH_ASK;
+	cfg->notify_out = NOTIFY_OUT_BELL;
+	cfg->notify_kinds = NOTIFY_KINDS_ALL;
+	cfg->notify_timeout_s = 30;
 	const char *xdg = getenv("XDG_CONFIG_HOME");
 	const char *home = getenv("HOME");
 	if (xdg && *xdg)
@@ -178,6 +191,7 @@ void config_free(struct config *cfg)
 	free(cfg->dump_query);
 	free(cfg->log_path);
 	free(cfg->test_clock);
+	free(cfg->notify_command);
 	memset(cfg, 0, sizeof *cfg);
 }
 
@@ -284,6 +298,51 @@ static int parse_bind(struct config *cfg, char *rest, char *msg, size_t n)
 	return 0;
 }
 
+static const char *const notify_kind_names[NK__COUNT] = {
+	[NK_FAILED] = "failed", [NK_OFFLINE] = "offline", [NK_OUTBID] = "outbid",
+	[NK_IDLE] = "idle",     [NK_HOT] = "hot",         [NK_DISK] = "disk",
+	[NK_RUNWAY] = "runway", [NK_ENDPOINT] = "endpoint", [NK_TFA] = "tfa",
+};
+
+const char *config_notify_kind_name(enum notify_kind k)
+{
+	return (unsigned)k < NK__COUNT ? notify_kind_names[k] : NULL;
+}
+
+/* A list of names ("bell, osc9"; blanks and commas between) into a mask:
+ * names[i] sets bit i; "none" is 0, all_word (NULL: none) every bit. */
+static bool parse_names(const char *val, const char *const *names, size_t nnames,
+			const char *all_word, unsigned *out, char *msg, size_t mn, const char *key)
+{
+	unsigned m = 0;
+	const char *p = val;
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		if (!*p)
+			break;
+		size_t l = strcspn(p, " \t,");
+		size_t i = 0;
+		while (i < nnames && !(strlen(names[i]) == l && strncmp(p, names[i], l) == 0))
+			i++;
+		if (i < nnames)
+			m |= 1u << i;
+		else if (l == 4 && strncmp(p, "none", 4) == 0)
+			;
+		else if (all_word && strlen(all_word) == l && strncmp(p, all_word, l) == 0)
+			m |= (1u << nnames) - 1;
+		else {
+			char w[48], sb[48];
+			snprintf(w, sizeof w, "%.*s", (int)(l < 40 ? l : 40), p);
+			snprintf(msg, mn, "%s: unknown word '%s'", key, shown(w, sb, sizeof sb, 40));
+			return false;
+		}
+		p += l;
+	}
+	*out = m;
+	return true;
+}
+
 /* Apply one `key = value` setting; false with msg on a bad key or value. */
 static bool apply_setting(struct config *cfg, const char *key, const char *val, bool *run_url_set,
 			  char *msg, size_t n)
@@ -363,6 +422,32 @@ static bool apply_setting(struct config *cfg, const char *key, const char *val, 
 		if (!config_parse_ports(val, cfg->ssh_forwards, CONFIG_FORWARDS_MAX, &cfg->nssh_forwards,
 					msg, n))
 			return false;
+	} else if (strcmp(key, "notify") == 0) {
+		static const char *const outs[] = { "bell", "osc9", "osc777" };
+		if (!parse_names(val, outs, 3, NULL, &cfg->notify_out, msg, n, key))
+			return false;
+	} else if (strcmp(key, "notify_kinds") == 0) {
+		if (!parse_names(val, notify_kind_names, NK__COUNT, "all", &cfg->notify_kinds, msg, n,
+				 key))
+			return false;
+	} else if (strcmp(key, "notify_command") == 0) {
+		free(cfg->notify_command);
+		cfg->notify_command = NULL;
+		if (*val) { /* "" is none */
+			char why[80];
+			char **v = argv_split(val, NULL, why, sizeof why);
+			if (!v) {
+				snprintf(msg, n, "notify_command: %s", why);
+				return false;
+			}
+			argv_free(v);
+			cfg->notify_command = xstrdup(val);
+		}
+	} else if (strcmp(key, "notify_timeout") == 0) {
+		if (!parse_timeout(val, &cfg->notify_timeout_s)) {
+			snprintf(msg, n, "notify_timeout must be seconds, above 0 and at most 3600");
+			return false;
+		}
 	} else if (strcmp(key, "api_key_file") == 0) {
 		if (!*val)
 			goto empty;

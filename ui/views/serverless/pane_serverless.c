@@ -217,7 +217,7 @@ static void take_health(struct app *a, struct sv_view *v)
 						  e ? e->endpoint_name : "endpoint", h->flag, &h->h, NAN,
 						  min_load);
 			if (workers_memo_update(v->memo, h->endpoint_id, h->flag))
-				model_event(a->m, EV_WARN, -1, 0, 0, 0, "%s", h->flag_text);
+				model_event(a->m, EV_WARN, -1, 0, 0, EVF_ENDPOINT, "%s", h->flag_text);
 		} else {
 			/* a failure keeps the last health shown (a 429 never blanks) */
 			util_strlcpy(h->err, r.err.msg[0] ? r.err.msg : "failed", sizeof h->err);
