@@ -489,6 +489,17 @@ static const char *why_not_suspend(const void *row, char *buf, size_t n)
 	return sv_tree_orphan_refusal(row, "suspend", buf, n);
 }
 
+static const char *why_not_workers(const void *row, char *buf, size_t n)
+{
+	return sv_tree_orphan_refusal(row, "list the workers of", buf, n);
+}
+
+/* U: a row with an endpoint (`:update-workers NAME` needs none). */
+static const char *why_not_update(const void *row, char *buf, size_t n)
+{
+	return row ? sv_tree_orphan_refusal(row, "update the workers of", buf, n) : NULL;
+}
+
 /* e and d act on a row of the tree, not on the orphans' heading. */
 static const char *why_not_heading(const void *row, char *buf, size_t n)
 {
@@ -503,12 +514,25 @@ static const char *why_not_heading(const void *row, char *buf, size_t n)
  * changes (their handler: sv_edit.c).  Every change is in the hint bar
  * where it applies to the selected row (why_not). */
 enum { SR_TOGGLE, SR_FOLD, SR_UNFOLD, SR_EP_CREATE, SR_WG_CREATE, SR_EDIT, SR_DELETE, SR_SUSPEND,
-       SR__COUNT };
+       SR_WORKERS, SR_UPDATE, SR_FOLDT, SR__COUNT };
 static enum action sv_ids[SR__COUNT];
 static const struct action_row sv_rows[SR__COUNT] = {
-	[SR_TOGGLE] = { { .name = "open", .help = "open or close an endpoint; a workergroup's detail",
+	[SR_TOGGLE] = { { .name = "open", .help = "an endpoint's workers, a workergroup's detail",
 			  .flags = AF_NEEDS_SEL | AF_HINT },
-			"Enter Space", NULL, &sv_ids[SR_TOGGLE] },
+			"Enter", NULL, &sv_ids[SR_TOGGLE] },
+	[SR_FOLDT] = { { .name = "fold", .help = "open or close an endpoint (its workergroups)",
+			 .flags = AF_NEEDS_SEL },
+		       "Space", NULL, &sv_ids[SR_FOLDT] },
+	[SR_WORKERS] = { { .name = "workers",
+			   .help = "the workers of the selected endpoint (also :workers NAME)",
+			   .flags = AF_NEEDS_SEL, .why_not = why_not_workers },
+			 "W", NULL, &sv_ids[SR_WORKERS] },
+	[SR_UPDATE] = { { .name = "update-workers",
+			  .help = "roll the workers of the selected workergroup (or endpoint's only one) "
+				  "onto its template's current version (confirm); :update-workers "
+				  "NAME|WG_ID",
+			  .hint = "update workers", .flags = AF_MUTATES, .why_not = why_not_update },
+			"U", NULL, &sv_ids[SR_UPDATE] },
 	[SR_FOLD] = { { .name = "collapse", .help = "collapse the endpoint (hide its workergroups)",
 			.flags = AF_NEEDS_SEL },
 		      "-", NULL, &sv_ids[SR_FOLD] },
@@ -549,8 +573,22 @@ static bool sv_action(struct app *a, void *st, enum action act)
 	case SR_TOGGLE:
 		if (row && row->kind == SVR_WORKERGROUP)
 			view_open(a, "workergroup", row->id);
+		else if (row && row->kind == SVR_ENDPOINT)
+			view_open(a, "workers", row->id);
 		else
 			fold(a, v, -1);
+		return true;
+	case SR_FOLDT: fold(a, v, -1); return true;
+	case SR_WORKERS:
+		if (row)
+			view_open(a, "workers", row->endpoint_id);
+		return true;
+	case SR_UPDATE:
+		if (!row) {
+			app_toast(a, ROLE_WARNING, 6, "select a workergroup, or :update-workers NAME|WG_ID");
+			return true;
+		}
+		sv_edit_open(a, v->ed, SV_OP_UPDATE_WORKERS, row);
 		return true;
 	case SR_FOLD: fold(a, v, 0); return true;
 	case SR_UNFOLD: fold(a, v, 1); return true;
@@ -565,6 +603,36 @@ static bool sv_action(struct app *a, void *st, enum action act)
 	default: break; /* not a row of the table */
 	}
 	return false; /* another registered action's run, or a move (the list's) */
+}
+
+/* `:update-workers NAME|WG_ID` (no argument: the selected row, as U). */
+static void update_args(struct app *a, enum action act, const char *args)
+{
+	int i = view_find(a, "serverless");
+	if (i < 0)
+		return;
+	struct sv_view *v = a->views[i].st;
+	if (!*args) {
+		sv_action(a, v, act);
+		return;
+	}
+	const struct snapshot *s = a->snap;
+	char err[300];
+	long id = s ? sv_forms_update_target(args, s->endpoints, s->nendpoints, s->workergroups,
+					    s->nworkergroups, err, sizeof err)
+		    : 0;
+	if (!id) {
+		app_toast(a, ROLE_ERROR, 8, "%s", s ? err : "endpoints not loaded yet");
+		return;
+	}
+	sv_edit_update_workers(a, v->ed, id);
+}
+
+static void sv_keys(struct keymap *km, int ctx)
+{
+	(void)km;
+	(void)ctx;
+	action_set_args(keymap_action_register(&sv_rows[SR_UPDATE].def), update_args);
 }
 
 static struct list *sv_list(struct app *a, void *st)
@@ -647,6 +715,7 @@ const struct view_ops view_serverless = {
 	.ctx_flags = CTXF_LIST,
 	.actions = sv_rows,
 	.nactions = SR__COUNT,
+	.keys = sv_keys,
 	.init = sv_init,
 	.fini = sv_fini,
 	.enter = sv_enter,
@@ -660,3 +729,12 @@ const struct view_ops view_serverless = {
 	.modal_key = sv_modal_key,
 	.modal_draw = sv_modal_draw,
 };
+
+long pane_serverless_selected_endpoint(const struct app *a)
+{
+	int i = view_find(a, "serverless");
+	if (i < 0)
+		return 0;
+	const struct sv_row *row = sv_sel(a->views[i].st);
+	return row && row->kind != SVR_ORPHANS ? row->endpoint_id : 0;
+}

@@ -154,5 +154,8 @@ const char *sv_tree_names_of(const struct sv_names *t, const char *hash,
 struct app;
 /* pane_serverless.c: the template name the serverless view knows, or NULL. */
 const char *pane_serverless_template(const struct app *a, const char *hash);
+/* pane_serverless.c: the endpoint of the serverless view's selected row
+ * (a workergroup's endpoint), 0: none. */
+long pane_serverless_selected_endpoint(const struct app *a);
 
 #endif
