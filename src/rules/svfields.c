@@ -29,12 +29,8 @@
  * inactivity_timeout: never scaled to zero).  Renaming and the state
  * (active, suspended, stopped: vast-cli update endpoint) are edits. */
 static const struct svfields_def ep_defs[] = {
-	{ "endpoint_name", "name", SVK_NAME, 0, 0, SVF_CREATE | SVF_EDIT | SVF_REQUIRED, "" },
-	{ "endpoint_state", "state (active/suspended/stopped)", SVK_STATE, 0, 0,
-	  SVF_EDIT | SVF_REQUIRED, "active" },
+	{ "endpoint_name", "name", SVK_NAME, 0, 0, SVF_CREATE | SVF_REQUIRED, "" },
 	{ "min_load", "min_load (load/s)", SVK_NUMBER, 0, 1e6, SVF_CREATE | SVF_EDIT | SVF_REQUIRED,
-	  "0" },
-	{ "min_cold_load", "min_cold_load (load/s)", SVK_NUMBER, 0, 1e6, SVF_CREATE | SVF_EDIT,
 	  "0" },
 	{ "target_util", "target_util (0-1)", SVK_NUMBER, 0, 1, SVF_CREATE | SVF_EDIT | SVF_REQUIRED,
 	  "0.9" },
@@ -44,12 +40,19 @@ static const struct svfields_def ep_defs[] = {
 	  "5" },
 	{ "max_workers", "max_workers", SVK_INTEGER, 1, 1000, SVF_CREATE | SVF_EDIT | SVF_REQUIRED,
 	  "20" },
+	{ "min_cold_load", "min_cold_load (load/s)", SVK_NUMBER, 0, 1e6, SVF_CREATE | SVF_EDIT,
+	  "0" },
 	{ "max_queue_time", "max_queue_time (s)", SVK_NUMBER, 0, 86400, SVF_CREATE | SVF_EDIT,
 	  "30" },
 	{ "target_queue_time", "target_queue_time (s)", SVK_NUMBER, 0, 86400,
 	  SVF_CREATE | SVF_EDIT, "10" },
 	{ "inactivity_timeout", "inactivity_timeout (s; empty: never to 0)", SVK_INTEGER, 0,
 	  31536000, SVF_CREATE | SVF_EDIT, "" },
+	/* the edit form's rename and state, after the figures (the create
+	 * form's name comes first: the row above) */
+	{ "endpoint_name", "name", SVK_NAME, 0, 0, SVF_EDIT | SVF_REQUIRED, "" },
+	{ "endpoint_state", "state (active/suspended/stopped)", SVK_STATE, 0, 0,
+	  SVF_EDIT | SVF_REQUIRED, "active" },
 };
 
 /* The states an endpoint can be set to (vast-cli update endpoint). */
