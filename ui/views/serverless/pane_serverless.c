@@ -52,6 +52,14 @@ struct sv_health {
 	char flag_text[200];
 	double when;                /* wall epoch of h */
 	char err[256];              /* the last failure ("" after a success) */
+	struct sv_ep_series series; /* its last hour: a sample per answer (fetched while shown) */
+};
+
+/* A worker answer, mapped: the health and the summed $/h. */
+struct sv_health_answer {
+	struct workers_health h;
+	double dph;
+	size_t priced;              /* workers with a dph_total */
 };
 
 struct sv_view {
@@ -78,8 +86,9 @@ static void *map_health(const json_t *root, struct api_error *e)
 		apierr_protocol(e, 200, "unexpected get_endpoint_workers answer");
 		return NULL;
 	}
-	struct workers_health *h = xcalloc(1, sizeof *h);
-	workers_summary(v, n, h);
+	struct sv_health_answer *h = xcalloc(1, sizeof *h);
+	workers_summary(v, n, &h->h);
+	h->priced = workers_cost(v, n, &h->dph);
 	free(v);
 	return h;
 }
@@ -184,6 +193,7 @@ static void sync_subs(struct app *a, struct sv_view *v)
 		struct sv_health *h = &v->hs[v->nhs++];
 		memset(h, 0, sizeof *h);
 		h->endpoint_id = e->id;
+		sv_tree_series_init(&h->series);
 		struct job_call c = { .call = api_endpoint_workers(a->cfg, e->id), .action = false,
 				      .map = map_health, .free_value = free };
 		snprintf(c.what, sizeof c.what, "workers of endpoint %ld", e->id);
@@ -204,9 +214,14 @@ static void take_health(struct app *a, struct sv_view *v)
 		if (!h->sub || !model_take_result(a->m, h->sub, &r))
 			continue;
 		if (r.outcome == CALL_OK && r.value) {
-			h->h = *(const struct workers_health *)r.value;
+			const struct sv_health_answer *ans = r.value;
+			h->h = ans->h;
 			h->have = true;
 			h->when = r.when;
+			seriesf_put(&h->series.load, r.when, h->h.load);
+			seriesf_put(&h->series.workers, r.when, (double)h->h.total);
+			if (ans->priced || !h->h.total)
+				seriesf_put(&h->series.cost, r.when, ans->dph);
 			h->err[0] = '\0';
 			const struct endpoint *e = endpoint_of(a->snap, h->endpoint_id);
 			double min_load = e ? e->min_load : 0;
@@ -346,6 +361,8 @@ static void endpoint_cells(struct sv_view *v, const struct endpoint *e, bool ope
 		eh.age = now - h->when;
 		eh.stale = h->err[0] || eh.age > SV_STALE_S;
 		eh.err = h->err;
+		eh.series = &h->series;
+		eh.now = now;
 		break;
 	}
 	sv_tree_endpoint_cells(e, &eh, open, draw_ascii(), out);
@@ -369,6 +386,7 @@ static void draw_endpoint(struct sv_view *v, const struct endpoint *e, const str
 		case SVE_BAR: case SVE_LOAD: role = health; break;
 		case SVE_COUNTS: role = h && h->have ? health : ROLE_DIM; break;
 		case SVE_STALE: case SVE_WHY: role = ROLE_WARNING; break;
+		case SVE_SPARK: role = ROLE_DIM; break;
 		case SVE_NAME: case SVE_STATE: case SVE_MIN_LOAD: case SVE_UTIL:
 		case SVE_COLD_MULT: case SVE_LIMITS: case SVE__COUNT:
 			break;
@@ -737,4 +755,16 @@ long pane_serverless_selected_endpoint(const struct app *a)
 		return 0;
 	const struct sv_row *row = sv_sel(a->views[i].st);
 	return row && row->kind != SVR_ORPHANS ? row->endpoint_id : 0;
+}
+
+const struct sv_ep_series *pane_serverless_series(const struct app *a, long endpoint_id)
+{
+	int i = view_find(a, "serverless");
+	if (i < 0)
+		return NULL;
+	const struct sv_view *v = a->views[i].st;
+	for (size_t k = 0; k < v->nhs; k++)
+		if (v->hs[k].endpoint_id == endpoint_id)
+			return &v->hs[k].series;
+	return NULL;
 }

@@ -9,7 +9,10 @@
  * jobs_subscribe every WK_POLL_S while shown (unsubscribed when it closes);
  * a failure keeps the rows, said stale.  Enter on a worker opens its
  * instance's detail (when the instance list has it); L its container log
- * (pane_logs.c binds L here).  q or Esc returns to the tree.  UI thread. */
+ * (pane_logs.c binds L here).  Below the rows, when the terminal has the
+ * room, the endpoint's last hour as three column charts (load, workers,
+ * $/h) from the series the serverless view keeps.  q or Esc returns to the
+ * tree.  UI thread. */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <math.h>
@@ -27,6 +30,7 @@
 #include "base/util.h"
 #include "view.h"
 #include "views/serverless/sv_tree.h"
+#include "widgets/chart.h"
 #include "widgets/list.h"
 
 #define WK_POLL_S 5.0   /* s between worker fetches while shown */
@@ -222,9 +226,39 @@ static void wk_line(void *dctx, size_t i, bool sel, int y)
 	}
 }
 
+#define WK_CHART_H 5      /* rows of each chart */
+#define WK_CHART_MIN_H 16 /* the body rows from which the charts are drawn */
+
+/* The endpoint's last hour (kept by the serverless view while shown): its
+ * load, worker count and $/h, three column charts side by side from y, a
+ * title row above each ("load, last hour (max 50)"). */
+static void draw_charts(struct app *a, const struct wk_view *v, int y, const struct rect *r)
+{
+	const struct sv_ep_series *s = pane_serverless_series(a, v->endpoint_id);
+	int each = (r->w - 4) / 3;
+	if (!s || each < 8)
+		return;
+	const struct seriesf *f[3] = { &s->load, &s->workers, &s->cost };
+	static const char *const label[3] = { "load", "workers", "$/h" };
+	double now = util_now();
+	for (int y2 = y; y2 <= y + WK_CHART_H; y2++)
+		draw_fill(y2, r->x, r->w, theme_attr(ROLE_NORMAL));
+	size_t ncols = (size_t)each < SERIES_BUCKETS ? (size_t)each : SERIES_BUCKETS;
+	for (int k = 0; k < 3; k++) {
+		double vals[SERIES_BUCKETS];
+		seriesf_values(f[k], now, vals, ncols);
+		double hi = chart_nice_max(vals, ncols);
+		int x = r->x + 1 + k * (each + 1);
+		char t[80];
+		snprintf(t, sizeof t, "%s, last hour (max %g)", label[k], hi);
+		draw_cell(y, x, each, t, false, theme_attr(ROLE_DIM));
+		chart_draw(y + 1, x, WK_CHART_H, vals, ncols, 0, hi, draw_ascii(),
+			   theme_attr(ROLE_RUNNING));
+	}
+}
+
 static void wk_draw(struct app *a, void *st, const struct rect *r)
 {
-	(void)a;
 	struct wk_view *v = st;
 	double dph = 0;
 	size_t priced = workers_cost(v->w.v, v->w.n, &dph);
@@ -253,8 +287,12 @@ static void wk_draw(struct app *a, void *st, const struct rect *r)
 			  col_right((enum worker_col)c), theme_attr(ROLE_DIM));
 		x += cw + 1;
 	}
+	/* the endpoint's last hour below the rows, when there is room */
+	int ch = r->h >= WK_CHART_MIN_H ? WK_CHART_H + 1 : 0;
 	struct wk_draw_ctx d = { v, r };
-	list_draw(&v->list, r->y + 2, r->h - 2, wk_line, &d);
+	list_draw(&v->list, r->y + 2, r->h - 2 - ch, wk_line, &d);
+	if (ch)
+		draw_charts(a, v, r->y + r->h - ch, r);
 	if (!v->w.n)
 		draw_text(r->y + 2, r->x + 1, r->w - 1,
 			  v->have ? "no workers" : v->err[0] ? v->err : "loading workers...",
