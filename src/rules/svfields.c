@@ -72,6 +72,9 @@ static const struct svfields_def wg_defs[] = {
 	{ "gpu_ram", "gpu_ram (GB)", SVK_NUMBER, 0, 1024, SVF_CREATE | SVF_EDIT | SVF_REQUIRED, "24" },
 	{ "search_query", "search query", SVK_QUERY, 0, QUERY_MAX, SVF_CREATE | SVF_EDIT, "" },
 	{ "launch_args", "launch args", SVK_TEXT, 0, ARGS_MAX, SVF_CREATE | SVF_EDIT, "" },
+	/* the edit form's template, last (Enter picks, as in the create form;
+	 * then U rolls the workers onto it) */
+	{ "template_hash", "template hash (Enter picks)", SVK_HASH, 0, 0, SVF_EDIT, "" },
 };
 
 const struct svfields_def *svfields_defs(enum svf_target t, size_t *n)

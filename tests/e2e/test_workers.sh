@@ -7,7 +7,8 @@
 # container log; L on a workergroup opens the workergroup's log; the
 # endpoint form sends the new autoscaler fields (checked in /__sim/state);
 # `:update-workers NAME` confirms, then sends update_workers once; a lost
-# answer is said and not sent again; --read-only refuses it.
+# answer is said and not sent again; --read-only refuses it.  The
+# workergroup edit form picks its template with the template picker.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/autoscale_lib.sh"
 
@@ -129,6 +130,30 @@ t_form_fields() {
     wait_for_re "llm-chat-2 \\($e\\) +stopped" 30
 }
 
+t_wg_pick() {
+    fresh || return 1
+    e=$(ep_id sdxl-gen)
+    g=$(wg_of "$e")
+    tname=$(sim_state "next(t['name'] for t in d['templates'] if t.get('recommended') and sum(1 for u in d['templates'] if t['name'].lower() in u['name'].lower()) == 1)")
+    hash=$(sim_state "next(t['hash_id'] for t in d['templates'] if t['name'] == '$tname')")
+    image=$(sim_state "next(t['image'] for t in d['templates'] if t['name'] == '$tname')")
+    [ -n "$hash" ] || { fail "no template to pick"; return 1; }
+    select_endpoint sdxl-gen
+    keys Down e
+    wait_for "Edit workergroup $g" 10 || return 1
+    keys BTab                  # the template hash, last
+    keys Enter
+    wait_for "Pick a template" 10 || return 1
+    type_text "$tname"
+    wait_for "$image" 20 || return 1
+    keys Enter
+    wait_gone "Pick a template" 10 || return 1
+    wait_for "template $tname picked" 5 || return 1
+    keys C-s
+    body_is "/api/v0/workergroups/$g/" "{'template_hash': '$hash'}" || return 1
+    sim_expect "next(w['template_hash'] for w in d['workergroups'] if w['id'] == $g)" "$hash" 20
+}
+
 t_update() {
     fresh || return 1
     e=$(ep_id sdxl-gen)
@@ -199,6 +224,7 @@ tap "workers: :workers NAME; a worker in ERROR shows its message" t_error_msg
 tap "workers: Enter on an unlisted worker instance says so; L opens its container log" t_enter_and_log
 tap "workers: L on a workergroup follows the workergroup's log" t_wg_log
 tap "workers: the endpoint form sends min_cold_load, inactivity_timeout, a rename, the state" t_form_fields
+tap "workers: the workergroup edit form picks a new template (only its hash sent)" t_wg_pick
 tap "workers: :update-workers confirms (Cancel first) and sends update_workers once" t_update
 tap "workers: a lost update_workers answer is said and never sent again" t_update_lost
 tap "workers: --read-only refuses update-workers; the list still reads" t_readonly

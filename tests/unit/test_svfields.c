@@ -253,7 +253,9 @@ static void test_workergroup_form(void **state)
 	struct workergroup old = wg();
 	struct form fm;
 	sv_forms_workergroup(&fm, &old, false, old.endpoint_id, old.endpoint_name);
-	assert_int_equal(form_find(&fm, "template_hash"), -1); /* not edited */
+	/* the template last (the picker's field), holding the current hash */
+	assert_int_equal(form_find(&fm, "template_hash"), fm.n - 1);
+	assert_string_equal(form_value(&fm, "template_hash"), old.template_hash);
 	assert_string_equal(form_value(&fm, "search_query"), "gpu_ram>=24 num_gpus=1");
 	struct api_call c;
 	type_into(&fm, "search_query", "gpu_nam=RTX_4090");

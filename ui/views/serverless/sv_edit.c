@@ -55,7 +55,7 @@ struct sv_edit {
 	bool suspend;               /* ED_EP_SUSPEND: suspend (else resume) */
 	struct modal_call call;     /* the call awaited */
 	int lost_before;            /* the form's send: lost_count over the lists it went on */
-	struct tpl_picker pick;     /* ED_WG_CREATE: Enter on template_hash picks one */
+	struct tpl_picker pick;     /* a workergroup form: Enter on template_hash picks one */
 };
 
 struct sv_edit *sv_edit_new(void)

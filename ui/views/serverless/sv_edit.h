@@ -8,9 +8,9 @@
  * dialog with the service's words.  After a success the lists refresh.
  * A form whose answer was lost locks (form_lost_*) until the lists, read
  * again, say whether its change took effect; it is never sent again by
- * itself.  Enter on the workergroup create form's template hash field opens
- * the template picker (tpl_picker.h, the create form's); a hash may still
- * be typed.
+ * itself.  Enter on a workergroup form's template hash field (create, and
+ * the edit form's last field) opens the template picker (tpl_picker.h, the
+ * create form's); a hash may still be typed.
  *
  * sv_forms.c holds the pure parts (the forms, the calls built from them,
  * the confirmation texts) for the tests; sv_edit.c the view's glue (keys,
