@@ -2,11 +2,15 @@
  * one row per endpoint and its workergroups beneath (collapsible), the
  * endpoint's autoscaler settings and, while the view is shown, its worker
  * health (get_endpoint_workers every 10 s through jobs_subscribe): counts by
- * status and load against capacity as a compact bar.  An endpoint whose
+ * status and load against capacity as a compact bar, and the endpoint's last
+ * hour (load, worker count, $/h: struct sv_ep_series, one sample per answer)
+ * as sparklines at the end of its row.  Enter on an endpoint opens its
+ * workers (pane_workers.c); U (`:update-workers NAME|WG_ID`) confirms and
+ * sends update_workers (sv_edit.c).  An endpoint whose
  * workers are all in ERROR, or which runs none while its load is above
  * min_load, is flagged in the header tab and said once in the event log.
  * A failed worker fetch (a 429) keeps the last health shown, marked stale.
- * Enter on a workergroup opens the workergroup detail overlay (every field;
+ * Space folds an endpoint; Enter on a workergroup opens the workergroup detail overlay (every field;
  * api_key shown as <hidden>, it is never kept).  A workergroup whose
  * endpoint is not listed (an orphan) is never drawn under an endpoint: it
  * is in a group of its own after them, where e and d act on it (saying it
