@@ -262,7 +262,7 @@ static void wk_draw(struct app *a, void *st, const struct rect *r)
 	struct wk_view *v = st;
 	double dph = 0;
 	size_t priced = workers_cost(v->w.v, v->w.n, &dph);
-	char title[400], cost[64] = "";
+	char title[700], cost[64] = "";
 	if (v->have && priced)
 		snprintf(cost, sizeof cost, ", $%.3f/h", dph);
 	double age = util_now() - v->when;
