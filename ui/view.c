@@ -18,6 +18,7 @@
 	X(offers) \
 	X(serverless) \
 	X(workergroup) \
+	X(workers) \
 	X(account) \
 	X(tfa) \
 	X(templates) \

@@ -88,7 +88,11 @@ enum api_ep_flag { EPF_KEY_IN_BODY = 1, EPF_SCRUB = 2 };
 	X(VOLUME_CREATE, "volume create", 5.5, ACTION, VOLUME_CREATE, 1, 0)  /* PUT /api/v0/volumes/ */ \
 	X(NET_VOLUME_CREATE, "network volume create", 5.5, ACTION, NET_VOLUME_CREATE, 1, 0) /* PUT /api/v0/network_volumes/ */ \
 	X(VOLUME_CLONE, "volume clone", 5.5, ACTION, VOLUME_CLONE, 1, 0)     /* POST /api/v0/volumes/copy/ */ \
-	X(VOLUME_DELETE, "volume delete", 5.5, ACTION, VOLUME_DELETE, 1, 0)  /* DELETE /api/v0/volumes/?id=N */
+	X(VOLUME_DELETE, "volume delete", 5.5, ACTION, VOLUME_DELETE, 1, 0)  /* DELETE /api/v0/volumes/?id=N */ \
+	/* serverless workers (api_serverless.c) */ \
+	X(WG_LOGS, "workergroup logs", 1.0, FETCH, LOGS, 8, EPF_KEY_IN_BODY | EPF_SCRUB) /* POST {run_url}/get_workergroup_logs/ (the docs' form, the fall-back) */ \
+	X(WG_LOGS_CLI, "workergroup logs", 1.0, FETCH, LOGS, 8, EPF_KEY_IN_BODY | EPF_SCRUB) /* POST {run_url}/get_autogroup_logs/ (the CLI's form, first) */ \
+	X(UPDATE_WORKERS, "update workers", 1.0, ACTION, UPDATE_WORKERS, 1, EPF_KEY_IN_BODY | EPF_SCRUB) /* POST {run_url}/update_workers/ {"workergroup_id"} */
 
 #define API_EP_ENUM(e, name, rate, kind, group, mb, flags) EP_##e,
 enum api_ep { API_ENDPOINTS(API_EP_ENUM) EP__COUNT };

@@ -1039,6 +1039,10 @@ static bool one_endpoint(const json_t *o, void *rec)
 	e->cold_mult = get_num(o, "cold_mult");
 	e->cold_workers = get_int(o, "cold_workers");
 	e->max_workers = get_int(o, "max_workers");
+	e->min_cold_load = get_num(o, "min_cold_load");
+	e->max_queue_time = get_num(o, "max_queue_time");
+	e->target_queue_time = get_num(o, "target_queue_time");
+	e->inactivity_timeout = get_num(o, "inactivity_timeout");
 	e->user_id = get_long(o, "user_id");
 	e->created_at = get_str(o, "created_at");
 	if (!e->created_at[0] && isfinite(get_num(o, "created_at"))) {

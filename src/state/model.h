@@ -64,6 +64,10 @@ struct endpoint {
 	char *endpoint_state; /* active / suspended / stopped */
 	double min_load, target_util, cold_mult;
 	int cold_workers, max_workers;
+	double min_cold_load;      /* NAN when missing */
+	double max_queue_time;     /* s, NAN when missing (the service's default) */
+	double target_queue_time;  /* s, NAN when missing */
+	double inactivity_timeout; /* s without traffic before scaling to zero; NAN: never */
 	long user_id;
 	char *created_at;
 };

@@ -15,6 +15,7 @@
 
 #include "api/api.h"
 #include "api/api_inst_ops.h"
+#include "api/api_serverless.h"
 #include "api/api_volumes.h"
 #include "net/apierr.h"
 #include "base/config.h"
@@ -266,14 +267,15 @@ static void builders_kinds(void **state)
 		api_inst_execute(&c, 1, "ls"), api_inst_recycle(&c, 1),
 		api_inst_update_template(&c, 1, 0, "h"),
 		api_volume_create(&c, false, 1, 10, ""), api_volume_create(&c, true, 1, 10, "n"),
-		api_volume_clone(&c, 1, 2, 0), api_volume_delete(&c, 1),
+		api_volume_clone(&c, 1, 2, 0), api_volume_delete(&c, 1), api_update_workers(&c, 5),
 	};
 	struct api_call rd[] = {
 		api_instances_v1(&c, NULL), api_instances_v0(&c), api_instance(&c, 1), api_user(&c),
 		api_workergroups(&c, false), api_workergroups(&c, true), api_endptjobs(&c),
 		api_offers(&c, NULL), api_templates(&c, NULL), api_endpoint_logs(&c, "e", 10),
 		api_endpoint_logs_cli(&c, 1, 10), api_volumes(&c), api_volume_offers(&c, false, 1, 8),
-		api_volume_offers(&c, true, 1, 8),
+		api_volume_offers(&c, true, 1, 8), api_workergroup_logs(&c, 5, 10, true),
+		api_workergroup_logs(&c, 5, 10, false),
 	};
 	for (size_t i = 0; i < sizeof act / sizeof *act; i++) {
 		assert_int_equal(api_ep_kind(act[i].ep), RK_ACTION);
@@ -298,8 +300,8 @@ static void builders_kinds(void **state)
 	/* state, reboot, destroy, bid, prepay, create, 2FA login, and the writes of
 	 * endpoints, workergroups, secrets, API keys, SSH keys, roles and 2FA, and
 	 * template create, edit and delete; execute, recycle, update template;
-	 * volume create (local and network), clone and delete */
-	assert_int_equal(actions, 24);
+	 * volume create (local and network), clone and delete; update_workers */
+	assert_int_equal(actions, 25);
 }
 
 int main(void)
