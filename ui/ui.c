@@ -38,6 +38,7 @@
 #include "base/config.h"
 #include "draw.h"
 #include "command.h"
+#include "idlewatch.h"
 #include "complete.h"
 #include "base/errline.h"
 #include "base/log.h"
@@ -757,6 +758,7 @@ static void update_screen(struct app *a, double *last_minute)
 	model_wake_drain(a->m);
 	app_pull_events(a);
 	take_snapshot(a);
+	idlewatch_step(a); /* idle, hot and disk: sampled even while paused */
 	clock_tick(a, last_minute);
 	header_watch(a); /* outages, recoveries, low money: events and the bell */
 	if (a->bell_pending) {
@@ -923,6 +925,7 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 	tfa_challenge_free(a, a->chal);
 	history_free(&a->hist_cmd);
 	history_free(&a->hist_filter);
+	watch_free(&a->watch);
 	endwin();
 	curses_on = 0;
 	delscreen(scr);

@@ -133,6 +133,10 @@ enum ev_level { EV_INFO, EV_OK, EV_WARN, EV_ERROR };
 #define EVF_HOLD       0x40u  /* a start-up warning: its toast stays until a key is pressed */
 #define EVF_QUIET      0x400u  /* logged only: the screen says it otherwise (no toast) */
 #define EVF_STATE      0x800u  /* an instance changed state ("provisioning -> running") */
+#define EVF_IDLE       0x1000u /* an instance became idle: running under idle_util % GPU for
+				  idle_minutes (rules/idle.h; ui/idlewatch.c says it once a rise) */
+#define EVF_HOT        0x2000u /* an instance's GPU runs over hot_temp */
+#define EVF_DISK       0x4000u /* an instance's disk is over disk_full % of its disk_space */
 
 struct event {
 	uint64_t seq;          /* 1, 2, ... */
