@@ -757,8 +757,9 @@ static void update_screen(struct app *a, double *last_minute)
 {
 	model_wake_drain(a->m);
 	app_pull_events(a);
+	idlewatch_step(a); /* idle, hot and disk: sampled even while paused, before
+			    * the views take the snapshot (their rows show the flags) */
 	take_snapshot(a);
-	idlewatch_step(a); /* idle, hot and disk: sampled even while paused */
 	clock_tick(a, last_minute);
 	header_watch(a); /* outages, recoveries, low money: events and the bell */
 	if (a->bell_pending) {

@@ -12,6 +12,7 @@
 
 struct instance;
 struct snapshot;
+struct watch;
 
 /* In the dashboard's order; the last ones (location, reliability, uptime)
  * only on wide terminals. */
@@ -37,6 +38,13 @@ unsigned instcol_opts(bool ascii, enum ssh_route ssh);
  * asking under the configured route (opts).  Returns buf. */
 char *instcol_format(enum instcol c, const struct instance *x, const struct snapshot *s,
 		     double now, unsigned opts, char *buf, size_t n, double *key);
+/* instcol_format with the fleet's watch (rules/watch.h; NULL: none, as
+ * --dump has): the status cell then ends with the words of the flags the
+ * instance has ("running idle", "running hot disk"), which the `/` filter
+ * finds (/idle, status=hot). */
+char *instcol_format_w(enum instcol c, const struct instance *x, const struct snapshot *s,
+		       const struct watch *w, double now, unsigned opts, char *buf, size_t n,
+		       double *key);
 /* The model of a GPU name without its brand words, so that a narrow
  * column keeps what tells GPUs apart: "Tesla V100" -> "V100", "NVIDIA
  * GeForce RTX 4090" -> "RTX 4090".  A pointer into name. */

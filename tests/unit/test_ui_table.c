@@ -393,7 +393,7 @@ static void test_instance_rows(void **state)
 	s.npending = 1;
 	s.pending[0] = (struct pending){ 7, JOB_STOP, 42 };
 	struct table_row r;
-	pane_instances_row(&r, &x, &s, 1000 + 3600 + 300, INSTCOL_ASCII);
+	pane_instances_row(&r, &x, &s, NULL, 1000 + 3600 + 300, INSTCOL_ASCII);
 	assert_string_equal(r.cells[0], "42");
 	assert_string_equal(r.cells[2], "running *stop");
 	assert_string_equal(r.cells[3], "2x RTX 4090");
@@ -408,20 +408,55 @@ static void test_instance_rows(void **state)
 	x = inst(43, "exited", "running");
 	x.public_ip = (char *)"203.0.113.9";
 	x.direct_ssh_port = 41022;
-	pane_instances_row(&r, &x, &s, 2000, 0);
+	pane_instances_row(&r, &x, &s, NULL, 2000, 0);
 	assert_string_equal(r.cells[2], "crashed");
 	assert_string_equal(r.cells[7], "203.0.113.9:41022");
 	assert_int_equal(r.role, ROLE_FAILED);
 	table_row_free(&r, TABLE_MAX_COLS);
 	x = inst(44, "exited", "stopped");
-	pane_instances_row(&r, &x, NULL, 2000, 0);
+	pane_instances_row(&r, &x, NULL, NULL, 2000, 0);
 	assert_string_equal(r.cells[2], "stopped");
 	assert_int_equal(r.role, ROLE_NORMAL);
 	table_row_free(&r, TABLE_MAX_COLS);
 	x = inst(45, "", "running");
-	pane_instances_row(&r, &x, NULL, 2000, 0);
+	pane_instances_row(&r, &x, NULL, NULL, 2000, 0);
 	assert_string_equal(r.cells[2], "provisioning");
 	table_row_free(&r, TABLE_MAX_COLS);
+}
+
+/* The watch's flags end the status cell (what /idle and status=hot find)
+ * and colour it; --dump (no watch) has none. */
+static void test_watch_badges(void **state)
+{
+	(void)state;
+	struct instance x = inst(46, "running", "running");
+	x.gpu_util = 1;
+	x.gpu_temp = 91;
+	x.uptime_mins = NAN;
+	x.disk_util = NAN;
+	x.disk_space = 100;
+	x.disk_usage = 95;
+	const struct instance *v[1] = { &x };
+	struct watch w;
+	watch_init(&w);
+	struct idle_conf c = { 5, 1800, 85, 0.9, NULL };
+	struct watch_rise rise[4];
+	assert_int_equal(watch_sample(&w, v, 1, &c, 1000, rise, 4), 2); /* hot, disk at once */
+	struct table_row r;
+	pane_instances_row(&r, &x, NULL, &w, 1000, INSTCOL_ASCII);
+	assert_string_equal(r.cells[IC_STATUS], "running hot disk");
+	assert_int_equal(r.cell_role, ROLE_WARNING);
+	table_row_free(&r, TABLE_MAX_COLS);
+	for (double t = 1300; t <= 2800; t += 300)
+		watch_sample(&w, v, 1, &c, t, rise, 4);
+	pane_instances_row(&r, &x, NULL, &w, 2800, INSTCOL_ASCII);
+	assert_string_equal(r.cells[IC_STATUS], "running idle hot disk");
+	table_row_free(&r, TABLE_MAX_COLS);
+	pane_instances_row(&r, &x, NULL, NULL, 2800, INSTCOL_ASCII);
+	assert_string_equal(r.cells[IC_STATUS], "running");
+	assert_int_equal(r.cell_role, ROLE_RUNNING);
+	table_row_free(&r, TABLE_MAX_COLS);
+	watch_free(&w);
 }
 
 /* issue 11: one formatter: the table's cells are instcol.c's (what
@@ -432,7 +467,7 @@ static void test_one_formatter(void **state)
 	struct instance x = inst(45, "running", "running");
 	x.gpu_util = 93;
 	struct table_row r;
-	pane_instances_row(&r, &x, NULL, 5000, INSTCOL_ASCII);
+	pane_instances_row(&r, &x, NULL, NULL, 5000, INSTCOL_ASCII);
 	for (int c = 0; c < IC__COUNT; c++) {
 		char buf[512];
 		double key;
@@ -528,6 +563,7 @@ int main(void)
 		cmocka_unit_test(test_marks_on_the_table),
 		cmocka_unit_test(test_filter_makes_cells),
 		cmocka_unit_test(test_instance_rows),
+		cmocka_unit_test(test_watch_badges),
 		cmocka_unit_test(test_wide_terminal_more_columns),
 	};
 	return cmocka_run_group_tests_name("ui_table", tests, NULL, NULL);

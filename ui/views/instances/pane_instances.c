@@ -45,13 +45,14 @@ struct inst_ctx {
 	const struct snapshot *s;
 	double now;
 	unsigned opts; /* instcol_format's */
+	const struct watch *w; /* idle, hot, disk (a->watch), NULL: none */
 };
 
 /* The accessor of every column: instcol.c formats it, for --dump too. */
 static void cell(const void *rec, const void *ctx, int arg, char *buf, size_t n, double *key)
 {
 	const struct inst_ctx *c = ctx;
-	instcol_format((enum instcol)arg, rec, c->s, c->now, c->opts, buf, n, key);
+	instcol_format_w((enum instcol)arg, rec, c->s, c->w, c->now, c->opts, buf, n, key);
 }
 
 #define COL(ic, min, max, prio, right, num, whole) \
@@ -118,6 +119,7 @@ struct inst_view {
 			       * table is rebuilt when it is shown again */
 	long badges[2 * (MODEL_MAX_PENDING + MODEL_MAX_UNSURE)]; /* badges_moved() */
 	size_t nbadges;
+	uint64_t watch_gen;   /* a->watch.gen the rows show (idle, hot, disk) */
 };
 
 _Static_assert(offsetof(struct inst_view, dlgs) == 0, "inst_dialogs.c reads dlgs first");
@@ -156,14 +158,16 @@ static void finish(struct table_row *row, const void *rec, const void *ctx)
 	row->role = instance_state_failed(x->state) ? ROLE_FAILED : ROLE_NORMAL;
 	row->cell_role_col = IC_STATUS;
 	row->cell_role = instcol_pending(x, c->s) ? ROLE_PENDING : state_role(x->state);
+	if (row->cell_role != ROLE_PENDING && c->w && watch_flags(c->w, x->id))
+		row->cell_role = ROLE_WARNING; /* idle, hot or filling */
 	row->group = instance_group_name(instance_state_group(x->state)); /* status=failed */
 }
 
 void pane_instances_row(struct table_row *row, const struct instance *x, const struct snapshot *s,
-			double now, unsigned opts)
+			const struct watch *w, double now, unsigned opts)
 {
 	set_titles();
-	struct inst_ctx c = { s, now, opts };
+	struct inst_ctx c = { s, now, opts, w };
 	table_row_build(row, cols, NCOLS, x, &c);
 	finish(row, x, &c);
 }
@@ -205,9 +209,11 @@ static bool badges_moved(struct inst_view *v, const struct snapshot *s)
 static void rebuild(struct app *a, struct inst_view *v)
 {
 	const struct snapshot *s = a->snap;
-	struct inst_ctx c = { s, util_now(), instcol_opts(a->cfg->ascii, a->cfg->ssh_route) };
-	if (badges_moved(v, s))
+	struct inst_ctx c = { s, util_now(), instcol_opts(a->cfg->ascii, a->cfg->ssh_route),
+			      &a->watch };
+	if (badges_moved(v, s) || v->watch_gen != a->watch.gen)
 		table_touch(&v->t);
+	v->watch_gen = a->watch.gen;
 	struct list *l = table_list(&v->t);
 	long sel_id = l->sel_id;
 	size_t sel = list_selected_pos(l), nmarks = list_nmarks(l);
@@ -815,7 +821,7 @@ static void inst_snapshot(struct app *a, void *st, bool rows)
 	struct inst_view *v = st;
 	take_bulk(a, v);
 	inst_dialogs_results(a); /* its jobs' ends, by request id */
-	if (!rows)
+	if (!rows && v->watch_gen == a->watch.gen) /* rows and their flags as shown */
 		return;
 	if (shown(a, v))
 		rebuild(a, v);

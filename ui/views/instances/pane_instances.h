@@ -8,10 +8,12 @@
 struct instance;
 struct snapshot;
 struct table_row;
+struct watch;
 
-/* Fill one row from an instance (pure: used by the tests). */
+/* Fill one row from an instance (pure: used by the tests); w (NULL: none)
+ * adds the idle, hot and disk words to the status. */
 void pane_instances_row(struct table_row *row, const struct instance *x,
-			const struct snapshot *s, double now, unsigned opts);
+			const struct snapshot *s, const struct watch *w, double now, unsigned opts);
 
 /* The table's column widths at width cells (w[c] = 0: not shown; natural:
  * the widest cell of each whole column, may be NULL); returns the bitmask

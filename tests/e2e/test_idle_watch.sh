@@ -1,0 +1,95 @@
+#!/bin/sh
+# test_idle_watch.sh: issue 25's idle watch seen through the terminal.  One
+# running instance is pinned under 5 % GPU in the simulator, the others
+# busy; rentop's test clock moves on in steps of 2 minutes (each step a
+# refresh, a sample) until the window of idle_minutes (10 here) has passed:
+# the row's status says "idle", the header says "idle $X.XX/h" with that
+# row's price, the event log (2) has the event, and /idle keeps that row
+# alone.  Another pinned over hot_temp says "hot" at once (/hot).
+. "$(dirname "$0")/lib.sh"
+
+sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
+
+RUNNING="x.get('actual_status') == 'running' and x.get('intended_status') == 'running'"
+IDLE=$(first_inst "$RUNNING")
+HOT=$(first_inst "$RUNNING and x['id'] != $IDLE")
+[ -n "$IDLE" ] && [ "$IDLE" != None ] && [ -n "$HOT" ] && [ "$HOT" != None ] ||
+    { echo "not ok - two running instances"; exit 1; }
+
+# every running instance busy and cool, but IDLE under 5 % and HOT at 91 C
+pin_all() {
+    for id in $(sim_state "' '.join(str(x['id']) for x in insts if $RUNNING)"); do
+        case $id in
+        "$IDLE") sim_post /__sim/instance "{\"id\":$id,\"gpu_util\":2,\"gpu_temp\":50}" ;;
+        "$HOT") sim_post /__sim/instance "{\"id\":$id,\"gpu_util\":60,\"gpu_temp\":91}" ;;
+        *) sim_post /__sim/instance "{\"id\":$id,\"gpu_util\":60,\"gpu_temp\":50}" ;;
+        esac || return 1
+    done
+}
+
+t_start() {
+    pin_all || return 1
+    e2e_home
+    mkdir -p "$E2E_HOME/.config/rentop"
+    printf 'idle_minutes = 10\nhot_temp = 85\n' >"$E2E_HOME/.config/rentop/config"
+    rentop_start -t -s 160x40 --refresh 2 || return 1
+    wait_for "$IDLE" 30 || return 1
+}
+
+row_of() { line_with "$1 "; }
+
+# hot: said on the first sample, in the row and by /hot
+t_hot_at_once() {
+    wait_for_re "^ *$HOT .* hot" 20 || return 1
+    case $(row_of "$IDLE") in *idle*) fail "idle before its window: $(row_of "$IDLE")"; return 1 ;; esac
+    not_on_screen "idle \$" || return 1
+    keys /; type_text hot; keys Enter
+    wait_for_re "^ *$HOT " 10 || return 1
+    case $(screen) in *" $IDLE "*) fail "/hot shows $IDLE too"; return 1 ;; esac
+    keys Escape
+    wait_for "$IDLE" 10
+}
+
+idle_shown() { screen | grep -qE "^ *$IDLE .* idle"; }
+
+# idle: after 10 minutes of samples under 5 %, not before
+t_becomes_idle() {
+    clock_advance 240 || return 1
+    sleep 3
+    case $(row_of "$IDLE") in *idle*) fail "idle after 4 minutes: $(row_of "$IDLE")"; return 1 ;; esac
+    clock_until 120 idle_shown || return 1
+    note "$(row_of "$IDLE")"
+}
+
+# the header: idle $X.XX/h, the row's $/H rounded to cents
+t_header_sum() {
+    price=$(row_of "$IDLE" | grep -oE '\$[0-9]+\.[0-9]+' | head -n 1)
+    [ -n "$price" ] || { fail "no \$/H in the row: $(row_of "$IDLE")"; return 1; }
+    want=$(printf 'idle $%.2f/h' "${price#\$}")
+    wait_for "$want" 10 || { note "row: $(row_of "$IDLE")"; return 1; }
+}
+
+t_event() {
+    keys 2
+    wait_for_re "instance $IDLE( \\([^)]*\\))? idle: GPU under 5% for 10 min" 10 || return 1
+    wait_for_re "instance $HOT( \\([^)]*\\))? hot: GPU at 91 C" 10 || return 1
+    keys 1
+}
+
+t_filter_idle() {
+    wait_for "$IDLE" 10 || return 1
+    keys /; type_text idle; keys Enter
+    wait_for_re "^ *$IDLE .* idle" 10 || return 1
+    n=$(screen | grep -cE '^ *[0-9]{4,} ')
+    [ "$n" = 1 ] || { fail "/idle shows $n rows"; screen_dump; return 1; }
+    keys Escape
+}
+
+tap "rentop starts with every running instance pinned" t_start
+tap "a GPU over hot_temp is hot at once; /hot keeps its row" t_hot_at_once
+tap "under 5 % for idle_minutes: the row says idle (not before)" t_becomes_idle
+tap "the header says idle \$X.XX/h, the idle row's price" t_header_sum
+tap "the event log has the idle and hot events" t_event
+tap "/idle keeps the idle row alone" t_filter_idle
+tap "q quits with status 0" rentop_quit
+e2e_done
