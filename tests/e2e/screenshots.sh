@@ -1,7 +1,7 @@
 #!/bin/sh
 # screenshots.sh BUILD_DIR: `make screenshots`.  Renders real PNGs of the
 # running program into screenshots/: the seeded instance table, the detail
-# view, the destroy dialog, the help screen, the serverless and log views,
+# view, the ports list, the destroy dialog, the help screen, the serverless and log views,
 # the offers view, the create form, the replacement of a failed instance
 # (O, then c), the volumes view, the account view, the 2FA set-up and the
 # light theme.
@@ -125,7 +125,7 @@ settle() {
 
 need_pkgs || exit 1
 mkdir -p "$OUT"
-rm -f "$OUT/instances.png" "$OUT/detail.png" "$OUT/destroy-dialog.png" "$OUT/help.png" "$OUT/light-theme.png" "$OUT/account.png" "$OUT/tfa-qr.png" "$OUT/offers.png" "$OUT/serverless.png" "$OUT/create-form.png" "$OUT/replace.png" "$OUT/logs.png" "$OUT/volumes.png"
+rm -f "$OUT/instances.png" "$OUT/detail.png" "$OUT/destroy-dialog.png" "$OUT/help.png" "$OUT/light-theme.png" "$OUT/account.png" "$OUT/tfa-qr.png" "$OUT/offers.png" "$OUT/serverless.png" "$OUT/create-form.png" "$OUT/replace.png" "$OUT/logs.png" "$OUT/volumes.png" "$OUT/ports.png"
 sim_start --seed 1 --quiet --rate-limits off || exit 1
 first=$(first_inst "x.get('actual_status') == 'running'")
 
@@ -144,6 +144,9 @@ if run_set; then
     keys Escape; wait_gone "Help  (Esc" 10
     keys Enter; wait_for "status_msg" 10 && settle && shoot detail "rentop: instance detail" || ok=1
     keys Escape; wait_for "$first" 10
+    keys P; wait_for "Ports of instance" 10 && wait_for "http://" 10 && settle &&
+        shoot ports "rentop: the ports list of a running instance" || ok=1
+    keys Escape; wait_gone "Ports of instance" 10
     keys D; wait_for "Destroy instance" 10 && settle && shoot destroy-dialog "rentop: destroy dialog" || ok=1
     keys Escape; wait_gone "Destroy instance" 10
     keys 4; wait_for "every worker" 30 && wait_for "template " 10 &&

@@ -26,25 +26,49 @@ if ! command -v "$CLANG" >/dev/null 2>&1; then
     exit 0
 fi
 FIX=tests/unit/fixtures
-CORE="src/base/util.c src/base/xmalloc.c src/base/fmt.c src/state/model.c src/state/instance.c src/state/intern.c src/json/json_map.c src/json/json_list.c src/json/json_stream.c src/json/json_text.c src/net/apierr.c src/net/retry.c src/rules/query.c src/state/logtail.c src/rules/sshkey.c src/rules/secrets.c src/state/money.c"
+# the core sources the targets need: the .c beside every header their
+# includes reach, followed through those sources (derived, so a target that
+# starts using another module builds without editing this list); they go
+# into an archive, so the linker takes only what a target calls
+closure() {
+    todo="$*"; seen=
+    while [ -n "$todo" ]; do
+        # shellcheck disable=SC2086
+        set -- $todo; f=$1; shift; todo="$*"
+        case " $seen " in *" $f "*) continue ;; esac
+        seen="$seen $f"
+        for h in $(sed -n 's/^#include "\([^"]*\)\.h".*/\1/p' "$f"); do
+            [ -f "src/$h.c" ] && todo="$todo src/$h.c"
+            [ -f "src/$h.h" ] && todo="$todo src/$h.h"
+            [ -f "tests/fuzz/$h.h" ] && todo="$todo tests/fuzz/$h.h"
+        done
+    done
+    # shellcheck disable=SC2086
+    printf '%s\n' $seen | grep '^src/.*\.c$' | sort
+}
+CORE=$(closure tests/fuzz/fuzz_*.c)
 CFLAGS="-std=c11 -g -O1 -D_GNU_SOURCE -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 LIBS="$(pkg-config --cflags --libs jansson yajl libcrypto) -lm -pthread"
 failed=0
 
-# the core is compiled once (instrumented, two files at a time), then linked
-# into each target
+# the core is compiled once (instrumented, two files at a time) into an
+# archive linked into each target
 OBJ=$OUT/obj; mkdir -p "$OBJ"
 OBJS=
 for c in $CORE; do OBJS="$OBJS $OBJ/$(basename "$c" .c).o"; done
+LIB=$OUT/libfuzzcore.a
 # shellcheck disable=SC2086
 printf '%s\n' $CORE | xargs -P 2 -I{} sh -c \
     'o="$1/$(basename "$2" .c).o"; $3 $4 -c -o "$o" "$2" 2>"$o.log" || rm -f "$o"' \
     sh "$OBJ" {} "$CLANG" "$(echo "$CFLAGS" | sed 's/-fsanitize=fuzzer,/-fsanitize=fuzzer-no-link,/') $(pkg-config --cflags jansson yajl)"
+rm -f "$LIB"
+# shellcheck disable=SC2086
+ar rcs "$LIB" $OBJS >"$OUT/ar.log" 2>&1 || echo "# a core source did not compile: see $OBJ/*.log"
 
 for t in "$@"; do
     bin=$OUT/fuzz_$t
     # shellcheck disable=SC2086
-    if ! $CLANG $CFLAGS -o "$bin" "tests/fuzz/fuzz_$t.c" $OBJS $LIBS >"$OUT/build-$t.log" 2>&1; then
+    if ! $CLANG $CFLAGS -o "$bin" "tests/fuzz/fuzz_$t.c" "$LIB" $LIBS >"$OUT/build-$t.log" 2>&1; then
         echo "not ok - fuzz_$t does not build (log: $OUT/build-$t.log)"
         tail -n 20 "$OUT/build-$t.log" | sed 's/^/    # /'
         failed=1
