@@ -10,6 +10,7 @@
 #include "rules/watch.h"
 #include "state/model.h"
 #include "state/money.h"
+#include "widgets/chart.h"
 
 static unsigned event_flag(unsigned flag)
 {
@@ -78,4 +79,28 @@ void idlewatch_step(struct app *a)
 	if (a->watch.gen != gen)
 		a->dirty |= DIRTY_HEADER | DIRTY_BODY;
 	model_release(s);
+}
+
+char *idlewatch_spark(const struct watch_row *r, double now, bool ascii, char *buf, size_t n,
+		      double *key)
+{
+	double v[IDLEWATCH_SPARK], sum = 0;
+	size_t k = 0;
+	buf[0] = '\0';
+	if (key)
+		*key = NAN;
+	if (!r)
+		return buf;
+	series8_values(&r->util, now, v, IDLEWATCH_SPARK);
+	for (size_t i = 0; i < IDLEWATCH_SPARK; i++)
+		if (isfinite(v[i])) {
+			sum += v[i];
+			k++;
+		}
+	if (!k) /* nothing in the hour: an empty cell, as for an instance never sampled */
+		return buf;
+	chart_spark(buf, n, v, IDLEWATCH_SPARK, 0, 100, ascii);
+	if (key)
+		*key = sum / (double)k;
+	return buf;
 }

@@ -17,6 +17,9 @@ struct watch;
 struct idle_conf;
 
 #define IDLEWATCH_EVENTS 32
+#define IDLEWATCH_SPARK 12 /* cells of the table's GPU 1H column: 5 minutes each */
+
+struct watch_row;
 
 /* Sample the newest snapshot if its list is newer than the last sampled. */
 void idlewatch_step(struct app *a);
@@ -24,5 +27,11 @@ void idlewatch_step(struct app *a);
  * 5% for 30 min, $0.412/h").  Pure. */
 char *idlewatch_text(const struct instance *x, unsigned flag, const struct idle_conf *c, char *buf,
 		     size_t n);
+
+/* The table's GPU 1H cell of r (NULL: no row yet): the last hour of GPU
+ * utilisation in IDLEWATCH_SPARK cells, 0-100 %, blank where no sample;
+ * *key (may be NULL) the hour's mean, NAN without a sample.  Pure. */
+char *idlewatch_spark(const struct watch_row *r, double now, bool ascii, char *buf, size_t n,
+		      double *key);
 
 #endif

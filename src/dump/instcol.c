@@ -19,7 +19,7 @@ static const char *const titles[IC__COUNT] = {
 	[IC_ID] = "ID",       [IC_LABEL] = "LABEL", [IC_STATUS] = "STATUS", [IC_GPUS] = "GPUS",
 	[IC_UTIL] = "UTIL",   [IC_DPH] = "$/H",     [IC_AGE] = "AGE",       [IC_SSH] = "SSH",
 	[IC_IMAGE] = "IMAGE", [IC_MACHINE] = "MACHINE", [IC_LOCATION] = "LOCATION",
-	[IC_RELIAB] = "RELIAB", [IC_UPTIME] = "UPTIME",
+	[IC_RELIAB] = "RELIAB", [IC_UPTIME] = "UPTIME", [IC_HIST] = "GPU 1H",
 };
 
 const char *instcol_title(enum instcol c) { return (unsigned)c < IC__COUNT ? titles[c] : "?"; }
@@ -178,6 +178,7 @@ char *instcol_format_w(enum instcol c, const struct instance *x, const struct sn
 			util_strlcpy(buf, "-", n);
 		}
 		break;
+	case IC_HIST: /* drawn by the dashboard from its watch (pane_instances.c) */
 	case IC__COUNT: break;
 	}
 	if (key)

@@ -14,10 +14,14 @@ struct instance;
 struct snapshot;
 struct watch;
 
-/* In the dashboard's order; the last ones (location, reliability, uptime)
- * only on wide terminals. */
+/* In the dashboard's order; location, reliability and uptime only on wide
+ * terminals; the last, the GPU utilisation of the last hour (a sparkline
+ * the dashboard draws from its watch, rules/watch.h), only where there is
+ * room for it, and never in --dump (which prints the columns before
+ * IC__DUMP). */
 enum instcol { IC_ID, IC_LABEL, IC_STATUS, IC_GPUS, IC_UTIL, IC_DPH, IC_AGE, IC_SSH, IC_IMAGE,
-	       IC_MACHINE, IC_LOCATION, IC_RELIAB, IC_UPTIME, IC__COUNT };
+	       IC_MACHINE, IC_LOCATION, IC_RELIAB, IC_UPTIME, IC_HIST, IC__COUNT };
+#define IC__DUMP IC_HIST
 
 const char *instcol_title(enum instcol c); /* "ID", "$/H", ... */
 /* The AGE cell: "<1m" under a minute, then by the minute ("5m", "2h05m",

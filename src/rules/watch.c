@@ -21,6 +21,17 @@ static void row_init(struct watch_row *r, long id)
 	memset(r, 0, sizeof *r);
 	r->id = id;
 	idle_track_init(&r->t);
+	series8_init(&r->util);
+	series8_init(&r->temp);
+	series8_init(&r->mem);
+}
+
+double watch_mem_pct(const struct instance *x)
+{
+	if (isfinite(x->mem_usage) && x->mem_usage >= 0 && isfinite(x->mem_limit) &&
+	    x->mem_limit > 0)
+		return 100.0 * x->mem_usage / x->mem_limit;
+	return NAN;
 }
 
 /* Make the rows the ids of v, in order, keeping the rows of ids already
@@ -57,6 +68,11 @@ size_t watch_sample(struct watch *w, const struct instance *const *v, size_t n,
 		struct watch_row *r = &w->rows[i];
 		unsigned was = r->t.flags;
 		unsigned f = idle_step(&r->t, v[i], c, now);
+		if (v[i]->state == IS_RUNNING) { /* NAN (not sent) is not filed: a gap */
+			series8_put(&r->util, now, v[i]->gpu_util);
+			series8_put(&r->temp, now, v[i]->gpu_temp);
+			series8_put(&r->mem, now, watch_mem_pct(v[i]));
+		}
 		changed |= f != was;
 		for (unsigned b = IDLE_F_IDLE; b <= IDLE_F_DISK; b <<= 1)
 			if ((f & b) && !(was & b)) {

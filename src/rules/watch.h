@@ -15,10 +15,17 @@
 
 #include "rules/idle.h"
 #include "state/instance.h"
+#include "state/series.h"
 
+/* One instance: its flags and its last hour (state/series.h: the largest
+ * sample of each 30 s, a gap where it did not run or the figure was not
+ * sent).  About 410 bytes; 10,000 instances about 4 MB. */
 struct watch_row {
 	long id;
 	struct idle_track t;   /* its flags: t.flags */
+	struct series8 util;   /* GPU utilisation, % */
+	struct series8 temp;   /* GPU temperature, degrees C */
+	struct series8 mem;    /* memory use, % of mem_limit */
 };
 
 struct watch {
@@ -37,7 +44,7 @@ void watch_init(struct watch *w);
 void watch_free(struct watch *w);
 /* Sample the instances v (n, sorted by id, as a snapshot holds them) at
  * wall time now: rows of instances no longer listed are dropped, new ones
- * start empty.  The flags that rose are written to out (at most max);
+ * start empty; a running instance's figures go into its series.  The flags that rose are written to out (at most max);
  * returns how many rose (possibly more than max). */
 size_t watch_sample(struct watch *w, const struct instance *const *v, size_t n,
 		    const struct idle_conf *c, double now, struct watch_rise *out, size_t max);
@@ -47,6 +54,8 @@ const struct watch_row *watch_find(const struct watch *w, long id);
 unsigned watch_flags(const struct watch *w, long id);
 /* What the idle instances of v cost an hour (money_row_rate summed), and
  * how many they are (*count, may be NULL). */
+/* x's memory use in % of its mem_limit, NAN when either is unknown. */
+double watch_mem_pct(const struct instance *x);
 double watch_idle_rate(const struct watch *w, const struct instance *const *v, size_t n,
 		       size_t *count);
 

@@ -5,7 +5,8 @@
 # refresh, a sample) until the window of idle_minutes (10 here) has passed:
 # the row's status says "idle", the header says "idle $X.XX/h" with that
 # row's price, the event log (2) has the event, and /idle keeps that row
-# alone.  Another pinned over hot_temp says "hot" at once (/hot).
+# alone.  Another pinned over hot_temp says "hot" at once (/hot).  The GPU
+# 1H column draws each row's hour; H hides and shows it.
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
@@ -85,11 +86,24 @@ t_filter_idle() {
     keys Escape
 }
 
+# the GPU 1H column: the idle row's hour drawn at the lowest level, the
+# busy ones higher; H hides it and shows it again
+t_hist_column() {
+    wait_for "GPU 1H" 10 || return 1
+    row_of "$IDLE" | grep -q '▁' || { fail "no low sparkline in: $(row_of "$IDLE")"; return 1; }
+    case $(row_of "$HOT") in *▁*) fail "the busy row drawn low: $(row_of "$HOT")"; return 1 ;; esac
+    keys H
+    wait_gone "GPU 1H" 10 || return 1
+    keys H
+    wait_for "GPU 1H" 10
+}
+
 tap "rentop starts with every running instance pinned" t_start
 tap "a GPU over hot_temp is hot at once; /hot keeps its row" t_hot_at_once
 tap "under 5 % for idle_minutes: the row says idle (not before)" t_becomes_idle
 tap "the header says idle \$X.XX/h, the idle row's price" t_header_sum
 tap "the event log has the idle and hot events" t_event
 tap "/idle keeps the idle row alone" t_filter_idle
+tap "the GPU 1H column draws the hour; H hides and shows it" t_hist_column
 tap "q quits with status 0" rentop_quit
 e2e_done

@@ -19,8 +19,12 @@ void pane_instances_row(struct table_row *row, const struct instance *x,
  * the widest cell of each whole column, may be NULL); returns the bitmask
  * of shown columns.  Location, reliability and uptime are considered from
  * PANE_INSTANCES_WIDE columns on, and only when they fit whole: a wide
- * terminal shows more columns, not only wider ones.  Pure. */
+ * terminal shows more columns, not only wider ones.  The GPU 1H sparkline
+ * when hist (not hidden with H) and the label and image columns keep
+ * PANE_INSTANCES_HIST_ROOM cells each beside it (before location,
+ * reliability and uptime when not all fit).  Pure. */
 #define PANE_INSTANCES_WIDE 160
-unsigned pane_instances_widths(int width, const int *natural, int *w);
+#define PANE_INSTANCES_HIST_ROOM 16
+unsigned pane_instances_widths(int width, const int *natural, int *w, bool hist);
 
 #endif
