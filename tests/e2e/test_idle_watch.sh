@@ -98,6 +98,20 @@ t_hist_column() {
     wait_for "GPU 1H" 10
 }
 
+# the detail view (Enter) charts the hour: GPU, temperature, memory
+t_detail_charts() {
+    keys /; type_text "$IDLE"; keys Enter
+    wait_for_re "^ *$IDLE " 10 || return 1
+    keys Enter
+    wait_for "Instance $IDLE" 10 || return 1
+    wait_for "GPU 2%  max 2%  (1h)" 10 || return 1
+    wait_for "temp 50 C  max 50 C" 10 || return 1
+    on_screen "mem " || return 1
+    keys Escape
+    wait_gone "Instance $IDLE" 10 || return 1
+    keys Escape
+}
+
 tap "rentop starts with every running instance pinned" t_start
 tap "a GPU over hot_temp is hot at once; /hot keeps its row" t_hot_at_once
 tap "under 5 % for idle_minutes: the row says idle (not before)" t_becomes_idle
@@ -105,5 +119,6 @@ tap "the header says idle \$X.XX/h, the idle row's price" t_header_sum
 tap "the event log has the idle and hot events" t_event
 tap "/idle keeps the idle row alone" t_filter_idle
 tap "the GPU 1H column draws the hour; H hides and shows it" t_hist_column
+tap "the detail view charts the hour of GPU, temperature and memory" t_detail_charts
 tap "q quits with status 0" rentop_quit
 e2e_done
