@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "app_state.h"
+#include "header.h"
 #include "base/util.h"
 #include "rules/watch.h"
 #include "state/model.h"
@@ -76,6 +77,12 @@ void idlewatch_step(struct app *a)
 		model_event(a->m, EV_WARN, -1, 0, 0, EVF_IDLE | EVF_HOT | EVF_DISK,
 			    "%zu more instances became idle, hot or filling (/idle, /hot, /disk)",
 			    n - IDLEWATCH_EVENTS);
+	/* the account's burn and credit over the session (the account view's
+	 * charts): an exact burn only, never a partial sweep's bound */
+	double burn, runway_h;
+	enum figure_kind fig = header_money(s, &burn, &runway_h);
+	watch_money_put(&a->watch.money, util_now(), fig == FIG_EXACT ? burn : NAN,
+			s->user ? s->user->credit : NAN);
 	if (a->watch.gen != gen)
 		a->dirty |= DIRTY_HEADER | DIRTY_BODY;
 	model_release(s);

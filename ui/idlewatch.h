@@ -3,7 +3,8 @@
  * answered again (last_ok moved), whether or not the display is paused;
  * every instance that became idle, hot or filling is one event (EV_WARN
  * with EVF_IDLE, EVF_HOT or EVF_DISK and the instance id), at most
- * IDLEWATCH_EVENTS a sample, then one event for the rest.  The watch is
+ * IDLEWATCH_EVENTS a sample, then one event for the rest; the account's
+ * burn (when exact) and credit go into a->watch.money.  The watch is
  * a->watch; UI thread only. */
 #ifndef RENTOP_UI_IDLEWATCH_H
 #define RENTOP_UI_IDLEWATCH_H

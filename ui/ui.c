@@ -898,6 +898,7 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 	a->auth = auth;
 	a->read_only = cfg->read_only;
 	keymap_init(&a->km);
+	watch_init(&a->watch);
 	draw_set_ascii(cfg->ascii);
 
 	have_tio = tcgetattr(STDIN_FILENO, &orig_tio) == 0;

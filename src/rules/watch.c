@@ -8,12 +8,48 @@
 #include "base/xmalloc.h"
 #include "state/money.h"
 
-void watch_init(struct watch *w) { memset(w, 0, sizeof *w); }
+static void money_init(struct watch_money *m)
+{
+	seriesf_init(&m->burn_h);
+	seriesf_init(&m->credit_h);
+	seriesf_init(&m->burn_d);
+	seriesf_init(&m->credit_d);
+	m->since = 0;
+}
+
+void watch_init(struct watch *w)
+{
+	memset(w, 0, sizeof *w);
+	money_init(&w->money);
+}
+
+void watch_money_put(struct watch_money *m, double now, double burn, double credit)
+{
+	if (!(m->since > 0))
+		m->since = now;
+	seriesf_put(&m->burn_h, now, burn);
+	seriesf_put(&m->credit_h, now, credit);
+	seriesf_put(&m->burn_d, now / WATCH_DAY_SCALE, burn);
+	seriesf_put(&m->credit_d, now / WATCH_DAY_SCALE, credit);
+}
+
+size_t watch_money_values(const struct watch_money *m, double now, bool credit, double *out,
+			  size_t ncols, double *span)
+{
+	double hour = (double)SERIES_BUCKETS * SERIES_BUCKET_S;
+	bool day = m->since > 0 && now - m->since > hour;
+	if (span)
+		*span = day ? hour * WATCH_DAY_SCALE : hour;
+	if (day)
+		return seriesf_values(credit ? &m->credit_d : &m->burn_d, now / WATCH_DAY_SCALE, out,
+				      ncols);
+	return seriesf_values(credit ? &m->credit_h : &m->burn_h, now, out, ncols);
+}
 
 void watch_free(struct watch *w)
 {
 	free(w->rows);
-	memset(w, 0, sizeof *w);
+	watch_init(w);
 }
 
 static void row_init(struct watch_row *r, long id)

@@ -10,6 +10,7 @@
 #ifndef RENTOP_RULES_WATCH_H
 #define RENTOP_RULES_WATCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,10 +29,21 @@ struct watch_row {
 	struct series8 mem;    /* memory use, % of mem_limit */
 };
 
+/* The account's burn rate ($/h) and credit ($) over the session: the last
+ * hour in 30 s buckets, and the last WATCH_DAY_SCALE hours in buckets of
+ * WATCH_DAY_SCALE x 30 s (the same series on a slower clock).  2 KB. */
+#define WATCH_DAY_SCALE 24
+struct watch_money {
+	struct seriesf burn_h, credit_h; /* the last hour */
+	struct seriesf burn_d, credit_d; /* the last day */
+	double since;                    /* wall epoch of the first sample, 0 = none */
+};
+
 struct watch {
 	struct watch_row *rows; /* sorted by id */
 	size_t n;
 	uint64_t gen;           /* bumped whenever a row's flags changed */
+	struct watch_money money;
 };
 
 /* A flag that rose on a sample (the instance became idle, hot or filling). */
@@ -48,6 +60,13 @@ void watch_free(struct watch *w);
  * returns how many rose (possibly more than max). */
 size_t watch_sample(struct watch *w, const struct instance *const *v, size_t n,
 		    const struct idle_conf *c, double now, struct watch_rise *out, size_t max);
+/* File the account's burn and credit at now (NAN: not known then, a gap). */
+void watch_money_put(struct watch_money *m, double now, double burn, double credit);
+/* The session's burn (credit false) or credit in ncols columns, oldest
+ * first, NAN where none: the last hour while the session is younger than
+ * an hour, else the last day; *span gets the seconds the columns cover. */
+size_t watch_money_values(const struct watch_money *m, double now, bool credit, double *out,
+			  size_t ncols, double *span);
 /* The row of an instance, or NULL. */
 const struct watch_row *watch_find(const struct watch *w, long id);
 /* The flags of an instance (0 when it has no row). */

@@ -112,6 +112,17 @@ t_detail_charts() {
     keys Escape
 }
 
+# the account overview (5): burn and credit over the session, and the
+# runway forecast with its date
+t_account_money() {
+    keys 5
+    wait_for "email verified" 20 || return 1
+    wait_for_re "burn \\\$[0-9.]+/h  max \\\$[0-9.]+/h  \(last hour\)" 10 || return 1
+    wait_for_re "credit \\\$[0-9,.]+  \(last hour\)" 10 || return 1
+    wait_for_re "credit runs out about [A-Z][a-z]{2} [0-9]{2} [A-Z][a-z]{2} 20[0-9]{2} [0-9]{2}:[0-9]{2} \(in " 10 || return 1
+    keys 1
+}
+
 tap "rentop starts with every running instance pinned" t_start
 tap "a GPU over hot_temp is hot at once; /hot keeps its row" t_hot_at_once
 tap "under 5 % for idle_minutes: the row says idle (not before)" t_becomes_idle
@@ -120,5 +131,6 @@ tap "the event log has the idle and hot events" t_event
 tap "/idle keeps the idle row alone" t_filter_idle
 tap "the GPU 1H column draws the hour; H hides and shows it" t_hist_column
 tap "the detail view charts the hour of GPU, temperature and memory" t_detail_charts
+tap "the account overview charts burn and credit and dates the runway" t_account_money
 tap "q quits with status 0" rentop_quit
 e2e_done

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rules/idle.h"
+#include "rules/watch.h"
 
 static const struct idle_conf CONF = { 5, 1800, 85, 0.9, "777, nightly" };
 
@@ -218,6 +219,74 @@ static void hot_and_disk(void **state)
 	assert_string_equal(idle_flags_text(IDLE_F_HOT, buf, 3), "ho");
 }
 
+/* The watch over a list: rows follow the ids (kept, added, dropped), a
+ * rise is said once, and the account's money series: the last hour, then
+ * the last day once the session is older than an hour. */
+static void watch_rows_and_money(void **state)
+{
+	(void)state;
+	struct instance a = inst(1, 10), b = inst(50, 10), c = inst(2, 10);
+	a.id = 10;
+	b.id = 20;
+	c.id = 30;
+	const struct instance *v3[3] = { &a, &b, &c }, *v2[2] = { &a, &b };
+	struct watch w;
+	watch_init(&w);
+	struct watch_rise rise[2];
+	/* a and b from 1000, c listed from 1600 */
+	for (double t = 1000; t < 1600; t += 60)
+		assert_int_equal(watch_sample(&w, v2, 2, &CONF, t, rise, 2), 0);
+	assert_int_equal(w.n, 2);
+	size_t n = 0;
+	for (double t = 1600; t <= 2800; t += 60)
+		n += watch_sample(&w, v3, 3, &CONF, t, rise, 2);
+	assert_int_equal(n, 1); /* a, once */
+	assert_int_equal(rise[0].id, 10);
+	assert_int_equal(rise[0].flag, IDLE_F_IDLE);
+	assert_int_equal(watch_flags(&w, 10), IDLE_F_IDLE);
+	assert_int_equal(watch_flags(&w, 30), 0);
+	assert_int_equal(watch_flags(&w, 99), 0);
+	uint64_t gen = w.gen;
+	assert_int_equal(watch_sample(&w, v3, 3, &CONF, 2860, rise, 2), 0); /* said once */
+	assert_int_equal(w.gen, gen);
+	/* b goes (destroyed): its row with it; a keeps its state */
+	const struct instance *v_ac[2] = { &a, &c };
+	watch_sample(&w, v_ac, 2, &CONF, 2920, rise, 2);
+	assert_int_equal(w.n, 2);
+	assert_null(watch_find(&w, 20));
+	assert_int_equal(watch_flags(&w, 10), IDLE_F_IDLE);
+	n = 0;
+	for (double t = 2980; t <= 3400; t += 60)
+		n += watch_sample(&w, v_ac, 2, &CONF, t, rise, 2);
+	assert_int_equal(n, 1); /* c, 30 minutes after it was first seen */
+	assert_int_equal(rise[0].id, 30);
+	/* more rises than room: counted, max written */
+	struct instance h1 = inst(50, 1), h2 = inst(50, 1), h3 = inst(50, 1);
+	h1.id = 1, h2.id = 2, h3.id = 3;
+	h1.gpu_temp = h2.gpu_temp = h3.gpu_temp = 95;
+	const struct instance *vh[3] = { &h1, &h2, &h3 };
+	assert_int_equal(watch_sample(&w, vh, 3, &CONF, 3500, rise, 2), 3);
+	assert_int_equal(rise[1].id, 2);
+	watch_free(&w);
+	/* money */
+	struct watch_money *m = &w.money;
+	double v[4], span;
+	watch_money_put(m, 1000, 2.0, 100);
+	watch_money_put(m, 1000 + 1800, 3.0, 99);
+	watch_money_values(m, 1000 + 1800, false, v, 4, &span);
+	assert_float_equal(span, 3600, 1e-9);
+	assert_float_equal(v[3], 3.0, 1e-9);
+	assert_float_equal(v[1], 2.0, 1e-9);
+	watch_money_values(m, 1000 + 1800, true, v, 4, NULL);
+	assert_float_equal(v[3], 99, 1e-9);
+	/* older than an hour: the day, where both samples fall in the last column */
+	watch_money_put(m, 1000 + 3700, NAN, 98);
+	watch_money_values(m, 1000 + 3700, false, v, 4, &span);
+	assert_float_equal(span, 3600.0 * WATCH_DAY_SCALE, 1e-9);
+	assert_float_equal(v[3], 3.0, 1e-9);
+	assert_true(isnan(v[0]));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +297,7 @@ int main(void)
 		cmocka_unit_test(gap_restarts),
 		cmocka_unit_test(exemptions),
 		cmocka_unit_test(hot_and_disk),
+		cmocka_unit_test(watch_rows_and_money),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,10 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/config.h"
 #include "header.h"
 #include "rules/watch.h"
+#include "views/account/account_money.h"
 #include "theme.h"
 #include "state/model.h"
 #include "base/util.h"
@@ -261,6 +263,24 @@ static void test_idle_rate(void **state)
 	watch_free(&w);
 }
 
+/* The runway forecast line: its date (local time, here UTC), the runway
+ * and the burn; none when nothing draws, spent at 0, "" when unknown. */
+static void test_forecast_text(void **state)
+{
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	char buf[200];
+	double now = 1795824000; /* Sat 28 Nov 2026 00:00 UTC */
+	assert_string_equal(account_forecast_text(100, 4, 25, now, true, buf, sizeof buf),
+			    "credit runs out about Sun 29 Nov 2026 01:00 (in 1d01h at $4.000/h)");
+	assert_string_equal(account_forecast_text(100, 0, INFINITY, now, true, buf, sizeof buf),
+			    "credit: no forecast, nothing draws on it");
+	assert_string_equal(account_forecast_text(0, 4, 0, now, true, buf, sizeof buf), "credit spent");
+	assert_string_equal(account_forecast_text(NAN, 4, 25, now, true, buf, sizeof buf), "");
+	assert_string_equal(account_forecast_text(100, NAN, NAN, now, true, buf, sizeof buf), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_freshness_marker_goes_last),
 		cmocka_unit_test(test_money_summed_once_per_snapshot),
 		cmocka_unit_test(test_idle_rate),
+		cmocka_unit_test(test_forecast_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,6 +46,8 @@ int detail_hist_draw(struct app *a, long id, int y, int x, int w, int h)
 	size_t cols = (size_t)(each - 2) < SERIES_BUCKETS ? (size_t)(each - 2) : SERIES_BUCKETS;
 	double now = util_now();
 	unsigned long cap = theme_attr(ROLE_COLHEAD) & ~A_UNDERLINE;
+	for (int row = 0; row < DETAIL_HIST_H; row++)
+		draw_fill(y + row, x, w, theme_attr(ROLE_NORMAL));
 	for (int f = 0; f < DHF__COUNT; f++) {
 		int cx = x + 1 + f * each;
 		double v[SERIES_BUCKETS];
