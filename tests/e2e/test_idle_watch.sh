@@ -5,7 +5,8 @@
 # refresh, a sample) until the window of idle_minutes (10 here) has passed:
 # the row's status says "idle", the header says "idle $X.XX/h" with that
 # row's price, the event log (2) has the event, and /idle keeps that row
-# alone.  Another pinned over hot_temp says "hot" at once (/hot).  The GPU
+# alone.  Another pinned over hot_temp says "hot" at once (/hot), a third
+# at 95 % of its disk "disk" (/disk).  The GPU
 # 1H column draws each row's hour; H hides and shows it.
 . "$(dirname "$0")/lib.sh"
 
@@ -14,8 +15,10 @@ sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator start
 RUNNING="x.get('actual_status') == 'running' and x.get('intended_status') == 'running'"
 IDLE=$(first_inst "$RUNNING")
 HOT=$(first_inst "$RUNNING and x['id'] != $IDLE")
-[ -n "$IDLE" ] && [ "$IDLE" != None ] && [ -n "$HOT" ] && [ "$HOT" != None ] ||
-    { echo "not ok - two running instances"; exit 1; }
+DISK=$(first_inst "$RUNNING and x['id'] not in ($IDLE, $HOT)")
+[ -n "$IDLE" ] && [ "$IDLE" != None ] && [ -n "$HOT" ] && [ "$HOT" != None ] &&
+    [ -n "$DISK" ] && [ "$DISK" != None ] || { echo "not ok - three running instances"; exit 1; }
+DISK_GB=$(inst_field "$DISK" disk_space)
 
 # every running instance busy and cool, but IDLE under 5 % and HOT at 91 C
 pin_all() {
@@ -23,6 +26,8 @@ pin_all() {
         case $id in
         "$IDLE") sim_post /__sim/instance "{\"id\":$id,\"gpu_util\":2,\"gpu_temp\":50}" ;;
         "$HOT") sim_post /__sim/instance "{\"id\":$id,\"gpu_util\":60,\"gpu_temp\":91}" ;;
+        "$DISK") sim_post /__sim/instance \
+            "{\"id\":$id,\"gpu_util\":60,\"gpu_temp\":50,\"disk_usage\":$(python3 -c "print($DISK_GB * 0.95)")}" ;;
         *) sim_post /__sim/instance "{\"id\":$id,\"gpu_util\":60,\"gpu_temp\":50}" ;;
         esac || return 1
     done
@@ -47,6 +52,11 @@ t_hot_at_once() {
     keys /; type_text hot; keys Enter
     wait_for_re "^ *$HOT " 10 || return 1
     case $(screen) in *" $IDLE "*) fail "/hot shows $IDLE too"; return 1 ;; esac
+    keys Escape
+    wait_for_re "^ *$DISK .* disk" 10 || return 1
+    keys /; type_text disk; keys Enter
+    wait_for_re "^ *$DISK " 10 || return 1
+    case $(screen) in *" $IDLE "*) fail "/disk shows $IDLE too"; return 1 ;; esac
     keys Escape
     wait_for "$IDLE" 10
 }
@@ -74,6 +84,7 @@ t_event() {
     keys 2
     wait_for_re "instance $IDLE( \\([^)]*\\))? idle: GPU under 5% for 10 min" 10 || return 1
     wait_for_re "instance $HOT( \\([^)]*\\))? hot: GPU at 91 C" 10 || return 1
+    wait_for_re "instance $DISK( \\([^)]*\\))? disk 95% full \\(limit 90%\\)" 10 || return 1
     keys 1
 }
 
@@ -124,10 +135,10 @@ t_account_money() {
 }
 
 tap "rentop starts with every running instance pinned" t_start
-tap "a GPU over hot_temp is hot at once; /hot keeps its row" t_hot_at_once
+tap "hot (GPU over hot_temp) and disk (over 90 % of disk_space) at once; /hot, /disk keep their rows" t_hot_at_once
 tap "under 5 % for idle_minutes: the row says idle (not before)" t_becomes_idle
 tap "the header says idle \$X.XX/h, the idle row's price" t_header_sum
-tap "the event log has the idle and hot events" t_event
+tap "the event log has the idle, hot and disk events" t_event
 tap "/idle keeps the idle row alone" t_filter_idle
 tap "the GPU 1H column draws the hour; H hides and shows it" t_hist_column
 tap "the detail view charts the hour of GPU, temperature and memory" t_detail_charts
