@@ -168,6 +168,7 @@ struct inst_view {
 	size_t nbadges;
 	uint64_t watch_gen;   /* a->watch.gen the rows show (idle, hot, disk) */
 	bool hide_hist;       /* H hid the GPU 1H column */
+	bool hist_shown;      /* the last draw showed it */
 	double hist_bucket;   /* the series bucket (now / SERIES_BUCKET_S) its cells show */
 };
 
@@ -175,7 +176,7 @@ struct inst_view {
  * since): every row is formatted again. */
 static bool hist_moved(const struct app *a, const struct inst_view *v)
 {
-	return !v->hide_hist && floor(a->watch_ok / SERIES_BUCKET_S) != v->hist_bucket;
+	return v->hist_shown && floor(a->watch_ok / SERIES_BUCKET_S) != v->hist_bucket;
 }
 
 _Static_assert(offsetof(struct inst_view, dlgs) == 0, "inst_dialogs.c reads dlgs first");
@@ -235,7 +236,16 @@ static const void *inst_at(const void *recs, size_t i)
 }
 
 static long inst_id(const void *rec) { return ((const struct instance *)rec)->id; }
-static uint64_t inst_rev(const void *rec) { return ((const struct instance *)rec)->rev; }
+/* The watch whose flags the rows show (set by rebuild; UI thread only). */
+static const struct watch *rev_watch;
+
+/* A row's version: its record's, and its idle, hot and disk flags (a flag
+ * that rose or fell formats that row again, not the table). */
+static uint64_t inst_rev(const void *rec)
+{
+	const struct instance *x = rec;
+	return x->rev * 8u + (rev_watch ? watch_flags(rev_watch, x->id) : 0u);
+}
 
 /* The pending jobs and unknown outcomes the rows show (badges), as pairs of
  * instance id and kind: when they differ from the last ones, every row is
@@ -267,8 +277,9 @@ static void rebuild(struct app *a, struct inst_view *v)
 	const struct snapshot *s = a->snap;
 	struct inst_ctx c = { s, util_now(), instcol_opts(a->cfg->ascii, a->cfg->ssh_route),
 			      &a->watch };
-	if (badges_moved(v, s) || v->watch_gen != a->watch.gen || hist_moved(a, v))
+	if (badges_moved(v, s) || hist_moved(a, v))
 		table_touch(&v->t);
+	rev_watch = &a->watch;
 	v->watch_gen = a->watch.gen;
 	v->hist_bucket = floor(a->watch_ok / SERIES_BUCKET_S);
 	struct list *l = table_list(&v->t);
@@ -374,6 +385,9 @@ static void inst_draw(struct app *a, void *st, const struct rect *r)
 	r = &inner;
 	int w[NCOLS];
 	unsigned shown = pane_instances_widths(r->w, t->natural, w, !v->hide_hist);
+	if ((shown & (1u << IC_HIST)) && !v->hist_shown) /* its cells are a bucket behind */
+		table_touch(t);
+	v->hist_shown = shown & (1u << IC_HIST);
 	table_set_visible(t, shown);
 	bool ascii = a->cfg->ascii;
 	/* column titles */
