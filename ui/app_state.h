@@ -18,6 +18,7 @@
 #include "layout.h"
 #include "state/model.h"
 #include "state/money.h"
+#include "rules/watch.h"
 #include "widgets/textbuf.h"
 #include "theme.h"
 
@@ -122,6 +123,11 @@ struct app {
 	double outage_since;
 	double shown_ok;    /* wall epoch the header's "refreshed" shows (header_clock_step) */
 	struct money_watch money_w;
+	/* idlewatch.c: the idle/hot/disk watch, the model generation and the
+	 * list answer (last_ok) it last sampled */
+	struct watch watch;
+	uint64_t watch_seen;
+	double watch_ok;
 };
 
 /* A toast in the message line (secs 0: until replaced). */

@@ -38,6 +38,7 @@
 #include "base/config.h"
 #include "draw.h"
 #include "command.h"
+#include "idlewatch.h"
 #include "complete.h"
 #include "base/errline.h"
 #include "base/log.h"
@@ -761,6 +762,8 @@ static void update_screen(struct app *a, double *last_minute)
 {
 	model_wake_drain(a->m);
 	app_pull_events(a);
+	idlewatch_step(a); /* idle, hot and disk: sampled even while paused, before
+			    * the views take the snapshot (their rows show the flags) */
 	take_snapshot(a);
 	clock_tick(a, last_minute);
 	header_watch(a); /* outages, recoveries, low money: events and the bell */
@@ -900,6 +903,7 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 	a->auth = auth;
 	a->read_only = cfg->read_only;
 	keymap_init(&a->km);
+	watch_init(&a->watch);
 	draw_set_ascii(cfg->ascii);
 
 	have_tio = tcgetattr(STDIN_FILENO, &orig_tio) == 0;
@@ -930,6 +934,7 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 	notify_out_free(a->notify);
 	history_free(&a->hist_cmd);
 	history_free(&a->hist_filter);
+	watch_free(&a->watch);
 	endwin();
 	curses_on = 0;
 	delscreen(scr);

@@ -29,6 +29,11 @@
  *     runway_alarm = 2                   hours: under it, the alarm (0 = off)
  *     credit_warn = 0                    $ of credit: under it the header warns (0 = off)
  *     credit_alarm = 0                   $ of credit: under it, the alarm (0 = off)
+ *     idle_util = 5                      GPU % under which a running instance idles (0 = off)
+ *     idle_minutes = 30                  minutes under idle_util before it is called idle
+ *     idle_exempt = 123, nightly         instance ids and labels never called idle
+ *     hot_temp = 85                      GPU degrees C over which it runs hot (0 = off)
+ *     disk_full = 90                     % of disk_space over which its disk is filling (0 = off)
  *     api_key_file = ~/keys/vast         a file holding the key (not the key)
  *     notify = bell                      outputs of a notification: bell, osc9, osc777
  *                                        (a list, or none)
@@ -164,6 +169,10 @@ static void set_defaults(struct config *cfg)
 	cfg->bell = true;
 	cfg->runway_warn_h = 24;
 	cfg->runway_alarm_h = 2;
+	cfg->idle_util = 5;
+	cfg->idle_minutes = 30;
+	cfg->hot_temp = 85;
+	cfg->disk_full = 90;
 	cfg->theme = xstrdup("default");
 	cfg->ssh_command = xstrdup("ssh");
 	cfg->ssh_route = SSH_ASK;
@@ -192,6 +201,7 @@ void config_free(struct config *cfg)
 	free(cfg->log_path);
 	free(cfg->test_clock);
 	free(cfg->notify_command);
+	free(cfg->idle_exempt);
 	memset(cfg, 0, sizeof *cfg);
 }
 
@@ -398,6 +408,21 @@ static bool apply_setting(struct config *cfg, const char *key, const char *val, 
 		double *dst = runway ? (strstr(key, "warn") ? &cfg->runway_warn_h : &cfg->runway_alarm_h)
 				     : (strstr(key, "warn") ? &cfg->credit_warn : &cfg->credit_alarm);
 		*dst = d;
+	} else if (strcmp(key, "idle_util") == 0 || strcmp(key, "idle_minutes") == 0 ||
+		   strcmp(key, "hot_temp") == 0 || strcmp(key, "disk_full") == 0) {
+		double d;
+		bool minutes = key[0] == 'i' && key[5] == 'm', temp = key[0] == 'h';
+		double lo = minutes ? 1 : 0, hi = minutes ? 10080 : temp ? 200 : 100;
+		if (!parse_double(val, &d) || d < lo || d > hi) {
+			snprintf(msg, n, "%s must be %s, %g-%g", key,
+				 minutes ? "minutes" : temp ? "degrees C" : "a percentage", lo, hi);
+			return false;
+		}
+		*(minutes ? &cfg->idle_minutes : temp ? &cfg->hot_temp
+			    : key[0] == 'i' ? &cfg->idle_util : &cfg->disk_full) = d;
+	} else if (strcmp(key, "idle_exempt") == 0) {
+		free(cfg->idle_exempt);
+		cfg->idle_exempt = *val ? xstrdup(val) : NULL;
 	} else if (strcmp(key, "theme") == 0) {
 		if (!*val)
 			goto empty;

@@ -83,6 +83,15 @@ struct config {
 	   local port (-L P:localhost:P) when the instance maps them; none by default */
 	int ssh_forwards[CONFIG_FORWARDS_MAX];
 	size_t nssh_forwards;
+	/* The watch on running instances (rules/idle.h): idle under idle_util %
+	   GPU for idle_minutes; hot over hot_temp C (0 = off); a disk over
+	   disk_full % of its disk_space (0 = off); idle_exempt: instance ids and
+	   labels never called idle ("123, nightly"; NULL = none) */
+	double idle_util;      /* percent, 0-100, default 5; 0 = off */
+	double idle_minutes;   /* minutes, 1-10080, default 30 */
+	double hot_temp;       /* degrees C, default 85 */
+	double disk_full;      /* percent, default 90 */
+	char *idle_exempt;
 	char *test_clock;      /* --test-clock FIFO: seconds written there move the
 				  clocks forward (tests only; no config key), NULL = none */
 	/* Notifications (rules/notify.h, notify_out.h). */

@@ -623,6 +623,8 @@ const char *const JSON_MAP_IK_NAMES[IK__COUNT] = {
 	[IK_CREDIT_REMAINING] = "credit_remaining", [IK_CREDIT_DISCOUNT] = "credit_discount",
 	[IK_EXTRA_ENV] = "extra_env", [IK_SEARCH] = "search",
 	[IK_JUPYTER_TOKEN] = "jupyter_token", [IK_MACHINE_DIR_SSH_PORT] = "machine_dir_ssh_port",
+	[IK_CPU_UTIL] = "cpu_util", [IK_MEM_USAGE] = "mem_usage", [IK_MEM_LIMIT] = "mem_limit",
+	[IK_DISK_UTIL] = "disk_util",
 	[IK_ASK_CONTRACT_ID] = "ask_contract_id", [IK_VERIFIED] = "verified",
 	[IK_RENTABLE] = "rentable", [IK_DIRECT_PORT_COUNT] = "direct_port_count",
 	[IK_DLPERF] = "dlperf", [IK_DLPERF_PER_DPHTOTAL] = "dlperf_per_dphtotal",
@@ -784,6 +786,10 @@ bool json_map_instance_rec(const struct json_map_rec *r, struct instance *x)
 	x->cpu_ram = r_num(r, IK_CPU_RAM);
 	x->disk_space = r_num(r, IK_DISK_SPACE);
 	x->disk_usage = r_num(r, IK_DISK_USAGE);
+	x->disk_util = r_num(r, IK_DISK_UTIL);
+	x->cpu_util = r_num(r, IK_CPU_UTIL);
+	x->mem_usage = r_num(r, IK_MEM_USAGE);
+	x->mem_limit = r_num(r, IK_MEM_LIMIT);
 	x->inet_up = r_num(r, IK_INET_UP);
 	x->inet_down = r_num(r, IK_INET_DOWN);
 	x->dph_base = r_num(r, IK_DPH_BASE);

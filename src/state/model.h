@@ -142,9 +142,10 @@ enum ev_level { EV_INFO, EV_OK, EV_WARN, EV_ERROR };
 #define EVF_MONEY      0x200u /* runway or credit fell under a limit (header_watch) */
 #define EVF_QUIET      0x400u  /* logged only: the screen says it otherwise (no toast) */
 #define EVF_STATE      0x800u  /* an instance changed state ("provisioning -> running") */
-#define EVF_IDLE       0x1000u /* an instance idles (rules/idle, another branch) */
-#define EVF_HOT        0x2000u /* an instance's GPU runs hot (idem) */
-#define EVF_DISK       0x4000u /* an instance's disk fills up (idem) */
+#define EVF_IDLE       0x1000u /* an instance became idle: running under idle_util % GPU for
+				  idle_minutes (rules/idle.h; ui/idlewatch.c says it once a rise) */
+#define EVF_HOT        0x2000u /* an instance's GPU runs over hot_temp */
+#define EVF_DISK       0x4000u /* an instance's disk is over disk_full % of its disk_space */
 #define EVF_ENDPOINT   0x8000u /* an endpoint's workers are all in error, or none ready */
 #define EVF_TFA_EXPIRED 0x10000u /* the 2FA session key expired or was refused */
 

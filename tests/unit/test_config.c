@@ -104,6 +104,33 @@ static void defaults(void **state)
 	config_free(&c);
 }
 
+/* The idle watch's keys: defaults, values, bounds, the exempt list. */
+static void idle_keys(void **state)
+{
+	(void)state;
+	struct config c;
+	char err[300];
+	char *av[] = {"rentop"};
+	assert_int_equal(config_load(&c, 1, av, err, sizeof err), 0);
+	assert_true(c.idle_util == 5 && c.idle_minutes == 30 && c.hot_temp == 85 && c.disk_full == 90);
+	assert_null(c.idle_exempt);
+	config_free(&c);
+	write_config("idle_util = 2.5\nidle_minutes = 90\nhot_temp = 0\ndisk_full = 95\n"
+		     "idle_exempt = 123, nightly\n");
+	assert_int_equal(config_load(&c, 1, av, err, sizeof err), 0);
+	assert_true(c.idle_util == 2.5 && c.idle_minutes == 90 && c.hot_temp == 0 && c.disk_full == 95);
+	assert_string_equal(c.idle_exempt, "123, nightly");
+	config_free(&c);
+	static const char *const bad[] = { "idle_util = 101\n", "idle_minutes = 0\n",
+					   "hot_temp = -1\n", "disk_full = x\n" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		write_config(bad[i]);
+		assert_int_equal(config_load(&c, 1, av, err, sizeof err), 2);
+		assert_non_null(strstr(err, "config:1:"));
+		config_free(&c);
+	}
+}
+
 static void file_keys_and_binds(void **state)
 {
 	(void)state;
@@ -430,6 +457,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(defaults, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_keys_and_binds, setup, teardown),
+		cmocka_unit_test_setup_teardown(idle_keys, setup, teardown),
 		cmocka_unit_test_setup_teardown(inline_comments, setup, teardown),
 		cmocka_unit_test_setup_teardown(bad_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(precedence, setup, teardown),
