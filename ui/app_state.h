@@ -29,7 +29,7 @@ struct jobs;
 struct tfa_challenge;
 struct view_ops;
 
-#define VIEW_MAX 16
+#define VIEW_MAX 24
 
 /* One registered view (view.h: view_init_all fills the slots). */
 struct view {

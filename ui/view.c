@@ -27,6 +27,7 @@
 	X(ports) \
 	X(exec) \
 	X(tplupd) \
+	X(transfers) \
 	X(help)
 
 #define DECL(n) extern const struct view_ops view_##n;

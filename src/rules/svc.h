@@ -50,6 +50,15 @@ bool svc_scp_url(const struct instance *x, char *buf, size_t n);
  * rsync when rsync, else scp.  False when x has no SSH address. */
 bool svc_copy_command(const struct instance *x, enum ssh_route pref, bool rsync, char *buf,
 		      size_t n);
+/* The rsync command of a copy between this machine and x over its SSH
+ * route (as svc_copy_command picks it), `:copy` with a local side:
+ *   rsync -avP -e 'ssh -p PORT' LOCAL root@HOST:REMOTE   (upload)
+ *   rsync -avP -e 'ssh -p PORT' root@HOST:REMOTE LOCAL   (download)
+ * each path single-quoted for a POSIX shell when it holds anything but
+ * letters, digits and -_./~+=,@% (a quote inside as '\'').  False (buf "")
+ * when x has no SSH address or the command does not fit. */
+bool svc_rsync_command(const struct instance *x, enum ssh_route pref, const char *remote,
+		       const char *local, bool upload, char *buf, size_t n);
 
 /* The ports of want (container ports, the ssh_forwards setting) that x
  * maps as TCP services other than SSH (an HTTP port or Jupyter), in want's
