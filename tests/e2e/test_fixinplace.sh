@@ -12,6 +12,10 @@
 
 sim_start --seed 1 --quiet --rate-limits off --clock manual || { echo "not ok - simulator starts"; exit 1; }
 e2e_home
+mkdir -p "$E2E_HOME/.ssh"
+ssh-keygen -q -t ed25519 -N '' -C e2e-inst -f "$E2E_HOME/.ssh/id_inst" </dev/null || exit 1
+FP=$(ssh-keygen -l -f "$E2E_HOME/.ssh/id_inst.pub" | awk '{print $2}')
+ssh-keygen -q -t ed25519 -N '' -C e2e-lost -f "$E2E_HOME/.ssh/id_lost" </dev/null || exit 1
 advance() { sim_post /__sim/clock "{\"advance\":$1}" >/dev/null; }
 clip() { sleep 0.5; tm show-buffer 2>/dev/null; tm delete-buffer 2>/dev/null; }
 COPY=/api/v0/commands/copy_direct/
@@ -170,6 +174,68 @@ t_snapshot_refused_keeps_form() {
     keys Escape
 }
 
+# the id of the listed key with comment $1 (its row's first column)
+key_id() { line_with "$1" | awk '{print $1}'; }
+
+t_inst_keys() {
+    keys Escape; sleep 0.3
+    KP=/api/v0/instances/$A/ssh/
+    select_row "$A" || return 1
+    keys K
+    wait_for "SSH keys of instance $A" 10 || return 1
+    wait_for "FINGERPRINT" 10 || return 1
+    [ "$(sent GET "$KP")" -ge 1 ] || { fail "the list was not read"; return 1; }
+    keys a
+    wait_for "Attach an SSH key to instance $A" 10 || return 1
+    wait_for "id_inst.pub" 5 || return 1
+    keys C-s
+    wait_for "attached to instance $A" 15 || return 1
+    wait_for "e2e-inst" 10 || return 1
+    wait_for "$FP" 5 || return 1
+    [ "$(sent POST "$KP")" = 1 ] || { fail "attach sent $(sent POST "$KP") times"; return 1; }
+    # the same key again: refused before sending
+    keys a
+    wait_for "Attach an SSH key" 10 || return 1
+    keys C-s
+    wait_for "is already on instance $A" 10 || return 1
+    keys Escape
+    wait_gone "Attach an SSH key" 5 || return 1
+    [ "$(sent POST "$KP")" = 1 ] || { fail "a duplicate was sent"; return 1; }
+    # detach: confirmed from Cancel, sent once, gone from the list
+    keys /; type_text e2e-inst; keys Enter; sleep 0.3
+    KID=$(key_id e2e-inst)
+    keys d
+    wait_for "Detach SSH key $KID" 10 || return 1
+    keys Enter                         # Cancel
+    wait_gone "Detach SSH key" 10 || return 1
+    sleep 0.5
+    [ "$(sent DELETE "$KP$KID/")" = 0 ] || { fail "detach sent after Cancel"; return 1; }
+    keys d
+    wait_for "Detach SSH key $KID" 10 || return 1
+    keys Tab Enter
+    wait_for "detached from instance $A" 15 || return 1
+    [ "$(sent DELETE "$KP$KID/")" = 1 ] || { fail "detach sent $(sent DELETE "$KP$KID/") times"; return 1; }
+    keys /; keys C-u; keys Enter; sleep 0.3
+    wait_gone "e2e-inst" 10 || return 1
+}
+
+t_inst_keys_lost() {
+    KP=/api/v0/instances/$A/ssh/
+    n0=$(sent POST "$KP")
+    fault "$KP" POST lost || return 1
+    keys a
+    wait_for "Attach an SSH key" 10 || return 1
+    keys Right                         # id_lost.pub (after id_inst.pub)
+    wait_for "id_lost.pub" 5 || return 1
+    keys C-s
+    # the answer lost: the form locked until the list read again says it happened
+    wait_for_re "attached|lost" 15 || return 1
+    wait_for "e2e-lost" 20 || return 1
+    sleep 2
+    [ "$(sent POST "$KP")" = $((n0 + 1)) ] || { fail "a lost attach was sent $(( $(sent POST "$KP") - n0 )) times"; return 1; }
+    keys Escape
+}
+
 t_read_only() {
     rentop_quit
     rentop_start -s 140x36 --read-only || return 1
@@ -182,6 +248,16 @@ t_read_only() {
     sleep 0.5
     [ "$(sent PUT $COPY)" = "$n0" ] || { fail "copy sent under --read-only"; return 1; }
     [ "$(sent POST /api/v0/instances/take_snapshot/$A/)" = 1 ] || { fail "snapshot sent under --read-only"; return 1; }
+    # the instance's keys are listed; attach and detach are refused
+    select_row "$A" || return 1
+    keys K
+    wait_for "SSH keys of instance $A" 10 || return 1
+    p0=$(sent POST /api/v0/instances/$A/ssh/)
+    keys a
+    wait_for_re "read-only" 10 || return 1
+    not_on_screen "Attach an SSH key" || return 1
+    [ "$(sent POST /api/v0/instances/$A/ssh/)" = "$p0" ] || { fail "attach sent under --read-only"; return 1; }
+    keys Escape; sleep 0.3
     # the local side still prints its rsync command (no write)
     cmd "copy local:data $A:/workspace/up/"
     wait_for "copied (OSC 52): rsync" 10 || return 1
@@ -194,6 +270,8 @@ tap ":copy: a lost answer is not resent" t_copy_lost_not_resent
 tap ":copy with a local side copies the rsync command, sends nothing" t_copy_local_is_rsync
 tap ":snapshot ID: form, password never shown, confirmed, sent once, progress" t_snapshot
 tap ":snapshot: an invalid form is not sent; a lost answer is not resent" t_snapshot_refused_keeps_form
-tap "--read-only refuses :copy and :snapshot" t_read_only
+tap "K: the instance's SSH keys; attach from ~/.ssh, a duplicate unsent; detach confirmed from Cancel" t_inst_keys
+tap "K: a lost attach is not resent; the re-read list says it happened" t_inst_keys_lost
+tap "--read-only refuses :copy, :snapshot and key attach" t_read_only
 rentop_quit
 e2e_done

@@ -12,6 +12,7 @@
 #include "json/json_map.h"
 #include "state/model.h"
 #include "views/instances/inst_dialogs.h"
+#include "views/instances/pane_keys.h"
 #include "views/instances/pane_xfer.h"
 
 #define OPS_MAX 16
@@ -174,6 +175,7 @@ void inst_ops_keys(struct keymap *km, int ctx)
 	action_set_args(r, recycle_args);
 	keymap_action_allow(r, ctx);
 	pane_xfer_keys(km, ctx);
+	pane_keys_keys(km, ctx);
 }
 
 void inst_ops_results(struct app *a)
