@@ -102,6 +102,9 @@ struct app {
 	struct dialog dlg;  /* the one dialog slot, opened by a view */
 	app_dialog_fn dlg_fn; /* who opened it (app_dialog_own), NULL: closed on any answer */
 	void *dlg_owner;
+	/* the owner's key filter, before the dialog's own keys (app_dialog_keys):
+	 * true when it took the key; NULL: none */
+	bool (*dlg_key)(struct app *a, void *owner, int key);
 	struct tfa_challenge *chal; /* the 2FA prompt (tfa_challenge.h) */
 	/* An event says an action needs a 2FA login: the prompt opens (ui.c
 	 * sets it: tfa_challenge_asked; NULL: nothing opens) */

@@ -193,6 +193,17 @@ size_t svc_forwards(const struct instance *x, const int *want, size_t nwant, int
 	return k;
 }
 
+size_t svc_forward_ports(const struct instance *x, int *out, size_t max)
+{
+	struct svc_port p[64];
+	size_t n = svc_ports(x, p, 64), k = 0;
+	for (size_t i = 0; i < n && k < max; i++)
+		if ((p[i].kind == SVC_HTTP || p[i].kind == SVC_JUPYTER) && !strcmp(p[i].proto, "tcp") &&
+		    (!k || out[k - 1] != p[i].container_port))
+			out[k++] = p[i].container_port;
+	return k;
+}
+
 void svc_ssh_command(const char *host, int port, const int *fw, size_t nfw, char *buf, size_t n)
 {
 	snprintf(buf, n, "ssh -p %d root@%s", port, host);

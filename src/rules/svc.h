@@ -65,6 +65,10 @@ bool svc_rsync_command(const struct instance *x, enum ssh_route pref, const char
  * order, into out (at most max); how many. */
 size_t svc_forwards(const struct instance *x, const int *want, size_t nwant, int *out,
 		    size_t max);
+/* Every container port x maps as a TCP service other than SSH (an HTTP
+ * port or Jupyter: what a -L forward is for), ascending, into out (at most
+ * max); how many. */
+size_t svc_forward_ports(const struct instance *x, int *out, size_t max);
 /* "ssh -p PORT root@HOST -L P:localhost:P ..." (one -L per forward: the
  * local port is the container port), into buf. */
 void svc_ssh_command(const char *host, int port, const int *fw, size_t nfw, char *buf, size_t n);

@@ -26,6 +26,7 @@
 #include "views/instances/pane_detail.h"
 #include "views/instances/pane_ports.h"
 #include "views/instances/pane_xfer.h"
+#include "views/instances/inst_ssh.h"
 #include "api/api_account.h"
 
 static const char *const REC =
@@ -563,6 +564,32 @@ static void test_rsync_command_local(void **state)
 	instance_clear(&x);
 }
 
+/* The route question's checklist: every HTTP (or Jupyter) TCP port, not
+ * SSH nor UDP, ascending; the ticked boxes and the cursor. */
+static void test_route_checklist(void **state)
+{
+	(void)state;
+	struct instance x = mapped();
+	int p[8];
+	size_t n = svc_forward_ports(&x, p, 8);
+	assert_int_equal(n, 2);
+	assert_int_equal(p[0], 8000);
+	assert_int_equal(p[1], 8080);
+	assert_int_equal(svc_forward_ports(&x, p, 1), 1);
+	bool on[2] = { false, true };
+	char b[200];
+	inst_ssh_checklist(p, on, 2, 0, b, sizeof b);
+	assert_string_equal(b, "-L forwards (Up/Down, Space toggles; y copies the command): >[ ] 8000 [x] 8080");
+	inst_ssh_checklist(p, on, 2, 1, b, sizeof b);
+	assert_non_null(strstr(b, "[ ] 8000 >[x] 8080"));
+	inst_ssh_checklist(p, on, 0, 0, b, sizeof b);
+	assert_string_equal(b, "(no HTTP port to forward)");
+	char small[70];
+	inst_ssh_checklist(p, on, 2, 0, small, sizeof small); /* truncated, terminated */
+	assert_true(strlen(small) < sizeof small);
+	instance_clear(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -580,6 +607,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot_builder),
 		cmocka_unit_test(test_instance_ssh_keys),
 		cmocka_unit_test(test_rsync_command_local),
+		cmocka_unit_test(test_route_checklist),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
