@@ -177,6 +177,27 @@ t_snapshot_refused_keeps_form() {
 # the id of the listed key with comment $1 (its row's first column)
 key_id() { line_with "$1" | awk '{print $1}'; }
 
+t_snapshot_closed_while_sent() {
+    SP=/api/v0/instances/take_snapshot/$C/
+    fault "$SP" POST latency '"ms":3000' || return 1
+    cmd "snapshot $C"
+    wait_for "Snapshot of instance $C" 10 || return 1
+    keys Tab; type_text "me/late"
+    keys Tab; type_text "me"
+    keys Tab; type_text "$PASS"
+    keys C-s
+    wait_for "Snapshot instance" 10 || return 1
+    keys Tab Enter
+    sleep 0.5
+    keys Escape                        # the form closes while the answer is awaited
+    wait_for "shows its answer" 5 || return 1
+    wait_for_re "snapshot +sending .*docker.io/me/late" 5 || return 1
+    wait_for_re "snapshot +(waiting|running) .*docker.io/me/late" 20 || return 1
+    [ "$(sent POST "$SP")" = 1 ] || { fail "sent $(sent POST "$SP") times"; return 1; }
+    not_on_screen "$PASS" || return 1
+    keys Escape
+}
+
 t_inst_keys() {
     keys Escape; sleep 0.3
     KP=/api/v0/instances/$A/ssh/
@@ -270,6 +291,7 @@ tap ":copy: a lost answer is not resent" t_copy_lost_not_resent
 tap ":copy with a local side copies the rsync command, sends nothing" t_copy_local_is_rsync
 tap ":snapshot ID: form, password never shown, confirmed, sent once, progress" t_snapshot
 tap ":snapshot: an invalid form is not sent; a lost answer is not resent" t_snapshot_refused_keeps_form
+tap ":snapshot: the form closed while sent, its answer lands in the transfers list" t_snapshot_closed_while_sent
 tap "K: the instance's SSH keys; attach from ~/.ssh, a duplicate unsent; detach confirmed from Cancel" t_inst_keys
 tap "K: a lost attach is not resent; the re-read list says it happened" t_inst_keys_lost
 tap "--read-only refuses :copy, :snapshot and key attach" t_read_only

@@ -34,7 +34,7 @@ enum keys_modal { KM_NONE, KM_ATTACH, KM_DETACH };
 struct keys_view {
 	long id;                 /* the instance */
 	struct inst_keys *keys;  /* the last list read, NULL: none yet */
-	char status[300];        /* how the read went ("" when it did) */
+	char status[400];        /* how the read went ("" when it did) */
 	int read_req;            /* the read awaited, 0: none */
 	struct list list;
 	enum keys_modal modal;

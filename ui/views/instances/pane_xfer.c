@@ -61,6 +61,7 @@ struct xfer_view {
 	struct dialog dlg;
 	struct modal_call call;
 	char snap_what[600];
+	char snap_at_send[300];  /* the instance's status_msg when the snapshot was sent */
 };
 
 static struct xfer_view *the_view; /* the one view (init), for the actions */
@@ -352,7 +353,25 @@ static void snap_send(struct app *a, struct xfer_view *v)
 				   form_value(&v->fm, "repo"), form_value(&v->fm, "user"),
 				   form_value(&v->fm, "pass"), form_toggle(&v->fm, "pause"));
 	snprintf(c.what, sizeof c.what, "snapshot of instance %ld", v->snap_id);
+	const struct instance *x = find(a, v->snap_id);
+	util_strlcpy(v->snap_at_send, x && x->status_msg ? x->status_msg : "", sizeof v->snap_at_send);
 	modal_call_send(&v->call, a->jobs, &c, &v->fm, NULL);
+}
+
+/* The snapshot sent from the form as a job row (send: how its request
+ * went); NULL when every row is busy. */
+static struct xfer *snap_job(struct xfer_view *v, enum xfer_send send)
+{
+	struct xfer *j = add_job(v);
+	if (!j)
+		return NULL;
+	j->snapshot = true;
+	j->inst = v->snap_id;
+	j->send = send;
+	util_strlcpy(j->what, v->snap_what, sizeof j->what);
+	util_strlcpy(j->at_send, v->snap_at_send, sizeof j->at_send);
+	list_select(&v->list, v->n - 1);
+	return j;
 }
 
 /* The snapshot's answer: a job to watch (accepted, or lost: not resent). */
@@ -367,20 +386,12 @@ static void snap_result(struct app *a, struct xfer_view *v)
 	switch (r.outcome) {
 	case CALL_OK:
 	case CALL_UNKNOWN: {
-		struct xfer *j = add_job(v);
 		bool lost = r.outcome == CALL_UNKNOWN;
-		if (j) {
-			j->snapshot = true;
-			j->inst = v->snap_id;
-			util_strlcpy(j->what, v->snap_what, sizeof j->what);
-			const struct instance *x = find(a, j->inst);
-			util_strlcpy(j->at_send, x && x->status_msg ? x->status_msg : "", sizeof j->at_send);
-			j->send = lost ? XS_LOST : XS_ACCEPTED;
+		struct xfer *j = snap_job(v, lost ? XS_LOST : XS_ACCEPTED);
+		if (j)
 			snprintf(j->status, sizeof j->status, "%s",
 				 lost ? "the answer was lost: it may have started (not sent again)"
 				      : "accepted: committing and pushing take minutes");
-			list_select(&v->list, v->n - 1);
-		}
 		if (lost) {
 			app_toast(a, ROLE_WARNING, 15, "snapshot of instance %ld: the answer was lost; it may "
 				  "have started (not sent again): its status is watched here", v->snap_id);
@@ -461,28 +472,32 @@ static void take_results(struct app *a, struct xfer_view *v)
 		struct call_result r;
 		char m[300];
 		if (j->req && model_take_result(a->m, j->req, &r)) {
+			const char *kind = j->snapshot ? "snapshot" : "copy";
 			j->req = 0;
 			apierr_format(&r.err, m, sizeof m);
 			switch (r.outcome) {
 			case CALL_OK:
 				j->send = XS_ACCEPTED;
-				snprintf(j->status, sizeof j->status, "accepted: the copy starts in a few seconds");
-				model_event(a->m, EV_INFO, -1, 0, j->inst, EVF_QUIET, "copy %s accepted", j->what);
+				snprintf(j->status, sizeof j->status, "accepted: %s",
+					 j->snapshot ? "committing and pushing take minutes" : "the copy starts in a few seconds");
+				model_event(a->m, EV_INFO, -1, 0, j->inst, EVF_QUIET, "%s %s accepted", kind, j->what);
 				break;
 			case CALL_UNKNOWN:
 				j->send = XS_LOST;
 				snprintf(j->status, sizeof j->status,
 					 "the answer was lost: it may have started (not sent again)");
-				app_toast(a, ROLE_WARNING, 15, "copy into instance %ld: the answer was lost; it may "
-					  "have started (not sent again): :transfers watches its status", j->inst);
+				app_toast(a, ROLE_WARNING, 15, "%s on instance %ld: the answer was lost; it may "
+					  "have started (not sent again): :transfers watches its status", kind, j->inst);
 				model_event(a->m, EV_WARN, -1, 0, j->inst, EVF_QUIET,
-					    "copy %s: the answer was lost, not sent again", j->what);
+					    "%s %s: the answer was lost, not sent again", kind, j->what);
 				break;
 			case CALL_ERROR:
 				j->send = XS_REFUSED;
+				if (j->snapshot) /* the form that held the login is gone: no words to scrub by */
+					snprintf(m, sizeof m, "the service refused it (:snapshot again shows why)");
 				snprintf(j->status, sizeof j->status, "refused: %s", m[0] ? m : "no reason given");
-				app_toast(a, ROLE_ERROR, 12, "copy %s refused: %s", j->what, m[0] ? m : "no reason");
-				model_event(a->m, EV_ERROR, -1, 0, j->inst, EVF_QUIET, "copy %s refused: %s", j->what,
+				app_toast(a, ROLE_ERROR, 12, "%s %s refused: %s", kind, j->what, m[0] ? m : "no reason");
+				model_event(a->m, EV_ERROR, -1, 0, j->inst, EVF_QUIET, "%s %s refused: %s", kind, j->what,
 					    m[0] ? m : "no reason");
 				break;
 			}
@@ -645,9 +660,17 @@ static bool xfer_modal_key(struct app *a, void *st, int key)
 		return true;
 	switch (form_key(&v->fm, key)) {
 	case FORM_CANCEL:
-		if (v->fm.waiting)
-			app_toast(a, ROLE_PENDING, 0, "the snapshot of instance %ld is sent: :transfers shows "
-				  "it when it is answered", v->snap_id);
+		if (v->fm.waiting && modal_call_pending(&v->call)) {
+			/* sent: its answer is the job row's now (the form closes) */
+			struct xfer *j = snap_job(v, XS_SENT);
+			if (j) {
+				j->req = v->call.id;
+				v->call.id = 0;
+				snprintf(j->status, sizeof j->status, "sent, waiting for the answer");
+			}
+			app_toast(a, ROLE_PENDING, 0, "the snapshot of instance %ld is sent: the transfers list "
+				  "shows its answer", v->snap_id);
+		}
 		snap_close(a, v);
 		break;
 	case FORM_SUBMIT:
