@@ -175,7 +175,7 @@ t_snapshot_refused_keeps_form() {
 }
 
 # the id of the listed key with comment $1 (its row's first column)
-key_id() { line_with "$1" | awk '{print $1}'; }
+key_id() { screen | grep -E "^ *[0-9]+ +ssh-[a-z0-9-]+ +$1 " | head -n 1 | awk '{print $1}'; }
 
 t_snapshot_closed_while_sent() {
     SP=/api/v0/instances/take_snapshot/$C/
@@ -254,7 +254,22 @@ t_inst_keys_lost() {
     wait_for "e2e-lost" 20 || return 1
     sleep 2
     [ "$(sent POST "$KP")" = $((n0 + 1)) ] || { fail "a lost attach was sent $(( $(sent POST "$KP") - n0 )) times"; return 1; }
-    keys Escape
+    # the re-read found it: the form closed by itself, the verdict said
+    wait_gone "Attach an SSH key" 10 || return 1
+    said "is there: attached" 5 || { fail "the verdict was not said"; return 1; }
+    # a lost detach: the dialog locked, the re-read list says it happened, not resent
+    keys /; type_text e2e-lost; keys Enter; sleep 0.3
+    LID=$(key_id e2e-lost)
+    fault "$KP$LID/" DELETE lost || return 1
+    keys d
+    wait_for "Detach SSH key $LID" 10 || return 1
+    keys Tab Enter
+    wait_for_flat "SSH key $LID on instance $A is gone: detached" 20 || return 1
+    sleep 2
+    [ "$(sent DELETE "$KP$LID/")" = 1 ] || { fail "a lost detach was sent $(sent DELETE "$KP$LID/") times"; return 1; }
+    keys /; keys C-u; keys Enter; sleep 0.3
+    keys Escape                        # back to the instances
+    wait_gone "SSH keys of instance" 10
 }
 
 t_read_only() {
@@ -293,7 +308,7 @@ tap ":snapshot ID: form, password never shown, confirmed, sent once, progress" t
 tap ":snapshot: an invalid form is not sent; a lost answer is not resent" t_snapshot_refused_keeps_form
 tap ":snapshot: the form closed while sent, its answer lands in the transfers list" t_snapshot_closed_while_sent
 tap "K: the instance's SSH keys; attach from ~/.ssh, a duplicate unsent; detach confirmed from Cancel" t_inst_keys
-tap "K: a lost attach is not resent; the re-read list says it happened" t_inst_keys_lost
+tap "K: a lost attach or detach is not resent; the re-read list says it happened" t_inst_keys_lost
 tap "--read-only refuses :copy, :snapshot and key attach" t_read_only
 rentop_quit
 e2e_done
