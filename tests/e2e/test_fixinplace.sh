@@ -5,9 +5,12 @@
 # a running copy, confirmed from Cancel; a lost answer is not resent); :copy
 # with a local side copies the rsync command over SSH and sends nothing;
 # :snapshot ID (a form with the registry login, the password never on
-# screen nor in a file; confirmed; sent once; its progress shown);
-# --read-only refuses both.  The simulator's clock is manual: the copy's
-# phases come when the test moves it.
+# screen nor in a file; confirmed; sent once; its progress shown; closed
+# while sent, its answer lands in the transfers list); K, the instance's
+# SSH keys (attach from ~/.ssh, a duplicate unsent, detach confirmed from
+# Cancel, a lost attach or detach judged by the re-read list, not resent);
+# --read-only refuses every write.  The simulator's clock is manual: the
+# copy's phases come when the test moves it.
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off --clock manual || { echo "not ok - simulator starts"; exit 1; }
