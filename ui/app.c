@@ -78,6 +78,12 @@ void app_dialog_own(struct app *a, app_dialog_fn fn, void *owner)
 {
 	a->dlg_fn = fn;
 	a->dlg_owner = owner;
+	a->dlg_key = NULL;
+}
+
+void app_dialog_keys(struct app *a, bool (*fn)(struct app *a, void *owner, int key))
+{
+	a->dlg_key = fn;
 }
 
 void app_dialog_cancelled(struct app *a)
@@ -89,6 +95,7 @@ void app_dialog_cancelled(struct app *a)
 void app_dialog_result(struct app *a, enum dlg_result res)
 {
 	a->dirty |= DIRTY_ALL;
+	a->dlg_key = NULL;
 	if (a->dlg_fn)
 		a->dlg_fn(a, a->dlg_owner, res);
 	else if (res == DLG_CANCEL)

@@ -31,7 +31,7 @@ struct tfa_challenge;
 struct notify_out;
 struct view_ops;
 
-#define VIEW_MAX 16
+#define VIEW_MAX 24
 
 /* One registered view (view.h: view_init_all fills the slots). */
 struct view {
@@ -104,6 +104,9 @@ struct app {
 	struct dialog dlg;  /* the one dialog slot, opened by a view */
 	app_dialog_fn dlg_fn; /* who opened it (app_dialog_own), NULL: closed on any answer */
 	void *dlg_owner;
+	/* the owner's key filter, before the dialog's own keys (app_dialog_keys):
+	 * true when it took the key; NULL: none */
+	bool (*dlg_key)(struct app *a, void *owner, int key);
 	struct tfa_challenge *chal; /* the 2FA prompt (tfa_challenge.h) */
 	/* An event says an action needs a 2FA login: the prompt opens (ui.c
 	 * sets it: tfa_challenge_asked; NULL: nothing opens) */

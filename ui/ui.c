@@ -467,6 +467,10 @@ static void handle_key(struct app *a, int key)
 			tfa_challenge_cancel(a, a->chal);
 		return;
 	}
+	if (dialog_open(&a->dlg) && a->dlg_key && a->dlg_key(a, a->dlg_owner, key)) {
+		a->dirty |= DIRTY_ALL;
+		return;
+	}
 	if (dialog_open(&a->dlg)) {
 		enum dlg_result r = dialog_key(&a->dlg, key);
 		if (r != DLG_CONTINUE)

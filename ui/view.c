@@ -28,6 +28,8 @@
 	X(ports) \
 	X(exec) \
 	X(tplupd) \
+	X(transfers) \
+	X(inst_keys) \
 	X(help)
 
 #define DECL(n) extern const struct view_ops view_##n;

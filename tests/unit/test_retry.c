@@ -259,6 +259,7 @@ static void builders_kinds(void **state)
 	cr.offer_id = 5;
 	strcpy(cr.image, "img");
 	struct template_req tr = { .name = "n", .image = "img", .launch = LAUNCH_ARGS };
+	struct copy_loc cs = { .kind = COPY_INST, .id = 1, .path = "/a/" }, cd = { .kind = COPY_INST, .id = 2, .path = "/b/" };
 	struct api_call act[] = {
 		api_start(&c, 1), api_stop(&c, 1), api_label(&c, 1, "x"), api_reboot(&c, 1),
 		api_destroy(&c, 1), api_bid(&c, 1, 0.5), api_prepay(&c, 1, 10), api_create(&c, &cr),
@@ -268,6 +269,9 @@ static void builders_kinds(void **state)
 		api_inst_update_template(&c, 1, 0, "h"),
 		api_volume_create(&c, false, 1, 10, ""), api_volume_create(&c, true, 1, 10, "n"),
 		api_volume_clone(&c, 1, 2, 0), api_volume_delete(&c, 1), api_update_workers(&c, 5),
+		api_inst_copy(&c, &cs, &cd), api_inst_copy_cancel(&c, 2),
+		api_inst_snapshot(&c, 1, "", "me/x", "u", "p", true),
+		api_inst_ssh_attach(&c, 1, "ssh-ed25519 AAAA"), api_inst_ssh_detach(&c, 1, 2),
 	};
 	struct api_call rd[] = {
 		api_instances_v1(&c, NULL), api_instances_v0(&c), api_instance(&c, 1), api_user(&c),
@@ -275,7 +279,7 @@ static void builders_kinds(void **state)
 		api_offers(&c, NULL), api_templates(&c, NULL), api_endpoint_logs(&c, "e", 10),
 		api_endpoint_logs_cli(&c, 1, 10), api_volumes(&c), api_volume_offers(&c, false, 1, 8),
 		api_volume_offers(&c, true, 1, 8), api_workergroup_logs(&c, 5, 10, true),
-		api_workergroup_logs(&c, 5, 10, false),
+		api_workergroup_logs(&c, 5, 10, false), api_inst_ssh_list(&c, 1),
 	};
 	for (size_t i = 0; i < sizeof act / sizeof *act; i++) {
 		assert_int_equal(api_ep_kind(act[i].ep), RK_ACTION);
@@ -300,8 +304,9 @@ static void builders_kinds(void **state)
 	/* state, reboot, destroy, bid, prepay, create, 2FA login, and the writes of
 	 * endpoints, workergroups, secrets, API keys, SSH keys, roles and 2FA, and
 	 * template create, edit and delete; execute, recycle, update template;
-	 * volume create (local and network), clone and delete; update_workers */
-	assert_int_equal(actions, 25);
+	 * volume create (local and network), clone and delete; update_workers;
+	 * copy (and its cancel), snapshot, per-instance SSH key attach and detach */
+	assert_int_equal(actions, 28);
 }
 
 int main(void)
