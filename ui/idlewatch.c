@@ -77,6 +77,13 @@ void idlewatch_step(struct app *a)
 		model_event(a->m, EV_WARN, -1, 0, 0, EVF_IDLE | EVF_HOT | EVF_DISK,
 			    "%zu more instances became idle, hot or filling (/idle, /hot, /disk)",
 			    n - IDLEWATCH_EVENTS);
+	/* money burning on idle GPUs over the configured limit: said once a rise */
+	size_t nidle = 0;
+	double idle_rate = watch_idle_rate(&a->watch, s->instances, s->ninstances, &nidle);
+	if (watch_idle_spend(&a->watch, idle_rate, a->cfg->idle_spend_limit))
+		model_event(a->m, EV_WARN, -1, 0, 0, EVF_IDLE,
+			    "%zu idle instance%s burn $%.2f/h, over idle_spend_limit $%.2f/h (/idle)",
+			    nidle, nidle == 1 ? "" : "s", idle_rate, a->cfg->idle_spend_limit);
 	/* the account's burn and credit over the session (the account view's
 	 * charts): an exact burn only, never a partial sweep's bound */
 	double burn, runway_h;

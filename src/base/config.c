@@ -32,6 +32,7 @@
  *     idle_util = 5                      GPU % under which a running instance idles (0 = off)
  *     idle_minutes = 30                  minutes under idle_util before it is called idle
  *     idle_exempt = 123, nightly         instance ids and labels never called idle
+ *     idle_spend_limit = 0               $/h the idle instances may burn before it is an event (0 = off)
  *     hot_temp = 85                      GPU degrees C over which it runs hot (0 = off)
  *     disk_full = 90                     % of disk_space over which its disk is filling (0 = off)
  *     api_key_file = ~/keys/vast         a file holding the key (not the key)
@@ -420,6 +421,13 @@ static bool apply_setting(struct config *cfg, const char *key, const char *val, 
 		}
 		*(minutes ? &cfg->idle_minutes : temp ? &cfg->hot_temp
 			    : key[0] == 'i' ? &cfg->idle_util : &cfg->disk_full) = d;
+	} else if (strcmp(key, "idle_spend_limit") == 0) {
+		double d;
+		if (!parse_double(val, &d) || d < 0 || d > 1e6) {
+			snprintf(msg, n, "idle_spend_limit must be dollars an hour, 0-1000000 (0 = off)");
+			return false;
+		}
+		cfg->idle_spend_limit = d;
 	} else if (strcmp(key, "idle_exempt") == 0) {
 		free(cfg->idle_exempt);
 		cfg->idle_exempt = *val ? xstrdup(val) : NULL;

@@ -91,6 +91,8 @@ struct config {
 	double idle_minutes;   /* minutes, 1-10080, default 30 */
 	double hot_temp;       /* degrees C, default 85 */
 	double disk_full;      /* percent, default 90 */
+	double idle_spend_limit; /* $/h: the idle instances' spend over it is an event
+				    (a notification of kind idle); 0 = off, the default */
 	char *idle_exempt;
 	char *test_clock;      /* --test-clock FIFO: seconds written there move the
 				  clocks forward (tests only; no config key), NULL = none */

@@ -162,3 +162,21 @@ double watch_idle_rate(const struct watch *w, const struct instance *const *v, s
 		*count = k;
 	return sum;
 }
+
+bool watch_idle_spend(struct watch *w, double rate, double limit)
+{
+	if (!(limit > 0) || !isfinite(rate)) {
+		w->idle_over = false;
+		return false;
+	}
+	if (w->idle_over) {
+		if (rate < 0.9 * limit)
+			w->idle_over = false;
+		return false;
+	}
+	if (rate > limit) {
+		w->idle_over = true;
+		return true;
+	}
+	return false;
+}

@@ -44,6 +44,7 @@ struct watch {
 	size_t n;
 	uint64_t gen;           /* bumped whenever a row's flags changed */
 	struct watch_money money;
+	bool idle_over;         /* the idle spend is over idle_spend_limit (watch_idle_spend) */
 };
 
 /* A flag that rose on a sample (the instance became idle, hot or filling). */
@@ -71,11 +72,15 @@ size_t watch_money_values(const struct watch_money *m, double now, bool credit, 
 const struct watch_row *watch_find(const struct watch *w, long id);
 /* The flags of an instance (0 when it has no row). */
 unsigned watch_flags(const struct watch *w, long id);
-/* What the idle instances of v cost an hour (money_row_rate summed), and
- * how many they are (*count, may be NULL). */
 /* x's memory use in % of its mem_limit, NAN when either is unknown. */
 double watch_mem_pct(const struct instance *x);
+/* What the idle instances of v cost an hour (money_row_rate summed), and
+ * how many they are (*count, may be NULL). */
 double watch_idle_rate(const struct watch *w, const struct instance *const *v, size_t n,
 		       size_t *count);
+/* The idle spend rate against limit ($/h; 0 = off): true once when it
+ * rises over the limit (say it then); it must fall under 90 % of the limit
+ * before it can rise again, so a rate hovering at the limit says it once. */
+bool watch_idle_spend(struct watch *w, double rate, double limit);
 
 #endif

@@ -7,7 +7,9 @@
 # row's price, the event log (2) has the event, and /idle keeps that row
 # alone.  Another pinned over hot_temp says "hot" at once (/hot), a third
 # at 95 % of its disk "disk" (/disk).  The GPU
-# 1H column draws each row's hour; H hides and shows it.
+# 1H column draws each row's hour; H hides and shows it.  A notify_command
+# (notify_kinds = idle, hot, disk) receives each rise as JSON on its stdin,
+# and the idle spend over idle_spend_limit as one more.
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
@@ -37,7 +39,11 @@ t_start() {
     pin_all || return 1
     e2e_home
     mkdir -p "$E2E_HOME/.config/rentop"
-    printf 'idle_minutes = 10\nhot_temp = 85\n' >"$E2E_HOME/.config/rentop/config"
+    HOOK=$E2E_TMP/hook.sh GOT=$E2E_TMP/got.json
+    printf '#!/bin/sh\ncat >>"%s"\n' "$GOT" >"$HOOK" && chmod +x "$HOOK"
+    printf 'idle_minutes = 10\nhot_temp = 85\nidle_spend_limit = 0.01\n' >"$E2E_HOME/.config/rentop/config"
+    printf 'notify = osc9\nnotify_kinds = idle, hot, disk\nnotify_command = %s\n' "$HOOK" \
+        >>"$E2E_HOME/.config/rentop/config"
     rentop_start -t -s 160x40 --refresh 2 || return 1
     wait_for "$IDLE" 30 || return 1
 }
@@ -86,6 +92,41 @@ t_event() {
     wait_for_re "instance $HOT( \\([^)]*\\))? hot: GPU at 91 C" 10 || return 1
     wait_for_re "instance $DISK( \\([^)]*\\))? disk 95% full \\(limit 90%\\)" 10 || return 1
     keys 1
+}
+
+# got KIND ID: a line of the hook's input of that kind about that instance
+got() {
+    python3 - "$GOT" "$1" "$2" <<'PY'
+import json, sys
+path, kind, iid = sys.argv[1], sys.argv[2], int(sys.argv[3])
+try:
+    lines = open(path).read().splitlines()
+except OSError:
+    sys.exit(1)
+for l in lines:
+    j = json.loads(l)
+    if j.get("kind") == kind and j.get("instance_id", 0) == iid:
+        print(j["text"])
+        sys.exit(0)
+sys.exit(1)
+PY
+}
+
+t_notify_json() {
+    i=0
+    until got idle "$IDLE" >/dev/null && got hot "$HOT" >/dev/null && got disk "$DISK" >/dev/null &&
+        got idle 0 >/dev/null; do
+        i=$((i + 1))
+        [ $i -lt 50 ] || { fail "the hook got: $(cat "$GOT" 2>/dev/null)"; return 1; }
+        sleep 0.2
+    done
+    case $(got idle "$IDLE") in *"idle: GPU under 5% for 10 min"*) ;;
+        *) fail "idle text: $(got idle "$IDLE")"; return 1 ;; esac
+    case $(got idle 0) in *"burn \$"*"over idle_spend_limit \$0.01/h"*) ;;
+        *) fail "spend text: $(got idle 0)"; return 1 ;; esac
+    # each said once: the hook saw no second idle line for the same instance
+    n=$(grep -c "\"instance_id\": *$IDLE[,}]" "$GOT")
+    [ "$n" = 1 ] || { fail "$n notifications about $IDLE: $(cat "$GOT")"; return 1; }
 }
 
 t_filter_idle() {
@@ -140,6 +181,7 @@ tap "under 5 % for idle_minutes: the row says idle (not before)" t_becomes_idle
 tap "the header says idle \$X.XX/h, the idle row's price" t_header_sum
 tap "the event log has the idle, hot and disk events" t_event
 tap "/idle keeps the idle row alone" t_filter_idle
+tap "notify_command gets the idle, hot and disk rises and the idle spend as JSON" t_notify_json
 tap "the GPU 1H column draws the hour; H hides and shows it" t_hist_column
 tap "the detail view charts the hour of GPU, temperature and memory" t_detail_charts
 tap "the account overview charts burn and credit and dates the runway" t_account_money

@@ -115,14 +115,17 @@ static void idle_keys(void **state)
 	assert_true(c.idle_util == 5 && c.idle_minutes == 30 && c.hot_temp == 85 && c.disk_full == 90);
 	assert_null(c.idle_exempt);
 	config_free(&c);
+	assert_true(c.idle_spend_limit == 0);
 	write_config("idle_util = 2.5\nidle_minutes = 90\nhot_temp = 0\ndisk_full = 95\n"
-		     "idle_exempt = 123, nightly\n");
+		     "idle_exempt = 123, nightly\nidle_spend_limit = 2.5\n");
 	assert_int_equal(config_load(&c, 1, av, err, sizeof err), 0);
+	assert_true(c.idle_spend_limit == 2.5);
 	assert_true(c.idle_util == 2.5 && c.idle_minutes == 90 && c.hot_temp == 0 && c.disk_full == 95);
 	assert_string_equal(c.idle_exempt, "123, nightly");
 	config_free(&c);
 	static const char *const bad[] = { "idle_util = 101\n", "idle_minutes = 0\n",
-					   "hot_temp = -1\n", "disk_full = x\n" };
+					   "hot_temp = -1\n", "disk_full = x\n",
+					   "idle_spend_limit = -1\n" };
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		write_config(bad[i]);
 		assert_int_equal(config_load(&c, 1, av, err, sizeof err), 2);

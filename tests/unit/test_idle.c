@@ -287,6 +287,27 @@ static void watch_rows_and_money(void **state)
 	assert_true(isnan(v[0]));
 }
 
+/* The idle spend over idle_spend_limit is said once a rise: not again while
+ * it stays over or hovers near the limit, again after it fell under 90 %. */
+static void idle_spend_limit(void **state)
+{
+	(void)state;
+	struct watch w;
+	watch_init(&w);
+	assert_false(watch_idle_spend(&w, 5.0, 0));     /* off */
+	assert_false(watch_idle_spend(&w, 1.0, 2.0));   /* under */
+	assert_false(watch_idle_spend(&w, 2.0, 2.0));   /* at is not over */
+	assert_true(watch_idle_spend(&w, 2.5, 2.0));    /* the rise */
+	assert_false(watch_idle_spend(&w, 3.0, 2.0));   /* still over: said already */
+	assert_false(watch_idle_spend(&w, 1.9, 2.0));   /* under, but not by 10 % */
+	assert_false(watch_idle_spend(&w, 2.1, 2.0));   /* back over: no second word */
+	assert_false(watch_idle_spend(&w, 1.7, 2.0));   /* under 90 %: re-armed */
+	assert_true(watch_idle_spend(&w, 2.2, 2.0));    /* a new rise */
+	assert_false(watch_idle_spend(&w, NAN, 2.0));   /* unknown: re-armed, silent */
+	assert_true(watch_idle_spend(&w, 2.2, 2.0));
+	watch_free(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +319,7 @@ int main(void)
 		cmocka_unit_test(exemptions),
 		cmocka_unit_test(hot_and_disk),
 		cmocka_unit_test(watch_rows_and_money),
+		cmocka_unit_test(idle_spend_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
