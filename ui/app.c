@@ -1,7 +1,8 @@
 /* app.c: the shell around the views: toasts, job submission (pending
  * toast), the dialog slot (its results go to the view that opened it), the
- * event feed (log, toasts, the bell on a new failure; a 2FA refusal goes to
- * the 2FA prompt through a->needs_tfa), the `:` command line, themes and
+ * event feed (log, toasts, notifications: notify_out.h, the bell on a new
+ * failure by default; a 2FA refusal goes to the 2FA prompt through
+ * a->needs_tfa), the `:` command line, themes and
  * copying to the clipboard.  It knows no job kind: a job's result goes to
  * the view that submitted it, by request id. */
 #include "app.h"
@@ -21,6 +22,7 @@
 #include "base/errline.h"
 #include "poll/poller.h"
 #include "external.h"
+#include "notify_out.h"
 #include "base/util.h"
 
 void app_lost_logged(struct app *a, const char *what, const char *line)
@@ -76,6 +78,12 @@ void app_dialog_own(struct app *a, app_dialog_fn fn, void *owner)
 {
 	a->dlg_fn = fn;
 	a->dlg_owner = owner;
+	a->dlg_key = NULL;
+}
+
+void app_dialog_keys(struct app *a, bool (*fn)(struct app *a, void *owner, int key))
+{
+	a->dlg_key = fn;
 }
 
 void app_dialog_cancelled(struct app *a)
@@ -87,6 +95,7 @@ void app_dialog_cancelled(struct app *a)
 void app_dialog_result(struct app *a, enum dlg_result res)
 {
 	a->dirty |= DIRTY_ALL;
+	a->dlg_key = NULL;
 	if (a->dlg_fn)
 		a->dlg_fn(a, a->dlg_owner, res);
 	else if (res == DLG_CANCEL)
@@ -120,10 +129,7 @@ void app_copy(const char *text)
 	char *b64 = xmalloc(4 * (n / 3 + 1) + 1);
 	app_base64((const unsigned char *)text, n, b64);
 	char *seq = xasprintf("\033]52;c;%s\a", b64);
-	/* between two doupdate()s: curses has flushed, nothing is interleaved */
-	fflush(stdout);
-	ssize_t w = write(STDOUT_FILENO, seq, strlen(seq));
-	(void)w;
+	clip_term_write(seq, strlen(seq));
 	explicit_bzero(seq, strlen(seq)); /* it may be a secret (backup codes) */
 	explicit_bzero(b64, strlen(b64));
 	free(seq);
@@ -158,6 +164,8 @@ static void handle_event(struct app *a, const struct event *e)
 	for (int i = 0; i < a->nviews; i++) /* the event log view keeps it */
 		if (a->views[i].ops->on_event)
 			a->views[i].ops->on_event(a, a->views[i].st, e);
+	if (notify_out_event(a->notify, e)) /* a quiet one too (low money) */
+		a->bell_pending = true;
 	if (e->flags & EVF_QUIET)
 		return;
 	if (e->flags & EVF_NEEDS_TFA) { /* the 2FA prompt (a->needs_tfa) */
@@ -181,11 +189,8 @@ static void handle_event(struct app *a, const struct event *e)
 		a->msg_later_role = level_role(e->level);
 		a->msg_later_secs = secs;
 	}
-	if (e->flags & EVF_FAILED_INSTANCE) {
-		if (a->cfg->bell)
-			a->bell_pending = true;
+	if (e->flags & EVF_FAILED_INSTANCE)
 		a->dirty |= DIRTY_HINTS;
-	}
 }
 
 void app_pull_events(struct app *a)

@@ -30,6 +30,10 @@ void app_run_action(struct app *a, enum action act);
 void app_dialog_result(struct app *a, enum dlg_result res);
 /* Who opened a->dlg (just now) gets its results: fn(a, owner, res). */
 void app_dialog_own(struct app *a, app_dialog_fn fn, void *owner);
+/* After app_dialog_own: fn sees each key first (a checklist in the
+ * dialog's text); a key it takes goes no further.  Cleared by the next
+ * app_dialog_own and when the dialog answers. */
+void app_dialog_keys(struct app *a, bool (*fn)(struct app *a, void *owner, int key));
 /* Esc on a dialog: "cancelled", closed. */
 void app_dialog_cancelled(struct app *a);
 /* Pull new events from the model: log, toasts, bell, 2FA. */

@@ -18,6 +18,7 @@
 #include "layout.h"
 #include "state/model.h"
 #include "state/money.h"
+#include "rules/watch.h"
 #include "widgets/textbuf.h"
 #include "theme.h"
 
@@ -27,9 +28,10 @@ struct auth;
 struct event;
 struct jobs;
 struct tfa_challenge;
+struct notify_out;
 struct view_ops;
 
-#define VIEW_MAX 16
+#define VIEW_MAX 24
 
 /* One registered view (view.h: view_init_all fills the slots). */
 struct view {
@@ -102,6 +104,9 @@ struct app {
 	struct dialog dlg;  /* the one dialog slot, opened by a view */
 	app_dialog_fn dlg_fn; /* who opened it (app_dialog_own), NULL: closed on any answer */
 	void *dlg_owner;
+	/* the owner's key filter, before the dialog's own keys (app_dialog_keys):
+	 * true when it took the key; NULL: none */
+	bool (*dlg_key)(struct app *a, void *owner, int key);
 	struct tfa_challenge *chal; /* the 2FA prompt (tfa_challenge.h) */
 	/* An event says an action needs a 2FA login: the prompt opens (ui.c
 	 * sets it: tfa_challenge_asked; NULL: nothing opens) */
@@ -113,6 +118,7 @@ struct app {
 	unsigned dirty;
 	bool quit;
 	bool bell_pending;
+	struct notify_out *notify; /* notifications beyond the screen (notify_out.h), NULL: none */
 
 	/* header_watch (header.c): the service's health (enum health there)
 	 * since outage_since (wall epoch), and the low-money level */
@@ -122,6 +128,11 @@ struct app {
 	size_t price_incs;  /* pending price increases on the account's instances (the
 			     * account view keeps it, the header counts them) */
 	struct money_watch money_w;
+	/* idlewatch.c: the idle/hot/disk watch, the model generation and the
+	 * list answer (last_ok) it last sampled */
+	struct watch watch;
+	uint64_t watch_seen;
+	double watch_ok;
 };
 
 /* A toast in the message line (secs 0: until replaced). */

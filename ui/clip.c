@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -84,4 +85,18 @@ const char *clip_advice_here(void)
 	bool in_tmux = t && *t;
 	char v[32];
 	return clip_advice(in_tmux, in_tmux && clip_tmux_setting(v, sizeof v) ? v : NULL);
+}
+
+void clip_term_write(const char *seq, size_t n)
+{
+	fflush(stdout);
+	while (n) {
+		ssize_t w = write(STDOUT_FILENO, seq, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return; /* the terminal is gone: nothing to tell */
+		seq += w;
+		n -= (size_t)w;
+	}
 }

@@ -16,5 +16,9 @@ const char *clip_advice(bool in_tmux, const char *setting);
 bool clip_tmux_setting(char *buf, size_t n);
 /* clip_advice for this process's terminal. */
 const char *clip_advice_here(void);
+/* Write a terminal sequence (OSC 52, a notification's OSC 9/777) straight
+ * to the terminal, between two doupdate()s (curses has flushed: nothing is
+ * interleaved).  The one way such bytes reach the terminal. */
+void clip_term_write(const char *seq, size_t n);
 
 #endif

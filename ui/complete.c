@@ -260,6 +260,10 @@ size_t complete_line(const char *line, const struct complete_src *src, struct co
 		for (size_t i = 0; s && i < s->nendpoints; i++)
 			add(out, s->endpoints[i].endpoint_name);
 		add_ids(out, s, false);
+	} else if (!strcmp(c, "workers") || !strcmp(c, "update-workers")) {
+		const struct snapshot *s = src->snap;
+		for (size_t i = 0; s && i < s->nendpoints; i++)
+			add(out, s->endpoints[i].endpoint_name);
 	} else if (!strcmp(c, "detail")) {
 		add_ids(out, src->snap, false);
 	} else if (!strcmp(c, "ssh") || !strcmp(c, "copy-ssh")) {

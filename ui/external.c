@@ -10,6 +10,7 @@
 #include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,8 +20,12 @@
 /* posix_spawnp (no fork of this threaded process): the child starts with
  * every signal at its default and none blocked, and with only descriptors
  * 0-2 open (whatever curl, the resolver or a library left without
- * close-on-exec).  0 with *pid set, or an errno value. */
-static int spawn_child(pid_t *pid, char *const argv[], int errfd)
+ * close-on-exec); fds[i] (-1: ours; FD_NULL: /dev/null) becomes its
+ * descriptor i; own_group: in a process group of its own (off the
+ * terminal's keys, killable whole).  0 with *pid set, or an errno value. */
+#define FD_NULL (-2)
+static int spawn_child(pid_t *pid, char *const argv[], const int fds[3], bool own_group,
+		       char *const envp[])
 {
 	posix_spawnattr_t at;
 	posix_spawn_file_actions_t fa;
@@ -40,14 +45,21 @@ static int spawn_child(pid_t *pid, char *const argv[], int errfd)
 	int rc = posix_spawnattr_setsigmask(&at, &none);
 	if (!rc)
 		rc = posix_spawnattr_setsigdefault(&at, &dfl);
+	if (!rc && own_group)
+		rc = posix_spawnattr_setpgroup(&at, 0);
 	if (!rc)
-		rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	if (!rc && errfd >= 0)
-		rc = posix_spawn_file_actions_adddup2(&fa, errfd, STDERR_FILENO);
+		rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
+						   (own_group ? POSIX_SPAWN_SETPGROUP : 0));
+	for (int i = 0; i < 3 && !rc; i++) {
+		if (fds[i] >= 0)
+			rc = posix_spawn_file_actions_adddup2(&fa, fds[i], i);
+		else if (fds[i] == FD_NULL)
+			rc = posix_spawn_file_actions_addopen(&fa, i, "/dev/null", i ? O_WRONLY : O_RDONLY, 0);
+	}
 	if (!rc)
 		rc = posix_spawn_file_actions_addclosefrom_np(&fa, 3);
 	if (!rc)
-		rc = posix_spawnp(pid, argv[0], &fa, &at, argv, environ);
+		rc = posix_spawnp(pid, argv[0], &fa, &at, argv, envp);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
 	return rc;
@@ -120,7 +132,7 @@ static int run_external(char *const argv[], const char *banner, char *errline_ou
 		if (pipe2(pfd, O_CLOEXEC) != 0)
 			pfd[0] = pfd[1] = -1;
 	}
-	if (spawn_child(&pid, argv, pfd[1]) == 0) {
+	if (spawn_child(&pid, argv, (const int[3]){ -1, -1, pfd[1] }, false, environ) == 0) {
 		int st = 0;
 		bool reaped = false;
 		if (pfd[0] >= 0) {
@@ -153,4 +165,22 @@ int external_run(char *const argv[]) { return run_external(argv, NULL, NULL, 0);
 int external_run_err(char *const argv[], const char *banner, char *errline, size_t n)
 {
 	return run_external(argv, banner, errline, n);
+}
+
+int external_spawn_bg(pid_t *pid, char *const argv[], int infd)
+{
+	/* the environment without the API key (a webhook's curl has no use
+	 * for it) */
+	size_t n = 0, k = 0;
+	while (environ[n])
+		n++;
+	char **env = calloc(n + 1, sizeof *env);
+	if (!env)
+		return ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "VAST_API_KEY=", 13) != 0)
+			env[k++] = environ[i];
+	int rc = spawn_child(pid, argv, (const int[3]){ infd, FD_NULL, FD_NULL }, true, env);
+	free(env);
+	return rc;
 }

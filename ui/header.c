@@ -211,7 +211,8 @@ char *header_sweep_age(char *buf, size_t n, double secs)
 }
 
 int header_account(const struct snapshot *s, const struct config *cfg, enum data_state ds,
-		   double now, double shown_ok, int width, struct header_seg seg[HSEG__N])
+		   double now, double shown_ok, int width, struct header_seg seg[HSEG__N],
+		   double idle_rate)
 {
 	char b1[32], b2[32], b3[32], when[16] = "";
 	const struct user *u = s->user;
@@ -266,6 +267,11 @@ int header_account(const struct snapshot *s, const struct config *cfg, enum data
 		if (known && lv != ML_OK)
 			seg[strncmp(why, "credit", 6) == 0 ? HSEG_CREDIT : HSEG_RUNWAY].role =
 				lv == ML_ALARM ? ROLE_ERROR : ROLE_WARNING;
+		/* money burning on idle GPUs (rules/idle.h) */
+		if (isfinite(idle_rate) && idle_rate > 0) {
+			snprintf(seg[HSEG_IDLE].text, n, "idle $%.2f/h", idle_rate);
+			seg[HSEG_IDLE].role = ROLE_WARNING;
+		}
 	}
 	/* instances by state, next to the total */
 	struct state_counts sc;
@@ -297,8 +303,8 @@ int header_account(const struct snapshot *s, const struct config *cfg, enum data
 	 * booting instances; the time of the last refresh (how fresh every
 	 * other figure is) goes last */
 	enum { SHORTEN = -1 };
-	static const int drop_order[] = { HSEG_EMAIL, SHORTEN,    HSEG_COUNTS, HSEG_RUNWAY,
-					  HSEG_BURN,  HSEG_CREDIT, HSEG_REFRESHED };
+	static const int drop_order[] = { HSEG_EMAIL, SHORTEN,	 HSEG_COUNTS, HSEG_IDLE,
+					  HSEG_RUNWAY, HSEG_BURN, HSEG_CREDIT, HSEG_REFRESHED };
 	for (int i = 0; i < HSEG__N; i++)
 		seg[i].keep = seg[i].text[0] != '\0';
 	for (size_t d = 0; d < sizeof drop_order / sizeof drop_order[0]; d++) {
@@ -386,7 +392,8 @@ void header_draw(struct app *a)
 	struct header_seg seg[HSEG__N];
 	a->shown_ok = header_clock_step(a->shown_ok, s->fresh[SRC_INSTANCES].last_ok,
 					a->cfg->refresh_s);
-	header_account(s, a->cfg, ds, util_now(), a->shown_ok, r->w, seg);
+	header_account(s, a->cfg, ds, util_now(), a->shown_ok, r->w, seg,
+		       watch_idle_rate(&a->watch, s->instances, s->ninstances, NULL));
 	int used = 0;
 	for (int i = 0; i < HSEG__N && used < r->w; i++)
 		if (seg[i].keep) {
@@ -467,12 +474,11 @@ void header_watch(struct app *a)
 						 fig == FIG_AT_LEAST, &known, why, sizeof why);
 	int moved = money_watch_update(&a->money_w, lv, known);
 	if (moved > 0) {
-		/* the header's colour and the bell say it; a toast would hide an
-		 * action's answer (a prepay's own result crossed the limit) */
-		model_event(a->m, lv == ML_ALARM ? EV_ERROR : EV_WARN, -1, 0, 0, EVF_QUIET, "low money: %s%s",
-			    why, lv == ML_ALARM ? " (alarm)" : "");
-		if (a->cfg->bell)
-			a->bell_pending = true;
+		/* the header's colour and the notification (the bell by default,
+		 * app.c) say it; a toast would hide an action's answer (a
+		 * prepay's own result crossed the limit) */
+		model_event(a->m, lv == ML_ALARM ? EV_ERROR : EV_WARN, -1, 0, 0, EVF_QUIET | EVF_MONEY,
+			    "low money: %s%s", why, lv == ML_ALARM ? " (alarm)" : "");
 	} else if (moved < 0) {
 		if (lv == ML_OK)
 			model_event(a->m, EV_OK, -1, 0, 0, EVF_QUIET,

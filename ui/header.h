@@ -69,8 +69,8 @@ double header_clock_step(double shown, double last_ok, int refresh_s);
 char *header_sweep_age(char *buf, size_t n, double secs);
 
 /* The account line's segments, in display order. */
-enum header_seg_id { HSEG_EMAIL, HSEG_CREDIT, HSEG_BURN, HSEG_RUNWAY, HSEG_COUNTS, HSEG_REFRESHED,
-		     HSEG__N };
+enum header_seg_id { HSEG_EMAIL, HSEG_CREDIT, HSEG_BURN, HSEG_IDLE, HSEG_RUNWAY, HSEG_COUNTS,
+		     HSEG_REFRESHED, HSEG__N };
 struct header_seg {
 	char text[128];
 	int role;  /* enum role of a low-money figure, -1: the header's */
@@ -80,9 +80,13 @@ struct header_seg {
  * and two blanks): what does not fit is dropped, the least useful first
  * (email, the sweep age, counts, runway, burn, credit); `refreshed` (how
  * fresh every other figure is) goes last; "refreshed" shows shown_ok (0:
- * the list's last_ok).  Returns the width kept.  Pure. */
+ * the list's last_ok).  idle_rate is what the idle instances cost an hour
+ * (rules/watch.h: watch_idle_rate): "idle $X.XX/h" in the warning colour
+ * after the burn when above 0, dropped after the counts.  Returns the width
+ * kept.  Pure. */
 int header_account(const struct snapshot *s, const struct config *cfg, enum data_state ds,
-		   double now, double shown_ok, int width, struct header_seg seg[HSEG__N]);
+		   double now, double shown_ok, int width, struct header_seg seg[HSEG__N],
+		   double idle_rate);
 /* The first line's markers (AUTH, OFFLINE or STALE; PAUSED; READ-ONLY) that
  * fit in width cells, in display order, into out (3 pointers to static
  * text); the freshness marker is the last to go.  Returns how many.  Pure. */

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 #include <wchar.h>
@@ -63,7 +64,7 @@ int keymap_ctx_by_name(const char *name)
 #define ACT_DEF(e, nm, f, h) [ACT_##e] = { .name = nm, .help = h, .flags = f },
 static struct action_def actions[ACT_MAX] = { ACTIONS(ACT_DEF) };
 #undef ACT_DEF
-static unsigned allowed[ACT_MAX]; /* registered actions: bit c set when bindable in context c */
+static uint64_t allowed[ACT_MAX]; /* registered actions: bit c set when bindable in context c */
 static action_args_fn args_fn[ACT_MAX]; /* `:NAME ARGS` handlers (action_set_args) */
 static int nactions = ACT__BUILTIN;
 
@@ -81,7 +82,7 @@ enum action keymap_action_register(const struct action_def *d)
 void keymap_action_allow(enum action act, int ctx)
 {
 	if ((int)act >= 0 && (int)act < nactions && ctx >= 0 && ctx < KM_MAX_CTX)
-		allowed[act] |= 1u << ctx;
+		allowed[act] |= (uint64_t)1 << ctx;
 }
 
 bool keymap_action_allowed(enum action act, int ctx)

@@ -27,7 +27,7 @@ struct keymap;
 /* Where a key is looked up first (then in global).  Context 0 is global;
  * the others are registered by the views (keymap_ctx_register). */
 #define CTX_GLOBAL 0
-#define KM_MAX_CTX 28 /* at most 32: allowed[] keeps one bit per context */
+#define KM_MAX_CTX 40 /* at most 64: allowed[] keeps one bit per context */
 
 #define CTXF_LIST 0x1u  /* a list: the navigation actions are bound and allowed */
 #define CTXF_TABLE 0x2u /* a sortable table: the sort actions are bound and allowed */

@@ -38,10 +38,12 @@
 #include "base/config.h"
 #include "draw.h"
 #include "command.h"
+#include "idlewatch.h"
 #include "complete.h"
 #include "base/errline.h"
 #include "base/log.h"
 #include "header.h"
+#include "notify_out.h"
 #include "history.h"
 #include "widgets/list.h"
 #include "state/model.h"
@@ -465,6 +467,10 @@ static void handle_key(struct app *a, int key)
 			tfa_challenge_cancel(a, a->chal);
 		return;
 	}
+	if (dialog_open(&a->dlg) && a->dlg_key && a->dlg_key(a, a->dlg_owner, key)) {
+		a->dirty |= DIRTY_ALL;
+		return;
+	}
 	if (dialog_open(&a->dlg)) {
 		enum dlg_result r = dialog_key(&a->dlg, key);
 		if (r != DLG_CONTINUE)
@@ -573,6 +579,9 @@ static int next_timeout(struct app *a)
 		if (wait < 0 || w < wait)
 			wait = w;
 	}
+	double nw = notify_out_next_wake(a->notify);
+	if (nw >= 0 && (wait < 0 || nw - mono < wait))
+		wait = nw > mono ? nw - mono : 0;
 	for (int i = 0; i < a->nviews; i++) {
 		struct view *vi = &a->views[i];
 		if (!vi->ops->next_wake)
@@ -598,6 +607,7 @@ static void clock_tick(struct app *a, double *last_minute)
 		a->dirty |= DIRTY_MSG;
 	}
 	app_show_later(a);
+	notify_out_tick(a->notify); /* notify_command: reaped, or ended past its time */
 	double minute = floor(util_now() / 60.0);
 	if (minute != *last_minute) {
 		*last_minute = minute;
@@ -756,6 +766,8 @@ static void update_screen(struct app *a, double *last_minute)
 {
 	model_wake_drain(a->m);
 	app_pull_events(a);
+	idlewatch_step(a); /* idle, hot and disk: sampled even while paused, before
+			    * the views take the snapshot (their rows show the flags) */
 	take_snapshot(a);
 	clock_tick(a, last_minute);
 	header_watch(a); /* outages, recoveries, low money: events and the bell */
@@ -895,6 +907,7 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 	a->auth = auth;
 	a->read_only = cfg->read_only;
 	keymap_init(&a->km);
+	watch_init(&a->watch);
 	draw_set_ascii(cfg->ascii);
 
 	have_tio = tcgetattr(STDIN_FILENO, &orig_tio) == 0;
@@ -913,6 +926,7 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 			close(clock_fd);
 		return 2;
 	}
+	a->notify = notify_out_new(cfg, m);
 	app_start(a);
 	int status = main_loop(a, clock_fd);
 	if (clock_fd >= 0)
@@ -921,8 +935,10 @@ int ui_run(const struct config *cfg, struct model *m, struct jobs *j, struct pol
 	model_release(a->snap);
 	view_fini_all(a);
 	tfa_challenge_free(a, a->chal);
+	notify_out_free(a->notify);
 	history_free(&a->hist_cmd);
 	history_free(&a->hist_filter);
+	watch_free(&a->watch);
 	endwin();
 	curses_on = 0;
 	delscreen(scr);

@@ -18,6 +18,7 @@
 	X(offers) \
 	X(serverless) \
 	X(workergroup) \
+	X(workers) \
 	X(account) \
 	X(tfa) \
 	X(templates) \
@@ -27,6 +28,8 @@
 	X(ports) \
 	X(exec) \
 	X(tplupd) \
+	X(transfers) \
+	X(inst_keys) \
 	X(help)
 
 #define DECL(n) extern const struct view_ops view_##n;

@@ -82,6 +82,10 @@ enum api_ep_flag { EPF_KEY_IN_BODY = 1, EPF_SCRUB = 2 };
 	X(EXECUTE, "execute", 1.5, ACTION, EXECUTE, 1, 0)                    /* PUT /api/v0/instances/command/{id}/ (its output: LOG_RESULT) */ \
 	X(RECYCLE, "recycle", 1.0, ACTION, STATE, 1, 0)                      /* PUT /api/v0/instances/recycle/{id}/ */ \
 	X(UPDATE_TEMPLATE, "update template", 1.0, ACTION, STATE, 1, 0)      /* PUT /api/v0/instances/update_template/{id}/ */ \
+	X(COPY, "copy", 3.5, ACTION, COPY, 1, 0)                             /* PUT|DELETE /api/v0/commands/copy_direct/ (a copy between instances; its cancel) */ \
+	X(SNAPSHOT, "snapshot", 1.0, ACTION, SNAPSHOT, 1, 0)                 /* POST /api/v0/instances/take_snapshot/{id}/ */ \
+	X(INST_SSH, "instance SSH keys", 2.0, FETCH, INST_SSH, 1, 0)         /* GET /api/v0/instances/{id}/ssh/ */ \
+	X(INST_SSH_WRITE, "instance SSH key change", 2.0, ACTION, INST_SSH_WRITE, 1, 0) /* POST /api/v0/instances/{id}/ssh/, DELETE .../ssh/{key}/ */ \
 	X(VOLUMES, "volumes", 5.5, FETCH, VOLUMES, 4, 0)                     /* GET /api/v0/volumes/?owner=me&type=all_volume (local and network) */ \
 	X(VOLUME_OFFERS, "volume offers", 5.5, FETCH, VOLUME_OFFERS, 16, 0)  /* POST /api/v0/volumes/search/ */ \
 	X(NET_VOLUME_OFFERS, "network volume offers", 5.5, FETCH, NET_VOLUME_OFFERS, 4, 0) /* POST /api/v0/network_volumes/search/ */ \
@@ -98,7 +102,11 @@ enum api_ep_flag { EPF_KEY_IN_BODY = 1, EPF_SCRUB = 2 };
 	X(MEMBER_WRITE, "team member change", 3.0, ACTION, MEMBER_WRITE, 1, 0) /* POST /api/v0/team/invite/, PUT .../members/{id}/roles/, DELETE .../members/{id}/ */ \
 	X(AUDIT, "audit log", 1.0, FETCH, AUDIT, 8, 0)                       /* GET /api/v0/audit_logs/ */ \
 	X(PRICE_INC, "price increases", 1.0, FETCH, PRICE_INC, 2, 0)         /* GET /api/v0/instances/pending-price-increases/ */ \
-	X(PRICE_INC_WRITE, "price increase answer", 1.0, ACTION, PRICE_INC_WRITE, 1, 0) /* PUT /api/v0/instances/{accept,reject}-price-increase/ */
+	X(PRICE_INC_WRITE, "price increase answer", 1.0, ACTION, PRICE_INC_WRITE, 1, 0) /* PUT /api/v0/instances/{accept,reject}-price-increase/ */ \
+	/* serverless workers (api_serverless.c) */ \
+	X(WG_LOGS, "workergroup logs", 1.0, FETCH, LOGS, 8, EPF_KEY_IN_BODY | EPF_SCRUB) /* POST {run_url}/get_workergroup_logs/ (the docs' form, the fall-back) */ \
+	X(WG_LOGS_CLI, "workergroup logs", 1.0, FETCH, LOGS, 8, EPF_KEY_IN_BODY | EPF_SCRUB) /* POST {run_url}/get_autogroup_logs/ (the CLI's form, first) */ \
+	X(UPDATE_WORKERS, "update workers", 1.0, ACTION, UPDATE_WORKERS, 1, EPF_KEY_IN_BODY | EPF_SCRUB) /* POST {run_url}/update_workers/ {"workergroup_id"} */
 
 #define API_EP_ENUM(e, name, rate, kind, group, mb, flags) EP_##e,
 enum api_ep { API_ENDPOINTS(API_EP_ENUM) EP__COUNT };

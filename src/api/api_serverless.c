@@ -27,6 +27,17 @@ static bool str_changed(const char *a, const char *b)
 	return strcmp(a ? a : "", b ? b : "") != 0;
 }
 
+/* A number, or null when missing (NAN): the service's default. */
+static json_t *opt_real(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+static json_t *opt_int(double v)
+{
+	return isnan(v) ? json_null() : json_integer((json_int_t)llround(v));
+}
+
 /* ---- endpoints ----------------------------------------------------------------- */
 
 struct api_call api_endpoint_create(const struct config *c, const struct endpoint *e)
@@ -35,6 +46,11 @@ struct api_call api_endpoint_create(const struct config *c, const struct endpoin
 			      e->endpoint_name ? e->endpoint_name : "", "min_load", e->min_load,
 			      "target_util", e->target_util, "cold_mult", e->cold_mult, "cold_workers",
 			      e->cold_workers, "max_workers", e->max_workers);
+	/* the CLI sends these as null when left out: the service's defaults */
+	json_object_set_new(b, "min_cold_load", json_real(isnan(e->min_cold_load) ? 0 : e->min_cold_load));
+	json_object_set_new(b, "max_queue_time", opt_real(e->max_queue_time));
+	json_object_set_new(b, "target_queue_time", opt_real(e->target_queue_time));
+	json_object_set_new(b, "inactivity_timeout", opt_int(e->inactivity_timeout));
 	return api_call_make(EP_ENDPT_WRITE, "POST", xasprintf("%s/api/v0/endptjobs/", c->base_url),
 			     b);
 }
@@ -62,6 +78,17 @@ struct api_call api_endpoint_edit(const struct config *c, const struct endpoint 
 		json_object_set_new(b, "cold_workers", json_integer(new_->cold_workers));
 	if (old->max_workers != new_->max_workers)
 		json_object_set_new(b, "max_workers", json_integer(new_->max_workers));
+	if (num_changed(old->min_cold_load, new_->min_cold_load))
+		json_object_set_new(b, "min_cold_load", opt_real(new_->min_cold_load));
+	if (num_changed(old->max_queue_time, new_->max_queue_time))
+		json_object_set_new(b, "max_queue_time", opt_real(new_->max_queue_time));
+	if (num_changed(old->target_queue_time, new_->target_queue_time))
+		json_object_set_new(b, "target_queue_time", opt_real(new_->target_queue_time));
+	if (num_changed(old->inactivity_timeout, new_->inactivity_timeout))
+		json_object_set_new(b, "inactivity_timeout", opt_int(new_->inactivity_timeout));
+	if (new_->endpoint_state && *new_->endpoint_state &&
+	    str_changed(old->endpoint_state, new_->endpoint_state))
+		json_object_set_new(b, "endpoint_state", json_string(new_->endpoint_state));
 	*nchanged = json_object_size(b);
 	if (!*nchanged) {
 		json_decref(b);
@@ -161,6 +188,40 @@ struct api_call api_endpoint_workers(const struct config *c, long endpoint_id)
 {
 	return api_call_make(EP_WORKERS, "POST", xasprintf("%s/get_endpoint_workers/", c->run_url),
 			     json_pack("{s:I}", "id", (json_int_t)endpoint_id));
+}
+
+struct api_call api_update_workers(const struct config *c, long workergroup_id)
+{
+	/* the CLI's body; the key is filled at send (api_request_auth) */
+	return api_call_make(EP_UPDATE_WORKERS, "POST", xasprintf("%s/update_workers/", c->run_url),
+			     json_pack("{s:I,s:s}", "workergroup_id", (json_int_t)workergroup_id,
+				       "api_key", ""));
+}
+
+bool api_update_workers_ok(const json_t *root, char *msg, size_t n)
+{
+	json_t *ok = json_object_get(root, "success");
+	json_t *m = json_object_get(root, "msg");
+	if (!json_is_string(m))
+		m = json_object_get(root, "error");
+	char *t = util_sanitize(json_is_string(m) ? json_string_value(m)
+			       : json_is_string(root) ? json_string_value(root) : "");
+	util_strlcpy(msg, t, n);
+	free(t);
+	return json_is_object(root) && (!ok || json_is_true(ok));
+}
+
+struct api_call api_workergroup_logs(const struct config *c, long workergroup_id, int tail,
+				     bool cli_form)
+{
+	return cli_form ? api_call_make(EP_WG_LOGS_CLI, "POST",
+					xasprintf("%s/get_autogroup_logs/", c->run_url),
+					json_pack("{s:I,s:s,s:i}", "id", (json_int_t)workergroup_id,
+						  "api_key", "", "tail", tail))
+			: api_call_make(EP_WG_LOGS, "POST",
+					xasprintf("%s/get_workergroup_logs/", c->run_url),
+					json_pack("{s:I,s:i,s:s}", "id", (json_int_t)workergroup_id,
+						  "tail", tail, "api_key", ""));
 }
 
 /* ---- log streams ---------------------------------------------------------------------- */

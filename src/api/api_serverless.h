@@ -20,12 +20,17 @@
 /* ---- endpoints (endptjobs) ------------------------------------------------ */
 
 /* POST /api/v0/endptjobs/ {"endpoint_name","min_load","target_util",
- * "cold_mult","cold_workers","max_workers"} from e (id, state, user_id and
- * created_at ignored).  The answer's id: api_serverless_new_id(). */
+ * "cold_mult","cold_workers","max_workers","min_cold_load",
+ * "max_queue_time","target_queue_time","inactivity_timeout"} from e (id,
+ * state, user_id and created_at ignored; a missing (NAN) queue time or
+ * timeout is sent as null, as the CLI does: the service's default).  The
+ * answer's id: api_serverless_new_id(). */
 struct api_call api_endpoint_create(const struct config *c, const struct endpoint *e);
 /* PUT /api/v0/endptjobs/{id}/ with only the fields whose value differs
  * between old and new (endpoint_name, min_load, target_util, cold_mult,
- * cold_workers, max_workers; numbers compared to 1e-9).  *nchanged gets
+ * cold_workers, max_workers, min_cold_load, max_queue_time,
+ * target_queue_time, inactivity_timeout (null: cleared), endpoint_state
+ * when new_ has one; numbers compared to 1e-9).  *nchanged gets
  * how many; with 0 there is nothing to send and the call is empty (url
  * NULL: do not run it). */
 struct api_call api_endpoint_edit(const struct config *c, const struct endpoint *old,
@@ -59,6 +64,22 @@ bool api_serverless_new_id(const json_t *root, long *id);
 /* POST {run_url}/get_endpoint_workers/ {"id": endpoint_id}.  Decode the
  * answer with workers_decode() (workers.h). */
 struct api_call api_endpoint_workers(const struct config *c, long endpoint_id);
+
+/* POST {run_url}/update_workers/ {"workergroup_id","api_key"} (the key
+ * filled at send): roll the workergroup's workers onto its template's
+ * current version.  An action: at most once. */
+struct api_call api_update_workers(const struct config *c, long workergroup_id);
+/* Its answer: true unless it says "success": false (or is no object);
+ * the service's sanitised words ("msg", "error" or a bare string) into msg. */
+bool api_update_workers_ok(const json_t *root, char *msg, size_t n);
+
+/* A workergroup's log: the CLI's form (cli_form: POST
+ * {run_url}/get_autogroup_logs/ {"id","api_key","tail"}: the level streams
+ * info0/info1/trace/debug) or the docs' (POST get_workergroup_logs/
+ * {"id","tail","api_key"}: "logs").  Both answers decode as an endpoint
+ * log's (api_log_streams, api_log_stream_text). */
+struct api_call api_workergroup_logs(const struct config *c, long workergroup_id, int tail,
+				     bool cli_form);
 
 /* ---- endpoint log streams ------------------------------------------------------ */
 

@@ -29,7 +29,22 @@
  *     runway_alarm = 2                   hours: under it, the alarm (0 = off)
  *     credit_warn = 0                    $ of credit: under it the header warns (0 = off)
  *     credit_alarm = 0                   $ of credit: under it, the alarm (0 = off)
+ *     idle_util = 5                      GPU % under which a running instance idles (0 = off)
+ *     idle_minutes = 30                  minutes under idle_util before it is called idle
+ *     idle_exempt = 123, nightly         instance ids and labels never called idle
+ *     idle_spend_limit = 0               $/h the idle instances may burn before it is an event (0 = off)
+ *     hot_temp = 85                      GPU degrees C over which it runs hot (0 = off)
+ *     disk_full = 90                     % of disk_space over which its disk is filling (0 = off)
  *     api_key_file = ~/keys/vast         a file holding the key (not the key)
+ *     notify = bell                      outputs of a notification: bell, osc9, osc777
+ *                                        (a list, or none)
+ *     notify_kinds = all                 which kinds notify: failed, offline, outbid,
+ *                                        idle, hot, disk, runway, endpoint, tfa (a
+ *                                        list, all or none)
+ *     notify_command = notify-send -u critical rentop   run per notification, the
+ *                                        event as JSON on stdin (argv.h's quoting;
+ *                                        no shell)
+ *     notify_timeout = 30                seconds before a running notify_command is killed
  *     bind x destroy                     a global key binding
  *     bind instances C-d destroy         a binding in one context
  *     bind instances d none              unbind
@@ -46,6 +61,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "base/argv.h"
 #include "base/util.h"
 
 /* Text from the user (a config line, an argument) for a message: escape
@@ -154,9 +170,16 @@ static void set_defaults(struct config *cfg)
 	cfg->bell = true;
 	cfg->runway_warn_h = 24;
 	cfg->runway_alarm_h = 2;
+	cfg->idle_util = 5;
+	cfg->idle_minutes = 30;
+	cfg->hot_temp = 85;
+	cfg->disk_full = 90;
 	cfg->theme = xstrdup("default");
 	cfg->ssh_command = xstrdup("ssh");
 	cfg->ssh_route = SSH_ASK;
+	cfg->notify_out = NOTIFY_OUT_BELL;
+	cfg->notify_kinds = NOTIFY_KINDS_ALL;
+	cfg->notify_timeout_s = 30;
 	const char *xdg = getenv("XDG_CONFIG_HOME");
 	const char *home = getenv("HOME");
 	if (xdg && *xdg)
@@ -178,6 +201,8 @@ void config_free(struct config *cfg)
 	free(cfg->dump_query);
 	free(cfg->log_path);
 	free(cfg->test_clock);
+	free(cfg->notify_command);
+	free(cfg->idle_exempt);
 	memset(cfg, 0, sizeof *cfg);
 }
 
@@ -284,6 +309,51 @@ static int parse_bind(struct config *cfg, char *rest, char *msg, size_t n)
 	return 0;
 }
 
+static const char *const notify_kind_names[NK__COUNT] = {
+	[NK_FAILED] = "failed", [NK_OFFLINE] = "offline", [NK_OUTBID] = "outbid",
+	[NK_IDLE] = "idle",     [NK_HOT] = "hot",         [NK_DISK] = "disk",
+	[NK_RUNWAY] = "runway", [NK_ENDPOINT] = "endpoint", [NK_TFA] = "tfa",
+};
+
+const char *config_notify_kind_name(enum notify_kind k)
+{
+	return (unsigned)k < NK__COUNT ? notify_kind_names[k] : NULL;
+}
+
+/* A list of names ("bell, osc9"; blanks and commas between) into a mask:
+ * names[i] sets bit i; "none" is 0, all_word (NULL: none) every bit. */
+static bool parse_names(const char *val, const char *const *names, size_t nnames,
+			const char *all_word, unsigned *out, char *msg, size_t mn, const char *key)
+{
+	unsigned m = 0;
+	const char *p = val;
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		if (!*p)
+			break;
+		size_t l = strcspn(p, " \t,");
+		size_t i = 0;
+		while (i < nnames && !(strlen(names[i]) == l && strncmp(p, names[i], l) == 0))
+			i++;
+		if (i < nnames)
+			m |= 1u << i;
+		else if (l == 4 && strncmp(p, "none", 4) == 0)
+			;
+		else if (all_word && strlen(all_word) == l && strncmp(p, all_word, l) == 0)
+			m |= (1u << nnames) - 1;
+		else {
+			char w[48], sb[48];
+			snprintf(w, sizeof w, "%.*s", (int)(l < 40 ? l : 40), p);
+			snprintf(msg, mn, "%s: unknown word '%s'", key, shown(w, sb, sizeof sb, 40));
+			return false;
+		}
+		p += l;
+	}
+	*out = m;
+	return true;
+}
+
 /* Apply one `key = value` setting; false with msg on a bad key or value. */
 static bool apply_setting(struct config *cfg, const char *key, const char *val, bool *run_url_set,
 			  char *msg, size_t n)
@@ -339,6 +409,28 @@ static bool apply_setting(struct config *cfg, const char *key, const char *val, 
 		double *dst = runway ? (strstr(key, "warn") ? &cfg->runway_warn_h : &cfg->runway_alarm_h)
 				     : (strstr(key, "warn") ? &cfg->credit_warn : &cfg->credit_alarm);
 		*dst = d;
+	} else if (strcmp(key, "idle_util") == 0 || strcmp(key, "idle_minutes") == 0 ||
+		   strcmp(key, "hot_temp") == 0 || strcmp(key, "disk_full") == 0) {
+		double d;
+		bool minutes = key[0] == 'i' && key[5] == 'm', temp = key[0] == 'h';
+		double lo = minutes ? 1 : 0, hi = minutes ? 10080 : temp ? 200 : 100;
+		if (!parse_double(val, &d) || d < lo || d > hi) {
+			snprintf(msg, n, "%s must be %s, %g-%g", key,
+				 minutes ? "minutes" : temp ? "degrees C" : "a percentage", lo, hi);
+			return false;
+		}
+		*(minutes ? &cfg->idle_minutes : temp ? &cfg->hot_temp
+			    : key[0] == 'i' ? &cfg->idle_util : &cfg->disk_full) = d;
+	} else if (strcmp(key, "idle_spend_limit") == 0) {
+		double d;
+		if (!parse_double(val, &d) || d < 0 || d > 1e6) {
+			snprintf(msg, n, "idle_spend_limit must be dollars an hour, 0-1000000 (0 = off)");
+			return false;
+		}
+		cfg->idle_spend_limit = d;
+	} else if (strcmp(key, "idle_exempt") == 0) {
+		free(cfg->idle_exempt);
+		cfg->idle_exempt = *val ? xstrdup(val) : NULL;
 	} else if (strcmp(key, "theme") == 0) {
 		if (!*val)
 			goto empty;
@@ -363,6 +455,32 @@ static bool apply_setting(struct config *cfg, const char *key, const char *val, 
 		if (!config_parse_ports(val, cfg->ssh_forwards, CONFIG_FORWARDS_MAX, &cfg->nssh_forwards,
 					msg, n))
 			return false;
+	} else if (strcmp(key, "notify") == 0) {
+		static const char *const outs[] = { "bell", "osc9", "osc777" };
+		if (!parse_names(val, outs, 3, NULL, &cfg->notify_out, msg, n, key))
+			return false;
+	} else if (strcmp(key, "notify_kinds") == 0) {
+		if (!parse_names(val, notify_kind_names, NK__COUNT, "all", &cfg->notify_kinds, msg, n,
+				 key))
+			return false;
+	} else if (strcmp(key, "notify_command") == 0) {
+		free(cfg->notify_command);
+		cfg->notify_command = NULL;
+		if (*val) { /* "" is none */
+			char why[80];
+			char **v = argv_split(val, NULL, why, sizeof why);
+			if (!v) {
+				snprintf(msg, n, "notify_command: %s", why);
+				return false;
+			}
+			argv_free(v);
+			cfg->notify_command = xstrdup(val);
+		}
+	} else if (strcmp(key, "notify_timeout") == 0) {
+		if (!parse_timeout(val, &cfg->notify_timeout_s)) {
+			snprintf(msg, n, "notify_timeout must be seconds, above 0 and at most 3600");
+			return false;
+		}
 	} else if (strcmp(key, "api_key_file") == 0) {
 		if (!*val)
 			goto empty;

@@ -24,6 +24,26 @@ enum ssh_route { SSH_ASK, SSH_DIRECT, SSH_PROXY };
 
 #define CONFIG_FORWARDS_MAX 16
 
+/* The kinds of event that can notify beyond the screen (rules/notify.h),
+ * by their config names (notify_kinds = failed, offline, ...). */
+enum notify_kind {
+	NK_FAILED,   /* an instance entered a failure state (crashed, failed start) */
+	NK_OFFLINE,  /* an instance's host went offline or silent */
+	NK_OUTBID,   /* an interruptible instance was outbid */
+	NK_IDLE,     /* an instance idles (EVF_IDLE) */
+	NK_HOT,      /* a GPU runs hot (EVF_HOT) */
+	NK_DISK,     /* a disk fills up (EVF_DISK) */
+	NK_RUNWAY,   /* runway or credit fell under a limit */
+	NK_ENDPOINT, /* a serverless endpoint's workers in error or none ready */
+	NK_TFA,      /* the 2FA session expired or was refused */
+	NK__COUNT
+};
+#define NOTIFY_KINDS_ALL ((1u << NK__COUNT) - 1)
+/* The outputs of a notification (notify = bell, osc9, osc777). */
+#define NOTIFY_OUT_BELL   0x1u
+#define NOTIFY_OUT_OSC9   0x2u
+#define NOTIFY_OUT_OSC777 0x4u
+
 struct config {
 	char *base_url;        /* default https://console.vast.ai; VAST_URL; --url */
 	char *run_url;         /* default https://run.vast.ai (the base when --url is not the default) */
@@ -63,9 +83,29 @@ struct config {
 	   local port (-L P:localhost:P) when the instance maps them; none by default */
 	int ssh_forwards[CONFIG_FORWARDS_MAX];
 	size_t nssh_forwards;
+	/* The watch on running instances (rules/idle.h): idle under idle_util %
+	   GPU for idle_minutes; hot over hot_temp C (0 = off); a disk over
+	   disk_full % of its disk_space (0 = off); idle_exempt: instance ids and
+	   labels never called idle ("123, nightly"; NULL = none) */
+	double idle_util;      /* percent, 0-100, default 5; 0 = off */
+	double idle_minutes;   /* minutes, 1-10080, default 30 */
+	double hot_temp;       /* degrees C, default 85 */
+	double disk_full;      /* percent, default 90 */
+	double idle_spend_limit; /* $/h: the idle instances' spend over it is an event
+				    (a notification of kind idle); 0 = off, the default */
+	char *idle_exempt;
 	char *test_clock;      /* --test-clock FIFO: seconds written there move the
 				  clocks forward (tests only; no config key), NULL = none */
+	/* Notifications (rules/notify.h, notify_out.h). */
+	unsigned notify_out;   /* NOTIFY_OUT_*, default bell (the bell also needs `bell`) */
+	unsigned notify_kinds; /* 1u << enum notify_kind, default all */
+	char *notify_command;  /* run with the event as JSON on stdin; NULL = none.
+				  Split by argv_split (checked at load) */
+	double notify_timeout_s; /* a command still running after this is killed, default 30 */
 };
+
+/* "failed", "offline", ... (the config's names); NULL out of range. */
+const char *config_notify_kind_name(enum notify_kind k);
 
 /* "8080, 8888" into out (at most max, repeats once): false with a message in
  * msg when a word is not a port 1-65535 or there are more than max.  "" is

@@ -390,20 +390,20 @@ static char *fnum(double d, int prec)
 static void instances_table(const struct instance *v, size_t n, enum ssh_route ssh, FILE *out)
 {
 	unsigned opts = instcol_opts(true, ssh);
-	struct table t = {IC__COUNT, 0, NULL, 0};
-	char *row[IC__COUNT];
-	for (int c = 0; c < IC__COUNT; c++)
+	struct table t = {IC__DUMP, 0, NULL, 0};
+	char *row[IC__DUMP];
+	for (int c = 0; c < IC__DUMP; c++)
 		row[c] = (char *)instcol_title((enum instcol)c);
 	table_add(&t, row);
 	double now = util_now();
 	for (size_t i = 0; i < n; i++) {
-		for (int c = 0; c < IC__COUNT; c++) {
+		for (int c = 0; c < IC__DUMP; c++) {
 			char buf[1024];
 			instcol_format((enum instcol)c, &v[i], NULL, now, opts, buf, sizeof buf, NULL);
 			row[c] = xstrdup(buf[0] ? buf : "-");
 		}
 		table_add(&t, row);
-		for (int c = 0; c < IC__COUNT; c++)
+		for (int c = 0; c < IC__DUMP; c++)
 			free(row[c]);
 	}
 	table_print(&t, out);

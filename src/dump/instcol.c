@@ -13,12 +13,13 @@
 #include "state/model.h"
 #include "state/money.h"
 #include "base/util.h"
+#include "rules/watch.h"
 
 static const char *const titles[IC__COUNT] = {
 	[IC_ID] = "ID",       [IC_LABEL] = "LABEL", [IC_STATUS] = "STATUS", [IC_GPUS] = "GPUS",
 	[IC_UTIL] = "UTIL",   [IC_DPH] = "$/H",     [IC_AGE] = "AGE",       [IC_SSH] = "SSH",
 	[IC_IMAGE] = "IMAGE", [IC_MACHINE] = "MACHINE", [IC_LOCATION] = "LOCATION",
-	[IC_RELIAB] = "RELIAB", [IC_UPTIME] = "UPTIME",
+	[IC_RELIAB] = "RELIAB", [IC_UPTIME] = "UPTIME", [IC_HIST] = "GPU 1H",
 };
 
 const char *instcol_title(enum instcol c) { return (unsigned)c < IC__COUNT ? titles[c] : "?"; }
@@ -70,6 +71,13 @@ unsigned instcol_opts(bool ascii, enum ssh_route ssh)
 char *instcol_format(enum instcol c, const struct instance *x, const struct snapshot *s,
 		     double now, unsigned opts, char *buf, size_t n, double *key)
 {
+	return instcol_format_w(c, x, s, NULL, now, opts, buf, n, key);
+}
+
+char *instcol_format_w(enum instcol c, const struct instance *x, const struct snapshot *s,
+		       const struct watch *w, double now, unsigned opts, char *buf, size_t n,
+		       double *key)
+{
 	bool ascii = opts & INSTCOL_ASCII;
 	double k = NAN;
 	buf[0] = '\0';
@@ -92,6 +100,12 @@ char *instcol_format(enum instcol c, const struct instance *x, const struct snap
 		if (u) { /* an action whose answer was lost, until a re-read tells */
 			size_t len = strlen(buf);
 			snprintf(buf + len, n - len, " ?%s", jobs_kind_name((enum job_kind)u->kind));
+		}
+		unsigned f = w ? watch_flags(w, x->id) : 0;
+		if (f) { /* idle, hot, disk (rules/idle.h) */
+			char words[32];
+			size_t len = strlen(buf);
+			snprintf(buf + len, n - len, " %s", idle_flags_text(f, words, sizeof words));
 		}
 		break;
 	}
@@ -164,6 +178,7 @@ char *instcol_format(enum instcol c, const struct instance *x, const struct snap
 			util_strlcpy(buf, "-", n);
 		}
 		break;
+	case IC_HIST: /* drawn by the dashboard from its watch (pane_instances.c) */
 	case IC__COUNT: break;
 	}
 	if (key)

@@ -12,11 +12,16 @@
 
 struct instance;
 struct snapshot;
+struct watch;
 
-/* In the dashboard's order; the last ones (location, reliability, uptime)
- * only on wide terminals. */
+/* In the dashboard's order; location, reliability and uptime only on wide
+ * terminals; the last, the GPU utilisation of the last hour (a sparkline
+ * the dashboard draws from its watch, rules/watch.h), only where there is
+ * room for it, and never in --dump (which prints the columns before
+ * IC__DUMP). */
 enum instcol { IC_ID, IC_LABEL, IC_STATUS, IC_GPUS, IC_UTIL, IC_DPH, IC_AGE, IC_SSH, IC_IMAGE,
-	       IC_MACHINE, IC_LOCATION, IC_RELIAB, IC_UPTIME, IC__COUNT };
+	       IC_MACHINE, IC_LOCATION, IC_RELIAB, IC_UPTIME, IC_HIST, IC__COUNT };
+#define IC__DUMP IC_HIST
 
 const char *instcol_title(enum instcol c); /* "ID", "$/H", ... */
 /* The AGE cell: "<1m" under a minute, then by the minute ("5m", "2h05m",
@@ -37,6 +42,13 @@ unsigned instcol_opts(bool ascii, enum ssh_route ssh);
  * asking under the configured route (opts).  Returns buf. */
 char *instcol_format(enum instcol c, const struct instance *x, const struct snapshot *s,
 		     double now, unsigned opts, char *buf, size_t n, double *key);
+/* instcol_format with the fleet's watch (rules/watch.h; NULL: none, as
+ * --dump has): the status cell then ends with the words of the flags the
+ * instance has ("running idle", "running hot disk"), which the `/` filter
+ * finds (/idle, status=hot). */
+char *instcol_format_w(enum instcol c, const struct instance *x, const struct snapshot *s,
+		       const struct watch *w, double now, unsigned opts, char *buf, size_t n,
+		       double *key);
 /* The model of a GPU name without its brand words, so that a narrow
  * column keeps what tells GPUs apart: "Tesla V100" -> "V100", "NVIDIA
  * GeForce RTX 4090" -> "RTX 4090".  A pointer into name. */

@@ -345,6 +345,62 @@ void offers_prefill_from_json(const json_t *inst, struct offers_prefill *p)
 			  api_create_launch_from_runtype(json_string_value(rt), &p->launch);
 	if (!p->launch_known)
 		p->launch = LAUNCH_SSH;
+	const json_t *mid = json_object_get(inst, "machine_id");
+	p->machine_id = json_is_integer(mid) ? (long)json_integer_value(mid) : 0;
+	const json_t *geo = json_object_get(inst, "geolocation");
+	p->geolocation = util_sanitize(json_is_string(geo) ? json_string_value(geo) : "");
+	/* volume_info: a list of {id, name, mount_path, type} (the CLI's show
+	 * instances), or one such object */
+	const json_t *vi = json_object_get(inst, "volume_info"), *v;
+	json_t *one = json_is_object(vi) ? json_pack("[O]", vi) : NULL;
+	json_array_foreach(one ? one : vi, i, v) {
+		const json_t *id = json_object_get(v, "id");
+		if (!json_is_object(v) || !json_is_integer(id) || json_integer_value(id) <= 0)
+			continue;
+		if (!p->nvols++) {
+			p->vol.id = (long)json_integer_value(id);
+			const json_t *t = json_object_get(v, "type");
+			p->vol.network = json_is_string(t) && strstr(json_string_value(t), "network");
+			char *nm = util_sanitize(json_is_string(json_object_get(v, "name"))
+						 ? json_string_value(json_object_get(v, "name")) : "");
+			util_strlcpy(p->vol.name, nm, sizeof p->vol.name);
+			free(nm);
+			const json_t *mp = json_object_get(v, "mount_path");
+			char *m = util_sanitize(json_is_string(mp) ? json_string_value(mp) : "");
+			util_strlcpy(p->vol.mount, m, sizeof p->vol.mount);
+			free(m);
+		}
+	}
+	json_decref(one);
+}
+
+bool offers_prefill_vol_carried(const struct offers_prefill *p, const struct offer *o, char *buf,
+				size_t n)
+{
+	if (n)
+		buf[0] = '\0';
+	if (!p || !p->vol.id)
+		return true;
+	char what[VOLUME_NAME_MAX * 4 + VOLUME_MOUNT_MAX + 80];
+	snprintf(what, sizeof what, "%s volume %ld (%.64s%sat %.200s)", p->vol.network ? "Network" : "Local",
+		 p->vol.id, p->vol.name, p->vol.name[0] ? " " : "", p->vol.mount[0] ? p->vol.mount : "?");
+	const char *og = o->geolocation ? o->geolocation : "";
+	const char *pg = p->geolocation ? p->geolocation : "";
+	bool ok = p->vol.network ? pg[0] && !strcmp(og, pg) : p->machine_id > 0 && o->machine_id == p->machine_id;
+	if (ok)
+		snprintf(buf, n, "%s is linked to the new instance.", what);
+	else if (p->vol.network)
+		snprintf(buf, n, "%s stays in %s (offer %ld is in %s): the new instance starts without it.",
+			 what, pg[0] ? pg : "its region", o->id, og[0] ? og : "another region");
+	else
+		snprintf(buf, n, "%s stays on machine %ld: the new instance (machine %ld) starts without it.",
+			 what, p->machine_id, o->machine_id);
+	if (p->nvols > 1) {
+		size_t l = strlen(buf);
+		snprintf(buf + l, n - l, " (%zu more volume%s not carried.)", p->nvols - 1,
+			 p->nvols == 2 ? "" : "s");
+	}
+	return ok;
 }
 
 void offers_prefill_free(struct offers_prefill *p)
@@ -354,6 +410,7 @@ void offers_prefill_free(struct offers_prefill *p)
 	free(p->label);
 	free(p->args_str);
 	free(p->onstart);
+	free(p->geolocation);
 	if (p->env) /* secret values: wipe before freeing */
 		memset(p->env, 0, strlen(p->env));
 	free(p->env);

@@ -110,11 +110,28 @@ struct offers_prefill {
 	char *args_str;
 	enum create_launch launch;
 	bool launch_known;      /* image_runtype was understood */
+	long machine_id;        /* the instance's machine, 0 = unknown */
+	char *geolocation;      /* its region, sanitised ("" = unknown) */
+	struct offers_prefill_vol {
+		long id;        /* 0: the instance links no volume */
+		bool network;   /* a network volume (reachable in its region), else local */
+		char name[VOLUME_NAME_MAX * 4 + 1];  /* sanitised, "" when none */
+		char mount[VOLUME_MOUNT_MAX + 1];
+	} vol;                  /* the first volume of its volume_info */
+	size_t nvols;           /* how many volumes it links */
 };
 /* From an instance object as the service sends it (GET
  * /api/v0/instances/{id}/ or a list row): everything owned by *p. */
 void offers_prefill_from_json(const json_t *inst, struct offers_prefill *p);
 void offers_prefill_free(struct offers_prefill *p);
+/* Can the replacement on offer o link p's volume: a local volume only on
+ * its machine, a network volume only in its region (the offer's
+ * geolocation the old instance's)?  True with "" in buf when p links none;
+ * false with the plain sentence in buf ("Local volume 5 (data_main at
+ * /data) stays on machine 12: the new instance (machine 34) starts without
+ * it."); true with what is carried in buf otherwise.  Pure. */
+bool offers_prefill_vol_carried(const struct offers_prefill *p, const struct offer *o, char *buf,
+				size_t n);
 /* Point the form's fields at p's (p must outlive f); disk, label and
  * launch included; price, login and start-stopped left as they are. */
 void offers_prefill_form(const struct offers_prefill *p, struct create_form *f);

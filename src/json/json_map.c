@@ -623,6 +623,8 @@ const char *const JSON_MAP_IK_NAMES[IK__COUNT] = {
 	[IK_CREDIT_REMAINING] = "credit_remaining", [IK_CREDIT_DISCOUNT] = "credit_discount",
 	[IK_EXTRA_ENV] = "extra_env", [IK_SEARCH] = "search",
 	[IK_JUPYTER_TOKEN] = "jupyter_token", [IK_MACHINE_DIR_SSH_PORT] = "machine_dir_ssh_port",
+	[IK_CPU_UTIL] = "cpu_util", [IK_MEM_USAGE] = "mem_usage", [IK_MEM_LIMIT] = "mem_limit",
+	[IK_DISK_UTIL] = "disk_util",
 	[IK_ASK_CONTRACT_ID] = "ask_contract_id", [IK_VERIFIED] = "verified",
 	[IK_RENTABLE] = "rentable", [IK_DIRECT_PORT_COUNT] = "direct_port_count",
 	[IK_DLPERF] = "dlperf", [IK_DLPERF_PER_DPHTOTAL] = "dlperf_per_dphtotal",
@@ -784,6 +786,10 @@ bool json_map_instance_rec(const struct json_map_rec *r, struct instance *x)
 	x->cpu_ram = r_num(r, IK_CPU_RAM);
 	x->disk_space = r_num(r, IK_DISK_SPACE);
 	x->disk_usage = r_num(r, IK_DISK_USAGE);
+	x->disk_util = r_num(r, IK_DISK_UTIL);
+	x->cpu_util = r_num(r, IK_CPU_UTIL);
+	x->mem_usage = r_num(r, IK_MEM_USAGE);
+	x->mem_limit = r_num(r, IK_MEM_LIMIT);
 	x->inet_up = r_num(r, IK_INET_UP);
 	x->inet_down = r_num(r, IK_INET_DOWN);
 	x->dph_base = r_num(r, IK_DPH_BASE);
@@ -1039,6 +1045,10 @@ static bool one_endpoint(const json_t *o, void *rec)
 	e->cold_mult = get_num(o, "cold_mult");
 	e->cold_workers = get_int(o, "cold_workers");
 	e->max_workers = get_int(o, "max_workers");
+	e->min_cold_load = get_num(o, "min_cold_load");
+	e->max_queue_time = get_num(o, "max_queue_time");
+	e->target_queue_time = get_num(o, "target_queue_time");
+	e->inactivity_timeout = get_num(o, "inactivity_timeout");
 	e->user_id = get_long(o, "user_id");
 	e->created_at = get_str(o, "created_at");
 	if (!e->created_at[0] && isfinite(get_num(o, "created_at"))) {

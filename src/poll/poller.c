@@ -387,7 +387,8 @@ static void fetch_failed(struct poller *p, struct op *o, const struct api_error 
 	model_set_error(p->m, o->src, e->http_status, transport, auth, msg, util_now());
 	if (auth && !src->auth_reported) {
 		src->auth_reported = true;
-		model_event(p->m, EV_ERROR, -1, 0, 0, EVF_AUTH, "%s", msg);
+		model_event(p->m, EV_ERROR, -1, 0, 0,
+			    EVF_AUTH | (e->cls == AE_SESSION_EXPIRED ? EVF_TFA_EXPIRED : 0), "%s", msg);
 	}
 	double due = backoff_failure(&src->bo, util_mono());
 	model_set_retry_at(p->m, o->src, util_now() + (due - util_mono())); /* the countdown */
@@ -1395,7 +1396,7 @@ static bool op_session_refused(struct poller *p, struct op *o, const struct api_
 	o->session_retried = true;
 	o->retry_at = now;
 	if (dropped) /* said once, by the request that dropped it */
-		model_event(p->m, EV_WARN, -1, 0, 0, 0,
+		model_event(p->m, EV_WARN, -1, 0, 0, EVF_TFA_EXPIRED,
 			    "2FA session key refused (HTTP %d %s): removed, %s resent once with the "
 			    "normal API key", e->http_status, e->msg, api_ep_name(o->call.ep));
 	return true;

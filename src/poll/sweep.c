@@ -20,6 +20,7 @@ const char SWEEP_COLS[] =
 	"\"status_msg\",\"machine_id\",\"host_id\",\"num_gpus\",\"gpu_name\",\"gpu_ram\","
 	"\"gpu_totalram\",\"gpu_total_ram\",\"gpu_util\",\"gpu_temp\",\"cpu_name\","
 	"\"cpu_cores_effective\",\"cpu_ram\",\"disk_space\",\"disk_usage\",\"inet_up\","
+	"\"disk_util\",\"cpu_util\",\"mem_usage\",\"mem_limit\","
 	"\"inet_down\",\"dph_base\",\"dph_total\",\"storage_cost\",\"storage_total_cost\","
 	"\"is_bid\",\"min_bid\",\"bid_price\",\"current_bid\",\"image_uuid\",\"image\","
 	"\"image_runtype\",\"runtype\",\"ssh_host\",\"ssh_port\",\"public_ipaddr\",\"ports\","

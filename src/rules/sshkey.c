@@ -314,3 +314,24 @@ size_t sshkey_list_pub(const char *dir, char ***paths)
 	free(pat);
 	return n;
 }
+
+bool sshkey_from_input(const char *pasted, const char *path, char *line, size_t n,
+		       struct sshkey_info *out, char *err, size_t errlen, const char **field)
+{
+	*field = pasted && pasted[0] ? "line" : "file";
+	if (pasted && pasted[0]) {
+		if (strlen(pasted) >= n) {
+			snprintf(err, errlen, "the line is too long");
+			return false;
+		}
+		memcpy(line, pasted, strlen(pasted) + 1);
+	} else if (path) {
+		if (!sshkey_read_file(path, line, n, err, errlen))
+			return false;
+	} else {
+		*field = "line";
+		snprintf(err, errlen, "paste a public key line or choose a .pub file");
+		return false;
+	}
+	return sshkey_parse(line, out, err, errlen);
+}

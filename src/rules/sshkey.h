@@ -37,6 +37,13 @@ void sshkey_comment(const char *line, char *out, size_t n);
  * skipped).  False with a reason in err (unreadable, too large, empty). */
 bool sshkey_read_file(const char *path, char *line, size_t n, char *err, size_t errlen);
 
+/* The key an "add a key" form was given, checked: the pasted line when it
+ * is not empty, else the first key of the file at path (NULL: no file
+ * chosen), into line[n] with *out filled.  False with why in err and the
+ * form field it concerns in *field ("line" or "file"). */
+bool sshkey_from_input(const char *pasted, const char *path, char *line, size_t n,
+		       struct sshkey_info *out, char *err, size_t errlen, const char **field);
+
 /* The *.pub files of a directory (normally ~/.ssh), sorted; malloc'd array
  * of malloc'd paths (free each, then the array).  0 when none. */
 size_t sshkey_list_pub(const char *dir, char ***paths);

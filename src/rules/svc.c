@@ -1,6 +1,7 @@
 /* svc.c: an instance's services (svc.h). */
 #include "rules/svc.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,11 +99,11 @@ bool svc_scp_url(const struct instance *x, char *buf, size_t n)
 	return true;
 }
 
-bool svc_copy_command(const struct instance *x, enum ssh_route pref, bool rsync, char *buf,
-		      size_t n)
+/* The address a copy command uses: the route picked under pref (SSH_ASK:
+ * the direct one when there is one); false when x has none.  buf is "". */
+static bool copy_route(const struct instance *x, enum ssh_route pref, char *host, size_t hn,
+		       int *port, char *buf, size_t n)
 {
-	char host[256];
-	int port;
 	enum ssh_route r;
 	if (n)
 		buf[0] = '\0';
@@ -110,12 +111,67 @@ bool svc_copy_command(const struct instance *x, enum ssh_route pref, bool rsync,
 		return false;
 	if (r == SSH_ASK)
 		r = SSH_DIRECT;
-	if (!instance_ssh_route(x, r, host, sizeof host, &port))
+	return instance_ssh_route(x, r, host, hn, port);
+}
+
+bool svc_copy_command(const struct instance *x, enum ssh_route pref, bool rsync, char *buf,
+		      size_t n)
+{
+	char host[256];
+	int port;
+	if (!copy_route(x, pref, host, sizeof host, &port, buf, n))
 		return false;
 	if (rsync)
-		snprintf(buf, n, "rsync -avP -e 'ssh -p %d' root@%s:/workspace/ ./", port, host);
-	else
-		snprintf(buf, n, "scp -P %d -r root@%s:/workspace/ .", port, host);
+		return svc_rsync_command(x, pref, "/workspace/", "./", false, buf, n);
+	snprintf(buf, n, "scp -P %d -r root@%s:/workspace/ .", port, host);
+	return true;
+}
+
+/* s quoted for a POSIX shell (as is when it needs no quotes) into out. */
+static bool shell_word(const char *s, char *out, size_t n)
+{
+	bool plain = *s != '\0';
+	for (const char *p = s; *p && plain; p++)
+		plain = isalnum((unsigned char)*p) || strchr("-_./~+=,@%:", *p);
+	size_t o = 0;
+	if (plain)
+		return (size_t)snprintf(out, n, "%s", s) < n;
+	if (o + 1 >= n)
+		return false;
+	out[o++] = '\'';
+	for (const char *p = s; *p; p++) {
+		const char *piece = *p == '\'' ? "'\\''" : NULL;
+		size_t pl = piece ? strlen(piece) : 1;
+		if (o + pl + 2 > n)
+			return false;
+		if (piece)
+			memcpy(out + o, piece, pl);
+		else
+			out[o] = *p;
+		o += pl;
+	}
+	out[o++] = '\'';
+	out[o] = '\0';
+	return true;
+}
+
+bool svc_rsync_command(const struct instance *x, enum ssh_route pref, const char *remote,
+		       const char *local, bool upload, char *buf, size_t n)
+{
+	char host[256], rq[2 * 1100], lq[2 * 1100], rside[2 * 1100 + 300];
+	int port;
+	if (!copy_route(x, pref, host, sizeof host, &port, buf, n))
+		return false;
+	if (!shell_word(remote, rq, sizeof rq) || !shell_word(local, lq, sizeof lq))
+		return false;
+	snprintf(rside, sizeof rside, "root@%s:%s", host, rq);
+	int w = snprintf(buf, n, "rsync -avP -e 'ssh -p %d' %s %s", port, upload ? lq : rside,
+			 upload ? rside : lq);
+	if (w < 0 || (size_t)w >= n) {
+		if (n)
+			buf[0] = '\0';
+		return false;
+	}
 	return true;
 }
 
@@ -134,6 +190,17 @@ size_t svc_forwards(const struct instance *x, const int *want, size_t nwant, int
 		if (have && !dup)
 			out[k++] = want[w];
 	}
+	return k;
+}
+
+size_t svc_forward_ports(const struct instance *x, int *out, size_t max)
+{
+	struct svc_port p[64];
+	size_t n = svc_ports(x, p, 64), k = 0;
+	for (size_t i = 0; i < n && k < max; i++)
+		if ((p[i].kind == SVC_HTTP || p[i].kind == SVC_JUPYTER) && !strcmp(p[i].proto, "tcp") &&
+		    (!k || out[k - 1] != p[i].container_port))
+			out[k++] = p[i].container_port;
 	return k;
 }
 

@@ -50,12 +50,25 @@ bool svc_scp_url(const struct instance *x, char *buf, size_t n);
  * rsync when rsync, else scp.  False when x has no SSH address. */
 bool svc_copy_command(const struct instance *x, enum ssh_route pref, bool rsync, char *buf,
 		      size_t n);
+/* The rsync command of a copy between this machine and x over its SSH
+ * route (as svc_copy_command picks it), `:copy` with a local side:
+ *   rsync -avP -e 'ssh -p PORT' LOCAL root@HOST:REMOTE   (upload)
+ *   rsync -avP -e 'ssh -p PORT' root@HOST:REMOTE LOCAL   (download)
+ * each path single-quoted for a POSIX shell when it holds anything but
+ * letters, digits and -_./~+=,@% (a quote inside as '\'').  False (buf "")
+ * when x has no SSH address or the command does not fit. */
+bool svc_rsync_command(const struct instance *x, enum ssh_route pref, const char *remote,
+		       const char *local, bool upload, char *buf, size_t n);
 
 /* The ports of want (container ports, the ssh_forwards setting) that x
  * maps as TCP services other than SSH (an HTTP port or Jupyter), in want's
  * order, into out (at most max); how many. */
 size_t svc_forwards(const struct instance *x, const int *want, size_t nwant, int *out,
 		    size_t max);
+/* Every container port x maps as a TCP service other than SSH (an HTTP
+ * port or Jupyter: what a -L forward is for), ascending, into out (at most
+ * max); how many. */
+size_t svc_forward_ports(const struct instance *x, int *out, size_t max);
 /* "ssh -p PORT root@HOST -L P:localhost:P ..." (one -L per forward: the
  * local port is the container port), into buf. */
 void svc_ssh_command(const char *host, int port, const int *fw, size_t nfw, char *buf, size_t n);

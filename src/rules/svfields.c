@@ -22,10 +22,16 @@
 #define ARGS_MAX 1024
 #define QUERY_MAX 1024
 
+/* The endpoint's autoscaler: the CLI's names, ranges and create defaults
+ * (vast-cli create endpoint: min_load 0, min_cold_load 0, target_util 0.9,
+ * cold_mult 2.5, cold_workers 5, max_workers 20; max_queue_time and
+ * target_queue_time left to the service (30 s and 10 s), no
+ * inactivity_timeout: never scaled to zero).  Renaming and the state
+ * (active, suspended, stopped: vast-cli update endpoint) are edits. */
 static const struct svfields_def ep_defs[] = {
 	{ "endpoint_name", "name", SVK_NAME, 0, 0, SVF_CREATE | SVF_REQUIRED, "" },
 	{ "min_load", "min_load (load/s)", SVK_NUMBER, 0, 1e6, SVF_CREATE | SVF_EDIT | SVF_REQUIRED,
-	  "10" },
+	  "0" },
 	{ "target_util", "target_util (0-1)", SVK_NUMBER, 0, 1, SVF_CREATE | SVF_EDIT | SVF_REQUIRED,
 	  "0.9" },
 	{ "cold_mult", "cold_mult (x)", SVK_NUMBER, 0, 100, SVF_CREATE | SVF_EDIT | SVF_REQUIRED,
@@ -34,7 +40,23 @@ static const struct svfields_def ep_defs[] = {
 	  "5" },
 	{ "max_workers", "max_workers", SVK_INTEGER, 1, 1000, SVF_CREATE | SVF_EDIT | SVF_REQUIRED,
 	  "20" },
+	{ "min_cold_load", "min_cold_load (load/s)", SVK_NUMBER, 0, 1e6, SVF_CREATE | SVF_EDIT,
+	  "0" },
+	{ "max_queue_time", "max_queue_time (s)", SVK_NUMBER, 0, 86400, SVF_CREATE | SVF_EDIT,
+	  "30" },
+	{ "target_queue_time", "target_queue_time (s)", SVK_NUMBER, 0, 86400,
+	  SVF_CREATE | SVF_EDIT, "10" },
+	{ "inactivity_timeout", "inactivity_timeout (s; empty: never to 0)", SVK_INTEGER, 0,
+	  31536000, SVF_CREATE | SVF_EDIT, "" },
+	/* the edit form's rename and state, after the figures (the create
+	 * form's name comes first: the row above) */
+	{ "endpoint_name", "name", SVK_NAME, 0, 0, SVF_EDIT | SVF_REQUIRED, "" },
+	{ "endpoint_state", "state (active/suspended/stopped)", SVK_STATE, 0, 0,
+	  SVF_EDIT | SVF_REQUIRED, "active" },
 };
+
+/* The states an endpoint can be set to (vast-cli update endpoint). */
+static const char *const ep_states[] = { "active", "suspended", "stopped" };
 
 static const struct svfields_def wg_defs[] = {
 	{ "template_hash", "template hash (Enter picks)", SVK_HASH, 0, 0, SVF_CREATE, "" },
@@ -50,6 +72,9 @@ static const struct svfields_def wg_defs[] = {
 	{ "gpu_ram", "gpu_ram (GB)", SVK_NUMBER, 0, 1024, SVF_CREATE | SVF_EDIT | SVF_REQUIRED, "24" },
 	{ "search_query", "search query", SVK_QUERY, 0, QUERY_MAX, SVF_CREATE | SVF_EDIT, "" },
 	{ "launch_args", "launch args", SVK_TEXT, 0, ARGS_MAX, SVF_CREATE | SVF_EDIT, "" },
+	/* the edit form's template, last (Enter picks, as in the create form;
+	 * then U rolls the workers onto it) */
+	{ "template_hash", "template hash (Enter picks)", SVK_HASH, 0, 0, SVF_EDIT, "" },
 };
 
 const struct svfields_def *svfields_defs(enum svf_target t, size_t *n)
@@ -178,6 +203,12 @@ bool svfields_check(const struct svfields_def *d, const char *text, char *err, s
 		json_decref(f);
 		return true;
 	}
+	case SVK_STATE:
+		for (size_t i = 0; i < sizeof ep_states / sizeof ep_states[0]; i++)
+			if (!strcmp(t, ep_states[i]))
+				return true;
+		snprintf(err, n, "%s is active, suspended or stopped", d->key);
+		return false;
 	case SVK_TEXT: {
 		if (strlen(t) > (size_t)d->hi) {
 			snprintf(err, n, "%s has at most %.0f characters", d->key, d->hi);
@@ -226,6 +257,14 @@ const char *svfields_endpoint_text(const struct endpoint *e, const char *key, ch
 		return num_text(e->cold_workers, buf, n);
 	if (!strcmp(key, "max_workers"))
 		return num_text(e->max_workers, buf, n);
+	if (!strcmp(key, "min_cold_load"))
+		return num_text(e->min_cold_load, buf, n);
+	if (!strcmp(key, "max_queue_time"))
+		return num_text(e->max_queue_time, buf, n);
+	if (!strcmp(key, "target_queue_time"))
+		return num_text(e->target_queue_time, buf, n);
+	if (!strcmp(key, "inactivity_timeout"))
+		return num_text(e->inactivity_timeout, buf, n);
 	if (!strcmp(key, "id"))
 		return num_text((double)e->id, buf, n);
 	return NULL;
@@ -326,6 +365,16 @@ bool svfields_endpoint_set(struct endpoint *e, const char *key, const char *text
 		e->cold_workers = (int)v;
 	else if (!strcmp(key, "max_workers"))
 		e->max_workers = (int)v;
+	else if (!strcmp(key, "endpoint_state"))
+		set_str(&e->endpoint_state, t);
+	else if (!strcmp(key, "min_cold_load"))
+		e->min_cold_load = t[0] ? v : NAN;
+	else if (!strcmp(key, "max_queue_time"))
+		e->max_queue_time = t[0] ? v : NAN;
+	else if (!strcmp(key, "target_queue_time"))
+		e->target_queue_time = t[0] ? v : NAN;
+	else if (!strcmp(key, "inactivity_timeout"))
+		e->inactivity_timeout = t[0] ? v : NAN;
 	return true;
 }
 
@@ -363,6 +412,13 @@ bool svfields_endpoint_consistent(const struct endpoint *e, const char **field, 
 		*field = "cold_workers";
 		snprintf(err, n, "cold_workers (%d) cannot exceed max_workers (%d)", e->cold_workers,
 			 e->max_workers);
+		return false;
+	}
+	if (!isnan(e->max_queue_time) && !isnan(e->target_queue_time) &&
+	    e->target_queue_time > e->max_queue_time) {
+		*field = "target_queue_time";
+		snprintf(err, n, "target_queue_time (%g s) cannot exceed max_queue_time (%g s)",
+			 e->target_queue_time, e->max_queue_time);
 		return false;
 	}
 	return true;

@@ -5,7 +5,9 @@
  * check and the parse of a typed value (ranges, the query language for a
  * workergroup's search query, a template hash, an endpoint name); a record
  * built from a copy of the old one plus typed values, and the checks across
- * fields (cold_workers <= max_workers).  The serverless view's forms and
+ * fields (cold_workers <= max_workers, target_queue_time <=
+ * max_queue_time).  An optional number left empty is missing (NAN: the
+ * service's default; an empty inactivity_timeout: never scaled to zero).  The serverless view's forms and
  * --dump endpoints / workergroups both go through it; the PUT of only the
  * changed fields is api_serverless.c's.  No secret field is mapped (the
  * api_key of either is never kept).  Pure; any thread. */
@@ -27,6 +29,7 @@ enum svf_kind {
 	SVK_HASH,     /* a template hash: 32 hex digits (empty: none) */
 	SVK_QUERY,    /* an offer query in the CLI's language (query.h) */
 	SVK_TEXT,     /* free text of at most hi characters (launch args) */
+	SVK_STATE,    /* an endpoint state: active, suspended or stopped */
 };
 
 /* Where a field appears. */

@@ -67,6 +67,15 @@ static double jnum(const json_t *o, const char *k)
 	return NAN;
 }
 
+/* String field k of o, sanitised, into buf ("" when missing). */
+static void copy_str(const json_t *o, const char *k, char *buf, size_t n)
+{
+	json_t *v = json_object_get(o, k);
+	char *s = util_sanitize(json_is_string(v) ? json_string_value(v) : "");
+	util_strlcpy(buf, s, n);
+	free(s);
+}
+
 static int cmp_worker(const void *a, const void *b)
 {
 	long x = ((const struct worker *)a)->id, y = ((const struct worker *)b)->id;
@@ -106,11 +115,110 @@ bool workers_decode(const json_t *root, struct worker **v, size_t *n)
 		x->reqs_working = isnan(r) ? 0 : (int)r;
 		x->disk_usage = jnum(o, "disk_usage");
 		x->started_at = jnum(o, "started_at");
+		x->load_avg = jnum(o, "cur_load_rolling_avg");
+		x->measured_perf = jnum(o, "measured_perf");
+		x->uptime_mins = jnum(o, "uptime_mins");
+		x->dph = jnum(o, "dph_total");
+		double inst = jnum(o, "instance_id");
+		x->instance_id = isnan(inst) ? 0 : (long)inst;
+		copy_str(o, "gpu_name", x->gpu_name, sizeof x->gpu_name);
+		copy_str(o, "status_msg", x->status_msg, sizeof x->status_msg);
 	}
 	qsort(w, k, sizeof *w, cmp_worker);
 	*v = w;
 	*n = k;
 	return true;
+}
+
+enum worker_class workers_state_class(enum worker_state s)
+{
+	switch (s) {
+	case WS_IDLE: case WS_RUNNING: return WC_READY;
+	case WS_CREATING: case WS_CREATED: case WS_PENDING: case WS_LOADING:
+	case WS_MODEL_LOADING: case WS_STARTING: case WS_REBOOTING:
+		return WC_STARTING;
+	case WS_UPDATING: case WS_UPDATE_READY: case WS_UPDATE_REBOOTING: case WS_UPDATE_STARTING:
+		return WC_UPDATING;
+	case WS_STOPPING: case WS_STOPPED: case WS_DESTROYING: return WC_STOPPED;
+	case WS_ERROR: return WC_ERROR;
+	case WS_OTHER: case WS__COUNT: break;
+	}
+	return WC_OTHER;
+}
+
+size_t workers_cost(const struct worker *v, size_t n, double *dph)
+{
+	size_t k = 0;
+	*dph = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i].dph)) {
+			*dph += v[i].dph;
+			k++;
+		}
+	return k;
+}
+
+static const char *const col_titles[WK__COUNT] = {
+	[WK_ID] = "id", [WK_STATE] = "state", [WK_LOAD] = "load", [WK_AVG] = "avg",
+	[WK_PERF] = "perf", [WK_MPERF] = "measured", [WK_REQS] = "reqs", [WK_DISK] = "disk GB",
+	[WK_REL] = "reliab", [WK_UPTIME] = "uptime", [WK_GPU] = "gpu", [WK_DPH] = "$/h",
+	[WK_INSTANCE] = "instance", [WK_MSG] = "message",
+};
+
+const char *workers_col_title(enum worker_col c)
+{
+	return (unsigned)c < WK__COUNT ? col_titles[c] : "";
+}
+
+/* A figure with dec decimals and a suffix, "-" when missing. */
+static char *fig(char *buf, size_t n, int dec, double v, const char *suffix)
+{
+	if (isnan(v))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.*f%s", dec, v, suffix);
+	return buf;
+}
+
+char *workers_cell(const struct worker *w, enum worker_col c, char *buf, size_t n)
+{
+	switch (c) {
+	case WK_ID: snprintf(buf, n, "%ld", w->id); break;
+	case WK_STATE:
+		snprintf(buf, n, "%s", w->state == WS_OTHER && w->status[0] ? w->status
+									     : workers_state_name(w->state));
+		break;
+	case WK_LOAD: fig(buf, n, 1, w->cur_load, ""); break;
+	case WK_AVG: fig(buf, n, 1, w->load_avg, ""); break;
+	case WK_PERF: fig(buf, n, 1, w->perf, ""); break;
+	case WK_MPERF: fig(buf, n, 1, w->measured_perf, ""); break;
+	case WK_REQS: snprintf(buf, n, "%d", w->reqs_working); break;
+	case WK_DISK: fig(buf, n, 1, w->disk_usage, ""); break;
+	case WK_REL: fig(buf, n, 1, 100 * w->reliability, "%"); break;
+	case WK_UPTIME:
+		if (isnan(w->uptime_mins) || w->uptime_mins < 0)
+			snprintf(buf, n, "-");
+		else if (w->uptime_mins < 60)
+			snprintf(buf, n, "%.0fm", w->uptime_mins);
+		else if (w->uptime_mins < 48 * 60)
+			snprintf(buf, n, "%.0fh%02.0fm", floor(w->uptime_mins / 60),
+				 fmod(floor(w->uptime_mins), 60));
+		else
+			snprintf(buf, n, "%.0fd%02.0fh", floor(w->uptime_mins / 1440),
+				 fmod(floor(w->uptime_mins / 60), 24));
+		break;
+	case WK_GPU: snprintf(buf, n, "%s", w->gpu_name[0] ? w->gpu_name : "-"); break;
+	case WK_DPH: fig(buf, n, 3, w->dph, ""); break;
+	case WK_INSTANCE:
+		if (w->instance_id > 0)
+			snprintf(buf, n, "%ld", w->instance_id);
+		else
+			snprintf(buf, n, "-");
+		break;
+	case WK_MSG: snprintf(buf, n, "%s", w->state == WS_ERROR ? w->status_msg : ""); break;
+	case WK__COUNT: if (n) buf[0] = '\0'; break;
+	}
+	return buf;
 }
 
 void workers_summary(const struct worker *v, size_t n, struct workers_health *h)

@@ -50,6 +50,13 @@ struct worker {
 	int reqs_working;       /* requests in progress */
 	double disk_usage;      /* GB, NAN when missing */
 	double started_at;      /* epoch s, NAN when missing */
+	double load_avg;        /* cur_load_rolling_avg, NAN when missing */
+	double measured_perf;   /* NAN when missing */
+	double uptime_mins;     /* NAN when missing (null: not running) */
+	double dph;             /* dph_total, $/h, NAN when missing */
+	long instance_id;       /* 0 when missing */
+	char gpu_name[40];      /* sanitised, "" when missing */
+	char status_msg[200];   /* sanitised, "" when missing; shown in ERROR */
 };
 
 /* A get_endpoint_workers answer: a bare array (live), or the array under
@@ -64,6 +71,27 @@ enum worker_state workers_state(const char *status);
 const char *workers_state_name(enum worker_state s);
 /* Is a worker in state s ready (IDLE or RUNNING)? */
 bool workers_state_ready(enum worker_state s);
+
+/* How a state is drawn (its colour): ready; on its way up (creating to
+ * starting, rebooting); being updated; stopping or stopped; in error;
+ * unknown. */
+enum worker_class { WC_READY, WC_STARTING, WC_UPDATING, WC_STOPPED, WC_ERROR, WC_OTHER };
+enum worker_class workers_state_class(enum worker_state s);
+
+/* The endpoint's cost: the sum of its workers' dph_total, $/h, into
+ * *dph; returns how many workers had one (those without are left out). */
+size_t workers_cost(const struct worker *v, size_t n, double *dph);
+
+/* The cells of a worker's row, in the order drawn. */
+enum worker_col {
+	WK_ID, WK_STATE, WK_LOAD, WK_AVG, WK_PERF, WK_MPERF, WK_REQS, WK_DISK, WK_REL,
+	WK_UPTIME, WK_GPU, WK_DPH, WK_INSTANCE, WK_MSG, WK__COUNT
+};
+/* The column titles ("id", "state", "load", "avg", ...). */
+const char *workers_col_title(enum worker_col c);
+/* Cell c of worker w as text into buf ("-" for a missing figure; the
+ * message only in ERROR, else ""). */
+char *workers_cell(const struct worker *w, enum worker_col c, char *buf, size_t n);
 
 #define WORKERS_OTHER_NAMES 4   /* unknown states kept by name per summary */
 

@@ -68,13 +68,15 @@ bool instance_same(const struct instance *a, const struct instance *b)
 			      a->inet_up,    a->inet_down,    a->dph_base,   a->dph_total,
 			      a->storage_cost, a->storage_total_cost, a->min_bid, a->bid_price,
 			      a->start_date, a->end_date,     a->uptime_mins, a->reliability,
-			      a->credit_balance, a->credit_discount, a->ondemand };
+			      a->credit_balance, a->credit_discount, a->ondemand,
+			      a->disk_util, a->cpu_util, a->mem_usage, a->mem_limit };
 	const double nb[] = { b->gpu_ram,    b->gpu_totalram, b->gpu_util,   b->gpu_temp,
 			      b->cpu_cores,  b->cpu_ram,      b->disk_space, b->disk_usage,
 			      b->inet_up,    b->inet_down,    b->dph_base,   b->dph_total,
 			      b->storage_cost, b->storage_total_cost, b->min_bid, b->bid_price,
 			      b->start_date, b->end_date,     b->uptime_mins, b->reliability,
-			      b->credit_balance, b->credit_discount, b->ondemand };
+			      b->credit_balance, b->credit_discount, b->ondemand,
+			      b->disk_util, b->cpu_util, b->mem_usage, b->mem_limit };
 	for (size_t i = 0; i < sizeof na / sizeof *na; i++)
 		if (!same_num(na[i], nb[i]))
 			return false;

@@ -65,6 +65,11 @@ struct instance {
 	double cpu_ram;       /* MB */
 	double disk_space;    /* GB */
 	double disk_usage;    /* GB, NAN or <0 when unknown */
+	double disk_util;     /* disk_usage / disk_space (0-1) as the service gives it, NAN or
+				 <0 when unknown */
+	double cpu_util;      /* %, NAN when unknown */
+	double mem_usage;     /* GB the container uses, NAN when unknown */
+	double mem_limit;     /* GB it may use, NAN when unknown */
 	double inet_up, inet_down;     /* Mbit/s */
 	double dph_base, dph_total;    /* $/hour */
 	double storage_cost;           /* $/GB/month */

@@ -321,10 +321,12 @@ static void announce_changes(struct model *m, const struct snap *s, const struct
 		const struct instance *x = model_snapshot_find(&s->pub, ch[i].id);
 		if (!x)
 			continue;
-		enum ev_level l = instance_state_failed(x->state) ? EV_WARN
+		bool outbid = x->state == IS_OUTBID;
+		enum ev_level l = instance_state_failed(x->state) || outbid ? EV_WARN
 				  : x->state == IS_RUNNING  ? EV_OK
 							    : EV_INFO;
-		model_event(m, l, -1, 0, x->id, EVF_QUIET | EVF_STATE, "instance %ld (%s): %s -> %s",
+		model_event(m, l, -1, 0, x->id, EVF_QUIET | EVF_STATE | (outbid ? EVF_OUTBID : 0),
+			    "instance %ld (%s): %s -> %s",
 			    x->id, x->label[0] ? x->label : x->gpu_name, instance_state_name(ch[i].state),
 			    instance_state_name(x->state));
 	}
@@ -337,7 +339,8 @@ static void announce(struct model *m, const struct snap *s, const long *fresh, s
 		const struct instance *x = model_snapshot_find(&s->pub, fresh[i]);
 		if (!x)
 			continue;
-		model_event(m, EV_ERROR, -1, 0, x->id, EVF_FAILED_INSTANCE,
+		bool gone = x->state == IS_OFFLINE || x->state == IS_UNKNOWN; /* the host, not the job */
+		model_event(m, EV_ERROR, -1, 0, x->id, EVF_FAILED_INSTANCE | (gone ? EVF_OFFLINE : 0),
 			    "instance %ld (%s) is %s%s%s: destroy it and rent another offer", x->id,
 			    x->label[0] ? x->label : x->gpu_name, instance_state_name(x->state),
 			    x->status_msg[0] ? ": " : "", x->status_msg);

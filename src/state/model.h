@@ -64,6 +64,10 @@ struct endpoint {
 	char *endpoint_state; /* active / suspended / stopped */
 	double min_load, target_util, cold_mult;
 	int cold_workers, max_workers;
+	double min_cold_load;      /* NAN when missing */
+	double max_queue_time;     /* s, NAN when missing (the service's default) */
+	double target_queue_time;  /* s, NAN when missing */
+	double inactivity_timeout; /* s without traffic before scaling to zero; NAN: never */
 	long user_id;
 	char *created_at;
 };
@@ -131,8 +135,19 @@ enum ev_level { EV_INFO, EV_OK, EV_WARN, EV_ERROR };
 #define EVF_UNKNOWN    0x10u  /* a job's outcome is unknown (its answer was lost) */
 #define EVF_RESOLVED   0x20u  /* a re-read told what an unknown outcome was */
 #define EVF_HOLD       0x40u  /* a start-up warning: its toast stays until a key is pressed */
+/* What an event is about, for the notifications (rules/notify.h); each is
+ * set only on the event that says a condition began, never on its end: */
+#define EVF_OUTBID     0x80u  /* with EVF_STATE: an interruptible instance was outbid */
+#define EVF_OFFLINE    0x100u /* with EVF_FAILED_INSTANCE: its host went offline or silent */
+#define EVF_MONEY      0x200u /* runway or credit fell under a limit (header_watch) */
 #define EVF_QUIET      0x400u  /* logged only: the screen says it otherwise (no toast) */
 #define EVF_STATE      0x800u  /* an instance changed state ("provisioning -> running") */
+#define EVF_IDLE       0x1000u /* an instance became idle: running under idle_util % GPU for
+				  idle_minutes (rules/idle.h; ui/idlewatch.c says it once a rise) */
+#define EVF_HOT        0x2000u /* an instance's GPU runs over hot_temp */
+#define EVF_DISK       0x4000u /* an instance's disk is over disk_full % of its disk_space */
+#define EVF_ENDPOINT   0x8000u /* an endpoint's workers are all in error, or none ready */
+#define EVF_TFA_EXPIRED 0x10000u /* the 2FA session key expired or was refused */
 
 struct event {
 	uint64_t seq;          /* 1, 2, ... */

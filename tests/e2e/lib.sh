@@ -388,6 +388,7 @@ tm_new_session() {
 # -i: the pane runs an interactive shell with job control instead, and the
 # command ($E2E_CMD) is typed at its prompt (for C-z and fg; no rentop.rc).
 # -t: the test clock, moved by clock_advance (--test-clock on a FIFO).
+# E2E_ENV (NAME=VALUE words, unquoted values) is exported in the pane first.
 rentop_start() {
     size=100x30 keymode=full interactive=0 testclock=
     while [ $# -gt 0 ]; do
@@ -423,6 +424,9 @@ rentop_start() {
         echo "cd '$E2E_TMP'"
         echo "export HOME='$E2E_HOME' TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
         echo "unset VAST_API_KEY VAST_URL NO_COLOR XDG_CONFIG_HOME TMUX"
+        # E2E_ENV: NAME=VALUE words for rentop's environment (TMUX=... to
+        # test what it does under tmux)
+        [ -n "${E2E_ENV:-}" ] && echo "export $E2E_ENV"
         # the shipped themes, as an installed rentop finds them in its data dir
         [ -d "$SRCDIR/themes" ] && echo "export RENTOP_THEMES='$SRCDIR/themes'"
         [ "$keymode" = env ] && echo "export VAST_API_KEY='$SIM_KEY'"

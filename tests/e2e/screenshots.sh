@@ -2,9 +2,9 @@
 # screenshots.sh BUILD_DIR: `make screenshots`.  Renders real PNGs of the
 # running program into screenshots/: the seeded instance table, the detail
 # view, the ports list, the destroy dialog, the help screen, the serverless and log views,
-# the offers view, the create form, the replacement of a failed instance
-# (O, then c), the volumes view, the account view, the billing section, the
-# 2FA set-up and the light theme.
+# the workers of an endpoint, the offers view, the create form, the replacement of a failed instance
+# (O, then c), the volumes view, the account view, the billing section, the 2FA set-up and the
+# light theme.
 #
 # Pipeline per picture: rentop runs against rentop-sim in a detached tmux
 # session (lib.sh); `tmux capture-pane -e -p -N` gives the screen with its
@@ -125,7 +125,7 @@ settle() {
 
 need_pkgs || exit 1
 mkdir -p "$OUT"
-rm -f "$OUT/instances.png" "$OUT/detail.png" "$OUT/destroy-dialog.png" "$OUT/help.png" "$OUT/light-theme.png" "$OUT/account.png" "$OUT/tfa-qr.png" "$OUT/offers.png" "$OUT/serverless.png" "$OUT/create-form.png" "$OUT/replace.png" "$OUT/logs.png" "$OUT/volumes.png" "$OUT/ports.png" "$OUT/billing.png"
+rm -f "$OUT/instances.png" "$OUT/detail.png" "$OUT/destroy-dialog.png" "$OUT/help.png" "$OUT/light-theme.png" "$OUT/account.png" "$OUT/tfa-qr.png" "$OUT/offers.png" "$OUT/serverless.png" "$OUT/create-form.png" "$OUT/replace.png" "$OUT/logs.png" "$OUT/volumes.png" "$OUT/ports.png" "$OUT/workers.png" "$OUT/billing.png"
 sim_start --seed 1 --quiet --rate-limits off || exit 1
 first=$(first_inst "x.get('actual_status') == 'running'")
 
@@ -152,6 +152,10 @@ if run_set; then
     keys 4; wait_for "every worker" 30 && wait_for "template " 10 &&
         wait_gone "workers: ..." 30 && settle &&
         shoot serverless "rentop: serverless endpoints and workergroups" || ok=1
+    keys Enter; wait_for "Workers of llm-chat" 10 && wait_for_re " (RUNNING|IDLE) " 20 &&
+        wait_for "last hour" 10 && settle &&
+        shoot workers "rentop: the workers of an endpoint, its cost per hour and its last hour" || ok=1
+    keys q; wait_for "every worker" 10
     keys L; wait_for "following (every 3s)" 15 && wait_for "autoscaler" 10 && settle &&
         shoot logs "rentop: an endpoint's log, followed" || ok=1
     keys q; wait_for "$first" 10

@@ -21,7 +21,7 @@ t_create() {
     type_text "e2e-ep"
     keys C-s
     sim_expect "[e['endpoint_name'] for e in d['endpoints']][-1]" e2e-ep 20 || return 1
-    sim_expect "[(e['min_load'], e['target_util'], e['cold_workers'], e['max_workers']) for e in d['endpoints'] if e['endpoint_name'] == 'e2e-ep'][0] == (10.0, 0.9, 5, 20)" true || return 1
+    sim_expect "[(e['min_load'], e['target_util'], e['cold_workers'], e['max_workers']) for e in d['endpoints'] if e['endpoint_name'] == 'e2e-ep'][0] == (0.0, 0.9, 5, 20)" true || return 1
     e=$(ep_id e2e-ep)
     wait_for "e2e-ep ($e)" 40 || return 1
     select_endpoint e2e-ep

@@ -126,9 +126,9 @@ t_ports_command_and_detail() {
     wait_gone "Ports of instance" 10
 }
 
-# ssh_answer: the route question names the forward; d takes the direct route
+# ssh_answer: the route question ticks the forward; d takes the direct route
 ssh_answer() {
-    wait_for "forwarding local" 10 || return 1
+    wait_for "[x] 8080" 10 || return 1
     keys d
 }
 
@@ -150,13 +150,56 @@ t_ssh_forwards() {
     wait_for "Ports of instance $ID" 10 || return 1
     choose "$HTTP_PORT/tcp"
     keys x
-    wait_for "forwarding local" 10 || return 1
+    wait_for "[x] $HTTP_PORT" 10 || return 1
+    wait_for "[ ] 8080" 5 || return 1
     keys d
     wait_for "back from ssh" 15 || return 1
     got=$(cat "$E2E_TMP/ssh.out" 2>/dev/null)
     [ "$got" = "args: -p $P22 root@$IP -L $HTTP_PORT:localhost:$HTTP_PORT" ] || { fail "ssh argv: $got"; return 1; }
     keys q
     wait_gone "Ports of instance" 10
+}
+
+# The route question's checklist: every HTTP port the instance maps, the
+# ssh_forwards ones ticked; Space ticks, Up/Down move; d runs ssh with the
+# ticked ones; y in x's question copies that same command.
+t_route_checklist() {
+    FWD=$(sim_state "' '.join(str(p) for p in sorted(int(k.split('/')[0]) for k in inst($ID)['ports'] if k.endswith('/tcp') and k != '22/tcp'))")
+    i8080=$(echo $FWD | tr ' ' '\n' | grep -nx 8080 | cut -d: -f1)
+    ihttp=$(echo $FWD | tr ' ' '\n' | grep -nx "$HTTP_PORT" | cut -d: -f1)
+    note "forwardable: $FWD (8080 at $i8080, $HTTP_PORT at $ihttp)"
+    # down_to N: the checklist's cursor (on the first box) onto box N
+    down_to() { k=1; while [ $k -lt "$1" ]; do keys Down; k=$((k + 1)); done; }
+    rm -f "$E2E_TMP/ssh.out"
+    keys x
+    wait_for "[x] 8080" 10 || return 1
+    wait_for "[ ] $HTTP_PORT" 5 || return 1
+    down_to "$ihttp"; keys Space
+    wait_for "[x] $HTTP_PORT" 5 || return 1
+    keys d
+    wait_for "back from ssh" 15 || return 1
+    lo=$(printf '%s\n%s\n' 8080 "$HTTP_PORT" | sort -n | head -1)
+    hi=$(printf '%s\n%s\n' 8080 "$HTTP_PORT" | sort -n | tail -1)
+    got=$(cat "$E2E_TMP/ssh.out" 2>/dev/null)
+    [ "$got" = "args: -p $P22 root@$IP -L $lo:localhost:$lo -L $hi:localhost:$hi" ] || { fail "ssh argv: $got"; return 1; }
+    # x's question again (the config's forwards ticked anew): 8080 off,
+    # the other on, y copies the command instead of running it
+    rm -f "$E2E_TMP/ssh.out"
+    keys x
+    wait_for "[x] 8080" 10 || return 1
+    not_on_screen "[x] $HTTP_PORT" || return 1
+    down_to "$i8080"; keys Space
+    k=$i8080
+    while [ $k -lt "$ihttp" ]; do keys Down; k=$((k + 1)); done
+    while [ $k -gt "$ihttp" ]; do keys Up; k=$((k - 1)); done
+    keys Space
+    wait_for "[x] $HTTP_PORT" 5 || return 1
+    wait_for "[ ] 8080" 5 || return 1
+    keys y
+    wait_for "copied with the terminal clipboard" 10 || return 1
+    got=$(clip)
+    [ "$got" = "ssh -p $P22 root@$IP -L $HTTP_PORT:localhost:$HTTP_PORT" ] || { fail "clipboard: $got"; return 1; }
+    [ ! -e "$E2E_TMP/ssh.out" ] || { fail "y ran ssh"; return 1; }
 }
 
 t_scp_commands() {
@@ -338,6 +381,7 @@ tap "o opens Jupyter without the token in argv, copies the token" t_open_jupyter
 tap "o opens an HTTP port's URL; not the ssh port" t_open_http_port
 tap ":ports ID and the detail view's port lines" t_ports_command_and_detail
 tap "ssh -L forwards: ssh_forwards on x and y, the chosen port in the ports list" t_ssh_forwards
+tap "x's route question: a checklist of HTTP ports as -L forwards; y copies the same command" t_route_checklist
 tap "Y and :rsync ID copy the scp and rsync commands" t_scp_commands
 tap ":exec ID ls: the output in a pager, the path prefix stripped" t_exec_ls
 tap ":exec ID rm: confirmed, starting on Cancel; the file is gone" t_exec_rm_confirmed

@@ -121,6 +121,90 @@ t_replace() {
     wait_for "$new" 20 || return 1
 }
 
+# api METHOD PATH [BODY]: the service's API as the CLI calls it (set-up only).
+api() { curl -sS --max-time 30 -X "$1" -H "Authorization: Bearer $SIM_KEY" -H 'Content-Type: application/json' "$SIM_URL$2" ${3:+-d "$3"}; }
+OCI='Error response from daemon: failed to create task for container: OCI runtime create failed: nvidia-container-cli: device error: unknown device'
+
+# O carries the failed instance's volume link (issue 23): a network volume
+# to an offer in its region (the create sends the same volume_info); a
+# local volume stays on its machine, which the form and the confirmation
+# say plainly (the replacement is never on the old machine).
+t_replace_volume() {
+    keys 1; sleep 0.3; keys Escape; sleep 0.3
+    nvol=$(api GET "/api/v0/volumes/?owner=me&type=network_volume" | python3 -c "import json,sys; print([v['id'] for v in json.load(sys.stdin)['volumes'] if v.get('type') == 'network_volume'][0])")
+    region=$(api GET "/api/v0/volumes/?owner=me&type=network_volume" | python3 -c "import json,sys; print([v['geolocation'] for v in json.load(sys.stdin)['volumes'] if v.get('type') == 'network_volume'][0])")
+    # an instance on the least reliable offer of the region's most offered
+    # GPU kind, linked to that network volume at /shared
+    oid=$(api POST /api/v0/bundles/ '{"limit":2000,"rentable":{"eq":true}}' | python3 -c "
+import json, sys, collections
+o = [x for x in json.load(sys.stdin)['offers'] if x.get('geolocation') == '$region' and not x.get('is_bid')]
+m = collections.defaultdict(set)
+for x in o: m[(x['gpu_name'], x['num_gpus'])].add(x['machine_id'])
+k = max(m, key=lambda k: len(m[k]))
+print(min((x for x in o if (x['gpu_name'], x['num_gpus']) == k), key=lambda x: x['reliability'])['id'])")
+    note "network volume $nvol in $region; instance on offer $oid"
+    made=$(api PUT "/api/v0/asks/$oid/" "{\"image\":\"pytorch/pytorch:latest\",\"disk\":20,\"runtype\":\"ssh\",\"label\":\"e2e-vol\",\"volume_info\":{\"volume_id\":$nvol,\"mount_path\":\"/shared\",\"create_new\":false}}")
+    vid=$(echo "$made" | python3 -c "import json,sys; print(json.load(sys.stdin)['new_contract'])") || { fail "create: $made"; return 1; }
+    sim_expect "inst($vid)['actual_status']" running 90 || return 1
+    sim_post /__sim/instance "{\"id\":$vid,\"actual_status\":\"created\",\"status_msg\":\"$OCI\"}" || return 1
+    keys / ; keys C-u; keys Enter; sleep 0.3
+    keys r
+    wait_for_re "$vid .*failed start" 30 || return 1
+    select_row "$vid" || return 1
+    wait_for_re "$vid .*failed start" 10 || return 1
+    keys O
+    wait_for "REPLACE $vid (c rents" 10 || return 1
+    wait_for_re "[0-9]+ offers" 40 || return 1
+    keys / ; type_text "$region"; keys Enter
+    sleep 0.5
+    keys c
+    wait_for "Rent offer" 10 || return 1
+    wait_for_flat "Network volume $nvol (shared_datasets at /shared) is linked to the new instance." 10 || return 1
+    before=$(creates)
+    keys C-s
+    wait_for "Confirm billing" 10 || return 1
+    wait_for_flat "is linked to the new instance." 5 || return 1
+    keys Tab Enter
+    sim_expect "len([x for x in insts if x['id'] > $vid and x.get('label') == 'e2e-vol'])" 1 30 || return 1
+    new=$(sim_state "max(x['id'] for x in insts if x.get('label') == 'e2e-vol')")
+    [ "$(creates)" = $((before + 1)) ] || { fail "creates $(creates)"; return 1; }
+    [ "$(sim_state "[v['id'] for v in (inst($new).get('volume_info') or [])]")" = "[$nvol]" ] ||
+        { fail "the new instance's volumes: $(sim_state "inst($new).get('volume_info')")"; return 1; }
+    [ "$(sim_state "[v['mount_path'] for v in (inst($new).get('volume_info') or [])]")" = '["/shared"]' ] || { fail "mount path"; return 1; }
+    # leave the destroy question unanswered: Cancel
+    wait_for "Destroy the failed instance" 60 && keys Enter
+    sleep 0.5
+    # a local volume: not carried, said in the form and the confirmation
+    keys 1; sleep 0.3; keys Escape; sleep 0.3
+    lid=$(sim_state "[x['id'] for x in insts if any(v.get('type') == 'local_volume' for v in (x.get('volume_info') or []))][0]")
+    lvol=$(sim_state "[v['id'] for v in inst($lid)['volume_info']][0]")
+    lmach=$(inst_field "$lid" machine_id)
+    sim_post /__sim/instance "{\"id\":$lid,\"actual_status\":\"created\",\"status_msg\":\"$OCI\"}" || return 1
+    keys / ; keys C-u; keys Enter; sleep 0.3
+    keys r
+    wait_for_re "$lid .*failed start" 30 || return 1
+    select_row "$lid" || return 1
+    keys O
+    wait_for "REPLACE $lid (c rents" 10 || return 1
+    wait_for_re "[0-9]+ offers" 40 || return 1
+    keys / ; keys C-u; keys Enter      # the region filter of the first part off
+    sleep 0.5
+    keys c
+    wait_for "Rent offer" 10 || return 1
+    wait_for_flat "Local volume $lvol (data_main at /data) stays on machine $lmach" 10 || return 1
+    before=$(creates)
+    keys C-s
+    wait_for "Confirm billing" 10 || return 1
+    wait_for_flat "stays on machine $lmach: the new instance" 5 || return 1
+    keys Escape
+    sleep 0.5
+    [ "$(creates)" = "$before" ] || { fail "sent after Esc"; return 1; }
+    keys Escape; sleep 0.3
+    has "Discard" && keys Tab Enter
+    sleep 0.3
+    keys Escape; keys 1; sleep 0.3; keys Escape; sleep 0.3
+}
+
 t_template_picker() {
     keys 3
     wait_for "Offers:" 10 || return 1
@@ -166,6 +250,7 @@ t_templates_view() {
 tap "O on an image that failed to pull: fixing it offered; an empty search says what to relax" t_replace_pull
 tap "O, c, create, destroy the failed one" t_replace
 tap "O on a failed pull offers Recycle: its confirmation, then one recycle sent" t_replace_recycle
+tap "O carries a network volume's link in its region; a local volume left behind is said" t_replace_volume
 tap "template picker fills the form" t_template_picker
 tap ":templates lists, searches, shows a template" t_templates_view
 # from the first view (q closes the others first)

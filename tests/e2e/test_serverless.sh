@@ -104,7 +104,7 @@ t_collapse() {
     wait_for "wg $wgid " 10 || return 1
     keys Space
     wait_gone "wg $wgid " 10 || return 1
-    keys Enter
+    keys Space
     wait_for "wg $wgid " 10
 }
 
@@ -154,7 +154,7 @@ t_429() {
 tap "serverless view: every endpoint of the simulator with state, min_load, cold_workers, max_workers" t_endpoints
 tap "serverless view: every workergroup with gpu_ram, query and the template's name" t_workergroups
 tap "serverless view: worker health; the all-ERROR endpoint flagged in the header, said once" t_health
-tap "serverless view: - + Space Enter collapse and expand an endpoint" t_collapse
+tap "serverless view: - + Space collapse and expand an endpoint" t_collapse
 tap "serverless view: Enter on a workergroup opens its detail, api_key <hidden>" t_detail
 tap "serverless view: workers are fetched only while the view is shown" t_only_shown
 tap "serverless view: a 429 on the workers call keeps the view, marked stale" t_429

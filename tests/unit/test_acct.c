@@ -285,10 +285,43 @@ static void test_countdowns_and_base32(void **state)
 			    "ABCD EFGH IJKL MNOP QRST UVWX YZ23 4567");
 }
 
+/* An "add a key" form's input: the pasted line first, else the chosen
+ * file, else a refusal naming the field to fill (both SSH key forms). */
+static void test_sshkey_from_input(void **state)
+{
+	(void)state;
+	char line[SSHKEY_LINE_MAX], err[160], path[] = "/tmp/rentop-test-keyin-XXXXXX";
+	const char *field;
+	struct sshkey_info k;
+	assert_true(sshkey_from_input(ED_LINE, NULL, line, sizeof line, &k, err, sizeof err, &field));
+	assert_string_equal(k.fingerprint, ED_FP);
+	assert_string_equal(field, "line");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_true(write(fd, "# comment\n" ED_LINE "\n", strlen("# comment\n" ED_LINE "\n")) > 0);
+	close(fd);
+	line[0] = '\0';
+	assert_true(sshkey_from_input("", path, line, sizeof line, &k, err, sizeof err, &field));
+	assert_string_equal(k.fingerprint, ED_FP);
+	assert_string_equal(field, "file");
+	/* the pasted line wins over the file */
+	assert_false(sshkey_from_input("ssh-ed25519 !!!", path, line, sizeof line, &k, err, sizeof err, &field));
+	assert_string_equal(field, "line");
+	assert_false(sshkey_from_input("", NULL, line, sizeof line, &k, err, sizeof err, &field));
+	assert_string_equal(field, "line");
+	assert_non_null(strstr(err, "paste a public key line or choose a .pub file"));
+	unlink(path);
+	assert_false(sshkey_from_input(NULL, path, line, sizeof line, &k, err, sizeof err, &field));
+	assert_string_equal(field, "file");
+	char small[8];
+	assert_false(sshkey_from_input(ED_LINE, NULL, small, sizeof small, &k, err, sizeof err, &field));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sshkey_fixed),
+		cmocka_unit_test(test_sshkey_from_input),
 		cmocka_unit_test(test_fixed_fingerprint),
 		cmocka_unit_test(test_sshkey_broken),
 		cmocka_unit_test(test_sshkey_against_ssh_keygen),

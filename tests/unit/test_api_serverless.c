@@ -51,14 +51,19 @@ static void test_endpoint_builders(void **state)
 	(void)state;
 	struct config cfg = fake_cfg();
 	struct endpoint e = {.id = 42, .endpoint_name = "llm", .min_load = 10, .target_util = 0.9,
-			     .cold_mult = 2.5, .cold_workers = 1, .max_workers = 4};
+			     .cold_mult = 2.5, .cold_workers = 1, .max_workers = 4,
+			     .min_cold_load = NAN, .max_queue_time = NAN, .target_queue_time = NAN,
+			     .inactivity_timeout = NAN};
 	struct api_call c = api_endpoint_create(&cfg, &e);
 	assert_string_equal(c.method, "POST");
 	assert_string_equal(c.url, "https://console.example/api/v0/endptjobs/");
 	json_t *b = body_of(&c);
 	assert_string_equal(json_string_value(json_object_get(b, "endpoint_name")), "llm");
 	assert_int_equal(json_integer_value(json_object_get(b, "max_workers")), 4);
-	assert_int_equal(json_object_size(b), 6);
+	/* the CLI's whole body: the queue times and the timeout null (the service's
+	 * defaults) when missing, min_cold_load 0 */
+	assert_int_equal(json_object_size(b), 10);
+	assert_true(json_is_null(json_object_get(b, "inactivity_timeout")));
 	json_decref(b);
 	api_call_free(&c);
 
@@ -332,6 +337,115 @@ static void test_worker_health(void **state)
 	assert_true(workers_memo_update(m, 2, WF_NO_READY)); /* 2 was forgotten */
 	assert_false(workers_memo_update(m, 1, WF_NO_READY));
 	workers_memo_free(m);
+}
+
+/* Every documented worker field mapped, the message only in ERROR and
+ * sanitised, every documented state named and classed, the cost summed. */
+static void test_worker_fields(void **state)
+{
+	(void)state;
+	size_t n;
+	struct worker *v = decode(
+		"{\"workers\":[{\"id\":102,\"status\":\"ERROR\",\"cur_load\":0,"
+		"\"cur_load_rolling_avg\":1.25,\"perf\":30,\"measured_perf\":28.5,"
+		"\"reqs_working\":0,\"disk_usage\":22.5,\"reliability\":0.989,"
+		"\"uptime_mins\":null,\"gpu_name\":\"RTX 4090\",\"dph_total\":0.4083,"
+		"\"instance_id\":102,\"status_msg\":\"OOM \\u001b]0;x\\u0007killed\"},"
+		"{\"id\":101,\"status\":\"RUNNING\",\"cur_load\":42.5,\"cur_load_rolling_avg\":40,"
+		"\"perf\":50,\"measured_perf\":47.5,\"reqs_working\":3,\"disk_usage\":30,"
+		"\"reliability\":0.999,\"uptime_mins\":185.5,\"gpu_name\":\"A100 SXM4\","
+		"\"dph_total\":1.1083,\"instance_id\":101,\"status_msg\":\"fine\"},"
+		"{\"id\":103,\"status\":\"MODEL_LOADING\"}]}",
+		&n);
+	assert_int_equal(n, 3);
+	const struct worker *run = &v[0], *bad = &v[1], *load = &v[2];
+	assert_int_equal(run->id, 101);
+	assert_true(fabs(run->load_avg - 40) < 1e-9);
+	assert_true(fabs(run->measured_perf - 47.5) < 1e-9);
+	assert_true(fabs(run->uptime_mins - 185.5) < 1e-9);
+	assert_int_equal(run->instance_id, 101);
+	assert_string_equal(run->gpu_name, "A100 SXM4");
+	assert_true(isnan(bad->uptime_mins));
+	assert_null(strchr(bad->status_msg, 0x1b));
+	assert_null(strchr(bad->status_msg, 0x07));
+	assert_non_null(strstr(bad->status_msg, "OOM"));
+	char b[240];
+	assert_string_equal(workers_cell(run, WK_STATE, b, sizeof b), "RUNNING");
+	assert_string_equal(workers_cell(run, WK_LOAD, b, sizeof b), "42.5");
+	assert_string_equal(workers_cell(run, WK_AVG, b, sizeof b), "40.0");
+	assert_string_equal(workers_cell(run, WK_MPERF, b, sizeof b), "47.5");
+	assert_string_equal(workers_cell(run, WK_REQS, b, sizeof b), "3");
+	assert_string_equal(workers_cell(run, WK_DISK, b, sizeof b), "30.0");
+	assert_string_equal(workers_cell(run, WK_REL, b, sizeof b), "99.9%");
+	assert_string_equal(workers_cell(run, WK_UPTIME, b, sizeof b), "3h05m");
+	assert_string_equal(workers_cell(run, WK_DPH, b, sizeof b), "1.108");
+	assert_string_equal(workers_cell(run, WK_INSTANCE, b, sizeof b), "101");
+	assert_string_equal(workers_cell(run, WK_MSG, b, sizeof b), ""); /* not in error */
+	assert_non_null(strstr(workers_cell(bad, WK_MSG, b, sizeof b), "killed"));
+	assert_string_equal(workers_cell(bad, WK_UPTIME, b, sizeof b), "-");
+	assert_string_equal(workers_cell(load, WK_LOAD, b, sizeof b), "-");
+	assert_string_equal(workers_cell(load, WK_GPU, b, sizeof b), "-");
+	assert_string_equal(workers_cell(load, WK_STATE, b, sizeof b), "MODEL_LOADING");
+	/* the cost: the sum of the workers that have one */
+	double dph;
+	assert_int_equal(workers_cost(v, n, &dph), 2);
+	assert_true(fabs(dph - 1.5166) < 1e-9);
+	assert_int_equal(workers_cost(v, 0, &dph), 0);
+	assert_true(dph == 0);
+	free(v);
+	/* every documented state: its name back, and a class */
+	static const char *const docs[] = { "IDLE", "RUNNING", "CREATING", "CREATED", "PENDING",
+		"LOADING", "MODEL_LOADING", "STARTING", "REBOOTING", "UPDATING", "UPDATE_READY",
+		"UPDATE_REBOOTING", "UPDATE_STARTING", "STOPPING", "STOPPED", "DESTROYING", "ERROR" };
+	for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+		enum worker_state s = workers_state(docs[i]);
+		assert_int_not_equal(s, WS_OTHER);
+		assert_string_equal(workers_state_name(s), docs[i]);
+		assert_int_not_equal(workers_state_class(s), WC_OTHER);
+	}
+	assert_int_equal(workers_state_class(workers_state("IDLE")), WC_READY);
+	assert_int_equal(workers_state_class(workers_state("model_loading")), WC_STARTING);
+	assert_int_equal(workers_state_class(workers_state("UPDATE_READY")), WC_UPDATING);
+	assert_int_equal(workers_state_class(workers_state("STOPPED")), WC_STOPPED);
+	assert_int_equal(workers_state_class(workers_state("ERROR")), WC_ERROR);
+	assert_int_equal(workers_state_class(workers_state("WARMING")), WC_OTHER);
+}
+
+/* update_workers and the workergroup log forms: the CLI's bodies, the key
+ * left for the sender to fill. */
+static void test_update_and_wg_logs(void **state)
+{
+	(void)state;
+	struct config cfg = fake_cfg();
+	struct api_call c = api_update_workers(&cfg, 5);
+	assert_int_equal(c.ep, EP_UPDATE_WORKERS);
+	assert_int_equal(api_ep_kind(c.ep), RK_ACTION);
+	assert_non_null(strstr(c.url, "/update_workers/"));
+	json_t *b = body_of(&c);
+	assert_int_equal(json_integer_value(json_object_get(b, "workergroup_id")), 5);
+	assert_string_equal(json_string_value(json_object_get(b, "api_key")), "");
+	assert_null(json_object_get(b, "cancel_update"));
+	json_decref(b);
+	api_call_free(&c);
+	c = api_workergroup_logs(&cfg, 5, 100, true);
+	assert_non_null(strstr(c.url, "/get_autogroup_logs/"));
+	b = body_of(&c);
+	assert_int_equal(json_integer_value(json_object_get(b, "id")), 5);
+	assert_int_equal(json_integer_value(json_object_get(b, "tail")), 100);
+	json_decref(b);
+	api_call_free(&c);
+	c = api_workergroup_logs(&cfg, 5, 100, false);
+	assert_non_null(strstr(c.url, "/get_workergroup_logs/"));
+	api_call_free(&c);
+	char msg[100];
+	json_t *j = json_loads("{\"success\":false,\"msg\":\"no \\u001b[1mupdate\"}", 0, NULL);
+	assert_false(api_update_workers_ok(j, msg, sizeof msg));
+	assert_null(strchr(msg, 0x1b));
+	json_decref(j);
+	j = json_loads("{\"success\":true,\"msg\":\"Updating 3 workers\"}", 0, NULL);
+	assert_true(api_update_workers_ok(j, msg, sizeof msg));
+	assert_string_equal(msg, "Updating 3 workers");
+	json_decref(j);
 }
 
 /* ---- against the simulator ---------------------------------------------- */
@@ -706,6 +820,8 @@ int main(void)
 		cmocka_unit_test(test_workergroup_builders),
 		cmocka_unit_test(test_log_streams_and_instance_logs),
 		cmocka_unit_test(test_worker_health),
+		cmocka_unit_test(test_worker_fields),
+		cmocka_unit_test(test_update_and_wg_logs),
 	};
 	const struct CMUnitTest withsim[] = {
 		cmocka_unit_test_setup(test_sim_endpoint_lifecycle, sim_reset),

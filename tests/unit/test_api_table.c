@@ -74,7 +74,8 @@ static void answer_caps(void **state)
 	assert_int_equal(api_ep_opts(&base, EP_USER).max_response, (size_t)1 << 20);
 }
 
-/* The key rides in the body of the CLI's log form only; the answers of the
+/* The key rides in the body of the CLI's log forms and update_workers only
+ * (the run server's calls the CLI sends it in); the answers of the
  * run server (logs, workers) and of a log window are starred out; no write
  * and no listing of the main service is either. */
 static void wire_flags(void **state)
@@ -82,9 +83,11 @@ static void wire_flags(void **state)
 	(void)state;
 	for (int i = 0; i < EP__COUNT; i++) {
 		enum api_ep ep = (enum api_ep)i;
-		assert_int_equal(api_ep_key_in_body(ep), ep == EP_LOGS_CLI);
-		assert_int_equal(api_ep_scrub(ep), ep == EP_LOGS || ep == EP_LOGS_CLI ||
-							   ep == EP_WORKERS || ep == EP_LOG_RESULT);
+		bool run_key = ep == EP_LOGS_CLI || ep == EP_WG_LOGS || ep == EP_WG_LOGS_CLI ||
+			       ep == EP_UPDATE_WORKERS;
+		assert_int_equal(api_ep_key_in_body(ep), run_key);
+		assert_int_equal(api_ep_scrub(ep), run_key || ep == EP_LOGS || ep == EP_WORKERS ||
+							   ep == EP_LOG_RESULT);
 		if (api_ep_key_in_body(ep)) /* a key sent is a key that may come back */
 			assert_true(api_ep_scrub(ep));
 	}

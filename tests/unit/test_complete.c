@@ -190,6 +190,11 @@ static void test_ids_sections_routes(void **state)
 	assert_string_equal(list, "llama-prod  whisper  9108074  9108080  9108111");
 	assert_int_equal(tab(":logs wh"), 1);
 	assert_string_equal(out, "whisper");
+	/* :workers and :update-workers: endpoint names */
+	assert_int_equal(tab(":workers "), 2);
+	assert_string_equal(list, "llama-prod  whisper");
+	assert_int_equal(tab(":update-workers wh"), 1);
+	assert_string_equal(out, "whisper");
 	assert_int_equal(tab(":detail 91081"), 1);
 	assert_string_equal(out, "9108111");
 	assert_int_equal(tab(":detail 9108"), 3);

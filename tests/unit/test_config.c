@@ -92,12 +92,46 @@ static void defaults(void **state)
 	assert_false(c.no_color);
 	assert_string_equal(c.theme, "default");
 	assert_string_equal(c.ssh_command, "ssh");
+	assert_int_equal(c.notify_out, NOTIFY_OUT_BELL); /* today's bell */
+	assert_int_equal(c.notify_kinds, NOTIFY_KINDS_ALL);
+	assert_null(c.notify_command);
+	assert_true(c.notify_timeout_s == 30);
 	assert_int_equal(c.dump, DUMP_NONE);
 	assert_null(c.config_path); /* no file: fine */
 	char want[512];
 	snprintf(want, sizeof want, "%s/xdg/vastai", tmpdir);
 	assert_string_equal(c.vast_config_dir, want);
 	config_free(&c);
+}
+
+/* The idle watch's keys: defaults, values, bounds, the exempt list. */
+static void idle_keys(void **state)
+{
+	(void)state;
+	struct config c;
+	char err[300];
+	char *av[] = {"rentop"};
+	assert_int_equal(config_load(&c, 1, av, err, sizeof err), 0);
+	assert_true(c.idle_util == 5 && c.idle_minutes == 30 && c.hot_temp == 85 && c.disk_full == 90);
+	assert_null(c.idle_exempt);
+	config_free(&c);
+	assert_true(c.idle_spend_limit == 0);
+	write_config("idle_util = 2.5\nidle_minutes = 90\nhot_temp = 0\ndisk_full = 95\n"
+		     "idle_exempt = 123, nightly\nidle_spend_limit = 2.5\n");
+	assert_int_equal(config_load(&c, 1, av, err, sizeof err), 0);
+	assert_true(c.idle_spend_limit == 2.5);
+	assert_true(c.idle_util == 2.5 && c.idle_minutes == 90 && c.hot_temp == 0 && c.disk_full == 95);
+	assert_string_equal(c.idle_exempt, "123, nightly");
+	config_free(&c);
+	static const char *const bad[] = { "idle_util = 101\n", "idle_minutes = 0\n",
+					   "hot_temp = -1\n", "disk_full = x\n",
+					   "idle_spend_limit = -1\n" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		write_config(bad[i]);
+		assert_int_equal(config_load(&c, 1, av, err, sizeof err), 2);
+		assert_non_null(strstr(err, "config:1:"));
+		config_free(&c);
+	}
 }
 
 static void file_keys_and_binds(void **state)
@@ -189,6 +223,10 @@ static void bad_lines(void **state)
 		{"bind a b c d\n", "config:1: bind needs"},
 		{"\n\n\nbind x de$troy\n", "config:4: bind: bad action name"},
 		{"url =\n", "config:1: url needs a value"},
+		{"notify = bell, osc99\n", "config:1: notify: unknown word 'osc99'"},
+		{"notify_kinds = failed,idel\n", "config:1: notify_kinds: unknown word 'idel'"},
+		{"notify_command = curl 'https://x\n", "config:1: notify_command: an unterminated ' quote"},
+		{"notify_timeout = 0\n", "config:1: notify_timeout must be seconds"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		struct config c;
@@ -208,6 +246,43 @@ static void bad_lines(void **state)
 	char *av[] = {"rentop"};
 	assert_int_equal(config_load(&c, 1, av, err, sizeof err), 2);
 	assert_string_equal(err, "config:1: unknown key 'ok'");
+	config_free(&c);
+}
+
+/* The notification keys (issue 25): lists of words, a command checked
+ * for its quoting at load. */
+static void notify_keys(void **state)
+{
+	(void)state;
+	struct config c;
+	char err[300];
+	memset(&c, 0, sizeof c);
+	assert_int_equal(config_parse_text(&c,
+					   "notify = osc9,  osc777\n"
+					   "notify_kinds = failed offline, tfa\n"
+					   "notify_command = notify-send -u critical 'rentop alert'\n"
+					   "notify_timeout = 5\n",
+					   "config", err, sizeof err), 0);
+	assert_int_equal(c.notify_out, NOTIFY_OUT_OSC9 | NOTIFY_OUT_OSC777);
+	assert_int_equal(c.notify_kinds, (1u << NK_FAILED) | (1u << NK_OFFLINE) | (1u << NK_TFA));
+	assert_string_equal(c.notify_command, "notify-send -u critical 'rentop alert'");
+	assert_true(c.notify_timeout_s == 5);
+	assert_int_equal(config_parse_text(&c, "notify = none\nnotify_kinds = all\nnotify_command =\n",
+					   "config", err, sizeof err), 0);
+	assert_int_equal(c.notify_out, 0);
+	assert_int_equal(c.notify_kinds, NOTIFY_KINDS_ALL);
+	assert_null(c.notify_command);
+	assert_int_equal(config_parse_text(&c, "notify_kinds = none\nnotify = bell\n", "config", err,
+					   sizeof err), 0);
+	assert_int_equal(c.notify_kinds, 0);
+	assert_int_equal(c.notify_out, NOTIFY_OUT_BELL);
+	/* every kind has its word */
+	for (int k = 0; k < NK__COUNT; k++) {
+		char line[64];
+		snprintf(line, sizeof line, "notify_kinds = %s\n", config_notify_kind_name((enum notify_kind)k));
+		assert_int_equal(config_parse_text(&c, line, "config", err, sizeof err), 0);
+		assert_int_equal(c.notify_kinds, 1u << k);
+	}
 	config_free(&c);
 }
 
@@ -385,11 +460,13 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(defaults, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_keys_and_binds, setup, teardown),
+		cmocka_unit_test_setup_teardown(idle_keys, setup, teardown),
 		cmocka_unit_test_setup_teardown(inline_comments, setup, teardown),
 		cmocka_unit_test_setup_teardown(bad_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(precedence, setup, teardown),
 		cmocka_unit_test_setup_teardown(explicit_config_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(flags, setup, teardown),
+		cmocka_unit_test_setup_teardown(notify_keys, setup, teardown),
 		cmocka_unit_test_setup_teardown(no_flag_takes_a_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(usage_mentions_every_flag, setup, teardown),
 	};

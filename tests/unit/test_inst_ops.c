@@ -25,6 +25,9 @@
 #include "views/instances/inst_ops.h"
 #include "views/instances/pane_detail.h"
 #include "views/instances/pane_ports.h"
+#include "views/instances/pane_xfer.h"
+#include "views/instances/inst_ssh.h"
+#include "api/api_account.h"
 
 static const char *const REC =
 	"{\"id\":9108111,\"actual_status\":\"running\",\"intended_status\":\"running\","
@@ -378,6 +381,215 @@ static void test_browser_open_or_copy(void **state)
 	assert_int_equal(pane_ports_argv("", "u", buf, sizeof buf, argv, 8), 0);
 }
 
+/* :copy's locations as the CLI writes them, its body, its cancel. */
+static void test_copy_locations_and_body(void **state)
+{
+	(void)state;
+	struct copy_loc l, d;
+	char err[300], t[200];
+	assert_true(api_copy_parse("12:/workspace/", &l, err, sizeof err));
+	assert_int_equal(l.kind, COPY_INST);
+	assert_int_equal(l.id, 12);
+	assert_string_equal(l.path, "/workspace/");
+	assert_true(api_copy_parse("C.11824:/data/test", &l, err, sizeof err));
+	assert_int_equal(l.kind, COPY_INST);
+	assert_int_equal(l.id, 11824);
+	assert_true(api_copy_parse("V.7:/file", &l, err, sizeof err));
+	assert_int_equal(l.kind, COPY_VOL);
+	api_copy_loc_text(&l, t, sizeof t);
+	assert_string_equal(t, "V.7:/file");
+	assert_true(api_copy_parse("local:data/test", &l, err, sizeof err));
+	assert_int_equal(l.kind, COPY_LOCAL);
+	assert_string_equal(l.path, "data/test");
+	assert_true(api_copy_parse("./out", &l, err, sizeof err));
+	assert_int_equal(l.kind, COPY_LOCAL);
+	assert_true(api_copy_parse("6003036", &l, err, sizeof err)); /* a bare id: its "/" */
+	assert_int_equal(l.kind, COPY_INST);
+	assert_string_equal(l.path, "/");
+	assert_false(api_copy_parse("s3.101:/data/", &l, err, sizeof err));
+	assert_non_null(strstr(err, "cloud copy"));
+	assert_false(api_copy_parse("drive:/f", &l, err, sizeof err));
+	assert_false(api_copy_parse("12:", &l, err, sizeof err));
+	assert_false(api_copy_parse("12:/a\x1b[2J", &l, err, sizeof err));
+	assert_false(api_copy_parse("0:/x", &l, err, sizeof err));
+
+	assert_true(api_copy_args("  1:/workspace/data/   2:/workspace/in/ ", &l, &d, err, sizeof err));
+	assert_int_equal(d.id, 2);
+	assert_false(api_copy_args("1:/a", &l, &d, err, sizeof err));
+	assert_false(api_copy_args("1:/a 2:/b 3:/c", &l, &d, err, sizeof err));
+	assert_false(api_copy_args("a b", &l, &d, err, sizeof err));
+	assert_non_null(strstr(err, "both sides are local"));
+	assert_false(api_copy_args("1:/a V.3:/b", &l, &d, err, sizeof err));
+	assert_false(api_copy_args("V.3:/a ./b", &l, &d, err, sizeof err));
+	assert_false(api_copy_args("1:/a 1:/a", &l, &d, err, sizeof err));
+	assert_true(api_copy_args("V.3:/a C.4:/b", &l, &d, err, sizeof err));
+
+	struct config c;
+	memset(&c, 0, sizeof c);
+	c.base_url = (char *)"https://console.example";
+	struct api_call k = api_inst_copy(&c, &l, &d);
+	assert_int_equal(k.ep, EP_COPY);
+	assert_string_equal(k.method, "PUT");
+	assert_string_equal(k.url, "https://console.example/api/v0/commands/copy_direct/");
+	assert_string_equal(k.body, "{\"client_id\":\"me\",\"src_id\":\"V.3\",\"dst_id\":\"4\",\"src_path\":\"/a\","
+				    "\"dst_path\":\"/b\"}");
+	assert_true(api_ep_kind(EP_COPY) == RK_ACTION);
+	api_call_free(&k);
+	k = api_inst_copy_cancel(&c, 4);
+	assert_string_equal(k.method, "DELETE");
+	assert_string_equal(k.body, "{\"client_id\":\"me\",\"dst_id\":\"4\"}");
+	api_call_free(&k);
+}
+
+/* A job's phase from the status bar; an earlier job's end is not this one's. */
+static void test_job_phase_tracking(void **state)
+{
+	(void)state;
+	assert_int_equal(api_job_phase(false, "Remote copy in progress: 40% (1G of 2G) /a -> /b"), JP_RUNNING);
+	assert_int_equal(api_job_phase(false, "Remote copy finished: 2GB copied to /b"), JP_DONE);
+	assert_int_equal(api_job_phase(false, "Remote copy failed at 3%: source instance 1 is not reachable"),
+			 JP_FAILED);
+	assert_int_equal(api_job_phase(false, "Remote copy canceled: /a -> /b"), JP_CANCELED);
+	assert_int_equal(api_job_phase(false, "success, running pytorch/pytorch"), JP_WAITING);
+	assert_int_equal(api_job_phase(false, NULL), JP_WAITING);
+	assert_int_equal(api_job_phase(true, "Snapshot: committing the container"), JP_RUNNING);
+	assert_int_equal(api_job_phase(true, "Snapshot pushed to docker.io/me/x"), JP_DONE);
+	assert_int_equal(api_job_phase(true, "Snapshot failed: the container stopped"), JP_FAILED);
+	assert_int_equal(api_job_phase(true, "Remote copy finished: x"), JP_WAITING);
+	const char *old = "Remote copy finished: 1GB copied to /old";
+	/* the last copy's end still shown: waiting, not done */
+	assert_int_equal(api_job_track(false, old, old, JP_WAITING), JP_WAITING);
+	assert_int_equal(api_job_track(false, "Remote copy in progress: 1%", old, JP_WAITING), JP_RUNNING);
+	assert_int_equal(api_job_track(false, "Remote copy finished: 2GB copied to /b", old, JP_RUNNING), JP_DONE);
+	/* after it ran, the same words as at send are this job's end */
+	assert_int_equal(api_job_track(false, old, old, JP_RUNNING), JP_DONE);
+	/* an end stays; an unrelated message keeps the phase */
+	assert_int_equal(api_job_track(false, "Remote copy in progress: 1%", old, JP_CANCELED), JP_CANCELED);
+	assert_int_equal(api_job_track(false, "recycling", old, JP_RUNNING), JP_RUNNING);
+	assert_string_equal(api_job_phase_name(JP_DONE), "done");
+}
+
+/* take_snapshot: the checks, the CLI's body, the password wiped on free. */
+static void test_snapshot_builder(void **state)
+{
+	(void)state;
+	char err[200];
+	assert_true(api_snapshot_check("", "me/img:v1", err, sizeof err));
+	assert_false(api_snapshot_check("", "", err, sizeof err));
+	assert_false(api_snapshot_check("", "bad repo", err, sizeof err));
+	assert_non_null(strstr(err, "blank"));
+	assert_false(api_snapshot_check("ghcr .io", "me/x", err, sizeof err));
+	assert_non_null(strstr(err, "registry"));
+	struct config c;
+	memset(&c, 0, sizeof c);
+	c.base_url = (char *)"https://console.example";
+	struct api_call k = api_inst_snapshot(&c, 42, "", "me/img:v1", "me", "pw-secret", false);
+	assert_int_equal(k.ep, EP_SNAPSHOT);
+	assert_string_equal(k.method, "POST");
+	assert_string_equal(k.url, "https://console.example/api/v0/instances/take_snapshot/42/");
+	assert_string_equal(k.body, "{\"id\":42,\"container_registry\":\"docker.io\",\"personal_repo\":\"me/img:v1\","
+				    "\"docker_login_user\":\"me\",\"docker_login_pass\":\"pw-secret\",\"pause\":\"false\"}");
+	assert_true(api_ep_kind(EP_SNAPSHOT) == RK_ACTION);
+	api_call_free(&k);
+	char m[] = "denied: login pw-secret refused (pw-secret)";
+	pane_xfer_scrub(m, "pw-secret");
+	assert_null(strstr(m, "pw-secret"));
+	assert_string_equal(m, "denied: login ********* refused (*********)");
+	pane_xfer_scrub(m, "");
+}
+
+/* Per-instance SSH keys: the docs' answer (a JSON text) and a list; the writes. */
+static void test_instance_ssh_keys(void **state)
+{
+	(void)state;
+	const char *k1 = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl me@laptop";
+	char *text = NULL;
+	json_t *list = json_pack("[{s:i, s:s}]", "id", 7, "public_key", k1);
+	text = json_dumps(list, JSON_COMPACT);
+	json_t *root = json_pack("{s:b, s:s}", "success", 1, "ssh_keys", text);
+	struct api_error e;
+	memset(&e, 0, sizeof e);
+	struct inst_keys *ik = api_inst_ssh_answer(root, &e);
+	assert_non_null(ik);
+	assert_int_equal(ik->n, 1);
+	assert_int_equal(ik->v[0].id, 7);
+	assert_string_equal(ik->v[0].comment, "me@laptop");
+	api_inst_ssh_answer_free(ik);
+	json_decref(root);
+	root = json_pack("{s:O}", "ssh_keys", list);
+	ik = api_inst_ssh_answer(root, &e);
+	assert_non_null(ik);
+	assert_int_equal(ik->n, 1);
+	api_inst_ssh_answer_free(ik);
+	json_decref(root);
+	root = json_pack("{s:s}", "ssh_keys", "not json");
+	assert_null(api_inst_ssh_answer(root, &e));
+	json_decref(root);
+	json_decref(list);
+	free(text);
+	struct config c;
+	memset(&c, 0, sizeof c);
+	c.base_url = (char *)"https://console.example";
+	struct api_call k = api_inst_ssh_list(&c, 5);
+	assert_string_equal(k.method, "GET");
+	assert_string_equal(k.url, "https://console.example/api/v0/instances/5/ssh/");
+	assert_true(api_ep_kind(k.ep) == RK_FETCH);
+	api_call_free(&k);
+	k = api_inst_ssh_attach(&c, 5, "  ssh-ed25519 AAAA x \r\n");
+	assert_string_equal(k.method, "POST");
+	assert_string_equal(k.body, "{\"ssh_key\":\"ssh-ed25519 AAAA x\"}");
+	assert_true(api_ep_kind(k.ep) == RK_ACTION);
+	api_call_free(&k);
+	k = api_inst_ssh_detach(&c, 5, 9);
+	assert_string_equal(k.method, "DELETE");
+	assert_string_equal(k.url, "https://console.example/api/v0/instances/5/ssh/9/");
+	api_call_free(&k);
+}
+
+/* :copy with a local side: rsync over the SSH route, paths quoted. */
+static void test_rsync_command_local(void **state)
+{
+	(void)state;
+	struct instance x = mapped();
+	char b[600];
+	assert_true(svc_rsync_command(&x, SSH_ASK, "/workspace/out/", "./here", false, b, sizeof b));
+	assert_string_equal(b, "rsync -avP -e 'ssh -p 41022' root@203.0.113.7:/workspace/out/ ./here");
+	assert_true(svc_rsync_command(&x, SSH_PROXY, "/work space/it's", "my data", true, b, sizeof b));
+	assert_string_equal(b, "rsync -avP -e 'ssh -p 20011' 'my data' root@ssh5.vast.ai:'/work space/it'\\''s'");
+	assert_true(svc_rsync_command(&x, SSH_ASK, "/a;rm -rf ~", "$(id)", true, b, sizeof b));
+	assert_string_equal(b, "rsync -avP -e 'ssh -p 41022' '$(id)' root@203.0.113.7:'/a;rm -rf ~'");
+	char small[40];
+	assert_false(svc_rsync_command(&x, SSH_ASK, "/workspace/", "./", false, small, sizeof small));
+	assert_string_equal(small, "");
+	instance_clear(&x);
+}
+
+/* The route question's checklist: every HTTP (or Jupyter) TCP port, not
+ * SSH nor UDP, ascending; the ticked boxes and the cursor. */
+static void test_route_checklist(void **state)
+{
+	(void)state;
+	struct instance x = mapped();
+	int p[8];
+	size_t n = svc_forward_ports(&x, p, 8);
+	assert_int_equal(n, 2);
+	assert_int_equal(p[0], 8000);
+	assert_int_equal(p[1], 8080);
+	assert_int_equal(svc_forward_ports(&x, p, 1), 1);
+	bool on[2] = { false, true };
+	char b[200];
+	inst_ssh_checklist(p, on, 2, 0, b, sizeof b);
+	assert_string_equal(b, "-L forwards (Up/Down, Space toggles; y copies the command): >[ ] 8000 [x] 8080");
+	inst_ssh_checklist(p, on, 2, 1, b, sizeof b);
+	assert_non_null(strstr(b, "[ ] 8000 >[x] 8080"));
+	inst_ssh_checklist(p, on, 0, 0, b, sizeof b);
+	assert_string_equal(b, "(no HTTP port to forward)");
+	char small[70];
+	inst_ssh_checklist(p, on, 2, 0, small, sizeof small); /* truncated, terminated */
+	assert_true(strlen(small) < sizeof small);
+	instance_clear(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -390,6 +602,12 @@ int main(void)
 		cmocka_unit_test(test_exec_builder_and_answer),
 		cmocka_unit_test(test_recycle),
 		cmocka_unit_test(test_browser_open_or_copy),
+		cmocka_unit_test(test_copy_locations_and_body),
+		cmocka_unit_test(test_job_phase_tracking),
+		cmocka_unit_test(test_snapshot_builder),
+		cmocka_unit_test(test_instance_ssh_keys),
+		cmocka_unit_test(test_rsync_command_local),
+		cmocka_unit_test(test_route_checklist),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -82,6 +82,10 @@ static void test_v1_page(void **state)
 	assert_float_equal(a->gpu_temp, 71, 1e-9);
 	assert_float_equal(a->cpu_cores, 16, 1e-9);
 	assert_float_equal(a->disk_usage, 12.5, 1e-9);
+	assert_float_equal(a->disk_util, 0.125, 1e-9);
+	assert_float_equal(a->cpu_util, 41.5, 1e-9);
+	assert_float_equal(a->mem_usage, 12.25, 1e-9);
+	assert_float_equal(a->mem_limit, 64, 1e-9);
 	assert_float_equal(a->dph_total, 0.7138888, 1e-9);
 	assert_float_equal(a->storage_total_cost, 0.0138888, 1e-9);
 	assert_false(a->is_bid);
@@ -229,6 +233,10 @@ static void test_provisioning_nulls(void **state)
 	assert_string_equal(x->public_ip, "");
 	assert_true(isnan(x->gpu_util));
 	assert_true(isnan(x->gpu_temp));
+	assert_true(isnan(x->cpu_util)); /* a field not sent is unknown, never 0 */
+	assert_true(isnan(x->mem_usage));
+	assert_true(isnan(x->mem_limit));
+	assert_true(isnan(x->disk_util));
 	assert_true(isnan(x->uptime_mins));
 	assert_true(isnan(x->inet_up));
 	assert_true(isnan(x->end_date));

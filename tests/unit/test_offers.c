@@ -541,6 +541,64 @@ static void test_replace_reads_failure(void **state)
 	assert_null(strstr(out, "old machine"));
 }
 
+/* Replace (O) carries the failed instance's volume link: a local volume
+ * only to an offer on its machine, a network one only in its region;
+ * otherwise the sentence says it stays behind. */
+static void test_replace_carries_volume(void **state)
+{
+	(void)state;
+	json_error_t je;
+	json_t *inst = json_loads("{\"id\":7,\"machine_id\":12,\"geolocation\":\"Texas, US\","
+				  "\"volume_info\":[{\"id\":5,\"name\":\"data_main\",\"mount_path\":\"/data\","
+				  "\"type\":\"local_volume\"},{\"id\":6,\"mount_path\":\"/x\"}]}", 0, &je);
+	assert_non_null(inst);
+	struct offers_prefill p;
+	offers_prefill_from_json(inst, &p);
+	json_decref(inst);
+	assert_int_equal(p.machine_id, 12);
+	assert_string_equal(p.geolocation, "Texas, US");
+	assert_int_equal(p.vol.id, 5);
+	assert_false(p.vol.network);
+	assert_string_equal(p.vol.mount, "/data");
+	assert_int_equal(p.nvols, 2);
+	struct offer o;
+	memset(&o, 0, sizeof o);
+	o.id = 900;
+	o.machine_id = 34;
+	o.geolocation = (char *)"Texas, US";
+	char b[400];
+	assert_false(offers_prefill_vol_carried(&p, &o, b, sizeof b));
+	assert_string_equal(b, "Local volume 5 (data_main at /data) stays on machine 12: the new instance "
+			       "(machine 34) starts without it. (1 more volume not carried.)");
+	o.machine_id = 12;
+	assert_true(offers_prefill_vol_carried(&p, &o, b, sizeof b));
+	assert_non_null(strstr(b, "Local volume 5 (data_main at /data) is linked to the new instance."));
+	/* a network volume: its region, whatever the machine */
+	p.vol.network = true;
+	p.nvols = 1;
+	o.machine_id = 34;
+	assert_true(offers_prefill_vol_carried(&p, &o, b, sizeof b));
+	o.geolocation = (char *)"Quebec, CA";
+	assert_false(offers_prefill_vol_carried(&p, &o, b, sizeof b));
+	assert_string_equal(b, "Network volume 5 (data_main at /data) stays in Texas, US (offer 900 is in "
+			       "Quebec, CA): the new instance starts without it.");
+	offers_prefill_free(&p);
+	/* no volume_info (null, the seed's), or one object */
+	inst = json_loads("{\"volume_info\":null}", 0, &je);
+	offers_prefill_from_json(inst, &p);
+	json_decref(inst);
+	assert_int_equal(p.vol.id, 0);
+	assert_true(offers_prefill_vol_carried(&p, &o, b, sizeof b));
+	assert_string_equal(b, "");
+	offers_prefill_free(&p);
+	inst = json_loads("{\"volume_info\":{\"id\":8,\"type\":\"network_volume\",\"mount_path\":\"/n\"}}", 0, &je);
+	offers_prefill_from_json(inst, &p);
+	json_decref(inst);
+	assert_int_equal(p.vol.id, 8);
+	assert_true(p.vol.network);
+	offers_prefill_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -553,6 +611,7 @@ int main(void)
 		cmocka_unit_test(test_pacing),
 		cmocka_unit_test(test_lost_create_match),
 		cmocka_unit_test(test_replace_reads_failure),
+		cmocka_unit_test(test_replace_carries_volume),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

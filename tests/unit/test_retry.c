@@ -16,6 +16,7 @@
 #include "api/api.h"
 #include "api/api_account.h"
 #include "api/api_inst_ops.h"
+#include "api/api_serverless.h"
 #include "api/api_volumes.h"
 #include "net/apierr.h"
 #include "base/config.h"
@@ -259,6 +260,7 @@ static void builders_kinds(void **state)
 	cr.offer_id = 5;
 	strcpy(cr.image, "img");
 	struct template_req tr = { .name = "n", .image = "img", .launch = LAUNCH_ARGS };
+	struct copy_loc cs = { .kind = COPY_INST, .id = 1, .path = "/a/" }, cd = { .kind = COPY_INST, .id = 2, .path = "/b/" };
 	struct api_call act[] = {
 		api_start(&c, 1), api_stop(&c, 1), api_label(&c, 1, "x"), api_reboot(&c, 1),
 		api_destroy(&c, 1), api_bid(&c, 1, 0.5), api_prepay(&c, 1, 10), api_create(&c, &cr),
@@ -267,7 +269,10 @@ static void builders_kinds(void **state)
 		api_inst_execute(&c, 1, "ls"), api_inst_recycle(&c, 1),
 		api_inst_update_template(&c, 1, 0, "h"),
 		api_volume_create(&c, false, 1, 10, ""), api_volume_create(&c, true, 1, 10, "n"),
-		api_volume_clone(&c, 1, 2, 0), api_volume_delete(&c, 1),
+		api_volume_clone(&c, 1, 2, 0), api_volume_delete(&c, 1), api_update_workers(&c, 5),
+		api_inst_copy(&c, &cs, &cd), api_inst_copy_cancel(&c, 2),
+		api_inst_snapshot(&c, 1, "", "me/x", "u", "p", true),
+		api_inst_ssh_attach(&c, 1, "ssh-ed25519 AAAA"), api_inst_ssh_detach(&c, 1, 2),
 		api_transfer_credit(&c, "carol@example.com", 1), api_member_invite(&c, "a@b.c", "member"),
 		api_member_role(&c, 1, "manager"), api_member_remove(&c, 1),
 		api_price_increase_answer(&c, 5500, true), api_price_increase_answer(&c, 5500, false),
@@ -277,7 +282,8 @@ static void builders_kinds(void **state)
 		api_workergroups(&c, false), api_workergroups(&c, true), api_endptjobs(&c),
 		api_offers(&c, NULL), api_templates(&c, NULL), api_endpoint_logs(&c, "e", 10),
 		api_endpoint_logs_cli(&c, 1, 10), api_volumes(&c), api_volume_offers(&c, false, 1, 8),
-		api_volume_offers(&c, true, 1, 8), api_charges_day(&c, 0, NULL),
+		api_volume_offers(&c, true, 1, 8), api_workergroup_logs(&c, 5, 10, true),
+		api_workergroup_logs(&c, 5, 10, false), api_inst_ssh_list(&c, 1), api_charges_day(&c, 0, NULL),
 		api_invoices(&c, 0, 1, NULL), api_invoices_old(&c, 0, 1), api_members_list(&c),
 		api_audit_logs(&c), api_price_increases(&c),
 	};
@@ -304,9 +310,10 @@ static void builders_kinds(void **state)
 	/* state, reboot, destroy, bid, prepay, create, 2FA login, and the writes of
 	 * endpoints, workergroups, secrets, API keys, SSH keys, roles and 2FA, and
 	 * template create, edit and delete; execute, recycle, update template;
-	 * volume create (local and network), clone and delete; credit transfer,
-	 * team member changes, price increase answers */
-	assert_int_equal(actions, 27);
+	 * volume create (local and network), clone and delete; update_workers;
+	 * copy (and its cancel), snapshot, per-instance SSH key attach and detach;
+	 * credit transfer, team member changes, price increase answers */
+	assert_int_equal(actions, 31);
 }
 
 int main(void)

@@ -103,13 +103,15 @@ static void test_ranges(void **state)
 	/* launch args: text without controls */
 	assert_true(check(SVF_WORKERGROUP, "launch_args", "--max-model-len 8192", err));
 	assert_false(check(SVF_WORKERGROUP, "launch_args", "a\x1b[31mb", err));
-	/* every field: an edit field is also a create field, ranges are sane */
+	/* every field: an edit field is also a create field (but the state: an
+	 * endpoint is created active), ranges are sane */
 	for (int t = 0; t < 2; t++) {
 		size_t n;
 		const struct svfields_def *d = svfields_defs((enum svf_target)t, &n);
 		assert_true(n > 4);
 		for (size_t i = 0; i < n; i++) {
-			assert_true(d[i].flags & SVF_CREATE);
+			assert_true((svfields_def((enum svf_target)t, d[i].key)->flags & SVF_CREATE) ||
+				    d[i].kind == SVK_STATE);
 			assert_true(d[i].lo <= d[i].hi);
 			assert_true(svfields_check(&d[i], d[i].deflt, err, sizeof err) ||
 				    (d[i].flags & SVF_REQUIRED));
@@ -192,7 +194,8 @@ static void test_endpoint_form(void **state)
 	struct form fm;
 	sv_forms_endpoint(&fm, &old);
 	assert_non_null(strstr(fm.title, "llm-chat (42)"));
-	assert_int_equal(form_find(&fm, "endpoint_name"), -1); /* not edited */
+	assert_string_equal(form_value(&fm, "endpoint_name"), "llm-chat"); /* renaming */
+	assert_string_equal(form_value(&fm, "endpoint_state"), "active");
 	assert_string_equal(form_value(&fm, "target_util"), "0.9");
 	assert_string_equal(form_value(&fm, "max_workers"), "4");
 	struct api_call c;
@@ -250,7 +253,9 @@ static void test_workergroup_form(void **state)
 	struct workergroup old = wg();
 	struct form fm;
 	sv_forms_workergroup(&fm, &old, false, old.endpoint_id, old.endpoint_name);
-	assert_int_equal(form_find(&fm, "template_hash"), -1); /* not edited */
+	/* the template last (the picker's field), holding the current hash */
+	assert_int_equal(form_find(&fm, "template_hash"), fm.n - 1);
+	assert_string_equal(form_value(&fm, "template_hash"), old.template_hash);
 	assert_string_equal(form_value(&fm, "search_query"), "gpu_ram>=24 num_gpus=1");
 	struct api_call c;
 	type_into(&fm, "search_query", "gpu_nam=RTX_4090");
@@ -380,6 +385,112 @@ static void test_worker_cells(void **state)
 	assert_string_equal(l, "?");
 }
 
+/* The whole autoscaler: the CLI's create defaults (min_load 0, not 10),
+ * the new fields checked and sent, renaming and the state as edits, an
+ * emptied timeout cleared (null). */
+static void test_autoscaler_fields(void **state)
+{
+	(void)state;
+	struct config cfg = fake_cfg();
+	char err[200];
+	const struct svfields_def *d = svfields_def(SVF_ENDPOINT, "min_load");
+	assert_string_equal(d->deflt, "0");
+	assert_string_equal(svfields_def(SVF_ENDPOINT, "min_cold_load")->deflt, "0");
+	assert_string_equal(svfields_def(SVF_ENDPOINT, "max_queue_time")->deflt, "30");
+	assert_string_equal(svfields_def(SVF_ENDPOINT, "target_queue_time")->deflt, "10");
+	assert_string_equal(svfields_def(SVF_ENDPOINT, "inactivity_timeout")->deflt, "");
+	/* checks */
+	assert_false(check(SVF_ENDPOINT, "max_queue_time", "-1", err));
+	assert_false(check(SVF_ENDPOINT, "inactivity_timeout", "1.5", err));
+	assert_true(check(SVF_ENDPOINT, "inactivity_timeout", "", err));
+	assert_true(check(SVF_ENDPOINT, "endpoint_state", "stopped", err));
+	assert_false(check(SVF_ENDPOINT, "endpoint_state", "paused", err));
+	assert_non_null(strstr(err, "stopped"));
+	/* create: the defaults sent */
+	struct form fm;
+	struct api_call c;
+	sv_forms_endpoint(&fm, NULL);
+	assert_int_equal(form_find(&fm, "endpoint_state"), -1); /* created active */
+	type_into(&fm, "endpoint_name", "ep2");
+	assert_true(sv_forms_endpoint_call(&cfg, &fm, NULL, &c));
+	json_t *b = body_of(&c);
+	assert_true(json_real_value(json_object_get(b, "min_load")) == 0);
+	assert_true(json_real_value(json_object_get(b, "min_cold_load")) == 0);
+	assert_true(json_real_value(json_object_get(b, "max_queue_time")) == 30);
+	assert_true(json_real_value(json_object_get(b, "target_queue_time")) == 10);
+	assert_true(json_is_null(json_object_get(b, "inactivity_timeout")));
+	json_decref(b);
+	api_call_free(&c);
+	/* across fields: the target above the maximum */
+	type_into(&fm, "target_queue_time", "40");
+	assert_false(sv_forms_endpoint_call(&cfg, &fm, NULL, &c));
+	assert_int_equal(fm.focus, form_find(&fm, "target_queue_time"));
+	assert_string_equal(form_value(&fm, "target_queue_time"), "40"); /* kept */
+	form_free(&fm);
+	/* edit: rename, stop, scale to zero after 300 s; only those sent */
+	struct endpoint old = ep();
+	old.max_queue_time = 30;
+	old.target_queue_time = 10;
+	old.inactivity_timeout = NAN;
+	sv_forms_endpoint(&fm, &old);
+	type_into(&fm, "endpoint_name", "llm-chat-2");
+	type_into(&fm, "endpoint_state", "stopped");
+	type_into(&fm, "inactivity_timeout", "300");
+	type_into(&fm, "min_cold_load", "5");
+	assert_true(sv_forms_endpoint_call(&cfg, &fm, &old, &c));
+	b = body_of(&c);
+	assert_int_equal(json_object_size(b), 4);
+	assert_string_equal(json_string_value(json_object_get(b, "endpoint_name")), "llm-chat-2");
+	assert_string_equal(json_string_value(json_object_get(b, "endpoint_state")), "stopped");
+	assert_int_equal(json_integer_value(json_object_get(b, "inactivity_timeout")), 300);
+	assert_true(json_real_value(json_object_get(b, "min_cold_load")) == 5);
+	json_decref(b);
+	api_call_free(&c);
+	form_free(&fm);
+	/* an emptied timeout: null (never scaled to zero) */
+	old.inactivity_timeout = 600;
+	sv_forms_endpoint(&fm, &old);
+	assert_string_equal(form_value(&fm, "inactivity_timeout"), "600");
+	type_into(&fm, "inactivity_timeout", "");
+	assert_true(sv_forms_endpoint_call(&cfg, &fm, &old, &c));
+	b = body_of(&c);
+	assert_int_equal(json_object_size(b), 1);
+	assert_true(json_is_null(json_object_get(b, "inactivity_timeout")));
+	json_decref(b);
+	api_call_free(&c);
+	form_free(&fm);
+}
+
+/* :update-workers ARG: an endpoint with one workergroup, a workergroup id;
+ * several or none said, naming them. */
+static void test_update_target(void **state)
+{
+	(void)state;
+	struct endpoint e[2] = { ep(), ep() };
+	e[1].id = 43;
+	e[1].endpoint_name = "two";
+	struct workergroup g[3] = { wg(), wg(), wg() };
+	g[1].id = 8;
+	g[1].endpoint_id = 43;
+	g[2].id = 9;
+	g[2].endpoint_id = 43;
+	char err[200];
+	assert_int_equal(sv_forms_update_target("llm-chat", e, 2, g, 3, err, sizeof err), 7);
+	assert_int_equal(sv_forms_update_target(" 42 ", e, 2, g, 3, err, sizeof err), 7);
+	assert_int_equal(sv_forms_update_target("9", e, 2, g, 3, err, sizeof err), 9);
+	assert_int_equal(sv_forms_update_target("two", e, 2, g, 3, err, sizeof err), 0);
+	assert_non_null(strstr(err, "8, 9"));
+	assert_int_equal(sv_forms_update_target("two", e, 2, g, 1, err, sizeof err), 0);
+	assert_non_null(strstr(err, "no workergroup"));
+	assert_int_equal(sv_forms_update_target("nope\x1b[31m", e, 2, g, 3, err, sizeof err), 0);
+	assert_null(strchr(err, 0x1b));
+	assert_int_equal(sv_forms_update_target("", e, 2, g, 3, err, sizeof err), 0);
+	char text[400];
+	sv_forms_update_workers_text(&g[0], text, sizeof text);
+	assert_non_null(strstr(text, "workergroup 7"));
+	assert_non_null(strstr(text, "llm-chat"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -390,6 +501,8 @@ int main(void)
 		cmocka_unit_test(test_lost_counts),
 		cmocka_unit_test(test_confirmations),
 		cmocka_unit_test(test_worker_cells),
+		cmocka_unit_test(test_autoscaler_fields),
+		cmocka_unit_test(test_update_target),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

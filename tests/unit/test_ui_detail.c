@@ -13,6 +13,8 @@
 #include <time.h>
 
 #include "views/instances/pane_detail.h"
+#include "views/instances/detail_hist.h"
+#include "state/series.h"
 
 static void want(const char *key, const char *raw, double now, const char *expect)
 {
@@ -60,12 +62,36 @@ static void test_cut_to_buffer(void **state)
 	assert_string_equal(out, "2026-11");
 }
 
+/* The detail charts' captions: the latest sample and the hour's largest;
+ * "-" for a figure never sampled in the hour or not in the latest bucket. */
+static void test_hist_captions(void **state)
+{
+	(void)state;
+	struct series8 s;
+	series8_init(&s);
+	char buf[64];
+	double t0 = 1.8e9;
+	assert_string_equal(detail_hist_caption(DHF_UTIL, &s, t0, buf, sizeof buf), "GPU -");
+	series8_put(&s, t0, 97);
+	series8_put(&s, t0 + 600, 2.4);
+	assert_string_equal(detail_hist_caption(DHF_UTIL, &s, t0 + 600, buf, sizeof buf),
+			    "GPU 2%  max 97%");
+	assert_string_equal(detail_hist_caption(DHF_TEMP, &s, t0 + 600, buf, sizeof buf),
+			    "temp 2 C  max 97 C");
+	/* ten minutes without a sample: no latest figure, the hour's still */
+	assert_string_equal(detail_hist_caption(DHF_MEM, &s, t0 + 1200, buf, sizeof buf),
+			    "mem -  max 97%");
+	/* past the hour: nothing */
+	assert_string_equal(detail_hist_caption(DHF_UTIL, &s, t0 + 7200, buf, sizeof buf), "GPU -");
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
 	tzset();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dates),
+		cmocka_unit_test(test_hist_captions),
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_cut_to_buffer),
 	};

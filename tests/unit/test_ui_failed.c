@@ -89,7 +89,7 @@ static void test_one_definition_of_failed(void **state)
 	assert_non_null(rows);
 	size_t red_rows = 0, red_cells = 0;
 	for (size_t i = 0; i < n; i++) {
-		pane_instances_row(&rows[i], &v[i], NULL, 1.7e9, 0);
+		pane_instances_row(&rows[i], &v[i], NULL, NULL, 1.7e9, 0);
 		red_rows += rows[i].role == ROLE_FAILED;
 		red_cells += rows[i].cell_role_col == IC_STATUS && rows[i].cell_role == ROLE_FAILED;
 	}

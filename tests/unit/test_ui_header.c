@@ -13,9 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/config.h"
 #include "header.h"
+#include "rules/watch.h"
+#include "views/account/account_money.h"
+#include "theme.h"
 #include "state/model.h"
 #include "base/util.h"
 
@@ -68,14 +72,14 @@ static void test_refreshed_outlives_the_rest(void **state)
 	fleet(now);
 	struct header_seg seg[HSEG__N];
 	/* wide: everything, the long form of refreshed too */
-	int w = header_account(&snap, &cfg, DS_FRESH, now, 0, 200, seg);
+	int w = header_account(&snap, &cfg, DS_FRESH, now, 0, 200, seg, 0);
 	assert_true(w <= 200);
 	for (int i = 0; i < HSEG__N; i++)
-		assert_true(seg[i].keep);
+		assert_true(seg[i].keep || i == HSEG_IDLE); /* none idle: not said */
 	assert_true(kept(seg, HSEG_REFRESHED, "sweep <10s ago"));
 	assert_true(kept(seg, HSEG_COUNTS, "3 running"));
 	/* 80 columns: the email, the sweep age and the counts go */
-	w = header_account(&snap, &cfg, DS_FRESH, now, 0, 80, seg);
+	w = header_account(&snap, &cfg, DS_FRESH, now, 0, 80, seg, 0);
 	assert_true(w <= 80);
 	assert_false(seg[HSEG_COUNTS].keep);
 	assert_false(seg[HSEG_EMAIL].keep);
@@ -83,20 +87,20 @@ static void test_refreshed_outlives_the_rest(void **state)
 	assert_true(kept(seg, HSEG_CREDIT, "credit $123.45"));
 	assert_true(kept(seg, HSEG_BURN, "burn "));
 	/* 60 columns: refreshed loses its sweep age, runway goes; refreshed stays */
-	w = header_account(&snap, &cfg, DS_FRESH, now, 0, 60, seg);
+	w = header_account(&snap, &cfg, DS_FRESH, now, 0, 60, seg, 0);
 	assert_true(w <= 60);
 	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
 	assert_null(strstr(seg[HSEG_REFRESHED].text, "sweep"));
 	assert_true(seg[HSEG_CREDIT].keep && seg[HSEG_BURN].keep);
 	assert_false(seg[HSEG_RUNWAY].keep);
 	/* 40 columns (the minimum): credit and refreshed */
-	w = header_account(&snap, &cfg, DS_FRESH, now, 0, 40, seg);
+	w = header_account(&snap, &cfg, DS_FRESH, now, 0, 40, seg, 0);
 	assert_true(w <= 40);
 	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
 	assert_false(seg[HSEG_BURN].keep);
 	assert_true(seg[HSEG_CREDIT].keep);
 	/* narrower still: refreshed is the last one standing */
-	w = header_account(&snap, &cfg, DS_FRESH, now, 0, 22, seg);
+	w = header_account(&snap, &cfg, DS_FRESH, now, 0, 22, seg, 0);
 	assert_true(w <= 22);
 	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
 	for (int i = 0; i < HSEG__N; i++)
@@ -128,14 +132,14 @@ static void test_counts_outlive_email(void **state)
 	user.email = (char *)"demo@example.com";
 	user.credit = 246.22;
 	struct header_seg seg[HSEG__N];
-	int w = header_account(&snap, &cfg, DS_FRESH, now, 0, 120, seg);
+	int w = header_account(&snap, &cfg, DS_FRESH, now, 0, 120, seg, 0);
 	assert_true(w <= 120);
 	assert_true(kept(seg, HSEG_COUNTS, "5 running 2 booting 1 stopped 4 failed"));
 	assert_false(seg[HSEG_EMAIL].keep);
 	assert_true(kept(seg, HSEG_CREDIT, "credit $246.22"));
 	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
 	/* wide enough for all: the address too */
-	header_account(&snap, &cfg, DS_FRESH, now, 0, 200, seg);
+	header_account(&snap, &cfg, DS_FRESH, now, 0, 200, seg, 0);
 	assert_true(kept(seg, HSEG_EMAIL, "demo@example.com"));
 }
 
@@ -147,14 +151,14 @@ static void test_refreshed_kept_while_stale(void **state)
 	/* offline: burn ?, no runway; refreshed still says when data last came */
 	snap.fresh[SRC_INSTANCES].last_ok = now - 120;
 	struct header_seg seg[HSEG__N];
-	int w = header_account(&snap, &cfg, DS_OFFLINE, now, 0, 60, seg);
+	int w = header_account(&snap, &cfg, DS_OFFLINE, now, 0, 60, seg, 0);
 	assert_true(w <= 60);
 	assert_true(kept(seg, HSEG_BURN, "burn ?"));
 	assert_false(seg[HSEG_RUNWAY].keep);
 	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
 	/* never loaded: "loading..." in its place */
 	snap.fresh[SRC_INSTANCES].last_ok = 0;
-	header_account(&snap, &cfg, DS_LOADING, now, 0, 60, seg);
+	header_account(&snap, &cfg, DS_LOADING, now, 0, 60, seg, 0);
 	assert_true(kept(seg, HSEG_REFRESHED, "loading..."));
 }
 
@@ -210,6 +214,73 @@ static void test_money_summed_once_per_snapshot(void **state)
 	assert_float_equal(burn, 3 * 0.411, 1e-9);
 }
 
+/* Idle instances (rules/watch.h): their $/h summed in "idle $X.XX/h" after
+ * the burn, in the warning colour; none idle, no segment; it goes after
+ * the counts when narrow, before the runway. */
+static void test_idle_rate(void **state)
+{
+	(void)state;
+	double now = 1.7e9;
+	fleet(now);
+	xs[0].gpu_util = 1;
+	xs[1].gpu_util = 2;
+	xs[2].gpu_util = 80;
+	struct watch w;
+	watch_init(&w);
+	struct idle_conf c = { 5, 1800, 0, 0, NULL };
+	struct watch_rise rise[4];
+	assert_int_equal(watch_sample(&w, snap.instances, 3, &c, now, rise, 4), 0);
+	assert_int_equal(watch_sample(&w, snap.instances, 3, &c, now + 300, rise, 4), 0);
+	assert_true(watch_idle_rate(&w, snap.instances, 3, NULL) == 0);
+	size_t n = 0;
+	for (double t = now + 600; t <= now + 1800; t += 300)
+		n += watch_sample(&w, snap.instances, 3, &c, t, rise, 4);
+	assert_int_equal(n, 2);
+	assert_int_equal(rise[0].id, xs[0].id);
+	assert_int_equal(rise[0].flag, IDLE_F_IDLE);
+	assert_int_equal(rise[1].id, xs[1].id);
+	size_t k;
+	double rate = watch_idle_rate(&w, snap.instances, 3, &k);
+	assert_int_equal(k, 2);
+	struct header_seg seg[HSEG__N];
+	header_account(&snap, &cfg, DS_FRESH, now, 0, 200, seg, rate);
+	assert_true(kept(seg, HSEG_IDLE, "idle $0.82/h"));
+	assert_int_equal(seg[HSEG_IDLE].role, ROLE_WARNING);
+	header_account(&snap, &cfg, DS_FRESH, now, 0, 80, seg, rate);
+	assert_false(seg[HSEG_COUNTS].keep);
+	assert_true(kept(seg, HSEG_IDLE, "idle $0.82/h"));
+	header_account(&snap, &cfg, DS_FRESH, now, 0, 66, seg, rate);
+	assert_false(seg[HSEG_IDLE].keep);
+	assert_true(seg[HSEG_BURN].keep);
+	/* the service unreachable: no money figure at all */
+	header_account(&snap, &cfg, DS_OFFLINE, now, 0, 200, seg, rate);
+	assert_false(seg[HSEG_IDLE].keep);
+	/* one stops: it leaves the sum at once */
+	xs[0].state = IS_STOPPED;
+	watch_sample(&w, snap.instances, 3, &c, now + 2100, rise, 4);
+	assert_float_equal(watch_idle_rate(&w, snap.instances, 3, &k), 0.411, 1e-9);
+	assert_int_equal(k, 1);
+	watch_free(&w);
+}
+
+/* The runway forecast line: its date (local time, here UTC), the runway
+ * and the burn; none when nothing draws, spent at 0, "" when unknown. */
+static void test_forecast_text(void **state)
+{
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	char buf[200];
+	double now = 1795824000; /* Sat 28 Nov 2026 00:00 UTC */
+	assert_string_equal(account_forecast_text(100, 4, 25, now, true, buf, sizeof buf),
+			    "credit runs out about Sun 29 Nov 2026 01:00 (in 1d01h at $4.000/h)");
+	assert_string_equal(account_forecast_text(100, 0, INFINITY, now, true, buf, sizeof buf),
+			    "credit: no forecast, nothing draws on it");
+	assert_string_equal(account_forecast_text(0, 4, 0, now, true, buf, sizeof buf), "credit spent");
+	assert_string_equal(account_forecast_text(NAN, 4, 25, now, true, buf, sizeof buf), "");
+	assert_string_equal(account_forecast_text(100, NAN, NAN, now, true, buf, sizeof buf), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -218,6 +289,8 @@ int main(void)
 		cmocka_unit_test(test_refreshed_kept_while_stale),
 		cmocka_unit_test(test_freshness_marker_goes_last),
 		cmocka_unit_test(test_money_summed_once_per_snapshot),
+		cmocka_unit_test(test_idle_rate),
+		cmocka_unit_test(test_forecast_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

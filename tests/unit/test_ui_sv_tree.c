@@ -182,7 +182,7 @@ static void test_texts(void **state)
 static const char *kept(const int *w)
 {
 	static char k[SVE__COUNT + 1];
-	static const char tag[SVE__COUNT] = { 'N', 'S', 'M', 'U', 'C', 'L', 'B', 'W', 'O', 'T', 'Y' };
+	static const char tag[SVE__COUNT] = { 'N', 'S', 'M', 'U', 'C', 'L', 'B', 'W', 'O', 'P', 'T', 'Y' };
 	size_t n = 0;
 	for (int f = 0; f < SVE__COUNT; f++)
 		if (w[f] > 0)
@@ -402,9 +402,62 @@ static void test_detail(void **state)
 	assert_int_equal(sv_tree_workergroup_lines(&wgs[1], NULL, l, 3), 3);
 }
 
+/* The last hour as sparklines: each figure scaled to its own hour, a gap
+ * blank (not the lowest level), UTF-8 blocks or ASCII levels; in the row's
+ * SVE_SPARK cell once there are samples, and dropped first when narrow. */
+static void test_sparklines(void **state)
+{
+	(void)state;
+	struct sv_ep_series s;
+	sv_tree_series_init(&s);
+	double t0 = 1.8e9;
+	/* the first half hour empty, then load rising 10..100, 3 workers, $1.2/h */
+	for (int i = 0; i < 60; i++) {
+		double t = t0 + 1800 + 30.0 * i;
+		seriesf_put(&s.load, t, 10 + 90.0 * i / 59);
+		seriesf_put(&s.workers, t, 3);
+		seriesf_put(&s.cost, t, 1.2);
+	}
+	double now = t0 + 1800 + 30.0 * 59;
+	char b[200];
+	sv_tree_spark_text(&s, now, 10, false, b, sizeof b);
+	/* "load " then 5 blank cells (the empty half hour), then rising blocks */
+	assert_memory_equal(b, "load      ", 10);
+	assert_non_null(strstr(b, "\u2588")); /* the top of the hour: a full block */
+	assert_non_null(strstr(b, " n "));
+	assert_non_null(strstr(b, " $ "));
+	size_t cps = 0; /* code points: one cell each */
+	for (const char *p = b; *p; p++)
+		cps += ((unsigned char)*p & 0xc0) != 0x80;
+	assert_int_equal(cps, 5 + 10 + 3 + 10 + 3 + 10);
+	sv_tree_spark_text(&s, now, 10, true, b, sizeof b);
+	for (const char *p = b; *p; p++)
+		assert_true((unsigned char)*p < 0x80);
+	assert_non_null(strstr(b, "#"));
+	/* in the row */
+	struct endpoint e = {.id = 1, .endpoint_name = (char *)"llm", .endpoint_state = (char *)"active",
+			     .min_load = 0, .target_util = 0.9, .cold_mult = 2.5, .cold_workers = 1,
+			     .max_workers = 4};
+	struct sv_ep_health h = {.asked = true, .have = true, .series = &s, .now = now};
+	h.h.total = 3;
+	struct sv_ep_cells c;
+	sv_tree_endpoint_cells(&e, &h, true, false, &c);
+	assert_memory_equal(c.cell[SVE_SPARK], "load ", 5);
+	int w[SVE__COUNT];
+	unsigned shown = sv_tree_endpoint_layout(&c, 1, 300, w);
+	assert_true(shown & (1u << SVE_SPARK));
+	shown = sv_tree_endpoint_layout(&c, 1, 100, w);
+	assert_false(shown & (1u << SVE_SPARK)); /* dropped first */
+	assert_true(shown & (1u << SVE_LOAD));
+	h.series = NULL;
+	sv_tree_endpoint_cells(&e, &h, true, false, &c);
+	assert_string_equal(c.cell[SVE_SPARK], "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sparklines),
 		cmocka_unit_test(test_rows), cmocka_unit_test(test_orphans),  cmocka_unit_test(test_texts),
 		cmocka_unit_test(test_bar),   cmocka_unit_test(test_names),
 		cmocka_unit_test(test_detail), cmocka_unit_test(test_layout), cmocka_unit_test(test_hints),

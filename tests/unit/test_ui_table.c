@@ -21,6 +21,7 @@
 #include "state/model.h"
 #include "dump/instcol.h"
 #include "views/instances/pane_instances.h"
+#include "idlewatch.h"
 #include "widgets/table.h"
 #include "base/util.h"
 
@@ -393,7 +394,7 @@ static void test_instance_rows(void **state)
 	s.npending = 1;
 	s.pending[0] = (struct pending){ 7, JOB_STOP, 42 };
 	struct table_row r;
-	pane_instances_row(&r, &x, &s, 1000 + 3600 + 300, INSTCOL_ASCII);
+	pane_instances_row(&r, &x, &s, NULL, 1000 + 3600 + 300, INSTCOL_ASCII);
 	assert_string_equal(r.cells[0], "42");
 	assert_string_equal(r.cells[2], "running *stop");
 	assert_string_equal(r.cells[3], "2x RTX 4090");
@@ -408,20 +409,138 @@ static void test_instance_rows(void **state)
 	x = inst(43, "exited", "running");
 	x.public_ip = (char *)"203.0.113.9";
 	x.direct_ssh_port = 41022;
-	pane_instances_row(&r, &x, &s, 2000, 0);
+	pane_instances_row(&r, &x, &s, NULL, 2000, 0);
 	assert_string_equal(r.cells[2], "crashed");
 	assert_string_equal(r.cells[7], "203.0.113.9:41022");
 	assert_int_equal(r.role, ROLE_FAILED);
 	table_row_free(&r, TABLE_MAX_COLS);
 	x = inst(44, "exited", "stopped");
-	pane_instances_row(&r, &x, NULL, 2000, 0);
+	pane_instances_row(&r, &x, NULL, NULL, 2000, 0);
 	assert_string_equal(r.cells[2], "stopped");
 	assert_int_equal(r.role, ROLE_NORMAL);
 	table_row_free(&r, TABLE_MAX_COLS);
 	x = inst(45, "", "running");
-	pane_instances_row(&r, &x, NULL, 2000, 0);
+	pane_instances_row(&r, &x, NULL, NULL, 2000, 0);
 	assert_string_equal(r.cells[2], "provisioning");
 	table_row_free(&r, TABLE_MAX_COLS);
+}
+
+/* The watch's flags end the status cell (what /idle and status=hot find)
+ * and colour it; --dump (no watch) has none. */
+static void test_watch_badges(void **state)
+{
+	(void)state;
+	struct instance x = inst(46, "running", "running");
+	x.gpu_util = 1;
+	x.gpu_temp = 91;
+	x.uptime_mins = NAN;
+	x.disk_util = NAN;
+	x.disk_space = 100;
+	x.disk_usage = 95;
+	const struct instance *v[1] = { &x };
+	struct watch w;
+	watch_init(&w);
+	struct idle_conf c = { 5, 1800, 85, 0.9, NULL };
+	struct watch_rise rise[4];
+	assert_int_equal(watch_sample(&w, v, 1, &c, 1000, rise, 4), 2); /* hot, disk at once */
+	struct table_row r;
+	pane_instances_row(&r, &x, NULL, &w, 1000, INSTCOL_ASCII);
+	assert_string_equal(r.cells[IC_STATUS], "running hot disk");
+	assert_int_equal(r.cell_role, ROLE_WARNING);
+	table_row_free(&r, TABLE_MAX_COLS);
+	for (double t = 1300; t <= 2800; t += 300)
+		watch_sample(&w, v, 1, &c, t, rise, 4);
+	pane_instances_row(&r, &x, NULL, &w, 2800, INSTCOL_ASCII);
+	assert_string_equal(r.cells[IC_STATUS], "running idle hot disk");
+	table_row_free(&r, TABLE_MAX_COLS);
+	pane_instances_row(&r, &x, NULL, NULL, 2800, INSTCOL_ASCII);
+	assert_string_equal(r.cells[IC_STATUS], "running");
+	assert_int_equal(r.cell_role, ROLE_RUNNING);
+	table_row_free(&r, TABLE_MAX_COLS);
+	watch_free(&w);
+}
+
+/* The GPU 1H column: the watch's last hour of GPU utilisation in 12 cells
+ * of 5 minutes (UTF-8 eighths, ASCII levels), a gap while stopped or not
+ * sent, sorted by the hour's mean; shown where there is room, dropped
+ * before any other column, and not at all when hidden. */
+static void test_hist_column(void **state)
+{
+	(void)state;
+	struct instance x = inst(47, "running", "running");
+	x.uptime_mins = NAN;
+	x.disk_util = NAN;
+	x.gpu_temp = 60;
+	x.mem_usage = 8;
+	x.mem_limit = 32;
+	const struct instance *v[1] = { &x };
+	struct watch w;
+	watch_init(&w);
+	struct idle_conf c = { 5, 1800, 85, 0.9, NULL };
+	struct watch_rise rise[4];
+	double t0 = 1.8e9 - fmod(1.8e9, 300); /* on a cell's boundary */
+	/* 0 % for 5 min, 100 % for 5, not sent for 5, stopped for 5, 50 % for 40 */
+	for (int m = 0; m < 60; m++) {
+		double now = t0 + m * 60;
+		x.gpu_util = m < 5 ? 0 : m < 10 ? 100 : m < 15 ? NAN : 50;
+		x.state = m >= 15 && m < 20 ? IS_STOPPED : IS_RUNNING;
+		watch_sample(&w, v, 1, &c, now, rise, 4);
+	}
+	double now = t0 + 59 * 60 + 1;
+	const struct watch_row *r = watch_find(&w, 47);
+	assert_non_null(r);
+	char buf[64];
+	double key;
+	assert_string_equal(idlewatch_spark(r, now, true, buf, sizeof buf, &key), "_#  --------");
+	assert_float_equal(key, (0 + 100 + 8 * 50) / 10.0, 1e-9);
+	assert_string_equal(idlewatch_spark(r, now, false, buf, sizeof buf, NULL),
+			    "\u2581\u2588  \u2585\u2585\u2585\u2585\u2585\u2585\u2585\u2585");
+	/* the temperature and memory series too (the detail view's chart) */
+	double tv[2];
+	series8_values(&r->temp, now, tv, 2);
+	assert_float_equal(tv[1], 60, 1e-9);
+	series8_values(&r->mem, now, tv, 2);
+	assert_float_equal(tv[1], 25, 1e-9);
+	/* no row, or nothing in the hour: an empty cell */
+	assert_string_equal(idlewatch_spark(NULL, now, true, buf, sizeof buf, &key), "");
+	assert_true(isnan(key));
+	assert_string_equal(idlewatch_spark(r, now + 7200, true, buf, sizeof buf, &key), "");
+	/* through the table's accessor */
+	struct table_row row;
+	pane_instances_row(&row, &x, NULL, &w, now, INSTCOL_ASCII);
+	assert_string_equal(row.cells[IC_HIST], "_#  --------");
+	table_row_free(&row, TABLE_MAX_COLS);
+	watch_free(&w);
+	/* widths: at 240 every column, GPU 1H too; hidden: not; narrow: it goes first */
+	int nat[IC__COUNT] = { 0 }, wd[IC__COUNT];
+	nat[IC_ID] = 7;
+	nat[IC_SSH] = 21;
+	unsigned shown = pane_instances_widths(240, nat, wd, true);
+	assert_true(shown & (1u << IC_HIST));
+	assert_int_equal(wd[IC_HIST], IDLEWATCH_SPARK);
+	shown = pane_instances_widths(240, nat, wd, false);
+	assert_false(shown & (1u << IC_HIST));
+	assert_int_equal(wd[IC_HIST], 0);
+	unsigned with = pane_instances_widths(80, nat, wd, true);
+	unsigned without = pane_instances_widths(80, nat, wd, false);
+	assert_false(with & (1u << IC_HIST));
+	assert_int_equal(with, without);
+	/* 120: the label and image would lose their room: not shown */
+	with = pane_instances_widths(120, nat, wd, true);
+	assert_false(with & (1u << IC_HIST));
+	int wl = wd[IC_LABEL];
+	pane_instances_widths(120, nat, wd, false);
+	assert_int_equal(wd[IC_LABEL], wl);
+	shown = pane_instances_widths(150, nat, wd, true);
+	assert_true(shown & (1u << IC_HIST));
+	assert_true(shown & (1u << IC_MACHINE));
+	assert_true(wd[IC_LABEL] >= PANE_INSTANCES_HIST_ROOM && wd[IC_IMAGE] >= PANE_INSTANCES_HIST_ROOM);
+	/* 160: GPU 1H before location, reliability and uptime, which come back at 200 */
+	shown = pane_instances_widths(160, nat, wd, true);
+	assert_true(shown & (1u << IC_HIST));
+	assert_false(shown & (1u << IC_LOCATION));
+	shown = pane_instances_widths(200, nat, wd, true);
+	assert_true(shown & (1u << IC_HIST) && shown & (1u << IC_LOCATION) && shown & (1u << IC_UPTIME));
 }
 
 /* issue 11: one formatter: the table's cells are instcol.c's (what
@@ -432,7 +551,7 @@ static void test_one_formatter(void **state)
 	struct instance x = inst(45, "running", "running");
 	x.gpu_util = 93;
 	struct table_row r;
-	pane_instances_row(&r, &x, NULL, 5000, INSTCOL_ASCII);
+	pane_instances_row(&r, &x, NULL, NULL, 5000, INSTCOL_ASCII);
 	for (int c = 0; c < IC__COUNT; c++) {
 		char buf[512];
 		double key;
@@ -464,7 +583,7 @@ static void test_wide_terminal_more_columns(void **state)
 	static const int widths[] = { 80, 120, 159, 160, 200, 240 };
 	for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
 		int width = widths[k], w[IC__COUNT];
-		unsigned shown = pane_instances_widths(width, nat, w);
+		unsigned shown = pane_instances_widths(width, nat, w, false);
 		int used = -1;
 		for (int c = 0; c < IC__COUNT; c++) {
 			if (!(shown & (1u << c))) {
@@ -487,7 +606,7 @@ static void test_wide_terminal_more_columns(void **state)
 			assert_true(shown & (1u << IC_MACHINE));
 		if (width >= 200) {
 			for (int c = 0; c < IC__COUNT; c++)
-				assert_true(shown & (1u << c));
+				assert_true((shown & (1u << c)) || c == IC_HIST); /* hidden (H) */
 			assert_int_equal(used, width); /* the spare width still goes somewhere */
 		}
 	}
@@ -528,6 +647,8 @@ int main(void)
 		cmocka_unit_test(test_marks_on_the_table),
 		cmocka_unit_test(test_filter_makes_cells),
 		cmocka_unit_test(test_instance_rows),
+		cmocka_unit_test(test_watch_badges),
+		cmocka_unit_test(test_hist_column),
 		cmocka_unit_test(test_wide_terminal_more_columns),
 	};
 	return cmocka_run_group_tests_name("ui_table", tests, NULL, NULL);

@@ -1,6 +1,7 @@
 /* account_overview.c: the account view's overview section: the user
  * record (never its api_key), burn rate and runway as the header says
- * them, 2FA status and key counts.  UI thread only. */
+ * them, 2FA status and key counts; below, burn and credit over the
+ * session and the runway forecast (account_money.c).  UI thread only. */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <math.h>
@@ -16,6 +17,7 @@
 #include "theme.h"
 #include "base/util.h"
 #include "views/account/account.h"
+#include "views/account/account_money.h"
 
 /* The kv value of a user field (JSON text), or NULL. */
 static const char *user_field(const struct user *u, const char *key)
@@ -88,6 +90,7 @@ void account_overview_draw(struct app *a, struct acct_view *v, int y, int x, int
 		draw_fill(y, x - 1, w + 1, theme_attr(ROLE_NORMAL));
 		draw_text(y, x, w, line[i], theme_attr(ROLE_NORMAL));
 	}
+	y += account_money_draw(a, y, x, w, ymax - y); /* burn, credit, forecast */
 	for (; y < ymax; y++)
 		draw_fill(y, x - 1, w + 1, theme_attr(ROLE_NORMAL));
 }

@@ -84,22 +84,12 @@ void account_ssh_open(struct acct_view *v)
 void account_ssh_submit(struct app *a, struct acct_view *v)
 {
 	char line[SSHKEY_LINE_MAX], err[200];
-	const char *pasted = form_value(&v->fm, "line");
 	int file = form_choice(&v->fm, "file");
-	if (pasted[0]) {
-		util_strlcpy(line, pasted, sizeof line);
-	} else if (file > 0 && file < v->npub) {
-		if (!sshkey_read_file(v->pub[file], line, sizeof line, err, sizeof err)) {
-			form_set_answer(&v->fm, "file", err);
-			return;
-		}
-	} else {
-		form_set_answer(&v->fm, "line", "paste a public key line or choose a .pub file");
-		return;
-	}
+	const char *field;
 	struct sshkey_info ki;
-	if (!sshkey_parse(line, &ki, err, sizeof err)) {
-		form_set_answer(&v->fm, pasted[0] ? "line" : "file", err);
+	if (!sshkey_from_input(form_value(&v->fm, "line"), file > 0 && file < v->npub ? v->pub[file] : NULL,
+			       line, sizeof line, &ki, err, sizeof err, &field)) {
+		form_set_answer(&v->fm, field, err);
 		return;
 	}
 	const struct json_list *sl = LIST(v, L_SSH);

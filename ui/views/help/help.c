@@ -113,8 +113,6 @@ size_t help_section_line(const struct help_line *l, size_t n, int ctx)
 	return 0;
 }
 
-#define HELP_MAX 400 /* lines; the views register many actions (151 in November 2026) */
-
 /* The view's private state: the lines (built again when drawn: the
  * bindings may change) and the pager over them. */
 struct help_view {

@@ -17,6 +17,11 @@ struct help_line {
 	char text[160];
 };
 
+/* The help view's lines: every heading and binding must fit (the views
+ * register many actions; test_ui_actions checks the full keymap's count
+ * stays under it). */
+#define HELP_MAX 800
+
 /* Fill out (at most max lines); returns the number of lines. */
 size_t help_build(const struct keymap *km, bool read_only, struct help_line *out, size_t max);
 /* The line where the help of key context ctx begins (its section's heading,

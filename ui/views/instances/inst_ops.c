@@ -12,6 +12,8 @@
 #include "json/json_map.h"
 #include "state/model.h"
 #include "views/instances/inst_dialogs.h"
+#include "views/instances/pane_keys.h"
+#include "views/instances/pane_xfer.h"
 
 #define OPS_MAX 16
 
@@ -169,10 +171,11 @@ static const struct action_def recycle_def = {
 
 void inst_ops_keys(struct keymap *km, int ctx)
 {
-	(void)km;
 	enum action r = keymap_action_register(&recycle_def);
 	action_set_args(r, recycle_args);
 	keymap_action_allow(r, ctx);
+	pane_xfer_keys(km, ctx);
+	pane_keys_keys(km, ctx);
 }
 
 void inst_ops_results(struct app *a)

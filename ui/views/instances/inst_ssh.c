@@ -4,6 +4,8 @@
  * and `:ssh ROUTE`, `:copy-ssh ROUTE`. */
 #include "views/instances/inst_ssh.h"
 
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 #include "clip.h"
 #include "external.h"
 #include "rules/svc.h"
+#include "keymap.h"
 #include "views/instances/inst_dialogs.h"
 
 /* The -L forwards of the ssh being asked about or run (container ports,
@@ -23,6 +26,13 @@
  * kept across the route question. */
 static int fw_ports[CONFIG_FORWARDS_MAX];
 static size_t fw_n;
+/* The route question's checklist: every HTTP port the instance maps (its
+ * container port), which are ticked (preselected from fw_ports), the box
+ * Up/Down is on. */
+static int ck_ports[CONFIG_FORWARDS_MAX];
+static bool ck_on[CONFIG_FORWARDS_MAX];
+static size_t ck_n, ck_cursor;
+static char ck_question[300]; /* the question before the checklist */
 
 static void ssh_go(struct app *a, const struct instance *x, enum ssh_route r, bool run);
 
@@ -43,6 +53,10 @@ static void route_answered(struct app *a, void *owner, enum dlg_result res)
 	bool run = a->dlg.purpose == ROUTE_SSH;
 	enum ssh_route r = a->dlg.focus == 0 ? SSH_DIRECT : SSH_PROXY;
 	dialog_close(&a->dlg);
+	fw_n = 0; /* the ticked ports, in the list's order */
+	for (size_t i = 0; i < ck_n; i++)
+		if (ck_on[i])
+			fw_ports[fw_n++] = ck_ports[i];
 	const struct instance *x = a->snap ? model_snapshot_find(a->snap, id) : NULL;
 	if (!x) {
 		app_toast(a, ROLE_WARNING, 6, "instance %ld is no longer listed", id);
@@ -123,6 +137,52 @@ static void copy_ssh(struct app *a, const struct instance *x, enum ssh_route r)
 		  clip_advice_here());
 }
 
+void inst_ssh_checklist(const int *ports, const bool *on, size_t n, size_t cursor, char *buf,
+			size_t len)
+{
+	if (!n) {
+		snprintf(buf, len, "(no HTTP port to forward)");
+		return;
+	}
+	snprintf(buf, len, "-L forwards (Up/Down, Space toggles; y copies the command):");
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(buf);
+		if (l + 1 >= len)
+			break;
+		snprintf(buf + l, len - l, " %s[%c] %d", i == cursor ? ">" : "", on[i] ? 'x' : ' ', ports[i]);
+	}
+}
+
+/* The question's text again, after a tick or a move. */
+static void route_text(struct app *a)
+{
+	char ck[200];
+	inst_ssh_checklist(ck_ports, ck_on, ck_n, ck_cursor, ck, sizeof ck);
+	snprintf(a->dlg.text, sizeof a->dlg.text, "%s %s", ck_question, ck);
+}
+
+/* Keys of the route question before the dialog's: Up/Down move in the
+ * checklist, Space ticks, y copies the command as ticked (x's question). */
+static bool route_key(struct app *a, void *owner, int key)
+{
+	(void)owner;
+	if (key == KM_FN(KEY_UP) || key == KM_FN(KEY_DOWN)) {
+		if (ck_n)
+			ck_cursor = (ck_cursor + (key == KM_FN(KEY_UP) ? ck_n - 1 : 1)) % ck_n;
+	} else if (key == ' ') {
+		if (ck_n)
+			ck_on[ck_cursor] = !ck_on[ck_cursor];
+	} else if (key == 'y' && a->dlg.purpose == ROUTE_SSH) {
+		a->dlg.purpose = ROUTE_COPY;
+		app_dialog_result(a, DLG_SUBMIT);
+		return true;
+	} else {
+		return false;
+	}
+	route_text(a);
+	return true;
+}
+
 /* x (run) or y (copy): by the configured route, or ask when the instance
  * has both a direct address and the proxy and the config says ask. */
 static void ssh_or_ask(struct app *a, const struct instance *x, bool run)
@@ -136,23 +196,28 @@ static void ssh_or_ask(struct app *a, const struct instance *x, bool run)
 		ssh_go(a, x, r, run);
 		return;
 	}
-	char dh[96], ph[96], text[768], w[160];
+	char dh[96], ph[96], w[160];
 	int dp = 0, pp = 0;
 	instance_ssh_route(x, SSH_DIRECT, dh, sizeof dh, &dp);
 	instance_ssh_route(x, SSH_PROXY, ph, sizeof ph, &pp);
 	inst_dialogs_who(x, w, sizeof w);
-	char fw[200] = "";
-	for (size_t i = 0; i < fw_n; i++) {
-		size_t len = strlen(fw);
-		snprintf(fw + len, sizeof fw - len, "%s%d", i ? ", " : " forwarding local port ", fw_ports[i]);
+	/* every HTTP port, those of the forwards asked for ticked */
+	ck_n = svc_forward_ports(x, ck_ports, CONFIG_FORWARDS_MAX);
+	ck_cursor = 0;
+	for (size_t i = 0; i < ck_n; i++) {
+		ck_on[i] = false;
+		for (size_t j = 0; j < fw_n; j++)
+			ck_on[i] |= ck_ports[i] == fw_ports[j];
 	}
-	snprintf(text, sizeof text,
-		 "%s instance %s%s by which route? direct %s:%d or the service's proxy %s:%d "
-		 "(d or p; Esc cancels; ssh = direct or proxy in the config skips this question)",
-		 run ? "ssh to" : "Copy the ssh command of", w, fw, dh, dp, ph, pp);
-	dialog_choice(&a->dlg, run ? ROUTE_SSH : ROUTE_COPY, x->id, run ? "ssh" : "Copy ssh", text,
+	snprintf(ck_question, sizeof ck_question,
+		 "%s instance %.80s by which route? direct %.48s:%d or the service's proxy %.48s:%d "
+		 "(d or p; Esc cancels).",
+		 run ? "ssh to" : "Copy the ssh command of", w, dh, dp, ph, pp);
+	dialog_choice(&a->dlg, run ? ROUTE_SSH : ROUTE_COPY, x->id, run ? "ssh" : "Copy ssh", "",
 		      "Direct", "Proxy");
+	route_text(a);
 	app_dialog_own(a, route_answered, NULL);
+	app_dialog_keys(a, route_key);
 }
 
 static void ssh_go(struct app *a, const struct instance *x, enum ssh_route r, bool run)

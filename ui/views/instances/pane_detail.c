@@ -1,8 +1,9 @@
 /* pane_detail.c: every field of one instance (instance.fields as received)
  * after the derived lines an operator looks for first: status and its
  * message, SSH commands, ports, template, an estimate of the cost so far and
- * the prepaid credit.  Scrolls; Esc or q returns to the table; instance keys
- * act on the instance shown. */
+ * the prepaid credit; above them, the last hour's charts (detail_hist.c).
+ * Scrolls; Esc or q returns to the table; instance keys act on the
+ * instance shown. */
 #include "views/instances/pane_detail.h"
 
 #define NCURSES_WIDECHAR 1
@@ -17,6 +18,7 @@
 
 #include "app.h"
 #include "views/instances/inst_actions.h"
+#include "views/instances/detail_hist.h"
 #include "views/offers/pane_offers.h"
 #include "views/account/pane_account.h"
 #include "draw.h"
@@ -282,7 +284,11 @@ static void detail_draw(struct app *a, void *st, const struct rect *r)
 	if (kw > r->w / 2)
 		kw = r->w / 2;
 	struct detail_draw_ctx d = { v, r, kw };
-	list_draw(&v->list, r->y + 1, r->h - 1, detail_line_draw, &d);
+	/* the last hour's charts on top when the pane is tall enough (detail_hist.c) */
+	int ch = x && r->h - 1 >= DETAIL_HIST_H + 6 ? detail_hist_draw(a, v->id, r->y + 1, r->x, r->w,
+								       r->h - 1)
+						: 0;
+	list_draw(&v->list, r->y + 1 + ch, r->h - 1 - ch, detail_line_draw, &d);
 	if (!x && r->h > 1) {
 		char gone[120];
 		snprintf(gone, sizeof gone, "instance %ld is no longer listed (destroyed?)", v->id);

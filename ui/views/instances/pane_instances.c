@@ -32,6 +32,7 @@
 #include "base/config.h"
 #include "draw.h"
 #include "header.h"
+#include "idlewatch.h"
 #include "poll/jobs.h"
 #include "views/offers/pane_offers.h"
 #include "state/model.h"
@@ -45,13 +46,19 @@ struct inst_ctx {
 	const struct snapshot *s;
 	double now;
 	unsigned opts; /* instcol_format's */
+	const struct watch *w; /* idle, hot, disk (a->watch), NULL: none */
 };
 
 /* The accessor of every column: instcol.c formats it, for --dump too. */
 static void cell(const void *rec, const void *ctx, int arg, char *buf, size_t n, double *key)
 {
 	const struct inst_ctx *c = ctx;
-	instcol_format((enum instcol)arg, rec, c->s, c->now, c->opts, buf, n, key);
+	const struct instance *x = rec;
+	if (arg == IC_HIST) /* the watch's last hour (idlewatch.h) */
+		idlewatch_spark(c->w ? watch_find(c->w, x->id) : NULL, c->now, c->opts & INSTCOL_ASCII,
+				buf, n, key);
+	else
+		instcol_format_w((enum instcol)arg, rec, c->s, c->w, c->now, c->opts, buf, n, key);
 }
 
 #define COL(ic, min, max, prio, right, num, whole) \
@@ -73,6 +80,8 @@ static struct table_col cols[IC__COUNT] = {
 	COL(IC_LOCATION, 8, 0, 9, false, false, true),
 	COL(IC_RELIAB, 6, 6, 10, true, true, true),
 	COL(IC_UPTIME, 6, 6, 11, true, true, true),
+	/* where there is room (dropped first; H hides or shows it) */
+	COL(IC_HIST, IDLEWATCH_SPARK, IDLEWATCH_SPARK, 12, false, true, true),
 };
 #undef COL
 #define NCOLS IC__COUNT
@@ -83,14 +92,53 @@ static void set_titles(void)
 		cols[c].title = instcol_title((enum instcol)c);
 }
 
-unsigned pane_instances_widths(int width, const int *natural, int *w)
+/* The widths of the columns considered (pane_instances_widths): all when
+ * wide, else those before IC_LOCATION; GPU 1H when hist. */
+static unsigned widths_of(int width, const int *natural, int *w, bool wide, bool hist)
+{
+	struct table_col cs[NCOLS];
+	int idx[NCOLS], nat[NCOLS], sub[NCOLS], k = 0;
+	for (int c = 0; c < NCOLS; c++) {
+		w[c] = 0;
+		if (c == IC_HIST ? !hist : (c >= IC_LOCATION && !wide))
+			continue;
+		cs[k] = cols[c];
+		nat[k] = natural ? natural[c] : 0;
+		idx[k++] = c;
+	}
+	unsigned got = table_widths_fit(cs, k, width, natural ? nat : NULL, sub), shown = 0;
+	for (int i = 0; i < k; i++) {
+		w[idx[i]] = sub[i];
+		if (got & (1u << i))
+			shown |= 1u << idx[i];
+	}
+	return shown;
+}
+
+/* Does a layout with GPU 1H leave the label and image their room? */
+static bool hist_room(unsigned shown, const int *w)
+{
+	if (!(shown & (1u << IC_HIST)))
+		return false;
+	for (int c = 0; c < NCOLS; c++)
+		if ((shown & (1u << c)) && cols[c].max_w == 0 && !cols[c].whole &&
+		    w[c] < PANE_INSTANCES_HIST_ROOM)
+			return false;
+	return true;
+}
+
+unsigned pane_instances_widths(int width, const int *natural, int *w, bool hist)
 {
 	set_titles();
-	if (width >= PANE_INSTANCES_WIDE)
-		return table_widths_fit(cols, NCOLS, width, natural, w);
-	for (int c = IC_LOCATION; c < NCOLS; c++)
-		w[c] = 0;
-	return table_widths_fit(cols, IC_LOCATION, width, natural, w);
+	bool wide = width >= PANE_INSTANCES_WIDE;
+	if (hist) { /* GPU 1H first, then location, reliability and uptime */
+		unsigned shown = widths_of(width, natural, w, wide, true);
+		if (hist_room(shown, w))
+			return shown;
+		if (wide && hist_room(shown = widths_of(width, natural, w, false, true), w))
+			return shown;
+	}
+	return widths_of(width, natural, w, wide, false);
 }
 
 /* The view's private state. */
@@ -118,11 +166,22 @@ struct inst_view {
 			       * table is rebuilt when it is shown again */
 	long badges[2 * (MODEL_MAX_PENDING + MODEL_MAX_UNSURE)]; /* badges_moved() */
 	size_t nbadges;
+	uint64_t watch_gen;   /* a->watch.gen the rows show (idle, hot, disk) */
+	bool hide_hist;       /* H hid the GPU 1H column */
+	bool hist_shown;      /* the last draw showed it */
+	double hist_bucket;   /* the series bucket (now / SERIES_BUCKET_S) its cells show */
 };
+
+/* The GPU 1H cells are a bucket behind (shown, and the watch sampled
+ * since): every row is formatted again. */
+static bool hist_moved(const struct app *a, const struct inst_view *v)
+{
+	return v->hist_shown && floor(a->watch_ok / SERIES_BUCKET_S) != v->hist_bucket;
+}
 
 _Static_assert(offsetof(struct inst_view, dlgs) == 0, "inst_dialogs.c reads dlgs first");
 
-static enum action act_mark, act_unmark, act_destroy_failed;
+static enum action act_mark, act_unmark, act_destroy_failed, act_hist;
 
 /* Forget marks of instances no longer listed (once the list is whole). */
 static void prune_marks(struct inst_view *v, const struct snapshot *s)
@@ -156,14 +215,16 @@ static void finish(struct table_row *row, const void *rec, const void *ctx)
 	row->role = instance_state_failed(x->state) ? ROLE_FAILED : ROLE_NORMAL;
 	row->cell_role_col = IC_STATUS;
 	row->cell_role = instcol_pending(x, c->s) ? ROLE_PENDING : state_role(x->state);
+	if (row->cell_role != ROLE_PENDING && c->w && watch_flags(c->w, x->id))
+		row->cell_role = ROLE_WARNING; /* idle, hot or filling */
 	row->group = instance_group_name(instance_state_group(x->state)); /* status=failed */
 }
 
 void pane_instances_row(struct table_row *row, const struct instance *x, const struct snapshot *s,
-			double now, unsigned opts)
+			const struct watch *w, double now, unsigned opts)
 {
 	set_titles();
-	struct inst_ctx c = { s, now, opts };
+	struct inst_ctx c = { s, now, opts, w };
 	table_row_build(row, cols, NCOLS, x, &c);
 	finish(row, x, &c);
 }
@@ -175,7 +236,16 @@ static const void *inst_at(const void *recs, size_t i)
 }
 
 static long inst_id(const void *rec) { return ((const struct instance *)rec)->id; }
-static uint64_t inst_rev(const void *rec) { return ((const struct instance *)rec)->rev; }
+/* The watch whose flags the rows show (set by rebuild; UI thread only). */
+static const struct watch *rev_watch;
+
+/* A row's version: its record's, and its idle, hot and disk flags (a flag
+ * that rose or fell formats that row again, not the table). */
+static uint64_t inst_rev(const void *rec)
+{
+	const struct instance *x = rec;
+	return x->rev * 8u + (rev_watch ? watch_flags(rev_watch, x->id) : 0u);
+}
 
 /* The pending jobs and unknown outcomes the rows show (badges), as pairs of
  * instance id and kind: when they differ from the last ones, every row is
@@ -205,9 +275,13 @@ static bool badges_moved(struct inst_view *v, const struct snapshot *s)
 static void rebuild(struct app *a, struct inst_view *v)
 {
 	const struct snapshot *s = a->snap;
-	struct inst_ctx c = { s, util_now(), instcol_opts(a->cfg->ascii, a->cfg->ssh_route) };
-	if (badges_moved(v, s))
+	struct inst_ctx c = { s, util_now(), instcol_opts(a->cfg->ascii, a->cfg->ssh_route),
+			      &a->watch };
+	if (badges_moved(v, s) || hist_moved(a, v))
 		table_touch(&v->t);
+	rev_watch = &a->watch;
+	v->watch_gen = a->watch.gen;
+	v->hist_bucket = floor(a->watch_ok / SERIES_BUCKET_S);
 	struct list *l = table_list(&v->t);
 	long sel_id = l->sel_id;
 	size_t sel = list_selected_pos(l), nmarks = list_nmarks(l);
@@ -316,7 +390,10 @@ static void inst_draw(struct app *a, void *st, const struct rect *r)
 	inner.w -= gw;
 	r = &inner;
 	int w[NCOLS];
-	unsigned shown = pane_instances_widths(r->w, t->natural, w);
+	unsigned shown = pane_instances_widths(r->w, t->natural, w, !v->hide_hist);
+	if ((shown & (1u << IC_HIST)) && !v->hist_shown) /* its cells are a bucket behind */
+		table_touch(t);
+	v->hist_shown = shown & (1u << IC_HIST);
 	table_set_visible(t, shown);
 	bool ascii = a->cfg->ascii;
 	/* column titles */
@@ -703,6 +780,9 @@ static bool inst_action(struct app *a, void *st, enum action act)
 			list_marks_clear(l);
 		} else if (act == act_destroy_failed) {
 			destroy_failed(a, v);
+		} else if (act == act_hist) {
+			v->hide_hist = !v->hide_hist;
+			app_toast(a, ROLE_DIM, 3, "GPU 1H column %s", v->hide_hist ? "hidden" : "shown");
 		} else {
 			return false; /* not this view's */
 		}
@@ -749,6 +829,11 @@ static const struct action_def destroy_failed_def = {
 	NULL, AF_MUTATES, NULL, NULL,
 };
 
+static const struct action_def hist_def = {
+	"history-column", "show or hide the GPU 1H column (the last hour of GPU utilisation)", NULL,
+	0, NULL, NULL,
+};
+
 static void inst_keys(struct keymap *km, int ctx)
 {
 	enum action d = keymap_action_register(&detail_def);
@@ -762,6 +847,9 @@ static void inst_keys(struct keymap *km, int ctx)
 	keymap_default(km, ctx, "U", act_unmark);
 	act_destroy_failed = keymap_action_register(&destroy_failed_def);
 	keymap_action_allow(act_destroy_failed, ctx);
+	act_hist = keymap_action_register(&hist_def);
+	keymap_action_allow(act_hist, ctx);
+	keymap_default(km, ctx, "H", act_hist);
 	inst_actions_keys(km, ctx);
 	pane_offers_replace_keys(km, ctx);
 	pane_account_reports_keys(km, ctx);
@@ -821,7 +909,7 @@ static void inst_snapshot(struct app *a, void *st, bool rows)
 	struct inst_view *v = st;
 	take_bulk(a, v);
 	inst_dialogs_results(a); /* its jobs' ends, by request id */
-	if (!rows)
+	if (!rows && v->watch_gen == a->watch.gen && !hist_moved(a, v)) /* as shown */
 		return;
 	if (shown(a, v))
 		rebuild(a, v);

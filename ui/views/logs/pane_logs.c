@@ -13,9 +13,12 @@
  * resumed with G/End/F; `/` search with n/N highlighting; `&` filter; `w`
  * wrap; `t` time column; `s` save (path prompt, overwrite asked, starting
  * on Cancel); `c` clear.  A failure (a 429, a hang) keeps the lines and
- * says so in the status line.  `L` on an endpoint or workergroup of the
- * serverless view, or on an instance, opens one (bound here in their key
- * contexts); `[`/`]` switch between open logs; `q` closes one, which stops
+ * says so in the status line.  `L` on an endpoint of the serverless view,
+ * on an instance, or on a worker (its instance) opens one (bound here in
+ * their key contexts); on a workergroup it opens the workergroup's own log
+ * (the autoscaler's: get_autogroup_logs, the CLI's form with its levels,
+ * first; the docs' get_workergroup_logs when that is absent), polled and
+ * paced as an endpoint log; `[`/`]` switch between open logs; `q` closes one, which stops
  * its polling.  Every open endpoint log is polled: the one shown every 3 s,
  * the others (all, while the view is hidden) every 15 s or more
  * (logfollow_interval: their rate together stays within a share of the
@@ -42,6 +45,7 @@
 #include "state/logtail.h"
 #include "views/logs/logview.h"
 #include "state/model.h"
+#include "rules/workers.h"
 #include "views/serverless/sv_tree.h"
 #include "theme.h"
 #include "base/util.h"
@@ -55,7 +59,7 @@
 #define LP_SLOW_S 8.0            /* no answer for this long (two polls and more): said */
 #define LP_MATCHES 32            /* highlighted matches per row */
 
-enum lp_kind { LK_ENDPOINT, LK_INSTANCE };
+enum lp_kind { LK_ENDPOINT, LK_WORKERGROUP, LK_INSTANCE }; /* the first two: polled */
 enum lp_phase { IP_IDLE, IP_REQUEST, IP_RESULT };
 enum lp_modal { LM_NONE, LM_FILTER, LM_SAVE, LM_OVERWRITE };
 
@@ -243,7 +247,7 @@ static int endpoint_logs(const struct lp_view *v)
 {
 	int n = 0;
 	for (int i = 0; i < v->n; i++)
-		n += v->logs[i]->kind == LK_ENDPOINT;
+		n += v->logs[i]->kind != LK_INSTANCE;
 	return n;
 }
 
@@ -265,11 +269,14 @@ static void subscribe(struct app *a, struct lp_view *v, struct lp_log *L)
 		L->sub = 0;
 	}
 	bool spec = spec_form(L, L->stream);
-	struct job_call c = { .call = spec ? api_endpoint_logs(a->cfg, L->name, tail_lines(a))
-					   : api_endpoint_logs_cli(a->cfg, L->id, tail_lines(a)),
+	struct job_call c = { .call = L->kind == LK_WORKERGROUP
+					      ? api_workergroup_logs(a->cfg, L->id, tail_lines(a), !spec)
+				      : spec ? api_endpoint_logs(a->cfg, L->name, tail_lines(a))
+					     : api_endpoint_logs_cli(a->cfg, L->id, tail_lines(a)),
 			      .action = false, .map = stream_mapper(L->stream),
 			      .free_value = free_texts };
-	snprintf(c.what, sizeof c.what, "logs of endpoint %ld", L->id);
+	snprintf(c.what, sizeof c.what, "logs of %s %ld",
+		 L->kind == LK_WORKERGROUP ? "workergroup" : "endpoint", L->id);
 	L->visible = v->shown && cur_log(v) == L;
 	L->interval = logfollow_interval(L->visible, endpoint_logs(v));
 	if (jobs_subscribe(a->jobs, &c, L->interval, true, &L->sub) != JOBS_OK) {
@@ -292,7 +299,7 @@ static void set_visibility(struct app *a, struct lp_view *v)
 		if (on && !L->visible)
 			L->asked = util_mono(); /* the status line's "no answer for" */
 		L->visible = on;
-		if (L->kind != LK_ENDPOINT || !L->sub || !a->jobs)
+		if (L->kind == LK_INSTANCE || !L->sub || !a->jobs)
 			continue;
 		double want = logfollow_interval(on, n);
 		if (want != L->interval)
@@ -413,7 +420,7 @@ static bool take(struct app *a, struct lp_log *L)
 {
 	struct call_result r;
 	double now = util_mono();
-	if (L->kind == LK_ENDPOINT) {
+	if (L->kind != LK_INSTANCE) {
 		if (!L->sub || !model_take_result(a->m, L->sub, &r))
 			return false;
 		L->asked = now;
@@ -511,7 +518,7 @@ static void open_log(struct app *a, enum lp_kind kind, const char *name, long id
 		struct lp_log *L = new_log(a, kind, name, id);
 		v->logs[v->n] = L;
 		found = v->n++;
-		if (kind == LK_ENDPOINT)
+		if (kind != LK_INSTANCE)
 			subscribe(a, v, L);
 	}
 	v->cur = found;
@@ -543,6 +550,26 @@ static void run_open(struct app *a, enum action act)
 		open_log(a, LK_INSTANCE, name, x->id);
 		return;
 	}
+	if (view_is(a, cur, "workers")) {
+		const struct worker *w = row;
+		char name[64];
+		snprintf(name, sizeof name, "instance %ld", w->instance_id);
+		if (w->instance_id > 0)
+			open_log(a, LK_INSTANCE, name, w->instance_id);
+		else
+			app_toast(a, ROLE_WARNING, 6, "this worker names no instance");
+		return;
+	}
+	if (view_is(a, cur, "serverless") && ((const struct sv_row *)row)->kind == SVR_WORKERGROUP) {
+		/* the workergroup's own log (the autoscaler's), beside its endpoint's */
+		const struct sv_row *r = row;
+		const struct endpoint *e = endpoint_by_id(a->snap, r->endpoint_id);
+		char name[128];
+		snprintf(name, sizeof name, "wg %ld%s%.60s%s", r->id, e ? " (" : "",
+			 e && e->endpoint_name ? e->endpoint_name : "", e ? ")" : "");
+		open_log(a, LK_WORKERGROUP, name, r->id);
+		return;
+	}
 	if (view_is(a, cur, "serverless")) {
 		const struct sv_row *r = row;
 		const struct endpoint *e = endpoint_by_id(a->snap, r->endpoint_id);
@@ -567,7 +594,7 @@ static void lp_snapshot(struct app *a, void *st, bool rows)
 		bool spec = L->spec;
 		if (take(a, L))
 			any = true;
-		if (L->kind == LK_ENDPOINT && L->spec != spec)
+		if (L->kind != LK_INSTANCE && L->spec != spec)
 			subscribe(a, v, L);
 		if (L->kind == LK_INSTANCE)
 			inst_step(a, v, L);
@@ -629,7 +656,7 @@ static void status_text(const struct lp_view *v, const struct lp_log *L, char *b
 	char age[32] = "", state[360];
 	if (L->last_ok > 0)
 		fmt_duration(age, sizeof age, util_now() - L->last_ok);
-	bool waiting = L->kind == LK_ENDPOINT ? L->sub != 0 : L->req != 0;
+	bool waiting = L->kind != LK_INSTANCE ? L->sub != 0 : L->req != 0;
 	if (L->err[0])
 		snprintf(state, sizeof state, "STALE: %s; lines kept%s%s", L->err,
 			 age[0] ? ", updated " : "", age[0] ? age : "");
@@ -652,7 +679,7 @@ static void status_text(const struct lp_view *v, const struct lp_log *L, char *b
 		snprintf(extra, sizeof extra, "  & %s: %zu of %zu", L->lv.filter,
 			 logview_count(&L->lv), logtail_count(L->t));
 	char stream[120] = "";
-	if (L->kind == LK_ENDPOINT)
+	if (L->kind != LK_INSTANCE)
 		snprintf(stream, sizeof stream, "  %s: %s", api_log_stream_name(L->stream),
 			 stream_about(L->stream));
 	snprintf(buf, n, "%s  %zu lines%s%s%s%s%s", state, logtail_count(L->t),
@@ -708,7 +735,7 @@ static void draw_tabs(const struct lp_view *v, const struct rect *r)
 	for (int i = 0; i < v->n && x < r->x + r->w; i++) {
 		const struct lp_log *L = v->logs[i];
 		char t[200];
-		if (L->kind == LK_ENDPOINT)
+		if (L->kind != LK_INSTANCE)
 			snprintf(t, sizeof t, " %s%s%s ", L->name,
 				 L->stream != LOGS_DEFAULT ? ":" : "",
 				 L->stream != LOGS_DEFAULT ? api_log_stream_name(L->stream) : "");
@@ -981,7 +1008,7 @@ static bool lp_action(struct app *a, void *st, enum action act)
 	case LA_SAVE: save_prompt(a, v, L); break;
 	case LA_CLEAR: logview_clear(&L->lv, L->t); break;
 	case LA_STREAM:
-		if (L->kind != LK_ENDPOINT) {
+		if (L->kind == LK_INSTANCE) {
 			app_toast(a, ROLE_WARNING, 5, "an instance log has one stream");
 			break;
 		}
@@ -992,7 +1019,7 @@ static bool lp_action(struct app *a, void *st, enum action act)
 			  stream_about(L->stream));
 		break;
 	case LA_REFRESH:
-		if (L->kind == LK_ENDPOINT && L->sub && a->jobs) {
+		if (L->kind != LK_INSTANCE && L->sub && a->jobs) {
 			/* hidden and shown again: due at once (unless one is in flight) */
 			jobs_set_visible(a->jobs, L->sub, false);
 			jobs_set_visible(a->jobs, L->sub, true);
@@ -1150,7 +1177,7 @@ static void lp_keys(struct keymap *km, int ctx)
 	/* `L` where there is something with a log: the serverless tree, the
 	 * instance table and its detail (those contexts are registered before
 	 * this one: VIEWS order) */
-	static const char *const where[] = { "serverless", "instances", "detail", NULL };
+	static const char *const where[] = { "serverless", "workers", "instances", "detail", NULL };
 	view_bind_in(km, &open_row, where, false);
 }
 

@@ -302,6 +302,8 @@ struct create_ui {
 	uint64_t opened;           /* create_form_print as it opened: Esc asks when it differs */
 	char price[40];            /* the bid as last judged against min_bid */
 	struct create_draft draft; /* the last form discarded (memory only), for the next c */
+	char vol_note[400];        /* a replacement: whether the old one's volume is carried ("": none) */
+	long vol_carried;          /* that volume's id when it is linked to the new one, else 0 */
 };
 
 struct create_ui *create_form_ui_new(void)
@@ -328,6 +330,8 @@ static void close_ui(struct create_ui *c)
 	c->mode = CU_CLOSED;
 	c->mc.id = 0; /* a result still due is dropped by whoever closes a waiting form */
 	c->replace_id = 0;
+	c->vol_note[0] = '\0';
+	c->vol_carried = 0;
 }
 
 void create_form_ui_free(struct app *a, struct create_ui *c)
@@ -375,6 +379,16 @@ void create_form_ui_open(struct app *a, struct create_ui *c, const struct offer 
 	c->replace_id = replace_id;
 	create_form_build(&c->fm, &c->o, p);
 	pane_volumes_preset_apply(a, o->machine_id, &c->fm);
+	/* a replacement carries the failed one's volume where the offer reaches it */
+	if (replace_id && p && p->vol.id) {
+		if (offers_prefill_vol_carried(p, o, c->vol_note, sizeof c->vol_note)) {
+			vol_fields_set(&c->fm, CVOL_LINK, p->vol.id);
+			if (p->vol.mount[0])
+				form_set(&c->fm, "vol_mount", p->vol.mount);
+			c->vol_carried = p->vol.id;
+		}
+		form_set_note(&c->fm, c->vol_note, c->vol_carried == 0);
+	}
 	c->mode = CU_FORM;
 	if (c->draft.have && !p) { /* the last draft first: use it? */
 		char text[300];
@@ -424,8 +438,17 @@ static void confirm(struct app *a, struct create_ui *c)
 	int l = form_choice(&c->fm, "launch");
 	bool ssh = l >= 0 && l < LAUNCH__COUNT && offers_launch_uses_ssh((enum create_launch)l);
 	c->req->vol.month = pane_volumes_month_of(a, &c->req->vol);
-	offers_confirm_text(&c->o, c->req, ssh && no_ssh_key(a), text, sizeof text);
-	size_t len = strlen(text); /* the keys, as dialog_key takes them */
+	/* a replacement: first whether the old one's volume comes along (as the
+	 * form now says: carried, or left behind) */
+	bool carried = c->vol_carried && c->req->vol.mode == CVOL_LINK && c->req->vol.id == c->vol_carried;
+	size_t len = 0;
+	text[0] = '\0';
+	if (c->vol_note[0] && (carried || c->req->vol.mode == CVOL_NONE))
+		len = (size_t)snprintf(text, sizeof text, "%s ", c->vol_note);
+	if (len >= sizeof text)
+		len = sizeof text - 1;
+	offers_confirm_text(&c->o, c->req, ssh && no_ssh_key(a), text + len, sizeof text - len);
+	len = strlen(text); /* the keys, as dialog_key takes them */
 	snprintf(text + len, sizeof text - len, " Tab, Enter: rent. Enter on Cancel, Esc or q: back "
 						"to the form.");
 	dialog_confirm(&c->dlg, 0, 0, "Confirm billing", text, "Rent");

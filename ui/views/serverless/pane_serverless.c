@@ -2,11 +2,15 @@
  * one row per endpoint and its workergroups beneath (collapsible), the
  * endpoint's autoscaler settings and, while the view is shown, its worker
  * health (get_endpoint_workers every 10 s through jobs_subscribe): counts by
- * status and load against capacity as a compact bar.  An endpoint whose
+ * status and load against capacity as a compact bar, and the endpoint's last
+ * hour (load, worker count, $/h: struct sv_ep_series, one sample per answer)
+ * as sparklines at the end of its row.  Enter on an endpoint opens its
+ * workers (pane_workers.c); U (`:update-workers NAME|WG_ID`) confirms and
+ * sends update_workers (sv_edit.c).  An endpoint whose
  * workers are all in ERROR, or which runs none while its load is above
  * min_load, is flagged in the header tab and said once in the event log.
  * A failed worker fetch (a 429) keeps the last health shown, marked stale.
- * Enter on a workergroup opens the workergroup detail overlay (every field;
+ * Space folds an endpoint; Enter on a workergroup opens the workergroup detail overlay (every field;
  * api_key shown as <hidden>, it is never kept).  A workergroup whose
  * endpoint is not listed (an orphan) is never drawn under an endpoint: it
  * is in a group of its own after them, where e and d act on it (saying it
@@ -52,6 +56,14 @@ struct sv_health {
 	char flag_text[200];
 	double when;                /* wall epoch of h */
 	char err[256];              /* the last failure ("" after a success) */
+	struct sv_ep_series series; /* its last hour: a sample per answer (fetched while shown) */
+};
+
+/* A worker answer, mapped: the health and the summed $/h. */
+struct sv_health_answer {
+	struct workers_health h;
+	double dph;
+	size_t priced;              /* workers with a dph_total */
 };
 
 struct sv_view {
@@ -78,8 +90,9 @@ static void *map_health(const json_t *root, struct api_error *e)
 		apierr_protocol(e, 200, "unexpected get_endpoint_workers answer");
 		return NULL;
 	}
-	struct workers_health *h = xcalloc(1, sizeof *h);
-	workers_summary(v, n, h);
+	struct sv_health_answer *h = xcalloc(1, sizeof *h);
+	workers_summary(v, n, &h->h);
+	h->priced = workers_cost(v, n, &h->dph);
 	free(v);
 	return h;
 }
@@ -184,6 +197,7 @@ static void sync_subs(struct app *a, struct sv_view *v)
 		struct sv_health *h = &v->hs[v->nhs++];
 		memset(h, 0, sizeof *h);
 		h->endpoint_id = e->id;
+		sv_tree_series_init(&h->series);
 		struct job_call c = { .call = api_endpoint_workers(a->cfg, e->id), .action = false,
 				      .map = map_health, .free_value = free };
 		snprintf(c.what, sizeof c.what, "workers of endpoint %ld", e->id);
@@ -204,9 +218,14 @@ static void take_health(struct app *a, struct sv_view *v)
 		if (!h->sub || !model_take_result(a->m, h->sub, &r))
 			continue;
 		if (r.outcome == CALL_OK && r.value) {
-			h->h = *(const struct workers_health *)r.value;
+			const struct sv_health_answer *ans = r.value;
+			h->h = ans->h;
 			h->have = true;
 			h->when = r.when;
+			seriesf_put(&h->series.load, r.when, h->h.load);
+			seriesf_put(&h->series.workers, r.when, (double)h->h.total);
+			if (ans->priced || !h->h.total)
+				seriesf_put(&h->series.cost, r.when, ans->dph);
 			h->err[0] = '\0';
 			const struct endpoint *e = endpoint_of(a->snap, h->endpoint_id);
 			double min_load = e ? e->min_load : 0;
@@ -217,7 +236,7 @@ static void take_health(struct app *a, struct sv_view *v)
 						  e ? e->endpoint_name : "endpoint", h->flag, &h->h, NAN,
 						  min_load);
 			if (workers_memo_update(v->memo, h->endpoint_id, h->flag))
-				model_event(a->m, EV_WARN, -1, 0, 0, 0, "%s", h->flag_text);
+				model_event(a->m, EV_WARN, -1, 0, 0, EVF_ENDPOINT, "%s", h->flag_text);
 		} else {
 			/* a failure keeps the last health shown (a 429 never blanks) */
 			util_strlcpy(h->err, r.err.msg[0] ? r.err.msg : "failed", sizeof h->err);
@@ -346,6 +365,8 @@ static void endpoint_cells(struct sv_view *v, const struct endpoint *e, bool ope
 		eh.age = now - h->when;
 		eh.stale = h->err[0] || eh.age > SV_STALE_S;
 		eh.err = h->err;
+		eh.series = &h->series;
+		eh.now = now;
 		break;
 	}
 	sv_tree_endpoint_cells(e, &eh, open, draw_ascii(), out);
@@ -369,6 +390,7 @@ static void draw_endpoint(struct sv_view *v, const struct endpoint *e, const str
 		case SVE_BAR: case SVE_LOAD: role = health; break;
 		case SVE_COUNTS: role = h && h->have ? health : ROLE_DIM; break;
 		case SVE_STALE: case SVE_WHY: role = ROLE_WARNING; break;
+		case SVE_SPARK: role = ROLE_DIM; break;
 		case SVE_NAME: case SVE_STATE: case SVE_MIN_LOAD: case SVE_UTIL:
 		case SVE_COLD_MULT: case SVE_LIMITS: case SVE__COUNT:
 			break;
@@ -489,6 +511,17 @@ static const char *why_not_suspend(const void *row, char *buf, size_t n)
 	return sv_tree_orphan_refusal(row, "suspend", buf, n);
 }
 
+static const char *why_not_workers(const void *row, char *buf, size_t n)
+{
+	return sv_tree_orphan_refusal(row, "list the workers of", buf, n);
+}
+
+/* U: a row with an endpoint (`:update-workers NAME` needs none). */
+static const char *why_not_update(const void *row, char *buf, size_t n)
+{
+	return row ? sv_tree_orphan_refusal(row, "update the workers of", buf, n) : NULL;
+}
+
 /* e and d act on a row of the tree, not on the orphans' heading. */
 static const char *why_not_heading(const void *row, char *buf, size_t n)
 {
@@ -503,12 +536,25 @@ static const char *why_not_heading(const void *row, char *buf, size_t n)
  * changes (their handler: sv_edit.c).  Every change is in the hint bar
  * where it applies to the selected row (why_not). */
 enum { SR_TOGGLE, SR_FOLD, SR_UNFOLD, SR_EP_CREATE, SR_WG_CREATE, SR_EDIT, SR_DELETE, SR_SUSPEND,
-       SR__COUNT };
+       SR_WORKERS, SR_UPDATE, SR_FOLDT, SR__COUNT };
 static enum action sv_ids[SR__COUNT];
 static const struct action_row sv_rows[SR__COUNT] = {
-	[SR_TOGGLE] = { { .name = "open", .help = "open or close an endpoint; a workergroup's detail",
+	[SR_TOGGLE] = { { .name = "open", .help = "an endpoint's workers, a workergroup's detail",
 			  .flags = AF_NEEDS_SEL | AF_HINT },
-			"Enter Space", NULL, &sv_ids[SR_TOGGLE] },
+			"Enter", NULL, &sv_ids[SR_TOGGLE] },
+	[SR_FOLDT] = { { .name = "fold", .help = "open or close an endpoint (its workergroups)",
+			 .flags = AF_NEEDS_SEL },
+		       "Space", NULL, &sv_ids[SR_FOLDT] },
+	[SR_WORKERS] = { { .name = "workers",
+			   .help = "the workers of the selected endpoint (also :workers NAME)",
+			   .flags = AF_NEEDS_SEL, .why_not = why_not_workers },
+			 "W", NULL, &sv_ids[SR_WORKERS] },
+	[SR_UPDATE] = { { .name = "update-workers",
+			  .help = "roll the workers of the selected workergroup (or endpoint's only one) "
+				  "onto its template's current version (confirm); :update-workers "
+				  "NAME|WG_ID",
+			  .hint = "update workers", .flags = AF_MUTATES, .why_not = why_not_update },
+			"U", NULL, &sv_ids[SR_UPDATE] },
 	[SR_FOLD] = { { .name = "collapse", .help = "collapse the endpoint (hide its workergroups)",
 			.flags = AF_NEEDS_SEL },
 		      "-", NULL, &sv_ids[SR_FOLD] },
@@ -549,8 +595,22 @@ static bool sv_action(struct app *a, void *st, enum action act)
 	case SR_TOGGLE:
 		if (row && row->kind == SVR_WORKERGROUP)
 			view_open(a, "workergroup", row->id);
+		else if (row && row->kind == SVR_ENDPOINT)
+			view_open(a, "workers", row->id);
 		else
 			fold(a, v, -1);
+		return true;
+	case SR_FOLDT: fold(a, v, -1); return true;
+	case SR_WORKERS:
+		if (row)
+			view_open(a, "workers", row->endpoint_id);
+		return true;
+	case SR_UPDATE:
+		if (!row) {
+			app_toast(a, ROLE_WARNING, 6, "select a workergroup, or :update-workers NAME|WG_ID");
+			return true;
+		}
+		sv_edit_open(a, v->ed, SV_OP_UPDATE_WORKERS, row);
 		return true;
 	case SR_FOLD: fold(a, v, 0); return true;
 	case SR_UNFOLD: fold(a, v, 1); return true;
@@ -565,6 +625,36 @@ static bool sv_action(struct app *a, void *st, enum action act)
 	default: break; /* not a row of the table */
 	}
 	return false; /* another registered action's run, or a move (the list's) */
+}
+
+/* `:update-workers NAME|WG_ID` (no argument: the selected row, as U). */
+static void update_args(struct app *a, enum action act, const char *args)
+{
+	int i = view_find(a, "serverless");
+	if (i < 0)
+		return;
+	struct sv_view *v = a->views[i].st;
+	if (!*args) {
+		sv_action(a, v, act);
+		return;
+	}
+	const struct snapshot *s = a->snap;
+	char err[300];
+	long id = s ? sv_forms_update_target(args, s->endpoints, s->nendpoints, s->workergroups,
+					    s->nworkergroups, err, sizeof err)
+		    : 0;
+	if (!id) {
+		app_toast(a, ROLE_ERROR, 8, "%s", s ? err : "endpoints not loaded yet");
+		return;
+	}
+	sv_edit_update_workers(a, v->ed, id);
+}
+
+static void sv_keys(struct keymap *km, int ctx)
+{
+	(void)km;
+	(void)ctx;
+	action_set_args(keymap_action_register(&sv_rows[SR_UPDATE].def), update_args);
 }
 
 static struct list *sv_list(struct app *a, void *st)
@@ -647,6 +737,7 @@ const struct view_ops view_serverless = {
 	.ctx_flags = CTXF_LIST,
 	.actions = sv_rows,
 	.nactions = SR__COUNT,
+	.keys = sv_keys,
 	.init = sv_init,
 	.fini = sv_fini,
 	.enter = sv_enter,
@@ -660,3 +751,24 @@ const struct view_ops view_serverless = {
 	.modal_key = sv_modal_key,
 	.modal_draw = sv_modal_draw,
 };
+
+long pane_serverless_selected_endpoint(const struct app *a)
+{
+	int i = view_find(a, "serverless");
+	if (i < 0)
+		return 0;
+	const struct sv_row *row = sv_sel(a->views[i].st);
+	return row && row->kind != SVR_ORPHANS ? row->endpoint_id : 0;
+}
+
+const struct sv_ep_series *pane_serverless_series(const struct app *a, long endpoint_id)
+{
+	int i = view_find(a, "serverless");
+	if (i < 0)
+		return NULL;
+	const struct sv_view *v = a->views[i].st;
+	for (size_t k = 0; k < v->nhs; k++)
+		if (v->hs[k].endpoint_id == endpoint_id)
+			return &v->hs[k].series;
+	return NULL;
+}

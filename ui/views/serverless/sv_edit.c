@@ -40,6 +40,7 @@ enum ed_modal {
 	ED_EP_DELETE,
 	ED_WG_DELETE,
 	ED_EP_SUSPEND,
+	ED_UPDATE_WORKERS,
 };
 
 struct sv_edit {
@@ -54,7 +55,7 @@ struct sv_edit {
 	bool suspend;               /* ED_EP_SUSPEND: suspend (else resume) */
 	struct modal_call call;     /* the call awaited */
 	int lost_before;            /* the form's send: lost_count over the lists it went on */
-	struct tpl_picker pick;     /* ED_WG_CREATE: Enter on template_hash picks one */
+	struct tpl_picker pick;     /* a workergroup form: Enter on template_hash picks one */
 };
 
 struct sv_edit *sv_edit_new(void)
@@ -198,16 +199,66 @@ void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct
 			       text, ed->suspend ? "Suspend" : "Resume");
 		ed->modal = ED_EP_SUSPEND;
 		break;
+	case SV_OP_UPDATE_WORKERS: {
+		const struct snapshot *s = a->snap;
+		long id = row && row->kind == SVR_WORKERGROUP ? row->id : 0;
+		if (!id && row && s) {
+			char idtext[32];
+			snprintf(idtext, sizeof idtext, "%ld", row->endpoint_id);
+			id = sv_forms_update_target(idtext, s->endpoints, s->nendpoints, s->workergroups,
+						   s->nworkergroups, text, sizeof text);
+			if (!id) {
+				app_toast(a, ROLE_WARNING, 8, "%s", text);
+				return;
+			}
+		}
+		sv_edit_update_workers(a, ed, id);
+		return;
 	}
+	}
+	a->dirty |= DIRTY_ALL;
+}
+
+void sv_edit_update_workers(struct app *a, struct sv_edit *ed, long wg_id)
+{
+	if (ed->modal != ED_NONE)
+		modal_close(a, ed);
+	const struct workergroup *g = find_wg(a, wg_id);
+	if (!g) {
+		app_toast(a, ROLE_WARNING, 6, "no workergroup %ld", wg_id);
+		return;
+	}
+	svfields_workergroup_copy(&ed->wg, g);
+	ed->have_wg = true;
+	char text[600];
+	sv_forms_update_workers_text(&ed->wg, text, sizeof text);
+	dialog_confirm(&ed->dlg, 0, ed->wg.id, "Update workers", text, "Update");
+	ed->modal = ED_UPDATE_WORKERS;
 	a->dirty |= DIRTY_ALL;
 }
 
 /* Queue call as an at-most-once action for the open form (else the
  * dialog): it waits; false with the reason in it. */
+/* update_workers' answer, mapped (poller thread). */
+struct sv_update_answer {
+	bool ok;
+	char msg[200];
+};
+
+static void *map_update(const json_t *root, struct api_error *e)
+{
+	(void)e;
+	struct sv_update_answer *u = xcalloc(1, sizeof *u);
+	u->ok = api_update_workers_ok(root, u->msg, sizeof u->msg);
+	return u;
+}
+
 static bool send_action(struct app *a, struct sv_edit *ed, struct api_call call, const char *what,
 			bool form)
 {
 	struct job_call c = { .call = call };
+	if (call.ep == EP_UPDATE_WORKERS)
+		c.map = map_update;
 	util_strlcpy(c.what, what, sizeof c.what);
 	return modal_call_send(&ed->call, a->jobs, &c, form ? &ed->fm : NULL,
 			       form ? NULL : &ed->dlg) == JOBS_OK;
@@ -225,6 +276,7 @@ static bool is_form(enum ed_modal m)
 	case ED_EP_DELETE:
 	case ED_WG_DELETE:
 	case ED_EP_SUSPEND:
+	case ED_UPDATE_WORKERS:
 		return false;
 	}
 	return false;
@@ -275,6 +327,7 @@ static int lost_count(const struct app *a, const struct sv_edit *ed)
 		return c;
 	}
 	case ED_EP_SUSPEND: return count_ep(s, ed->ep.id, ed->suspend ? "suspended" : "active");
+	case ED_UPDATE_WORKERS: /* no list says whether an update started */
 	case ED_NONE:
 		break;
 	}
@@ -322,6 +375,9 @@ static void lost_begin(struct app *a, struct sv_edit *ed, const struct call_resu
 	case ED_WG_DELETE: snprintf(what, sizeof what, "workergroup %ld", ed->wg.id); break;
 	case ED_EP_DELETE:
 	case ED_EP_SUSPEND: snprintf(what, sizeof what, "endpoint %s (%ld)", name, ed->ep.id); break;
+	case ED_UPDATE_WORKERS:
+		snprintf(what, sizeof what, "update workers of workergroup %ld", ed->wg.id);
+		break;
 	case ED_NONE:
 		snprintf(what, sizeof what, "the change");
 		break;
@@ -414,6 +470,7 @@ static void submit_form(struct app *a, struct sv_edit *ed)
 	case ED_EP_DELETE:
 	case ED_WG_DELETE:
 	case ED_EP_SUSPEND:
+	case ED_UPDATE_WORKERS:
 		return;
 	}
 	if (!ok)
@@ -445,6 +502,10 @@ static void submit_dialog(struct app *a, struct sv_edit *ed)
 		call = api_endpoint_suspend(a->cfg, ed->ep.id, ed->suspend);
 		snprintf(what, sizeof what, "%s endpoint %ld", ed->suspend ? "suspend" : "resume",
 			 ed->ep.id);
+		break;
+	case ED_UPDATE_WORKERS:
+		call = api_update_workers(a->cfg, ed->wg.id);
+		snprintf(what, sizeof what, "update workers of workergroup %ld", ed->wg.id);
 		break;
 	case ED_NONE:
 	case ED_EP_CREATE:
@@ -541,6 +602,9 @@ static void done_text(const struct sv_edit *ed, char *buf, size_t n)
 	case ED_EP_SUSPEND:
 		snprintf(buf, n, "endpoint %ld %s", ed->ep.id, ed->suspend ? "suspended" : "resumed");
 		break;
+	case ED_UPDATE_WORKERS:
+		snprintf(buf, n, "workergroup %ld: its workers are being updated", ed->wg.id);
+		break;
 	case ED_NONE: buf[0] = '\0'; break;
 	}
 }
@@ -555,7 +619,27 @@ void sv_edit_snapshot(struct app *a, struct sv_edit *ed)
 	if (!ed || !modal_call_take(&ed->call, a->m, &r))
 		return;
 	char msg[400];
-	if (r.outcome == CALL_UNKNOWN) {
+	if (r.outcome == CALL_UNKNOWN && ed->modal == ED_UPDATE_WORKERS) {
+		/* no list tells whether it started: said, logged, never sent again */
+		char why[300], line[500];
+		apierr_format(&r.err, why, sizeof why);
+		snprintf(line, sizeof line, "update workers of workergroup %ld: the answer was lost (%s); "
+			 "it may have started, not sent again: watch its workers (UPDATING)",
+			 ed->wg.id, why);
+		app_answer(a, ROLE_WARNING, 0, "%s", line);
+		snprintf(msg, sizeof msg, "update workers of workergroup %ld", ed->wg.id);
+		app_lost_logged(a, msg, line);
+		modal_close(a, ed);
+	} else if (r.outcome == CALL_OK && ed->modal == ED_UPDATE_WORKERS && r.value) {
+		const struct sv_update_answer *u = r.value;
+		if (u->ok) {
+			app_toast(a, ROLE_OK, 8, "workergroup %ld: its workers are being updated%s%s",
+				  ed->wg.id, u->msg[0] ? ": " : "", u->msg);
+			modal_close(a, ed);
+		} else {
+			modal_call_refused(NULL, &ed->dlg, u->msg[0] ? u->msg : "the run server refused");
+		}
+	} else if (r.outcome == CALL_UNKNOWN) {
 		/* never sent again from this form or dialog: locked until the lists are read */
 		lost_begin(a, ed, &r);
 	} else if (r.outcome == CALL_OK) {

@@ -8,9 +8,9 @@
  * dialog with the service's words.  After a success the lists refresh.
  * A form whose answer was lost locks (form_lost_*) until the lists, read
  * again, say whether its change took effect; it is never sent again by
- * itself.  Enter on the workergroup create form's template hash field opens
- * the template picker (tpl_picker.h, the create form's); a hash may still
- * be typed.
+ * itself.  Enter on a workergroup form's template hash field (create, and
+ * the edit form's last field) opens the template picker (tpl_picker.h, the
+ * create form's); a hash may still be typed.
  *
  * sv_forms.c holds the pure parts (the forms, the calls built from them,
  * the confirmation texts) for the tests; sv_edit.c the view's glue (keys,
@@ -72,6 +72,15 @@ char *sv_forms_suspend_text(const struct endpoint *e, bool suspend, char *buf, s
 /* Does the endpoint's state call for a suspend (active) or a resume? */
 bool sv_forms_endpoint_suspendable(const struct endpoint *e);
 
+/* `:update-workers ARG` (and U on a row): the workergroup ARG names, an
+ * endpoint's name or id (its one workergroup) or a workergroup's id.  Its
+ * id, or 0 with why in err (no such endpoint or workergroup; an endpoint
+ * with none, or with several: they are listed, to pick one by id). */
+long sv_forms_update_target(const char *arg, const struct endpoint *e, size_t ne,
+			   const struct workergroup *g, size_t ng, char *err, size_t n);
+/* The confirmation of update_workers on g, into buf. */
+char *sv_forms_update_workers_text(const struct workergroup *g, char *buf, size_t n);
+
 /* ---- the view's glue (sv_edit.c) ---------------------------------------------- */
 
 struct sv_edit;
@@ -81,9 +90,14 @@ void sv_edit_free(struct app *a, struct sv_edit *ed);
  * (endpoint-create c, workergroup-create a, serverless-edit e,
  * serverless-delete d, endpoint-suspend s: AF_MUTATES, so
  * view_send_action has refused them under --read-only before). */
-enum sv_op { SV_OP_EP_CREATE, SV_OP_WG_CREATE, SV_OP_EDIT, SV_OP_DELETE, SV_OP_SUSPEND };
+enum sv_op { SV_OP_EP_CREATE, SV_OP_WG_CREATE, SV_OP_EDIT, SV_OP_DELETE, SV_OP_SUSPEND,
+	     SV_OP_UPDATE_WORKERS };
 /* Open op's form or confirmation on row (NULL: none selected). */
 void sv_edit_open(struct app *a, struct sv_edit *ed, enum sv_op op, const struct sv_row *row);
+/* The update_workers confirmation (starting on Cancel) for workergroup
+ * wg_id; confirmed, one at-most-once call: a lost answer is said, logged
+ * and never sent again. */
+void sv_edit_update_workers(struct app *a, struct sv_edit *ed, long wg_id);
 /* The open form or dialog takes the key: true when one is open. */
 bool sv_edit_modal_key(struct app *a, struct sv_edit *ed, int key);
 /* Draw the open form or dialog; true when the cursor is to be shown. */

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "api/api_serverless.h"
@@ -45,6 +46,7 @@ static void add_fields(struct form *fm, enum svf_target t, unsigned flag, const 
 			break;
 		case SVK_NAME:
 		case SVK_HASH:
+		case SVK_STATE:
 			k = form_add_text(fm, d[i].key, d[i].label, init, 64, req);
 			break;
 		case SVK_QUERY:
@@ -120,6 +122,8 @@ bool sv_forms_endpoint_call(const struct config *c, struct form *fm, const struc
 	} else {
 		memset(&e, 0, sizeof e);
 		e.min_load = e.target_util = e.cold_mult = NAN;
+		e.min_cold_load = e.max_queue_time = e.target_queue_time = NAN;
+		e.inactivity_timeout = NAN;
 	}
 	bool ok = fill(fm, SVF_ENDPOINT, &e);
 	const char *field = NULL;
@@ -296,5 +300,70 @@ char *sv_forms_suspend_text(const struct endpoint *e, bool suspend, char *buf, s
 		snprintf(buf, n, "Resume endpoint %s (%ld) (now %s)? It takes requests and scales "
 				 "again.", name, e->id,
 			 e->endpoint_state && *e->endpoint_state ? e->endpoint_state : "-");
+	return buf;
+}
+
+long sv_forms_update_target(const char *arg, const struct endpoint *e, size_t ne,
+			   const struct workergroup *g, size_t ng, char *err, size_t n)
+{
+	char t[128];
+	util_strlcpy(t, arg ? arg : "", sizeof t);
+	size_t l = strlen(t);
+	while (l && (t[l - 1] == ' ' || t[l - 1] == '\t'))
+		t[--l] = '\0';
+	const char *name = t;
+	while (*name == ' ' || *name == '\t')
+		name++;
+	if (!*name) {
+		snprintf(err, n, ":update-workers takes an endpoint's name or a workergroup's id");
+		return 0;
+	}
+	char *end;
+	long id = strtol(name, &end, 10);
+	bool num = *end == '\0' && id > 0;
+	const struct endpoint *ep = NULL;
+	for (size_t i = 0; i < ne && !ep; i++)
+		if ((e[i].endpoint_name && !strcmp(e[i].endpoint_name, name)) || (num && e[i].id == id))
+			ep = &e[i];
+	if (!ep && num)
+		for (size_t i = 0; i < ng; i++)
+			if (g[i].id == id)
+				return id;
+	if (!ep) {
+		char *s = util_sanitize(name);
+		snprintf(err, n, "no endpoint or workergroup named %.60s", s);
+		free(s);
+		return 0;
+	}
+	size_t count = 0, k = 0;
+	long found = 0;
+	char ids[200] = "";
+	for (size_t i = 0; i < ng; i++) {
+		if (g[i].endpoint_id != ep->id)
+			continue;
+		found = g[i].id;
+		count++;
+		if (k + 24 < sizeof ids)
+			k += (size_t)snprintf(ids + k, sizeof ids - k, "%s%ld", count > 1 ? ", " : "",
+					      g[i].id);
+	}
+	const char *en = ep->endpoint_name && *ep->endpoint_name ? ep->endpoint_name : "-";
+	if (count == 1)
+		return found;
+	if (!count)
+		snprintf(err, n, "endpoint %.60s has no workergroup: no workers to update", en);
+	else
+		snprintf(err, n, "endpoint %.60s has %zu workergroups (%s): :update-workers ID", en, count,
+			 ids);
+	return 0;
+}
+
+char *sv_forms_update_workers_text(const struct workergroup *g, char *buf, size_t n)
+{
+	snprintf(buf, n,
+		 "Update the workers of workergroup %ld (endpoint %s)? The run server rolls its "
+		 "workers onto the template's current version: each ready worker is UPDATING in "
+		 "turn and takes no requests meanwhile.",
+		 g->id, g->endpoint_name && *g->endpoint_name ? g->endpoint_name : "-");
 	return buf;
 }

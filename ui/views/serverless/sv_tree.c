@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "widgets/chart.h"
 #include "widgets/table.h"
 #include "base/util.h"
 
@@ -186,6 +187,41 @@ static char *bar_text(const struct workers_health *h, bool ascii, char *bar, siz
 	return bar;
 }
 
+void sv_tree_series_init(struct sv_ep_series *s)
+{
+	seriesf_init(&s->load);
+	seriesf_init(&s->workers);
+	seriesf_init(&s->cost);
+}
+
+/* Append "label " and the sparkline of f to buf at *k. */
+static void spark_part(const struct seriesf *f, const char *label, double now, int cols, bool ascii,
+		       char *buf, size_t n, size_t *k)
+{
+	double v[SERIES_BUCKETS];
+	size_t nc = cols > 0 && cols <= SERIES_BUCKETS ? (size_t)cols : SV_SPARK_COLS;
+	seriesf_values(f, now, v, nc);
+	char sp[SERIES_BUCKETS * 4 + 1];
+	chart_spark(sp, sizeof sp, v, nc, 0, chart_nice_max(v, nc), ascii);
+	if (*k < n)
+		*k += (size_t)snprintf(buf + *k, n - *k, "%s%s %s", *k ? " " : "", label, sp);
+	if (*k >= n)
+		*k = n - 1;
+}
+
+char *sv_tree_spark_text(const struct sv_ep_series *s, double now, int cols, bool ascii, char *buf,
+			 size_t n)
+{
+	size_t k = 0;
+	if (!n)
+		return buf;
+	buf[0] = '\0';
+	spark_part(&s->load, "load", now, cols, ascii, buf, n, &k);
+	spark_part(&s->workers, "n", now, cols, ascii, buf, n, &k);
+	spark_part(&s->cost, "$", now, cols, ascii, buf, n, &k);
+	return buf;
+}
+
 void sv_tree_endpoint_cells(const struct endpoint *e, const struct sv_ep_health *h, bool open,
 		       bool ascii, struct sv_ep_cells *out)
 {
@@ -216,6 +252,9 @@ void sv_tree_endpoint_cells(const struct endpoint *e, const struct sv_ep_health 
 	bar_text(&h->h, ascii, out->cell[SVE_BAR], sizeof out->cell[SVE_BAR]);
 	workers_counts_text(out->cell[SVE_COUNTS], sizeof out->cell[SVE_COUNTS], &h->h);
 	workers_load_text(out->cell[SVE_LOAD], sizeof out->cell[SVE_LOAD], &h->h);
+	if (h->series)
+		sv_tree_spark_text(h->series, h->now, SV_SPARK_COLS, ascii, out->cell[SVE_SPARK],
+				   sizeof out->cell[SVE_SPARK]);
 	if (h->stale) {
 		snprintf(out->cell[SVE_STALE], sizeof out->cell[SVE_STALE], "(stale %.0fs)",
 			 h->age > 0 ? h->age : 0);
@@ -228,7 +267,7 @@ void sv_tree_endpoint_cells(const struct endpoint *e, const struct sv_ep_health 
 static const int sve_prio[SVE__COUNT] = {
 	[SVE_NAME] = 0,   [SVE_STATE] = 3, [SVE_MIN_LOAD] = 7, [SVE_UTIL] = 8, [SVE_COLD_MULT] = 9,
 	[SVE_LIMITS] = 4, [SVE_BAR] = 5,   [SVE_COUNTS] = 1,   [SVE_LOAD] = 2, [SVE_STALE] = 0,
-	[SVE_WHY] = 6,
+	[SVE_WHY] = 6,    [SVE_SPARK] = 10,
 };
 
 unsigned sv_tree_endpoint_layout(const struct sv_ep_cells *rows, size_t n, int width,

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "state/model.h"
+#include "state/series.h"
 #include "rules/workers.h"
 
 #define SV_MAX_ENDPOINTS 256
@@ -84,10 +85,25 @@ enum sv_ep_field {
 	SVE_BAR,        /* "[####......]": load against capacity */
 	SVE_COUNTS,     /* "3 ready 1 error"; "workers: ..." before an answer */
 	SVE_LOAD,       /* "load 42/120" */
+	SVE_SPARK,      /* "load ▁▂▅▇ n ▂▂▃ $ ▂▂▃": the last hour (dropped first) */
 	SVE_STALE,      /* "(stale 30s)": the figures are old */
 	SVE_WHY,        /* why: the last failure of the worker fetch */
 	SVE__COUNT
 };
+
+/* An endpoint's last hour, kept while the serverless view is shown: its
+ * load (the workers' summed cur_load), its worker count and its cost ($/h,
+ * the workers' summed dph_total), one sample per worker answer. */
+struct sv_ep_series {
+	struct seriesf load, workers, cost;
+};
+void sv_tree_series_init(struct sv_ep_series *s);
+#define SV_SPARK_COLS 10 /* cells of each sparkline in a row (6 min a cell) */
+/* "load ▁▂▅▇ n ▂▂▃ $ ▂▂▃": each figure's last hour ending at now in cols
+ * cells, scaled from 0 to its hour's round maximum (chart_nice_max); gaps
+ * blank; --ascii levels `_.-=#`.  Into buf. */
+char *sv_tree_spark_text(const struct sv_ep_series *s, double now, int cols, bool ascii, char *buf,
+			 size_t n);
 
 /* The worker health of an endpoint as the row shows it. */
 struct sv_ep_health {
@@ -97,6 +113,8 @@ struct sv_ep_health {
 	bool stale;             /* the last fetch failed or is older than the stale age */
 	double age;             /* s since h was fetched */
 	const char *err;        /* the last failure, "" or NULL: none */
+	const struct sv_ep_series *series; /* its last hour (NULL: no sparklines) */
+	double now;             /* wall epoch the sparklines end at */
 };
 
 struct sv_ep_cells {
@@ -154,5 +172,10 @@ const char *sv_tree_names_of(const struct sv_names *t, const char *hash,
 struct app;
 /* pane_serverless.c: the template name the serverless view knows, or NULL. */
 const char *pane_serverless_template(const struct app *a, const char *hash);
+/* pane_serverless.c: the endpoint of the serverless view's selected row
+ * (a workergroup's endpoint), 0: none. */
+long pane_serverless_selected_endpoint(const struct app *a);
+/* pane_serverless.c: the last hour of endpoint id, NULL when none is kept. */
+const struct sv_ep_series *pane_serverless_series(const struct app *a, long endpoint_id);
 
 #endif
