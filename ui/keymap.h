@@ -100,7 +100,7 @@ enum action { ACT_NONE = -1, ACTIONS(ACT_ENUM) };
 #define ACT_ONE(e, name, flags, help) +1
 /* Not actions, so not enumerators of enum action: the first registered id
  * (the number of built-ins) and the capacity. */
-enum { ACT__BUILTIN = 0 ACTIONS(ACT_ONE), ACT_MAX = 128 };
+enum { ACT__BUILTIN = 0 ACTIONS(ACT_ONE), ACT_MAX = 256 };
 #undef ACT_ONE
 _Static_assert(sizeof(enum action) == sizeof(int), "registered ids are enum action values");
 
