@@ -42,8 +42,11 @@
  * SWEEP_FIRST_EVERY, each one page of a failure group's listing (the groups
  * take turns; no count, no booting listing, no hunt).  At the default
  * 1 request/s the first complete table of 1,000 takes about 46 requests
- * instead of 208, of 10,000 about 460; a host that drops out meanwhile is
- * listed within 2 * SWEEP_FIRST_EVERY requests.
+ * instead of 208, of 10,000 about 460.  A listing answers the group's 25
+ * newest failures not held yet, so a host that drops out meanwhile is
+ * listed within 2 * SWEEP_FIRST_EVERY requests once it is among those (at
+ * once among high ids, which the sweep reads last; at any id once the
+ * listings and the sweep hold the failures that were there).
  * A row is removed only when a by-id read that the service honoured lacks
  * it (the removal check after a complete, uninterrupted sweep lacked it, or
  * the hunt's last step), or when the operator destroyed it (sweep_forget);
