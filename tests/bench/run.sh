@@ -159,7 +159,7 @@ echo "== the idle dashboard in a frozen world: 1,000 instances, the simulator's 
 # bytes/min; the sweep age is no longer shown while the list is fresh); 200
 # columns, where the header drops nothing (at 120 the sweep age never fit)
 if sim_start --seed 1 --instances 1000 --rate-limits off --clock manual --quiet; then
-    VAST_API_KEY=$SIM_KEY BENCH_NAME=ui_1k_frozen BENCH_READY="first sweep complete" \
+    VAST_API_KEY=$SIM_KEY BENCH_NAME=ui_1k_frozen BENCH_READY="first sweep complete" BENCH_OUTPUT_AIM=580 \
         BENCH_READY_LOG="$E2E_TMP/ui_1k_frozen.log" \
         "$B/bench_ui" idle "$IDLE_S" 200x50 "$RENTOP" --url "$SIM_URL" \
         --log "$E2E_TMP/ui_1k_frozen.log" || status=1
