@@ -378,10 +378,11 @@ void app_command(struct app *a, const char *line)
 		break;
 	}
 	case CMD_THEME: app_set_theme(a, arg); break;
-	case CMD_REFRESH:
-		if (a->poller)
+	case CMD_REFRESH: /* as the key: the app's own action (ui.c) */
+		if (a->global)
+			a->global(a, ACT_REFRESH);
+		else if (a->poller)
 			poller_refresh_now(a->poller);
-		app_toast(a, ROLE_DIM, 3, "refreshing...");
 		break;
 	case CMD_MISSING_ARG: app_toast(a, ROLE_ERROR, 8, ":%s needs an argument", arg); break;
 	case CMD_WORD:

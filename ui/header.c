@@ -210,6 +210,19 @@ char *header_sweep_age(char *buf, size_t n, double secs)
 	return buf;
 }
 
+char *header_sweep_said(const struct snapshot *s, double now, char *buf, size_t n)
+{
+	char age[32];
+	if (!s || !(s->fresh[SRC_INSTANCES].last_ok > 0))
+		snprintf(buf, n, "%s", "");
+	else if (s->progress.partial || !(s->progress.sweep_ok > 0))
+		snprintf(buf, n, "the first sweep is under way");
+	else
+		snprintf(buf, n, "the last whole sweep %s ago",
+			 header_sweep_age(age, sizeof age, now - s->progress.sweep_ok));
+	return buf;
+}
+
 int header_account(const struct snapshot *s, const struct config *cfg, enum data_state ds,
 		   double now, double shown_ok, int width, struct header_seg seg[HSEG__N],
 		   double idle_rate)
@@ -288,7 +301,11 @@ int header_account(const struct snapshot *s, const struct config *cfg, enum data
 		snprintf(shortf, sizeof shortf, "refreshed %s", when);
 	else
 		snprintf(shortf, sizeof shortf, "loading...");
-	if (ok > 0 && s->progress.sweep_ok > 0 && !s->progress.partial)
+	/* the sweep age only when it says something: the list is stale (or
+	 * unreachable), so rows may be as old as the last whole sweep; while
+	 * fresh it would only tick (the refresh toast says it when asked) */
+	bool show_age = ds == DS_STALE || ds == DS_OFFLINE || ds == DS_AUTH;
+	if (show_age && ok > 0 && s->progress.sweep_ok > 0 && !s->progress.partial)
 		snprintf(seg[HSEG_REFRESHED].text, n, "%s  sweep %s ago", shortf,
 			 header_sweep_age(age, sizeof age, now - s->progress.sweep_ok));
 	else

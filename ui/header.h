@@ -67,6 +67,11 @@ double header_clock_step(double shown, double last_ok, int refresh_s);
 /* The age of the last complete sweep in steps: "<10s", "10s" ... "50s" (by
  * 10 s), then "6m", "1h05m" (by the minute).  Pure.  Returns buf. */
 char *header_sweep_age(char *buf, size_t n, double secs);
+/* What the sweep age says when asked for ("refresh now": the header shows
+ * it only while the list is stale): "the last whole sweep 40s ago", "the
+ * first sweep is under way", "" before the list's first answer.  Pure.
+ * Returns buf. */
+char *header_sweep_said(const struct snapshot *s, double now, char *buf, size_t n);
 
 /* The account line's segments, in display order. */
 enum header_seg_id { HSEG_EMAIL, HSEG_CREDIT, HSEG_BURN, HSEG_IDLE, HSEG_RUNWAY, HSEG_COUNTS,

@@ -224,11 +224,16 @@ static void global_action(struct app *a, enum action act)
 		textbuf_set(&a->ptb, view_filter_text(a, v));
 		history_reset(&a->hist_filter);
 		break;
-	case ACT_REFRESH:
+	case ACT_REFRESH: {
+		char said[64]; /* the sweep age, asked for */
 		if (a->poller)
 			poller_refresh_now(a->poller);
-		app_toast(a, ROLE_DIM, 3, "refreshing...");
+		if (header_sweep_said(a->snap, util_now(), said, sizeof said)[0])
+			app_toast(a, ROLE_DIM, 3, "refreshing... (%s)", said);
+		else
+			app_toast(a, ROLE_DIM, 3, "refreshing...");
 		break;
+	}
 	case ACT_PAUSE:
 		a->paused = !a->paused;
 		app_toast(a, ROLE_DIM, 3, a->paused ? "display paused (p resumes)" : "display resumed");

@@ -64,6 +64,7 @@ void sweep_init(struct sweep *w)
 	w->use_cols = true;
 	w->hunt_group = -1;
 	w->url_budget = SWEEP_URL_START;
+	w->first_gap = SWEEP_FIRST_EVERY; /* the first failure listing right after the first page */
 	for (int g = 0; g < SWEEP_FAIL_GROUPS; g++)
 		w->rot[g] = LONG_MIN;
 }
@@ -187,6 +188,14 @@ void sweep_progress(const struct sweep *w, struct inst_progress *pr)
 	pr->total = w->total;
 	pr->partial = !w->complete_once;
 	pr->sweep_ok = w->sweep_ok;
+}
+
+unsigned long sweep_requests(const struct sweep *w)
+{
+	unsigned long n = 0;
+	for (int i = 0; i < SW__COUNT; i++)
+		n += w->requests[i];
+	return n;
 }
 
 bool sweep_failure_status(const char *s)
@@ -458,10 +467,18 @@ bool sweep_next(struct sweep *w, struct sweep_query *q)
 		att_reset(w);
 	if (w->att == ATT_IDLE && w->cycle_owed && w->since_att >= 1 && !w->v0 && !w->small)
 		att_start(w); /* the cycle that began while attention ran */
-	if (w->active && !w->complete_once && w->pg.pages == 0 && !w->nconfirm) {
-		/* the very first page first: rows on screen and the total at once */
+	if (w->active && !w->complete_once && !w->nconfirm &&
+	    (w->pg.pages == 0 || w->first_gap + 1 < SWEEP_FIRST_EVERY)) {
+		/* the very first page first: rows on screen and the total at
+		 * once; then, until the first sweep is complete, nearly every
+		 * request is one of its pages (sweep.h) */
 		q->step = SW_PAGE;
 		q->v0 = w->v0;
+		q->token = w->pg.token ? xstrdup(w->pg.token) : NULL;
+		if (w->pg.pages > 0) {
+			w->first_gap++;
+			w->since_att++;
+		}
 		w->requests[q->step]++;
 		return true;
 	}
@@ -484,8 +501,10 @@ bool sweep_next(struct sweep *w, struct sweep_query *q)
 	}
 	if (q->step != SW_NONE) {
 		w->att_req++;
+		w->first_gap = 0;
 	} else if (hunt_next(w, q)) {
 		w->since_att++;
+		w->first_gap = 0;
 	} else if (w->nconfirm) {
 		q->step = SW_CONFIRM;
 		q->filters = confirm_filters(w);
@@ -495,6 +514,7 @@ bool sweep_next(struct sweep *w, struct sweep_query *q)
 		q->v0 = w->v0;
 		q->token = w->pg.token ? xstrdup(w->pg.token) : NULL;
 		w->since_att++;
+		w->first_gap++;
 	} else if (w->cycle_owed && w->att == ATT_IDLE && !w->v0 && !w->small) {
 		/* nothing else to ask: the owed cycle at once */
 		w->since_att = 1;
@@ -539,6 +559,11 @@ static void next_group(struct sweep *w)
 		w->att = ATT_FAILSCAN;
 		return;
 	}
+	if (!w->complete_once) {
+		/* the first sweep reads every row: no count, no booting listing */
+		att_reset(w);
+		return;
+	}
 	int cg = (int)((w->cycles / SWEEP_COUNT_EVERY) % SWEEP_FAIL_GROUPS);
 	if (w->cycles % SWEEP_COUNT_EVERY == 1 && held_count(w, cg) > 0) {
 		w->group = cg;
@@ -575,6 +600,14 @@ static void att_advance(struct sweep *w, const struct pager *pg)
 		return;
 	}
 	/* ATT_FAILSCAN */
+	if (!w->complete_once) {
+		/* the first sweep: one page a group; the part's next page is
+		 * the next listing's first (the ones found are held now) */
+		if (pg->done)
+			w->rot[w->group] = w->part == 0 ? LONG_MIN : w->known[w->pa[w->part]];
+		next_group(w);
+		return;
+	}
 	if (!pg->done && w->att_pages < SWEEP_LIST_PAGES) {
 		w->att_token = xstrdup(pg->token);
 		return;

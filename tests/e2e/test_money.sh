@@ -5,6 +5,8 @@
 #   header says AUTH (not STALE) and "burn ?" with no runway;
 # - $/H is what each row costs now (a stopped row: its storage) and the
 #   column sums to the header's burn; the header counts instances by state;
+# - the sweep age is not in a fresh header; r and :refresh say it in their
+#   toast, and the header shows it once nothing answers (OFFLINE);
 # - the runway under its limits colours the header, rings the bell once per
 #   crossing and writes an event; an instance's prepaid credit pays for it
 #   before the account does (the runway counts the others alone);
@@ -69,7 +71,8 @@ wait_for "$FIRST" 30 || { screen_dump; echo "not ok - the table appears"; exit 1
 header_burn() { screen | sed -n 's/.*burn \$\([0-9.]*\)\/h.*/\1/p' | head -n 1; }
 
 t_column_sums_to_burn() {
-    wait_for "sweep" 20 || return 1
+    # the whole list: the burn exact, no bound (burn >=$ while partial)
+    wait_for 'burn $' 20 || return 1
     # every row's $/H cell, as drawn (the only dollar figure of a row)
     sum=$(screen | grep -E '^ *[0-9]{7} ' | grep -oE '\$[0-9]+\.[0-9]+' | tr -d '$' |
         awk '{ t += $1 } END { printf "%.3f", t }')
@@ -86,6 +89,18 @@ t_column_sums_to_burn() {
 
 t_counts() {
     wait_for_re "$NRUN running [0-9]+ booting [0-9]+ stopped 4 failed" 5
+}
+
+t_sweep_age_when_asked() {
+    # fresh: no sweep age in the header (it would only tick); asked for, it
+    # is said: r and :refresh
+    wait_for "refreshed " 10 || return 1
+    screen | head -n 2 | grep -q "sweep .* ago" && { fail "a sweep age in a fresh header"; return 1; }
+    keys r
+    wait_for_re "refreshing\.\.\. \(the last whole sweep (<10s|[0-9]+s|[0-9]+m) ago\)" 5 || return 1
+    keys Escape
+    cmd refresh
+    wait_for "refreshing... (the last whole sweep" 5
 }
 
 t_low_runway() {
@@ -265,6 +280,8 @@ t_offline() {
     keys r
     wait_for_re "OFFLINE *$" 40 || return 1
     wait_for "burn ?" 5 || return 1
+    # stale: the header says how old the rows may be
+    wait_for_re "refreshed [0-9:]+  sweep (<10s|[0-9]+s|[0-9]+m) ago" 5 || return 1
     not_on_screen "runway" || return 1
     not_on_screen "\$0.000/h" || return 1
     sim_post /__sim/fault '{"clear":true}' || return 1
@@ -282,6 +299,7 @@ tap() {
 }
 tap "\$/H is what each row costs now (a stopped row: storage) and sums to the header's burn" t_column_sums_to_burn
 tap "the header counts instances by state" t_counts
+tap "the sweep age: not in a fresh header, said when asked for (r, :refresh)" t_sweep_age_when_asked
 tap "runway under 24 h warns, under 2 h alarms: colour, one bell per crossing, events" t_low_runway
 tap "the prepay prompt shows months and discount as the amount is typed; Esc sends nothing" t_prepay_live
 tap "the runway counts a prepaid instance as paying from its own credit first" t_runway_prepaid

@@ -554,7 +554,8 @@ static void test_pager_shapes(void **state)
 	assert_false(sweep_failure_status("running"));
 }
 
-/* The booting listing reads at most SWEEP_BOOT_PAGES pages a cycle; the
+/* The booting listing (once the first sweep is complete: during it the
+ * sweep reads every row) reads at most SWEEP_BOOT_PAGES pages a cycle; the
  * columns are asked for only while use_cols is on; a cycle while removal checks
  * are pending starts no sweep until they are answered. */
 static void test_booting_pages_cols_and_pending_checks(void **state)
@@ -562,14 +563,17 @@ static void test_booting_pages_cols_and_pending_checks(void **state)
 	(void)state;
 	struct sweep w;
 	sweep_init(&w);
+	long p1[] = { 1, 2, 3 }, p2[] = { 4, 5 }, b1[] = { 7 }, b2[] = { 8 };
+	sweep_ids(&w, p1, 3, p2, 2, 5);
+	assert_true(w.complete_once);
+	drain(&w); /* the first sweep's attention ends */
 	sweep_cycle(&w);
-	long p1[] = { 1, 2, 3 }, b1[] = { 7 }, b2[] = { 8 };
 	struct sweep_query q;
 	assert_true(sweep_next(&w, &q));
+	assert_int_equal(q.step, SW_FAILSCAN);
 	assert_string_equal(q.cols, SWEEP_COLS);
 	sweep_query_free(&q);
 	w.use_cols = false; /* every field from now on */
-	answer(&w, SW_PAGE, page_of(p1, 3, "running", "o2", 50));
 	drain_until(&w, SW_BOOTING, &q);
 	assert_null(q.token);
 	assert_null(q.cols);
@@ -589,6 +593,7 @@ static void test_booting_pages_cols_and_pending_checks(void **state)
 	assert_true(held(&w, 7) && held(&w, 8));
 	assert_true(sweep_next(&w, &q));
 	assert_int_equal(q.step, SW_PAGE);
+	assert_null(q.cols);
 	sweep_query_free(&q);
 	sweep_free(&w);
 	/* removal checks pending: the cycle starts no new sweep */
@@ -1426,6 +1431,168 @@ static void test_partial_figures_rule(void **state)
 	assert_float_equal(burn, 0.0, 1e-9);
 }
 
+/* ---- the budget while the first sweep runs ------------------------------ */
+
+#define LOAD_CYCLE_REQ 5 /* list requests a refresh cycle: 5 s at 1 request/s */
+
+/* The poller's rhythm against the fleet, `from` requests already sent: a
+ * refresh cycle every LOAD_CYCLE_REQ requests, every request answered,
+ * until the first sweep is complete or `max` requests went in all.  Each
+ * step sent is kept in steps[] at its request's number.  Returns the
+ * requests sent in all. */
+static int fleet_load(struct sweep *w, struct fleet *f, enum sweep_step *steps, int from,
+		      int max)
+{
+	int req = from;
+	while (!w->complete_once && req < max) {
+		if (req % LOAD_CYCLE_REQ == 0)
+			sweep_cycle(w);
+		struct sweep_query q;
+		assert_true(sweep_next(w, &q));
+		steps[req++] = q.step;
+		json_t *root = fleet_answer(f, &q);
+		struct api_error e;
+		assert_true(sweep_answer(w, &q, root, 1000.0, &e));
+		json_decref(root);
+		sweep_query_free(&q);
+	}
+	return req;
+}
+
+/* A fleet of n, ids 1..n: every eighth host offline, every twentieth
+ * instance exited while meant to run, a few loading. */
+static void fleet_mixed(struct fleet *f, size_t n)
+{
+	fleet_init(f, n);
+	for (long id = 1; id <= (long)n; id++) {
+		if (id % 8 == 0)
+			fleet_set(f, id, "offline");
+		else if (id % 20 == 0)
+			fleet_set(f, id, "exited");
+		else if (id % 97 == 0)
+			fleet_set(f, id, "loading");
+	}
+}
+
+/* Until the first sweep is complete the sweep takes nearly every request:
+ * 1,000 instances (40 pages) whole in at most 40 / (SWEEP_FIRST_EVERY - 1)
+ * + 2 more (it took 208 when attention came first every cycle).  The first
+ * page goes first, the failures not held yet right after it, and after
+ * that no more than one attention request in SWEEP_FIRST_EVERY. */
+static void test_first_sweep_takes_nearly_all_the_budget(void **state)
+{
+	(void)state;
+	struct sweep w;
+	struct fleet f;
+	enum sweep_step steps[400];
+	sweep_init(&w);
+	fleet_mixed(&f, 1000);
+	int req = fleet_load(&w, &f, steps, 0, 400), req1000 = req;
+	assert_true(w.complete_once);
+	assert_int_equal(w.n, 1000);
+	int pages = 0;
+	for (int i = 0; i < req; i++)
+		pages += steps[i] == SW_PAGE;
+	assert_int_equal(pages, 40);
+	assert_true(req <= 40 + 40 / (SWEEP_FIRST_EVERY - 1) + 2);
+	assert_int_equal(steps[0], SW_PAGE);     /* rows and the total at once */
+	assert_int_equal(steps[1], SW_FAILSCAN); /* then the failures not held yet */
+	for (int i = 2; i + SWEEP_FIRST_EVERY <= req; i++) {
+		int other = 0;
+		for (int k = i; k < i + SWEEP_FIRST_EVERY; k++)
+			other += steps[k] != SW_PAGE;
+		assert_true(other <= 1);
+	}
+	/* only failure listings: no count, no booting listing, no hunt */
+	for (int i = 0; i < req; i++)
+		assert_true(steps[i] == SW_PAGE || steps[i] == SW_FAILSCAN);
+	assert_string_equal(status_of(&w, 1000), "offline");
+	assert_string_equal(status_of(&w, 980), "exited");
+	assert_string_equal(status_of(&w, 97), "loading");
+	/* 10,000 (400 pages) in at most 400 / (SWEEP_FIRST_EVERY - 1) + 2 more */
+	sweep_free(&w);
+	fleet_free(&f);
+	enum sweep_step *big = malloc(4000 * sizeof *big);
+	sweep_init(&w);
+	fleet_mixed(&f, 10000);
+	req = fleet_load(&w, &f, big, 0, 4000);
+	assert_true(w.complete_once);
+	assert_int_equal(w.n, 10000);
+	assert_true(req <= 400 + 400 / (SWEEP_FIRST_EVERY - 1) + 2);
+	print_message("# first complete table: 1,000 in %d requests, 10,000 in %d (1 request/s)\n",
+		      req1000, req);
+	free(big);
+	sweep_free(&w);
+	fleet_free(&f);
+}
+
+/* A host that drops out while the first sweep runs, among the ids the
+ * sweep reads last, is listed within two attention turns (the groups take
+ * turns): 2 * SWEEP_FIRST_EVERY requests and the first one. */
+static void test_first_sweep_sees_a_host_dropping_out(void **state)
+{
+	(void)state;
+	struct sweep w;
+	struct fleet f;
+	enum sweep_step steps[400];
+	sweep_init(&w);
+	fleet_mixed(&f, 1000);
+	int req = fleet_load(&w, &f, steps, 0, 13); /* a few pages in */
+	assert_false(w.complete_once);
+	fleet_set(&f, 999, "offline");
+	int more = 0;
+	while (!(status_of(&w, 999) && !strcmp(status_of(&w, 999), "offline"))) {
+		assert_true(more < 2 * SWEEP_FIRST_EVERY + 1);
+		more = fleet_load(&w, &f, steps, req + more, req + more + 1) - req;
+	}
+	assert_false(w.complete_once); /* by attention, not by the sweep */
+	print_message("# a host dropping out during the first sweep: held offline after %d requests\n",
+		      more);
+	sweep_free(&w);
+	fleet_free(&f);
+}
+
+/* Once the first sweep is complete the attention listings get their share
+ * again: each refresh cycle begins with them (both failure groups, then the
+ * booting listing) before any page of the next sweep, and a host that drops
+ * out is held offline within that cycle; then a run failure too. */
+static void test_attention_share_after_the_first_sweep(void **state)
+{
+	(void)state;
+	struct sweep w;
+	struct fleet f;
+	enum sweep_step steps[400];
+	sweep_init(&w);
+	fleet_mixed(&f, 1000);
+	(void)fleet_load(&w, &f, steps, 0, 400);
+	assert_true(w.complete_once);
+	drain(&w); /* the last first-sweep listing, whatever it was */
+	fleet_set(&f, 555, "offline");
+	sweep_cycle(&w);
+	struct sweep_query q;
+	int att = 0;
+	for (;;) {
+		assert_true(sweep_next(&w, &q));
+		if (q.step == SW_PAGE || q.step == SW_CONFIRM)
+			break;
+		att++;
+		json_t *root = fleet_answer(&f, &q);
+		struct api_error e;
+		assert_true(sweep_answer(&w, &q, root, 1000.0, &e));
+		json_decref(root);
+		sweep_query_free(&q);
+	}
+	sweep_query_free(&q);
+	assert_true(att >= SWEEP_FAIL_GROUPS + 1); /* both groups and the booting listing */
+	assert_string_equal(status_of(&w, 555), "offline");
+	fleet_set(&f, 556, "exited");
+	int r = 0;
+	assert_int_equal(cycles_until(&w, &f, 556, "exited", 1, &r), 1);
+	assert_true(r <= LOAD_CYCLE_REQ);
+	sweep_free(&w);
+	fleet_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1456,6 +1623,9 @@ int main(void)
 		cmocka_unit_test(test_attention_overrun_cycle_follows_one_page),
 		cmocka_unit_test(test_attention_capped_per_cycle),
 		cmocka_unit_test(test_attention_cost_at_10000),
+		cmocka_unit_test(test_first_sweep_takes_nearly_all_the_budget),
+		cmocka_unit_test(test_first_sweep_sees_a_host_dropping_out),
+		cmocka_unit_test(test_attention_share_after_the_first_sweep),
 		cmocka_unit_test(test_partial_figures_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

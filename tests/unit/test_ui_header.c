@@ -71,15 +71,16 @@ static void test_refreshed_outlives_the_rest(void **state)
 	double now = 1.7e9;
 	fleet(now);
 	struct header_seg seg[HSEG__N];
-	/* wide: everything, the long form of refreshed too */
-	int w = header_account(&snap, &cfg, DS_FRESH, now, 0, 200, seg, 0);
+	/* wide: everything, the long form of refreshed too (stale: the sweep
+	 * age is shown, test_sweep_age_only_when_it_says_something) */
+	int w = header_account(&snap, &cfg, DS_STALE, now, 0, 200, seg, 0);
 	assert_true(w <= 200);
 	for (int i = 0; i < HSEG__N; i++)
 		assert_true(seg[i].keep || i == HSEG_IDLE); /* none idle: not said */
 	assert_true(kept(seg, HSEG_REFRESHED, "sweep <10s ago"));
 	assert_true(kept(seg, HSEG_COUNTS, "3 running"));
 	/* 80 columns: the email, the sweep age and the counts go */
-	w = header_account(&snap, &cfg, DS_FRESH, now, 0, 80, seg, 0);
+	w = header_account(&snap, &cfg, DS_STALE, now, 0, 80, seg, 0);
 	assert_true(w <= 80);
 	assert_false(seg[HSEG_COUNTS].keep);
 	assert_false(seg[HSEG_EMAIL].keep);
@@ -87,7 +88,7 @@ static void test_refreshed_outlives_the_rest(void **state)
 	assert_true(kept(seg, HSEG_CREDIT, "credit $123.45"));
 	assert_true(kept(seg, HSEG_BURN, "burn "));
 	/* 60 columns: refreshed loses its sweep age, runway goes; refreshed stays */
-	w = header_account(&snap, &cfg, DS_FRESH, now, 0, 60, seg, 0);
+	w = header_account(&snap, &cfg, DS_STALE, now, 0, 60, seg, 0);
 	assert_true(w <= 60);
 	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
 	assert_null(strstr(seg[HSEG_REFRESHED].text, "sweep"));
@@ -141,6 +142,41 @@ static void test_counts_outlive_email(void **state)
 	/* wide enough for all: the address too */
 	header_account(&snap, &cfg, DS_FRESH, now, 0, 200, seg, 0);
 	assert_true(kept(seg, HSEG_EMAIL, "demo@example.com"));
+}
+
+/* The sweep age only when it says something: while the list is fresh it
+ * would only tick every 10 s in an idle world (it is said when asked for:
+ * header_sweep_said, in the "refresh now" toast); stale, offline or
+ * refused, it says how old the rows may be; never before a whole sweep. */
+static void test_sweep_age_only_when_it_says_something(void **state)
+{
+	(void)state;
+	double now = 1.7e9;
+	fleet(now);
+	struct header_seg seg[HSEG__N];
+	snap.progress.sweep_ok = now - 47;
+	header_account(&snap, &cfg, DS_FRESH, now, 0, 200, seg, 0);
+	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
+	assert_null(strstr(seg[HSEG_REFRESHED].text, "sweep"));
+	header_account(&snap, &cfg, DS_STALE, now, 0, 200, seg, 0);
+	assert_true(kept(seg, HSEG_REFRESHED, "sweep 40s ago"));
+	header_account(&snap, &cfg, DS_OFFLINE, now, 0, 200, seg, 0);
+	assert_true(kept(seg, HSEG_REFRESHED, "sweep 40s ago"));
+	header_account(&snap, &cfg, DS_AUTH, now, 0, 200, seg, 0);
+	assert_true(kept(seg, HSEG_REFRESHED, "sweep 40s ago"));
+	snap.progress.partial = true; /* no whole sweep yet: no age, stale or not */
+	header_account(&snap, &cfg, DS_STALE, now, 0, 200, seg, 0);
+	assert_null(strstr(seg[HSEG_REFRESHED].text, "sweep"));
+	/* asked for */
+	char b[64];
+	assert_string_equal(header_sweep_said(&snap, now, b, sizeof b), "the first sweep is under way");
+	snap.progress.partial = false;
+	assert_string_equal(header_sweep_said(&snap, now, b, sizeof b), "the last whole sweep 40s ago");
+	snap.progress.sweep_ok = now - 6 * 60 - 40;
+	assert_string_equal(header_sweep_said(&snap, now, b, sizeof b), "the last whole sweep 6m ago");
+	snap.fresh[SRC_INSTANCES].last_ok = 0; /* nothing yet */
+	assert_string_equal(header_sweep_said(&snap, now, b, sizeof b), "");
+	assert_string_equal(header_sweep_said(NULL, now, b, sizeof b), "");
 }
 
 static void test_refreshed_kept_while_stale(void **state)
@@ -286,6 +322,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_refreshed_outlives_the_rest),
 		cmocka_unit_test(test_counts_outlive_email),
+		cmocka_unit_test(test_sweep_age_only_when_it_says_something),
 		cmocka_unit_test(test_refreshed_kept_while_stale),
 		cmocka_unit_test(test_freshness_marker_goes_last),
 		cmocka_unit_test(test_money_summed_once_per_snapshot),
