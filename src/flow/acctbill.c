@@ -177,15 +177,25 @@ static void one_charge(const json_t *o, struct bill_page *p, int depth)
 	text(o, "description", r->desc, sizeof r->desc);
 }
 
-bool acctbill_charges(const json_t *root, struct bill_page *p, char *why, size_t whyn)
+/* The rows of a charges or invoices answer (a bare array or {"results": [...]}),
+ * or NULL with why said (a refusal's own words, or what was unexpected). */
+static const json_t *rows_of(const json_t *root, const char *what, char *why, size_t whyn)
 {
 	if (refused(root, why, whyn))
-		return false;
+		return NULL;
 	const json_t *a = json_is_array(root) ? root : json_object_get(root, "results");
 	if (!json_is_array(a)) {
-		util_strlcpy(why, "charges: unexpected answer", whyn);
-		return false;
+		snprintf(why, whyn, "%s: unexpected answer", what);
+		return NULL;
 	}
+	return a;
+}
+
+bool acctbill_charges(const json_t *root, struct bill_page *p, char *why, size_t whyn)
+{
+	const json_t *a = rows_of(root, "charges", why, whyn);
+	if (!a)
+		return false;
 	size_t i;
 	const json_t *o;
 	json_array_foreach(a, i, o)
@@ -211,13 +221,9 @@ static enum bill_kind invoice_kind(const char *type)
 
 bool acctbill_invoices(const json_t *root, struct bill_page *p, char *why, size_t whyn)
 {
-	if (refused(root, why, whyn))
+	const json_t *a = rows_of(root, "invoices", why, whyn);
+	if (!a)
 		return false;
-	const json_t *a = json_is_array(root) ? root : json_object_get(root, "results");
-	if (!json_is_array(a)) {
-		util_strlcpy(why, "invoices: unexpected answer", whyn);
-		return false;
-	}
 	size_t i;
 	const json_t *o;
 	json_array_foreach(a, i, o) {
