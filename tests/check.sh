@@ -21,7 +21,7 @@ mkdir -p build; : >"$RESULTS"
 export RESULTS
 t0=$(date +%s)
 export TEST_JOBS=${TEST_JOBS:-4} FUZZ_SECONDS=${FUZZ_SECONDS:-8}
-ASAN_E2E=${ASAN_E2E:-"account account_apikeys bulk create events history hostile money offers process_terminal replace secret_guards table table_80x24 templates tfa_email"}
+ASAN_E2E=${ASAN_E2E:-"account account_apikeys bulk create events history hostile money offers process_terminal replace secret_guards table table_80x24 templates tfa_email workers account_billing"}
 TSAN_E2E=${TSAN_E2E:-"actions atmostonce hang logs logs_pacing serverless signals"}
 
 # stage NAME: the time of the stage that ends here, and the one that begins
