@@ -6,7 +6,9 @@
 # a shell) receives the event as one JSON object, and the OSC 9 bytes
 # appear on the terminal stream (tmux pipe-pane: the pane's raw output).
 # Under tmux ($TMUX set) the sequence is wrapped for tmux's passthrough.
-# An outbid and a refused 2FA session key notify as their kinds.
+# An outbid and a refused 2FA session key notify as their kinds; the
+# seeded endpoint whose workers are all in ERROR notifies as endpoint
+# although the serverless view was never opened.
 # The same failure is not sent twice; a kind left out of notify_kinds is
 # not sent at all.
 . "$(dirname "$0")/lib.sh"
@@ -161,6 +163,28 @@ tap "notify = osc9: the OSC 9 bytes on the terminal stream" t_osc9_bytes
 tap "a failure still there after refreshes is not sent again" t_not_twice
 # A 2FA session key the service refuses (logged out elsewhere): kind tfa,
 # said once, the key in neither the JSON nor on the terminal stream.
+# the seeded whisper-asr has every worker in ERROR: its health is fetched
+# in the background (every 60 s, the first at once), so the notification
+# comes while the instance view is the one shown
+t_endpoint_unseen() {
+    i=0
+    until python3 - "$E2E_TMP/got.json" <<'PY'
+import json, sys
+try:
+    lines = [l for l in open(sys.argv[1]) if l.strip()]
+except OSError:
+    sys.exit(1)
+sys.exit(0 if any(json.loads(l).get("kind") == "endpoint" and "whisper-asr" in json.loads(l).get("text", "")
+                  for l in lines) else 1)
+PY
+    do
+        i=$((i + 1))
+        [ $i -lt 100 ] || { fail "no endpoint notification: $(cat "$E2E_TMP/got.json")"; return 1; }
+        sleep 0.2
+    done
+    not_on_screen "Serverless: " || return 1
+}
+
 t_tfa() {
     rentop_quit >/dev/null || return 1
     tm kill-server >/dev/null 2>&1
@@ -186,6 +210,7 @@ t_tfa() {
     return 0
 }
 
+tap "an endpoint in error notifies (endpoint) with the serverless view never shown" t_endpoint_unseen
 tap "an outbid notifies as outbid" t_outbid
 tap "under tmux the OSC 9 is wrapped; notify_kinds = offline leaves a crash out" t_tmux_wrapped
 tap "a refused 2FA session key notifies as tfa, once, without the key" t_tfa

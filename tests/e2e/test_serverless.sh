@@ -4,7 +4,8 @@
 # workergroup list), worker health per endpoint with the all-ERROR endpoint
 # flagged in the header tab and said once in the event log, collapses and
 # expands, opens a workergroup's detail with api_key <hidden>, polls workers
-# only while shown, and a 429 on the workers call keeps the view.
+# every 10 s while shown and every 60 s while hidden (so an endpoint in
+# error is said unseen), and a 429 on the workers call keeps the view.
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
@@ -128,13 +129,20 @@ t_only_shown() {
     wait_gone "Serverless:" 10 || return 1
     sleep 2
     c=$(sim_state "count('get_endpoint_workers')")
-    # 60 s pass on rentop's clock: every fetch interval falls due at once
-    clock_advance 60 || return 1
+    # hidden: every 60 s, not every 10 s (30 s on rentop's clock: none due)
+    clock_advance 30 || return 1
     sleep 1.5
     c2=$(sim_state "count('get_endpoint_workers')")
-    [ "$c" = "$c2" ] || { fail "workers fetched while the view is hidden ($c -> $c2)"; return 1; }
+    [ "$c" = "$c2" ] || { fail "workers fetched every 10 s while the view is hidden ($c -> $c2)"; return 1; }
+    # 35 s more: one fetch an endpoint (the error flag still reaches the events)
+    clock_advance 35 || return 1
+    neps=$(sim_state "len(d['endpoints'])")
+    sim_expect "count('get_endpoint_workers') > $c2" true 10 || return 1
+    sleep 1.5
+    c3=$(sim_state "count('get_endpoint_workers')")
+    [ $((c3 - c2)) -le "$neps" ] || { fail "hidden: $((c3 - c2)) fetches for $neps endpoints"; return 1; }
     keys 4
-    sim_expect "count('get_endpoint_workers') > $c2" true 15
+    sim_expect "count('get_endpoint_workers') > $c3" true 15
 }
 
 t_429() {
@@ -156,6 +164,6 @@ tap "serverless view: every workergroup with gpu_ram, query and the template's n
 tap "serverless view: worker health; the all-ERROR endpoint flagged in the header, said once" t_health
 tap "serverless view: - + Space collapse and expand an endpoint" t_collapse
 tap "serverless view: Enter on a workergroup opens its detail, api_key <hidden>" t_detail
-tap "serverless view: workers are fetched only while the view is shown" t_only_shown
+tap "serverless view: workers fetched every 10 s while shown, every 60 s while hidden" t_only_shown
 tap "serverless view: a 429 on the workers call keeps the view, marked stale" t_429
 e2e_done

@@ -1,7 +1,9 @@
 /* pane_serverless.c: the serverless view (`4`, `:serverless`): a tree with
  * one row per endpoint and its workergroups beneath (collapsible), the
- * endpoint's autoscaler settings and, while the view is shown, its worker
- * health (get_endpoint_workers every 10 s through jobs_subscribe): counts by
+ * endpoint's autoscaler settings and its worker health (get_endpoint_workers
+ * through jobs_subscribe: every 10 s while the view is shown, every 60 s
+ * while it is not, so an endpoint falling into error is said, and notified,
+ * when no one is looking at it): counts by
  * status and load against capacity as a compact bar, and the endpoint's last
  * hour (load, worker count, $/h: struct sv_ep_series, one sample per answer)
  * as sparklines at the end of its row.  Enter on an endpoint opens its
@@ -43,7 +45,8 @@
 #include "view.h"
 #include "rules/workers.h"
 
-#define SV_HEALTH_S 10.0 /* s between worker fetches while shown */
+#define SV_HEALTH_S 10.0    /* s between worker fetches while shown */
+#define SV_HEALTH_BG_S 60.0 /* while not shown: the error flag still reaches the events */
 #define SV_STALE_S 30.0  /* s without a worker answer before the health is stale */
 
 /* The worker health of one endpoint: its subscription and last answer. */
@@ -201,10 +204,11 @@ static void sync_subs(struct app *a, struct sv_view *v)
 		struct job_call c = { .call = api_endpoint_workers(a->cfg, e->id), .action = false,
 				      .map = map_health, .free_value = free };
 		snprintf(c.what, sizeof c.what, "workers of endpoint %ld", e->id);
-		if (jobs_subscribe(a->jobs, &c, SV_HEALTH_S, true, &h->sub) != JOBS_OK)
+		if (jobs_subscribe(a->jobs, &c, v->shown ? SV_HEALTH_S : SV_HEALTH_BG_S, false,
+				   &h->sub) != JOBS_OK)
 			h->sub = 0;
 		else if (!v->shown)
-			jobs_set_visible(a->jobs, h->sub, false);
+			jobs_set_visible(a->jobs, h->sub, false); /* shown again: due at once */
 	}
 	workers_memo_keep(v->memo, ids, nids);
 }
@@ -314,8 +318,10 @@ static void set_visible(struct app *a, struct sv_view *v, bool on)
 {
 	v->shown = on;
 	for (size_t i = 0; a->jobs && i < v->nhs; i++)
-		if (v->hs[i].sub)
+		if (v->hs[i].sub) {
+			jobs_set_interval(a->jobs, v->hs[i].sub, on ? SV_HEALTH_S : SV_HEALTH_BG_S);
 			jobs_set_visible(a->jobs, v->hs[i].sub, on);
+		}
 }
 
 static void sv_enter(struct app *a, void *st, long arg)
