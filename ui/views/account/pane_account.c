@@ -801,9 +801,10 @@ static void acct_command(struct app *a, void *st, const char *args)
 			  "no account section \"%.40s\" (overview env apikeys ssh roles reports team audit billing)", w);
 }
 
-void pane_account_reports_keys(struct keymap *km, int ctx)
+void pane_account_inst_keys(struct keymap *km, int ctx)
 {
 	keymap_action_bind(km, ctx, &account_reports_m_row);
+	keymap_action_bind(km, ctx, &account_prices_row);
 }
 
 /* The sections' contexts (before the table binds their rows), and the
