@@ -321,13 +321,13 @@ int header_account(const struct snapshot *s, const struct config *cfg, enum data
 			 s->actions_waiting, s->actions_waiting == 1 ? "" : "s");
 	}
 	/* when narrow, the least useful go first: the e-mail address (which
-	 * does not change) and the sweep age before the counts of failed and
-	 * booting instances, then the price increases (shortened first; the
-	 * rows keep their marker); the time of the last refresh (how fresh
-	 * every other figure is) goes last */
+	 * does not change), the sweep age and the long form of the price
+	 * increases before the counts of failed and booting instances, then
+	 * the price increases (the rows keep their marker); the time of the
+	 * last refresh (how fresh every other figure is) goes last */
 	enum { SHORTEN = -1, SHORT_PRICES = -2 };
-	static const int drop_order[] = { HSEG_EMAIL,  SHORTEN,	  HSEG_COUNTS, SHORT_PRICES,
-					  HSEG_PRICES, HSEG_IDLE, HSEG_RUNWAY, HSEG_BURN,
+	static const int drop_order[] = { HSEG_EMAIL,  SHORTEN,	  SHORT_PRICES, HSEG_COUNTS,
+					  HSEG_PRICES, HSEG_IDLE, HSEG_RUNWAY,  HSEG_BURN,
 					  HSEG_CREDIT, HSEG_REFRESHED };
 	for (int i = 0; i < HSEG__N; i++)
 		seg[i].keep = seg[i].text[0] != '\0';

@@ -83,15 +83,16 @@ struct header_seg {
 };
 /* The account line of s at width cells (each kept segment takes its text
  * and two blanks): what does not fit is dropped, the least useful first
- * (email, the sweep age, counts, price increases, idle, runway, burn,
- * credit); `refreshed` (how fresh every other figure is) goes last;
+ * (email, the sweep age, the price increases' long form, counts, price
+ * increases, idle, runway, burn, credit); `refreshed` (how fresh every
+ * other figure is) goes last;
  * "refreshed" shows shown_ok (0: the list's last_ok).  idle_rate is what
  * the idle instances cost an hour (rules/watch.h: watch_idle_rate): "idle
  * $X.XX/h" in the warning colour after the burn when above 0.  price_incs
  * is how many pending price increases the account's instances have: "N
  * price increases" in the warning colour after the counts when above 0,
- * shortened to "N price ▲" ("N price ^" in ASCII) before it is dropped
- * (after the counts; the rows keep their marker).  Returns the width kept.
+ * shortened to "N price ▲" ("N price ^" in ASCII) before the counts go,
+ * dropped after them (the rows keep their marker).  Returns the width kept.
  * Pure. */
 int header_account(const struct snapshot *s, const struct config *cfg, enum data_state ds,
 		   double now, double shown_ok, int width, struct header_seg seg[HSEG__N],
