@@ -225,7 +225,7 @@ char *header_sweep_said(const struct snapshot *s, double now, char *buf, size_t 
 
 int header_account(const struct snapshot *s, const struct config *cfg, enum data_state ds,
 		   double now, double shown_ok, int width, struct header_seg seg[HSEG__N],
-		   double idle_rate)
+		   double idle_rate, size_t price_incs)
 {
 	char b1[32], b2[32], b3[32], when[16] = "";
 	const struct user *u = s->user;
@@ -295,6 +295,11 @@ int header_account(const struct snapshot *s, const struct config *cfg, enum data
 	if (s->ninstances || ok > 0)
 		snprintf(seg[HSEG_COUNTS].text, n, "%zu running %zu booting %zu stopped %zu failed%s",
 			 sc.running, sc.booting, sc.stopped, sc.failed, outbid);
+	/* pending price increases: the rows carry the marker, the header the count */
+	if (price_incs)
+		snprintf(seg[HSEG_PRICES].text, n, "%zu price increase%s", price_incs,
+			 price_incs == 1 ? "" : "s");
+	seg[HSEG_PRICES].role = ROLE_WARNING;
 	/* refreshed: the long form names the last whole sweep and queued actions */
 	char shortf[64], age[32];
 	if (ok > 0)
@@ -316,12 +321,14 @@ int header_account(const struct snapshot *s, const struct config *cfg, enum data
 			 s->actions_waiting, s->actions_waiting == 1 ? "" : "s");
 	}
 	/* when narrow, the least useful go first: the e-mail address (which
-	 * does not change) and the sweep age before the counts of failed and
-	 * booting instances; the time of the last refresh (how fresh every
-	 * other figure is) goes last */
-	enum { SHORTEN = -1 };
-	static const int drop_order[] = { HSEG_EMAIL, SHORTEN,	 HSEG_COUNTS, HSEG_IDLE,
-					  HSEG_RUNWAY, HSEG_BURN, HSEG_CREDIT, HSEG_REFRESHED };
+	 * does not change), the sweep age and the long form of the price
+	 * increases before the counts of failed and booting instances, then
+	 * the price increases (the rows keep their marker); the time of the
+	 * last refresh (how fresh every other figure is) goes last */
+	enum { SHORTEN = -1, SHORT_PRICES = -2 };
+	static const int drop_order[] = { HSEG_EMAIL,  SHORTEN,	  SHORT_PRICES, HSEG_COUNTS,
+					  HSEG_PRICES, HSEG_IDLE, HSEG_RUNWAY,  HSEG_BURN,
+					  HSEG_CREDIT, HSEG_REFRESHED };
 	for (int i = 0; i < HSEG__N; i++)
 		seg[i].keep = seg[i].text[0] != '\0';
 	for (size_t d = 0; d < sizeof drop_order / sizeof drop_order[0]; d++) {
@@ -329,7 +336,10 @@ int header_account(const struct snapshot *s, const struct config *cfg, enum data
 			break;
 		if (drop_order[d] == SHORTEN)
 			util_strlcpy(seg[HSEG_REFRESHED].text, shortf, n);
-		else
+		else if (drop_order[d] == SHORT_PRICES && price_incs)
+			snprintf(seg[HSEG_PRICES].text, n, "%zu price %s", price_incs,
+				 cfg->ascii ? "^" : "\u25b2");
+		else if (drop_order[d] >= 0)
 			seg[drop_order[d]].keep = false;
 	}
 	return kept_width(seg);
@@ -410,7 +420,7 @@ void header_draw(struct app *a)
 	a->shown_ok = header_clock_step(a->shown_ok, s->fresh[SRC_INSTANCES].last_ok,
 					a->cfg->refresh_s);
 	header_account(s, a->cfg, ds, util_now(), a->shown_ok, r->w, seg,
-		       watch_idle_rate(&a->watch, s->instances, s->ninstances, NULL));
+		       watch_idle_rate(&a->watch, s->instances, s->ninstances, NULL), a->price_incs);
 	int used = 0;
 	for (int i = 0; i < HSEG__N && used < r->w; i++)
 		if (seg[i].keep) {
@@ -419,12 +429,6 @@ void header_draw(struct app *a)
 			used += draw_text(r->y + 1, r->x + used, r->w - used, seg[i].text, at);
 			used += draw_text(r->y + 1, r->x + used, r->w - used, " ", hd);
 		}
-	size_t npi = a->price_incs; /* pending price increases */
-	if (npi && used + 4 < r->w) {
-		char t[64];
-		snprintf(t, sizeof t, " %zu price increase%s ", npi, npi == 1 ? "" : "s");
-		used += draw_text(r->y + 1, r->x + used, r->w - used, t, theme_attr(ROLE_WARNING));
-	}
 	if ((ds == DS_STALE || ds == DS_OFFLINE || ds == DS_AUTH) && err[0] && used + 4 < r->w) {
 		char e[240];
 		snprintf(e, sizeof e, "  %s", err);

@@ -1,7 +1,7 @@
 /* header.h: the two header lines: the view switcher and the markers
  * (AUTH, OFFLINE or STALE, PAUSED, READ-ONLY) on the first; the account
- * (email, credit, burn rate, runway, instances by state, last refresh, the
- * error when data is stale) on the second.  Burn is the sum of the $/H
+ * (email, credit, burn rate, runway, instances by state, pending price
+ * increases, last refresh, the error when data is stale) on the second.  Burn is the sum of the $/H
  * column (money.h): running instances in full, the others their storage;
  * with the service unreachable or the key refused it is "burn ?" and no
  * runway is shown.  The runway counts prepaid instances as paying from their
@@ -75,7 +75,7 @@ char *header_sweep_said(const struct snapshot *s, double now, char *buf, size_t 
 
 /* The account line's segments, in display order. */
 enum header_seg_id { HSEG_EMAIL, HSEG_CREDIT, HSEG_BURN, HSEG_IDLE, HSEG_RUNWAY, HSEG_COUNTS,
-		     HSEG_REFRESHED, HSEG__N };
+		     HSEG_PRICES, HSEG_REFRESHED, HSEG__N };
 struct header_seg {
 	char text[128];
 	int role;  /* enum role of a low-money figure, -1: the header's */
@@ -83,15 +83,20 @@ struct header_seg {
 };
 /* The account line of s at width cells (each kept segment takes its text
  * and two blanks): what does not fit is dropped, the least useful first
- * (email, the sweep age, counts, runway, burn, credit); `refreshed` (how
- * fresh every other figure is) goes last; "refreshed" shows shown_ok (0:
- * the list's last_ok).  idle_rate is what the idle instances cost an hour
- * (rules/watch.h: watch_idle_rate): "idle $X.XX/h" in the warning colour
- * after the burn when above 0, dropped after the counts.  Returns the width
- * kept.  Pure. */
+ * (email, the sweep age, the price increases' long form, counts, price
+ * increases, idle, runway, burn, credit); `refreshed` (how fresh every
+ * other figure is) goes last;
+ * "refreshed" shows shown_ok (0: the list's last_ok).  idle_rate is what
+ * the idle instances cost an hour (rules/watch.h: watch_idle_rate): "idle
+ * $X.XX/h" in the warning colour after the burn when above 0.  price_incs
+ * is how many pending price increases the account's instances have: "N
+ * price increases" in the warning colour after the counts when above 0,
+ * shortened to "N price ▲" ("N price ^" in ASCII) before the counts go,
+ * dropped after them (the rows keep their marker).  Returns the width kept.
+ * Pure. */
 int header_account(const struct snapshot *s, const struct config *cfg, enum data_state ds,
 		   double now, double shown_ok, int width, struct header_seg seg[HSEG__N],
-		   double idle_rate);
+		   double idle_rate, size_t price_incs);
 /* The first line's markers (AUTH, OFFLINE or STALE; PAUSED; READ-ONLY) that
  * fit in width cells, in display order, into out (3 pointers to static
  * text); the freshness marker is the last to go.  Returns how many.  Pure. */

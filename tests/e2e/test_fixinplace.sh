@@ -48,10 +48,22 @@ t_copy_confirmed_and_watched() {
         { fail "body: $body"; return 1; }
     advance 7
     wait_for "Remote copy in progress" 30 || return 1
-    line_with "$A:/workspace/data/ -> $B:/workspace/in/" | grep -q running || { fail "not running: $(line_with "$A:/workspace/")"; return 1; }
+    screen | grep -qE "^ *copy +running +$B +$A:/workspace/d" || { fail "not running: $(line_with "$A:/workspace/")"; return 1; }
+    # at 120 columns the row keeps the status past its percentage, and the
+    # chosen job's status shows whole under the list; at 80, the percentage
+    msg=$(inst_field "$B" status_msg)
+    tm resize-window -t "$E2E_SESSION" -x 120 -y 40 || return 1
+    wait_for "$msg" 10 || return 1
+    screen | grep -E "^ *copy +running +$B +$A:/.* Remote copy in progress: [0-9]+% \([^)]+ of [^)]+\)" >/dev/null ||
+        { fail "the row's status is cut at 120 columns"; screen_dump; return 1; }
+    tm resize-window -t "$E2E_SESSION" -x 80 -y 24 || return 1
+    sleep 1
+    screen | grep -E "^ *copy +running +$B +$A:.* Remote copy in progress: [0-9]+%" >/dev/null ||
+        { fail "the row's percentage is cut at 80 columns"; screen_dump; return 1; }
+    tm resize-window -t "$E2E_SESSION" -x 140 -y 36 || return 1
     advance 30
     wait_for "Remote copy finished" 30 || return 1
-    line_with "$A:/workspace/data/ -> $B:/workspace/in/" | grep -q " done " || { fail "not done: $(line_with "$A:/workspace/")"; return 1; }
+    screen | grep -qE "^ *copy +done +$B +$A:/workspace/d" || { fail "not done: $(line_with "$A:/workspace/")"; return 1; }
     [ "$(sent PUT $COPY)" = 1 ] || { fail "sent $(sent PUT $COPY) times in all"; return 1; }
 }
 

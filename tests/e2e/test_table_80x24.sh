@@ -3,7 +3,9 @@
 # (issue 12): the GPU column keeps the model and cut cells end with "…";
 # the `/` filter takes column=value and !text; F1 opens help, F10 quits.
 # The event log's side of the same issue: test_events.sh.  ? opens help at
-# the view's section and `/` there filters the help itself.
+# the view's section and `/` there filters the help itself; a help line
+# longer than 80 columns is wrapped at words, every line of it shown by a
+# filter matching it; the account's audit log has its section.
 . "$(dirname "$0")/lib.sh"
 
 sim_start --seed 1 --quiet --rate-limits off || { echo "not ok - simulator starts"; exit 1; }
@@ -65,6 +67,20 @@ t_help_filter() {
     not_on_screen "Instances view" || return 1
     on_screen "r: search again" || return 1
     keys Enter Escape
+    wait_gone "matching:" 10 || return 1
+    # wider than the text column (55 cells at 80): wrapped, whole, never cut
+    keys /; type_text "scp-url"
+    wait_for "matching: scp-url" 10 || return 1
+    wait_for_flat "Y copy the scp command of /workspace over the instance's SSH route and show its scp:// URL (as the CLI's scp-url); :scp ID" 10 || return 1
+    screen | grep -qE "^ +Y +copy the scp command" || { fail "the Y line is not in the help's columns"; return 1; }
+    screen | grep -qE "^ {20,}[^ ].*:scp ID$" || { fail "the Y line's end is not on a continuation line"; return 1; }
+    keys Escape
+    wait_gone "matching:" 10 || return 1
+    keys /; type_text "audit"
+    wait_for "matching: audit" 10 || return 1
+    wait_for_re "^ Account view: Audit log \\(:audit\\)" 10 || return 1
+    screen | grep -qE "^ +/ +filter the rows shown" || { fail "the audit log's section lacks /"; return 1; }
+    keys Escape
     wait_gone "matching:" 10 || return 1
     on_screen "Help  (Esc" || return 1
     keys Escape

@@ -499,6 +499,43 @@ static void test_snapshot_builder(void **state)
 }
 
 /* Per-instance SSH keys: the docs' answer (a JSON text) and a list; the writes. */
+/* The transfers list's columns: at 120 columns (118 inside) the sim's
+ * running copy keeps its status past the percentage (the sizes copied),
+ * and the description gives way first; wide enough, both whole; at 80
+ * (78) the percentage still shows; a short status leaves the rest to WHAT. */
+static void test_transfer_columns(void **state)
+{
+	(void)state;
+	const char *what = "9108074:/workspace/data/ -> 9108080:/workspace/in/";
+	const char *status = "Remote copy in progress: 20% (109MB of 544MB) /workspace/data/ -> /workspace/in/";
+	int ww = (int)strlen(what), sw = (int)strlen(status);
+	struct xfer_cols c;
+	pane_xfer_cols(118, 7, ww, sw, &c);
+	assert_int_equal(c.kind + 1 + c.state + 1 + c.inst + 1 + c.what + 2 + c.status, 118);
+	assert_int_equal(c.inst, 8);
+	assert_true(c.status >= (int)strlen("Remote copy in progress: 20% (109MB of 544MB)"));
+	assert_true(c.status > c.what);
+	assert_true(c.what >= 12);
+	pane_xfer_cols(200, 7, ww, sw, &c);
+	assert_int_equal(c.what, ww);
+	assert_true(c.status >= sw);
+	pane_xfer_cols(78, 7, ww, sw, &c);
+	assert_int_equal(c.kind + 1 + c.state + 1 + c.inst + 1 + c.what + 2 + c.status, 78);
+	assert_int_equal(c.what, 12);
+	assert_true(c.status >= (int)strlen("Remote copy in progress: 20%"));
+	pane_xfer_cols(118, 7, ww, 30, &c); /* both fit: STATUS runs to the edge */
+	assert_int_equal(c.what, ww);
+	assert_int_equal(c.status, 88 - ww);
+	pane_xfer_cols(118, 7, 80, 30, &c); /* a long WHAT is cut only as far as needed */
+	assert_int_equal(c.status, 30);
+	assert_int_equal(c.what, 88 - 30);
+	/* nothing yet, or too narrow: never negative */
+	pane_xfer_cols(118, 0, 0, 0, &c);
+	assert_true(c.what >= 4 && c.status >= 0);
+	pane_xfer_cols(20, 7, ww, sw, &c);
+	assert_true(c.what >= 0 && c.status >= 0);
+}
+
 static void test_instance_ssh_keys(void **state)
 {
 	(void)state;
@@ -605,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_copy_locations_and_body),
 		cmocka_unit_test(test_job_phase_tracking),
 		cmocka_unit_test(test_snapshot_builder),
+		cmocka_unit_test(test_transfer_columns),
 		cmocka_unit_test(test_instance_ssh_keys),
 		cmocka_unit_test(test_rsync_command_local),
 		cmocka_unit_test(test_route_checklist),

@@ -73,14 +73,14 @@ static void test_refreshed_outlives_the_rest(void **state)
 	struct header_seg seg[HSEG__N];
 	/* wide: everything, the long form of refreshed too (stale: the sweep
 	 * age is shown, test_sweep_age_only_when_it_says_something) */
-	int w = header_account(&snap, &cfg, DS_STALE, now, 0, 200, seg, 0);
+	int w = header_account(&snap, &cfg, DS_STALE, now, 0, 200, seg, 0, 0);
 	assert_true(w <= 200);
 	for (int i = 0; i < HSEG__N; i++)
-		assert_true(seg[i].keep || i == HSEG_IDLE); /* none idle: not said */
+		assert_true(seg[i].keep || i == HSEG_IDLE || i == HSEG_PRICES); /* none: not said */
 	assert_true(kept(seg, HSEG_REFRESHED, "sweep <10s ago"));
 	assert_true(kept(seg, HSEG_COUNTS, "3 running"));
 	/* 80 columns: the email, the sweep age and the counts go */
-	w = header_account(&snap, &cfg, DS_STALE, now, 0, 80, seg, 0);
+	w = header_account(&snap, &cfg, DS_STALE, now, 0, 80, seg, 0, 0);
 	assert_true(w <= 80);
 	assert_false(seg[HSEG_COUNTS].keep);
 	assert_false(seg[HSEG_EMAIL].keep);
@@ -88,20 +88,20 @@ static void test_refreshed_outlives_the_rest(void **state)
 	assert_true(kept(seg, HSEG_CREDIT, "credit $123.45"));
 	assert_true(kept(seg, HSEG_BURN, "burn "));
 	/* 60 columns: refreshed loses its sweep age, runway goes; refreshed stays */
-	w = header_account(&snap, &cfg, DS_STALE, now, 0, 60, seg, 0);
+	w = header_account(&snap, &cfg, DS_STALE, now, 0, 60, seg, 0, 0);
 	assert_true(w <= 60);
 	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
 	assert_null(strstr(seg[HSEG_REFRESHED].text, "sweep"));
 	assert_true(seg[HSEG_CREDIT].keep && seg[HSEG_BURN].keep);
 	assert_false(seg[HSEG_RUNWAY].keep);
 	/* 40 columns (the minimum): credit and refreshed */
-	w = header_account(&snap, &cfg, DS_FRESH, now, 0, 40, seg, 0);
+	w = header_account(&snap, &cfg, DS_FRESH, now, 0, 40, seg, 0, 0);
 	assert_true(w <= 40);
 	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
 	assert_false(seg[HSEG_BURN].keep);
 	assert_true(seg[HSEG_CREDIT].keep);
 	/* narrower still: refreshed is the last one standing */
-	w = header_account(&snap, &cfg, DS_FRESH, now, 0, 22, seg, 0);
+	w = header_account(&snap, &cfg, DS_FRESH, now, 0, 22, seg, 0, 0);
 	assert_true(w <= 22);
 	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
 	for (int i = 0; i < HSEG__N; i++)
@@ -133,14 +133,14 @@ static void test_counts_outlive_email(void **state)
 	user.email = (char *)"demo@example.com";
 	user.credit = 246.22;
 	struct header_seg seg[HSEG__N];
-	int w = header_account(&snap, &cfg, DS_FRESH, now, 0, 120, seg, 0);
+	int w = header_account(&snap, &cfg, DS_FRESH, now, 0, 120, seg, 0, 0);
 	assert_true(w <= 120);
 	assert_true(kept(seg, HSEG_COUNTS, "5 running 2 booting 1 stopped 4 failed"));
 	assert_false(seg[HSEG_EMAIL].keep);
 	assert_true(kept(seg, HSEG_CREDIT, "credit $246.22"));
 	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
 	/* wide enough for all: the address too */
-	header_account(&snap, &cfg, DS_FRESH, now, 0, 200, seg, 0);
+	header_account(&snap, &cfg, DS_FRESH, now, 0, 200, seg, 0, 0);
 	assert_true(kept(seg, HSEG_EMAIL, "demo@example.com"));
 }
 
@@ -155,17 +155,17 @@ static void test_sweep_age_only_when_it_says_something(void **state)
 	fleet(now);
 	struct header_seg seg[HSEG__N];
 	snap.progress.sweep_ok = now - 47;
-	header_account(&snap, &cfg, DS_FRESH, now, 0, 200, seg, 0);
+	header_account(&snap, &cfg, DS_FRESH, now, 0, 200, seg, 0, 0);
 	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
 	assert_null(strstr(seg[HSEG_REFRESHED].text, "sweep"));
-	header_account(&snap, &cfg, DS_STALE, now, 0, 200, seg, 0);
+	header_account(&snap, &cfg, DS_STALE, now, 0, 200, seg, 0, 0);
 	assert_true(kept(seg, HSEG_REFRESHED, "sweep 40s ago"));
-	header_account(&snap, &cfg, DS_OFFLINE, now, 0, 200, seg, 0);
+	header_account(&snap, &cfg, DS_OFFLINE, now, 0, 200, seg, 0, 0);
 	assert_true(kept(seg, HSEG_REFRESHED, "sweep 40s ago"));
-	header_account(&snap, &cfg, DS_AUTH, now, 0, 200, seg, 0);
+	header_account(&snap, &cfg, DS_AUTH, now, 0, 200, seg, 0, 0);
 	assert_true(kept(seg, HSEG_REFRESHED, "sweep 40s ago"));
 	snap.progress.partial = true; /* no whole sweep yet: no age, stale or not */
-	header_account(&snap, &cfg, DS_STALE, now, 0, 200, seg, 0);
+	header_account(&snap, &cfg, DS_STALE, now, 0, 200, seg, 0, 0);
 	assert_null(strstr(seg[HSEG_REFRESHED].text, "sweep"));
 	/* asked for */
 	char b[64];
@@ -187,14 +187,14 @@ static void test_refreshed_kept_while_stale(void **state)
 	/* offline: burn ?, no runway; refreshed still says when data last came */
 	snap.fresh[SRC_INSTANCES].last_ok = now - 120;
 	struct header_seg seg[HSEG__N];
-	int w = header_account(&snap, &cfg, DS_OFFLINE, now, 0, 60, seg, 0);
+	int w = header_account(&snap, &cfg, DS_OFFLINE, now, 0, 60, seg, 0, 0);
 	assert_true(w <= 60);
 	assert_true(kept(seg, HSEG_BURN, "burn ?"));
 	assert_false(seg[HSEG_RUNWAY].keep);
 	assert_true(kept(seg, HSEG_REFRESHED, "refreshed "));
 	/* never loaded: "loading..." in its place */
 	snap.fresh[SRC_INSTANCES].last_ok = 0;
-	header_account(&snap, &cfg, DS_LOADING, now, 0, 60, seg, 0);
+	header_account(&snap, &cfg, DS_LOADING, now, 0, 60, seg, 0, 0);
 	assert_true(kept(seg, HSEG_REFRESHED, "loading..."));
 }
 
@@ -279,17 +279,17 @@ static void test_idle_rate(void **state)
 	double rate = watch_idle_rate(&w, snap.instances, 3, &k);
 	assert_int_equal(k, 2);
 	struct header_seg seg[HSEG__N];
-	header_account(&snap, &cfg, DS_FRESH, now, 0, 200, seg, rate);
+	header_account(&snap, &cfg, DS_FRESH, now, 0, 200, seg, rate, 0);
 	assert_true(kept(seg, HSEG_IDLE, "idle $0.82/h"));
 	assert_int_equal(seg[HSEG_IDLE].role, ROLE_WARNING);
-	header_account(&snap, &cfg, DS_FRESH, now, 0, 80, seg, rate);
+	header_account(&snap, &cfg, DS_FRESH, now, 0, 80, seg, rate, 0);
 	assert_false(seg[HSEG_COUNTS].keep);
 	assert_true(kept(seg, HSEG_IDLE, "idle $0.82/h"));
-	header_account(&snap, &cfg, DS_FRESH, now, 0, 66, seg, rate);
+	header_account(&snap, &cfg, DS_FRESH, now, 0, 66, seg, rate, 0);
 	assert_false(seg[HSEG_IDLE].keep);
 	assert_true(seg[HSEG_BURN].keep);
 	/* the service unreachable: no money figure at all */
-	header_account(&snap, &cfg, DS_OFFLINE, now, 0, 200, seg, rate);
+	header_account(&snap, &cfg, DS_OFFLINE, now, 0, 200, seg, rate, 0);
 	assert_false(seg[HSEG_IDLE].keep);
 	/* one stops: it leaves the sum at once */
 	xs[0].state = IS_STOPPED;
@@ -297,6 +297,59 @@ static void test_idle_rate(void **state)
 	assert_float_equal(watch_idle_rate(&w, snap.instances, 3, &k), 0.411, 1e-9);
 	assert_int_equal(k, 1);
 	watch_free(&w);
+}
+
+/* Pending price increases: counted after the instance counts, shortened
+ * to "N price ▲" before the counts go and dropped whole after them (before
+ * idle, runway, burn, credit and refreshed), never cut. */
+static void test_price_increases_shorten_then_go(void **state)
+{
+	(void)state;
+	double now = 1.7e9;
+	fleet(now);
+	cfg.ascii = false;
+	struct header_seg seg[HSEG__N];
+	header_account(&snap, &cfg, DS_FRESH, now, 0, 200, seg, 0.5, 2);
+	assert_true(kept(seg, HSEG_PRICES, "2 price increases"));
+	assert_int_equal(seg[HSEG_PRICES].role, ROLE_WARNING);
+	header_account(&snap, &cfg, DS_FRESH, now, 0, 200, seg, 0.5, 1);
+	assert_true(kept(seg, HSEG_PRICES, "1 price increase"));
+	assert_null(strstr(seg[HSEG_PRICES].text, "increases"));
+	header_account(&snap, &cfg, DS_FRESH, now, 0, 200, seg, 0.5, 0);
+	assert_false(seg[HSEG_PRICES].keep);
+	/* every width from wide to narrow: the long form, then the short one,
+	 * then none, each whole; the long form only with the counts, kept
+	 * wherever the counts are, gone wherever idle is */
+	int stage = 0, seen[3] = { 0, 0, 0 }, with_counts = 0;
+	for (int width = 200; width >= 20; width--) {
+		int w = header_account(&snap, &cfg, DS_FRESH, now, 0, width, seg, 0.5, 2);
+		assert_true(w <= width);
+		int now_stage = !seg[HSEG_PRICES].keep ? 2
+				: strcmp(seg[HSEG_PRICES].text, "2 price \u25b2") == 0 ? 1 : 0;
+		if (now_stage == 0)
+			assert_string_equal(seg[HSEG_PRICES].text, "2 price increases");
+		assert_true(now_stage >= stage);
+		stage = now_stage;
+		seen[stage]++;
+		if (seg[HSEG_COUNTS].keep)
+			assert_true(stage <= 1);
+		if (stage == 0)
+			assert_true(seg[HSEG_COUNTS].keep);
+		with_counts += stage == 1 && seg[HSEG_COUNTS].keep;
+		if (!seg[HSEG_IDLE].keep)
+			assert_int_equal(stage, 2);
+	}
+	assert_true(seen[0] && seen[1] && seen[2]);
+	assert_true(with_counts); /* the short form beside the counts at some width */
+	/* 80 columns: the e-mail and the counts are gone, the short form stays */
+	header_account(&snap, &cfg, DS_FRESH, now, 0, 80, seg, 0, 2);
+	assert_false(seg[HSEG_COUNTS].keep);
+	assert_true(kept(seg, HSEG_PRICES, "2 price \u25b2"));
+	assert_true(seg[HSEG_RUNWAY].keep);
+	/* ASCII: the row marker's fallback */
+	cfg.ascii = true;
+	header_account(&snap, &cfg, DS_FRESH, now, 0, 80, seg, 0, 2);
+	assert_true(kept(seg, HSEG_PRICES, "2 price ^"));
 }
 
 /* The runway forecast line: its date (local time, here UTC), the runway
@@ -327,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_freshness_marker_goes_last),
 		cmocka_unit_test(test_money_summed_once_per_snapshot),
 		cmocka_unit_test(test_idle_rate),
+		cmocka_unit_test(test_price_increases_shorten_then_go),
 		cmocka_unit_test(test_forecast_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/config.h"
+#include "base/util.h"
 #include "header.h"
 #include "views/help/help.h"
 #include "views/instances/inst_actions.h"
@@ -170,6 +171,97 @@ static void test_help_one_language(void **state)
 	}
 	assert_true(keymap_ctx_flags(keymap_ctx_by_name("events")) & CTXF_FILTER);
 	assert_true(keymap_ctx_flags(keymap_ctx_by_name("offers")) & CTXF_FILTER);
+}
+
+/* words of s (runs of blanks as one), into out. */
+static void words(const char *s, char *out, size_t n)
+{
+	size_t k = 0;
+	bool blank = true;
+	for (; *s && k + 1 < n; s++) {
+		if (*s == ' ') {
+			if (!blank)
+				out[k++] = ' ';
+			blank = true;
+			continue;
+		}
+		out[k++] = *s;
+		blank = false;
+	}
+	while (k && out[k - 1] == ' ')
+		k--;
+	out[k] = '\0';
+}
+
+/* The help at 80 and 120 columns: the new views' sections are there with
+ * their headings (workers, transfers, an instance's SSH keys, billing,
+ * team, the audit log, which has no key but the view's /), every line
+ * fits its column (the keys in theirs), wrapped at words: the pieces of a
+ * line are its words in order, none cut. */
+static void test_help_fits_80_and_120(void **state)
+{
+	(void)state;
+	static struct help_line built[HELP_MAX], wrapped[HELP_MAX];
+	km_default(&km);
+	size_t nb = help_build(&km, false, built, HELP_MAX);
+	assert_true(nb < HELP_MAX);
+	const char *const heads[] = { "Workers of an endpoint", "Transfers (copies, snapshots)",
+				      "SSH keys of an instance", "Account view: Billing",
+				      "Account view: Team", "Account view: Audit log (:audit)" };
+	for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
+		size_t at = nb;
+		for (size_t i = 0; i < nb && at == nb; i++)
+			if (built[i].heading && strcmp(built[i].text, heads[h]) == 0)
+				at = i;
+		assert_true(at < nb);
+		assert_true(at + 1 < nb && !built[at + 1].heading && built[at + 1].keys[0]);
+	}
+	assert_true(section_has(built, nb, "Account view: Audit log (:audit)", "/", "filter the rows"));
+	/* F1 in the audit log opens the help there */
+	int audit = keymap_ctx_by_name("account-audit");
+	assert_true(audit > 0);
+	assert_string_equal(built[help_section_line(built, nb, audit)].text,
+			    "Account view: Audit log (:audit)");
+	const int widths[] = { 80, 120 };
+	for (size_t wi = 0; wi < 2; wi++) {
+		int tw = HELP_TEXT_W(widths[wi]);
+		size_t n = help_wrap(built, nb, tw, wrapped, HELP_MAX);
+		assert_true(n < HELP_MAX);
+		assert_true(n >= nb);
+		size_t i = 0;
+		for (size_t b = 0; b < nb; b++) {
+			assert_true(i < n);
+			assert_int_equal(wrapped[i].src, b);
+			assert_false(wrapped[i].cont);
+			assert_string_equal(wrapped[i].keys, built[b].keys);
+			assert_true(util_strwidth(built[b].keys) <= HELP_KEYS_W);
+			char joined[1024] = "", want[1024];
+			for (; i < n && wrapped[i].src == b; i++) {
+				assert_true(wrapped[i].heading || util_strwidth(wrapped[i].text) <= tw ||
+					    !strchr(wrapped[i].text, ' '));
+				if (wrapped[i].heading)
+					assert_true(util_strwidth(wrapped[i].text) <= widths[wi] - 1);
+				if (wrapped[i].src == b && wrapped[i].cont)
+					assert_string_equal(wrapped[i].keys, "");
+				size_t len = strlen(joined);
+				snprintf(joined + len, sizeof joined - len, "%s%s", len ? " " : "",
+					 wrapped[i].text);
+			}
+			words(built[b].text, want, sizeof want);
+			char got[1024];
+			words(joined, got, sizeof got);
+			assert_string_equal(got, want);
+		}
+		assert_int_equal(i, n);
+		/* the headings keep their contexts: F1 lands on the same section */
+		assert_string_equal(wrapped[help_section_line(wrapped, n, audit)].text,
+				    "Account view: Audit log (:audit)");
+	}
+	/* at 80 columns something is wrapped (the help has long lines) */
+	assert_true(help_wrap(built, nb, HELP_TEXT_W(80), wrapped, HELP_MAX) > nb);
+	/* read-only: the audit log (nothing to change) stays */
+	nb = help_build(&km, true, built, HELP_MAX);
+	assert_true(section_has(built, nb, "Account view: Audit log (:audit)", "/", "filter the rows"));
 }
 
 static void test_hints(void **state)
@@ -507,6 +599,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help_generated),
 		cmocka_unit_test(test_help_one_language),
+		cmocka_unit_test(test_help_fits_80_and_120),
 		cmocka_unit_test(test_hints),
 		cmocka_unit_test(test_hints_fit_the_row),
 		cmocka_unit_test(test_theme_parse),

@@ -195,7 +195,7 @@ void account_roles_open_delete(struct acct_view *v);
 
 /* ---- account_reports.c: machine reports ---- */
 extern const struct list_ops account_reports_list;
-/* M's row (bound by pane_account_reports_keys). */
+/* M's row (bound by pane_account_inst_keys). */
 extern const struct action_row account_reports_m_row;
 void account_reports_row(const struct acct_view *v, size_t i, char *buf, size_t n);
 /* Show the reports of machine id (a new subscription) in their section. */
@@ -251,6 +251,9 @@ void account_prices_start(struct app *a, struct acct_view *v);
 bool account_prices_take(struct app *a, struct acct_view *v);
 void account_prices_stop(struct app *a, struct acct_view *v);
 void account_prices_command(struct app *a, struct acct_view *v, const char *args);
+/* ^'s row, price-answer (bound by pane_account_inst_keys). */
+extern const struct action_row account_prices_row;
+/* The question's answer (DLG_SUBMIT): sent once; on ^'s, Cancel closes it. */
 void account_prices_send(struct app *a, struct acct_view *v);
 void account_prices_done(struct app *a, struct acct_view *v, const struct call_result *r);
 

@@ -3,7 +3,10 @@
  * its newest list kept here for the instance table's marker, the header's
  * count and the detail view's line (pane_account.h), and `:prices accept
  * INSTANCE_ID` / `:prices reject INSTANCE_ID` (the selected instance when
- * none is named), confirmed from Cancel, sent once.  UI thread only. */
+ * none is named), confirmed from Cancel, sent once; `^` on an instance
+ * (the table's, the detail view's: price-answer) asks the same question
+ * with both answers, from Cancel, through the same code.  UI thread
+ * only. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +18,7 @@
 #include "state/model.h"
 #include "theme.h"
 #include "base/util.h"
+#include "view.h"
 #include "views/account/account.h"
 #include "views/account/pane_account.h"
 
@@ -84,6 +88,53 @@ static void reread(struct app *a, struct acct_view *v)
 	account_prices_start(a, v);
 }
 
+/* What the question asks: one answer to confirm (`:prices accept|reject`),
+ * or either (`^`). */
+enum ask { ASK_ACCEPT, ASK_REJECT, ASK_EITHER };
+
+/* The question about instance id's pending increase, starting on Cancel;
+ * refused (said in a toast) under --read-only, when it has none, or while
+ * another of the view's dialogs is open (what it holds is kept). */
+static void ask(struct app *a, struct acct_view *v, long id, enum ask what)
+{
+	if (a->cfg->read_only) {
+		app_toast(a, ROLE_WARNING, 8, "read-only: answering a price increase is a write (--read-only refuses it)");
+		return;
+	}
+	if (v->modal != MOD_NONE) {
+		app_toast(a, ROLE_WARNING, 8, "a dialog of the account view is open: answer or close it (Esc) first");
+		return;
+	}
+	const struct price_inc *p =
+		prices ? acctprice_of(json_list_at(prices, const struct price_inc), prices->n, id) : NULL;
+	if (!p) {
+		app_toast(a, ROLE_WARNING, 8, "instance %ld has no pending price increase", id);
+		return;
+	}
+	char line[200], text[400];
+	acctprice_text(p, line, sizeof line);
+	switch (what) {
+	case ASK_ACCEPT:
+	case ASK_REJECT: {
+		bool accept = what == ASK_ACCEPT;
+		snprintf(text, sizeof text, "%s the price increase on instance %ld? %s",
+			 accept ? "Accept" : "Reject", id, line);
+		dialog_confirm(&v->dlg, 0, 0, accept ? "Accept price increase" : "Reject price increase",
+			       text, accept ? "Accept" : "Reject");
+		v->price_accept = accept;
+		break;
+	}
+	case ASK_EITHER:
+		snprintf(text, sizeof text, "Instance %ld has a pending price increase: %s. Accept it "
+			 "or reject it?", id, line);
+		dialog_choice3(&v->dlg, 0, 0, "Price increase", text, "Cancel", "Accept", "Reject");
+		break;
+	}
+	v->target_id = p->id;
+	snprintf(v->target, sizeof v->target, "%ld", id);
+	v->modal = MOD_PRICE_ANSWER;
+}
+
 /* `:prices accept|reject [INSTANCE_ID]`: the confirmation. */
 void account_prices_command(struct app *a, struct acct_view *v, const char *args)
 {
@@ -100,31 +151,50 @@ void account_prices_command(struct app *a, struct acct_view *v, const char *args
 		const struct instance *x = app_selected(a);
 		id = x ? x->id : 0;
 	}
-	if (a->cfg->read_only) {
-		app_toast(a, ROLE_WARNING, 8, "read-only: answering a price increase is a write (--read-only refuses it)");
-		return;
-	}
-	const struct price_inc *p =
-		prices ? acctprice_of(json_list_at(prices, const struct price_inc), prices->n, id) : NULL;
-	if (!p) {
-		app_toast(a, ROLE_WARNING, 8, "instance %ld has no pending price increase", id);
-		return;
-	}
-	char line[200], text[400];
-	acctprice_text(p, line, sizeof line);
-	snprintf(text, sizeof text, "%s the price increase on instance %ld? %s", accept ? "Accept" : "Reject",
-		 id, line);
-	pane_account_modal_close(v);
-	dialog_confirm(&v->dlg, 0, 0, accept ? "Accept price increase" : "Reject price increase", text,
-		       accept ? "Accept" : "Reject");
-	v->target_id = p->id;
-	v->price_accept = accept;
-	snprintf(v->target, sizeof v->target, "%ld", id);
-	v->modal = MOD_PRICE_ANSWER;
+	ask(a, v, id, accept ? ASK_ACCEPT : ASK_REJECT);
 }
+
+/* `^` needs a row with a pending increase. */
+static const char *why_not_answer(const void *row, char *buf, size_t n)
+{
+	const struct instance *x = row;
+	if (prices && acctprice_of(json_list_at(prices, const struct price_inc), prices->n, x->id))
+		return NULL;
+	snprintf(buf, n, "instance %ld has no pending price increase%s", x->id,
+		 prices ? "" : " (the list is not read yet)");
+	return buf;
+}
+
+/* `^`: the selected instance's increase, asked in the account view. */
+static void run_answer(struct app *a, enum action act)
+{
+	(void)act;
+	const struct instance *x = app_selected(a);
+	int idx = view_find(a, "account");
+	if (!x || idx < 0)
+		return;
+	long id = x->id;
+	view_show(a, idx, 0);
+	ask(a, a->views[idx].st, id, ASK_EITHER);
+}
+
+const struct action_row account_prices_row = {
+	{ .name = "price-answer",
+	  .help = "accept or reject the instance's pending price increase (marked beside $/H; asks, from Cancel)",
+	  .hint = "price", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT, .why_not = why_not_answer,
+	  .run = run_answer },
+	"^", NULL, NULL,
+};
 
 void account_prices_send(struct app *a, struct acct_view *v)
 {
+	if (v->dlg.kind == DLG_CHOICE) { /* `^`'s question: Cancel, Accept, Reject */
+		if (v->dlg.focus == 0) {
+			pane_account_modal_close(v);
+			return;
+		}
+		v->price_accept = v->dlg.focus == 1;
+	}
 	struct job_call c = { .action = true };
 	c.call = api_price_increase_answer(a->cfg, v->target_id, v->price_accept);
 	snprintf(c.what, sizeof c.what, "%s price increase", v->price_accept ? "accept" : "reject");

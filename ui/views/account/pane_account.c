@@ -81,7 +81,7 @@ static const struct section_desc {
 	[SEC_TEAM] = { "Team", "account-team", "Account view: Team",
 		       "ID        USERNAME       NAME                   E-MAIL                         ROLE",
 		       account_team_row, &account_team_list },
-	[SEC_AUDIT] = { "Audit log", NULL, NULL, /* no keys of its own: the view's */
+	[SEC_AUDIT] = { "Audit log", "account-audit", "Account view: Audit log (:audit)", /* no keys of its own: `/` */
 			"WHEN (UTC)        WHO                      ADDRESS         WHAT                                 ARGUMENTS",
 			account_audit_row, &account_audit_list },
 	[SEC_BILLING] = { "Billing", "account-billing", "Account view: Billing", "", account_billing_row,
@@ -801,9 +801,10 @@ static void acct_command(struct app *a, void *st, const char *args)
 			  "no account section \"%.40s\" (overview env apikeys ssh roles reports team audit billing)", w);
 }
 
-void pane_account_reports_keys(struct keymap *km, int ctx)
+void pane_account_inst_keys(struct keymap *km, int ctx)
 {
 	keymap_action_bind(km, ctx, &account_reports_m_row);
+	keymap_action_bind(km, ctx, &account_prices_row);
 }
 
 /* The sections' contexts (before the table binds their rows), and the

@@ -1,7 +1,9 @@
 /* pane_account.h: what other views take from the account view (view_account,
- * in view.c): the machine-reports action (`M`), bound in the instance table
- * and the detail view, which opens the account view's reports section on
- * the selected instance's machine.  UI thread only. */
+ * in view.c): the machine-reports action (`M`), which opens the account
+ * view's reports section on the selected instance's machine, and
+ * price-answer (`^`), which asks there whether to accept or reject the
+ * selected instance's pending price increase; both bound in the instance
+ * table and the detail view.  UI thread only. */
 #ifndef RENTOP_UI_PANE_ACCOUNT_H
 #define RENTOP_UI_PANE_ACCOUNT_H
 
@@ -10,8 +12,9 @@
 
 #include "keymap.h"
 
-/* Register machine-reports (once), allow it in ctx and bind M there. */
-void pane_account_reports_keys(struct keymap *km, int ctx);
+/* Register machine-reports and price-answer (once), allow them in ctx and
+ * bind M and ^ there. */
+void pane_account_inst_keys(struct keymap *km, int ctx);
 
 /* Pending price increases on the account's instances, read every minute
  * from start-up (account_prices.c): how many, and the one of instance id

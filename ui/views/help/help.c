@@ -24,6 +24,8 @@ static size_t add(struct help_line *out, size_t n, size_t max, bool heading, con
 		return n;
 	out[n].heading = heading;
 	out[n].ctx = -1;
+	out[n].cont = false;
+	out[n].src = n;
 	util_strlcpy(out[n].keys, keys, sizeof out[n].keys);
 	util_strlcpy(out[n].text, text, sizeof out[n].text);
 	return n + 1;
@@ -33,7 +35,7 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 {
 	size_t n = 0;
 	for (int c = 0; c < keymap_ctx_count(); c++) {
-		bool any = false;
+		bool any = false, own = false; /* a line written; an action of its own */
 		for (int a = 0; a < keymap_action_count(); a++) {
 			unsigned f = keymap_action_flags((enum action)a);
 			bool here = c == CTX_GLOBAL ? (f & AF_GLOBAL)
@@ -44,6 +46,7 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 				here = false;
 			if (!here)
 				continue;
+			own = true;
 			if (read_only && (f & AF_MUTATES))
 				continue;
 			char keys[64];
@@ -63,12 +66,24 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 				 (f & AF_NEEDS_TFA) ? " (asks for a two-factor code)" : "");
 			n = add(out, n, max, false, keys, text);
 		}
-		/* a list's own `/`: every list view filters its rows the same way */
+		/* a list's own `/`: every list view filters its rows the same way;
+		 * a section with no action of its own is there with its view's */
 		char fkeys[64];
 		keymap_keys_for(km, c, ACT_FILTER, fkeys, sizeof fkeys);
-		if (any && (keymap_ctx_flags(c) & CTXF_FILTER) && fkeys[0])
+		unsigned cf = keymap_ctx_flags(c);
+		bool lone = !own && (cf & CTXF_SECTION) &&
+			    (keymap_ctx_flags(keymap_ctx_parent(c)) & CTXF_FILTER);
+		if (fkeys[0] && ((any && (cf & CTXF_FILTER)) || lone)) {
+			if (!any) {
+				if (n)
+					n = add(out, n, max, false, "", "");
+				n = add(out, n, max, true, "", keymap_ctx_heading(c));
+				if (n && out[n - 1].heading)
+					out[n - 1].ctx = c;
+			}
 			n = add(out, n, max, false, fkeys,
 				"filter the rows shown: text, column=value, !text (Esc clears)");
+		}
 	}
 	n = add(out, n, max, false, "", "");
 	n = add(out, n, max, true, "", "Dialogs and prompts");
@@ -102,6 +117,32 @@ size_t help_build(const struct keymap *km, bool read_only, struct help_line *out
 	return n;
 }
 
+size_t help_wrap(const struct help_line *in, size_t n, int text_w, struct help_line *out,
+		 size_t max)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n && k < max; i++) {
+		char part[8][256];
+		int np = 0;
+		if (!in[i].heading && text_w > 0 && util_strwidth(in[i].text) > text_w)
+			np = draw_wrap(in[i].text, text_w, part, 8);
+		if (np <= 1) {
+			out[k] = in[i];
+			out[k++].src = i;
+			continue;
+		}
+		for (int p = 0; p < np && k < max; p++, k++) {
+			out[k] = in[i];
+			out[k].src = i;
+			out[k].cont = p > 0;
+			if (p > 0)
+				out[k].keys[0] = '\0';
+			util_strlcpy(out[k].text, part[p], sizeof out[k].text);
+		}
+	}
+	return k;
+}
+
 size_t help_section_line(const struct help_line *l, size_t n, int ctx)
 {
 	for (int depth = 0; ctx > 0 && depth < KM_MAX_CTX; depth++) {
@@ -114,14 +155,18 @@ size_t help_section_line(const struct help_line *l, size_t n, int ctx)
 }
 
 /* The view's private state: the lines (built again when drawn: the
- * bindings may change) and the pager over them. */
+ * bindings and the width may change), as wrapped for the width, and the
+ * pager over them. */
 struct help_view {
+	struct help_line built[HELP_MAX];
+	size_t nbuilt;
 	struct help_line lines[HELP_MAX];
 	size_t n;
 	struct list list;
 };
 
-/* A line's text for `/`: its keys, its text and its section's heading. */
+/* A line's text for `/`: its keys, its text and its section's heading
+ * (a wrapped line's whole: a match shows every line of it). */
 static void help_text(const void *ctx, size_t i, char *buf, size_t n)
 {
 	const struct help_view *v = ctx;
@@ -131,14 +176,16 @@ static void help_text(const void *ctx, size_t i, char *buf, size_t n)
 			section = v->lines[k].text;
 			break;
 		}
-	snprintf(buf, n, "%s %s %s", v->lines[i].keys, v->lines[i].text, section);
+	const struct help_line *l = v->lines[i].src < v->nbuilt ? &v->built[v->lines[i].src] : &v->lines[i];
+	snprintf(buf, n, "%s %s %s", l->keys, l->text, section);
 }
 
 static const struct list_ops help_list_ops = { help_text, NULL, NULL, NULL };
 
-static void help_rebuild(struct app *a, struct help_view *v)
+static void help_rebuild(struct app *a, struct help_view *v, int width)
 {
-	v->n = help_build(&a->km, a->read_only, v->lines, HELP_MAX);
+	v->nbuilt = help_build(&a->km, a->read_only, v->built, HELP_MAX);
+	v->n = help_wrap(v->built, v->nbuilt, HELP_TEXT_W(width), v->lines, HELP_MAX);
 	list_set_count(&v->list, v->n);
 }
 
@@ -152,7 +199,7 @@ static void help_row(void *dctx, size_t k, bool sel, int y)
 	(void)sel;
 	const struct help_draw_ctx *d = dctx;
 	const struct rect *r = d->r;
-	const int kw = 22;
+	const int kw = HELP_KEYS_W;
 	draw_fill(y, r->x, r->w, theme_attr(ROLE_NORMAL));
 	if (k == LIST_NONE)
 		return;
@@ -162,13 +209,13 @@ static void help_row(void *dctx, size_t k, bool sel, int y)
 		return;
 	}
 	draw_text(y, r->x + 2, kw, l->keys, theme_attr(ROLE_KEY) & ~A_COLOR);
-	draw_text(y, r->x + 2 + kw, r->w - 3 - kw, l->text, theme_attr(ROLE_NORMAL));
+	draw_text(y, r->x + 2 + kw, HELP_TEXT_W(r->w), l->text, theme_attr(ROLE_NORMAL));
 }
 
 static void help_draw(struct app *a, void *st, const struct rect *r)
 {
 	struct help_view *v = st;
-	help_rebuild(a, v);
+	help_rebuild(a, v, r->w);
 	const char *f = list_filter(&v->list);
 	char title[200];
 	snprintf(title, sizeof title, " Help  (Esc or q closes; Up/Down scroll; / filters)%s%s",
@@ -209,7 +256,7 @@ static void help_enter(struct app *a, void *st, long arg)
 {
 	struct help_view *v = st;
 	list_set_filter(&v->list, "");
-	help_rebuild(a, v);
+	help_rebuild(a, v, a->lay.body.w);
 	list_set_height(&v->list, a->lay.body.h - 1);
 	list_select(&v->list, arg > 0 ? help_section_line(v->lines, v->n, (int)arg - 1) : 0);
 }

@@ -159,7 +159,7 @@ size_t pane_detail_lines_reveal(const struct instance *x, double now, int reveal
 		x->is_bid ? "interruptible" : "on-demand");
 	char pi[200];
 	if (pane_account_price_text(x->id, pi, sizeof pi))
-		n = add(out, n, max, "price increase", ROLE_WARNING, "%s (:prices accept|reject)", pi);
+		n = add(out, n, max, "price increase", ROLE_WARNING, "%s (^ or :prices accept|reject)", pi);
 	if (x->is_bid)
 		n = add(out, n, max, "bid", ROLE_NORMAL, "%s (min %s)",
 			fmt_rate(b1, sizeof b1, x->bid_price), fmt_rate(b2, sizeof b2, x->min_bid));
@@ -240,7 +240,7 @@ static void detail_keys(struct keymap *km, int ctx)
 {
 	inst_actions_keys(km, ctx);
 	pane_offers_replace_keys(km, ctx);
-	pane_account_reports_keys(km, ctx);
+	pane_account_inst_keys(km, ctx);
 }
 
 struct detail_draw_ctx {

@@ -852,7 +852,7 @@ static void inst_keys(struct keymap *km, int ctx)
 	keymap_default(km, ctx, "H", act_hist);
 	inst_actions_keys(km, ctx);
 	pane_offers_replace_keys(km, ctx);
-	pane_account_reports_keys(km, ctx);
+	pane_account_inst_keys(km, ctx);
 }
 
 /* Shown with an instance id (a new one): select it, now or once listed. */

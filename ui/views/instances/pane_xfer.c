@@ -569,6 +569,29 @@ static const char *state_text(const struct xfer *j)
 	return api_job_phase_name(j->phase);
 }
 
+void pane_xfer_cols(int width, int inst_w, int what_w, int status_w, struct xfer_cols *c)
+{
+	c->kind = 8; /* "snapshot" */
+	c->state = 9;
+	c->inst = inst_w > 8 ? inst_w : 8; /* "INSTANCE" */
+	int rest = width - (c->kind + 1 + c->state + 1 + c->inst + 1) - 2;
+	if (rest < 0)
+		rest = 0;
+	if (what_w < 4)
+		what_w = 4; /* "WHAT" */
+	if (what_w + status_w <= rest) {
+		c->what = what_w;
+	} else {
+		int keep = rest / 4 > 12 ? rest / 4 : 12;
+		c->what = what_w < keep ? what_w : keep;
+		if (c->what > rest)
+			c->what = rest;
+		if (status_w < rest - c->what) /* a short status leaves WHAT the rest */
+			c->what = rest - status_w;
+	}
+	c->status = rest - c->what;
+}
+
 static void row_text(const void *ctx, size_t i, char *buf, size_t n)
 {
 	const struct xfer_view *v = ctx;
@@ -582,6 +605,7 @@ static const struct list_ops xfer_list_ops = { row_text, NULL, NULL, NULL };
 struct xfer_draw_ctx {
 	const struct xfer_view *v;
 	const struct rect *r;
+	struct xfer_cols c;
 };
 
 static void xfer_line_draw(void *dctx, size_t k, bool sel, int y)
@@ -598,9 +622,50 @@ static void xfer_line_draw(void *dctx, size_t k, bool sel, int y)
 				  : j->phase == JP_DONE ? ROLE_OK
 				  : j->send == XS_LOST || j->phase == JP_CANCELED ? ROLE_WARNING
 										 : ROLE_NORMAL);
-	char line[1200];
-	row_text(d->v, k, line, sizeof line);
-	draw_text(y, r->x + 1, r->w - 2, line, attr);
+	const struct xfer_cols *c = &d->c;
+	char inst[32];
+	snprintf(inst, sizeof inst, "%ld", j->inst);
+	int x = r->x + 1;
+	draw_cell(y, x, c->kind, j->snapshot ? "snapshot" : "copy", false, attr);
+	x += c->kind + 1;
+	draw_cell(y, x, c->state, state_text(j), false, attr);
+	x += c->state + 1;
+	draw_cell(y, x, c->inst, inst, false, attr);
+	x += c->inst + 1;
+	draw_cell(y, x, c->what, j->what, false, attr);
+	x += c->what + 2;
+	draw_cell(y, x, c->status, j->status, false, attr);
+}
+
+/* The chosen job's description and status, whole (wrapped: up to 3 and
+ * 4 lines), at the bottom of r when draw; the lines it takes (0: none
+ * chosen, or no room: the list keeps 3 rows). */
+static int xfer_footer(const struct xfer_view *v, const struct rect *r, bool draw)
+{
+	size_t k = list_selected(&v->list);
+	if (k == LIST_NONE || k >= v->n || r->w < 20)
+		return 0;
+	const struct xfer *j = &v->x[k];
+	char what[3][256], status[4][256];
+	int nw = draw_wrap(j->what, r->w - 2, what, 3);
+	int ns = draw_wrap(j->status, r->w - 2, status, 4);
+	int h = 1 + nw + ns;
+	if (r->h - 2 - h < 3) /* the list keeps three rows */
+		return 0;
+	if (!draw)
+		return h;
+	int y = r->y + r->h - h;
+	char head[200];
+	snprintf(head, sizeof head, "%s instance %ld (%s)", j->snapshot ? "snapshot of" : "copy into",
+		 j->inst, state_text(j));
+	draw_fill(y, r->x, r->w, theme_attr(ROLE_HEADER));
+	draw_text(y, r->x + 1, r->w - 2, head, theme_attr(ROLE_HEADER));
+	unsigned long at = theme_attr(ROLE_NORMAL);
+	for (int i = 0; i < nw + ns; i++) {
+		draw_fill(++y, r->x, r->w, at);
+		draw_text(y, r->x + 1, r->w - 2, i < nw ? what[i] : status[i - nw], at);
+	}
+	return h;
 }
 
 static void xfer_draw(struct app *a, void *st, const struct rect *r)
@@ -608,16 +673,37 @@ static void xfer_draw(struct app *a, void *st, const struct rect *r)
 	(void)a;
 	struct xfer_view *v = st;
 	draw_cell(r->y, r->x, r->w,
-		  " Transfers: copies and snapshots sent this session  (d cancels a copy; Esc or q returns)",
+		  " Transfers: copies and snapshots sent this session  (Esc or q returns)",
 		  false, theme_attr(ROLE_TITLE));
 	if (r->h < 2)
 		return;
-	char head[200];
-	snprintf(head, sizeof head, "%-8s %-9s %-10s %s", "KIND", "STATE", "INSTANCE", "WHAT  STATUS");
-	draw_fill(r->y + 1, r->x, r->w, theme_attr(ROLE_HEADER));
-	draw_text(r->y + 1, r->x + 1, r->w - 2, head, theme_attr(ROLE_HEADER));
-	struct xfer_draw_ctx d = { v, r };
-	list_draw(&v->list, r->y + 2, r->h - 2, xfer_line_draw, &d);
+	struct xfer_draw_ctx d = { v, r, { 0 } };
+	int iw = 0, ww = 0, sw = 0;
+	for (size_t i = 0; i < v->n; i++) {
+		char inst[32];
+		int w = snprintf(inst, sizeof inst, "%ld", v->x[i].inst);
+		iw = w > iw ? w : iw;
+		w = util_strwidth(v->x[i].what);
+		ww = w > ww ? w : ww;
+		w = util_strwidth(v->x[i].status);
+		sw = w > sw ? w : sw;
+	}
+	pane_xfer_cols(r->w - 2, iw, ww, sw, &d.c);
+	unsigned long hd = theme_attr(ROLE_HEADER);
+	draw_fill(r->y + 1, r->x, r->w, hd);
+	int x = r->x + 1;
+	draw_cell(r->y + 1, x, d.c.kind, "KIND", false, hd);
+	x += d.c.kind + 1;
+	draw_cell(r->y + 1, x, d.c.state, "STATE", false, hd);
+	x += d.c.state + 1;
+	draw_cell(r->y + 1, x, d.c.inst, "INSTANCE", false, hd);
+	x += d.c.inst + 1;
+	draw_cell(r->y + 1, x, d.c.what, "WHAT", false, hd);
+	x += d.c.what + 2;
+	draw_cell(r->y + 1, x, d.c.status, "STATUS", false, hd);
+	int fh = xfer_footer(v, r, false);
+	list_draw(&v->list, r->y + 2, r->h - 2 - fh, xfer_line_draw, &d);
+	xfer_footer(v, r, true);
 	if (!v->n && r->h > 2)
 		draw_text(r->y + 2, r->x + 1, r->w - 2,
 			  "nothing sent yet: :copy SRC DST (ID:/path) copies between instances, :snapshot ID "

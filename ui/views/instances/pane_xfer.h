@@ -14,7 +14,9 @@
  * shown.  `:snapshot [ID]` opens a form (registry, repository, registry
  * login: the password masked, wiped when the form closes, never in a
  * message), confirmed, then one call.  --read-only refuses every write.
- * UI thread only. */
+ * The list's columns give the status the room the job's description can
+ * spare (pane_xfer_cols); under the list the chosen job's description and
+ * status are shown whole, wrapped.  UI thread only. */
 #ifndef RENTOP_UI_PANE_XFER_H
 #define RENTOP_UI_PANE_XFER_H
 
@@ -29,5 +31,16 @@ void pane_xfer_keys(struct keymap *km, int ctx);
  * in place (a registry's answer that echoes the password never shows it).
  * Pure. */
 void pane_xfer_scrub(char *msg, const char *secret);
+
+/* The list's columns (cells): KIND, STATE and INSTANCE fixed (INSTANCE
+ * the widest of inst_w and its title), then WHAT and STATUS sharing the
+ * rest of width (1 blank between columns, 2 before STATUS).  Both whole
+ * when they fit (what_w, status_w: the widest of each); else STATUS comes
+ * first: WHAT keeps a quarter of the rest (at least 12 cells, at most
+ * what_w) and STATUS the others, cut with an ellipsis.  Pure. */
+struct xfer_cols {
+	int kind, state, inst, what, status;
+};
+void pane_xfer_cols(int width, int inst_w, int what_w, int status_w, struct xfer_cols *c);
 
 #endif
