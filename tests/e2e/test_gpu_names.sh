@@ -12,13 +12,20 @@ rentop_start -s 160x40 || { echo "not ok - rentop starts"; exit 1; }
 
 reads() { sim_state "count('/api/v0/gpu_names/unique')"; }
 
-# In the query prompt (s): gpu_name=40 + Tab; the first Tab asks for the
-# names (and says so), the next lists the names that contain 40.
-t_prompt_tab() {
+# A search without a gpu_name condition does not read the names.
+t_no_read() {
     wait_for "Instances" 30 || return 1
     keys 3
     wait_for "no search yet" 10 || return 1
+    keys : ; type_text "offers num_gpus=1"; keys Enter
+    wait_for_re "[0-9]+ offers?" 30 || return 1
+    sleep 1
     [ "$(reads)" = 0 ] || { fail "the names were read before anything needed them"; return 1; }
+}
+
+# In the query prompt (s): gpu_name=40 + Tab; the first Tab asks for the
+# names (and says so), the next lists the names that contain 40.
+t_prompt_tab() {
     keys s
     wait_for "search:" 10 || return 1
     keys C-u
@@ -71,6 +78,7 @@ t_command_tab() {
     keys Escape
 }
 
+tap "gpu names: a search without gpu_name does not read the names" t_no_read
 tap "gpu names: Tab in the query prompt reads the names once and lists those containing the fragment" t_prompt_tab
 tap "gpu names: Tab completes a fragment in any case to the common prefix, then the one name; an exact name says nothing" t_prompt_complete
 tap "gpu names: a search on a fragment says it is not a GPU name and gives the matching names" t_fragment_note

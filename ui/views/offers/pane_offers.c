@@ -410,7 +410,8 @@ static bool search(struct app *a, struct off_view *v, struct query_cmd *c)
 {
 	struct query_error qe;
 	json_t *body = query_cmd_body(c, &qe);
-	offers_gpunames_want(a, &v->gn); /* for the answer's gpu_name note */
+	if (json_object_get(body, "gpu_name"))
+		offers_gpunames_want(a, &v->gn); /* for the answer's gpu_name note */
 	if (!body) {
 		say(a, v, ROLE_ERROR, "query: %s (nothing sent)", qe.msg);
 		query_cmd_free(c);
