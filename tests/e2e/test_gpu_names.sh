@@ -78,9 +78,25 @@ t_command_tab() {
     keys Escape
 }
 
+# A fresh session: a search with a gpu_name condition reads the names
+# itself (the note then comes with, or right after, the count).
+t_search_reads() {
+    keys Escape; keys 1 # q in the offers view goes back to the instances
+    sleep 0.5
+    rentop_quit || return 1
+    rentop_start -s 160x40 || return 1
+    wait_for "Instances" 30 || return 1
+    keys 3
+    wait_for "no search yet" 10 || return 1
+    keys : ; type_text "offers gpu_name=3090"; keys Enter
+    wait_for "gpu_name=3090 is not a GPU name: RTX 3090 — Tab completes" 30 || return 1
+    [ "$(reads)" = 2 ] || { fail "the names were read $(reads) times in two sessions"; return 1; }
+}
+
 tap "gpu names: a search without gpu_name does not read the names" t_no_read
 tap "gpu names: Tab in the query prompt reads the names once and lists those containing the fragment" t_prompt_tab
 tap "gpu names: Tab completes a fragment in any case to the common prefix, then the one name; an exact name says nothing" t_prompt_complete
 tap "gpu names: a search on a fragment says it is not a GPU name and gives the matching names" t_fragment_note
 tap "gpu names: the : line completes gpu_name= too" t_command_tab
+tap "gpu names: a search on gpu_name reads the names itself in a fresh session" t_search_reads
 e2e_done
