@@ -85,6 +85,8 @@ struct app {
 	 * on Esc */
 	void (*prompt_run)(struct app *a, void *st, const char *text);
 	void (*prompt_edit)(struct app *a, void *st, const char *text);
+	const char *prompt_grammar; /* PROMPT_SEARCH: the `:` command whose Tab completion
+				     * its line gets ("offers"), NULL: none */
 	struct textbuf ptb;
 	struct history hist_cmd, hist_filter; /* the `:` and `/` histories (history.h) */
 	char hist_path[1024]; /* where they are saved, "" when nowhere */

@@ -11,6 +11,7 @@
 
 #include "state/model.h"
 #include "rules/query.h"
+#include "flow/gpunames.h"
 #include "base/util.h"
 
 /* Add one candidate (static text, or text owned by src). */
@@ -91,9 +92,28 @@ static const char *const bool_values[] = { "true", "false", "any" };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The GPU names that contain frag, as the query language writes them
+ * (underscores for spaces); a name with a character no bare token carries
+ * is left out. */
+static void gpu_name_values(struct complete_set *o, const struct gpu_names *g, const char *frag)
+{
+	o->fragment = true;
+	for (size_t i = 0; i < g->n; i++) {
+		if (!gpunames_contains(g->v[i], frag) || strpbrk(g->v[i], "\"[],_"))
+			continue;
+		char b[128];
+		util_strlcpy(b, g->v[i], sizeof b);
+		for (char *p = b; *p; p++)
+			if (*p == ' ')
+				*p = '_';
+		add_copy(o, b);
+	}
+}
+
 /* `:offers LINE`: word is the token being typed (at line offset start),
  * prev the token before it ("" when none). */
-static void offers_args(struct complete_set *o, const char *line, size_t start, const char *prev)
+static void offers_args(struct complete_set *o, const struct complete_src *src, const char *line,
+			size_t start, const char *prev)
 {
 	const char *word = line + start;
 	const char *names[256];
@@ -120,6 +140,14 @@ static void offers_args(struct complete_set *o, const char *line, size_t start, 
 	size_t fl = strcspn(word, "=<>!");
 	if (word[fl]) { /* FIELD OP VALUE: the flags' values */
 		size_t ol = strspn(word + fl, "=<>!");
+		const char *op = word + fl;
+		bool eq = (ol == 1 && *op == '=') ||
+			  (ol == 2 && (!strncmp(op, "==", 2) || !strncmp(op, "!=", 2)));
+		if (eq && fl == 8 && !strncmp(word, "gpu_name", 8) && src->gpu_names) {
+			gpu_name_values(o, src->gpu_names, word + fl + ol);
+			o->start = start + fl + ol;
+			return;
+		}
 		for (size_t i = 0; i < NELEM(offer_flags); i++)
 			if (strlen(offer_flags[i]) == fl && !strncmp(word, offer_flags[i], fl)) {
 				o->start = start + fl + ol;
@@ -201,6 +229,7 @@ size_t complete_line(const char *line, const struct complete_src *src, struct co
 	out->n = 0;
 	out->used = 0;
 	out->no_space = false;
+	out->fragment = false;
 	const char *p = line;
 	while (*p == ' ' || *p == ':')
 		p++;
@@ -237,7 +266,7 @@ size_t complete_line(const char *line, const struct complete_src *src, struct co
 			q++;
 	}
 	if (!strcmp(c, "offers")) {
-		offers_args(out, line, out->start, nargs ? prev : "");
+		offers_args(out, src, line, out->start, nargs ? prev : "");
 	} else if (!strcmp(c, "templates")) {
 		templates_args(out, line, out->start);
 	} else if (!strcmp(c, "filter")) {

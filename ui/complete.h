@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 struct snapshot;
+struct gpu_names;
 
 /* What the app knows; any list may be empty, snap may be NULL. */
 struct complete_src {
@@ -27,6 +28,7 @@ struct complete_src {
 				       * names (view_ops.args: the account's sections) */
 	size_t nview_args;
 	const struct snapshot *snap; /* instance ids, machine ids, endpoint names */
+	const struct gpu_names *gpu_names; /* the service's GPU names (gpu_name=), NULL: unknown */
 };
 
 #define COMPLETE_MAX 512
@@ -36,6 +38,9 @@ struct complete_set {
 	size_t n;
 	size_t start;    /* byte offset in the line of the word being completed */
 	bool no_space;   /* a unique match is not followed by a space (COLUMN=, a sort field) */
+	bool fragment;   /* the candidates contain the word anywhere (a GPU name), not
+			  * as a prefix: it is replaced by their common prefix only when
+			  * that still contains it */
 	char pool[16384]; /* text of the candidates made here (ids, lower-case titles) */
 	size_t used;
 };
@@ -49,7 +54,9 @@ struct complete_set {
  *   :theme NAME             the themes
  *   :offers / :o LINE       query field names (and aliases), "-o FIELD[,FIELD]"
  *                           the sort fields, "-t TYPE" the offer types, "-..."
- *                           the options, FIELD=VALUE true/false/any for flags
+ *                           the options, FIELD=VALUE true/false/any for flags,
+ *                           gpu_name=FRAGMENT (= == !=) the GPU names that contain
+ *                           it, spaces as underscores (fragment set)
  *   :templates QUERY        template search fields, FIELD=VALUE true/false for flags
  *   :account SECTION        the sections; ":account reports ID" machine ids
  *   :reports ID             the machine ids of the listed instances

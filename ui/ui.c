@@ -50,6 +50,8 @@
 #include "poll/poller.h"
 #include "statusbar.h"
 #include "tfa_challenge.h"
+#include "flow/gpunames.h"
+#include "views/offers/pane_offers.h"
 #include "base/util.h"
 
 #define HANGUP_STATUS (128 + SIGHUP) /* the terminal hung up: as if SIGHUP */
@@ -307,13 +309,16 @@ static bool browse_key(struct app *a, struct history *h, int key)
 /* Tab at the `:` prompt: complete the word left of the cursor, the command
  * among the app's words, the views and the actions, or an argument by the
  * command's grammar (complete.h: columns, themes, query fields and options,
- * sections, ids, routes); several candidates: the common prefix, and the
- * candidates in the message line. */
-static void complete_command(struct app *a)
+ * sections, ids, routes, GPU names); several candidates: the common prefix,
+ * and the candidates in the message line.  grammar: the command a view's
+ * search prompt completes as (its line is that command's arguments), NULL
+ * at the `:` prompt. */
+static void complete_command(struct app *a, const char *grammar)
 {
-	char line[TEXTBUF_BYTES + 1];
-	util_strlcpy(line, a->ptb.s, sizeof line);
-	line[a->ptb.cur] = '\0'; /* complete what is left of the cursor */
+	char line[TEXTBUF_BYTES + 64];
+	size_t plen = grammar ? (size_t)snprintf(line, sizeof line, "%.40s ", grammar) : 0;
+	/* complete what is left of the cursor */
+	snprintf(line + plen, sizeof line - plen, "%.*s", (int)a->ptb.cur, a->ptb.s);
 	enum { MAXC = 256, MAXCOLS = 32 };
 	const char *cmds[MAXC], *cols[MAXCOLS], *vnames[VIEW_MAX], *valiases[VIEW_MAX];
 	static char themes[64][64];
@@ -373,14 +378,25 @@ static void complete_command(struct app *a)
 		}
 	}
 	src.snap = a->snap;
+	bool gpu = strstr(line, "gpu_name") != NULL;
+	if (gpu) /* asked for on the first Tab that may need them */
+		src.gpu_names = pane_offers_gpu_names(a);
 	static struct complete_set cs; /* 20 kB: not on the stack */
-	if (!complete_line(line, &src, &cs)) {
-		app_toast(a, ROLE_DIM, 4, "no completion here");
+	if (!complete_line(line, &src, &cs) || cs.start < plen) {
+		if (gpu && !src.gpu_names && strstr(line, "gpu_name="))
+			app_toast(a, ROLE_DIM, 4, "reading the GPU names... (Tab again)");
+		else
+			app_toast(a, ROLE_DIM, 4, "no completion here");
 		return;
 	}
 	const char *typed = line + cs.start;
 	char out[256], list[300];
-	size_t m = history_complete(typed, cs.c, cs.n, out, sizeof out, list, sizeof list);
+	/* a fragment: the candidates all contain it; their common prefix
+	 * replaces it only when that still contains it */
+	size_t m = history_complete(cs.fragment ? "" : typed, cs.c, cs.n, out, sizeof out, list,
+				    sizeof list);
+	if (cs.fragment && m && !gpunames_contains(out, typed))
+		util_strlcpy(out, typed, sizeof out);
 	if (m == 0) {
 		app_toast(a, ROLE_DIM, 4, "no match for \"%s\"", typed);
 		return;
@@ -390,7 +406,8 @@ static void complete_command(struct app *a)
 	char nl[TEXTBUF_BYTES + 1];
 	size_t ol = strlen(out);
 	bool space = m == 1 && !*tail && !cs.no_space && !(ol && out[ol - 1] == '=');
-	snprintf(nl, sizeof nl, "%.*s%s%s", (int)cs.start, line, out, space ? " " : "");
+	snprintf(nl, sizeof nl, "%.*s%s%s", (int)(cs.start - plen), line + plen, out,
+		 space ? " " : "");
 	size_t cur = strlen(nl);
 	char full[2 * TEXTBUF_BYTES + 2];
 	snprintf(full, sizeof full, "%s%s", nl, tail);
@@ -423,6 +440,8 @@ static void prompt_key(struct app *a, int key)
 			remember_line(a, &a->hist_filter, line);
 			if (!filter)
 				a->prompt_run(a, v->st, line);
+		} else if (key == '\t' && !filter && a->prompt_grammar) {
+			complete_command(a, a->prompt_grammar);
 		} else if (browse_key(a, &a->hist_filter, key) || textbuf_key(&a->ptb, key)) {
 			if (filter)
 				view_filter_set(a, v, a->ptb.s);
@@ -445,7 +464,7 @@ static void prompt_key(struct app *a, int key)
 		remember_line(a, &a->hist_cmd, line);
 		app_command(a, line);
 	} else if (key == '\t') {
-		complete_command(a);
+		complete_command(a, NULL);
 	} else if (!browse_key(a, &a->hist_cmd, key)) {
 		textbuf_key(&a->ptb, key);
 	}

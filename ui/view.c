@@ -275,6 +275,7 @@ void view_search_prompt(struct app *a, const char *text,
 	a->prompt_view = v;
 	a->prompt_run = run;
 	a->prompt_edit = edit;
+	a->prompt_grammar = NULL;
 	textbuf_set(&a->ptb, text);
 	history_reset(&a->hist_filter);
 	a->dirty |= DIRTY_MSG | DIRTY_HINTS;

@@ -170,6 +170,11 @@ struct api_call api_user(const struct config *c)
 	return mk(EP_USER, "GET", xasprintf("%s/api/v0/users/current/", c->base_url), NULL);
 }
 
+struct api_call api_gpu_names(const struct config *c)
+{
+	return mk(EP_GPU_NAMES, "GET", xasprintf("%s/api/v0/gpu_names/unique/", c->base_url), NULL);
+}
+
 struct api_call api_workergroups(const struct config *c, bool autojobs_alias)
 {
 	return mk(autojobs_alias ? EP_AUTOJOBS : EP_WORKERGROUPS, "GET",

@@ -50,6 +50,7 @@ enum api_ep_flag { EPF_KEY_IN_BODY = 1, EPF_SCRUB = 2 };
 	X(ENDPTJOBS, "endpoints", 2.0, FETCH, ENDPTJOBS, 16, 0)              /* GET /api/v0/endptjobs/ */ \
 	X(OFFERS, "offers", 10.0 / 60.0, FETCH, OFFERS, 48, 0)               /* POST /api/v0/bundles/ (a search) */ \
 	X(TEMPLATES, "templates", 3.0, FETCH, TEMPLATES, 8, 0)               /* GET /api/v0/template/?select_filters=... */ \
+	X(GPU_NAMES, "GPU names", 1.0, FETCH, GPU_NAMES, 1, 0)               /* GET /api/v0/gpu_names/unique/ (once, for the offers query) */ \
 	X(STATE, "instance state", 1.0, ACTION, STATE, 1, 0)                 /* PUT /api/v0/instances/{id}/ {"state"} or {"label"}; bulk: PUT /api/v0/instances/ */ \
 	X(REBOOT, "reboot", 1.0, ACTION, STATE, 1, 0)                        /* PUT /api/v0/instances/reboot/{id}/ */ \
 	X(DESTROY, "destroy", 3.0, ACTION, DESTROY, 1, 0)                    /* DELETE /api/v0/instances/{id}/; bulk: DELETE /api/v0/instances/ */ \
@@ -166,6 +167,8 @@ struct api_call api_instances_v1_q(const struct config *c, const char *after, in
 struct api_call api_instances_v0(const struct config *c);
 struct api_call api_instance(const struct config *c, long id);
 struct api_call api_user(const struct config *c);
+/* GET /api/v0/gpu_names/unique/: the GPU names offers carry (flow/gpunames.h reads it). */
+struct api_call api_gpu_names(const struct config *c);
 struct api_call api_workergroups(const struct config *c, bool autojobs_alias);
 struct api_call api_endptjobs(const struct config *c);
 /* body: the search body (query_search_body), taken over. */

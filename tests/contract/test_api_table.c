@@ -95,6 +95,7 @@ static const struct probe probes[] = {
 	  "{\"verified\":{\"eq\":true},\"limit\":2,\"allocated_storage\":1.0}", NULL, 200, 0, true },
 	{ "POST", "/api/v0/bundles/", "/api/v0/bundles/", "{\"rentable\":{\"eq\":true},\"limit\":3}", NULL, 200, 0,
 	  true },
+	{ "GET", "/api/v0/gpu_names/unique/", "/api/v0/gpu_names/unique/", NULL, NULL, 200, 0, true },
 	{ "GET", "/api/v0/template/?select_filters=", "/api/v0/template/?select_filters=%7B%7D", NULL, NULL, 200, 0,
 	  true },
 	{ "POST", "/api/v0/template/", "/api/v0/template/",

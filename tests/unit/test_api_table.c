@@ -42,6 +42,7 @@ static void kinds(void **state)
 	assert_int_equal(api_ep_kind(EP_OFFERS), RK_FETCH);
 	assert_int_equal(api_ep_kind(EP_WORKERS), RK_FETCH);
 	assert_int_equal(api_ep_kind(EP_INSTANCE_LOGS), RK_FETCH);
+	assert_int_equal(api_ep_kind(EP_GPU_NAMES), RK_FETCH);
 	const enum api_ep writes[] = { EP_STATE, EP_REBOOT, EP_DESTROY, EP_BID, EP_PREPAY,
 				       EP_CREATE, EP_TFA_LOGIN, EP_ENDPT_WRITE, EP_WG_WRITE,
 				       EP_SECRETS_WRITE, EP_APIKEY_WRITE, EP_SSH_WRITE,

@@ -17,6 +17,7 @@
 #include "complete.h"
 #include "history.h"
 #include "state/model.h"
+#include "flow/gpunames.h"
 
 static struct instance xs[3];
 static const struct instance *const pxs[3] = { &xs[0], &xs[1], &xs[2] };
@@ -151,6 +152,33 @@ static void test_offers(void **state)
 	assert_int_equal(tab(":offers gpu_name=RT"), 0);
 }
 
+/* gpu_name= (=, ==, !=): the service's GPU names that contain the typed
+ * fragment anywhere, case-insensitively, written with underscores; none
+ * while the names are unknown; other operators and fields get none. */
+static void test_gpu_names(void **state)
+{
+	(void)state;
+	static char *v[] = { (char *)"A100 SXM4", (char *)"RTX 3090", (char *)"RTX 4090",
+			     (char *)"RTX 4090D", (char *)"Odd, Name" };
+	struct gpu_names g = { v, 5 };
+	assert_int_equal(complete_line(":offers gpu_name=40", &src, &cs), 0); /* names unknown */
+	src.gpu_names = &g;
+	assert_int_equal(complete_line(":offers num_gpus=1 gpu_name=40", &src, &cs), 2);
+	assert_true(cs.fragment);
+	assert_int_equal(cs.start, strlen(":offers num_gpus=1 gpu_name="));
+	assert_string_equal(cs.c[0], "RTX_4090");
+	assert_string_equal(cs.c[1], "RTX_4090D");
+	assert_int_equal(complete_line(":o gpu_name==rtx_", &src, &cs), 3); /* case, _ as space */
+	assert_int_equal(complete_line(":offers gpu_name!=sxm", &src, &cs), 1);
+	assert_string_equal(cs.c[0], "A100_SXM4");
+	assert_int_equal(complete_line(":offers gpu_name=", &src, &cs), 4); /* "Odd, Name": no token */
+	assert_int_equal(complete_line(":offers gpu_name=H200", &src, &cs), 0);
+	assert_int_equal(complete_line(":offers gpu_name<40", &src, &cs), 0);
+	assert_int_equal(complete_line(":offers gpu_ram=40", &src, &cs), 0);
+	assert_false(complete_line(":offers verified=t", &src, &cs) && cs.fragment);
+	src.gpu_names = NULL;
+}
+
 /* `:templates QUERY`: the template search fields (not the offers'), and
  * true/false after a boolean field's operator. */
 static void test_templates(void **state)
@@ -218,6 +246,7 @@ int main(void)
 		cmocka_unit_test_setup(test_command_word, setup),
 		cmocka_unit_test_setup(test_theme_sort_filter, setup),
 		cmocka_unit_test_setup(test_offers, setup),
+		cmocka_unit_test_setup(test_gpu_names, setup),
 		cmocka_unit_test_setup(test_templates, setup),
 		cmocka_unit_test_setup(test_ids_sections_routes, setup),
 	};

@@ -40,6 +40,7 @@
 #include "api/api.h"
 #include "app.h"
 #include "views/offers/create_form.h"
+#include "views/offers/offers_gpunames.h"
 #include "views/instances/inst_dialogs.h"
 #include "views/instances/inst_ops.h"
 #include "draw.h"
@@ -91,6 +92,7 @@ struct off_view {
 				   * offered once the new one runs (0: none) */
 	bool await_seen;          /* the new one has been listed */
 	struct offers_prefill *prefill; /* O: what the form is prefilled with */
+	struct offers_gpunames gn; /* the service's GPU names (gpu_name=: the note, Tab) */
 };
 
 /* ---- pure pieces --------------------------------------------------------- */
@@ -408,6 +410,8 @@ static bool search(struct app *a, struct off_view *v, struct query_cmd *c)
 {
 	struct query_error qe;
 	json_t *body = query_cmd_body(c, &qe);
+	if (json_object_get(body, "gpu_name"))
+		offers_gpunames_want(a, &v->gn); /* for the answer's gpu_name note */
 	if (!body) {
 		say(a, v, ROLE_ERROR, "query: %s (nothing sent)", qe.msg);
 		query_cmd_free(c);
@@ -682,6 +686,24 @@ static bool off_modal_draw(struct app *a, void *st)
 	return create_form_ui_draw(a, v->cu);
 }
 
+/* The search's gpu_name is not exactly a GPU name: said with the count. */
+static void gpu_note(struct app *a, struct off_view *v)
+{
+	char m[240];
+	if (offers_gpunames_note(&v->gn, &v->qc, m, sizeof m))
+		say(a, v, ROLE_WARNING, "%zu offer%s; %s", v->n, v->n == 1 ? "" : "s", m);
+}
+
+const struct gpu_names *pane_offers_gpu_names(struct app *a)
+{
+	int i = view_find(a, "offers");
+	struct off_view *v = i >= 0 ? a->views[i].st : NULL;
+	if (!v)
+		return NULL;
+	offers_gpunames_want(a, &v->gn);
+	return v->gn.g;
+}
+
 /* Take the answer of the search in flight. */
 static void off_snapshot(struct app *a, void *st, bool rows)
 {
@@ -691,6 +713,8 @@ static void off_snapshot(struct app *a, void *st, bool rows)
 	created(a, v, create_form_ui_snapshot(a, v->cu));
 	take_prefill(a, v);
 	replace_watch(a, v);
+	if (offers_gpunames_take(a, &v->gn) && v->searched && !v->req && v->status_role == ROLE_OK)
+		gpu_note(a, v); /* the names came after the search's answer */
 	if (!v->req || !model_take_result(a->m, v->req, &r))
 		return;
 	v->req = 0;
@@ -715,6 +739,7 @@ static void off_snapshot(struct app *a, void *st, bool rows)
 			offers_similar_relax(&v->replace_sim, v->relax, sizeof v->relax);
 		say(a, v, v->relax[0] ? ROLE_WARNING : ROLE_OK, "%zu offer%s", v->n,
 		    v->n == 1 ? "" : "s");
+		gpu_note(a, v);
 		break;
 	}
 	case CALL_ERROR:
@@ -1066,8 +1091,10 @@ static void run_search(struct app *a, enum action act)
 {
 	(void)act;
 	struct off_view *v = state(a);
-	if (v)
-		view_search_prompt(a, v->line, off_command, NULL); /* as `:offers QUERY` */
+	if (!v)
+		return;
+	view_search_prompt(a, v->line, off_command, NULL); /* as `:offers QUERY` */
+	a->prompt_grammar = "offers";                      /* and Tab completes as there */
 }
 
 static void run_detail(struct app *a, enum action act)
@@ -1319,6 +1346,7 @@ static void off_fini(struct app *a, void *st)
 	if (v->prefill_req)
 		model_drop_result(a->m, v->prefill_req);
 	free_prefill(v->prefill);
+	offers_gpunames_fini(a, &v->gn);
 	create_form_ui_free(a, v->cu);
 	json_map_offers_free(v->offers, v->n);
 	query_cmd_free(&v->qc);

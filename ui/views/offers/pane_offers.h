@@ -75,4 +75,9 @@ void pane_offers_replace(struct app *a, long id, bool fix_image);
  * the recycle of the instance on its machine (offers_fix_answer). */
 void pane_offers_replace_answer(struct app *a, long id, int focus);
 
+/* The service's GPU names for gpu_name= completion: NULL until read (the
+ * first call asks for them; the offers view takes the answer).  UI thread. */
+struct gpu_names;
+const struct gpu_names *pane_offers_gpu_names(struct app *a);
+
 #endif
