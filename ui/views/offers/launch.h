@@ -13,7 +13,8 @@
 
 #include "keymap.h"
 
-/* Register the launch action (`:launch ARGS`, any view; no key). */
+/* Register the launch action (`:launch ARGS`, any view: AF_GLOBAL; no key);
+ * the instances view does (inst_actions.c). */
 void launch_keys(struct keymap *km, int ctx);
 
 #endif

@@ -40,7 +40,6 @@
 #include "api/api.h"
 #include "app.h"
 #include "views/offers/create_form.h"
-#include "views/offers/launch.h"
 #include "views/instances/inst_dialogs.h"
 #include "views/instances/inst_ops.h"
 #include "draw.h"
@@ -1230,7 +1229,6 @@ static void off_keys(struct keymap *km, int ctx)
 	enum action d = keymap_action_register(&detail_def);
 	keymap_action_allow(d, ctx);
 	keymap_default(km, ctx, "Enter", d);
-	launch_keys(km, ctx);
 }
 
 struct off_intent pane_offers_intent(enum action act, const struct off_keyctx *k)
