@@ -56,7 +56,12 @@ t_no_offer() {
 
 # :launch, then its confirmation: the offer named with its price
 confirmation() {
-    cmd "$1"
+    keys Escape; sleep 0.2
+    launch_line "$1"
+}
+# the same without the Esc first (which would stop a replacement itself)
+launch_line() {
+    keys :; type_text "$1"; keys Enter
     wait_for "Confirm billing" 30 || return 1
     sleep 0.5
     note "$(dialog_text)"
@@ -108,6 +113,24 @@ t_lost() {
     not_on_screen "Rent offer" || return 1
 }
 
+# :launch during O (offers like a failed instance): what it rents replaces
+# nothing, so the replacement stops (no destroy of that one offered later).
+t_stops_replace() {
+    keys 1; sleep 0.3; keys Escape; sleep 0.3
+    crashed=$(sim_state "[x['id'] for x in insts if x.get('actual_status') == 'exited' and x.get('intended_status') == 'running' and x.get('gpu_name') == 'Tesla V100'][0]")
+    keys / ; type_text "$crashed"; keys Enter
+    wait_for "$crashed" 10 || return 1
+    keys O
+    wait_for "REPLACE $crashed (c rents" 10 || return 1
+    cb=$(creates)
+    launch_line "$LAUNCH --label e2e-norepl" || return 1
+    not_on_screen "REPLACE $crashed" || return 1
+    keys Escape
+    wait_for "not rented: nothing was sent" 10 || return 1
+    not_on_screen "REPLACE $crashed" || return 1
+    [ "$(creates)" = "$cb" ] || { fail "a create was sent"; return 1; }
+}
+
 t_read_only() {
     tm kill-server >/dev/null 2>&1
     cb=$(creates); sb=$(searches)
@@ -126,6 +149,7 @@ tap "no offer: the query used said, nothing rented" t_no_offer
 tap "Esc on the confirmation: nothing sent" t_esc
 tap "Rent: the confirmed offer rented once, shown in the table" t_rent
 tap "lost answer: unknown, sent once" t_lost
+tap ":launch during a replacement (O) stops it" t_stops_replace
 tap "--read-only: refused, nothing sent" t_read_only
 t_quit() { keys 1; sleep 0.5; rentop_quit; }
 tap "q quits with status 0 and no sanitizer report" t_quit

@@ -32,6 +32,11 @@ static void found(struct app *a, const struct offer *v, size_t n, const char *er
 			  pending_line);
 		return;
 	}
+	if (create_form_ui_is_open(cu)) { /* a form typed meanwhile is not thrown away */
+		app_toast(a, ROLE_WARNING, 15, "launch: the create form is open: nothing rented "
+					       "(close it, then :launch again)");
+		return;
+	}
 	const struct offer *o = &v[0];
 	struct create_req *r = xcalloc(1, sizeof *r); /* large */
 	char e[300];

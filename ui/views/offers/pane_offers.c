@@ -758,6 +758,8 @@ static void off_snapshot(struct app *a, void *st, bool rows)
 	}
 }
 
+static void stop_replace(struct app *a, struct off_view *v);
+
 bool pane_offers_search_for(struct app *a, const char *line, pane_offers_found_fn fn)
 {
 	int i = view_find(a, "offers");
@@ -771,6 +773,8 @@ bool pane_offers_search_for(struct app *a, const char *line, pane_offers_found_f
 		say(a, v, ROLE_ERROR, "query: %s (nothing sent)", qe.msg);
 		return false;
 	}
+	if (v->replace_id) /* what it rents replaces nothing */
+		stop_replace(a, v);
 	if (v->found) { /* an earlier launch still waiting: this one replaces it */
 		pane_offers_found_fn old = v->found;
 		v->found = NULL;
@@ -1270,6 +1274,21 @@ struct off_intent pane_offers_intent(enum action act, const struct off_keyctx *k
 	return in;
 }
 
+/* The replacement of an instance (O) stops: nothing more is prefilled or offered. */
+static void stop_replace(struct app *a, struct off_view *v)
+{
+	app_toast(a, ROLE_DIM, 4, "replacement of instance %ld stopped", v->replace_id);
+	v->replace_id = 0;
+	if (v->prefill_req)
+		model_drop_result(a->m, v->prefill_req);
+	v->prefill_req = 0;
+	if (v->prefill) {
+		offers_prefill_free(v->prefill);
+		free(v->prefill);
+		v->prefill = NULL;
+	}
+}
+
 static bool off_action(struct app *a, void *st, enum action act)
 {
 	struct off_view *v = st;
@@ -1287,16 +1306,7 @@ static bool off_action(struct app *a, void *st, enum action act)
 		break;
 	}
 	case OFF_STOP_REPLACE:
-		app_toast(a, ROLE_DIM, 4, "replacement of instance %ld stopped", v->replace_id);
-		v->replace_id = 0;
-		if (v->prefill_req)
-			model_drop_result(a->m, v->prefill_req);
-		v->prefill_req = 0;
-		if (v->prefill) {
-			offers_prefill_free(v->prefill);
-			free(v->prefill);
-			v->prefill = NULL;
-		}
+		stop_replace(a, v);
 		break;
 	case OFF_DETAIL_SCROLL:
 		v->dtop += (int)in.delta;
