@@ -131,6 +131,19 @@ t_stops_replace() {
     [ "$(creates)" = "$cb" ] || { fail "a create was sent"; return 1; }
 }
 
+# --template HASH: the create carries the template (its image, no -i)
+t_template() {
+    h=$(sim_state "d['templates'][0]['hash_id']")
+    img=$(sim_state "d['templates'][0]['image']")
+    [ -n "$h" ] && [ "$h" != None ] || { fail "no template in the simulator"; return 1; }
+    cb=$(creates)
+    confirmation "launch -g RTX_4090 -n 1 --template $h --label e2e-tpl" || return 1
+    keys Tab Enter
+    sim_expect "[x.get('template_hash_id') for x in insts if x.get('label') == 'e2e-tpl']" "[\"$h\"]" || return 1
+    sim_expect "[x.get('image_uuid', '').split(':')[0] for x in insts if x.get('label') == 'e2e-tpl']" "[\"${img%%:*}\"]" || return 1
+    [ "$(creates)" = "$((cb + 1))" ] || { fail "$(( $(creates) - cb )) creates sent"; return 1; }
+}
+
 t_read_only() {
     tm kill-server >/dev/null 2>&1
     cb=$(creates); sb=$(searches)
@@ -150,6 +163,7 @@ tap "Esc on the confirmation: nothing sent" t_esc
 tap "Rent: the confirmed offer rented once, shown in the table" t_rent
 tap "lost answer: unknown, sent once" t_lost
 tap ":launch during a replacement (O) stops it" t_stops_replace
+tap "--template HASH: rented with the template" t_template
 tap "--read-only: refused, nothing sent" t_read_only
 t_quit() { keys 1; sleep 0.5; rentop_quit; }
 tap "q quits with status 0 and no sanitizer report" t_quit
