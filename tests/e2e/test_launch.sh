@@ -131,6 +131,24 @@ t_stops_replace() {
     [ "$(creates)" = "$cb" ] || { fail "a create was sent"; return 1; }
 }
 
+# the service refuses the create: the form it was made from is given back
+# with the service's words (image, disk, label as the flags gave them)
+t_refused() {
+    sim_post /__sim/set '{"what":"user","field":"credit","value":0.001}' || return 1
+    cb=$(creates)
+    confirmation "$LAUNCH --label e2e-refused" || return 1
+    keys Tab Enter
+    wait_for_re "[Ii]nsufficient" 20 || return 1
+    on_screen "Rent offer" || { fail "the form closed"; return 1; }
+    on_screen "e2e-refused" || { fail "the form lost the flags"; return 1; }
+    on_screen "pytorch/pytorch" || { fail "the form lost the image"; return 1; }
+    [ "$(creates)" = "$((cb + 1))" ] || { fail "$(( $(creates) - cb )) creates sent"; return 1; }
+    sim_post /__sim/set '{"what":"user","field":"credit","value":250}' || return 1
+    keys Escape
+    wait_gone "Rent offer" 10 || return 1
+    sleep 0.5
+}
+
 # --template HASH: the create carries the template (its image, no -i)
 t_template() {
     h=$(sim_state "d['templates'][0]['hash_id']")
@@ -163,6 +181,7 @@ tap "Esc on the confirmation: nothing sent" t_esc
 tap "Rent: the confirmed offer rented once, shown in the table" t_rent
 tap "lost answer: unknown, sent once" t_lost
 tap ":launch during a replacement (O) stops it" t_stops_replace
+tap "refused by the service: the form given back with its words" t_refused
 tap "--template HASH: rented with the template" t_template
 tap "--read-only: refused, nothing sent" t_read_only
 t_quit() { keys 1; sleep 0.5; rentop_quit; }
