@@ -66,11 +66,13 @@ static void launch_args_run(struct app *a, enum action act, const char *args)
 		app_toast(a, ROLE_ERROR, 20, "%s (nothing sent)", err);
 		return;
 	}
-	pending = la;
-	launch_query_line(&la, pending_line, sizeof pending_line);
-	if (pane_offers_search_for(a, pending_line, found))
+	char line[sizeof pending_line];
+	launch_query_line(&la, line, sizeof line);
+	if (pane_offers_search_for(a, line, found)) { /* answered later, never from inside */
+		pending = la;
+		util_strlcpy(pending_line, line, sizeof pending_line);
 		app_toast(a, ROLE_PENDING, 0, "launch: searching %s", pending_line);
-	else
+	} else
 		app_toast(a, ROLE_ERROR, 15, "launch: the search was not sent (the offers view "
 					     "says why); nothing rented");
 }
