@@ -15,6 +15,7 @@
 #include "views/instances/inst_ops.h"
 #include "views/instances/pane_exec.h"
 #include "views/instances/pane_ports.h"
+#include "views/offers/launch.h"
 #include "state/model.h"
 
 const char *inst_actions_why_not_stop(const void *row, char *buf, size_t n)
@@ -187,5 +188,6 @@ void inst_actions_keys(struct keymap *km, int ctx)
 	}
 	pane_ports_keys(km, ctx);
 	pane_exec_keys(km, ctx);
+	launch_keys(km, ctx); /* `:launch`: any view (AF_GLOBAL) */
 	inst_ops_keys(km, ctx);
 }

@@ -304,6 +304,8 @@ struct create_ui {
 	struct create_draft draft; /* the last form discarded (memory only), for the next c */
 	char vol_note[400];        /* a replacement: whether the old one's volume is carried ("": none) */
 	long vol_carried;          /* that volume's id when it is linked to the new one, else 0 */
+	char launch[400];          /* `:launch` (launch.c): what it found, said first in the
+				    * confirmation, whose Cancel closes all ("": a form's) */
 };
 
 struct create_ui *create_form_ui_new(void)
@@ -332,6 +334,7 @@ static void close_ui(struct create_ui *c)
 	c->replace_id = 0;
 	c->vol_note[0] = '\0';
 	c->vol_carried = 0;
+	c->launch[0] = '\0';
 }
 
 void create_form_ui_free(struct app *a, struct create_ui *c)
@@ -404,6 +407,31 @@ void create_form_ui_open(struct app *a, struct create_ui *c, const struct offer 
 	a->dirty |= DIRTY_ALL;
 }
 
+static void confirm(struct app *a, struct create_ui *c);
+
+void create_form_ui_launch(struct app *a, struct create_ui *c, const struct offer *o,
+			   const struct create_req *r, const char *lead)
+{
+	struct offers_prefill p;
+	memset(&p, 0, sizeof p); /* the form behind: what a refusal gives back to edit */
+	p.image = (char *)r->image;
+	p.template_hash_id = (char *)r->template_hash_id;
+	p.disk = r->disk;
+	p.label = (char *)r->label;
+	p.onstart = p.args_str = (char *)"";
+	p.launch = LAUNCH_SSH;
+	create_form_ui_open(a, c, o, &p, 0);
+	if (c->mode != CU_FORM)
+		return; /* refused (read-only) */
+	if (r->template_hash_id[0]) { /* its launch mode is the template's, as in the request */
+		util_strlcpy(c->tpl.hash_id, r->template_hash_id, sizeof c->tpl.hash_id);
+		c->tpl.launch = LAUNCH_SSH;
+	}
+	*c->req = *r;
+	util_strlcpy(c->launch, lead && *lead ? lead : " ", sizeof c->launch);
+	confirm(a, c);
+}
+
 /* ---- the picker (tpl_picker.c) ------------------------------------------------------ */
 
 static void pick_key(struct app *a, struct create_ui *c, int key)
@@ -434,7 +462,7 @@ static bool no_ssh_key(const struct app *a)
 /* The form is valid: ask for the billing confirmation. */
 static void confirm(struct app *a, struct create_ui *c)
 {
-	char text[512];
+	char text[1024];
 	int l = form_choice(&c->fm, "launch");
 	bool ssh = l >= 0 && l < LAUNCH__COUNT && offers_launch_uses_ssh((enum create_launch)l);
 	c->req->vol.month = pane_volumes_month_of(a, &c->req->vol);
@@ -445,12 +473,14 @@ static void confirm(struct app *a, struct create_ui *c)
 	text[0] = '\0';
 	if (c->vol_note[0] && (carried || c->req->vol.mode == CVOL_NONE))
 		len = (size_t)snprintf(text, sizeof text, "%s ", c->vol_note);
+	else if (c->launch[0])
+		len = (size_t)snprintf(text, sizeof text, "%s ", c->launch);
 	if (len >= sizeof text)
 		len = sizeof text - 1;
 	offers_confirm_text(&c->o, c->req, ssh && no_ssh_key(a), text + len, sizeof text - len);
 	len = strlen(text); /* the keys, as dialog_key takes them */
-	snprintf(text + len, sizeof text - len, " Tab, Enter: rent. Enter on Cancel, Esc or q: back "
-						"to the form.");
+	snprintf(text + len, sizeof text - len, " Tab, Enter: rent. Enter on Cancel, Esc or q: %s.",
+		 c->launch[0] ? "nothing is rented" : "back to the form");
 	dialog_confirm(&c->dlg, 0, 0, "Confirm billing", text, "Rent");
 	c->mode = CU_CONFIRM;
 	(void)a;
@@ -466,6 +496,7 @@ static void send_create(struct app *a, struct create_ui *c)
 	explicit_bzero(req, sizeof *req);
 	free(req);
 	c->mode = CU_FORM;
+	c->launch[0] = '\0'; /* from now on a form's: a refusal gives it back to edit */
 	if (!id) { /* refused before sending (its toast says why): the form stays */
 		form_set_answer(&c->fm, NULL, a->msg);
 		rejudge_bid(c);
@@ -544,6 +575,9 @@ bool create_form_ui_key(struct app *a, struct create_ui *c, int key)
 			wipe_req(c);
 			c->mode = CU_FORM;
 			app_toast(a, ROLE_DIM, 8, "not rented: nothing was sent");
+			if (c->launch[0]) /* `:launch`: no form was typed to go back to */
+				close_ui(c);
+			a->dirty |= DIRTY_ALL;
 			break;
 		case DLG_SUBMIT:
 			dialog_close(&c->dlg);

@@ -101,6 +101,12 @@ void create_form_ui_free(struct app *a, struct create_ui *c);
  * none); replace_id: the failed instance it replaces (0: none). */
 void create_form_ui_open(struct app *a, struct create_ui *c, const struct offer *o,
 		    const struct offers_prefill *p, long replace_id);
+/* `:launch` (launch.c): straight to the billing confirmation of r (valid,
+ * on offer o), lead (what was searched and found) said first; Cancel
+ * closes it (nothing sent); Rent sends it as the form's C-s does (at most
+ * once; a refusal gives back the form filled from r). */
+void create_form_ui_launch(struct app *a, struct create_ui *c, const struct offer *o,
+			   const struct create_req *r, const char *lead);
 bool create_form_ui_is_open(const struct create_ui *c);
 /* Every key while open; true when taken. */
 bool create_form_ui_key(struct app *a, struct create_ui *c, int key);

@@ -93,6 +93,8 @@ struct off_view {
 	bool await_seen;          /* the new one has been listed */
 	struct offers_prefill *prefill; /* O: what the form is prefilled with */
 	struct offers_gpunames gn; /* the service's GPU names (gpu_name=: the note, Tab) */
+	pane_offers_found_fn found; /* `:launch`: told the answer of its search (NULL: none) */
+	int found_req;            /* that search's id; -1: held, not sent yet; -2: replaced */
 };
 
 /* ---- pure pieces --------------------------------------------------------- */
@@ -385,6 +387,8 @@ static void hold(struct off_view *v, struct query_cmd *c)
 {
 	if (v->queued)
 		query_cmd_free(&v->next);
+	if (v->queued && v->found_req == -1)
+		v->found_req = -2; /* `:launch`'s search, replaced before it went */
 	v->next = *c;
 	v->queued = true;
 }
@@ -449,6 +453,8 @@ static bool search(struct app *a, struct off_view *v, struct query_cmd *c)
 	}
 	pace_take(&v->pace, now);
 	v->req = id;
+	if (v->found && v->found_req == -1) /* the held search of `:launch` goes now */
+		v->found_req = id;
 	util_strlcpy(v->defaults, defs, sizeof v->defaults);
 	query_cmd_free(&v->qc);
 	v->qc = *c;
@@ -715,9 +721,16 @@ static void off_snapshot(struct app *a, void *st, bool rows)
 	replace_watch(a, v);
 	if (offers_gpunames_take(a, &v->gn) && v->searched && !v->req && v->status_role == ROLE_OK)
 		gpu_note(a, v); /* the names came after the search's answer */
+	if (v->found && v->found_req == -2) {
+		pane_offers_found_fn fn = v->found;
+		v->found = NULL;
+		fn(a, NULL, 0, "a new search replaced the launch's before it was sent", v->cu);
+	}
 	if (!v->req || !model_take_result(a->m, v->req, &r))
 		return;
+	int answered = v->req;
 	v->req = 0;
+	bool answered_ok = r.outcome == CALL_OK;
 	switch (r.outcome) {
 	case CALL_OK: {
 		struct offer_list *l = r.value;
@@ -757,11 +770,48 @@ static void off_snapshot(struct app *a, void *st, bool rows)
 	}
 	model_call_result_free(&r);
 	a->dirty |= DIRTY_BODY;
+	if (v->found && v->found_req == answered) { /* `:launch`: its offers, table order */
+		pane_offers_found_fn fn = v->found;
+		v->found = NULL;
+		v->found_req = 0;
+		fn(a, v->offers, answered_ok ? v->n : 0, answered_ok ? NULL : v->status, v->cu);
+	}
 	if (v->queued) {
 		struct query_cmd c = v->next;
 		v->queued = false;
 		search(a, v, &c);
 	}
+}
+
+static void stop_replace(struct app *a, struct off_view *v);
+
+bool pane_offers_search_for(struct app *a, const char *line, pane_offers_found_fn fn)
+{
+	int i = view_find(a, "offers");
+	if (i < 0)
+		return false;
+	struct off_view *v = a->views[i].st;
+	view_show(a, i, 0);
+	struct query_cmd c;
+	struct query_error qe;
+	if (!query_cmd_parse(line, &c, &qe)) {
+		say(a, v, ROLE_ERROR, "query: %s (nothing sent)", qe.msg);
+		return false;
+	}
+	if (v->replace_id) /* what it rents replaces nothing */
+		stop_replace(a, v);
+	if (v->found) { /* an earlier launch still waiting: this one replaces it */
+		pane_offers_found_fn old = v->found;
+		v->found = NULL;
+		old(a, NULL, 0, "a new :launch replaced it", v->cu);
+	}
+	int before = v->req;
+	v->found_req = 0;
+	if (!search(a, v, &c))
+		return false;
+	v->found = fn;
+	v->found_req = !before && v->req ? v->req : -1;
+	return true;
 }
 
 /* The pending search waits for the pacer: wake when it may go, or when
@@ -1251,6 +1301,21 @@ struct off_intent pane_offers_intent(enum action act, const struct off_keyctx *k
 	return in;
 }
 
+/* The replacement of an instance (O) stops: nothing more is prefilled or offered. */
+static void stop_replace(struct app *a, struct off_view *v)
+{
+	app_toast(a, ROLE_DIM, 4, "replacement of instance %ld stopped", v->replace_id);
+	v->replace_id = 0;
+	if (v->prefill_req)
+		model_drop_result(a->m, v->prefill_req);
+	v->prefill_req = 0;
+	if (v->prefill) {
+		offers_prefill_free(v->prefill);
+		free(v->prefill);
+		v->prefill = NULL;
+	}
+}
+
 static bool off_action(struct app *a, void *st, enum action act)
 {
 	struct off_view *v = st;
@@ -1268,16 +1333,7 @@ static bool off_action(struct app *a, void *st, enum action act)
 		break;
 	}
 	case OFF_STOP_REPLACE:
-		app_toast(a, ROLE_DIM, 4, "replacement of instance %ld stopped", v->replace_id);
-		v->replace_id = 0;
-		if (v->prefill_req)
-			model_drop_result(a->m, v->prefill_req);
-		v->prefill_req = 0;
-		if (v->prefill) {
-			offers_prefill_free(v->prefill);
-			free(v->prefill);
-			v->prefill = NULL;
-		}
+		stop_replace(a, v);
 		break;
 	case OFF_DETAIL_SCROLL:
 		v->dtop += (int)in.delta;
@@ -1341,6 +1397,7 @@ static void *off_init(struct app *a)
 static void off_fini(struct app *a, void *st)
 {
 	struct off_view *v = st;
+	v->found = NULL;
 	if (v->req)
 		model_drop_result(a->m, v->req);
 	if (v->prefill_req)

@@ -80,4 +80,16 @@ void pane_offers_replace_answer(struct app *a, long id, int focus);
 struct gpu_names;
 const struct gpu_names *pane_offers_gpu_names(struct app *a);
 
+struct create_ui;
+/* `:launch` (launch.c) told the answer of its search: offers v[0..n) in
+ * the table's order (n 0: none matched), or err (the failure, n 0), and
+ * the offers view's create form to confirm in. */
+typedef void (*pane_offers_found_fn)(struct app *a, const struct offer *v, size_t n,
+				     const char *err, struct create_ui *cu);
+/* UI thread: the offers view shown searching line (as `:offers LINE`,
+ * paced the same); fn is told once when that search answers (or with err
+ * when another search replaces it before it is sent).  False, fn never
+ * told, when the line is refused (the view's status says why). */
+bool pane_offers_search_for(struct app *a, const char *line, pane_offers_found_fn fn);
+
 #endif
