@@ -29,6 +29,7 @@ struct event;
 struct jobs;
 struct tfa_challenge;
 struct notify_out;
+struct gpu_names;
 struct view_ops;
 
 #define VIEW_MAX 24
@@ -87,6 +88,10 @@ struct app {
 	void (*prompt_edit)(struct app *a, void *st, const char *text);
 	const char *prompt_grammar; /* PROMPT_SEARCH: the `:` command whose Tab completion
 				     * its line gets ("offers"), NULL: none */
+	/* The service's GPU names for gpu_name= completion, given by the offers
+	 * view (pane_offers_gpu_names, set by its init: the shell includes no
+	 * view); NULL until read, the first call asking for them. */
+	const struct gpu_names *(*gpu_names)(struct app *a);
 	struct textbuf ptb;
 	struct history hist_cmd, hist_filter; /* the `:` and `/` histories (history.h) */
 	char hist_path[1024]; /* where they are saved, "" when nowhere */

@@ -51,7 +51,6 @@
 #include "statusbar.h"
 #include "tfa_challenge.h"
 #include "flow/gpunames.h"
-#include "views/offers/pane_offers.h"
 #include "base/util.h"
 
 #define HANGUP_STATUS (128 + SIGHUP) /* the terminal hung up: as if SIGHUP */
@@ -379,8 +378,8 @@ static void complete_command(struct app *a, const char *grammar)
 	}
 	src.snap = a->snap;
 	bool gpu = strstr(line, "gpu_name") != NULL;
-	if (gpu) /* asked for on the first Tab that may need them */
-		src.gpu_names = pane_offers_gpu_names(a);
+	if (gpu && a->gpu_names) /* asked for on the first Tab that may need them */
+		src.gpu_names = a->gpu_names(a);
 	static struct complete_set cs; /* 20 kB: not on the stack */
 	if (!complete_line(line, &src, &cs) || cs.start < plen) {
 		if (gpu && !src.gpu_names && strstr(line, "gpu_name="))

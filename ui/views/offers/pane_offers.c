@@ -1381,7 +1381,7 @@ static void off_tab_text(const struct app *a, const void *st, char *buf, size_t 
 
 static void *off_init(struct app *a)
 {
-	(void)a;
+	a->gpu_names = pane_offers_gpu_names;
 	struct off_view *v = xcalloc(1, sizeof *v);
 	struct query_error qe;
 	query_cmd_parse("", &v->qc, &qe);
