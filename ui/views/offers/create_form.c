@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "views/offers/create_form.h"
+#include "views/offers/create_recall.h"
 
 #include "app.h"
 #include "widgets/dialog.h"
@@ -70,6 +71,7 @@ void create_form_build(struct form *fm, const struct offer *o, const struct offe
 				CREATE_BID_MAX, false, true);
 	}
 	form_add_secret(fm, "login", "Registry login (-u U -p T REG)", CREATE_LOGIN_MAX, false);
+	form_add_toggle(fm, "remember", "Remember secrets (disk)", false);
 }
 
 void create_form_apply_template(struct form *fm, const struct template_rec *t,
@@ -304,6 +306,12 @@ struct create_ui {
 	struct create_draft draft; /* the last form discarded (memory only), for the next c */
 	char vol_note[400];        /* a replacement: whether the old one's volume is carried ("": none) */
 	long vol_carried;          /* that volume's id when it is linked to the new one, else 0 */
+	struct recall_store rs;    /* the remembered forms (create_recall.h), read at the first c */
+	bool rs_loaded;
+	char rs_path[1024];        /* "": not kept on disk (no state directory, or it failed) */
+	char recall[RECALL_KEY_MAX]; /* the remembered form C-g recalls ("": none) */
+	struct create_draft sent;  /* the form as sent: remembered once the create is not refused */
+	bool sent_secrets;         /* its "Remember secrets" toggle */
 };
 
 struct create_ui *create_form_ui_new(void)
@@ -332,6 +340,8 @@ static void close_ui(struct create_ui *c)
 	c->replace_id = 0;
 	c->vol_note[0] = '\0';
 	c->vol_carried = 0;
+	c->recall[0] = '\0';
+	create_form_draft_clear(&c->sent); /* remembered before the form closes, or dropped */
 }
 
 void create_form_ui_free(struct app *a, struct create_ui *c)
@@ -340,6 +350,8 @@ void create_form_ui_free(struct app *a, struct create_ui *c)
 		return;
 	close_ui(c);
 	create_form_draft_clear(&c->draft);
+	create_form_draft_clear(&c->sent);
+	recall_free(&c->rs);
 	tpl_picker_free(a, &c->pick);
 	free(c->req);
 	free(c);
@@ -363,6 +375,8 @@ static void rejudge_bid(struct create_ui *c)
 	c->price[0] = '\0';
 	bid_judged(c);
 }
+
+static void recall_offer(struct app *a, struct create_ui *c, bool any);
 
 void create_form_ui_open(struct app *a, struct create_ui *c, const struct offer *o,
 		    const struct offers_prefill *p, long replace_id)
@@ -390,6 +404,7 @@ void create_form_ui_open(struct app *a, struct create_ui *c, const struct offer 
 		form_set_note(&c->fm, c->vol_note, c->vol_carried == 0);
 	}
 	c->mode = CU_FORM;
+	recall_offer(a, c, p == NULL);
 	if (c->draft.have && !p) { /* the last draft first: use it? */
 		char text[300];
 		snprintf(text, sizeof text,
@@ -404,6 +419,76 @@ void create_form_ui_open(struct app *a, struct create_ui *c, const struct offer 
 	a->dirty |= DIRTY_ALL;
 }
 
+/* ---- the remembered forms (create_recall.h) ------------------------------------------ */
+
+/* Read the store at the first use (a file that is not one: said, set aside). */
+static void recall_loaded(struct app *a, struct create_ui *c)
+{
+	if (c->rs_loaded)
+		return;
+	c->rs_loaded = true;
+	recall_init(&c->rs);
+	char err[1300];
+	if (!recall_path(c->rs_path, sizeof c->rs_path))
+		c->rs_path[0] = '\0';
+	else if (!recall_load(&c->rs, c->rs_path, err, sizeof err))
+		app_toast(a, ROLE_WARNING, 12, "%s", err);
+}
+
+/* Say under the fields that a remembered form for the form's template or
+ * image (any: the newest of all) can be recalled with C-g. */
+static void recall_offer(struct app *a, struct create_ui *c, bool any)
+{
+	recall_loaded(a, c);
+	char key[RECALL_KEY_MAX];
+	const struct recall_entry *e = NULL;
+	if (recall_key_of_form(&c->fm, key, sizeof key))
+		e = recall_find(&c->rs, key);
+	else if (any)
+		e = recall_last(&c->rs);
+	c->recall[0] = '\0';
+	if (!e || c->fm.note[0]) /* a replacement's volume note stays */
+		return;
+	util_strlcpy(c->recall, e->key, sizeof c->recall);
+	char words[RECALL_KEY_MAX + 16], note[300];
+	snprintf(note, sizeof note, "Last form sent for %s (offer %ld): C-g recalls it%s.",
+		 recall_key_words(e->key, words, sizeof words), e->d.offer_id,
+		 e->d.secrets ? ", secrets included" : " (its secrets were not kept)");
+	form_set_note(&c->fm, note, false);
+}
+
+/* C-g: fill the form from the remembered form offered. */
+static void recall_apply(struct app *a, struct create_ui *c)
+{
+	const struct recall_entry *e = recall_find(&c->rs, c->recall);
+	if (!e)
+		return;
+	create_form_draft_apply(&e->d, &c->fm, &c->tpl, e->d.secrets);
+	char words[RECALL_KEY_MAX + 16], note[300];
+	snprintf(note, sizeof note, "Recalled the last form sent for %s%s.",
+		 recall_key_words(e->key, words, sizeof words),
+		 e->d.secrets ? "" : ": type its secrets again (env, registry login)");
+	c->recall[0] = '\0';
+	form_set_note(&c->fm, note, false);
+	rejudge_bid(c);
+	a->dirty |= DIRTY_ALL;
+}
+
+/* The create was sent and not refused: remember its form (its secrets
+ * only when the form asked). */
+static void recall_sent(struct app *a, struct create_ui *c)
+{
+	if (!c->sent.have)
+		return;
+	recall_loaded(a, c);
+	recall_put(&c->rs, &c->sent, c->sent_secrets);
+	char err[1300];
+	if (c->rs_path[0] && !recall_save(&c->rs, c->rs_path, err, sizeof err)) {
+		app_toast(a, ROLE_WARNING, 8, "%s (form not remembered on disk)", err);
+		c->rs_path[0] = '\0';
+	}
+}
+
 /* ---- the picker (tpl_picker.c) ------------------------------------------------------ */
 
 static void pick_key(struct app *a, struct create_ui *c, int key)
@@ -413,6 +498,9 @@ static void pick_key(struct app *a, struct create_ui *c, int key)
 	case TPK_PICKED:
 		create_form_apply_template(&c->fm, t, &c->tpl);
 		c->mode = CU_FORM;
+		if (c->recall[0]) /* the note offered another's */
+			form_set_note(&c->fm, NULL, false);
+		recall_offer(a, c, false);
 		break;
 	case TPK_BACK:
 		c->mode = CU_FORM;
@@ -472,6 +560,8 @@ static void send_create(struct app *a, struct create_ui *c)
 		return;
 	}
 	modal_call_wait(&c->mc, id, &c->fm, NULL);
+	create_form_draft_save(&c->sent, &c->fm, &c->tpl, c->o.id);
+	c->sent_secrets = form_toggle(&c->fm, "remember");
 	app_toast(a, ROLE_PENDING, 0, "create: sent for offer %ld", c->o.id);
 }
 
@@ -567,6 +657,10 @@ bool create_form_ui_key(struct app *a, struct create_ui *c, int key)
 		}
 		return true;
 	}
+	if (key == KM_CTRL('g') && c->recall[0]) {
+		recall_apply(a, c);
+		return true;
+	}
 	int tf = form_find(&c->fm, "template");
 	if (c->fm.focus == tf && tpl_picker_opens(key)) {
 		tpl_picker_open(a, &c->pick);
@@ -637,15 +731,18 @@ static long take_create(struct app *a, struct create_ui *c, const struct call_re
 {
 	a->dirty |= DIRTY_ALL;
 	if (r->outcome == CALL_UNKNOWN) { /* never sent again: the poller's event says so */
+		recall_sent(a, c); /* it was sent */
 		close_ui(c);
 		return 0;
 	}
 	if (r->outcome != CALL_OK) { /* refused, or its 2FA prompt cancelled */
+		create_form_draft_clear(&c->sent); /* a refused form is not remembered */
 		modal_call_refused(&c->fm, NULL, r->err.msg);
 		rejudge_bid(c);
 		return 0;
 	}
 	long id = r->value ? *(const long *)r->value : 0;
+	recall_sent(a, c);
 	close_ui(c);
 	create_form_draft_clear(&c->draft); /* rented: the draft has served */
 	if (id > 0)

@@ -11,7 +11,10 @@
  * replaces a failed one, the destroy of that one is offered, on Cancel).
  * Esc on a form changed since it opened asks before discarding it; a
  * discarded form is kept in memory as the draft the next `c` offers (its
- * secrets filled in only when asked).  A bid under the offer's min_bid is
+ * secrets filled in only when asked).  A form sent and not refused is
+ * remembered on disk per image or template (create_recall.h; its secrets
+ * only with the form's "Remember secrets" toggle) and the next c on that
+ * image or template offers it: C-g fills it in.  A bid under the offer's min_bid is
  * warned in the form's note and in the confirmation.
  *
  * create_form_build/apply_template/read, the draft's functions,
