@@ -34,14 +34,6 @@
 
 /* ---- pure: fields ------------------------------------------------------------------ */
 
-void create_form_tpl_clear(struct create_tpl *t)
-{
-	free(t->env);
-	free(t->onstart);
-	free(t->args_str);
-	memset(t, 0, sizeof *t);
-}
-
 void create_form_build(struct form *fm, const struct offer *o, const struct offers_prefill *p)
 {
 	char title[64];
@@ -188,79 +180,6 @@ bool create_form_read(struct form *fm, const struct offer *o, const struct creat
 	return false;
 }
 
-/* ---- the draft ---------------------------------------------------------------------- */
-
-void create_form_draft_clear(struct create_draft *d)
-{
-	for (int i = 0; i < d->n; i++) {
-		if (d->f[i].text)
-			explicit_bzero(d->f[i].text, strlen(d->f[i].text)); /* env values, a token */
-		free(d->f[i].text);
-	}
-	create_form_tpl_clear(&d->tpl);
-	memset(d, 0, sizeof *d);
-}
-
-/* A copy of what template t supplies. */
-static void tpl_copy(struct create_tpl *to, const struct create_tpl *from)
-{
-	create_form_tpl_clear(to);
-	*to = *from;
-	to->env = from->env ? xstrdup(from->env) : NULL;
-	to->onstart = from->onstart ? xstrdup(from->onstart) : NULL;
-	to->args_str = from->args_str ? xstrdup(from->args_str) : NULL;
-}
-
-void create_form_draft_save(struct create_draft *d, const struct form *fm, const struct create_tpl *t,
-		       long offer_id)
-{
-	create_form_draft_clear(d);
-	for (int i = 0; i < fm->n && d->n < FORM_MAX_FIELDS; i++) {
-		const struct form_field *f = &fm->f[i];
-		struct create_draft_field *g = &d->f[d->n++];
-		util_strlcpy(g->name, f->name, sizeof g->name);
-		g->kind = f->kind;
-		g->choice = f->choice;
-		g->on = f->on;
-		g->text = xstrdup(form_value(fm, f->name));
-		if (f->kind == FK_SECRET && *g->text)
-			d->secrets = true;
-	}
-	if (t)
-		tpl_copy(&d->tpl, t);
-	d->offer_id = offer_id;
-	d->have = true;
-}
-
-void create_form_draft_apply(const struct create_draft *d, struct form *fm, struct create_tpl *t,
-			bool secrets)
-{
-	for (int k = 0; k < d->n; k++) {
-		const struct create_draft_field *g = &d->f[k];
-		int i = form_find(fm, g->name);
-		if (i < 0 || fm->f[i].kind != g->kind)
-			continue; /* not on this form (a bid on an on-demand offer) */
-		struct form_field *f = &fm->f[i];
-		switch (g->kind) {
-		case FK_CHOICE:
-			if (g->choice >= 0 && g->choice < f->nchoices)
-				f->choice = g->choice;
-			break;
-		case FK_TOGGLE: f->on = g->on; break;
-		case FK_SECRET:
-			if (secrets)
-				textbuf_set(&f->tb, g->text);
-			break;
-		case FK_TEXT: case FK_NUMBER: case FK_MULTILINE:
-			form_set(fm, g->name, g->text);
-			break;
-		}
-		form_check_field(f);
-	}
-	if (t && d->tpl.hash_id[0])
-		tpl_copy(t, &d->tpl);
-}
-
 uint64_t create_form_print(const struct form *fm)
 {
 	uint64_t h = 1469598103934665603ull; /* FNV-1a over every value */
@@ -378,8 +297,9 @@ static void rejudge_bid(struct create_ui *c)
 
 static void recall_offer(struct app *a, struct create_ui *c, bool any);
 
-void create_form_ui_open(struct app *a, struct create_ui *c, const struct offer *o,
-		    const struct offers_prefill *p, long replace_id)
+/* Open for offer o, prefilled from p or from template t (either may be NULL). */
+static void open_form(struct app *a, struct create_ui *c, const struct offer *o,
+		      const struct offers_prefill *p, long replace_id, const struct template_rec *t)
 {
 	if (a->read_only) { /* the action is hidden and refused; this is the last guard */
 		app_toast(a, ROLE_ERROR, 8, "read-only mode: create is disabled");
@@ -404,8 +324,10 @@ void create_form_ui_open(struct app *a, struct create_ui *c, const struct offer 
 		form_set_note(&c->fm, c->vol_note, c->vol_carried == 0);
 	}
 	c->mode = CU_FORM;
-	recall_offer(a, c, p == NULL);
-	if (c->draft.have && !p) { /* the last draft first: use it? */
+	if (t)
+		create_form_apply_template(&c->fm, t, &c->tpl);
+	recall_offer(a, c, p == NULL && t == NULL);
+	if (c->draft.have && !p && !t) { /* the last draft first: use it? */
 		char text[300];
 		snprintf(text, sizeof text,
 			 "A form for offer %ld was discarded in this session. Start from it "
@@ -487,6 +409,18 @@ static void recall_sent(struct app *a, struct create_ui *c)
 		app_toast(a, ROLE_WARNING, 8, "%s (form not remembered on disk)", err);
 		c->rs_path[0] = '\0';
 	}
+}
+
+void create_form_ui_open(struct app *a, struct create_ui *c, const struct offer *o,
+			 const struct offers_prefill *p, long replace_id)
+{
+	open_form(a, c, o, p, replace_id, NULL);
+}
+
+void create_form_ui_open_template(struct app *a, struct create_ui *c, const struct offer *o,
+				  const struct template_rec *t)
+{
+	open_form(a, c, o, NULL, 0, t);
 }
 
 /* ---- the picker (tpl_picker.c) ------------------------------------------------------ */

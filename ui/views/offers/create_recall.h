@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "views/offers/create_form.h"
+#include "views/offers/create_draft.h"
 
 #define RECALL_CAP 32
 #define RECALL_KEY_MAX (CREATE_IMAGE_MAX + 8)

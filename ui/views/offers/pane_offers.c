@@ -91,6 +91,8 @@ struct off_view {
 				   * offered once the new one runs (0: none) */
 	bool await_seen;          /* the new one has been listed */
 	struct offers_prefill *prefill; /* O: what the form is prefilled with */
+	struct template_rec *rent_tpl;  /* renting with this template (c in the
+					 * templates view), NULL: none */
 };
 
 /* ---- pure pieces --------------------------------------------------------- */
@@ -1081,6 +1083,40 @@ static void run_detail(struct app *a, enum action act)
 	a->dirty |= DIRTY_BODY;
 }
 
+/* Stop renting with a template (its record freed). */
+static void rent_tpl_stop(struct off_view *v)
+{
+	if (v->rent_tpl)
+		json_map_templates_free(v->rent_tpl, 1);
+	v->rent_tpl = NULL;
+}
+
+void pane_offers_rent_template(struct app *a, const struct template_rec *t)
+{
+	int i = view_find(a, "offers");
+	if (i < 0 || !t)
+		return;
+	struct off_view *v = a->views[i].st;
+	rent_tpl_stop(v);
+	if (v->replace_id) { /* a replacement under way gives way */
+		v->replace_id = 0;
+		if (v->prefill_req)
+			model_drop_result(a->m, v->prefill_req);
+		v->prefill_req = 0;
+		free_prefill(v->prefill);
+		v->prefill = NULL;
+	}
+	v->rent_tpl = offers_template_dup(t);
+	view_show(a, i, 0);
+	char line[700];
+	offers_template_search(t, line, sizeof line);
+	run_line(a, v, line);
+	char *name = util_sanitize(t->name ? t->name : t->hash_id ? t->hash_id : "");
+	app_toast(a, ROLE_NORMAL, 15, "renting with template %s: offers for what it needs%s%s; c "
+		  "opens the form filled from it, Esc goes back", name, *line ? ": " : "", line);
+	free(name);
+}
+
 static void run_create(struct app *a, enum action act)
 {
 	(void)act;
@@ -1094,6 +1130,10 @@ static void run_create(struct app *a, enum action act)
 		return;
 	}
 	v->detail = false;
+	if (v->rent_tpl && !v->replace_id) {
+		create_form_ui_open_template(a, v->cu, o, v->rent_tpl);
+		return;
+	}
 	create_form_ui_open(a, v->cu, o, v->prefill, v->replace_id);
 }
 
@@ -1227,6 +1267,13 @@ struct off_intent pane_offers_intent(enum action act, const struct off_keyctx *k
 static bool off_action(struct app *a, void *st, enum action act)
 {
 	struct off_view *v = st;
+	if (act == ACT_BACK && v->rent_tpl && !v->detail && !v->replace_id) {
+		rent_tpl_stop(v); /* back to the templates */
+		int t = view_find(a, "templates");
+		if (t >= 0)
+			view_show(a, t, 0);
+		return true;
+	}
 	struct off_keyctx k = { v->detail, v->dtop, v->replace_id != 0 };
 	struct off_intent in = pane_offers_intent(act, &k);
 	switch (in.op) {
@@ -1298,7 +1345,7 @@ static void off_tab_text(const struct app *a, const void *st, char *buf, size_t 
 
 static void *off_init(struct app *a)
 {
-	(void)a;
+	a->rent_template = pane_offers_rent_template; /* c in the templates view */
 	struct off_view *v = xcalloc(1, sizeof *v);
 	struct query_error qe;
 	query_cmd_parse("", &v->qc, &qe);
@@ -1319,6 +1366,7 @@ static void off_fini(struct app *a, void *st)
 	if (v->prefill_req)
 		model_drop_result(a->m, v->prefill_req);
 	free_prefill(v->prefill);
+	rent_tpl_stop(v);
 	create_form_ui_free(a, v->cu);
 	json_map_offers_free(v->offers, v->n);
 	query_cmd_free(&v->qc);

@@ -74,5 +74,10 @@ void pane_offers_replace(struct app *a, long id, bool fix_image);
  * templates (an instance from a template) or rents the same image, 2 asks
  * the recycle of the instance on its machine (offers_fix_answer). */
 void pane_offers_replace_answer(struct app *a, long id, int focus);
+struct template_rec;
+/* UI thread: rent with template t (copied): the offers view searches for
+ * what it needs (offers_template_search) and c there opens the form filled
+ * from it; Esc goes back to the templates. */
+void pane_offers_rent_template(struct app *a, const struct template_rec *t);
 
 #endif
