@@ -76,9 +76,27 @@ t_offered_on_c() {
     [ "$(echo "$env" | grep -o "$SECRET" | wc -l)" = 1 ] || { fail "the secret was sent again: $env"; return 1; }
 }
 
+# a bid offer: the note says the bid's min_bid and the remembered form both
+t_bid_offer() {
+    keys 3
+    wait_for "Offers:" 10 || return 1
+    to_type bid || return 1
+    keys c
+    wait_for "Rent offer" 10 || return 1
+    wait_for_flat "min_bid" 5 || return 1
+    wait_for_flat "Last form sent for image redis:7" 5 || return 1
+    keys C-g
+    wait_for "e2e-recall" 5 || return 1
+    keys Escape
+    wait_for "Discard the form" 5 || return 1
+    keys Tab Enter
+    wait_gone "Rent offer" 5 || return 1
+}
+
 tap "create recall: a refused form is not remembered" t_refused_not_remembered
 tap "create recall: a sent form is remembered by image, mode 0600, without its secret" t_sent_remembered
 tap "create recall: c on another offer offers it; C-g fills it, the secret not" t_offered_on_c
+tap "create recall: on a bid offer the note says both the min_bid and the remembered form" t_bid_offer
 t_quit() { keys 1; sleep 0.5; rentop_quit; }
 tap "create recall: q quits with status 0 and no sanitizer report" t_quit
 e2e_done

@@ -326,7 +326,6 @@ static void open_form(struct app *a, struct create_ui *c, const struct offer *o,
 	c->mode = CU_FORM;
 	if (t)
 		create_form_apply_template(&c->fm, t, &c->tpl);
-	recall_offer(a, c, p == NULL && t == NULL);
 	if (c->draft.have && !p && !t) { /* the last draft first: use it? */
 		char text[300];
 		snprintf(text, sizeof text,
@@ -337,6 +336,7 @@ static void open_form(struct app *a, struct create_ui *c, const struct offer *o,
 		c->mode = CU_DRAFT;
 	}
 	bid_judged(c);
+	recall_offer(a, c, p == NULL && t == NULL); /* after the bid's note */
 	c->opened = create_form_print(&c->fm);
 	a->dirty |= DIRTY_ALL;
 }
@@ -369,14 +369,15 @@ static void recall_offer(struct app *a, struct create_ui *c, bool any)
 	else if (any)
 		e = recall_last(&c->rs);
 	c->recall[0] = '\0';
-	if (!e || c->fm.note[0]) /* a replacement's volume note stays */
+	if (!e)
 		return;
 	util_strlcpy(c->recall, e->key, sizeof c->recall);
-	char words[RECALL_KEY_MAX + 16], note[300];
-	snprintf(note, sizeof note, "Last form sent for %s (offer %ld): C-g recalls it%s.",
-		 recall_key_words(e->key, words, sizeof words), e->d.offer_id,
-		 e->d.secrets ? ", secrets included" : " (its secrets were not kept)");
-	form_set_note(&c->fm, note, false);
+	char words[RECALL_KEY_MAX + 16], note[sizeof c->fm.note + sizeof words + 128]; /* cut to the note's size */
+	/* after a note already there (a replacement's volume, a bid's min_bid) */
+	snprintf(note, sizeof note, "%s%sLast form sent for %s (offer %ld): C-g recalls it%s.",
+		 c->fm.note, c->fm.note[0] ? " " : "", recall_key_words(e->key, words, sizeof words),
+		 e->d.offer_id, e->d.secrets ? ", secrets included" : " (its secrets were not kept)");
+	form_set_note(&c->fm, note, c->fm.note_warn);
 }
 
 /* C-g: fill the form from the remembered form offered. */
