@@ -4,7 +4,7 @@
 # (its extra_filters, here cuda_max_good>=12, and its recommended disk),
 # Esc goes back to the templates; c on an offer opens the form filled from
 # the template (its image, its hash) and the create sends template_hash_id,
-# once.  Under --read-only, c in the templates view is refused.
+# once, and is remembered by the template's hash.  Under --read-only, c in the templates view is refused.
 . "$(dirname "$0")/lib.sh"
 
 . "$(dirname "$0")/create_lib.sh"
@@ -71,6 +71,23 @@ t_form_from_template() {
     [ "$(echo "$body" | grep -o "\"template_hash_id\": *\"$HASH\"" | wc -l)" = 1 ] || { fail "body: $body"; return 1; }
 }
 
+# the form sent with the template is remembered by its hash: the next c
+# with the template offers it, C-g fills its label in
+t_remembered_by_template() {
+    keys 3
+    wait_for "Offers:" 10 || return 1
+    wait_for_re "[0-9]+ offers" 30 || return 1
+    keys c
+    wait_for "Rent offer" 10 || return 1
+    wait_for_flat "Last form sent for template $HASH" 5 || return 1
+    keys C-g
+    wait_for "e2e-tplrent" 5 || return 1
+    keys Escape
+    wait_for "Discard the form" 5 || return 1
+    keys Tab Enter
+    wait_gone "Rent offer" 5 || return 1
+}
+
 t_quit() { keys 1; sleep 0.5; rentop_quit; }
 
 t_read_only() {
@@ -87,6 +104,7 @@ t_read_only() {
 tap "template rent: c searches the offers for what the template needs" t_search_filtered
 tap "template rent: Esc goes back to the templates; the next c is a plain form" t_esc_back
 tap "template rent: c on an offer: the form from the template; template_hash_id sent once" t_form_from_template
+tap "template rent: the form sent is remembered by the template's hash" t_remembered_by_template
 tap "template rent: q quits with status 0" t_quit
 tap "template rent: refused under --read-only" t_read_only
 e2e_done

@@ -433,8 +433,10 @@ static void pick_key(struct app *a, struct create_ui *c, int key)
 	case TPK_PICKED:
 		create_form_apply_template(&c->fm, t, &c->tpl);
 		c->mode = CU_FORM;
-		if (c->recall[0]) /* the note offered another's */
+		if (c->recall[0]) { /* the note offered another's: the bid's alone again */
 			form_set_note(&c->fm, NULL, false);
+			rejudge_bid(c);
+		}
 		recall_offer(a, c, false);
 		break;
 	case TPK_BACK:
