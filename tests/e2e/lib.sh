@@ -423,7 +423,7 @@ rentop_start() {
         echo '#!/bin/sh'
         echo "cd '$E2E_TMP'"
         echo "export HOME='$E2E_HOME' TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
-        echo "unset VAST_API_KEY VAST_URL NO_COLOR XDG_CONFIG_HOME XDG_STATE_HOME TMUX"
+        echo "unset VAST_API_KEY VAST_URL NO_COLOR XDG_CONFIG_HOME TMUX"
         # E2E_ENV: NAME=VALUE words for rentop's environment (TMUX=... to
         # test what it does under tmux)
         [ -n "${E2E_ENV:-}" ] && echo "export $E2E_ENV"

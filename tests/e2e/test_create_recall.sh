@@ -1,8 +1,7 @@
 #!/bin/sh
 # test_create_recall.sh: the create form remembers the last form sent per
 # image or template (issue 23, "Launch again").  A refused create is not
-# remembered; a sent one is, in $XDG_STATE_HOME/rentop/forms (here under
-# the test's HOME: ~/.local/state/rentop/forms), mode 0600, without the
+# remembered; a sent one is, in $XDG_STATE_HOME/rentop/forms, mode 0600, without the
 # masked env (a secret) since "Remember secrets" was off; c on another offer
 # of the same image offers it, C-g fills it in (the label, the disk) and
 # the secret is not among it: sent again, the new instance has no env.
@@ -11,7 +10,9 @@
 . "$(dirname "$0")/create_lib.sh"
 
 SECRET=E2E_RECALL_SECRET_x71
-FORMS="$E2E_TMP/home/.local/state/rentop/forms"
+XDG_STATE_HOME="$E2E_TMP/state"
+export XDG_STATE_HOME
+FORMS="$XDG_STATE_HOME/rentop/forms"
 
 sim_start --seed 1 --quiet --rate-limits off --speed 20 || { echo "not ok - simulator starts"; exit 1; }
 rentop_start -s 160x45 || { echo "not ok - rentop starts"; exit 1; }

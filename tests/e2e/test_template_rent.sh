@@ -12,6 +12,8 @@
 sim_start --seed 1 --quiet --rate-limits off --speed 20 || { echo "not ok - simulator starts"; exit 1; }
 rentop_start -s 160x45 || { echo "not ok - rentop starts"; exit 1; }
 
+XDG_STATE_HOME="$E2E_TMP/state"   # the remembered forms: this test's own
+export XDG_STATE_HOME
 TNAME="ComfyUI"
 HASH=
 
