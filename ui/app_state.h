@@ -55,6 +55,8 @@ struct app;
 /* The owner of the open dialog (a->dlg): gets its results. */
 typedef void (*app_dialog_fn)(struct app *a, void *owner, enum dlg_result res);
 
+struct template_rec;
+
 struct app {
 	const struct config *cfg;
 	struct model *m;
@@ -118,6 +120,9 @@ struct app {
 	/* An event says an action needs a 2FA login: the prompt opens (ui.c
 	 * sets it: tfa_challenge_asked; NULL: nothing opens) */
 	void (*needs_tfa)(struct app *a, struct tfa_challenge *c, const struct event *e);
+	/* c in the templates view: rent with that template (the offers view
+	 * sets it: pane_offers_rent_template; NULL until then). */
+	void (*rent_template)(struct app *a, const struct template_rec *t);
 
 	/* the app's own actions (ui.c), run when no view handled an action */
 	void (*global)(struct app *a, enum action act);

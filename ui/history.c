@@ -85,13 +85,18 @@ void history_reset(struct history *h)
 
 bool history_path(char *out, size_t n)
 {
+	return history_state_path("history", out, n);
+}
+
+bool history_state_path(const char *name, char *out, size_t n)
+{
 	const char *xdg = getenv("XDG_STATE_HOME");
 	const char *home = getenv("HOME");
 	int w;
 	if (xdg && *xdg == '/')
-		w = snprintf(out, n, "%s/rentop/history", xdg);
+		w = snprintf(out, n, "%s/rentop/%s", xdg, name);
 	else if (home && *home)
-		w = snprintf(out, n, "%s/.local/state/rentop/history", home);
+		w = snprintf(out, n, "%s/.local/state/rentop/%s", home, name);
 	else
 		return false;
 	return w > 0 && (size_t)w < n;
@@ -155,40 +160,58 @@ static void write_kind(FILE *f, const struct history *h, char lead)
 			fprintf(f, "%c%s\n", lead, h->e[i]);
 }
 
-bool history_save(const struct history *cmd, const struct history *filt, const char *path,
-		  char *err, size_t errn)
+FILE *history_private_open(const char *path, char *tmp, size_t tmpn, char *err, size_t errn)
 {
-	char tmp[1100];
-	if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
-		snprintf(err, errn, "history: path too long");
-		return false;
+	if (snprintf(tmp, tmpn, "%s.tmp", path) >= (int)tmpn) {
+		snprintf(err, errn, "%s: path too long", path);
+		return NULL;
 	}
 	if (!make_parent(path)) {
-		snprintf(err, errn, "history %s: %s", path, strerror(errno));
-		return false;
+		snprintf(err, errn, "%s: %s", path, strerror(errno));
+		return NULL;
 	}
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0 || fchmod(fd, 0600) != 0) {
-		snprintf(err, errn, "history %s: %s", tmp, strerror(errno));
+		snprintf(err, errn, "%s: %s", tmp, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		return false;
+		return NULL;
 	}
 	FILE *f = fdopen(fd, "w");
 	if (!f) {
-		snprintf(err, errn, "history %s: %s", tmp, strerror(errno));
+		snprintf(err, errn, "%s: %s", tmp, strerror(errno));
 		close(fd);
 		unlink(tmp);
-		return false;
 	}
-	write_kind(f, cmd, ':');
-	write_kind(f, filt, '/');
+	return f;
+}
+
+bool history_private_close(FILE *f, const char *tmp, const char *path, char *err, size_t errn)
+{
 	bool ok = fflush(f) == 0 && !ferror(f);
 	if (fclose(f) != 0)
 		ok = false;
 	if (!ok || rename(tmp, path) != 0) {
-		snprintf(err, errn, "history %s: %s", path, strerror(errno));
+		snprintf(err, errn, "%s: %s", path, strerror(errno));
 		unlink(tmp);
+		return false;
+	}
+	return true;
+}
+
+bool history_save(const struct history *cmd, const struct history *filt, const char *path,
+		  char *err, size_t errn)
+{
+	char tmp[1100], e[400];
+	FILE *f = history_private_open(path, tmp, sizeof tmp, e, sizeof e);
+	if (!f) {
+		snprintf(err, errn, "history %s", e);
+		return false;
+	}
+	write_kind(f, cmd, ':');
+	write_kind(f, filt, '/');
+	if (!history_private_close(f, tmp, path, e, sizeof e)) {
+		snprintf(err, errn, "history %s", e);
 		return false;
 	}
 	return true;

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define HISTORY_CAP 200    /* entries kept per kind */
 #define HISTORY_LINE 512   /* bytes of one entry, NUL included; longer lines are not kept */
@@ -37,6 +38,16 @@ void history_reset(struct history *h); /* end browsing */
 /* $XDG_STATE_HOME/rentop/history, or ~/.local/state/rentop/history; false
  * when neither variable is set. */
 bool history_path(char *out, size_t n);
+/* The same directory's file name ($XDG_STATE_HOME/rentop/NAME, or
+ * ~/.local/state/rentop/NAME): the other persisted state (the create form's
+ * remembered forms, create_recall.h). */
+bool history_state_path(const char *name, char *out, size_t n);
+/* A private file written whole: history_private_open makes path's
+ * directories (0700) and opens path.tmp (into tmp) mode 0600 (NULL with err);
+ * history_private_close flushes, closes and renames it over path (false with
+ * err, the temporary removed). */
+FILE *history_private_open(const char *path, char *tmp, size_t tmpn, char *err, size_t errn);
+bool history_private_close(FILE *f, const char *tmp, const char *path, char *err, size_t errn);
 /* Read the file: lines ":CMD" go to cmd, "/TEXT" to filt (secret lines are
  * dropped here too).  A missing file is no error; false with err otherwise. */
 bool history_load(struct history *cmd, struct history *filt, const char *path, char *err,

@@ -511,7 +511,8 @@ char *offers_confirm_text(const struct offer *o, const struct create_req *r, boo
 static void template_rec_clear(struct template_rec *t)
 {
 	char **f[] = { &t->hash_id, &t->name, &t->image, &t->tag, &t->runtype, &t->desc, &t->env,
-		       &t->onstart, &t->args_str, &t->docker_login_repo, &t->docker_login_user };
+		       &t->onstart, &t->args_str, &t->docker_login_repo, &t->docker_login_user,
+		       &t->search };
 	for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
 		free(*f[i]);
 		*f[i] = NULL;
@@ -566,6 +567,16 @@ void offers_template_form(const struct template_rec *t, struct create_form *f)
 	f->args_str = f->launch == LAUNCH_ARGS ? t->args_str : NULL;
 }
 
+char *offers_template_search(const struct template_rec *t, char *buf, size_t n)
+{
+	const char *q = t->search ? t->search : "";
+	if (isfinite(t->recommended_disk_space) && t->recommended_disk_space > 0)
+		snprintf(buf, n, "%s%s--storage %g", q, *q ? " " : "", t->recommended_disk_space);
+	else
+		snprintf(buf, n, "%s", q);
+	return buf;
+}
+
 void offers_template_req(const struct template_rec *t, struct template_req *r)
 {
 	memset(r, 0, sizeof *r);
@@ -609,7 +620,8 @@ struct template_rec *offers_template_dup(const struct template_rec *t)
 	struct template_rec *d = xcalloc(1, sizeof *d);
 	*d = *t;
 	char **s[] = { &d->hash_id, &d->name, &d->image, &d->tag, &d->runtype, &d->desc, &d->env,
-		       &d->onstart, &d->args_str, &d->docker_login_repo, &d->docker_login_user };
+		       &d->onstart, &d->args_str, &d->docker_login_repo, &d->docker_login_user,
+		       &d->search };
 	for (size_t i = 0; i < sizeof s / sizeof *s; i++)
 		*s[i] = *s[i] ? xstrdup(*s[i]) : NULL;
 	return d;

@@ -165,6 +165,10 @@ bool offers_template_matches(const struct template_rec *t, const char *text);
  * runtype and flags (launch_from_template: no runtype sent), env, onstart,
  * args.  Points into t. */
 void offers_template_form(const struct template_rec *t, struct create_form *f);
+/* The offers search for renting with template t (the console's
+ * template-then-offers flow): its extra_filters as a query line (t->search)
+ * and "--storage GB" for its recommended disk; into buf, returned. */
+char *offers_template_search(const struct template_rec *t, char *buf, size_t n);
 /* A template record as the template form edits it (points into t; the
  * password is never known: login_pass NULL). */
 void offers_template_req(const struct template_rec *t, struct template_req *r);

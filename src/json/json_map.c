@@ -11,6 +11,7 @@
 #include "json/json_map.h"
 #include "json/json_list.h"
 #include "json/json_map_rec.h"
+#include "rules/query.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -20,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/query.h"
 #include "rules/secrets.h"
 #include "base/util.h"
 
@@ -1203,6 +1203,9 @@ static bool map_template(const json_t *o, struct template_rec *t)
 	t->use_ssh = get_bool(o, "use_ssh");
 	t->docker_login_repo = get_str(o, "docker_login_repo");
 	t->docker_login_user = get_str(o, "docker_login_user");
+	const json_t *ef = json_object_get(o, "extra_filters");
+	if (json_is_object(ef) && json_object_size(ef))
+		t->search = query_text(ef);
 	return true;
 }
 
@@ -1235,6 +1238,7 @@ void json_map_templates_free(struct template_rec *v, size_t n)
 		free(v[i].args_str);
 		free(v[i].docker_login_repo);
 		free(v[i].docker_login_user);
+		free(v[i].search);
 	}
 	free(v);
 }

@@ -70,6 +70,9 @@ struct template_rec {
 	char *args_str;
 	bool ssh_direct, jup_direct, use_ssh;
 	char *docker_login_repo, *docker_login_user; /* the password is never kept */
+	char *search;                         /* extra_filters as a query line (query_text:
+					       * "cuda_max_good>=12"); NULL: none, or not
+					       * one the query language carries */
 };
 bool json_map_templates(const json_t *root, struct template_rec **v, size_t *n); /* {"templates":[...]} */
 void json_map_templates_free(struct template_rec *v, size_t n);

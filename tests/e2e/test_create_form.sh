@@ -118,7 +118,7 @@ t_bid_under_min() {
     wait_gone "Last draft" 5 || return 1
     wait_for_flat "at or above min_bid" 5 || return 1
     type_text "nginx:latest"
-    keys Up Up; keys C-u; type_text "400"     # the bid (before the registry login)
+    keys Up Up Up; keys C-u; type_text "400"  # the bid (before the registry login, Remember secrets)
     # an error too long for the space beside the field: whole, under the fields
     wait_for "! see below" 5 || return 1
     wait_for_flat "Bid (\$/h, 0.001-128): out of range: 400 is not between 0.001 and 128" 5 || return 1

@@ -108,7 +108,7 @@ t_templates() {
     keys Enter
     wait_for "Templates: 5" 20 || return 1
     # the docs require name and image only (SPEC.md also the registry fields)
-    keys c
+    keys n
     wait_for "New template" 10 || return 1
     type_text "e2e-live-tpl"; keys Tab
     type_text "vastai/base-image"

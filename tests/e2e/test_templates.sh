@@ -83,7 +83,7 @@ t_open() {
 
 t_create() {
     w0=$(tw)
-    keys c
+    keys n
     wait_for "New template" 10 || return 1
     type_text "$NAME"; keys Tab                     # name
     type_text "reg.example.com/me/app"; keys Tab    # image
@@ -201,7 +201,7 @@ t_delete() {
 
 t_lost() {
     w0=$(tw)
-    keys c
+    keys n
     wait_for "New template" 10 || return 1
     type_text "e2e-lost"; keys Tab
     type_text "me/lost"
@@ -254,6 +254,8 @@ t_readonly() {
     wait_for "Templates: " 20 || return 1
     not_on_screen " new " || return 1
     keys c
+    sleep 0.5
+    keys n
     sleep 0.5
     keys e
     sleep 0.5

@@ -342,6 +342,50 @@ static void test_prefill(void **state)
 	free(script);
 }
 
+/* Renting with a template (issue 23): its extra_filters as the offers
+ * search, with its recommended disk; a template without either: "". */
+static void test_template_search(void **state)
+{
+	(void)state;
+	json_t *j = json_loads("{\"templates\": [{\"id\": 1, \"hash_id\": \"h1\", "
+			       "\"recommended_disk_space\": 32, \"extra_filters\": "
+			       "{\"cuda_max_good\": {\"gte\": 12}, \"gpu_name\": {\"eq\": \"RTX 4090\"}}}, "
+			       "{\"id\": 2, \"hash_id\": \"h2\"}, "
+			       "{\"id\": 3, \"hash_id\": \"h3\", \"extra_filters\": {\"num_gpus\": {\"gte\": 2}}}]}",
+			       0, NULL);
+	assert_non_null(j);
+	struct template_rec *t = NULL;
+	size_t n = 0;
+	assert_true(json_map_templates(j, &t, &n));
+	assert_int_equal(n, 3);
+	char buf[300];
+	offers_template_search(&t[0], buf, sizeof buf);
+	assert_non_null(strstr(buf, "cuda_max_good>=12"));
+	assert_non_null(strstr(buf, "gpu_name=RTX_4090"));
+	assert_non_null(strstr(buf, " --storage 32"));
+	/* the line parses as a search with those filters */
+	struct query_cmd c;
+	struct query_error qe;
+	assert_true(query_cmd_parse(buf, &c, &qe));
+	json_t *body = query_cmd_body(&c, &qe);
+	assert_non_null(body);
+	assert_non_null(json_object_get(json_object_get(body, "cuda_max_good"), "gte"));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(body, "gpu_name"), "eq")),
+			    "RTX 4090");
+	assert_int_equal((int)json_real_value(json_object_get(body, "allocated_storage")), 32);
+	json_decref(body);
+	query_cmd_free(&c);
+	assert_string_equal(offers_template_search(&t[1], buf, sizeof buf), "");
+	assert_string_equal(offers_template_search(&t[2], buf, sizeof buf), "num_gpus>=2");
+	/* a copy carries it */
+	struct template_rec *d = offers_template_dup(&t[0]);
+	assert_string_equal(d->search, t[0].search);
+	assert_ptr_not_equal(d->search, t[0].search);
+	json_map_templates_free(d, 1);
+	json_map_templates_free(t, n);
+	json_decref(j);
+}
+
 static void test_templates(void **state)
 {
 	(void)state;
@@ -608,6 +652,7 @@ int main(void)
 		cmocka_unit_test(test_similar_edges),
 		cmocka_unit_test(test_prefill),
 		cmocka_unit_test(test_templates),
+		cmocka_unit_test(test_template_search),
 		cmocka_unit_test(test_pacing),
 		cmocka_unit_test(test_lost_create_match),
 		cmocka_unit_test(test_replace_reads_failure),

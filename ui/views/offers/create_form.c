@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "views/offers/create_form.h"
+#include "views/offers/create_recall.h"
 
 #include "app.h"
 #include "widgets/dialog.h"
@@ -32,14 +33,6 @@
 #include "widgets/modal_call.h"
 
 /* ---- pure: fields ------------------------------------------------------------------ */
-
-void create_form_tpl_clear(struct create_tpl *t)
-{
-	free(t->env);
-	free(t->onstart);
-	free(t->args_str);
-	memset(t, 0, sizeof *t);
-}
 
 void create_form_build(struct form *fm, const struct offer *o, const struct offers_prefill *p)
 {
@@ -70,6 +63,7 @@ void create_form_build(struct form *fm, const struct offer *o, const struct offe
 				CREATE_BID_MAX, false, true);
 	}
 	form_add_secret(fm, "login", "Registry login (-u U -p T REG)", CREATE_LOGIN_MAX, false);
+	form_add_toggle(fm, "remember", "Remember secrets (disk)", false);
 }
 
 void create_form_apply_template(struct form *fm, const struct template_rec *t,
@@ -186,79 +180,6 @@ bool create_form_read(struct form *fm, const struct offer *o, const struct creat
 	return false;
 }
 
-/* ---- the draft ---------------------------------------------------------------------- */
-
-void create_form_draft_clear(struct create_draft *d)
-{
-	for (int i = 0; i < d->n; i++) {
-		if (d->f[i].text)
-			explicit_bzero(d->f[i].text, strlen(d->f[i].text)); /* env values, a token */
-		free(d->f[i].text);
-	}
-	create_form_tpl_clear(&d->tpl);
-	memset(d, 0, sizeof *d);
-}
-
-/* A copy of what template t supplies. */
-static void tpl_copy(struct create_tpl *to, const struct create_tpl *from)
-{
-	create_form_tpl_clear(to);
-	*to = *from;
-	to->env = from->env ? xstrdup(from->env) : NULL;
-	to->onstart = from->onstart ? xstrdup(from->onstart) : NULL;
-	to->args_str = from->args_str ? xstrdup(from->args_str) : NULL;
-}
-
-void create_form_draft_save(struct create_draft *d, const struct form *fm, const struct create_tpl *t,
-		       long offer_id)
-{
-	create_form_draft_clear(d);
-	for (int i = 0; i < fm->n && d->n < FORM_MAX_FIELDS; i++) {
-		const struct form_field *f = &fm->f[i];
-		struct create_draft_field *g = &d->f[d->n++];
-		util_strlcpy(g->name, f->name, sizeof g->name);
-		g->kind = f->kind;
-		g->choice = f->choice;
-		g->on = f->on;
-		g->text = xstrdup(form_value(fm, f->name));
-		if (f->kind == FK_SECRET && *g->text)
-			d->secrets = true;
-	}
-	if (t)
-		tpl_copy(&d->tpl, t);
-	d->offer_id = offer_id;
-	d->have = true;
-}
-
-void create_form_draft_apply(const struct create_draft *d, struct form *fm, struct create_tpl *t,
-			bool secrets)
-{
-	for (int k = 0; k < d->n; k++) {
-		const struct create_draft_field *g = &d->f[k];
-		int i = form_find(fm, g->name);
-		if (i < 0 || fm->f[i].kind != g->kind)
-			continue; /* not on this form (a bid on an on-demand offer) */
-		struct form_field *f = &fm->f[i];
-		switch (g->kind) {
-		case FK_CHOICE:
-			if (g->choice >= 0 && g->choice < f->nchoices)
-				f->choice = g->choice;
-			break;
-		case FK_TOGGLE: f->on = g->on; break;
-		case FK_SECRET:
-			if (secrets)
-				textbuf_set(&f->tb, g->text);
-			break;
-		case FK_TEXT: case FK_NUMBER: case FK_MULTILINE:
-			form_set(fm, g->name, g->text);
-			break;
-		}
-		form_check_field(f);
-	}
-	if (t && d->tpl.hash_id[0])
-		tpl_copy(t, &d->tpl);
-}
-
 uint64_t create_form_print(const struct form *fm)
 {
 	uint64_t h = 1469598103934665603ull; /* FNV-1a over every value */
@@ -306,6 +227,12 @@ struct create_ui {
 	long vol_carried;          /* that volume's id when it is linked to the new one, else 0 */
 	char launch[400];          /* `:launch` (launch.c): what it found, said first in the
 				    * confirmation, whose Cancel closes all ("": a form's) */
+	struct recall_store rs;    /* the remembered forms (create_recall.h), read at the first c */
+	bool rs_loaded;
+	char rs_path[1024];        /* "": not kept on disk (no state directory, or it failed) */
+	char recall[RECALL_KEY_MAX]; /* the remembered form C-g recalls ("": none) */
+	struct create_draft sent;  /* the form as sent: remembered once the create is not refused */
+	bool sent_secrets;         /* its "Remember secrets" toggle */
 };
 
 struct create_ui *create_form_ui_new(void)
@@ -335,6 +262,8 @@ static void close_ui(struct create_ui *c)
 	c->vol_note[0] = '\0';
 	c->vol_carried = 0;
 	c->launch[0] = '\0';
+	c->recall[0] = '\0';
+	create_form_draft_clear(&c->sent); /* remembered before the form closes, or dropped */
 }
 
 void create_form_ui_free(struct app *a, struct create_ui *c)
@@ -343,6 +272,8 @@ void create_form_ui_free(struct app *a, struct create_ui *c)
 		return;
 	close_ui(c);
 	create_form_draft_clear(&c->draft);
+	create_form_draft_clear(&c->sent);
+	recall_free(&c->rs);
 	tpl_picker_free(a, &c->pick);
 	free(c->req);
 	free(c);
@@ -367,8 +298,11 @@ static void rejudge_bid(struct create_ui *c)
 	bid_judged(c);
 }
 
-void create_form_ui_open(struct app *a, struct create_ui *c, const struct offer *o,
-		    const struct offers_prefill *p, long replace_id)
+static void recall_offer(struct app *a, struct create_ui *c, bool any);
+
+/* Open for offer o, prefilled from p or from template t (either may be NULL). */
+static void open_form(struct app *a, struct create_ui *c, const struct offer *o,
+		      const struct offers_prefill *p, long replace_id, const struct template_rec *t)
 {
 	if (a->read_only) { /* the action is hidden and refused; this is the last guard */
 		app_toast(a, ROLE_ERROR, 8, "read-only mode: create is disabled");
@@ -393,7 +327,9 @@ void create_form_ui_open(struct app *a, struct create_ui *c, const struct offer 
 		form_set_note(&c->fm, c->vol_note, c->vol_carried == 0);
 	}
 	c->mode = CU_FORM;
-	if (c->draft.have && !p) { /* the last draft first: use it? */
+	if (t)
+		create_form_apply_template(&c->fm, t, &c->tpl);
+	if (c->draft.have && !p && !t) { /* the last draft first: use it? */
 		char text[300];
 		snprintf(text, sizeof text,
 			 "A form for offer %ld was discarded in this session. Start from it "
@@ -403,6 +339,7 @@ void create_form_ui_open(struct app *a, struct create_ui *c, const struct offer 
 		c->mode = CU_DRAFT;
 	}
 	bid_judged(c);
+	recall_offer(a, c, p == NULL && t == NULL); /* after the bid's note */
 	c->opened = create_form_print(&c->fm);
 	a->dirty |= DIRTY_ALL;
 }
@@ -432,6 +369,89 @@ void create_form_ui_launch(struct app *a, struct create_ui *c, const struct offe
 	confirm(a, c);
 }
 
+/* ---- the remembered forms (create_recall.h) ------------------------------------------ */
+
+/* Read the store at the first use (a file that is not one: said, set aside). */
+static void recall_loaded(struct app *a, struct create_ui *c)
+{
+	if (c->rs_loaded)
+		return;
+	c->rs_loaded = true;
+	recall_init(&c->rs);
+	char err[1300];
+	if (!recall_path(c->rs_path, sizeof c->rs_path))
+		c->rs_path[0] = '\0';
+	else if (!recall_load(&c->rs, c->rs_path, err, sizeof err))
+		app_toast(a, ROLE_WARNING, 12, "%s", err);
+}
+
+/* Say under the fields that a remembered form for the form's template or
+ * image (any: the newest of all) can be recalled with C-g. */
+static void recall_offer(struct app *a, struct create_ui *c, bool any)
+{
+	recall_loaded(a, c);
+	char key[RECALL_KEY_MAX];
+	const struct recall_entry *e = NULL;
+	if (recall_key_of_form(&c->fm, key, sizeof key))
+		e = recall_find(&c->rs, key);
+	else if (any)
+		e = recall_last(&c->rs);
+	c->recall[0] = '\0';
+	if (!e)
+		return;
+	util_strlcpy(c->recall, e->key, sizeof c->recall);
+	char words[RECALL_KEY_MAX + 16], note[sizeof c->fm.note + sizeof words + 128]; /* cut to the note's size */
+	/* after a note already there (a replacement's volume, a bid's min_bid) */
+	snprintf(note, sizeof note, "%s%sLast form sent for %s (offer %ld): C-g recalls it%s.",
+		 c->fm.note, c->fm.note[0] ? " " : "", recall_key_words(e->key, words, sizeof words),
+		 e->d.offer_id, e->d.secrets ? ", secrets included" : " (its secrets were not kept)");
+	form_set_note(&c->fm, note, c->fm.note_warn);
+}
+
+/* C-g: fill the form from the remembered form offered. */
+static void recall_apply(struct app *a, struct create_ui *c)
+{
+	const struct recall_entry *e = recall_find(&c->rs, c->recall);
+	if (!e)
+		return;
+	create_form_draft_apply(&e->d, &c->fm, &c->tpl, e->d.secrets);
+	char words[RECALL_KEY_MAX + 16], note[300];
+	snprintf(note, sizeof note, "Recalled the last form sent for %s%s.",
+		 recall_key_words(e->key, words, sizeof words),
+		 e->d.secrets ? "" : ": type its secrets again (env, registry login)");
+	c->recall[0] = '\0';
+	form_set_note(&c->fm, note, false);
+	rejudge_bid(c);
+	a->dirty |= DIRTY_ALL;
+}
+
+/* The create was sent and not refused: remember its form (its secrets
+ * only when the form asked). */
+static void recall_sent(struct app *a, struct create_ui *c)
+{
+	if (!c->sent.have)
+		return;
+	recall_loaded(a, c);
+	recall_put(&c->rs, &c->sent, c->sent_secrets);
+	char err[1300];
+	if (c->rs_path[0] && !recall_save(&c->rs, c->rs_path, err, sizeof err)) {
+		app_toast(a, ROLE_WARNING, 8, "%s (form not remembered on disk)", err);
+		c->rs_path[0] = '\0';
+	}
+}
+
+void create_form_ui_open(struct app *a, struct create_ui *c, const struct offer *o,
+			 const struct offers_prefill *p, long replace_id)
+{
+	open_form(a, c, o, p, replace_id, NULL);
+}
+
+void create_form_ui_open_template(struct app *a, struct create_ui *c, const struct offer *o,
+				  const struct template_rec *t)
+{
+	open_form(a, c, o, NULL, 0, t);
+}
+
 /* ---- the picker (tpl_picker.c) ------------------------------------------------------ */
 
 static void pick_key(struct app *a, struct create_ui *c, int key)
@@ -441,6 +461,11 @@ static void pick_key(struct app *a, struct create_ui *c, int key)
 	case TPK_PICKED:
 		create_form_apply_template(&c->fm, t, &c->tpl);
 		c->mode = CU_FORM;
+		if (c->recall[0]) { /* the note offered another's: the bid's alone again */
+			form_set_note(&c->fm, NULL, false);
+			rejudge_bid(c);
+		}
+		recall_offer(a, c, false);
 		break;
 	case TPK_BACK:
 		c->mode = CU_FORM;
@@ -503,6 +528,8 @@ static void send_create(struct app *a, struct create_ui *c)
 		return;
 	}
 	modal_call_wait(&c->mc, id, &c->fm, NULL);
+	create_form_draft_save(&c->sent, &c->fm, &c->tpl, c->o.id);
+	c->sent_secrets = form_toggle(&c->fm, "remember");
 	app_toast(a, ROLE_PENDING, 0, "create: sent for offer %ld", c->o.id);
 }
 
@@ -601,6 +628,10 @@ bool create_form_ui_key(struct app *a, struct create_ui *c, int key)
 		}
 		return true;
 	}
+	if (key == KM_CTRL('g') && c->recall[0]) {
+		recall_apply(a, c);
+		return true;
+	}
 	int tf = form_find(&c->fm, "template");
 	if (c->fm.focus == tf && tpl_picker_opens(key)) {
 		tpl_picker_open(a, &c->pick);
@@ -671,15 +702,18 @@ static long take_create(struct app *a, struct create_ui *c, const struct call_re
 {
 	a->dirty |= DIRTY_ALL;
 	if (r->outcome == CALL_UNKNOWN) { /* never sent again: the poller's event says so */
+		recall_sent(a, c); /* it was sent */
 		close_ui(c);
 		return 0;
 	}
 	if (r->outcome != CALL_OK) { /* refused, or its 2FA prompt cancelled */
+		create_form_draft_clear(&c->sent); /* a refused form is not remembered */
 		modal_call_refused(&c->fm, NULL, r->err.msg);
 		rejudge_bid(c);
 		return 0;
 	}
 	long id = r->value ? *(const long *)r->value : 0;
+	recall_sent(a, c);
 	close_ui(c);
 	create_form_draft_clear(&c->draft); /* rented: the draft has served */
 	if (id > 0)

@@ -11,7 +11,10 @@
  * replaces a failed one, the destroy of that one is offered, on Cancel).
  * Esc on a form changed since it opened asks before discarding it; a
  * discarded form is kept in memory as the draft the next `c` offers (its
- * secrets filled in only when asked).  A bid under the offer's min_bid is
+ * secrets filled in only when asked).  A form sent and not refused is
+ * remembered on disk per image or template (create_recall.h; its secrets
+ * only with the form's "Remember secrets" toggle) and the next c on that
+ * image or template offers it: C-g fills it in.  A bid under the offer's min_bid is
  * warned in the form's note and in the confirmation.
  *
  * create_form_build/apply_template/read, the draft's functions,
@@ -26,6 +29,7 @@
 
 #include "api/api_offers.h"
 #include "widgets/form.h"
+#include "views/offers/create_draft.h"
 #include "views/offers/create_fields.h"
 #include "json/json_map.h"
 #include "flow/offers.h"
@@ -34,15 +38,6 @@ struct app;
 struct event;
 
 
-/* What a picked template supplies (compared at submit: a value left as
- * the template gave it is not sent, the template's applies). */
-struct create_tpl {
-	char hash_id[CREATE_HASH_MAX + 1];   /* "" = no template */
-	char image[CREATE_IMAGE_MAX + 1];    /* image:tag as shown */
-	enum create_launch launch;
-	char *env, *onstart, *args_str;      /* owned; NULL = none */
-};
-void create_form_tpl_clear(struct create_tpl *t);
 
 
 /* The form's fields for offer o (is_bid: a bid field prefilled with
@@ -57,34 +52,6 @@ void create_form_apply_template(struct form *fm, const struct template_rec *t,
 bool create_form_read(struct form *fm, const struct offer *o, const struct create_tpl *ct,
 		      struct create_req *r);
 
-/* The last form discarded with Esc (after "Discard the form?"), kept in
- * memory for the session and never written anywhere, so that the next `c`
- * can start from it: every field's value by name, secrets (env and ports,
- * registry login) included but filled in again only when asked (wiped
- * when cleared). */
-struct create_draft_field {
-	char name[32];
-	enum field_kind kind;
-	char *text;    /* form_value: owned */
-	int choice;
-	bool on;
-};
-struct create_draft {
-	bool have;
-	bool secrets;  /* a secret field held text */
-	long offer_id; /* the offer it was typed for */
-	struct create_draft_field f[FORM_MAX_FIELDS];
-	int n;
-	struct create_tpl tpl; /* the template it had picked */
-};
-void create_form_draft_clear(struct create_draft *d);
-/* Keep fm's values (and t, the picked template: may be NULL) in d. */
-void create_form_draft_save(struct create_draft *d, const struct form *fm, const struct create_tpl *t,
-		       long offer_id);
-/* Fill fm's fields of the same name and kind from d; secret fields only
- * when secrets; t (may be NULL) gets the draft's template. */
-void create_form_draft_apply(const struct create_draft *d, struct form *fm, struct create_tpl *t,
-			bool secrets);
 /* A fingerprint of every value of fm (has it changed since it opened?). */
 uint64_t create_form_print(const struct form *fm);
 /* The note under the fields for the bid of a bid offer o: under min_bid
@@ -107,6 +74,10 @@ void create_form_ui_open(struct app *a, struct create_ui *c, const struct offer 
  * once; a refusal gives back the form filled from r). */
 void create_form_ui_launch(struct app *a, struct create_ui *c, const struct offer *o,
 			   const struct create_req *r, const char *lead);
+/* The same, the form filled from template t (its hash sent as
+ * template_hash_id, what it supplies left to it) and no draft question. */
+void create_form_ui_open_template(struct app *a, struct create_ui *c, const struct offer *o,
+				  const struct template_rec *t);
 bool create_form_ui_is_open(const struct create_ui *c);
 /* Every key while open; true when taken. */
 bool create_form_ui_key(struct app *a, struct create_ui *c, int key);

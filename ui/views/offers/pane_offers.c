@@ -95,6 +95,8 @@ struct off_view {
 	struct offers_gpunames gn; /* the service's GPU names (gpu_name=: the note, Tab) */
 	pane_offers_found_fn found; /* `:launch`: told the answer of its search (NULL: none) */
 	int found_req;            /* that search's id; -1: held, not sent yet; -2: replaced */
+	struct template_rec *rent_tpl;  /* renting with this template (c in the
+					 * templates view), NULL: none */
 };
 
 /* ---- pure pieces --------------------------------------------------------- */
@@ -1158,6 +1160,40 @@ static void run_detail(struct app *a, enum action act)
 	a->dirty |= DIRTY_BODY;
 }
 
+/* Stop renting with a template (its record freed). */
+static void rent_tpl_stop(struct off_view *v)
+{
+	if (v->rent_tpl)
+		json_map_templates_free(v->rent_tpl, 1);
+	v->rent_tpl = NULL;
+}
+
+void pane_offers_rent_template(struct app *a, const struct template_rec *t)
+{
+	int i = view_find(a, "offers");
+	if (i < 0 || !t)
+		return;
+	struct off_view *v = a->views[i].st;
+	rent_tpl_stop(v);
+	if (v->replace_id) { /* a replacement under way gives way */
+		v->replace_id = 0;
+		if (v->prefill_req)
+			model_drop_result(a->m, v->prefill_req);
+		v->prefill_req = 0;
+		free_prefill(v->prefill);
+		v->prefill = NULL;
+	}
+	v->rent_tpl = offers_template_dup(t);
+	view_show(a, i, 0);
+	char line[700];
+	offers_template_search(t, line, sizeof line);
+	run_line(a, v, line);
+	char *name = util_sanitize(t->name ? t->name : t->hash_id ? t->hash_id : "");
+	app_toast(a, ROLE_NORMAL, 15, "renting with template %s: offers for what it needs%s%s; c "
+		  "opens the form filled from it, Esc goes back", name, *line ? ": " : "", line);
+	free(name);
+}
+
 static void run_create(struct app *a, enum action act)
 {
 	(void)act;
@@ -1171,6 +1207,10 @@ static void run_create(struct app *a, enum action act)
 		return;
 	}
 	v->detail = false;
+	if (v->rent_tpl && !v->replace_id) {
+		create_form_ui_open_template(a, v->cu, o, v->rent_tpl);
+		return;
+	}
 	create_form_ui_open(a, v->cu, o, v->prefill, v->replace_id);
 }
 
@@ -1319,6 +1359,13 @@ static void stop_replace(struct app *a, struct off_view *v)
 static bool off_action(struct app *a, void *st, enum action act)
 {
 	struct off_view *v = st;
+	if (act == ACT_BACK && v->rent_tpl && !v->detail && !v->replace_id) {
+		rent_tpl_stop(v); /* back to the templates */
+		int t = view_find(a, "templates");
+		if (t >= 0)
+			view_show(a, t, 0);
+		return true;
+	}
 	struct off_keyctx k = { v->detail, v->dtop, v->replace_id != 0 };
 	struct off_intent in = pane_offers_intent(act, &k);
 	switch (in.op) {
@@ -1382,6 +1429,7 @@ static void off_tab_text(const struct app *a, const void *st, char *buf, size_t 
 static void *off_init(struct app *a)
 {
 	a->gpu_names = pane_offers_gpu_names;
+	a->rent_template = pane_offers_rent_template; /* c in the templates view */
 	struct off_view *v = xcalloc(1, sizeof *v);
 	struct query_error qe;
 	query_cmd_parse("", &v->qc, &qe);
@@ -1404,6 +1452,7 @@ static void off_fini(struct app *a, void *st)
 		model_drop_result(a->m, v->prefill_req);
 	free_prefill(v->prefill);
 	offers_gpunames_fini(a, &v->gn);
+	rent_tpl_stop(v);
 	create_form_ui_free(a, v->cu);
 	json_map_offers_free(v->offers, v->n);
 	query_cmd_free(&v->qc);

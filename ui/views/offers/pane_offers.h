@@ -74,6 +74,11 @@ void pane_offers_replace(struct app *a, long id, bool fix_image);
  * templates (an instance from a template) or rents the same image, 2 asks
  * the recycle of the instance on its machine (offers_fix_answer). */
 void pane_offers_replace_answer(struct app *a, long id, int focus);
+struct template_rec;
+/* UI thread: rent with template t (copied): the offers view searches for
+ * what it needs (offers_template_search) and c there opens the form filled
+ * from it; Esc goes back to the templates. */
+void pane_offers_rent_template(struct app *a, const struct template_rec *t);
 
 /* The service's GPU names for gpu_name= completion: NULL until read (the
  * first call asks for them; the offers view takes the answer).  UI thread. */

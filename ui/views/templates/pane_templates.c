@@ -432,8 +432,20 @@ static void run_search(struct app *a, enum action act)
 		view_search_prompt(a, v->line, tv_command, NULL); /* as `:templates QUERY` */
 }
 
+/* c: rent with the selected template (the offers view's, a->rent_template). */
+static void run_rent(struct app *a, enum action act)
+{
+	(void)act;
+	struct tpl_view *v = tstate(a);
+	const struct template_rec *t = v ? tv_selected(v) : NULL;
+	if (t && a->rent_template) {
+		v->detail = false;
+		a->rent_template(a, t);
+	}
+}
+
 /* The templates view's action table (the changes' handler: tpl_edit.c). */
-enum { TR_DETAIL, TR_SEARCH, TR_CREATE, TR_EDIT, TR_DELETE, TR__COUNT };
+enum { TR_DETAIL, TR_SEARCH, TR_RENT, TR_CREATE, TR_EDIT, TR_DELETE, TR__COUNT };
 static enum action tv_ids[TR__COUNT];
 static const struct action_row tv_rows[TR__COUNT] = {
 	[TR_DETAIL] = { { .name = "template-detail", .help = "every field of the selected template",
@@ -444,9 +456,14 @@ static const struct action_row tv_rows[TR__COUNT] = {
 				  "query language); empty: your own and the recommended ones",
 			  .hint = "search", .flags = AF_HINT, .run = run_search },
 			"s", NULL, &tv_ids[TR_SEARCH] },
+	[TR_RENT] = { { .name = "template-rent",
+			.help = "rent with the selected template: the offers for what it needs "
+				"(its extra_filters, its disk), then c opens the form filled from it",
+			.hint = "rent", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT, .run = run_rent },
+		      "c", NULL, &tv_ids[TR_RENT] },
 	[TR_CREATE] = { { .name = "template-create", .help = "create a template (form)",
 			  .hint = "new", .flags = AF_MUTATES | AF_HINT },
-			"c", NULL, &tv_ids[TR_CREATE] },
+			"n", NULL, &tv_ids[TR_CREATE] },
 	[TR_EDIT] = { { .name = "template-edit",
 			.help = "edit the selected template (yours; it gets a new hash_id)",
 			.hint = "edit", .flags = AF_MUTATES | AF_NEEDS_SEL | AF_HINT },
