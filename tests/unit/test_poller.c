@@ -46,16 +46,16 @@ struct sim {
 
 static struct sim sim;
 
-/* Start the simulator (with extra flags) with output to a file; read its URL,
- * key and TOTP secret. */
-static int sim_start_with2(const char *extra, const char *rate_limits);
+/* Start the simulator (2FA "on"/"off", rate limits "on"/"off", with so many
+ * instances) with output to a file; read its URL, key and TOTP secret. */
+static int sim_start_with3(const char *extra, const char *rate_limits, const char *instances);
 
 static int sim_start_with(const char *extra)
 {
-	return sim_start_with2(extra, "off");
+	return sim_start_with3(extra, "off", "60");
 }
 
-static int sim_start_with2(const char *extra, const char *rate_limits)
+static int sim_start_with3(const char *extra, const char *rate_limits, const char *instances)
 {
 	const char *bin = getenv("RENTOP_SIM");
 	memset(&sim, 0, sizeof sim);
@@ -72,7 +72,7 @@ static int sim_start_with2(const char *extra, const char *rate_limits)
 	if (sim.pid == 0) {
 		if (!freopen(out, "w", stdout) || !freopen("/dev/null", "w", stderr))
 			_exit(126);
-		execl(bin, bin, "--port", "0", "--seed", "7", "--instances", "60", "--rate-limits",
+		execl(bin, bin, "--port", "0", "--seed", "7", "--instances", instances, "--rate-limits",
 		      rate_limits, "--quiet", "--tfa", extra, (char *)NULL);
 		_exit(127);
 	}
@@ -105,7 +105,15 @@ static int sim_start(void **state)
 static int sim_start_rl(void **state)
 {
 	(void)state;
-	return sim_start_with2("off", "on");
+	return sim_start_with3("off", "on", "60");
+}
+
+/* A fleet of one list page (SWEEP_PAGE_LIMIT): no attention cycles, so
+ * between refresh intervals the poller sends nothing of its own. */
+static int sim_start_one_page(void **state)
+{
+	(void)state;
+	return sim_start_with3("off", "off", "20");
 }
 
 static int sim_start_tfa(void **state)
@@ -649,24 +657,72 @@ static bool all_refused(const struct snapshot *s, void *arg)
 	return true;
 }
 
+/* Every source fetched after *arg (a wall epoch, util_now: the test clock;
+ * 0: ever), the instance list swept whole after it, and nothing in flight. */
+static bool all_fetched_since(const struct snapshot *s, void *arg)
+{
+	double after = *(const double *)arg;
+	for (int i = 0; i < SRC__COUNT; i++)
+		if (s->fresh[i].last_ok <= after || s->fresh[i].in_flight)
+			return false;
+	return s->progress.sweep_ok > after;
+}
+
+/* Once everything is loaded: a refresh interval passes at once on the test
+ * clock, then wait until every source is fetched again and nothing is in
+ * flight.  From then on the poller sends nothing of its own for another
+ * interval, for a fleet of one page (sim_start_one_page: no attention
+ * cycles; the first cycle's, planned before the fleet was known to fit in
+ * one page, go before the new sweep's page).  The state is waited for, not
+ * a time.  (The clock stays moved for the tests after: each poller plans
+ * from its own start.) */
+static void poller_quiet(struct model *m, struct poller *p, double interval)
+{
+	double ever = 0;
+	assert_true(wait_for(m, all_fetched_since, &ever));
+	assert_true(util_clock_advance(interval + 1));
+	double mark = util_now();
+	poller_wake(p);
+	assert_true(wait_for(m, all_fetched_since, &mark));
+}
+
+/* The "2FA session key refused" warnings so far; no event names the key. */
+static size_t session_refusals_said(struct model *m)
+{
+	struct event all[256];
+	size_t n = model_events(m, 0, all, 256), said = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (strstr(all[i].text, "2FA session key refused (HTTP 401 Invalid user key)")) {
+			said++;
+			assert_int_equal(all[i].level, EV_WARN);
+			assert_non_null(strstr(all[i].text, "resent once with the normal API key"));
+		}
+		assert_null(strstr(all[i].text, "stale-session-key"));
+	}
+	return said;
+}
+
 /* A 2FA session key the service refuses as an invalid key (401 "Invalid
  * user key", as the official CLI reads it) on a write: the write was not
  * done, so it is resent once with the normal key, the session key and its
- * file dropped, said once; with the normal key refused too, one resend only
- * and the write fails. */
+ * file dropped, said once; when a poll meets the refusal first, the write
+ * after it goes once, with the normal key; with the normal key refused too,
+ * one resend only and the write fails.  Each write is the only request of
+ * its moment (poller_quiet; a failed fetch waits a whole interval): which
+ * request meets the refusal first is never left to timing. */
 static void session_refused_write_resent_once(void **state)
 {
 	(void)state;
 	setenv("VAST_API_KEY", sim.key, 1);
 	struct config c = test_cfg();
-	c.refresh_s = c.slow_refresh_s = 3600; /* no poll races the write */
+	c.refresh_s = c.slow_refresh_s = 3600; /* no poll between the refresh intervals */
 	struct auth *a = auth_new(&c, NULL);
 	struct model *m = model_new();
 	struct jobs *j = jobs_new(m, false);
 	struct poller *p = poller_new(&c, a, m, j);
 	rig_keep(a, m, j, p);
 	assert_int_equal(poller_start(p), 0);
-	assert_true(wait_for(m, all_loaded, NULL));
+	poller_quiet(m, p, c.refresh_s);
 	const struct snapshot *s = model_acquire(m);
 	long id = s->instances[5]->id;
 	model_release(s);
@@ -693,17 +749,28 @@ static void session_refused_write_resent_once(void **state)
 	assert_int_equal(access(file, F_OK), -1);
 	struct label_wait lw = {id, "resent-once"};
 	assert_true(wait_for(m, has_label, &lw));
-	struct event all[256];
-	size_t n = model_events(m, 0, all, 256), said = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (strstr(all[i].text, "2FA session key refused (HTTP 401 Invalid user key)")) {
-			said++;
-			assert_int_equal(all[i].level, EV_WARN);
-			assert_non_null(strstr(all[i].text, "resent once with the normal API key"));
-		}
-		assert_null(strstr(all[i].text, "stale-session-key"));
-	}
-	assert_int_equal(said, 1);
+	assert_int_equal(session_refusals_said(m), 1);
+
+	/* the polls meet the refusal first (dropped, said once, resent): the
+	 * write queued after them is sent once, with the normal key */
+	assert_int_equal(auth_store_session(a, "stale-session-key-0123456789abcdef", err, sizeof err), 0);
+	poller_quiet(m, p, c.refresh_s);
+	assert_int_equal(session_refusals_said(m), 2);
+	assert_false(auth_using_session(a));
+	assert_int_equal(access(file, F_OK), -1);
+	before = sim_count(path, "PUT", false);
+	strcpy(r.text, "sent-once");
+	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
+	assert_true(job_event(m, jid, &ev));
+	assert_int_equal(ev.level, EV_OK);
+	assert_int_equal(sim_count(path, "PUT", false) - before, 1);
+	json_t *st = sim_state_json();
+	json_t *put = json_object_get(json_object_get(st, "requests"), path);
+	assert_string_equal(json_string_value(json_object_get(put, "last_auth")), "full");
+	json_decref(st);
+	lw.label = "sent-once";
+	assert_true(wait_for(m, has_label, &lw));
+	assert_int_equal(session_refusals_said(m), 2);
 	rig_down();
 
 	/* the normal key refused as well: one resend, then the write fails */
@@ -714,7 +781,9 @@ static void session_refused_write_resent_once(void **state)
 	p = poller_new(&c, a, m, j);
 	rig_keep(a, m, j, p);
 	assert_int_equal(poller_start(p), 0);
-	assert_true(wait_for(m, all_refused, NULL)); /* every first fetch, with the normal key, is done */
+	/* every first fetch, with the normal key, is done; none is due again
+	 * for an interval: the write is the only request */
+	assert_true(wait_for(m, all_refused, NULL));
 	assert_int_equal(auth_store_session(a, "stale-session-key-0123456789abcdef", err, sizeof err), 0);
 	before = sim_count(path, "PUT", false);
 	assert_int_equal(jobs_submit(j, &r, &jid), JOBS_OK);
@@ -1540,7 +1609,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(fills_model_and_runs_jobs, sim_start, sim_stop),
 		cmocka_unit_test_setup_teardown(refused_key_marks_model, sim_start, sim_stop),
-		cmocka_unit_test_setup_teardown(session_refused_write_resent_once, sim_start, sim_stop),
+		cmocka_unit_test_setup_teardown(session_refused_write_resent_once, sim_start_one_page,
+						sim_stop),
 		cmocka_unit_test_setup_teardown(errors_back_off_and_recover, sim_start, sim_stop),
 		cmocka_unit_test_setup_teardown(destroy_needs_tfa_then_login, sim_start_tfa,
 						sim_stop),
