@@ -30,9 +30,16 @@ struct charge {                 /* one contract's charges over one UTC day */
 	char label[64];
 };
 
+struct carry {                  /* what a contract was charged short of a whole $0.001 */
+	char key[24];           /* "w" worker id, "v" volume id */
+	double v[2];            /* $: gpu, disk */
+};
+
 struct acct {
 	struct charge *ch;      /* in the order they were opened */
 	size_t nch, cap;
+	struct carry *carry;    /* the carries of workers and volumes (an instance's: inst.carry) */
+	size_t ncarry, carry_cap;
 	json_t *worker_ix;      /* object: worker id (volumes: "v" id) -> index+1 of its open record */
 	double sless_billed;    /* s: serverless workers billed up to here */
 	double seeded_at;       /* s: when the world was seeded */
@@ -52,11 +59,14 @@ struct acct *acct_new(struct world *w, double now);
 void acct_free(struct acct *a);
 
 /* The billing clock: an instance was charged gpu and disk dollars for
- * [t0, t1] (world.c's bill()); split over UTC days. */
-void acct_charge_inst(struct world *w, struct inst *in, double t0, double t1, double gpu, double disk);
+ * [t0, t1] (world.c's bill()); split over UTC days and recorded in whole
+ * $0.001, the rest carried (in->carry) to its next charge.  Returns what
+ * was recorded, which the caller debits (gpu + disk when nothing was). */
+double acct_charge_inst(struct world *w, struct inst *in, double t0, double t1, double gpu, double disk);
 /* The billing clock: a volume was charged cost dollars for [t0, t1]
- * (routes_volumes.c's vols_advance). */
-void acct_charge_volume(struct world *w, long id, double t0, double t1, double cost);
+ * (routes_volumes.c's vols_advance); recorded as an instance's, the same
+ * return. */
+double acct_charge_volume(struct world *w, long id, double t0, double t1, double cost);
 /* Bill the serverless workers up to now (debits the credit), accept the
  * invitations that are due. */
 void acct_advance(struct world *w, double now);

@@ -430,7 +430,8 @@ static void bill(struct world *w, struct inst *in, double t)
 	double rate = in->c_running ? in->c_dph_total : in->c_storage;
 	double cost = rate * dt / 3600.0, full = cost, charged = cost;
 	json_t *cbj = in->c_prepaid ? json_object_get(in->o, "credit_balance") : NULL;
-	if (json_is_number(cbj) && json_number_value(cbj) > 0) {
+	bool balance_paid = json_is_number(cbj) && json_number_value(cbj) > 0;
+	if (balance_paid) {
 		double cb = json_number_value(cbj);
 		charged = cb;
 		double disc = jnum(in->o, "credit_discount", 0);
@@ -445,9 +446,13 @@ static void bill(struct world *w, struct inst *in, double t)
 		set_num(in->o, "credit_balance", cb);
 		charged = charged - cb + cost; /* from the prepaid balance, then the credit */
 	}
-	if (w->credit > 0 && full > 0) /* the ledger: what was taken, split as the rate is */
-		acct_charge_inst(w, in, t0, t, (in->c_running ? in->c_dph_base * dt / 3600.0 : 0) * charged / full,
-				 in->c_storage * dt / 3600.0 * charged / full);
+	if (w->credit > 0 && full > 0) { /* the ledger: what was taken, split as the rate is */
+		double taken = acct_charge_inst(w, in, t0, t,
+						(in->c_running ? in->c_dph_base * dt / 3600.0 : 0) * charged / full,
+						in->c_storage * dt / 3600.0 * charged / full);
+		if (!balance_paid) /* the credit alone paid: it moves as the ledger, in $0.001 */
+			cost = taken;
+	}
 	if (in->c_running)
 		in->run_secs += dt;
 	w->credit -= cost;

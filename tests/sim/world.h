@@ -75,6 +75,7 @@ struct inst {
 	double c_dph_base;      /* $/hour */
 	struct inst_text *text; /* o's text kept between reads (insttext.h), or NULL */
 	size_t led;             /* index + 1 of its open charge record (acct.h), 0: none */
+	double carry[2];        /* $ charged short of a whole $0.001 (gpu, disk; acct.h) */
 	double run_secs;        /* s billed while running (util.c grows the disk by it) */
 	struct inst_util *util; /* utilisation model and pins (util.h), or NULL */
 };
