@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "routes_int.h"
-#include "workers.h"
 #include "world.h"
 
 #define DAY 86400.0
@@ -68,8 +67,7 @@ static double take_mills(double *carry, double amount)
 	return m / 1000.0;
 }
 
-/* The carry (gpu, disk) of a contract that is no instance: "w" worker id or
- * "v" volume id. */
+/* The carry (gpu, disk) of a volume ("v" id). */
 static double *carry_of(struct acct *a, const char *key)
 {
 	for (size_t i = 0; i < a->ncarry; i++)
@@ -101,12 +99,19 @@ static struct charge *rec_for(struct acct *a, size_t *ix, long contract, enum ch
 	return c;
 }
 
-static void rec_meta_inst(struct charge *c, const json_t *o)
+static void rec_meta_inst(struct world *w, struct charge *c, const json_t *o)
 {
 	const char *l = jstr(o, "label");
 	snprintf(c->label, sizeof c->label, "%s", l ? l : "");
 	double t;
 	c->template_id = jnum_value(json_object_get(o, "template_id"), &t) ? (long)t : -1;
+	if (c->kind == CK_SERVERLESS) { /* a worker: its endpoint's name */
+		c->endpoint_id = (long)jnum(o, "endpoint_id", -1);
+		c->wg_id = (long)jnum(o, "workergroup_id", -1);
+		json_t *ep = world_endpoint_by_id(w, c->endpoint_id);
+		if (ep && jstr(ep, "endpoint_name"))
+			snprintf(c->label, sizeof c->label, "%s", jstr(ep, "endpoint_name"));
+	}
 }
 
 double acct_charge_inst(struct world *w, struct inst *in, double t0, double t1, double gpu, double disk)
@@ -118,9 +123,11 @@ double acct_charge_inst(struct world *w, struct inst *in, double t0, double t1, 
 	for (double t = t0; t < t1;) {
 		double day = floor(t / DAY) * DAY, e = fmin(t1, day + DAY), f = (e - t) / span;
 		bool fresh;
-		struct charge *c = rec_for(a, &in->led, in->id, CK_INSTANCE, day, &fresh);
+		/* a serverless worker's instance is charged as serverless */
+		enum charge_kind kind = json_object_get(in->o, "workergroup_id") ? CK_SERVERLESS : CK_INSTANCE;
+		struct charge *c = rec_for(a, &in->led, in->id, kind, day, &fresh);
 		if (fresh)
-			rec_meta_inst(c, in->o);
+			rec_meta_inst(w, c, in->o);
 		double g = take_mills(&in->carry[0], gpu * f), d = take_mills(&in->carry[1], disk * f);
 		rec_add(c, t, e, g, d, gpu > 0, disk > 0);
 		taken += g + d;
@@ -152,65 +159,12 @@ double acct_charge_volume(struct world *w, long id, double t0, double t1, double
 	return taken;
 }
 
-/* The first workergroup of an endpoint, or -1. */
-static long wg_of(struct world *w, long eid)
-{
-	size_t i;
-	json_t *g;
-	json_array_foreach(w->workergroups, i, g)
-		if ((long)jnum(g, "endpoint_id", -1) == eid)
-			return (long)jnum(g, "id", -1);
-	return -1;
-}
-
-/* Charge every serverless worker for [t0, t1] within one UTC day. */
-static void bill_workers(struct world *w, double t0, double t1)
-{
-	struct acct *a = w->acct;
-	double day = floor(t0 / DAY) * DAY;
-	size_t k;
-	json_t *ep;
-	json_array_foreach(w->endpoints, k, ep) {
-		long eid = (long)jnum(ep, "id", -1), n = workers_count(ep);
-		const char *st = jstr(ep, "endpoint_state");
-		bool stopped = st && !strcmp(st, "stopped");
-		for (long i = 0; i < n; i++) {
-			double disk = workers_storage(eid, i) * (t1 - t0) / 3600.0;
-			double gpu = stopped ? 0 : (workers_dph(eid, i) - workers_storage(eid, i)) * (t1 - t0) / 3600.0;
-			if (w->credit <= 0)
-				return;
-			char key[32];
-			snprintf(key, sizeof key, "%ld", workers_id(eid, i));
-			size_t ix = (size_t)json_integer_value(json_object_get(a->worker_ix, key));
-			bool fresh;
-			struct charge *c = rec_for(a, &ix, workers_id(eid, i), CK_SERVERLESS, day, &fresh);
-			if (fresh) {
-				json_object_set_new(a->worker_ix, key, json_integer((json_int_t)ix));
-				c->endpoint_id = eid;
-				c->wg_id = wg_of(w, eid);
-				snprintf(c->label, sizeof c->label, "%s", jstr(ep, "endpoint_name") ? jstr(ep, "endpoint_name") : "");
-			}
-			double *carry = carry_of(a, key);
-			double g = take_mills(&carry[0], gpu), d = take_mills(&carry[1], disk);
-			rec_add(c, t0, t1, g, d, gpu > 0, disk > 0);
-			w->credit -= g + d;
-		}
-	}
-}
-
 static void accept_invites(struct world *w, double now);
 
 void acct_advance(struct world *w, double now)
 {
-	struct acct *a = w->acct;
-	if (!a)
-		return;
-	while (a->sless_billed < now) {
-		double day = floor(a->sless_billed / DAY) * DAY, e = fmin(now, day + DAY);
-		bill_workers(w, a->sless_billed, e);
-		a->sless_billed = e;
-	}
-	accept_invites(w, now);
+	if (w->acct)
+		accept_invites(w, now);
 }
 
 /* ---- invoices ---------------------------------------------------------- */
@@ -423,7 +377,6 @@ struct acct *acct_new(struct world *w, double now)
 		abort();
 	w->acct = a;
 	a->worker_ix = json_object();
-	a->sless_billed = now;
 	a->seeded_at = now;
 	a->invoices = json_array();
 	a->audit = json_array();

@@ -1,6 +1,7 @@
 /* acct.h: the account's money and team, kept beside the world (w->acct):
  * the charge ledger the billing clock fills (one record per contract per
- * UTC day, instances and serverless workers), the invoices (deposits,
+ * UTC day: instances, a serverless worker's instance as serverless,
+ * volumes), the invoices (deposits,
  * transfers, prepays), the team's members and invitations, the audit log
  * of the writes the simulator served, and pending price increases.
  * Everything here is called with the simulator's state lock held. */
@@ -19,7 +20,7 @@ struct inst;
 enum charge_kind { CK_INSTANCE, CK_SERVERLESS, CK_VOLUME };
 
 struct charge {                 /* one contract's charges over one UTC day */
-	long contract;          /* instance id, serverless worker id, or volume id */
+	long contract;          /* instance id (a serverless worker's too), or volume id */
 	enum charge_kind kind;
 	double day;             /* s: the UTC day's start */
 	double t0, t1;          /* s: first and last second charged */
@@ -31,17 +32,16 @@ struct charge {                 /* one contract's charges over one UTC day */
 };
 
 struct carry {                  /* what a contract was charged short of a whole $0.001 */
-	char key[24];           /* "w" worker id, "v" volume id */
+	char key[32];           /* "v" volume id */
 	double v[2];            /* $: gpu, disk */
 };
 
 struct acct {
 	struct charge *ch;      /* in the order they were opened */
 	size_t nch, cap;
-	struct carry *carry;    /* the carries of workers and volumes (an instance's: inst.carry) */
+	struct carry *carry;    /* the carries of volumes (an instance's: inst.carry) */
 	size_t ncarry, carry_cap;
-	json_t *worker_ix;      /* object: worker id (volumes: "v" id) -> index+1 of its open record */
-	double sless_billed;    /* s: serverless workers billed up to here */
+	json_t *worker_ix;      /* object: "v" volume id -> index+1 of its open record */
 	double seeded_at;       /* s: when the world was seeded */
 	json_t *invoices;       /* array of /api/v1/invoices/ rows, oldest first */
 	long next_invoice;
@@ -67,8 +67,8 @@ double acct_charge_inst(struct world *w, struct inst *in, double t0, double t1, 
  * (routes_volumes.c's vols_advance); recorded as an instance's, the same
  * return. */
 double acct_charge_volume(struct world *w, long id, double t0, double t1, double cost);
-/* Bill the serverless workers up to now (debits the credit), accept the
- * invitations that are due. */
+/* Accept the invitations that are due (the serverless workers are
+ * instances: the instance clock bills them). */
 void acct_advance(struct world *w, double now);
 
 /* Record an invoice row: type credit|transfer|reserved, source, service,

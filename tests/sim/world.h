@@ -210,6 +210,13 @@ void world_inst_reboot(struct world *w, struct inst *in, double now);
 struct inst *world_inst_create(struct world *w, json_t *offer, json_t *fields, double now,
 			       bool bid, double price);
 
+/* Worker i of endpoint ep, launched by its workergroup g: a running
+ * instance of the account (workers.h's GPU and price, g's template image,
+ * endpoint_id and workergroup_id in its record), started age seconds ago.
+ * Draws from its own random stream, so that the account's stay as they
+ * were. */
+struct inst *world_worker_create(struct world *w, const json_t *ep, const json_t *g, long i, double now, double age);
+
 void world_set_credit(struct world *w, double credit);
 json_t *world_offer_by_id(struct world *w, long id);
 /* The offer's compact JSON (JSON_REAL_PRECISION(15)) without dph_total and
