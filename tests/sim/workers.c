@@ -18,6 +18,7 @@ static const struct {
 #define NWGPUS (sizeof wgpus / sizeof *wgpus)
 #define IDS "sim_worker_ids"    /* in the workergroup: its workers' instance ids */
 #define STOPPED "sim_workers_stopped" /* in the endpoint: its workers stopped with it */
+#define WORKER_CREDIT_HOURS 48.0 /* seeded credit kept for the seeded workers */
 
 long workers_count(const json_t *ep)
 {
@@ -119,7 +120,14 @@ void workers_sync(struct world *w, double now)
 
 void workers_seed(struct world *w, double now)
 {
+	size_t n0 = w->ninst;
 	sync(w, now, true);
+	/* the account keeps credit for them: two days of their cost on top of
+	 * the seeded credit, so that the seeded runway stays the instances' */
+	double dph = 0;
+	for (size_t i = n0; i < w->ninst; i++)
+		dph += w->inst[i]->c_dph_total;
+	world_set_credit(w, w->credit + round(WORKER_CREDIT_HOURS * dph * 100.0) / 100.0);
 }
 
 static bool ready(const char *s)

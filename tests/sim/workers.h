@@ -35,7 +35,8 @@ const json_t *workers_ids(struct world *w, const json_t *ep);
  * missing (a replacement for one destroyed by hand), destroy the extra,
  * stop them when the endpoint is stopped and start them when it is not
  * any more.  workers_seed: the same for the seeded account, its workers
- * running for an hour or more. */
+ * running for an hour or more, and two days of their cost added to the
+ * seeded credit. */
 void workers_sync(struct world *w, double now);
 void workers_seed(struct world *w, double now);
 /* Destroy the instances workergroup g launched (it is being deleted). */
