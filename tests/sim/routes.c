@@ -1767,7 +1767,7 @@ static void h_wg_get(struct ctx *c)
 	json_t *g;
 	json_array_foreach(c->w->workergroups, i, g) {
 		json_t *o = json_copy(g);
-		json_object_del(o, "sim_worker_ids"); /* the simulator's own */
+		json_object_del(o, WORKERS_IDS); /* the simulator's own */
 		double ph = c->rq->now / 45.0 + (double)i;
 		double load = round_to(jnum(g, "min_load", 10) * (1.2 + 0.8 * sin(ph)), 0.01);
 		json_object_set_new(o, "cur_load", json_real(load));

@@ -72,7 +72,7 @@ static void wg_line(char *out, size_t n, const json_t *g, const json_t *ep, long
 	time_t t = (time_t)((double)k * WG_LOG_EVERY);
 	char ts[32];
 	strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	const json_t *ids = json_object_get(g, "sim_worker_ids"); /* the instances it launched */
+	const json_t *ids = json_object_get(g, WORKERS_IDS); /* the instances it launched */
 	long nw = ep ? (long)json_array_size(ids) : 0;
 	switch (s % 4 == 1 && nw == 0 ? 3 : s % 4) {
 	case 0:

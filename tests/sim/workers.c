@@ -16,7 +16,6 @@ static const struct {
 	{ "RTX 4090", 0.40, 68.0 }, { "RTX 3090", 0.22, 38.0 }, { "A100 SXM4", 1.10, 110.0 }, { "L40S", 0.75, 90.0 },
 };
 #define NWGPUS (sizeof wgpus / sizeof *wgpus)
-#define IDS "sim_worker_ids"    /* in the workergroup: its workers' instance ids */
 #define STOPPED "sim_workers_stopped" /* in the endpoint: its workers stopped with it */
 #define WORKER_CREDIT_HOURS 48.0 /* seeded credit kept for the seeded workers */
 
@@ -53,16 +52,16 @@ json_t *workers_group(struct world *w, const json_t *ep)
 const json_t *workers_ids(struct world *w, const json_t *ep)
 {
 	json_t *g = workers_group(w, ep);
-	return g ? json_object_get(g, IDS) : NULL;
+	return g ? json_object_get(g, WORKERS_IDS) : NULL;
 }
 
 void workers_drop(struct world *w, json_t *g)
 {
 	size_t i;
 	json_t *id;
-	json_array_foreach(json_object_get(g, IDS), i, id)
+	json_array_foreach(json_object_get(g, WORKERS_IDS), i, id)
 		world_remove(w, (long)json_integer_value(id));
-	json_object_del(g, IDS);
+	json_object_del(g, WORKERS_IDS);
 }
 
 static void sync(struct world *w, double now, bool seeding)
@@ -74,10 +73,10 @@ static void sync(struct world *w, double now, bool seeding)
 		if (!g)
 			continue;
 		long want = workers_count(ep);
-		json_t *ids = json_object_get(g, IDS);
+		json_t *ids = json_object_get(g, WORKERS_IDS);
 		if (!ids) {
 			ids = json_array();
-			json_object_set_new(g, IDS, ids);
+			json_object_set_new(g, WORKERS_IDS, ids);
 		}
 		while ((long)json_array_size(ids) > want) {
 			size_t last = json_array_size(ids) - 1;

@@ -18,6 +18,9 @@ struct inst;
 
 #define WORKER_DISK_GB 40.0
 #define WORKER_STORAGE_COST 0.15 /* $/GB/month */
+/* The workergroup's member listing its workers' instance ids (the
+ * simulator's own: left out of every answer). */
+#define WORKERS_IDS "sim_worker_ids"
 
 /* Workers endpoint ep asks for: cold_workers + 2 ("none" mode: 0). */
 long workers_count(const json_t *ep);
