@@ -77,6 +77,9 @@ struct app {
 	int nviews;
 	int view;           /* index of the Tab view shown */
 	int overlay;        /* index of the overlay open over it, -1: none */
+	int overlay_back;   /* 1 + the overlay it was opened from (view_open_from),
+			     * shown again when it closes; 0: none */
+	long overlay_back_arg; /* that overlay's arg */
 
 	uint64_t last_seq;  /* the last model event taken */
 

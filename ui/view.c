@@ -119,6 +119,7 @@ bool view_send_action(struct app *a, enum action act)
 void view_init_all(struct app *a)
 {
 	a->overlay = -1;
+	a->overlay_back = 0;
 	for (size_t i = 0; i < NREG && a->nviews < VIEW_MAX; i++) {
 		struct view *v = &a->views[a->nviews++];
 		v->ops = registry[i];
@@ -192,6 +193,8 @@ bool view_is(const struct app *a, const struct view *v, const char *name)
 
 void view_close_overlay(struct app *a)
 {
+	int back = a->overlay_back - 1;
+	a->overlay_back = 0;
 	if (a->overlay < 0)
 		return;
 	struct view *v = &a->views[a->overlay];
@@ -199,12 +202,19 @@ void view_close_overlay(struct app *a)
 		v->ops->leave(a, v->st);
 	a->overlay = -1;
 	a->dirty |= DIRTY_ALL;
+	if (back >= 0 && back < a->nviews && back != (int)(v - a->views)) { /* where it was opened from */
+		struct view *b = &a->views[back];
+		a->overlay = back;
+		if (b->ops->enter)
+			b->ops->enter(a, b->st, a->overlay_back_arg);
+	}
 }
 
 void view_show(struct app *a, int idx, long arg)
 {
 	if (idx < 0 || idx >= a->nviews)
 		return;
+	a->overlay_back = 0; /* shown otherwise: nothing to go back to */
 	struct view *v = &a->views[idx];
 	if (!v->ops->number_key) { /* an overlay over the current view */
 		if (a->overlay >= 0 && a->overlay != idx)
@@ -228,6 +238,16 @@ void view_show(struct app *a, int idx, long arg)
 }
 
 void view_open(struct app *a, const char *name, long arg) { view_show(a, view_find(a, name), arg); }
+
+void view_open_from(struct app *a, const char *name, long arg, long back_arg)
+{
+	int back = a->overlay;
+	view_open(a, name, arg);
+	if (back >= 0 && a->overlay >= 0 && a->overlay != back) {
+		a->overlay_back = back + 1;
+		a->overlay_back_arg = back_arg;
+	}
+}
 
 void view_next(struct app *a)
 {

@@ -170,6 +170,10 @@ void view_bind_in(struct keymap *km, const struct action_row *row, const char *c
 /* Show view idx (a Tab view, or open an overlay on arg). */
 void view_show(struct app *a, int idx, long arg);
 void view_open(struct app *a, const char *name, long arg); /* by name */
+/* Open overlay name on arg from the overlay shown, which opens again (on
+ * back_arg) when the new one closes (Esc, q) rather than the view below;
+ * showing anything else forgets it. */
+void view_open_from(struct app *a, const char *name, long arg, long back_arg);
 void view_next(struct app *a);
 void view_close_overlay(struct app *a);
 bool view_is(const struct app *a, const struct view *v, const char *name);

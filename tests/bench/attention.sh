@@ -24,7 +24,7 @@ SRCDIR=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD_DIR=$O E2E_SCALE=1
 export BUILD_DIR RENTOP RENTOP_SIM SRCDIR E2E_SCALE
 . "$SRCDIR/tests/e2e/lib.sh"
-sim_start --seed 1 --instances "$N" --quiet ${SIMARGS:-} || { echo "sim failed"; exit 1; }
+sim_start --seed 1 --instances "$N" --endpoints 0 --quiet ${SIMARGS:-} || { echo "sim failed"; exit 1; }
 FEXPR="sum(1 for x in insts if x['actual_status'] in ('offline','unknown') or (x['actual_status'] in ('exited','created') and x['intended_status'] != 'stopped'))"
 have=$(sim_state "$FEXPR")
 want=$(( N * 12 / 100 ))

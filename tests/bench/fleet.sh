@@ -47,7 +47,7 @@ REAL_MAX=${BENCH_FLEET_REAL_MAX:-1000}
 for N in "$@"; do
     real=0 limits=off clk=-t
     [ "$N" -le "$REAL_MAX" ] && real=1 limits=on clk=
-    sim_start --seed 1 --instances "$N" --rate-limits "$limits" --quiet ||
+    sim_start --seed 1 --instances "$N" --endpoints 0 --rate-limits "$limits" --quiet ||
         { echo "fleet: the simulator did not start" >&2; status=1; continue; }
     LOG=$E2E_TMP/rentop-$N.log
     rm -f "$LOG"

@@ -4,6 +4,7 @@
  * prepay (timescale, discount, prepaid balance spent first) and its errors,
  * and insufficient credit at creation; the account's volumes bill on
  * their own. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,6 +38,33 @@ static double volumes_per_hour(void)
 	return sum;
 }
 
+/* The account's volumes. */
+static double nvolumes(void)
+{
+	json_t *j = ct_expect("GET", "/api/v0/volumes/", NULL, 200);
+	double n = (double)json_array_size(json_object_get(j, "volumes"));
+	json_decref(j);
+	return n;
+}
+
+/* The billing clock debits the credit in whole $0.001 per contract and
+ * carries the rest to the contract's next second: the credit is the exact
+ * figure, or above it by less than $0.001 for each contract billed. */
+static void credit_is(double exact, double contracts)
+{
+	double c = ct_credit();
+	if (!(c >= exact - 1e-9 && c < exact + 0.001 * contracts + 1e-9))
+		fail_msg("credit %.6f, exactly %.6f (%g contracts)", c, exact, contracts);
+}
+
+/* ... and it moves in whole thousandths of a dollar. */
+static void in_mills(double spent)
+{
+	double m = spent * 1000;
+	if (fabs(m - round(m)) > 1e-6)
+		fail_msg("$%.9f spent: not whole $0.001", spent);
+}
+
 static void test_prices_are_derived_from_their_parts(void **state)
 {
 	(void)state;
@@ -64,7 +92,12 @@ static void test_running_pays_dph_total_stopped_pays_storage(void **state)
 	json_decref(r);
 	json_decref(s);
 	ct_advance(7200);
-	assert_float_equal(ct_credit(), expect, 1e-9);
+	credit_is(expect, 2 + nvolumes());
+	in_mills(100.0 - ct_credit());
+	/* nothing is lost over time: ten more hours lag no more than two did */
+	ct_advance(36000);
+	credit_is(expect - 10.0 * (100.0 - expect) / 2.0, 2 + nvolumes());
+	in_mills(100.0 - ct_credit());
 }
 
 static void test_stopping_halts_compute_billing(void **state)
@@ -83,7 +116,7 @@ static void test_stopping_halts_compute_billing(void **state)
 	/* 4 s of stopping still bill compute, then storage only for the hour */
 	ct_advance(3604);
 	double expect = 50.0 - dph * 4.0 / 3600.0 - storage * 3600.0 / 3600.0 - volumes_per_hour() * 3604.0 / 3600.0;
-	assert_float_equal(ct_credit(), expect, 1e-9);
+	credit_is(expect, 1 + nvolumes());
 }
 
 static void test_zero_credit_stops_running_instances(void **state)
@@ -131,7 +164,7 @@ static void test_prepay_timescale_discount_and_prepaid_spending(void **state)
 	json_decref(in);
 	double vols = volumes_per_hour();
 	ct_advance(3600);
-	assert_float_equal(ct_credit(), 50.0 - vols, 1e-9); /* volumes are not prepaid */
+	credit_is(50.0 - vols, nvolumes()); /* volumes are not prepaid */
 	in = ct_inst(run);
 	assert_float_equal(ct_num(in, "credit_balance"), 150.0 - dph * (1.0 - disc), 1e-9);
 	json_decref(in);

@@ -4,7 +4,10 @@
  * CLI's forms with their authentication, update_workers rolling the
  * workers through UPDATING (and its cancel), and the endpoint's whole
  * autoscaler (min_cold_load, queue times, inactivity timeout, rename,
- * stopped) with its refusals. */
+ * stopped) with its refusals; each worker an instance of the account
+ * (listed, billed as serverless, replaced, stopped and destroyed with its
+ * endpoint and workergroup). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -81,6 +84,179 @@ static void test_worker_fields(void **state)
 {
 	(void)state;
 	worker_fields();
+}
+
+/* Endpoint ep's worker ids, in order, into ids (at most 16); their count. */
+static size_t worker_ids(long ep, long *ids)
+{
+	json_t *w = workers(ep);
+	size_t n = 0, i;
+	json_t *o;
+	json_array_foreach(w, i, o) {
+		assert_int_equal(ct_num(o, "id"), ct_num(o, "instance_id"));
+		if (n < 16)
+			ids[n++] = (long)ct_num(o, "id");
+	}
+	json_decref(w);
+	return n;
+}
+
+static long wg_of_ep(long ep)
+{
+	json_t *j = ct_expect("GET", "/api/v0/workergroups/", NULL, 200);
+	size_t i;
+	json_t *g;
+	long id = -1;
+	json_array_foreach(json_object_get(j, "results"), i, g)
+		if (id < 0 && (long)ct_num(g, "endpoint_id") == ep)
+			id = (long)ct_num(g, "id");
+	json_decref(j);
+	return id;
+}
+
+/* The instance list (v1, one page of 25: the default seed has 24) holds id? */
+static json_t *listed(long id)
+{
+	json_t *j = ct_expect("GET", "/api/v1/instances/?limit=25", NULL, 200);
+	assert_true(json_is_null(json_object_get(j, "next_token")));
+	size_t i;
+	json_t *o, *hit = NULL;
+	json_array_foreach(json_object_get(j, "instances"), i, o)
+		if ((long)ct_num(o, "id") == id)
+			hit = json_deep_copy(o);
+	json_decref(j);
+	return hit;
+}
+
+/* As on the live service, a worker is an instance of the account: listed,
+ * naming its endpoint and workergroup, at the price its row reports,
+ * billed by the instance clock as serverless, as many as the endpoint
+ * asks for, replaced when destroyed by hand, stopped with its endpoint,
+ * destroyed with its workergroup. */
+static void test_workers_are_instances(void **state)
+{
+	(void)state;
+	long ep = first_id("/api/v0/endptjobs/", 0), wg = wg_of_ep(ep), ids[16];
+	size_t n = worker_ids(ep, ids);
+	assert_true(n >= 3);
+	json_t *w = workers(ep);
+	for (size_t i = 0; i < n; i++) {
+		json_t *o = listed(ids[i]);
+		if (!o)
+			fail_msg("worker %ld is not in the instance list", ids[i]);
+		assert_int_equal(ct_num(o, "endpoint_id"), ep);
+		assert_int_equal(ct_num(o, "workergroup_id"), wg);
+		assert_string_equal(ct_str(o, "actual_status"), "running");
+		json_t *row = json_array_get(w, i);
+		assert_string_equal(ct_str(o, "gpu_name"), ct_str(row, "gpu_name"));
+		assert_float_equal(ct_num(o, "dph_total"), ct_num(row, "dph_total"), 0.0001);
+		json_decref(o);
+	}
+	json_decref(w);
+	/* the seeded account: twelve instances and the three endpoints' workers */
+	json_t *st = ct_state();
+	assert_int_equal(json_array_size(json_object_get(st, "instances")), 24); /* 12 seeded, 3 + 4 + 5 workers */
+	json_decref(st);
+
+	/* billed as serverless: the charges' tree puts it under its endpoint */
+	st = ct_state();
+	double day0 = floor(ct_num(st, "now") / 86400) * 86400;
+	json_decref(st);
+	ct_advance(3600);
+	char path[512];
+	snprintf(path, sizeof path, "/api/v0/charges/?select_filters=%%7B%%22day%%22%%3A%%7B%%22gte%%22%%3A%.0f%%2C%%22lte%%22%%3A%.0f%%7D%%2C%%22type%%22%%3A%%7B%%22in%%22%%3A%%5B%%22serverless%%22%%5D%%7D%%7D&limit=500",
+		 day0, day0 + 2 * 86400 - 1);
+	json_t *j = ct_expect("GET", path, NULL, 200);
+	bool found = false;
+	size_t i;
+	json_t *r;
+	char src[48];
+	snprintf(src, sizeof src, "instance-%ld", ids[0]);
+	json_array_foreach(json_object_get(j, "results"), i, r)
+		if (!strcmp(ct_str(r, "source"), src)) {
+			found = true;
+			assert_int_equal(ct_num(json_object_get(r, "metadata"), "endpoint_id"), ep);
+			assert_int_equal(ct_num(json_object_get(r, "metadata"), "workergroup_id"), wg);
+		}
+	json_decref(j);
+	assert_true(found);
+
+	/* destroyed by hand: the workergroup launches a replacement */
+	snprintf(path, sizeof path, "/api/v0/instances/%ld/", ids[1]);
+	json_decref(ct_expect("DELETE", path, "{}", 200));
+	long after[16];
+	assert_int_equal(worker_ids(ep, after), n);
+	assert_int_equal(after[0], ids[0]);
+	assert_true(after[1] != ids[1] && after[1] > ids[1]);
+	json_t *o = listed(after[1]);
+	assert_non_null(o);
+	json_decref(o);
+
+	/* as many as it asks for: one more cold worker, one more instance */
+	snprintf(path, sizeof path, "/api/v0/endptjobs/%ld/", ep);
+	json_t *e = ct_expect("GET", "/api/v0/endptjobs/", NULL, 200);
+	double cold = ct_num(json_array_get(json_object_get(e, "results"), 0), "cold_workers");
+	json_decref(e);
+	char body[96];
+	snprintf(body, sizeof body, "{\"cold_workers\":%.0f}", cold + 1);
+	json_decref(ct_expect("PUT", path, body, 200));
+	assert_int_equal(worker_ids(ep, after), n + 1);
+	o = listed(after[n]);
+	assert_non_null(o);
+	json_decref(o);
+
+	/* stopped with its endpoint: storage only */
+	json_decref(ct_expect("PUT", path, "{\"endpoint_state\":\"stopped\"}", 200));
+	ct_advance(10);
+	json_t *in = ct_inst(after[0]);
+	assert_string_equal(ct_str(in, "actual_status"), "exited");
+	assert_string_equal(ct_str(in, "intended_status"), "stopped");
+	json_decref(in);
+	json_decref(ct_expect("PUT", path, "{\"endpoint_state\":\"active\"}", 200));
+	in = ct_inst(after[0]);
+	assert_string_equal(ct_str(in, "intended_status"), "running");
+	json_decref(in);
+
+	/* destroyed with its workergroup */
+	snprintf(path, sizeof path, "/api/v0/workergroups/%ld/", wg);
+	json_decref(ct_expect("DELETE", path, "{}", 200));
+	for (size_t k = 0; k <= n; k++) {
+		o = listed(after[k]);
+		if (o)
+			fail_msg("worker %ld outlived its workergroup", after[k]);
+	}
+	assert_int_equal(worker_ids(ep, after), 0);
+}
+
+/* A new workergroup launches its endpoint's workers; deleting the endpoint
+ * destroys them (its answer's deleted_workers). */
+static void test_new_workergroup_launches_workers(void **state)
+{
+	(void)state;
+	json_t *j = ct_expect("POST", "/api/v0/endptjobs/", "{\"endpoint_name\":\"ct-new\",\"cold_workers\":1}", 200);
+	long ep = (long)ct_num(j, "result");
+	json_decref(j);
+	long ids[16];
+	assert_int_equal(worker_ids(ep, ids), 0); /* no workergroup: no worker */
+	char body[96];
+	snprintf(body, sizeof body, "{\"endpoint_id\":%ld}", ep);
+	json_decref(ct_expect("POST", "/api/v0/workergroups/", body, 200));
+	assert_int_equal(worker_ids(ep, ids), 3);
+	json_t *in = ct_inst(ids[2]);
+	assert_int_equal(ct_num(in, "endpoint_id"), ep);
+	json_decref(in);
+	char path[64];
+	snprintf(path, sizeof path, "/api/v0/endptjobs/%ld/", ep);
+	j = ct_expect("DELETE", path, "{}", 200);
+	json_t *del = json_object_get(j, "deleted_workers");
+	assert_int_equal(json_array_size(del), 3);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(json_integer_value(json_array_get(del, i)), ids[i]);
+		json_t *st = ct_state();
+		assert_null(ct_state_inst(st, ids[i]));
+		json_decref(st);
+	}
+	json_decref(j);
 }
 
 static void wg_logs(bool live)
@@ -274,6 +450,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_wg_logs_live, start_live, ct_stop),
 		cmocka_unit_test_setup_teardown(test_update_workers, start_default, ct_stop),
 		cmocka_unit_test_setup_teardown(test_autoscaler_fields, start_default, ct_stop),
+		cmocka_unit_test_setup_teardown(test_workers_are_instances, start_default, ct_stop),
+		cmocka_unit_test_setup_teardown(test_new_workergroup_launches_workers, start_default, ct_stop),
 	};
 	return cmocka_run_group_tests_name("contract_workers", tests, NULL, NULL);
 }

@@ -133,8 +133,13 @@ t_sort() {
     keys i
     # descending by label: the largest label on the first row
     wait_for_re "LABEL[▲▼^v]" 10 || return 1
-    first_row=$(screen | sed -n '4p')
-    case $first_row in *"$(printf '%.11s' "$la")"*) ;; *) fail "first row '$first_row' is not label $la"; return 1 ;; esac
+    # (the arrow was there before i: wait for the rows to turn over)
+    wait_begin 10
+    while :; do
+        first_row=$(screen | sed -n '4p')
+        case $first_row in *"$(printf '%.11s' "$la")"*) break ;; esac
+        wait_tick || { fail "first row '$first_row' is not label $la"; return 1; }
+    done
     keys i '<'
     wait_for_re "ID[▲▼^v] " 10
 }

@@ -3,7 +3,8 @@
 # Enter on an endpoint lists its workers (every worker of get_endpoint_workers
 # by id and state, the endpoint's $/h as the sum of the workers' dph_total,
 # the status message of a worker in ERROR); `:workers NAME` opens the same;
-# Enter on a worker whose instance is not listed says so, L opens its
+# Enter on a worker opens its instance's detail (a worker is an instance
+# of the account, listed), Esc returns to the workers, L opens its
 # container log; L on a workergroup opens the workergroup's log; the
 # endpoint form sends the new autoscaler fields (checked in /__sim/state);
 # `:update-workers NAME` confirms, then sends update_workers once; a lost
@@ -74,10 +75,16 @@ t_error_msg() {
 
 t_enter_and_log() {
     keys g
-    workers_json "$(ep_id whisper-asr)"
+    e=$(ep_id whisper-asr)
+    workers_json "$e"
     inst=$(wk "ws[0]['instance_id']")
+    # a worker is an instance of the account: listed, naming its endpoint
+    [ "$(sim_state "inst($inst)['endpoint_id']")" = "$e" ] || { fail "worker $inst is not an instance of endpoint $e"; return 1; }
     keys Enter
-    wait_for_flat "instance $inst of worker" 10 || return 1
+    wait_for "Instance $inst  (Esc" 10 || { screen_dump; return 1; }
+    not_on_screen "is not in the instance list" || return 1
+    keys Escape
+    wait_for "Workers of whisper-asr ($e)" 10 || return 1
     before=$(sent PUT "/api/v0/instances/request_logs/$inst/")
     keys L
     wait_for "instance $inst" 10 || return 1
@@ -221,7 +228,7 @@ t_readonly() {
 
 tap "workers: Enter on an endpoint lists every worker, its GPU, and the summed \$/h" t_list
 tap "workers: :workers NAME; a worker in ERROR shows its message" t_error_msg
-tap "workers: Enter on an unlisted worker instance says so; L opens its container log" t_enter_and_log
+tap "workers: Enter on a worker opens its instance's detail, Esc returns; L opens its container log" t_enter_and_log
 tap "workers: L on a workergroup follows the workergroup's log" t_wg_log
 tap "workers: the endpoint form sends min_cold_load, inactivity_timeout, a rename, the state" t_form_fields
 tap "workers: the workergroup edit form picks a new template (only its hash sent)" t_wg_pick

@@ -6,7 +6,7 @@
 # tables, secrets kept out of JSON, and usage errors.
 . "$(dirname "$0")/corenet_lib.sh"
 
-start_sim --seed 11 --instances 1000 --rate-limits off || { notok "simulator starts"; exit 1; }
+start_sim --seed 11 --instances 1000 --endpoints 0 --rate-limits off || { notok "simulator starts"; exit 1; }
 
 # ids FILE: the top-level records' ids, in order, one a line.
 ids() {
@@ -225,7 +225,7 @@ if [ $rc -eq 0 ] && echo "$out" | grep -qE '^rentop [0-9]+\.[0-9]+'; then ok "--
 
 # the retired v0 list and the spec's v0 list: the client uses v1 either way
 for mode in gone spec; do
-    start_sim --seed 12 --instances 60 --rate-limits off --v0-list $mode || { notok "simulator starts (v0 $mode)"; continue; }
+    start_sim --seed 12 --instances 60 --endpoints 0 --rate-limits off --v0-list $mode || { notok "simulator starts (v0 $mode)"; continue; }
     "$RENTOP" --url "$SIM_URL" --api-key-file "$KEYFILE" --page-rate 0 --dump instances --json >"$T/v0.json" 2>"$T/v0.err"
     rc=$?
     n=$(records "$T/v0.json")
@@ -238,7 +238,7 @@ done
 
 # an injected 429 in the middle of the parallel read: the read goes on in
 # sequence at the published pace and still gives every instance once, in order
-start_sim --seed 14 --instances 100 --rate-limits off || notok "simulator starts (100)"
+start_sim --seed 14 --instances 100 --endpoints 0 --rate-limits off || notok "simulator starts (100)"
 sim_fault '{"path":"/api/v1/instances","kind":"429","count":1,"skip":3}'
 "$RENTOP" --url "$SIM_URL" --api-key-file "$KEYFILE" --page-rate 0 --dump instances --json >"$T/f429.json" 2>"$T/f429.err"
 rc=$?
@@ -252,7 +252,7 @@ fi
 # --page-rate 0 against the live limits: the fifth page back to back is
 # refused (429); the dump slows to the published rate and finishes with
 # every page (issue 13), the 429 retried, not fatal
-start_sim --seed 13 --instances 300 --rate-limits on || notok "simulator starts (limits on)"
+start_sim --seed 13 --instances 300 --endpoints 0 --rate-limits on || notok "simulator starts (limits on)"
 "$RENTOP" --url "$SIM_URL" --api-key-file "$KEYFILE" --page-rate 0 --dump instances --json >"$T/rl.json" 2>"$T/rl.err"
 rc=$?
 n=$(records "$T/rl.json")

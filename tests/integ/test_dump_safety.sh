@@ -7,7 +7,7 @@
 # `--dump user`.
 . "$(dirname "$0")/corenet_lib.sh"
 
-start_sim --seed 3 --instances 20 --rate-limits off || { notok "simulator starts"; exit 1; }
+start_sim --seed 3 --instances 20 --endpoints 0 --rate-limits off || { notok "simulator starts"; exit 1; }
 
 # set FIELD VALUE (JSON) on instance ID
 set_inst() {

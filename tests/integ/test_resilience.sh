@@ -7,7 +7,7 @@
 # of answer refused past its own bound (a template list at 8 MB).
 . "$(dirname "$0")/corenet_lib.sh"
 
-start_sim --seed 21 --instances 100 --rate-limits off || { notok "simulator starts"; exit 1; }
+start_sim --seed 21 --instances 100 --endpoints 0 --rate-limits off || { notok "simulator starts"; exit 1; }
 dump() { "$RENTOP" --url "$SIM_URL" --api-key-file "$KEYFILE" --page-rate 0 "$@"; }
 
 # 429 three times on the list, then success: the first page's first attempt
@@ -129,7 +129,7 @@ fi
 
 # pacing: with the simulator's rate limits on, the default pacing (1 page/s)
 # fetches 4 pages without a single 429 retry
-start_sim --seed 22 --instances 100 --rate-limits on || { notok "simulator starts (rate limits on)"; exit 1; }
+start_sim --seed 22 --instances 100 --endpoints 0 --rate-limits on || { notok "simulator starts (rate limits on)"; exit 1; }
 before=$(requests /api/v1/instances/)
 "$RENTOP" --url "$SIM_URL" --api-key-file "$KEYFILE" --dump instances --json --log "$T/paced.log" >"$T/l.json" 2>"$T/l.err"; rc=$?
 after=$(requests /api/v1/instances/)

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/corenet_lib.sh"
 
 command -v oathtool >/dev/null || { notok "oathtool is installed"; exit 1; }
-start_sim --seed 31 --instances 30 --rate-limits off --tfa on || { notok "simulator starts"; exit 1; }
+start_sim --seed 31 --instances 30 --endpoints 0 --rate-limits off --tfa on || { notok "simulator starts"; exit 1; }
 SECRET=$(sed -n 's/^totp secret: //p' "$SIM_OUT" | head -n 1)
 VDIR="$HOME/.config/vastai"
 mkdir -p "$VDIR"

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "routes_int.h"
-#include "workers.h"
 #include "world.h"
 
 #define DAY 86400.0
@@ -38,7 +37,9 @@ static struct charge *rec_new(struct acct *a, long contract, enum charge_kind ki
 	return c;
 }
 
-static void rec_add(struct charge *c, double t0, double t1, double gpu, double disk)
+/* Add to c what was charged for [t0, t1]: gpu and disk in whole $0.001
+ * (take_mills), at_gpu and at_disk: whether each was charging at all. */
+static void rec_add(struct charge *c, double t0, double t1, double gpu, double disk, bool at_gpu, bool at_disk)
 {
 	if (t0 < c->t0)
 		c->t0 = t0;
@@ -46,10 +47,42 @@ static void rec_add(struct charge *c, double t0, double t1, double gpu, double d
 		c->t1 = t1;
 	c->gpu += gpu;
 	c->disk += disk;
-	if (gpu > 0)
+	if (at_gpu)
 		c->gpu_s += t1 - t0;
-	if (disk > 0)
+	if (at_disk)
 		c->disk_s += t1 - t0;
+}
+
+/* Add amount ($) to a contract's carry and take from it the whole
+ * thousandths of a dollar it now holds: the ledger and the credit move in
+ * the $0.001 units the charges are served in, the rest waits in the carry
+ * for the next second billed, so nothing is lost over time. */
+static double take_mills(double *carry, double amount)
+{
+	*carry += amount;
+	double m = floor(*carry * 1000.0 + 1e-6);
+	if (m < 0)
+		m = 0;
+	*carry -= m / 1000.0;
+	return m / 1000.0;
+}
+
+/* The carry (gpu, disk) of a volume ("v" id). */
+static double *carry_of(struct acct *a, const char *key)
+{
+	for (size_t i = 0; i < a->ncarry; i++)
+		if (!strcmp(a->carry[i].key, key))
+			return a->carry[i].v;
+	if (a->ncarry == a->carry_cap) {
+		a->carry_cap = a->carry_cap ? a->carry_cap * 2 : 32;
+		a->carry = realloc(a->carry, a->carry_cap * sizeof *a->carry);
+		if (!a->carry)
+			abort();
+	}
+	struct carry *c = &a->carry[a->ncarry++];
+	memset(c, 0, sizeof *c);
+	snprintf(c->key, sizeof c->key, "%s", key);
+	return c->v;
 }
 
 /* *ix (index + 1 of the contract's open record, 0: none) for the day,
@@ -66,38 +99,51 @@ static struct charge *rec_for(struct acct *a, size_t *ix, long contract, enum ch
 	return c;
 }
 
-static void rec_meta_inst(struct charge *c, const json_t *o)
+static void rec_meta_inst(struct world *w, struct charge *c, const json_t *o)
 {
 	const char *l = jstr(o, "label");
 	snprintf(c->label, sizeof c->label, "%s", l ? l : "");
 	double t;
 	c->template_id = jnum_value(json_object_get(o, "template_id"), &t) ? (long)t : -1;
-}
-
-void acct_charge_inst(struct world *w, struct inst *in, double t0, double t1, double gpu, double disk)
-{
-	struct acct *a = w->acct;
-	if (!a || !(t1 > t0) || (gpu <= 0 && disk <= 0))
-		return;
-	double span = t1 - t0;
-	for (double t = t0; t < t1;) {
-		double day = floor(t / DAY) * DAY, e = fmin(t1, day + DAY), f = (e - t) / span;
-		bool fresh;
-		struct charge *c = rec_for(a, &in->led, in->id, CK_INSTANCE, day, &fresh);
-		if (fresh)
-			rec_meta_inst(c, in->o);
-		rec_add(c, t, e, gpu * f, disk * f);
-		t = e;
+	if (c->kind == CK_SERVERLESS) { /* a worker: its endpoint's name */
+		c->endpoint_id = (long)jnum(o, "endpoint_id", -1);
+		c->wg_id = (long)jnum(o, "workergroup_id", -1);
+		json_t *ep = world_endpoint_by_id(w, c->endpoint_id);
+		if (ep && jstr(ep, "endpoint_name"))
+			snprintf(c->label, sizeof c->label, "%s", jstr(ep, "endpoint_name"));
 	}
 }
 
-void acct_charge_volume(struct world *w, long id, double t0, double t1, double cost)
+double acct_charge_inst(struct world *w, struct inst *in, double t0, double t1, double gpu, double disk)
+{
+	struct acct *a = w->acct;
+	if (!a || !(t1 > t0) || (gpu <= 0 && disk <= 0))
+		return gpu + disk;
+	double span = t1 - t0, taken = 0;
+	for (double t = t0; t < t1;) {
+		double day = floor(t / DAY) * DAY, e = fmin(t1, day + DAY), f = (e - t) / span;
+		bool fresh;
+		/* a serverless worker's instance is charged as serverless */
+		enum charge_kind kind = json_object_get(in->o, "workergroup_id") ? CK_SERVERLESS : CK_INSTANCE;
+		struct charge *c = rec_for(a, &in->led, in->id, kind, day, &fresh);
+		if (fresh)
+			rec_meta_inst(w, c, in->o);
+		double g = take_mills(&in->carry[0], gpu * f), d = take_mills(&in->carry[1], disk * f);
+		rec_add(c, t, e, g, d, gpu > 0, disk > 0);
+		taken += g + d;
+		t = e;
+	}
+	return taken;
+}
+
+double acct_charge_volume(struct world *w, long id, double t0, double t1, double cost)
 {
 	struct acct *a = w->acct;
 	if (!a || !(t1 > t0) || cost <= 0 || w->credit <= 0)
-		return;
+		return cost;
 	char key[32];
 	snprintf(key, sizeof key, "v%ld", id);
+	double *carry = carry_of(a, key), taken = 0;
 	for (double t = t0; t < t1;) {
 		double day = floor(t / DAY) * DAY, e = fmin(t1, day + DAY);
 		size_t ix = (size_t)json_integer_value(json_object_get(a->worker_ix, key));
@@ -105,68 +151,20 @@ void acct_charge_volume(struct world *w, long id, double t0, double t1, double c
 		struct charge *c = rec_for(a, &ix, id, CK_VOLUME, day, &fresh);
 		if (fresh)
 			json_object_set_new(a->worker_ix, key, json_integer((json_int_t)ix));
-		rec_add(c, t, e, 0, cost * (e - t) / (t1 - t0));
+		double d = take_mills(&carry[1], cost * (e - t) / (t1 - t0));
+		rec_add(c, t, e, 0, d, false, true);
+		taken += d;
 		t = e;
 	}
-}
-
-/* The first workergroup of an endpoint, or -1. */
-static long wg_of(struct world *w, long eid)
-{
-	size_t i;
-	json_t *g;
-	json_array_foreach(w->workergroups, i, g)
-		if ((long)jnum(g, "endpoint_id", -1) == eid)
-			return (long)jnum(g, "id", -1);
-	return -1;
-}
-
-/* Charge every serverless worker for [t0, t1] within one UTC day. */
-static void bill_workers(struct world *w, double t0, double t1)
-{
-	struct acct *a = w->acct;
-	double day = floor(t0 / DAY) * DAY;
-	size_t k;
-	json_t *ep;
-	json_array_foreach(w->endpoints, k, ep) {
-		long eid = (long)jnum(ep, "id", -1), n = workers_count(ep);
-		const char *st = jstr(ep, "endpoint_state");
-		bool stopped = st && !strcmp(st, "stopped");
-		for (long i = 0; i < n; i++) {
-			double disk = workers_storage(eid, i) * (t1 - t0) / 3600.0;
-			double gpu = stopped ? 0 : (workers_dph(eid, i) - workers_storage(eid, i)) * (t1 - t0) / 3600.0;
-			if (w->credit <= 0)
-				return;
-			char key[32];
-			snprintf(key, sizeof key, "%ld", workers_id(eid, i));
-			size_t ix = (size_t)json_integer_value(json_object_get(a->worker_ix, key));
-			bool fresh;
-			struct charge *c = rec_for(a, &ix, workers_id(eid, i), CK_SERVERLESS, day, &fresh);
-			if (fresh) {
-				json_object_set_new(a->worker_ix, key, json_integer((json_int_t)ix));
-				c->endpoint_id = eid;
-				c->wg_id = wg_of(w, eid);
-				snprintf(c->label, sizeof c->label, "%s", jstr(ep, "endpoint_name") ? jstr(ep, "endpoint_name") : "");
-			}
-			rec_add(c, t0, t1, gpu, disk);
-			w->credit -= gpu + disk;
-		}
-	}
+	return taken;
 }
 
 static void accept_invites(struct world *w, double now);
 
 void acct_advance(struct world *w, double now)
 {
-	struct acct *a = w->acct;
-	if (!a)
-		return;
-	while (a->sless_billed < now) {
-		double day = floor(a->sless_billed / DAY) * DAY, e = fmin(now, day + DAY);
-		bill_workers(w, a->sless_billed, e);
-		a->sless_billed = e;
-	}
-	accept_invites(w, now);
+	if (w->acct)
+		accept_invites(w, now);
 }
 
 /* ---- invoices ---------------------------------------------------------- */
@@ -325,6 +323,7 @@ static void seed_history(struct world *w, double now)
 		double h = (today - start) / 3600.0;
 		acct_charge_inst(w, in, start, today, run ? in->c_dph_base * h : 0, in->c_storage * h);
 		in->led = 0; /* today's record opens with the billing clock */
+		in->carry[0] = in->carry[1] = 0; /* the seeded past is not the credit's to pay */
 	}
 }
 
@@ -378,7 +377,6 @@ struct acct *acct_new(struct world *w, double now)
 		abort();
 	w->acct = a;
 	a->worker_ix = json_object();
-	a->sless_billed = now;
 	a->seeded_at = now;
 	a->invoices = json_array();
 	a->audit = json_array();
@@ -419,6 +417,7 @@ void acct_free(struct acct *a)
 	if (!a)
 		return;
 	free(a->ch);
+	free(a->carry);
 	json_decref(a->worker_ix);
 	json_decref(a->invoices);
 	json_decref(a->members);

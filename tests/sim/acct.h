@@ -1,6 +1,7 @@
 /* acct.h: the account's money and team, kept beside the world (w->acct):
  * the charge ledger the billing clock fills (one record per contract per
- * UTC day, instances and serverless workers), the invoices (deposits,
+ * UTC day: instances, a serverless worker's instance as serverless,
+ * volumes), the invoices (deposits,
  * transfers, prepays), the team's members and invitations, the audit log
  * of the writes the simulator served, and pending price increases.
  * Everything here is called with the simulator's state lock held. */
@@ -19,7 +20,7 @@ struct inst;
 enum charge_kind { CK_INSTANCE, CK_SERVERLESS, CK_VOLUME };
 
 struct charge {                 /* one contract's charges over one UTC day */
-	long contract;          /* instance id, serverless worker id, or volume id */
+	long contract;          /* instance id (a serverless worker's too), or volume id */
 	enum charge_kind kind;
 	double day;             /* s: the UTC day's start */
 	double t0, t1;          /* s: first and last second charged */
@@ -30,11 +31,17 @@ struct charge {                 /* one contract's charges over one UTC day */
 	char label[64];
 };
 
+struct carry {                  /* what a contract was charged short of a whole $0.001 */
+	char key[32];           /* "v" volume id */
+	double v[2];            /* $: gpu, disk */
+};
+
 struct acct {
 	struct charge *ch;      /* in the order they were opened */
 	size_t nch, cap;
-	json_t *worker_ix;      /* object: worker id (volumes: "v" id) -> index+1 of its open record */
-	double sless_billed;    /* s: serverless workers billed up to here */
+	struct carry *carry;    /* the carries of volumes (an instance's: inst.carry) */
+	size_t ncarry, carry_cap;
+	json_t *worker_ix;      /* object: "v" volume id -> index+1 of its open record */
 	double seeded_at;       /* s: when the world was seeded */
 	json_t *invoices;       /* array of /api/v1/invoices/ rows, oldest first */
 	long next_invoice;
@@ -52,13 +59,16 @@ struct acct *acct_new(struct world *w, double now);
 void acct_free(struct acct *a);
 
 /* The billing clock: an instance was charged gpu and disk dollars for
- * [t0, t1] (world.c's bill()); split over UTC days. */
-void acct_charge_inst(struct world *w, struct inst *in, double t0, double t1, double gpu, double disk);
+ * [t0, t1] (world.c's bill()); split over UTC days and recorded in whole
+ * $0.001, the rest carried (in->carry) to its next charge.  Returns what
+ * was recorded, which the caller debits (gpu + disk when nothing was). */
+double acct_charge_inst(struct world *w, struct inst *in, double t0, double t1, double gpu, double disk);
 /* The billing clock: a volume was charged cost dollars for [t0, t1]
- * (routes_volumes.c's vols_advance). */
-void acct_charge_volume(struct world *w, long id, double t0, double t1, double cost);
-/* Bill the serverless workers up to now (debits the credit), accept the
- * invitations that are due. */
+ * (routes_volumes.c's vols_advance); recorded as an instance's, the same
+ * return. */
+double acct_charge_volume(struct world *w, long id, double t0, double t1, double cost);
+/* Accept the invitations that are due (the serverless workers are
+ * instances: the instance clock bills them). */
 void acct_advance(struct world *w, double now);
 
 /* Record an invoice row: type credit|transfer|reserved, source, service,

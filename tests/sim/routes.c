@@ -1767,6 +1767,7 @@ static void h_wg_get(struct ctx *c)
 	json_t *g;
 	json_array_foreach(c->w->workergroups, i, g) {
 		json_t *o = json_copy(g);
+		json_object_del(o, WORKERS_IDS); /* the simulator's own */
 		double ph = c->rq->now / 45.0 + (double)i;
 		double load = round_to(jnum(g, "min_load", 10) * (1.2 + 0.8 * sin(ph)), 0.01);
 		json_object_set_new(o, "cur_load", json_real(load));
@@ -1822,6 +1823,7 @@ static void h_wg_post(struct ctx *c)
 	json_object_set(g, "endpoint_name", json_object_get(ep, "endpoint_name"));
 	json_object_set(g, "endpoint_id", json_object_get(ep, "id"));
 	json_array_append_new(c->w->workergroups, g);
+	workers_sync(c->w, c->rq->now); /* it launches the endpoint's workers, if it is its first */
 	reply(c->rs, 200, json_pack("{s:b,s:I}", "success", 1, "id", (json_int_t)id));
 }
 
@@ -1834,7 +1836,9 @@ static void h_wg_one(struct ctx *c)
 		return;
 	}
 	if (!strcmp(c->rq->method, "DELETE")) {
+		workers_drop(c->w, g); /* the workers it launched go with it */
 		json_array_remove(c->w->workergroups, idx);
+		workers_sync(c->w, c->rq->now);
 	} else {
 		copy_fields(g, c->body, wg_fields);
 		/* the CLI sends the offer query as search_params */
@@ -1877,14 +1881,17 @@ static const char *live_worker_state(long eid, long i, double now, double speed)
  * worker in ERROR), "loading" (none ready), "none" (no worker).  The
  * default dialect's mixed statuses are RUNNING, IDLE, LOADING, ERROR; the
  * live dialect's follow live_worker_state.  A stopped endpoint has none
- * (live: its workers are STOPPED). */
+ * (live: its workers are STOPPED).  Each is an instance of the account
+ * (workers.h): its row's id is the instance's. */
 static json_t *ep_workers(struct ctx *c, json_t *ep)
 {
 	static const char *const st[] = { "RUNNING", "RUNNING", "IDLE", "LOADING", "RUNNING", "ERROR" };
 	static const char *const live_loading[] = { "CREATING", "LOADING", "MODEL_LOADING" };
 	bool live = c->w->opt.live;
 	const char *mode = jstr(ep, "sim_workers") ? jstr(ep, "sim_workers") : "mixed";
-	long n = workers_count(ep);
+	workers_sync(c->w, c->rq->now);
+	const json_t *ids = workers_ids(c->w, ep); /* the workers' instances */
+	long n = (long)json_array_size(ids);
 	bool stopped = !strcmp(jstr(ep, "endpoint_state") ? jstr(ep, "endpoint_state") : "", "stopped");
 	if (stopped && !live)
 		n = 0;
@@ -1904,8 +1911,12 @@ static json_t *ep_workers(struct ctx *c, json_t *ep)
 			s = live ? live_worker_state(eid, i, c->rq->now, c->w->opt.speed) : st[(eid + i) % 6];
 		if (i > 0 && workers_updating(ep, c->rq->now) && (!strcmp(s, "IDLE") || !strcmp(s, "RUNNING")))
 			s = "UPDATING"; /* a rolling update (update_workers) */
-		json_t *wk = json_pack("{s:I,s:s}", "id", (json_int_t)workers_id(eid, i), "status", s);
-		workers_fields(wk, eid, i, c->rq->now, c->w->opt.speed);
+		struct inst *in = world_find(c->w, (long)json_integer_value(json_array_get(ids, (size_t)i)));
+		if (!in)
+			continue;
+		/* the docs' "Worker instance ID": the instance's own id */
+		json_t *wk = json_pack("{s:I,s:s}", "id", (json_int_t)in->id, "status", s);
+		workers_fields(wk, eid, i, in, c->rq->now, c->w->opt.speed);
 		json_array_append_new(arr, wk);
 	}
 	return arr;
@@ -1920,6 +1931,7 @@ static void h_ep_get(struct ctx *c)
 		json_t *o = json_copy(e);
 		json_object_del(o, "sim_workers"); /* the simulator's own knob */
 		json_object_del(o, "sim_update_until");
+		json_object_del(o, "sim_workers_stopped");
 		json_array_append_new(arr, o);
 	}
 	reply(c->rs, 200, json_pack("{s:b,s:o}", "success", 1, "results", arr));
@@ -1997,15 +2009,14 @@ static void h_ep_one(struct ctx *c)
 		/* the docs' envelope: the workers destroyed with it; as the live
 		 * service, the endpoint's workergroups go with it */
 		long eid = (long)json_integer_value(json_object_get(e, "id"));
-		json_t *workers = ep_workers(c, e), *ids = json_array();
-		size_t i;
-		json_t *wk;
-		json_array_foreach(workers, i, wk)
-			json_array_append(ids, json_object_get(wk, "id"));
-		json_decref(workers);
+		workers_sync(c->w, c->rq->now);
+		const json_t *wids = workers_ids(c->w, e);
+		json_t *ids = wids ? json_deep_copy(wids) : json_array();
 		for (size_t g = json_array_size(c->w->workergroups); g-- > 0;)
-			if ((long)jnum(json_array_get(c->w->workergroups, g), "endpoint_id", -1) == eid)
+			if ((long)jnum(json_array_get(c->w->workergroups, g), "endpoint_id", -1) == eid) {
+				workers_drop(c->w, json_array_get(c->w->workergroups, g)); /* its instances */
 				json_array_remove(c->w->workergroups, g);
+			}
 		char msg[96];
 		snprintf(msg, sizeof msg, "Deleted endpoint job and %zu workers", json_array_size(ids));
 		json_array_remove(c->w->endpoints, idx);
@@ -2023,6 +2034,7 @@ static void h_ep_one(struct ctx *c)
 	if (!ep_numbers_ok(c))
 		return;
 	copy_fields(e, c->body, ep_fields);
+	workers_sync(c->w, c->rq->now); /* as many workers as it now asks for, stopped with it */
 	ok(c->rs);
 }
 

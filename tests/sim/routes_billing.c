@@ -328,7 +328,8 @@ static void h_charges(struct ctx *c)
 		}
 		json_t *rows = json_array();
 		for (size_t k = 0; k < ng; k++)
-			json_array_append_new(rows, contract_row(&g[k]));
+			if (g[k].gpu + g[k].disk >= 0.0005) /* else nothing taken yet: the ledger moves in $0.001 */
+				json_array_append_new(rows, contract_row(&g[k]));
 		free(g);
 		json_decref(index);
 		if (format && !strcmp(format, "tree"))
@@ -454,7 +455,7 @@ static void h_invoices_old(struct ctx *c)
 		double amt = ch->gpu + ch->disk;
 		if (ch->day >= today)
 			current += amt;
-		if (!charges || ch->t1 < lo || ch->t1 > hi)
+		if (!charges || ch->t1 < lo || ch->t1 > hi || amt < 0.0005) /* nothing taken yet (acct.c's $0.001) */
 			continue;
 		char d[160];
 		double h = (ch->t1 - ch->t0) / 3600.0;

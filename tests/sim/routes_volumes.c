@@ -233,8 +233,8 @@ void vols_advance(struct world *w, double now)
 		struct vol *v = &s->vols[i];
 		double dt = now - v->last_bill;
 		if (dt > 0) {
-			acct_charge_volume(w, v->id, v->last_bill, now, jnum(v->o, "storage_total_cost", 0) * dt / 3600.0);
-			w->credit -= jnum(v->o, "storage_total_cost", 0) * dt / 3600.0;
+			w->credit -= acct_charge_volume(w, v->id, v->last_bill, now,
+							 jnum(v->o, "storage_total_cost", 0) * dt / 3600.0);
 			v->last_bill = now;
 		}
 		if (now >= v->ready_at && jstr(v->o, "status") && strcmp(jstr(v->o, "status"), "ready"))

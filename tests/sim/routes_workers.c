@@ -72,15 +72,16 @@ static void wg_line(char *out, size_t n, const json_t *g, const json_t *ep, long
 	time_t t = (time_t)((double)k * WG_LOG_EVERY);
 	char ts[32];
 	strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	long nw = ep ? workers_count(ep) : 0;
-	switch (s % 4) {
+	const json_t *ids = json_object_get(g, WORKERS_IDS); /* the instances it launched */
+	long nw = ep ? (long)json_array_size(ids) : 0;
+	switch (s % 4 == 1 && nw == 0 ? 3 : s % 4) {
 	case 0:
 		snprintf(out, n, "[%s] workergroup %ld: autoscaler check: load %.1f, %ld workers, target util %.2f", ts,
 			 gid, jnum(g, "min_load", 0) + (double)(s % 400) / 10.0, nw, jnum(g, "target_util", 0.9));
 		break;
 	case 1:
-		snprintf(out, n, "[%s] workergroup %ld: worker %ld ready (model loaded in %llu s)", ts, gid,
-			 workers_id((long)jnum(g, "endpoint_id", 0), (long)(s % (unsigned long long)(nw > 0 ? nw : 1))),
+		snprintf(out, n, "[%s] workergroup %ld: worker %lld ready (model loaded in %llu s)", ts, gid,
+			 (long long)json_integer_value(json_array_get(ids, (size_t)(s % (unsigned long long)nw))),
 			 40 + s % 80);
 		break;
 	case 2:

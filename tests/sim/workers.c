@@ -16,8 +16,8 @@ static const struct {
 	{ "RTX 4090", 0.40, 68.0 }, { "RTX 3090", 0.22, 38.0 }, { "A100 SXM4", 1.10, 110.0 }, { "L40S", 0.75, 90.0 },
 };
 #define NWGPUS (sizeof wgpus / sizeof *wgpus)
-#define WORKER_DISK_GB 40.0
-#define WORKER_STORAGE_PER_GB_MONTH 0.15
+#define STOPPED "sim_workers_stopped" /* in the endpoint: its workers stopped with it */
+#define WORKER_CREDIT_HOURS 48.0 /* seeded credit kept for the seeded workers */
 
 long workers_count(const json_t *ep)
 {
@@ -28,26 +28,105 @@ long workers_count(const json_t *ep)
 	return n < 0 ? 0 : n;
 }
 
-long workers_id(long eid, long i)
-{
-	return eid * 100 + i;
-}
-
 const char *workers_gpu(long eid, long i)
 {
 	return wgpus[(size_t)(eid + i) % NWGPUS].name;
 }
 
-double workers_storage(long eid, long i)
+double workers_gpu_dph(long eid, long i)
 {
-	(void)eid;
-	(void)i;
-	return WORKER_STORAGE_PER_GB_MONTH * WORKER_DISK_GB / 720.0;
+	return wgpus[(size_t)(eid + i) % NWGPUS].dph;
 }
 
-double workers_dph(long eid, long i)
+json_t *workers_group(struct world *w, const json_t *ep)
 {
-	return wgpus[(size_t)(eid + i) % NWGPUS].dph + workers_storage(eid, i);
+	long eid = (long)jnum(ep, "id", -1);
+	size_t i;
+	json_t *g;
+	json_array_foreach(w->workergroups, i, g)
+		if ((long)jnum(g, "endpoint_id", -2) == eid)
+			return g;
+	return NULL;
+}
+
+const json_t *workers_ids(struct world *w, const json_t *ep)
+{
+	json_t *g = workers_group(w, ep);
+	return g ? json_object_get(g, WORKERS_IDS) : NULL;
+}
+
+void workers_drop(struct world *w, json_t *g)
+{
+	size_t i;
+	json_t *id;
+	json_array_foreach(json_object_get(g, WORKERS_IDS), i, id)
+		world_remove(w, (long)json_integer_value(id));
+	json_object_del(g, WORKERS_IDS);
+}
+
+static void sync(struct world *w, double now, bool seeding)
+{
+	size_t k;
+	json_t *ep;
+	json_array_foreach(w->endpoints, k, ep) {
+		json_t *g = workers_group(w, ep);
+		if (!g)
+			continue;
+		long want = workers_count(ep);
+		json_t *ids = json_object_get(g, WORKERS_IDS);
+		if (!ids) {
+			ids = json_array();
+			json_object_set_new(g, WORKERS_IDS, ids);
+		}
+		while ((long)json_array_size(ids) > want) {
+			size_t last = json_array_size(ids) - 1;
+			world_remove(w, (long)json_integer_value(json_array_get(ids, last)));
+			json_array_remove(ids, last);
+		}
+		for (long i = 0; i < want; i++) {
+			json_t *id = json_array_get(ids, (size_t)i);
+			if (id && world_find(w, (long)json_integer_value(id)))
+				continue;
+			/* launched now (a replacement too); the seeded ones an hour or more ago */
+			double age = seeding ? 3600.0 * (double)(i + 1) / w->opt.speed : 0;
+			struct inst *in = world_worker_create(w, ep, g, i, now, age);
+			if (id)
+				json_array_set_new(ids, (size_t)i, json_integer(in->id));
+			else
+				json_array_append_new(ids, json_integer(in->id));
+		}
+		const char *st = jstr(ep, "endpoint_state");
+		bool stopped = st && !strcmp(st, "stopped");
+		if (stopped == json_is_true(json_object_get(ep, STOPPED)))
+			continue;
+		json_object_set_new(ep, STOPPED, json_boolean(stopped));
+		size_t i;
+		json_t *id;
+		json_array_foreach(ids, i, id) {
+			struct inst *in = world_find(w, (long)json_integer_value(id));
+			if (in && stopped)
+				world_inst_stop(w, in, now, "Stopped: its endpoint is stopped");
+			else if (in)
+				world_inst_start(w, in, now);
+		}
+	}
+}
+
+void workers_sync(struct world *w, double now)
+{
+	sync(w, now, false);
+}
+
+void workers_seed(struct world *w, double now)
+{
+	size_t n0 = w->ninst;
+	sync(w, now, true);
+	/* the account keeps credit for them: two days of their cost on top of
+	 * the seeded credit, so that the seeded runway stays the instances' */
+	double dph = 0;
+	for (size_t i = n0; i < w->ninst; i++)
+		dph += w->inst[i]->c_dph_total;
+	world_set_credit(w, w->credit + round(WORKER_CREDIT_HOURS * dph * 100.0) / 100.0);
 }
 
 static bool ready(const char *s)
@@ -55,7 +134,7 @@ static bool ready(const char *s)
 	return !strcmp(s, "RUNNING") || !strcmp(s, "IDLE");
 }
 
-void workers_fields(json_t *wk, long eid, long i, double now, double speed)
+void workers_fields(json_t *wk, long eid, long i, const struct inst *in, double now, double speed)
 {
 	const char *s = jstr(wk, "status") ? jstr(wk, "status") : "";
 	bool run = ready(s);
@@ -87,10 +166,11 @@ void workers_fields(json_t *wk, long eid, long i, double now, double speed)
 	json_object_set_new(wk, "started_at", json_real(started));
 	json_object_set_new(wk, "loaded_at", run ? json_real(started + 90.0) : json_real(0));
 	json_object_set_new(wk, "uptime_mins", run ? json_real(round_to((now - started) / 60.0, 0.01)) : json_null());
-	json_object_set_new(wk, "gpu_name", json_string(wgpus[g].name));
-	json_object_set_new(wk, "num_gpus", json_integer(1));
-	json_object_set_new(wk, "dph_total", json_real(round_to(workers_dph(eid, i), 0.0001)));
-	json_object_set_new(wk, "instance_id", json_integer(workers_id(eid, i)));
+	/* its instance's GPU and price: what the billing clock charges */
+	json_object_set_new(wk, "gpu_name", json_string(jstr(in->o, "gpu_name") ? jstr(in->o, "gpu_name") : wgpus[g].name));
+	json_object_set_new(wk, "num_gpus", json_integer((long)jnum(in->o, "num_gpus", 1)));
+	json_object_set_new(wk, "dph_total", json_real(round_to(jnum(in->o, "dph_total", 0), 0.0001)));
+	json_object_set_new(wk, "instance_id", json_integer(in->id));
 	/* the docs' url and created_at (get_endpoint_workers.yaml) */
 	char url[64], ts[32];
 	snprintf(url, sizeof url, "http://10.%ld.%ld.%ld:8000", (eid / 256) % 256, eid % 256, 10 + i % 200);

@@ -17,6 +17,7 @@
 #include "simops.h"
 #include "tfa.h"
 #include "util.h"
+#include "workers.h"
 
 /* Lifecycle durations at --speed 1, in seconds. */
 #define T_PROVISION 8.0
@@ -430,7 +431,8 @@ static void bill(struct world *w, struct inst *in, double t)
 	double rate = in->c_running ? in->c_dph_total : in->c_storage;
 	double cost = rate * dt / 3600.0, full = cost, charged = cost;
 	json_t *cbj = in->c_prepaid ? json_object_get(in->o, "credit_balance") : NULL;
-	if (json_is_number(cbj) && json_number_value(cbj) > 0) {
+	bool balance_paid = json_is_number(cbj) && json_number_value(cbj) > 0;
+	if (balance_paid) {
 		double cb = json_number_value(cbj);
 		charged = cb;
 		double disc = jnum(in->o, "credit_discount", 0);
@@ -445,9 +447,13 @@ static void bill(struct world *w, struct inst *in, double t)
 		set_num(in->o, "credit_balance", cb);
 		charged = charged - cb + cost; /* from the prepaid balance, then the credit */
 	}
-	if (w->credit > 0 && full > 0) /* the ledger: what was taken, split as the rate is */
-		acct_charge_inst(w, in, t0, t, (in->c_running ? in->c_dph_base * dt / 3600.0 : 0) * charged / full,
-				 in->c_storage * dt / 3600.0 * charged / full);
+	if (w->credit > 0 && full > 0) { /* the ledger: what was taken, split as the rate is */
+		double taken = acct_charge_inst(w, in, t0, t,
+						(in->c_running ? in->c_dph_base * dt / 3600.0 : 0) * charged / full,
+						in->c_storage * dt / 3600.0 * charged / full);
+		if (!balance_paid) /* the credit alone paid: it moves as the ledger, in $0.001 */
+			cost = taken;
+	}
 	if (in->c_running)
 		in->run_secs += dt;
 	w->credit -= cost;
@@ -508,6 +514,7 @@ void world_advance(struct world *w, double now)
 {
 	for (size_t i = 0; i < w->ninst; i++)
 		advance_inst(w, w->inst[i], now);
+	workers_sync(w, now);
 	ops_advance(w, now);
 	acct_advance(w, now);
 	if (w->credit <= 0) {
@@ -1079,6 +1086,66 @@ static void seed_instance(struct world *w, int i, double now)
 	json_decref(m);
 }
 
+/* A serverless worker's instance (world.h). */
+struct inst *world_worker_create(struct world *w, const json_t *ep, const json_t *g, long i, double now, double age)
+{
+	long eid = (long)jnum(ep, "id", -1), gid = (long)jnum(g, "id", -1);
+	/* its own random stream: the account's draws stay as they were */
+	uint64_t keep = w->rng;
+	w->rng = (w->opt.seed * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)gid << 20) ^ ((uint64_t)i * 0xbf58476d1ce4e5b9ULL) ^
+		 (uint64_t)w->next_id;
+	w->rng |= 1;
+	json_t *m = make_offer(w, 0, now);
+	long id = w->next_id;
+	w->next_id += 1 + (long)(world_rand(w) % 5);
+	struct inst *in = inst_append(w, id);
+	in->o = inst_base(w, id, m, now, age);
+	json_decref(m);
+	json_t *o = in->o;
+	in->created = now - age;
+	in->last_bill = now;
+	world_make_token(w, in->key, sizeof in->key, "ik_");
+	in->key[40] = '\0';
+	world_issue(w, in->key);
+	/* what the workergroup launches: its template's image on the GPU and
+	 * price its worker row reports (workers.h) */
+	const char *hash = jstr(g, "template_hash"), *img = NULL;
+	size_t k;
+	json_t *t;
+	json_array_foreach(w->templates, k, t)
+		if (hash && jstr(t, "hash_id") && !strcmp(jstr(t, "hash_id"), hash)) {
+			img = jstr(t, "image");
+			json_object_set(o, "template_id", json_object_get(t, "id"));
+			set_str(o, "template_hash_id", hash);
+			json_object_set(o, "template_name", json_object_get(t, "name"));
+		}
+	set_str(o, "image_uuid", img ? img : images[0]);
+	set_str(o, "image_runtype", "args");
+	set_str(o, "gpu_name", workers_gpu(eid, i));
+	set_int(o, "num_gpus", 1);
+	set_num(o, "dph_base", workers_gpu_dph(eid, i));
+	set_num(o, "disk_space", WORKER_DISK_GB);
+	set_num(o, "storage_cost", WORKER_STORAGE_COST);
+	json_t *srch = json_object_get(o, "search");
+	set_num(srch, "gpuCostPerHour", workers_gpu_dph(eid, i));
+	set_num(o, "disk_usage", round_to(WORKER_DISK_GB * 0.5, 0.01));
+	/* which endpoint and workergroup it serves (the charges' metadata names) */
+	set_int(o, "endpoint_id", eid);
+	set_int(o, "workergroup_id", gid);
+	json_t *env = json_object();
+	json_object_set_new(env, "-p 8000:8000", json_string("1")); /* the worker's HTTP API */
+	in->ports_run = make_ports(w, "args", env);
+	json_decref(env);
+	in->plan = BOOT_OK;
+	recompute_prices(o);
+	cache(in);
+	set_status(in, "running", "running", "running", "success, running");
+	in->running_since = now - age;
+	util_seed(in, 0, now, jnum(o, "disk_usage", -1)); /* busy and cool: it serves */
+	w->rng = keep;
+	return in;
+}
+
 /* ---- templates, endpoints, keys ---------------------------------------- */
 
 /* The recommended templates are the platform's, not the operator's. */
@@ -1379,6 +1446,7 @@ static void seed_all(struct world *w)
 	w->next_id += 1000;
 	w->reports = json_object();
 	w->ops = ops_new(w, now);
+	workers_seed(w, now); /* the endpoints' workers: instances too */
 	acct_new(w, now);
 }
 

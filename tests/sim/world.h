@@ -75,6 +75,7 @@ struct inst {
 	double c_dph_base;      /* $/hour */
 	struct inst_text *text; /* o's text kept between reads (insttext.h), or NULL */
 	size_t led;             /* index + 1 of its open charge record (acct.h), 0: none */
+	double carry[2];        /* $ charged short of a whole $0.001 (gpu, disk; acct.h) */
 	double run_secs;        /* s billed while running (util.c grows the disk by it) */
 	struct inst_util *util; /* utilisation model and pins (util.h), or NULL */
 };
@@ -208,6 +209,13 @@ void world_inst_reboot(struct world *w, struct inst *in, double now);
  * request); returns it. */
 struct inst *world_inst_create(struct world *w, json_t *offer, json_t *fields, double now,
 			       bool bid, double price);
+
+/* Worker i of endpoint ep, launched by its workergroup g: a running
+ * instance of the account (workers.h's GPU and price, g's template image,
+ * endpoint_id and workergroup_id in its record), started age seconds ago.
+ * Draws from its own random stream, so that the account's stay as they
+ * were. */
+struct inst *world_worker_create(struct world *w, const json_t *ep, const json_t *g, long i, double now, double age);
 
 void world_set_credit(struct world *w, double credit);
 json_t *world_offer_by_id(struct world *w, long id);

@@ -72,7 +72,7 @@ static int sim_start_with3(const char *extra, const char *rate_limits, const cha
 	if (sim.pid == 0) {
 		if (!freopen(out, "w", stdout) || !freopen("/dev/null", "w", stderr))
 			_exit(126);
-		execl(bin, bin, "--port", "0", "--seed", "7", "--instances", instances, "--rate-limits",
+		execl(bin, bin, "--port", "0", "--seed", "7", "--instances", instances, "--endpoints", "0", "--rate-limits",
 		      rate_limits, "--quiet", "--tfa", extra, (char *)NULL);
 		_exit(127);
 	}

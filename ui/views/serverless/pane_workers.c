@@ -8,7 +8,8 @@
  * title sums the endpoint's cost per hour over its workers.  Fetched through
  * jobs_subscribe every WK_POLL_S while shown (unsubscribed when it closes);
  * a failure keeps the rows, said stale.  Enter on a worker opens its
- * instance's detail (when the instance list has it); L its container log
+ * instance's detail (when the instance list has it; Esc there returns
+ * here, view_open_from); L its container log
  * (pane_logs.c binds L here).  Below the rows, when the terminal has the
  * room, the endpoint's last hour as three column charts (load, workers,
  * $/h) from the series the serverless view keeps.  q or Esc returns to the
@@ -324,7 +325,7 @@ static bool wk_action(struct app *a, void *st, enum action act)
 		if (w->instance_id <= 0)
 			app_toast(a, ROLE_WARNING, 6, "worker %ld names no instance", w->id);
 		else if (a->snap && model_snapshot_find(a->snap, w->instance_id))
-			view_open(a, "detail", w->instance_id);
+			view_open_from(a, "detail", w->instance_id, v->endpoint_id); /* Esc: back here */
 		else
 			app_toast(a, ROLE_WARNING, 8,
 				  "instance %ld of worker %ld is not in the instance list (yet): L reads "
