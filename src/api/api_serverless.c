@@ -360,3 +360,19 @@ enum log_result api_instance_logs_result(const struct http_xfer *x, char **text,
 	json_decref(j);
 	return LOGRES_READY;
 }
+
+char *api_instance_logs_text(const struct http_xfer *x, struct api_error *e)
+{
+	char *text = NULL;
+	switch (api_instance_logs_result(x, &text, e)) {
+	case LOGRES_READY: break;
+	case LOGRES_PENDING:
+		if (e->cls == AE_NONE)
+			apierr_protocol(e, 404, "not written yet");
+		return NULL;
+	case LOGRES_FAILED:
+		free(text);
+		return NULL;
+	}
+	return text ? text : xstrdup("");
+}

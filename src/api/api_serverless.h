@@ -144,6 +144,10 @@ enum log_result { LOGRES_READY, LOGRES_PENDING, LOGRES_FAILED };
  * a 200 too large). */
 enum log_result api_instance_logs_result(const struct http_xfer *x, char **text,
 					 struct api_error *e);
+/* The same for a caller that only takes a READY text (a one-shot call's
+ * mapper): the text (malloc'd, "" for an empty body), or NULL with *e set
+ * (PENDING: the answer's own error, else a 404 "not written yet"). */
+char *api_instance_logs_text(const struct http_xfer *x, struct api_error *e);
 /* Is e (a result_url failure) "not written yet", to retry: an HTTP answer
  * other than 200 (not a transport failure, not an oversize 200)? */
 bool api_instance_logs_pending(const struct api_error *e);

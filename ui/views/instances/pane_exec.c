@@ -108,18 +108,7 @@ static void send_exec(struct app *a, struct exec_view *v)
 /* The result_url's transfer -> the output text (a non-200: not written yet). */
 static void *map_output(const struct http_xfer *x, struct api_error *e)
 {
-	char *text = NULL;
-	switch (api_instance_logs_result(x, &text, e)) {
-	case LOGRES_READY: break;
-	case LOGRES_PENDING:
-		if (e->cls == AE_NONE)
-			apierr_protocol(e, 404, "not written yet");
-		return NULL;
-	case LOGRES_FAILED:
-		free(text);
-		return NULL;
-	}
-	return text ? text : xstrdup("");
+	return api_instance_logs_text(x, e);
 }
 
 /* Read the output once it is due. */

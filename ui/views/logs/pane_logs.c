@@ -190,18 +190,10 @@ static void *map_url(const json_t *root, struct api_error *e)
 /* The result_url's transfer -> the log text (a 404: not written yet). */
 static void *map_result(const struct http_xfer *x, struct api_error *e)
 {
-	char *text = NULL;
-	switch (api_instance_logs_result(x, &text, e)) {
-	case LOGRES_READY: break;
-	case LOGRES_PENDING:
-		if (e->cls == AE_NONE)
-			apierr_protocol(e, 404, "not written yet");
+	char *text = api_instance_logs_text(x, e);
+	if (!text)
 		return NULL;
-	case LOGRES_FAILED:
-		free(text);
-		return NULL;
-	}
-	char *m = logview_mask_text(text ? text : "");
+	char *m = logview_mask_text(text);
 	free(text);
 	return m;
 }
